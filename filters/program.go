@@ -1,0 +1,213 @@
+// Package filters loads seccomp policies, compiles them to classic BPF
+// programs, stacks them within the kernel's limits, and analyzes them.
+//
+// The package is pure Go and deterministic: it makes no system calls, so the
+// same policy yields the same bytes on any host and every test runs anywhere.
+package filters
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"golang.org/x/net/bpf"
+)
+
+// Offsets into struct seccomp_data, in bytes (include/uapi/linux/seccomp.h):
+//
+//	struct seccomp_data {
+//		int   nr;                   // offset 0
+//		__u32 arch;                 // offset 4
+//		__u64 instruction_pointer;  // offset 8
+//		__u64 args[6];              // offset 16, 8 bytes each
+//	};
+//
+// Fields are in the native byte order of the audited architecture.
+const (
+	OffsetNr                 = 0
+	OffsetArch               = 4
+	OffsetInstructionPointer = 8
+	OffsetArgs               = 16
+	// SeccompDataSize is sizeof(struct seccomp_data) in bytes.
+	SeccompDataSize = 64
+)
+
+// Kernel limits on seccomp filters.
+const (
+	// MaxInsns is BPF_MAXINSNS: the most instructions one filter may have
+	// (include/uapi/linux/bpf_common.h). A longer filter fails with EINVAL.
+	MaxInsns = 4096
+	// MaxInsnsPerPath is MAX_INSNS_PER_PATH (kernel/seccomp.c): the sum over
+	// every filter attached to a task of (len + PathPenalty) instructions may
+	// not exceed it, else seccomp(2) fails with ENOMEM.
+	MaxInsnsPerPath = 32768
+	// PathPenalty is the per-filter overhead, in instructions, that
+	// kernel/seccomp.c: seccomp_attach_filter adds to each filter's length
+	// when checking MaxInsnsPerPath.
+	PathPenalty = 4
+)
+
+// SockFilterSize is sizeof(struct sock_filter) in bytes: u16 code, u8 jt,
+// u8 jf, u32 k (include/uapi/linux/filter.h).
+const SockFilterSize = 8
+
+// Program is one compiled seccomp filter: classic BPF instructions plus
+// where they came from. A Program is immutable once built.
+type Program struct {
+	// Name is a short label for people, e.g. the policy file's base name.
+	Name string
+	// Source is the path or built-in name the program was loaded from.
+	Source string
+	// SourceSHA256 is the hex SHA-256 of the source bytes, empty if none.
+	SourceSHA256 string
+	// Insns are the filter's instructions, in order.
+	Insns []bpf.RawInstruction
+	// CacheDefeated reports that DefeatCache prepended a load of
+	// instruction_pointer to the original program.
+	CacheDefeated bool
+}
+
+// Len returns the program length in instructions.
+func (p *Program) Len() int { return len(p.Insns) }
+
+// Bytes returns the program as an array of struct sock_filter in
+// little-endian order (the native order of x86_64 and arm64), 8 bytes per
+// instruction: the format bubblewrap --seccomp reads and libseccomp's
+// seccomp_export_bpf writes.
+func (p *Program) Bytes() []byte {
+	b := make([]byte, 0, len(p.Insns)*SockFilterSize)
+	for _, ins := range p.Insns {
+		b = binary.LittleEndian.AppendUint16(b, ins.Op)
+		b = append(b, ins.Jt, ins.Jf)
+		b = binary.LittleEndian.AppendUint32(b, ins.K)
+	}
+	return b
+}
+
+// SHA256 returns the hex SHA-256 of Bytes, identifying the filter's content
+// independently of its name.
+func (p *Program) SHA256() string {
+	sum := sha256.Sum256(p.Bytes())
+	return hex.EncodeToString(sum[:])
+}
+
+// DefeatCache returns a copy of p with `ld [instruction_pointer]` prepended.
+// The verdict of every syscall is unchanged (the next instruction reloads the
+// accumulator), but the kernel's action cache emulator
+// (kernel/seccomp.c: seccomp_is_const_allow) gives up on any load other than
+// nr and arch, so no syscall is cached and the filter runs on every syscall.
+// This models pre-5.11 kernels and filters with argument rules. Jump offsets
+// are relative, so nothing else changes. The result is one instruction longer;
+// calling DefeatCache on an already defeated program returns p.
+func (p *Program) DefeatCache() *Program {
+	if p.CacheDefeated {
+		return p
+	}
+	q := *p
+	q.Insns = make([]bpf.RawInstruction, 0, len(p.Insns)+1)
+	q.Insns = append(q.Insns, bpf.RawInstruction{
+		Op: opLdAbsW,
+		K:  OffsetInstructionPointer,
+	})
+	q.Insns = append(q.Insns, p.Insns...)
+	q.CacheDefeated = true
+	return &q
+}
+
+// opLdAbsW is BPF_LD|BPF_W|BPF_ABS (include/uapi/linux/filter.h).
+const opLdAbsW = 0x20
+
+// Stack is an ordered list of filters as attached to one task: index 0 is the
+// oldest (installed first). The kernel runs them newest first on every
+// syscall (kernel/seccomp.c: seccomp_run_filters).
+type Stack []*Program
+
+// PathLength returns the stack's cost against MaxInsnsPerPath, in
+// instructions: the sum over filters of Len()+PathPenalty.
+func (s Stack) PathLength() int {
+	n := 0
+	for _, p := range s {
+		n += p.Len() + PathPenalty
+	}
+	return n
+}
+
+// ErrLimit is returned (wrapped in a *LimitError) when a filter or a stack
+// exceeds a kernel limit.
+var ErrLimit = errors.New("seccomp filter limit exceeded")
+
+// LimitError reports which kernel limit a stack would break, by how much,
+// and the largest filter count that fits.
+type LimitError struct {
+	// Limit names the limit: "BPF_MAXINSNS" or "MAX_INSNS_PER_PATH".
+	Limit string
+	// Program is the offending filter's name (BPF_MAXINSNS only).
+	Program string
+	// Have is the offending size in instructions; Max is the limit.
+	Have, Max int
+	// Count is the requested filter count; MaxCount the largest count that
+	// fits (0 when not even one filter fits).
+	Count, MaxCount int
+}
+
+func (e *LimitError) Error() string {
+	if e.Limit == "BPF_MAXINSNS" {
+		return fmt.Sprintf("filter %q has %d instructions, %d over BPF_MAXINSNS (%d); the kernel rejects it with EINVAL: split the policy or shorten it",
+			e.Program, e.Have, e.Have-e.Max, e.Max)
+	}
+	return fmt.Sprintf("stack of %d filters needs %d instructions on the path, %d over MAX_INSNS_PER_PATH (%d, counting len+4 per filter); the kernel rejects it with ENOMEM: the largest count that fits is %d",
+		e.Count, e.Have, e.Have-e.Max, e.Max, e.MaxCount)
+}
+
+// Unwrap returns ErrLimit.
+func (e *LimitError) Unwrap() error { return ErrLimit }
+
+// BuildStack returns a stack of n filters made by cycling progs: with P1 P2
+// and n = 5 it is P1 P2 P1 P2 P1, P1 installed first. It checks BPF_MAXINSNS
+// for every program and MAX_INSNS_PER_PATH for the whole stack, returning a
+// *LimitError (wrapping ErrLimit) that names the limit and the largest count
+// that fits. n = 0 returns an empty stack.
+func BuildStack(progs []*Program, n int) (Stack, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("build stack: negative filter count %d", n)
+	}
+	if n > 0 && len(progs) == 0 {
+		return nil, errors.New("build stack: no programs to stack")
+	}
+	for _, p := range progs {
+		if p.Len() > MaxInsns {
+			return nil, &LimitError{Limit: "BPF_MAXINSNS", Program: p.Name, Have: p.Len(), Max: MaxInsns, Count: n}
+		}
+		if p.Len() == 0 {
+			return nil, fmt.Errorf("build stack: filter %q is empty", p.Name)
+		}
+	}
+	s := make(Stack, 0, n)
+	for i := 0; i < n; i++ {
+		s = append(s, progs[i%len(progs)])
+	}
+	if pl := s.PathLength(); pl > MaxInsnsPerPath {
+		return nil, &LimitError{Limit: "MAX_INSNS_PER_PATH", Have: pl, Max: MaxInsnsPerPath, Count: n, MaxCount: MaxStackCount(progs)}
+	}
+	return s, nil
+}
+
+// MaxStackCount returns the largest n for which the cycled stack of progs
+// fits MAX_INSNS_PER_PATH (capped at MaxInsnsPerPath, which is only reached
+// by an empty program list).
+func MaxStackCount(progs []*Program) int {
+	if len(progs) == 0 {
+		return MaxInsnsPerPath
+	}
+	total, n := 0, 0
+	for {
+		c := progs[n%len(progs)].Len() + PathPenalty
+		if total+c > MaxInsnsPerPath {
+			return n
+		}
+		total += c
+		n++
+	}
+}

@@ -1,0 +1,14 @@
+module github.com/seccompbench/seccompbench
+
+go 1.26.8
+
+require (
+	github.com/elastic/go-seccomp-bpf v1.6.0 // indirect
+	github.com/goccy/go-yaml v1.19.2 // indirect
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/spf13/cobra v1.10.2 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+	golang.org/x/net v0.62.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
+)
