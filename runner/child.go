@@ -1,0 +1,321 @@
+package runner
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// childEnv is the environment variable that turns a re-executed binary into
+// a measuring child. Its value is the protocol version.
+const childEnv = "SECCOMPBENCH_CHILD"
+
+const childProtocol = "1"
+
+// IsChild reports whether this process was started by the runner as a
+// measuring child. main (and TestMain in tests that run children) must call
+// ChildMain before doing anything else when it returns true.
+func IsChild() bool { return os.Getenv(childEnv) == childProtocol }
+
+// childSpec is what the parent writes on a child's standard input, as JSON.
+type childSpec struct {
+	Workload     string   `json:"workload"`
+	Syscall      [4]int64 `json:"syscall,omitempty"` // nr, a0, a1, a2 for WorkloadSyscall
+	Filters      [][]byte `json:"filters"`           // sock_filter arrays, oldest first
+	Flags        uint     `json:"flags"`             // seccomp(2) SECCOMP_SET_MODE_FILTER flags
+	CPU          int      `json:"cpu"`               // CPU to pin the measuring thread to, -1 for none
+	Iterations   uint64   `json:"iterations"`        // loop iterations per sample
+	Samples      int      `json:"samples"`           // timed samples
+	Warmup       int      `json:"warmup"`            // untimed samples before them
+	ControlIters uint64   `json:"control_iters"`     // control loop iterations per timing
+}
+
+// childReport is what a child writes on its standard output, as JSON.
+type childReport struct {
+	SamplesNs       []int64 `json:"samples_ns"`       // elapsed per sample, in ns
+	InstallNs       []int64 `json:"install_ns"`       // duration of each seccomp(2) call, in ns
+	ControlBeforeNs int64   `json:"control_before_ns"` // control loop before installing, in ns
+	ControlAfterNs  int64   `json:"control_after_ns"`  // control loop after installing, in ns
+	FiltersBefore   int     `json:"filters_before"`    // Seccomp_filters of the measuring thread before installing (-1 unknown)
+	FiltersAfter    int     `json:"filters_after"`     // and after
+	CPU             int     `json:"cpu"`               // CPU the measuring thread was pinned to, -1 if not
+	PinErr          string  `json:"pin_err,omitempty"`
+	InstallErrno    int     `json:"install_errno,omitempty"` // errno of the failing seccomp(2) or prctl call
+	FailedFilter    int     `json:"failed_filter"`           // index of the filter that failed to install, -1 if none
+	Err             string  `json:"err,omitempty"`
+}
+
+// sockFprog is struct sock_fprog (include/uapi/linux/filter.h).
+type sockFprog struct {
+	Len    uint16
+	_      [6]byte
+	Filter unsafe.Pointer
+}
+
+// measureState is everything the measuring thread touches after its first
+// filter is installed. It is allocated before, so the thread needs no
+// allocation, no lock and no syscall other than the workload's.
+type measureState struct {
+	spec      *childSpec
+	progs     []sockFprog
+	fd        uintptr
+	samples   []int64
+	install   []int64
+	ctrlBuf   [4]uint64
+	ctrlPre   int64
+	ctrlPost  int64
+	errno     uintptr
+	failedAt  int
+	installed atomic.Int32 // filters installed so far
+	done      atomic.Uint32
+}
+
+// ChildMain runs the measuring child and exits the process; it never
+// returns. It reads a childSpec from stdin, installs the filters on a locked
+// and pinned thread, times the workload and writes a childReport to stdout.
+//
+// The recipe follows the Go-runtime trap in DESIGN.md: garbage collection is
+// off, asynchronous preemption is off (GODEBUG from the parent), the
+// measuring goroutine is locked to its thread and, once the first filter is
+// installed, runs only NOSPLIT code (measure) that makes raw syscalls and
+// spins when done. Reporting and exiting happen on another, unfiltered
+// thread, so a policy that denies write, futex or exit cannot lose results.
+func ChildMain() {
+	debug.SetGCPercent(-1)
+	if runtime.GOMAXPROCS(0) < 2 {
+		runtime.GOMAXPROCS(2)
+	}
+	rep, err := runChild(os.Stdin)
+	if err != nil {
+		rep.Err = err.Error()
+	}
+	out, _ := json.Marshal(rep)
+	os.Stdout.Write(append(out, '\n'))
+	if err != nil {
+		os.Exit(3)
+	}
+	os.Exit(0)
+}
+
+func runChild(in io.Reader) (childReport, error) {
+	rep := childReport{FiltersBefore: -1, FiltersAfter: -1, CPU: -1, FailedFilter: -1}
+	var spec childSpec
+	data, err := io.ReadAll(in)
+	if err != nil {
+		return rep, fmt.Errorf("read child spec: %w", err)
+	}
+	if err := json.Unmarshal(data, &spec); err != nil {
+		return rep, fmt.Errorf("decode child spec: %w", err)
+	}
+	if !loopsSupported {
+		return rep, fmt.Errorf("timed loops on %s: %w", runtime.GOARCH, ErrNotSupported)
+	}
+	st := &measureState{spec: &spec, failedAt: -1}
+	st.samples = make([]int64, spec.Samples)
+	st.install = make([]int64, len(spec.Filters))
+	st.progs = make([]sockFprog, len(spec.Filters))
+	for i, f := range spec.Filters {
+		if len(f) == 0 || len(f)%8 != 0 || len(f)/8 > 0xffff {
+			return rep, fmt.Errorf("filter %d: bad length %d bytes", i, len(f))
+		}
+		st.progs[i] = sockFprog{Len: uint16(len(f) / 8), Filter: unsafe.Pointer(&f[0])}
+	}
+	switch spec.Workload {
+	case "mix", "close":
+		var p [2]int
+		if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+			return rep, fmt.Errorf("create pipe for %s workload: %w", spec.Workload, err)
+		}
+		st.fd = uintptr(p[0])
+	case "getpid", "syscall":
+	default:
+		return rep, fmt.Errorf("unknown workload %q", spec.Workload)
+	}
+
+	type ready struct {
+		tid    int
+		before int
+		cpu    int
+		pinErr error
+		err    error
+	}
+	readyc := make(chan ready, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread dies with the process
+		r := ready{tid: unix.Gettid(), cpu: -1}
+		if spec.CPU >= 0 {
+			var set unix.CPUSet
+			set.Set(spec.CPU)
+			if err := unix.SchedSetaffinity(0, &set); err != nil {
+				r.pinErr = fmt.Errorf("pin measuring thread to CPU %d: %w", spec.CPU, err)
+			} else {
+				r.cpu = spec.CPU
+			}
+		}
+		r.before = threadFilters(r.tid)
+		// Installing a filter needs no_new_privs (or CAP_SYS_ADMIN in the
+		// user namespace): seccomp(2), EACCES.
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			r.err = fmt.Errorf("set no_new_privs: %w", err)
+			readyc <- r
+			return
+		}
+		readyc <- r
+		// From here on: no allocation, no channel, no function with a
+		// stack check. measure never returns.
+		measure(st)
+	}()
+	r := <-readyc
+	rep.CPU = r.cpu
+	rep.FiltersBefore = r.before
+	if r.pinErr != nil {
+		rep.PinErr = r.pinErr.Error()
+	}
+	if r.err != nil {
+		return rep, r.err
+	}
+	// Poll (never block on anything the measuring thread must wake): the
+	// measuring thread may be forbidden to call futex.
+	taskDir := "/proc/self/task/" + strconv.Itoa(r.tid)
+	for st.done.Load() == 0 {
+		time.Sleep(200 * time.Microsecond)
+		if _, err := os.Stat(taskDir); err != nil {
+			return rep, fmt.Errorf("measuring thread %d died after %d of %d filters were installed (killed by SECCOMP_RET_KILL_THREAD?)", r.tid, st.installed.Load(), len(spec.Filters))
+		}
+	}
+	rep.FiltersAfter = threadFilters(r.tid)
+	rep.InstallNs = st.install
+	rep.ControlBeforeNs = st.ctrlPre
+	rep.ControlAfterNs = st.ctrlPost
+	if st.failedAt >= 0 {
+		rep.FailedFilter = st.failedAt
+		rep.InstallErrno = int(st.errno)
+		rep.InstallNs = st.install[:st.failedAt]
+		return rep, fmt.Errorf("install filter %d of %d: seccomp(2): %w", st.failedAt+1, len(spec.Filters), unix.Errno(st.errno))
+	}
+	rep.SamplesNs = st.samples
+	return rep, nil
+}
+
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64
+
+// measure installs the filters and times the workload on the calling,
+// locked thread, then spins forever. It is NOSPLIT so that no stack check
+// (the runtime's synchronous preemption point) runs while filters that may
+// deny futex are installed; everything it calls is NOSPLIT too.
+//
+//go:nosplit
+func measure(st *measureState) {
+	spec := st.spec
+	st.ctrlPre = timeControl(st)
+	for i := range st.progs {
+		t0 := nanotime()
+		_, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, uintptr(spec.Flags), uintptr(unsafe.Pointer(&st.progs[i])))
+		st.install[i] = nanotime() - t0
+		if e != 0 {
+			st.errno = uintptr(e)
+			st.failedAt = i
+			st.done.Store(1)
+			spin()
+		}
+		st.installed.Add(1)
+	}
+	st.ctrlPost = timeControl(st)
+	for i := 0; i < spec.Warmup; i++ {
+		runWorkload(st)
+	}
+	for i := range st.samples {
+		t0 := nanotime()
+		runWorkload(st)
+		st.samples[i] = nanotime() - t0
+	}
+	st.done.Store(1)
+	spin()
+}
+
+//go:nosplit
+func timeControl(st *measureState) int64 {
+	if st.spec.ControlIters == 0 {
+		return 0
+	}
+	t0 := nanotime()
+	loopControl(st.spec.ControlIters, &st.ctrlBuf[0])
+	return nanotime() - t0
+}
+
+//go:nosplit
+func runWorkload(st *measureState) {
+	spec := st.spec
+	switch spec.Workload {
+	case "mix":
+		loopMix(spec.Iterations, st.fd)
+	case "close":
+		loopClose(spec.Iterations, st.fd)
+	case "getpid":
+		loopGetpid(spec.Iterations)
+	case "syscall":
+		loopSyscall(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]))
+	}
+}
+
+// spin never returns and makes no call: the reporter goroutine exits the
+// process.
+//
+//go:nosplit
+func spin() {
+	for {
+	}
+}
+
+// threadFilters returns Seccomp_filters of thread tid of this process, or -1
+// if the kernel does not report it (before Linux 5.9) or it cannot be read.
+func threadFilters(tid int) int {
+	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/status")
+	if err != nil {
+		return -1
+	}
+	n, _, _ := statusFilters(b)
+	return n
+}
+
+// statusFilters parses the Seccomp and Seccomp_filters fields of a
+// /proc/PID/status file (man 5 proc). filters is -1 when the field is
+// missing (kernels before 5.9), mode -1 when Seccomp is missing.
+func statusFilters(status []byte) (filters, mode int, err error) {
+	filters, mode = -1, -1
+	for _, line := range strings.Split(string(status), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch k {
+		case "Seccomp":
+			if mode, err = strconv.Atoi(v); err != nil {
+				return -1, -1, fmt.Errorf("parse Seccomp %q: %w", v, err)
+			}
+		case "Seccomp_filters":
+			if filters, err = strconv.Atoi(v); err != nil {
+				return -1, -1, fmt.Errorf("parse Seccomp_filters %q: %w", v, err)
+			}
+		}
+	}
+	return filters, mode, nil
+}
+
+// ErrNotSupported is returned when the kernel or architecture lacks a
+// feature the runner needs; the wrapping error names it and the minimum
+// kernel version.
+var ErrNotSupported = errors.New("not supported")

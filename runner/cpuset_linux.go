@@ -1,0 +1,10 @@
+package runner
+
+import "golang.org/x/sys/unix"
+
+// cpuSet wraps unix.CPUSet for the process's allowed CPUs.
+type cpuSet struct{ s unix.CPUSet }
+
+func (c *cpuSet) current() error   { return unix.SchedGetaffinity(0, &c.s) }
+func (c *cpuSet) size() int        { return len(c.s) * 64 }
+func (c *cpuSet) isSet(i int) bool { return c.s.IsSet(i) }

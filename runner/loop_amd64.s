@@ -1,0 +1,105 @@
+#include "textflag.h"
+
+// Timed loops for the measuring thread. They are NOSPLIT leaf functions
+// that make raw SYSCALLs: no stack check (so no preemption point), no Go
+// runtime wrapper, no libc. SYSCALL clobbers CX and R11, so the loop
+// counter lives in R12 and the pipe fd in R13.
+// Syscall numbers: arch/x86/entry/syscalls/syscall_64.tbl.
+
+// func loopMix(iters uint64, fd uintptr)
+// Per iteration (UnixBench syscall.c "mix"): close(dup(fd)); getpid();
+// getuid(); umask(022): 5 syscalls.
+TEXT ·loopMix(SB), NOSPLIT, $0-16
+	MOVQ iters+0(FP), R12
+	MOVQ fd+8(FP), R13
+	TESTQ R12, R12
+	JZ mixdone
+mixloop:
+	MOVQ $32, AX   // dup
+	MOVQ R13, DI
+	SYSCALL
+	MOVQ AX, DI
+	MOVQ $3, AX    // close
+	SYSCALL
+	MOVQ $39, AX   // getpid
+	SYSCALL
+	MOVQ $102, AX  // getuid
+	SYSCALL
+	MOVQ $95, AX   // umask
+	MOVQ $18, DI   // 022
+	SYSCALL
+	DECQ R12
+	JNZ mixloop
+mixdone:
+	RET
+
+// func loopGetpid(iters uint64)
+// Per iteration: getpid(): 1 syscall.
+TEXT ·loopGetpid(SB), NOSPLIT, $0-8
+	MOVQ iters+0(FP), R12
+	TESTQ R12, R12
+	JZ gpdone
+gploop:
+	MOVQ $39, AX
+	SYSCALL
+	DECQ R12
+	JNZ gploop
+gpdone:
+	RET
+
+// func loopClose(iters uint64, fd uintptr)
+// Per iteration (UnixBench syscall.c "close"): close(dup(fd)): 2 syscalls.
+TEXT ·loopClose(SB), NOSPLIT, $0-16
+	MOVQ iters+0(FP), R12
+	MOVQ fd+8(FP), R13
+	TESTQ R12, R12
+	JZ cldone
+clloop:
+	MOVQ $32, AX
+	MOVQ R13, DI
+	SYSCALL
+	MOVQ AX, DI
+	MOVQ $3, AX
+	SYSCALL
+	DECQ R12
+	JNZ clloop
+cldone:
+	RET
+
+// func loopSyscall(iters uint64, nr, a0, a1, a2 uintptr)
+// Per iteration: syscall nr(a0, a1, a2): 1 syscall.
+TEXT ·loopSyscall(SB), NOSPLIT, $0-40
+	MOVQ iters+0(FP), R12
+	TESTQ R12, R12
+	JZ scdone
+scloop:
+	MOVQ nr+8(FP), AX
+	MOVQ a0+16(FP), DI
+	MOVQ a1+24(FP), SI
+	MOVQ a2+32(FP), DX
+	SYSCALL
+	DECQ R12
+	JNZ scloop
+scdone:
+	RET
+
+// func loopControl(iters uint64, buf *uint64)
+// CPU-bound control loop without syscalls: a chain of store then dependent
+// load through memory, the pattern the speculative-store-bypass mitigation
+// (SSBD) slows down. Per iteration: one store, one load, one add.
+TEXT ·loopControl(SB), NOSPLIT, $0-16
+	MOVQ iters+0(FP), R12
+	MOVQ buf+8(FP), R13
+	MOVQ $0, AX
+	TESTQ R12, R12
+	JZ ctdone
+ctloop:
+	MOVQ AX, 0(R13)
+	MOVQ 0(R13), BX
+	LEAQ 1(BX), AX
+	MOVQ AX, 8(R13)
+	MOVQ 8(R13), AX
+	DECQ R12
+	JNZ ctloop
+ctdone:
+	RET

@@ -1,0 +1,499 @@
+// Package runner measures seccomp filter stacks on the running kernel. It is
+// the only package that executes children, calls prctl(2) and seccomp(2),
+// pins CPUs and reads clocks.
+//
+// Every measured configuration runs in a fresh child process (filters cannot
+// be removed once installed): the parent re-executes its own binary with
+// SECCOMPBENCH_CHILD set, sends a spec on stdin and reads a report on
+// stdout. Requires Linux with CONFIG_SECCOMP_FILTER (3.5+); the action cache
+// the results discuss exists from Linux 5.11.
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/seccompbench/seccompbench/filters"
+)
+
+// Variant names how the filters of a cell are installed.
+type Variant string
+
+const (
+	// VariantOn installs the filters as compiled: the kernel's action cache
+	// (Linux 5.11+) may skip them for constant-allowed syscalls.
+	VariantOn Variant = "on"
+	// VariantDefeat prepends `ld [instruction_pointer]` to every filter
+	// (filters.Program.DefeatCache): same verdicts, nothing cached.
+	VariantDefeat Variant = "defeat"
+)
+
+// Workload is a timed syscall loop. Op names what one op is; the loops
+// report nanoseconds per syscall, so an iteration of mix counts 5 ops.
+type Workload struct {
+	// Name is the CLI name: "mix", "getpid", "close" or "syscall".
+	Name string
+	// Op describes one op for the report, e.g. "one syscall of the mix loop".
+	Op string
+	// SyscallsPerIter is the number of syscalls (ops) per loop iteration.
+	SyscallsPerIter int
+	// Syscalls are the syscall names the loop makes, for cache and preflight
+	// checks.
+	Syscalls []string
+	// Syscall holds nr, a0, a1, a2 for the "syscall" workload.
+	Syscall [4]int64
+}
+
+// Workloads returns the built-in workloads by name, modeled on UnixBench
+// syscall.c's modes.
+func Workloads() map[string]Workload {
+	return map[string]Workload{
+		"mix": {Name: "mix", SyscallsPerIter: 5, Syscalls: []string{"dup", "close", "getpid", "getuid", "umask"},
+			Op: "one syscall of the UnixBench mix loop: close(dup(fd)), getpid(), getuid(), umask(022)"},
+		"getpid": {Name: "getpid", SyscallsPerIter: 1, Syscalls: []string{"getpid"},
+			Op: "one getpid() syscall"},
+		"close": {Name: "close", SyscallsPerIter: 2, Syscalls: []string{"dup", "close"},
+			Op: "one syscall of close(dup(fd))"},
+	}
+}
+
+// LookupWorkload returns the named workload or an error listing the valid
+// names.
+func LookupWorkload(name string) (Workload, error) {
+	w, ok := Workloads()[name]
+	if !ok {
+		names := make([]string, 0, len(Workloads()))
+		for n := range Workloads() {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return Workload{}, fmt.Errorf("unknown workload %q: use one of %s", name, strings.Join(names, ", "))
+	}
+	return w, nil
+}
+
+// Cell is one configuration: a variant at a filter count.
+type Cell struct {
+	Variant Variant
+	Filters int
+}
+
+func (c Cell) String() string { return fmt.Sprintf("variant=%s filters=%d", c.Variant, c.Filters) }
+
+// Config describes a measurement run.
+type Config struct {
+	// Programs are the policies' filters, cycled to build each stack
+	// (filters.BuildStack).
+	Programs []*filters.Program
+	// Counts are the filter counts to measure, e.g. 0,1,2,4,8,16,32.
+	Counts []int
+	// Variants are measured at every count.
+	Variants []Variant
+	// Workload is the timed loop.
+	Workload Workload
+	// Trials is the number of randomized blocks: each holds every cell once.
+	Trials int
+	// Seed seeds the block shuffles.
+	Seed uint64
+	// CPU pins the measuring thread; -1 picks one (HighestCPU), -2 disables
+	// pinning.
+	CPU int
+	// Iterations per timed sample; 0 calibrates to SampleDuration.
+	Iterations uint64
+	// SampleDuration is the calibration target for one sample (default 2ms).
+	SampleDuration time.Duration
+	// Samples is the number of timed samples per child (default 5); the
+	// child's value is their median.
+	Samples int
+	// Warmup is the number of untimed samples before them (default 1).
+	Warmup int
+	// ControlIters is the control loop's iterations per timing (0: none).
+	ControlIters uint64
+	// SpecAllow passes SECCOMP_FILTER_FLAG_SPEC_ALLOW (Linux 4.17) so that
+	// installing filters does not enable the speculative store bypass
+	// mitigation.
+	SpecAllow bool
+	// ChildTimeout kills a child that has not reported by then (default:
+	// derived from calibration, at least 10s).
+	ChildTimeout time.Duration
+	// Progress, if set, is called after each child with the number done and
+	// the total.
+	Progress func(done, total int, c Cell)
+}
+
+// Sample is one child's result: the unit of replication.
+type Sample struct {
+	Cell
+	// Block is the randomized block index, Seq the child's position in the
+	// whole run (0-based), both for drift analysis.
+	Block, Seq int
+	// NsPerOp is the median over the child's samples of elapsed/ops, in
+	// nanoseconds per op.
+	NsPerOp float64
+	// SamplesNsPerOp are the child's individual samples, in ns per op.
+	SamplesNsPerOp []float64
+	// InstallNs is the duration of each seccomp(2) call, in ns.
+	InstallNs []int64
+	// ControlBeforeNs and ControlAfterNs time the control loop before and
+	// after installing, in ns per control iteration (0 if not run).
+	ControlBeforeNs, ControlAfterNs float64
+	// FiltersSeen is Seccomp_filters of the measuring thread after
+	// installing (-1 if the kernel does not report it).
+	FiltersSeen int
+	// CPU is the CPU the measuring thread was pinned to, -1 if none.
+	CPU int
+}
+
+// ErrChild is wrapped by every *ChildError.
+var ErrChild = errors.New("measuring child failed")
+
+// ChildError reports a child that died, hung, failed to install its filters
+// or reported a wrong filter count. It names the cell.
+type ChildError struct {
+	Cell   Cell
+	Reason string
+	// Signal is the signal that killed the child, 0 if none.
+	Signal syscall.Signal
+	// ExitCode is the child's exit status, -1 if killed.
+	ExitCode int
+	// Errno is the errno of a failed seccomp(2) call, 0 if none.
+	Errno syscall.Errno
+	// Stderr is the tail of the child's standard error.
+	Stderr string
+}
+
+func (e *ChildError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "child for %s: %s", e.Cell, e.Reason)
+	if e.Signal != 0 {
+		fmt.Fprintf(&b, " (killed by signal %s)", e.Signal)
+		if e.Signal == syscall.SIGSYS {
+			b.WriteString(": a filter returned SECCOMP_RET_KILL_PROCESS or SECCOMP_RET_TRAP for a syscall the harness made")
+		}
+	}
+	if s := strings.TrimSpace(e.Stderr); s != "" {
+		fmt.Fprintf(&b, "\nchild stderr:\n%s", s)
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrChild and the errno, if any.
+func (e *ChildError) Unwrap() []error {
+	if e.Errno != 0 {
+		return []error{ErrChild, e.Errno}
+	}
+	return []error{ErrChild}
+}
+
+// HighestCPU returns the highest-numbered CPU this process may run on, the
+// choice tools/testing/selftests/seccomp/seccomp_benchmark.c makes
+// ("avoid CPUs that might be busier"), or -1 if it cannot tell.
+func HighestCPU() int {
+	var set cpuSet
+	if err := set.current(); err != nil {
+		return -1
+	}
+	for cpu := set.size() - 1; cpu >= 0; cpu-- {
+		if set.isSet(cpu) {
+			return cpu
+		}
+	}
+	return -1
+}
+
+// Schedule returns the run order: trials blocks, each holding every cell
+// once in an order shuffled by a PCG seeded with seed. Randomized blocks
+// make machine drift hit all counts alike.
+func Schedule(counts []int, variants []Variant, trials int, seed uint64) [][]Cell {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	blocks := make([][]Cell, trials)
+	for b := range blocks {
+		var cells []Cell
+		for _, v := range variants {
+			for _, n := range counts {
+				cells = append(cells, Cell{Variant: v, Filters: n})
+			}
+		}
+		rng.Shuffle(len(cells), func(i, j int) { cells[i], cells[j] = cells[j], cells[i] })
+		blocks[b] = cells
+	}
+	return blocks
+}
+
+// StackFor returns the stack a cell installs: BuildStack of the programs at
+// the cell's count, each program passed through DefeatCache for
+// VariantDefeat. It returns the *filters.LimitError of BuildStack.
+func StackFor(progs []*filters.Program, c Cell) (filters.Stack, error) {
+	ps := progs
+	if c.Variant == VariantDefeat {
+		ps = make([]*filters.Program, len(progs))
+		for i, p := range progs {
+			ps[i] = p.DefeatCache()
+		}
+	}
+	return filters.BuildStack(ps, c.Filters)
+}
+
+// seccompFlagSpecAllow is SECCOMP_FILTER_FLAG_SPEC_ALLOW
+// (include/uapi/linux/seccomp.h, Linux 4.17).
+const seccompFlagSpecAllow = 1 << 2
+
+// Run measures every cell of cfg in randomized blocks, one fresh child per
+// cell and block, and returns one Sample per child in run order. All stacks
+// are built (and the kernel limits checked) before the first child starts.
+// It stops at the first failing child with a *ChildError, and when ctx is
+// done with ctx.Err(); the samples gathered so far are returned with the
+// error.
+func Run(ctx context.Context, cfg Config) ([]Sample, error) {
+	cfg = withDefaults(cfg)
+	if len(cfg.Counts) == 0 || len(cfg.Variants) == 0 || cfg.Trials < 1 {
+		return nil, errors.New("run: need at least one count, one variant and one trial")
+	}
+	stacks := map[Cell][][]byte{}
+	for _, v := range cfg.Variants {
+		for _, n := range cfg.Counts {
+			c := Cell{Variant: v, Filters: n}
+			s, err := StackFor(cfg.Programs, c)
+			if err != nil {
+				return nil, fmt.Errorf("build stack for %s: %w", c, err)
+			}
+			var raw [][]byte
+			for _, p := range s {
+				raw = append(raw, p.Bytes())
+			}
+			stacks[c] = raw
+		}
+	}
+	if cfg.Iterations == 0 {
+		it, err := Calibrate(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Iterations = it
+	}
+	blocks := Schedule(cfg.Counts, cfg.Variants, cfg.Trials, cfg.Seed)
+	total := len(blocks) * len(blocks[0])
+	out := make([]Sample, 0, total)
+	seq := 0
+	for b, cells := range blocks {
+		for _, c := range cells {
+			if err := ctx.Err(); err != nil {
+				return out, err
+			}
+			s, err := runCell(ctx, cfg, c, stacks[c])
+			if err != nil {
+				return out, err
+			}
+			s.Block, s.Seq = b, seq
+			seq++
+			out = append(out, s)
+			if cfg.Progress != nil {
+				cfg.Progress(len(out), total, c)
+			}
+		}
+	}
+	return out, nil
+}
+
+func withDefaults(cfg Config) Config {
+	if cfg.SampleDuration == 0 {
+		cfg.SampleDuration = 2 * time.Millisecond
+	}
+	if cfg.Samples == 0 {
+		cfg.Samples = 5
+	}
+	if cfg.Warmup == 0 {
+		cfg.Warmup = 1
+	}
+	if cfg.CPU == -1 {
+		cfg.CPU = HighestCPU()
+	}
+	if cfg.ChildTimeout == 0 {
+		cfg.ChildTimeout = 10 * time.Second
+	}
+	if cfg.Workload.SyscallsPerIter == 0 {
+		cfg.Workload = Workloads()["mix"]
+	}
+	return cfg
+}
+
+// Calibrate runs one unfiltered child with a short loop and returns the
+// iterations per sample that make one sample last about cfg.SampleDuration
+// (at least 100).
+func Calibrate(ctx context.Context, cfg Config) (uint64, error) {
+	cfg = withDefaults(cfg)
+	cfg.Iterations = 2000
+	cfg.Samples = 3
+	cfg.ControlIters = 0
+	s, err := runCell(ctx, cfg, Cell{Variant: VariantOn, Filters: 0}, nil)
+	if err != nil {
+		return 0, fmt.Errorf("calibrate: %w", err)
+	}
+	perIter := s.NsPerOp * float64(cfg.Workload.SyscallsPerIter)
+	if perIter <= 0 || math.IsNaN(perIter) {
+		return 0, fmt.Errorf("calibrate: measured %v ns per iteration", perIter)
+	}
+	it := uint64(float64(cfg.SampleDuration.Nanoseconds()) / perIter)
+	return max(it, 100), nil
+}
+
+// runCell runs one child for cell c with the given stack (sock_filter
+// arrays, oldest first) and converts its report into a Sample.
+func runCell(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sample, error) {
+	spec := childSpec{
+		Workload:     cfg.Workload.Name,
+		Syscall:      cfg.Workload.Syscall,
+		Filters:      stack,
+		CPU:          cfg.CPU,
+		Iterations:   cfg.Iterations,
+		Samples:      cfg.Samples,
+		Warmup:       cfg.Warmup,
+		ControlIters: cfg.ControlIters,
+	}
+	if cfg.SpecAllow {
+		spec.Flags |= seccompFlagSpecAllow
+	}
+	if spec.CPU < 0 {
+		spec.CPU = -1
+	}
+	rep, err := execChild(ctx, cfg.ChildTimeout, c, spec)
+	if err != nil {
+		return Sample{}, err
+	}
+	if rep.FiltersBefore >= 0 && rep.FiltersAfter >= 0 && rep.FiltersAfter != rep.FiltersBefore+len(stack) {
+		return Sample{}, &ChildError{Cell: c, ExitCode: 0,
+			Reason: fmt.Sprintf("Seccomp_filters is %d after installing %d filters on top of %d inherited", rep.FiltersAfter, len(stack), rep.FiltersBefore)}
+	}
+	if len(rep.SamplesNs) != cfg.Samples {
+		return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d samples, want %d", len(rep.SamplesNs), cfg.Samples)}
+	}
+	ops := float64(cfg.Iterations) * float64(cfg.Workload.SyscallsPerIter)
+	s := Sample{Cell: c, InstallNs: rep.InstallNs, FiltersSeen: rep.FiltersAfter, CPU: rep.CPU}
+	for _, ns := range rep.SamplesNs {
+		s.SamplesNsPerOp = append(s.SamplesNsPerOp, float64(ns)/ops)
+	}
+	s.NsPerOp = median(s.SamplesNsPerOp)
+	if cfg.ControlIters > 0 {
+		s.ControlBeforeNs = float64(rep.ControlBeforeNs) / float64(cfg.ControlIters)
+		s.ControlAfterNs = float64(rep.ControlAfterNs) / float64(cfg.ControlIters)
+	}
+	return s, nil
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// execChild starts one child, feeds it spec and decodes its report. The
+// child dies with the parent (PR_SET_PDEATHSIG) and is killed at timeout.
+func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpec) (childReport, error) {
+	var rep childReport
+	in, err := json.Marshal(spec)
+	if err != nil {
+		return rep, fmt.Errorf("encode child spec: %w", err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return rep, fmt.Errorf("find own executable for re-exec: %w", err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, exe)
+	cmd.Env = childEnviron()
+	cmd.Stdin = bytes.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &limitedBuffer{max: 8 << 10, buf: &stderr}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	cmd.WaitDelay = time.Second
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return rep, ctx.Err()
+	}
+	decErr := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &rep)
+	if runErr != nil {
+		ce := &ChildError{Cell: c, ExitCode: -1, Stderr: stderr.String()}
+		if cctx.Err() == context.DeadlineExceeded {
+			ce.Reason = fmt.Sprintf("no report within %s; killed (hung child: a filter may block a syscall the harness needs)", timeout)
+			return rep, ce
+		}
+		var ee *exec.ExitError
+		if errors.As(runErr, &ee) {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok {
+				if ws.Signaled() {
+					ce.Signal = ws.Signal()
+				} else {
+					ce.ExitCode = ws.ExitStatus()
+				}
+			}
+		}
+		switch {
+		case decErr == nil && rep.Err != "":
+			ce.Reason = rep.Err
+			ce.Errno = syscall.Errno(rep.InstallErrno)
+		case ce.Signal != 0:
+			ce.Reason = "died"
+		default:
+			ce.Reason = fmt.Sprintf("exited with status %d", ce.ExitCode)
+		}
+		return rep, ce
+	}
+	if decErr != nil {
+		return rep, &ChildError{Cell: c, Reason: fmt.Sprintf("decode report: %v", decErr), Stderr: stderr.String()}
+	}
+	return rep, nil
+}
+
+// childEnviron is the parent's environment plus the child marker and the
+// runtime settings of the DESIGN.md recipe: no asynchronous preemption, no
+// GC.
+func childEnviron() []string {
+	env := []string{childEnv + "=" + childProtocol}
+	godebug := "asyncpreemptoff=1"
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case childEnv, "GOGC", "GOMAXPROCS":
+			continue
+		case "GODEBUG":
+			if v != "" {
+				godebug = v + "," + godebug
+			}
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "GODEBUG="+godebug, "GOGC=off")
+}
+
+// limitedBuffer keeps the first max bytes written to it.
+type limitedBuffer struct {
+	max int
+	buf *bytes.Buffer
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.max - l.buf.Len(); room > 0 {
+		l.buf.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}

@@ -1,0 +1,177 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/net/bpf"
+
+	"github.com/seccompbench/seccompbench/filters"
+)
+
+func TestMain(m *testing.M) {
+	if IsChild() {
+		ChildMain()
+	}
+	os.Exit(m.Run())
+}
+
+// prog assembles a test filter: ld [nr]; for each (nr, ret): jeq nr -> ret;
+// final ret def.
+func prog(t *testing.T, name string, def uint32, rules ...[2]uint32) *filters.Program {
+	t.Helper()
+	ins := []bpf.Instruction{bpf.LoadAbsolute{Off: filters.OffsetNr, Size: 4}}
+	for _, r := range rules {
+		ins = append(ins, bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: r[0], SkipTrue: 1}, bpf.RetConstant{Val: r[1]})
+	}
+	ins = append(ins, bpf.RetConstant{Val: def})
+	raw, err := bpf.Assemble(ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &filters.Program{Name: name, Insns: raw}
+}
+
+const (
+	allow = uint32(filters.ActionAllow)
+	errno = uint32(filters.ActionErrno)
+)
+
+func skipIfNoSeccomp(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc")
+	}
+}
+
+func TestRunInstallsStack(t *testing.T) {
+	skipIfNoSeccomp(t)
+	p := prog(t, "allow", allow)
+	cfg := Config{
+		Programs: []*filters.Program{p}, Counts: []int{0, 1, 3}, Variants: []Variant{VariantOn, VariantDefeat},
+		Workload: Workloads()["mix"], Trials: 2, Seed: 1, Iterations: 200, Samples: 2, ControlIters: 1000,
+	}
+	got, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 12 {
+		t.Fatalf("got %d samples, want 12", len(got))
+	}
+	for _, s := range got {
+		if s.FiltersSeen >= 0 && s.FiltersSeen != s.Filters+parentFilters(t) {
+			t.Errorf("%s: Seccomp_filters = %d, want %d", s.Cell, s.FiltersSeen, s.Filters)
+		}
+		if len(s.InstallNs) != s.Filters {
+			t.Errorf("%s: %d install timings, want %d", s.Cell, len(s.InstallNs), s.Filters)
+		}
+		if !(s.NsPerOp > 0) || !(s.ControlBeforeNs > 0) || !(s.ControlAfterNs > 0) {
+			t.Errorf("%s: non-positive timings %+v", s.Cell, s)
+		}
+	}
+}
+
+func parentFilters(t *testing.T) int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _, err := statusFilters(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return max(n, 0)
+}
+
+// A policy that denies write, futex, exit and exit_group on the measuring
+// thread must still return results: they travel through another thread.
+func TestRunHostilePolicyStillReports(t *testing.T) {
+	skipIfNoSeccomp(t)
+	deny := errno | 1
+	p := prog(t, "deny-harness", allow,
+		[2]uint32{1, deny},   // write
+		[2]uint32{202, deny}, // futex
+		[2]uint32{60, deny},  // exit
+		[2]uint32{231, deny}, // exit_group
+		[2]uint32{9, deny},   // mmap
+	)
+	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{2}, Variants: []Variant{VariantOn},
+		Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 2, ChildTimeout: 20 * time.Second}
+	got, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || !(got[0].NsPerOp > 0) {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestRunReportsKilledChild(t *testing.T) {
+	skipIfNoSeccomp(t)
+	p := prog(t, "kill-getpid", allow, [2]uint32{39, uint32(filters.ActionKillProcess)})
+	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
+		Workload: Workloads()["getpid"], Trials: 1, Iterations: 10, Samples: 1}
+	_, err := Run(context.Background(), cfg)
+	var ce *ChildError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want *ChildError", err)
+	}
+	if ce.Signal != syscall.SIGSYS || ce.Cell.Filters != 1 {
+		t.Errorf("got signal %v cell %v, want SIGSYS at filters=1", ce.Signal, ce.Cell)
+	}
+}
+
+func TestStatusFilters(t *testing.T) {
+	tests := []struct {
+		name       string
+		in         string
+		filt, mode int
+	}{
+		{"both", "Name:\tx\nSeccomp:\t2\nSeccomp_filters:\t7\n", 7, 2},
+		{"old kernel", "Seccomp:\t0\n", -1, 0},
+		{"none", "Name:\tx\n", -1, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, m, err := statusFilters([]byte(tt.in))
+			if err != nil || f != tt.filt || m != tt.mode {
+				t.Errorf("got %d %d %v, want %d %d", f, m, err, tt.filt, tt.mode)
+			}
+		})
+	}
+}
+
+func TestScheduleBlocksHoldEveryCellOnce(t *testing.T) {
+	counts := []int{0, 1, 2, 4}
+	vs := []Variant{VariantOn, VariantDefeat}
+	a := Schedule(counts, vs, 5, 7)
+	b := Schedule(counts, vs, 5, 7)
+	differs := false
+	for i, blk := range a {
+		seen := map[Cell]int{}
+		for j, c := range blk {
+			seen[c]++
+			if b[i][j] != c {
+				t.Fatal("same seed gave different schedules")
+			}
+			if i > 0 && a[0][j] != c {
+				differs = true
+			}
+		}
+		if len(seen) != 8 {
+			t.Errorf("block %d has %d distinct cells, want 8", i, len(seen))
+		}
+		for c, n := range seen {
+			if n != 1 {
+				t.Errorf("block %d has %s %d times", i, c, n)
+			}
+		}
+	}
+	if !differs {
+		t.Error("blocks are not shuffled differently")
+	}
+}
