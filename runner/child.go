@@ -43,8 +43,8 @@ type childSpec struct {
 
 // childReport is what a child writes on its standard output, as JSON.
 type childReport struct {
-	SamplesNs       []int64 `json:"samples_ns"`       // elapsed per sample, in ns
-	InstallNs       []int64 `json:"install_ns"`       // duration of each seccomp(2) call, in ns
+	SamplesNs       []int64 `json:"samples_ns"`        // elapsed per sample, in ns
+	InstallNs       []int64 `json:"install_ns"`        // duration of each seccomp(2) call, in ns
 	ControlBeforeNs int64   `json:"control_before_ns"` // control loop before installing, in ns
 	ControlAfterNs  int64   `json:"control_after_ns"`  // control loop after installing, in ns
 	FiltersBefore   int     `json:"filters_before"`    // Seccomp_filters of the measuring thread before installing (-1 unknown)
