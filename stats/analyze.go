@@ -1,0 +1,258 @@
+package stats
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+)
+
+// CellResult is the analysis of one cell: one variant at one filter count.
+type CellResult struct {
+	Variant string
+	Filters int
+	// Summary is [Normal] or, with [Options].Robust, [Robust] of Samples.
+	Summary Summary
+	// Overhead compares the cell with its variant's N = 0 baseline ([Welch],
+	// or [RobustDiff] with Options.Robust). For the baseline cell itself it
+	// is zero by definition: Delta, Lo, Hi and the percentages are 0, P is 1.
+	Overhead Diff
+	// Samples are the cell's ns/op values in run (Seq) order.
+	Samples []float64
+	// Outliers is the number of samples flagged by [Outliers]; they are
+	// kept in every estimate. OutlierIndex holds their indices in Samples.
+	Outliers     int
+	OutlierIndex []int
+}
+
+// Result is the analysis of one run.
+type Result struct {
+	// Cells are ordered by variant (see [Options].Variants), then by
+	// ascending filter count.
+	Cells []CellResult
+	// Fits holds one [FitStack] result per variant that has at least two
+	// filter counts ≥ 1, in the order of Cells; each carries its Variant.
+	// A slice rather than a map keeps the order deterministic.
+	Fits []Fit
+	// Confidence is the confidence level of every interval in the result.
+	Confidence float64
+	// Robust reports whether cells use median/bootstrap (true) or mean/t.
+	Robust bool
+	// Warnings concern the run as a whole (missing fits, drift); cell and
+	// fit warnings stay with their cell or fit (see [Result.AllWarnings]).
+	Warnings []string
+}
+
+// Fit returns the fit for variant and whether there is one.
+func (r Result) Fit(variant string) (Fit, bool) {
+	for _, f := range r.Fits {
+		if f.Variant == variant {
+			return f, true
+		}
+	}
+	return Fit{}, false
+}
+
+// AllWarnings returns the run's warnings followed by every fit's and cell's,
+// each prefixed with where it comes from, e.g. `variant "on", 4 filters: …`.
+func (r Result) AllWarnings() []string {
+	out := slices.Clone(r.Warnings)
+	for _, f := range r.Fits {
+		for _, w := range f.Warnings {
+			out = append(out, fmt.Sprintf("variant %q, stack fit: %s", f.Variant, w))
+		}
+	}
+	for _, c := range r.Cells {
+		where := fmt.Sprintf("variant %q, %d filters", c.Variant, c.Filters)
+		for _, w := range c.Summary.Warnings {
+			out = append(out, where+": "+w)
+		}
+		for _, w := range c.Overhead.Warnings {
+			out = append(out, where+", overhead: "+w)
+		}
+	}
+	return out
+}
+
+type cellKey struct {
+	variant string
+	filters int
+}
+
+// Analyze groups obs into cells (variant × filter count), summarizes each
+// cell, compares it with its variant's N = 0 baseline, flags outliers, and
+// fits the stack model ([FitStack]) per variant. A variant without its own
+// N = 0 cell is compared with, and fitted against, the N = 0 observations of
+// all variants pooled (no filter means the variant does not matter). A
+// variant with at least one count ≥ 1 but no usable fit (e.g. a single
+// count) gets a warning, not an error; so do significant drift (its interval
+// excludes 0 and it moves the baseline by more than
+// Thresholds.DriftFraction over the run), too few samples and outliers.
+//
+// Errors wrap [ErrConfidence], [ErrNoObservations] or [ErrBadValue] or
+// [ErrNegativeFilters] (as *[ObservationError]).
+func Analyze(obs []Observation, opt Options) (Result, error) {
+	conf := opt.Confidence
+	if conf == 0 {
+		conf = DefaultConfidence
+	}
+	if err := CheckConfidence(conf); err != nil {
+		return Result{}, fmt.Errorf("analyze: %w", err)
+	}
+	if err := checkObservations(obs); err != nil {
+		return Result{}, fmt.Errorf("analyze: %w", err)
+	}
+	th := opt.Thresholds.withDefaults()
+	res := Result{Confidence: conf, Robust: opt.Robust}
+
+	sorted := slices.Clone(obs)
+	slices.SortStableFunc(sorted, func(a, b Observation) int { return cmp.Compare(a.Seq, b.Seq) })
+	cells := map[cellKey][]Observation{}
+	byVariant := map[string][]Observation{}
+	var pooledBase []Observation
+	for _, o := range sorted {
+		k := cellKey{o.Variant, max(o.Filters, 0)}
+		cells[k] = append(cells[k], o)
+		byVariant[o.Variant] = append(byVariant[o.Variant], o)
+		if k.filters == 0 {
+			pooledBase = append(pooledBase, o)
+		}
+	}
+	variants := orderVariants(byVariant, opt.Variants)
+
+	keys := make([]cellKey, 0, len(cells))
+	for k := range cells {
+		keys = append(keys, k)
+	}
+	rank := map[string]int{}
+	for i, v := range variants {
+		rank[v] = i
+	}
+	slices.SortFunc(keys, func(a, b cellKey) int {
+		return cmp.Or(cmp.Compare(rank[a.variant], rank[b.variant]), cmp.Compare(a.filters, b.filters))
+	})
+
+	baseOf := func(v string) ([]Observation, bool) {
+		if b, ok := cells[cellKey{v, 0}]; ok {
+			return b, true
+		}
+		return pooledBase, false
+	}
+	for _, k := range keys {
+		xs := values(cells[k])
+		seed := cellSeed(opt.Seed, k)
+		c := CellResult{Variant: k.variant, Filters: k.filters, Samples: xs}
+		if opt.Robust {
+			c.Summary = robust(xs, conf, seed, th)
+		} else {
+			c.Summary = normal(xs, conf, th)
+		}
+		c.OutlierIndex = Outliers(xs, th.OutlierK)
+		c.Outliers = len(c.OutlierIndex)
+		if c.Outliers > 0 {
+			c.Summary.Warnings = append(c.Summary.Warnings, fmt.Sprintf(
+				"%d of %d samples are outliers by the median/MAD rule (|modified z| > %g); kept in every estimate",
+				c.Outliers, len(xs), th.OutlierK))
+		}
+		base, own := baseOf(k.variant)
+		switch {
+		case k.filters == 0:
+			c.Overhead = Diff{Confidence: conf, N1: len(xs), N2: len(xs), P: 1, DF: math.NaN()}
+		case len(base) == 0:
+			c.Overhead = Diff{Confidence: conf, N2: len(xs)}
+			nan := math.NaN()
+			c.Overhead.Delta, c.Overhead.Lo, c.Overhead.Hi, c.Overhead.P, c.Overhead.DF = nan, nan, nan, nan, nan
+			c.Overhead.Pct, c.Overhead.PctLo, c.Overhead.PctHi = nan, nan, nan
+			c.Overhead.Warnings = []string{"no N = 0 baseline observations; measure filter count 0"}
+		default:
+			bs := values(base)
+			if opt.Robust {
+				c.Overhead = robustDiff(bs, xs, conf, seed^0x5bd1e995, th)
+			} else {
+				c.Overhead = welch(bs, xs, conf, th)
+			}
+			if !own {
+				c.Overhead.Warnings = append(c.Overhead.Warnings, "compared with the N = 0 observations of all variants pooled")
+			}
+		}
+		res.Cells = append(res.Cells, c)
+	}
+
+	for _, v := range variants {
+		hasStack := slices.ContainsFunc(byVariant[v], func(o Observation) bool { return o.Filters > 0 })
+		if !hasStack {
+			continue
+		}
+		fitObs := slices.DeleteFunc(slices.Clone(byVariant[v]), func(o Observation) bool { return o.Filters <= 0 })
+		base, _ := baseOf(v)
+		fitObs = append(fitObs, base...)
+		f, err := FitStack(fitObs, conf)
+		if err != nil {
+			if errors.Is(err, ErrNotIdentifiable) {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("variant %q: no per-filter fit: %v", v, err))
+				continue
+			}
+			return Result{}, fmt.Errorf("analyze variant %q: %w", v, err)
+		}
+		f.Variant = v
+		if w := driftWarning(f, th); w != "" {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("variant %q: %s", v, w))
+		}
+		res.Fits = append(res.Fits, f)
+	}
+	return res, nil
+}
+
+// driftWarning returns a warning if the fitted drift is significant and moves
+// the baseline by more than th.DriftFraction over the run.
+func driftWarning(f Fit, th Thresholds) string {
+	if !(f.DriftLo > 0 || f.DriftHi < 0) || !(f.Baseline > 0) {
+		return ""
+	}
+	total := f.Drift * float64(f.SeqSpan)
+	if math.Abs(total) <= th.DriftFraction*f.Baseline {
+		return ""
+	}
+	return fmt.Sprintf("machine drifted by %.1f ns/op (%.1f %% of the baseline) over %d runs; the fit corrects for linear drift, but check the machine is quiet",
+		total, 100*total/f.Baseline, f.SeqSpan+1)
+}
+
+// orderVariants lists the variants of byVariant: those in want first, in
+// that order, then the rest lexically.
+func orderVariants(byVariant map[string][]Observation, want []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, v := range want {
+		if _, ok := byVariant[v]; ok && !seen[v] {
+			out = append(out, v)
+			seen[v] = true
+		}
+	}
+	var rest []string
+	for v := range byVariant {
+		if !seen[v] {
+			rest = append(rest, v)
+		}
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
+}
+
+// values returns the NsPerOp of obs in order.
+func values(obs []Observation) []float64 {
+	xs := make([]float64, len(obs))
+	for i, o := range obs {
+		xs[i] = o.NsPerOp
+	}
+	return xs
+}
+
+// cellSeed derives a per-cell bootstrap seed from the run seed, so a cell's
+// interval does not depend on which other cells exist.
+func cellSeed(seed uint64, k cellKey) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%d", k.variant, k.filters)
+	return seed ^ h.Sum64()
+}

@@ -1,0 +1,366 @@
+package stats
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ErrNotIdentifiable is returned (wrapped) by [FitStack] and [DriftEstimate]
+// when the observations cannot separate the model's parameters, e.g. only one
+// filter count ≥ 1 was measured, or Seq never changes.
+var ErrNotIdentifiable = errors.New("model not identifiable")
+
+// ErrMixedVariants is returned (wrapped) by [FitStack] when its observations
+// with Filters ≥ 1 belong to more than one variant.
+var ErrMixedVariants = errors.New("observations of more than one variant")
+
+// maxCond is the largest condition number of the design matrix accepted
+// before a column is considered collinear with the others.
+const maxCond = 1e10
+
+// Fit is the per-variant stack model
+//
+//	y = Baseline + Entry·[N ≥ 1] + PerFilter·N + Drift·(Seq - mean Seq) + ε
+//
+// fitted by ordinary least squares over every child of the variant,
+// including the N = 0 baseline children. All coefficients are ns/op; Drift
+// is ns/op per step of Seq (one child run). Intervals are coefficient ±
+// t(1-α/2, DF)·SE from the residual variance.
+type Fit struct {
+	// Variant is the variant of the N ≥ 1 observations.
+	Variant string
+	// PerFilter is the cost of each filter in ns/op; PerFilterLo and
+	// PerFilterHi bound its interval.
+	PerFilter, PerFilterLo, PerFilterHi float64
+	// Entry is the step from N = 0 to N = 1 beyond one PerFilter (the cost
+	// of entering seccomp filtering at all); NaN when there was no N = 0
+	// observation.
+	Entry, EntryLo, EntryHi float64
+	// Baseline is the fitted ns/op at N = 0 at the mean Seq; NaN without an
+	// N = 0 observation.
+	Baseline float64
+	// Drift is the fitted linear drift in ns/op per run (Seq step); 0 with
+	// NaN bounds when Seq does not vary independently and the drift term
+	// was left out (a warning says so).
+	Drift, DriftLo, DriftHi float64
+	// PerFilterP and EntryP are two-sided p-values for "coefficient is 0".
+	PerFilterP, EntryP float64
+	// R2 is the coefficient of determination of the whole model.
+	R2 float64
+	// DF is the residual degrees of freedom, n - parameters.
+	DF float64
+	// Confidence is the nominal confidence level of the intervals.
+	Confidence float64
+	// N is the number of observations fitted.
+	N int
+	// SeqSpan is max(Seq) - min(Seq) over the observations, so that
+	// Drift·SeqSpan is the modeled drift over the run in ns/op.
+	SeqSpan int
+	// Warnings explain reduced models and missing intervals.
+	Warnings []string
+}
+
+// PerFilterHalfWidth returns half the width of the per-filter interval in
+// ns/op (NaN if there is none), for adaptive stopping.
+func (f Fit) PerFilterHalfWidth() float64 { return (f.PerFilterHi - f.PerFilterLo) / 2 }
+
+// EntryHalfWidth returns half the width of the entry interval in ns/op.
+func (f Fit) EntryHalfWidth() float64 { return (f.EntryHi - f.EntryLo) / 2 }
+
+// PreciseTo reports whether the per-filter interval's half-width is at most
+// max(absNs, rel·|PerFilter|): absNs in ns/op guards the case where the
+// per-filter cost is near zero (cached filters), rel is a fraction. It is
+// false when there is no interval.
+func (f Fit) PreciseTo(absNs, rel float64) bool {
+	hw := f.PerFilterHalfWidth()
+	return !math.IsNaN(hw) && hw <= max(absNs, rel*math.Abs(f.PerFilter))
+}
+
+// FitStack fits the stack model of [Fit] to obs, which should be every child
+// of one variant plus the N = 0 baseline children (those may carry any
+// variant name, so variants can share one baseline). Seq is a covariate, so
+// a linear drift over the run does not bias PerFilter or Entry even when
+// the run order is correlated with N; randomized blocks make that
+// correlation small in the first place.
+//
+// Identifiability: PerFilter needs at least two distinct counts ≥ 1, and
+// Entry and Baseline need N = 0 observations. Without N = 0, FitStack fits
+// y = c + PerFilter·N + Drift·Seq, sets Entry and Baseline to NaN and warns.
+// With fewer than two counts ≥ 1 it returns an error wrapping
+// [ErrNotIdentifiable]. If Seq is constant or collinear with the other
+// columns, the drift term is left out with a warning. With no residual
+// degrees of freedom the coefficients are exact and every interval is NaN
+// (a warning says how many observations are needed).
+//
+// Errors wrap [ErrConfidence], [ErrNoObservations], [ErrBadValue] or
+// [ErrNegativeFilters] (as *[ObservationError]), [ErrMixedVariants] or [ErrNotIdentifiable].
+func FitStack(obs []Observation, confidence float64) (Fit, error) {
+	f := Fit{Confidence: confidence, N: len(obs)}
+	nan := math.NaN()
+	if err := CheckConfidence(confidence); err != nil {
+		return f, fmt.Errorf("fit stack: %w", err)
+	}
+	if err := checkObservations(obs); err != nil {
+		return f, fmt.Errorf("fit stack: %w", err)
+	}
+	hasBase := false
+	counts := map[int]bool{}
+	variants := map[string]bool{}
+	minSeq, maxSeq := obs[0].Seq, obs[0].Seq
+	for _, o := range obs {
+		if o.Filters <= 0 {
+			hasBase = true
+		} else {
+			counts[o.Filters] = true
+			variants[o.Variant] = true
+			f.Variant = o.Variant
+		}
+		minSeq, maxSeq = min(minSeq, o.Seq), max(maxSeq, o.Seq)
+	}
+	f.SeqSpan = maxSeq - minSeq
+	if len(variants) > 1 {
+		names := make([]string, 0, len(variants))
+		for v := range variants {
+			names = append(names, v)
+		}
+		slices.Sort(names)
+		return f, fmt.Errorf("fit stack: %w: %q (fit each variant separately)", ErrMixedVariants, names)
+	}
+	if len(counts) < 2 {
+		return f, fmt.Errorf("fit stack: %w: %d distinct filter count(s) ≥ 1, need at least 2 to separate per-filter cost from entry cost (measure e.g. 0,1,2,4,8,16,32)", ErrNotIdentifiable, len(counts))
+	}
+
+	// Columns: intercept, [entry indicator], N, [centered Seq].
+	var seqMean float64
+	for _, o := range obs {
+		seqMean += float64(o.Seq)
+	}
+	seqMean /= float64(len(obs))
+	y := make([]float64, len(obs))
+	for i, o := range obs {
+		y[i] = o.NsPerOp
+	}
+	build := func(withDrift bool) (*mat.Dense, []string) {
+		names := []string{"baseline"}
+		if hasBase {
+			names = append(names, "entry")
+		}
+		names = append(names, "per_filter")
+		if withDrift {
+			names = append(names, "drift")
+		}
+		x := mat.NewDense(len(obs), len(names), nil)
+		for i, o := range obs {
+			c := 0
+			x.Set(i, c, 1)
+			c++
+			if hasBase {
+				if o.Filters > 0 {
+					x.Set(i, c, 1)
+				}
+				c++
+			}
+			x.Set(i, c, float64(max(o.Filters, 0)))
+			c++
+			if withDrift {
+				x.Set(i, c, float64(o.Seq)-seqMean)
+			}
+		}
+		return x, names
+	}
+	x, names := build(true)
+	res, err := ols(x, y, confidence)
+	if errors.Is(err, ErrNotIdentifiable) {
+		f.Warnings = append(f.Warnings, "Seq is constant or collinear with the filter counts; drift is not modeled and may bias the estimates")
+		x, names = build(false)
+		res, err = ols(x, y, confidence)
+	}
+	if err != nil {
+		return f, fmt.Errorf("fit stack: %w", err)
+	}
+	f.DF, f.R2 = res.df, res.r2
+	f.Baseline, f.Entry, f.EntryLo, f.EntryHi, f.EntryP = nan, nan, nan, nan, nan
+	f.DriftLo, f.DriftHi = nan, nan
+	for i, name := range names {
+		c, lo, hi, p := res.coef[i], res.lo[i], res.hi[i], res.p[i]
+		switch name {
+		case "baseline":
+			if hasBase {
+				f.Baseline = c
+			}
+		case "entry":
+			f.Entry, f.EntryLo, f.EntryHi, f.EntryP = c, lo, hi, p
+		case "per_filter":
+			f.PerFilter, f.PerFilterLo, f.PerFilterHi, f.PerFilterP = c, lo, hi, p
+		case "drift":
+			f.Drift, f.DriftLo, f.DriftHi = c, lo, hi
+		}
+	}
+	if !hasBase {
+		f.Warnings = append(f.Warnings, "no N = 0 observations: entry cost and baseline cannot be separated; per-filter slope only")
+	}
+	if res.df < 1 {
+		f.Warnings = append(f.Warnings, fmt.Sprintf("%d observations for %d parameters: no intervals; need at least %d", len(obs), len(names), len(names)+1))
+	}
+	return f, nil
+}
+
+// Trend is a straight line y = Intercept + Slope·Seq fitted by least
+// squares, in ns/op and ns/op per run.
+type Trend struct {
+	// Variant is the variant of the first observation.
+	Variant string
+	// Slope is the drift in ns/op per step of Seq; SlopeLo and SlopeHi bound
+	// its interval and P is the two-sided p-value of "no drift".
+	Slope, SlopeLo, SlopeHi, P float64
+	// Intercept is the fitted ns/op at Seq = 0.
+	Intercept float64
+	// SeqSpan is max(Seq) - min(Seq); Slope·SeqSpan is the drift over the run.
+	SeqSpan int
+	// Confidence is the nominal confidence level of the interval.
+	Confidence float64
+	// N is the number of observations.
+	N int
+	// Warnings explain a missing interval.
+	Warnings []string
+}
+
+// DriftEstimate fits ns/op against Seq for baseline, which should be the
+// N = 0 children repeated through a run (every observation given is used).
+// A slope whose interval excludes zero means the machine drifted. With only
+// two observations the slope is exact and its interval NaN, with a warning.
+// Errors wrap [ErrConfidence], [ErrNoObservations], [ErrBadValue] or
+// [ErrNotIdentifiable] (all Seq equal).
+func DriftEstimate(baseline []Observation, confidence float64) (Trend, error) {
+	t := Trend{Confidence: confidence, N: len(baseline)}
+	if err := CheckConfidence(confidence); err != nil {
+		return t, fmt.Errorf("estimate drift: %w", err)
+	}
+	if err := checkObservations(baseline); err != nil {
+		return t, fmt.Errorf("estimate drift: %w", err)
+	}
+	t.Variant = baseline[0].Variant
+	x := mat.NewDense(len(baseline), 2, nil)
+	y := make([]float64, len(baseline))
+	minSeq, maxSeq := baseline[0].Seq, baseline[0].Seq
+	for i, o := range baseline {
+		x.Set(i, 0, 1)
+		x.Set(i, 1, float64(o.Seq))
+		y[i] = o.NsPerOp
+		minSeq, maxSeq = min(minSeq, o.Seq), max(maxSeq, o.Seq)
+	}
+	t.SeqSpan = maxSeq - minSeq
+	if t.SeqSpan == 0 {
+		return t, fmt.Errorf("estimate drift: %w: all %d observations have Seq %d", ErrNotIdentifiable, len(baseline), minSeq)
+	}
+	res, err := ols(x, y, confidence)
+	if err != nil {
+		return t, fmt.Errorf("estimate drift: %w", err)
+	}
+	t.Intercept = res.coef[0]
+	t.Slope, t.SlopeLo, t.SlopeHi, t.P = res.coef[1], res.lo[1], res.hi[1], res.p[1]
+	if res.df < 1 {
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%d observations: no interval; need at least 3", len(baseline)))
+	}
+	return t, nil
+}
+
+// olsResult holds least-squares coefficients with t intervals.
+type olsResult struct {
+	coef, se, lo, hi, p []float64
+	df, r2              float64
+}
+
+// ols solves min ‖y - Xβ‖ by QR and returns β with intervals
+// β ± t(1-α/2, n-p)·σ̂·√((XᵀX)⁻¹)ᵢᵢ, where (XᵀX)⁻¹ = R⁻¹R⁻ᵀ. It returns
+// ErrNotIdentifiable if X is (numerically) rank-deficient. With n = p the
+// intervals and p-values are NaN.
+func ols(x *mat.Dense, y []float64, confidence float64) (olsResult, error) {
+	n, p := x.Dims()
+	if n < p {
+		return olsResult{}, fmt.Errorf("%w: %d observations for %d parameters", ErrNotIdentifiable, n, p)
+	}
+	var qr mat.QR
+	qr.Factorize(x)
+	if c := qr.Cond(); math.IsInf(c, 0) || math.IsNaN(c) || c > maxCond {
+		return olsResult{}, fmt.Errorf("%w: design matrix is rank-deficient (condition number %.3g)", ErrNotIdentifiable, c)
+	}
+	var beta mat.Dense
+	if err := qr.SolveTo(&beta, false, mat.NewDense(n, 1, slices.Clone(y))); err != nil {
+		return olsResult{}, fmt.Errorf("%w: %w", ErrNotIdentifiable, err)
+	}
+	res := olsResult{
+		coef: make([]float64, p), se: make([]float64, p),
+		lo: make([]float64, p), hi: make([]float64, p), p: make([]float64, p),
+		df: float64(n - p),
+	}
+	var ymean float64
+	for _, v := range y {
+		ymean += v
+	}
+	ymean /= float64(n)
+	for j := range p {
+		res.coef[j] = beta.At(j, 0)
+	}
+	var ssr, sst float64
+	for i := range n {
+		fit := 0.0
+		for j := range p {
+			fit += x.At(i, j) * res.coef[j]
+		}
+		ssr += (y[i] - fit) * (y[i] - fit)
+		sst += (y[i] - ymean) * (y[i] - ymean)
+	}
+	switch {
+	case sst > 0:
+		res.r2 = 1 - ssr/sst
+	case ssr == 0:
+		res.r2 = 1
+	default:
+		res.r2 = math.NaN()
+	}
+	nan := math.NaN()
+	if res.df < 1 {
+		for j := range p {
+			res.se[j], res.lo[j], res.hi[j], res.p[j] = nan, nan, nan, nan
+		}
+		return res, nil
+	}
+	// (XᵀX)⁻¹ = R⁻¹ R⁻ᵀ with R the p×p upper triangle of the QR factorization.
+	var r mat.Dense
+	qr.RTo(&r)
+	rp := mat.NewTriDense(p, mat.Upper, nil)
+	for i := range p {
+		for j := i; j < p; j++ {
+			rp.SetTri(i, j, r.At(i, j))
+		}
+	}
+	var rinv mat.TriDense
+	if err := rinv.InverseTri(rp); err != nil {
+		return olsResult{}, fmt.Errorf("%w: %w", ErrNotIdentifiable, err)
+	}
+	sigma2 := ssr / res.df
+	tq := tQuantile(confidence, res.df)
+	for j := range p {
+		var v float64
+		for k := j; k < p; k++ { // row j of R⁻¹ is zero left of the diagonal
+			v += rinv.At(j, k) * rinv.At(j, k)
+		}
+		se := math.Sqrt(sigma2 * v)
+		res.se[j] = se
+		res.lo[j], res.hi[j] = res.coef[j]-tq*se, res.coef[j]+tq*se
+		switch {
+		case se > 0:
+			res.p[j] = tTwoSidedP(res.coef[j]/se, res.df)
+		case res.coef[j] == 0:
+			res.p[j] = 1
+		default:
+			res.p[j] = 0
+		}
+	}
+	return res, nil
+}

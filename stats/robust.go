@@ -1,0 +1,226 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Robust summarizes xs (ns/op) without assuming a distribution: center =
+// median, interval = percentile bootstrap of the median (Efron & Tibshirani
+// 1993, ch. 13) from [DefaultThresholds].Resamples resamples drawn with a
+// PCG generator seeded by seed, so the same input and seed always give the
+// same interval. Fewer than 2 samples or an invalid confidence give NaN
+// bounds; fewer than MinRobustSamples (10) give a warning, because the
+// bootstrap distribution of a median from few values is coarse and its
+// interval undercovers.
+func Robust(xs []float64, confidence float64, seed uint64) Summary {
+	return robust(xs, confidence, seed, DefaultThresholds())
+}
+
+func robust(xs []float64, confidence float64, seed uint64, th Thresholds) Summary {
+	s := describe(xs, confidence, th)
+	s.Center = s.Median
+	s.Lo, s.Hi = math.NaN(), math.NaN()
+	if err := CheckConfidence(confidence); err != nil {
+		s.Warnings = append(s.Warnings, err.Error())
+		return s
+	}
+	if s.N < 2 {
+		return s
+	}
+	if s.N < th.MinRobustSamples {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("only %d samples; a bootstrap interval of the median needs at least %d", s.N, th.MinRobustSamples))
+	}
+	r := newRand(seed)
+	buf := make([]float64, s.N)
+	meds := make([]float64, th.Resamples)
+	for i := range meds {
+		meds[i] = resampleMedian(r, xs, buf)
+	}
+	s.Lo, s.Hi = percentileInterval(meds, confidence)
+	return s
+}
+
+// RobustDiff estimates median(x) - median(base) with a percentile bootstrap
+// interval (both samples resampled independently, [DefaultThresholds].
+// Resamples times, seeded by seed) and the two-sided [MannWhitney] p-value.
+// Pct is relative to median(base); see [Diff] for its interval. DF is NaN.
+// Either sample with fewer than 2 values, or an invalid confidence, gives
+// NaN bounds with a warning.
+func RobustDiff(base, x []float64, confidence float64, seed uint64) Diff {
+	return robustDiff(base, x, confidence, seed, DefaultThresholds())
+}
+
+func robustDiff(base, x []float64, confidence float64, seed uint64, th Thresholds) Diff {
+	d := Diff{N1: len(base), N2: len(x), Confidence: confidence}
+	nan := math.NaN()
+	d.Delta, d.Lo, d.Hi, d.P, d.DF = nan, nan, nan, nan, nan
+	d.Pct, d.PctLo, d.PctHi = nan, nan, nan
+	d.Warnings = sizeWarnings(d.N1, d.N2, th.MinSamples)
+	if d.N1 == 0 || d.N2 == 0 {
+		return d
+	}
+	mb := median(base)
+	d.Delta = median(x) - mb
+	d.P = MannWhitney(base, x)
+	if err := CheckConfidence(confidence); err != nil {
+		d.Warnings = append(d.Warnings, err.Error())
+	} else if d.N1 >= 2 && d.N2 >= 2 {
+		r := newRand(seed)
+		b1, b2 := make([]float64, d.N1), make([]float64, d.N2)
+		deltas := make([]float64, th.Resamples)
+		for i := range deltas {
+			deltas[i] = resampleMedian(r, x, b2) - resampleMedian(r, base, b1)
+		}
+		d.Lo, d.Hi = percentileInterval(deltas, confidence)
+	}
+	d.setPct(mb)
+	return d
+}
+
+// newRand returns a deterministic PCG generator for seed.
+func newRand(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+// resampleMedian draws len(xs) values from xs with replacement into buf and
+// returns their median.
+func resampleMedian(r *rand.Rand, xs, buf []float64) float64 {
+	for i := range buf {
+		buf[i] = xs[r.IntN(len(xs))]
+	}
+	slices.Sort(buf)
+	return medianSorted(buf)
+}
+
+// percentileInterval sorts stats in place and returns its (1-c)/2 and
+// 1-(1-c)/2 quantiles, linearly interpolated.
+func percentileInterval(stats []float64, confidence float64) (lo, hi float64) {
+	slices.Sort(stats)
+	a := (1 - confidence) / 2
+	return quantileSorted(stats, a), quantileSorted(stats, 1-a)
+}
+
+// quantileSorted returns the p-quantile of sorted s, interpolating linearly
+// between order statistics (Hyndman & Fan type 7).
+func quantileSorted(s []float64, p float64) float64 {
+	h := p * float64(len(s)-1)
+	i := int(math.Floor(h))
+	if i >= len(s)-1 {
+		return s[len(s)-1]
+	}
+	return s[i] + (h-float64(i))*(s[i+1]-s[i])
+}
+
+// MannWhitney returns the two-sided p-value of the Mann–Whitney U
+// (Wilcoxon rank-sum) test that a and b come from the same distribution,
+// using the normal approximation with tie correction and continuity
+// correction:
+//
+//	U = R₁ - n₁(n₁+1)/2,  μ = n₁n₂/2,
+//	σ² = n₁n₂/12 · ((n+1) - Σ(t³-t)/(n(n-1))),
+//	z = (|U-μ| - ½)/σ,  p = 2·(1-Φ(z)),
+//
+// where R₁ is the rank sum of a (ties get mid-ranks) and t runs over the
+// sizes of tied groups. It equals R's wilcox.test(a, b, exact=FALSE,
+// correct=TRUE). NaN if either sample is empty; 1 if all values are equal.
+// The approximation is rough below about 8 values per sample.
+func MannWhitney(a, b []float64) (p float64) {
+	n1, n2 := len(a), len(b)
+	if n1 == 0 || n2 == 0 {
+		return math.NaN()
+	}
+	type v struct {
+		x     float64
+		fromA bool
+	}
+	all := make([]v, 0, n1+n2)
+	for _, x := range a {
+		all = append(all, v{x, true})
+	}
+	for _, x := range b {
+		all = append(all, v{x, false})
+	}
+	slices.SortFunc(all, func(p, q v) int {
+		switch {
+		case p.x < q.x:
+			return -1
+		case p.x > q.x:
+			return 1
+		}
+		return 0
+	})
+	n := float64(n1 + n2)
+	var r1, ties float64
+	for i := 0; i < len(all); {
+		j := i
+		for j < len(all) && all[j].x == all[i].x {
+			j++
+		}
+		rank := float64(i+j+1) / 2 // mid-rank of positions i+1..j
+		for k := i; k < j; k++ {
+			if all[k].fromA {
+				r1 += rank
+			}
+		}
+		t := float64(j - i)
+		ties += t*t*t - t
+		i = j
+	}
+	u := r1 - float64(n1)*float64(n1+1)/2
+	mu := float64(n1) * float64(n2) / 2
+	sigma := math.Sqrt(float64(n1) * float64(n2) / 12 * ((n + 1) - ties/(n*(n-1))))
+	if sigma == 0 {
+		return 1
+	}
+	z := (math.Abs(u-mu) - 0.5) / sigma
+	if z < 0 {
+		z = 0
+	}
+	return math.Min(1, 2*distuv.UnitNormal.Survival(z))
+}
+
+// Outliers returns, in ascending order, the indices of xs whose modified
+// z-score |0.6745·(x - median)/MAD| exceeds k (Iglewicz & Hoaglin 1993);
+// k ≤ 0 means 3.5. MAD is the median absolute deviation from the median.
+// When MAD is 0 (more than half the values are equal) it uses the mean
+// absolute deviation instead, z = (x - median)/(1.253314·MeanAD); if that is
+// 0 too, nothing is an outlier. Outliers are for reporting only: every
+// estimator in this package keeps them.
+func Outliers(xs []float64, k float64) []int {
+	if !(k > 0) {
+		k = DefaultThresholds().OutlierK
+	}
+	if len(xs) < 3 {
+		return nil
+	}
+	med := median(xs)
+	dev := make([]float64, len(xs))
+	for i, x := range xs {
+		dev[i] = math.Abs(x - med)
+	}
+	var scale float64 // z = |x - med| / scale
+	if mad := median(dev); mad > 0 {
+		scale = mad / 0.6745
+	} else {
+		var sum float64
+		for _, d := range dev {
+			sum += d
+		}
+		scale = 1.253314 * sum / float64(len(dev))
+	}
+	if scale == 0 {
+		return nil
+	}
+	var out []int
+	for i, d := range dev {
+		if d/scale > k {
+			out = append(out, i)
+		}
+	}
+	return out
+}
