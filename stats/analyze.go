@@ -91,7 +91,7 @@ type cellKey struct {
 // excludes 0 and it moves the baseline by more than
 // Thresholds.DriftFraction over the run), too few samples and outliers.
 //
-// Errors wrap [ErrConfidence], [ErrNoObservations] or [ErrBadValue] or
+// Errors wrap [ErrConfidence], [ErrNoObservations], or [ErrBadValue] or
 // [ErrNegativeFilters] (as *[ObservationError]).
 func Analyze(obs []Observation, opt Options) (Result, error) {
 	conf := opt.Confidence

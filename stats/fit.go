@@ -97,7 +97,8 @@ func (f Fit) PreciseTo(absNs, rel float64) bool {
 // (a warning says how many observations are needed).
 //
 // Errors wrap [ErrConfidence], [ErrNoObservations], [ErrBadValue] or
-// [ErrNegativeFilters] (as *[ObservationError]), [ErrMixedVariants] or [ErrNotIdentifiable].
+// [ErrNegativeFilters] (as *[ObservationError]), [ErrMixedVariants] or
+// [ErrNotIdentifiable].
 func FitStack(obs []Observation, confidence float64) (Fit, error) {
 	f := Fit{Confidence: confidence, N: len(obs)}
 	nan := math.NaN()
@@ -234,7 +235,8 @@ type Trend struct {
 // A slope whose interval excludes zero means the machine drifted. With only
 // two observations the slope is exact and its interval NaN, with a warning.
 // Errors wrap [ErrConfidence], [ErrNoObservations], [ErrBadValue] or
-// [ErrNotIdentifiable] (all Seq equal).
+// [ErrNegativeFilters] (as *[ObservationError]), or [ErrNotIdentifiable]
+// (all Seq equal).
 func DriftEstimate(baseline []Observation, confidence float64) (Trend, error) {
 	t := Trend{Confidence: confidence, N: len(baseline)}
 	if err := CheckConfidence(confidence); err != nil {
