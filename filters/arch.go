@@ -1,0 +1,178 @@
+package filters
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	elarch "github.com/elastic/go-seccomp-bpf/arch"
+)
+
+// Audit architecture values a seccomp filter sees in seccomp_data.arch
+// (include/uapi/linux/audit.h).
+const (
+	AuditArchX86_64 = 0xc000003e // AUDIT_ARCH_X86_64, also used by x32
+	AuditArchI386   = 0x40000003 // AUDIT_ARCH_I386
+)
+
+// X32SyscallBit is __X32_SYSCALL_BIT (arch/x86/include/uapi/asm/unistd.h):
+// x32 processes enter the kernel through the x86_64 entry with this bit set
+// in the syscall number, so seccomp_data.arch is AUDIT_ARCH_X86_64 and
+// seccomp_data.nr is 0x40000000|n.
+const X32SyscallBit = 0x40000000
+
+// Arch is one syscall ABI a seccomp filter may be asked about: its audit arch
+// value, the bit its numbers carry, its syscall table, and the size of the
+// kernel's action-cache bitmap for it.
+type Arch struct {
+	// Name is the ABI name: "x86_64", "i386" or "x32".
+	Name string
+	// AuditArch is the value of seccomp_data.arch for this ABI.
+	AuditArch uint32
+	// Mask is ORed into table numbers to get seccomp_data.nr:
+	// X32SyscallBit for x32, 0 otherwise.
+	Mask uint32
+	// Names maps syscall names to table numbers (without Mask).
+	Names map[string]int
+	// Numbers maps table numbers (without Mask) to syscall names.
+	Numbers map[int]string
+	// CacheBits is the size, in syscall numbers, of the kernel's
+	// action-cache bitmap for this ABI on an x86_64 kernel: NR_syscalls for
+	// x86_64 (SECCOMP_ARCH_NATIVE_NR) and IA32_NR_syscalls for i386
+	// (SECCOMP_ARCH_COMPAT_NR), as of Linux 6.18 (arch/x86/include/asm/seccomp.h).
+	// It is 0 for x32: x32 numbers carry X32SyscallBit, so they fall outside
+	// the native bitmap and are never cached.
+	CacheBits int
+	// Compat reports that the ABI is the kernel's compat ABI
+	// (SECCOMP_ARCH_COMPAT) rather than the native one.
+	Compat bool
+}
+
+// Nr returns the value a filter sees in seccomp_data.nr for table number n:
+// n with the arch's Mask set.
+func (a *Arch) Nr(n int) int32 { return int32(uint32(n) | a.Mask) }
+
+// Lookup returns the table number of syscall name (without Mask).
+func (a *Arch) Lookup(name string) (int, bool) {
+	n, ok := a.Names[name]
+	return n, ok
+}
+
+// SyscallName returns the name of table number n, or "" if the table has no
+// such syscall.
+func (a *Arch) SyscallName(n int) string { return a.Numbers[n] }
+
+// SortedNumbers returns the arch's table numbers in increasing order.
+func (a *Arch) SortedNumbers() []int {
+	out := make([]int, 0, len(a.Numbers))
+	for n := range a.Numbers {
+		out = append(out, n)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// Data returns the seccomp_data the kernel builds when a process using this
+// ABI calls table number n with args (missing args are 0; extra args are
+// ignored). The instruction pointer is 0.
+func (a *Arch) Data(n int, args ...uint64) SeccompData {
+	d := SeccompData{Nr: a.Nr(n), Arch: a.AuditArch}
+	copy(d.Args[:], args)
+	return d
+}
+
+// String returns the arch name.
+func (a *Arch) String() string { return a.Name }
+
+// newer6_18 lists syscalls added after the Linux 6.15 tables that
+// github.com/elastic/go-seccomp-bpf/arch v1.6.0 ships, up to Linux 6.18
+// (arch/x86/entry/syscalls/syscall_64.tbl, syscall_32.tbl). uprobe exists
+// only for the 64-bit ABI.
+var newer6_18 = map[string]map[int]string{
+	"x86_64": {336: "uprobe", 468: "file_getattr", 469: "file_setattr"},
+	"i386":   {468: "file_getattr", 469: "file_setattr"},
+	"x32":    {468: "file_getattr", 469: "file_setattr"},
+}
+
+func newArch(name string, info *elarch.Info, cacheBits int, compat bool) *Arch {
+	a := &Arch{
+		Name:      name,
+		AuditArch: uint32(info.ID),
+		Mask:      uint32(info.SeccompMask),
+		Names:     make(map[string]int, len(info.SyscallNumbers)+3),
+		Numbers:   make(map[int]string, len(info.SyscallNumbers)+3),
+		CacheBits: cacheBits,
+		Compat:    compat,
+	}
+	add := func(n int, s string) {
+		a.Numbers[n] = s
+		a.Names[s] = n
+	}
+	for n, s := range info.SyscallNumbers {
+		add(n, s)
+	}
+	for n, s := range newer6_18[name] {
+		add(n, s)
+	}
+	return a
+}
+
+// The x86_64 kernel's ABIs. Tables come from
+// github.com/elastic/go-seccomp-bpf/arch (Linux 6.15) plus the syscalls
+// Linux 6.16-6.18 added (uprobe, file_getattr, file_setattr).
+var (
+	// ArchX86_64 is the native 64-bit ABI (SECCOMP_ARCH_NATIVE).
+	ArchX86_64 = newArch("x86_64", elarch.X86_64, 470, false)
+	// ArchI386 is the 32-bit compat ABI, entered via int 0x80 or
+	// sysenter (SECCOMP_ARCH_COMPAT).
+	ArchI386 = newArch("i386", elarch.I386, 470, true)
+	// ArchX32 is the x32 ABI: arch AUDIT_ARCH_X86_64, numbers with
+	// X32SyscallBit set. Its table numbers are stored without the bit.
+	ArchX32 = newArch("x32", elarch.X32, 0, false)
+)
+
+// ErrUnknownArch is returned by LookupArch for a name it does not know.
+var ErrUnknownArch = errors.New("unknown architecture")
+
+// LookupArch returns the ABI called name: "x86_64" (or "amd64"), "i386"
+// (or "386", "ia32") or "x32". It returns an error wrapping ErrUnknownArch
+// for anything else.
+func LookupArch(name string) (*Arch, error) {
+	switch strings.ToLower(name) {
+	case "x86_64", "amd64", "x86-64":
+		return ArchX86_64, nil
+	case "i386", "386", "ia32", "x86":
+		return ArchI386, nil
+	case "x32":
+		return ArchX32, nil
+	}
+	return nil, fmt.Errorf("look up arch %q: %w (want x86_64, i386 or x32)", name, ErrUnknownArch)
+}
+
+// NativeArches returns the ABIs an x86_64 process can use to enter the
+// kernel, in the order analyses report them: x86_64, then its compat i386,
+// then x32.
+func NativeArches() []*Arch { return []*Arch{ArchX86_64, ArchI386, ArchX32} }
+
+// archByAudit returns the ABI whose audit arch is v (x86_64 for
+// AUDIT_ARCH_X86_64), or nil.
+func archByAudit(v uint32) *Arch {
+	switch v {
+	case AuditArchX86_64:
+		return ArchX86_64
+	case AuditArchI386:
+		return ArchI386
+	}
+	return nil
+}
+
+// auditArchName returns a name for an audit arch value, e.g.
+// "AUDIT_ARCH_X86_64", or "" if unknown.
+func auditArchName(v uint32) string {
+	n := elarch.AuditArch(v).String()
+	if strings.HasPrefix(n, "unknown") {
+		return ""
+	}
+	return "AUDIT_ARCH_" + strings.ToUpper(n)
+}

@@ -1,0 +1,729 @@
+package filters
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/net/bpf"
+)
+
+// This file is the seccomp BPF emulator: the kernel's validation rules and
+// an interpreter for the classic BPF subset seccomp accepts.
+//
+// Differences from the kernel, all deliberate:
+//   - Instruction counts are classic BPF instructions. The kernel converts
+//     classic filters to eBPF (net/core/filter.c: bpf_convert_filter) and
+//     usually JIT-compiles them, so its machine-level work differs; the count
+//     is the filter's path length, the unit our cost model uses.
+//   - Shifts by X use X&31, as x86 does for 32-bit shl/shr (the kernel's
+//     interpreter and x86 JIT both end up there; C leaves shifts >= 32
+//     undefined). The kernel rejects shifts by a constant >= 32.
+//   - Division by an X of 0 makes the filter return 0 (SECCOMP_RET_KILL_THREAD),
+//     as the code bpf_convert_filter emits for classic BPF_DIV|BPF_X does.
+//   - The action cache and its uprobe/uretprobe exception are not modelled
+//     here: Emulate and EmulateStack say what the filters return when they
+//     run. PredictCache says when they do not run.
+//   - x86_64 only: loads are little-endian and NativeArches are x86's.
+
+// Opcode bits of struct sock_filter.code (include/uapi/linux/bpf_common.h,
+// include/uapi/linux/filter.h).
+const (
+	sfLD   = 0x00 // BPF_LD: load into A
+	sfLDX  = 0x01 // BPF_LDX: load into X
+	sfST   = 0x02 // BPF_ST: store A in scratch memory
+	sfSTX  = 0x03 // BPF_STX: store X in scratch memory
+	sfALU  = 0x04 // BPF_ALU: A = A op (K or X)
+	sfJMP  = 0x05 // BPF_JMP
+	sfRET  = 0x06 // BPF_RET
+	sfMISC = 0x07 // BPF_MISC: TAX, TXA
+
+	sfW = 0x00 // BPF_W: 32-bit load
+
+	sfIMM = 0x00 // BPF_IMM: load K
+	sfABS = 0x20 // BPF_ABS: load data at offset K
+	sfMEM = 0x60 // BPF_MEM: load scratch word K
+	sfLEN = 0x80 // BPF_LEN: load the data length
+
+	sfADD  = 0x00
+	sfSUB  = 0x10
+	sfMUL  = 0x20
+	sfDIV  = 0x30
+	sfOR   = 0x40
+	sfAND  = 0x50
+	sfLSH  = 0x60
+	sfRSH  = 0x70
+	sfNEG  = 0x80
+	sfMOD  = 0x90
+	sfXOR  = 0xa0
+	sfJA   = 0x00
+	sfJEQ  = 0x10
+	sfJGT  = 0x20
+	sfJGE  = 0x30
+	sfJSET = 0x40
+
+	sfK = 0x00 // BPF_K: operand is the constant K
+	sfX = 0x08 // BPF_X: operand is register X
+	sfA = 0x10 // BPF_A: RET returns register A
+
+	sfTAX = 0x00
+	sfTXA = 0x80
+
+	// sfMemWords is BPF_MEMWORDS: the number of 32-bit scratch cells.
+	sfMemWords = 16
+)
+
+// emKind is the emulator's decoded opcode: one dense value per opcode the
+// kernel accepts in a seccomp filter.
+type emKind uint8
+
+const (
+	emLdAbs emKind = iota
+	emLdLen
+	emLdxLen
+	emLdImm
+	emLdxImm
+	emLdMem
+	emLdxMem
+	emSt
+	emStx
+	emAddK
+	emAddX
+	emSubK
+	emSubX
+	emMulK
+	emMulX
+	emDivK
+	emDivX
+	emAndK
+	emAndX
+	emOrK
+	emOrX
+	emXorK
+	emXorX
+	emLshK
+	emLshX
+	emRshK
+	emRshX
+	emNeg
+	emTax
+	emTxa
+	emJa
+	emJeqK
+	emJeqX
+	emJgtK
+	emJgtX
+	emJgeK
+	emJgeX
+	emJsetK
+	emJsetX
+	emRetK
+	emRetA
+)
+
+// emSeccompOps maps every opcode kernel/seccomp.c: seccomp_check_filter
+// accepts to its decoded kind. Anything else is rejected.
+var emSeccompOps = map[uint16]emKind{
+	sfLD | sfW | sfABS:   emLdAbs,
+	sfLD | sfW | sfLEN:   emLdLen,
+	sfLDX | sfW | sfLEN:  emLdxLen,
+	sfLD | sfIMM:         emLdImm,
+	sfLDX | sfIMM:        emLdxImm,
+	sfLD | sfMEM:         emLdMem,
+	sfLDX | sfMEM:        emLdxMem,
+	sfST:                 emSt,
+	sfSTX:                emStx,
+	sfALU | sfADD | sfK:  emAddK,
+	sfALU | sfADD | sfX:  emAddX,
+	sfALU | sfSUB | sfK:  emSubK,
+	sfALU | sfSUB | sfX:  emSubX,
+	sfALU | sfMUL | sfK:  emMulK,
+	sfALU | sfMUL | sfX:  emMulX,
+	sfALU | sfDIV | sfK:  emDivK,
+	sfALU | sfDIV | sfX:  emDivX,
+	sfALU | sfAND | sfK:  emAndK,
+	sfALU | sfAND | sfX:  emAndX,
+	sfALU | sfOR | sfK:   emOrK,
+	sfALU | sfOR | sfX:   emOrX,
+	sfALU | sfXOR | sfK:  emXorK,
+	sfALU | sfXOR | sfX:  emXorX,
+	sfALU | sfLSH | sfK:  emLshK,
+	sfALU | sfLSH | sfX:  emLshX,
+	sfALU | sfRSH | sfK:  emRshK,
+	sfALU | sfRSH | sfX:  emRshX,
+	sfALU | sfNEG:        emNeg,
+	sfMISC | sfTAX:       emTax,
+	sfMISC | sfTXA:       emTxa,
+	sfJMP | sfJA:         emJa,
+	sfJMP | sfJEQ | sfK:  emJeqK,
+	sfJMP | sfJEQ | sfX:  emJeqX,
+	sfJMP | sfJGT | sfK:  emJgtK,
+	sfJMP | sfJGT | sfX:  emJgtX,
+	sfJMP | sfJGE | sfK:  emJgeK,
+	sfJMP | sfJGE | sfX:  emJgeX,
+	sfJMP | sfJSET | sfK: emJsetK,
+	sfJMP | sfJSET | sfX: emJsetX,
+	sfRET | sfK:          emRetK,
+	sfRET | sfA:          emRetA,
+}
+
+// emClassicOnly lists opcodes classic BPF accepts (net/core/filter.c:
+// chk_code_allowed) but seccomp filters may not use, with the reason.
+var emClassicOnly = map[uint16]string{
+	sfLD | 0x08 | sfABS: "16-bit loads (ldh) are not allowed in seccomp filters, only 32-bit BPF_LD|BPF_W|BPF_ABS",
+	sfLD | 0x10 | sfABS: "8-bit loads (ldb) are not allowed in seccomp filters, only 32-bit BPF_LD|BPF_W|BPF_ABS",
+	sfLD | sfW | 0x40:   "indirect loads (BPF_IND) are not allowed in seccomp filters",
+	sfLD | 0x08 | 0x40:  "indirect loads (BPF_IND) are not allowed in seccomp filters",
+	sfLD | 0x10 | 0x40:  "indirect loads (BPF_IND) are not allowed in seccomp filters",
+	sfLDX | 0x10 | 0xa0: "BPF_LDX|BPF_B|BPF_MSH is not allowed in seccomp filters",
+	sfALU | sfMOD | sfK: "BPF_MOD is not allowed in seccomp filters",
+	sfALU | sfMOD | sfX: "BPF_MOD is not allowed in seccomp filters",
+}
+
+// ErrInvalidProgram is returned, wrapped in a *ValidationError, when a
+// program breaks a rule the kernel enforces when a seccomp filter is
+// attached; seccomp(2) would fail with EINVAL.
+var ErrInvalidProgram = errors.New("emInvalid seccomp filter")
+
+// ValidationError says which instruction breaks which kernel rule.
+type ValidationError struct {
+	// PC is the offending instruction's index, or -1 for the whole program
+	// (empty or too long).
+	PC int
+	// Reason says what is wrong and names the kernel check.
+	Reason string
+}
+
+func (e *ValidationError) Error() string {
+	if e.PC < 0 {
+		return fmt.Sprintf("%v: %s", ErrInvalidProgram, e.Reason)
+	}
+	return fmt.Sprintf("%v: pc %d: %s", ErrInvalidProgram, e.PC, e.Reason)
+}
+
+// Unwrap returns ErrInvalidProgram.
+func (e *ValidationError) Unwrap() error { return ErrInvalidProgram }
+
+// emInsn is a validated instruction in decoded form: jt and jf are absolute
+// targets (jt alone for ja).
+type emInsn struct {
+	emKind emKind
+	jt, jf uint16
+	k      uint32
+}
+
+// emProg is a validated program ready to run.
+type emProg struct {
+	prog  *Program
+	insns []emInsn
+}
+
+// Validate checks insns against every rule the kernel applies when a seccomp
+// filter is attached, in the order the kernel checks them:
+// kernel/seccomp.c: seccomp_prepare_filter (1..BPF_MAXINSNS instructions),
+// net/core/filter.c: bpf_check_classic (known opcode, division by a constant
+// 0, shift by a constant >= 32, scratch cell < 16, jumps inside the program,
+// last instruction a RET), net/core/filter.c: check_load_and_stores (no
+// scratch cell read before a store on every path, with the kernel's
+// conservative merge at jump targets) and kernel/seccomp.c:
+// seccomp_check_filter (only the opcodes seccomp allows; loads only
+// BPF_LD|BPF_W|BPF_ABS at a 4-byte aligned offset below 64). Jumps only go
+// forward, so with a RET last every path ends in a RET.
+//
+// It returns nil or a *ValidationError wrapping ErrInvalidProgram.
+func Validate(insns []bpf.RawInstruction) error {
+	_, err := emDecode(insns)
+	return err
+}
+
+func emInvalid(pc int, format string, args ...any) error {
+	return &ValidationError{PC: pc, Reason: fmt.Sprintf(format, args...)}
+}
+
+func emDecode(insns []bpf.RawInstruction) ([]emInsn, error) {
+	n := len(insns)
+	if n == 0 {
+		return nil, emInvalid(-1, "empty program (kernel/seccomp.c: seccomp_prepare_filter wants 1..%d instructions)", MaxInsns)
+	}
+	if n > MaxInsns {
+		return nil, emInvalid(-1, "%d instructions, over BPF_MAXINSNS (%d) (kernel/seccomp.c: seccomp_prepare_filter)", n, MaxInsns)
+	}
+	out := make([]emInsn, n)
+	for pc, ins := range insns {
+		kd, ok := emSeccompOps[ins.Op]
+		if !ok {
+			if why, known := emClassicOnly[ins.Op]; known {
+				return nil, emInvalid(pc, "opcode %#04x: %s (kernel/seccomp.c: seccomp_check_filter)", ins.Op, why)
+			}
+			return nil, emInvalid(pc, "opcode %#04x is not allowed in a seccomp filter (net/core/filter.c: chk_code_allowed, kernel/seccomp.c: seccomp_check_filter)", ins.Op)
+		}
+		c := emInsn{emKind: kd, k: ins.K}
+		switch kd {
+		case emDivK:
+			if ins.K == 0 {
+				return nil, emInvalid(pc, "division by constant 0 (net/core/filter.c: bpf_check_classic)")
+			}
+		case emLshK, emRshK:
+			if ins.K >= 32 {
+				return nil, emInvalid(pc, "shift by constant %d >= 32 (net/core/filter.c: bpf_check_classic)", ins.K)
+			}
+		case emLdMem, emLdxMem, emSt, emStx:
+			if ins.K >= sfMemWords {
+				return nil, emInvalid(pc, "scratch cell M[%d] out of range 0..%d (net/core/filter.c: bpf_check_classic)", ins.K, sfMemWords-1)
+			}
+		case emJa:
+			if uint64(ins.K) >= uint64(n-pc-1) {
+				return nil, emInvalid(pc, "ja %d jumps to pc %d, past the last instruction %d (net/core/filter.c: bpf_check_classic)", ins.K, uint64(pc)+1+uint64(ins.K), n-1)
+			}
+			c.jt = uint16(pc + 1 + int(ins.K))
+		case emJeqK, emJeqX, emJgtK, emJgtX, emJgeK, emJgeX, emJsetK, emJsetX:
+			if pc+int(ins.Jt)+1 >= n || pc+int(ins.Jf)+1 >= n {
+				return nil, emInvalid(pc, "conditional jump (jt %d, jf %d) leaves the program of %d instructions (net/core/filter.c: bpf_check_classic)", ins.Jt, ins.Jf, n)
+			}
+			c.jt = uint16(pc + 1 + int(ins.Jt))
+			c.jf = uint16(pc + 1 + int(ins.Jf))
+		}
+		out[pc] = c
+	}
+	if k := out[n-1].emKind; k != emRetK && k != emRetA {
+		return nil, emInvalid(n-1, "last instruction is not a RET (net/core/filter.c: bpf_check_classic)")
+	}
+	if err := checkLoadAndStores(out); err != nil {
+		return nil, err
+	}
+	for pc, c := range out {
+		if c.emKind == emLdAbs && (c.k >= SeccompDataSize || c.k&3 != 0) {
+			return nil, emInvalid(pc, "ld [%d]: loads must be 4-byte aligned and inside the %d-byte seccomp_data (kernel/seccomp.c: seccomp_check_filter)", c.k, SeccompDataSize)
+		}
+	}
+	return out, nil
+}
+
+// checkLoadAndStores reproduces net/core/filter.c: check_load_and_stores:
+// walking the program in order, a scratch cell is valid after a store; at
+// each jump the valid set flows into the targets (ANDed with what already
+// flows there) and the instruction after the jump starts from all-valid,
+// restricted by what flows into it.
+func checkLoadAndStores(insns []emInsn) error {
+	masks := make([]uint16, len(insns))
+	for i := range masks {
+		masks[i] = 0xffff
+	}
+	var valid uint16
+	for pc, c := range insns {
+		valid &= masks[pc]
+		switch c.emKind {
+		case emSt, emStx:
+			valid |= 1 << c.k
+		case emLdMem, emLdxMem:
+			if valid&(1<<c.k) == 0 {
+				return emInvalid(pc, "M[%d] may be read before any store to it (net/core/filter.c: check_load_and_stores)", c.k)
+			}
+		case emJa:
+			masks[c.jt] &= valid
+			valid = 0xffff
+		case emJeqK, emJeqX, emJgtK, emJgtX, emJgeK, emJgeX, emJsetK, emJsetX:
+			masks[c.jt] &= valid
+			masks[c.jf] &= valid
+			valid = 0xffff
+		}
+	}
+	return nil
+}
+
+// emCompile validates p and decodes it for the interpreter.
+func emCompile(p *Program) (*emProg, error) {
+	insns, err := emDecode(p.Insns)
+	if err != nil {
+		return nil, err
+	}
+	return &emProg{prog: p, insns: insns}, nil
+}
+
+// SeccompData is struct seccomp_data as the kernel fills it for one syscall
+// (include/uapi/linux/seccomp.h; offsets in OffsetNr etc.).
+type SeccompData struct {
+	// Nr is the syscall number, with X32SyscallBit set for x32.
+	Nr int32
+	// Arch is the AUDIT_ARCH_* value of the calling ABI.
+	Arch uint32
+	// InstructionPointer is the caller's instruction pointer.
+	InstructionPointer uint64
+	// Args are the six syscall arguments, each zero-extended to 64 bits.
+	Args [6]uint64
+}
+
+// Bytes returns the 64-byte struct seccomp_data in native (little-endian,
+// x86_64) byte order, as a filter's loads see it.
+func (d SeccompData) Bytes() []byte {
+	b := make([]byte, SeccompDataSize)
+	binary.LittleEndian.PutUint32(b[OffsetNr:], uint32(d.Nr))
+	binary.LittleEndian.PutUint32(b[OffsetArch:], d.Arch)
+	binary.LittleEndian.PutUint64(b[OffsetInstructionPointer:], d.InstructionPointer)
+	for i, a := range d.Args {
+		binary.LittleEndian.PutUint64(b[OffsetArgs+8*i:], a)
+	}
+	return b
+}
+
+// Word returns the 32-bit value a `ld [off]` loads: the little-endian word
+// at byte offset off (4-byte aligned, below 64), so off 16 is the low half
+// of args[0]. It returns 0 for any other offset, which Validate rejects.
+func (d *SeccompData) Word(off uint32) uint32 {
+	switch {
+	case off == OffsetNr:
+		return uint32(d.Nr)
+	case off == OffsetArch:
+		return d.Arch
+	case off == OffsetInstructionPointer:
+		return uint32(d.InstructionPointer)
+	case off == OffsetInstructionPointer+4:
+		return uint32(d.InstructionPointer >> 32)
+	case off >= OffsetArgs && off < SeccompDataSize && off&3 == 0:
+		a := d.Args[(off-OffsetArgs)/8]
+		if off&4 != 0 {
+			return uint32(a >> 32)
+		}
+		return uint32(a)
+	}
+	return 0
+}
+
+// FieldSet is a set of seccomp_data words a filter loaded: bit i stands for
+// the 4-byte word at offset 4*i (0 nr, 1 arch, 2-3 instruction_pointer low
+// and high half, 4+2j and 5+2j args[j] low and high half).
+type FieldSet uint16
+
+// Has reports whether the word at byte offset off was loaded.
+func (f FieldSet) Has(off uint32) bool { return off < SeccompDataSize && f&(1<<(off/4)) != 0 }
+
+// Only reports whether f holds no words beyond those in g.
+func (f FieldSet) Only(g FieldSet) bool { return f&^g == 0 }
+
+// Field sets for the words a rule usually reads.
+const (
+	FieldNr   FieldSet = 1 << (OffsetNr / 4)
+	FieldArch FieldSet = 1 << (OffsetArch / 4)
+	FieldIP   FieldSet = 3 << (OffsetInstructionPointer / 4)
+	FieldArgs FieldSet = 0xfff0
+)
+
+// Names returns the loaded words in offset order, e.g.
+// ["nr", "arch", "args[0] lo"].
+func (f FieldSet) Names() []string {
+	var out []string
+	for i := uint32(0); i < SeccompDataSize/4; i++ {
+		if f&(1<<i) != 0 {
+			out = append(out, FieldName(4*i))
+		}
+	}
+	return out
+}
+
+// String returns Names joined by commas, or "-" for the empty set.
+func (f FieldSet) String() string {
+	if f == 0 {
+		return "-"
+	}
+	return strings.Join(f.Names(), ",")
+}
+
+// FieldName names the seccomp_data word at byte offset off: "nr", "arch",
+// "ip lo", "ip hi", "args[N] lo", "args[N] hi", or the decimal offset for
+// anything else.
+func FieldName(off uint32) string {
+	switch {
+	case off == OffsetNr:
+		return "nr"
+	case off == OffsetArch:
+		return "arch"
+	case off == OffsetInstructionPointer:
+		return "ip lo"
+	case off == OffsetInstructionPointer+4:
+		return "ip hi"
+	case off >= OffsetArgs && off < SeccompDataSize && off&3 == 0:
+		half := "lo"
+		if off&4 != 0 {
+			half = "hi"
+		}
+		return fmt.Sprintf("args[%d] %s", (off-OffsetArgs)/8, half)
+	}
+	return fmt.Sprint(off)
+}
+
+// Result is what one filter returned for one seccomp_data.
+type Result struct {
+	// Ret is the filter's 32-bit return value.
+	Ret uint32
+	// Action and Data are Ret split by SplitRet; Action may be a value the
+	// kernel does not define (see KernelAction).
+	Action Action
+	Data   uint16
+	// Executed is the number of instructions run, the final RET included.
+	Executed int
+	// Path lists the PCs run, in order (nil from analyses that skip it).
+	Path []int
+	// Read holds the seccomp_data words the run loaded.
+	Read FieldSet
+}
+
+// run interprets c on d. It appends the PCs it runs to path when path is
+// non-nil.
+func (c *emProg) run(d *SeccompData, path *[]int) Result {
+	var a, x uint32
+	var mem [sfMemWords]uint32
+	var read FieldSet
+	insns := c.insns
+	n := 0
+	pc := 0
+	for {
+		in := &insns[pc]
+		n++
+		if path != nil {
+			*path = append(*path, pc)
+		}
+		next := pc + 1
+		switch in.emKind {
+		case emLdAbs:
+			a = d.Word(in.k)
+			read |= 1 << (in.k / 4)
+		case emLdLen:
+			a = SeccompDataSize
+		case emLdxLen:
+			x = SeccompDataSize
+		case emLdImm:
+			a = in.k
+		case emLdxImm:
+			x = in.k
+		case emLdMem:
+			a = mem[in.k]
+		case emLdxMem:
+			x = mem[in.k]
+		case emSt:
+			mem[in.k] = a
+		case emStx:
+			mem[in.k] = x
+		case emAddK:
+			a += in.k
+		case emAddX:
+			a += x
+		case emSubK:
+			a -= in.k
+		case emSubX:
+			a -= x
+		case emMulK:
+			a *= in.k
+		case emMulX:
+			a *= x
+		case emDivK:
+			a /= in.k
+		case emDivX:
+			if x == 0 {
+				// net/core/filter.c: bpf_convert_filter makes classic
+				// programs return 0 on division by zero.
+				return emFinish(0, n, path, read)
+			}
+			a /= x
+		case emAndK:
+			a &= in.k
+		case emAndX:
+			a &= x
+		case emOrK:
+			a |= in.k
+		case emOrX:
+			a |= x
+		case emXorK:
+			a ^= in.k
+		case emXorX:
+			a ^= x
+		case emLshK:
+			a <<= in.k
+		case emLshX:
+			a <<= x & 31
+		case emRshK:
+			a >>= in.k
+		case emRshX:
+			a >>= x & 31
+		case emNeg:
+			a = -a
+		case emTax:
+			x = a
+		case emTxa:
+			a = x
+		case emJa:
+			next = int(in.jt)
+		case emJeqK:
+			next = emBranch(a == in.k, in)
+		case emJeqX:
+			next = emBranch(a == x, in)
+		case emJgtK:
+			next = emBranch(a > in.k, in)
+		case emJgtX:
+			next = emBranch(a > x, in)
+		case emJgeK:
+			next = emBranch(a >= in.k, in)
+		case emJgeX:
+			next = emBranch(a >= x, in)
+		case emJsetK:
+			next = emBranch(a&in.k != 0, in)
+		case emJsetX:
+			next = emBranch(a&x != 0, in)
+		case emRetK:
+			return emFinish(in.k, n, path, read)
+		case emRetA:
+			return emFinish(a, n, path, read)
+		}
+		pc = next
+	}
+}
+
+func emBranch(cond bool, in *emInsn) int {
+	if cond {
+		return int(in.jt)
+	}
+	return int(in.jf)
+}
+
+func emFinish(ret uint32, n int, path *[]int, read FieldSet) Result {
+	act, data := SplitRet(ret)
+	r := Result{Ret: ret, Action: act, Data: data, Executed: n, Read: read}
+	if path != nil {
+		r.Path = *path
+	}
+	return r
+}
+
+// Emulate validates p (see Validate) and runs it on d, recording the path.
+// It returns a *ValidationError wrapping ErrInvalidProgram if the kernel
+// would reject p.
+func Emulate(p *Program, d SeccompData) (Result, error) {
+	c, err := emCompile(p)
+	if err != nil {
+		return Result{}, fmt.Errorf("emulate filter %q: %w", p.Name, err)
+	}
+	path := make([]int, 0, 16)
+	return c.run(&d, &path), nil
+}
+
+// MaxErrno is MAX_ERRNO (include/linux/err.h): the kernel caps the errno of
+// SECCOMP_RET_ERRNO at this value (kernel/seccomp.c: __seccomp_filter).
+const MaxErrno = 4095
+
+// ENOSYS is the errno a syscall gets for SECCOMP_RET_TRACE without a tracer
+// or SECCOMP_RET_USER_NOTIF without a listener (kernel/seccomp.c:
+// __seccomp_filter, seccomp_do_user_notification).
+const ENOSYS = 38
+
+// KernelAction returns the action the kernel takes for a filter return value:
+// the action bits if they are a defined action, else ActionKillProcess
+// (kernel/seccomp.c: __seccomp_filter treats unknown actions in its default
+// case like SECCOMP_RET_KILL_PROCESS: the task dies with SIGSYS and a core
+// dump).
+func KernelAction(ret uint32) Action {
+	a, _ := SplitRet(ret)
+	if a.Known() {
+		return a
+	}
+	return ActionKillProcess
+}
+
+// StackResult is the verdict of a whole stack for one seccomp_data.
+type StackResult struct {
+	// Ret is the winning 32-bit return value (SECCOMP_RET_ALLOW, data 0,
+	// when every filter allows, as kernel/seccomp.c: seccomp_run_filters
+	// starts from it).
+	Ret uint32
+	// Action is what the kernel does: KernelAction(Ret).
+	Action Action
+	// Data is Ret's SECCOMP_RET_DATA part (errno value, trace message).
+	Data uint16
+	// Instructions is the number of instructions executed, summed over
+	// every filter of the stack.
+	Instructions int
+	// Decider is the stack index of the filter whose return value won, or
+	// -1 when none returned less than SECCOMP_RET_ALLOW (the kernel keeps
+	// no match then either).
+	Decider int
+	// PerFilter holds each filter's result; index = stack index, 0 = oldest.
+	PerFilter []Result
+}
+
+// Errno returns the errno the syscall fails with and true, or 0 and false
+// when the action does not make it fail with an errno. ERRNO data is capped
+// at MaxErrno; TRACE and USER_NOTIF give ENOSYS, assuming no tracer or
+// listener is attached (kernel/seccomp.c: __seccomp_filter).
+func (r StackResult) Errno() (int, bool) {
+	switch r.Action {
+	case ActionErrno:
+		return min(int(r.Data), MaxErrno), true
+	case ActionTrace, ActionUserNotif:
+		return ENOSYS, true
+	}
+	return 0, false
+}
+
+// EmulateStack runs every filter of s on d the way kernel/seccomp.c:
+// seccomp_run_filters does: newest (highest index) first, keeping a return
+// value only when its action, compared as a signed 32-bit number, is lower
+// than the one kept so far; the start value is SECCOMP_RET_ALLOW. So the
+// lowest action wins and ties go to the newest filter. An empty stack allows
+// everything. Unknown action values are treated as the kernel does (see
+// KernelAction). The action cache is not modelled (see PredictCache).
+//
+// It returns an error wrapping ErrInvalidProgram if a filter is invalid.
+func EmulateStack(s Stack, d SeccompData) (StackResult, error) {
+	cs, err := emCompileStack(s)
+	if err != nil {
+		return StackResult{}, err
+	}
+	return emRunStack(cs, &d, true), nil
+}
+
+// emCompileStack compiles each distinct program of s once; the result has one
+// entry per stack index.
+func emCompileStack(s Stack) ([]*emProg, error) {
+	out := make([]*emProg, len(s))
+	seen := make(map[*Program]*emProg)
+	for i, p := range s {
+		if c, ok := seen[p]; ok {
+			out[i] = c
+			continue
+		}
+		c, err := emCompile(p)
+		if err != nil {
+			return nil, fmt.Errorf("compile filter %d (%q): %w", i, p.Name, err)
+		}
+		seen[p] = c
+		out[i] = c
+	}
+	return out, nil
+}
+
+// emRunStack evaluates a compiled stack. With paths false it skips recording
+// paths and runs each distinct program only once.
+func emRunStack(cs []*emProg, d *SeccompData, paths bool) StackResult {
+	res := StackResult{Ret: uint32(ActionAllow), Decider: -1, PerFilter: make([]Result, len(cs))}
+	for i := len(cs) - 1; i >= 0; i-- {
+		c := cs[i]
+		var r Result
+		switch {
+		case paths:
+			path := make([]int, 0, 16)
+			r = c.run(d, &path)
+		case i+1 < len(cs) && cs[i+1] == c:
+			r = res.PerFilter[i+1]
+		default:
+			r = c.run(d, nil)
+		}
+		res.PerFilter[i] = r
+		res.Instructions += r.Executed
+		if int32(r.Ret&RetActionFull) < int32(res.Ret&RetActionFull) {
+			res.Ret = r.Ret
+			res.Decider = i
+		}
+	}
+	_, res.Data = SplitRet(res.Ret)
+	res.Action = KernelAction(res.Ret)
+	return res
+}
