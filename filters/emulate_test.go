@@ -356,7 +356,7 @@ func TestFieldSet(t *testing.T) {
 			t.Errorf("FieldSet(%#x).String() = %q, want %q", uint16(tt.f), got, tt.want)
 		}
 	}
-	if !(FieldNr | FieldArch).Only(FieldNr | FieldArch) || (FieldNr | 1<<4).Only(FieldNr|FieldArch) {
+	if !(FieldNr | FieldArch).Only(FieldNr|FieldArch) || (FieldNr | 1<<4).Only(FieldNr|FieldArch) {
 		t.Error("Only() wrong")
 	}
 	if !FieldArgs.Has(16) || FieldArgs.Has(8) || FieldArgs.Has(64) {
