@@ -11,6 +11,7 @@ import (
 
 // CellResult is the analysis of one cell: one variant at one filter count.
 type CellResult struct {
+	// Variant and Filters identify the cell (Filters = N, 0 = baseline).
 	Variant string
 	Filters int
 	// Summary is [Normal] or, with [Options].Robust, [Robust] of Samples.

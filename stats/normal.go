@@ -123,9 +123,9 @@ type Diff struct {
 	Delta, Lo, Hi float64
 	// Pct, PctLo and PctHi are Delta, Lo and Hi in percent of the baseline's
 	// center. The interval is the delta interval divided by the baseline
-	// center, treating that center as exact: it ignores the baseline's own
-	// uncertainty, which is small when the baseline has as many samples as x
-	// and a similar spread. NaN if the baseline center is not positive.
+	// center, treating that divisor as exact; the error this ignores is of
+	// the order of the baseline's relative standard error (see
+	// docs/methodology.md). NaN if the baseline center is not positive.
 	Pct, PctLo, PctHi float64
 	// P is the two-sided p-value of "no difference"; a small P says the
 	// difference is unlikely to be noise, not that it is large.

@@ -124,6 +124,7 @@ type ObservationError struct {
 	Err   error       // ErrBadValue or ErrNegativeFilters
 }
 
+// Error describes the observation and what is wrong with it.
 func (e *ObservationError) Error() string {
 	return fmt.Sprintf("observation %d (variant %q, %d filters, seq %d, %v ns/op): %v",
 		e.Index, e.Obs.Variant, e.Obs.Filters, e.Obs.Seq, e.Obs.NsPerOp, e.Err)

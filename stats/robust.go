@@ -11,7 +11,8 @@ import (
 
 // Robust summarizes xs (ns/op) without assuming a distribution: center =
 // median, interval = percentile bootstrap of the median (Efron & Tibshirani
-// 1993, ch. 13) from [DefaultThresholds].Resamples resamples drawn with a
+// 1993, ch. 13) from 10000 resamples (the default [Thresholds].Resamples,
+// linear interpolation between order statistics) drawn with a
 // PCG generator seeded by seed, so the same input and seed always give the
 // same interval. Fewer than 2 samples or an invalid confidence give NaN
 // bounds; fewer than MinRobustSamples (10) give a warning, because the
@@ -46,8 +47,9 @@ func robust(xs []float64, confidence float64, seed uint64, th Thresholds) Summar
 }
 
 // RobustDiff estimates median(x) - median(base) with a percentile bootstrap
-// interval (both samples resampled independently, [DefaultThresholds].
-// Resamples times, seeded by seed) and the two-sided [MannWhitney] p-value.
+// interval (both samples resampled independently 10000 times, the default
+// [Thresholds].Resamples, seeded by seed) and the two-sided [MannWhitney]
+// p-value.
 // Pct is relative to median(base); see [Diff] for its interval. DF is NaN.
 // Either sample with fewer than 2 values, or an invalid confidence, gives
 // NaN bounds with a warning.
