@@ -1,0 +1,237 @@
+// Package report turns a finished measurement (stats.Result, samples,
+// environment) into the JSON result document and renders it as text. It
+// formats; it never measures and computes no statistics of its own.
+package report
+
+import (
+	"math"
+	"time"
+
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// SchemaVersion is the version of the JSON result document.
+const SchemaVersion = 1
+
+// Document is the JSON result of `seccompbench run` (schema_version 1, keys
+// fixed by DESIGN.md; more may be added). All times are nanoseconds per op
+// unless a key says otherwise.
+type Document struct {
+	SchemaVersion int                `json:"schema_version"`
+	Partial       bool               `json:"partial"`
+	Tool          Tool               `json:"tool"`
+	Command       string             `json:"command,omitempty"`
+	Created       time.Time          `json:"created"`
+	Environment   runner.Environment `json:"environment"`
+	Config        Config             `json:"config"`
+	Results       []CellResult       `json:"results"`
+	Fits          []Fit              `json:"fits"`
+	Cache         []CacheVariant     `json:"cache"`
+	Setup         *Setup             `json:"setup,omitempty"`
+	Control       []Control          `json:"control,omitempty"`
+	Meaning       []Meaning          `json:"meaning"`
+	Warnings      []string           `json:"warnings"`
+}
+
+// Tool names the measuring tool.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Config is what was measured and how.
+type Config struct {
+	Policies     []Policy `json:"policies"`
+	FilterCounts []int    `json:"filter_counts"`
+	Workload     string   `json:"workload"`
+	// Op says what one op is (ns/op is per op).
+	Op         string   `json:"op"`
+	Cache      string   `json:"cache"`
+	Variants   []string `json:"variants"`
+	Trials     int      `json:"trials"`
+	Iterations uint64   `json:"iterations"`
+	// SamplesPerChild is the number of timed samples each child takes; its
+	// value is their median.
+	SamplesPerChild int     `json:"samples_per_child"`
+	Seed            uint64  `json:"seed"`
+	Confidence      float64 `json:"confidence"`
+	CPU             int     `json:"cpu"`
+	SpecAllow       bool    `json:"spec_allow"`
+	Robust          bool    `json:"robust"`
+}
+
+// Policy is one policy of the stack, in cycling order.
+type Policy struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	// Instructions is the compiled filter's length, in instructions.
+	Instructions int `json:"instructions"`
+}
+
+// CellResult is one (variant, filter count) cell. Times in ns/op.
+type CellResult struct {
+	Variant          string    `json:"variant"`
+	Filters          int       `json:"filters"`
+	N                int       `json:"n"`
+	MeanNs           float64   `json:"mean_ns"`
+	MedianNs         float64   `json:"median_ns"`
+	StddevNs         float64   `json:"stddev_ns"`
+	CILowNs          float64   `json:"ci_low_ns"`
+	CIHighNs         float64   `json:"ci_high_ns"`
+	OverheadNs       float64   `json:"overhead_ns"`
+	OverheadCILowNs  float64   `json:"overhead_ci_low_ns"`
+	OverheadCIHighNs float64   `json:"overhead_ci_high_ns"`
+	OverheadPct      float64   `json:"overhead_pct"`
+	OverheadPctLow   float64   `json:"overhead_pct_ci_low"`
+	OverheadPctHigh  float64   `json:"overhead_pct_ci_high"`
+	OverheadP        float64   `json:"overhead_p"`
+	Outliers         int       `json:"outliers"`
+	SamplesNs        []float64 `json:"samples_ns"`
+	Warnings         []string  `json:"warnings,omitempty"`
+}
+
+// Fit is the per-variant model cost(N) = baseline + entry + N·per_filter
+// for N ≥ 1. Times in ns/op.
+type Fit struct {
+	Variant           string   `json:"variant"`
+	PerFilterNs       float64  `json:"per_filter_ns"`
+	PerFilterCILowNs  float64  `json:"per_filter_ci_low_ns"`
+	PerFilterCIHighNs float64  `json:"per_filter_ci_high_ns"`
+	EntryNs           float64  `json:"entry_ns"`
+	EntryCILowNs      float64  `json:"entry_ci_low_ns"`
+	EntryCIHighNs     float64  `json:"entry_ci_high_ns"`
+	BaselineNs        float64  `json:"baseline_ns"`
+	DriftNsPerChild   float64  `json:"drift_ns_per_child"`
+	R2                float64  `json:"r2"`
+	N                 int      `json:"n"`
+	Warnings          []string `json:"warnings,omitempty"`
+}
+
+// CacheVariant says, for each syscall of the workload, whether the kernel's
+// action cache serves it under the variant's deepest stack.
+type CacheVariant struct {
+	Variant  string         `json:"variant"`
+	Syscalls []CacheSyscall `json:"syscalls"`
+}
+
+// CacheSyscall is one syscall's cache prediction
+// (kernel/seccomp.c: seccomp_cache_prepare_bitmap).
+type CacheSyscall struct {
+	Name   string `json:"name"`
+	Nr     int    `json:"nr"`
+	Cached bool   `json:"cached"`
+	// Reason explains an uncached syscall: which filter and instruction.
+	Reason string `json:"reason,omitempty"`
+	// Action is the stack's verdict for the syscall with zero arguments.
+	Action string `json:"action,omitempty"`
+	// Instructions is the number of BPF instructions executed over the
+	// deepest stack for the syscall with zero arguments (0 when cached).
+	Instructions int `json:"instructions"`
+}
+
+// Setup is the cost of installing filters: one seccomp(2) call per filter.
+type Setup struct {
+	// PerFilter summarizes the duration of one seccomp(2) call, in ns, over
+	// every call of every child.
+	PerFilterNs      float64 `json:"per_filter_ns"`
+	PerFilterCILowNs float64 `json:"per_filter_ci_low_ns"`
+	PerFilterCIHiNs  float64 `json:"per_filter_ci_high_ns"`
+	// StackNs is the mean time to install the deepest stack, in ns.
+	StackNs     float64 `json:"stack_ns"`
+	StackFilter int     `json:"stack_filters"`
+}
+
+// Control is the CPU-bound control loop's slowdown after installing filters,
+// per variant: a slowdown there is a mitigation's cost (e.g. speculative
+// store bypass), not filter evaluation.
+type Control struct {
+	Variant string `json:"variant"`
+	// BeforeNs and AfterNs are mean ns per control-loop iteration.
+	BeforeNs float64 `json:"before_ns"`
+	AfterNs  float64 `json:"after_ns"`
+	// SlowdownPct is (after-before)/before in percent, with its CI.
+	SlowdownPct     float64 `json:"slowdown_pct"`
+	SlowdownPctLow  float64 `json:"slowdown_pct_ci_low"`
+	SlowdownPctHigh float64 `json:"slowdown_pct_ci_high"`
+}
+
+// Meaning is one sentence per variant saying what the numbers mean.
+type Meaning struct {
+	Variant string `json:"variant"`
+	Text    string `json:"text"`
+}
+
+// finite replaces NaN and ±Inf (which JSON cannot carry) by 0, for fields
+// whose absence is already explained by a warning.
+func finite(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
+}
+
+// Input is everything Build needs from a finished run.
+type Input struct {
+	Tool        Tool
+	Command     string
+	Created     time.Time
+	Environment runner.Environment
+	Config      Config
+	Samples     []runner.Sample
+	Result      stats.Result
+	Cache       []CacheVariant
+	Setup       *Setup
+	Control     []Control
+	Partial     bool
+	Warnings    []string
+}
+
+// Build assembles the result document. It copies numbers; the statistics
+// come from stats.Result.
+func Build(in Input) *Document {
+	d := &Document{
+		SchemaVersion: SchemaVersion,
+		Partial:       in.Partial,
+		Tool:          in.Tool,
+		Command:       in.Command,
+		Created:       in.Created.UTC(),
+		Environment:   in.Environment,
+		Config:        in.Config,
+		Cache:         in.Cache,
+		Setup:         in.Setup,
+		Control:       in.Control,
+		Warnings:      append([]string{}, in.Warnings...),
+	}
+	for _, c := range in.Result.Cells {
+		s, o := c.Summary, c.Overhead
+		d.Results = append(d.Results, CellResult{
+			Variant: c.Variant, Filters: c.Filters, N: s.N,
+			MeanNs: finite(s.Mean), MedianNs: finite(s.Median), StddevNs: finite(s.StdDev),
+			CILowNs: finite(s.Lo), CIHighNs: finite(s.Hi),
+			OverheadNs: finite(o.Delta), OverheadCILowNs: finite(o.Lo), OverheadCIHighNs: finite(o.Hi),
+			OverheadPct: finite(o.Pct), OverheadPctLow: finite(o.PctLo), OverheadPctHigh: finite(o.PctHi),
+			OverheadP: finite(o.P), Outliers: c.Outliers, SamplesNs: c.Samples,
+			Warnings: append(append([]string{}, s.Warnings...), o.Warnings...),
+		})
+	}
+	for _, f := range in.Result.Fits {
+		d.Fits = append(d.Fits, Fit{
+			Variant: f.Variant, PerFilterNs: finite(f.PerFilter), PerFilterCILowNs: finite(f.PerFilterLo), PerFilterCIHighNs: finite(f.PerFilterHi),
+			EntryNs: finite(f.Entry), EntryCILowNs: finite(f.EntryLo), EntryCIHighNs: finite(f.EntryHi),
+			BaselineNs: finite(f.Baseline), DriftNsPerChild: finite(f.Drift), R2: finite(f.R2), N: f.N, Warnings: f.Warnings,
+		})
+	}
+	d.Warnings = append(d.Warnings, in.Result.Warnings...)
+	d.Meaning = Explain(d)
+	if d.Results == nil {
+		d.Results = []CellResult{}
+	}
+	if d.Fits == nil {
+		d.Fits = []Fit{}
+	}
+	if d.Cache == nil {
+		d.Cache = []CacheVariant{}
+	}
+	return d
+}

@@ -1,0 +1,83 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Explain returns one sentence per variant that says what its numbers mean,
+// from the document's fits and cache predictions.
+func Explain(d *Document) []Meaning {
+	var out []Meaning
+	for _, v := range d.Config.Variants {
+		var fit *Fit
+		for i := range d.Fits {
+			if d.Fits[i].Variant == v {
+				fit = &d.Fits[i]
+			}
+		}
+		var cached, uncached []string
+		var reasons []string
+		for _, cv := range d.Cache {
+			if cv.Variant != v {
+				continue
+			}
+			for _, s := range cv.Syscalls {
+				if s.Cached {
+					cached = append(cached, s.Name)
+				} else {
+					uncached = append(uncached, s.Name)
+					if s.Reason != "" && len(reasons) < 2 {
+						reasons = append(reasons, s.Name+": "+s.Reason)
+					}
+				}
+			}
+		}
+		var b strings.Builder
+		switch {
+		case len(cached) > 0 && len(uncached) == 0:
+			fmt.Fprintf(&b, "%s are allowed unconditionally by every filter: the kernel's action cache skips the filters", list(cached))
+		case len(cached) == 0 && len(uncached) > 0:
+			fmt.Fprintf(&b, "no workload syscall is served by the action cache, so every filter runs on every syscall")
+			if v == "defeat" {
+				b.WriteString(" (ld [instruction_pointer] prepended to each filter)")
+			} else if len(reasons) > 0 {
+				fmt.Fprintf(&b, " (%s)", strings.Join(reasons, "; "))
+			}
+		case len(cached) > 0:
+			fmt.Fprintf(&b, "%s are served by the action cache, %s run every filter", list(cached), list(uncached))
+			if len(reasons) > 0 {
+				fmt.Fprintf(&b, " (%s)", strings.Join(reasons, "; "))
+			}
+		default:
+			fmt.Fprintf(&b, "no cache prediction")
+		}
+		if fit == nil {
+			b.WriteString("; too few filter counts ≥ 1 to fit a per-filter cost")
+		} else {
+			ci := fmt.Sprintf("%.0f%% CI [%.1f, %.1f]", d.Config.Confidence*100, fit.PerFilterCILowNs, fit.PerFilterCIHighNs)
+			if fit.PerFilterCILowNs <= 0 && fit.PerFilterCIHighNs >= 0 {
+				fmt.Fprintf(&b, "; per-filter cost ~0 ns (%.1f ns, %s includes 0)", fit.PerFilterNs, ci)
+			} else {
+				fmt.Fprintf(&b, "; each filter adds %.1f ns per op (%s)", fit.PerFilterNs, ci)
+			}
+			if fit.EntryCILowNs > 0 || fit.EntryCIHighNs < 0 {
+				fmt.Fprintf(&b, ", and turning filtering on costs %.0f ns per op once (entry, CI [%.0f, %.0f])", fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs)
+			}
+		}
+		b.WriteString(".")
+		out = append(out, Meaning{Variant: v, Text: b.String()})
+	}
+	return out
+}
+
+// list joins names as "a, b and c".
+func list(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}

@@ -1,0 +1,161 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteJSON writes d as indented JSON followed by a newline.
+func WriteJSON(w io.Writer, d *Document) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(d); err != nil {
+		return fmt.Errorf("encode result: %w", err)
+	}
+	return nil
+}
+
+// ReadJSON decodes a result document written by WriteJSON. It returns an
+// error naming the problem if the schema version is not SchemaVersion.
+func ReadJSON(r io.Reader) (*Document, error) {
+	var d Document
+	if err := json.NewDecoder(r).Decode(&d); err != nil {
+		return nil, fmt.Errorf("decode result: %w", err)
+	}
+	if d.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("decode result: schema_version %d, want %d", d.SchemaVersion, SchemaVersion)
+	}
+	return &d, nil
+}
+
+// WriteTable writes d as the human-readable report.
+func WriteTable(w io.Writer, d *Document) error {
+	ew := &errWriter{w: w}
+	pct := d.Config.Confidence * 100
+	if d.Partial {
+		ew.printf("*** PARTIAL RESULT: the run was interrupted; only completed children are included ***\n\n")
+	}
+	var pol []string
+	for _, p := range d.Config.Policies {
+		pol = append(pol, fmt.Sprintf("%s (%d instructions)", p.Path, p.Instructions))
+	}
+	ew.printf("seccompbench %s: %s\n", d.Tool.Version, strings.Join(pol, ", "))
+	ew.printf("workload %s: ns/op = %s\n", d.Config.Workload, d.Config.Op)
+	ew.printf("%d trials in randomized blocks, %d iterations x %d samples per child, seed %d, CPU %s, %.0f%% CIs\n",
+		d.Config.Trials, d.Config.Iterations, d.Config.SamplesPerChild, d.Config.Seed, cpuString(d.Config.CPU), pct)
+	e := d.Environment
+	ew.printf("kernel %s, %s, %d CPUs, bpf_jit_enable=%s, spec_store_bypass: %s\n",
+		e.Kernel, e.CPUModel, e.CPUs, orDash(e.BPFJitEnable), orDash(e.Vulnerabilities["spec_store_bypass"]))
+	if e.ParentSeccompFilters > 0 {
+		ew.printf("note: this process already has %d inherited seccomp filters; every child inherits them, so the baseline is \"inherited filters only\"\n", e.ParentSeccompFilters)
+	}
+	ew.printf("\n")
+
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "variant\tfilters\tn\tmean ns/op\tmedian\t%.0f%% CI\toverhead ns\t%.0f%% CI\toverhead %%\t\n", pct, pct)
+	for _, r := range d.Results {
+		if r.Filters == 0 {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t-\t\t\t\n", r.Variant, r.Filters, r.N, r.MeanNs, r.MedianNs, r.CILowNs, r.CIHighNs)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t%+.1f\t[%+.1f, %+.1f]\t%+.1f%%\t\n", r.Variant, r.Filters, r.N, r.MeanNs, r.MedianNs, r.CILowNs, r.CIHighNs,
+			r.OverheadNs, r.OverheadCILowNs, r.OverheadCIHighNs, r.OverheadPct)
+	}
+	tw.Flush()
+
+	if len(d.Fits) > 0 {
+		ew.printf("\nmodel: ns/op(N) = baseline + entry + N x per-filter, for N >= 1 (least squares over children, drift term included)\n")
+		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "variant\tper-filter ns\t%.0f%% CI\tentry ns\t%.0f%% CI\tR²\t\n", pct, pct)
+		for _, f := range d.Fits {
+			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%.1f\t[%.1f, %.1f]\t%.3f\t\n", f.Variant, f.PerFilterNs, f.PerFilterCILowNs, f.PerFilterCIHighNs,
+				f.EntryNs, f.EntryCILowNs, f.EntryCIHighNs, f.R2)
+		}
+		tw.Flush()
+	}
+
+	if len(d.Cache) > 0 {
+		ew.printf("\naction cache (Linux >= 5.11) for the workload's syscalls at the deepest stack:\n")
+		for _, cv := range d.Cache {
+			var parts []string
+			for _, s := range cv.Syscalls {
+				if s.Cached {
+					parts = append(parts, s.Name+" cached")
+				} else {
+					parts = append(parts, fmt.Sprintf("%s not cached (%d insns)", s.Name, s.Instructions))
+				}
+			}
+			ew.printf("  %-7s %s\n", cv.Variant+":", strings.Join(parts, ", "))
+		}
+	}
+	if d.Setup != nil {
+		ew.printf("\nsetup: one seccomp(2) call %.1f µs (%.0f%% CI [%.1f, %.1f]); installing %d filters %.1f µs\n",
+			d.Setup.PerFilterNs/1e3, pct, d.Setup.PerFilterCILowNs/1e3, d.Setup.PerFilterCIHiNs/1e3, d.Setup.StackFilter, d.Setup.StackNs/1e3)
+	}
+	for _, c := range d.Control {
+		ew.printf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]): ", c.Variant, c.BeforeNs, c.AfterNs, c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh)
+		if c.SlowdownPctLow > 0 {
+			ew.printf("installing filters slowed code that makes no syscall: a mitigation cost, not filter evaluation\n")
+		} else {
+			ew.printf("no mitigation slowdown detected\n")
+		}
+	}
+	ew.printf("\n")
+	for _, m := range d.Meaning {
+		ew.printf("%s: %s\n", m.Variant, m.Text)
+	}
+	if len(d.Warnings) > 0 {
+		ws := append([]string{}, d.Warnings...)
+		sort.Strings(ws)
+		ew.printf("\nwarnings:\n")
+		for _, wn := range dedupe(ws) {
+			ew.printf("  - %s\n", wn)
+		}
+	}
+	return ew.err
+}
+
+func cpuString(cpu int) string {
+	if cpu < 0 {
+		return "not pinned"
+	}
+	return fmt.Sprint(cpu)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func dedupe(s []string) []string {
+	var out []string
+	for i, x := range s {
+		if i == 0 || s[i-1] != x {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// errWriter remembers the first write error so renderers can report it once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }
