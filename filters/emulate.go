@@ -217,6 +217,7 @@ type emInsn struct {
 type emProg struct {
 	prog  *Program
 	insns []emInsn
+	id    int // index among the distinct programs of a compiled stack
 }
 
 // Validate checks insns against every rule the kernel applies when a seccomp
@@ -694,16 +695,26 @@ func emCompileStack(s Stack) ([]*emProg, error) {
 		if err != nil {
 			return nil, fmt.Errorf("compile filter %d (%q): %w", i, p.Name, err)
 		}
+		c.id = len(seen)
 		seen[p] = c
 		out[i] = c
 	}
 	return out, nil
 }
 
-// emRunStack evaluates a compiled stack. With paths false it skips recording
-// paths and runs each distinct program only once.
+// emRunStack evaluates a compiled stack (from emCompileStack). With paths
+// false it skips recording paths and runs each distinct program only once.
 func emRunStack(cs []*emProg, d *SeccompData, paths bool) StackResult {
 	res := StackResult{Ret: uint32(ActionAllow), Decider: -1, PerFilter: make([]Result, len(cs))}
+	var memo []Result
+	var have []bool
+	if !paths {
+		n := 0
+		for _, c := range cs {
+			n = max(n, c.id+1)
+		}
+		memo, have = make([]Result, n), make([]bool, n)
+	}
 	for i := len(cs) - 1; i >= 0; i-- {
 		c := cs[i]
 		var r Result
@@ -711,10 +722,11 @@ func emRunStack(cs []*emProg, d *SeccompData, paths bool) StackResult {
 		case paths:
 			path := make([]int, 0, 16)
 			r = c.run(d, &path)
-		case i+1 < len(cs) && cs[i+1] == c:
-			r = res.PerFilter[i+1]
+		case have[c.id]:
+			r = memo[c.id]
 		default:
 			r = c.run(d, nil)
+			memo[c.id], have[c.id] = r, true
 		}
 		res.PerFilter[i] = r
 		res.Instructions += r.Executed
