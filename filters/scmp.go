@@ -1,0 +1,496 @@
+package filters
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	elarch "github.com/elastic/go-seccomp-bpf/arch"
+	"golang.org/x/net/bpf"
+)
+
+// This file is a small model of libseccomp's filter database (the state
+// behind seccomp_init, seccomp_arch_add and seccomp_rule_add) and a compiler
+// from it to classic BPF. OCI profiles (runc calls libseccomp) and systemd
+// units (systemd calls libseccomp) are both translated into it, so both get
+// libseccomp's verdicts; the instruction layout is our own (see
+// scmpFilter.compile).
+
+// Audit architecture values of the non-x86 ABIs OCI profiles may list
+// (include/uapi/linux/audit.h); the x86 ones are in arch.go.
+const (
+	auditArchAARCH64 = 0xc00000b7 // AUDIT_ARCH_AARCH64
+	auditArchARM     = 0x40000028 // AUDIT_ARCH_ARM
+)
+
+// scmpArch is one architecture as libseccomp filters it.
+type scmpArch struct {
+	oci   string // OCI/libseccomp token name, e.g. "SCMP_ARCH_X86_64"
+	name  string // short name used in messages: "x86_64", "x86", "x32"
+	audit uint32
+	x32   bool // numbers carry X32SyscallBit; shares audit with x86_64
+	// bits is the argument width libseccomp compares: 64 on x86_64 and
+	// aarch64, 32 on x86, x32 and arm (libseccomp src/arch-*.c .size), where
+	// only the low word of each argument is checked.
+	bits  int
+	table map[string]int
+}
+
+var (
+	scmpX86_64  = &scmpArch{oci: "SCMP_ARCH_X86_64", name: "x86_64", audit: AuditArchX86_64, bits: 64, table: ArchX86_64.Names}
+	scmpX86     = &scmpArch{oci: "SCMP_ARCH_X86", name: "x86", audit: AuditArchI386, bits: 32, table: ArchI386.Names}
+	scmpX32     = &scmpArch{oci: "SCMP_ARCH_X32", name: "x32", audit: AuditArchX86_64, x32: true, bits: 32, table: ArchX32.Names}
+	scmpAARCH64 = &scmpArch{oci: "SCMP_ARCH_AARCH64", name: "aarch64", audit: auditArchAARCH64, bits: 64, table: elarch.AARCH64.SyscallNames}
+	scmpARM     = &scmpArch{oci: "SCMP_ARCH_ARM", name: "arm", audit: auditArchARM, bits: 32, table: elarch.ARM.SyscallNames}
+)
+
+// scmpArches lists the architectures whose syscall tables we have (the x86
+// ones from arch.go, aarch64 and arm from
+// github.com/elastic/go-seccomp-bpf/arch), all little-endian.
+var scmpArches = []*scmpArch{scmpX86_64, scmpX86, scmpX32, scmpAARCH64, scmpARM}
+
+func scmpArchByOCI(name string) *scmpArch {
+	for _, a := range scmpArches {
+		if a.oci == name {
+			return a
+		}
+	}
+	return nil
+}
+
+func scmpArchByName(name string) *scmpArch {
+	for _, a := range scmpArches {
+		if a.name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// nr returns the value seccomp_data.nr has for the named syscall on a, with
+// the x32 bit set for x32, and false if a has no such syscall.
+func (a *scmpArch) nr(name string) (uint32, bool) {
+	n, ok := a.table[name]
+	if !ok {
+		return 0, false
+	}
+	if a.x32 {
+		return uint32(n) | X32SyscallBit, true
+	}
+	return uint32(n), true
+}
+
+// scmpOp is a libseccomp comparison operator (enum scmp_compare).
+type scmpOp int
+
+const (
+	scmpNE       scmpOp = iota + 1 // SCMP_CMP_NE
+	scmpLT                         // SCMP_CMP_LT
+	scmpLE                         // SCMP_CMP_LE
+	scmpEQ                         // SCMP_CMP_EQ
+	scmpGE                         // SCMP_CMP_GE
+	scmpGT                         // SCMP_CMP_GT
+	scmpMaskedEQ                   // SCMP_CMP_MASKED_EQ
+)
+
+var scmpOpNames = map[scmpOp]string{
+	scmpNE: "SCMP_CMP_NE", scmpLT: "SCMP_CMP_LT", scmpLE: "SCMP_CMP_LE", scmpEQ: "SCMP_CMP_EQ",
+	scmpGE: "SCMP_CMP_GE", scmpGT: "SCMP_CMP_GT", scmpMaskedEQ: "SCMP_CMP_MASKED_EQ",
+}
+
+func (o scmpOp) String() string { return scmpOpNames[o] }
+
+// scmpCond is one argument comparison: args[Arg] Op Datum, or for
+// MASKED_EQ (args[Arg] & Mask) == Datum. Comparisons are unsigned.
+type scmpCond struct {
+	Arg   int
+	Op    scmpOp
+	Datum uint64
+	Mask  uint64
+}
+
+// holds evaluates c on a 64-bit argument the way the compiled BPF does on
+// an architecture with the given argument width.
+func (c scmpCond) holds(v uint64, bits int) bool {
+	d, m := c.Datum, c.Mask
+	if bits == 32 {
+		v, d, m = v&0xffffffff, d&0xffffffff, m&0xffffffff
+	}
+	switch c.Op {
+	case scmpNE:
+		return v != d
+	case scmpLT:
+		return v < d
+	case scmpLE:
+		return v <= d
+	case scmpEQ:
+		return v == d
+	case scmpGE:
+		return v >= d
+	case scmpGT:
+		return v > d
+	case scmpMaskedEQ:
+		return v&m == d
+	}
+	return false
+}
+
+// scmpRule is one seccomp_rule_add call: when every condition holds for the
+// named syscall, the filter returns Action (a full SECCOMP_RET_* value).
+type scmpRule struct {
+	Syscall string
+	Action  uint32
+	Conds   []scmpCond
+}
+
+// scmpFilter is one libseccomp filter context: what seccomp_init, the
+// arch calls and the rule calls built, before seccomp_load.
+type scmpFilter struct {
+	DefAction uint32      // SCMP_FLTATR_ACT_DEFAULT
+	BadArch   uint32      // SCMP_FLTATR_ACT_BADARCH
+	Arches    []*scmpArch // in the order the filter checks them
+	Rules     []scmpRule
+}
+
+// scmpSyscall is what one architecture's part of the filter does for one
+// syscall number.
+type scmpSyscall struct {
+	nr     uint32
+	uncond bool
+	action uint32     // when uncond
+	rules  []scmpRule // conditional rules, first match wins
+}
+
+// archTable resolves the filter's rules for one architecture, following
+// libseccomp's database semantics (src/db.c):
+//   - a syscall the architecture lacks is skipped for it (libseccomp
+//     translates rules per architecture and drops those that do not exist);
+//   - a rule whose action equals the default action is dropped (libseccomp
+//     refuses it with EACCES, and runc and systemd skip it first);
+//   - an unconditional rule decides the syscall and absorbs conditional
+//     rules for it, whichever came first;
+//   - conditional rules are tried in the order added and the first whose
+//     conditions all hold decides. Overlapping rules with different actions
+//     are where libseccomp's tree may pick differently.
+func (f *scmpFilter) archTable(a *scmpArch) []*scmpSyscall {
+	by := map[uint32]*scmpSyscall{}
+	for _, r := range f.Rules {
+		if r.Action == f.DefAction {
+			continue
+		}
+		nr, ok := a.nr(r.Syscall)
+		if !ok {
+			continue
+		}
+		s := by[nr]
+		if s == nil {
+			s = &scmpSyscall{nr: nr}
+			by[nr] = s
+		}
+		if s.uncond {
+			continue
+		}
+		if len(r.Conds) == 0 {
+			s.uncond, s.action, s.rules = true, r.Action, nil
+			continue
+		}
+		s.rules = append(s.rules, r)
+	}
+	out := make([]*scmpSyscall, 0, len(by))
+	for _, s := range by {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].nr < out[j].nr })
+	return out
+}
+
+// verdict returns what f returns for one syscall, evaluated directly on the
+// database (no BPF): the reference the compiled program is tested against.
+func (f *scmpFilter) verdict(auditArch, nr uint32, args [6]uint64) uint32 {
+	for _, a := range f.Arches {
+		if a.audit != auditArch {
+			continue
+		}
+		if (a.audit == AuditArchX86_64) && (nr >= X32SyscallBit) != a.x32 {
+			continue
+		}
+		for _, s := range f.archTable(a) {
+			if s.nr != nr {
+				continue
+			}
+			if s.uncond {
+				return s.action
+			}
+			for _, r := range s.rules {
+				ok := true
+				for _, c := range r.Conds {
+					if !c.holds(args[c.Arg], a.bits) {
+						ok = false
+						break
+					}
+				}
+				if ok {
+					return r.Action
+				}
+			}
+		}
+		return f.DefAction
+	}
+	return f.BadArch
+}
+
+// dispatchChunk is how many `jeq nr` tests share one pool of return
+// instructions and rule bodies placed after them, keeping most jumps within
+// the 255-instruction reach of a conditional jump.
+const dispatchChunk = 64
+
+// compile lays the filter out as classic BPF:
+//
+//	ld [arch]; jeq AUDIT_ARCH_a → La; ...; ret BadArch
+//	La: ld [nr]; (x86_64/x32: jge 0x40000000 → x32 part or BadArch)
+//	    jeq nr1 → body1/ret; jeq nr2 → ...; ret DefAction; pool
+//
+// Syscalls are tested in ascending order, in chunks of dispatchChunk
+// followed by their shared `ret` instructions and argument-rule bodies. An
+// x86_64 task's syscall with the x32 bit goes to the x32 rules if the filter
+// has x32, else to the bad-arch action, as libseccomp's gen_bpf.c does.
+// 64-bit argument comparisons test the high word, then the low word, as
+// libseccomp does; on 32-bit ABIs only the low word is tested.
+func (f *scmpFilter) compile() ([]bpf.RawInstruction, error) {
+	if len(f.Arches) == 0 {
+		return nil, fmt.Errorf("compile filter: no architectures")
+	}
+	a := newBPFAsm()
+	type group struct {
+		audit      uint32
+		main, x32  *scmpArch
+		label      string
+		mainL, x3L string
+	}
+	var groups []*group
+	for _, ar := range f.Arches {
+		var g *group
+		for _, h := range groups {
+			if h.audit == ar.audit {
+				g = h
+			}
+		}
+		if g == nil {
+			g = &group{audit: ar.audit, label: a.NewLabel("arch_" + ar.name)}
+			groups = append(groups, g)
+		}
+		if ar.x32 {
+			if g.x32 == nil {
+				g.x32 = ar
+			}
+		} else if g.main == nil {
+			g.main = ar
+		}
+	}
+	badArch := a.NewLabel("badarch")
+	a.LoadAbs(OffsetArch)
+	for _, g := range groups {
+		a.JumpIf(bpfJEQ, g.audit, g.label, "")
+	}
+	a.Label(badArch)
+	a.Ret(f.BadArch)
+	for _, g := range groups {
+		a.Label(g.label)
+		a.LoadAbs(OffsetNr)
+		localBad := ""
+		if g.audit == AuditArchX86_64 {
+			if g.x32 == nil || g.main == nil {
+				// Jumps only go forward: this part gets its own
+				// bad-arch return after its dispatch.
+				localBad = a.NewLabel("badarch")
+			}
+			x32Target, mainTarget := localBad, localBad
+			if g.x32 != nil {
+				g.x3L = a.NewLabel("x32")
+				x32Target = g.x3L
+			}
+			if g.main != nil {
+				g.mainL = a.NewLabel("x86_64")
+				mainTarget = g.mainL
+			}
+			a.JumpIf(bpfJGE, X32SyscallBit, x32Target, mainTarget)
+		}
+		if g.main != nil {
+			if g.mainL != "" {
+				a.Label(g.mainL)
+			}
+			f.emitDispatch(a, g.main)
+		}
+		if g.x32 != nil {
+			if g.x3L != "" {
+				a.Label(g.x3L)
+			}
+			f.emitDispatch(a, g.x32)
+		}
+		if localBad != "" {
+			a.Label(localBad)
+			a.Ret(f.BadArch)
+		}
+	}
+	return a.Assemble()
+}
+
+// emitDispatch emits one architecture's syscall tests, its default return
+// and the pools of returns and rule bodies. A is expected to hold nr.
+func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch) {
+	table := f.archTable(ar)
+	if len(table) == 0 {
+		a.Ret(f.DefAction)
+		return
+	}
+	for start := 0; start < len(table); start += dispatchChunk {
+		end := min(start+dispatchChunk, len(table))
+		chunk := table[start:end]
+		last := end == len(table)
+		next := ""
+		if !last {
+			next = a.NewLabel("chunk")
+		}
+		rets := map[uint32]string{}
+		var retOrder []uint32
+		bodies := make([]string, len(chunk))
+		for i, s := range chunk {
+			var target string
+			if s.uncond {
+				l, ok := rets[s.action]
+				if !ok {
+					l = a.NewLabel("ret")
+					rets[s.action] = l
+					retOrder = append(retOrder, s.action)
+				}
+				target = l
+			} else {
+				bodies[i] = a.NewLabel("body")
+				target = bodies[i]
+			}
+			jf := ""
+			if i == len(chunk)-1 && !last {
+				jf = next
+			}
+			a.JumpIf(bpfJEQ, s.nr, target, jf)
+		}
+		if last {
+			a.Ret(f.DefAction)
+		}
+		for _, act := range retOrder {
+			a.Label(rets[act])
+			a.Ret(act)
+		}
+		for i, s := range chunk {
+			if s.uncond {
+				continue
+			}
+			a.Label(bodies[i])
+			emitRules(a, s.rules, ar.bits, f.DefAction)
+		}
+		if !last {
+			a.Label(next)
+			// The next chunk compares nr again: a rule body in the pool
+			// may have left an argument in A, but bodies always return,
+			// so only the jf path arrives here and A still holds nr.
+		}
+	}
+}
+
+// emitRules emits the bodies of one syscall's conditional rules: each rule
+// is a chain of argument tests; the first rule whose tests all pass returns
+// its action, and if none does the default action is returned.
+func emitRules(a *bpfAsm, rules []scmpRule, bits int, def uint32) {
+	for _, r := range rules {
+		fail := a.NewLabel("fail")
+		for _, c := range r.Conds {
+			pass := a.NewLabel("pass")
+			emitCond(a, c, bits, pass, fail)
+			a.Label(pass)
+		}
+		a.Ret(r.Action)
+		a.Label(fail)
+	}
+	a.Ret(def)
+}
+
+// emitCond emits one comparison of args[c.Arg] that jumps to pass when the
+// comparison holds and to fail otherwise. Argument words are little-endian:
+// the low 32 bits at offset 16+8*i, the high 32 bits at 20+8*i.
+func emitCond(a *bpfAsm, c scmpCond, bits int, pass, fail string) {
+	lo := uint32(OffsetArgs + 8*c.Arg)
+	hi := lo + 4
+	dl, dh := uint32(c.Datum), uint32(c.Datum>>32)
+	ml, mh := uint32(c.Mask), uint32(c.Mask>>32)
+	if bits == 32 {
+		a.LoadAbs(lo)
+		switch c.Op {
+		case scmpEQ:
+			a.JumpIf(bpfJEQ, dl, pass, fail)
+		case scmpNE:
+			a.JumpIf(bpfJEQ, dl, fail, pass)
+		case scmpGT:
+			a.JumpIf(bpfJGT, dl, pass, fail)
+		case scmpGE:
+			a.JumpIf(bpfJGE, dl, pass, fail)
+		case scmpLT:
+			a.JumpIf(bpfJGE, dl, fail, pass)
+		case scmpLE:
+			a.JumpIf(bpfJGT, dl, fail, pass)
+		case scmpMaskedEQ:
+			a.AndK(ml)
+			a.JumpIf(bpfJEQ, dl, pass, fail)
+		}
+		return
+	}
+	a.LoadAbs(hi)
+	switch c.Op {
+	case scmpEQ:
+		a.JumpIf(bpfJEQ, dh, "", fail)
+		a.LoadAbs(lo)
+		a.JumpIf(bpfJEQ, dl, pass, fail)
+	case scmpNE:
+		a.JumpIf(bpfJEQ, dh, "", pass)
+		a.LoadAbs(lo)
+		a.JumpIf(bpfJEQ, dl, fail, pass)
+	case scmpGT, scmpGE:
+		a.JumpIf(bpfJGT, dh, pass, "")
+		a.JumpIf(bpfJEQ, dh, "", fail)
+		a.LoadAbs(lo)
+		op := uint16(bpfJGT)
+		if c.Op == scmpGE {
+			op = bpfJGE
+		}
+		a.JumpIf(op, dl, pass, fail)
+	case scmpLT, scmpLE:
+		a.JumpIf(bpfJGT, dh, fail, "")
+		a.JumpIf(bpfJEQ, dh, "", pass)
+		a.LoadAbs(lo)
+		op := uint16(bpfJGE) // lo < dl  <=>  !(lo >= dl)
+		if c.Op == scmpLE {
+			op = bpfJGT // lo <= dl  <=>  !(lo > dl)
+		}
+		a.JumpIf(op, dl, fail, pass)
+	case scmpMaskedEQ:
+		a.AndK(mh)
+		a.JumpIf(bpfJEQ, dh, "", fail)
+		a.LoadAbs(lo)
+		a.AndK(ml)
+		a.JumpIf(bpfJEQ, dl, pass, fail)
+	}
+}
+
+// scmpActionName formats a full return value the way libseccomp's
+// constants read, e.g. "SCMP_ACT_ERRNO(1)".
+func scmpActionName(ret uint32) string {
+	act, data := SplitRet(ret)
+	switch act {
+	case ActionErrno:
+		return fmt.Sprintf("SCMP_ACT_ERRNO(%d)", data)
+	case ActionTrace:
+		return fmt.Sprintf("SCMP_ACT_TRACE(%d)", data)
+	case ActionUserNotif:
+		return "SCMP_ACT_NOTIFY"
+	}
+	return "SCMP_ACT_" + strings.ToUpper(act.String())
+}
