@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -164,7 +165,7 @@ func ParseOCI(name string, data []byte, opt OCIOptions) (*Program, error) {
 	}
 	sum := sha256.Sum256(data)
 	return &Program{
-		Name:         baseName(name),
+		Name:         srcBaseName(name),
 		Source:       name,
 		SourceSHA256: hex.EncodeToString(sum[:]),
 		Insns:        insns,
@@ -535,4 +536,14 @@ func OCIRuleSummary(name string, data []byte, opt OCIOptions) ([]string, error) 
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// srcBaseName returns a path's last element without its extension, the
+// short name programs loaded from it get ("docker-default" stays as is).
+func srcBaseName(path string) string {
+	b := filepath.Base(path)
+	if ext := filepath.Ext(b); ext != "" && ext != b {
+		b = strings.TrimSuffix(b, ext)
+	}
+	return b
 }
