@@ -5,6 +5,7 @@ package report
 
 import (
 	"math"
+	"sort"
 	"time"
 
 	"github.com/seccompbench/seccompbench/runner"
@@ -32,6 +33,9 @@ type Document struct {
 	Control       []Control          `json:"control,omitempty"`
 	Meaning       []Meaning          `json:"meaning"`
 	Warnings      []string           `json:"warnings"`
+	// Children holds one entry per measuring child, in run order (Seq);
+	// added after the first schema 1 documents, so it may be absent.
+	Children []Child `json:"children,omitempty"`
 }
 
 // Tool names the measuring tool.
@@ -89,6 +93,28 @@ type CellResult struct {
 	Outliers         int       `json:"outliers"`
 	SamplesNs        []float64 `json:"samples_ns"`
 	Warnings         []string  `json:"warnings,omitempty"`
+}
+
+// Child is one measuring child process: the unit of replication. Times in
+// ns.
+type Child struct {
+	Variant string `json:"variant"`
+	Filters int    `json:"filters"`
+	// Block is the randomized block (trial) index, Seq the child's position
+	// in the whole run, both 0-based.
+	Block int `json:"block"`
+	Seq   int `json:"seq"`
+	// NsPerOp is the child's value: the median of its timed samples, in ns
+	// per op.
+	NsPerOp float64 `json:"ns_per_op"`
+	// InstallNsTotal is the summed duration of the child's seccomp(2) calls,
+	// in ns (0 for no filters).
+	InstallNsTotal int64 `json:"install_ns_total"`
+	// CPU is the CPU the measuring thread was pinned to, -1 if none.
+	CPU int `json:"cpu"`
+	// FiltersSeen is Seccomp_filters of the measuring thread after
+	// installing, -1 if the kernel does not report it (before Linux 5.9).
+	FiltersSeen int `json:"filters_seen"`
 }
 
 // Fit is the per-variant model cost(N) = baseline + entry + N·per_filter
@@ -222,6 +248,15 @@ func Build(in Input) *Document {
 			BaselineNs: finite(f.Baseline), DriftNsPerChild: finite(f.Drift), R2: finite(f.R2), N: f.N, Warnings: f.Warnings,
 		})
 	}
+	for _, s := range in.Samples {
+		var inst int64
+		for _, ns := range s.InstallNs {
+			inst += ns
+		}
+		d.Children = append(d.Children, Child{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq,
+			NsPerOp: finite(s.NsPerOp), InstallNsTotal: inst, CPU: s.CPU, FiltersSeen: s.FiltersSeen})
+	}
+	sort.SliceStable(d.Children, func(i, j int) bool { return d.Children[i].Seq < d.Children[j].Seq })
 	d.Warnings = append(d.Warnings, in.Result.Warnings...)
 	d.Meaning = Explain(d)
 	if d.Results == nil {
