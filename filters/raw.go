@@ -1,0 +1,66 @@
+package filters
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"golang.org/x/net/bpf"
+)
+
+// ErrBadRaw is returned (wrapped in a *SourceError) when a raw BPF file is
+// not an array of struct sock_filter or is not a filter the kernel would
+// attach.
+var ErrBadRaw = errors.New("invalid raw BPF filter")
+
+// ParseRaw reads a compiled filter: an array of struct sock_filter
+// {u16 code; u8 jt; u8 jf; u32 k}, 8 bytes each, little-endian (the native
+// order of x86_64; what bubblewrap --seccomp reads and libseccomp's
+// seccomp_export_bpf writes, and what Program.Bytes produces). The program
+// is checked with Validate against the rules the kernel applies on attach
+// (kernel/seccomp.c: seccomp_prepare_filter, seccomp_check_filter;
+// net/core/filter.c: bpf_check_classic).
+//
+// Errors are *SourceError values wrapping ErrBadRaw: a size that is not a
+// multiple of 8 bytes (the error gives the size and the stray bytes), an
+// empty file, or a validation failure, whose *ValidationError (with the
+// offending instruction index, also given as a byte offset in the message)
+// stays reachable through errors.As.
+func ParseRaw(name string, data []byte) (*Program, error) {
+	if len(data) == 0 {
+		return nil, &SourceError{File: name, Err: fmt.Errorf("%w: empty file; want struct sock_filter records of %d bytes", ErrBadRaw, SockFilterSize)}
+	}
+	if r := len(data) % SockFilterSize; r != 0 {
+		return nil, &SourceError{File: name, Err: fmt.Errorf("%w: size %d bytes is not a multiple of %d (sizeof(struct sock_filter)): %d stray bytes at the end",
+			ErrBadRaw, len(data), SockFilterSize, r)}
+	}
+	insns := make([]bpf.RawInstruction, len(data)/SockFilterSize)
+	for i := range insns {
+		b := data[i*SockFilterSize:]
+		insns[i] = bpf.RawInstruction{
+			Op: binary.LittleEndian.Uint16(b[0:2]),
+			Jt: b[2],
+			Jf: b[3],
+			K:  binary.LittleEndian.Uint32(b[4:8]),
+		}
+	}
+	if err := Validate(insns); err != nil {
+		e := &SourceError{File: name, Err: fmt.Errorf("%w: %w", ErrBadRaw, err)}
+		var ve *ValidationError
+		if errors.As(err, &ve) && ve.PC >= 0 {
+			// A binary file has no lines: name the instruction and its
+			// byte offset instead.
+			e.Err = fmt.Errorf("%w: instruction %d (byte offset %d): %w", ErrBadRaw, ve.PC, ve.PC*SockFilterSize, err)
+		}
+		return nil, e
+	}
+	sum := sha256.Sum256(data)
+	return &Program{
+		Name:         srcBaseName(name),
+		Source:       name,
+		SourceSHA256: hex.EncodeToString(sum[:]),
+		Insns:        insns,
+	}, nil
+}
