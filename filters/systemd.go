@@ -581,7 +581,9 @@ func hasAll(a *scmpArch, names ...string) bool {
 	return true
 }
 
-func masked(arg int, v uint64) scmpCond { return scmpCond{Arg: arg, Op: scmpMaskedEQ, Mask: v, Datum: v} }
+func masked(arg int, v uint64) scmpCond {
+	return scmpCond{Arg: arg, Op: scmpMaskedEQ, Mask: v, Datum: v}
+}
 
 // stack builds the modeled filters in exec_child's order.
 func (c *unitContext) stack(name string, opt SystemdOptions) (*SystemdStack, error) {
