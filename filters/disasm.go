@@ -131,6 +131,9 @@ func Disassemble(p *Program, arch *Arch) []Line {
 				a = st[pc].arch
 			}
 			l.Comment = constComment(st[pc].a, ri.K, a)
+			if a != arch && l.Comment != "" && st[pc].a == OffsetNr/4 {
+				l.Comment += " (" + a.Name + ")"
+			}
 		}
 		if !st[pc].reached {
 			l.Comment = "unreachable"
