@@ -1,6 +1,7 @@
 package filters
 
 //go:generate go run mksyscallgroups.go
+//go:generate go run mkociprofiles.go
 
 import (
 	"bufio"
