@@ -1,0 +1,81 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// BenchmarkName returns the Go benchmark name of a cell, e.g.
+// "BenchmarkSeccomp/variant=defeat/filters=4/workload=mix". The key=value
+// parts let benchstat group by them (benchstat -col /variant).
+func BenchmarkName(variant string, filters int, workload string) string {
+	return fmt.Sprintf("BenchmarkSeccomp/variant=%s/filters=%d/workload=%s", benchValue(variant), filters, benchValue(workload))
+}
+
+// WriteBenchstat writes d in the Go benchmark format read by
+// golang.org/x/perf/benchfmt and benchstat: configuration lines ("key:
+// value": goos, goarch, cpu, kernel, the policies, the op, the tool
+// version), then one line per measuring child,
+//
+//	BenchmarkSeccomp/variant=defeat/filters=4/workload=mix 1 1234.5 ns/op
+//
+// where the iteration count 1 means "one child" and the value is that
+// child's median ns per op. A document without per-child records uses
+// results[].samples_ns (same values, not in run order) and says so on warn,
+// as do the document's warnings. It returns the first write error.
+func WriteBenchstat(w, warn io.Writer, d *Document) error {
+	ew := &errWriter{w: w}
+	ew.printf("goos: linux\n")
+	ew.printf("goarch: %s\n", benchGoarch)
+	ew.printf("pkg: github.com/seccompbench/seccompbench\n")
+	if d.Environment.CPUModel != "" {
+		ew.printf("cpu: %s\n", oneLine(d.Environment.CPUModel))
+	}
+	if d.Environment.Kernel != "" {
+		ew.printf("kernel: %s\n", oneLine(d.Environment.Kernel))
+	}
+	var pols []string
+	for _, p := range d.Config.Policies {
+		pols = append(pols, p.Path)
+	}
+	ew.printf("policy: %s\n", oneLine(strings.Join(pols, ", ")))
+	if d.Config.Op != "" {
+		ew.printf("op: %s\n", oneLine(d.Config.Op))
+	}
+	ew.printf("seccompbench: %s\n", oneLine(d.Tool.Version))
+	if len(d.Children) > 0 {
+		for _, c := range d.Children {
+			ew.printf("%s 1 %s ns/op\n", BenchmarkName(c.Variant, c.Filters, d.Config.Workload), fmtFloat(c.NsPerOp))
+		}
+	} else {
+		if len(d.Results) > 0 {
+			fmt.Fprintln(warn, "note: the result has no per-child records (children); lines come from results[].samples_ns, grouped by cell instead of in run order")
+		}
+		for _, r := range d.Results {
+			for _, x := range r.SamplesNs {
+				ew.printf("%s 1 %s ns/op\n", BenchmarkName(r.Variant, r.Filters, d.Config.Workload), fmtFloat(x))
+			}
+		}
+	}
+	for _, wn := range dedupe(sortedCopy(d.Warnings)) {
+		fmt.Fprintf(warn, "warning: %s\n", wn)
+	}
+	return ew.err
+}
+
+// benchGoarch is the goarch configuration line: the runner's timed loops
+// exist for amd64 only (runner/loop_amd64.s), and the document does not
+// record the architecture.
+const benchGoarch = "amd64"
+
+// benchValue makes s safe inside a benchmark name: no spaces, slashes or
+// '=' (they separate the name's parts).
+func benchValue(s string) string {
+	return strings.NewReplacer(" ", "_", "/", "_", "=", "_", "\t", "_").Replace(s)
+}
+
+// oneLine makes s safe as a benchfmt configuration value.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

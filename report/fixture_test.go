@@ -1,0 +1,124 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// fixtureCounts are the filter counts of the fixture run.
+var fixtureCounts = []int{0, 1, 2, 4, 8, 16, 32}
+
+// fixtureNs is the synthetic ns/op of one child: a 1000 ns baseline; "on"
+// adds 0.5 ns per filter (cached), "defeat" adds a 200 ns entry step and
+// 20 ns per filter; a deterministic ±8 ns wobble per block and count, and
+// shift (ns) on top.
+func fixtureNs(v runner.Variant, n, block int, shift float64) float64 {
+	y := 1000.0 + shift + float64((block*7+n*3)%5-2)*4
+	if n == 0 {
+		return y
+	}
+	if v == runner.VariantDefeat {
+		return y + 200 + 20*float64(n)
+	}
+	return y + 0.5*float64(n)
+}
+
+// fixtureSamples are the children of a 6-block run in a fixed interleaved
+// order. shift is added to every "defeat" child with at least one filter
+// (0 for the plain fixture).
+func fixtureSamples(shift float64) []runner.Sample {
+	var out []runner.Sample
+	seq := 0
+	for b := 0; b < 6; b++ {
+		for _, v := range []runner.Variant{runner.VariantOn, runner.VariantDefeat} {
+			for i := range fixtureCounts {
+				n := fixtureCounts[(i+b)%len(fixtureCounts)]
+				s := 0.0
+				if v == runner.VariantDefeat && n > 0 {
+					s = shift
+				}
+				install := make([]int64, n)
+				for k := range install {
+					install[k] = 2000
+				}
+				out = append(out, runner.Sample{
+					Cell: runner.Cell{Variant: v, Filters: n}, Block: b, Seq: seq,
+					NsPerOp: fixtureNs(v, n, b, s), InstallNs: install, CPU: 1, FiltersSeen: n,
+				})
+				seq++
+			}
+		}
+	}
+	return out
+}
+
+// fixtureDoc builds a fixed document through Build, from fixtureSamples
+// analyzed by stats.Analyze.
+func fixtureDoc(t testing.TB, shift float64) *Document {
+	t.Helper()
+	samples := fixtureSamples(shift)
+	obs := make([]stats.Observation, len(samples))
+	for i, s := range samples {
+		obs[i] = stats.Observation{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq, NsPerOp: s.NsPerOp}
+	}
+	res, err := stats.Analyze(obs, stats.Options{Confidence: 0.95, Seed: 1, Variants: []string{"on", "defeat"}})
+	if err != nil {
+		t.Fatalf("analyze fixture: %v", err)
+	}
+	return Build(Input{
+		Tool:    Tool{Name: "seccompbench", Version: "v0.0.0-test"},
+		Command: "seccompbench run --trials 6 --filters 0,1,2,4,8,16,32 --workload getpid",
+		Created: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
+		Environment: runner.Environment{
+			Kernel: "6.18.0-test", CPUModel: "Test CPU @ 2.00GHz", CPUs: 2, BPFJitEnable: "1",
+			Vulnerabilities: map[string]string{"spec_store_bypass": "Mitigation: Speculative Store Bypass disabled via prctl", "spectre_v2": "Mitigation: Retpolines"},
+			GoVersion:       "go1.26.8", ParentSeccompFilters: 0, ParentSeccompMode: 0, Clocksource: "tsc",
+		},
+		Config: Config{
+			Policies:     []Policy{{Path: "default", SHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Instructions: 120}},
+			FilterCounts: fixtureCounts, Workload: "getpid", Op: "one getpid() syscall", Cache: "both",
+			Variants: []string{"on", "defeat"}, Trials: 6, Iterations: 20000, SamplesPerChild: 5, Seed: 1, Confidence: 0.95, CPU: 1,
+		},
+		Samples: samples,
+		Result:  res,
+		Cache: []CacheVariant{
+			{Variant: "on", Syscalls: []CacheSyscall{{Name: "getpid", Nr: 39, Cached: true, Action: "allow"}}},
+			{Variant: "defeat", Syscalls: []CacheSyscall{{Name: "getpid", Nr: 39, Cached: false, Action: "allow", Instructions: 1600,
+				Reason: "filter 0 instruction 0 loads instruction_pointer"}}},
+		},
+		Setup:   &Setup{PerFilterNs: 2000, PerFilterCILowNs: 1900, PerFilterCIHiNs: 2100, StackNs: 64000, StackFilter: 32},
+		Control: []Control{{Variant: "defeat", BeforeNs: 1.0, AfterNs: 1.001, SlowdownPct: 0.1, SlowdownPctLow: -0.5, SlowdownPctHigh: 0.7}},
+	})
+}
+
+// golden compares got with testdata/golden/name, or rewrites it with
+// -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden (run go test ./report -update to create it): %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from golden file %s (go test ./report -update rewrites it)\n--- got ---\n%s", name, path, got)
+	}
+}

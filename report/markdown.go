@@ -1,0 +1,221 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// WriteMarkdown writes d as a self-contained Markdown report (GitHub
+// flavoured: pipe tables, fenced code): what the numbers mean, the results
+// and the per-filter model, the action-cache prediction, setup cost and the
+// control loop, the environment, the configuration, the command line that
+// reproduces the run, and every warning. It returns the first write error.
+func WriteMarkdown(w io.Writer, d *Document) error {
+	ew := &errWriter{w: w}
+	pct := d.Config.Confidence * 100
+	ew.printf("# seccompbench: %s, workload %s\n\n", policyTitle(d), d.Config.Workload)
+	if d.Partial {
+		ew.printf("> **Partial result:** the run was interrupted; only the children that finished are included.\n\n")
+	}
+	ew.printf("One op is %s; every time below is nanoseconds per op (ns/op). Intervals are %.0f %% confidence intervals (CI).\n\n", d.Config.Op, pct)
+
+	if len(d.Meaning) > 0 {
+		ew.printf("## What it means\n\n")
+		for _, m := range d.Meaning {
+			ew.printf("- **%s** (%s): %s\n", m.Variant, variantLabel(m.Variant), mdEscape(m.Text))
+		}
+		ew.printf("\n")
+	}
+
+	ew.printf("## Results\n\n")
+	ew.printf("Each row is one cell: a variant with N filters stacked, measured in `n` fresh child processes. Overhead is the difference to the same variant's 0-filter baseline (Welch interval).\n\n")
+	ew.printf("| variant | filters | n | mean ns/op | median ns/op | %.0f %% CI | overhead ns/op | %.0f %% CI | overhead %% |\n", pct, pct)
+	ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, r := range d.Results {
+		if r.Filters == 0 {
+			ew.printf("| %s | %d | %d | %.1f | %.1f | [%.1f, %.1f] | baseline | | |\n", r.Variant, r.Filters, r.N, r.MeanNs, r.MedianNs, r.CILowNs, r.CIHighNs)
+			continue
+		}
+		ew.printf("| %s | %d | %d | %.1f | %.1f | [%.1f, %.1f] | %+.1f | [%+.1f, %+.1f] | %+.1f %% |\n", r.Variant, r.Filters, r.N, r.MeanNs, r.MedianNs,
+			r.CILowNs, r.CIHighNs, r.OverheadNs, r.OverheadCILowNs, r.OverheadCIHighNs, r.OverheadPct)
+	}
+	ew.printf("\n")
+
+	if len(d.Fits) > 0 {
+		ew.printf("## Per-filter model\n\n")
+		ew.printf("`ns/op(N) = baseline + entry + N × per-filter` for N ≥ 1, fitted by least squares over every child of the variant, with a linear drift term. *Entry* is the one-off cost of having any filter at all (BPF dispatch); *per-filter* is what each further filter adds.\n\n")
+		ew.printf("| variant | per-filter ns/op | %.0f %% CI | entry ns/op | %.0f %% CI | baseline ns/op | R² | children |\n", pct, pct)
+		ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|\n")
+		for _, f := range d.Fits {
+			ew.printf("| %s | %.2f | [%.2f, %.2f] | %.1f | [%.1f, %.1f] | %.1f | %.3f | %d |\n", f.Variant, f.PerFilterNs, f.PerFilterCILowNs, f.PerFilterCIHighNs,
+				f.EntryNs, f.EntryCILowNs, f.EntryCIHighNs, f.BaselineNs, f.R2, f.N)
+		}
+		ew.printf("\n")
+	}
+
+	if len(d.Cache) > 0 {
+		ew.printf("## Action cache\n\n")
+		ew.printf("Since Linux 5.11 the kernel emulates each filter once, when it is attached, for every syscall number (kernel/seccomp.c: seccomp_cache_prepare_bitmap). A syscall that every filter in the stack allows knowing only its number and architecture is *cached*: no filter runs for it, so stacking more filters costs ~nothing. Argument checks, other verdicts and kernels before 5.11 make every filter run on every syscall. The `defeat` variant prepends `ld [instruction_pointer]` to each filter: verdicts stay the same, but nothing is cached, which shows the cost the cache hides.\n\n")
+		ew.printf("Prediction for the workload's syscalls at the deepest stack (%d filters):\n\n", maxCount(d.Config.FilterCounts))
+		ew.printf("| variant | syscall | nr | cached | verdict | BPF instructions run | why not cached |\n")
+		ew.printf("|---|---|--:|---|---|--:|---|\n")
+		for _, cv := range d.Cache {
+			for _, s := range cv.Syscalls {
+				cached := "no"
+				if s.Cached {
+					cached = "yes"
+				}
+				ew.printf("| %s | %s | %d | %s | %s | %d | %s |\n", cv.Variant, s.Name, s.Nr, cached, orDash(s.Action), s.Instructions, mdEscape(orDash(s.Reason)))
+			}
+		}
+		ew.printf("\n")
+	}
+
+	if d.Setup != nil || len(d.Control) > 0 {
+		ew.printf("## Setup and mitigations\n\n")
+		if d.Setup != nil {
+			ew.printf("- Installing one filter (one seccomp(2) call): %.1f µs (%.0f %% CI [%.1f, %.1f]); installing the %d-filter stack: %.1f µs. This is paid once per process, not per syscall.\n",
+				d.Setup.PerFilterNs/1e3, pct, d.Setup.PerFilterCILowNs/1e3, d.Setup.PerFilterCIHiNs/1e3, d.Setup.StackFilter, d.Setup.StackNs/1e3)
+		}
+		for _, c := range d.Control {
+			verdict := "no mitigation slowdown detected"
+			if c.SlowdownPctLow > 0 {
+				verdict = "installing filters slowed code that makes no syscall: a mitigation's cost (e.g. speculative store bypass), not filter evaluation"
+			}
+			ew.printf("- Control loop without syscalls, %s: %.3f → %.3f ns per iteration, %+.1f %% (CI [%+.1f, %+.1f]): %s.\n",
+				c.Variant, c.BeforeNs, c.AfterNs, c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh, verdict)
+		}
+		ew.printf("\n")
+	}
+
+	ew.printf("## Environment\n\n")
+	e := d.Environment
+	ew.printf("| | |\n|---|---|\n")
+	ew.printf("| kernel | %s |\n", orDash(e.Kernel))
+	ew.printf("| CPU | %s (%d CPUs online) |\n", mdEscape(orDash(e.CPUModel)), e.CPUs)
+	ew.printf("| bpf_jit_enable | %s |\n", orDash(e.BPFJitEnable))
+	ew.printf("| clocksource | %s |\n", orDash(e.Clocksource))
+	ew.printf("| Go | %s |\n", orDash(e.GoVersion))
+	ew.printf("| tool | %s %s |\n", d.Tool.Name, d.Tool.Version)
+	ew.printf("| inherited seccomp filters | %s |\n", inherited(e.ParentSeccompFilters))
+	if !d.Created.IsZero() {
+		ew.printf("| run at | %s |\n", d.Created.Format("2006-01-02 15:04:05 MST"))
+	}
+	if len(e.Vulnerabilities) > 0 {
+		keys := make([]string, 0, len(e.Vulnerabilities))
+		for k := range e.Vulnerabilities {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		ew.printf("\n<details><summary>CPU vulnerabilities and mitigations</summary>\n\n| file | state |\n|---|---|\n")
+		for _, k := range keys {
+			ew.printf("| %s | %s |\n", k, mdEscape(e.Vulnerabilities[k]))
+		}
+		ew.printf("\n</details>\n")
+	}
+	ew.printf("\n")
+
+	ew.printf("## Configuration\n\n")
+	ew.printf("| policy (installed in this order, cycling) | instructions | sha256 |\n|---|--:|---|\n")
+	for _, p := range d.Config.Policies {
+		ew.printf("| %s | %d | `%s` |\n", mdEscape(p.Path), p.Instructions, shortHash(p.SHA256))
+	}
+	ew.printf("\n")
+	ew.printf("- filter counts: %s\n", joinInts(d.Config.FilterCounts))
+	ew.printf("- variants: %s (cache flag `%s`)\n", strings.Join(d.Config.Variants, ", "), d.Config.Cache)
+	ew.printf("- workload `%s`: one op is %s\n", d.Config.Workload, d.Config.Op)
+	ew.printf("- %d trials (randomized blocks; each block runs every cell once, in shuffled order, in fresh children)\n", d.Config.Trials)
+	ew.printf("- %d loop iterations × %d timed samples per child; the child's value is the median sample\n", d.Config.Iterations, d.Config.SamplesPerChild)
+	ew.printf("- seed %d, measuring CPU %s, confidence %.0f %%, estimator %s, SPEC_ALLOW %t\n", d.Config.Seed, cpuString(d.Config.CPU), pct, estimator(d.Config.Robust), d.Config.SpecAllow)
+	ew.printf("\n")
+
+	if d.Command != "" {
+		ew.printf("## Reproduce\n\n```sh\n%s\n```\n\n", d.Command)
+	}
+	if ws := dedupe(sortedCopy(d.Warnings)); len(ws) > 0 {
+		ew.printf("## Warnings\n\n")
+		for _, wn := range ws {
+			ew.printf("- %s\n", mdEscape(wn))
+		}
+		ew.printf("\n")
+	}
+	return ew.err
+}
+
+// policyTitle names the stack's policies, e.g. "default" or "a.yaml + b.yaml".
+func policyTitle(d *Document) string {
+	var names []string
+	for _, p := range d.Config.Policies {
+		names = append(names, p.Path)
+	}
+	if len(names) == 0 {
+		return "no policy"
+	}
+	return strings.Join(names, " + ")
+}
+
+// variantLabel says in words what a variant measured.
+func variantLabel(v string) string {
+	switch v {
+	case "on":
+		return "filters as installed, action cache on"
+	case "defeat":
+		return "action cache defeated, every filter runs"
+	}
+	return v
+}
+
+func estimator(robust bool) string {
+	if robust {
+		return "median with bootstrap CI"
+	}
+	return "mean with t CI"
+}
+
+func inherited(n int) string {
+	switch {
+	case n < 0:
+		return "unknown (kernel before 5.9)"
+	case n == 0:
+		return "0"
+	}
+	return fmt.Sprintf("%d (every child inherits them: the baseline is \"inherited filters only\")", n)
+}
+
+func shortHash(h string) string {
+	if len(h) > 16 {
+		return h[:16]
+	}
+	return orDash(h)
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+func maxCount(xs []int) int {
+	m := 0
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string{}, s...)
+	sort.Strings(out)
+	return out
+}
+
+// mdEscape keeps text from breaking a Markdown table cell or starting
+// markup: pipes and the characters that open emphasis or HTML are escaped.
+func mdEscape(s string) string {
+	r := strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "\n", " ")
+	return r.Replace(s)
+}

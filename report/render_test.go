@@ -1,0 +1,250 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/xml"
+	"errors"
+	"image/png"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+	"gonum.org/v1/plot/vg"
+)
+
+func TestGoldenRenderers(t *testing.T) {
+	d := fixtureDoc(t, 0)
+	tests := []struct {
+		name   string
+		render func(w, warn io.Writer) error
+	}{
+		{"markdown.md", func(w, _ io.Writer) error { return WriteMarkdown(w, d) }},
+		{"children.csv", func(w, warn io.Writer) error { return WriteCSV(w, warn, d) }},
+		{"bench.txt", func(w, warn io.Writer) error { return WriteBenchstat(w, warn, d) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, warn bytes.Buffer
+			if err := tt.render(&out, &warn); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tt.name, out.Bytes())
+		})
+	}
+}
+
+func TestMarkdownSections(t *testing.T) {
+	d := fixtureDoc(t, 0)
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	for _, want := range []string{"## What it means", "## Results", "## Per-filter model", "## Action cache", "## Environment", "## Configuration",
+		"```sh\n" + d.Command + "\n```", "6.18.0-test", "| defeat | 32 | 6 |", d.Meaning[0].Text[:20]} {
+		if !strings.Contains(got, want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+	d.Partial = true
+	b.Reset()
+	WriteMarkdown(&b, d)
+	if !strings.Contains(b.String(), "Partial result") {
+		t.Errorf("partial document not marked")
+	}
+}
+
+func TestCSVRows(t *testing.T) {
+	d := fixtureDoc(t, 0)
+	var out, warn bytes.Buffer
+	if err := WriteCSV(&out, &warn, d); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&out).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rows[0], CSVHeader; !slices.Equal(got, want) {
+		t.Fatalf("header = %v, want %v", got, want)
+	}
+	if got, want := len(rows)-1, len(fixtureSamples(0)); got != want {
+		t.Fatalf("rows = %d, want one per child = %d", got, want)
+	}
+	// Row i is the child with Seq i, and its value is that child's.
+	for i, s := range fixtureSamples(0) {
+		r := rows[i+1]
+		ns, _ := strconv.ParseFloat(r[4], 64)
+		if r[0] != string(s.Variant) || r[1] != strconv.Itoa(s.Filters) || r[2] != strconv.Itoa(s.Block) || r[3] != strconv.Itoa(i) || ns != s.NsPerOp {
+			t.Fatalf("row %d = %v, want child %+v", i+1, r, s)
+		}
+		if want := strconv.Itoa(2000 * s.Filters); r[5] != want {
+			t.Errorf("row %d install_ns_total = %s, want %s", i+1, r[5], want)
+		}
+	}
+	if warn.Len() != 0 {
+		t.Errorf("unexpected warnings: %s", warn.String())
+	}
+
+	t.Run("no children", func(t *testing.T) {
+		d := fixtureDoc(t, 0)
+		d.Children = nil
+		var out, warn bytes.Buffer
+		if err := WriteCSV(&out, &warn, d); err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := csv.NewReader(&out).ReadAll()
+		if got, want := len(rows)-1, len(fixtureSamples(0)); got != want {
+			t.Errorf("rows = %d, want %d from samples_ns", got, want)
+		}
+		if !strings.Contains(warn.String(), "no per-child records") {
+			t.Errorf("warn = %q, want a note about missing children", warn.String())
+		}
+	})
+}
+
+// TestBenchstatParses reads the benchstat output back with x/perf/benchfmt:
+// every child is one result with the right name parts and value.
+func TestBenchstatParses(t *testing.T) {
+	d := fixtureDoc(t, 0)
+	var out, warn bytes.Buffer
+	if err := WriteBenchstat(&out, &warn, d); err != nil {
+		t.Fatal(err)
+	}
+	r := benchfmt.NewReader(&out, "bench.txt")
+	var got []string
+	var cfg map[string]string
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			t.Fatalf("benchfmt: %v", rec)
+		case *benchfmt.Result:
+			if cfg == nil {
+				cfg = map[string]string{}
+				for _, c := range rec.Config {
+					cfg[c.Key] = string(c.Value)
+				}
+			}
+			base, parts := rec.Name.Parts()
+			if string(base) != "Seccomp" {
+				t.Fatalf("base name = %q, want Seccomp", base)
+			}
+			if rec.Iters != 1 {
+				t.Errorf("iters = %d, want 1 (one child)", rec.Iters)
+			}
+			// benchfmt tidies ns/op into sec/op and keeps the original.
+			if len(rec.Values) != 1 || rec.Values[0].OrigUnit != "ns/op" || rec.Values[0].Unit != "sec/op" {
+				t.Fatalf("%s values = %+v, want one ns/op value", rec.Name, rec.Values)
+			}
+			v := rec.Values[0].OrigValue
+			got = append(got, strings.Join(partsStrings(parts), "")+" "+strconv.FormatFloat(v, 'f', -1, 64))
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, s := range fixtureSamples(0) {
+		want = append(want, "/variant="+string(s.Variant)+"/filters="+strconv.Itoa(s.Filters)+"/workload=getpid "+strconv.FormatFloat(s.NsPerOp, 'f', -1, 64))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("parsed results differ:\ngot  %v\nwant %v", got, want)
+	}
+	for k, v := range map[string]string{"goos": "linux", "goarch": "amd64", "cpu": "Test CPU @ 2.00GHz", "kernel": "6.18.0-test", "policy": "default"} {
+		if cfg[k] != v {
+			t.Errorf("config %s = %q, want %q", k, cfg[k], v)
+		}
+	}
+}
+
+func partsStrings(ps [][]byte) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = string(p)
+	}
+	return out
+}
+
+// TestSVGSeries decodes the SVG as XML and finds every legend entry, the
+// axis labels and the title.
+func TestSVGSeries(t *testing.T) {
+	d := fixtureDoc(t, 0)
+	var out, warn bytes.Buffer
+	if err := WriteSVG(&out, &warn, d); err != nil {
+		t.Fatal(err)
+	}
+	texts := svgTexts(t, out.Bytes())
+	want := PlotSeriesNames(d)
+	if len(want) != 5 {
+		t.Fatalf("series = %v, want 2 measured + 2 fits + baseline", want)
+	}
+	for _, w := range append(want, "number of filters stacked (N)", "Syscall cost vs. seccomp filters stacked") {
+		if !slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(s, w) }) {
+			t.Errorf("SVG has no text %q; texts: %q", w, texts)
+		}
+	}
+	if !slices.ContainsFunc(want, func(s string) bool { return strings.Contains(s, "+20.0 ns per filter") }) {
+		t.Errorf("defeat fit legend does not show the 20 ns/filter slope: %v", want)
+	}
+}
+
+func svgTexts(t *testing.T, b []byte) []string {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	var texts []string
+	var inText bool
+	sawSVG := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG is not valid XML: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if tok.Name.Local == "svg" {
+				sawSVG = true
+			}
+			inText = tok.Name.Local == "text"
+		case xml.EndElement:
+			inText = false
+		case xml.CharData:
+			if inText {
+				texts = append(texts, string(tok))
+			}
+		}
+	}
+	if !sawSVG {
+		t.Fatal("no <svg> element")
+	}
+	return texts
+}
+
+func TestPNG(t *testing.T) {
+	d := fixtureDoc(t, 0)
+	var out bytes.Buffer
+	if err := WritePNG(&out, io.Discard, d); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&out)
+	if err != nil {
+		t.Fatalf("decode png: %v", err)
+	}
+	if got, want := img.Bounds().Dx(), int(float64(plotWidth/vg.Inch)*PNGDPI); got != want {
+		t.Errorf("width = %d px, want %d", got, want)
+	}
+}
+
+func TestPlotNothing(t *testing.T) {
+	d := &Document{}
+	for name, f := range map[string]func(io.Writer, io.Writer, *Document) error{"svg": WriteSVG, "png": WritePNG} {
+		if err := f(io.Discard, io.Discard, d); !errors.Is(err, ErrNothingToPlot) {
+			t.Errorf("%s: err = %v, want ErrNothingToPlot", name, err)
+		}
+	}
+}
