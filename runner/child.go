@@ -93,9 +93,12 @@ type measureState struct {
 // thread, so a policy that denies write, futex or exit cannot lose results.
 func ChildMain() {
 	debug.SetGCPercent(-1)
-	if runtime.GOMAXPROCS(0) < 2 {
-		runtime.GOMAXPROCS(2)
-	}
+	// An explicit GOMAXPROCS also stops the runtime's automatic updates
+	// (Go 1.25+), which stop the world when the affinity mask changes, as
+	// isolate changes it: the spinning measuring thread would never stop,
+	// and the child would hang. Two Ps at least, or the spinner starves
+	// the reporter.
+	runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
 	rep, err := runChild(os.Stdin)
 	if err != nil {
 		rep.Err = err.Error()
@@ -151,6 +154,7 @@ func runChild(in io.Reader) (childReport, error) {
 		err    error
 	}
 	readyc := make(chan ready, 1)
+	start := make(chan struct{})
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread dies with the process
 		r := ready{tid: unix.Gettid(), cpu: -1}
@@ -172,6 +176,7 @@ func runChild(in io.Reader) (childReport, error) {
 			return
 		}
 		readyc <- r
+		<-start
 		// From here on: no allocation, no channel, no function with a
 		// stack check. measure never returns.
 		measure(st)
@@ -185,11 +190,19 @@ func runChild(in io.Reader) (childReport, error) {
 	if r.err != nil {
 		return rep, r.err
 	}
+	if r.cpu >= 0 {
+		isolate(r.tid, r.cpu)
+	}
+	close(start)
 	// Poll (never block on anything the measuring thread must wake): the
-	// measuring thread may be forbidden to call futex.
+	// measuring thread may be forbidden to call futex. The pause is a raw
+	// nanosleep, not time.Sleep: a runtime timer can sit on the P that the
+	// measuring goroutine took and then never fire, because that P never
+	// schedules again once its goroutine spins (seen as hung children).
 	taskDir := "/proc/self/task/" + strconv.Itoa(r.tid)
+	pause := unix.NsecToTimespec(int64(time.Millisecond))
 	for st.done.Load() == 0 {
-		time.Sleep(200 * time.Microsecond)
+		unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&pause)), 0, 0)
 		if _, err := os.Stat(taskDir); err != nil {
 			return rep, fmt.Errorf("measuring thread %d died after %d of %d filters were installed (killed by SECCOMP_RET_KILL_THREAD?)", r.tid, st.installed.Load(), len(spec.Filters))
 		}
@@ -250,6 +263,7 @@ func timeControl(st *measureState) int64 {
 	if st.spec.ControlIters == 0 {
 		return 0
 	}
+	loopControl(st.spec.ControlIters/4+1, &st.ctrlBuf[0]) // warm up
 	t0 := nanotime()
 	loopControl(st.spec.ControlIters, &st.ctrlBuf[0])
 	return nanotime() - t0
@@ -276,6 +290,34 @@ func runWorkload(st *measureState) {
 //go:nosplit
 func spin() {
 	for {
+	}
+}
+
+// isolate moves every thread of this process but the measuring thread tid
+// off cpu (when another CPU is allowed), so the runtime's own threads
+// (sysmon, the reporter) do not preempt the timed loop. Threads created
+// later inherit the mask of their creator, which is never the measuring
+// thread (newm uses the template thread for locked Ms: runtime/proc.go).
+// Failures only cost precision and are ignored.
+func isolate(tid, cpu int) {
+	var set unix.CPUSet
+	if unix.SchedGetaffinity(0, &set) != nil {
+		return
+	}
+	set.Clear(cpu)
+	if set.Count() == 0 {
+		return
+	}
+	ents, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		t, err := strconv.Atoi(e.Name())
+		if err != nil || t == tid {
+			continue
+		}
+		unix.SchedSetaffinity(t, &set)
 	}
 }
 

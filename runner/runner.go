@@ -468,7 +468,7 @@ func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpe
 // GC.
 func childEnviron() []string {
 	env := []string{childEnv + "=" + childProtocol}
-	godebug := "asyncpreemptoff=1"
+	godebug := "asyncpreemptoff=1,updatemaxprocs=0"
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {

@@ -1,0 +1,410 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// RunOptions are the flags and arguments of `seccompbench run`.
+type RunOptions struct {
+	IO      *IOStreams
+	Now     func() time.Time
+	Context context.Context
+
+	Policies   []string
+	Counts     []int
+	Workload   runner.Workload
+	Cache      string
+	Trials     int
+	Seed       uint64
+	CPU        int
+	Confidence float64
+	Format     string
+	Output     string
+	Iterations uint64
+	Samples    int
+	SpecAllow  bool
+	Robust     bool
+	Quiet      bool
+	Args       []string // the command line, for the report
+}
+
+// NewCmdRun builds `seccompbench run`. runF, if not nil, replaces runRun
+// (tests use it to check flag parsing).
+func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
+	opts := &RunOptions{IO: f.IO, Now: f.Now}
+	var counts, workload string
+	cmd := &cobra.Command{
+		Use:   "run [POLICY...]",
+		Short: "Measure the per-syscall cost of a policy stacked 0..32 deep",
+		Long: `Measure what a seccomp policy adds to every syscall, and how that grows as
+filters stack. Each (variant, filter count) cell runs in a fresh child
+process, in randomized blocks; the child installs the stack on a pinned
+thread and times a raw syscall loop.
+
+POLICY is a policy file (YAML or JSON in the Elastic Beats schema) or
+"default" for the embedded default policy (used when none is given).
+Several policies form the stack by cycling: with P1 P2 and 5 filters the
+stack is P1 P2 P1 P2 P1, P1 installed first.
+
+Variants: "on" installs the filters as compiled, so the kernel's action cache
+(Linux 5.11+) may skip them; "defeat" prepends ld [instruction_pointer] to
+each filter, which keeps every verdict but makes every filter run on every
+syscall (as on older kernels or with argument rules).`,
+		Example: `  seccompbench run
+  seccompbench run --cache defeat --workload getpid --filters 0,1,2,4,8,16,32
+  seccompbench run testdata/policies/denylist.yaml --filters 0-32/8 --format json -o result.json`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Context = cmd.Context()
+			opts.Policies = args
+			if len(opts.Policies) == 0 {
+				opts.Policies = []string{"default"}
+			}
+			var err error
+			if opts.Counts, err = ParseCounts(counts); err != nil {
+				return &FlagError{Err: fmt.Errorf("--filters: %w", err)}
+			}
+			if opts.Workload, err = runner.LookupWorkload(workload); err != nil {
+				return &FlagError{Err: fmt.Errorf("--workload: %w", err)}
+			}
+			switch opts.Cache {
+			case "on", "defeat", "both":
+			default:
+				return flagErrorf("--cache: %q is not on, defeat or both", opts.Cache)
+			}
+			switch opts.Format {
+			case "table", "json":
+			default:
+				return flagErrorf("--format: %q is not table or json", opts.Format)
+			}
+			if err := stats.CheckConfidence(opts.Confidence); err != nil {
+				return &FlagError{Err: fmt.Errorf("--confidence: %w", err)}
+			}
+			if opts.Trials < 2 {
+				return flagErrorf("--trials: need at least 2 trials for a confidence interval, got %d", opts.Trials)
+			}
+			opts.Args = os.Args
+			if runF != nil {
+				return runF(opts)
+			}
+			return runRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&counts, "filters", "0,1,2,4,8,16,32", "filter `counts` to measure: a list (0,1,2), ranges (0-32) and strides (0-32/4)")
+	fl.StringVar(&workload, "workload", "mix", "timed loop: mix, getpid or close (UnixBench syscall.c modes)")
+	fl.StringVar(&opts.Cache, "cache", "both", "measure the filters as installed (on), with the action cache defeated (defeat), or both")
+	fl.IntVar(&opts.Trials, "trials", 20, "randomized blocks; each runs every cell once in a fresh child")
+	fl.Uint64Var(&opts.Seed, "seed", 1, "seed of the block shuffles and the bootstrap")
+	fl.IntVar(&opts.CPU, "cpu", -1, "CPU to pin the measuring thread to (-1: the highest allowed CPU, as the kernel selftest does; -2: no pinning)")
+	fl.Float64Var(&opts.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1)")
+	fl.StringVar(&opts.Format, "format", "table", "output format: table or json")
+	fl.StringVarP(&opts.Output, "output", "o", "", "write the result to `FILE` (atomically) instead of stdout")
+	fl.Uint64Var(&opts.Iterations, "iterations", 0, "loop iterations per sample (0: calibrate to ~2ms per sample)")
+	fl.IntVar(&opts.Samples, "samples", 5, "timed samples per child; the child's value is their median")
+	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install filters with SECCOMP_FILTER_FLAG_SPEC_ALLOW (no speculative store bypass mitigation)")
+	fl.BoolVar(&opts.Robust, "robust", false, "use medians with bootstrap CIs instead of means with t CIs")
+	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on stderr")
+	return cmd
+}
+
+// ParseCounts parses a --filters value: comma-separated counts, ranges
+// "a-b" and strided ranges "a-b/s". The result is sorted and deduplicated.
+// Counts must lie in [0, 4096].
+func ParseCounts(s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			return nil, fmt.Errorf("empty element in %q", s)
+		}
+		rng, step := part, 1
+		if r, st, ok := strings.Cut(part, "/"); ok {
+			n, err := strconv.Atoi(st)
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("bad stride %q in %q: want a positive integer", st, part)
+			}
+			rng, step = r, n
+		}
+		lo, hi := 0, 0
+		if a, b, ok := strings.Cut(rng, "-"); ok {
+			var err1, err2 error
+			lo, err1 = strconv.Atoi(a)
+			hi, err2 = strconv.Atoi(b)
+			if err1 != nil || err2 != nil || lo > hi {
+				return nil, fmt.Errorf("bad range %q: want LOW-HIGH with LOW <= HIGH", rng)
+			}
+		} else {
+			n, err := strconv.Atoi(rng)
+			if err != nil {
+				return nil, fmt.Errorf("bad count %q: want a number, a range 0-32 or 0-32/4", part)
+			}
+			lo, hi = n, n
+		}
+		if lo < 0 || hi > 4096 {
+			return nil, fmt.Errorf("count out of range in %q: counts go from 0 to 4096", part)
+		}
+		for n := lo; n <= hi; n += step {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+func runRun(opts *RunOptions) error {
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	progs, pols, err := openPolicies(opts.Policies)
+	if err != nil {
+		return err
+	}
+	var variants []runner.Variant
+	switch opts.Cache {
+	case "on":
+		variants = []runner.Variant{runner.VariantOn}
+	case "defeat":
+		variants = []runner.Variant{runner.VariantDefeat}
+	default:
+		variants = []runner.Variant{runner.VariantOn, runner.VariantDefeat}
+	}
+	maxN := slices.Max(opts.Counts)
+	for _, v := range variants {
+		if _, err := runner.StackFor(progs, runner.Cell{Variant: v, Filters: maxN}); err != nil {
+			return fmt.Errorf("check stack of %d filters (%s): %w", maxN, v, err)
+		}
+	}
+	cache, warnings, err := predictWorkload(progs, variants, maxN, opts.Workload)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
+	}
+	cpu := opts.CPU
+	if cpu == -1 {
+		cpu = runner.HighestCPU()
+	}
+	cfg := runner.Config{
+		Programs: progs, Counts: opts.Counts, Variants: variants, Workload: opts.Workload,
+		Trials: opts.Trials, Seed: opts.Seed, CPU: cpu, Iterations: opts.Iterations,
+		Samples: opts.Samples, ControlIters: 200000, SpecAllow: opts.SpecAllow,
+	}
+	if cfg.CPU < 0 {
+		cfg.CPU = -2
+	}
+	if !opts.Quiet && opts.IO.ErrTTY {
+		start := time.Now()
+		cfg.Progress = func(done, total int, c runner.Cell) {
+			el := time.Since(start)
+			eta := time.Duration(float64(el) / float64(done) * float64(total-done))
+			fmt.Fprintf(opts.IO.ErrOut, "\r%d/%d children, %s elapsed, ETA %s, last %s   ", done, total, el.Round(time.Second), eta.Round(time.Second), c)
+			if done == total {
+				fmt.Fprintln(opts.IO.ErrOut)
+			}
+		}
+	}
+	if cfg.Iterations == 0 {
+		it, err := runner.Calibrate(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		cfg.Iterations = it
+	}
+	samples, runErr := runner.Run(ctx, cfg)
+	partial := runErr != nil
+	if runErr != nil && !(errors.Is(runErr, context.Canceled) && opts.Output != "" && len(samples) > 0) {
+		return fmt.Errorf("run: %w", runErr)
+	}
+	var vnames []string
+	for _, v := range variants {
+		vnames = append(vnames, string(v))
+	}
+	obs := make([]stats.Observation, len(samples))
+	for i, s := range samples {
+		obs[i] = stats.Observation{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq, NsPerOp: s.NsPerOp}
+	}
+	res, err := stats.Analyze(obs, stats.Options{Confidence: opts.Confidence, Robust: opts.Robust, Seed: opts.Seed, Variants: vnames})
+	if err != nil {
+		return fmt.Errorf("analyze samples: %w", err)
+	}
+	doc := report.Build(report.Input{
+		Tool:        report.Tool{Name: "seccompbench", Version: version()},
+		Command:     strings.Join(opts.Args, " "),
+		Created:     opts.Now(),
+		Environment: runner.CaptureEnvironment(),
+		Config: report.Config{
+			Policies: pols, FilterCounts: opts.Counts, Workload: opts.Workload.Name, Op: opts.Workload.Op,
+			Cache: opts.Cache, Variants: vnames, Trials: opts.Trials, Iterations: cfg.Iterations,
+			SamplesPerChild: cfg.Samples, Seed: opts.Seed, Confidence: opts.Confidence, CPU: cfg.CPU,
+			SpecAllow: opts.SpecAllow, Robust: opts.Robust,
+		},
+		Samples:  samples,
+		Result:   res,
+		Cache:    cache,
+		Setup:    setupCost(samples, opts.Confidence),
+		Control:  controlSlowdown(samples, vnames, opts.Confidence),
+		Partial:  partial,
+		Warnings: warnings,
+	})
+	if err := writeResult(opts, doc); err != nil {
+		return err
+	}
+	if partial {
+		return fmt.Errorf("run interrupted after %d children; partial result written to %s: %w", len(samples), opts.Output, runErr)
+	}
+	return nil
+}
+
+// openPolicies opens each policy argument and describes it for the report.
+func openPolicies(specs []string) ([]*filters.Program, []report.Policy, error) {
+	var progs []*filters.Program
+	var pols []report.Policy
+	for _, s := range specs {
+		p, err := filters.Open(s)
+		if err != nil {
+			return nil, nil, fmt.Errorf("open policy: %w", err)
+		}
+		progs = append(progs, p)
+		pols = append(pols, report.Policy{Path: p.Source, SHA256: p.SourceSHA256, Instructions: p.Len()})
+	}
+	return progs, pols, nil
+}
+
+// writeResult renders doc to -o FILE (atomically) or stdout.
+func writeResult(opts *RunOptions, doc *report.Document) error {
+	render := func(w io.Writer) error {
+		if opts.Format == "json" {
+			return report.WriteJSON(w, doc)
+		}
+		return report.WriteTable(w, doc)
+	}
+	if opts.Output == "" {
+		return render(opts.IO.Out)
+	}
+	if err := writeFileAtomic(opts.Output, render); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "wrote %s\n", opts.Output)
+	return nil
+}
+
+// writeFileAtomic writes path through a temporary file in the same
+// directory, renamed over path only when complete: a failed or interrupted
+// write leaves any previous file untouched.
+func writeFileAtomic(path string, render func(io.Writer) error) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := render(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// setupCost summarizes the seccomp(2) install times over all children.
+func setupCost(samples []runner.Sample, conf float64) *report.Setup {
+	var per []float64
+	var stackNs []float64
+	maxN := 0
+	for _, s := range samples {
+		maxN = max(maxN, s.Filters)
+	}
+	for _, s := range samples {
+		var tot int64
+		for _, ns := range s.InstallNs {
+			per = append(per, float64(ns))
+			tot += ns
+		}
+		if s.Filters == maxN && maxN > 0 {
+			stackNs = append(stackNs, float64(tot))
+		}
+	}
+	if len(per) < 2 {
+		return nil
+	}
+	sum := stats.Normal(per, conf)
+	return &report.Setup{PerFilterNs: sum.Mean, PerFilterCILowNs: sum.Lo, PerFilterCIHiNs: sum.Hi,
+		StackNs: stats.Normal(stackNs, conf).Mean, StackFilter: maxN}
+}
+
+// controlSlowdown compares the control loop after installing with before,
+// per variant, over children with at least one filter.
+func controlSlowdown(samples []runner.Sample, variants []string, conf float64) []report.Control {
+	var out []report.Control
+	for _, v := range variants {
+		var before, after []float64
+		for _, s := range samples {
+			if string(s.Variant) == v && s.Filters > 0 && s.ControlBeforeNs > 0 {
+				before = append(before, s.ControlBeforeNs)
+				after = append(after, s.ControlAfterNs)
+			}
+		}
+		if len(before) < 2 {
+			continue
+		}
+		d := stats.Welch(before, after, conf)
+		c := report.Control{Variant: v, BeforeNs: stats.Normal(before, conf).Mean, AfterNs: stats.Normal(after, conf).Mean,
+			SlowdownPct: d.Pct, SlowdownPctLow: d.PctLo, SlowdownPctHigh: d.PctHi}
+		if math.IsNaN(c.SlowdownPct) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// version returns the module version and VCS revision from build info.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	v := bi.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += "+" + s.Value[:12]
+		}
+	}
+	return v
+}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/runner"
+)
+
+func TestMain(m *testing.M) {
+	if runner.IsChild() {
+		runner.ChildMain()
+	}
+	os.Exit(m.Run())
+}
+
+func TestParseCounts(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []int
+		wantErr string
+	}{
+		{"0,1,2,4,8,16,32", []int{0, 1, 2, 4, 8, 16, 32}, ""},
+		{"0-4", []int{0, 1, 2, 3, 4}, ""},
+		{"0-32/8", []int{0, 8, 16, 24, 32}, ""},
+		{"4,0-2,2", []int{0, 1, 2, 4}, ""},
+		{"", nil, "empty element"},
+		{"1,,2", nil, "empty element"},
+		{"a", nil, "bad count"},
+		{"5-2", nil, "bad range"},
+		{"0-8/0", nil, "bad stride"},
+		{"-1", nil, "bad range"},
+		{"5000", nil, "out of range"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseCounts(tt.in)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestNewCmdRunFlags(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		check   func(*testing.T, *RunOptions)
+		wantErr bool
+	}{
+		{name: "defaults", args: nil, check: func(t *testing.T, o *RunOptions) {
+			if !slices.Equal(o.Policies, []string{"default"}) || o.Cache != "both" || o.Workload.Name != "mix" ||
+				!slices.Equal(o.Counts, []int{0, 1, 2, 4, 8, 16, 32}) || o.Confidence != 0.95 || o.Format != "table" {
+				t.Errorf("defaults: %+v", o)
+			}
+		}},
+		{name: "all flags", args: []string{"a.yaml", "b.yaml", "--filters", "0-4/2", "--workload", "getpid", "--cache", "defeat", "--trials", "7", "--seed", "9", "--cpu", "0", "--format", "json", "-o", "x.json"},
+			check: func(t *testing.T, o *RunOptions) {
+				if !slices.Equal(o.Policies, []string{"a.yaml", "b.yaml"}) || !slices.Equal(o.Counts, []int{0, 2, 4}) || o.Workload.Name != "getpid" ||
+					o.Cache != "defeat" || o.Trials != 7 || o.Seed != 9 || o.CPU != 0 || o.Format != "json" || o.Output != "x.json" {
+					t.Errorf("got %+v", o)
+				}
+			}},
+		{name: "bad cache", args: []string{"--cache", "maybe"}, wantErr: true},
+		{name: "bad workload", args: []string{"--workload", "fork"}, wantErr: true},
+		{name: "bad counts", args: []string{"--filters", "1-"}, wantErr: true},
+		{name: "bad confidence", args: []string{"--confidence", "95"}, wantErr: true},
+		{name: "bad format", args: []string{"--format", "xml"}, wantErr: true},
+		{name: "one trial", args: []string{"--trials", "1"}, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, _ := testIOStreams()
+			var got *RunOptions
+			cmd := NewCmdRun(&Factory{IO: ios}, func(o *RunOptions) error { got = o; return nil })
+			cmd.SetArgs(tt.args)
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			err := cmd.Execute()
+			if tt.wantErr {
+				var fe *FlagError
+				if err == nil {
+					t.Fatal("no error")
+				}
+				if !strings.Contains(err.Error(), "--") || !asFlagError(err, &fe) {
+					t.Errorf("err = %v, want a *FlagError naming the flag", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, got)
+		})
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("default_action: allow\nsyscalls:\n  - action: allow\n    names: [no_such_syscall]\n"), 0o644)
+	tests := []struct {
+		name    string
+		args    []string
+		want    int
+		wantErr string
+	}{
+		{"help", []string{"--help"}, 0, ""},
+		{"unknown command", []string{"frobnicate"}, 2, "unknown command"},
+		{"unknown flag", []string{"run", "--bogus"}, 2, "unknown flag"},
+		{"bad counts", []string{"run", "--filters", "x"}, 2, "--filters"},
+		{"missing policy", []string{"run", filepath.Join(dir, "nope.yaml")}, 1, "nope.yaml"},
+		{"bad policy", []string{"run", bad}, 1, "no_such_syscall"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			got := run(tt.args, strings.NewReader(""), &out, &errb)
+			if got != tt.want {
+				t.Errorf("exit %d, want %d; stderr: %s", got, tt.want, errb.String())
+			}
+			if !strings.Contains(errb.String(), tt.wantErr) {
+				t.Errorf("stderr %q does not mention %q", errb.String(), tt.wantErr)
+			}
+		})
+	}
+}
+
+// A tiny real run produces a JSON document with every key of the contract
+// in DESIGN.md.
+func TestRunJSONContract(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"run", "--filters", "0,1,2", "--trials", "2", "--iterations", "200", "--samples", "2", "--format", "json", "-q"}, strings.NewReader(""), &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("invalid JSON: %v\n%s", err, out.String())
+	}
+	need := map[string][]string{
+		"":            {"schema_version", "tool", "environment", "config", "results", "fits", "cache"},
+		"tool":        {"name", "version"},
+		"environment": {"kernel", "cpu_model", "cpus", "bpf_jit_enable", "vulnerabilities", "go_version", "parent_seccomp_filters"},
+		"config":      {"policies", "filter_counts", "workload", "op", "cache", "trials", "iterations", "seed", "confidence"},
+	}
+	for obj, keys := range need {
+		m := doc
+		if obj != "" {
+			m = doc[obj].(map[string]any)
+		}
+		for _, k := range keys {
+			if _, ok := m[k]; !ok {
+				t.Errorf("%s: missing key %q", obj, k)
+			}
+		}
+	}
+	arrays := map[string][]string{
+		"results": {"variant", "filters", "n", "mean_ns", "median_ns", "stddev_ns", "ci_low_ns", "ci_high_ns", "overhead_ns", "overhead_ci_low_ns", "overhead_ci_high_ns", "overhead_pct", "samples_ns"},
+		"fits":    {"variant", "per_filter_ns", "per_filter_ci_low_ns", "per_filter_ci_high_ns", "entry_ns", "entry_ci_low_ns", "entry_ci_high_ns", "r2"},
+		"cache":   {"variant", "syscalls"},
+	}
+	for arr, keys := range arrays {
+		items, _ := doc[arr].([]any)
+		if len(items) == 0 {
+			t.Errorf("%s is empty", arr)
+			continue
+		}
+		for _, it := range items {
+			m := it.(map[string]any)
+			for _, k := range keys {
+				if _, ok := m[k]; !ok {
+					t.Errorf("%s[]: missing key %q", arr, k)
+				}
+			}
+		}
+	}
+	if res, _ := doc["results"].([]any); len(res) != 6 {
+		t.Errorf("got %d results, want 6 (2 variants x 3 counts)", len(res))
+	}
+	pol := doc["config"].(map[string]any)["policies"].([]any)[0].(map[string]any)
+	for _, k := range []string{"path", "sha256", "instructions"} {
+		if _, ok := pol[k]; !ok {
+			t.Errorf("config.policies[]: missing %q", k)
+		}
+	}
+	sys := doc["cache"].([]any)[0].(map[string]any)["syscalls"].([]any)[0].(map[string]any)
+	for _, k := range []string{"name", "nr", "cached"} {
+		if _, ok := sys[k]; !ok {
+			t.Errorf("cache[].syscalls[]: missing %q", k)
+		}
+	}
+}
+
+func TestRunTableAndAtomicOutput(t *testing.T) {
+	dir := t.TempDir()
+	outFile := filepath.Join(dir, "r.txt")
+	os.WriteFile(outFile, []byte("previous"), 0o644)
+	var out, errb bytes.Buffer
+	code := run([]string{"run", "--filters", "0,1,2", "--cache", "defeat", "--workload", "getpid", "--trials", "2", "--iterations", "100", "--samples", "2", "-o", outFile}, strings.NewReader(""), &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout not empty with -o: %q", out.String())
+	}
+	b, _ := os.ReadFile(outFile)
+	for _, want := range []string{"per-filter ns", "defeat", "getpid", "action cache"} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("table lacks %q:\n%s", want, b)
+		}
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
