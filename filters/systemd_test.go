@@ -1,0 +1,326 @@
+package filters
+
+import (
+	"errors"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func mustSystemd(t *testing.T, text string) *SystemdStack {
+	t.Helper()
+	st, err := ParseSystemdDirectives("--systemd", text, SystemdOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestSystemdSystemService is the issue's example: an allow list of
+// @system-service with SystemCallErrorNumber=EPERM refuses reboot with EPERM
+// and allows read, on every ABI, one filter per local architecture.
+func TestSystemdSystemService(t *testing.T) {
+	st := mustSystemd(t, "SystemCallFilter=@system-service\nSystemCallErrorNumber=EPERM\n")
+	if got, want := st.Directives, []SystemdDirective{{"SystemCallFilter", 3}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("directives = %v, want %v", got, want)
+	}
+	if got, want := st.Arches, []string{"x86", "x32", "x86_64"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("arches = %v, want %v (systemd's seccomp_local_archs order, native last)", got, want)
+	}
+	var cases []verdictCase
+	for _, a := range []*Arch{ArchX86_64, ArchI386, ArchX32} {
+		cases = append(cases,
+			verdictCase{name: a.Name + " reboot", arch: a, syscall: "reboot", action: ActionErrno, data: eperm},
+			verdictCase{name: a.Name + " read", arch: a, syscall: "read", action: ActionAllow},
+			verdictCase{name: a.Name + " getpid (@default)", arch: a, syscall: "getpid", action: ActionAllow},
+			verdictCase{name: a.Name + " mount", arch: a, syscall: "mount", action: ActionErrno, data: eperm},
+		)
+	}
+	runVerdicts(t, st.Stack(), cases)
+	if !strings.HasSuffix(st.String(), "\n3 filters\n") {
+		t.Errorf("String() does not end with \"3 filters\":\n%s", st)
+	}
+}
+
+// TestSystemdFilterMerging follows config_parse_syscall_filter and
+// seccomp_parse_syscall_filter: the first line decides allow or deny list,
+// later lines add or remove, name:errno sets a per-call errno, an empty
+// assignment resets, and the errno defaults to killing the process.
+func TestSystemdFilterMerging(t *testing.T) {
+	tests := []struct {
+		name  string
+		text  string
+		cases []verdictCase
+	}{
+		{"deny list", "SystemCallFilter=~@mount\nSystemCallErrorNumber=EPERM", []verdictCase{
+			{name: "mount refused", syscall: "mount", action: ActionErrno, data: eperm},
+			{name: "read allowed", syscall: "read", action: ActionAllow},
+		}},
+		{"deny list, later allow line removes", "SystemCallFilter=~@mount\nSystemCallFilter=umount2\nSystemCallErrorNumber=EPERM", []verdictCase{
+			{name: "mount refused", syscall: "mount", action: ActionErrno, data: eperm},
+			{name: "umount2 allowed again", syscall: "umount2", action: ActionAllow},
+		}},
+		{"allow list, later deny line removes", "SystemCallFilter=@system-service\nSystemCallFilter=~@file-system\nSystemCallErrorNumber=EPERM", []verdictCase{
+			{name: "openat removed", syscall: "openat", action: ActionErrno, data: eperm},
+			{name: "read kept", syscall: "read", action: ActionAllow},
+		}},
+		{"deny list with errno per call", "SystemCallFilter=~reboot:EACCES sethostname\nSystemCallErrorNumber=EPERM", []verdictCase{
+			{name: "reboot EACCES", syscall: "reboot", action: ActionErrno, data: 13},
+			{name: "sethostname EPERM", syscall: "sethostname", action: ActionErrno, data: eperm},
+		}},
+		{"allow list with ~name:errno", "SystemCallFilter=@basic-io\nSystemCallFilter=~write:EROFS", []verdictCase{
+			{name: "write EROFS", syscall: "write", action: ActionErrno, data: 30},
+			{name: "read allowed", syscall: "read", action: ActionAllow},
+			{name: "unlisted killed (default errno is kill)", syscall: "openat", action: ActionKillProcess},
+		}},
+		{"empty assignment resets", "SystemCallFilter=@basic-io\nSystemCallFilter=\nSystemCallFilter=~@reboot\nSystemCallErrorNumber=EPERM", []verdictCase{
+			{name: "openat allowed after reset", syscall: "openat", action: ActionAllow},
+			{name: "reboot refused", syscall: "reboot", action: ActionErrno, data: eperm},
+		}},
+		{"allow list takes no errno", "SystemCallFilter=read:EPERM\nSystemCallErrorNumber=ENOSYS", []verdictCase{
+			{name: "read not added", syscall: "read", action: ActionErrno, data: enosys},
+			{name: "getpid from @default", syscall: "getpid", action: ActionAllow},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			runVerdicts(t, mustSystemd(t, tt.text).Stack(), tt.cases)
+		})
+	}
+}
+
+// TestSystemdHardening checks each hardening directive's own filter against
+// what seccomp-util.c says it refuses, including the documented exceptions.
+func TestSystemdHardening(t *testing.T) {
+	tests := []struct {
+		name  string
+		text  string
+		dirs  []SystemdDirective
+		cases []verdictCase
+	}{
+		{"RestrictNamespaces=yes", "RestrictNamespaces=yes", []SystemdDirective{{"RestrictNamespaces", 3}}, []verdictCase{
+			{name: "unshare user", syscall: "unshare", args: []uint64{cloneNewUser}, action: ActionErrno, data: eperm},
+			{name: "clone newnet", syscall: "clone", args: []uint64{cloneNewNet}, action: ActionErrno, data: eperm},
+			{name: "clone plain", syscall: "clone", args: []uint64{sigchld}, action: ActionAllow},
+			{name: "clone3 ENOSYS", syscall: "clone3", action: ActionErrno, data: enosys},
+			{name: "setns any", syscall: "setns", args: []uint64{3, cloneNewNet}, action: ActionErrno, data: eperm},
+			{name: "i386 unshare user", arch: ArchI386, syscall: "unshare", args: []uint64{cloneNewUser}, action: ActionErrno, data: eperm},
+		}},
+		{"RestrictNamespaces=net", "RestrictNamespaces=net", []SystemdDirective{{"RestrictNamespaces", 3}}, []verdictCase{
+			{name: "unshare net kept", syscall: "unshare", args: []uint64{cloneNewNet}, action: ActionAllow},
+			{name: "unshare user refused", syscall: "unshare", args: []uint64{cloneNewUser}, action: ActionErrno, data: eperm},
+			{name: "setns net kept", syscall: "setns", args: []uint64{3, cloneNewNet}, action: ActionAllow},
+			{name: "setns flags 0 refused", syscall: "setns", args: []uint64{3, 0}, action: ActionErrno, data: eperm},
+		}},
+		{"RestrictAddressFamilies skips x86", "RestrictAddressFamilies=AF_UNIX AF_INET", []SystemdDirective{{"RestrictAddressFamilies", 2}}, []verdictCase{
+			{name: "inet6 refused", syscall: "socket", args: []uint64{10}, action: ActionErrno, data: 97},
+			{name: "inet allowed", syscall: "socket", args: []uint64{2}, action: ActionAllow},
+			{name: "above the last refused", syscall: "socket", args: []uint64{45}, action: ActionErrno, data: 97},
+			{name: "x32 inet6 refused", arch: ArchX32, syscall: "socket", args: []uint64{10}, action: ActionErrno, data: 97},
+			{name: "i386 inet6 not filtered (socketcall)", arch: ArchI386, syscall: "socket", args: []uint64{10}, action: ActionAllow},
+		}},
+		{"RestrictAddressFamilies deny list", "RestrictAddressFamilies=~AF_PACKET", []SystemdDirective{{"RestrictAddressFamilies", 2}}, []verdictCase{
+			{name: "packet refused", syscall: "socket", args: []uint64{17}, action: ActionErrno, data: 97},
+			{name: "inet6 allowed", syscall: "socket", args: []uint64{10}, action: ActionAllow},
+		}},
+		{"MemoryDenyWriteExecute", "MemoryDenyWriteExecute=yes", []SystemdDirective{{"MemoryDenyWriteExecute", 3}}, []verdictCase{
+			{name: "mmap WX refused", syscall: "mmap", args: []uint64{0, 4096, 6}, action: ActionErrno, data: eperm},
+			{name: "mmap RW allowed", syscall: "mmap", args: []uint64{0, 4096, 3}, action: ActionAllow},
+			{name: "mprotect X refused", syscall: "mprotect", args: []uint64{0, 4096, 5}, action: ActionErrno, data: eperm},
+			{name: "shmat SHM_EXEC refused", syscall: "shmat", args: []uint64{1, 0, 0o100000}, action: ActionErrno, data: eperm},
+			{name: "i386 old mmap refused outright", arch: ArchI386, syscall: "mmap", action: ActionErrno, data: eperm},
+			{name: "i386 mmap2 WX refused", arch: ArchI386, syscall: "mmap2", args: []uint64{0, 4096, 6}, action: ActionErrno, data: eperm},
+			{name: "i386 shmat not filtered", arch: ArchI386, syscall: "shmat", args: []uint64{1, 0, 0o100000}, action: ActionAllow},
+		}},
+		{"RestrictRealtime", "RestrictRealtime=yes", []SystemdDirective{{"RestrictRealtime", 3}}, []verdictCase{
+			{name: "SCHED_FIFO refused", syscall: "sched_setscheduler", args: []uint64{0, 1}, action: ActionErrno, data: eperm},
+			{name: "SCHED_BATCH allowed", syscall: "sched_setscheduler", args: []uint64{0, 3}, action: ActionAllow},
+			{name: "SCHED_DEADLINE refused", syscall: "sched_setscheduler", args: []uint64{0, 6}, action: ActionErrno, data: eperm},
+		}},
+		{"DynamicUser implies RestrictSUIDSGID", "DynamicUser=yes", []SystemdDirective{{"RestrictSUIDSGID", 3}}, []verdictCase{
+			{name: "chmod setuid refused", syscall: "chmod", args: []uint64{0, 0o4755}, action: ActionErrno, data: eperm},
+			{name: "chmod plain allowed", syscall: "chmod", args: []uint64{0, 0o755}, action: ActionAllow},
+			{name: "openat O_CREAT setgid refused", syscall: "openat", args: []uint64{0, 0, 0o100, 0o2755}, action: ActionErrno, data: eperm},
+			{name: "openat setgid without O_CREAT allowed", syscall: "openat", args: []uint64{0, 0, 0, 0o2755}, action: ActionAllow},
+			{name: "openat2 ENOSYS", syscall: "openat2", action: ActionErrno, data: enosys},
+		}},
+		{"ProtectKernelTunables skips x32", "ProtectKernelTunables=yes", []SystemdDirective{{"ProtectKernelTunables", 2}}, []verdictCase{
+			{name: "_sysctl refused", syscall: "_sysctl", action: ActionErrno, data: eperm},
+		}},
+		{"ProtectClock", "ProtectClock=yes", []SystemdDirective{{"ProtectClock", 3}}, []verdictCase{
+			{name: "clock_settime refused", syscall: "clock_settime", action: ActionErrno, data: eperm},
+			{name: "clock_gettime allowed", syscall: "clock_gettime", action: ActionAllow},
+		}},
+		{"LockPersonality", "LockPersonality=yes", []SystemdDirective{{"LockPersonality", 3}}, []verdictCase{
+			{name: "PER_LINUX allowed", syscall: "personality", args: []uint64{0}, action: ActionAllow},
+			{name: "PER_LINUX32 refused", syscall: "personality", args: []uint64{8}, action: ActionErrno, data: eperm},
+		}},
+		{"SystemCallArchitectures=native blocks the others", "SystemCallArchitectures=native\nLockPersonality=yes\nProtectHostname=yes",
+			[]SystemdDirective{{"ProtectHostname", 3}, {"SystemCallArchitectures", 1}, {"LockPersonality", 1}}, []verdictCase{
+				{name: "i386 getpid killed", arch: ArchI386, syscall: "getpid", action: ActionKillThread},
+				{name: "x32 getpid killed", arch: ArchX32, syscall: "getpid", action: ActionKillThread},
+				{name: "x86_64 getpid allowed", syscall: "getpid", action: ActionAllow},
+				{name: "sethostname refused", syscall: "sethostname", action: ActionErrno, data: eperm},
+			}},
+		{"SystemCallLog allow list", "SystemCallLog=@reboot", []SystemdDirective{{"SystemCallLog", 3}}, []verdictCase{
+			{name: "reboot logged", syscall: "reboot", action: ActionLog},
+			{name: "read allowed", syscall: "read", action: ActionAllow},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := mustSystemd(t, tt.text)
+			if !reflect.DeepEqual(st.Directives, tt.dirs) {
+				t.Errorf("directives = %v, want %v", st.Directives, tt.dirs)
+			}
+			runVerdicts(t, st.Stack(), tt.cases)
+		})
+	}
+}
+
+// TestSystemdCorpusUnits models the corpus units. The expected counts follow
+// systemd 252's rules (src/core/execute.c: exec_child order;
+// src/shared/seccomp-util.c: one filter per local arch x86, x32, x86_64):
+//
+// hardened.service:
+//
+//	ProtectHostname           3  sethostname/setdomainname, every arch
+//	RestrictAddressFamilies   2  x86 skipped: socket() goes through socketcall()
+//	MemoryDenyWriteExecute    3
+//	RestrictRealtime          3
+//	RestrictSUIDSGID          3
+//	RestrictNamespaces        3
+//	ProtectKernelTunables     2  x32 skipped: it has no _sysctl
+//	ProtectKernelModules      3  @module
+//	ProtectKernelLogs         3  syslog
+//	ProtectClock              3  @clock
+//	PrivateDevices            3  @raw-io
+//	SystemCallArchitectures   1  one filter for all arches; blocks x86 and x32
+//	LockPersonality           1  only x86_64 is left
+//	SystemCallLog             1
+//	SystemCallFilter          1
+//	                         --
+//	                         35
+//
+// timesyncd-like.service: RestrictAddressFamilies 2, RestrictRealtime 3,
+// RestrictNamespaces 3, ProtectKernelModules 3, ProtectKernelLogs 3,
+// PrivateDevices 3, SystemCallArchitectures 1, LockPersonality 1,
+// SystemCallFilter 1: 20.
+func TestSystemdCorpusUnits(t *testing.T) {
+	load := func(name string) *SystemdStack {
+		t.Helper()
+		b, err := os.ReadFile("../testdata/policies/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := ParseSystemdUnit(name, b, SystemdOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	t.Run("hardened", func(t *testing.T) {
+		st := load("hardened.service")
+		want := []SystemdDirective{
+			{"ProtectHostname", 3}, {"RestrictAddressFamilies", 2}, {"MemoryDenyWriteExecute", 3},
+			{"RestrictRealtime", 3}, {"RestrictSUIDSGID", 3}, {"RestrictNamespaces", 3},
+			{"ProtectKernelTunables", 2}, {"ProtectKernelModules", 3}, {"ProtectKernelLogs", 3},
+			{"ProtectClock", 3}, {"PrivateDevices", 3}, {"SystemCallArchitectures", 1},
+			{"LockPersonality", 1}, {"SystemCallLog", 1}, {"SystemCallFilter", 1},
+		}
+		if !reflect.DeepEqual(st.Directives, want) {
+			t.Errorf("directives = %v\nwant %v", st.Directives, want)
+		}
+		if got := len(st.Programs); got != 35 {
+			t.Errorf("filters = %d, want 35", got)
+		}
+		if p := st.Prefixes(); len(p) != len(want) || p[0] != 3 || p[len(p)-1] != 35 {
+			t.Errorf("prefixes = %v", p)
+		}
+		if !strings.HasSuffix(st.String(), "\n35 filters\n") {
+			t.Errorf("String() does not end with \"35 filters\"")
+		}
+		if _, err := BuildStack(st.Programs, len(st.Programs)); err != nil {
+			t.Errorf("the modeled stack breaks a kernel limit: %v", err)
+		}
+		runVerdicts(t, st.Stack(), []verdictCase{
+			{name: "read allowed", syscall: "read", action: ActionAllow},
+			{name: "reboot EACCES (~reboot:EACCES)", syscall: "reboot", action: ActionErrno, data: 13},
+			{name: "setrlimit removed by ~@resources", syscall: "setrlimit", action: ActionErrno, data: eperm},
+			{name: "socket AF_NETLINK removed again", syscall: "socket", args: []uint64{16}, action: ActionErrno, data: 97},
+			{name: "socket AF_INET6 allowed", syscall: "socket", args: []uint64{10}, action: ActionAllow},
+			{name: "uselib logged (@obsolete), then refused by the allow list", syscall: "uselib", action: ActionErrno, data: eperm},
+			{name: "i386 read killed (SystemCallArchitectures=native)", arch: ArchI386, syscall: "read", action: ActionKillThread},
+			{name: "mmap WX refused", syscall: "mmap", args: []uint64{0, 4096, 6}, action: ActionErrno, data: eperm},
+		})
+	})
+	t.Run("timesyncd-like", func(t *testing.T) {
+		st := load("timesyncd-like.service")
+		if got := len(st.Programs); got != 20 {
+			t.Errorf("filters = %d, want 20 (%v)", got, st.Directives)
+		}
+		runVerdicts(t, st.Stack(), []verdictCase{
+			{name: "clock_settime allowed", syscall: "clock_settime", action: ActionAllow},
+			{name: "adjtimex allowed", syscall: "adjtimex", action: ActionAllow},
+			{name: "reboot refused", syscall: "reboot", action: ActionErrno, data: eperm},
+			{name: "ptrace refused (@debug)", syscall: "ptrace", action: ActionErrno, data: eperm},
+			{name: "ioperm refused (@raw-io)", syscall: "ioperm", action: ActionErrno, data: eperm},
+		})
+	})
+}
+
+func TestSystemdErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		text     string
+		wantLine int
+		want     string
+	}{
+		{"missing =", "[Service]\nSystemCallFilter @basic-io\n", 2, "missing '='"},
+		{"bad section", "\n\n[Service\n", 3, "section header"},
+		{"bad boolean", "[Service]\n# comment\nLockPersonality=maybe\n", 3, "invalid boolean"},
+		{"bad errno", "[Service]\nSystemCallErrorNumber=EWHATEVER\n", 2, "invalid errno"},
+		{"bad namespace", "RestrictNamespaces=net time2\n", 1, "namespace type"},
+		{"continuation keeps first line number", "[Service]\nSystemCallFilter=@basic-io \\\n  read\nProtectClock=perhaps\n", 4, "invalid boolean"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseSystemdUnit("x.service", []byte(tt.text), SystemdOptions{})
+			var se *SourceError
+			if !errors.Is(err, ErrBadUnit) || !errors.As(err, &se) {
+				t.Fatalf("error = %v, want a *SourceError wrapping ErrBadUnit", err)
+			}
+			if se.Line != tt.wantLine || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error = %q (line %d), want line %d mentioning %q", err, se.Line, tt.wantLine, tt.want)
+			}
+		})
+	}
+}
+
+func TestSystemdWarnings(t *testing.T) {
+	st := mustSystemd(t, "[Service]\nSystemCallFilter=read no_such_call @no-such-group\n[Unit]\nSystemCallFilter=~read\n")
+	want := []string{
+		`--systemd:2: SystemCallFilter: unknown system call "no_such_call", ignoring`,
+		`--systemd:2: SystemCallFilter: unknown system call group "@no-such-group", ignoring`,
+	}
+	if !reflect.DeepEqual(st.Warnings, want) {
+		t.Errorf("warnings = %q\nwant %q", st.Warnings, want)
+	}
+	// The [Unit] line is not an exec directive: read stays allowed.
+	runVerdicts(t, st.Stack(), []verdictCase{{name: "read", syscall: "read", action: ActionAllow}})
+}
+
+func TestSystemdGroups(t *testing.T) {
+	names, ok := SystemdGroup("@system-service")
+	if !ok || !slices.Contains(names, "read") || !slices.Contains(names, "epoll_wait") || slices.Contains(names, "reboot") {
+		t.Errorf("@system-service expansion wrong: ok=%v, %d names", ok, len(names))
+	}
+	if _, ok := SystemdGroup("@nope"); ok {
+		t.Error("@nope found")
+	}
+	if !strings.HasPrefix(SystemdGroupsVersion, "systemd 252") {
+		t.Errorf("group data from %q, want systemd 252", SystemdGroupsVersion)
+	}
+}
