@@ -184,7 +184,7 @@ var emClassicOnly = map[uint16]string{
 // ErrInvalidProgram is returned, wrapped in a *ValidationError, when a
 // program breaks a rule the kernel enforces when a seccomp filter is
 // attached; seccomp(2) would fail with EINVAL.
-var ErrInvalidProgram = errors.New("emInvalid seccomp filter")
+var ErrInvalidProgram = errors.New("invalid seccomp filter")
 
 // ValidationError says which instruction breaks which kernel rule.
 type ValidationError struct {

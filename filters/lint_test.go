@@ -1,0 +1,191 @@
+package filters
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/bpf"
+)
+
+// tDenylist is a default-allow policy without an arch check: it kills
+// ptrace and denies execve on x86_64 only by number.
+func tDenylist(t testing.TB) *Program {
+	return tAsm(t, "denylist",
+		tLdNr(),
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 101, SkipTrue: 2},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 59, SkipTrue: 2},
+		tRet(ActionAllow, 0),
+		tRet(ActionKillProcess, 0),
+		tRet(ActionErrno, 1),
+	)
+}
+
+// tRuntimeFriendly allows what the Go runtime needs plus getpid, kills
+// ptrace, and denies everything else with EPERM; foreign arches are killed
+// and x32 gets ENOSYS.
+func tRuntimeFriendly(t testing.TB, extra ...bpf.Instruction) *Program {
+	allow := []string{"getpid", "futex", "mmap", "munmap", "madvise", "rt_sigreturn", "rt_sigaction",
+		"rt_sigprocmask", "sigaltstack", "clone", "rseq", "prlimit64", "sched_yield", "nanosleep",
+		"epoll_create1", "epoll_ctl", "epoll_pwait", "eventfd2", "tgkill", "exit_group"}
+	insns := []bpf.Instruction{
+		tLdArch(),
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: AuditArchX86_64, SkipTrue: 1},
+		tRet(ActionKillProcess, 0),
+		tLdNr(),
+		bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: X32SyscallBit, SkipFalse: 1},
+		tRet(ActionErrno, ENOSYS),
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 435, SkipFalse: 1}, // clone3
+		tRet(ActionErrno, ENOSYS),
+	}
+	insns = append(insns, extra...)
+	for i, name := range allow {
+		insns = append(insns, bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(ArchX86_64.Names[name]), SkipTrue: uint8(len(allow) - i + 1)})
+	}
+	insns = append(insns,
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 101, SkipTrue: 2}, // ptrace
+		tRet(ActionErrno, 1),
+		tRet(ActionAllow, 0),
+		tRet(ActionKillProcess, 0),
+	)
+	// Fix the skips: each allow jump lands on ret ALLOW.
+	for i := range allow {
+		j := insns[8+len(extra)+i].(bpf.JumpIf)
+		j.SkipTrue = uint8(len(allow) - i + 1)
+		insns[8+len(extra)+i] = j
+	}
+	return tAsm(t, "friendly", insns...)
+}
+
+type wantFinding struct {
+	sev     Severity
+	code    string
+	syscall string
+	filter  int
+	msg     string // substring of Message
+}
+
+func checkFindings(t *testing.T, got []Finding, want []wantFinding) {
+	t.Helper()
+	if len(got) != len(want) {
+		for _, f := range got {
+			t.Logf("got %s %s %s filter %d: %s", f.Severity, f.Code, f.Syscall, f.Filter, f.Message)
+		}
+		t.Fatalf("got %d findings, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		f := got[i]
+		if f.Severity != w.sev || f.Code != w.code || f.Syscall != w.syscall || f.Filter != w.filter || !strings.Contains(f.Message, w.msg) {
+			t.Errorf("finding %d = %s %s %q filter %d: %s\nwant %s %s %q filter %d containing %q", i, f.Severity, f.Code, f.Syscall, f.Filter, f.Message, w.sev, w.code, w.syscall, w.filter, w.msg)
+		}
+		if f.Hint == "" {
+			t.Errorf("finding %d (%s) has no hint", i, f.Code)
+		}
+	}
+}
+
+func TestLint(t *testing.T) {
+	friendly := tRuntimeFriendly(t)
+	deadErrno := tRuntimeFriendly(t,
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 62, SkipFalse: 1}, // kill
+		tRet(ActionErrno, 1))
+	dupRead := tRuntimeFriendly(t,
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 39, SkipFalse: 1}, // getpid
+		tRet(ActionErrno, 5))
+	killsFutex := tAsm(t, "kills-futex",
+		tLdArch(),
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: AuditArchX86_64, SkipTrue: 1},
+		tRet(ActionKillProcess, 0),
+		tLdNr(),
+		bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: X32SyscallBit, SkipFalse: 1},
+		tRet(ActionErrno, ENOSYS),
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 202, SkipFalse: 1}, // futex
+		tRet(ActionKillThread, 0),
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 435, SkipFalse: 1}, // clone3
+		tRet(ActionErrno, ENOSYS),
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 62, SkipFalse: 1}, // kill
+		tRet(ActionTrap, 0),
+		tRet(ActionAllow, 0),
+	)
+	invalidP := &Program{Name: "bad", Insns: []bpf.RawInstruction{tRaw(sfLD|sfW|sfABS, 0, 0, 6), tRaw(sfRET|sfA, 0, 0, 0)}}
+	long := &Program{Name: "long", Insns: slices.Repeat([]bpf.RawInstruction{tRaw(sfRET|sfK, 0, 0, uint32(ActionAllow))}, MaxInsns+1)}
+	k1020 := &Program{Name: "k1020", Insns: slices.Repeat([]bpf.RawInstruction{tRaw(sfRET|sfK, 0, 0, uint32(ActionAllow))}, 1020)}
+
+	tests := []struct {
+		name string
+		s    Stack
+		opts LintOptions
+		want []wantFinding
+	}{
+		{"runtime-friendly allowlist is clean", Stack{friendly}, LintOptions{Workload: []string{"getpid"}}, nil},
+		{"workload killed, denied, unknown", Stack{friendly}, LintOptions{Workload: []string{"ptrace", "close", "nosuch"}}, []wantFinding{
+			{SeverityError, LintUnknownSyscall, "nosuch", -1, "not in the x86_64 table"},
+			{SeverityError, LintWorkloadKilled, "ptrace", 0, "killed (KILL_PROCESS) by filter 0"},
+			{SeverityWarning, LintWorkloadDenied, "close", 0, "errno 1"},
+		}},
+		{"denylist without arch check is bypassable", Stack{tDenylist(t)}, LintOptions{}, []wantFinding{
+			{SeverityError, LintBypassI386, "", 0, "2 syscalls denied on x86_64 are allowed through the i386 ABI"},
+			{SeverityError, LintBypassX32, "", 0, "execve, ptrace"},
+		}},
+		{"dead rule", Stack{deadErrno}, LintOptions{}, []wantFinding{
+			{SeverityWarning, LintDeadRule, "kill", 0, "returns ERRNO(1), the same as the default action"},
+		}},
+		{"duplicate rule", Stack{dupRead}, LintOptions{}, []wantFinding{
+			{SeverityWarning, LintDuplicateRule, "getpid", 0, "line 10: the rule for getpid never applies; an earlier rule always decides getpid (ERRNO(5))"},
+		}},
+		{"runtime needs killed", Stack{killsFutex}, LintOptions{Workload: []string{"kill"}}, []wantFinding{
+			{SeverityError, LintRuntimeNeeds, "futex", 0, "futex is killed (KILL_THREAD) by filter 0"},
+			{SeverityError, LintWorkloadKilled, "kill", 0, "trapped (TRAP)"},
+		}},
+		{"runtime needs denied across a stack", Stack{friendly, tAsm(t, "no-mmap",
+			tLdNr(), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 9, SkipFalse: 1}, tRet(ActionErrno, 12), tRet(ActionAllow, 0))}, LintOptions{}, []wantFinding{
+			{SeverityWarning, LintRuntimeNeeds, "mmap", 1, "mmap fails with errno 12"},
+		}},
+		{"defeated cache", Stack{friendly.DefeatCache()}, LintOptions{Workload: []string{"getpid"}}, []wantFinding{
+			{SeverityInfo, LintUncached, "", -1, "20 allowed x86_64 syscalls run the filters on every call (load 20)"},
+			{SeverityInfo, LintWorkloadCost, "getpid", 0, "getpid runs the filters on every call"},
+		}},
+		{"invalid filter", Stack{friendly, invalidP}, LintOptions{Workload: []string{"getpid"}}, []wantFinding{
+			{SeverityError, LintInvalid, "", 1, "pc 0: ld [6]: loads must be 4-byte aligned"},
+		}},
+		{"filter too long", Stack{long}, LintOptions{}, []wantFinding{
+			{SeverityError, LintTooLong, "", 0, "4097 instructions"},
+		}},
+		{"path limit at 33", Stack{k1020}, LintOptions{Count: 33}, []wantFinding{
+			{SeverityError, LintPathLimit, "", -1, "33 filters need 33792 instructions"},
+		}},
+		{"32 fit", Stack{k1020}, LintOptions{Count: 32}, nil},
+		{"default-allow without x32 check", Stack{tAsm(t, "no-x32-check",
+			tLdArch(),
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: AuditArchX86_64, SkipTrue: 1},
+			tRet(ActionKillProcess, 0),
+			tLdNr(),
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: 336, SkipFalse: 1}, // uprobe: x32 has no such syscall, so no named bypass
+			tRet(ActionErrno, 1),
+			tRet(ActionAllow, 0))}, LintOptions{}, []wantFinding{
+			{SeverityWarning, LintX32Unhandled, "", 0, "fall through to ALLOW"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Lint(tt.s, tt.opts)
+			checkFindings(t, got, tt.want)
+			wantErr := false
+			for _, w := range tt.want {
+				wantErr = wantErr || w.sev == SeverityError
+			}
+			if HasErrors(got) != wantErr {
+				t.Errorf("HasErrors() = %v, want %v", HasErrors(got), wantErr)
+			}
+		})
+	}
+}
+
+func TestSeverity(t *testing.T) {
+	for s, want := range map[Severity]string{SeverityInfo: "info", SeverityWarning: "warning", SeverityError: "error"} {
+		got, err := s.MarshalText()
+		if s.String() != want || err != nil || string(got) != want {
+			t.Errorf("Severity(%d) = %q/%q, want %q", int(s), s.String(), got, want)
+		}
+	}
+}
