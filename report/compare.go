@@ -1,0 +1,444 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// ComparisonSchemaVersion is the version of the comparison JSON document.
+const ComparisonSchemaVersion = 1
+
+// Names of the methods a comparison uses, as written into it.
+const (
+	// CellTest is the per-cell test: Welch's unequal-variance t-test on the
+	// per-child ns/op values (results[].samples_ns), two-sided.
+	CellTest = "welch-t"
+	// FitMethod is how per-filter and entry changes are estimated: the
+	// difference of two independent least-squares estimates, their
+	// intervals combined by a normal approximation (stats.DiffIndependent).
+	FitMethod = "independent-normal"
+)
+
+// ErrTooFewResults is returned by [Compare] when it gets fewer than two
+// result documents.
+var ErrTooFewResults = errors.New("need at least two results to compare")
+
+// ErrWorkloadMismatch is returned (wrapped) by [Compare] when two results
+// measured different workloads: their ns/op count different ops.
+var ErrWorkloadMismatch = errors.New("results measured different workloads")
+
+// NamedDocument is a result document with the name it is shown under
+// (usually its file name).
+type NamedDocument struct {
+	Name string
+	Doc  *Document
+}
+
+// CompareOptions tune [Compare].
+type CompareOptions struct {
+	// Confidence is the level of every interval, a fraction in (0, 1); a
+	// change is significant when p < 1 - Confidence.
+	Confidence float64
+	// Force compares results of different workloads instead of returning
+	// ErrWorkloadMismatch (a warning says so).
+	Force bool
+}
+
+// Comparison is the result of `seccompbench compare` (JSON: schema_version
+// 1). Sources[0] is the base every other source is compared with. Times in
+// ns/op; percentages are percent of the base.
+type Comparison struct {
+	SchemaVersion int     `json:"schema_version"`
+	Kind          string  `json:"kind"`
+	Test          string  `json:"test"`
+	FitMethod     string  `json:"fit_method"`
+	Confidence    float64 `json:"confidence"`
+	// Alpha is 1 - Confidence: changes with p < Alpha are significant.
+	Alpha    float64       `json:"alpha"`
+	Sources  []Source      `json:"sources"`
+	Cells    []CellChange  `json:"cells"`
+	Fits     []FitChange   `json:"fits"`
+	Missing  []MissingCell `json:"missing,omitempty"`
+	Warnings []string      `json:"warnings"`
+}
+
+// Source describes one compared result.
+type Source struct {
+	Name        string    `json:"name"`
+	Created     time.Time `json:"created"`
+	ToolVersion string    `json:"tool_version"`
+	Kernel      string    `json:"kernel"`
+	CPUModel    string    `json:"cpu_model"`
+	Workload    string    `json:"workload"`
+	Policies    []string  `json:"policies"`
+	Partial     bool      `json:"partial,omitempty"`
+}
+
+// Change is one estimated change from the base to another source, with its
+// interval and p-value. Significant is p < alpha; it says the change is
+// unlikely to be noise, not that it is large.
+type Change struct {
+	BaseNs      float64 `json:"base_ns"`
+	Ns          float64 `json:"ns"`
+	DeltaNs     float64 `json:"delta_ns"`
+	CILowNs     float64 `json:"ci_low_ns"`
+	CIHighNs    float64 `json:"ci_high_ns"`
+	DeltaPct    float64 `json:"delta_pct"`
+	PctLow      float64 `json:"delta_pct_ci_low"`
+	PctHigh     float64 `json:"delta_pct_ci_high"`
+	P           float64 `json:"p"`
+	Significant bool    `json:"significant"`
+	// Known is false when there was too little data for an interval or a
+	// p-value (the numbers are then 0 and a warning says why).
+	Known    bool     `json:"known"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// CellChange is the change of one (variant, filter count) cell's mean ns/op
+// (Welch t-test on the per-child values). Source indexes Sources.
+type CellChange struct {
+	Source  int    `json:"source"`
+	Variant string `json:"variant"`
+	Filters int    `json:"filters"`
+	NBase   int    `json:"n_base"`
+	N       int    `json:"n"`
+	Change
+}
+
+// FitChange is the change of one fitted term of a variant's model: "per_filter"
+// (ns/op per filter) or "entry" (ns/op once for any filter).
+type FitChange struct {
+	Source  int    `json:"source"`
+	Variant string `json:"variant"`
+	Term    string `json:"term"`
+	Change
+}
+
+// MissingCell is a cell measured in only one of a compared pair.
+type MissingCell struct {
+	Source  int    `json:"source"`
+	Variant string `json:"variant"`
+	Filters int    `json:"filters"`
+	// In names the source that has it.
+	In string `json:"in"`
+}
+
+// Compare compares every document after the first with the first, cell by
+// cell (Welch t on results[].samples_ns) and per fitted term
+// (stats.DiffIndependent on per_filter and entry). Cells or fits present in
+// only one side are listed in Missing. Different kernels, CPU models,
+// confidence levels or partial results give warnings. Errors wrap
+// [ErrTooFewResults], [stats.ErrConfidence] or, unless opt.Force,
+// [ErrWorkloadMismatch].
+func Compare(docs []NamedDocument, opt CompareOptions) (*Comparison, error) {
+	if len(docs) < 2 {
+		return nil, fmt.Errorf("compare: %w (got %d)", ErrTooFewResults, len(docs))
+	}
+	if err := stats.CheckConfidence(opt.Confidence); err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	c := &Comparison{SchemaVersion: ComparisonSchemaVersion, Kind: "comparison", Test: CellTest, FitMethod: FitMethod,
+		Confidence: opt.Confidence, Alpha: 1 - opt.Confidence, Cells: []CellChange{}, Fits: []FitChange{}, Warnings: []string{}}
+	for _, nd := range docs {
+		d := nd.Doc
+		var pols []string
+		for _, p := range d.Config.Policies {
+			pols = append(pols, p.Path)
+		}
+		c.Sources = append(c.Sources, Source{Name: nd.Name, Created: d.Created, ToolVersion: d.Tool.Version, Kernel: d.Environment.Kernel,
+			CPUModel: d.Environment.CPUModel, Workload: d.Config.Workload, Policies: pols, Partial: d.Partial})
+		if d.Partial {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s is a partial result (the run was interrupted)", nd.Name))
+		}
+	}
+	base := docs[0]
+	for i := 1; i < len(docs); i++ {
+		o := docs[i]
+		bw, ow := base.Doc.Config.Workload, o.Doc.Config.Workload
+		if bw != ow {
+			if !opt.Force {
+				return nil, fmt.Errorf("compare %s with %s: %w: %q vs %q count different ops", base.Name, o.Name, ErrWorkloadMismatch, bw, ow)
+			}
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s measured workload %q, %s %q: forced comparison of different ops", base.Name, bw, o.Name, ow))
+		}
+		be, oe := base.Doc.Environment, o.Doc.Environment
+		if be.Kernel != oe.Kernel {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("different kernels: %s ran on %s, %s on %s; a change may come from the kernel, not the policy", base.Name, orDash(be.Kernel), o.Name, orDash(oe.Kernel)))
+		}
+		if be.CPUModel != oe.CPUModel {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("different CPUs: %s ran on %q, %s on %q; a change may come from the machine, not the policy", base.Name, be.CPUModel, o.Name, oe.CPUModel))
+		}
+		if base.Doc.Config.Confidence != o.Doc.Config.Confidence {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("the results used different confidence levels (%g, %g); fit intervals are rescaled to %g", base.Doc.Config.Confidence, o.Doc.Config.Confidence, opt.Confidence))
+		}
+		compareCells(c, i, base, o, opt.Confidence)
+		compareFits(c, i, base, o, opt.Confidence)
+	}
+	return c, nil
+}
+
+func compareCells(c *Comparison, src int, base, o NamedDocument, conf float64) {
+	find := func(d *Document, v string, n int) *CellResult {
+		for i := range d.Results {
+			if d.Results[i].Variant == v && d.Results[i].Filters == n {
+				return &d.Results[i]
+			}
+		}
+		return nil
+	}
+	for _, br := range base.Doc.Results {
+		or := find(o.Doc, br.Variant, br.Filters)
+		if or == nil {
+			c.Missing = append(c.Missing, MissingCell{Source: src, Variant: br.Variant, Filters: br.Filters, In: base.Name})
+			continue
+		}
+		d := stats.Welch(br.SamplesNs, or.SamplesNs, conf)
+		cc := CellChange{Source: src, Variant: br.Variant, Filters: br.Filters, NBase: len(br.SamplesNs), N: len(or.SamplesNs), Change: change(d, c.Alpha)}
+		cc.BaseNs, cc.Ns = br.MeanNs, or.MeanNs
+		c.Cells = append(c.Cells, cc)
+	}
+	for _, or := range o.Doc.Results {
+		if find(base.Doc, or.Variant, or.Filters) == nil {
+			c.Missing = append(c.Missing, MissingCell{Source: src, Variant: or.Variant, Filters: or.Filters, In: o.Name})
+		}
+	}
+}
+
+func compareFits(c *Comparison, src int, base, o NamedDocument, conf float64) {
+	for _, bf := range base.Doc.Fits {
+		var of *Fit
+		for i := range o.Doc.Fits {
+			if o.Doc.Fits[i].Variant == bf.Variant {
+				of = &o.Doc.Fits[i]
+			}
+		}
+		if of == nil {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s has no fit for variant %s; its per-filter change is not shown", o.Name, bf.Variant))
+			continue
+		}
+		bc, oc := base.Doc.Config.Confidence, o.Doc.Config.Confidence
+		terms := []struct {
+			name   string
+			b, x   stats.Estimate
+			exists bool
+		}{
+			{"per_filter", stats.Estimate{Center: bf.PerFilterNs, Lo: bf.PerFilterCILowNs, Hi: bf.PerFilterCIHighNs, Confidence: bc},
+				stats.Estimate{Center: of.PerFilterNs, Lo: of.PerFilterCILowNs, Hi: of.PerFilterCIHighNs, Confidence: oc}, true},
+			{"entry", stats.Estimate{Center: bf.EntryNs, Lo: bf.EntryCILowNs, Hi: bf.EntryCIHighNs, Confidence: bc},
+				stats.Estimate{Center: of.EntryNs, Lo: of.EntryCILowNs, Hi: of.EntryCIHighNs, Confidence: oc},
+				// Documents store a missing entry (no 0-filter children) as 0 with a 0-width interval.
+				!(bf.EntryCILowNs == 0 && bf.EntryCIHighNs == 0) && !(of.EntryCILowNs == 0 && of.EntryCIHighNs == 0)},
+		}
+		for _, t := range terms {
+			if !t.exists {
+				continue
+			}
+			d := stats.DiffIndependent(t.b, t.x, conf)
+			ch := change(d, c.Alpha)
+			ch.BaseNs, ch.Ns = t.b.Center, t.x.Center
+			c.Fits = append(c.Fits, FitChange{Source: src, Variant: bf.Variant, Term: t.name, Change: ch})
+		}
+	}
+}
+
+// change copies a stats.Diff into a Change, mapping NaN to 0 with
+// Known = false.
+func change(d stats.Diff, alpha float64) Change {
+	ch := Change{DeltaNs: finite(d.Delta), CILowNs: finite(d.Lo), CIHighNs: finite(d.Hi), DeltaPct: finite(d.Pct),
+		PctLow: finite(d.PctLo), PctHigh: finite(d.PctHi), P: finite(d.P), Warnings: d.Warnings}
+	ch.Known = !math.IsNaN(d.P) && !math.IsNaN(d.Lo) && !math.IsNaN(d.Hi)
+	ch.Significant = ch.Known && d.P < alpha
+	return ch
+}
+
+// WriteComparisonJSON writes c as indented JSON.
+func WriteComparisonJSON(w io.Writer, c *Comparison) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(c); err != nil {
+		return fmt.Errorf("encode comparison: %w", err)
+	}
+	return nil
+}
+
+// deltaText is a change as people read it: "~" when not significant, "?"
+// without enough data, else the signed change in percent of the base, or
+// in ns when inNs (model terms, whose base may be ~0).
+func deltaText(ch Change, inNs bool) string {
+	switch {
+	case !ch.Known:
+		return "?"
+	case !ch.Significant:
+		return "~"
+	case inNs || ch.BaseNs <= 0:
+		return fmt.Sprintf("%+.2f ns", ch.DeltaNs)
+	}
+	return fmt.Sprintf("%+.1f%%", ch.DeltaPct)
+}
+
+func pText(ch Change) string {
+	if !ch.Known {
+		return "-"
+	}
+	if ch.P < 0.001 {
+		return "<0.001"
+	}
+	return fmt.Sprintf("%.3f", ch.P)
+}
+
+// fitTermLabel names a fitted term for people.
+func fitTermLabel(t string) string {
+	if t == "per_filter" {
+		return "per filter"
+	}
+	return t
+}
+
+// WriteComparisonTable writes c as aligned text tables, one block per
+// compared source, followed by how to read them and the warnings.
+func WriteComparisonTable(w io.Writer, c *Comparison) error {
+	ew := &errWriter{w: w}
+	pct := c.Confidence * 100
+	for i := 1; i < len(c.Sources); i++ {
+		b, o := c.Sources[0], c.Sources[i]
+		ew.printf("%s (base) vs %s, workload %s\n\n", b.Name, o.Name, o.Workload)
+		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "variant\tfilters\tbase ns/op\tns/op\tdelta\tdelta ns\t%.0f%% CI ns\tp\tn\t\n", pct)
+		for _, cc := range c.Cells {
+			if cc.Source != i {
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%s\t%+.1f\t[%+.1f, %+.1f]\t%s\t%d+%d\t\n", cc.Variant, cc.Filters, cc.BaseNs, cc.Ns, deltaText(cc.Change, false),
+				cc.DeltaNs, cc.CILowNs, cc.CIHighNs, pText(cc.Change), cc.NBase, cc.N)
+		}
+		tw.Flush()
+		if hasFits(c, i) {
+			ew.printf("\nfitted model terms (ns/op):\n")
+			tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintf(tw, "variant\tterm\tbase\tnew\tdelta\tdelta ns\t%.0f%% CI ns\tp\t\n", pct)
+			for _, fc := range c.Fits {
+				if fc.Source != i {
+					continue
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\t%s\t%+.2f\t[%+.2f, %+.2f]\t%s\t\n", fc.Variant, fitTermLabel(fc.Term), fc.BaseNs, fc.Ns, deltaText(fc.Change, true),
+					fc.DeltaNs, fc.CILowNs, fc.CIHighNs, pText(fc.Change))
+			}
+			tw.Flush()
+		}
+		ew.printf("\n")
+	}
+	for _, l := range legendLines(c) {
+		ew.printf("%s\n", l)
+	}
+	writeCompareWarnings(ew, c, false)
+	return ew.err
+}
+
+func hasFits(c *Comparison, src int) bool {
+	for _, f := range c.Fits {
+		if f.Source == src {
+			return true
+		}
+	}
+	return false
+}
+
+// legendLines explain the comparison's columns and methods.
+func legendLines(c *Comparison) []string {
+	return []string{
+		fmt.Sprintf("cells: Welch's t-test on the per-child ns/op values (means, unequal variances), two-sided; %.0f%% CIs.", c.Confidence*100),
+		"model terms: difference of two independent fits, their intervals combined by a normal approximation (SE = half-width / z; conservative for t intervals).",
+		fmt.Sprintf("p: how often a difference at least this large would appear by chance if nothing had changed. \"~\": p >= %.2f, no change detected (not proof of no change); \"?\": too few children.", c.Alpha),
+		"Significant is not large: read the delta and its CI to judge whether a change matters.",
+	}
+}
+
+func writeCompareWarnings(ew *errWriter, c *Comparison, markdown bool) {
+	var ws []string
+	ws = append(ws, c.Warnings...)
+	for _, m := range c.Missing {
+		ws = append(ws, fmt.Sprintf("%s filters=%d was measured only in %s (%s vs %s)", m.Variant, m.Filters, m.In, c.Sources[0].Name, c.Sources[m.Source].Name))
+	}
+	for _, cc := range c.Cells {
+		if !cc.Known {
+			ws = append(ws, fmt.Sprintf("%s filters=%d (%s): %s", cc.Variant, cc.Filters, c.Sources[cc.Source].Name, strings.Join(cc.Warnings, "; ")))
+		}
+	}
+	if len(ws) == 0 {
+		return
+	}
+	if markdown {
+		ew.printf("\n## Warnings\n\n")
+		for _, wn := range ws {
+			ew.printf("- %s\n", mdEscape(wn))
+		}
+		return
+	}
+	ew.printf("\nwarnings:\n")
+	for _, wn := range ws {
+		ew.printf("  - %s\n", wn)
+	}
+}
+
+// WriteComparisonMarkdown writes c as Markdown: what was compared, one
+// table of cells and one of fitted terms per compared source, how to read
+// them, and the warnings.
+func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
+	ew := &errWriter{w: w}
+	pct := c.Confidence * 100
+	ew.printf("# seccompbench comparison\n\n")
+	ew.printf("| | file | workload | policies | kernel | CPU | tool |\n|---|---|---|---|---|---|---|\n")
+	for i, s := range c.Sources {
+		role := "compared"
+		if i == 0 {
+			role = "**base**"
+		}
+		ew.printf("| %s | %s | %s | %s | %s | %s | %s |\n", role, mdEscape(s.Name), s.Workload, mdEscape(strings.Join(s.Policies, " + ")), mdEscape(orDash(s.Kernel)), mdEscape(orDash(s.CPUModel)), mdEscape(orDash(s.ToolVersion)))
+	}
+	ew.printf("\n")
+	for i := 1; i < len(c.Sources); i++ {
+		b, o := c.Sources[0], c.Sources[i]
+		ew.printf("## %s vs %s\n\n", mdEscape(b.Name), mdEscape(o.Name))
+		ew.printf("| variant | filters | base ns/op | ns/op | change | delta ns/op | %.0f %% CI | p | children |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n", pct)
+		for _, cc := range c.Cells {
+			if cc.Source != i {
+				continue
+			}
+			ew.printf("| %s | %d | %.1f | %.1f | %s | %+.1f | [%+.1f, %+.1f] | %s | %d + %d |\n", cc.Variant, cc.Filters, cc.BaseNs, cc.Ns, mdDelta(cc.Change, false),
+				cc.DeltaNs, cc.CILowNs, cc.CIHighNs, pText(cc.Change), cc.NBase, cc.N)
+		}
+		if hasFits(c, i) {
+			ew.printf("\n| variant | model term | base ns/op | ns/op | change | delta ns/op | %.0f %% CI | p |\n|---|---|--:|--:|--:|--:|--:|--:|\n", pct)
+			for _, fc := range c.Fits {
+				if fc.Source != i {
+					continue
+				}
+				ew.printf("| %s | %s | %.2f | %.2f | %s | %+.2f | [%+.2f, %+.2f] | %s |\n", fc.Variant, fitTermLabel(fc.Term), fc.BaseNs, fc.Ns, mdDelta(fc.Change, true),
+					fc.DeltaNs, fc.CILowNs, fc.CIHighNs, pText(fc.Change))
+			}
+		}
+		ew.printf("\n")
+	}
+	ew.printf("How to read this:\n\n")
+	for _, l := range legendLines(c) {
+		ew.printf("- %s\n", mdEscape(l))
+	}
+	writeCompareWarnings(ew, c, true)
+	return ew.err
+}
+
+func mdDelta(ch Change, inNs bool) string {
+	s := deltaText(ch, inNs)
+	if ch.Known && ch.Significant {
+		return "**" + s + "**"
+	}
+	return s
+}
