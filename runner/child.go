@@ -39,6 +39,11 @@ type childSpec struct {
 	Samples      int      `json:"samples"`           // timed samples
 	Warmup       int      `json:"warmup"`            // untimed samples before them
 	ControlIters uint64   `json:"control_iters"`     // control loop iterations per timing
+	// PathArg, if set, is passed as a pointer to a NUL-terminated string
+	// in place of the syscall workload's a1.
+	PathArg string `json:"path_arg,omitempty"`
+	// ExecPaths are the exec workloads' candidate paths, tried in order.
+	ExecPaths []string `json:"exec_paths,omitempty"`
 }
 
 // childReport is what a child writes on its standard output, as JSON.
@@ -53,6 +58,7 @@ type childReport struct {
 	PinErr          string  `json:"pin_err,omitempty"`
 	InstallErrno    int     `json:"install_errno,omitempty"` // errno of the failing seccomp(2) or prctl call
 	FailedFilter    int     `json:"failed_filter"`           // index of the filter that failed to install, -1 if none
+	ExecsOK         uint64  `json:"execs_ok"`                // exec workloads: children that exited 0
 	Err             string  `json:"err,omitempty"`
 }
 
@@ -77,6 +83,13 @@ type measureState struct {
 	ctrlPost  int64
 	errno     uintptr
 	failedAt  int
+	// exec workloads: C strings and pointer arrays, kept reachable here.
+	execPaths []uintptr
+	argv      [2]uintptr
+	envp      [1]uintptr
+	cstrs     [][]byte
+	status    int32
+	execsOK   uint64
 	installed atomic.Int32 // filters installed so far
 	done      atomic.Uint32
 }
@@ -141,7 +154,19 @@ func runChild(in io.Reader) (childReport, error) {
 			return rep, fmt.Errorf("create pipe for %s workload: %w", spec.Workload, err)
 		}
 		st.fd = uintptr(p[0])
-	case "getpid", "syscall":
+	case "getpid":
+	case "syscall":
+		if spec.PathArg != "" {
+			spec.Syscall[2] = int64(st.cstring(spec.PathArg))
+		}
+	case "exec", "execvpe-miss":
+		if len(spec.ExecPaths) == 0 {
+			return rep, fmt.Errorf("%s workload: no exec paths", spec.Workload)
+		}
+		for _, p := range spec.ExecPaths {
+			st.execPaths = append(st.execPaths, st.cstring(p))
+		}
+		st.argv[0] = st.execPaths[len(st.execPaths)-1]
 	default:
 		return rep, fmt.Errorf("unknown workload %q", spec.Workload)
 	}
@@ -218,7 +243,15 @@ func runChild(in io.Reader) (childReport, error) {
 		return rep, fmt.Errorf("install filter %d of %d: seccomp(2): %w", st.failedAt+1, len(spec.Filters), unix.Errno(st.errno))
 	}
 	rep.SamplesNs = st.samples
+	rep.ExecsOK = st.execsOK
 	return rep, nil
+}
+
+// cstring keeps a NUL-terminated copy of s in st and returns its address.
+func (st *measureState) cstring(s string) uintptr {
+	b := append([]byte(s), 0)
+	st.cstrs = append(st.cstrs, b)
+	return uintptr(unsafe.Pointer(&b[0]))
 }
 
 //go:linkname nanotime runtime.nanotime
@@ -281,6 +314,8 @@ func runWorkload(st *measureState) {
 		loopGetpid(spec.Iterations)
 	case "syscall":
 		loopSyscall(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]))
+	case "exec", "execvpe-miss":
+		st.execsOK += loopExec(spec.Iterations, &st.execPaths[0], uint64(len(st.execPaths)), &st.argv[0], &st.envp[0], &st.status)
 	}
 }
 

@@ -18,5 +18,8 @@ func loopSyscall(iters uint64, nr, a0, a1, a2 uintptr)
 //go:noescape
 func loopControl(iters uint64, buf *uint64)
 
+//go:noescape
+func loopExec(iters uint64, paths *uintptr, npaths uint64, argv, envp *uintptr, status *int32) (ok uint64)
+
 // loopsSupported reports whether this architecture has timed loops.
 const loopsSupported = true

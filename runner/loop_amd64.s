@@ -103,3 +103,61 @@ ctloop:
 	JNZ ctloop
 ctdone:
 	RET
+
+// func loopExec(iters uint64, paths *uintptr, npaths uint64, argv, envp *uintptr, status *int32) (ok uint64)
+// Per iteration: vfork-style clone(CLONE_VM|CLONE_VFORK|SIGCHLD); the new
+// process tries execve on each of the npaths paths in order (all but the
+// last missing: ENOENT) and exits 127 if none succeeds; the parent waits
+// with wait4. ok counts children that exited with status 0, i.e. execs that
+// really ran the program. The child runs on the parent's stack (as Go's
+// own forkExec does) and touches only registers and the read-only
+// arguments; the parent is suspended until the child execs or exits.
+TEXT ·loopExec(SB), NOSPLIT, $0-56
+	MOVQ iters+0(FP), R12
+	XORQ BX, BX
+	TESTQ R12, R12
+	JZ exdone
+exloop:
+	MOVQ $56, AX          // clone
+	MOVQ $0x4111, DI      // CLONE_VM|CLONE_VFORK|SIGCHLD
+	XORQ SI, SI
+	XORQ DX, DX
+	XORQ R10, R10
+	XORQ R8, R8
+	SYSCALL
+	TESTQ AX, AX
+	JZ exchild
+	JS exnext             // clone failed: counted as not ok
+	MOVQ AX, DI           // wait4(pid, status, 0, NULL)
+	MOVQ $61, AX
+	MOVQ status+40(FP), SI
+	XORQ DX, DX
+	XORQ R10, R10
+	SYSCALL
+	MOVQ status+40(FP), SI
+	MOVL 0(SI), CX
+	TESTL CX, CX
+	JNZ exnext
+	INCQ BX
+exnext:
+	DECQ R12
+	JNZ exloop
+exdone:
+	MOVQ BX, ok+48(FP)
+	RET
+exchild:
+	MOVQ paths+8(FP), R13
+	MOVQ npaths+16(FP), R9
+extry:
+	MOVQ $59, AX          // execve(paths[i], argv, envp)
+	MOVQ 0(R13), DI
+	MOVQ argv+24(FP), SI
+	MOVQ envp+32(FP), DX
+	SYSCALL
+	ADDQ $8, R13
+	DECQ R9
+	JNZ extry
+	MOVQ $231, AX         // exit_group(127)
+	MOVQ $127, DI
+	SYSCALL
+	JMP extry             // not reached

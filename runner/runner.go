@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -53,6 +54,106 @@ type Workload struct {
 	Syscalls []string
 	// Syscall holds nr, a0, a1, a2 for the "syscall" workload.
 	Syscall [4]int64
+	// PathArg, if set, replaces a1 of the "syscall" workload by a pointer to
+	// this NUL-terminated string.
+	PathArg string
+	// PathDirs is the number of PATH directories the exec workloads search;
+	// the program is only in the last (1 for "exec").
+	PathDirs int
+}
+
+// ExecWorkload returns UnixBench's exec mode: per op, one vfork-style
+// clone, an execve of a minimal static program that calls exit(0), and
+// wait4. The program is written to a temporary directory at run time and
+// removed afterwards; it inherits the filter stack.
+func ExecWorkload() Workload {
+	return Workload{Name: "exec", SyscallsPerIter: 1, PathDirs: 1,
+		Syscalls: []string{"clone", "execve", "exit", "wait4"},
+		Op:       "one clone(CLONE_VM|CLONE_VFORK) + execve of a 129-byte static program that calls exit(0) + wait4"}
+}
+
+// ExecvpeMissWorkload returns the path-search workload: per op, one clone,
+// then execve attempts through k directories of which only the last holds
+// the program (k-1 ENOENT misses, as execvpe walks PATH), exit, wait4.
+func ExecvpeMissWorkload(k int) Workload {
+	return Workload{Name: "execvpe-miss", SyscallsPerIter: 1, PathDirs: k,
+		Syscalls: []string{"clone", "execve", "exit", "wait4"},
+		Op:       fmt.Sprintf("one clone + %d execve attempts along a %d-directory PATH (%d ENOENT misses) + exit + wait4", k, k, k-1)}
+}
+
+// safeSyscall is a syscall the "syscall" workload may loop on: it has no
+// side effect with the given arguments.
+type safeSyscall struct {
+	nr      int64
+	args    [3]int64
+	path    string // if set, a1 points to it
+	comment string
+}
+
+// safeSyscalls are the x86_64 syscalls `--syscall` accepts, with default
+// arguments that make them fail fast or do nothing
+// (arch/x86/entry/syscalls/syscall_64.tbl).
+var safeSyscalls = map[string]safeSyscall{
+	"getpid":      {nr: 39, comment: "getpid()"},
+	"getppid":     {nr: 110, comment: "getppid()"},
+	"getuid":      {nr: 102, comment: "getuid()"},
+	"gettid":      {nr: 186, comment: "gettid()"},
+	"umask":       {nr: 95, args: [3]int64{0o22}, comment: "umask(a0), default 022"},
+	"sched_yield": {nr: 24, comment: "sched_yield()"},
+	"read":        {nr: 0, args: [3]int64{-1}, comment: "read(a0, NULL, 0), default fd -1: EBADF"},
+	"write":       {nr: 1, args: [3]int64{-1}, comment: "write(a0, NULL, 0), default fd -1: EBADF"},
+	"close":       {nr: 3, args: [3]int64{-1}, comment: "close(a0), default fd -1: EBADF"},
+	"fstat":       {nr: 5, args: [3]int64{-1}, comment: "fstat(a0, NULL), default fd -1: EBADF"},
+	"lseek":       {nr: 8, args: [3]int64{-1}, comment: "lseek(a0, 0, 0), default fd -1: EBADF"},
+	"dup":         {nr: 32, args: [3]int64{-1}, comment: "dup(a0), default fd -1: EBADF"},
+	"openat":      {nr: 257, args: [3]int64{-100, 0, 0}, path: "/nonexistent/seccompbench", comment: "openat(AT_FDCWD, \"/nonexistent/seccompbench\", a2): ENOENT"},
+}
+
+// SafeSyscalls returns the names `--syscall` accepts, sorted, each with a
+// description of its arguments.
+func SafeSyscalls() []string {
+	var out []string
+	for n, s := range safeSyscalls {
+		out = append(out, n+": "+s.comment)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SyscallWorkload returns a loop on one syscall from the safe list,
+// spec "NAME" or "NAME:a0[,a1[,a2]]" with integer arguments overriding the
+// defaults (openat's path argument cannot be overridden).
+func SyscallWorkload(spec string) (Workload, error) {
+	name, argStr, hasArgs := strings.Cut(spec, ":")
+	sc, ok := safeSyscalls[name]
+	if !ok {
+		var names []string
+		for n := range safeSyscalls {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return Workload{}, fmt.Errorf("syscall %q is not on the safe list: use one of %s", name, strings.Join(names, ", "))
+	}
+	args := sc.args
+	if hasArgs {
+		parts := strings.Split(argStr, ",")
+		if len(parts) > 3 {
+			return Workload{}, fmt.Errorf("syscall %q: at most 3 arguments, got %d", spec, len(parts))
+		}
+		for i, p := range parts {
+			if sc.path != "" && i == 1 {
+				return Workload{}, fmt.Errorf("syscall %q: argument 1 of %s is a fixed path and cannot be set", spec, name)
+			}
+			v, err := strconv.ParseInt(strings.TrimSpace(p), 0, 64)
+			if err != nil {
+				return Workload{}, fmt.Errorf("syscall %q: argument %d %q is not an integer", spec, i, p)
+			}
+			args[i] = v
+		}
+	}
+	return Workload{Name: "syscall", SyscallsPerIter: 1, Syscalls: []string{name},
+		Syscall: [4]int64{sc.nr, args[0], args[1], args[2]}, PathArg: sc.path,
+		Op: fmt.Sprintf("one %s syscall: %s, args %d,%d,%d", name, sc.comment, args[0], args[1], args[2])}, nil
 }
 
 // Workloads returns the built-in workloads by name, modeled on UnixBench
@@ -69,8 +170,14 @@ func Workloads() map[string]Workload {
 }
 
 // LookupWorkload returns the named workload or an error listing the valid
-// names.
+// names. "exec" and "execvpe-miss" (8 directories) are accepted too.
 func LookupWorkload(name string) (Workload, error) {
+	switch name {
+	case "exec":
+		return ExecWorkload(), nil
+	case "execvpe-miss":
+		return ExecvpeMissWorkload(8), nil
+	}
 	w, ok := Workloads()[name]
 	if !ok {
 		names := make([]string, 0, len(Workloads()))
@@ -78,7 +185,7 @@ func LookupWorkload(name string) (Workload, error) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		return Workload{}, fmt.Errorf("unknown workload %q: use one of %s", name, strings.Join(names, ", "))
+		return Workload{}, fmt.Errorf("unknown workload %q: use one of %s, exec, execvpe-miss", name, strings.Join(names, ", "))
 	}
 	return w, nil
 }
@@ -130,6 +237,8 @@ type Config struct {
 	// Progress, if set, is called after each child with the number done and
 	// the total.
 	Progress func(done, total int, c Cell)
+
+	execPaths []string // set by Run and Calibrate for the exec workloads
 }
 
 // Sample is one child's result: the unit of replication.
@@ -282,6 +391,14 @@ func Run(ctx context.Context, cfg Config) ([]Sample, error) {
 		}
 		cfg.Iterations = it
 	}
+	if cfg.Workload.PathDirs > 0 && cfg.execPaths == nil {
+		fx, err := newExecFixture(cfg.Workload.PathDirs)
+		if err != nil {
+			return nil, err
+		}
+		defer fx.Close()
+		cfg.execPaths = fx.paths
+	}
 	blocks := Schedule(cfg.Counts, cfg.Variants, cfg.Trials, cfg.Seed)
 	total := len(blocks) * len(blocks[0])
 	out := make([]Sample, 0, total)
@@ -333,7 +450,18 @@ func withDefaults(cfg Config) Config {
 // (at least 100).
 func Calibrate(ctx context.Context, cfg Config) (uint64, error) {
 	cfg = withDefaults(cfg)
+	if cfg.Workload.PathDirs > 0 && cfg.execPaths == nil {
+		fx, err := newExecFixture(cfg.Workload.PathDirs)
+		if err != nil {
+			return 0, err
+		}
+		defer fx.Close()
+		cfg.execPaths = fx.paths
+	}
 	cfg.Iterations = 2000
+	if cfg.Workload.PathDirs > 0 {
+		cfg.Iterations = 20
+	}
 	cfg.Samples = 3
 	cfg.ControlIters = 0
 	s, err := runCell(ctx, cfg, Cell{Variant: VariantOn, Filters: 0}, nil)
@@ -345,7 +473,7 @@ func Calibrate(ctx context.Context, cfg Config) (uint64, error) {
 		return 0, fmt.Errorf("calibrate: measured %v ns per iteration", perIter)
 	}
 	it := uint64(float64(cfg.SampleDuration.Nanoseconds()) / perIter)
-	return max(it, 100), nil
+	return max(it, 10), nil
 }
 
 // runCell runs one child for cell c with the given stack (sock_filter
@@ -360,6 +488,8 @@ func runCell(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sample, e
 		Samples:      cfg.Samples,
 		Warmup:       cfg.Warmup,
 		ControlIters: cfg.ControlIters,
+		PathArg:      cfg.Workload.PathArg,
+		ExecPaths:    cfg.execPaths,
 	}
 	if cfg.SpecAllow {
 		spec.Flags |= seccompFlagSpecAllow
@@ -377,6 +507,12 @@ func runCell(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sample, e
 	}
 	if len(rep.SamplesNs) != cfg.Samples {
 		return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d samples, want %d", len(rep.SamplesNs), cfg.Samples)}
+	}
+	if cfg.Workload.PathDirs > 0 {
+		want := uint64(cfg.Warmup+cfg.Samples) * cfg.Iterations
+		if rep.ExecsOK != want {
+			return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("only %d of %d execs ran the program to exit(0): a filter may deny clone, execve, exit or wait4", rep.ExecsOK, want)}
+		}
 	}
 	ops := float64(cfg.Iterations) * float64(cfg.Workload.SyscallsPerIter)
 	s := Sample{Cell: c, InstallNs: rep.InstallNs, FiltersSeen: rep.FiltersAfter, CPU: rep.CPU}

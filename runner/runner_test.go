@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -173,5 +176,104 @@ func TestScheduleBlocksHoldEveryCellOnce(t *testing.T) {
 	}
 	if !differs {
 		t.Error("blocks are not shuffled differently")
+	}
+}
+
+func TestExecWorkloadsReallyExec(t *testing.T) {
+	skipIfNoSeccomp(t)
+	p := prog(t, "allow", allow)
+	for _, w := range []Workload{ExecWorkload(), ExecvpeMissWorkload(4)} {
+		t.Run(w.Name, func(t *testing.T) {
+			before, _ := filepath.Glob(filepath.Join(os.TempDir(), "seccompbench-exec-*"))
+			cfg := Config{Programs: []*filters.Program{p}, Counts: []int{0, 2}, Variants: []Variant{VariantOn},
+				Workload: w, Trials: 1, Iterations: 5, Samples: 2}
+			got, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// runCell checks that every exec ran the program to exit(0);
+			// here: results exist and the fixture is gone.
+			if len(got) != 2 || !(got[0].NsPerOp > 0) {
+				t.Fatalf("got %+v", got)
+			}
+			after, _ := filepath.Glob(filepath.Join(os.TempDir(), "seccompbench-exec-*"))
+			if len(after) > len(before) {
+				t.Errorf("temporary exec fixtures left behind: %v", after)
+			}
+		})
+	}
+}
+
+// A filter that makes execve fail must be reported, not averaged in.
+func TestExecWorkloadDeniedExecReported(t *testing.T) {
+	skipIfNoSeccomp(t)
+	p := prog(t, "deny-execve", allow, [2]uint32{59, errno | 13})
+	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
+		Workload: ExecWorkload(), Trials: 1, Iterations: 3, Samples: 1}
+	_, err := Run(context.Background(), cfg)
+	var ce *ChildError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "execs ran the program") {
+		t.Fatalf("err = %v, want a ChildError about execs", err)
+	}
+}
+
+func TestMinimalELFRuns(t *testing.T) {
+	fx, err := newExecFixture(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fx.Close()
+	if err := exec.Command(fx.paths[0]).Run(); err != nil {
+		t.Fatalf("minimal ELF: %v", err)
+	}
+}
+
+func TestSyscallWorkload(t *testing.T) {
+	tests := []struct {
+		spec    string
+		want    [4]int64
+		wantErr string
+	}{
+		{"getppid", [4]int64{110, 0, 0, 0}, ""},
+		{"read", [4]int64{0, -1, 0, 0}, ""},
+		{"read:-2,0,0", [4]int64{0, -2, 0, 0}, ""},
+		{"umask:0x12", [4]int64{95, 0x12, 0, 0}, ""},
+		{"openat", [4]int64{257, -100, 0, 0}, ""},
+		{"reboot", [4]int64{}, "not on the safe list"},
+		{"read:x", [4]int64{}, "not an integer"},
+		{"openat:-100,5", [4]int64{}, "fixed path"},
+		{"read:1,2,3,4", [4]int64{}, "at most 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			w, err := SyscallWorkload(tt.spec)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || w.Syscall != tt.want {
+				t.Errorf("got %v %v, want %v", w.Syscall, err, tt.want)
+			}
+		})
+	}
+}
+
+// The syscall loop really makes the syscall: a filter returning a chosen
+// errno for it leaves the loop running (errno path) and a kill action for
+// it kills the child.
+func TestSyscallWorkloadRunsThatSyscall(t *testing.T) {
+	skipIfNoSeccomp(t)
+	w, err := SyscallWorkload("openat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := prog(t, "kill-openat", allow, [2]uint32{257, uint32(filters.ActionKillProcess)})
+	_, err = Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
+		Workload: w, Trials: 1, Iterations: 3, Samples: 1})
+	var ce *ChildError
+	if !errors.As(err, &ce) || ce.Signal != syscall.SIGSYS {
+		t.Fatalf("err = %v, want SIGSYS from the openat rule", err)
 	}
 }
