@@ -73,16 +73,16 @@ type sockFprog struct {
 // filter is installed. It is allocated before, so the thread needs no
 // allocation, no lock and no syscall other than the workload's.
 type measureState struct {
-	spec      *childSpec
-	progs     []sockFprog
-	fd        uintptr
-	samples   []int64
-	install   []int64
-	ctrlBuf   [4]uint64
-	ctrlPre   int64
-	ctrlPost  int64
-	errno     uintptr
-	failedAt  int
+	spec     *childSpec
+	progs    []sockFprog
+	fd       uintptr
+	samples  []int64
+	install  []int64
+	ctrlBuf  [4]uint64
+	ctrlPre  int64
+	ctrlPost int64
+	errno    uintptr
+	failedAt int
 	// exec workloads: C strings and pointer arrays, kept reachable here.
 	execPaths []uintptr
 	argv      [2]uintptr
