@@ -238,7 +238,53 @@ type Config struct {
 	// the total.
 	Progress func(done, total int, c Cell)
 
+	// Parallel runs this many copies of the workload at once per cell, each
+	// in its own child pinned to its own CPU where there are enough
+	// (default 1). A Sample's NsPerOp is then the mean over copies.
+	Parallel int
+	// MaxTrials, when above Trials, lets Run add blocks beyond Trials while
+	// Stop returns false, up to MaxTrials.
+	MaxTrials int
+	// MaxTime stops adding blocks beyond Trials once this much time has
+	// passed since Run started (0: no limit).
+	MaxTime time.Duration
+	// Stop is asked after each block from Trials on whether the samples so
+	// far are precise enough; true stops the run.
+	Stop func([]Sample) bool
+
 	execPaths []string // set by Run and Calibrate for the exec workloads
+	cpus      []int    // CPUs of the parallel copies
+}
+
+// Copy is one parallel copy's result within a Sample.
+type Copy struct {
+	// CPU is the CPU the copy's measuring thread was pinned to (-1: none).
+	CPU int
+	// NsPerOp is the copy's median sample, in ns per op.
+	NsPerOp float64
+}
+
+// Stop reasons reported in RunInfo.
+const (
+	StopTrials    = "trials"     // the fixed number of blocks ran
+	StopPrecision = "precision"  // Stop reported the target reached
+	StopMaxTrials = "max-trials" // MaxTrials blocks ran without reaching the target
+	StopMaxTime   = "max-time"   // MaxTime passed without reaching the target
+)
+
+// RunInfo says how a run ended.
+type RunInfo struct {
+	// Blocks is the number of complete randomized blocks.
+	Blocks int
+	// StopReason is one of StopTrials, StopPrecision, StopMaxTrials,
+	// StopMaxTime ("" when the run failed or was cancelled).
+	StopReason string
+	// Elapsed is the wall time of the run, calibration excluded.
+	Elapsed time.Duration
+	// Iterations is the loop iterations per sample used.
+	Iterations uint64
+	// CPUs are the CPUs the copies were pinned to (empty: not pinned).
+	CPUs []int
 }
 
 // Sample is one child's result: the unit of replication.
@@ -262,6 +308,9 @@ type Sample struct {
 	FiltersSeen int
 	// CPU is the CPU the measuring thread was pinned to, -1 if none.
 	CPU int
+	// Copies holds each parallel copy's result (one entry when Parallel
+	// is 1).
+	Copies []Copy
 }
 
 // ErrChild is wrapped by every *ChildError.
@@ -359,15 +408,25 @@ func StackFor(progs []*filters.Program, c Cell) (filters.Stack, error) {
 const seccompFlagSpecAllow = 1 << 2
 
 // Run measures every cell of cfg in randomized blocks, one fresh child per
-// cell and block, and returns one Sample per child in run order. All stacks
-// are built (and the kernel limits checked) before the first child starts.
+// cell and block, and returns one Sample per child in run order. See
+// RunAdaptive, which it calls, for the details and errors.
+func Run(ctx context.Context, cfg Config) ([]Sample, error) {
+	s, _, err := RunAdaptive(ctx, cfg)
+	return s, err
+}
+
+// RunAdaptive measures every cell of cfg in randomized blocks and says how
+// the run ended. All stacks are built (and the kernel limits checked)
+// before the first child starts. It runs cfg.Trials blocks, then, while
+// cfg.Stop returns false, more blocks up to cfg.MaxTrials or cfg.MaxTime.
 // It stops at the first failing child with a *ChildError, and when ctx is
 // done with ctx.Err(); the samples gathered so far are returned with the
 // error.
-func Run(ctx context.Context, cfg Config) ([]Sample, error) {
+func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
+	var info RunInfo
 	cfg = withDefaults(cfg)
 	if len(cfg.Counts) == 0 || len(cfg.Variants) == 0 || cfg.Trials < 1 {
-		return nil, errors.New("run: need at least one count, one variant and one trial")
+		return nil, info, errors.New("run: need at least one count, one variant and one trial")
 	}
 	stacks := map[Cell][][]byte{}
 	for _, v := range cfg.Variants {
@@ -375,7 +434,7 @@ func Run(ctx context.Context, cfg Config) ([]Sample, error) {
 			c := Cell{Variant: v, Filters: n}
 			s, err := StackFor(cfg.Programs, c)
 			if err != nil {
-				return nil, fmt.Errorf("build stack for %s: %w", c, err)
+				return nil, info, fmt.Errorf("build stack for %s: %w", c, err)
 			}
 			var raw [][]byte
 			for _, p := range s {
@@ -384,43 +443,78 @@ func Run(ctx context.Context, cfg Config) ([]Sample, error) {
 			stacks[c] = raw
 		}
 	}
-	if cfg.Iterations == 0 {
-		it, err := Calibrate(ctx, cfg)
-		if err != nil {
-			return nil, err
-		}
-		cfg.Iterations = it
-	}
 	if cfg.Workload.PathDirs > 0 && cfg.execPaths == nil {
 		fx, err := newExecFixture(cfg.Workload.PathDirs)
 		if err != nil {
-			return nil, err
+			return nil, info, err
 		}
 		defer fx.Close()
 		cfg.execPaths = fx.paths
 	}
-	blocks := Schedule(cfg.Counts, cfg.Variants, cfg.Trials, cfg.Seed)
-	total := len(blocks) * len(blocks[0])
-	out := make([]Sample, 0, total)
+	if cfg.Iterations == 0 {
+		it, err := Calibrate(ctx, cfg)
+		if err != nil {
+			return nil, info, err
+		}
+		cfg.Iterations = it
+	}
+	info.Iterations = cfg.Iterations
+	info.CPUs = cfg.cpus
+	maxBlocks := max(cfg.Trials, cfg.MaxTrials)
+	perBlock := len(cfg.Counts) * len(cfg.Variants)
+	start := time.Now()
+	var out []Sample
 	seq := 0
-	for b, cells := range blocks {
+	for b := 0; b < maxBlocks; b++ {
+		if b >= cfg.Trials {
+			if cfg.Stop == nil {
+				info.StopReason = StopTrials
+				break
+			}
+			if cfg.Stop(out) {
+				info.StopReason = StopPrecision
+				break
+			}
+			if cfg.MaxTime > 0 && time.Since(start) > cfg.MaxTime {
+				info.StopReason = StopMaxTime
+				break
+			}
+		}
+		// Each block gets its own shuffle, derived from the seed and the
+		// block index, so adding blocks never changes earlier ones.
+		cells := Schedule(cfg.Counts, cfg.Variants, 1, cfg.Seed+uint64(b)*0x9e3779b9)[0]
 		for _, c := range cells {
 			if err := ctx.Err(); err != nil {
-				return out, err
+				return out, info, err
 			}
 			s, err := runCell(ctx, cfg, c, stacks[c])
 			if err != nil {
-				return out, err
+				return out, info, err
 			}
 			s.Block, s.Seq = b, seq
 			seq++
 			out = append(out, s)
 			if cfg.Progress != nil {
+				total := maxBlocks * perBlock
+				if cfg.Stop == nil || cfg.MaxTrials <= cfg.Trials {
+					total = cfg.Trials * perBlock
+				}
 				cfg.Progress(len(out), total, c)
 			}
 		}
+		info.Blocks = b + 1
 	}
-	return out, nil
+	if info.StopReason == "" {
+		if cfg.Stop != nil && cfg.Stop(out) {
+			info.StopReason = StopPrecision
+		} else if cfg.Stop != nil && maxBlocks > cfg.Trials {
+			info.StopReason = StopMaxTrials
+		} else {
+			info.StopReason = StopTrials
+		}
+	}
+	info.Elapsed = time.Since(start)
+	return out, info, nil
 }
 
 func withDefaults(cfg Config) Config {
@@ -438,6 +532,15 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.ChildTimeout == 0 {
 		cfg.ChildTimeout = 10 * time.Second
+	}
+	if cfg.Parallel < 1 {
+		cfg.Parallel = 1
+	}
+	if cfg.cpus == nil && cfg.CPU >= 0 {
+		cfg.cpus = []int{cfg.CPU}
+		if cfg.Parallel > 1 {
+			cfg.cpus = CopyCPUs(cfg.CPU, cfg.Parallel)
+		}
 	}
 	if cfg.Workload.SyscallsPerIter == 0 {
 		cfg.Workload = Workloads()["mix"]
@@ -464,6 +567,7 @@ func Calibrate(ctx context.Context, cfg Config) (uint64, error) {
 	}
 	cfg.Samples = 3
 	cfg.ControlIters = 0
+	cfg.Parallel = 1
 	s, err := runCell(ctx, cfg, Cell{Variant: VariantOn, Filters: 0}, nil)
 	if err != nil {
 		return 0, fmt.Errorf("calibrate: %w", err)
@@ -476,14 +580,81 @@ func Calibrate(ctx context.Context, cfg Config) (uint64, error) {
 	return max(it, 10), nil
 }
 
-// runCell runs one child for cell c with the given stack (sock_filter
-// arrays, oldest first) and converts its report into a Sample.
+// runCell runs cfg.Parallel children at once for cell c with the given
+// stack (sock_filter arrays, oldest first) and converts their reports into
+// one Sample.
 func runCell(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sample, error) {
+	if cfg.Parallel <= 1 {
+		cpu := -1
+		if len(cfg.cpus) > 0 {
+			cpu = cfg.cpus[0]
+		}
+		return runCopy(ctx, cfg, c, stack, cpu)
+	}
+	type res struct {
+		s   Sample
+		err error
+	}
+	results := make([]res, cfg.Parallel)
+	done := make(chan struct{})
+	for i := 0; i < cfg.Parallel; i++ {
+		cpu := -1
+		if len(cfg.cpus) > 0 {
+			cpu = cfg.cpus[i%len(cfg.cpus)]
+		}
+		go func(i, cpu int) {
+			s, err := runCopy(ctx, cfg, c, stack, cpu)
+			results[i] = res{s, err}
+			done <- struct{}{}
+		}(i, cpu)
+	}
+	for range cfg.Parallel {
+		<-done
+	}
+	var out Sample
+	var sum float64
+	for i, r := range results {
+		if r.err != nil {
+			return Sample{}, r.err
+		}
+		if i == 0 {
+			out = r.s
+			out.Copies = nil
+		}
+		out.Copies = append(out.Copies, r.s.Copies...)
+		sum += r.s.NsPerOp
+	}
+	out.NsPerOp = sum / float64(cfg.Parallel)
+	return out, nil
+}
+
+// CopyCPUs returns the CPUs for n parallel copies: first, then the other
+// allowed CPUs from the highest down, wrapping around when n exceeds the
+// allowed CPUs.
+func CopyCPUs(first, n int) []int {
+	var set cpuSet
+	cpus := []int{first}
+	if err := set.current(); err == nil {
+		for cpu := set.size() - 1; cpu >= 0; cpu-- {
+			if set.isSet(cpu) && cpu != first {
+				cpus = append(cpus, cpu)
+			}
+		}
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = cpus[i%len(cpus)]
+	}
+	return out
+}
+
+// runCopy runs one child pinned to cpu (-1: not pinned).
+func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (Sample, error) {
 	spec := childSpec{
 		Workload:     cfg.Workload.Name,
 		Syscall:      cfg.Workload.Syscall,
 		Filters:      stack,
-		CPU:          cfg.CPU,
+		CPU:          cpu,
 		Iterations:   cfg.Iterations,
 		Samples:      cfg.Samples,
 		Warmup:       cfg.Warmup,
@@ -520,6 +691,7 @@ func runCell(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sample, e
 		s.SamplesNsPerOp = append(s.SamplesNsPerOp, float64(ns)/ops)
 	}
 	s.NsPerOp = median(s.SamplesNsPerOp)
+	s.Copies = []Copy{{CPU: rep.CPU, NsPerOp: s.NsPerOp}}
 	if cfg.ControlIters > 0 {
 		s.ControlBeforeNs = float64(rep.ControlBeforeNs) / float64(cfg.ControlIters)
 		s.ControlAfterNs = float64(rep.ControlAfterNs) / float64(cfg.ControlIters)

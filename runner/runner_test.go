@@ -277,3 +277,55 @@ func TestSyscallWorkloadRunsThatSyscall(t *testing.T) {
 		t.Fatalf("err = %v, want SIGSYS from the openat rule", err)
 	}
 }
+
+func TestRunAdaptiveStops(t *testing.T) {
+	skipIfNoSeccomp(t)
+	p := prog(t, "allow", allow)
+	base := Config{Programs: []*filters.Program{p}, Counts: []int{0, 1}, Variants: []Variant{VariantOn},
+		Workload: Workloads()["getpid"], Trials: 2, Iterations: 50, Samples: 1}
+	tests := []struct {
+		name       string
+		maxTrials  int
+		stopAfter  int // Stop returns true once this many samples exist
+		wantBlocks int
+		wantReason string
+	}{
+		{"fixed trials", 0, -1, 2, StopTrials},
+		{"target reached", 10, 6, 3, StopPrecision},
+		{"target never reached", 4, 1 << 30, 4, StopMaxTrials},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := base
+			cfg.MaxTrials = tt.maxTrials
+			if tt.stopAfter >= 0 {
+				cfg.Stop = func(s []Sample) bool { return len(s) >= tt.stopAfter }
+			}
+			got, info, err := RunAdaptive(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Blocks != tt.wantBlocks || info.StopReason != tt.wantReason || len(got) != 2*tt.wantBlocks {
+				t.Errorf("blocks %d reason %q samples %d; want %d %q %d", info.Blocks, info.StopReason, len(got), tt.wantBlocks, tt.wantReason, 2*tt.wantBlocks)
+			}
+		})
+	}
+}
+
+func TestParallelCopiesOnDistinctCPUs(t *testing.T) {
+	skipIfNoSeccomp(t)
+	var set cpuSet
+	if err := set.current(); err != nil || set.s.Count() < 2 {
+		t.Skip("needs 2 allowed CPUs")
+	}
+	p := prog(t, "allow", allow)
+	got, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
+		Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 1, CPU: HighestCPU(), Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := got[0].Copies
+	if len(cs) != 2 || cs[0].CPU == cs[1].CPU || cs[0].CPU < 0 || cs[1].CPU < 0 {
+		t.Errorf("copies %+v, want 2 on distinct CPUs", cs)
+	}
+}
