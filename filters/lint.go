@@ -105,26 +105,26 @@ type runtimeNeed struct {
 // Sources: the Go runtime (runtime/os_linux.go, netpoll_epoll.go,
 // mem_linux.go, signal_unix.go) and glibc's nptl.
 var runtimeNeeds = []runtimeNeed{
-	{"futex", "parks and wakes threads (locks, channels, GC); Go aborts with \"futexwakeup ... returned\" when it fails", true, 0},
-	{"mmap", "allocates heap, goroutine and thread stacks; Go aborts with \"out of memory\" when it fails", true, 0},
-	{"munmap", "releases memory (Go's sysFree, glibc's free of large blocks)", false, 0},
-	{"madvise", "returns freed memory to the OS (Go's scavenger, glibc's free); failures leave memory resident", false, 0},
-	{"rt_sigreturn", "returns from every signal handler; Go's async preemption sends SIGURG constantly under load", true, 0},
-	{"rt_sigaction", "Go installs its signal handlers at start and throws \"sigaction failed\"", true, 0},
-	{"rt_sigprocmask", "masks signals around thread creation (Go's newosproc, glibc's pthread_create)", false, 0},
-	{"sigaltstack", "every new thread installs a signal stack; Go throws \"sigaltstack failed\"", true, 0},
-	{"clone", "starts OS threads (Go's newosproc; glibc when clone3 is unavailable); Go throws \"newosproc\"", true, 0},
-	{"clone3", "glibc >= 2.34 starts threads with clone3 and falls back to clone only on ENOSYS", true, ENOSYS},
-	{"rseq", "glibc >= 2.35 registers restartable sequences at thread start; failure only disables rseq", false, 0},
-	{"prlimit64", "Go >= 1.19 raises RLIMIT_NOFILE at start; glibc's getrlimit/setrlimit", false, 0},
-	{"sched_yield", "Go's scheduler and locks spin with osyield", false, 0},
-	{"nanosleep", "Go's usleep in sysmon and spinning", false, 0},
-	{"epoll_create1", "Go's network poller (pipes, sockets, os/exec); netpollinit throws on failure", true, 0},
-	{"epoll_ctl", "Go's network poller registers every pollable file descriptor", true, 0},
-	{"epoll_pwait", "Go's network poller waits here; Go throws \"netpoll failed\"", true, 0},
-	{"eventfd2", "Go >= 1.21 wakes its network poller through an eventfd; netpollinit throws on failure", true, 0},
-	{"tgkill", "Go's async preemption signals threads; glibc's raise and abort", false, 0},
-	{"exit_group", "ends the process (Go's os.Exit and return from main)", true, 0},
+	{"futex", "Go and glibc park and wake threads with it (locks, channels, GC); Go aborts with \"futexwakeup ... returned\" when it fails", true, 0},
+	{"mmap", "Go and glibc allocate the heap and thread stacks with it; Go aborts with \"out of memory\" when it fails", true, 0},
+	{"munmap", "Go and glibc release memory with it", false, 0},
+	{"madvise", "Go's scavenger and glibc's free return memory with it; when it fails memory stays resident", false, 0},
+	{"rt_sigreturn", "every signal handler returns through it, and Go's async preemption sends SIGURG constantly under load", true, 0},
+	{"rt_sigaction", "Go installs its signal handlers with it at start and throws \"sigaction failed\"", true, 0},
+	{"rt_sigprocmask", "Go and glibc mask signals with it around thread creation", false, 0},
+	{"sigaltstack", "every new Go thread installs a signal stack with it; Go throws \"sigaltstack failed\"", true, 0},
+	{"clone", "Go starts OS threads with it (glibc too when clone3 is unavailable); Go throws when newosproc fails", true, 0},
+	{"clone3", "glibc >= 2.34 starts threads with it and falls back to clone only on ENOSYS", true, ENOSYS},
+	{"rseq", "glibc >= 2.35 registers restartable sequences with it at thread start; failure only disables rseq", false, 0},
+	{"prlimit64", "Go >= 1.19 raises RLIMIT_NOFILE with it at start, and glibc's getrlimit/setrlimit use it", false, 0},
+	{"sched_yield", "Go's scheduler and locks spin with it", false, 0},
+	{"nanosleep", "Go's sysmon and spinning loops sleep with it", false, 0},
+	{"epoll_create1", "Go's network poller (pipes, sockets, os/exec) starts with it; netpollinit throws when it fails", true, 0},
+	{"epoll_ctl", "Go's network poller registers every pollable file descriptor with it", true, 0},
+	{"epoll_pwait", "Go's network poller waits in it and throws \"netpoll failed\" when it fails", true, 0},
+	{"eventfd2", "Go >= 1.21 wakes its network poller through an eventfd; netpollinit throws when it fails", true, 0},
+	{"tgkill", "Go's async preemption signals threads with it, as do glibc's raise and abort", false, 0},
+	{"exit_group", "Go's os.Exit and return from main end the process with it", true, 0},
 }
 
 // Lint checks a stack for mistakes and for what would break the benchmark:
@@ -294,7 +294,7 @@ func (l *linter) bypass(foreign *Arch, code string) {
 		hint = "after the arch check, deny nr >= 0x40000000 (the x32 bit), as elastic/go-seccomp-bpf does for x86_64 policies"
 	}
 	l.add(Finding{Severity: SeverityError, Code: code, Filter: l.stackFilter(),
-		Message: fmt.Sprintf("%d syscalls denied on %s are allowed through %s: %s", len(names), l.native.Name, how, sampleNames(names)),
+		Message: fmt.Sprintf("%s denied on %s %s allowed through %s: %s", plural(len(names), "syscall"), l.native.Name, isAre(len(names)), how, sampleNames(names)),
 		Hint:    hint})
 }
 
@@ -322,6 +322,21 @@ func (l *linter) x32Unhandled() {
 			Message: fmt.Sprintf("x32 syscall numbers (bit 0x40000000 set) fall through to %s: the filter never checks the x32 bit", RetText(r.Ret)),
 			Hint:    "deny nr >= 0x40000000 right after the arch check"})
 	}
+}
+
+// plural returns "1 syscall" or "2 syscalls".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }
 
 func sampleNames(names []string) string {
@@ -456,7 +471,7 @@ func (l *linter) runtime() {
 			if !need.fatal {
 				f.Severity = SeverityWarning
 			}
-			f.Message = fmt.Sprintf("%s is %s%s: the process gets SIGSYS when it %s", need.name, verb(r), argNote, need.why)
+			f.Message = fmt.Sprintf("%s is %s%s, so the process gets SIGSYS: %s", need.name, verb(r), argNote, need.why)
 		case need.okErrno != 0 && errno == need.okErrno:
 			continue
 		default:
@@ -464,7 +479,7 @@ func (l *linter) runtime() {
 			if need.fatal {
 				f.Severity = SeverityWarning
 			}
-			f.Message = fmt.Sprintf("%s fails with errno %d%s; it %s", need.name, errno, argNote, need.why)
+			f.Message = fmt.Sprintf("%s fails with errno %d%s: %s", need.name, errno, argNote, need.why)
 		}
 		f.Hint = "allow " + need.name + " if a Go program (or glibc) runs under this stack; the benchmark's own child is a Go program"
 		if need.okErrno != 0 {
@@ -556,6 +571,6 @@ func (l *linter) uncached() {
 		}
 	}
 	l.add(Finding{Severity: SeverityInfo, Code: LintUncached, Filter: -1,
-		Message: fmt.Sprintf("%d allowed %s syscalls run the filters on every call (%s): %s", len(names), l.native.Name, strings.Join(causes, ", "), sampleNames(names)),
+		Message: fmt.Sprintf("%s allowed on %s %s the filters on every call (%s): %s", plural(len(names), "syscall"), l.native.Name, map[bool]string{true: "runs", false: "run"}[len(names) == 1], strings.Join(causes, ", "), sampleNames(names)),
 		Hint:    "argument checks, loads of instruction_pointer and non-ALLOW returns keep the kernel's action cache from skipping the filters; see simulate --all"})
 }

@@ -142,7 +142,7 @@ func TestLint(t *testing.T) {
 			{SeverityWarning, LintRuntimeNeeds, "mmap", 1, "mmap fails with errno 12"},
 		}},
 		{"defeated cache", Stack{friendly.DefeatCache()}, LintOptions{Workload: []string{"getpid"}}, []wantFinding{
-			{SeverityInfo, LintUncached, "", -1, "20 allowed x86_64 syscalls run the filters on every call (load 20)"},
+			{SeverityInfo, LintUncached, "", -1, "20 syscalls allowed on x86_64 run the filters on every call (load 20)"},
 			{SeverityInfo, LintWorkloadCost, "getpid", 0, "getpid runs the filters on every call"},
 		}},
 		{"invalid filter", Stack{friendly, invalidP}, LintOptions{Workload: []string{"getpid"}}, []wantFinding{
