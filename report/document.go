@@ -31,6 +31,8 @@ type Document struct {
 	Cache         []CacheVariant     `json:"cache"`
 	Setup         *Setup             `json:"setup,omitempty"`
 	Control       []Control          `json:"control,omitempty"`
+	Run           *RunInfo           `json:"run,omitempty"`
+	Drift         []Drift            `json:"drift,omitempty"`
 	Meaning       []Meaning          `json:"meaning"`
 	Warnings      []string           `json:"warnings"`
 	// Children holds one entry per measuring child, in run order (Seq);
@@ -71,6 +73,8 @@ type Policy struct {
 	SHA256 string `json:"sha256"`
 	// Instructions is the compiled filter's length, in instructions.
 	Instructions int `json:"instructions"`
+	// CompileUs is the time to load and compile the policy, in µs.
+	CompileUs float64 `json:"compile_us"`
 }
 
 // CellResult is one (variant, filter count) cell. Times in ns/op.
@@ -182,6 +186,33 @@ type Control struct {
 	SlowdownPctHigh float64 `json:"slowdown_pct_ci_high"`
 }
 
+// RunInfo says how the run went: blocks, why it stopped, how long it took.
+type RunInfo struct {
+	// Blocks is the number of complete randomized blocks (children per cell).
+	Blocks int `json:"blocks"`
+	// StopReason is "trials", "precision", "max-trials" or "max-time".
+	StopReason string `json:"stop_reason"`
+	// ElapsedS is the wall time of the measurement in seconds.
+	ElapsedS float64 `json:"elapsed_s"`
+	// TargetCINs or TargetCIRel (a fraction) is the --target-ci, 0 if none.
+	TargetCINs  float64 `json:"target_ci_ns,omitempty"`
+	TargetCIRel float64 `json:"target_ci_rel,omitempty"`
+	// Parallel is the number of copies per cell; CPUs the CPUs used.
+	Parallel int   `json:"parallel"`
+	CPUs     []int `json:"cpus"`
+}
+
+// Drift is the trend of a variant's baseline (0-filter) cells over the run,
+// in ns/op per child; OverRunNs is it times the run's length in children.
+type Drift struct {
+	Variant         string  `json:"variant"`
+	SlopeNsPerChild float64 `json:"slope_ns_per_child"`
+	SlopeCILow      float64 `json:"slope_ci_low"`
+	SlopeCIHigh     float64 `json:"slope_ci_high"`
+	OverRunNs       float64 `json:"over_run_ns"`
+	P               float64 `json:"p"`
+}
+
 // Meaning is one sentence per variant saying what the numbers mean.
 type Meaning struct {
 	Variant string `json:"variant"`
@@ -211,6 +242,8 @@ type Input struct {
 	Control     []Control
 	Partial     bool
 	Warnings    []string
+	Run         *RunInfo
+	Drift       []Drift
 }
 
 // Build assembles the result document. It copies numbers; the statistics
@@ -227,6 +260,8 @@ func Build(in Input) *Document {
 		Cache:         in.Cache,
 		Setup:         in.Setup,
 		Control:       in.Control,
+		Run:           in.Run,
+		Drift:         in.Drift,
 		Warnings:      append([]string{}, in.Warnings...),
 	}
 	for _, c := range in.Result.Cells {

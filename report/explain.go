@@ -56,9 +56,13 @@ func Explain(d *Document) []Meaning {
 			b.WriteString("; too few filter counts ≥ 1 to fit a per-filter cost")
 		} else {
 			ci := fmt.Sprintf("%.0f%% CI [%.1f, %.1f]", d.Config.Confidence*100, fit.PerFilterCILowNs, fit.PerFilterCIHighNs)
-			if fit.PerFilterCILowNs <= 0 && fit.PerFilterCIHighNs >= 0 {
+			half := (fit.PerFilterCIHighNs - fit.PerFilterCILowNs) / 2
+			switch {
+			case fit.PerFilterCILowNs <= 0 && fit.PerFilterCIHighNs >= 0 && half <= max(2, 0.02*fit.BaselineNs):
 				fmt.Fprintf(&b, "; per-filter cost ~0 ns (%.1f ns, %s includes 0)", fit.PerFilterNs, ci)
-			} else {
+			case fit.PerFilterCILowNs <= 0 && fit.PerFilterCIHighNs >= 0:
+				fmt.Fprintf(&b, "; no per-filter cost is distinguishable from 0 at this precision (%.1f ns, %s): add --trials or quiet the machine", fit.PerFilterNs, ci)
+			default:
 				fmt.Fprintf(&b, "; each filter adds %.1f ns per op (%s)", fit.PerFilterNs, ci)
 			}
 			if fit.EntryCILowNs > 0 || fit.EntryCIHighNs < 0 {

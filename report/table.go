@@ -47,6 +47,18 @@ func WriteTable(w io.Writer, d *Document) error {
 	ew.printf("workload %s: ns/op = %s\n", d.Config.Workload, d.Config.Op)
 	ew.printf("%d trials in randomized blocks, %d iterations x %d samples per child, seed %d, CPU %s, %.0f%% CIs\n",
 		d.Config.Trials, d.Config.Iterations, d.Config.SamplesPerChild, d.Config.Seed, cpuString(d.Config.CPU), pct)
+	if r := d.Run; r != nil {
+		ew.printf("%d blocks in %.1f s, stopped by %s", r.Blocks, r.ElapsedS, r.StopReason)
+		if r.TargetCINs > 0 {
+			ew.printf(" (target: per-filter CI half-width <= %g ns)", r.TargetCINs)
+		} else if r.TargetCIRel > 0 {
+			ew.printf(" (target: per-filter CI half-width <= %g%% of the estimate)", r.TargetCIRel*100)
+		}
+		if r.Parallel > 1 {
+			ew.printf("; %d parallel copies per cell on CPUs %v, ns/op is the mean over copies", r.Parallel, r.CPUs)
+		}
+		ew.printf("\n")
+	}
 	e := d.Environment
 	ew.printf("kernel %s, %s, %d CPUs, bpf_jit_enable=%s, spec_store_bypass: %s\n",
 		e.Kernel, e.CPUModel, e.CPUs, orDash(e.BPFJitEnable), orDash(e.Vulnerabilities["spec_store_bypass"]))
@@ -95,6 +107,15 @@ func WriteTable(w io.Writer, d *Document) error {
 	if d.Setup != nil {
 		ew.printf("\nsetup: one seccomp(2) call %.1f µs (%.0f%% CI [%.1f, %.1f]); installing %d filters %.1f µs\n",
 			d.Setup.PerFilterNs/1e3, pct, d.Setup.PerFilterCILowNs/1e3, d.Setup.PerFilterCIHiNs/1e3, d.Setup.StackFilter, d.Setup.StackNs/1e3)
+	}
+	for _, p := range d.Config.Policies {
+		if p.CompileUs > 0 {
+			ew.printf("compile: %s in %.0f µs\n", p.Path, p.CompileUs)
+		}
+	}
+	for _, dr := range d.Drift {
+		ew.printf("drift of the 0-filter baseline (%s): %+.3f ns/op per child (CI [%+.3f, %+.3f]), %+.1f ns/op over the run; corrected for in the fit\n",
+			dr.Variant, dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh, dr.OverRunNs)
 	}
 	for _, c := range d.Control {
 		ew.printf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]): ", c.Variant, c.BeforeNs, c.AfterNs, c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh)

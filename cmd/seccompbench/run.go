@@ -37,20 +37,32 @@ type RunOptions struct {
 	CPU        int
 	Confidence float64
 	Format     string
-	Output     string
+	Output     string // the first -o FILE, "" for stdout
+	// Outputs are every -o FILE; outputs is what to write, resolved from
+	// them and --format (see resolveOutputs).
+	Outputs    []string
+	outputs    []outputSpec
 	Iterations uint64
 	Samples    int
 	SpecAllow  bool
 	Robust     bool
 	Quiet      bool
-	Args       []string // the command line, for the report
+	Parallel   int
+	// TargetCI is the per-filter CI half-width to reach: ns, or a fraction
+	// of the per-filter estimate when TargetCIRel. 0: fixed --trials.
+	TargetCI    float64
+	TargetCIRel bool
+	MaxTime     time.Duration
+	MaxTrials   int
+	Args        []string // the command line, for the report
 }
 
 // NewCmdRun builds `seccompbench run`. runF, if not nil, replaces runRun
 // (tests use it to check flag parsing).
 func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
 	opts := &RunOptions{IO: f.IO, Now: f.Now}
-	var counts, workload string
+	var counts, workload, syscallSpec, targetCI string
+	var pathDirs int
 	cmd := &cobra.Command{
 		Use:   "run [POLICY...]",
 		Short: "Measure the per-syscall cost of a policy stacked 0..32 deep",
@@ -85,15 +97,44 @@ syscall (as on older kernels or with argument rules).`,
 			if opts.Workload, err = runner.LookupWorkload(workload); err != nil {
 				return &FlagError{Err: fmt.Errorf("--workload: %w", err)}
 			}
+			if cmd.Flags().Changed("path-dirs") {
+				if workload != "execvpe-miss" || pathDirs < 1 || pathDirs > 64 {
+					return flagErrorf("--path-dirs: needs --workload execvpe-miss and a value from 1 to 64")
+				}
+				opts.Workload = runner.ExecvpeMissWorkload(pathDirs)
+			}
+			if syscallSpec != "" {
+				if cmd.Flags().Changed("workload") {
+					return flagErrorf("--syscall and --workload exclude each other")
+				}
+				if opts.Workload, err = runner.SyscallWorkload(syscallSpec); err != nil {
+					return &FlagError{Err: fmt.Errorf("--syscall: %w; safe list:\n  %s", err, strings.Join(runner.SafeSyscalls(), "\n  "))}
+				}
+			}
+			if targetCI != "" {
+				v := strings.TrimSuffix(targetCI, "%")
+				x, err := strconv.ParseFloat(v, 64)
+				if err != nil || !(x > 0) {
+					return flagErrorf("--target-ci: %q is not a positive number of ns or a percentage like 5%%", targetCI)
+				}
+				opts.TargetCI, opts.TargetCIRel = x, v != targetCI
+				if opts.TargetCIRel {
+					opts.TargetCI = x / 100
+				}
+			}
+			if opts.Parallel < 1 || opts.Parallel > 256 {
+				return flagErrorf("--parallel: %d is not between 1 and 256", opts.Parallel)
+			}
 			switch opts.Cache {
 			case "on", "defeat", "both":
 			default:
 				return flagErrorf("--cache: %q is not on, defeat or both", opts.Cache)
 			}
-			switch opts.Format {
-			case "table", "json":
-			default:
-				return flagErrorf("--format: %q is not table or json", opts.Format)
+			if opts.outputs, err = resolveOutputs(opts.Format, cmd.Flags().Changed("format"), opts.Outputs); err != nil {
+				return err
+			}
+			if len(opts.Outputs) > 0 {
+				opts.Output = opts.Outputs[0]
 			}
 			if err := stats.CheckConfidence(opts.Confidence); err != nil {
 				return &FlagError{Err: fmt.Errorf("--confidence: %w", err)}
@@ -110,14 +151,20 @@ syscall (as on older kernels or with argument rules).`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&counts, "filters", "0,1,2,4,8,16,32", "filter `counts` to measure: a list (0,1,2), ranges (0-32) and strides (0-32/4)")
-	fl.StringVar(&workload, "workload", "mix", "timed loop: mix, getpid or close (UnixBench syscall.c modes)")
+	fl.StringVar(&workload, "workload", "mix", "timed loop: mix, getpid, close (UnixBench syscall.c modes), exec (UnixBench execl) or execvpe-miss")
+	fl.StringVar(&syscallSpec, "syscall", "", "loop on one syscall from the safe list instead, `NAME[:a0,a1,a2]` (e.g. getppid, read:-1, openat)")
+	fl.IntVar(&pathDirs, "path-dirs", 8, "execvpe-miss: PATH directories searched, the program is in the last")
+	fl.IntVar(&opts.Parallel, "parallel", 1, "run N pinned copies of the workload at once per cell")
+	fl.StringVar(&targetCI, "target-ci", "", "keep adding blocks until the per-filter CI half-width is at most `NS` (or a % of the estimate, e.g. 5%)")
+	fl.DurationVar(&opts.MaxTime, "max-time", 60*time.Second, "with --target-ci: stop adding blocks after this long")
+	fl.IntVar(&opts.MaxTrials, "max-trials", 200, "with --target-ci: at most this many blocks")
 	fl.StringVar(&opts.Cache, "cache", "both", "measure the filters as installed (on), with the action cache defeated (defeat), or both")
 	fl.IntVar(&opts.Trials, "trials", 20, "randomized blocks; each runs every cell once in a fresh child")
 	fl.Uint64Var(&opts.Seed, "seed", 1, "seed of the block shuffles and the bootstrap")
 	fl.IntVar(&opts.CPU, "cpu", -1, "CPU to pin the measuring thread to (-1: the highest allowed CPU, as the kernel selftest does; -2: no pinning)")
 	fl.Float64Var(&opts.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1)")
-	fl.StringVar(&opts.Format, "format", "table", "output format: table or json")
-	fl.StringVarP(&opts.Output, "output", "o", "", "write the result to `FILE` (atomically) instead of stdout")
+	fl.StringVar(&opts.Format, "format", "table", "output format: table, json, markdown, csv, benchstat, svg or png")
+	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write the result to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .md .csv .bench .svg .png)")
 	fl.Uint64Var(&opts.Iterations, "iterations", 0, "loop iterations per sample (0: calibrate to ~2ms per sample)")
 	fl.IntVar(&opts.Samples, "samples", 5, "timed samples per child; the child's value is their median")
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install filters with SECCOMP_FILTER_FLAG_SPEC_ALLOW (no speculative store bypass mitigation)")
@@ -209,20 +256,22 @@ func runRun(opts *RunOptions) error {
 		Programs: progs, Counts: opts.Counts, Variants: variants, Workload: opts.Workload,
 		Trials: opts.Trials, Seed: opts.Seed, CPU: cpu, Iterations: opts.Iterations,
 		Samples: opts.Samples, ControlIters: 200000, SpecAllow: opts.SpecAllow,
+		Parallel: opts.Parallel,
+	}
+	var vnames []string
+	for _, v := range variants {
+		vnames = append(vnames, string(v))
+	}
+	if opts.TargetCI > 0 {
+		cfg.MaxTrials = opts.MaxTrials
+		cfg.MaxTime = opts.MaxTime
+		cfg.Stop = func(s []runner.Sample) bool { return preciseEnough(s, vnames, opts) }
 	}
 	if cfg.CPU < 0 {
 		cfg.CPU = -2
 	}
 	if !opts.Quiet && opts.IO.ErrTTY {
-		start := time.Now()
-		cfg.Progress = func(done, total int, c runner.Cell) {
-			el := time.Since(start)
-			eta := time.Duration(float64(el) / float64(done) * float64(total-done))
-			fmt.Fprintf(opts.IO.ErrOut, "\r%d/%d children, %s elapsed, ETA %s, last %s   ", done, total, el.Round(time.Second), eta.Round(time.Second), c)
-			if done == total {
-				fmt.Fprintln(opts.IO.ErrOut)
-			}
-		}
+		cfg.Progress = newProgress(opts.IO.ErrOut)
 	}
 	if cfg.Iterations == 0 {
 		it, err := runner.Calibrate(ctx, cfg)
@@ -231,14 +280,10 @@ func runRun(opts *RunOptions) error {
 		}
 		cfg.Iterations = it
 	}
-	samples, runErr := runner.Run(ctx, cfg)
+	samples, info, runErr := runner.RunAdaptive(ctx, cfg)
 	partial := runErr != nil
 	if runErr != nil && !(errors.Is(runErr, context.Canceled) && opts.Output != "" && len(samples) > 0) {
 		return fmt.Errorf("run: %w", runErr)
-	}
-	var vnames []string
-	for _, v := range variants {
-		vnames = append(vnames, string(v))
 	}
 	obs := make([]stats.Observation, len(samples))
 	for i, s := range samples {
@@ -247,6 +292,12 @@ func runRun(opts *RunOptions) error {
 	res, err := stats.Analyze(obs, stats.Options{Confidence: opts.Confidence, Robust: opts.Robust, Seed: opts.Seed, Variants: vnames})
 	if err != nil {
 		return fmt.Errorf("analyze samples: %w", err)
+	}
+	if opts.TargetCI > 0 && (info.StopReason == runner.StopMaxTime || info.StopReason == runner.StopMaxTrials) {
+		for _, f := range res.Fits {
+			warnings = append(warnings, fmt.Sprintf("variant %q: --target-ci %s not reached (per-filter CI half-width %.2f ns after %d blocks, stopped by %s): the machine is too noisy for this precision in this time; raise --max-time or quiet the machine",
+				f.Variant, targetString(opts), f.PerFilterHalfWidth(), info.Blocks, info.StopReason))
+		}
 	}
 	doc := report.Build(report.Input{
 		Tool:        report.Tool{Name: "seccompbench", Version: version()},
@@ -259,8 +310,11 @@ func runRun(opts *RunOptions) error {
 			SamplesPerChild: cfg.Samples, Seed: opts.Seed, Confidence: opts.Confidence, CPU: cfg.CPU,
 			SpecAllow: opts.SpecAllow, Robust: opts.Robust,
 		},
-		Samples:  samples,
-		Result:   res,
+		Samples: samples,
+		Result:  res,
+		Run: &report.RunInfo{Blocks: info.Blocks, StopReason: info.StopReason, ElapsedS: info.Elapsed.Seconds(),
+			TargetCINs: targetNs(opts), TargetCIRel: targetRel(opts), Parallel: opts.Parallel, CPUs: info.CPUs},
+		Drift:    driftTrends(samples, vnames, opts.Confidence),
 		Cache:    cache,
 		Setup:    setupCost(samples, opts.Confidence),
 		Control:  controlSlowdown(samples, vnames, opts.Confidence),
@@ -271,7 +325,7 @@ func runRun(opts *RunOptions) error {
 		return err
 	}
 	if partial {
-		return fmt.Errorf("run interrupted after %d children; partial result written to %s: %w", len(samples), opts.Output, runErr)
+		return fmt.Errorf("run interrupted after %d children; partial result written to %s: %w", len(samples), strings.Join(opts.Outputs, ", "), runErr)
 	}
 	return nil
 }
@@ -281,32 +335,26 @@ func openPolicies(specs []string) ([]*filters.Program, []report.Policy, error) {
 	var progs []*filters.Program
 	var pols []report.Policy
 	for _, s := range specs {
+		t0 := time.Now()
 		p, err := filters.Open(s)
 		if err != nil {
 			return nil, nil, fmt.Errorf("open policy: %w", err)
 		}
+		compile := time.Since(t0)
 		progs = append(progs, p)
-		pols = append(pols, report.Policy{Path: p.Source, SHA256: p.SourceSHA256, Instructions: p.Len()})
+		pols = append(pols, report.Policy{Path: p.Source, SHA256: p.SourceSHA256, Instructions: p.Len(),
+			CompileUs: float64(compile.Nanoseconds()) / 1e3})
 	}
 	return progs, pols, nil
 }
 
-// writeResult renders doc to -o FILE (atomically) or stdout.
+// writeResult renders doc to every -o FILE (atomically) or stdout.
 func writeResult(opts *RunOptions, doc *report.Document) error {
-	render := func(w io.Writer) error {
-		if opts.Format == "json" {
-			return report.WriteJSON(w, doc)
-		}
-		return report.WriteTable(w, doc)
+	outs := opts.outputs
+	if len(outs) == 0 {
+		outs = []outputSpec{{Format: opts.Format}}
 	}
-	if opts.Output == "" {
-		return render(opts.IO.Out)
-	}
-	if err := writeFileAtomic(opts.Output, render); err != nil {
-		return err
-	}
-	fmt.Fprintf(opts.IO.ErrOut, "wrote %s\n", opts.Output)
-	return nil
+	return writeOutputs(outs, opts.IO.Out, opts.IO.ErrOut, doc)
 }
 
 // writeFileAtomic writes path through a temporary file in the same
@@ -407,4 +455,72 @@ func version() string {
 		}
 	}
 	return v
+}
+
+// preciseEnough reports whether every variant's per-filter CI half-width
+// meets --target-ci.
+func preciseEnough(samples []runner.Sample, variants []string, opts *RunOptions) bool {
+	for _, v := range variants {
+		var obs []stats.Observation
+		for _, s := range samples {
+			if string(s.Variant) == v {
+				obs = append(obs, stats.Observation{Variant: v, Filters: s.Filters, Block: s.Block, Seq: s.Seq, NsPerOp: s.NsPerOp})
+			}
+		}
+		f, err := stats.FitStack(obs, opts.Confidence)
+		if err != nil {
+			return false
+		}
+		abs, rel := opts.TargetCI, 0.0
+		if opts.TargetCIRel {
+			abs, rel = 0, opts.TargetCI
+		}
+		if !f.PreciseTo(abs, rel) {
+			return false
+		}
+	}
+	return true
+}
+
+func targetString(o *RunOptions) string {
+	if o.TargetCIRel {
+		return fmt.Sprintf("%g%%", o.TargetCI*100)
+	}
+	return fmt.Sprintf("%g ns", o.TargetCI)
+}
+
+func targetNs(o *RunOptions) float64 {
+	if o.TargetCIRel {
+		return 0
+	}
+	return o.TargetCI
+}
+
+func targetRel(o *RunOptions) float64 {
+	if o.TargetCIRel {
+		return o.TargetCI
+	}
+	return 0
+}
+
+// driftTrends estimates, per variant, the drift of the baseline (N = 0)
+// cells over the run: they recur in every block, so their trend is the
+// machine's.
+func driftTrends(samples []runner.Sample, variants []string, conf float64) []report.Drift {
+	var out []report.Drift
+	for _, v := range variants {
+		var base []stats.Observation
+		for _, s := range samples {
+			if string(s.Variant) == v && s.Filters == 0 {
+				base = append(base, stats.Observation{Variant: v, Filters: 0, Block: s.Block, Seq: s.Seq, NsPerOp: s.NsPerOp})
+			}
+		}
+		tr, err := stats.DriftEstimate(base, conf)
+		if err != nil {
+			continue
+		}
+		out = append(out, report.Drift{Variant: v, SlopeNsPerChild: tr.Slope, SlopeCILow: tr.SlopeLo, SlopeCIHigh: tr.SlopeHi,
+			OverRunNs: tr.Slope * float64(tr.SeqSpan), P: tr.P})
+	}
+	return out
 }
