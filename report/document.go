@@ -292,6 +292,19 @@ func Build(in Input) *Document {
 			NsPerOp: finite(s.NsPerOp), InstallNsTotal: inst, CPU: s.CPU, FiltersSeen: s.FiltersSeen})
 	}
 	sort.SliceStable(d.Children, func(i, j int) bool { return d.Children[i].Seq < d.Children[j].Seq })
+	for i := range d.Drift {
+		dr := &d.Drift[i]
+		dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh = finite(dr.SlopeNsPerChild), finite(dr.SlopeCILow), finite(dr.SlopeCIHigh)
+		dr.OverRunNs, dr.P = finite(dr.OverRunNs), finite(dr.P)
+	}
+	for i := range d.Control {
+		c := &d.Control[i]
+		c.BeforeNs, c.AfterNs = finite(c.BeforeNs), finite(c.AfterNs)
+		c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh = finite(c.SlowdownPct), finite(c.SlowdownPctLow), finite(c.SlowdownPctHigh)
+	}
+	if st := d.Setup; st != nil {
+		st.PerFilterNs, st.PerFilterCILowNs, st.PerFilterCIHiNs, st.StackNs = finite(st.PerFilterNs), finite(st.PerFilterCILowNs), finite(st.PerFilterCIHiNs), finite(st.StackNs)
+	}
 	d.Warnings = append(d.Warnings, in.Result.Warnings...)
 	d.Meaning = Explain(d)
 	if d.Results == nil {
