@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/filters"
+)
+
+const minimalPolicy = "../../testdata/policies/minimal.yaml"
+
+func TestNewCmdCompileFlags(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		wantFormat string
+		wantErr    bool
+	}{
+		{"default format", []string{"default"}, "text", false},
+		{"raw", []string{"default", "--format", "raw"}, "raw", false},
+		{"bad format", []string{"default", "--format", "xml"}, "", true},
+		{"no policy", nil, "", true},
+		{"two policies", []string{"a", "b"}, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, _ := testIOStreams()
+			var got *CompileOptions
+			cmd := NewCmdCompile(&Factory{IO: ios}, func(o *CompileOptions) error { got = o; return nil })
+			cmd.SetArgs(tt.args)
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			err := cmd.Execute()
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Execute() error = %v, wantErr %v", err, tt.wantErr)
+			}
+			if err == nil && got.Format != tt.wantFormat {
+				t.Errorf("Format = %q, want %q", got.Format, tt.wantFormat)
+			}
+		})
+	}
+}
+
+func TestCompileRun(t *testing.T) {
+	p, err := filters.Open("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("text", func(t *testing.T) {
+		ios, _, out, _ := testIOStreams()
+		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Format: "text"}); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"ld [arch]", "; getpid", "ret ALLOW", "jeq #0xc000003e"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("text output lacks %q", want)
+			}
+		}
+	})
+	t.Run("raw", func(t *testing.T) {
+		ios, _, out, _ := testIOStreams()
+		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Format: "raw"}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), p.Bytes()) || out.Len() != 8*p.Len() {
+			t.Errorf("raw output is %d bytes, want the %d-byte sock_filter array", out.Len(), 8*p.Len())
+		}
+	})
+	t.Run("json", func(t *testing.T) {
+		ios, _, out, _ := testIOStreams()
+		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Format: "json"}); err != nil {
+			t.Fatal(err)
+		}
+		var doc compileJSON
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		sum := 0
+		for _, n := range doc.Counts {
+			sum += n
+		}
+		if doc.Instructions != p.Len() || len(doc.Program) != p.Len() || sum != p.Len() || doc.SHA256 != p.SHA256() {
+			t.Errorf("json: instructions %d, program %d, counts sum %d, sha %s; want %d and %s", doc.Instructions, len(doc.Program), sum, doc.SHA256, p.Len(), p.SHA256())
+		}
+		if doc.Program[0].Text != "ld [arch]" {
+			t.Errorf("program[0].text = %q, want ld [arch]", doc.Program[0].Text)
+		}
+	})
+}
+
+func TestNewCmdSimulateFlags(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		check   func(*testing.T, *SimulateOptions)
+		wantErr string
+	}{
+		{"syscall", []string{"default", "--syscall", "getpid"}, func(t *testing.T, o *SimulateOptions) {
+			if o.Syscall != "getpid" || o.All || o.Format != "table" || o.Sort != "nr" {
+				t.Errorf("opts = %+v", o)
+			}
+		}, ""},
+		{"args", []string{"default", "--syscall", "write", "--args", "1,0x10,-1"}, func(t *testing.T, o *SimulateOptions) {
+			if !slices.Equal(o.Args, []uint64{1, 16, ^uint64(0)}) {
+				t.Errorf("Args = %v", o.Args)
+			}
+		}, ""},
+		{"all sorted", []string{"a", "b", "--all", "--sort", "cost", "--arch", "i386", "--format", "json"}, func(t *testing.T, o *SimulateOptions) {
+			if !o.All || o.Sort != "cost" || o.Arch != "i386" || len(o.Policies) != 2 {
+				t.Errorf("opts = %+v", o)
+			}
+		}, ""},
+		{"neither", []string{"default"}, nil, "exactly one"},
+		{"both", []string{"default", "--all", "--syscall", "getpid"}, nil, "exactly one"},
+		{"bad arch", []string{"default", "--all", "--arch", "arm64"}, nil, "--arch"},
+		{"too many args", []string{"default", "--syscall", "x", "--args", "1,2,3,4,5,6,7"}, nil, "at most 6"},
+		{"bad arg", []string{"default", "--syscall", "x", "--args", "1,z"}, nil, "not a number"},
+		{"bad sort", []string{"default", "--all", "--sort", "speed"}, nil, "--sort"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, _ := testIOStreams()
+			var got *SimulateOptions
+			cmd := NewCmdSimulate(&Factory{IO: ios}, func(o *SimulateOptions) error { got = o; return nil })
+			cmd.SetArgs(tt.args)
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			err := cmd.Execute()
+			if tt.wantErr != "" {
+				var fe *FlagError
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &fe) {
+					t.Fatalf("Execute() error = %v, want FlagError containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, got)
+		})
+	}
+}
+
+func TestSimulateRun(t *testing.T) {
+	t.Run("syscall text", func(t *testing.T) {
+		ios, _, out, _ := testIOStreams()
+		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, Syscall: "getpid", Sort: "nr", Format: "table"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"getpid (x86_64 nr 39)", "verdict   ALLOW", "cached (const-allow)", "0 instructions run"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
+		}
+	})
+	t.Run("syscall json with defeated cache", func(t *testing.T) {
+		ios, _, out, _ := testIOStreams()
+		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, Syscall: "getpid", Filters: 3, DefeatCache: true, Sort: "nr", Format: "json"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string][]map[string]any
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		sc := doc["syscalls"]
+		if len(sc) != 1 || len(doc["stack"]) != 3 {
+			t.Fatalf("got %d syscalls, %d filters; want 1, 3", len(sc), len(doc["stack"]))
+		}
+		for _, key := range []string{"name", "nr", "arch", "action", "errno", "cached", "instructions", "per_filter"} {
+			if _, ok := sc[0][key]; !ok {
+				t.Errorf("json lacks key %q", key)
+			}
+		}
+		if sc[0]["cached"] != false || sc[0]["action"] != "allow" || sc[0]["errno"] != nil {
+			t.Errorf("getpid under a defeated stack = %v", sc[0])
+		}
+		if pf := sc[0]["per_filter"].([]any); len(pf) != 3 || pf[0] != pf[2] {
+			t.Errorf("per_filter = %v, want 3 equal counts", pf)
+		}
+	})
+	t.Run("unknown syscall", func(t *testing.T) {
+		ios, _, _, _ := testIOStreams()
+		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, Syscall: "nosuch", Sort: "nr", Format: "table"})
+		if !errors.Is(err, filters.ErrUnknownSyscall) {
+			t.Errorf("error = %v, want ErrUnknownSyscall", err)
+		}
+	})
+	t.Run("all json", func(t *testing.T) {
+		ios, _, out, _ := testIOStreams()
+		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Arch: "x86_64", Sort: "cost", Format: "json"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc simDocJSON
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Syscalls) != len(filters.ArchX86_64.Numbers) {
+			t.Fatalf("%d syscalls, want %d", len(doc.Syscalls), len(filters.ArchX86_64.Numbers))
+		}
+		for i := 1; i < len(doc.Syscalls); i++ {
+			if doc.Syscalls[i].Effective > doc.Syscalls[i-1].Effective {
+				t.Fatalf("not sorted by cost at %d", i)
+			}
+		}
+	})
+	t.Run("all table", func(t *testing.T) {
+		ios, _, out, _ := testIOStreams()
+		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default", minimalPolicy}, Filters: 4, All: true, Sort: "nr", Format: "table"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"# stack: 4 filters: default, minimal cycled", "# x86_64:", "# i386:", "# x32:", "PER-FILTER"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("output lacks %q", want)
+			}
+		}
+	})
+}
+
+func TestLintCommand(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  string
+	}{
+		{"default is clean", []string{"lint", "default", "--workload", "mix"}, 0, "0 errors"},
+		{"bypass is an error", []string{"lint", minimalPolicy}, 1, "[abi-bypass-i386]"},
+		{"path limit", []string{"lint", "default", "--filters", "300"}, 1, "[path-limit]"},
+		{"json", []string{"lint", minimalPolicy, "--format", "json"}, 1, `"code": "abi-bypass-i386"`},
+		{"bad workload", []string{"lint", "default", "--workload", "nope"}, 2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			got := run(tt.args, strings.NewReader(""), &out, &errb)
+			if got != tt.wantCode {
+				t.Errorf("exit %d, want %d; stderr: %s", got, tt.wantCode, errb.String())
+			}
+			if !strings.Contains(out.String(), tt.wantOut) {
+				t.Errorf("stdout lacks %q:\n%s", tt.wantOut, out.String())
+			}
+		})
+	}
+}
