@@ -311,6 +311,9 @@ type Sample struct {
 	// Copies holds each parallel copy's result (one entry when Parallel
 	// is 1).
 	Copies []Copy
+	// PinErr says why the measuring thread could not be pinned (e.g. no
+	// permission, CPU offline); "" when pinned or pinning was off.
+	PinErr string
 }
 
 // ErrChild is wrapped by every *ChildError.
@@ -686,7 +689,7 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 		}
 	}
 	ops := float64(cfg.Iterations) * float64(cfg.Workload.SyscallsPerIter)
-	s := Sample{Cell: c, InstallNs: rep.InstallNs, FiltersSeen: rep.FiltersAfter, CPU: rep.CPU}
+	s := Sample{Cell: c, InstallNs: rep.InstallNs, FiltersSeen: rep.FiltersAfter, CPU: rep.CPU, PinErr: rep.PinErr}
 	for _, ns := range rep.SamplesNs {
 		s.SamplesNsPerOp = append(s.SamplesNsPerOp, float64(ns)/ops)
 	}

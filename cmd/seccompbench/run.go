@@ -122,6 +122,13 @@ syscall (as on older kernels or with argument rules).`,
 					opts.TargetCI = x / 100
 				}
 			}
+			if opts.CPU >= 0 {
+				if allowed := runner.AllowedCPUs(); allowed != nil && !slices.Contains(allowed, opts.CPU) {
+					return flagErrorf("--cpu: CPU %d is not one this process may run on (allowed: %v); use -1 to pick one or -2 for no pinning", opts.CPU, allowed)
+				}
+			} else if opts.CPU != -1 && opts.CPU != -2 {
+				return flagErrorf("--cpu: %d is not a CPU number, -1 (pick) or -2 (no pinning)", opts.CPU)
+			}
 			if opts.Parallel < 1 || opts.Parallel > 256 {
 				return flagErrorf("--parallel: %d is not between 1 and 256", opts.Parallel)
 			}
@@ -292,6 +299,15 @@ func runRun(opts *RunOptions) error {
 	res, err := stats.Analyze(obs, stats.Options{Confidence: opts.Confidence, Robust: opts.Robust, Seed: opts.Seed, Variants: vnames})
 	if err != nil {
 		return fmt.Errorf("analyze samples: %w", err)
+	}
+	for _, s := range samples {
+		if s.PinErr != "" {
+			warnings = append(warnings, "the measuring thread ran unpinned: "+s.PinErr+"; results are noisier (choose an allowed CPU with --cpu)")
+			break
+		}
+	}
+	if len(samples) > 0 && samples[0].FiltersSeen < 0 {
+		warnings = append(warnings, "this kernel does not report Seccomp_filters in /proc (before Linux 5.9): the installed filter count could not be verified")
 	}
 	if opts.TargetCI > 0 && (info.StopReason == runner.StopMaxTime || info.StopReason == runner.StopMaxTrials) {
 		for _, f := range res.Fits {
