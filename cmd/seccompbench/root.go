@@ -69,6 +69,7 @@ overhead with confidence intervals, together with the reason behind each
 number: the kernel's action cache, instructions executed, mitigations.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		Version:       version(),
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
@@ -77,6 +78,7 @@ number: the kernel's action cache, instructions executed, mitigations.`,
 			return cmd.Help()
 		},
 	}
+	root.SetVersionTemplate(versionLine())
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+func init() {
+	extraCommands = append(extraCommands, func(f *Factory) *cobra.Command { return NewCmdCompare(f, nil) })
+}
+
+// CompareOptions are the flags and arguments of `seccompbench compare`.
+type CompareOptions struct {
+	IO *IOStreams
+
+	// Files are the result files; the first is the base.
+	Files      []string
+	Format     string
+	Output     string
+	Confidence float64
+	Force      bool
+}
+
+// NewCmdCompare builds `seccompbench compare`. runF, if not nil, replaces
+// compareRun (tests use it to check flag parsing).
+func NewCmdCompare(f *Factory, runF func(*CompareOptions) error) *cobra.Command {
+	opts := &CompareOptions{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "compare BASE.json NEW.json [MORE.json...]",
+		Short: "Compare run results: what changed, with confidence intervals and p-values",
+		Long: `Compare results written by 'seccompbench run --format json'. The first file is
+the base; every other file is compared with it.
+
+For each variant and filter count, the change in mean ns/op is tested with
+Welch's t-test (two-sided, unequal variances) on the per-child values: each
+child process is one independent measurement. The change is shown with its
+confidence interval and p-value, or as "~" when it is not significant.
+
+For each variant's fitted model, the change in the per-filter cost (the
+slope) and in the entry cost is the difference of two independent
+estimates. Their intervals are combined by a normal approximation: each
+interval is read as estimate ± z·SE, the difference has SE = √(SE₁² + SE₂²).
+This is conservative (too wide rather than too narrow) for the t intervals
+that run writes.
+
+The p-value is the probability of seeing a difference at least this large
+if nothing had changed. A change is significant when p < 1 - confidence
+(0.05 by default); "~" means no change was detected, which is not proof
+that nothing changed: more trials narrow the interval. "Significant" does
+not mean "large": a 0.3 ns change can be significant and irrelevant. Read
+the delta and its interval.
+
+Results of different workloads measure different ops and are refused
+unless --force. Different kernels or CPU models give a warning: the change
+may come from the machine, not the policy.`,
+		Example: `  seccompbench compare old.json new.json
+  seccompbench compare --format markdown base.json host1.json host2.json -o fleet.md
+  seccompbench compare --format json a.json b.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 2 {
+				return flagErrorf("compare needs at least two result files (BASE.json NEW.json), got %d", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			switch opts.Format {
+			case "table", "markdown", "json":
+			default:
+				return flagErrorf("--format: %q is not table, markdown or json", opts.Format)
+			}
+			if err := stats.CheckConfidence(opts.Confidence); err != nil {
+				return &FlagError{Err: fmt.Errorf("--confidence: %w", err)}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return compareRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Format, "format", "table", "output format: table, markdown or json")
+	fl.StringVarP(&opts.Output, "output", "o", "", "write the comparison to `FILE` (atomically) instead of stdout")
+	fl.Float64Var(&opts.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1); significant means p < 1 - confidence")
+	fl.BoolVar(&opts.Force, "force", false, "compare results of different workloads anyway")
+	return cmd
+}
+
+// compareRun reads the result files, compares them and renders the
+// comparison. Results of different workloads without --force are a usage
+// error (*FlagError, exit code 2).
+func compareRun(opts *CompareOptions) error {
+	var docs []report.NamedDocument
+	names := displayNames(opts.Files)
+	for i, path := range opts.Files {
+		d, err := readResult(path)
+		if err != nil {
+			return err
+		}
+		docs = append(docs, report.NamedDocument{Name: names[i], Doc: d})
+	}
+	c, err := report.Compare(docs, report.CompareOptions{Confidence: opts.Confidence, Force: opts.Force})
+	if errors.Is(err, report.ErrWorkloadMismatch) {
+		return &FlagError{Err: fmt.Errorf("%w; pass --force to compare anyway", err)}
+	}
+	if err != nil {
+		return err
+	}
+	render := func(w io.Writer) error {
+		switch opts.Format {
+		case "json":
+			return report.WriteComparisonJSON(w, c)
+		case "markdown":
+			return report.WriteComparisonMarkdown(w, c)
+		}
+		return report.WriteComparisonTable(w, c)
+	}
+	if opts.Format == "json" {
+		// The JSON carries the warnings; say on stderr that there are some.
+		for _, wn := range c.Warnings {
+			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", wn)
+		}
+	}
+	if opts.Output == "" {
+		return render(opts.IO.Out)
+	}
+	if err := writeFileAtomic(opts.Output, render); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "wrote %s\n", opts.Output)
+	return nil
+}
+
+// readResult reads one result file.
+func readResult(path string) (*report.Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read result: %w", err)
+	}
+	defer f.Close()
+	d, err := report.ReadJSON(f)
+	if err != nil {
+		return nil, fmt.Errorf("read result %s: %w", path, err)
+	}
+	return d, nil
+}
+
+// displayNames are the files' base names, or their full paths when two
+// base names are equal (host1/result.json, host2/result.json).
+func displayNames(paths []string) []string {
+	count := map[string]int{}
+	for _, p := range paths {
+		count[filepath.Base(p)]++
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = filepath.Base(p)
+		if count[out[i]] > 1 {
+			out[i] = p
+		}
+	}
+	return out
+}
