@@ -28,10 +28,10 @@ const (
 	FormatRawBPF
 )
 
-var formatNames = [...]string{"unknown", "policy", "oci", "raw-bpf"}
+var formatNames = [...]string{"unknown", "policy", "oci", "raw-bpf", "systemd-unit"}
 
-// String returns the format's short name: "unknown", "policy", "oci" or
-// "raw-bpf".
+// String returns the format's short name: "unknown", "policy", "oci",
+// "raw-bpf" or "systemd-unit".
 func (f Format) String() string {
 	if int(f) >= 0 && int(f) < len(formatNames) {
 		return formatNames[f]
@@ -43,8 +43,10 @@ func (f Format) String() string {
 // is only for future use of extensions): data with a NUL byte or invalid
 // UTF-8 is FormatRawBPF when its length is a multiple of SockFilterSize,
 // else FormatUnknown; a JSON object with a top-level "defaultAction" key is
-// FormatOCI; anything else is FormatPolicy, whose parser reports any
-// remaining problem with a line number.
+// FormatOCI; text that starts with a unit [Section] or a seccomp directive
+// (looksLikeSystemdUnit) is FormatSystemdUnit; anything else is
+// FormatPolicy, whose parser reports any remaining problem with a line
+// number.
 func DetectFormat(name string, data []byte) Format {
 	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
 		if len(data) > 0 && len(data)%SockFilterSize == 0 {
@@ -60,6 +62,9 @@ func DetectFormat(name string, data []byte) Format {
 			}
 		}
 	}
+	if looksLikeSystemdUnit(data) {
+		return FormatSystemdUnit
+	}
 	return FormatPolicy
 }
 
@@ -71,6 +76,8 @@ var ErrUnsupportedFormat = errors.New("unsupported filter format")
 //
 //   - "default" or "embedded:default": the embedded default policy
 //     (DefaultPolicy); a file named "default" must be written "./default";
+//   - "docker-default" (DockerDefaultName): Docker's default profile for
+//     Docker's default capabilities (DockerDefault);
 //   - anything else: a file path, whose format DetectFormat decides.
 //
 // This is the one place where source formats are dispatched: a loader for
@@ -82,6 +89,8 @@ func Open(spec string) (*Program, error) {
 	switch spec {
 	case "default", DefaultPolicyName:
 		return DefaultPolicy().Compile()
+	case DockerDefaultName:
+		return DockerDefault(OCIOptions{})
 	}
 	if rest, ok := strings.CutPrefix(spec, "embedded:"); ok {
 		return nil, fmt.Errorf("open filter: no embedded policy %q; the only one is %q: %w", rest, DefaultPolicyName, ErrUnsupportedFormat)
@@ -98,7 +107,7 @@ func Open(spec string) (*Program, error) {
 		}
 		return p.Compile()
 	default:
-		// FormatOCI and FormatRawBPF get their loaders here.
-		return nil, fmt.Errorf("open filter %q: %s: %w", spec, f, ErrUnsupportedFormat)
+		// OCI profiles, raw BPF and systemd units (detect.go).
+		return openFormat(spec, data, f, OpenOptions{})
 	}
 }

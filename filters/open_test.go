@@ -53,8 +53,9 @@ func TestOpenErrors(t *testing.T) {
 		}
 		return p
 	}
-	oci := write("docker.json", []byte(`{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": []}`))
-	raw := write("filter.bpf", []byte{0x06, 0, 0, 0, 0, 0, 0xff, 0x7f})
+	oci := write("docker.json", []byte(`{"defaultAction": "SCMP_ACT_NOPE", "syscalls": []}`))
+	raw := write("filter.bpf", []byte{0x20, 0, 0, 0, 64, 0, 0, 0})
+	unit := write("x.service", []byte("[Service]\nSystemCallFilter=@system-service\n"))
 	bad := write("bad.yaml", []byte("default_action: errno\nsyscalls:\n- action: allow\n  names: [getpdi]\n"))
 	missing := filepath.Join(dir, "missing.yaml")
 	tests := []struct {
@@ -65,8 +66,9 @@ func TestOpenErrors(t *testing.T) {
 	}{
 		{"unknown embedded", "embedded:docker", ErrUnsupportedFormat, `no embedded policy "docker"`},
 		{"missing file", missing, os.ErrNotExist, missing},
-		{"oci profile", oci, ErrUnsupportedFormat, oci + `": oci`},
-		{"raw bpf", raw, ErrUnsupportedFormat, raw + `": raw-bpf`},
+		{"bad oci profile", oci, ErrBadOCI, oci + `:1:19: invalid OCI seccomp profile: defaultAction: unknown action "SCMP_ACT_NOPE"`},
+		{"bad raw bpf", raw, ErrBadRaw, raw + `: invalid raw BPF filter: instruction 0`},
+		{"systemd unit", unit, ErrUnsupportedFormat, "--systemd-unit"},
 		{"bad policy", bad, ErrBadPolicy, bad + `:4:11: unknown syscall "getpdi" for x86_64; did you mean "getpid"?`},
 	}
 	for _, tt := range tests {
