@@ -84,7 +84,7 @@ func fixtureDoc(t testing.TB, shift float64) *Document {
 			GoVersion:       "go1.26.8", ParentSeccompFilters: 0, ParentSeccompMode: 0, Clocksource: "tsc",
 		},
 		Config: Config{
-			Policies:     []Policy{{Path: "default", SHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Instructions: 120}},
+			Policies:     []Policy{{Path: "default", SHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Instructions: 120, CompileUs: 250}},
 			FilterCounts: fixtureCounts, Workload: "getpid", Op: "one getpid() syscall", Cache: "both",
 			Variants: []string{"on", "defeat"}, Trials: 6, Iterations: 20000, SamplesPerChild: 5, Seed: 1, Confidence: 0.95, CPU: 1,
 		},
@@ -97,6 +97,8 @@ func fixtureDoc(t testing.TB, shift float64) *Document {
 		},
 		Setup:   &Setup{PerFilterNs: 2000, PerFilterCILowNs: 1900, PerFilterCIHiNs: 2100, StackNs: 64000, StackFilter: 32},
 		Control: []Control{{Variant: "defeat", BeforeNs: 1.0, AfterNs: 1.001, SlowdownPct: 0.1, SlowdownPctLow: -0.5, SlowdownPctHigh: 0.7}},
+		Run:     &RunInfo{Blocks: 6, StopReason: "trials", ElapsedS: 12.5, Parallel: 1, CPUs: []int{1}},
+		Drift:   []Drift{{Variant: "on", SlopeNsPerChild: 0.01, SlopeCILow: -0.02, SlopeCIHigh: 0.04, OverRunNs: 0.8, P: 0.5}},
 	})
 }
 

@@ -73,11 +73,20 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		ew.printf("\n")
 	}
 
-	if d.Setup != nil || len(d.Control) > 0 {
-		ew.printf("## Setup and mitigations\n\n")
+	if d.Setup != nil || len(d.Control) > 0 || len(d.Drift) > 0 {
+		ew.printf("## Setup, drift and mitigations\n\n")
 		if d.Setup != nil {
 			ew.printf("- Installing one filter (one seccomp(2) call): %.1f µs (%.0f %% CI [%.1f, %.1f]); installing the %d-filter stack: %.1f µs. This is paid once per process, not per syscall.\n",
 				d.Setup.PerFilterNs/1e3, pct, d.Setup.PerFilterCILowNs/1e3, d.Setup.PerFilterCIHiNs/1e3, d.Setup.StackFilter, d.Setup.StackNs/1e3)
+		}
+		for _, p := range d.Config.Policies {
+			if p.CompileUs > 0 {
+				ew.printf("- Compiling %s took %.0f µs.\n", mdEscape(p.Path), p.CompileUs)
+			}
+		}
+		for _, dr := range d.Drift {
+			ew.printf("- Drift of the 0-filter baseline (%s): %+.3f ns/op per child (CI [%+.3f, %+.3f]), %+.1f ns/op over the run; the fit includes a drift term, so this does not bias the per-filter cost.\n",
+				dr.Variant, dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh, dr.OverRunNs)
 		}
 		for _, c := range d.Control {
 			verdict := "no mitigation slowdown detected"
@@ -127,6 +136,18 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	ew.printf("- variants: %s (cache flag `%s`)\n", strings.Join(d.Config.Variants, ", "), d.Config.Cache)
 	ew.printf("- workload `%s`: one op is %s\n", d.Config.Workload, d.Config.Op)
 	ew.printf("- %d trials (randomized blocks; each block runs every cell once, in shuffled order, in fresh children)\n", d.Config.Trials)
+	if r := d.Run; r != nil {
+		ew.printf("- %d blocks measured in %.1f s, stopped by %s", r.Blocks, r.ElapsedS, r.StopReason)
+		if r.TargetCINs > 0 {
+			ew.printf(" (target: per-filter CI half-width ≤ %g ns)", r.TargetCINs)
+		} else if r.TargetCIRel > 0 {
+			ew.printf(" (target: per-filter CI half-width ≤ %g %% of the estimate)", r.TargetCIRel*100)
+		}
+		if r.Parallel > 1 {
+			ew.printf("; %d parallel copies per cell on CPUs %v, ns/op is the mean over copies", r.Parallel, r.CPUs)
+		}
+		ew.printf("\n")
+	}
 	ew.printf("- %d loop iterations × %d timed samples per child; the child's value is the median sample\n", d.Config.Iterations, d.Config.SamplesPerChild)
 	ew.printf("- seed %d, measuring CPU %s, confidence %.0f %%, estimator %s, SPEC_ALLOW %t\n", d.Config.Seed, cpuString(d.Config.CPU), pct, estimator(d.Config.Robust), d.Config.SpecAllow)
 	ew.printf("\n")

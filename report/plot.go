@@ -105,7 +105,7 @@ func measuredName(d *Document, v string) string {
 }
 
 func fitName(d *Document, f *Fit) string {
-	return fmt.Sprintf("%s: fit, %+.1f ns per filter (%.0f%% CI %.1f to %.1f), entry %+.0f ns",
+	return fmt.Sprintf("%s: fitted line, %+.1f ns per filter (%.0f%% CI %.1f to %.1f), %+.0f ns step at the first filter",
 		variantLabel(f.Variant), f.PerFilterNs, d.Config.Confidence*100, f.PerFilterCILowNs, f.PerFilterCIHighNs, f.EntryNs)
 }
 
@@ -181,7 +181,7 @@ func drawPlot(dc draw.Canvas, warn io.Writer, d *Document) error {
 	if d.Config.Robust {
 		center = "median"
 	}
-	p.Y.Label.Text = fmt.Sprintf("time per op, ns (%s over children; lower is better)", center)
+	p.Y.Label.Text = fmt.Sprintf("time per op, ns (%s; lower is better)", center)
 	p.X.Label.TextStyle.Font = sans(13)
 	p.Y.Label.TextStyle.Font = sans(13)
 	p.X.Tick.Label.Font = sans(11)
@@ -277,8 +277,8 @@ func drawPlot(dc draw.Canvas, warn io.Writer, d *Document) error {
 	p.Y.Tick.Marker = niceTicks{n: 8}
 
 	// Caption below the legend: what one op is and how to read the bars.
-	caption := fmt.Sprintf("op = %s. %d children per point (fresh processes, randomized blocks); bars are %.0f%% confidence intervals.",
-		orDash(d.Config.Op), d.Config.Trials, pct)
+	caption := fmt.Sprintf("op = %s. Each point: the %s of %s fresh processes, run in randomized order; bars: its %.0f%% confidence interval.",
+		orDash(d.Config.Op), center, childrenPerPoint(d), pct)
 	capSty := draw.TextStyle{Color: color.Gray{Y: 0x30}, Font: sans(10), Handler: plot.DefaultTextHandler}
 	caption = wrapText(caption, capSty, dc.Max.X-dc.Min.X-vg.Points(20))
 
@@ -328,6 +328,19 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 		ticks = append(ticks, tk)
 	}
 	return ticks
+}
+
+// childrenPerPoint says how many children each cell has: "5", or "5 to 7"
+// when cells differ.
+func childrenPerPoint(d *Document) string {
+	lo, hi := math.MaxInt, 0
+	for _, r := range d.Results {
+		lo, hi = min(lo, r.N), max(hi, r.N)
+	}
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d to %d", lo, hi)
 }
 
 // countTicks labels the measured filter counts on the x axis, skipping a
