@@ -316,10 +316,34 @@ func TestCorpusOCI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		dd, err := DockerDefault(OCIOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b, dd.Bytes()) {
+			t.Errorf("raw.bpf is not docker-default as compiled now; run go generate ./filters/ (or the compiler is not deterministic)")
+		}
 		runVerdicts(t, Stack{p}, []verdictCase{
 			{name: "read allowed", syscall: "read", action: ActionAllow},
 			{name: "reboot refused", syscall: "reboot", action: ActionErrno, data: eperm},
 			{name: "clone3 ENOSYS", syscall: "clone3", action: ActionErrno, data: enosys},
 		})
 	})
+}
+
+// TestCorpusPathological: pathological.yaml is sized so that the kernel's
+// path limit bites at 32 filters: (len+4)*32 > 32768 >= (len+4)*31.
+func TestCorpusPathological(t *testing.T) {
+	p, err := Open("../testdata/policies/pathological.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := MaxStackCount([]*Program{p}); got != 31 {
+		t.Errorf("MaxStackCount = %d (len %d), want 31", got, p.Len())
+	}
+	_, err = BuildStack([]*Program{p}, 32)
+	var le *LimitError
+	if !errors.As(err, &le) || le.Limit != "MAX_INSNS_PER_PATH" || le.MaxCount != 31 {
+		t.Errorf("BuildStack(32) = %v, want a MAX_INSNS_PER_PATH LimitError with MaxCount 31", err)
+	}
 }

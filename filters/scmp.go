@@ -39,10 +39,26 @@ type scmpArch struct {
 var (
 	scmpX86_64  = &scmpArch{oci: "SCMP_ARCH_X86_64", name: "x86_64", audit: AuditArchX86_64, bits: 64, table: ArchX86_64.Names}
 	scmpX86     = &scmpArch{oci: "SCMP_ARCH_X86", name: "x86", audit: AuditArchI386, bits: 32, table: ArchI386.Names}
-	scmpX32     = &scmpArch{oci: "SCMP_ARCH_X32", name: "x32", audit: AuditArchX86_64, x32: true, bits: 32, table: ArchX32.Names}
+	scmpX32     = &scmpArch{oci: "SCMP_ARCH_X32", name: "x32", audit: AuditArchX86_64, x32: true, bits: 32, table: x32Names()}
 	scmpAARCH64 = &scmpArch{oci: "SCMP_ARCH_AARCH64", name: "aarch64", audit: auditArchAARCH64, bits: 64, table: elarch.AARCH64.SyscallNames}
 	scmpARM     = &scmpArch{oci: "SCMP_ARCH_ARM", name: "arm", audit: auditArchARM, bits: 32, table: elarch.ARM.SyscallNames}
 )
+
+// x32Names maps x32 syscall names to numbers. The source table lists about
+// 36 calls twice: at their x86_64 number (13 rt_sigaction, 16 ioctl, ...),
+// which the x32 entry does not serve, and at the x32 number in 512-547
+// (arch/x86/entry/syscalls/syscall_64.tbl: ABI "x32"), which is what
+// libseccomp's x32 table and the kernel use. Keep the higher number, so the
+// result does not depend on map order.
+func x32Names() map[string]int {
+	m := make(map[string]int, len(ArchX32.Numbers))
+	for n, s := range ArchX32.Numbers {
+		if old, ok := m[s]; !ok || n > old {
+			m[s] = n
+		}
+	}
+	return m
+}
 
 // scmpArches lists the architectures whose syscall tables we have (the x86
 // ones from arch.go, aarch64 and arm from

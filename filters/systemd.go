@@ -1,7 +1,7 @@
 package filters
 
 //go:generate go run mksyscallgroups.go
-//go:generate go run mkociprofiles.go
+//go:generate go run mkcorpus.go
 
 import (
 	"bufio"
