@@ -434,6 +434,7 @@ func TestSamplePolicies(t *testing.T) {
 		{"default.yaml", 149, 214},
 		{"default.json", 149, 214},
 		{"large-allowlist.yaml", 309, 104},
+		{"pathological.yaml", 1021, 31}, // written by mkcorpus.go
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
