@@ -10,7 +10,17 @@ import (
 )
 
 // This file is the seccomp BPF emulator: the kernel's validation rules and
-// an interpreter for the classic BPF subset seccomp accepts.
+// an interpreter for the classic BPF subset seccomp accepts. The emulator
+// decodes each RawInstruction once into a dense opcode kind with absolute
+// jump targets, then interprets that.
+//
+// Kernel behaviour it reproduces: A and X start at 0 (bpf_convert_filter
+// clears them); loads read the native-endian (little-endian on x86_64)
+// seccomp_data word at the offset (seccomp_check_filter turns them into
+// 32-bit context loads); `ld #len` and `ldx #len` give 64
+// (seccomp_check_filter rewrites them to immediates); division by an X of 0
+// ends the filter with return value 0, i.e. SECCOMP_RET_KILL_THREAD (the
+// check bpf_convert_filter emits for classic BPF_DIV|BPF_X).
 //
 // Differences from the kernel, all deliberate:
 //   - Instruction counts are classic BPF instructions. The kernel converts
@@ -19,12 +29,14 @@ import (
 //     is the filter's path length, the unit our cost model uses.
 //   - Shifts by X use X&31, as x86 does for 32-bit shl/shr (the kernel's
 //     interpreter and x86 JIT both end up there; C leaves shifts >= 32
-//     undefined). The kernel rejects shifts by a constant >= 32.
-//   - Division by an X of 0 makes the filter return 0 (SECCOMP_RET_KILL_THREAD),
-//     as the code bpf_convert_filter emits for classic BPF_DIV|BPF_X does.
+//     undefined, so other architectures may differ). The kernel rejects
+//     shifts by a constant >= 32, and so does Validate.
+//   - Scratch cells start at 0 here and undefined in the kernel; Validate
+//     rejects every program that could read one before storing it
+//     (check_load_and_stores), so this never shows.
 //   - The action cache and its uprobe/uretprobe exception are not modelled
 //     here: Emulate and EmulateStack say what the filters return when they
-//     run. PredictCache says when they do not run.
+//     run; PredictCache says when they do not run.
 //   - x86_64 only: loads are little-endian and NativeArches are x86's.
 
 // Opcode bits of struct sock_filter.code (include/uapi/linux/bpf_common.h,
@@ -195,6 +207,7 @@ type ValidationError struct {
 	Reason string
 }
 
+// Error returns "invalid seccomp filter: pc N: reason".
 func (e *ValidationError) Error() string {
 	if e.PC < 0 {
 		return fmt.Sprintf("%v: %s", ErrInvalidProgram, e.Reason)
