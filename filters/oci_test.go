@@ -347,3 +347,17 @@ func TestCorpusPathological(t *testing.T) {
 		t.Errorf("BuildStack(32) = %v, want a MAX_INSNS_PER_PATH LimitError with MaxCount 31", err)
 	}
 }
+
+func TestOCIRuleSummary(t *testing.T) {
+	got, err := OCIRuleSummary("p.json", []byte(`{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [
+		{"names": ["umask"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 0, "value": 18, "valueTwo": 2, "op": "SCMP_CMP_MASKED_EQ"}]},
+		{"names": ["read", "getpid"], "action": "SCMP_ACT_ALLOW"},
+		{"names": ["write"], "action": "SCMP_ACT_ERRNO"}]}`), OCIOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"getpid SCMP_ACT_ALLOW", "read SCMP_ACT_ALLOW", "umask SCMP_ACT_ALLOW a0&0x12==0x2"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q (rules with the default action dropped)", got, want)
+	}
+}
