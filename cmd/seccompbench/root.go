@@ -113,6 +113,10 @@ func exitCode(err error, root *cobra.Command, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	if errors.Is(err, errFindings) {
+		// The findings were printed; the exit code says the rest.
+		return exitFailure
+	}
 	fmt.Fprintf(stderr, "seccompbench: %v\n", err)
 	var fe *FlagError
 	switch {
@@ -121,8 +125,6 @@ func exitCode(err error, root *cobra.Command, stderr io.Writer) int {
 		return exitUsage
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.Is(err, errFindings):
-		return exitFailure
 	}
 	return exitFailure
 }
