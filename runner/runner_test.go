@@ -329,3 +329,34 @@ func TestParallelCopiesOnDistinctCPUs(t *testing.T) {
 		t.Errorf("copies %+v, want 2 on distinct CPUs", cs)
 	}
 }
+
+// A child that does not report by its deadline is killed and reported with
+// its cell; the parent does not hang.
+func TestRunKillsHungChild(t *testing.T) {
+	skipIfNoSeccomp(t)
+	p := prog(t, "allow", allow)
+	start := time.Now()
+	_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantDefeat},
+		Workload: Workloads()["getpid"], Trials: 1, Iterations: 1 << 40, Samples: 1, ChildTimeout: 300 * time.Millisecond})
+	var ce *ChildError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "no report within") || ce.Cell.Filters != 1 {
+		t.Fatalf("err = %v, want a hung-child ChildError for filters=1", err)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("took %v to give up on a 300ms deadline", el)
+	}
+}
+
+// Cancelling the context kills the running child and returns what was
+// gathered with the context's error.
+func TestRunCancelKillsChild(t *testing.T) {
+	skipIfNoSeccomp(t)
+	p := prog(t, "allow", allow)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err := Run(ctx, Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
+		Workload: Workloads()["getpid"], Trials: 1, Iterations: 1 << 40, Samples: 1})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want context.DeadlineExceeded", err)
+	}
+}
