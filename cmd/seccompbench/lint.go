@@ -89,7 +89,7 @@ type lintJSON struct {
 }
 
 func lintRun(opts *LintOptions) error {
-	progs, _, err := openPolicies(opts.Policies)
+	progs, _, err := openPolicies(opts.Policies, filters.OpenOptions{})
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -54,7 +56,15 @@ type RunOptions struct {
 	TargetCIRel bool
 	MaxTime     time.Duration
 	MaxTrials   int
-	Args        []string // the command line, for the report
+	// SystemdUnit is a unit file whose modeled filter stack goes first;
+	// SystemdDirectives is the same given as directive text.
+	SystemdUnit       string
+	SystemdDirectives string
+	// CountsSet reports that --filters was given (else units pick counts).
+	CountsSet bool
+	FormatIn  filters.Format
+	OCI       filters.OCIOptions
+	Args      []string // the command line, for the report
 }
 
 // NewCmdRun builds `seccompbench run`. runF, if not nil, replaces runRun
@@ -63,6 +73,7 @@ func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
 	opts := &RunOptions{IO: f.IO, Now: f.Now}
 	var counts, workload, syscallSpec, targetCI string
 	var pathDirs int
+	var formatIn, caps string
 	cmd := &cobra.Command{
 		Use:   "run [POLICY...]",
 		Short: "Measure the per-syscall cost of a policy stacked 0..32 deep",
@@ -91,6 +102,21 @@ syscall (as on older kernels or with argument rules).`,
 				opts.Policies = []string{"default"}
 			}
 			var err error
+			opts.CountsSet = cmd.Flags().Changed("filters")
+			if opts.FormatIn, err = filters.ParseFormat(formatIn); err != nil {
+				return &FlagError{Err: fmt.Errorf("--format-in: %w", err)}
+			}
+			if caps != "" {
+				if opts.OCI.Caps, err = filters.ParseCaps(caps); err != nil {
+					return &FlagError{Err: fmt.Errorf("--caps: %w", err)}
+				}
+			}
+			if opts.SystemdUnit != "" && opts.SystemdDirectives != "" {
+				return flagErrorf("--systemd-unit and --systemd exclude each other")
+			}
+			if (opts.SystemdUnit != "" || opts.SystemdDirectives != "") && len(args) == 0 {
+				opts.Policies = nil
+			}
 			if opts.Counts, err = ParseCounts(counts); err != nil {
 				return &FlagError{Err: fmt.Errorf("--filters: %w", err)}
 			}
@@ -177,6 +203,11 @@ syscall (as on older kernels or with argument rules).`,
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install filters with SECCOMP_FILTER_FLAG_SPEC_ALLOW (no speculative store bypass mitigation)")
 	fl.BoolVar(&opts.Robust, "robust", false, "use medians with bootstrap CIs instead of means with t CIs")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on stderr")
+	fl.StringVar(&opts.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (counts default to 0, each directive's prefix and the full stack)")
+	fl.StringVar(&opts.SystemdDirectives, "systemd", "", "like --systemd-unit, from directive text, e.g. 'SystemCallFilter=@system-service'")
+	fl.StringVar(&formatIn, "format-in", "", "force the policy format: policy (Beats YAML/JSON), oci, raw, systemd (default: detect from content)")
+	fl.StringVar(&caps, "caps", "", "OCI profiles: capabilities to resolve includes/excludes with, e.g. default,-net_raw or all (default: Docker's default set)")
+	fl.StringVar(&opts.OCI.KernelVersion, "kernel-version", "", "OCI profiles: kernel version for minKernel conditions (default: "+filters.DefaultKernelVersion+")")
 	return cmd
 }
 
@@ -229,9 +260,31 @@ func runRun(opts *RunOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	progs, pols, err := openPolicies(opts.Policies)
+	progs, pols, err := openPolicies(opts.Policies, filters.OpenOptions{Format: opts.FormatIn, OCI: opts.OCI})
 	if err != nil {
 		return err
+	}
+	if opts.SystemdUnit != "" || opts.SystemdDirectives != "" {
+		unit, upol, err := openSystemd(opts)
+		if err != nil {
+			return err
+		}
+		for _, w := range unit.Warnings {
+			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
+		}
+		// The unit's filters go first, in the order systemd installs them;
+		// policies given as arguments go on top. Counts up to the unit's
+		// depth are its prefixes.
+		progs = append(append([]*filters.Program(nil), unit.Programs...), progs...)
+		pols = append([]report.Policy{upol}, pols...)
+		if !opts.CountsSet {
+			counts := append([]int{0}, unit.Prefixes()...)
+			if len(progs) > len(unit.Programs) {
+				counts = append(counts, len(progs))
+			}
+			slices.Sort(counts)
+			opts.Counts = slices.Compact(counts)
+		}
 	}
 	var variants []runner.Variant
 	switch opts.Cache {
@@ -346,13 +399,52 @@ func runRun(opts *RunOptions) error {
 	return nil
 }
 
+// openSystemd models the unit's filter stack and describes it for the
+// report as one policy entry (instructions summed over its filters).
+func openSystemd(opts *RunOptions) (*filters.SystemdStack, report.Policy, error) {
+	t0 := time.Now()
+	var unit *filters.SystemdStack
+	var err error
+	var sum [32]byte
+	if opts.SystemdUnit != "" {
+		data, rerr := os.ReadFile(opts.SystemdUnit)
+		if rerr != nil {
+			return nil, report.Policy{}, fmt.Errorf("read systemd unit: %w", rerr)
+		}
+		sum = sha256.Sum256(data)
+		unit, err = filters.ParseSystemdUnit(opts.SystemdUnit, data, filters.SystemdOptions{})
+	} else {
+		sum = sha256.Sum256([]byte(opts.SystemdDirectives))
+		unit, err = filters.ParseSystemdDirectives("--systemd", opts.SystemdDirectives, filters.SystemdOptions{})
+	}
+	if err != nil {
+		return nil, report.Policy{}, fmt.Errorf("model systemd stack: %w", err)
+	}
+	if len(unit.Programs) == 0 {
+		return nil, report.Policy{}, fmt.Errorf("model systemd stack: %s installs no seccomp filter (no SystemCallFilter= or hardening directive that uses seccomp)", unit.Unit)
+	}
+	n := 0
+	for _, p := range unit.Programs {
+		n += p.Len()
+	}
+	src := opts.SystemdUnit
+	if src == "" {
+		src = "--systemd " + opts.SystemdDirectives
+	}
+	return unit, report.Policy{Path: fmt.Sprintf("%s (systemd stack of %d filters)", src, len(unit.Programs)), SHA256: hex.EncodeToString(sum[:]),
+		Instructions: n, CompileUs: float64(time.Since(t0).Nanoseconds()) / 1e3}, nil
+}
+
 // openPolicies opens each policy argument and describes it for the report.
-func openPolicies(specs []string) ([]*filters.Program, []report.Policy, error) {
+func openPolicies(specs []string, o filters.OpenOptions) ([]*filters.Program, []report.Policy, error) {
 	var progs []*filters.Program
 	var pols []report.Policy
 	for _, s := range specs {
 		t0 := time.Now()
-		p, err := filters.Open(s)
+		p, err := filters.OpenWith(s, o)
+		if errors.Is(err, filters.ErrUnsupportedFormat) {
+			return nil, nil, &FlagError{Err: fmt.Errorf("open policy: %w (a systemd unit? pass it with --systemd-unit)", err)}
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("open policy: %w", err)
 		}

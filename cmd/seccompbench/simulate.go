@@ -131,7 +131,7 @@ func parseArgs(s string) ([]uint64, error) {
 
 // simulateStack opens the policies and builds the stack to simulate.
 func simulateStack(specs []string, n int, defeat bool) (filters.Stack, error) {
-	progs, _, err := openPolicies(specs)
+	progs, _, err := openPolicies(specs, filters.OpenOptions{})
 	if err != nil {
 		return nil, err
 	}
