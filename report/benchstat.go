@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -21,7 +23,7 @@ func BenchmarkName(variant string, filters int, workload string) string {
 //	BenchmarkSeccomp/variant=defeat/filters=4/workload=mix 1 1234.5 ns/op
 //
 // where the iteration count 1 means "one child" and the value is that
-// child's median ns per op. A document without per-child records uses
+// child's median ns per op, rounded to 0.01 ns. A document without per-child records uses
 // results[].samples_ns (same values, not in run order) and says so on warn,
 // as do the document's warnings. It returns the first write error.
 func WriteBenchstat(w, warn io.Writer, d *Document) error {
@@ -46,7 +48,7 @@ func WriteBenchstat(w, warn io.Writer, d *Document) error {
 	ew.printf("seccompbench: %s\n", oneLine(d.Tool.Version))
 	if len(d.Children) > 0 {
 		for _, c := range d.Children {
-			ew.printf("%s 1 %s ns/op\n", BenchmarkName(c.Variant, c.Filters, d.Config.Workload), fmtFloat(c.NsPerOp))
+			ew.printf("%s 1 %s ns/op\n", BenchmarkName(c.Variant, c.Filters, d.Config.Workload), benchFloat(c.NsPerOp))
 		}
 	} else {
 		if len(d.Results) > 0 {
@@ -54,7 +56,7 @@ func WriteBenchstat(w, warn io.Writer, d *Document) error {
 		}
 		for _, r := range d.Results {
 			for _, x := range r.SamplesNs {
-				ew.printf("%s 1 %s ns/op\n", BenchmarkName(r.Variant, r.Filters, d.Config.Workload), fmtFloat(x))
+				ew.printf("%s 1 %s ns/op\n", BenchmarkName(r.Variant, r.Filters, d.Config.Workload), benchFloat(x))
 			}
 		}
 	}
@@ -68,6 +70,12 @@ func WriteBenchstat(w, warn io.Writer, d *Document) error {
 // exist for amd64 only (runner/loop_amd64.s), and the document does not
 // record the architecture.
 const benchGoarch = "amd64"
+
+// benchFloat formats ns/op rounded to 0.01 ns, as Go benchmarks print
+// them (far below the spread between children).
+func benchFloat(x float64) string {
+	return strconv.FormatFloat(math.Round(x*100)/100, 'f', -1, 64)
+}
 
 // benchValue makes s safe inside a benchmark name: no spaces, slashes or
 // '=' (they separate the name's parts).

@@ -148,6 +148,7 @@ func TestBenchstatParses(t *testing.T) {
 	}
 	var want []string
 	for _, s := range fixtureSamples(0) {
+		// The fixture's values have at most one decimal, so rounding to 0.01 keeps them.
 		want = append(want, "/variant="+string(s.Variant)+"/filters="+strconv.Itoa(s.Filters)+"/workload=getpid "+strconv.FormatFloat(s.NsPerOp, 'f', -1, 64))
 	}
 	if !slices.Equal(got, want) {
@@ -245,6 +246,24 @@ func TestPlotNothing(t *testing.T) {
 	for name, f := range map[string]func(io.Writer, io.Writer, *Document) error{"svg": WriteSVG, "png": WritePNG} {
 		if err := f(io.Discard, io.Discard, d); !errors.Is(err, ErrNothingToPlot) {
 			t.Errorf("%s: err = %v, want ErrNothingToPlot", name, err)
+		}
+	}
+}
+
+func TestBenchFloat(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{88.89324031966092, "88.89"},
+		{1004.5, "1004.5"},
+		{992, "992"},
+		{0.004, "0"},
+		{1234.5678, "1234.57"},
+	}
+	for _, tt := range tests {
+		if got := benchFloat(tt.in); got != tt.want {
+			t.Errorf("benchFloat(%v) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
