@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"image/png"
 	"io"
 	"slices"
@@ -264,6 +265,24 @@ func TestBenchFloat(t *testing.T) {
 	for _, tt := range tests {
 		if got := benchFloat(tt.in); got != tt.want {
 			t.Errorf("benchFloat(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestNoNegZero(t *testing.T) {
+	tests := []struct {
+		x    float64
+		dec  int
+		want string
+	}{
+		{-0.01, 1, "+0.0"},
+		{-0.06, 1, "-0.1"},
+		{-0.4, 0, "+0"},
+		{0.04, 1, "+0.0"},
+	}
+	for _, tt := range tests {
+		if got := fmt.Sprintf("%+.*f", tt.dec, noNegZero(tt.x, tt.dec)); got != tt.want {
+			t.Errorf("noNegZero(%v, %d) prints %q, want %q", tt.x, tt.dec, got, tt.want)
 		}
 	}
 }
