@@ -2,6 +2,7 @@ package filters
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -177,5 +178,29 @@ func TestEvaluateProfile(t *testing.T) {
 		if got[i].Name != w.name || c.Action != w.action || c.Cached != w.cached || c.Executed != w.executed {
 			t.Errorf("%s: got action %v cached %v executed %d, want %v %v %d", got[i].Name, c.Action, c.Cached, c.Executed, w.action, w.cached, w.executed)
 		}
+	}
+}
+
+func TestGroupFilters(t *testing.T) {
+	mk := func(k uint32) *Program {
+		raw, err := bpf.Assemble([]bpf.Instruction{bpf.RetConstant{Val: k}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &Program{Name: "p", Insns: raw}
+	}
+	a, b, c := mk(uint32(ActionAllow)), mk(uint32(ActionErrno)|1), mk(uint32(ActionAllow))
+	got := GroupFilters(Stack{a, b, c, b, a})
+	want := [][]int{{0, 2, 4}, {1, 3}} // a and c have the same bytes
+	if len(got) != len(want) {
+		t.Fatalf("got %d groups, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		if fmt.Sprint(got[i].Indexes) != fmt.Sprint(w) || got[i].Instructions != 1 || len(got[i].SHA256) != 64 {
+			t.Errorf("group %d: got %+v, want indexes %v", i, got[i], w)
+		}
+	}
+	if got[0].SHA256 == got[1].SHA256 {
+		t.Error("different filters share a hash")
 	}
 }
