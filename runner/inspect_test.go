@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
@@ -32,7 +31,9 @@ import (
 //     after making itself unfit to do so (SECCOMPBENCH_INSPECT_HOW is
 //     "seccomp": install an allow-all filter on itself; "nocap": drop
 //     CAP_SYS_ADMIN from the dumping thread's effective set), and print the
-//     outcome as JSON.
+//     outcome as JSON;
+//   - "sandbox": ExecUnder the JSON [][]byte in SECCOMPBENCH_INSPECT_STACK
+//     with cat(1), which then echoes stdin.
 const inspectHelperEnv = "SECCOMPBENCH_INSPECT_HELPER"
 
 func init() {
@@ -41,18 +42,19 @@ func init() {
 		inspectTarget()
 	case "inspector":
 		inspectInspector()
+	case "sandbox":
+		var stack [][]byte
+		if err := json.Unmarshal([]byte(os.Getenv("SECCOMPBENCH_INSPECT_STACK")), &stack); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		err := ExecUnder(stack, false, []string{"cat"}, os.Environ())
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
 }
 
-func installTSync(f []byte) error {
-	prog := sockFprog{Len: uint16(len(f) / 8), Filter: unsafe.Pointer(&f[0])}
-	_, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&prog)))
-	runtime.KeepAlive(f)
-	if e != 0 {
-		return e
-	}
-	return nil
-}
+func installTSync(f []byte) error { return installFilter(f, seccompFlagTSync) }
 
 func inspectTarget() {
 	in := bufio.NewReader(os.Stdin)
@@ -367,4 +369,53 @@ func TestParseProcStatus(t *testing.T) {
 	if _, err := parseProcStatus([]byte("Seccomp:\tx\n")); err == nil {
 		t.Error("bad Seccomp value: got no error")
 	}
+}
+
+// TestExecUnder runs cat under a stack through ExecUnder and dumps the
+// stack back from the running cat.
+func TestExecUnder(t *testing.T) {
+	canDump(t)
+	if _, err := exec.LookPath("cat"); err != nil {
+		t.Skip("no cat")
+	}
+	stack := [][]byte{testFilter(t, 100000), testFilter(t, 100001), testFilter(t, 100000)}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := json.Marshal(stack)
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), inspectHelperEnv+"=sandbox", "SECCOMPBENCH_INSPECT_STACK="+string(js))
+	in, _ := cmd.StdinPipe()
+	outp, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { in.Close(); cmd.Process.Kill(); cmd.Wait() }()
+	out := bufio.NewReader(outp)
+	// Once cat echoes, the exec has happened.
+	fmt.Fprintln(in, "hello")
+	if l, err := out.ReadString('\n'); err != nil || l != "hello\n" {
+		t.Fatalf("cat answered %q, %v; stderr: %s", l, err, stderr.String())
+	}
+	pid := cmd.Process.Pid
+	st, err := ReadProcStatus(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Name != "cat" || st.SeccompFilters != len(stack) || st.NoNewPrivs != 1 {
+		t.Fatalf("status: name %q, %d filters, no_new_privs %d; want cat, %d, 1", st.Name, st.SeccompFilters, st.NoNewPrivs, len(stack))
+	}
+	got, err := DumpFilters(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range stack {
+		if i >= len(got) || !bytes.Equal(got[i], stack[i]) {
+			t.Fatalf("dumped %x, want %x", got, stack)
+		}
+	}
+	checkDetached(t, pid)
 }

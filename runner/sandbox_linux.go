@@ -1,0 +1,52 @@
+package runner
+
+import (
+	"fmt"
+	"os/exec"
+	"runtime"
+
+	"golang.org/x/sys/unix"
+)
+
+// seccompFlagTSync is SECCOMP_FILTER_FLAG_TSYNC (include/uapi/linux/seccomp.h,
+// Linux 3.17): attach the filter to every thread of the process.
+const seccompFlagTSync = 1
+
+// ExecUnder installs stack (sock_filter arrays, index 0 = oldest, installed
+// first) on every thread of this process and replaces the process image
+// with argv[0] (looked up in PATH before the first filter goes in) and env.
+// It sets no_new_privs first, as installing without CAP_SYS_ADMIN requires
+// (seccomp(2): EACCES), and passes SECCOMP_FILTER_FLAG_TSYNC so that the
+// thread that calls execve carries the whole stack; specAllow adds
+// SECCOMP_FILTER_FLAG_SPEC_ALLOW (Linux 4.17). Filters survive execve
+// (seccomp(2)), so the new program runs under exactly this stack, on top of
+// any inherited one. It returns only on failure: a filter the kernel
+// refuses (the error names it and wraps the errno) or a failed execve, in
+// which case this process stays filtered.
+func ExecUnder(stack [][]byte, specAllow bool, argv []string, env []string) error {
+	if len(argv) == 0 {
+		return fmt.Errorf("exec under filters: no command")
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return fmt.Errorf("exec under filters: %w", err)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("exec under filters: set no_new_privs: %w", err)
+	}
+	flags := uintptr(seccompFlagTSync)
+	if specAllow {
+		flags |= seccompFlagSpecAllow
+	}
+	for i, f := range stack {
+		if err := installFilter(f, flags); err != nil {
+			return fmt.Errorf("exec under filters: install filter %d of %d: %w", i, len(stack), err)
+		}
+	}
+	if err := unix.Exec(path, argv, env); err != nil {
+		return fmt.Errorf("exec under filters: execve %s: %w", path, err)
+	}
+	return nil
+}
