@@ -17,6 +17,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	maybeRunProbeChild()
 	if IsChild() {
 		ChildMain()
 	}
