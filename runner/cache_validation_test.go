@@ -1,0 +1,71 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/filters"
+)
+
+// BenchmarkCachePrediction checks the action-cache prediction against
+// measured behaviour (issue 3): for each policy it predicts whether getpid
+// is cached (filters.PredictCache), then measures getpid under 0, 1, 16 and
+// 32 filters with the cache as installed ("on") and defeated ("defeat"), in
+// randomized blocks. A cached syscall shows no per-filter slope in "on"; an
+// uncached one shows the same slope as "defeat". It asserts nothing (timing
+// on a shared machine is noisy); docs/cache-validation.md records a run.
+//
+//	go test -run '^$' -bench CachePrediction -benchtime 1x ./runner/
+func BenchmarkCachePrediction(b *testing.B) {
+	policies := []string{"default", "../testdata/policies/args-workload.yaml"}
+	counts := []int{0, 1, 16, 32}
+	variants := []Variant{VariantOn, VariantDefeat}
+	for _, spec := range policies {
+		p, err := filters.Open(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(p.Name, func(b *testing.B) {
+			nr, _ := filters.ArchX86_64.Lookup("getpid")
+			pred := filters.PredictCache(filters.Stack{p}, []*filters.Arch{filters.ArchX86_64})
+			e, _ := pred.Lookup("x86_64", nr)
+			b.Logf("%s: getpid predicted cached=%v %s", p.Name, e.Cached, e.Reason)
+			var samples []Sample
+			for b.Loop() {
+				cfg := Config{
+					Programs: []*filters.Program{p}, Counts: counts, Variants: variants,
+					Workload: Workloads()["getpid"], Trials: 7, Seed: 1, CPU: -1, SpecAllow: true,
+				}
+				samples, err = Run(context.Background(), cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			med := map[Cell]float64{}
+			by := map[Cell][]float64{}
+			for _, s := range samples {
+				by[s.Cell] = append(by[s.Cell], s.NsPerOp)
+			}
+			for c, xs := range by {
+				med[c] = median(xs)
+			}
+			for _, v := range variants {
+				row := ""
+				for _, n := range counts {
+					row += fmt.Sprintf(" %d:%.0f", n, med[Cell{v, n}])
+				}
+				slope := (med[Cell{v, 32}] - med[Cell{v, 1}]) / 31
+				entry := med[Cell{v, 1}] - med[Cell{v, 0}]
+				b.Logf("%-6s median ns/op by filter count:%s; entry %.0f ns, slope %.1f ns/filter", v, row, entry, slope)
+				b.ReportMetric(slope, string(v)+"-ns/filter")
+				b.ReportMetric(med[Cell{v, 32}]-med[Cell{v, 0}], string(v)+"-ns@32")
+			}
+			cached := 0.0
+			if e.Cached {
+				cached = 1
+			}
+			b.ReportMetric(cached, "predicted-cached")
+		})
+	}
+}
