@@ -353,6 +353,9 @@ func runRun(opts *RunOptions) error {
 	if err != nil {
 		return fmt.Errorf("analyze samples: %w", err)
 	}
+	if out, n := countOutliers(res); n > 0 && float64(out) > 0.05*float64(n) {
+		warnings = append(warnings, fmt.Sprintf("the machine looks noisy: %d of %d children are outliers by the median/MAD rule (kept in every estimate); means and t CIs suffer first: quiet the machine, add --trials, or use --robust (medians, bootstrap CIs)", out, n))
+	}
 	for _, s := range samples {
 		if s.PinErr != "" {
 			warnings = append(warnings, "the measuring thread ran unpinned: "+s.PinErr+"; results are noisier (choose an allowed CPU with --cpu)")
@@ -631,4 +634,13 @@ func driftTrends(samples []runner.Sample, variants []string, conf float64) []rep
 			OverRunNs: tr.Slope * float64(tr.SeqSpan), P: tr.P})
 	}
 	return out
+}
+
+// countOutliers returns the children flagged as outliers and all children.
+func countOutliers(res stats.Result) (out, n int) {
+	for _, c := range res.Cells {
+		out += c.Outliers
+		n += c.Summary.N
+	}
+	return out, n
 }
