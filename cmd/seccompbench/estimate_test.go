@@ -1,0 +1,282 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner"
+)
+
+func TestNewCmdEstimateFlags(t *testing.T) {
+	tests := []struct {
+		args    string
+		wantErr string
+		check   func(*EstimateOptions) bool
+	}{
+		{"default --profile p.txt", "", func(o *EstimateOptions) bool {
+			return o.Cache == "on" && o.Filters == 0 && o.CalTrials == 8 && o.Trials == 10 && o.Top == 15 && !o.Validate
+		}},
+		{"a.yaml b.yaml --profile p --filters 8 --cache defeat --calibration x.json --calibration y.json --duration 12ms --validate --format json", "", func(o *EstimateOptions) bool {
+			return len(o.Policies) == 2 && o.Filters == 8 && o.Cache == "defeat" && len(o.Calibrations) == 2 && o.Duration.Milliseconds() == 12 && o.Validate && o.Format == "json"
+		}},
+		{"default", "--profile FILE is required", nil},
+		{"--profile p", "requires at least 1 arg", nil},
+		{"default --profile p --cache both", "--cache", nil},
+		{"default --profile p --format csv", "--format", nil},
+		{"default --profile p --filters -1", "negative", nil},
+		{"default --profile p --trials 1", "at least 2", nil},
+		{"default --profile p --confidence 2", "--confidence", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			ios, _, _, _ := testIOStreams()
+			var got *EstimateOptions
+			cmd := NewCmdEstimate(&Factory{IO: ios}, func(o *EstimateOptions) error { got = o; return nil })
+			cmd.SetArgs(strings.Fields(tt.args))
+			cmd.SetOut(ios.Out)
+			cmd.SetErr(ios.ErrOut)
+			err := cmd.Execute()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("got %v, want an error containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(got) {
+				t.Errorf("options %+v", got)
+			}
+		})
+	}
+}
+
+// estimateFixture writes the policy (CalibrationFilter with 10 comparisons,
+// getppid at position 1, as raw BPF) and the profile. Under the defeated
+// cache getppid executes ld ip, ld nr, jeq, ret = 4 instructions per
+// filter, getpid ld ip, ld nr, 10 × jeq, ret = 13.
+func estimateFixture(t *testing.T) (dir, policy, profile string) {
+	t.Helper()
+	dir = t.TempDir()
+	p, err := filters.CalibrationFilter(filters.ArchX86_64, 10, filters.CalibrationMark{Name: "getppid", Pos: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy = filepath.Join(dir, "chain.bpf")
+	if err := os.WriteFile(policy, p.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	profile = filepath.Join(dir, "profile.csv")
+	if err := os.WriteFile(profile, []byte("syscall,count,seconds\ngetppid,100,0.00001\ngetpid,50,0.00002\nbogus,5,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, policy, profile
+}
+
+// writeCalibration writes a run result with a defeat fit (entry, per
+// filter, as center and half-width) whose workload syscall executes insns
+// instructions over the deepest (2-filter) stack, and an "on" fit of a
+// cached workload (entry 5±1, per filter 0.5±0.5).
+func writeCalibration(t *testing.T, path string, entry, entryHW, pf, pfHW float64, insns int) {
+	t.Helper()
+	doc := &report.Document{SchemaVersion: report.SchemaVersion,
+		Environment: runner.CaptureEnvironment(),
+		Config:      report.Config{FilterCounts: []int{0, 1, 2}, Workload: "syscall", Confidence: 0.95},
+		Fits: []report.Fit{
+			{Variant: "on", EntryNs: 5, EntryCILowNs: 4, EntryCIHighNs: 6, PerFilterNs: 0.5, PerFilterCILowNs: 0, PerFilterCIHighNs: 1},
+			{Variant: "defeat", EntryNs: entry, EntryCILowNs: entry - entryHW, EntryCIHighNs: entry + entryHW, PerFilterNs: pf, PerFilterCILowNs: pf - pfHW, PerFilterCIHighNs: pf + pfHW},
+		},
+		Cache: []report.CacheVariant{
+			{Variant: "on", Syscalls: []report.CacheSyscall{{Name: "getppid", Nr: 110, Cached: true}}},
+			{Variant: "defeat", Syscalls: []report.CacheSyscall{{Name: "getppid", Nr: 110, Instructions: insns}}},
+		},
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := report.WriteJSON(f, doc); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func runEstimate(t *testing.T, args ...string) *estimateJSON {
+	t.Helper()
+	ios, _, out, errOut := testIOStreams()
+	cmd := NewCmdEstimate(&Factory{IO: ios}, nil)
+	cmd.SetArgs(append(args, "--format", "json"))
+	cmd.SetOut(ios.Out)
+	cmd.SetErr(ios.ErrOut)
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("estimate: %v; stderr: %s", err, errOut)
+	}
+	var got estimateJSON
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("decode: %v\n%s", err, out)
+	}
+	return &got
+}
+
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
+
+// TestEstimateHandComputed runs estimate on a synthetic profile with two
+// calibration files whose model is known and checks the hand computation.
+// Calibrations: defeat per-filter 20±2 ns at 20/2 = 10 instructions per
+// filter and 60±4 ns at 420/2 = 210; entries 30±10 and 40±20. So (see
+// stats.TestFitCostModelTwoPoints) per_insn = 0.2 (var 0.0005), per_filter
+// = 18 (var 4.45, cov −0.025), entry = 32 (var 1/0.0125).
+// Stack: 2 filters, cache defeated: getppid 8 instructions, getpid 26.
+// getppid: 32 + 18·2 + 0.2·8 = 69.6 ns; getpid: 32 + 36 + 0.2·26 = 73.2 ns;
+// total 100·69.6 + 50·73.2 = 10620 ns; the 3e-5 s of syscall time make it
+// 35.4 %, and per second of a 1 ms run 1.062e7 ns.
+func TestEstimateHandComputed(t *testing.T) {
+	dir, policy, profile := estimateFixture(t)
+	c1, c2 := filepath.Join(dir, "c1.json"), filepath.Join(dir, "c2.json")
+	writeCalibration(t, c1, 30, 10, 20, 2, 20)
+	writeCalibration(t, c2, 40, 20, 60, 4, 420)
+	got := runEstimate(t, policy, "--profile", profile, "--filters", "2", "--cache", "defeat", "--calibration", c1, "--calibration", c2, "--duration", "1ms")
+
+	m := got.Model
+	if !near(m.EntryNs, 32, 1e-9) || !near(m.PerFilterNs, 18, 1e-9) || !near(m.PerInsnNs, 0.2, 1e-9) {
+		t.Errorf("model entry %v per_filter %v per_insn %v, want 32, 18, 0.2", m.EntryNs, m.PerFilterNs, m.PerInsnNs)
+	}
+	want := []struct {
+		name  string
+		insns int
+		added float64
+	}{{"getppid", 8, 69.6}, {"getpid", 26, 73.2}}
+	for i, w := range want {
+		s := got.Syscalls[i]
+		if s.Name != w.name || s.Instructions != w.insns || s.Cached || s.AddedNs == nil || !near(*s.AddedNs, w.added, 1e-9) {
+			t.Errorf("syscall %d: %+v, want %s with %d insns adding %v ns", i, s, w.name, w.insns, w.added)
+		}
+	}
+	if s := got.Syscalls[2]; s.Known || s.AddedNs != nil {
+		t.Errorf("bogus: %+v, want unknown and not estimated", s)
+	}
+	tot := got.Total
+	a, f, b := 150.0, 300.0, 2100.0 // calls, filter runs, instructions over uncached calls
+	hw := math.Sqrt(a*a/0.0125 + f*f*4.45 + b*b*0.0005 + 2*f*b*(-0.025))
+	if !near(tot.AddedNs, 10620, 1e-9) || tot.CILowNs == nil || !near(*tot.CILowNs, 10620-hw, 1e-9) || !near(*tot.CIHighNs, 10620+hw, 1e-9) {
+		t.Errorf("total %v [%v, %v], want 10620 ± %v", tot.AddedNs, tot.CILowNs, tot.CIHighNs, hw)
+	}
+	if tot.UnknownCalls != 5 || tot.Calls != 150 || tot.PctOfSyscallTime == nil || !near(*tot.PctOfSyscallTime, 35.4, 1e-9) ||
+		tot.NsPerSecond == nil || !near(*tot.NsPerSecond, 1.062e7, 1e-9) {
+		t.Errorf("total %+v", tot)
+	}
+
+	// As installed, the chain allows everything by number: all cached, at
+	// the on fit's 5 + 2·0.5 = 6 ns ± √(1 + 1) per call.
+	on := runEstimate(t, policy, "--profile", profile, "--filters", "2", "--calibration", c1, "--calibration", c2)
+	if !near(on.Total.AddedNs, 900, 1e-9) || !near(*on.Total.CIHighNs-900, 150*math.Sqrt(2), 1e-9) || on.Total.CachedCalls != 150 {
+		t.Errorf("cached total %+v, want 900 ± %v", on.Total, 150*math.Sqrt(2))
+	}
+}
+
+// fakeMeasure answers runner.Run from a known model: ns/op = 100 + (30 +
+// 20·N + 0.2·E) for uncached stacks of N ≥ 1 filters executing E
+// instructions in total, 100 + 5 + 0.5·N for cached ones, ±1 ns by block
+// (trials must be a multiple of 4).
+func fakeMeasure(_ context.Context, cfg runner.Config) ([]runner.Sample, error) {
+	var out []runner.Sample
+	seq := 0
+	nr, _ := filters.ArchX86_64.Lookup(cfg.Workload.Syscalls[0])
+	for b := 0; b < cfg.Trials; b++ {
+		for _, v := range cfg.Variants {
+			for _, n := range cfg.Counts {
+				c := runner.Cell{Variant: v, Filters: n}
+				y := 100.0
+				if n > 0 {
+					s, err := runner.StackFor(cfg.Programs, c)
+					if err != nil {
+						return nil, err
+					}
+					cost, err := filters.AnalyzeSyscall(s, filters.ArchX86_64, nr)
+					if err != nil {
+						return nil, err
+					}
+					if cost.Cached {
+						y += 5 + 0.5*float64(n)
+					} else {
+						y += 30 + 20*float64(n) + 0.2*float64(cost.Executed)
+					}
+				}
+				// +1 −1 −1 +1: zero mean per cell and orthogonal to a
+				// linear drift in Seq, which the stack fit models.
+				if b%4 == 0 || b%4 == 3 {
+					y++
+				} else {
+					y--
+				}
+				out = append(out, runner.Sample{Cell: c, Block: b, Seq: seq, NsPerOp: y})
+				seq++
+			}
+		}
+	}
+	return out, nil
+}
+
+// TestEstimateQuickCalibrationAndValidate runs the quick calibration and
+// --validate against fakeMeasure: the calibration recovers the model, and
+// the validation finds no error.
+func TestEstimateQuickCalibrationAndValidate(t *testing.T) {
+	_, policy, profile := estimateFixture(t)
+	for _, cache := range []string{"defeat", "on"} {
+		t.Run(cache, func(t *testing.T) {
+			ios, _, out, errOut := testIOStreams()
+			cmd := NewCmdEstimate(&Factory{IO: ios}, func(o *EstimateOptions) error {
+				o.Measure = fakeMeasure
+				return estimateRun(o)
+			})
+			cmd.SetArgs([]string{policy, "--profile", profile, "--filters", "4", "--cache", cache, "--validate", "--trials", "4", "--calibration-trials", "4", "--format", "json"})
+			if err := cmd.Execute(); err != nil {
+				t.Fatalf("%v; stderr %s", err, errOut)
+			}
+			var got estimateJSON
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			m := got.Model
+			if !near(m.EntryNs, 30, 1e-6) || !near(m.PerFilterNs, 20, 1e-6) || !near(m.PerInsnNs, 0.2, 1e-6) || !near(m.CachedNs, 5+0.5*4, 1e-6) {
+				t.Errorf("model %+v, want entry 30, per filter 20, per insn 0.2, cached 7", m)
+			}
+			if len(m.Points) != 3 || m.Points[0].InsnsPerFilter != 4 || m.Points[1].InsnsPerFilter != 128 || m.Points[2].InsnsPerFilter != 253 {
+				t.Errorf("points %+v, want 4, 128, 253 instructions per filter", m.Points)
+			}
+			v := got.Validation
+			if v == nil || len(v.Rows) != 2 || len(v.Skipped) != 0 {
+				t.Fatalf("validation %+v, want getppid and getpid", v)
+			}
+			for _, r := range v.Rows {
+				if r.ErrorPct == nil || math.Abs(*r.ErrorPct) > 1e-6 {
+					t.Errorf("%s: predicted %v, measured %v", r.Name, r.PredictedNs, r.MeasuredNs)
+				}
+			}
+			if v.ErrorPct == nil || math.Abs(*v.ErrorPct) > 1e-6 {
+				t.Errorf("total error %v", v.ErrorPct)
+			}
+		})
+	}
+}
+
+func TestCalibrationCounts(t *testing.T) {
+	tests := []struct {
+		n    int
+		want string
+	}{{0, "[0 1 2]"}, {1, "[0 1 2]"}, {2, "[0 1 2]"}, {8, "[0 1 4 8]"}, {31, "[0 1 16 31]"}, {500, "[0 1 64 127]"}}
+	for _, tt := range tests {
+		if got := calibrationCounts(tt.n); fmt.Sprint(got) != tt.want {
+			t.Errorf("calibrationCounts(%d) = %v, want %s", tt.n, got, tt.want)
+		}
+	}
+}
