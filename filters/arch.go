@@ -107,7 +107,12 @@ func newArch(name string, info *elarch.Info, cacheBits int, compat bool) *Arch {
 	}
 	add := func(n int, s string) {
 		a.Numbers[n] = s
-		a.Names[s] = n
+		// A name listed twice keeps its higher number, whatever the map
+		// order: only x32 has such names (see ArchX32), and its higher
+		// number is the one the kernel serves.
+		if old, ok := a.Names[s]; !ok || n > old {
+			a.Names[s] = n
+		}
 	}
 	for n, s := range info.SyscallNumbers {
 		add(n, s)
@@ -129,6 +134,14 @@ var (
 	ArchI386 = newArch("i386", elarch.I386, 470, true)
 	// ArchX32 is the x32 ABI: arch AUDIT_ARCH_X86_64, numbers with
 	// X32SyscallBit set. Its table numbers are stored without the bit.
+	//
+	// The source table (elastic's generator skips ABI "x64" where
+	// arch/x86/entry/syscalls/syscall_64.tbl says "64") also holds the
+	// 64-bit-only entries, so 36 names appear twice: at their x86_64
+	// number (13 rt_sigaction, 16 ioctl, ...), where the kernel's x32
+	// table has sys_ni_syscall, and at their x32 number in 512-547. Names
+	// maps such a name to the 512+ number, as libseccomp's x32 table and
+	// the kernel do; Numbers keeps both entries.
 	ArchX32 = newArch("x32", elarch.X32, 0, false)
 )
 

@@ -2,6 +2,7 @@ package filters
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -39,26 +40,10 @@ type scmpArch struct {
 var (
 	scmpX86_64  = &scmpArch{oci: "SCMP_ARCH_X86_64", name: "x86_64", audit: AuditArchX86_64, bits: 64, table: ArchX86_64.Names}
 	scmpX86     = &scmpArch{oci: "SCMP_ARCH_X86", name: "x86", audit: AuditArchI386, bits: 32, table: ArchI386.Names}
-	scmpX32     = &scmpArch{oci: "SCMP_ARCH_X32", name: "x32", audit: AuditArchX86_64, x32: true, bits: 32, table: x32Names()}
+	scmpX32     = &scmpArch{oci: "SCMP_ARCH_X32", name: "x32", audit: AuditArchX86_64, x32: true, bits: 32, table: ArchX32.Names}
 	scmpAARCH64 = &scmpArch{oci: "SCMP_ARCH_AARCH64", name: "aarch64", audit: auditArchAARCH64, bits: 64, table: elarch.AARCH64.SyscallNames}
 	scmpARM     = &scmpArch{oci: "SCMP_ARCH_ARM", name: "arm", audit: auditArchARM, bits: 32, table: elarch.ARM.SyscallNames}
 )
-
-// x32Names maps x32 syscall names to numbers. The source table lists about
-// 36 calls twice: at their x86_64 number (13 rt_sigaction, 16 ioctl, ...),
-// which the x32 entry does not serve, and at the x32 number in 512-547
-// (arch/x86/entry/syscalls/syscall_64.tbl: ABI "x32"), which is what
-// libseccomp's x32 table and the kernel use. Keep the higher number, so the
-// result does not depend on map order.
-func x32Names() map[string]int {
-	m := make(map[string]int, len(ArchX32.Numbers))
-	for n, s := range ArchX32.Numbers {
-		if old, ok := m[s]; !ok || n > old {
-			m[s] = n
-		}
-	}
-	return m
-}
 
 // scmpArches lists the architectures whose syscall tables we have (the x86
 // ones from arch.go, aarch64 and arm from
@@ -166,7 +151,19 @@ type scmpFilter struct {
 	BadArch   uint32      // SCMP_FLTATR_ACT_BADARCH
 	Arches    []*scmpArch // in the order the filter checks them
 	Rules     []scmpRule
+	// ENOSYSAbove models runc's -ENOSYS stub (runc
+	// libcontainer/seccomp/patchbpf: generateEnosysStub): for each
+	// architecture it holds, a syscall whose seccomp_data.nr (x32 bit
+	// included) is above the value gets ERRNO(ENOSYS) before any rule is
+	// looked at. nil (or an architecture missing) means no stub. It is
+	// outside libseccomp's database: runc prepends it to libseccomp's
+	// program (see runcENOSYSBounds).
+	ENOSYSAbove map[*scmpArch]uint32
 }
+
+// scmpRetENOSYS is SCMP_ACT_ERRNO(ENOSYS): ERRNO with data 38
+// (include/uapi/asm-generic/errno.h: ENOSYS).
+const scmpRetENOSYS = uint32(ActionErrno) | 38
 
 // scmpSyscall is what one architecture's part of the filter does for one
 // syscall number.
@@ -188,9 +185,18 @@ type scmpSyscall struct {
 //   - conditional rules are tried in the order added and the first whose
 //     conditions all hold decides. Overlapping rules with different actions
 //     are where libseccomp's tree may pick differently.
+//   - on x86, a rule for a socket or SysV IPC call (socket, bind, ...,
+//     shmat, semop, ...) also applies to the multiplexer (socketcall or
+//     ipc) with argument 0 equal to the call's number, its own conditions
+//     kept except one on argument 0 (src/arch-x86.c: x86_rule_add), next
+//     to the direct syscall where the table has one (see x86Muxed).
 func (f *scmpFilter) archTable(a *scmpArch) []*scmpSyscall {
 	by := map[uint32]*scmpSyscall{}
-	for _, r := range f.Rules {
+	rules := f.Rules
+	if a == scmpX86 {
+		rules = x86Demux(rules)
+	}
+	for _, r := range rules {
 		if r.Action == f.DefAction {
 			continue
 		}
@@ -220,6 +226,53 @@ func (f *scmpFilter) archTable(a *scmpArch) []*scmpSyscall {
 	return out
 }
 
+// x86Mux is one socket or SysV IPC call as the x86 multiplexers see it:
+// socketcall(call, args) or ipc(call, ...).
+type x86Mux struct {
+	mux  string // "socketcall" or "ipc"
+	call uint64 // SYS_* (include/uapi/linux/net.h) or IPC op (ipc/syscall.c)
+}
+
+// x86Muxed lists the calls libseccomp multiplexes on x86: it resolves their
+// names to pseudo-syscalls (-100-call for sockets, -200-call for IPC) and
+// adds each rule twice, for the multiplexer and for the direct syscall
+// where one exists (src/arch-x86.c: x86_rule_add, _x86_sock_demux,
+// _x86_ipc_demux).
+var x86Muxed = map[string]x86Mux{
+	"socket": {"socketcall", 1}, "bind": {"socketcall", 2}, "connect": {"socketcall", 3},
+	"listen": {"socketcall", 4}, "accept": {"socketcall", 5}, "getsockname": {"socketcall", 6},
+	"getpeername": {"socketcall", 7}, "socketpair": {"socketcall", 8}, "send": {"socketcall", 9},
+	"recv": {"socketcall", 10}, "sendto": {"socketcall", 11}, "recvfrom": {"socketcall", 12},
+	"shutdown": {"socketcall", 13}, "setsockopt": {"socketcall", 14}, "getsockopt": {"socketcall", 15},
+	"sendmsg": {"socketcall", 16}, "recvmsg": {"socketcall", 17}, "accept4": {"socketcall", 18},
+	"recvmmsg": {"socketcall", 19}, "sendmmsg": {"socketcall", 20},
+	"semop": {"ipc", 1}, "semget": {"ipc", 2}, "semctl": {"ipc", 3}, "semtimedop": {"ipc", 4},
+	"msgsnd": {"ipc", 11}, "msgrcv": {"ipc", 12}, "msgget": {"ipc", 13}, "msgctl": {"ipc", 14},
+	"shmat": {"ipc", 21}, "shmdt": {"ipc", 22}, "shmget": {"ipc", 23}, "shmctl": {"ipc", 24},
+}
+
+// x86Demux returns rules as libseccomp adds them to an x86 filter: each
+// rule for a call in x86Muxed is followed by its multiplexer rule, with
+// argument 0 tested for the call number.
+func x86Demux(rules []scmpRule) []scmpRule {
+	out := make([]scmpRule, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, r)
+		m, ok := x86Muxed[r.Syscall]
+		if !ok {
+			continue
+		}
+		conds := []scmpCond{{Arg: 0, Op: scmpEQ, Datum: m.call}}
+		for _, c := range r.Conds {
+			if c.Arg != 0 {
+				conds = append(conds, c)
+			}
+		}
+		out = append(out, scmpRule{Syscall: m.mux, Action: r.Action, Conds: conds})
+	}
+	return out
+}
+
 // verdict returns what f returns for one syscall, evaluated directly on the
 // database (no BPF): the reference the compiled program is tested against.
 func (f *scmpFilter) verdict(auditArch, nr uint32, args [6]uint64) uint32 {
@@ -227,8 +280,17 @@ func (f *scmpFilter) verdict(auditArch, nr uint32, args [6]uint64) uint32 {
 		if a.audit != auditArch {
 			continue
 		}
+		neg1 := false
 		if (a.audit == AuditArchX86_64) && (nr >= X32SyscallBit) != a.x32 {
-			continue
+			// nr -1 goes to the x86_64 rules of a filter without x32,
+			// past runc's stub (which skips numbers with the x32 bit).
+			if nr != 0xffffffff || a.x32 || slices.Contains(f.Arches, scmpX32) {
+				continue
+			}
+			neg1 = true
+		}
+		if max, ok := f.ENOSYSAbove[a]; ok && nr > max && !neg1 {
+			return scmpRetENOSYS
 		}
 		for _, s := range f.archTable(a) {
 			if s.nr != nr {
@@ -282,6 +344,7 @@ func (f *scmpFilter) compile() ([]bpf.RawInstruction, error) {
 		main, x32  *scmpArch
 		label      string
 		mainL, x3L string
+		rulesL     string // the x86_64 rules past the ENOSYS check
 	}
 	var groups []*group
 	for _, ar := range f.Arches {
@@ -329,19 +392,30 @@ func (f *scmpFilter) compile() ([]bpf.RawInstruction, error) {
 				g.mainL = a.NewLabel("x86_64")
 				mainTarget = g.mainL
 			}
-			a.JumpIf(bpfJGE, X32SyscallBit, x32Target, mainTarget)
+			if g.x32 == nil && g.main != nil {
+				// nr -1 (a tracer skipping the syscall) is no x32
+				// call: libseccomp sends it to the x86_64 rules
+				// (gen_bpf.c: _gen_bpf_arch), past runc's stub.
+				neg1 := a.NewLabel("nr_minus_1")
+				g.rulesL = a.NewLabel("x86_64_rules")
+				a.JumpIf(bpfJGE, X32SyscallBit, neg1, mainTarget)
+				a.Label(neg1)
+				a.JumpIf(bpfJEQ, 0xffffffff, g.rulesL, localBad)
+			} else {
+				a.JumpIf(bpfJGE, X32SyscallBit, x32Target, mainTarget)
+			}
 		}
 		if g.main != nil {
 			if g.mainL != "" {
 				a.Label(g.mainL)
 			}
-			f.emitDispatch(a, g.main)
+			f.emitDispatch(a, g.main, g.rulesL)
 		}
 		if g.x32 != nil {
 			if g.x3L != "" {
 				a.Label(g.x3L)
 			}
-			f.emitDispatch(a, g.x32)
+			f.emitDispatch(a, g.x32, "")
 		}
 		if localBad != "" {
 			a.Label(localBad)
@@ -353,7 +427,22 @@ func (f *scmpFilter) compile() ([]bpf.RawInstruction, error) {
 
 // emitDispatch emits one architecture's syscall tests, its default return
 // and the pools of returns and rule bodies. A is expected to hold nr.
-func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch) {
+//
+// If rules is not empty it labels the start of the rules, past the ENOSYS
+// check, for callers that must skip that check.
+func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch, rules string) {
+	if max, ok := f.ENOSYSAbove[ar]; ok {
+		// runc's stub, folded into the dispatch: one jgt on every path
+		// (runc's own stub runs 4-6 instructions before libseccomp's
+		// program even starts).
+		cont := a.NewLabel("known")
+		a.JumpIf(bpfJGT, max, "", cont)
+		a.Ret(scmpRetENOSYS)
+		a.Label(cont)
+	}
+	if rules != "" {
+		a.Label(rules)
+	}
 	table := f.archTable(ar)
 	if len(table) == 0 {
 		a.Ret(f.DefAction)

@@ -1,0 +1,60 @@
+package filters
+
+import (
+	"testing"
+
+	elarch "github.com/elastic/go-seccomp-bpf/arch"
+)
+
+// TestX32NamesPreferX32Numbers: names the source table lists twice for x32
+// map to their x32 number (512-547), every time the table is built, as in
+// libseccomp's x32 table and the kernel's (syscall_64.tbl ABI "x32").
+func TestX32NamesPreferX32Numbers(t *testing.T) {
+	tests := []struct {
+		name string
+		want int
+	}{
+		{"rt_sigaction", 512},
+		{"ioctl", 514},
+		{"readv", 515},
+		{"execve", 520},
+		{"ptrace", 521},
+		{"preadv2", 546},
+		{"pwritev2", 547},
+		{"read", 0}, // listed once
+	}
+	for _, tt := range tests {
+		if got := ArchX32.Names[tt.name]; got != tt.want {
+			t.Errorf("ArchX32.Names[%q] = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+	// The source table's duplicates: every one resolves to its highest
+	// number, however often the (map-ordered) table is rebuilt.
+	count := map[string][]int{}
+	for n, s := range ArchX32.Numbers {
+		count[s] = append(count[s], n)
+	}
+	dups := 0
+	for s, ns := range count {
+		if len(ns) < 2 {
+			continue
+		}
+		dups++
+		hi := max(ns[0], ns[1])
+		if hi < 512 {
+			t.Errorf("%s listed at %v: want one number in 512-547", s, ns)
+		}
+		for i := 0; i < 20; i++ {
+			a := newArch("x32", elarch.X32, 0, false)
+			if got := a.Names[s]; got != hi {
+				t.Fatalf("rebuild %d: Names[%q] = %d, want %d", i, s, got, hi)
+			}
+		}
+	}
+	if dups != 36 {
+		t.Errorf("%d names listed twice, want 36 (the x32 entries 512-547)", dups)
+	}
+	if got, _ := scmpX32.nr("ioctl"); got != X32SyscallBit|514 {
+		t.Errorf("libseccomp model x32 ioctl = %#x, want %#x", got, X32SyscallBit|514)
+	}
+}
