@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 )
 
@@ -519,22 +520,27 @@ func saveStack(dir string, j *inspectJSON, now time.Time) error {
 	return nil
 }
 
-// pidStack dumps the filters of process pid for `run --pid`: the stack
-// exactly as installed, oldest first, each filter named after its index.
-func pidStack(pid int) ([]*filters.Program, error) {
+// pidPolicies dumps the filters of process pid for `run --pid`: the stack
+// exactly as installed, oldest first, each filter named after the process
+// and its index, and described for the report.
+func pidPolicies(pid int) ([]*filters.Program, []report.Policy, error) {
 	pf, err := runner.InspectProcess(pid)
 	if err != nil {
-		return nil, fmt.Errorf("inspect pid %d: %w", pid, err)
+		return nil, nil, fmt.Errorf("inspect pid %d: %w", pid, err)
 	}
 	if pf.SeccompMode != runner.SeccompModeFilter {
-		return nil, fmt.Errorf("inspect pid %d: %w (Seccomp is %d)", pid, runner.ErrNoFilterMode, pf.SeccompMode)
+		return nil, nil, fmt.Errorf("inspect pid %d: %w (Seccomp is %d)", pid, runner.ErrNoFilterMode, pf.SeccompMode)
 	}
 	if pf.DumpErr != nil {
-		return nil, pf.DumpErr
+		return nil, nil, pf.DumpErr
 	}
 	s, err := dumpedStack(pf)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return s, nil
+	var pols []report.Policy
+	for i, p := range s {
+		pols = append(pols, report.Policy{Path: fmt.Sprintf("pid %d (%s) filter %d of %d", pid, pf.Name, i, len(s)), SHA256: p.SHA256(), Instructions: p.Len()})
+	}
+	return s, pols, nil
 }

@@ -65,6 +65,10 @@ type RunOptions struct {
 	FormatIn  filters.Format
 	OCI       filters.OCIOptions
 	Args      []string // the command line, for the report
+
+	// Pid, if set, replays the filter stack dumped from this process
+	// (inspect.go: pidPolicies) instead of policies.
+	Pid int
 }
 
 // NewCmdRun builds `seccompbench run`. runF, if not nil, replaces runRun
@@ -115,6 +119,12 @@ syscall (as on older kernels or with argument rules).`,
 				return flagErrorf("--systemd-unit and --systemd exclude each other")
 			}
 			if (opts.SystemdUnit != "" || opts.SystemdDirectives != "") && len(args) == 0 {
+				opts.Policies = nil
+			}
+			if opts.Pid != 0 {
+				if opts.Pid < 0 || len(args) > 0 {
+					return flagErrorf("--pid: give a positive PID and no POLICY (the process's own stack is replayed)")
+				}
 				opts.Policies = nil
 			}
 			if opts.Counts, err = ParseCounts(counts); err != nil {
@@ -203,6 +213,7 @@ syscall (as on older kernels or with argument rules).`,
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install filters with SECCOMP_FILTER_FLAG_SPEC_ALLOW (no speculative store bypass mitigation)")
 	fl.BoolVar(&opts.Robust, "robust", false, "use medians with bootstrap CIs instead of means with t CIs")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on stderr")
+	fl.IntVar(&opts.Pid, "pid", 0, "replay exactly the filter stack of running process `PID` (dumped as inspect does; counts default to 0 and the full depth)")
 	fl.StringVar(&opts.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (counts default to 0, each directive's prefix and the full stack)")
 	fl.StringVar(&opts.SystemdDirectives, "systemd", "", "like --systemd-unit, from directive text, e.g. 'SystemCallFilter=@system-service'")
 	fl.StringVar(&formatIn, "format-in", "", "force the policy format: policy (Beats YAML/JSON), oci, raw, systemd (default: detect from content)")
@@ -263,6 +274,14 @@ func runRun(opts *RunOptions) error {
 	progs, pols, err := openPolicies(opts.Policies, filters.OpenOptions{Format: opts.FormatIn, OCI: opts.OCI})
 	if err != nil {
 		return err
+	}
+	if opts.Pid > 0 {
+		if progs, pols, err = pidPolicies(opts.Pid); err != nil {
+			return err
+		}
+		if !opts.CountsSet {
+			opts.Counts = []int{0, len(progs)}
+		}
 	}
 	if opts.SystemdUnit != "" || opts.SystemdDirectives != "" {
 		unit, upol, err := openSystemd(opts)
