@@ -74,12 +74,12 @@ The cost model, in ns per syscall:
   cached syscall:                          cached
   uncached, n filters, E instructions:     entry + per_filter·n + per_insn·E
 Without --calibration, a quick calibration measures it here: an allow-all
-linear-chain filter with the cache defeated, at 0, 1, N/2 and N filters
-(N: the estimated stack's depth, at least 2), with
-getppid, gettid and getpid at 4, 128 and 253 instructions per filter, which
-separates the per-filter from the per-instruction cost; getpid with the
-cache on gives the cached cost. --calibration FILE uses the "defeat" fit (and
-"on" fit) of a run --format json result instead; repeat it with runs at
+linear-chain filter at 0, 1, N/2 and N filters (N: the estimated stack's
+depth, at least 2) with getppid, gettid and getpid at 4, 128 and 253
+instructions per filter. With the cache defeated this separates the
+per-filter from the per-instruction cost; as installed (every syscall
+cached) it gives the cached cost. --calibration FILE uses the "defeat" and
+"on" fits of a run --format json result instead; repeat it with runs at
 different instruction counts (e.g. run --syscall getppid and --syscall
 getpid on testdata/policies/positions.yaml) to separate the two; with one
 file, the whole per-filter cost is charged per instruction.
@@ -410,6 +410,18 @@ func fillEstimate(out *estimateJSON, opts *EstimateOptions, prof *filters.Profil
 		k := 1 / opts.Duration.Seconds()
 		out.Total.NsPerSecond, out.Total.NsPerSecondLow, out.Total.NsPerSecondHigh = num(total.Center*k), num(total.Lo*k), num(total.Hi*k)
 	}
+	var denied []string
+	var deniedCalls int64
+	for _, e := range evals {
+		if e.Known && e.Cost.Action != filters.ActionAllow {
+			denied = append(denied, fmt.Sprintf("%s (%s)", e.Name, e.Cost.Action))
+			deniedCalls += e.Calls
+		}
+	}
+	if len(denied) > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d profiled calls get a verdict other than ALLOW from the stack (with arguments 0): %s; under this stack the workload would not run as profiled, and their added time counts filter evaluation only, not the syscall work the verdict saves",
+			deniedCalls, summarizeNames(denied)))
+	}
 	if out.Total.UnknownCalls > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d calls of syscalls unknown to the ABI tables are not estimated", out.Total.UnknownCalls))
 	}
@@ -540,9 +552,9 @@ func cachedAt(entry, perFilter stats.Estimate, n int) stats.Estimate {
 var calibrationWorkloads = []filters.CalibrationMark{{Name: "getppid", Pos: 1}, {Name: "gettid", Pos: 125}, {Name: "getpid", Pos: 0}}
 
 // quickCalibration measures the cost model on this machine: for each
-// calibration workload a defeat run of CalibrationFilter at 0,1,4,8,16
-// filters, plus an "on" run of getpid (cached) for the cached cost at the
-// stack depth n.
+// calibration workload, runs of CalibrationFilter at calibrationCounts(n)
+// with the cache defeated (a calibration point) and as installed (every
+// syscall cached: the cached cost at depth n, averaged over the workloads).
 func quickCalibration(ctx context.Context, opts *EstimateOptions, n int) (stats.CostModel, []estPointJS, string, []string, error) {
 	var marks []filters.CalibrationMark
 	for _, m := range calibrationWorkloads {
@@ -559,15 +571,13 @@ func quickCalibration(ctx context.Context, opts *EstimateOptions, n int) (stats.
 	var js []estPointJS
 	var cached stats.Estimate
 	start := time.Now()
-	for i, m := range calibrationWorkloads {
+	var cachedEsts []stats.Estimate
+	for _, m := range calibrationWorkloads {
 		w, err := runner.SyscallWorkload(m.Name)
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, err
 		}
-		variants := []runner.Variant{runner.VariantDefeat}
-		if i == len(calibrationWorkloads)-1 {
-			variants = append(variants, runner.VariantOn)
-		}
+		variants := []runner.Variant{runner.VariantDefeat, runner.VariantOn}
 		if !opts.Quiet {
 			fmt.Fprintf(opts.IO.ErrOut, "calibrating: %s, %d trials ...\n", m.Name, opts.CalTrials)
 		}
@@ -593,10 +603,11 @@ func quickCalibration(ctx context.Context, opts *EstimateOptions, n int) (stats.
 		js = append(js, estPointJS{Source: "quick calibration: " + m.Name, InsnsPerFilter: pt.InsnsPerFilter, EntryNs: fit.Entry,
 			PerFilterNs: fit.PerFilter, PerFilterLowNs: fit.PerFilterLo, PerFilterHiNs: fit.PerFilterHi})
 		if onFit, ok := res.Fit(string(runner.VariantOn)); ok {
-			cached = cachedAt(stats.Estimate{Center: onFit.Entry, Lo: onFit.EntryLo, Hi: onFit.EntryHi},
-				stats.Estimate{Center: onFit.PerFilter, Lo: onFit.PerFilterLo, Hi: onFit.PerFilterHi}, n)
+			cachedEsts = append(cachedEsts, cachedAt(stats.Estimate{Center: onFit.Entry, Lo: onFit.EntryLo, Hi: onFit.EntryHi},
+				stats.Estimate{Center: onFit.PerFilter, Lo: onFit.PerFilterLo, Hi: onFit.PerFilterHi}, n))
 		}
 	}
+	cached = inverseVarianceMean(cachedEsts)
 	m, w, err := stats.FitCostModel(pts, cached, opts.Confidence)
 	if err != nil {
 		return m, nil, "", nil, err
@@ -619,6 +630,33 @@ func calibrationCounts(n int) []int {
 	c := []int{0, 1, (n + 1) / 2, n}
 	slices.Sort(c)
 	return slices.Compact(c)
+}
+
+// inverseVarianceMean combines estimates of one quantity, weighting each by
+// 1/half-width²; without usable intervals it returns their plain mean with
+// NaN bounds, and all zero for none.
+func inverseVarianceMean(es []stats.Estimate) stats.Estimate {
+	if len(es) == 0 {
+		return stats.Estimate{}
+	}
+	var sw, swx, sum float64
+	ok := true
+	for _, e := range es {
+		hw := (e.Hi - e.Lo) / 2
+		sum += e.Center
+		if !(hw > 0) {
+			ok = false
+			continue
+		}
+		sw += 1 / (hw * hw)
+		swx += e.Center / (hw * hw)
+	}
+	if !ok {
+		c := sum / float64(len(es))
+		return stats.Estimate{Center: c, Lo: math.NaN(), Hi: math.NaN()}
+	}
+	c, hw := swx/sw, 1/math.Sqrt(sw)
+	return stats.Estimate{Center: c, Lo: c - hw, Hi: c + hw}
 }
 
 // measureFits runs cfg's cells and analyzes them.

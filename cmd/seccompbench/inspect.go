@@ -427,9 +427,9 @@ func writeInspectText(w io.Writer, j *inspectJSON, disasm bool) {
 	}
 	fmt.Fprintf(w, "  cached    %s syscalls served by the action cache (no filter runs)\n", strings.Join(parts, ", "))
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  SYSCALL\tVERDICT\tCACHED\tINSNS\t")
+	fmt.Fprintln(tw, "  SYSCALL\tVERDICT\tCACHED\tINSNS")
 	for _, s := range a.Syscalls {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t\n", s.Name, s.Action, yesNo(s.Cached), s.Instructions)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\n", s.Name, s.Action, yesNo(s.Cached), s.Instructions)
 	}
 	tw.Flush()
 	if a.MaxUncached != nil {
