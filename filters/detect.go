@@ -88,6 +88,13 @@ type OpenOptions struct {
 	Format Format
 	// OCI resolves OCI profiles' conditions (and docker-default's).
 	OCI OCIOptions
+	// Compiler lays out OCI profiles and docker-default (`--compiler`):
+	// CompilerNative (ParseOCI) or CompilerLibseccomp
+	// (CompileOCILibseccomp, which needs a -tags libseccomp build). Beats
+	// policies are always compiled by go-seccomp-bpf, as Beats does, and
+	// raw BPF is taken as it is. Systemd units take it through
+	// SystemdOptions.Compiler.
+	Compiler Compiler
 }
 
 // OpenWith is Open with options: the built-in names are the same, a file's
@@ -96,10 +103,17 @@ type OpenOptions struct {
 // that points to ParseSystemdUnit, since it models several filters.
 func OpenWith(spec string, o OpenOptions) (*Program, error) {
 	if spec == DockerDefaultName {
+		if o.Compiler == CompilerLibseccomp {
+			b, err := DockerDefaultJSON()
+			if err != nil {
+				return nil, err
+			}
+			return CompileOCILibseccomp(DockerDefaultName, b, o.OCI)
+		}
 		return DockerDefault(o.OCI)
 	}
 	if o.Format == FormatUnknown {
-		if o.OCI.Caps == nil && o.OCI.KernelVersion == "" && o.OCI.Arch == "" {
+		if o.OCI.Caps == nil && o.OCI.KernelVersion == "" && o.OCI.Arch == "" && !o.OCI.NoENOSYSStub && o.Compiler == CompilerNative {
 			return Open(spec)
 		}
 		data, err := os.ReadFile(spec)
@@ -127,11 +141,20 @@ func openFormat(spec string, data []byte, f Format, o OpenOptions) (*Program, er
 		}
 		return p.Compile()
 	case FormatOCI:
+		if o.Compiler == CompilerLibseccomp {
+			return CompileOCILibseccomp(spec, data, o.OCI)
+		}
 		return ParseOCI(spec, data, o.OCI)
 	case FormatRawBPF:
 		return ParseRaw(spec, data)
 	case FormatSystemdUnit:
 		return nil, fmt.Errorf("open filter %q: a systemd unit installs a stack of filters, not one; model it with --systemd-unit (ParseSystemdUnit): %w", spec, ErrUnsupportedFormat)
+	case FormatUnknown:
+		// Binary data that is no whole number of sock_filter records: the
+		// raw reader says how many bytes are left over.
+		if _, err := ParseRaw(spec, data); err != nil {
+			return nil, fmt.Errorf("open filter %q: binary data, neither a YAML/JSON policy nor a raw BPF filter: %w", spec, err)
+		}
 	}
 	return nil, fmt.Errorf("open filter %q: %s: %w", spec, f, ErrUnsupportedFormat)
 }

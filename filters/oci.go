@@ -65,6 +65,11 @@ type OCIOptions struct {
 	// or "arm". It selects the archMap entry and the includes/excludes
 	// arches, and it is the native architecture libseccomp always filters.
 	Arch string
+	// NoENOSYSStub leaves out runc's -ENOSYS stub (syscall numbers above
+	// the highest one the profile names return ENOSYS), modeling a
+	// runtime that installs libseccomp's program as it is: crun, or runc
+	// before 1.0.0-rc93.
+	NoENOSYSStub bool
 }
 
 // ErrBadOCI is returned (wrapped in a *SourceError) when an OCI seccomp
@@ -149,11 +154,20 @@ func ociErr(name string, data []byte, needle string, format string, args ...any)
 // Errors are *SourceError values wrapping ErrBadOCI, located at the
 // offending value where it can be found.
 //
-// Known differences from runc: runc's ENOSYS stub for syscall numbers above
-// the profile's highest (libcontainer/seccomp/patchbpf) is not added; names
-// newer than the installed libseccomp's table are resolved here (our
-// tables are Linux 6.18) where runc would skip them; flags
-// (SECCOMP_FILTER_FLAG_*) and listenerPath are recorded nowhere.
+//   - runc's -ENOSYS stub (libcontainer/seccomp/patchbpf) is modeled unless
+//     opt.NoENOSYSStub: when the default action is none of ALLOW, LOG and
+//     TRACE, a syscall of a listed architecture whose number is above the
+//     highest number any of the profile's names has there (x86_64 and x32
+//     counted apart) gets ERRNO(ENOSYS), so a program newer than the
+//     profile falls back instead of failing with the default errno. Here
+//     it costs one jgt per architecture on the path, folded into the
+//     dispatch; CompileOCILibseccomp prepends runc's own stub instead.
+//
+// Known differences from runc: names newer than the installed libseccomp's
+// table are resolved here (our tables are Linux 6.18) where runc would skip
+// them, which also moves the ENOSYS bound; flags (SECCOMP_FILTER_FLAG_*) and
+// listenerPath are recorded nowhere. The instruction layout is our own;
+// CompileOCILibseccomp gives libseccomp's.
 func ParseOCI(name string, data []byte, opt OCIOptions) (*Program, error) {
 	f, err := ociFilter(name, data, opt)
 	if err != nil {
@@ -315,6 +329,61 @@ var ociOps = map[specs.LinuxSeccompOperator]scmpOp{
 
 // ociFilter decodes and resolves a profile into a libseccomp filter model.
 func ociFilter(name string, data []byte, opt OCIOptions) (*scmpFilter, error) {
+	p, err := resolveOCI(name, data, opt)
+	if err != nil {
+		return nil, err
+	}
+	return p.f, nil
+}
+
+// ociProfile is a profile resolved for one container: the libseccomp filter
+// runc builds from it, plus what runc decides outside libseccomp.
+type ociProfile struct {
+	f *scmpFilter
+	// listed are the resolved profile's architectures (runc's
+	// config.Architectures), in order: the ones runc passes to AddArch and
+	// gives a section of its ENOSYS stub.
+	listed []*scmpArch
+	// names counts the resolved profile's syscall names, one rule each in
+	// runc (libcontainer/specconv: SetupSeccomp); above 32 runc asks for
+	// libseccomp's binary-tree layout.
+	names int
+	// stub reports that runc prepends its ENOSYS stub: the default action
+	// is none of ALLOW, LOG and TRACE (patchbpf: isAllowAction) and
+	// opt.NoENOSYSStub is not set.
+	stub bool
+}
+
+// runcENOSYSBounds computes the bounds of runc's ENOSYS stub
+// (patchbpf: findLastSyscalls) from our syscall tables: for each listed
+// architecture, the highest seccomp_data.nr any rule's name has there,
+// whatever the rule's action or arguments. Architectures where no name
+// resolves get no bound. On x86 the socket and IPC calls do not count:
+// libseccomp resolves them to pseudo-syscalls (x86Muxed), which runc
+// ignores, so their direct numbers (socket 359, shmat 397, ...) may lie
+// above the bound and get ENOSYS, leaving libc to fall back to socketcall
+// and ipc.
+func runcENOSYSBounds(listed []*scmpArch, rules []scmpRule) map[*scmpArch]uint32 {
+	out := map[*scmpArch]uint32{}
+	for _, a := range listed {
+		var max uint32
+		for _, r := range rules {
+			if _, muxed := x86Muxed[r.Syscall]; muxed && a == scmpX86 {
+				continue // a pseudo-syscall to libseccomp: runc skips it
+			}
+			if nr, ok := a.nr(r.Syscall); ok && nr > max {
+				max = nr
+			}
+		}
+		if max != 0 {
+			out[a] = max
+		}
+	}
+	return out
+}
+
+// resolveOCI decodes and resolves a profile as runc would see it.
+func resolveOCI(name string, data []byte, opt OCIOptions) (*ociProfile, error) {
 	prof, err := decodeOCI(name, data)
 	if err != nil {
 		return nil, err
@@ -346,6 +415,16 @@ func ociFilter(name string, data []byte, opt OCIOptions) (*scmpFilter, error) {
 		return nil, ociErr(name, data, string(prof.DefaultAction), "defaultAction: %v", err)
 	}
 	f := &scmpFilter{DefAction: def, BadArch: uint32(ActionKillThread), Arches: []*scmpArch{host.arch}}
+	res := &ociProfile{f: f}
+	switch prof.DefaultAction {
+	case specs.ActAllow, specs.ActLog, specs.ActTrace:
+		// patchbpf: isAllowAction. (runc also skips the stub when
+		// defaultErrnoRet equals SCMP_ACT_ERRNO(ENOSYS), 0x50026, which
+		// no 16-bit errnoRet can; a default of ERRNO(ENOSYS) gets the
+		// stub, with no change in verdicts.)
+	default:
+		res.stub = !opt.NoENOSYSStub
+	}
 	archList := prof.Architectures
 	for _, m := range prof.ArchMap {
 		if m.Arch == specs.Arch(host.arch.oci) {
@@ -363,6 +442,9 @@ func ociFilter(name string, data []byte, opt OCIOptions) (*scmpFilter, error) {
 		}
 		if !slices.Contains(f.Arches, a) {
 			f.Arches = append(f.Arches, a)
+		}
+		if !slices.Contains(res.listed, a) {
+			res.listed = append(res.listed, a)
 		}
 	}
 	for i, sc := range prof.Syscalls {
@@ -400,6 +482,7 @@ func ociFilter(name string, data []byte, opt OCIOptions) (*scmpFilter, error) {
 			count[a.Index]++
 		}
 		split := slices.ContainsFunc(count[:], func(n int) bool { return n > 1 })
+		res.names += len(sc.Names)
 		for _, n := range sc.Names {
 			if n == "" {
 				return nil, ociErr(name, data, "", "syscalls[%d]: empty syscall name", i)
@@ -413,7 +496,10 @@ func ociFilter(name string, data []byte, opt OCIOptions) (*scmpFilter, error) {
 			}
 		}
 	}
-	return f, nil
+	if res.stub {
+		f.ENOSYSAbove = runcENOSYSBounds(res.listed, f.Rules)
+	}
+	return res, nil
 }
 
 // ociKnownArches are the OCI architecture names libseccomp knows; the ones

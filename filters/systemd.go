@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"golang.org/x/net/bpf"
 )
 
 // This file models the seccomp filters systemd 252 installs for a service
@@ -44,6 +46,9 @@ type SystemdOptions struct {
 	// filter (src/core/exec-invoke.c: apply_memory_deny_write_execute).
 	// The default, false, is systemd 252: one filter per architecture.
 	MDWEPrctl bool
+	// Compiler lays out each filter's BPF: CompilerNative (the default)
+	// or CompilerLibseccomp, systemd's own way (CompileSystemdLibseccomp).
+	Compiler Compiler
 }
 
 // SystemdDirective is one directive's share of a modeled stack.
@@ -71,6 +76,8 @@ type SystemdStack struct {
 	// Warnings are the unit's items systemd would log and ignore, e.g.
 	// unknown system calls, as "file:line: message".
 	Warnings []string
+	// Compiler is the one that laid out the programs.
+	Compiler Compiler
 }
 
 // Stack returns the programs as a Stack (index 0 installed first).
@@ -94,7 +101,14 @@ func (s *SystemdStack) Prefixes() []int {
 // its count, and a last line "N filters".
 func (s *SystemdStack) String() string {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s: filters as systemd 252 installs them on x86_64 (%s groups), index 0 first\n", s.Unit, SystemdGroupsVersion)
+	layout := ""
+	if s.Compiler == CompilerLibseccomp {
+		layout = ", compiled by libseccomp"
+		if v, err := LibseccompVersion(); err == nil {
+			layout += " " + v
+		}
+	}
+	fmt.Fprintf(&b, "%s: filters as systemd 252 installs them on x86_64 (%s groups%s), index 0 first\n", s.Unit, SystemdGroupsVersion, layout)
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tdirective\tarch\tinstructions")
 	i := 0
@@ -147,11 +161,15 @@ func ParseSystemdUnit(name string, data []byte, opt SystemdOptions) (*SystemdSta
 	if opt.Arch != "" && opt.Arch != "x86_64" && opt.Arch != "amd64" {
 		return nil, &SourceError{File: name, Err: fmt.Errorf("%w: host arch %q is not modeled; only x86_64", ErrBadUnit, opt.Arch)}
 	}
+	compile, err := systemdCompile(opt.Compiler)
+	if err != nil {
+		return nil, err
+	}
 	c, err := parseUnit(name, data)
 	if err != nil {
 		return nil, err
 	}
-	st, err := c.stack(name, opt)
+	st, err := c.stack(name, opt, compile)
 	if err != nil {
 		return nil, err
 	}
@@ -159,6 +177,7 @@ func ParseSystemdUnit(name string, data []byte, opt SystemdOptions) (*SystemdSta
 	for _, p := range st.Programs {
 		p.SourceSHA256 = hex.EncodeToString(sum[:])
 	}
+	st.Compiler = opt.Compiler
 	return st, nil
 }
 
@@ -587,7 +606,7 @@ func masked(arg int, v uint64) scmpCond {
 }
 
 // stack builds the modeled filters in exec_child's order.
-func (c *unitContext) stack(name string, opt SystemdOptions) (*SystemdStack, error) {
+func (c *unitContext) stack(name string, opt SystemdOptions, compile func(*scmpFilter) ([]bpf.RawInstruction, error)) (*SystemdStack, error) {
 	st := &SystemdStack{Unit: name, Warnings: c.warnings}
 	local := append([]*scmpArch(nil), sdLocalArches...)
 	var allFilters []sdFilter
@@ -772,7 +791,7 @@ func (c *unitContext) stack(name string, opt SystemdOptions) (*SystemdStack, err
 
 	base := srcBaseName(name)
 	for i, f := range allFilters {
-		insns, err := f.f.compile()
+		insns, err := compile(f.f)
 		if err != nil {
 			return nil, &SourceError{File: name, Err: fmt.Errorf("%w: compile filter %d: %w", ErrBadUnit, i, err)}
 		}

@@ -1,0 +1,338 @@
+package filters
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/net/bpf"
+)
+
+// Compiler chooses who lays out the BPF of OCI profiles and systemd units:
+// this package (CompilerNative) or libseccomp, as runc, crun and systemd
+// do (CompilerLibseccomp). Verdicts are the same; the instruction layout,
+// and so the cost per syscall, is not. Beats policies are compiled by
+// github.com/elastic/go-seccomp-bpf, as Beats does, and raw BPF is taken as
+// it is, whatever the Compiler.
+type Compiler int
+
+// Compilers.
+const (
+	// CompilerNative is this package's layout: per architecture, a chunked
+	// ascending jeq dispatch with shared returns (scmp.go).
+	CompilerNative Compiler = iota
+	// CompilerLibseccomp is libseccomp's layout, through
+	// github.com/seccomp/libseccomp-golang. It needs a binary built with
+	// -tags libseccomp (cgo and libseccomp-dev); otherwise compiling with
+	// it returns an error wrapping ErrNoLibseccomp.
+	CompilerLibseccomp
+)
+
+// String returns "native" or "libseccomp".
+func (c Compiler) String() string {
+	switch c {
+	case CompilerNative:
+		return "native"
+	case CompilerLibseccomp:
+		return "libseccomp"
+	}
+	return fmt.Sprintf("compiler(%d)", int(c))
+}
+
+// ErrUnknownCompiler is returned by ParseCompiler for a name other than
+// "native" or "libseccomp".
+var ErrUnknownCompiler = errors.New("unknown compiler")
+
+// ParseCompiler parses a --compiler value: "native" (or "") or
+// "libseccomp". Any other name returns an error wrapping
+// ErrUnknownCompiler. It does not check that libseccomp is built in; see
+// LibseccompAvailable.
+func ParseCompiler(s string) (Compiler, error) {
+	switch strings.ToLower(s) {
+	case "", "native":
+		return CompilerNative, nil
+	case "libseccomp":
+		return CompilerLibseccomp, nil
+	}
+	return 0, fmt.Errorf("parse compiler %q: %w; want native or libseccomp", s, ErrUnknownCompiler)
+}
+
+// ErrNoLibseccomp is returned (wrapped, with a hint on how to build it in)
+// by the libseccomp compilers in a binary built without the libseccomp
+// build tag or without cgo: the default build is pure Go and static.
+var ErrNoLibseccomp = errors.New("libseccomp compiler not built in")
+
+// libseccompHint is the advice every ErrNoLibseccomp error carries.
+const libseccompHint = "build with -tags libseccomp (needs libseccomp-dev and cgo)"
+
+// LibseccompAvailable reports whether this binary was built with the
+// libseccomp compiler (build tag libseccomp, cgo on).
+func LibseccompAvailable() bool { return libseccompBuilt }
+
+// LibseccompVersion returns the version of the libseccomp library linked
+// in, e.g. "2.5.4", or an error wrapping ErrNoLibseccomp.
+func LibseccompVersion() (string, error) { return libseccompVersion() }
+
+// lsOptions are the libseccomp filter attributes and rule calls a caller
+// uses, which decide the layout.
+type lsOptions struct {
+	// optimize is SCMP_FLTATR_CTL_OPTIMIZE: 0 leaves libseccomp's default
+	// (1: rules sorted by priority and complexity), 2 asks for a binary
+	// tree sorted by syscall number.
+	optimize int
+	// exact adds rules with seccomp_rule_add_exact, as systemd does;
+	// otherwise seccomp_rule_add, as runc does.
+	exact bool
+}
+
+// runcOptimizeThreshold is the number of syscall rules above which runc
+// asks libseccomp for a binary tree (libcontainer/seccomp/seccomp_linux.go:
+// InitSeccomp, "len(config.Syscalls) > 32").
+const runcOptimizeThreshold = 32
+
+// CompileOCILibseccomp compiles an OCI / Docker seccomp profile with
+// libseccomp the way runc 1.1+ installs it (libcontainer/seccomp:
+// InitSeccomp, patchbpf.PatchAndLoad), without loading anything:
+//
+//   - the profile is resolved as ParseOCI does (includes/excludes for opt,
+//     runc's getAction for actions and errnoRet, one rule per name, rules
+//     with a repeated argument index split into one rule per condition);
+//   - seccomp_init(default action), seccomp_arch_add for each listed
+//     architecture (the native one is always there), bad-arch action left
+//     at libseccomp's SCMP_ACT_KILL (KILL_THREAD), SCMP_FLTATR_CTL_NNP off;
+//   - SCMP_FLTATR_CTL_OPTIMIZE = 2 (binary tree by syscall number) when the
+//     resolved profile has more than 32 syscall names, else libseccomp's
+//     default level;
+//   - seccomp_rule_add (not _exact) for each rule whose action is not the
+//     default action and whose name libseccomp resolves; names the
+//     installed libseccomp does not know are skipped, as runc does;
+//   - the program is exported with seccomp_export_bpf and runc's ENOSYS
+//     stub is prepended (unless opt.NoENOSYSStub or the default action is
+//     ALLOW, LOG or TRACE): per listed architecture, syscall numbers above
+//     the highest one the profile names, as libseccomp numbers them, get
+//     ERRNO(ENOSYS).
+//
+// The verdicts equal ParseOCI's for every syscall both syscall tables
+// know by the same number (the differential test in
+// libseccomp_test.go checks this). Errors: *SourceError values wrapping
+// ErrBadOCI for the profile, an error wrapping ErrNoLibseccomp in a build
+// without libseccomp, and libseccomp's errors (wrapped) otherwise.
+func CompileOCILibseccomp(name string, data []byte, opt OCIOptions) (*Program, error) {
+	res, err := resolveOCI(name, data, opt)
+	if err != nil {
+		return nil, err
+	}
+	o := lsOptions{}
+	if res.names > runcOptimizeThreshold {
+		o.optimize = 2
+	}
+	insns, err := libseccompCompile(res.f, o)
+	if err != nil {
+		return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+	}
+	if res.stub {
+		bounds, err := libseccompENOSYSBounds(res.listed, res.f.Rules)
+		if err != nil {
+			return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+		}
+		stub, err := runcENOSYSStub(bounds)
+		if err != nil {
+			return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+		}
+		insns = append(stub, insns...)
+	}
+	if err := Validate(insns); err != nil {
+		return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+	}
+	sum := sha256.Sum256(data)
+	return &Program{
+		Name:         srcBaseName(name),
+		Source:       name,
+		SourceSHA256: hex.EncodeToString(sum[:]),
+		Insns:        insns,
+	}, nil
+}
+
+// CompileSystemdLibseccomp models the unit's stack like ParseSystemdUnit
+// and compiles every filter with libseccomp as systemd 252 does
+// (src/shared/seccomp-util.c): one filter per local architecture per
+// directive (seccomp_init_for_arch: that architecture only, bad-arch
+// action ALLOW), rules added with seccomp_rule_add_exact, libseccomp's
+// default optimize level. opt.Compiler is ignored. Errors are those of
+// ParseSystemdUnit, plus an error wrapping ErrNoLibseccomp in a build
+// without libseccomp.
+func CompileSystemdLibseccomp(name string, data []byte, opt SystemdOptions) (*SystemdStack, error) {
+	opt.Compiler = CompilerLibseccomp
+	return ParseSystemdUnit(name, data, opt)
+}
+
+// systemdCompile returns the function that turns one modeled systemd
+// filter into BPF for c.
+func systemdCompile(c Compiler) (func(*scmpFilter) ([]bpf.RawInstruction, error), error) {
+	switch c {
+	case CompilerNative:
+		return (*scmpFilter).compile, nil
+	case CompilerLibseccomp:
+		if !libseccompBuilt {
+			return nil, fmt.Errorf("compile systemd filters: %w; %s", ErrNoLibseccomp, libseccompHint)
+		}
+		return func(f *scmpFilter) ([]bpf.RawInstruction, error) {
+			return libseccompCompile(f, lsOptions{exact: true})
+		}, nil
+	}
+	return nil, fmt.Errorf("compile systemd filters: %w: %v", ErrUnknownCompiler, c)
+}
+
+// stubJump is one instruction of runc's ENOSYS stub before layout: a jump
+// names its targets as stub positions (stubNext = the next instruction).
+type stubJump struct {
+	ins    bpf.RawInstruction
+	jt, jf int
+}
+
+const (
+	stubNext   = -1 // the next instruction
+	stubENOSYS = -2 // the stub's `ret ERRNO(ENOSYS)`
+	stubFilter = -3 // the first instruction after the stub
+)
+
+// stubBound is one audit architecture's part of runc's ENOSYS stub: the
+// highest syscall number the profile names for the main ABI and, on
+// x86_64, for x32 (X32SyscallBit included); 0 means none.
+type stubBound struct {
+	audit     uint32
+	main, x32 uint32
+}
+
+// runcENOSYSStub lays out runc's ENOSYS stub (runc
+// libcontainer/seccomp/patchbpf: generateEnosysStub) for the given bounds,
+// in runc's shape, so its instruction count and path are runc's:
+//
+//	ld [arch]; jeq audit_1 → S1; ...; ja → filter
+//	S (one ABI):     ld [nr]; (x86_64: jset X32 bit → ja); jgt max → ENOSYS; ja → filter
+//	S (x86_64+x32):  ld [nr]; jset X32 bit → x32; jgt max → ENOSYS else ja;
+//	                 x32: jgt max32 → ENOSYS; ja → filter
+//	ja +1; ret ERRNO(ENOSYS)
+//
+// runc emits the architectures in Go map order; here they come in the
+// order given. It fails if a jump would need more than 255 instructions
+// (runc switches to long jumps there; no real profile gets near).
+func runcENOSYSStub(bounds []stubBound) ([]bpf.RawInstruction, error) {
+	var secs [][]stubJump
+	var used []stubBound
+	for _, b := range bounds {
+		if b.main == 0 && b.x32 == 0 {
+			continue
+		}
+		s := []stubJump{{ins: bpf.RawInstruction{Op: opLdAbsW, K: OffsetNr}}}
+		jgt := func(k uint32, jf int) stubJump {
+			return stubJump{ins: bpf.RawInstruction{Op: bpfJMP | bpfJGT | bpfK, K: k}, jt: stubENOSYS, jf: jf}
+		}
+		jset := func(jt, jf int) stubJump {
+			return stubJump{ins: bpf.RawInstruction{Op: bpfJMP | bpfJSET | bpfK, K: X32SyscallBit}, jt: jt, jf: jf}
+		}
+		switch {
+		case b.audit == AuditArchX86_64 && b.main != 0 && b.x32 != 0:
+			// 1 jset, 2 jgt main (false: skip the x32 test), 3 jgt x32, 4 ja
+			s = append(s, jset(3, stubNext), jgt(b.main, 4), jgt(b.x32, stubNext))
+		case b.audit == AuditArchX86_64 && b.main != 0:
+			s = append(s, jset(3, stubNext), jgt(b.main, stubNext))
+		case b.audit == AuditArchX86_64:
+			s = append(s, jset(stubNext, 3), jgt(b.x32, stubNext))
+		default:
+			s = append(s, jgt(b.main, stubNext))
+		}
+		s = append(s, stubJump{ins: bpf.RawInstruction{Op: bpfJMP | bpfJA}, jt: stubFilter})
+		secs = append(secs, s)
+		used = append(used, b)
+	}
+	// Layout: 0 ld arch, 1..n jeq, n+1 ja filter, sections, ja +1, ret.
+	start := make([]int, len(secs))
+	pos := len(secs) + 2
+	for i, s := range secs {
+		start[i] = pos
+		pos += len(s)
+	}
+	enosys := pos + 1
+	filter := pos + 2
+	out := []bpf.RawInstruction{{Op: opLdAbsW, K: OffsetArch}}
+	rel := func(pc, target int) (uint8, error) {
+		d := target - pc - 1
+		if d < 0 || d > maxCondJump {
+			return 0, fmt.Errorf("lay out runc's ENOSYS stub: jump of %d instructions at %d", d, pc)
+		}
+		return uint8(d), nil
+	}
+	for i, b := range used {
+		jt, err := rel(len(out), start[i])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, bpf.RawInstruction{Op: bpfJMP | bpfJEQ | bpfK, K: b.audit, Jt: jt})
+	}
+	out = append(out, bpf.RawInstruction{Op: bpfJMP | bpfJA, K: uint32(filter - len(out) - 1)})
+	for i, s := range secs {
+		for _, j := range s {
+			pc := len(out)
+			abs := func(t int) int {
+				switch t {
+				case stubNext:
+					return pc + 1
+				case stubENOSYS:
+					return enosys
+				case stubFilter:
+					return filter
+				}
+				return start[i] + t
+			}
+			ins := j.ins
+			if ins.Op == bpfJMP|bpfJA {
+				ins.K = uint32(abs(j.jt) - pc - 1)
+			} else if ins.Op&0x07 == bpfJMP {
+				var err error
+				if ins.Jt, err = rel(pc, abs(j.jt)); err != nil {
+					return nil, err
+				}
+				if ins.Jf, err = rel(pc, abs(j.jf)); err != nil {
+					return nil, err
+				}
+			}
+			out = append(out, ins)
+		}
+	}
+	out = append(out, bpf.RawInstruction{Op: bpfJMP | bpfJA, K: 1}, bpf.RawInstruction{Op: opRetK, K: scmpRetENOSYS})
+	return out, nil
+}
+
+// opRetK is BPF_RET|BPF_K (include/uapi/linux/filter.h).
+const opRetK = 0x06
+
+// stubBoundsFrom groups per-ABI bounds by audit architecture, in the
+// order the ABIs are listed.
+func stubBoundsFrom(listed []*scmpArch, max func(a *scmpArch) uint32) []stubBound {
+	var out []stubBound
+	for _, a := range listed {
+		m := max(a)
+		if m == 0 {
+			continue
+		}
+		i := -1
+		for k := range out {
+			if out[k].audit == a.audit {
+				i = k
+			}
+		}
+		if i < 0 {
+			out = append(out, stubBound{audit: a.audit})
+			i = len(out) - 1
+		}
+		if a.x32 {
+			out[i].x32 = m
+		} else {
+			out[i].main = m
+		}
+	}
+	return out
+}
