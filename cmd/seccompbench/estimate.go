@@ -581,7 +581,7 @@ func quickCalibration(ctx context.Context, opts *EstimateOptions, n int) (stats.
 		if !opts.Quiet {
 			fmt.Fprintf(opts.IO.ErrOut, "calibrating: %s, %d trials ...\n", m.Name, opts.CalTrials)
 		}
-		res, err := measureFits(ctx, opts, []*filters.Program{prog}, counts, variants, w, opts.CalTrials)
+		res, err := measureFits(ctx, opts, []*filters.Program{prog}, counts, variants, w, opts.CalTrials, false)
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, fmt.Errorf("quick calibration: %w", err)
 		}
@@ -659,8 +659,10 @@ func inverseVarianceMean(es []stats.Estimate) stats.Estimate {
 	return stats.Estimate{Center: c, Lo: c - hw, Hi: c + hw}
 }
 
-// measureFits runs cfg's cells and analyzes them.
-func measureFits(ctx context.Context, opts *EstimateOptions, progs []*filters.Program, counts []int, variants []runner.Variant, w runner.Workload, trials int) (stats.Result, error) {
+// measureFits runs cfg's cells and analyzes them; robust selects medians
+// with bootstrap intervals for the cells and their overheads (the fits are
+// least squares either way).
+func measureFits(ctx context.Context, opts *EstimateOptions, progs []*filters.Program, counts []int, variants []runner.Variant, w runner.Workload, trials int, robust bool) (stats.Result, error) {
 	cpu := opts.CPU
 	if cpu == -1 {
 		cpu = runner.HighestCPU()
@@ -681,12 +683,14 @@ func measureFits(ctx context.Context, opts *EstimateOptions, progs []*filters.Pr
 	for i, s := range samples {
 		obs[i] = stats.Observation{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq, NsPerOp: s.NsPerOp}
 	}
-	return stats.Analyze(obs, stats.Options{Confidence: opts.Confidence, Seed: opts.Seed, Variants: vnames})
+	return stats.Analyze(obs, stats.Options{Confidence: opts.Confidence, Seed: opts.Seed, Variants: vnames, Robust: robust})
 }
 
 // validateEstimate measures, for every profiled x86_64 syscall on runner's
-// safe list, the time the real stack adds (children at 0 and n filters) and
-// compares it with the prediction.
+// safe list, the time the real stack adds (children at 0 and n filters; the
+// difference of the medians over children, with a bootstrap interval, so
+// that a child disturbed by other load on the machine does not decide it)
+// and compares it with the prediction.
 func validateEstimate(ctx context.Context, opts *EstimateOptions, base []*filters.Program, variant runner.Variant, n int, evals []filters.ProfileCost, rows []estSyscallJSON, model stats.CostModel) (*estValidationJSON, error) {
 	v := &estValidationJSON{Trials: opts.Trials, Skipped: []string{}}
 	var items []stats.CostItem
@@ -703,7 +707,7 @@ func validateEstimate(ctx context.Context, opts *EstimateOptions, base []*filter
 		if !opts.Quiet {
 			fmt.Fprintf(opts.IO.ErrOut, "validating: %s under %d filters, %d trials ...\n", e.Name, n, opts.Trials)
 		}
-		res, err := measureFits(ctx, opts, base, []int{0, n}, []runner.Variant{variant}, w, opts.Trials)
+		res, err := measureFits(ctx, opts, base, []int{0, n}, []runner.Variant{variant}, w, opts.Trials, true)
 		if err != nil {
 			return nil, fmt.Errorf("validate %s: %w", e.Name, err)
 		}
@@ -714,7 +718,7 @@ func validateEstimate(ctx context.Context, opts *EstimateOptions, base []*filter
 			case n:
 				cell = &res.Cells[k]
 			case 0:
-				baseline = res.Cells[k].Summary.Mean
+				baseline = res.Cells[k].Summary.Center
 			}
 		}
 		if cell == nil {
@@ -848,7 +852,7 @@ func writeEstimateText(w io.Writer, e *estimateJSON, opts *EstimateOptions) {
 	fmt.Fprintln(w, "          (intervals: calibration uncertainty only; args 0 for every verdict and path; see --validate for model error)")
 	if v := e.Validation; v != nil {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "validation: each syscall timed in a loop under the stack (children at 0 and %d filters, %d trials), added ns per call\n", len(e.Stack), v.Trials)
+		fmt.Fprintf(w, "validation: each syscall timed in a loop under the stack (children at 0 and %d filters, %d trials; medians), added ns per call\n", len(e.Stack), v.Trials)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "SYSCALL\tCALLS\tBASELINE ns\tPREDICTED\t%s CI\tMEASURED\t%s CI\tERROR\t\n", pct, pct)
 		for _, r := range v.Rows {
