@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -17,8 +18,9 @@ func init() {
 type CompileOptions struct {
 	IO *IOStreams
 
-	Policy string
-	Format string
+	Policy   string
+	Format   string
+	Compiler string
 }
 
 // NewCmdCompile builds `seccompbench compile`. runF, if not nil, replaces
@@ -38,9 +40,19 @@ per instruction, little-endian), the format bubblewrap --seccomp reads and
 libseccomp's seccomp_export_bpf writes.
 --format json carries the instructions and counts.
 
-POLICY is a policy file or "default" for the embedded default policy.`,
+--compiler chooses who lays out an OCI profile (and docker-default):
+native (this tool's layout) or libseccomp (what runc installs: libseccomp's
+program, binary tree above 32 rules, runc's ENOSYS stub in front). Both
+give the same verdicts; the instruction counts differ, and text and json
+output show both side by side. libseccomp needs a binary built with
+-tags libseccomp (cgo and libseccomp-dev). Beats policies are compiled by
+go-seccomp-bpf and raw BPF is shown as it is, whatever --compiler says.
+
+POLICY is a policy file, "default" for the embedded default policy or
+"docker-default" for Docker's default profile.`,
 		Example: `  seccompbench compile default
-  seccompbench compile testdata/policies/denylist.yaml --format raw > filter.bpf`,
+  seccompbench compile testdata/policies/denylist.yaml --format raw > filter.bpf
+  seccompbench compile docker-default --compiler libseccomp`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Policy = args[0]
@@ -49,6 +61,9 @@ POLICY is a policy file or "default" for the embedded default policy.`,
 			default:
 				return flagErrorf("--format: %q is not text, raw or json", opts.Format)
 			}
+			if _, err := filters.ParseCompiler(opts.Compiler); err != nil {
+				return flagErrorf("--compiler: %q is not native or libseccomp", opts.Compiler)
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -56,6 +71,7 @@ POLICY is a policy file or "default" for the embedded default policy.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output format: text, raw or json")
+	cmd.Flags().StringVar(&opts.Compiler, "compiler", "native", "who lays out OCI profiles: native or libseccomp (needs a -tags libseccomp build)")
 	return cmd
 }
 
@@ -68,6 +84,14 @@ type compileJSON struct {
 	PathCost     int               `json:"path_cost"`
 	Counts       map[string]int    `json:"counts"`
 	Program      []compileJSONInsn `json:"program"`
+	// Compiler is "native" or "libseccomp" for OCI profiles, absent for
+	// formats --compiler does not apply to.
+	Compiler string `json:"compiler,omitempty"`
+	// Layouts gives the instruction count of each layout available in
+	// this build, keyed "native" and "libseccomp" (OCI profiles only).
+	Layouts map[string]int `json:"layouts,omitempty"`
+	// LibseccompVersion is the linked libseccomp, when there is one.
+	LibseccompVersion string `json:"libseccomp_version,omitempty"`
 }
 
 type compileJSONInsn struct {
@@ -86,10 +110,66 @@ func insnClass(op uint16) string {
 	return [...]string{"ld", "ldx", "st", "stx", "alu", "jmp", "ret", "misc"}[op&0x07]
 }
 
+// compileLayouts compares the layouts of one OCI profile.
+type compileLayouts struct {
+	native, libseccomp int // instructions; libseccomp 0 when not built in
+	version            string
+}
+
+// ociSource reports whether spec names an OCI profile, the only format
+// --compiler applies to.
+func ociSource(spec string) bool {
+	if spec == filters.DockerDefaultName {
+		return true
+	}
+	data, err := os.ReadFile(spec)
+	return err == nil && filters.DetectFormat(spec, data) == filters.FormatOCI
+}
+
+// layoutsOf compiles an OCI profile with every compiler built in.
+func layoutsOf(spec string) (*compileLayouts, error) {
+	n, err := filters.OpenWith(spec, filters.OpenOptions{Compiler: filters.CompilerNative})
+	if err != nil {
+		return nil, err
+	}
+	l := &compileLayouts{native: n.Len()}
+	if !filters.LibseccompAvailable() {
+		return l, nil
+	}
+	p, err := filters.OpenWith(spec, filters.OpenOptions{Compiler: filters.CompilerLibseccomp})
+	if err != nil {
+		return nil, err
+	}
+	l.libseccomp = p.Len()
+	l.version, _ = filters.LibseccompVersion()
+	return l, nil
+}
+
+// text is the comment line `compile` prints above an OCI disassembly.
+func (l *compileLayouts) text(shown filters.Compiler) string {
+	if l.libseccomp == 0 {
+		return fmt.Sprintf("; layouts: native %d instructions; libseccomp not built in (build with -tags libseccomp, needs libseccomp-dev and cgo)\n", l.native)
+	}
+	return fmt.Sprintf("; layouts: native %d instructions, libseccomp %s %d instructions (as runc installs it); shown: %s\n",
+		l.native, l.version, l.libseccomp, shown)
+}
+
 func compileRun(opts *CompileOptions) error {
-	p, err := filters.Open(opts.Policy)
+	comp, err := filters.ParseCompiler(opts.Compiler)
+	if err != nil {
+		return &FlagError{Err: err}
+	}
+	p, err := filters.OpenWith(opts.Policy, filters.OpenOptions{Compiler: comp})
 	if err != nil {
 		return fmt.Errorf("compile policy: %w", err)
+	}
+	var layouts *compileLayouts
+	if ociSource(opts.Policy) {
+		if layouts, err = layoutsOf(opts.Policy); err != nil {
+			return fmt.Errorf("compile policy: %w", err)
+		}
+	} else if comp != filters.CompilerNative {
+		fmt.Fprintf(opts.IO.ErrOut, "note: --compiler applies to OCI profiles; %s is not one and is shown as loaded\n", opts.Policy)
 	}
 	out := opts.IO.Out
 	switch opts.Format {
@@ -101,6 +181,14 @@ func compileRun(opts *CompileOptions) error {
 	case "json":
 		doc := compileJSON{Name: p.Name, Source: p.Source, SHA256: p.SHA256(), Instructions: p.Len(),
 			PathCost: p.Len() + filters.PathPenalty, Counts: map[string]int{}}
+		if layouts != nil {
+			doc.Compiler = comp.String()
+			doc.Layouts = map[string]int{"native": layouts.native}
+			if layouts.libseccomp != 0 {
+				doc.Layouts["libseccomp"] = layouts.libseccomp
+				doc.LibseccompVersion = layouts.version
+			}
+		}
 		for _, l := range filters.Disassemble(p, filters.ArchX86_64) {
 			doc.Counts[insnClass(l.Raw.Op)]++
 			doc.Program = append(doc.Program, compileJSONInsn{Line: l.PC, Op: l.Raw.Op, Jt: l.Raw.Jt, Jf: l.Raw.Jf, K: l.Raw.K,
@@ -112,6 +200,11 @@ func compileRun(opts *CompileOptions) error {
 			return fmt.Errorf("write filter json: %w", err)
 		}
 		return nil
+	}
+	if layouts != nil {
+		if _, err := fmt.Fprint(out, layouts.text(comp)); err != nil {
+			return fmt.Errorf("write filter: %w", err)
+		}
 	}
 	return filters.FormatText(out, p)
 }

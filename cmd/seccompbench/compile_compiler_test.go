@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/filters"
+)
+
+func TestNewCmdCompileCompilerFlag(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		want    string
+		wantErr bool
+	}{
+		{"default native", []string{"docker-default"}, "native", false},
+		{"libseccomp", []string{"docker-default", "--compiler", "libseccomp"}, "libseccomp", false},
+		{"unknown", []string{"docker-default", "--compiler", "gcc"}, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, _ := testIOStreams()
+			var got *CompileOptions
+			cmd := NewCmdCompile(&Factory{IO: ios}, func(o *CompileOptions) error { got = o; return nil })
+			cmd.SetArgs(tt.args)
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			err := cmd.Execute()
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Execute() error = %v, wantErr %v", err, tt.wantErr)
+			}
+			var fe *FlagError
+			if tt.wantErr && !errors.As(err, &fe) {
+				t.Errorf("error %v is no *FlagError (usage exit code)", err)
+			}
+			if err == nil && got.Compiler != tt.want {
+				t.Errorf("Compiler = %q, want %q", got.Compiler, tt.want)
+			}
+		})
+	}
+}
+
+// TestCompileLayouts: an OCI profile's text and json output give both
+// layouts' instruction counts when libseccomp is built in, and say how to
+// get it when not.
+func TestCompileLayouts(t *testing.T) {
+	native, err := filters.OpenWith(filters.DockerDefaultName, filters.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lib *filters.Program
+	if filters.LibseccompAvailable() {
+		if lib, err = filters.OpenWith(filters.DockerDefaultName, filters.OpenOptions{Compiler: filters.CompilerLibseccomp}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Run("text", func(t *testing.T) {
+		ios, _, out, _ := testIOStreams()
+		if err := compileRun(&CompileOptions{IO: ios, Policy: "docker-default", Format: "text", Compiler: "native"}); err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(out.String(), "\n")
+		want := fmt.Sprintf("; layouts: native %d instructions", native.Len())
+		if !strings.HasPrefix(first, want) {
+			t.Errorf("first line %q, want prefix %q", first, want)
+		}
+		if lib == nil && !strings.Contains(first, "build with -tags libseccomp") {
+			t.Errorf("first line %q does not say how to get the libseccomp layout", first)
+		}
+		if lib != nil && !strings.Contains(first, fmt.Sprintf(" %d instructions (as runc installs it); shown: native", lib.Len())) {
+			t.Errorf("first line %q lacks the libseccomp count %d", first, lib.Len())
+		}
+	})
+	t.Run("json", func(t *testing.T) {
+		ios, _, out, _ := testIOStreams()
+		if err := compileRun(&CompileOptions{IO: ios, Policy: "docker-default", Format: "json", Compiler: "native"}); err != nil {
+			t.Fatal(err)
+		}
+		var doc compileJSON
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int{"native": native.Len()}
+		if lib != nil {
+			want["libseccomp"] = lib.Len()
+		}
+		if fmt.Sprint(doc.Layouts) != fmt.Sprint(want) || doc.Compiler != "native" {
+			t.Errorf("layouts %v compiler %q, want %v native", doc.Layouts, doc.Compiler, want)
+		}
+	})
+	t.Run("libseccomp", func(t *testing.T) {
+		ios, _, out, _ := testIOStreams()
+		err := compileRun(&CompileOptions{IO: ios, Policy: "docker-default", Format: "raw", Compiler: "libseccomp"})
+		if lib == nil {
+			if !errors.Is(err, filters.ErrNoLibseccomp) {
+				t.Fatalf("error = %v, want ErrNoLibseccomp", err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), lib.Bytes()) {
+			t.Errorf("raw output is not the libseccomp program")
+		}
+	})
+	t.Run("policy: no layouts line, a note", func(t *testing.T) {
+		ios, _, out, errOut := testIOStreams()
+		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Format: "text", Compiler: "libseccomp"}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out.String(), "layouts:") {
+			t.Errorf("Beats policy output has a layouts line")
+		}
+		if !strings.Contains(errOut.String(), "applies to OCI profiles") {
+			t.Errorf("no note that --compiler does not apply: %q", errOut.String())
+		}
+	})
+}
