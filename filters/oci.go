@@ -67,8 +67,7 @@ type OCIOptions struct {
 	Arch string
 	// NoENOSYSStub leaves out runc's -ENOSYS stub (syscall numbers above
 	// the highest one the profile names return ENOSYS), modeling a
-	// runtime that installs libseccomp's program as it is: crun, or runc
-	// before 1.0.0-rc93.
+	// runtime that installs libseccomp's program as it is.
 	NoENOSYSStub bool
 }
 

@@ -331,7 +331,9 @@ const dispatchChunk = 64
 // Syscalls are tested in ascending order, in chunks of dispatchChunk
 // followed by their shared `ret` instructions and argument-rule bodies. An
 // x86_64 task's syscall with the x32 bit goes to the x32 rules if the filter
-// has x32, else to the bad-arch action, as libseccomp's gen_bpf.c does.
+// has x32, else to the bad-arch action, as libseccomp's gen_bpf.c does
+// (except nr -1, which then goes to the x86_64 rules). With ENOSYSAbove,
+// each architecture's dispatch starts with runc's ENOSYS test.
 // 64-bit argument comparisons test the high word, then the low word, as
 // libseccomp does; on 32-bit ABIs only the low word is tested.
 func (f *scmpFilter) compile() ([]bpf.RawInstruction, error) {
