@@ -101,7 +101,7 @@ type probeState struct {
 	rets      []int64
 	installed int
 	err       error
-	done      atomic.Uint32
+	done      uint32 // set to 1 by storeFlag, read with atomic.LoadUint32
 }
 
 // runProbeChild installs the spec's filters on a locked thread, makes every
@@ -120,16 +120,11 @@ func runProbeChild(in io.Reader) probeChildReport {
 		// A fresh time slice, so that sysmon does not mark this goroutine
 		// for preemption while InstallFilters returns.
 		runtime.Gosched()
-		st.installed, st.err = InstallFilters(spec.Filters, spec.Flags)
-		if st.err == nil {
-			probeAll(st.probes, st.rets)
-		}
-		st.done.Store(1)
-		spin()
+		probeThread(st, spec.Filters, spec.Flags)
 	}()
 	// Poll with raw nanosleep, never block on the prober (see ChildMain).
 	pause := unix.NsecToTimespec(int64(time.Millisecond))
-	for st.done.Load() == 0 {
+	for atomic.LoadUint32(&st.done) == 0 {
 		unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&pause)), 0, 0)
 		if t := tid.Load(); t != 0 {
 			if _, err := os.Stat("/proc/self/task/" + strconv.FormatInt(t, 10)); err != nil {
@@ -144,10 +139,39 @@ func runProbeChild(in io.Reader) probeChildReport {
 	return rep
 }
 
-// probeAll makes every probe and stores the raw results. NOSPLIT, calling
-// only NOSPLIT assembly: no preemption point, no syscall but the probes.
+// probeThread installs filters on the calling, locked thread, makes the
+// probes, publishes the results and spins forever. NORACE, like everything
+// it runs after the first filter: the race detector's hooks may make
+// syscalls the filters deny (its trace buffers grow with mmap; with mmap
+// denied the child died with SIGSEGV under -race).
+//
+//go:norace
+func probeThread(st *probeState, progs [][]byte, flags uint) {
+	n, err := InstallFilters(progs, flags)
+	st.installed, st.err = n, err
+	if err == nil {
+		probeAll(st.probes, st.rets)
+	}
+	storeFlag(&st.done, 1)
+	probeSpin()
+}
+
+// probeSpin never returns; the reporter exits the process. Unlike spin it
+// calls no race-detector hook either.
 //
 //go:nosplit
+//go:norace
+func probeSpin() {
+	for {
+	}
+}
+
+// probeAll makes every probe and stores the raw results. NOSPLIT, calling
+// only NOSPLIT assembly: no preemption point, no syscall but the probes.
+// NORACE: the race detector's hooks may make syscalls the filters deny.
+//
+//go:nosplit
+//go:norace
 func probeAll(ps []kernelProbe, rets []int64) {
 	for i := range ps {
 		p := &ps[i]
@@ -162,7 +186,7 @@ func probeAll(ps []kernelProbe, rets []int64) {
 	}
 }
 
-// runProbeChild starts a probe child with spec and returns its report and
+// startProbeChild runs a probe child with spec and returns its report and
 // PID.
 func startProbeChild(t *testing.T, spec probeChildSpec) (probeChildReport, int, error) {
 	t.Helper()

@@ -36,8 +36,13 @@ import (
 // (kernel/seccomp.c: seccomp_prepare_filter, seccomp_attach_filter). With
 // TSYNC, a thread that cannot be synchronized is named by its thread ID.
 //
+// It is not instrumented by the race detector (go:norace), whose hooks may
+// make syscalls the new filters deny.
+//
 // Requires at least Linux 3.17 (seccomp(2)); each flag has its own minimum
 // (seccomp(2)).
+//
+//go:norace
 func InstallFilters(progs [][]byte, flags uint) (installed int, err error) {
 	if flags&unix.SECCOMP_FILTER_FLAG_NEW_LISTENER != 0 {
 		return 0, fmt.Errorf("install filters: flag SECCOMP_FILTER_FLAG_NEW_LISTENER is not supported: the listener fd would be lost")
@@ -68,9 +73,11 @@ func InstallFilters(progs [][]byte, flags uint) (installed int, err error) {
 // for the first failing call its return value and errno. A non-zero return
 // value with errno 0 is a TSYNC failure: the ID of the thread that could
 // not be synchronized (seccomp(2)). It is NOSPLIT, like everything it
-// calls, so no preemption point runs between two filters.
+// calls, so no preemption point runs between two filters, and NORACE, so
+// no race-detector hook (which may make syscalls) runs either.
 //
 //go:nosplit
+//go:norace
 func installLoop(fps []sockFprog, flags uintptr) (n int, r1 uintptr, errno unix.Errno) {
 	for i := range fps {
 		r, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&fps[i])))
