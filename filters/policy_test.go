@@ -435,6 +435,7 @@ func TestSamplePolicies(t *testing.T) {
 		{"default.json", 149, 214},
 		{"large-allowlist.yaml", 309, 104},
 		{"pathological.yaml", 1021, 31}, // written by mkcorpus.go
+		{"positions.yaml", 281, 114}, // estimate validation (docs/estimate.md)
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
