@@ -21,6 +21,9 @@ type CompileOptions struct {
 	Policy   string
 	Format   string
 	Compiler string
+	// SystemdStack is a unit file whose modeled filter stack is printed
+	// instead of a policy.
+	SystemdStack string
 }
 
 // NewCmdCompile builds `seccompbench compile`. runF, if not nil, replaces
@@ -28,7 +31,7 @@ type CompileOptions struct {
 func NewCmdCompile(f *Factory, runF func(*CompileOptions) error) *cobra.Command {
 	opts := &CompileOptions{IO: f.IO}
 	cmd := &cobra.Command{
-		Use:   "compile POLICY",
+		Use:   "compile POLICY | --systemd-stack UNIT",
 		Short: "Show the BPF filter a policy compiles to",
 		Long: `Compile a policy and print the classic BPF filter the kernel would run.
 
@@ -49,13 +52,31 @@ output show both side by side. libseccomp needs a binary built with
 go-seccomp-bpf and raw BPF is shown as it is, whatever --compiler says.
 
 POLICY is a policy file, "default" for the embedded default policy or
-"docker-default" for Docker's default profile.`,
+"docker-default" for Docker's default profile.
+
+--systemd-stack UNIT prints the stack of filters systemd 252 installs for
+the unit on x86_64 (one filter per local architecture per directive, in
+systemd's order), with a count per directive, ending with "N filters".`,
 		Example: `  seccompbench compile default
   seccompbench compile testdata/policies/denylist.yaml --format raw > filter.bpf
-  seccompbench compile docker-default --compiler libseccomp`,
-		Args: cobra.ExactArgs(1),
+  seccompbench compile docker-default --compiler libseccomp
+  seccompbench compile --systemd-stack testdata/policies/hardened.service`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.SystemdStack != "" {
+				if len(args) != 0 {
+					return flagErrorf("compile: give POLICY or --systemd-stack UNIT, not both")
+				}
+				return nil
+			}
+			if len(args) != 1 {
+				return flagErrorf("compile: need exactly one POLICY (or --systemd-stack UNIT), got %d arguments", len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Policy = args[0]
+			if len(args) == 1 {
+				opts.Policy = args[0]
+			}
 			switch opts.Format {
 			case "text", "raw", "json":
 			default:
@@ -71,8 +92,85 @@ POLICY is a policy file, "default" for the embedded default policy or
 		},
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output format: text, raw or json")
-	cmd.Flags().StringVar(&opts.Compiler, "compiler", "native", "who lays out OCI profiles: native or libseccomp (needs a -tags libseccomp build)")
+	cmd.Flags().StringVar(&opts.Compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (needs a -tags libseccomp build)")
+	cmd.Flags().StringVar(&opts.SystemdStack, "systemd-stack", "", "print the filter stack systemd installs for the unit `FILE`")
 	return cmd
+}
+
+// systemdStackJSON is `compile --systemd-stack --format json`.
+type systemdStackJSON struct {
+	Unit       string                     `json:"unit"`
+	Compiler   string                     `json:"compiler"`
+	Filters    []systemdStackJSONFilter   `json:"filters"`
+	Directives []filters.SystemdDirective `json:"directives"`
+	// Layouts is the stack's total instructions per layout built in.
+	Layouts map[string]int `json:"layouts"`
+	Count   int            `json:"count"`
+}
+
+type systemdStackJSONFilter struct {
+	Index        int    `json:"index"`
+	Name         string `json:"name"`
+	Instructions int    `json:"instructions"`
+	SHA256       string `json:"sha256"`
+}
+
+// compileSystemdStack prints the modeled stack of opts.SystemdStack.
+func compileSystemdStack(opts *CompileOptions, comp filters.Compiler) error {
+	data, err := os.ReadFile(opts.SystemdStack)
+	if err != nil {
+		return fmt.Errorf("read systemd unit: %w", err)
+	}
+	unit, err := filters.ParseSystemdUnit(opts.SystemdStack, data, filters.SystemdOptions{Compiler: comp})
+	if err != nil {
+		return fmt.Errorf("model systemd stack: %w", err)
+	}
+	for _, w := range unit.Warnings {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
+	}
+	total := func(u *filters.SystemdStack) int {
+		n := 0
+		for _, p := range u.Programs {
+			n += p.Len()
+		}
+		return n
+	}
+	layouts := map[string]int{comp.String(): total(unit)}
+	other := filters.CompilerNative
+	if comp == filters.CompilerNative {
+		other = filters.CompilerLibseccomp
+	}
+	if other == filters.CompilerNative || filters.LibseccompAvailable() {
+		if u2, err := filters.ParseSystemdUnit(opts.SystemdStack, data, filters.SystemdOptions{Compiler: other}); err == nil {
+			layouts[other.String()] = total(u2)
+		}
+	}
+	out := opts.IO.Out
+	switch opts.Format {
+	case "json":
+		doc := systemdStackJSON{Unit: unit.Unit, Compiler: comp.String(), Directives: unit.Directives, Layouts: layouts, Count: len(unit.Programs)}
+		for i, p := range unit.Programs {
+			doc.Filters = append(doc.Filters, systemdStackJSONFilter{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256()})
+		}
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			return fmt.Errorf("write stack json: %w", err)
+		}
+		return nil
+	case "raw":
+		return flagErrorf("--format raw: a systemd stack is several filters; use --format text or json (or inspect --save on a running unit)")
+	}
+	lay := fmt.Sprintf("; layouts: native %d instructions in total", layouts["native"])
+	if n, ok := layouts["libseccomp"]; ok {
+		lay += fmt.Sprintf(", libseccomp %d (as systemd installs it)", n)
+	} else {
+		lay += "; libseccomp not built in (build with -tags libseccomp)"
+	}
+	if _, err := fmt.Fprintf(out, "%s; shown: %s\n%s", lay, comp, unit.String()); err != nil {
+		return fmt.Errorf("write stack: %w", err)
+	}
+	return nil
 }
 
 // compileJSON is the `compile --format json` document.
@@ -158,6 +256,9 @@ func compileRun(opts *CompileOptions) error {
 	comp, err := filters.ParseCompiler(opts.Compiler)
 	if err != nil {
 		return &FlagError{Err: err}
+	}
+	if opts.SystemdStack != "" {
+		return compileSystemdStack(opts, comp)
 	}
 	p, err := filters.OpenWith(opts.Policy, filters.OpenOptions{Compiler: comp})
 	if err != nil {

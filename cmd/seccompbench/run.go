@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -64,6 +66,7 @@ type RunOptions struct {
 	CountsSet bool
 	FormatIn  filters.Format
 	OCI       filters.OCIOptions
+	Compiler  filters.Compiler
 	Args      []string // the command line, for the report
 
 	// Pid, if set, replays the filter stack dumped from this process
@@ -77,7 +80,7 @@ func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
 	opts := &RunOptions{IO: f.IO, Now: f.Now}
 	var counts, workload, syscallSpec, targetCI string
 	var pathDirs int
-	var formatIn, caps string
+	var formatIn, caps, compiler string
 	cmd := &cobra.Command{
 		Use:   "run [POLICY...]",
 		Short: "Measure the per-syscall cost of a policy stacked 0..32 deep",
@@ -109,6 +112,9 @@ syscall (as on older kernels or with argument rules).`,
 			opts.CountsSet = cmd.Flags().Changed("filters")
 			if opts.FormatIn, err = filters.ParseFormat(formatIn); err != nil {
 				return &FlagError{Err: fmt.Errorf("--format-in: %w", err)}
+			}
+			if opts.Compiler, err = filters.ParseCompiler(compiler); err != nil {
+				return &FlagError{Err: fmt.Errorf("--compiler: %w", err)}
 			}
 			if caps != "" {
 				if opts.OCI.Caps, err = filters.ParseCaps(caps); err != nil {
@@ -217,6 +223,7 @@ syscall (as on older kernels or with argument rules).`,
 	fl.StringVar(&opts.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (counts default to 0, each directive's prefix and the full stack)")
 	fl.StringVar(&opts.SystemdDirectives, "systemd", "", "like --systemd-unit, from directive text, e.g. 'SystemCallFilter=@system-service'")
 	fl.StringVar(&formatIn, "format-in", "", "force the policy format: policy (Beats YAML/JSON), oci, raw, systemd (default: detect from content)")
+	fl.StringVar(&compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (as runc and systemd install them; needs a -tags libseccomp build)")
 	fl.StringVar(&caps, "caps", "", "OCI profiles: capabilities to resolve includes/excludes with, e.g. default,-net_raw or all (default: Docker's default set)")
 	fl.StringVar(&opts.OCI.KernelVersion, "kernel-version", "", "OCI profiles: kernel version for minKernel conditions (default: "+filters.DefaultKernelVersion+")")
 	return cmd
@@ -241,6 +248,9 @@ func ParseCounts(s string) ([]int, error) {
 			rng, step = r, n
 		}
 		lo, hi := 0, 0
+		if strings.HasPrefix(rng, "-") {
+			return nil, fmt.Errorf("negative count %q: counts go from 0 to 4096", part)
+		}
 		if a, b, ok := strings.Cut(rng, "-"); ok {
 			var err1, err2 error
 			lo, err1 = strconv.Atoi(a)
@@ -271,7 +281,11 @@ func runRun(opts *RunOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	progs, pols, err := openPolicies(opts.Policies, filters.OpenOptions{Format: opts.FormatIn, OCI: opts.OCI})
+	// Refuse an unwritable -o before measuring, not after.
+	if err := checkOutputs(opts.outputs); err != nil {
+		return err
+	}
+	progs, pols, err := openPolicies(opts.Policies, filters.OpenOptions{Format: opts.FormatIn, OCI: opts.OCI, Compiler: opts.Compiler})
 	if err != nil {
 		return err
 	}
@@ -352,16 +366,18 @@ func runRun(opts *RunOptions) error {
 	if !opts.Quiet && opts.IO.ErrTTY {
 		cfg.Progress = newProgress(opts.IO.ErrOut)
 	}
-	if cfg.Iterations == 0 {
-		it, err := runner.Calibrate(ctx, cfg)
-		if err != nil {
-			return err
-		}
-		cfg.Iterations = it
-	}
+	// RunAdaptive calibrates the iterations (unless --iterations) and the
+	// children's deadline.
 	samples, info, runErr := runner.RunAdaptive(ctx, cfg)
+	cfg.Iterations = info.Iterations
 	partial := runErr != nil
-	if runErr != nil && !(errors.Is(runErr, context.Canceled) && opts.Output != "" && len(samples) > 0) {
+	if errors.Is(runErr, context.Canceled) && (opts.Output == "" || len(samples) == 0) {
+		if opts.Output == "" {
+			return fmt.Errorf("run interrupted after %d children; no result written (with -o FILE a partial result is kept): %w", len(samples), runErr)
+		}
+		return fmt.Errorf("run interrupted before the first child finished; nothing written to %s: %w", strings.Join(opts.Outputs, ", "), runErr)
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("run: %w", runErr)
 	}
 	obs := make([]stats.Observation, len(samples))
@@ -434,10 +450,10 @@ func openSystemd(opts *RunOptions) (*filters.SystemdStack, report.Policy, error)
 			return nil, report.Policy{}, fmt.Errorf("read systemd unit: %w", rerr)
 		}
 		sum = sha256.Sum256(data)
-		unit, err = filters.ParseSystemdUnit(opts.SystemdUnit, data, filters.SystemdOptions{})
+		unit, err = filters.ParseSystemdUnit(opts.SystemdUnit, data, filters.SystemdOptions{Compiler: opts.Compiler})
 	} else {
 		sum = sha256.Sum256([]byte(opts.SystemdDirectives))
-		unit, err = filters.ParseSystemdDirectives("--systemd", opts.SystemdDirectives, filters.SystemdOptions{})
+		unit, err = filters.ParseSystemdDirectives("--systemd", opts.SystemdDirectives, filters.SystemdOptions{Compiler: opts.Compiler})
 	}
 	if err != nil {
 		return nil, report.Policy{}, fmt.Errorf("model systemd stack: %w", err)
@@ -465,7 +481,14 @@ func openPolicies(specs []string, o filters.OpenOptions) ([]*filters.Program, []
 		t0 := time.Now()
 		p, err := filters.OpenWith(s, o)
 		if errors.Is(err, filters.ErrUnsupportedFormat) {
-			return nil, nil, &FlagError{Err: fmt.Errorf("open policy: %w (a systemd unit? pass it with --systemd-unit)", err)}
+			return nil, nil, &FlagError{Err: fmt.Errorf("open policy: %w", err)}
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("open policy: %w; POLICY is a file, \"default\" or %q", err, filters.DockerDefaultName)
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) && errors.Is(pe.Err, syscall.EISDIR) {
+			return nil, nil, fmt.Errorf("open policy %s: is a directory; POLICY is a file, \"default\" or %q", s, filters.DockerDefaultName)
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("open policy: %w", err)
@@ -490,29 +513,61 @@ func writeResult(opts *RunOptions, doc *report.Document) error {
 // writeFileAtomic writes path through a temporary file in the same
 // directory, renamed over path only when complete: a failed or interrupted
 // write leaves any previous file untouched.
+//
+// A symbolic link is followed (the link stays, its target is replaced).
+// Devices and pipes (/dev/null, /dev/stdout) cannot be replaced and are
+// written directly; a directory is refused.
 func writeFileAtomic(path string, render func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return fmt.Errorf("write %s: is a directory; give a file name", path)
+		}
+		return writeDirect(path, render)
+	}
+	target, err := outputTarget(path)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return err
+	}
+	fail := func(err error) error {
+		return fmt.Errorf("write %s: %w (any previous %s is untouched)", path, unwrapPath(err), path)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp*")
+	if err != nil {
+		return fail(err)
 	}
 	defer os.Remove(tmp.Name())
 	if err := render(tmp); err != nil {
 		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(err)
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(err)
 	}
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// writeDirect renders into an existing device or pipe.
+func writeDirect(path string, render func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err := render(f); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, unwrapPath(err))
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, unwrapPath(err))
 	}
 	return nil
 }

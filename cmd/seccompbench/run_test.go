@@ -34,7 +34,7 @@ func TestParseCounts(t *testing.T) {
 		{"a", nil, "bad count"},
 		{"5-2", nil, "bad range"},
 		{"0-8/0", nil, "bad stride"},
-		{"-1", nil, "bad range"},
+		{"-1", nil, "negative count"},
 		{"5000", nil, "out of range"},
 	}
 	for _, tt := range tests {
@@ -225,5 +225,25 @@ func TestRunTableAndAtomicOutput(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
 	if len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+func TestCompileSystemdStack(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"compile", "--systemd-stack", "../../testdata/policies/hardened.service"}, strings.NewReader(""), &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	// hardened.service models 35 filters (filters/systemd_test.go derives
+	// the count directive by directive).
+	if last := lines[len(lines)-1]; last != "35 filters" {
+		t.Errorf("last line %q, want \"35 filters\"", last)
+	}
+	if code := run([]string{"compile", "default", "--systemd-stack", "x.service"}, strings.NewReader(""), &out, &errb); code != 2 {
+		t.Errorf("POLICY with --systemd-stack: exit %d, want 2", code)
+	}
+	if code := run([]string{"run", "--compiler", "gcc"}, strings.NewReader(""), &out, &errb); code != 2 {
+		t.Errorf("run --compiler gcc: exit %d, want 2", code)
 	}
 }
