@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/report"
 )
 
 func init() {
@@ -30,7 +32,57 @@ type SimulateOptions struct {
 	Sort        string // cost, nr or name
 	Filters     int    // stack depth by cycling the policies; 0 = one each
 	DefeatCache bool
-	Format      string // table or json
+	Format      string // table, json, svg or png (svg and png need --all)
+	// Outputs are the -o FILEs, each in the format of its extension
+	// (see resolveOutputs); none means stdout in Format.
+	Outputs   []string
+	FormatSet bool // --format was given
+}
+
+// simulateFormats are the output formats of `simulate`.
+var simulateFormats = []string{"table", "json", "svg", "png"}
+
+// simulateOutputs resolves -o and --format into what to write, refusing
+// formats simulate does not render and plots without --all.
+func simulateOutputs(opts *SimulateOptions) ([]outputSpec, error) {
+	if !slices.Contains(simulateFormats, opts.Format) {
+		return nil, flagErrorf("--format: %q is not one of %s", opts.Format, strings.Join(simulateFormats, ", "))
+	}
+	outs, err := resolveOutputs(opts.Format, opts.FormatSet, opts.Outputs)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range outs {
+		if !slices.Contains(simulateFormats, o.Format) {
+			return nil, flagErrorf("-o %s: simulate writes %s, not %s", o.Path, strings.Join(simulateFormats, ", "), o.Format)
+		}
+		if (o.Format == "svg" || o.Format == "png") && !opts.All {
+			return nil, flagErrorf("the %s plot shows every syscall: add --all", o.Format)
+		}
+	}
+	return outs, nil
+}
+
+// writeSimulateOutputs renders to every output: stdout directly, files
+// atomically (writeFileAtomic), announcing each file on ErrOut.
+func writeSimulateOutputs(opts *SimulateOptions, render func(format string, w io.Writer) error) error {
+	outs, err := simulateOutputs(opts)
+	if err != nil {
+		return err
+	}
+	for _, o := range outs {
+		if o.Path == "" {
+			if err := render(o.Format, opts.IO.Out); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := writeFileAtomic(o.Path, func(w io.Writer) error { return render(o.Format, w) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "wrote %s (%s)\n", o.Path, o.Format)
+	}
+	return nil
 }
 
 // NewCmdSimulate builds `seccompbench simulate`. runF, if not nil, replaces
@@ -49,7 +101,10 @@ The policies form the stack in order, the first installed first; --filters N
 cycles them to N filters as run does. --syscall prints the verdict and the
 path taken through each filter (--args gives the arguments, decimal or 0x
 hex); --all prints one row per syscall of x86_64, i386 and x32 (or --arch),
-sortable by cost.
+sortable by cost. With --all, -o plot.svg or -o plot.png draws a bar per
+syscall of x86_64 (or --arch): instructions executed, cached ones marked.
+-o FILE may repeat; each file's extension (.txt .json .svg .png) picks its
+format.
 
 The action cache (Linux 5.11+) lets a syscall through without running any
 filter when every filter returns ALLOW for it knowing only nr and arch.
@@ -57,7 +112,8 @@ Cached rows cost 0 instructions; "insns" is what the filters execute when
 they do run.`,
 		Example: `  seccompbench simulate default --syscall getpid
   seccompbench simulate testdata/policies/args-workload.yaml --syscall write --args 1,0,10
-  seccompbench simulate default default --all --sort cost --format json`,
+  seccompbench simulate default default --all --sort cost --format json
+  seccompbench simulate default --all -o plot.svg -o plot.png -o table.txt`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, pos []string) error {
 			opts.Policies = pos
@@ -78,10 +134,9 @@ they do run.`,
 			default:
 				return flagErrorf("--sort: %q is not cost, nr or name", opts.Sort)
 			}
-			switch opts.Format {
-			case "table", "json":
-			default:
-				return flagErrorf("--format: %q is not table or json", opts.Format)
+			opts.FormatSet = cmd.Flags().Changed("format")
+			if _, err := simulateOutputs(opts); err != nil {
+				return err
 			}
 			if opts.Filters < 0 {
 				return flagErrorf("--filters: negative count %d", opts.Filters)
@@ -100,7 +155,8 @@ they do run.`,
 	fl.StringVar(&opts.Sort, "sort", "nr", "--all row order: cost (most instructions first), nr or name")
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	fl.BoolVar(&opts.DefeatCache, "defeat-cache", false, "prepend ld [instruction_pointer] to every filter, as run --cache defeat does")
-	fl.StringVar(&opts.Format, "format", "table", "output format: table or json")
+	fl.StringVar(&opts.Format, "format", "table", "output format: table, json, or with --all svg or png")
+	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .svg .png)")
 	return cmd
 }
 
@@ -232,10 +288,12 @@ func simulateRun(opts *SimulateOptions) error {
 	if err != nil {
 		return fmt.Errorf("simulate %s: %w", opts.Syscall, err)
 	}
-	if opts.Format == "json" {
-		return writeJSON(opts.IO.Out, simDocJSON{Stack: stackJSON(s), Syscalls: []simJSON{toSimJSON(cost, &sr)}})
-	}
-	return writeSyscallText(opts.IO.Out, s, cost, sr)
+	return writeSimulateOutputs(opts, func(format string, w io.Writer) error {
+		if format == "json" {
+			return writeJSON(w, simDocJSON{Stack: stackJSON(s), Syscalls: []simJSON{toSimJSON(cost, &sr)}})
+		}
+		return writeSyscallText(w, s, cost, sr)
+	})
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -285,7 +343,9 @@ func writeSyscallText(w io.Writer, s filters.Stack, c filters.SyscallCost, sr fi
 	return nil
 }
 
-func simulateAll(opts *SimulateOptions, s filters.Stack) error {
+// simulateCosts analyzes every syscall of --arch (all native ABIs
+// without it) and sorts them by --sort.
+func simulateCosts(opts *SimulateOptions, s filters.Stack) ([]*filters.Arch, []filters.SyscallCost, error) {
 	arches := filters.NativeArches()
 	if opts.Arch != "" {
 		a, _ := filters.LookupArch(opts.Arch)
@@ -293,7 +353,7 @@ func simulateAll(opts *SimulateOptions, s filters.Stack) error {
 	}
 	costs, err := filters.Analyze(s, arches)
 	if err != nil {
-		return fmt.Errorf("simulate all syscalls: %w", err)
+		return nil, nil, fmt.Errorf("simulate all syscalls: %w", err)
 	}
 	switch opts.Sort {
 	case "cost":
@@ -301,13 +361,51 @@ func simulateAll(opts *SimulateOptions, s filters.Stack) error {
 	case "name":
 		sort.SliceStable(costs, func(i, j int) bool { return costs[i].Name < costs[j].Name })
 	}
-	if opts.Format == "json" {
-		doc := simDocJSON{Stack: stackJSON(s), Syscalls: make([]simJSON, 0, len(costs))}
-		for _, c := range costs {
-			doc.Syscalls = append(doc.Syscalls, toSimJSON(c, nil))
-		}
-		return writeJSON(opts.IO.Out, doc)
+	return arches, costs, nil
+}
+
+func simulateAll(opts *SimulateOptions, s filters.Stack) error {
+	arches, costs, err := simulateCosts(opts, s)
+	if err != nil {
+		return err
 	}
+	return writeSimulateOutputs(opts, func(format string, w io.Writer) error {
+		switch format {
+		case "json":
+			doc := simDocJSON{Stack: stackJSON(s), Syscalls: make([]simJSON, 0, len(costs))}
+			for _, c := range costs {
+				doc.Syscalls = append(doc.Syscalls, toSimJSON(c, nil))
+			}
+			return writeJSON(w, doc)
+		case "svg":
+			return report.WriteSimulateSVG(w, simulatePlot(opts, s, costs))
+		case "png":
+			return report.WriteSimulatePNG(w, simulatePlot(opts, s, costs))
+		}
+		return writeAllText(w, s, arches, costs)
+	})
+}
+
+// simulatePlot is the plot of one ABI's costs (x86_64 unless --arch), in
+// the --sort order.
+func simulatePlot(opts *SimulateOptions, s filters.Stack, costs []filters.SyscallCost) *report.SimulatePlot {
+	arch := filters.ArchX86_64.Name
+	if a, err := filters.LookupArch(opts.Arch); opts.Arch != "" && err == nil {
+		arch = a.Name
+	}
+	p := &report.SimulatePlot{Arch: arch, Stack: stackText(s), Order: opts.Sort, CacheDefeated: opts.DefeatCache}
+	for _, c := range costs {
+		if c.Arch != arch {
+			continue
+		}
+		p.Bars = append(p.Bars, report.SyscallBar{Arch: c.Arch, Name: c.Name, Nr: c.Nr, Instructions: c.Executed,
+			Cached: c.Cached, Allowed: c.Action == filters.ActionAllow, Verdict: filters.RetText(c.Ret)})
+	}
+	return p
+}
+
+// writeAllText writes the --all table.
+func writeAllText(w io.Writer, s filters.Stack, arches []*filters.Arch, costs []filters.SyscallCost) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# stack: %s\n", stackText(s))
 	for _, a := range arches {
@@ -334,7 +432,7 @@ func simulateAll(opts *SimulateOptions, s filters.Stack) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if _, err := io.WriteString(opts.IO.Out, b.String()); err != nil {
+	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write simulation: %w", err)
 	}
 	return nil

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// TestSimulateOutputFlags checks how -o and --format combine for simulate.
+func TestSimulateOutputFlags(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		want    []outputSpec
+		wantErr string
+	}{
+		{"stdout table", []string{"default", "--all"}, []outputSpec{{Format: "table"}}, ""},
+		{"svg to stdout", []string{"default", "--all", "--format", "svg"}, []outputSpec{{Format: "svg"}}, ""},
+		{"files by extension", []string{"default", "--all", "-o", "p.svg", "-o", "p.png", "-o", "t.txt", "-o", "t.json"},
+			[]outputSpec{{"p.svg", "svg"}, {"p.png", "png"}, {"t.txt", "table"}, {"t.json", "json"}}, ""},
+		{"one syscall to json file", []string{"default", "--syscall", "getpid", "-o", "g.json"}, []outputSpec{{"g.json", "json"}}, ""},
+		{"plot needs --all", []string{"default", "--syscall", "getpid", "-o", "p.svg"}, nil, "add --all"},
+		{"png needs a file", []string{"default", "--all", "--format", "png"}, nil, "-o plot.png"},
+		{"csv is not a simulate format", []string{"default", "--all", "-o", "t.csv"}, nil, "simulate writes"},
+		{"bad format", []string{"default", "--all", "--format", "markdown"}, nil, "--format"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, _ := testIOStreams()
+			var got *SimulateOptions
+			cmd := NewCmdSimulate(&Factory{IO: ios}, func(o *SimulateOptions) error { got = o; return nil })
+			cmd.SetArgs(tt.args)
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			err := cmd.Execute()
+			if tt.wantErr != "" {
+				var fe *FlagError
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &fe) {
+					t.Fatalf("Execute() error = %v, want FlagError containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			outs, err := simulateOutputs(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(outs, tt.want) {
+				t.Errorf("outputs = %v, want %v", outs, tt.want)
+			}
+		})
+	}
+}
+
+// TestSimulateRunPlots writes every format at once and checks each file:
+// the SVG is XML with the legend, the PNG decodes at the documented size,
+// the table and JSON are the usual ones; stdout stays empty.
+func TestSimulateRunPlots(t *testing.T) {
+	dir := t.TempDir()
+	path := func(n string) string { return filepath.Join(dir, n) }
+	ios, _, out, errOut := testIOStreams()
+	opts := &SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Sort: "nr", Format: "table",
+		Outputs: []string{path("p.svg"), path("p.png"), path("t.txt"), path("t.json")}}
+	if err := simulateRun(opts); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout = %q, want nothing (every output went to a file)", out)
+	}
+	for _, n := range []string{"p.svg", "p.png", "t.txt", "t.json"} {
+		if !strings.Contains(errOut.String(), "wrote "+path(n)) {
+			t.Errorf("stderr does not announce %s: %q", n, errOut)
+		}
+	}
+
+	svg, err := os.ReadFile(path("p.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("svg is not XML: %v", err)
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			texts = append(texts, string(cd))
+		}
+	}
+	all := strings.Join(texts, "\n")
+	for _, w := range []string{report.SimulateLegendCached, report.SimulateLegendAllowed, "stack: 1 filter: default", "x86_64 syscall number", "kill: 118"} {
+		if !strings.Contains(all, w) {
+			t.Errorf("svg lacks %q", w)
+		}
+	}
+
+	f, err := os.Open(path("p.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("decode png: %v", err)
+	}
+	if img.Bounds().Dx() != 1440 || img.Bounds().Dy() != 780 {
+		t.Errorf("png is %v, want 1440×780", img.Bounds())
+	}
+
+	txt, err := os.ReadFile(path("t.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(txt), "# x86_64: 108 of 383 syscalls cached") {
+		t.Errorf("table lacks the x86_64 cache line:\n%.300s", txt)
+	}
+	var doc simDocJSON
+	b, err := os.ReadFile(path("t.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &doc); err != nil || len(doc.Syscalls) == 0 {
+		t.Errorf("json: %v, %d syscalls", err, len(doc.Syscalls))
+	}
+}
+
+// TestSimulatePlotData checks what the command hands the renderer: one
+// ABI, in the --sort order, with the emulator's counts.
+func TestSimulatePlotData(t *testing.T) {
+	tests := []struct {
+		name, arch, sort string
+		defeat           bool
+		wantArch         string
+		wantBars         int
+	}{
+		{"native by number", "", "nr", false, "x86_64", 383},
+		{"i386 by cost", "i386", "cost", false, "i386", 459},
+		{"defeated", "", "nr", true, "x86_64", 383},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := simulateStack([]string{"default"}, 0, tt.defeat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var captured *report.SimulatePlot
+			opts := &SimulateOptions{Arch: tt.arch, Sort: tt.sort, DefeatCache: tt.defeat}
+			_, costs, err := simulateCosts(opts, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			captured = simulatePlot(opts, s, costs)
+			if captured.Arch != tt.wantArch || len(captured.Bars) != tt.wantBars || captured.Order != tt.sort || captured.CacheDefeated != tt.defeat {
+				t.Fatalf("plot = arch %s, %d bars, order %s, defeated %v; want %s, %d, %s, %v",
+					captured.Arch, len(captured.Bars), captured.Order, captured.CacheDefeated, tt.wantArch, tt.wantBars, tt.sort, tt.defeat)
+			}
+			cached := 0
+			for i, b := range captured.Bars {
+				if b.Arch != tt.wantArch {
+					t.Fatalf("bar %d is %s", i, b.Arch)
+				}
+				if b.Cached {
+					cached++
+				}
+				if i > 0 && tt.sort == "nr" && b.Nr <= captured.Bars[i-1].Nr {
+					t.Fatalf("bars not in number order at %d", i)
+				}
+				want := 118
+				if tt.defeat {
+					want++ // the prepended ld [instruction_pointer]
+				}
+				if b.Name == "kill" && tt.wantArch == "x86_64" && (b.Cached || !b.Allowed || b.Instructions != want) {
+					t.Errorf("kill = %+v, want allowed, uncached, %d instructions", b, want)
+				}
+			}
+			if tt.defeat && cached != 2 { // uretprobe and uprobe pass anyway
+				t.Errorf("%d cached with the cache defeated, want 2", cached)
+			}
+			if !tt.defeat && tt.wantArch == "x86_64" && cached != 108 {
+				t.Errorf("%d cached, want 108", cached)
+			}
+		})
+	}
+}
+
+// TestSimulateWritesPlotFile runs the command line end to end.
+func TestSimulateWritesPlotFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.svg")
+	var out, errb bytes.Buffer
+	if code := run([]string{"simulate", "default", "--all", "-o", p}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("exit %d; stderr: %s", code, errb.String())
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte("stack: 1 filter: default")) {
+		t.Errorf("%s is not the plot: %.200s", p, b)
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout = %q, want nothing", out.String())
+	}
+}
