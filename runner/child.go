@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -58,6 +59,7 @@ type childReport struct {
 	PinErr          string  `json:"pin_err,omitempty"`
 	InstallErrno    int     `json:"install_errno,omitempty"` // errno of the failing seccomp(2) or prctl call
 	FailedFilter    int     `json:"failed_filter"`           // index of the filter that failed to install, -1 if none
+	ProbeErrno      int     `json:"probe_errno,omitempty"`   // after an EINVAL: errno of seccompProbe (EFAULT: filters supported)
 	ExecsOK         uint64  `json:"execs_ok"`                // exec workloads: children that exited 0
 	Err             string  `json:"err,omitempty"`
 }
@@ -213,6 +215,10 @@ func runChild(in io.Reader) (childReport, error) {
 		rep.PinErr = r.pinErr.Error()
 	}
 	if r.err != nil {
+		var e unix.Errno
+		if errors.As(r.err, &e) {
+			rep.InstallErrno = int(e)
+		}
 		return rep, r.err
 	}
 	if r.cpu >= 0 {
@@ -228,7 +234,7 @@ func runChild(in io.Reader) (childReport, error) {
 	pause := unix.NsecToTimespec(int64(time.Millisecond))
 	for st.done.Load() == 0 {
 		unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&pause)), 0, 0)
-		if _, err := os.Stat(taskDir); err != nil {
+		if !threadAlive(taskDir) {
 			return rep, fmt.Errorf("measuring thread %d died after %d of %d filters were installed (killed by SECCOMP_RET_KILL_THREAD?)", r.tid, st.installed.Load(), len(spec.Filters))
 		}
 	}
@@ -240,11 +246,38 @@ func runChild(in io.Reader) (childReport, error) {
 		rep.FailedFilter = st.failedAt
 		rep.InstallErrno = int(st.errno)
 		rep.InstallNs = st.install[:st.failedAt]
+		if unix.Errno(st.errno) == unix.EINVAL {
+			// Tell "no filter support" from "bad filter": probe from
+			// this (unfiltered) thread, which installs nothing.
+			rep.ProbeErrno = int(seccompProbe(spec.Flags))
+		}
 		return rep, fmt.Errorf("install filter %d of %d: seccomp(2): %w", st.failedAt+1, len(spec.Filters), unix.Errno(st.errno))
 	}
 	rep.SamplesNs = st.samples
 	rep.ExecsOK = st.execsOK
 	return rep, nil
+}
+
+// threadAlive reports whether the thread whose /proc/self/task/TID
+// directory is taskDir still runs. A thread killed by
+// SECCOMP_RET_KILL_THREAD disappears, except the thread-group leader
+// (which the measuring thread may be: the goroutine can run on the main
+// thread): it stays a zombie ("Z" in its stat) until the process exits
+// (man 5 proc: /proc/pid/stat, field 3).
+func threadAlive(taskDir string) bool {
+	b, err := os.ReadFile(taskDir + "/stat")
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return true // unreadable format: assume alive, the deadline still holds
+	}
+	switch b[i+2] {
+	case 'Z', 'X', 'x':
+		return false
+	}
+	return true
 }
 
 // cstring keeps a NUL-terminated copy of s in st and returns its address.

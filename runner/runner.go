@@ -231,8 +231,9 @@ type Config struct {
 	// installing filters does not enable the speculative store bypass
 	// mitigation.
 	SpecAllow bool
-	// ChildTimeout kills a child that has not reported by then (default:
-	// derived from calibration, at least 10s).
+	// ChildTimeout kills a child that has not reported by then. 0 derives
+	// it per cell from calibration (DeriveChildTimeout): 10 s plus ten
+	// times the child's expected work, so only a hung child reaches it.
 	ChildTimeout time.Duration
 	// Progress, if set, is called after each child with the number done and
 	// the total.
@@ -285,6 +286,9 @@ type RunInfo struct {
 	Iterations uint64
 	// CPUs are the CPUs the copies were pinned to (empty: not pinned).
 	CPUs []int
+	// ChildTimeout is the longest deadline any cell's children got
+	// (Config.ChildTimeout, or derived by DeriveChildTimeout).
+	ChildTimeout time.Duration
 }
 
 // Sample is one child's result: the unit of replication.
@@ -332,6 +336,9 @@ type ChildError struct {
 	Errno syscall.Errno
 	// Stderr is the tail of the child's standard error.
 	Stderr string
+	// Cause, if not nil, is a sentinel the failure belongs to, e.g.
+	// ErrNotSupported for a kernel without a needed feature.
+	Cause error
 }
 
 func (e *ChildError) Error() string {
@@ -349,12 +356,16 @@ func (e *ChildError) Error() string {
 	return b.String()
 }
 
-// Unwrap returns ErrChild and the errno, if any.
+// Unwrap returns ErrChild, the errno and the cause, if any.
 func (e *ChildError) Unwrap() []error {
+	errs := []error{ErrChild}
 	if e.Errno != 0 {
-		return []error{ErrChild, e.Errno}
+		errs = append(errs, e.Errno)
 	}
-	return []error{ErrChild}
+	if e.Cause != nil {
+		errs = append(errs, e.Cause)
+	}
+	return errs
 }
 
 // HighestCPU returns the highest-numbered CPU this process may run on, the
@@ -454,12 +465,27 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 		defer fx.Close()
 		cfg.execPaths = fx.paths
 	}
-	if cfg.Iterations == 0 {
-		it, err := Calibrate(ctx, cfg)
+	if err := checkSupport(cfg); err != nil {
+		return nil, info, err
+	}
+	var perIter float64
+	if cfg.Iterations == 0 || cfg.ChildTimeout == 0 {
+		it, p, err := calibrate(ctx, cfg)
 		if err != nil {
 			return nil, info, err
 		}
-		cfg.Iterations = it
+		if cfg.Iterations == 0 {
+			cfg.Iterations = it
+		}
+		perIter = p
+	}
+	timeouts := map[Cell]time.Duration{}
+	for c, st := range stacks {
+		timeouts[c] = cfg.ChildTimeout
+		if cfg.ChildTimeout == 0 {
+			timeouts[c] = DeriveChildTimeout(cfg, st, perIter)
+		}
+		info.ChildTimeout = max(info.ChildTimeout, timeouts[c])
 	}
 	info.Iterations = cfg.Iterations
 	info.CPUs = cfg.cpus
@@ -490,7 +516,9 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 			if err := ctx.Err(); err != nil {
 				return out, info, err
 			}
-			s, err := runCell(ctx, cfg, c, stacks[c])
+			cc := cfg
+			cc.ChildTimeout = timeouts[c]
+			s, err := runCell(ctx, cc, c, stacks[c])
 			if err != nil {
 				return out, info, err
 			}
@@ -533,9 +561,6 @@ func withDefaults(cfg Config) Config {
 	if cfg.CPU == -1 {
 		cfg.CPU = HighestCPU()
 	}
-	if cfg.ChildTimeout == 0 {
-		cfg.ChildTimeout = 10 * time.Second
-	}
 	if cfg.Parallel < 1 {
 		cfg.Parallel = 1
 	}
@@ -555,11 +580,18 @@ func withDefaults(cfg Config) Config {
 // iterations per sample that make one sample last about cfg.SampleDuration
 // (at least 100).
 func Calibrate(ctx context.Context, cfg Config) (uint64, error) {
+	it, _, err := calibrate(ctx, cfg)
+	return it, err
+}
+
+// calibrate is Calibrate, also returning the measured cost of one loop
+// iteration without filters, in ns.
+func calibrate(ctx context.Context, cfg Config) (uint64, float64, error) {
 	cfg = withDefaults(cfg)
 	if cfg.Workload.PathDirs > 0 && cfg.execPaths == nil {
 		fx, err := newExecFixture(cfg.Workload.PathDirs)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		defer fx.Close()
 		cfg.execPaths = fx.paths
@@ -571,16 +603,56 @@ func Calibrate(ctx context.Context, cfg Config) (uint64, error) {
 	cfg.Samples = 3
 	cfg.ControlIters = 0
 	cfg.Parallel = 1
+	if cfg.ChildTimeout == 0 {
+		cfg.ChildTimeout = minChildTimeout
+	}
 	s, err := runCell(ctx, cfg, Cell{Variant: VariantOn, Filters: 0}, nil)
 	if err != nil {
-		return 0, fmt.Errorf("calibrate: %w", err)
+		return 0, 0, fmt.Errorf("calibrate: %w", err)
 	}
 	perIter := s.NsPerOp * float64(cfg.Workload.SyscallsPerIter)
 	if perIter <= 0 || math.IsNaN(perIter) {
-		return 0, fmt.Errorf("calibrate: measured %v ns per iteration", perIter)
+		return 0, 0, fmt.Errorf("calibrate: measured %v ns per iteration", perIter)
 	}
 	it := uint64(float64(cfg.SampleDuration.Nanoseconds()) / perIter)
-	return max(it, 10), nil
+	return max(it, 10), perIter, nil
+}
+
+// minChildTimeout is the least time a child gets to report: process
+// start-up, reading the spec and installing the filters take milliseconds,
+// but a loaded machine may stall them for seconds.
+const minChildTimeout = 10 * time.Second
+
+// Upper bounds used by DeriveChildTimeout for what filters add per syscall:
+// interpreted classic BPF runs well under 5 ns per instruction, and each
+// filter's dispatch well under 100 ns (DESIGN.md: ~20 ns per filter
+// measured on x86_64 with retpolines).
+const (
+	maxNsPerInsn   = 5
+	maxNsPerFilter = 100
+)
+
+// DeriveChildTimeout returns the deadline of a child of cfg that installs
+// stack (sock_filter arrays), given the calibrated cost of one loop
+// iteration without filters, perIterNs in ns. The expected work is
+// (Warmup + Samples) x Iterations iterations, each costing perIterNs plus,
+// per syscall, an upper bound of what the stack can add (every instruction
+// of every filter executed: classic BPF only jumps forward), plus the
+// control loop twice at 5 ns per iteration. The deadline is
+// minChildTimeout (10 s) plus ten times that work, so a slow cell is never
+// mistaken for a hung one.
+func DeriveChildTimeout(cfg Config, stack [][]byte, perIterNs float64) time.Duration {
+	cfg = withDefaults(cfg)
+	var extra float64
+	for _, f := range stack {
+		extra += float64(len(f)/8)*maxNsPerInsn + maxNsPerFilter
+	}
+	iters := float64(cfg.Warmup+cfg.Samples) * float64(cfg.Iterations)
+	work := iters*(perIterNs+float64(cfg.Workload.SyscallsPerIter)*extra) + 2*float64(cfg.ControlIters)*5
+	if !(work < float64(math.MaxInt64)/20) { // would overflow: no deadline
+		return time.Duration(math.MaxInt64)
+	}
+	return minChildTimeout + time.Duration(10*work)
 }
 
 // runCell runs cfg.Parallel children at once for cell c with the given
@@ -726,6 +798,9 @@ func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpe
 	if err != nil {
 		return rep, fmt.Errorf("find own executable for re-exec: %w", err)
 	}
+	if timeout <= 0 {
+		timeout = minChildTimeout
+	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, exe)
@@ -734,7 +809,18 @@ func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpe
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &limitedBuffer{max: 8 << 10, buf: &stderr}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	// Its own process group: a Ctrl-C on the terminal reaches only the
+	// parent, which then kills the child's whole group (the exec
+	// workloads' programs too) and reports the interruption, instead of
+	// children dying first and looking like failures.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
+	cmd.Cancel = func() error {
+		if cmd.Process == nil {
+			return nil
+		}
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		return cmd.Process.Kill()
+	}
 	cmd.WaitDelay = time.Second
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
@@ -761,6 +847,15 @@ func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpe
 		case decErr == nil && rep.Err != "":
 			ce.Reason = rep.Err
 			ce.Errno = syscall.Errno(rep.InstallErrno)
+			if ce.Errno != 0 {
+				hint, notSup := installHint(ce.Errno, rep.FailedFilter, spec.Flags, rep.FiltersBefore, syscall.Errno(rep.ProbeErrno))
+				if hint != "" {
+					ce.Reason += ": " + hint
+				}
+				if notSup {
+					ce.Cause = ErrNotSupported
+				}
+			}
 		case ce.Signal != 0:
 			ce.Reason = "died"
 		default:
