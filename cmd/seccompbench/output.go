@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -143,4 +146,87 @@ func writeOutputs(outs []outputSpec, stdout, errOut io.Writer, doc *report.Docum
 		fmt.Fprintf(errOut, "wrote %s (%s)\n", o.Path, o.Format)
 	}
 	return nil
+}
+
+// checkOutputs makes sure, before anything is measured, that every -o FILE
+// can be written: its directory exists and accepts new files (the atomic
+// write creates a temporary file there), and the file is not a directory.
+// Devices and pipes (e.g. /dev/null, /dev/stdout) are written directly.
+// The error names the path and what to do about it.
+func checkOutputs(outs []outputSpec) error {
+	for _, o := range outs {
+		if o.Path == "" {
+			continue
+		}
+		if err := checkOutputPath(o.Path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkOutputPath(path string) error {
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("-o %s: is a directory; give a file name, e.g. %s", path, filepath.Join(path, "result.json"))
+		}
+		if !fi.Mode().IsRegular() {
+			return nil // a device or pipe: written directly
+		}
+	}
+	target, err := outputTarget(path)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(target)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("-o %s: directory %s does not exist; create it (mkdir -p %s) or write elsewhere", path, dir, dir)
+	case err != nil:
+		return fmt.Errorf("-o %s: %w; write elsewhere", path, err)
+	case !fi.IsDir():
+		return fmt.Errorf("-o %s: %s is not a directory; write elsewhere", path, dir)
+	}
+	probe, err := os.CreateTemp(dir, ".seccompbench-probe*")
+	if err != nil {
+		return fmt.Errorf("-o %s: cannot create files in %s (%w); choose a writable directory", path, dir, unwrapPath(err))
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}
+
+// outputTarget returns the file that writing path replaces: path itself or,
+// when it is a symbolic link, the file it points to (so the link stays).
+func outputTarget(path string) (string, error) {
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return path, nil
+	}
+	t, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A dangling link: write where it points.
+		l, lerr := os.Readlink(path)
+		if lerr != nil {
+			return "", fmt.Errorf("-o %s: %w", path, lerr)
+		}
+		if !filepath.IsAbs(l) {
+			l = filepath.Join(filepath.Dir(path), l)
+		}
+		return l, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("-o %s: %w", path, err)
+	}
+	return t, nil
+}
+
+// unwrapPath drops the *fs.PathError around err, whose path (a random
+// temporary name) would only confuse.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -13,6 +13,69 @@ import (
 // workload: the children would die instead of measuring.
 var errPreflight = errors.New("policy stops the workload")
 
+// errNoListener is wrapped when a filter can return SECCOMP_RET_USER_NOTIF:
+// the children install filters without SECCOMP_FILTER_FLAG_NEW_LISTENER, so
+// nobody would answer the notifications.
+var errNoListener = errors.New("policy notifies a user-space supervisor")
+
+// errInstallDenied is wrapped when a filter of the stack denies seccomp(2)
+// itself, so the filters after it could not be installed.
+var errInstallDenied = errors.New("policy denies installing further filters")
+
+// checkNotify refuses programs that can return SECCOMP_RET_USER_NOTIF (a
+// `ret #k` with that action anywhere in the program). Without a listener
+// the kernel fails such syscalls with ENOSYS (kernel/seccomp.c:
+// seccomp_do_user_notification), so the result would describe neither the
+// policy as deployed nor a plain deny.
+func checkNotify(progs []*filters.Program) error {
+	for i, p := range progs {
+		for pc, ins := range p.Insns {
+			if ins.Op != bpfRetK {
+				continue
+			}
+			if a, _ := filters.SplitRet(ins.K); a == filters.ActionUserNotif {
+				return fmt.Errorf("%w: policy %d (%s) returns SECCOMP_RET_USER_NOTIF at instruction %d; seccompbench installs filters without a listener (no supervisor answers, the kernel would fail those syscalls with ENOSYS): replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy",
+					errNoListener, i, p.Name, pc)
+			}
+		}
+	}
+	return nil
+}
+
+// bpfRetK is BPF_RET|BPF_K (include/uapi/linux/filter.h): return the
+// constant k.
+const bpfRetK = 0x06
+
+// checkInstall emulates seccomp(SECCOMP_SET_MODE_FILTER, 0, ptr) under every
+// proper prefix of stack: each filter is installed by a thread that already
+// runs the filters below it, so a prefix that kills, traps or denies
+// seccomp(2) stops the child at install time (kernel: SIGSYS, or EPERM or
+// another errno from seccomp(2)). The error names the filter, its action
+// and the largest filter count that can be installed.
+func checkInstall(stack filters.Stack, arch *filters.Arch) error {
+	nr, ok := arch.Lookup("seccomp")
+	if !ok || len(stack) < 2 {
+		return nil
+	}
+	for i := 1; i < len(stack); i++ {
+		res, err := filters.EmulateStack(stack[:i], arch.Data(nr, 1)) // SECCOMP_SET_MODE_FILTER
+		if err != nil {
+			return fmt.Errorf("emulate seccomp(2) under the first %d filters: %w", i, err)
+		}
+		switch res.Action {
+		case filters.ActionAllow, filters.ActionLog:
+			continue
+		}
+		what := res.Action.KernelName()
+		if res.Action == filters.ActionErrno {
+			what = fmt.Sprintf("%s(%d)", what, res.Data)
+		}
+		return fmt.Errorf("%w: filter %d (%s) returns %s for seccomp(2), so installing filter %d of %d would fail or kill the child: allow seccomp in the policy, or measure at most %d (--filters 0-%d)",
+			errInstallDenied, res.Decider, stack[res.Decider].Name, what, i+1, len(stack), i, i)
+	}
+	return nil
+}
+
 // predictWorkload emulates the deepest stack of each variant on the
 // workload's syscalls (native arch, zero arguments) and predicts the action
 // cache. It refuses stacks that kill or trap a workload syscall, naming the
@@ -22,10 +85,18 @@ func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int,
 	arch := filters.ArchX86_64
 	var out []report.CacheVariant
 	var warnings []string
+	if err := checkNotify(progs); err != nil {
+		return nil, nil, err
+	}
 	for _, v := range variants {
 		stack, err := runner.StackFor(progs, runner.Cell{Variant: v, Filters: n})
 		if err != nil {
 			return nil, nil, err
+		}
+		if v == variants[0] {
+			if err := checkInstall(stack, arch); err != nil {
+				return nil, nil, err
+			}
 		}
 		cv := report.CacheVariant{Variant: string(v)}
 		pred := filters.PredictCache(stack, []*filters.Arch{arch})

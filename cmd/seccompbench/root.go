@@ -101,6 +101,11 @@ var extraCommands []func(*Factory) *cobra.Command
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first SIGINT/SIGTERM cancels ctx: children are killed and reaped,
+	// temporary files removed, a partial result written if -o was given.
+	// Then the default handling comes back, so a second one ends the
+	// process at once (children die with it: PR_SET_PDEATHSIG).
+	go func() { <-ctx.Done(); stop() }()
 	ios := &IOStreams{In: stdin, Out: stdout, ErrOut: stderr, ErrTTY: isTerminal(stderr)}
 	f := &Factory{IO: ios, Now: time.Now, Context: ctx}
 	root := NewCmdRoot(f)

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// sockFilter encodes one struct sock_filter (little-endian, as x86_64).
+func sockFilter(code uint16, jt, jf uint8, k uint32) []byte {
+	b := make([]byte, 8)
+	binary.LittleEndian.PutUint16(b[0:], code)
+	b[2], b[3] = jt, jf
+	binary.LittleEndian.PutUint32(b[4:], k)
+	return b
+}
+
+// hugePolicy writes a policy with n argument rules on ioctl: it compiles
+// to well over 4096 instructions for n = 1200.
+func hugePolicy(n int) string {
+	var b strings.Builder
+	b.WriteString("default_action: errno\nsyscalls:\n  - action: allow\n    names_with_args:\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "      - name: ioctl\n        arguments: [{position: 1, operation: Equal, value: %d}]\n", i)
+	}
+	return b.String()
+}
+
+// TestErrorPaths feeds run every kind of bad input a user may give and
+// checks the exit code (1 failure, 2 usage) and that the message names the
+// place (file:line:col where there is a file) and says what to do. Cases
+// that fail before measuring start no child.
+func TestErrorPaths(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	policy := func(rules string) []byte {
+		return []byte("default_action: allow\nsyscalls:\n" + rules)
+	}
+	var (
+		badYAML    = write("bad.yaml", []byte("seccomp:\n  default_action: errno\n  syscalls:\n    - action: allow\n      names: [read, write\n"))
+		badJSON    = write("bad.json", []byte(`{"seccomp": {"default_action": "errno", "syscalls": [ {"action": "allow", "names": ["read"]} ]`))
+		unkKey     = write("key.yaml", []byte("seccomp:\n  default_action: errno\n  sycalls:\n    - action: allow\n      names: [read]\n"))
+		unkJSONKey = write("key.json", []byte(`{"default_action": "errno", "syscalls": [{"action": "allow", "names": ["read"], "extra": 1}]}`))
+		unkSys     = write("sys.yaml", []byte("default_action: errno\nsyscalls:\n  - action: allow\n    names: [read, getpdi]\n"))
+		unkAction  = write("action.yaml", []byte("default_action: errno\nsyscalls:\n  - action: permit\n    names: [read]\n"))
+		unkOp      = write("op.yaml", []byte("default_action: errno\nsyscalls:\n  - action: allow\n    names_with_args:\n      - name: socket\n        arguments: [{position: 0, operation: Frobnicate, value: 1}]\n"))
+		argIdx     = write("arg.yaml", []byte("default_action: errno\nsyscalls:\n  - action: allow\n    names_with_args:\n      - name: socket\n        arguments: [{position: 6, operation: Equal, value: 1}]\n"))
+		empty      = write("empty.yaml", nil)
+		noRules    = write("norules.yaml", []byte("default_action: allow\n"))
+		huge       = write("huge.yaml", []byte(hugePolicy(1200)))
+		patho      = "../../testdata/policies/pathological.yaml"
+		rawOdd     = write("odd.bpf", append(sockFilter(0x06, 0, 0, uint32(filters.ActionAllow)), 0, 1, 2, 3, 4))
+		rawLoad    = write("load.bpf", append(sockFilter(0x20, 0, 0, 64), sockFilter(0x06, 0, 0, uint32(filters.ActionAllow))...))
+		rawJump    = write("jump.bpf", append(sockFilter(0x15, 5, 0, 39), sockFilter(0x06, 0, 0, uint32(filters.ActionAllow))...))
+		rawNotify  = write("notify.bpf", append(sockFilter(0x20, 0, 0, 0), sockFilter(0x06, 0, 0, uint32(filters.ActionUserNotif))...))
+		ociNotify  = write("notify.json", []byte(`{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["ioctl"], "action": "SCMP_ACT_NOTIFY"}]}`))
+		unit       = write("x.service", []byte("[Service]\nSystemCallFilter=@system-service\n"))
+		killPid    = write("killpid.yaml", policy("  - action: kill_process\n    names: [getpid]\n"))
+		trapPid    = write("trappid.yaml", policy("  - action: trap\n    names: [getpid]\n"))
+		killThread = write("killthread.yaml", policy("  - action: kill_thread\n    names: [dup]\n"))
+		killSecc   = write("killseccomp.yaml", policy("  - action: kill_process\n    names: [seccomp]\n"))
+		errnoSecc  = write("errnoseccomp.yaml", policy("  - action: errno\n    names: [seccomp]\n"))
+		missing    = filepath.Join(dir, "missing.yaml")
+		notDir     = write("plain-file", []byte("x"))
+	)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string // substrings of stderr
+	}{
+		// Policy files: exit 1, file:line:col and the expected form.
+		{"malformed YAML", []string{"run", badYAML}, 1, []string{badYAML + ":5:", "']' not found"}},
+		{"malformed JSON", []string{"run", badJSON}, 1, []string{badJSON + ":1:", "'}'"}},
+		{"unknown key", []string{"run", unkKey}, 1, []string{unkKey + ":3:3:", `unknown key "sycalls"`, `did you mean "syscalls"?`}},
+		{"unknown JSON key", []string{"run", unkJSONKey}, 1, []string{unkJSONKey + ":1:", `unknown key "extra"`, "want action, names, names_with_args"}},
+		{"unknown syscall", []string{"run", unkSys}, 1, []string{unkSys + ":4:", `unknown syscall "getpdi"`, `did you mean "getpid"?`}},
+		{"unknown action", []string{"run", unkAction}, 1, []string{unkAction + ":3:", `unknown action "permit"`, "want one of kill_process"}},
+		{"unknown operator", []string{"run", unkOp}, 1, []string{unkOp + ":6:", `unknown operation "Frobnicate"`, "want one of Equal"}},
+		{"argument index 6", []string{"run", argIdx}, 1, []string{argIdx + ":6:", "argument position 6 out of range; want 0..5"}},
+		{"empty policy", []string{"run", empty}, 1, []string{empty + ":1:1: empty policy", "want default_action and syscalls"}},
+		{"policy without rules", []string{"run", noRules}, 1, []string{noRules + ":1:", "add a syscalls list"}},
+		{"filter over 4096 instructions", []string{"run", huge}, 1, []string{`filter "huge"`, "over BPF_MAXINSNS (4096)", "EINVAL", "split the policy"}},
+		{"stack over the path limit", []string{"run", patho, "--filters", "0,32"}, 1, []string{"MAX_INSNS_PER_PATH (32768", "ENOMEM", "the largest count that fits is 31"}},
+		{"policy denies seccomp: kill", []string{"run", killSecc, "--filters", "0,4"}, 1, []string{"filter 0 (killseccomp) returns SECCOMP_RET_KILL_PROCESS for seccomp(2)", "installing filter 2 of 4", "allow seccomp", "--filters 0-1"}},
+		{"policy denies seccomp: errno", []string{"run", errnoSecc, "--filters", "0,2"}, 1, []string{"returns SECCOMP_RET_ERRNO(1) for seccomp(2)"}},
+		{"path limit before seccomp denial", []string{"run", patho, "--filters", "0,31"}, 1, []string{"pathological", "for seccomp(2)", "--filters 0-1"}},
+		// Raw BPF: exit 1 with size or instruction and the kernel rule.
+		{"raw BPF not a multiple of 8", []string{"run", rawOdd}, 1, []string{rawOdd, "size 13 bytes is not a multiple of 8", "5 stray bytes"}},
+		{"raw BPF load outside seccomp_data", []string{"run", rawLoad}, 1, []string{rawLoad, "instruction 0 (byte offset 0)", "inside the 64-byte seccomp_data"}},
+		{"raw BPF jump out of the program", []string{"run", rawJump}, 1, []string{rawJump, "leaves the program"}},
+		{"raw BPF user_notif", []string{"run", rawNotify}, 1, []string{"returns SECCOMP_RET_USER_NOTIF", "without a listener", "replace the notify action"}},
+		{"OCI SCMP_ACT_NOTIFY", []string{"run", ociNotify}, 1, []string{"SECCOMP_RET_USER_NOTIF", "without a listener"}},
+		// Hostile to the workload: refused before any child starts.
+		{"kills the workload syscall", []string{"run", killPid, "--workload", "getpid"}, 1, []string{"(killpid) returns SECCOMP_RET_KILL_PROCESS for getpid", "allow getpid in the policy or pick another --workload"}},
+		{"traps the workload syscall", []string{"run", trapPid, "--workload", "getpid"}, 1, []string{"returns SECCOMP_RET_TRAP for getpid"}},
+		{"kills the workload thread", []string{"run", killThread}, 1, []string{"returns SECCOMP_RET_KILL_THREAD for dup", "mix workload"}},
+		// Paths: exit 1, the path and what to do.
+		{"policy file missing", []string{"run", missing}, 1, []string{missing, "no such file or directory", `POLICY is a file, "default"`}},
+		{"policy is a directory", []string{"run", dir}, 1, []string{dir, "is a directory"}},
+		{"-o into a missing directory", []string{"run", "-o", filepath.Join(dir, "nodir", "r.json")}, 1, []string{"directory " + filepath.Join(dir, "nodir") + " does not exist", "mkdir -p"}},
+		{"-o below a plain file", []string{"run", "-o", filepath.Join(notDir, "r.json")}, 1, []string{notDir + " is not a directory"}},
+		{"-o is a directory", []string{"run", "-o", dir}, 1, []string{"is a directory; give a file name"}},
+		{"-o where files cannot be created", []string{"run", "-o", "/proc/seccompbench.json"}, 1, []string{"cannot create files in /proc", "choose a writable directory"}},
+		// Usage: exit 2.
+		{"count out of range", []string{"run", "--filters", "0,5000"}, 2, []string{"--filters", "counts go from 0 to 4096"}},
+		{"negative count", []string{"run", "--filters", "-3"}, 2, []string{`negative count "-3"`}},
+		{"malformed range", []string{"run", "--filters", "1-"}, 2, []string{`bad range "1-"`, "want LOW-HIGH"}},
+		{"reversed range", []string{"run", "--filters", "5-2"}, 2, []string{`bad range "5-2"`}},
+		{"zero stride", []string{"run", "--filters", "0-32/0"}, 2, []string{`bad stride "0"`}},
+		{"empty element", []string{"run", "--filters", "0,,1"}, 2, []string{"empty element"}},
+		{"unknown workload", []string{"run", "--workload", "fork"}, 2, []string{`unknown workload "fork"`, "use one of close, getpid, mix"}},
+		{"unknown cache variant", []string{"run", "--cache", "maybe"}, 2, []string{`"maybe" is not on, defeat or both`}},
+		{"CPU outside the mask", []string{"run", "--cpu", "4095"}, 2, []string{"CPU 4095 is not one this process may run on", "use -1"}},
+		{"one trial", []string{"run", "--trials", "1"}, 2, []string{"need at least 2 trials"}},
+		{"png to stdout", []string{"run", "--format", "png"}, 2, []string{"give a file with -o"}},
+		{"systemd unit as POLICY", []string{"run", unit}, 2, []string{"installs a stack of filters", "--systemd-unit"}},
+		{"unknown flag", []string{"run", "--bogus"}, 2, []string{"unknown flag: --bogus", "--help"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			got := run(append(tt.args, "-q"), strings.NewReader(""), &out, &errb)
+			if got != tt.code {
+				t.Errorf("exit code %d, want %d; stderr:\n%s", got, tt.code, errb.String())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(errb.String(), w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errb.String())
+				}
+			}
+			if strings.Contains(errb.String(), "panic") || strings.Contains(errb.String(), "failed to") {
+				t.Errorf("stderr:\n%s", errb.String())
+			}
+			if out.Len() != 0 {
+				t.Errorf("stdout not empty on error: %q", out.String())
+			}
+		})
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) != 0 {
+		t.Errorf("files left behind: %v", left)
+	}
+}
+
+// A failing -o write keeps the previous file and leaves no temporary file;
+// a device is written directly and its write error reported; a symbolic
+// link is followed and stays a link.
+func TestWriteFileAtomicFailures(t *testing.T) {
+	dir := t.TempDir()
+	prev := filepath.Join(dir, "r.json")
+	if err := os.WriteFile(prev, []byte("previous"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("r.json", link); err != nil {
+		t.Fatal(err)
+	}
+	errDiskFull := errors.New("no space left on device")
+	tests := []struct {
+		name     string
+		path     string
+		render   func(io.Writer) error
+		wantErr  string
+		wantPrev string // content of r.json afterwards
+	}{
+		{"render fails half way", prev, func(w io.Writer) error {
+			io.WriteString(w, `{"partial`)
+			return errDiskFull
+		}, "no space left on device (any previous " + prev + " is untouched)", "previous"},
+		{"device full", "/dev/full", func(w io.Writer) error {
+			_, err := io.WriteString(w, "result")
+			return err
+		}, "write /dev/full: no space left on device", "previous"},
+		{"directory", dir, func(w io.Writer) error { return nil }, "is a directory", "previous"},
+		{"through a symlink", link, func(w io.Writer) error {
+			_, err := io.WriteString(w, "new")
+			return err
+		}, "", "new"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := writeFileAtomic(tt.path, tt.render)
+			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("err = %v, want %q", err, tt.wantErr)
+			}
+			if b, _ := os.ReadFile(prev); string(b) != tt.wantPrev {
+				t.Errorf("r.json holds %q, want %q", b, tt.wantPrev)
+			}
+			if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("link.json is no longer a symlink: %v", err)
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) != 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+		})
+	}
+	if fi, err := os.Stat("/dev/full"); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		t.Errorf("/dev/full is no longer a character device: %v", err)
+	}
+}
+
+// failWriter fails every write, like stdout on a full disk or closed pipe.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// A write error on stdout is a failure (exit 1), reported with its cause,
+// for every text format.
+func TestRunStdoutWriteError(t *testing.T) {
+	doc := &report.Document{}
+	for _, f := range []string{"table", "json", "markdown", "csv", "benchstat"} {
+		t.Run(f, func(t *testing.T) {
+			err := writeOutputs([]outputSpec{{Format: f}}, failWriter{}, io.Discard, doc)
+			if err == nil || !strings.Contains(err.Error(), "broken pipe") {
+				t.Errorf("err = %v, want the write error", err)
+			}
+		})
+	}
+}
