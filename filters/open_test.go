@@ -56,6 +56,7 @@ func TestOpenErrors(t *testing.T) {
 	oci := write("docker.json", []byte(`{"defaultAction": "SCMP_ACT_NOPE", "syscalls": []}`))
 	raw := write("filter.bpf", []byte{0x20, 0, 0, 0, 64, 0, 0, 0})
 	unit := write("x.service", []byte("[Service]\nSystemCallFilter=@system-service\n"))
+	odd := write("odd.bpf", []byte{0x06, 0, 0, 0, 0, 0, 0xff, 0x7f, 0x06, 0, 0})
 	bad := write("bad.yaml", []byte("default_action: errno\nsyscalls:\n- action: allow\n  names: [getpdi]\n"))
 	missing := filepath.Join(dir, "missing.yaml")
 	tests := []struct {
@@ -69,6 +70,7 @@ func TestOpenErrors(t *testing.T) {
 		{"bad oci profile", oci, ErrBadOCI, oci + `:1:19: invalid OCI seccomp profile: defaultAction: unknown action "SCMP_ACT_NOPE"`},
 		{"bad raw bpf", raw, ErrBadRaw, raw + `: invalid raw BPF filter: instruction 0`},
 		{"systemd unit", unit, ErrUnsupportedFormat, "--systemd-unit"},
+		{"binary, not whole instructions", odd, ErrBadRaw, "size 11 bytes is not a multiple of 8 (sizeof(struct sock_filter)): 3 stray bytes"},
 		{"bad policy", bad, ErrBadPolicy, bad + `:4:11: unknown syscall "getpdi" for x86_64; did you mean "getpid"?`},
 	}
 	for _, tt := range tests {

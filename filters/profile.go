@@ -226,6 +226,12 @@ func straceRow(cols []string, line string) (ProfileEntry, error) {
 	if e.Calls < 0 {
 		return e, fmt.Errorf("negative calls %d", e.Calls)
 	}
+	if e.Errors < 0 {
+		return e, fmt.Errorf("negative errors %d", e.Errors)
+	}
+	if e.Seconds < 0 || math.IsInf(e.Seconds, 0) {
+		return e, fmt.Errorf("seconds %v: want a finite number ≥ 0", e.Seconds)
+	}
 	return e, nil
 }
 
@@ -258,7 +264,7 @@ func (p *Profile) parseCSV(lines []string) error {
 		}
 		e := ProfileEntry{Name: f[0], Calls: calls, Seconds: math.NaN()}
 		if len(f) == 3 {
-			if e.Seconds, err = strconv.ParseFloat(f[2], 64); err != nil || e.Seconds < 0 {
+			if e.Seconds, err = strconv.ParseFloat(f[2], 64); err != nil || !(e.Seconds >= 0) || math.IsInf(e.Seconds, 0) {
 				return p.lineErr(i, "seconds %q: want a number ≥ 0", f[2])
 			}
 		}
@@ -278,7 +284,11 @@ func (p *Profile) add(arch *Arch, e ProfileEntry, seen map[string]int, line int)
 	key := arch.Name + "/" + e.Name
 	if k, ok := seen[key]; ok {
 		q := &p.Entries[k]
-		q.Calls += e.Calls
+		if q.Calls > math.MaxInt64-e.Calls {
+			q.Calls = math.MaxInt64 // saturate: a merged count never wraps negative
+		} else {
+			q.Calls += e.Calls
+		}
 		q.Errors += e.Errors
 		q.Seconds += e.Seconds
 		return
