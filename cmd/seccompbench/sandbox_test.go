@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestNewCmdSandboxFlags(t *testing.T) {
+	tests := []struct {
+		args    string
+		wantErr string
+		want    string // policies|command|filters|defeat
+	}{
+		{"default --filters 3 -- sleep 5", "", "[default]|[sleep 5]|3|false"},
+		{"a.yaml b.yaml --defeat-cache -- sh -c true", "", "[a.yaml b.yaml]|[sh -c true]|0|true"},
+		{"default", "after --", ""},
+		{"default --", "after --", ""},
+		{"-- sleep 1", "at least one POLICY", ""},
+		{"default --filters -2 -- true", "negative", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			ios, _, _, _ := testIOStreams()
+			var got *SandboxOptions
+			cmd := NewCmdSandbox(&Factory{IO: ios}, func(o *SandboxOptions) error { got = o; return nil })
+			cmd.SetArgs(strings.Fields(tt.args))
+			cmd.SetOut(ios.Out)
+			cmd.SetErr(ios.ErrOut)
+			err := cmd.Execute()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("got %v, want an error containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := fmt.Sprintf("%v|%v|%d|%v", got.Policies, got.Command, got.Filters, got.DefeatCache); s != tt.want {
+				t.Errorf("got %s, want %s", s, tt.want)
+			}
+		})
+	}
+}
+
+// TestSandboxRefusesDeniedExecve checks the preflight: a stack that does
+// not allow execve is refused before anything is installed (else this test
+// process would end up filtered).
+func TestSandboxRefusesDeniedExecve(t *testing.T) {
+	policy := filepath.Join(t.TempDir(), "noexec.yaml")
+	if err := os.WriteFile(policy, []byte("default_action: allow\nsyscalls:\n  - action: errno\n    names: [execve]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	filtersNow := func() string {
+		b, _ := os.ReadFile("/proc/self/status")
+		_, v, _ := strings.Cut(string(b), "Seccomp_filters:")
+		return strings.TrimSpace(strings.SplitN(v, "\n", 2)[0])
+	}
+	before := filtersNow()
+	ios, _, _, _ := testIOStreams()
+	err := sandboxRun(&SandboxOptions{IO: ios, Policies: []string{policy}, Command: []string{"true"}})
+	if err == nil || !strings.Contains(err.Error(), "execve") {
+		t.Fatalf("got %v, want a refusal naming execve", err)
+	}
+	if after := filtersNow(); after != before {
+		t.Fatalf("Seccomp_filters of the test process went from %q to %q", before, after)
+	}
+}
