@@ -161,7 +161,9 @@ func FitCostModel(points []CalibrationPoint, cached Estimate, confidence float64
 		}
 		if s := chi2 / float64(n-2); s > 1 {
 			vf, vk, cov = vf*s, vk*s, cov*s
-			warnings = append(warnings, fmt.Sprintf("the calibration points scatter %.1f× more than their intervals allow around the per-filter + per-instruction line; intervals widened accordingly", math.Sqrt(s)))
+			if math.Sqrt(s) >= 1.5 {
+				warnings = append(warnings, fmt.Sprintf("the calibration points scatter %.1f× more than their intervals allow around the per-filter + per-instruction line; intervals widened accordingly", math.Sqrt(s)))
+			}
 		}
 	}
 	hf, hk := math.Sqrt(vf), math.Sqrt(vk)
