@@ -142,3 +142,19 @@ func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int,
 	}
 	return out, warnings, nil
 }
+
+// kernelWarnings returns what the results cannot show on kernel release
+// (uname -r, e.g. "5.10.0-28-amd64"): before Linux 5.11 there is no action
+// cache (kernel/seccomp.c: seccomp_cache_prepare, added in 5.11), so the
+// "on" variant runs every filter like "defeat" and the cache prediction
+// describes newer kernels. An unparsable release gives no warning.
+func kernelWarnings(release string) []string {
+	var major, minor int
+	if _, err := fmt.Sscanf(release, "%d.%d", &major, &minor); err != nil {
+		return nil
+	}
+	if major < 5 || major == 5 && minor < 11 {
+		return []string{fmt.Sprintf("kernel %s predates the seccomp action cache (Linux 5.11): every filter runs on every syscall, so \"on\" measures what \"defeat\" does, and the cache column shows what 5.11+ would skip", release)}
+	}
+	return nil
+}

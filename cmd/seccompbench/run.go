@@ -338,6 +338,7 @@ func runRun(opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
+	warnings = append(warnings, kernelWarnings(runner.CaptureEnvironment().Kernel)...)
 	for _, w := range warnings {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
 	}
