@@ -137,7 +137,7 @@ func simClassName(p *SimulatePlot, c barClass) string {
 	slices.Sort(verdicts)
 	refused := !slices.ContainsFunc(verdicts, func(v string) bool { return !slices.Contains(refusingVerdicts, v) })
 	if refused {
-		return fmt.Sprintf("%s, not cached: the filters run, the call does not go through", strings.Join(verdicts, ", "))
+		return fmt.Sprintf("%s, not cached: the filters run, then the call is refused", strings.Join(verdicts, ", "))
 	}
 	return fmt.Sprintf("%s, not cached: the filters run on every call", strings.Join(verdicts, ", "))
 }
@@ -325,7 +325,7 @@ func drawSimulate(dc draw.Canvas, sp *SimulatePlot) error {
 }
 
 func labelText(b SyscallBar) string {
-	return fmt.Sprintf("%s %d", barName(b), b.Instructions)
+	return fmt.Sprintf("%s: %d", barName(b), b.Instructions)
 }
 
 func barName(b SyscallBar) string {

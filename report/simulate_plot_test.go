@@ -51,7 +51,7 @@ func TestSimulateSVG(t *testing.T) {
 		"stack: 1 filter: default",
 		"instructions executed per call (all filters)",
 		"x86_64 syscall number",
-		"kill 118",
+		"kill: 118",
 		"424", // the tick after the gap in the numbering
 	)
 	for _, w := range want {
@@ -59,7 +59,7 @@ func TestSimulateSVG(t *testing.T) {
 			t.Errorf("SVG has no text %q; texts: %q", w, texts)
 		}
 	}
-	for _, notWant := range []string{"read 6", "mount 114"} {
+	for _, notWant := range []string{"read: 6", "mount: 114"} {
 		if slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(s, notWant) }) {
 			t.Errorf("SVG names %q; only uncached allowed syscalls get names", notWant)
 		}
@@ -105,9 +105,9 @@ func TestSimulateSeriesNames(t *testing.T) {
 	}{
 		{"all three", []SyscallBar{cached, allowed, verdict("ERRNO(1)")}, []string{
 			SimulateLegendCached, SimulateLegendAllowed,
-			"ERRNO, not cached: the filters run, the call does not go through"}},
+			"ERRNO, not cached: the filters run, then the call is refused"}},
 		{"refusals sorted, errno values merged", []SyscallBar{verdict("KILL_PROCESS"), verdict("ERRNO(38)"), verdict("ERRNO(1)")}, []string{
-			"ERRNO, KILL_PROCESS, not cached: the filters run, the call does not go through"}},
+			"ERRNO, KILL_PROCESS, not cached: the filters run, then the call is refused"}},
 		{"log lets the call through", []SyscallBar{verdict("LOG"), verdict("ERRNO(1)")}, []string{
 			"ERRNO, LOG, not cached: the filters run on every call"}},
 		{"nothing cached", []SyscallBar{allowed}, []string{SimulateLegendAllowed}},
@@ -184,7 +184,7 @@ func TestLayoutLabels(t *testing.T) {
 		if !b.Allowed || b.Cached {
 			t.Errorf("label %q on a bar that is not allowed-uncached", l.text)
 		}
-		if want := fmt.Sprintf("%s %d", b.Name, b.Instructions); l.text != want {
+		if want := fmt.Sprintf("%s: %d", b.Name, b.Instructions); l.text != want {
 			t.Errorf("label %d = %q, want %q", k, l.text, want)
 		}
 		if l.base < float64(b.Instructions) {
