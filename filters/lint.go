@@ -224,13 +224,13 @@ func (l *linter) limits(count int) {
 		return
 	}
 	progs := []*Program(l.s)
-	total := 0
+	stack := make(Stack, count)
 	for i := range count {
-		total += progs[i%len(progs)].Len() + PathPenalty
+		stack[i] = progs[i%len(progs)]
 	}
-	if total > MaxInsnsPerPath {
+	if total := stack.PathLength(); total > MaxInsnsPerPath {
 		l.add(Finding{Severity: SeverityError, Code: LintPathLimit, Filter: -1,
-			Message: fmt.Sprintf("%d filters need %d instructions on the path (len+%d each), over MAX_INSNS_PER_PATH (%d): the filter that crosses it fails with ENOMEM", count, total, PathPenalty, MaxInsnsPerPath),
+			Message: fmt.Sprintf("%d filters need %d instructions on the path (converted eBPF length, +%d for all but the newest), over MAX_INSNS_PER_PATH (%d): the filter that crosses it fails with ENOMEM", count, total, PathPenalty, MaxInsnsPerPath),
 			Hint:    fmt.Sprintf("at most %d of these filters fit; shorten them or stack fewer", MaxStackCount(progs))})
 	}
 }

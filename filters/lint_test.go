@@ -109,7 +109,9 @@ func TestLint(t *testing.T) {
 	)
 	invalidP := &Program{Name: "bad", Insns: []bpf.RawInstruction{tRaw(sfLD|sfW|sfABS, 0, 0, 6), tRaw(sfRET|sfA, 0, 0, 0)}}
 	long := &Program{Name: "long", Insns: slices.Repeat([]bpf.RawInstruction{tRaw(sfRET|sfK, 0, 0, uint32(ActionAllow))}, MaxInsns+1)}
-	k1020 := &Program{Name: "k1020", Insns: slices.Repeat([]bpf.RawInstruction{tRaw(sfRET|sfK, 0, 0, uint32(ActionAllow))}, 1020)}
+	// 1015 loads and a ret: 1020 eBPF instructions after conversion
+	// (Program.EBPFLen), so 32 copies need 32·1024 − 4 = 32764 on the path.
+	k1020 := &Program{Name: "k1020", Insns: append(slices.Repeat([]bpf.RawInstruction{tRaw(0x20, 0, 0, 0)}, 1015), tRaw(sfRET|sfK, 0, 0, uint32(ActionAllow)))}
 
 	tests := []struct {
 		name string
@@ -152,7 +154,7 @@ func TestLint(t *testing.T) {
 			{SeverityError, LintTooLong, "", 0, "4097 instructions"},
 		}},
 		{"path limit at 33", Stack{k1020}, LintOptions{Count: 33}, []wantFinding{
-			{SeverityError, LintPathLimit, "", -1, "33 filters need 33792 instructions"},
+			{SeverityError, LintPathLimit, "", -1, "33 filters need 33788 instructions"},
 		}},
 		{"32 fit", Stack{k1020}, LintOptions{Count: 32}, nil},
 		{"default-allow without x32 check", Stack{tAsm(t, "no-x32-check",

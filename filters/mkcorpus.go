@@ -15,7 +15,8 @@
 //   - pathological.yaml: a Beats policy that checks two arguments of each
 //     of the first x86_64 syscalls, just long enough (1021..1053
 //     instructions) that 31 copies fit MAX_INSNS_PER_PATH and 32 do not:
-//     (len+4)*32 > 32768.
+//     32·len + 4·31 > 32768. seccomp itself is allowed plainly, so the
+//     filter can be stacked (each further filter is installed through it).
 //
 // Run it with `go generate ./filters/`; the output depends only on the
 // module versions, so rerunning it reproduces the committed files.
@@ -101,8 +102,9 @@ func pathological() []byte {
 		b.WriteString("# Pathological on purpose: every allowed syscall checks two arguments\n")
 		b.WriteString("# (conditions that always hold in practice), so the filter is long and\n")
 		b.WriteString("# never cacheable. It is sized so that 31 copies fit the kernel's\n")
-		b.WriteString("# MAX_INSNS_PER_PATH (32768, counting len+4 per filter) and 32 do not.\n")
-		b.WriteString("default_action: errno\nsyscalls:\n  - action: allow\n    names_with_args:\n")
+		b.WriteString("# MAX_INSNS_PER_PATH (32768, counting len+4 per filter but the newest)\n")
+		b.WriteString("# and 32 do not. seccomp is allowed so that the filter can be stacked.\n")
+		b.WriteString("default_action: errno\nsyscalls:\n  - action: allow\n    names: [seccomp]\n  - action: allow\n    names_with_args:\n")
 		for _, nr := range nums[:n] {
 			fmt.Fprintf(&b, "      - name: %s\n        arguments:\n", filters.ArchX86_64.SyscallName(nr))
 			b.WriteString("          - {position: 0, operation: LessThan, value: 0x100000000}\n")

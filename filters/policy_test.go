@@ -426,16 +426,16 @@ func TestSamplePolicies(t *testing.T) {
 	tests := []struct {
 		file    string
 		insns   int
-		maxFits int // MaxStackCount: floor(32768 / (insns+4))
+		maxFits int // MaxStackCount: n·(EBPFLen+4) − 4 ≤ 32768
 	}{
-		{"minimal.yaml", 8, 2730},
-		{"denylist.yaml", 45, 668},
-		{"args-workload.yaml", 89, 352},
-		{"default.yaml", 149, 214},
-		{"default.json", 149, 214},
-		{"large-allowlist.yaml", 309, 104},
-		{"pathological.yaml", 1021, 31}, // written by mkcorpus.go
-		{"positions.yaml", 281, 114}, // estimate validation (docs/estimate.md)
+		{"minimal.yaml", 8, 1724},
+		{"denylist.yaml", 45, 574},
+		{"args-workload.yaml", 89, 324},
+		{"default.yaml", 149, 203},
+		{"default.json", 149, 203},
+		{"large-allowlist.yaml", 309, 102},
+		{"pathological.yaml", 923, 31}, // written by mkcorpus.go
+		{"positions.yaml", 281, 111},   // estimate validation (docs/estimate.md)
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -505,20 +505,22 @@ func TestLargeAllowlistStack(t *testing.T) {
 	if names != 300 {
 		t.Fatalf("large-allowlist has %d names, want 300", names)
 	}
-	// (309+4)·32 = 10016 ≤ 32768: 32 copies fit; (309+4)·104 = 32552 is
-	// the most, 105 copies need 32865.
-	if s, err := BuildStack([]*Program{prog}, 32); err != nil || s.PathLength() != 10016 {
-		t.Errorf("BuildStack(32): path %d, err %v; want 10016, nil", s.PathLength(), err)
+	// The path counts converted eBPF lengths (317 for these 309
+	// instructions) +4, but not for the newest filter (kernel/seccomp.c:
+	// seccomp_attach_filter): 321·32 − 4 = 10268 ≤ 32768: 32 copies fit;
+	// 102 is the most, 103 copies need 321·103 − 4 = 33059.
+	if s, err := BuildStack([]*Program{prog}, 32); err != nil || s.PathLength() != 10268 {
+		t.Errorf("BuildStack(32): path %d, err %v; want 10268, nil", s.PathLength(), err)
 	}
-	if _, err := BuildStack([]*Program{prog}, 104); err != nil {
-		t.Errorf("BuildStack(104): %v", err)
+	if _, err := BuildStack([]*Program{prog}, 102); err != nil {
+		t.Errorf("BuildStack(102): %v", err)
 	}
-	_, err = BuildStack([]*Program{prog}, 105)
+	_, err = BuildStack([]*Program{prog}, 103)
 	var le *LimitError
 	if !errors.As(err, &le) || !errors.Is(err, ErrLimit) {
-		t.Fatalf("BuildStack(105) = %v, want a *LimitError", err)
+		t.Fatalf("BuildStack(103) = %v, want a *LimitError", err)
 	}
-	if got := *le; got != (LimitError{Limit: "MAX_INSNS_PER_PATH", Have: 32865, Max: 32768, Count: 105, MaxCount: 104}) {
+	if got := *le; got != (LimitError{Limit: "MAX_INSNS_PER_PATH", Have: 33059, Max: 32768, Count: 103, MaxCount: 102}) {
 		t.Errorf("got %+v", got)
 	}
 }
@@ -535,12 +537,17 @@ func TestStackLimitsSynthetic(t *testing.T) {
 		have     int
 		maxCount int
 	}{
-		{"1020 x 32 fits exactly", []*Program{prog(1020)}, 32, "", 0, 0},
-		{"1021 x 32 is over", []*Program{prog(1021)}, 32, "MAX_INSNS_PER_PATH", 32800, 31},
+		// prog(n) converts to n+3 eBPF instructions (prologue + n loads).
+		{"1017 x 32 fits exactly", []*Program{prog(1017)}, 32, "", 0, 0},
+		{"1018 x 32 is over", []*Program{prog(1018)}, 32, "MAX_INSNS_PER_PATH", 32*1025 - 4, 31},
+		// The kernel counts +4 only for filters already attached: 12 x
+		// (2724+3) + 11·4 = 32768 fits exactly, 12 x 2725 does not.
+		{"2724 x 12 fits exactly", []*Program{prog(2724)}, 12, "", 0, 0},
+		{"2725 x 12 is over", []*Program{prog(2725)}, 12, "MAX_INSNS_PER_PATH", 32780, 11},
 		{"4096 alone fits", []*Program{prog(4096)}, 1, "", 0, 0},
-		{"4096 x 8 is over", []*Program{prog(4096)}, 8, "MAX_INSNS_PER_PATH", 32800, 7},
+		{"4096 x 8 is over", []*Program{prog(4096)}, 8, "MAX_INSNS_PER_PATH", 8*4103 - 4, 7},
 		{"4097 breaks BPF_MAXINSNS", []*Program{prog(4097)}, 1, "BPF_MAXINSNS", 4097, 0},
-		{"cycled 4000+8 x 17 is over", []*Program{prog(4000), prog(8)}, 17, "MAX_INSNS_PER_PATH", 9*4004 + 8*12, 16},
+		{"cycled 4000+8 x 17 is over", []*Program{prog(4000), prog(8)}, 17, "MAX_INSNS_PER_PATH", 9*4007 + 8*15 - 4, 16},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -39,13 +39,17 @@ const (
 	// MaxInsns is BPF_MAXINSNS: the most instructions one filter may have
 	// (include/uapi/linux/bpf_common.h). A longer filter fails with EINVAL.
 	MaxInsns = 4096
-	// MaxInsnsPerPath is MAX_INSNS_PER_PATH (kernel/seccomp.c): the sum over
-	// every filter attached to a task of (len + PathPenalty) instructions may
-	// not exceed it, else seccomp(2) fails with ENOMEM.
+	// MaxInsnsPerPath is MAX_INSNS_PER_PATH (kernel/seccomp.c): when a
+	// filter is attached, its length plus (len + PathPenalty) of every
+	// filter already attached may not exceed it, else seccomp(2) fails with
+	// ENOMEM (kernel/seccomp.c: seccomp_attach_filter). The lengths are
+	// those of the programs after the kernel converted them from classic
+	// BPF to eBPF (Program.EBPFLen), not the classic lengths.
 	MaxInsnsPerPath = 32768
 	// PathPenalty is the per-filter overhead, in instructions, that
-	// kernel/seccomp.c: seccomp_attach_filter adds to each filter's length
-	// when checking MaxInsnsPerPath.
+	// kernel/seccomp.c: seccomp_attach_filter adds to the length of each
+	// filter already attached (not to the one being attached) when checking
+	// MaxInsnsPerPath.
 	PathPenalty = 4
 )
 
@@ -69,8 +73,67 @@ type Program struct {
 	CacheDefeated bool
 }
 
-// Len returns the program length in instructions.
+// Len returns the program length in (classic BPF) instructions, the length
+// BPF_MAXINSNS limits.
 func (p *Program) Len() int { return len(p.Insns) }
+
+// EBPFLen returns the program's length in eBPF instructions after the
+// kernel converts it (net/core/filter.c: bpf_convert_filter), the length
+// MAX_INSNS_PER_PATH counts (kernel/seccomp.c: seccomp_attach_filter reads
+// prog->len of the converted program). The conversion emits a 3-instruction
+// prologue (A = 0, X = 0, save the context), 2 instructions per ret (mov
+// to r0, exit), 5 per division by X (a zero check that returns 0
+// first; 5 is what kernel 6.18 accepts, one more than the 4 the check
+// and the operation alone would take), and for a conditional jump one more when its constant does not
+// fit a signed 32-bit immediate (it is moved to a register first) and one
+// more (a JA) unless its false branch is the next instruction or, for
+// jeq/jgt/jge, its true branch is (then the condition is inverted). All
+// other instructions convert one to one. Checked against kernel 6.18 by
+// runner's TestPathLimitMatchesKernel.
+func (p *Program) EBPFLen() int {
+	n := 3
+	for _, ins := range p.Insns {
+		n += ebpfInsns(ins)
+	}
+	return n
+}
+
+// ebpfInsns is the number of eBPF instructions bpf_convert_filter emits for
+// one classic instruction (opcode bits: include/uapi/linux/bpf_common.h).
+func ebpfInsns(ins bpf.RawInstruction) int {
+	const (
+		classALU, classJMP, classRET = 0x04, 0x05, 0x06
+		srcX                         = 0x08
+		opJA, opJEQ, opJGT, opJGE    = 0x00, 0x10, 0x20, 0x30
+		opDIV, opMOD                 = 0x30, 0x90
+	)
+	op := ins.Op & 0xf0
+	switch ins.Op & 0x07 {
+	case classRET:
+		return 2
+	case classALU:
+		if ins.Op&srcX != 0 && (op == opDIV || op == opMOD) {
+			return 5
+		}
+		return 1
+	case classJMP:
+		if op == opJA {
+			return 1
+		}
+		n := 0
+		if ins.Op&srcX == 0 && int32(ins.K) < 0 {
+			n++
+		}
+		switch {
+		case ins.Jf == 0:
+			return n + 1
+		case ins.Jt == 0 && (op == opJEQ || op == opJGT || op == opJGE):
+			return n + 1
+		}
+		return n + 2
+	}
+	return 1
+}
 
 // Bytes returns the program as an array of struct sock_filter in
 // little-endian order (the native order of x86_64 and arm64), 8 bytes per
@@ -124,12 +187,19 @@ const opLdAbsW = 0x20
 // syscall (kernel/seccomp.c: seccomp_run_filters).
 type Stack []*Program
 
-// PathLength returns the stack's cost against MaxInsnsPerPath, in
-// instructions: the sum over filters of Len()+PathPenalty.
+// PathLength returns the stack's cost against MaxInsnsPerPath when its
+// newest filter is attached, in eBPF instructions: the sum over filters of
+// EBPFLen()+PathPenalty, less the penalty of the newest, which the kernel
+// does not count (kernel/seccomp.c: seccomp_attach_filter). 0 for an empty
+// stack. So 32 equal straight-line filters (EBPFLen = Len+4) may have at
+// most 1016 instructions each, not the 1020 that len+4 per filter suggests.
 func (s Stack) PathLength() int {
-	n := 0
+	if len(s) == 0 {
+		return 0
+	}
+	n := -PathPenalty
 	for _, p := range s {
-		n += p.Len() + PathPenalty
+		n += p.EBPFLen() + PathPenalty
 	}
 	return n
 }
@@ -157,7 +227,7 @@ func (e *LimitError) Error() string {
 		return fmt.Sprintf("filter %q has %d instructions, %d over BPF_MAXINSNS (%d); the kernel rejects it with EINVAL: split the policy or shorten it",
 			e.Program, e.Have, e.Have-e.Max, e.Max)
 	}
-	return fmt.Sprintf("stack of %d filters needs %d instructions on the path, %d over MAX_INSNS_PER_PATH (%d, counting len+4 per filter); the kernel rejects it with ENOMEM: the largest count that fits is %d",
+	return fmt.Sprintf("stack of %d filters needs %d instructions on the path, %d over MAX_INSNS_PER_PATH (%d, counting each filter's converted eBPF length, +4 for all but the newest); the kernel rejects it with ENOMEM: the largest count that fits is %d",
 		e.Count, e.Have, e.Have-e.Max, e.Max, e.MaxCount)
 }
 
@@ -201,13 +271,15 @@ func MaxStackCount(progs []*Program) int {
 	if len(progs) == 0 {
 		return MaxInsnsPerPath
 	}
-	total, n := 0, 0
+	// Attaching filter n+1 needs the stack's penalized length plus the
+	// new filter's own length to fit.
+	penalized, n := 0, 0
 	for {
-		c := progs[n%len(progs)].Len() + PathPenalty
-		if total+c > MaxInsnsPerPath {
+		l := progs[n%len(progs)].EBPFLen()
+		if penalized+l > MaxInsnsPerPath {
 			return n
 		}
-		total += c
+		penalized += l + PathPenalty
 		n++
 	}
 }

@@ -52,31 +52,32 @@ func TestErrorPaths(t *testing.T) {
 		return []byte("default_action: allow\nsyscalls:\n" + rules)
 	}
 	var (
-		badYAML    = write("bad.yaml", []byte("seccomp:\n  default_action: errno\n  syscalls:\n    - action: allow\n      names: [read, write\n"))
-		badJSON    = write("bad.json", []byte(`{"seccomp": {"default_action": "errno", "syscalls": [ {"action": "allow", "names": ["read"]} ]`))
-		unkKey     = write("key.yaml", []byte("seccomp:\n  default_action: errno\n  sycalls:\n    - action: allow\n      names: [read]\n"))
-		unkJSONKey = write("key.json", []byte(`{"default_action": "errno", "syscalls": [{"action": "allow", "names": ["read"], "extra": 1}]}`))
-		unkSys     = write("sys.yaml", []byte("default_action: errno\nsyscalls:\n  - action: allow\n    names: [read, getpdi]\n"))
-		unkAction  = write("action.yaml", []byte("default_action: errno\nsyscalls:\n  - action: permit\n    names: [read]\n"))
-		unkOp      = write("op.yaml", []byte("default_action: errno\nsyscalls:\n  - action: allow\n    names_with_args:\n      - name: socket\n        arguments: [{position: 0, operation: Frobnicate, value: 1}]\n"))
-		argIdx     = write("arg.yaml", []byte("default_action: errno\nsyscalls:\n  - action: allow\n    names_with_args:\n      - name: socket\n        arguments: [{position: 6, operation: Equal, value: 1}]\n"))
-		empty      = write("empty.yaml", nil)
-		noRules    = write("norules.yaml", []byte("default_action: allow\n"))
-		huge       = write("huge.yaml", []byte(hugePolicy(1200)))
-		patho      = "../../testdata/policies/pathological.yaml"
-		rawOdd     = write("odd.bpf", append(sockFilter(0x06, 0, 0, uint32(filters.ActionAllow)), 0, 1, 2, 3, 4))
-		rawLoad    = write("load.bpf", append(sockFilter(0x20, 0, 0, 64), sockFilter(0x06, 0, 0, uint32(filters.ActionAllow))...))
-		rawJump    = write("jump.bpf", append(sockFilter(0x15, 5, 0, 39), sockFilter(0x06, 0, 0, uint32(filters.ActionAllow))...))
-		rawNotify  = write("notify.bpf", append(sockFilter(0x20, 0, 0, 0), sockFilter(0x06, 0, 0, uint32(filters.ActionUserNotif))...))
-		ociNotify  = write("notify.json", []byte(`{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["ioctl"], "action": "SCMP_ACT_NOTIFY"}]}`))
-		unit       = write("x.service", []byte("[Service]\nSystemCallFilter=@system-service\n"))
-		killPid    = write("killpid.yaml", policy("  - action: kill_process\n    names: [getpid]\n"))
-		trapPid    = write("trappid.yaml", policy("  - action: trap\n    names: [getpid]\n"))
-		killThread = write("killthread.yaml", policy("  - action: kill_thread\n    names: [dup]\n"))
-		killSecc   = write("killseccomp.yaml", policy("  - action: kill_process\n    names: [seccomp]\n"))
-		errnoSecc  = write("errnoseccomp.yaml", policy("  - action: errno\n    names: [seccomp]\n"))
-		missing    = filepath.Join(dir, "missing.yaml")
-		notDir     = write("plain-file", []byte("x"))
+		badYAML     = write("bad.yaml", []byte("seccomp:\n  default_action: errno\n  syscalls:\n    - action: allow\n      names: [read, write\n"))
+		badJSON     = write("bad.json", []byte(`{"seccomp": {"default_action": "errno", "syscalls": [ {"action": "allow", "names": ["read"]} ]`))
+		unkKey      = write("key.yaml", []byte("seccomp:\n  default_action: errno\n  sycalls:\n    - action: allow\n      names: [read]\n"))
+		unkJSONKey  = write("key.json", []byte(`{"default_action": "errno", "syscalls": [{"action": "allow", "names": ["read"], "extra": 1}]}`))
+		unkSys      = write("sys.yaml", []byte("default_action: errno\nsyscalls:\n  - action: allow\n    names: [read, getpdi]\n"))
+		unkAction   = write("action.yaml", []byte("default_action: errno\nsyscalls:\n  - action: permit\n    names: [read]\n"))
+		unkOp       = write("op.yaml", []byte("default_action: errno\nsyscalls:\n  - action: allow\n    names_with_args:\n      - name: socket\n        arguments: [{position: 0, operation: Frobnicate, value: 1}]\n"))
+		argIdx      = write("arg.yaml", []byte("default_action: errno\nsyscalls:\n  - action: allow\n    names_with_args:\n      - name: socket\n        arguments: [{position: 6, operation: Equal, value: 1}]\n"))
+		empty       = write("empty.yaml", nil)
+		noRules     = write("norules.yaml", []byte("default_action: allow\n"))
+		huge        = write("huge.yaml", []byte(hugePolicy(1200)))
+		patho       = "../../testdata/policies/pathological.yaml"
+		denySeccomp = write("deny-seccomp.yaml", policy("  - action: errno\n    names: [seccomp]\n"))
+		rawOdd      = write("odd.bpf", append(sockFilter(0x06, 0, 0, uint32(filters.ActionAllow)), 0, 1, 2, 3, 4))
+		rawLoad     = write("load.bpf", append(sockFilter(0x20, 0, 0, 64), sockFilter(0x06, 0, 0, uint32(filters.ActionAllow))...))
+		rawJump     = write("jump.bpf", append(sockFilter(0x15, 5, 0, 39), sockFilter(0x06, 0, 0, uint32(filters.ActionAllow))...))
+		rawNotify   = write("notify.bpf", append(sockFilter(0x20, 0, 0, 0), sockFilter(0x06, 0, 0, uint32(filters.ActionUserNotif))...))
+		ociNotify   = write("notify.json", []byte(`{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["ioctl"], "action": "SCMP_ACT_NOTIFY"}]}`))
+		unit        = write("x.service", []byte("[Service]\nSystemCallFilter=@system-service\n"))
+		killPid     = write("killpid.yaml", policy("  - action: kill_process\n    names: [getpid]\n"))
+		trapPid     = write("trappid.yaml", policy("  - action: trap\n    names: [getpid]\n"))
+		killThread  = write("killthread.yaml", policy("  - action: kill_thread\n    names: [dup]\n"))
+		killSecc    = write("killseccomp.yaml", policy("  - action: kill_process\n    names: [seccomp]\n"))
+		errnoSecc   = write("errnoseccomp.yaml", policy("  - action: errno\n    names: [seccomp]\n"))
+		missing     = filepath.Join(dir, "missing.yaml")
+		notDir      = write("plain-file", []byte("x"))
 	)
 	tests := []struct {
 		name string
@@ -99,7 +100,7 @@ func TestErrorPaths(t *testing.T) {
 		{"stack over the path limit", []string{"run", patho, "--filters", "0,32"}, 1, []string{"MAX_INSNS_PER_PATH (32768", "ENOMEM", "the largest count that fits is 31"}},
 		{"policy denies seccomp: kill", []string{"run", killSecc, "--filters", "0,4"}, 1, []string{"filter 0 (killseccomp) returns SECCOMP_RET_KILL_PROCESS for seccomp(2)", "installing filter 2 of 4", "allow seccomp", "--filters 0-1"}},
 		{"policy denies seccomp: errno", []string{"run", errnoSecc, "--filters", "0,2"}, 1, []string{"returns SECCOMP_RET_ERRNO(1) for seccomp(2)"}},
-		{"path limit before seccomp denial", []string{"run", patho, "--filters", "0,31"}, 1, []string{"pathological", "for seccomp(2)", "--filters 0-1"}},
+		{"denies seccomp(2) itself", []string{"run", denySeccomp, "--filters", "0,3"}, 1, []string{"deny-seccomp", "for seccomp(2)", "--filters 0-1"}},
 		// Raw BPF: exit 1 with size or instruction and the kernel rule.
 		{"raw BPF not a multiple of 8", []string{"run", rawOdd}, 1, []string{rawOdd, "size 13 bytes is not a multiple of 8", "5 stray bytes"}},
 		{"raw BPF load outside seccomp_data", []string{"run", rawLoad}, 1, []string{rawLoad, "instruction 0 (byte offset 0)", "inside the 64-byte seccomp_data"}},

@@ -129,7 +129,16 @@ func TestInspectRunJSON(t *testing.T) {
 		t.Errorf("groups %v, want A at 0 and 2, B at 1", groups)
 	}
 	an := got[0]["analysis"].(map[string]any)
-	if an["path_length"] != float64(6+4+7+4+6+4) {
+	// Converted eBPF lengths (Program.EBPFLen) +4 each, but the newest.
+	want := -filters.PathPenalty
+	for i, raw := range stack {
+		p, err := filters.ParseRaw(fmt.Sprint("f", i), raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want += p.EBPFLen() + filters.PathPenalty
+	}
+	if an["path_length"] != float64(want) {
 		t.Errorf("path_length %v", an["path_length"])
 	}
 	for _, s := range an["syscalls"].([]any) {
