@@ -134,9 +134,9 @@ func installHint(e syscall.Errno, failed int, flags uint, inherited int, probe s
 		return "no_new_privs is not set and the process lacks CAP_SYS_ADMIN in its user namespace (seccomp(2): EACCES)", false
 	case syscall.ENOMEM:
 		if inherited > 0 {
-			return fmt.Sprintf("the stack plus the %d filters this process inherited exceed MAX_INSNS_PER_PATH (32768 instructions, counting len+4 per filter): measure fewer filters", inherited), false
+			return fmt.Sprintf("the stack plus the %d filters this process inherited exceed MAX_INSNS_PER_PATH (32768 eBPF instructions, counting each filter's converted length +4): measure fewer filters", inherited), false
 		}
-		return "the stack exceeds MAX_INSNS_PER_PATH (32768 instructions, counting len+4 per filter), or the kernel is out of memory: measure fewer filters", false
+		return "the stack exceeds MAX_INSNS_PER_PATH (32768 eBPF instructions, counting each filter's converted length +4), or the kernel is out of memory: measure fewer filters", false
 	}
 	if failed == 0 {
 		return "a filter this process inherited (a container's?) denies seccomp(2): run outside it or allow seccomp(2) in its profile", false

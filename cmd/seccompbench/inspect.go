@@ -159,7 +159,8 @@ type inspectSyscallJSON struct {
 }
 
 type inspectAnalysisJSON struct {
-	// PathLength is the stack's sum of (len + 4) instructions against
+	// PathLength is the stack's sum of (converted eBPF len + 4, but the
+	// newest) instructions (filters.Stack.PathLength) against
 	// MAX_INSNS_PER_PATH (32768).
 	PathLength int                  `json:"path_length"`
 	Cache      []inspectCacheJSON   `json:"cache"`
