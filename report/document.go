@@ -33,6 +33,7 @@ type Document struct {
 	Control       []Control          `json:"control,omitempty"`
 	Run           *RunInfo           `json:"run,omitempty"`
 	Drift         []Drift            `json:"drift,omitempty"`
+	Linearity     []Linearity        `json:"linearity,omitempty"`
 	Meaning       []Meaning          `json:"meaning"`
 	Warnings      []string           `json:"warnings"`
 	// Children holds one entry per measuring child, in run order (Seq);
@@ -213,6 +214,25 @@ type Drift struct {
 	P               float64 `json:"p"`
 }
 
+// Linearity checks the model's assumption that every filter costs the
+// same: the per-filter cost between the two smallest counts ≥ 1 and between
+// the two largest, in ns/op per filter with CIs (Welch difference of the
+// cells divided by the count difference).
+type Linearity struct {
+	Variant        string  `json:"variant"`
+	LowFrom        int     `json:"low_from"`
+	LowTo          int     `json:"low_to"`
+	LowNs          float64 `json:"low_ns_per_filter"`
+	LowCILowNs     float64 `json:"low_ci_low_ns"`
+	LowCIHighNs    float64 `json:"low_ci_high_ns"`
+	HighFrom       int     `json:"high_from"`
+	HighTo         int     `json:"high_to"`
+	HighNs         float64 `json:"high_ns_per_filter"`
+	HighCILowNs    float64 `json:"high_ci_low_ns"`
+	HighCIHighNs   float64 `json:"high_ci_high_ns"`
+	DiffersFromFit bool    `json:"differs"`
+}
+
 // Meaning is one sentence per variant saying what the numbers mean.
 type Meaning struct {
 	Variant string `json:"variant"`
@@ -244,6 +264,7 @@ type Input struct {
 	Warnings    []string
 	Run         *RunInfo
 	Drift       []Drift
+	Linearity   []Linearity
 }
 
 // Build assembles the result document. It copies numbers; the statistics
@@ -262,6 +283,7 @@ func Build(in Input) *Document {
 		Control:       in.Control,
 		Run:           in.Run,
 		Drift:         in.Drift,
+		Linearity:     in.Linearity,
 		Warnings:      append([]string{}, in.Warnings...),
 	}
 	for _, c := range in.Result.Cells {

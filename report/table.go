@@ -117,6 +117,13 @@ func WriteTable(w io.Writer, d *Document) error {
 		ew.printf("drift of the 0-filter baseline (%s): %+.3f ns/op per child (CI [%+.3f, %+.3f]), %+.1f ns/op over the run; corrected for in the fit\n",
 			dr.Variant, dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh, dr.OverRunNs)
 	}
+	for _, l := range d.Linearity {
+		if !l.DiffersFromFit {
+			continue
+		}
+		ew.printf("per-filter cost depends on depth (%s): %.1f ns/filter from %d to %d filters (CI [%.1f, %.1f]), %.1f from %d to %d (CI [%.1f, %.1f]); the fitted line averages them, and its entry term absorbs the difference\n",
+			l.Variant, l.LowNs, l.LowFrom, l.LowTo, l.LowCILowNs, l.LowCIHighNs, l.HighNs, l.HighFrom, l.HighTo, l.HighCILowNs, l.HighCIHighNs)
+	}
 	for _, c := range d.Control {
 		ew.printf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]): ", c.Variant, c.BeforeNs, c.AfterNs, c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh)
 		if c.SlowdownPctLow > 0 {

@@ -422,12 +422,13 @@ func runRun(opts *RunOptions) error {
 		Result:  res,
 		Run: &report.RunInfo{Blocks: info.Blocks, StopReason: info.StopReason, ElapsedS: info.Elapsed.Seconds(),
 			TargetCINs: targetNs(opts), TargetCIRel: targetRel(opts), Parallel: opts.Parallel, CPUs: info.CPUs},
-		Drift:    driftTrends(samples, vnames, opts.Confidence),
-		Cache:    cache,
-		Setup:    setupCost(samples, opts.Confidence),
-		Control:  controlSlowdown(samples, vnames, opts.Confidence),
-		Partial:  partial,
-		Warnings: warnings,
+		Drift:     driftTrends(samples, vnames, opts.Confidence),
+		Linearity: linearity(res, vnames, opts.Confidence),
+		Cache:     cache,
+		Setup:     setupCost(samples, opts.Confidence),
+		Control:   controlSlowdown(samples, vnames, opts.Confidence),
+		Partial:   partial,
+		Warnings:  warnings,
 	})
 	if err := writeResult(opts, doc); err != nil {
 		return err
@@ -718,4 +719,38 @@ func countOutliers(res stats.Result) (out, n int) {
 		n += c.Summary.N
 	}
 	return out, n
+}
+
+// linearity compares, per variant, the per-filter cost between the two
+// smallest filter counts ≥ 1 with that between the two largest: a linear
+// model assumes they are equal. They differ when their intervals do not
+// overlap.
+func linearity(res stats.Result, variants []string, conf float64) []report.Linearity {
+	var out []report.Linearity
+	for _, v := range variants {
+		var cells []stats.CellResult
+		for _, c := range res.Cells {
+			if c.Variant == v && c.Filters >= 1 {
+				cells = append(cells, c)
+			}
+		}
+		if len(cells) < 4 {
+			continue
+		}
+		slope := func(a, b stats.CellResult) (float64, float64, float64) {
+			d := stats.Welch(a.Samples, b.Samples, conf)
+			n := float64(b.Filters - a.Filters)
+			return d.Delta / n, d.Lo / n, d.Hi / n
+		}
+		lo, hi := cells[:2], cells[len(cells)-2:]
+		l := report.Linearity{Variant: v, LowFrom: lo[0].Filters, LowTo: lo[1].Filters, HighFrom: hi[0].Filters, HighTo: hi[1].Filters}
+		l.LowNs, l.LowCILowNs, l.LowCIHighNs = slope(lo[0], lo[1])
+		l.HighNs, l.HighCILowNs, l.HighCIHighNs = slope(hi[0], hi[1])
+		if math.IsNaN(l.LowNs) || math.IsNaN(l.HighNs) || math.IsNaN(l.LowCILowNs) || math.IsNaN(l.HighCILowNs) {
+			continue
+		}
+		l.DiffersFromFit = l.LowCIHighNs < l.HighCILowNs || l.HighCIHighNs < l.LowCILowNs
+		out = append(out, l)
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/stats"
 )
 
 func TestMain(m *testing.M) {
@@ -245,5 +247,34 @@ func TestCompileSystemdStack(t *testing.T) {
 	}
 	if code := run([]string{"run", "--compiler", "gcc"}, strings.NewReader(""), &out, &errb); code != 2 {
 		t.Errorf("run --compiler gcc: exit %d, want 2", code)
+	}
+}
+
+func TestLinearity(t *testing.T) {
+	cell := func(n int, center float64) stats.CellResult {
+		// Four children spread ±1 around center.
+		return stats.CellResult{Variant: "defeat", Filters: n, Samples: []float64{center - 1, center - 0.5, center + 0.5, center + 1}}
+	}
+	tests := []struct {
+		name            string
+		cells           []stats.CellResult
+		wantLow, wantHi float64
+		differs         bool
+	}{
+		{"linear", []stats.CellResult{cell(1, 120), cell(2, 140), cell(16, 420), cell(32, 740)}, 20, 20, false},
+		{"grows with depth", []stats.CellResult{cell(1, 120), cell(2, 140), cell(16, 500), cell(32, 1140)}, 20, 40, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := linearity(stats.Result{Cells: tt.cells}, []string{"defeat"}, 0.95)
+			if len(got) != 1 {
+				t.Fatalf("got %v", got)
+			}
+			l := got[0]
+			if math.Abs(l.LowNs-tt.wantLow) > 1e-9 || math.Abs(l.HighNs-tt.wantHi) > 1e-9 || l.DiffersFromFit != tt.differs ||
+				l.LowFrom != 1 || l.LowTo != 2 || l.HighFrom != 16 || l.HighTo != 32 {
+				t.Errorf("got %+v, want low %v high %v differs %v", l, tt.wantLow, tt.wantHi, tt.differs)
+			}
+		})
 	}
 }
