@@ -36,7 +36,7 @@ func Explain(d *Document) []Meaning {
 		var b strings.Builder
 		switch {
 		case len(cached) > 0 && len(uncached) == 0:
-			fmt.Fprintf(&b, "%s are allowed unconditionally by every filter: the kernel's action cache skips the filters", list(cached))
+			fmt.Fprintf(&b, "%s %s allowed unconditionally by every filter: the kernel's action cache skips the filters", list(cached), verbFor(cached, "is", "are"))
 		case len(cached) == 0 && len(uncached) > 0:
 			fmt.Fprintf(&b, "no workload syscall is served by the action cache, so every filter runs on every syscall")
 			if v == "defeat" {
@@ -45,7 +45,7 @@ func Explain(d *Document) []Meaning {
 				fmt.Fprintf(&b, " (%s)", strings.Join(reasons, "; "))
 			}
 		case len(cached) > 0:
-			fmt.Fprintf(&b, "%s are served by the action cache, %s run every filter", list(cached), list(uncached))
+			fmt.Fprintf(&b, "%s %s served by the action cache, %s %s every filter", list(cached), verbFor(cached, "is", "are"), list(uncached), verbFor(uncached, "runs", "run"))
 			if len(reasons) > 0 {
 				fmt.Fprintf(&b, " (%s)", strings.Join(reasons, "; "))
 			}
@@ -55,7 +55,7 @@ func Explain(d *Document) []Meaning {
 		if fit == nil {
 			b.WriteString("; too few filter counts ≥ 1 to fit a per-filter cost")
 		} else {
-			ci := fmt.Sprintf("%.0f%% CI [%.1f, %.1f]", d.Config.Confidence*100, fit.PerFilterCILowNs, fit.PerFilterCIHighNs)
+			ci := fmt.Sprintf("%.0f%% CI [%.2f, %.2f]", d.Config.Confidence*100, fit.PerFilterCILowNs, fit.PerFilterCIHighNs)
 			half := (fit.PerFilterCIHighNs - fit.PerFilterCILowNs) / 2
 			switch {
 			case fit.PerFilterCILowNs <= 0 && fit.PerFilterCIHighNs >= 0 && half <= max(2, 0.02*fit.BaselineNs):
@@ -84,4 +84,12 @@ func list(names []string) string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// verbFor picks the verb form for a list of names.
+func verbFor(names []string, one, many string) string {
+	if len(names) == 1 {
+		return one
+	}
+	return many
 }
