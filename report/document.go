@@ -34,6 +34,7 @@ type Document struct {
 	Run           *RunInfo           `json:"run,omitempty"`
 	Drift         []Drift            `json:"drift,omitempty"`
 	Linearity     []Linearity        `json:"linearity,omitempty"`
+	Throughput    []Throughput       `json:"throughput,omitempty"`
 	Meaning       []Meaning          `json:"meaning"`
 	Warnings      []string           `json:"warnings"`
 	// Children holds one entry per measuring child, in run order (Seq);
@@ -120,6 +121,29 @@ type Child struct {
 	// FiltersSeen is Seccomp_filters of the measuring thread after
 	// installing, -1 if the kernel does not report it (before Linux 5.9).
 	FiltersSeen int `json:"filters_seen"`
+	// Copies holds each parallel copy's CPU and ns/op (run --parallel N,
+	// N > 1); NsPerOp is then their mean.
+	Copies []CopyResult `json:"copies,omitempty"`
+}
+
+// CopyResult is one parallel copy of a child.
+type CopyResult struct {
+	CPU     int     `json:"cpu"`
+	NsPerOp float64 `json:"ns_per_op"`
+}
+
+// Throughput is a cell's combined rate with --parallel N: ops per second
+// summed over the copies that ran at once, and per copy, averaged over the
+// cell's children (1e9 / ns per op of each copy).
+type Throughput struct {
+	Variant         string  `json:"variant"`
+	Filters         int     `json:"filters"`
+	Copies          int     `json:"copies"`
+	OpsPerSecTotal  float64 `json:"ops_per_s_total"`
+	OpsPerSecCopy   float64 `json:"ops_per_s_per_copy"`
+	SlowestCopyNs   float64 `json:"slowest_copy_ns_per_op"`
+	FastestCopyNs   float64 `json:"fastest_copy_ns_per_op"`
+	ChildrenInCells int     `json:"children"`
 }
 
 // Fit is the per-variant model cost(N) = baseline + entry + N·per_filter
@@ -310,9 +334,31 @@ func Build(in Input) *Document {
 		for _, ns := range s.InstallNs {
 			inst += ns
 		}
-		d.Children = append(d.Children, Child{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq,
-			NsPerOp: finite(s.NsPerOp), InstallNsTotal: inst, CPU: s.CPU, FiltersSeen: s.FiltersSeen})
+		c := Child{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq,
+			NsPerOp: finite(s.NsPerOp), InstallNsTotal: inst, CPU: s.CPU, FiltersSeen: s.FiltersSeen}
+		if len(s.Copies) > 1 {
+			for _, cp := range s.Copies {
+				c.Copies = append(c.Copies, CopyResult{CPU: cp.CPU, NsPerOp: finite(cp.NsPerOp)})
+			}
+		}
+		d.Children = append(d.Children, c)
 	}
+	d.Throughput = throughput(d.Children)
+	vi := func(v string) int {
+		for i, x := range d.Config.Variants {
+			if x == v {
+				return i
+			}
+		}
+		return len(d.Config.Variants)
+	}
+	sort.SliceStable(d.Throughput, func(i, j int) bool {
+		a, b := d.Throughput[i], d.Throughput[j]
+		if vi(a.Variant) != vi(b.Variant) {
+			return vi(a.Variant) < vi(b.Variant)
+		}
+		return a.Filters < b.Filters
+	})
 	sort.SliceStable(d.Children, func(i, j int) bool { return d.Children[i].Seq < d.Children[j].Seq })
 	for i := range d.Drift {
 		dr := &d.Drift[i]
@@ -339,4 +385,47 @@ func Build(in Input) *Document {
 		d.Cache = []CacheVariant{}
 	}
 	return d
+}
+
+// throughput sums ops per second over the parallel copies of each child and
+// averages per cell, in the order cells first appear. It is empty unless
+// children have more than one copy.
+func throughput(children []Child) []Throughput {
+	type key struct {
+		v string
+		n int
+	}
+	var order []key
+	acc := map[key]*Throughput{}
+	for _, c := range children {
+		if len(c.Copies) < 2 {
+			continue
+		}
+		k := key{c.Variant, c.Filters}
+		t, ok := acc[k]
+		if !ok {
+			t = &Throughput{Variant: c.Variant, Filters: c.Filters, Copies: len(c.Copies), FastestCopyNs: math.Inf(1)}
+			acc[k] = t
+			order = append(order, k)
+		}
+		total := 0.0
+		for _, cp := range c.Copies {
+			if cp.NsPerOp > 0 {
+				total += 1e9 / cp.NsPerOp
+			}
+			t.SlowestCopyNs = max(t.SlowestCopyNs, cp.NsPerOp)
+			t.FastestCopyNs = min(t.FastestCopyNs, cp.NsPerOp)
+		}
+		t.OpsPerSecTotal += total
+		t.ChildrenInCells++
+	}
+	var out []Throughput
+	for _, k := range order {
+		t := acc[k]
+		t.OpsPerSecTotal /= float64(t.ChildrenInCells)
+		t.OpsPerSecCopy = t.OpsPerSecTotal / float64(t.Copies)
+		t.FastestCopyNs = finite(t.FastestCopyNs)
+		out = append(out, *t)
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -32,5 +33,29 @@ func TestBuildEncodesNaN(t *testing.T) {
 	}
 	if len(back.Results) != 1 || back.Results[0].MeanNs != 5 {
 		t.Errorf("results after round trip: %+v", back.Results)
+	}
+}
+
+// Two copies at 100 and 200 ns/op run 1e7 + 5e6 ops/s together.
+func TestBuildThroughput(t *testing.T) {
+	in := Input{Config: Config{Variants: []string{"on", "defeat"}},
+		Samples: []runner.Sample{
+			{Cell: runner.Cell{Variant: "defeat", Filters: 1}, Seq: 0, NsPerOp: 150, Copies: []runner.Copy{{CPU: 1, NsPerOp: 100}, {CPU: 0, NsPerOp: 200}}},
+			{Cell: runner.Cell{Variant: "on", Filters: 1}, Seq: 1, NsPerOp: 100, Copies: []runner.Copy{{CPU: 1, NsPerOp: 100}, {CPU: 0, NsPerOp: 100}}},
+			{Cell: runner.Cell{Variant: "defeat", Filters: 1}, Seq: 2, NsPerOp: 150, Copies: []runner.Copy{{CPU: 1, NsPerOp: 100}, {CPU: 0, NsPerOp: 200}}},
+		}}
+	d := Build(in)
+	if len(d.Throughput) != 2 {
+		t.Fatalf("throughput %+v", d.Throughput)
+	}
+	on, def := d.Throughput[0], d.Throughput[1]
+	if on.Variant != "on" || math.Abs(on.OpsPerSecTotal-2e7) > 1e-3 || math.Abs(on.OpsPerSecCopy-1e7) > 1e-3 {
+		t.Errorf("on: %+v, want 2e7 total, 1e7 per copy", on)
+	}
+	if def.Variant != "defeat" || math.Abs(def.OpsPerSecTotal-1.5e7) > 1e-3 || def.ChildrenInCells != 2 || def.FastestCopyNs != 100 || def.SlowestCopyNs != 200 {
+		t.Errorf("defeat: %+v, want 1.5e7 total over 2 children, copies 100..200 ns", def)
+	}
+	if len(d.Children) != 3 || len(d.Children[0].Copies) != 2 {
+		t.Errorf("children %+v", d.Children)
 	}
 }

@@ -117,6 +117,15 @@ func WriteTable(w io.Writer, d *Document) error {
 		ew.printf("drift of the 0-filter baseline (%s): %+.3f ns/op per child (CI [%+.3f, %+.3f]), %+.1f ns/op over the run; corrected for in the fit\n",
 			dr.Variant, dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh, dr.OverRunNs)
 	}
+	if len(d.Throughput) > 0 {
+		ew.printf("\nparallel copies (each pinned to its own CPU where there are enough):\n")
+		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "variant\tfilters\tcopies\ttotal Mops/s\tper copy Mops/s\tfastest copy ns/op\tslowest copy ns/op\t\n")
+		for _, t := range d.Throughput {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.1f\t%.1f\t\n", t.Variant, t.Filters, t.Copies, t.OpsPerSecTotal/1e6, t.OpsPerSecCopy/1e6, t.FastestCopyNs, t.SlowestCopyNs)
+		}
+		tw.Flush()
+	}
 	for _, l := range d.Linearity {
 		if !l.DiffersFromFit {
 			continue

@@ -278,3 +278,89 @@ func TestLinearity(t *testing.T) {
 		})
 	}
 }
+
+// preciseEnough stops a run once every variant's per-filter half-width
+// reaches --target-ci: synthetic children with known spread.
+func TestPreciseEnough(t *testing.T) {
+	mk := func(blocks int, noise float64) []runner.Sample {
+		var out []runner.Sample
+		seq := 0
+		for b := 0; b < blocks; b++ {
+			for _, n := range []int{0, 1, 2, 4, 8} {
+				// Alternate ±noise so the spread is known and symmetric.
+				e := noise
+				if (b+n)%2 == 0 {
+					e = -noise
+				}
+				out = append(out, runner.Sample{Cell: runner.Cell{Variant: runner.VariantDefeat, Filters: n}, Block: b, Seq: seq,
+					NsPerOp: 100 + 30*float64(min(n, 1)) + 20*float64(n) + e})
+				seq++
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		s      []runner.Sample
+		target float64
+		rel    bool
+		want   bool
+	}{
+		{"quiet, 10 blocks, 1 ns", mk(10, 0.5), 1, false, true},
+		{"noisy, 3 blocks, 1 ns", mk(3, 20), 1, false, false},
+		{"noisy, 3 blocks, 50%", mk(3, 20), 0.5, true, true},
+		{"too few counts", mk(10, 0.5)[:2], 1, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := &RunOptions{Confidence: 0.95, TargetCI: tt.target, TargetCIRel: tt.rel}
+			if got := preciseEnough(tt.s, []string{"defeat"}, o); got != tt.want {
+				t.Errorf("preciseEnough = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// A tiny real run reports setup cost and the control loop with positive,
+// finite values.
+func TestRunSetupAndControlFields(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"run", "--filters", "0,1,2", "--cache", "defeat", "--trials", "3", "--iterations", "200", "--samples", "2", "--format", "json", "-q"}, strings.NewReader(""), &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var doc struct {
+		Setup *struct {
+			PerFilterNs float64 `json:"per_filter_ns"`
+			StackNs     float64 `json:"stack_ns"`
+		} `json:"setup"`
+		Control []struct {
+			BeforeNs float64 `json:"before_ns"`
+			AfterNs  float64 `json:"after_ns"`
+		} `json:"control"`
+		Run struct {
+			Blocks     int    `json:"blocks"`
+			StopReason string `json:"stop_reason"`
+		} `json:"run"`
+		Config struct {
+			Policies []struct {
+				CompileUs float64 `json:"compile_us"`
+			} `json:"policies"`
+		} `json:"config"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Setup == nil || !(doc.Setup.PerFilterNs > 0) || !(doc.Setup.StackNs >= doc.Setup.PerFilterNs) {
+		t.Errorf("setup %+v: want positive per-filter and stack times", doc.Setup)
+	}
+	if len(doc.Control) != 1 || !(doc.Control[0].BeforeNs > 0) || !(doc.Control[0].AfterNs > 0) {
+		t.Errorf("control %+v: want one variant with positive times", doc.Control)
+	}
+	if doc.Run.Blocks != 3 || doc.Run.StopReason != "trials" {
+		t.Errorf("run %+v: want 3 blocks stopped by trials", doc.Run)
+	}
+	if len(doc.Config.Policies) != 1 || !(doc.Config.Policies[0].CompileUs > 0) {
+		t.Errorf("policies %+v: want a positive compile time", doc.Config.Policies)
+	}
+}
