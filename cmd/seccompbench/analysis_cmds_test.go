@@ -28,17 +28,8 @@ func TestNewCmdCompileFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := testIOStreams()
-			var got *CompileOptions
-			cmd := NewCmdCompile(&Factory{IO: ios}, func(o *CompileOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			err := cmd.Execute()
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("Execute() error = %v, wantErr %v", err, tt.wantErr)
-			}
-			if err == nil && got.Format != tt.wantFormat {
+			got := parseFlags(t, NewCmdCompile, tt.args, execWant{Err: tt.wantErr})
+			if got != nil && got.Format != tt.wantFormat {
 				t.Errorf("Format = %q, want %q", got.Format, tt.wantFormat)
 			}
 		})
@@ -123,22 +114,9 @@ func TestNewCmdSimulateFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := testIOStreams()
-			var got *SimulateOptions
-			cmd := NewCmdSimulate(&Factory{IO: ios}, func(o *SimulateOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			err := cmd.Execute()
-			if tt.wantErr != "" {
-				var fe *FlagError
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &fe) {
-					t.Fatalf("Execute() error = %v, want FlagError containing %q", err, tt.wantErr)
-				}
+			got := parseFlags(t, NewCmdSimulate, tt.args, usageErrContaining(tt.wantErr))
+			if got == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			tt.check(t, got)
 		})

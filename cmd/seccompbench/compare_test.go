@@ -62,22 +62,9 @@ func TestNewCmdCompareFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := testIOStreams()
-			var got *CompareOptions
-			cmd := NewCmdCompare(&Factory{IO: ios}, func(o *CompareOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			err := cmd.Execute()
-			if tt.wantErr != "" {
-				var fe *FlagError
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !asFlagError(err, &fe) {
-					t.Fatalf("err = %v, want a *FlagError containing %q", err, tt.wantErr)
-				}
+			got := parseFlags(t, NewCmdCompare, tt.args, usageErrContaining(tt.wantErr))
+			if got == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			tt.check(t, got)
 		})

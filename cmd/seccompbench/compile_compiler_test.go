@@ -24,21 +24,8 @@ func TestNewCmdCompileCompilerFlag(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := testIOStreams()
-			var got *CompileOptions
-			cmd := NewCmdCompile(&Factory{IO: ios}, func(o *CompileOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			err := cmd.Execute()
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("Execute() error = %v, wantErr %v", err, tt.wantErr)
-			}
-			var fe *FlagError
-			if tt.wantErr && !errors.As(err, &fe) {
-				t.Errorf("error %v is no *FlagError (usage exit code)", err)
-			}
-			if err == nil && got.Compiler != tt.want {
+			got := parseFlags(t, NewCmdCompile, tt.args, execWant{Err: tt.wantErr, Usage: true})
+			if got != nil && got.Compiler != tt.want {
 				t.Errorf("Compiler = %q, want %q", got.Compiler, tt.want)
 			}
 		})

@@ -37,21 +37,9 @@ func TestNewCmdInspectFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
-			ios, _, _, _ := testIOStreams()
-			var got *InspectOptions
-			cmd := NewCmdInspect(&Factory{IO: ios}, func(o *InspectOptions) error { got = o; return nil })
-			cmd.SetArgs(strings.Fields(tt.args))
-			cmd.SetOut(ios.Out)
-			cmd.SetErr(ios.ErrOut)
-			err := cmd.Execute()
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("got %v, want an error containing %q", err, tt.wantErr)
-				}
+			got := parseFlags(t, NewCmdInspect, strings.Fields(tt.args), errContaining(tt.wantErr))
+			if got == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if !tt.check(got) {
 				t.Errorf("options %+v", got)

@@ -73,22 +73,9 @@ func TestNewCmdRunOutputs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := testIOStreams()
-			var got *RunOptions
-			cmd := NewCmdRun(&Factory{IO: ios}, func(o *RunOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			err := cmd.Execute()
-			if tt.wantErr {
-				var fe *FlagError
-				if err == nil || !asFlagError(err, &fe) {
-					t.Fatalf("err = %v, want a *FlagError", err)
-				}
+			got := parseFlags(t, NewCmdRun, tt.args, execWant{Err: tt.wantErr, Usage: true})
+			if got == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if !slices.Equal(got.outputs, tt.wantOutputs) || got.Output != tt.wantOutput {
 				t.Errorf("outputs = %v, Output = %q; want %v, %q", got.outputs, got.Output, tt.wantOutputs, tt.wantOutput)

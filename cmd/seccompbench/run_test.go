@@ -84,25 +84,10 @@ func TestNewCmdRunFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := testIOStreams()
-			var got *RunOptions
-			cmd := NewCmdRun(&Factory{IO: ios}, func(o *RunOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			err := cmd.Execute()
-			if tt.wantErr {
-				var fe *FlagError
-				if err == nil {
-					t.Fatal("no error")
-				}
-				if !strings.Contains(err.Error(), "--") || !asFlagError(err, &fe) {
-					t.Errorf("err = %v, want a *FlagError naming the flag", err)
-				}
+			// A wanted error is a *FlagError naming the flag.
+			got := parseFlags(t, NewCmdRun, tt.args, execWant{Err: tt.wantErr, Contains: "--", Usage: true})
+			if got == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			tt.check(t, got)
 		})

@@ -23,21 +23,9 @@ func TestNewCmdSandboxFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
-			ios, _, _, _ := testIOStreams()
-			var got *SandboxOptions
-			cmd := NewCmdSandbox(&Factory{IO: ios}, func(o *SandboxOptions) error { got = o; return nil })
-			cmd.SetArgs(strings.Fields(tt.args))
-			cmd.SetOut(ios.Out)
-			cmd.SetErr(ios.ErrOut)
-			err := cmd.Execute()
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("got %v, want an error containing %q", err, tt.wantErr)
-				}
+			got := parseFlags(t, NewCmdSandbox, strings.Fields(tt.args), errContaining(tt.wantErr))
+			if got == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if s := fmt.Sprintf("%v|%v|%d|%v", got.Policies, got.Command, got.Filters, got.DefeatCache); s != tt.want {
 				t.Errorf("got %s, want %s", s, tt.want)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"errors"
 	"image/png"
 	"io"
 	"os"
@@ -36,22 +35,9 @@ func TestSimulateOutputFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _, _ := testIOStreams()
-			var got *SimulateOptions
-			cmd := NewCmdSimulate(&Factory{IO: ios}, func(o *SimulateOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			err := cmd.Execute()
-			if tt.wantErr != "" {
-				var fe *FlagError
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &fe) {
-					t.Fatalf("Execute() error = %v, want FlagError containing %q", err, tt.wantErr)
-				}
+			got := parseFlags(t, NewCmdSimulate, tt.args, usageErrContaining(tt.wantErr))
+			if got == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			outs, err := simulateOutputs(got)
 			if err != nil {
