@@ -1,8 +1,6 @@
 package filters
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -146,13 +144,7 @@ func CompileOCILibseccomp(name string, data []byte, opt OCIOptions) (*Program, e
 	if err := Validate(insns); err != nil {
 		return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
 	}
-	sum := sha256.Sum256(data)
-	return &Program{
-		Name:         srcBaseName(name),
-		Source:       name,
-		SourceSHA256: hex.EncodeToString(sum[:]),
-		Insns:        insns,
-	}, nil
+	return sourceProgram(name, data, insns), nil
 }
 
 // CompileSystemdLibseccomp models the unit's stack like ParseSystemdUnit

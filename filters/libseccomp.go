@@ -176,18 +176,8 @@ func libseccompCompile(f *scmpFilter, o lsOptions) ([]bpf.RawInstruction, error)
 	if len(b)%SockFilterSize != 0 {
 		return nil, fmt.Errorf("seccomp_export_bpf wrote %d bytes, not a multiple of %d", len(b), SockFilterSize)
 	}
-	insns := make([]bpf.RawInstruction, len(b)/SockFilterSize)
-	for i := range insns {
-		// seccomp_export_bpf writes host byte order.
-		r := b[i*SockFilterSize:]
-		insns[i] = bpf.RawInstruction{
-			Op: binary.NativeEndian.Uint16(r[0:2]),
-			Jt: r[2],
-			Jf: r[3],
-			K:  binary.NativeEndian.Uint32(r[4:8]),
-		}
-	}
-	return insns, nil
+	// seccomp_export_bpf writes host byte order.
+	return decodeSockFilters(b, binary.NativeEndian), nil
 }
 
 // lsExists reports whether libseccomp knows name on one of arches.

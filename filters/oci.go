@@ -2,8 +2,6 @@ package filters
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -176,13 +174,7 @@ func ParseOCI(name string, data []byte, opt OCIOptions) (*Program, error) {
 	if err != nil {
 		return nil, &SourceError{File: name, Err: fmt.Errorf("%w: compile: %w", ErrBadOCI, err)}
 	}
-	sum := sha256.Sum256(data)
-	return &Program{
-		Name:         srcBaseName(name),
-		Source:       name,
-		SourceSHA256: hex.EncodeToString(sum[:]),
-		Insns:        insns,
-	}, nil
+	return sourceProgram(name, data, insns), nil
 }
 
 // DockerDefaultJSON returns Docker's default profile as moby's

@@ -36,16 +36,7 @@ func ParseRaw(name string, data []byte) (*Program, error) {
 		return nil, &SourceError{File: name, Err: fmt.Errorf("%w: size %d bytes is not a multiple of %d (sizeof(struct sock_filter)): %d stray bytes at the end",
 			ErrBadRaw, len(data), SockFilterSize, r)}
 	}
-	insns := make([]bpf.RawInstruction, len(data)/SockFilterSize)
-	for i := range insns {
-		b := data[i*SockFilterSize:]
-		insns[i] = bpf.RawInstruction{
-			Op: binary.LittleEndian.Uint16(b[0:2]),
-			Jt: b[2],
-			Jf: b[3],
-			K:  binary.LittleEndian.Uint32(b[4:8]),
-		}
-	}
+	insns := decodeSockFilters(data, binary.LittleEndian)
 	if err := Validate(insns); err != nil {
 		e := &SourceError{File: name, Err: fmt.Errorf("%w: %w", ErrBadRaw, err)}
 		var ve *ValidationError
@@ -56,11 +47,36 @@ func ParseRaw(name string, data []byte) (*Program, error) {
 		}
 		return nil, e
 	}
+	return sourceProgram(name, data, insns), nil
+}
+
+// decodeSockFilters reads b as an array of struct sock_filter
+// {u16 code; u8 jt; u8 jf; u32 k}, SockFilterSize bytes each, with code and
+// k in the given byte order. The caller checks that len(b) is a multiple of
+// SockFilterSize; a partial record at the end is ignored.
+func decodeSockFilters(b []byte, order binary.ByteOrder) []bpf.RawInstruction {
+	insns := make([]bpf.RawInstruction, len(b)/SockFilterSize)
+	for i := range insns {
+		r := b[i*SockFilterSize:]
+		insns[i] = bpf.RawInstruction{
+			Op: order.Uint16(r[0:2]),
+			Jt: r[2],
+			Jf: r[3],
+			K:  order.Uint32(r[4:8]),
+		}
+	}
+	return insns
+}
+
+// sourceProgram returns the Program of insns compiled from the source file
+// name whose content is data: named after the file's base name without its
+// extension, and identified by the hex SHA-256 of data.
+func sourceProgram(name string, data []byte, insns []bpf.RawInstruction) *Program {
 	sum := sha256.Sum256(data)
 	return &Program{
 		Name:         srcBaseName(name),
 		Source:       name,
 		SourceSHA256: hex.EncodeToString(sum[:]),
 		Insns:        insns,
-	}, nil
+	}
 }
