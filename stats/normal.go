@@ -46,14 +46,9 @@ func Normal(xs []float64, confidence float64) Summary {
 }
 
 func normal(xs []float64, confidence float64, th Thresholds) Summary {
-	s := describe(xs, confidence, th)
+	s, ok := describe(xs, confidence, th)
 	s.Center = s.Mean
-	s.Lo, s.Hi = math.NaN(), math.NaN()
-	if err := CheckConfidence(confidence); err != nil {
-		s.Warnings = append(s.Warnings, err.Error())
-		return s
-	}
-	if s.N < 2 {
+	if !ok {
 		return s
 	}
 	half := tQuantile(confidence, float64(s.N-1)) * s.StdDev / math.Sqrt(float64(s.N))
@@ -65,24 +60,29 @@ func normal(xs []float64, confidence float64, th Thresholds) Summary {
 }
 
 // describe fills N, Mean, Median, StdDev, Confidence and sample-size
-// warnings, leaving the center and interval to the caller.
-func describe(xs []float64, confidence float64, th Thresholds) Summary {
-	s := Summary{N: len(xs), Confidence: confidence}
+// warnings, sets Lo and Hi to NaN and warns about an invalid confidence,
+// leaving the center and interval to the caller. ok reports whether an
+// interval can be computed: a valid confidence and at least 2 samples.
+func describe(xs []float64, confidence float64, th Thresholds) (s Summary, ok bool) {
+	s = Summary{N: len(xs), Confidence: confidence, Lo: math.NaN(), Hi: math.NaN()}
 	switch {
 	case s.N == 0:
 		s.Mean, s.Median, s.StdDev = math.NaN(), math.NaN(), math.NaN()
 		s.Warnings = append(s.Warnings, fmt.Sprintf("no samples; need at least %d", th.MinSamples))
-		return s
 	case s.N == 1:
 		s.Mean, s.Median, s.StdDev = xs[0], xs[0], math.NaN()
 	default:
 		s.Mean, s.StdDev = stat.MeanStdDev(xs, nil)
 		s.Median = median(xs)
 	}
-	if s.N < th.MinSamples {
+	if s.N > 0 && s.N < th.MinSamples {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("only %d samples; need at least %d for a usable interval", s.N, max(th.MinSamples, 2)))
 	}
-	return s
+	if err := CheckConfidence(confidence); err != nil {
+		s.Warnings = append(s.Warnings, err.Error())
+		return s, false
+	}
+	return s, s.N >= 2
 }
 
 // median returns the median of xs (the mean of the two middle values for
@@ -164,11 +164,8 @@ func Welch(base, x []float64, confidence float64) Diff {
 }
 
 func welch(base, x []float64, confidence float64, th Thresholds) (d Diff) {
-	d = Diff{N1: len(base), N2: len(x), Confidence: confidence}
+	d = newDiff(len(base), len(x), confidence, th)
 	nan := math.NaN()
-	d.Delta, d.Lo, d.Hi, d.P, d.DF = nan, nan, nan, nan, nan
-	d.Pct, d.PctLo, d.PctHi = nan, nan, nan
-	d.Warnings = sizeWarnings(d.N1, d.N2, th.MinSamples)
 	if d.N1 == 0 || d.N2 == 0 {
 		return d
 	}
@@ -214,6 +211,18 @@ func (d *Diff) setPct(c float64) {
 		return
 	}
 	d.Pct, d.PctLo, d.PctHi = 100*d.Delta/c, 100*d.Lo/c, 100*d.Hi/c
+}
+
+// newDiff returns the Diff of a baseline of n1 and a sample of n2 values
+// before anything is estimated: every number NaN, sample-size warnings.
+func newDiff(n1, n2 int, confidence float64, th Thresholds) Diff {
+	nan := math.NaN()
+	return Diff{
+		Delta: nan, Lo: nan, Hi: nan, P: nan, DF: nan,
+		Pct: nan, PctLo: nan, PctHi: nan,
+		N1: n1, N2: n2, Confidence: confidence,
+		Warnings: sizeWarnings(n1, n2, th.MinSamples),
+	}
 }
 
 // sizeWarnings warns about too few samples in a two-sample comparison.

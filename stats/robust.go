@@ -23,14 +23,9 @@ func Robust(xs []float64, confidence float64, seed uint64) Summary {
 }
 
 func robust(xs []float64, confidence float64, seed uint64, th Thresholds) Summary {
-	s := describe(xs, confidence, th)
+	s, ok := describe(xs, confidence, th)
 	s.Center = s.Median
-	s.Lo, s.Hi = math.NaN(), math.NaN()
-	if err := CheckConfidence(confidence); err != nil {
-		s.Warnings = append(s.Warnings, err.Error())
-		return s
-	}
-	if s.N < 2 {
+	if !ok {
 		return s
 	}
 	if s.N < th.MinRobustSamples {
@@ -58,11 +53,7 @@ func RobustDiff(base, x []float64, confidence float64, seed uint64) Diff {
 }
 
 func robustDiff(base, x []float64, confidence float64, seed uint64, th Thresholds) Diff {
-	d := Diff{N1: len(base), N2: len(x), Confidence: confidence}
-	nan := math.NaN()
-	d.Delta, d.Lo, d.Hi, d.P, d.DF = nan, nan, nan, nan, nan
-	d.Pct, d.PctLo, d.PctHi = nan, nan, nan
-	d.Warnings = sizeWarnings(d.N1, d.N2, th.MinSamples)
+	d := newDiff(len(base), len(x), confidence, th)
 	if d.N1 == 0 || d.N2 == 0 {
 		return d
 	}
