@@ -454,7 +454,8 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// indexRanges formats ascending indexes compactly: 0-3,7,9-10.
+// indexRanges formats ascending indexes compactly: 0-3,7,9-10 (the
+// filters of an inspect group, the executed lines of a simulate path).
 func indexRanges(xs []int) string {
 	var parts []string
 	for i := 0; i < len(xs); {

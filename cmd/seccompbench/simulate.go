@@ -329,7 +329,7 @@ func writeSyscallText(w io.Writer, s filters.Stack, c filters.SyscallCost, sr fi
 	fmt.Fprintln(tw, "FILTER\tNAME\tRETURNS\tINSNS\tREAD\tPATH (lines)")
 	for i := len(s) - 1; i >= 0; i-- {
 		r := sr.PerFilter[i]
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i, s[i].Name, filters.RetText(r.Ret), r.Executed, r.Read, pathText(r.Path))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i, s[i].Name, filters.RetText(r.Ret), r.Executed, r.Read, indexRanges(r.Path))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -476,24 +476,6 @@ func perFilterText(n []int) string {
 		}
 	}
 	return joinInts(n)
-}
-
-// pathText shows executed lines with runs compressed: "0-3,5-83,111".
-func pathText(path []int) string {
-	var parts []string
-	for i := 0; i < len(path); {
-		j := i
-		for j+1 < len(path) && path[j+1] == path[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", path[i], path[j]))
-		} else {
-			parts = append(parts, strconv.Itoa(path[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
 }
 
 func joinInts(v []int) string {
