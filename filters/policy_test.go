@@ -186,7 +186,7 @@ func TestParsePolicyErrors(t *testing.T) {
 		msg       string // substring of Msg
 		hint      string // substring of Hint
 	}{
-		{"syntax", "default_action: errno\nsyscalls: [\n", 2, 11, "", "parse YAML: sequence end token ']' not found", ""},
+		{"syntax", "default_action: errno\nsyscalls: [\n", 2, 11, "", "parse YAML/JSON: sequence end token ']' not found", ""},
 		{"duplicate key", "default_action: errno\ndefault_action: allow\n", 2, 1, "", `mapping key "default_action" already defined`, ""},
 		{"empty", "", 1, 1, "", "empty policy", "want default_action and syscalls"},
 		{"only comments", "# nothing\n", 1, 1, "", "empty policy", ""},
@@ -766,5 +766,31 @@ func TestParsePolicyCapsReportedErrors(t *testing.T) {
 	lines := strings.Split(err.Error(), "\n")
 	if len(lines) != 21 || lines[20] != "many.yaml: 4980 more problems not shown" {
 		t.Errorf("got %d lines, last %q; want 21, the last counting 4980 more", len(lines), lines[len(lines)-1])
+	}
+}
+
+// Deep nesting is refused before goccy/go-yaml parses it (its memory grows
+// with the square of the depth), with the position of the first level too
+// deep; ordinary policies pass the check.
+func TestCheckNesting(t *testing.T) {
+	tests := []struct {
+		name      string
+		in        string
+		line, col int
+		msg       string
+	}{
+		{"flow brackets", strings.Repeat("[", 65) + strings.Repeat("]", 65), 1, 65, "nested more than 64 levels"},
+		{"brackets in quotes and comments", "a: \"" + strings.Repeat("[", 100) + "\" # " + strings.Repeat("{", 100) + "\nb: 1\n", 0, 0, ""},
+		{"compact sequences", "x:\n" + strings.Repeat("- ", 65) + "a\n", 2, 129, "nested sequence entries"},
+		{"indentation", "x:\n" + strings.Repeat(" ", 129) + "a: 1\n", 2, 129, "indented more than 128"},
+		{"default policy", string(DefaultPolicyBytes()), 0, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line, col, msg := checkNesting([]byte(tt.in))
+			if line != tt.line || col != tt.col || !strings.Contains(msg, tt.msg) || (tt.msg == "") != (msg == "") {
+				t.Errorf("got %d:%d %q, want %d:%d %q", line, col, msg, tt.line, tt.col, tt.msg)
+			}
+		})
 	}
 }

@@ -15,12 +15,16 @@ import (
 // token positions) into a Policy, checking structure and types only. It
 // returns the first problem as a *PolicyError.
 func decodePolicy(file string, data []byte) (*Policy, error) {
+	if line, col, msg := checkNesting(data); msg != "" {
+		return nil, &PolicyError{File: file, Line: line, Col: col, Msg: msg,
+			Hint: "a seccomp policy nests a few levels deep; this input is not one"}
+	}
 	f, err := parseYAML(data)
 	if err != nil {
-		pe := &PolicyError{File: file, Msg: "parse YAML: " + err.Error()}
+		pe := &PolicyError{File: file, Msg: "parse YAML/JSON: " + err.Error()}
 		var se *yaml.SyntaxError
 		if errors.As(err, &se) {
-			pe.Msg = "parse YAML: " + se.Message
+			pe.Msg = "parse YAML/JSON: " + se.Message
 			if se.Token != nil && se.Token.Position != nil {
 				pe.Line, pe.Col = se.Token.Position.Line, se.Token.Position.Column
 			}
@@ -46,6 +50,79 @@ func decodePolicy(file string, data []byte) (*Policy, error) {
 			Hint: "want default_action and syscalls, optionally under a top-level seccomp: key"}
 	}
 	return d.document(body)
+}
+
+// MaxPolicyNesting is the deepest nesting of flow collections ([ and {),
+// compact block sequences (- - -) or indentation levels a policy may have.
+// Real policies nest 4 to 6 levels; goccy/go-yaml's parser needs memory
+// quadratic in the nesting depth (a 200 KB file of nested brackets took
+// 15 GB), so deeper input is refused before parsing.
+const MaxPolicyNesting = 64
+
+// checkNesting scans data without parsing it and returns the position and
+// a message for the first place that nests deeper than MaxPolicyNesting
+// (flow brackets outside quotes and comments, "- " sequence entries on one
+// line, or indentation of more than 2·MaxPolicyNesting columns), or "" if
+// there is none.
+func checkNesting(data []byte) (line, col int, msg string) {
+	line, col = 1, 0
+	depth := 0
+	var quote byte
+	comment := false
+	lineStart := true
+	indent, dashes := 0, 0
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		col++
+		if c == '\n' {
+			line, col = line+1, 0
+			comment, lineStart, indent, dashes = false, true, 0, 0
+			continue
+		}
+		if comment {
+			continue
+		}
+		if lineStart {
+			switch {
+			case c == ' ':
+				indent++
+				if indent > 2*MaxPolicyNesting {
+					return line, col, fmt.Sprintf("indented more than %d columns", 2*MaxPolicyNesting)
+				}
+				continue
+			case c == '-' && i+1 < len(data) && (data[i+1] == ' ' || data[i+1] == '\n'):
+				dashes++
+				if dashes > MaxPolicyNesting {
+					return line, col, fmt.Sprintf("more than %d nested sequence entries on one line", MaxPolicyNesting)
+				}
+				continue
+			}
+			lineStart = false
+		}
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' {
+				i++
+				col++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#' && (i == 0 || data[i-1] == ' ' || data[i-1] == '\t'):
+			comment = true
+		case c == '[' || c == '{':
+			depth++
+			if depth > MaxPolicyNesting {
+				return line, col, fmt.Sprintf("nested more than %d levels deep", MaxPolicyNesting)
+			}
+		case c == ']' || c == '}':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return 0, 0, ""
 }
 
 // parseYAML runs goccy/go-yaml's parser, turning a panic inside it into an
