@@ -189,3 +189,20 @@ func auditArchName(v uint32) string {
 	}
 	return "AUDIT_ARCH_" + strings.ToUpper(n)
 }
+
+// init teaches github.com/elastic/go-seccomp-bpf's x86_64 table the names
+// newer6_18 adds, so that Beats policies may name them too: its
+// Policy.Assemble resolves names through the exported map
+// elarch.X86_64.SyscallNames, and without them `uprobe`, `file_getattr`
+// and `file_setattr` were unknown to policies while simulate knew them.
+// Only missing names are added; existing entries are never changed.
+func init() {
+	for n, s := range newer6_18["x86_64"] {
+		if _, ok := elarch.X86_64.SyscallNames[s]; !ok {
+			elarch.X86_64.SyscallNames[s] = n
+		}
+		if _, ok := elarch.X86_64.SyscallNumbers[n]; !ok {
+			elarch.X86_64.SyscallNumbers[n] = s
+		}
+	}
+}

@@ -794,3 +794,25 @@ func TestCheckNesting(t *testing.T) {
 		})
 	}
 }
+
+// Syscalls newer than go-seccomp-bpf's tables (Linux 6.16-6.18) are known
+// to policies as they are to the emulator.
+func TestPolicyNewerSyscalls(t *testing.T) {
+	for _, name := range []string{"uprobe", "file_getattr", "file_setattr"} {
+		t.Run(name, func(t *testing.T) {
+			pol, err := ParsePolicy("p.yaml", []byte("default_action: errno\nsyscalls:\n  - action: allow\n    names: ["+name+"]\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := pol.Compile()
+			if err != nil {
+				t.Fatal(err)
+			}
+			nr, _ := ArchX86_64.Lookup(name)
+			res, err := Emulate(p, ArchX86_64.Data(nr))
+			if err != nil || res.Action != ActionAllow {
+				t.Errorf("%s (nr %d): %v %v, want allow", name, nr, res.Action, err)
+			}
+		})
+	}
+}
