@@ -148,7 +148,7 @@ func openFormat(spec string, data []byte, f Format, o OpenOptions) (*Program, er
 	case FormatRawBPF:
 		return ParseRaw(spec, data)
 	case FormatSystemdUnit:
-		return nil, fmt.Errorf("open filter %q: a systemd unit installs a stack of filters, not one; model it with --systemd-unit (ParseSystemdUnit): %w", spec, ErrUnsupportedFormat)
+		return nil, fmt.Errorf("open filter %q: a systemd unit installs a stack of filters, not one; model it with run --systemd-unit or compile --systemd-stack: %w", spec, ErrUnsupportedFormat)
 	case FormatUnknown:
 		// Binary data that is no whole number of sock_filter records: the
 		// raw reader says how many bytes are left over.

@@ -27,6 +27,9 @@ func BenchmarkName(variant string, filters int, workload string) string {
 // results[].samples_ns (same values, not in run order) and says so on warn,
 // as do the document's warnings. It returns the first write error.
 func WriteBenchstat(w, warn io.Writer, d *Document) error {
+	if d.Partial {
+		fmt.Fprintln(warn, "warning: partial result (the run was interrupted): only the children that finished are listed")
+	}
 	ew := &errWriter{w: w}
 	ew.printf("goos: linux\n")
 	ew.printf("goarch: %s\n", benchGoarch)

@@ -23,6 +23,9 @@ var CSVHeader = []string{"variant", "filters", "block", "seq", "ns_per_op", "ins
 // install_ns_total, cpu and filters_seen; a note saying so goes to warn.
 // It returns the first write error.
 func WriteCSV(w, warn io.Writer, d *Document) error {
+	if d.Partial {
+		fmt.Fprintln(warn, "warning: partial result (the run was interrupted): the CSV holds only the children that finished")
+	}
 	cw := csv.NewWriter(w)
 	cw.Write(CSVHeader)
 	if len(d.Children) > 0 {

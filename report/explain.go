@@ -58,7 +58,7 @@ func Explain(d *Document) []Meaning {
 			ci := fmt.Sprintf("%.0f%% CI [%.2f, %.2f]", d.Config.Confidence*100, fit.PerFilterCILowNs, fit.PerFilterCIHighNs)
 			half := (fit.PerFilterCIHighNs - fit.PerFilterCILowNs) / 2
 			switch {
-			case fit.PerFilterCILowNs <= 0 && fit.PerFilterCIHighNs >= 0 && half <= max(2, 0.02*fit.BaselineNs):
+			case fit.PerFilterCILowNs <= 0 && fit.PerFilterCIHighNs >= 0 && half <= max(2, 0.002*fit.BaselineNs):
 				fmt.Fprintf(&b, "; per-filter cost ~0 ns (%.1f ns, %s includes 0)", fit.PerFilterNs, ci)
 			case fit.PerFilterCILowNs <= 0 && fit.PerFilterCIHighNs >= 0:
 				fmt.Fprintf(&b, "; no per-filter cost is distinguishable from 0 at this precision (%.1f ns, %s): add --trials or quiet the machine", fit.PerFilterNs, ci)

@@ -184,6 +184,9 @@ func drawPlot(dc draw.Canvas, warn io.Writer, d *Document) error {
 	p := plot.New()
 	pct := d.Config.Confidence * 100
 	p.Title.Text = fmt.Sprintf("Syscall cost vs. seccomp filters stacked\npolicy %s, workload %s, kernel %s", policyTitle(d), d.Config.Workload, orDash(d.Environment.Kernel))
+	if d.Partial {
+		p.Title.Text = "PARTIAL RESULT (run interrupted): " + p.Title.Text
+	}
 	p.Title.TextStyle.Font = sans(15)
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = "number of filters stacked (N)"

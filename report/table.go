@@ -45,8 +45,15 @@ func WriteTable(w io.Writer, d *Document) error {
 	}
 	ew.printf("seccompbench %s: %s\n", d.Tool.Version, strings.Join(pol, ", "))
 	ew.printf("workload %s: ns/op = %s\n", d.Config.Workload, d.Config.Op)
-	ew.printf("%d trials in randomized blocks, %d iterations x %d samples per child, seed %d, CPU %s, %.0f%% CIs\n",
-		d.Config.Trials, d.Config.Iterations, d.Config.SamplesPerChild, d.Config.Seed, cpuString(d.Config.CPU), pct)
+	est := "means with t CIs"
+	if d.Config.Robust {
+		est = "medians with bootstrap CIs (--robust)"
+	}
+	ew.printf("randomized blocks (--trials %d), %d iterations x %d samples per child, seed %d, CPU %s, %.0f%% CIs, %s\n",
+		d.Config.Trials, d.Config.Iterations, d.Config.SamplesPerChild, d.Config.Seed, cpuString(d.Config.CPU), pct, est)
+	if d.Config.SpecAllow {
+		ew.printf("filters installed with SECCOMP_FILTER_FLAG_SPEC_ALLOW (--spec-allow): no speculative store bypass mitigation is switched on\n")
+	}
 	if r := d.Run; r != nil {
 		ew.printf("%d blocks in %.1f s, stopped by %s", r.Blocks, r.ElapsedS, r.StopReason)
 		if r.TargetCINs > 0 {

@@ -267,10 +267,12 @@ type Copy struct {
 
 // Stop reasons reported in RunInfo.
 const (
-	StopTrials    = "trials"     // the fixed number of blocks ran
-	StopPrecision = "precision"  // Stop reported the target reached
-	StopMaxTrials = "max-trials" // MaxTrials blocks ran without reaching the target
-	StopMaxTime   = "max-time"   // MaxTime passed without reaching the target
+	StopTrials    = "trials"      // the fixed number of blocks ran
+	StopPrecision = "precision"   // Stop reported the target reached
+	StopMaxTrials = "max-trials"  // MaxTrials blocks ran without reaching the target
+	StopMaxTime   = "max-time"    // MaxTime passed without reaching the target
+	StopCancelled = "interrupted" // the context was cancelled (SIGINT, SIGTERM)
+	StopFailed    = "failed"      // a child failed
 )
 
 // RunInfo says how a run ended.
@@ -278,7 +280,7 @@ type RunInfo struct {
 	// Blocks is the number of complete randomized blocks.
 	Blocks int
 	// StopReason is one of StopTrials, StopPrecision, StopMaxTrials,
-	// StopMaxTime ("" when the run failed or was cancelled).
+	// StopMaxTime, StopCancelled or StopFailed.
 	StopReason string
 	// Elapsed is the wall time of the run, calibration excluded.
 	Elapsed time.Duration
@@ -514,12 +516,17 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 		cells := Schedule(cfg.Counts, cfg.Variants, 1, cfg.Seed+uint64(b)*0x9e3779b9)[0]
 		for _, c := range cells {
 			if err := ctx.Err(); err != nil {
+				info.StopReason, info.Elapsed = StopCancelled, time.Since(start)
 				return out, info, err
 			}
 			cc := cfg
 			cc.ChildTimeout = timeouts[c]
 			s, err := runCell(ctx, cc, c, stacks[c])
 			if err != nil {
+				info.StopReason, info.Elapsed = StopFailed, time.Since(start)
+				if ctx.Err() != nil {
+					info.StopReason = StopCancelled
+				}
 				return out, info, err
 			}
 			s.Block, s.Seq = b, seq

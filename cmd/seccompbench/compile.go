@@ -175,13 +175,19 @@ func compileSystemdStack(opts *CompileOptions, comp filters.Compiler) error {
 
 // compileJSON is the `compile --format json` document.
 type compileJSON struct {
-	Name         string            `json:"name"`
-	Source       string            `json:"source"`
-	SHA256       string            `json:"sha256"`
-	Instructions int               `json:"instructions"`
-	PathCost     int               `json:"path_cost"`
-	Counts       map[string]int    `json:"counts"`
-	Program      []compileJSONInsn `json:"program"`
+	Name         string `json:"name"`
+	Source       string `json:"source"`
+	SHA256       string `json:"sha256"`
+	Instructions int    `json:"instructions"`
+	// PathCost is what the filter adds to MAX_INSNS_PER_PATH when another
+	// is attached on top: its converted eBPF length + 4
+	// (filters.Program.EBPFLen, kernel/seccomp.c: seccomp_attach_filter).
+	PathCost int `json:"path_cost"`
+	// EBPFInstructions is the filter's length after the kernel converts it
+	// to eBPF (net/core/filter.c: bpf_convert_filter).
+	EBPFInstructions int               `json:"ebpf_instructions"`
+	Counts           map[string]int    `json:"counts"`
+	Program          []compileJSONInsn `json:"program"`
 	// Compiler is "native" or "libseccomp" for OCI profiles, absent for
 	// formats --compiler does not apply to.
 	Compiler string `json:"compiler,omitempty"`
@@ -281,7 +287,7 @@ func compileRun(opts *CompileOptions) error {
 		return nil
 	case "json":
 		doc := compileJSON{Name: p.Name, Source: p.Source, SHA256: p.SHA256(), Instructions: p.Len(),
-			PathCost: p.Len() + filters.PathPenalty, Counts: map[string]int{}}
+			PathCost: p.EBPFLen() + filters.PathPenalty, EBPFInstructions: p.EBPFLen(), Counts: map[string]int{}}
 		if layouts != nil {
 			doc.Compiler = comp.String()
 			doc.Layouts = map[string]int{"native": layouts.native}

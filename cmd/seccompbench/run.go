@@ -174,6 +174,10 @@ syscall (as on older kernels or with argument rules).`,
 			if opts.Parallel < 1 || opts.Parallel > 256 {
 				return flagErrorf("--parallel: %d is not between 1 and 256", opts.Parallel)
 			}
+			if allowed := runner.AllowedCPUs(); opts.Parallel > 1 && opts.CPU != -2 && allowed != nil && opts.Parallel > len(allowed) {
+				return flagErrorf("--parallel: %d copies but this process may run on %d CPUs (%v): pinned copies would share CPUs and time each other's waits; use at most %d, or --cpu -2 to run them unpinned on purpose",
+					opts.Parallel, len(allowed), allowed, len(allowed))
+			}
 			switch opts.Cache {
 			case "on", "defeat", "both":
 			default:
@@ -204,7 +208,7 @@ syscall (as on older kernels or with argument rules).`,
 	fl.StringVar(&syscallSpec, "syscall", "", "loop on one syscall from the safe list instead, `NAME[:a0,a1,a2]` (e.g. getppid, read:-1, openat)")
 	fl.IntVar(&pathDirs, "path-dirs", 8, "execvpe-miss: PATH directories searched, the program is in the last")
 	fl.IntVar(&opts.Parallel, "parallel", 1, "run N pinned copies of the workload at once per cell")
-	fl.StringVar(&targetCI, "target-ci", "", "keep adding blocks until the per-filter CI half-width is at most `NS` (or a % of the estimate, e.g. 5%)")
+	fl.StringVar(&targetCI, "target-ci", "", "keep adding blocks until the per-filter CI half-width is at most `NS`, or a % of the estimate (e.g. 5%; for estimates ~0, that % of 1% of the 0-filter ns/op)")
 	fl.DurationVar(&opts.MaxTime, "max-time", 60*time.Second, "with --target-ci: stop adding blocks after this long")
 	fl.IntVar(&opts.MaxTrials, "max-trials", 200, "with --target-ci: at most this many blocks")
 	fl.StringVar(&opts.Cache, "cache", "both", "measure the filters as installed (on), with the action cache defeated (defeat), or both")
@@ -374,9 +378,9 @@ func runRun(opts *RunOptions) error {
 	partial := runErr != nil
 	if errors.Is(runErr, context.Canceled) && (opts.Output == "" || len(samples) == 0) {
 		if opts.Output == "" {
-			return fmt.Errorf("run interrupted after %d children; no result written (with -o FILE a partial result is kept): %w", len(samples), runErr)
+			return &interruptedError{msg: fmt.Sprintf("run interrupted after %d children; no result written (with -o FILE a partial result is kept)", len(samples)), err: runErr}
 		}
-		return fmt.Errorf("run interrupted before the first child finished; nothing written to %s: %w", strings.Join(opts.Outputs, ", "), runErr)
+		return &interruptedError{msg: fmt.Sprintf("run interrupted before the first child finished; nothing written to %s", strings.Join(opts.Outputs, ", ")), err: runErr}
 	}
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("run: %w", runErr)
@@ -390,7 +394,11 @@ func runRun(opts *RunOptions) error {
 		return fmt.Errorf("analyze samples: %w", err)
 	}
 	if out, n := countOutliers(res); n > 0 && float64(out) > 0.05*float64(n) {
-		warnings = append(warnings, fmt.Sprintf("the machine looks noisy: %d of %d children are outliers by the median/MAD rule (kept in every estimate); means and t CIs suffer first: quiet the machine, add --trials, or use --robust (medians, bootstrap CIs)", out, n))
+		advice := "means and t CIs suffer first: quiet the machine, add --trials, or use --robust (medians, bootstrap CIs)"
+		if opts.Robust {
+			advice = "quiet the machine or add --trials"
+		}
+		warnings = append(warnings, fmt.Sprintf("the machine looks noisy: %d of %d children are outliers by the median/MAD rule (kept in every estimate); %s", out, n, advice))
 	}
 	for _, s := range samples {
 		if s.PinErr != "" {
@@ -403,8 +411,15 @@ func runRun(opts *RunOptions) error {
 	}
 	if opts.TargetCI > 0 && (info.StopReason == runner.StopMaxTime || info.StopReason == runner.StopMaxTrials) {
 		for _, f := range res.Fits {
-			warnings = append(warnings, fmt.Sprintf("variant %q: --target-ci %s not reached (per-filter CI half-width %.2f ns after %d blocks, stopped by %s): the machine is too noisy for this precision in this time; raise --max-time or quiet the machine",
-				f.Variant, targetString(opts), f.PerFilterHalfWidth(), info.Blocks, info.StopReason))
+			if preciseFit(f, opts) {
+				continue
+			}
+			raise := "--max-time"
+			if info.StopReason == runner.StopMaxTrials {
+				raise = "--max-trials"
+			}
+			warnings = append(warnings, fmt.Sprintf("variant %q: --target-ci %s not reached (per-filter CI half-width %.2f ns after %d blocks, stopped by %s): the machine is too noisy for this precision in this budget; raise %s or quiet the machine",
+				f.Variant, targetString(opts), f.PerFilterHalfWidth(), info.Blocks, info.StopReason, raise))
 		}
 	}
 	doc := report.Build(report.Input{
@@ -423,7 +438,7 @@ func runRun(opts *RunOptions) error {
 		Run: &report.RunInfo{Blocks: info.Blocks, StopReason: info.StopReason, ElapsedS: info.Elapsed.Seconds(),
 			TargetCINs: targetNs(opts), TargetCIRel: targetRel(opts), Parallel: opts.Parallel, CPUs: info.CPUs},
 		Drift:     driftTrends(samples, vnames, opts.Confidence),
-		Linearity: linearity(res, vnames, opts.Confidence),
+		Linearity: linearityIfHomogeneous(progs, res, vnames, opts.Confidence),
 		Cache:     cache,
 		Setup:     setupCost(samples, opts.Confidence),
 		Control:   controlSlowdown(samples, vnames, opts.Confidence),
@@ -434,7 +449,7 @@ func runRun(opts *RunOptions) error {
 		return err
 	}
 	if partial {
-		return fmt.Errorf("run interrupted after %d children; partial result written to %s: %w", len(samples), strings.Join(opts.Outputs, ", "), runErr)
+		return &interruptedError{msg: fmt.Sprintf("run interrupted after %d children; partial result written to %s", len(samples), strings.Join(opts.Outputs, ", ")), err: runErr}
 	}
 	return nil
 }
@@ -655,18 +670,27 @@ func preciseEnough(samples []runner.Sample, variants []string, opts *RunOptions)
 			}
 		}
 		f, err := stats.FitStack(obs, opts.Confidence)
-		if err != nil {
-			return false
-		}
-		abs, rel := opts.TargetCI, 0.0
-		if opts.TargetCIRel {
-			abs, rel = 0, opts.TargetCI
-		}
-		if !f.PreciseTo(abs, rel) {
+		if err != nil || !preciseFit(f, opts) {
 			return false
 		}
 	}
 	return true
+}
+
+// preciseFit reports whether one variant's fit meets --target-ci. A
+// relative target is a fraction of the per-filter estimate; when that
+// estimate is indistinguishable from 0 (its interval includes 0, as for
+// syscalls the action cache serves), no fraction of it can be reached, so
+// the target becomes that fraction of 1 % of the 0-filter baseline:
+// 5 % means "per-filter cost known to ±0.05 ns" for a 100 ns syscall.
+func preciseFit(f stats.Fit, opts *RunOptions) bool {
+	if !opts.TargetCIRel {
+		return f.PreciseTo(opts.TargetCI, 0)
+	}
+	if f.PerFilterLo <= 0 && f.PerFilterHi >= 0 && !math.IsNaN(f.Baseline) {
+		return f.PreciseTo(opts.TargetCI*0.01*math.Abs(f.Baseline), 0)
+	}
+	return f.PreciseTo(0, opts.TargetCI)
 }
 
 func targetString(o *RunOptions) string {
@@ -703,8 +727,8 @@ func driftTrends(samples []runner.Sample, variants []string, conf float64) []rep
 			}
 		}
 		tr, err := stats.DriftEstimate(base, conf)
-		if err != nil {
-			continue
+		if err != nil || math.IsNaN(tr.SlopeLo) || math.IsNaN(tr.SlopeHi) {
+			continue // too few baseline children for an interval
 		}
 		out = append(out, report.Drift{Variant: v, SlopeNsPerChild: tr.Slope, SlopeCILow: tr.SlopeLo, SlopeCIHigh: tr.SlopeHi,
 			OverRunNs: tr.Slope * float64(tr.SeqSpan), P: tr.P})
@@ -754,3 +778,27 @@ func linearity(res stats.Result, variants []string, conf float64) []report.Linea
 	}
 	return out
 }
+
+// linearityIfHomogeneous runs the depth check only when every filter of the
+// stack is the same program: in a stack of different filters (a systemd
+// unit's, or several policies cycled) a slope between two counts also
+// depends on which filters those counts add.
+func linearityIfHomogeneous(progs []*filters.Program, res stats.Result, variants []string, conf float64) []report.Linearity {
+	for _, p := range progs[1:] {
+		if p.SHA256() != progs[0].SHA256() {
+			return nil
+		}
+	}
+	return linearity(res, variants, conf)
+}
+
+// interruptedError reports an interrupted run in the user's words; it
+// unwraps to the context's error (context.Canceled), which maps to exit
+// code 130.
+type interruptedError struct {
+	msg string
+	err error
+}
+
+func (e *interruptedError) Error() string { return e.msg }
+func (e *interruptedError) Unwrap() error { return e.err }
