@@ -1,11 +1,13 @@
 package filters
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ProfileEntry is one syscall of a profile: how often a workload made it and,
@@ -71,6 +73,9 @@ var ErrBadProfile = errors.New("invalid syscall profile")
 // ErrBadProfile in a *SourceError with the line number.
 func ParseProfile(name string, data []byte) (*Profile, error) {
 	p := &Profile{Source: name}
+	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		return nil, &SourceError{File: name, Err: fmt.Errorf("%w: binary data, not a text profile: give the summary `strace -c -f CMD` prints (on stderr, or with -o FILE) or a CSV of syscall,count[,seconds]", ErrBadProfile)}
+	}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	var err error
 	if straceHeader(lines) >= 0 {

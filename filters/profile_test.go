@@ -204,3 +204,12 @@ func TestGroupFilters(t *testing.T) {
 		t.Error("different filters share a hash")
 	}
 }
+
+func TestParseProfileBinary(t *testing.T) {
+	for _, in := range [][]byte{{0x7f, 'E', 'L', 'F', 0, 1}, {0xff, 0xfe, 'r', 'e', 'a', 'd', ',', '1'}} {
+		_, err := ParseProfile("x.prof", in)
+		if !errors.Is(err, ErrBadProfile) || !strings.Contains(err.Error(), "binary data") {
+			t.Errorf("ParseProfile(%q) = %v, want a binary-data ErrBadProfile", in, err)
+		}
+	}
+}

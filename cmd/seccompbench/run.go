@@ -641,7 +641,9 @@ func controlSlowdown(samples []runner.Sample, variants []string, conf float64) [
 	return out
 }
 
-// version returns the module version and VCS revision from build info.
+// version returns the module version and VCS revision from build info
+// ("devel" without either: a build with -buildvcs=false, as GOFLAGS on the
+// project's machines sets, records no revision).
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -652,7 +654,8 @@ func version() string {
 		v = "devel"
 	}
 	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+		// A pseudo-version (v0.0.0-date-rev) already names the revision.
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 && !strings.Contains(v, s.Value[:12]) {
 			v += "+" + s.Value[:12]
 		}
 	}
