@@ -362,7 +362,7 @@ func countTicks(counts []int, maxN int) plot.Ticker {
 	return plot.TickerFunc(func(lo, hi float64) []plot.Tick {
 		var ticks []plot.Tick
 		last := math.Inf(-1)
-		minGap := float64(max(maxN, 1)) / 28
+		minGap := float64(max(maxN, 1)) / 40
 		for _, c := range counts {
 			x := float64(c)
 			if x < lo || x > hi {
