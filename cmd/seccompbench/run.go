@@ -332,6 +332,21 @@ func runRun(opts *RunOptions) error {
 	default:
 		variants = []runner.Variant{runner.VariantOn, runner.VariantDefeat}
 	}
+	var clipped string
+	if !opts.CountsSet {
+		// Default counts: a long policy (docker-default fits 20 times)
+		// measures up to the deepest stack that fits instead of failing.
+		if fit := maxFittingCount(progs, variants); fit < slices.Max(opts.Counts) {
+			var keep []int
+			for _, n := range opts.Counts {
+				if n < fit {
+					keep = append(keep, n)
+				}
+			}
+			opts.Counts = append(keep, fit)
+			clipped = fmt.Sprintf("at most %d of these filters fit MAX_INSNS_PER_PATH (32768 eBPF instructions), so the default counts stop there: %v (choose others with --filters)", fit, opts.Counts)
+		}
+	}
 	maxN := slices.Max(opts.Counts)
 	for _, v := range variants {
 		if _, err := runner.StackFor(progs, runner.Cell{Variant: v, Filters: maxN}); err != nil {
@@ -339,6 +354,9 @@ func runRun(opts *RunOptions) error {
 		}
 	}
 	cache, warnings, err := predictWorkload(progs, variants, maxN, opts.Workload)
+	if clipped != "" {
+		warnings = append(warnings, clipped)
+	}
 	if err != nil {
 		return err
 	}
@@ -805,3 +823,23 @@ type interruptedError struct {
 
 func (e *interruptedError) Error() string { return e.msg }
 func (e *interruptedError) Unwrap() error { return e.err }
+
+// maxFittingCount returns the largest filter count whose stack fits the
+// kernel's limits for every variant (the defeated programs are one
+// instruction longer).
+func maxFittingCount(progs []*filters.Program, variants []runner.Variant) int {
+	fit := -1
+	for _, v := range variants {
+		ps := progs
+		if v == runner.VariantDefeat {
+			ps = make([]*filters.Program, len(progs))
+			for i, p := range progs {
+				ps[i] = p.DefeatCache()
+			}
+		}
+		if n := filters.MaxStackCount(ps); fit < 0 || n < fit {
+			fit = n
+		}
+	}
+	return fit
+}

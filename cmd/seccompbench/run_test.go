@@ -349,3 +349,33 @@ func TestRunSetupAndControlFields(t *testing.T) {
 		t.Errorf("policies %+v: want a positive compile time", doc.Config.Policies)
 	}
 }
+
+// With default counts, a policy too long for 32 copies is measured up to
+// the deepest stack that fits; with explicit --filters it is an error.
+func TestRunClipsDefaultCounts(t *testing.T) {
+	patho := "../../testdata/policies/pathological.yaml" // 31 copies fit
+	var out, errb bytes.Buffer
+	code := run([]string{"run", patho, "--cache", "on", "--trials", "2", "--iterations", "50", "--samples", "1", "--format", "json", "-q"}, strings.NewReader(""), &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var doc struct {
+		Config struct {
+			FilterCounts []int `json:"filter_counts"`
+		} `json:"config"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{0, 1, 2, 4, 8, 16, 31}; !slices.Equal(doc.Config.FilterCounts, want) {
+		t.Errorf("filter_counts %v, want %v", doc.Config.FilterCounts, want)
+	}
+	if !strings.Contains(errb.String(), "at most 31 of these filters fit") {
+		t.Errorf("stderr lacks the clipping warning: %s", errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"run", patho, "--filters", "0,32"}, strings.NewReader(""), &out, &errb); code != 1 || !strings.Contains(errb.String(), "the largest count that fits is 31") {
+		t.Errorf("explicit --filters 0,32: exit %d, stderr %s", code, errb.String())
+	}
+}
