@@ -409,14 +409,21 @@ func Schedule(counts []int, variants []Variant, trials int, seed uint64) [][]Cel
 // the cell's count, each program passed through DefeatCache for
 // VariantDefeat. It returns the *filters.LimitError of BuildStack.
 func StackFor(progs []*filters.Program, c Cell) (filters.Stack, error) {
-	ps := progs
-	if c.Variant == VariantDefeat {
-		ps = make([]*filters.Program, len(progs))
-		for i, p := range progs {
-			ps[i] = p.DefeatCache()
-		}
+	return filters.BuildStack(VariantPrograms(progs, c.Variant), c.Filters)
+}
+
+// VariantPrograms returns the programs as variant v installs them: as
+// compiled for VariantOn, each passed through DefeatCache for
+// VariantDefeat (one instruction longer).
+func VariantPrograms(progs []*filters.Program, v Variant) []*filters.Program {
+	if v != VariantDefeat {
+		return progs
 	}
-	return filters.BuildStack(ps, c.Filters)
+	ps := make([]*filters.Program, len(progs))
+	for i, p := range progs {
+		ps[i] = p.DefeatCache()
+	}
+	return ps
 }
 
 // seccompFlagSpecAllow is SECCOMP_FILTER_FLAG_SPEC_ALLOW

@@ -830,14 +830,7 @@ func (e *interruptedError) Unwrap() error { return e.err }
 func maxFittingCount(progs []*filters.Program, variants []runner.Variant) int {
 	fit := -1
 	for _, v := range variants {
-		ps := progs
-		if v == runner.VariantDefeat {
-			ps = make([]*filters.Program, len(progs))
-			for i, p := range progs {
-				ps[i] = p.DefeatCache()
-			}
-		}
-		if n := filters.MaxStackCount(ps); fit < 0 || n < fit {
+		if n := filters.MaxStackCount(runner.VariantPrograms(progs, v)); fit < 0 || n < fit {
 			fit = n
 		}
 	}
