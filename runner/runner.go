@@ -466,14 +466,11 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 			stacks[c] = raw
 		}
 	}
-	if cfg.Workload.PathDirs > 0 && cfg.execPaths == nil {
-		fx, err := newExecFixture(cfg.Workload.PathDirs)
-		if err != nil {
-			return nil, info, err
-		}
-		defer fx.Close()
-		cfg.execPaths = fx.paths
+	cleanup, err := cfg.ensureExecFixture()
+	if err != nil {
+		return nil, info, err
 	}
+	defer cleanup()
 	if err := checkSupport(cfg); err != nil {
 		return nil, info, err
 	}
@@ -562,6 +559,21 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 	return out, info, nil
 }
 
+// ensureExecFixture writes the exec workloads' temporary program (when the
+// workload execs and none is set yet) and returns the function that
+// removes it.
+func (cfg *Config) ensureExecFixture() (cleanup func(), err error) {
+	if cfg.Workload.PathDirs == 0 || cfg.execPaths != nil {
+		return func() {}, nil
+	}
+	fx, err := newExecFixture(cfg.Workload.PathDirs)
+	if err != nil {
+		return nil, err
+	}
+	cfg.execPaths = fx.paths
+	return func() { fx.Close() }, nil
+}
+
 func withDefaults(cfg Config) Config {
 	if cfg.SampleDuration == 0 {
 		cfg.SampleDuration = 2 * time.Millisecond
@@ -602,14 +614,11 @@ func Calibrate(ctx context.Context, cfg Config) (uint64, error) {
 // iteration without filters, in ns.
 func calibrate(ctx context.Context, cfg Config) (uint64, float64, error) {
 	cfg = withDefaults(cfg)
-	if cfg.Workload.PathDirs > 0 && cfg.execPaths == nil {
-		fx, err := newExecFixture(cfg.Workload.PathDirs)
-		if err != nil {
-			return 0, 0, err
-		}
-		defer fx.Close()
-		cfg.execPaths = fx.paths
+	cleanup, err := cfg.ensureExecFixture()
+	if err != nil {
+		return 0, 0, err
 	}
+	defer cleanup()
 	cfg.Iterations = 2000
 	if cfg.Workload.PathDirs > 0 {
 		cfg.Iterations = 20
