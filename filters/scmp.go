@@ -59,15 +59,6 @@ func scmpArchByOCI(name string) *scmpArch {
 	return nil
 }
 
-func scmpArchByName(name string) *scmpArch {
-	for _, a := range scmpArches {
-		if a.name == name {
-			return a
-		}
-	}
-	return nil
-}
-
 // nr returns the value seccomp_data.nr has for the named syscall on a, with
 // the x32 bit set for x32, and false if a has no such syscall.
 func (a *scmpArch) nr(name string) (uint32, bool) {
