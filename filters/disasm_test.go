@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/bpf"
+
+	"github.com/seccompbench/seccompbench/internal/golden"
 )
 
 // tGoldenAllowlist is shaped like elastic/go-seccomp-bpf's output: arch
@@ -85,7 +87,7 @@ func TestFormatTextGolden(t *testing.T) {
 			if err := FormatText(&b, tt.p); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.file, b.Bytes())
+			golden.Check(t, tt.file, b.Bytes())
 		})
 	}
 }
@@ -191,7 +193,7 @@ func TestFormatTextPoliciesGolden(t *testing.T) {
 			if err := FormatText(&b, p); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, "policy-"+name+".txt", b.Bytes())
+			golden.Check(t, "policy-"+name+".txt", b.Bytes())
 		})
 	}
 }

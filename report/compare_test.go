@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/internal/golden"
 )
 
 func TestCompareFindsKnownDifference(t *testing.T) {
@@ -56,12 +58,12 @@ func TestCompareFindsKnownDifference(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
-	golden(t, "compare.txt", tab.Bytes())
+	golden.Check(t, "compare.txt", tab.Bytes())
 	var md bytes.Buffer
 	if err := WriteComparisonMarkdown(&md, c); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "compare.md", md.Bytes())
+	golden.Check(t, "compare.md", md.Bytes())
 }
 
 func TestCompareIdenticalIsTilde(t *testing.T) {

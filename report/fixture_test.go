@@ -1,18 +1,12 @@
 package report
 
 import (
-	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // fixtureCounts are the filter counts of the fixture run.
 var fixtureCounts = []int{0, 1, 2, 4, 8, 16, 32}
@@ -100,27 +94,4 @@ func fixtureDoc(t testing.TB, shift float64) *Document {
 		Run:     &RunInfo{Blocks: 6, StopReason: "trials", ElapsedS: 12.5, Parallel: 1, CPUs: []int{1}},
 		Drift:   []Drift{{Variant: "on", SlopeNsPerChild: 0.01, SlopeCILow: -0.02, SlopeCIHigh: 0.04, OverRunNs: 0.8, P: 0.5}},
 	})
-}
-
-// golden compares got with testdata/golden/name, or rewrites it with
-// -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run go test ./report -update to create it): %v", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden file %s (go test ./report -update rewrites it)\n--- got ---\n%s", name, path, got)
-	}
 }

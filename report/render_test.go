@@ -15,6 +15,8 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/seccompbench/seccompbench/internal/golden"
 )
 
 func TestGoldenRenderers(t *testing.T) {
@@ -33,7 +35,7 @@ func TestGoldenRenderers(t *testing.T) {
 			if err := tt.render(&out, &warn); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.name, out.Bytes())
+			golden.Check(t, tt.name, out.Bytes())
 		})
 	}
 }
