@@ -163,8 +163,9 @@ func ociErr(name string, data []byte, needle string, format string, args ...any)
 // Known differences from runc: names newer than the installed libseccomp's
 // table are resolved here (our tables are Linux 6.18) where runc would skip
 // them, which also moves the ENOSYS bound; flags (SECCOMP_FILTER_FLAG_*) and
-// listenerPath are recorded nowhere. The instruction layout is our own;
-// CompileOCILibseccomp gives libseccomp's.
+// listenerPath are recorded nowhere. The instruction layout is our own,
+// in libseccomp's shapes (a binary tree by syscall number above 32 names,
+// scmpFilter.Tree); CompileOCILibseccomp gives libseccomp's own.
 func ParseOCI(name string, data []byte, opt OCIOptions) (*Program, error) {
 	f, err := ociFilter(name, data, opt)
 	if err != nil {
@@ -490,6 +491,9 @@ func resolveOCI(name string, data []byte, opt OCIOptions) (*ociProfile, error) {
 	if res.stub {
 		f.ENOSYSAbove = runcENOSYSBounds(res.listed, f.Rules)
 	}
+	// runc asks libseccomp for its binary tree above 32 rules
+	// (CompileOCILibseccomp); the native layout follows.
+	f.Tree = res.names > runcOptimizeThreshold
 	return res, nil
 }
 

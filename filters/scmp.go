@@ -150,7 +150,26 @@ type scmpFilter struct {
 	// outside libseccomp's database: runc prepends it to libseccomp's
 	// program (see runcENOSYSBounds).
 	ENOSYSAbove map[*scmpArch]uint32
+	// Tree lays each architecture's syscall tests out as a binary search
+	// tree by syscall number (jgt nodes, leaves of up to treeLeaf jeq
+	// tests), as libseccomp does with SCMP_FLTATR_CTL_OPTIMIZE = 2
+	// (src/gen_bpf.c), which runc asks for above 32 rules. false keeps a
+	// linear chain of jeq tests in ascending order, libseccomp's default
+	// shape.
+	Tree bool
 }
+
+// treeLeaf is how many syscalls a leaf of the binary tree tests one after
+// the other, as libseccomp 2.5's binary tree does (4 per leaf in its
+// output for Docker's default profile).
+const treeLeaf = 4
+
+// treePool is the largest subtree of the binary tree followed by its own
+// pool of returns and rule bodies: small enough that most jumps to the pool
+// fit a conditional jump's 8-bit offset, large enough that few returns are
+// repeated (each costs 2 instructions of the kernel's path budget once
+// converted to eBPF).
+const treePool = 128
 
 // scmpRetENOSYS is SCMP_ACT_ERRNO(ENOSYS): ERRNO with data 38
 // (include/uapi/asm-generic/errno.h: ENOSYS).
@@ -441,6 +460,10 @@ func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch, rules string) {
 		a.Ret(f.DefAction)
 		return
 	}
+	if f.Tree && len(table) > treeLeaf {
+		f.emitTree(a, ar, table)
+		return
+	}
 	for start := 0; start < len(table); start += dispatchChunk {
 		end := min(start+dispatchChunk, len(table))
 		chunk := table[start:end]
@@ -452,6 +475,10 @@ func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch, rules string) {
 		rets := map[uint32]string{}
 		var retOrder []uint32
 		bodies := make([]string, len(chunk))
+		// Syscalls of a chunk with the same rules share one body, as
+		// identical blocks do in libseccomp's gen_bpf.c (_hsh_add).
+		bodyOf := map[string]string{}
+		first := make([]bool, len(chunk))
 		for i, s := range chunk {
 			var target string
 			if s.uncond {
@@ -463,8 +490,15 @@ func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch, rules string) {
 				}
 				target = l
 			} else {
-				bodies[i] = a.NewLabel("body")
-				target = bodies[i]
+				key := rulesKey(s.rules)
+				l, ok := bodyOf[key]
+				if !ok {
+					l = a.NewLabel("body")
+					bodyOf[key] = l
+					first[i] = true
+				}
+				bodies[i] = l
+				target = l
 			}
 			jf := ""
 			if i == len(chunk)-1 && !last {
@@ -480,7 +514,7 @@ func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch, rules string) {
 			a.Ret(act)
 		}
 		for i, s := range chunk {
-			if s.uncond {
+			if !first[i] {
 				continue
 			}
 			a.Label(bodies[i])
@@ -495,52 +529,301 @@ func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch, rules string) {
 	}
 }
 
-// emitRules emits the bodies of one syscall's conditional rules: each rule
-// is a chain of argument tests; the first rule whose tests all pass returns
-// its action, and if none does the default action is returned.
-func emitRules(a *bpfAsm, rules []scmpRule, bits int, def uint32) {
-	for _, r := range rules {
-		fail := a.NewLabel("fail")
-		for _, c := range r.Conds {
-			pass := a.NewLabel("pass")
-			emitCond(a, c, bits, pass, fail)
-			a.Label(pass)
-		}
-		a.Ret(r.Action)
-		a.Label(fail)
+// emitTree emits one architecture's syscall tests as a binary search tree
+// (Tree): each node sends numbers above the last one of its left half to
+// the right half with one jgt; a leaf tests its syscalls with jeq, highest
+// first, and falls to the default action. Each subtree of at most
+// treePool syscalls is followed by its own pool of returns and rule
+// bodies (shared within it, as in the linear layout), which keeps the
+// leaves' jumps short: a pool after the whole tree would cost a `ja`
+// trampoline for most of them. A is expected to hold nr, and still does at
+// every jeq.
+func (f *scmpFilter) emitTree(a *bpfAsm, ar *scmpArch, table []*scmpSyscall) {
+	type pool struct {
+		def      string
+		rets     map[uint32]string
+		retOrder []uint32
+		bodyOf   map[string]string
+		bodies   []string
+		rules    map[string][]scmpRule
 	}
-	a.Ret(def)
+	target := func(p *pool, s *scmpSyscall) string {
+		if s.uncond {
+			l, ok := p.rets[s.action]
+			if !ok {
+				l = a.NewLabel("ret")
+				p.rets[s.action] = l
+				p.retOrder = append(p.retOrder, s.action)
+			}
+			return l
+		}
+		key := rulesKey(s.rules)
+		l, ok := p.bodyOf[key]
+		if !ok {
+			l = a.NewLabel("body")
+			p.bodyOf[key] = l
+			p.bodies = append(p.bodies, l)
+			p.rules[l] = s.rules
+		}
+		return l
+	}
+	var node func(items []*scmpSyscall, p *pool)
+	node = func(items []*scmpSyscall, p *pool) {
+		if p == nil && len(items) <= treePool {
+			p = &pool{def: a.NewLabel("default"), rets: map[uint32]string{}, bodyOf: map[string]string{}, rules: map[string][]scmpRule{}}
+			node(items, p)
+			a.Label(p.def)
+			a.Ret(f.DefAction)
+			for _, act := range p.retOrder {
+				a.Label(p.rets[act])
+				a.Ret(act)
+			}
+			for _, l := range p.bodies {
+				a.Label(l)
+				emitRules(a, p.rules[l], ar.bits, f.DefAction)
+			}
+			return
+		}
+		if len(items) <= treeLeaf {
+			for i := len(items) - 1; i >= 0; i-- {
+				jf := ""
+				if i == 0 {
+					jf = p.def
+				}
+				a.JumpIf(bpfJEQ, items[i].nr, target(p, items[i]), jf)
+			}
+			return
+		}
+		// Split on a leaf boundary, so leaves are full and the tree
+		// has one jgt per leaf, less one.
+		leaves := (len(items) + treeLeaf - 1) / treeLeaf
+		mid := leaves / 2 * treeLeaf
+		right := a.NewLabel("gt")
+		a.JumpIf(bpfJGT, items[mid-1].nr, right, "")
+		node(items[:mid], p)
+		a.Label(right)
+		node(items[mid:], p)
+	}
+	node(table, nil)
 }
 
-// emitCond emits one comparison of args[c.Arg] that jumps to pass when the
-// comparison holds and to fail otherwise. Argument words are little-endian:
-// the low 32 bits at offset 16+8*i, the high 32 bits at 20+8*i.
-func emitCond(a *bpfAsm, c scmpCond, bits int, pass, fail string) {
+// rulesKey identifies what a syscall's conditional rules do, whatever the
+// syscall's name: two syscalls with the same key can share a body.
+func rulesKey(rules []scmpRule) string {
+	var b strings.Builder
+	for _, r := range rules {
+		fmt.Fprintf(&b, "%#x:", r.Action)
+		for _, c := range r.Conds {
+			fmt.Fprintf(&b, "%d,%d,%#x,%#x;", c.Arg, c.Op, c.Datum, c.Mask)
+		}
+		b.WriteByte('|')
+	}
+	return b.String()
+}
+
+// emitRules emits the body of one syscall's conditional rules: the first
+// rule whose conditions all hold returns its action, and if none does the
+// default action is returned. It shares work between rules the way
+// libseccomp's decision tree does (src/gen_bpf.c), without reordering them:
+//   - on 64-bit ABIs, consecutive rules whose first condition tests the same
+//     high word (same argument, mask and datum high word; EQ and MASKED_EQ)
+//     test it once, and a failed high word skips the whole run;
+//   - a load is left out when A is known to hold the word already, e.g.
+//     after a one-condition rule failed on the same argument;
+//   - every action gets one `ret`, which passing rules jump to.
+func emitRules(a *bpfAsm, rules []scmpRule, bits int, def uint32) {
+	rets := map[uint32]string{}
+	var order []uint32
+	retLabel := func(act uint32) string {
+		l, ok := rets[act]
+		if !ok {
+			l = a.NewLabel("ret")
+			rets[act] = l
+			order = append(order, act)
+		}
+		return l
+	}
+	var known accWord
+	for i := 0; i < len(rules); {
+		r := rules[i]
+		if len(r.Conds) == 0 {
+			// Only archTable's unconditional syscalls have rules without
+			// conditions, and they never get here; if one did, it would
+			// decide the syscall, as in verdict.
+			a.Jump(retLabel(r.Action))
+			known = accWord{}
+			i++
+			continue
+		}
+		c := r.Conds[0]
+		if bits == 64 && (c.Op == scmpEQ || c.Op == scmpMaskedEQ) {
+			key := hiTest(c)
+			j := i + 1
+			for j < len(rules) && sharesHiTest(rules[j], key) {
+				j++
+			}
+			if key.mask == 0 && key.datum != 0 {
+				// (hi & 0) == datum never holds: no rule of the run
+				// can match, so none is emitted.
+				i = j
+				continue
+			}
+			groupFail := a.NewLabel("fail")
+			if key.mask != 0 {
+				// A zero mask makes the test (hi & 0) == 0, which
+				// always holds: libseccomp leaves it out too.
+				loadWord(a, &known, accWord{off: key.off, mask: key.mask, ok: true})
+				a.JumpIf(bpfJEQ, key.datum, "", groupFail)
+			}
+			for k := i; k < j; k++ {
+				fail := groupFail
+				if k < j-1 {
+					fail = a.NewLabel("fail")
+				}
+				emitRule(a, &known, rules[k], bits, retLabel(rules[k].Action), fail)
+				if k < j-1 {
+					a.Label(fail)
+				}
+			}
+			a.Label(groupFail)
+			known = accWord{}
+			i = j
+			continue
+		}
+		fail := a.NewLabel("fail")
+		emitRule(a, &known, r, bits, retLabel(r.Action), fail)
+		a.Label(fail)
+		i++
+	}
+	if l, ok := rets[def]; ok {
+		a.Label(l)
+	}
+	a.Ret(def)
+	for _, act := range order {
+		if act != def {
+			a.Label(rets[act])
+			a.Ret(act)
+		}
+	}
+}
+
+// accWord is what the accumulator A is known to hold at a point of a rule
+// body: the seccomp_data word at offset off, ANDed with mask (0xffffffff
+// for a plain load). ok is false when it is not known.
+type accWord struct {
+	off, mask uint32
+	ok        bool
+}
+
+// hiKey is a high-word test shared by a run of rules: (word at off & mask)
+// == datum, with off the argument's high word.
+type hiKey struct {
+	off, mask, datum uint32
+}
+
+// hiTest returns the high-word test of an EQ or MASKED_EQ condition on a
+// 64-bit ABI. Argument words are little-endian: the high 32 bits at
+// 20+8*i.
+func hiTest(c scmpCond) hiKey {
+	k := hiKey{off: uint32(OffsetArgs+8*c.Arg) + 4, mask: 0xffffffff, datum: uint32(c.Datum >> 32)}
+	if c.Op == scmpMaskedEQ {
+		k.mask = uint32(c.Mask >> 32)
+	}
+	return k
+}
+
+// sharesHiTest reports whether r's first condition is an EQ or MASKED_EQ
+// whose high-word test is k, so that r fails whenever k fails.
+func sharesHiTest(r scmpRule, k hiKey) bool {
+	if len(r.Conds) == 0 {
+		return false
+	}
+	c := r.Conds[0]
+	return (c.Op == scmpEQ || c.Op == scmpMaskedEQ) && hiTest(c) == k
+}
+
+// loadWord makes A hold want, emitting `ld` (and `and` for a mask) unless
+// *known says A holds it already, and records the new state in *known.
+func loadWord(a *bpfAsm, known *accWord, want accWord) {
+	if *known == want {
+		return
+	}
+	a.LoadAbs(want.off)
+	if want.mask != 0xffffffff {
+		a.AndK(want.mask)
+	}
+	*known = want
+}
+
+// emitRule emits one rule's conditions: all holding jumps to pass (the
+// rule's shared return), any failing jumps to fail. On a 64-bit ABI, an EQ
+// or MASKED_EQ first condition is expected to have had its high word
+// tested by the caller (emitRules), so only its low word is tested here.
+// *known is updated to what A holds at fail, if that is one word on every
+// path there.
+func emitRule(a *bpfAsm, known *accWord, r scmpRule, bits int, pass, fail string) {
+	for n, c := range r.Conds {
+		p := pass
+		if n < len(r.Conds)-1 {
+			// A real label: emitCond64 jumps to pass from the middle of
+			// its instructions, where "" would mean the next one.
+			p = a.NewLabel("pass")
+		}
+		lo := uint32(OffsetArgs + 8*c.Arg)
+		lowOnly := bits == 32 || (n == 0 && (c.Op == scmpEQ || c.Op == scmpMaskedEQ))
+		if lowOnly {
+			w := accWord{off: lo, mask: 0xffffffff, ok: true}
+			if c.Op == scmpMaskedEQ {
+				w.mask = uint32(c.Mask)
+			}
+			loadWord(a, known, w)
+			emitCmpLow(a, c.Op, uint32(c.Datum), p, fail)
+		} else {
+			if c.Op == scmpMaskedEQ {
+				emitMaskedEQ64(a, c, p, fail)
+			} else {
+				emitCond64(a, c, p, fail)
+			}
+			*known = accWord{}
+		}
+		if p != pass {
+			a.Label(p)
+		}
+	}
+	if len(r.Conds) != 1 {
+		// Several conditions: fail is reached with different words in A.
+		*known = accWord{}
+	}
+}
+
+// emitCmpLow emits the comparison of A (a low word, already masked for
+// MASKED_EQ) with d: a jump to pass when it holds, to fail otherwise.
+func emitCmpLow(a *bpfAsm, op scmpOp, d uint32, pass, fail string) {
+	switch op {
+	case scmpEQ, scmpMaskedEQ:
+		a.JumpIf(bpfJEQ, d, pass, fail)
+	case scmpNE:
+		a.JumpIf(bpfJEQ, d, fail, pass)
+	case scmpGT:
+		a.JumpIf(bpfJGT, d, pass, fail)
+	case scmpGE:
+		a.JumpIf(bpfJGE, d, pass, fail)
+	case scmpLT:
+		a.JumpIf(bpfJGE, d, fail, pass)
+	case scmpLE:
+		a.JumpIf(bpfJGT, d, fail, pass)
+	}
+}
+
+// emitCond64 emits a full 64-bit comparison of args[c.Arg] that jumps to
+// pass when it holds and to fail otherwise: the high word first, then the
+// low word, as libseccomp does. Argument words are little-endian: the low
+// 32 bits at offset 16+8*i, the high 32 bits at 20+8*i.
+func emitCond64(a *bpfAsm, c scmpCond, pass, fail string) {
 	lo := uint32(OffsetArgs + 8*c.Arg)
 	hi := lo + 4
 	dl, dh := uint32(c.Datum), uint32(c.Datum>>32)
 	ml, mh := uint32(c.Mask), uint32(c.Mask>>32)
-	if bits == 32 {
-		a.LoadAbs(lo)
-		switch c.Op {
-		case scmpEQ:
-			a.JumpIf(bpfJEQ, dl, pass, fail)
-		case scmpNE:
-			a.JumpIf(bpfJEQ, dl, fail, pass)
-		case scmpGT:
-			a.JumpIf(bpfJGT, dl, pass, fail)
-		case scmpGE:
-			a.JumpIf(bpfJGE, dl, pass, fail)
-		case scmpLT:
-			a.JumpIf(bpfJGE, dl, fail, pass)
-		case scmpLE:
-			a.JumpIf(bpfJGT, dl, fail, pass)
-		case scmpMaskedEQ:
-			a.AndK(ml)
-			a.JumpIf(bpfJEQ, dl, pass, fail)
-		}
-		return
-	}
 	a.LoadAbs(hi)
 	switch c.Op {
 	case scmpEQ:
@@ -576,6 +859,25 @@ func emitCond(a *bpfAsm, c scmpCond, bits int, pass, fail string) {
 		a.AndK(ml)
 		a.JumpIf(bpfJEQ, dl, pass, fail)
 	}
+}
+
+// emitMaskedEQ64 emits a 64-bit MASKED_EQ test like emitCond64, leaving out
+// the high word when the mask has none: (hi & 0) == 0 always holds, and
+// (hi & 0) == dh with dh != 0 never does.
+func emitMaskedEQ64(a *bpfAsm, c scmpCond, pass, fail string) {
+	if c.Mask>>32 != 0 {
+		emitCond64(a, c, pass, fail)
+		return
+	}
+	if c.Datum>>32 != 0 {
+		a.Jump(fail)
+		return
+	}
+	a.LoadAbs(uint32(OffsetArgs + 8*c.Arg))
+	if ml := uint32(c.Mask); ml != 0xffffffff {
+		a.AndK(ml)
+	}
+	a.JumpIf(bpfJEQ, uint32(c.Datum), pass, fail)
 }
 
 // scmpActionName formats a full return value the way libseccomp's

@@ -2,6 +2,7 @@ package filters
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -13,11 +14,16 @@ var scmpProbeNames = []string{"read", "write", "openat", "clone", "futex", "ioct
 // and the 32-bit boundaries where hi/lo splitting could go wrong.
 var scmpEdgeValues = []uint64{0, 1, 2, 3, 0x7f, 0x80, 0xff, 0xffffffff, 0x100000000, 0x100000001, 0x1ffffffff, 0xffffffff00000000, ^uint64(0)}
 
-func randomScmpFilter(r *rand.Rand) *scmpFilter {
+// randomScmpFilter returns a random filter. clustered rules mostly test
+// EQ and MASKED_EQ on arguments 0 and 1 with datums sharing high words, so
+// that runs of rules share a high-word test and loads (emitRules); the
+// others spread over every operator and argument.
+func randomScmpFilter(r *rand.Rand, clustered bool) *scmpFilter {
 	actions := []uint32{uint32(ActionAllow), sdErrno(1), sdErrno(38), uint32(ActionKillProcess), uint32(ActionTrap), uint32(ActionLog), uint32(ActionKillThread)}
 	f := &scmpFilter{
 		DefAction: actions[r.IntN(len(actions))],
 		BadArch:   actions[r.IntN(len(actions))],
+		Tree:      r.IntN(2) == 0,
 	}
 	for _, a := range []*scmpArch{scmpX86_64, scmpX86, scmpX32} {
 		if r.IntN(3) > 0 {
@@ -28,10 +34,15 @@ func randomScmpFilter(r *rand.Rand) *scmpFilter {
 		f.Arches = []*scmpArch{scmpX86_64}
 	}
 	ops := []scmpOp{scmpNE, scmpLT, scmpLE, scmpEQ, scmpGE, scmpGT, scmpMaskedEQ}
+	names, nargs := scmpProbeNames, 6
+	if clustered {
+		ops = []scmpOp{scmpEQ, scmpEQ, scmpEQ, scmpMaskedEQ, scmpMaskedEQ, scmpGT, scmpNE}
+		names, nargs = scmpProbeNames[:3], 2
+	}
 	for i, n := 0, r.IntN(25); i < n; i++ {
-		rule := scmpRule{Syscall: scmpProbeNames[r.IntN(len(scmpProbeNames))], Action: actions[r.IntN(len(actions))]}
+		rule := scmpRule{Syscall: names[r.IntN(len(names))], Action: actions[r.IntN(len(actions))]}
 		for j, m := 0, r.IntN(4); j < m; j++ {
-			c := scmpCond{Arg: r.IntN(6), Op: ops[r.IntN(len(ops))], Datum: scmpEdgeValues[r.IntN(len(scmpEdgeValues))]}
+			c := scmpCond{Arg: r.IntN(nargs), Op: ops[r.IntN(len(ops))], Datum: scmpEdgeValues[r.IntN(len(scmpEdgeValues))]}
 			if c.Op == scmpMaskedEQ {
 				c.Mask = scmpEdgeValues[r.IntN(len(scmpEdgeValues))]
 			}
@@ -50,7 +61,7 @@ func TestScmpCompileMatchesDatabase(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	inputs := 0
 	for iter := 0; iter < 300; iter++ {
-		f := randomScmpFilter(r)
+		f := randomScmpFilter(r, iter%2 == 1)
 		insns, err := f.compile()
 		if err != nil {
 			t.Fatalf("filter %d: compile: %v", iter, err)
@@ -126,5 +137,115 @@ func TestScmpCondHolds(t *testing.T) {
 				t.Errorf("holds(%#x, %d) = %v, want %v", tt.v, tt.bits, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestScmpSharedLayout checks the work emitRules and emitDispatch share, on
+// the shapes systemd's hardening filters have: a run of EQ rules on one
+// argument (RestrictAddressFamilies) tests the high word once; MASKED_EQ
+// rules with 32-bit masks (RestrictSUIDSGID) test no high word; syscalls
+// with the same rules share one body. Verdicts are checked against the
+// database on the edge values.
+func TestScmpSharedLayout(t *testing.T) {
+	deny := sdErrno(97)
+	f := &scmpFilter{DefAction: uint32(ActionAllow), BadArch: uint32(ActionAllow), Arches: []*scmpArch{scmpX86_64}}
+	for _, fam := range []uint64{0, 3, 4, 5, 6, 7, 8, 9, 11, 12} {
+		f.Rules = append(f.Rules, scmpRule{Syscall: "socket", Action: deny, Conds: []scmpCond{{Arg: 0, Op: scmpEQ, Datum: fam}}})
+	}
+	for _, name := range []string{"chmod", "fchmod", "mkdir"} {
+		for _, bit := range []uint64{04000, 02000} {
+			f.Rules = append(f.Rules, scmpRule{Syscall: name, Action: sdErrno(1), Conds: []scmpCond{{Arg: 1, Op: scmpMaskedEQ, Mask: bit, Datum: bit}}})
+		}
+	}
+	insns, err := f.compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Program{Name: "shared", Insns: insns}
+	loads := map[uint32]int{}
+	for _, ri := range insns {
+		if ri.Op == 0x20 { // BPF_LD | BPF_W | BPF_ABS
+			loads[ri.K]++
+		}
+	}
+	a0hi, a1hi, a1lo := uint32(OffsetArgs+4), uint32(OffsetArgs+12), uint32(OffsetArgs+8)
+	if loads[a0hi] != 1 {
+		t.Errorf("args[0] hi loaded %d times for 10 EQ rules, want 1", loads[a0hi])
+	}
+	if loads[a1hi] != 0 {
+		t.Errorf("args[1] hi loaded %d times for 32-bit masks, want 0", loads[a1hi])
+	}
+	if loads[a1lo] != 2 {
+		t.Errorf("args[1] lo loaded %d times, want 2 (one shared body, two masks)", loads[a1lo])
+	}
+	for _, name := range []string{"socket", "chmod", "fchmod", "mkdir", "read"} {
+		nr, _ := ArchX86_64.Lookup(name)
+		for _, v := range append(scmpEdgeValues, 04000, 02000, 06000, 0x100000800, 10) {
+			args := [6]uint64{v, v}
+			d := ArchX86_64.Data(nr, args[:]...)
+			got, err := Emulate(p, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := f.verdict(d.Arch, uint32(d.Nr), d.Args); got.Ret != want {
+				t.Errorf("%s(%#x, %#x): compiled returns %#x, database says %#x", name, v, v, got.Ret, want)
+			}
+		}
+	}
+}
+
+// TestScmpTree checks the binary-tree layout (Tree) on a large random
+// filter: every syscall number of the three x86 ABIs (and nr -1) gets the
+// database's verdict, and the longest path is far shorter than the linear
+// layout's, as a tree of ~150 syscalls needs about log2(150/4)+4 tests.
+func TestScmpTree(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	names := make([]string, 0, len(ArchX86_64.Names))
+	for n := range ArchX86_64.Names {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	actions := []uint32{uint32(ActionAllow), sdErrno(1), uint32(ActionLog), uint32(ActionTrap)}
+	f := &scmpFilter{DefAction: sdErrno(38), BadArch: uint32(ActionKillThread), Arches: []*scmpArch{scmpX86_64, scmpX86, scmpX32}}
+	for _, i := range r.Perm(len(names))[:150] {
+		rule := scmpRule{Syscall: names[i], Action: actions[r.IntN(len(actions))]}
+		if r.IntN(5) == 0 {
+			rule.Conds = []scmpCond{{Arg: r.IntN(3), Op: scmpEQ, Datum: scmpEdgeValues[r.IntN(len(scmpEdgeValues))]}}
+		}
+		f.Rules = append(f.Rules, rule)
+	}
+	longest := map[bool]int{}
+	for _, tree := range []bool{false, true} {
+		f.Tree = tree
+		insns, err := f.compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Validate(insns); err != nil {
+			t.Fatal(err)
+		}
+		p := &Program{Name: "tree", Insns: insns}
+		for _, abi := range []*Arch{ArchX86_64, ArchI386, ArchX32} {
+			for n := -1; n < 600; n++ {
+				for _, v := range []uint64{0, 1, 0xffffffff, 0x100000000} {
+					d := abi.Data(n, v, v, v)
+					if n == -1 {
+						d.Nr = -1
+					}
+					got, err := Emulate(p, d)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if want := f.verdict(d.Arch, uint32(d.Nr), d.Args); got.Ret != want {
+						t.Fatalf("tree=%v %s nr %d args %#x: compiled returns %#x, database says %#x", tree, abi.Name, d.Nr, v, got.Ret, want)
+					}
+					longest[tree] = max(longest[tree], got.Executed)
+				}
+			}
+		}
+	}
+	t.Logf("longest path: linear %d instructions, tree %d", longest[false], longest[true])
+	if longest[true]*4 > longest[false] {
+		t.Errorf("tree's longest path %d is not under a quarter of the linear layout's %d", longest[true], longest[false])
 	}
 }
