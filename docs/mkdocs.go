@@ -11,6 +11,7 @@
 //
 //	go run docs/mkdocs.go               # examples, man pages, then console blocks
 //	go run docs/mkdocs.go -examples=false
+//	go run docs/mkdocs.go -examples=false -console=false   # man pages only
 package main
 
 import (
@@ -38,6 +39,7 @@ var exampleRuns = []string{
 func main() {
 	examples := flag.Bool("examples", true, "remake docs/examples from real runs")
 	man := flag.Bool("man", true, "remake docs/man")
+	console := flag.Bool("console", true, "rerun the console blocks of docs/*.md")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -67,6 +69,9 @@ func main() {
 		if out, err := sh("seccompbench man docs/man"); err != nil {
 			log.Fatalf("man: %v\n%s", err, out)
 		}
+	}
+	if !*console {
+		return
 	}
 	files, _ := filepath.Glob("docs/*.md")
 	for _, f := range files {

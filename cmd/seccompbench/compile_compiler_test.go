@@ -109,3 +109,42 @@ func TestCompileLayouts(t *testing.T) {
 		}
 	})
 }
+
+// TestCompilerFlagOnAnalysisCommands: simulate, lint, estimate and sandbox
+// take --compiler like compile and run, and refuse an unknown name as a
+// usage error at flag parsing.
+func TestCompilerFlagOnAnalysisCommands(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want execWant
+		comp filters.Compiler
+	}{
+		{"simulate default", []string{"docker-default", "--syscall", "openat"}, errContaining(""), filters.CompilerNative},
+		{"simulate libseccomp", []string{"docker-default", "--syscall", "openat", "--compiler", "libseccomp"}, errContaining(""), filters.CompilerLibseccomp},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := parseFlags(t, NewCmdSimulate, tt.args, tt.want)
+			if got != nil && got.Compiler != tt.comp {
+				t.Errorf("Compiler = %v, want %v", got.Compiler, tt.comp)
+			}
+		})
+	}
+	if got := parseFlags(t, NewCmdLint, []string{"docker-default", "--compiler", "libseccomp"}, errContaining("")); got.Compiler != filters.CompilerLibseccomp {
+		t.Errorf("lint: Compiler = %v, want libseccomp", got.Compiler)
+	}
+	if got := parseFlags(t, NewCmdEstimate, []string{"docker-default", "--profile", "p.txt", "--compiler", "libseccomp"}, errContaining("")); got.Compiler != filters.CompilerLibseccomp {
+		t.Errorf("estimate: Compiler = %v, want libseccomp", got.Compiler)
+	}
+	if got := parseFlags(t, NewCmdSandbox, []string{"docker-default", "--compiler", "libseccomp", "--", "true"}, errContaining("")); got.Compiler != filters.CompilerLibseccomp {
+		t.Errorf("sandbox: Compiler = %v, want libseccomp", got.Compiler)
+	}
+	for _, cmd := range []string{"simulate", "lint", "estimate", "sandbox"} {
+		var out, errb bytes.Buffer
+		args := []string{cmd, "docker-default", "--compiler", "gcc"}
+		if code := run(args, strings.NewReader(""), &out, &errb); code != 2 || !strings.Contains(errb.String(), "unknown compiler; want native or libseccomp") {
+			t.Errorf("%s --compiler gcc: exit %d, stderr %q; want exit 2 naming the choices", cmd, code, errb.String())
+		}
+	}
+}

@@ -31,7 +31,9 @@ type EstimateOptions struct {
 	IO      *IOStreams
 	Context context.Context
 
-	Policies     []string
+	Policies []string
+	// Compiler lays out OCI profiles and systemd filters (--compiler).
+	Compiler     filters.Compiler
 	Profile      string
 	Filters      int    // stack depth, cycling the policies; 0 = one each
 	Cache        string // on or defeat
@@ -132,6 +134,7 @@ added time per second of work. See docs/estimate.md.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Profile, "profile", "", "syscall profile `FILE`: strace -c / strace -f -c output, or syscall,count[,seconds] CSV")
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
+	addCompilerFlag(fl, &opts.Compiler)
 	fl.StringVar(&opts.Cache, "cache", "on", "evaluate the filters as installed (on) or with the action cache defeated (defeat: pre-5.11 kernels, argument rules)")
 	fl.StringArrayVar(&opts.Calibrations, "calibration", nil, "a run --format json result `FILE` with a defeat fit (repeatable); default: a quick calibration now")
 	fl.IntVar(&calTrials, "calibration-trials", 8, "randomized blocks per workload of the quick calibration")
@@ -286,7 +289,7 @@ func estimateRun(opts *EstimateOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	base, _, err := openPolicies(opts.Policies, filters.OpenOptions{})
+	base, _, err := openPolicies(opts.Policies, filters.OpenOptions{Compiler: opts.Compiler})
 	if err != nil {
 		return err
 	}

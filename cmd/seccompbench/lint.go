@@ -23,6 +23,8 @@ type LintOptions struct {
 	Workload string // "" = no workload check
 	Filters  int    // requested stack depth; 0 = one filter per policy
 	Format   string // text or json
+	// Compiler lays out OCI profiles and systemd filters (--compiler).
+	Compiler filters.Compiler
 }
 
 // NewCmdLint builds `seccompbench lint`. runF, if not nil, replaces lintRun
@@ -74,6 +76,7 @@ an error-severity finding exists.`,
 	fl.StringVar(&opts.Workload, "workload", "", "also check the syscalls of this run workload (mix, getpid, close, ...)")
 	fl.IntVar(&opts.Filters, "filters", 0, "check the path limit for this many filters, cycling the policies")
 	fl.StringVar(&opts.Format, "format", "text", "output format: text or json")
+	addCompilerFlag(fl, &opts.Compiler)
 	return cmd
 }
 
@@ -89,7 +92,7 @@ type lintJSON struct {
 }
 
 func lintRun(opts *LintOptions) error {
-	progs, _, err := openPolicies(opts.Policies, filters.OpenOptions{})
+	progs, _, err := openPolicies(opts.Policies, filters.OpenOptions{Compiler: opts.Compiler})
 	if err != nil {
 		return err
 	}

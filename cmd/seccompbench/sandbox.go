@@ -21,8 +21,10 @@ type SandboxOptions struct {
 	Policies    []string
 	Filters     int // stack depth by cycling the policies; 0 = one each
 	DefeatCache bool
-	SpecAllow   bool
-	Command     []string
+	// Compiler lays out OCI profiles and systemd filters (--compiler).
+	Compiler  filters.Compiler
+	SpecAllow bool
+	Command   []string
 }
 
 // NewCmdSandbox builds `seccompbench sandbox`. runF, if not nil, replaces
@@ -64,11 +66,12 @@ long-running process with a known stack for inspect and run --pid.`,
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	fl.BoolVar(&opts.DefeatCache, "defeat-cache", false, "prepend ld [instruction_pointer] to every filter, as run --cache defeat does")
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install with SECCOMP_FILTER_FLAG_SPEC_ALLOW")
+	addCompilerFlag(fl, &opts.Compiler)
 	return cmd
 }
 
 func sandboxRun(opts *SandboxOptions) error {
-	stack, err := simulateStack(opts.Policies, opts.Filters, opts.DefeatCache)
+	stack, err := simulateStack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler)
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,9 @@ type SimulateOptions struct {
 	Sort        string // cost, nr or name
 	Filters     int    // stack depth by cycling the policies; 0 = one each
 	DefeatCache bool
-	Format      string // table, json, svg or png (svg and png need --all)
+	// Compiler lays out OCI profiles and systemd filters (--compiler).
+	Compiler filters.Compiler
+	Format   string // table, json, svg or png (svg and png need --all)
 	// Outputs are the -o FILEs, each in the format of its extension
 	// (see resolveOutputs); none means stdout in Format.
 	Outputs   []string
@@ -155,6 +157,7 @@ they do run.`,
 	fl.StringVar(&opts.Sort, "sort", "nr", "--all row order: cost (most instructions first), nr or name")
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	fl.BoolVar(&opts.DefeatCache, "defeat-cache", false, "prepend ld [instruction_pointer] to every filter, as run --cache defeat does")
+	addCompilerFlag(fl, &opts.Compiler)
 	fl.StringVar(&opts.Format, "format", "table", "output format: table, json, or with --all svg or png")
 	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .svg .png)")
 	return cmd
@@ -185,9 +188,10 @@ func parseArgs(s string) ([]uint64, error) {
 	return out, nil
 }
 
-// simulateStack opens the policies and builds the stack to simulate.
-func simulateStack(specs []string, n int, defeat bool) (filters.Stack, error) {
-	progs, _, err := openPolicies(specs, filters.OpenOptions{})
+// simulateStack opens the policies, compiling OCI profiles with comp, and
+// builds the stack to simulate.
+func simulateStack(specs []string, n int, defeat bool, comp filters.Compiler) (filters.Stack, error) {
+	progs, _, err := openPolicies(specs, filters.OpenOptions{Compiler: comp})
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +269,7 @@ func stackJSON(s filters.Stack) []simStackJSON {
 }
 
 func simulateRun(opts *SimulateOptions) error {
-	s, err := simulateStack(opts.Policies, opts.Filters, opts.DefeatCache)
+	s, err := simulateStack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -141,7 +142,7 @@ func TestSimulatePlotData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := simulateStack([]string{"default"}, 0, tt.defeat)
+			s, err := simulateStack([]string{"default"}, 0, tt.defeat, filters.CompilerNative)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/seccompbench/seccompbench/filters"
+)
+
+// compilerUsage is the help text of every --compiler flag.
+const compilerUsage = "who lays out OCI profiles (and docker-default): native or libseccomp (as runc installs them; needs a -tags libseccomp build)"
+
+// compilerValue is a --compiler flag: a filters.Compiler set through
+// filters.ParseCompiler, so a bad name is a usage error (exit 2) at flag
+// parsing.
+type compilerValue filters.Compiler
+
+// String returns the compiler's name ("native" or "libseccomp").
+func (c *compilerValue) String() string { return filters.Compiler(*c).String() }
+
+// Set parses a compiler name; errors wrap filters.ErrUnknownCompiler.
+func (c *compilerValue) Set(s string) error {
+	v, err := filters.ParseCompiler(s)
+	if err != nil {
+		return err
+	}
+	*c = compilerValue(v)
+	return nil
+}
+
+// Type names the value in help output.
+func (c *compilerValue) Type() string { return "string" }
+
+// addCompilerFlag adds --compiler to fl, storing into dst (default native).
+func addCompilerFlag(fl *pflag.FlagSet, dst *filters.Compiler) {
+	fl.Var((*compilerValue)(dst), "compiler", compilerUsage)
+}
