@@ -26,6 +26,13 @@ import (
 	"github.com/seccompbench/seccompbench/stats"
 )
 
+// defaultSamples and maxSamples bound --samples, the timed samples per
+// child (the child reports their median).
+const (
+	defaultSamples = 5
+	maxSamples     = 1000
+)
+
 // RunOptions are the flags and arguments of `seccompbench run`.
 type RunOptions struct {
 	IO      *IOStreams
@@ -195,6 +202,9 @@ syscall (as on older kernels or with argument rules).`,
 			if opts.Trials < 2 {
 				return flagErrorf("--trials: need at least 2 trials for a confidence interval, got %d", opts.Trials)
 			}
+			if opts.Samples < 1 || opts.Samples > maxSamples {
+				return flagErrorf("--samples: %d timed samples per child; want 1 to %d", opts.Samples, maxSamples)
+			}
 			opts.Args = os.Args
 			if runF != nil {
 				return runF(opts)
@@ -219,7 +229,7 @@ syscall (as on older kernels or with argument rules).`,
 	fl.StringVar(&opts.Format, "format", "table", "output format: table, json, markdown, csv, benchstat, svg or png")
 	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write the result to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .md .csv .bench .svg .png)")
 	fl.Uint64Var(&opts.Iterations, "iterations", 0, "loop iterations per sample (0: calibrate to ~2ms per sample)")
-	fl.IntVar(&opts.Samples, "samples", 5, "timed samples per child; the child's value is their median")
+	fl.IntVar(&opts.Samples, "samples", defaultSamples, "timed samples per child; the child's value is their median")
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install filters with SECCOMP_FILTER_FLAG_SPEC_ALLOW (no speculative store bypass mitigation)")
 	fl.BoolVar(&opts.Robust, "robust", false, "use medians with bootstrap CIs instead of means with t CIs")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on stderr")
