@@ -258,3 +258,24 @@ func TestKernelWarnings(t *testing.T) {
 		})
 	}
 }
+
+// TestMissingArgsAreUsageErrors: a command run without its positional
+// arguments exits 2 with the command's usage line, like a bad flag.
+func TestMissingArgsAreUsageErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"lint"}, "lint: requires at least 1 arg(s), only received 0 (usage: seccompbench lint POLICY..."},
+		{[]string{"simulate"}, "usage: seccompbench simulate"},
+		{[]string{"estimate"}, "usage: seccompbench estimate"},
+		{[]string{"man"}, "man: accepts 1 arg(s), received 0"},
+		{[]string{"man", "a", "b"}, "man: accepts 1 arg(s), received 2"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(tt.args, strings.NewReader(""), &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), tt.want) || !strings.Contains(errb.String(), "--help") {
+			t.Errorf("seccompbench %s: exit %d, stderr %q; want exit 2 with %q and the --help hint", strings.Join(tt.args, " "), code, errb.String(), tt.want)
+		}
+	}
+}

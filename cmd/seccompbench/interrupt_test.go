@@ -84,6 +84,11 @@ func TestInterruptedRun(t *testing.T) {
 				t.Errorf("table header does not say partial:\n%.300s", data)
 			}
 		}},
+		{name: "SIGHUP (ssh session dropped), JSON", sig: syscall.SIGHUP, args: []string{"--format", "json"}, output: "out.json", check: func(t *testing.T, data []byte) {
+			if !bytes.Contains(data, []byte(`"partial": true`)) {
+				t.Errorf("JSON not marked partial:\n%.300s", data)
+			}
+		}},
 		{name: "SIGINT without -o", sig: syscall.SIGINT},
 		{name: "Ctrl-C: SIGINT to the process group", sig: syscall.SIGINT, group: true, args: []string{"--format", "json"}, output: "out.json", check: func(t *testing.T, data []byte) {
 			if !bytes.Contains(data, []byte(`"partial": true`)) {

@@ -89,7 +89,29 @@ number: the kernel's action cache, instructions executed, mitigations.`,
 	for _, add := range extraCommands {
 		root.AddCommand(add(f))
 	}
+	usageArgs(root)
 	return root
+}
+
+// usageArgs makes the positional-argument checks of c and its subcommands
+// (cobra.MinimumNArgs and the like) return *FlagError, so a missing or extra
+// argument is a usage error (exit 2) like a bad flag.
+func usageArgs(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				var fe *FlagError
+				if errors.As(err, &fe) {
+					return err
+				}
+				return &FlagError{Err: fmt.Errorf("%s: %w (usage: %s)", cmd.Name(), err, cmd.UseLine())}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
 }
 
 // extraCommands are added by other files of this package (each registers
@@ -99,9 +121,9 @@ var extraCommands []func(*Factory) *cobra.Command
 // run executes the command line args and returns the exit code. It is the
 // only place that maps errors to exit codes.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	// The first SIGINT/SIGTERM cancels ctx: children are killed and reaped,
+	// The first SIGINT/SIGTERM/SIGHUP (a dropped ssh session) cancels ctx: children are killed and reaped,
 	// temporary files removed, a partial result written if -o was given.
 	// Then the default handling comes back, so a second one ends the
 	// process at once (children die with it: PR_SET_PDEATHSIG).
