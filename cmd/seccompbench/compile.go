@@ -270,6 +270,11 @@ func compileRun(opts *CompileOptions) error {
 	if err != nil {
 		return fmt.Errorf("compile policy: %w", err)
 	}
+	// A filter the kernel would refuse is not printed as if it were one
+	// (run, simulate and lint refuse it too).
+	if _, err := filters.BuildStack([]*filters.Program{p}, 1); err != nil {
+		return fmt.Errorf("compile policy %s: %w", opts.Policy, err)
+	}
 	var layouts *compileLayouts
 	if ociSource(opts.Policy) {
 		if layouts, err = layoutsOf(opts.Policy); err != nil {

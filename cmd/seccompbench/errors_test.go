@@ -279,3 +279,19 @@ func TestMissingArgsAreUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileRefusesOverMaxInsns: compile does not print or export a filter
+// the kernel would reject (over BPF_MAXINSNS), in any format.
+func TestCompileRefusesOverMaxInsns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.yaml")
+	if err := os.WriteFile(path, []byte(hugePolicy(1200)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "raw", "json"} {
+		var out, errb bytes.Buffer
+		code := run([]string{"compile", path, "--format", format}, strings.NewReader(""), &out, &errb)
+		if code != 1 || out.Len() != 0 || !strings.Contains(errb.String(), "over BPF_MAXINSNS (4096)") {
+			t.Errorf("compile --format %s: exit %d, %d bytes out, stderr %q; want exit 1, nothing out, the limit named", format, code, out.Len(), errb.String())
+		}
+	}
+}
