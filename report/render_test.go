@@ -26,6 +26,7 @@ func TestGoldenRenderers(t *testing.T) {
 		render func(w, warn io.Writer) error
 	}{
 		{"markdown.md", func(w, _ io.Writer) error { return WriteMarkdown(w, d) }},
+		{"table.txt", func(w, _ io.Writer) error { return WriteTable(w, d) }},
 		{"children.csv", func(w, warn io.Writer) error { return WriteCSV(w, warn, d) }},
 		{"bench.txt", func(w, warn io.Writer) error { return WriteBenchstat(w, warn, d) }},
 	}
