@@ -548,7 +548,8 @@ func decodeOCI(name string, data []byte) (*mobyseccomp.Seccomp, error) {
 		e := &SourceError{File: name, Err: fmt.Errorf("%w: %v", ErrBadOCI, err)}
 		switch {
 		case errors.As(err, &se):
-			e.Line, e.Col = lineCol(data, int(se.Offset))
+			// Offset counts the bytes read, the offending one included.
+			e.Line, e.Col = lineCol(data, max(int(se.Offset)-1, 0))
 		case errors.As(err, &te):
 			e.Line, e.Col = lineCol(data, int(te.Offset))
 			e.Err = fmt.Errorf("%w: %s: cannot use %s as %s", ErrBadOCI, te.Field, te.Value, te.Type)

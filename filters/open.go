@@ -42,11 +42,13 @@ func (f Format) String() string {
 // DetectFormat guesses a filter source's format from its content (the name
 // is only for future use of extensions): data with a NUL byte or invalid
 // UTF-8 is FormatRawBPF when its length is a multiple of SockFilterSize,
-// else FormatUnknown; a JSON object with a top-level "defaultAction" key is
-// FormatOCI; text that starts with a unit [Section] or a seccomp directive
-// (looksLikeSystemdUnit) is FormatSystemdUnit; anything else is
-// FormatPolicy, whose parser reports any remaining problem with a line
-// number.
+// else FormatUnknown; text starting with "{" that looksLikeOCI (a
+// top-level "defaultAction" key, among others), valid JSON or not, is
+// FormatOCI, so a broken profile gets the JSON syntax error with its line
+// and column rather than the Beats schema's complaints; text that starts
+// with a unit [Section] or a seccomp directive (looksLikeSystemdUnit) is
+// FormatSystemdUnit; anything else is FormatPolicy, whose parser reports
+// any remaining problem with a line number.
 func DetectFormat(name string, data []byte) Format {
 	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
 		if len(data) > 0 && len(data)%SockFilterSize == 0 {
@@ -54,13 +56,8 @@ func DetectFormat(name string, data []byte) Format {
 		}
 		return FormatUnknown
 	}
-	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
-		var top map[string]json.RawMessage
-		if json.Unmarshal(t, &top) == nil {
-			if _, ok := top["defaultAction"]; ok {
-				return FormatOCI
-			}
-		}
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' && looksLikeOCI(t) {
+		return FormatOCI
 	}
 	if looksLikeSystemdUnit(data) {
 		return FormatSystemdUnit
@@ -109,5 +106,88 @@ func Open(spec string) (*Program, error) {
 	default:
 		// OCI profiles, raw BPF and systemd units (detect.go).
 		return openFormat(spec, data, f, OpenOptions{})
+	}
+}
+
+// ociTopKeys are top-level keys of an OCI/Docker seccomp profile
+// (runtime-spec specs-go LinuxSeccomp, moby profiles/seccomp Seccomp) that
+// a Beats policy, whose keys are snake_case, never has.
+var ociTopKeys = map[string]bool{
+	"defaultAction": true, "defaultErrnoRet": true, "archMap": true, "architectures": true,
+	"listenerPath": true, "listenerMetadata": true, "flags": true,
+}
+
+// looksLikeOCI reports whether data, text starting with "{", is an OCI
+// profile (or a runtime config.json holding one), even when it is not valid
+// JSON: it reads JSON tokens up to the end of the top-level object or the
+// first syntax error and answers true if by then it has seen a top-level
+// key in ociTopKeys or a "seccomp" key inside a top-level "linux" object.
+// Input that breaks off with a syntax error also counts when a string
+// starting with "SCMP_" came before the error (SCMP_ACT_*, SCMP_ARCH_*,
+// SCMP_CMP_* are libseccomp's tokens; Beats spells actions in lower case),
+// since the keys that would decide may come after it; complete JSON
+// without an OCI key stays a Beats policy, whose parser names a misplaced
+// OCI token itself. A top-level "syscalls" list whose entries have "names"
+// does not count: Beats JSON policies have the same shape.
+func looksLikeOCI(data []byte) bool {
+	type frame struct {
+		obj     bool
+		wantKey bool   // in an object: the next string is a key
+		key     string // in an object: the last key read
+		parent  string // the key this container is the value of
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var stack []frame
+	sawSCMP := false
+	// value marks the end of a value in the enclosing object.
+	value := func() {
+		if n := len(stack); n > 0 && stack[n-1].obj {
+			stack[n-1].wantKey = true
+		}
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			// A syntax error, or the end of input inside the object.
+			return sawSCMP
+		}
+		n := len(stack)
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{', '[':
+				parent := ""
+				if n > 0 && stack[n-1].obj {
+					parent = stack[n-1].key
+				}
+				stack = append(stack, frame{obj: v == '{', wantKey: v == '{', parent: parent})
+			default:
+				if n == 0 {
+					return false
+				}
+				stack = stack[:n-1]
+				if len(stack) == 0 {
+					return false // the top-level object ended
+				}
+				value()
+			}
+		case string:
+			if n > 0 && stack[n-1].obj && stack[n-1].wantKey {
+				stack[n-1].key, stack[n-1].wantKey = v, false
+				switch {
+				case n == 1 && ociTopKeys[v]:
+					return true
+				case n == 2 && v == "seccomp" && stack[1].parent == "linux":
+					return true
+				}
+				continue
+			}
+			if strings.HasPrefix(v, "SCMP_") {
+				sawSCMP = true
+			}
+			value()
+		default:
+			value()
+		}
 	}
 }

@@ -95,7 +95,16 @@ func TestDetectFormat(t *testing.T) {
 		{"yaml", "default_action: errno\n", FormatPolicy},
 		{"policy json", `{"default_action": "errno"}`, FormatPolicy},
 		{"oci json", ` {"defaultAction": "SCMP_ACT_ALLOW"}`, FormatOCI},
-		{"invalid json is left to the policy parser", `{"defaultAction": `, FormatPolicy},
+		{"truncated oci json", `{"defaultAction": `, FormatOCI},
+		{"oci json with a trailing comma", `{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ALLOW",}]}`, FormatOCI},
+		{"broken oci json, default last", `{"syscalls": [{"names": ["read"], "action": "SCMP_ACT_ALLOW",}], "defaultAction": "SCMP_ACT_ERRNO"}`, FormatOCI},
+		{"broken oci json, defaultErrnoRet", `{"defaultErrnoRet": 1,, "defaultAction": "SCMP_ACT_ERRNO"}`, FormatOCI},
+		{"runtime config", `{"ociVersion": "1.0.2", "linux": {"seccomp": {"defaultAction": "SCMP_ACT_ALLOW"}}}`, FormatOCI},
+		{"broken runtime config", `{"linux": {"seccomp": {"defaultAction": "SCMP_ACT_ALLOW",}}}`, FormatOCI},
+		{"broken policy json", `{"default_action": "errno", "syscalls": [{"names": ["read"], "action": "allow",}]}`, FormatPolicy},
+		{"policy json with an OCI action", `{"default_action": "errno", "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ALLOW"}]}`, FormatPolicy},
+		{"nested defaultAction is no OCI key", `{"seccomp": {"defaultAction": "allow"},}`, FormatPolicy},
+		{"yaml flow mapping", `{default_action: errno, syscalls: []}`, FormatPolicy},
 		{"empty", "", FormatPolicy},
 		{"raw bpf", "\x06\x00\x00\x00\x00\x00\xff\x7f", FormatRawBPF},
 		{"binary, not whole instructions", "\x06\x00\x00", FormatUnknown},
@@ -105,6 +114,43 @@ func TestDetectFormat(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := DetectFormat("x", []byte(tt.data)); got != tt.want {
 				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestOpenBrokenOCI opens OCI profiles that are not valid JSON: they must
+// reach the OCI loader, which names the JSON error's line and column.
+func TestOpenBrokenOCI(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, data string
+		line, col  int
+		want       string
+	}{
+		{"trailing comma", `{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ALLOW",}]}`,
+			1, 97, `:1:97: invalid OCI seccomp profile: invalid character '}' looking for beginning of object key string`},
+		{"missing comma, second line", "{\"defaultAction\": \"SCMP_ACT_ERRNO\",\n \"syscalls\": [{\"names\": [\"read\"] \"action\": \"SCMP_ACT_ALLOW\"}]}",
+			2, 34, `:2:34: invalid OCI seccomp profile: invalid character '"' after object key:value pair`},
+		{"truncated", "{\"defaultAction\": \"SCMP_ACT_ERRNO\",\n \"syscalls\": [",
+			2, 14, `:2:14: invalid OCI seccomp profile: unexpected end of JSON input`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, "x.json")
+			if err := os.WriteFile(path, []byte(tt.data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Open(path)
+			var se *SourceError
+			if !errors.Is(err, ErrBadOCI) || !errors.As(err, &se) {
+				t.Fatalf("Open = %v (%T), want a *SourceError wrapping ErrBadOCI", err, err)
+			}
+			if se.Line != tt.line || se.Col != tt.col {
+				t.Errorf("at %d:%d, want %d:%d", se.Line, se.Col, tt.line, tt.col)
+			}
+			if got, want := err.Error(), path+tt.want; got != want {
+				t.Errorf("error = %q\nwant      %q", got, want)
 			}
 		})
 	}
