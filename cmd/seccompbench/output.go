@@ -129,23 +129,43 @@ func (o *onceLineWriter) Write(p []byte) (int, error) {
 }
 
 // writeOutputs renders doc into every output: stdout directly, files
-// atomically (writeFileAtomic), announcing each file on errOut.
+// atomically (writeFileAtomic), announcing each file on errOut. A file
+// that cannot be written does not stop the others; if any failed and the
+// report went nowhere else on stdout, the whole document is printed on
+// stdout as JSON, so a measured run is never lost to a full disk. The
+// error then joins every write error and says where the result went.
 func writeOutputs(outs []outputSpec, stdout, errOut io.Writer, doc *report.Document) error {
 	warn := newOnceLineWriter(errOut)
+	var errs []error
+	var failed []string
+	onStdout := false
 	for _, o := range outs {
 		render := func(w io.Writer) error { return renderResult(o.Format, w, warn, doc) }
 		if o.Path == "" {
+			onStdout = true
 			if err := render(stdout); err != nil {
 				return err
 			}
 			continue
 		}
 		if err := writeFileAtomic(o.Path, render); err != nil {
-			return err
+			errs = append(errs, err)
+			failed = append(failed, o.Path)
+			continue
 		}
 		fmt.Fprintf(errOut, "wrote %s (%s)\n", o.Path, o.Format)
 	}
-	return nil
+	if len(errs) == 0 {
+		return nil
+	}
+	if !onStdout {
+		if err := renderResult("json", stdout, warn, doc); err != nil {
+			errs = append(errs, fmt.Errorf("print the result on stdout instead: %w", err))
+		} else {
+			errs = append(errs, fmt.Errorf("the result is on stdout as JSON instead of in %s, so nothing is lost", strings.Join(failed, ", ")))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // checkOutputs makes sure, before anything is measured, that every -o FILE

@@ -156,3 +156,39 @@ func TestOnceLineWriter(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestWriteOutputsFallsBackToStdout: when one -o file cannot be written
+// (here: its "directory" is a plain file, as when a disk fills between the
+// preflight check and the write), the other files are still written and
+// the whole result goes to stdout as JSON, so nothing measured is lost.
+func TestWriteOutputsFallsBackToStdout(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := report.ReadJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain")
+	if err := os.WriteFile(plain, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good, bad := filepath.Join(dir, "r.md"), filepath.Join(plain, "r.json")
+	var out, errb bytes.Buffer
+	err = writeOutputs([]outputSpec{{Path: bad, Format: "json"}, {Path: good, Format: "markdown"}}, &out, &errb, doc)
+	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "on stdout as JSON") {
+		t.Errorf("error = %v; want it to name %s and say the result is on stdout", err, bad)
+	}
+	if _, err := os.Stat(good); err != nil {
+		t.Errorf("the writable output was not written: %v", err)
+	}
+	back, err := report.ReadJSON(&out)
+	if err != nil {
+		t.Fatalf("stdout is not the JSON result: %v", err)
+	}
+	if len(back.Children) != len(doc.Children) {
+		t.Errorf("stdout has %d children, want %d", len(back.Children), len(doc.Children))
+	}
+}

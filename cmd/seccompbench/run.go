@@ -474,6 +474,11 @@ func runRun(opts *RunOptions) error {
 		Warnings:  warnings,
 	})
 	if err := writeResult(opts, doc); err != nil {
+		if partial {
+			// Interrupted is what happened; the write error says where
+			// the partial result went instead.
+			return &interruptedError{msg: fmt.Sprintf("run interrupted after %d children; %v", len(samples), err), err: runErr}
+		}
 		return err
 	}
 	if partial {
