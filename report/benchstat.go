@@ -77,7 +77,11 @@ const benchGoarch = "amd64"
 // benchFloat formats ns/op rounded to 0.01 ns, as Go benchmarks print
 // them (far below the spread between children).
 func benchFloat(x float64) string {
-	return strconv.FormatFloat(math.Round(x*100)/100, 'f', -1, 64)
+	v := math.Round(x*100) / 100
+	if v == 0 {
+		v = 0 // a negative value that rounds to zero prints "0", not "-0"
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // benchValue makes s safe inside a benchmark name: no spaces, slashes or

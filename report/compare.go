@@ -279,9 +279,9 @@ func deltaText(ch Change, inNs bool) string {
 	case !ch.Significant:
 		return "~"
 	case inNs || ch.BaseNs <= 0:
-		return fmt.Sprintf("%+.2f ns", ch.DeltaNs)
+		return fmt.Sprintf("%+.2f ns", num(ch.DeltaNs))
 	}
-	return fmt.Sprintf("%+.1f%%", ch.DeltaPct)
+	return fmt.Sprintf("%+.1f%%", num(ch.DeltaPct))
 }
 
 func pText(ch Change) string {
@@ -316,8 +316,8 @@ func WriteComparisonTable(w io.Writer, c *Comparison) error {
 			if cc.Source != i {
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%s\t%+.1f\t[%+.1f, %+.1f]\t%s\t%d+%d\t\n", cc.Variant, cc.Filters, cc.BaseNs, cc.Ns, deltaText(cc.Change, false),
-				cc.DeltaNs, cc.CILowNs, cc.CIHighNs, pText(cc.Change), cc.NBase, cc.N)
+			fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%s\t%+.1f\t[%+.1f, %+.1f]\t%s\t%d+%d\t\n", cc.Variant, cc.Filters, num(cc.BaseNs), num(cc.Ns), deltaText(cc.Change, false),
+				num(cc.DeltaNs), num(cc.CILowNs), num(cc.CIHighNs), pText(cc.Change), cc.NBase, cc.N)
 		}
 		tw.Flush()
 		if hasFits(c, i) {
@@ -328,8 +328,8 @@ func WriteComparisonTable(w io.Writer, c *Comparison) error {
 				if fc.Source != i {
 					continue
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\t%s\t%+.2f\t[%+.2f, %+.2f]\t%s\t\n", fc.Variant, fitTermLabel(fc.Term), fc.BaseNs, fc.Ns, deltaText(fc.Change, true),
-					fc.DeltaNs, fc.CILowNs, fc.CIHighNs, pText(fc.Change))
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\t%s\t%+.2f\t[%+.2f, %+.2f]\t%s\t\n", fc.Variant, fitTermLabel(fc.Term), num(fc.BaseNs), num(fc.Ns), deltaText(fc.Change, true),
+					num(fc.DeltaNs), num(fc.CILowNs), num(fc.CIHighNs), pText(fc.Change))
 			}
 			tw.Flush()
 		}
@@ -412,8 +412,8 @@ func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 			if cc.Source != i {
 				continue
 			}
-			ew.printf("| %s | %d | %.1f | %.1f | %s | %+.1f | [%+.1f, %+.1f] | %s | %d + %d |\n", cc.Variant, cc.Filters, cc.BaseNs, cc.Ns, mdDelta(cc.Change, false),
-				cc.DeltaNs, cc.CILowNs, cc.CIHighNs, pText(cc.Change), cc.NBase, cc.N)
+			ew.printf("| %s | %d | %.1f | %.1f | %s | %+.1f | [%+.1f, %+.1f] | %s | %d + %d |\n", cc.Variant, cc.Filters, num(cc.BaseNs), num(cc.Ns), mdDelta(cc.Change, false),
+				num(cc.DeltaNs), num(cc.CILowNs), num(cc.CIHighNs), pText(cc.Change), cc.NBase, cc.N)
 		}
 		if hasFits(c, i) {
 			ew.printf("\n| variant | model term | base ns/op | ns/op | change | delta ns/op | %.0f %% CI | p |\n|---|---|--:|--:|--:|--:|--:|--:|\n", pct)
@@ -421,8 +421,8 @@ func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 				if fc.Source != i {
 					continue
 				}
-				ew.printf("| %s | %s | %.2f | %.2f | %s | %+.2f | [%+.2f, %+.2f] | %s |\n", fc.Variant, fitTermLabel(fc.Term), fc.BaseNs, fc.Ns, mdDelta(fc.Change, true),
-					fc.DeltaNs, fc.CILowNs, fc.CIHighNs, pText(fc.Change))
+				ew.printf("| %s | %s | %.2f | %.2f | %s | %+.2f | [%+.2f, %+.2f] | %s |\n", fc.Variant, fitTermLabel(fc.Term), num(fc.BaseNs), num(fc.Ns), mdDelta(fc.Change, true),
+					num(fc.DeltaNs), num(fc.CILowNs), num(fc.CIHighNs), pText(fc.Change))
 			}
 		}
 		ew.printf("\n")

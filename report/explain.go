@@ -55,18 +55,18 @@ func Explain(d *Document) []Meaning {
 		if fit == nil {
 			b.WriteString("; too few filter counts ≥ 1 to fit a per-filter cost")
 		} else {
-			ci := fmt.Sprintf("%.0f%% CI [%.2f, %.2f]", d.Config.Confidence*100, fit.PerFilterCILowNs, fit.PerFilterCIHighNs)
+			ci := fmt.Sprintf("%.0f%% CI [%.2f, %.2f]", d.Config.Confidence*100, num(fit.PerFilterCILowNs), num(fit.PerFilterCIHighNs))
 			half := (fit.PerFilterCIHighNs - fit.PerFilterCILowNs) / 2
 			switch {
 			case fit.PerFilterCILowNs <= 0 && fit.PerFilterCIHighNs >= 0 && half <= max(2, 0.002*fit.BaselineNs):
-				fmt.Fprintf(&b, "; per-filter cost ~0 ns (%.1f ns, %s includes 0)", fit.PerFilterNs, ci)
+				fmt.Fprintf(&b, "; per-filter cost ~0 ns (%.1f ns, %s includes 0)", num(fit.PerFilterNs), ci)
 			case fit.PerFilterCILowNs <= 0 && fit.PerFilterCIHighNs >= 0:
-				fmt.Fprintf(&b, "; no per-filter cost is distinguishable from 0 at this precision (%.1f ns, %s): add --trials or quiet the machine", fit.PerFilterNs, ci)
+				fmt.Fprintf(&b, "; no per-filter cost is distinguishable from 0 at this precision (%.1f ns, %s): add --trials or quiet the machine", num(fit.PerFilterNs), ci)
 			default:
-				fmt.Fprintf(&b, "; each filter adds %.1f ns per op (%s)", fit.PerFilterNs, ci)
+				fmt.Fprintf(&b, "; each filter adds %.1f ns per op (%s)", num(fit.PerFilterNs), ci)
 			}
 			if fit.EntryCILowNs > 0 || fit.EntryCIHighNs < 0 {
-				fmt.Fprintf(&b, ", and turning filtering on costs %.0f ns per op once (entry, CI [%.0f, %.0f])", fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs)
+				fmt.Fprintf(&b, ", and turning filtering on costs %.0f ns per op once (entry, CI [%.0f, %.0f])", num(fit.EntryNs), num(fit.EntryCILowNs), num(fit.EntryCIHighNs))
 			}
 		}
 		b.WriteString(".")

@@ -35,11 +35,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			ew.printf("| %s | %d | %d | %.1f | %.1f | [%.1f, %.1f] | baseline | | |\n", r.Variant, r.Filters, r.N, r.MeanNs, r.MedianNs, r.CILowNs, r.CIHighNs)
+			ew.printf("| %s | %d | %d | %.1f | %.1f | [%.1f, %.1f] | baseline | | |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), num(r.CILowNs), num(r.CIHighNs))
 			continue
 		}
-		ew.printf("| %s | %d | %d | %.1f | %.1f | [%.1f, %.1f] | %+.1f | [%+.1f, %+.1f] | %+.1f %% |\n", r.Variant, r.Filters, r.N, r.MeanNs, r.MedianNs,
-			r.CILowNs, r.CIHighNs, r.OverheadNs, r.OverheadCILowNs, r.OverheadCIHighNs, r.OverheadPct)
+		ew.printf("| %s | %d | %d | %.1f | %.1f | [%.1f, %.1f] | %+.1f | [%+.1f, %+.1f] | %+.1f %% |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs),
+			num(r.CILowNs), num(r.CIHighNs), num(r.OverheadNs), num(r.OverheadCILowNs), num(r.OverheadCIHighNs), num(r.OverheadPct))
 	}
 	ew.printf("\n")
 
@@ -49,8 +49,8 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		ew.printf("| variant | per-filter ns/op | %.0f %% CI | entry ns/op | %.0f %% CI | baseline ns/op | R² | children |\n", pct, pct)
 		ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|\n")
 		for _, f := range d.Fits {
-			ew.printf("| %s | %.2f | [%.2f, %.2f] | %.1f | [%.1f, %.1f] | %.1f | %.3f | %d |\n", f.Variant, f.PerFilterNs, f.PerFilterCILowNs, f.PerFilterCIHighNs,
-				f.EntryNs, f.EntryCILowNs, f.EntryCIHighNs, f.BaselineNs, f.R2, f.N)
+			ew.printf("| %s | %.2f | [%.2f, %.2f] | %.1f | [%.1f, %.1f] | %.1f | %.3f | %d |\n", f.Variant, num(f.PerFilterNs), num(f.PerFilterCILowNs), num(f.PerFilterCIHighNs),
+				num(f.EntryNs), num(f.EntryCILowNs), num(f.EntryCIHighNs), num(f.BaselineNs), num(f.R2), f.N)
 		}
 		ew.printf("\n")
 	}
@@ -77,7 +77,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		ew.printf("## Setup, drift and mitigations\n\n")
 		if d.Setup != nil {
 			ew.printf("- Installing one filter (one seccomp(2) call): %.1f µs (%.0f %% CI [%.1f, %.1f]); installing the %d-filter stack: %.1f µs. This is paid once per process, not per syscall.\n",
-				d.Setup.PerFilterNs/1e3, pct, d.Setup.PerFilterCILowNs/1e3, d.Setup.PerFilterCIHiNs/1e3, d.Setup.StackFilter, d.Setup.StackNs/1e3)
+				num(d.Setup.PerFilterNs/1e3), pct, num(d.Setup.PerFilterCILowNs/1e3), num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, num(d.Setup.StackNs/1e3))
 		}
 		for _, p := range d.Config.Policies {
 			if p.CompileUs > 0 {
@@ -86,7 +86,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		for _, dr := range d.Drift {
 			ew.printf("- Drift of the 0-filter baseline (%s): %+.3f ns/op per child (CI [%+.3f, %+.3f]), %+.1f ns/op over the run; the fit includes a drift term, so this does not bias the per-filter cost.\n",
-				dr.Variant, dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh, dr.OverRunNs)
+				dr.Variant, num(dr.SlopeNsPerChild), num(dr.SlopeCILow), num(dr.SlopeCIHigh), num(dr.OverRunNs))
 		}
 		for _, c := range d.Control {
 			verdict := "no mitigation slowdown detected"
@@ -94,7 +94,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 				verdict = "installing filters slowed code that makes no syscall: a mitigation's cost (e.g. speculative store bypass), not filter evaluation"
 			}
 			ew.printf("- Control loop without syscalls, %s: %.3f → %.3f ns per iteration, %+.1f %% (CI [%+.1f, %+.1f]): %s.\n",
-				c.Variant, c.BeforeNs, c.AfterNs, c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh, verdict)
+				c.Variant, num(c.BeforeNs), num(c.AfterNs), num(c.SlowdownPct), num(c.SlowdownPctLow), num(c.SlowdownPctHigh), verdict)
 		}
 		ew.printf("\n")
 	}

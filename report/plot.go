@@ -106,21 +106,11 @@ func measuredName(d *Document, v string) string {
 
 func fitName(d *Document, f *Fit) string {
 	return fmt.Sprintf("%s: fitted line, %+.1f ns per filter (%.0f%% CI %.1f to %.1f), %+.0f ns step at the first filter",
-		variantLabel(f.Variant), noNegZero(f.PerFilterNs, 1), d.Config.Confidence*100, noNegZero(f.PerFilterCILowNs, 1), noNegZero(f.PerFilterCIHighNs, 1), noNegZero(f.EntryNs, 0))
-}
-
-// noNegZero returns 0 for x that rounds to zero at the given decimals, so
-// that "-0.0" is never printed.
-func noNegZero(x float64, decimals int) float64 {
-	p := math.Pow(10, float64(decimals))
-	if math.Round(x*p) == 0 {
-		return 0
-	}
-	return x
+		variantLabel(f.Variant), num(f.PerFilterNs), d.Config.Confidence*100, num(f.PerFilterCILowNs), num(f.PerFilterCIHighNs), num(f.EntryNs))
 }
 
 func baselineName(b float64) string {
-	return fmt.Sprintf("baseline, no filters: %.0f ns/op", b)
+	return fmt.Sprintf("baseline, no filters: %.0f ns/op", num(b))
 }
 
 // plotVariants lists the variants with results, in config order first.

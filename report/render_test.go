@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -263,6 +265,7 @@ func TestBenchFloat(t *testing.T) {
 		{1004.5, "1004.5"},
 		{992, "992"},
 		{0.004, "0"},
+		{-0.004, "0"},
 		{1234.5678, "1234.57"},
 	}
 	for _, tt := range tests {
@@ -272,20 +275,66 @@ func TestBenchFloat(t *testing.T) {
 	}
 }
 
-func TestNoNegZero(t *testing.T) {
+func TestNumNoNegativeZero(t *testing.T) {
 	tests := []struct {
-		x    float64
-		dec  int
-		want string
+		format string
+		x      float64
+		want   string
 	}{
-		{-0.01, 1, "+0.0"},
-		{-0.06, 1, "-0.1"},
-		{-0.4, 0, "+0"},
-		{0.04, 1, "+0.0"},
+		{"%+.1f", -0.01, "+0.0"},
+		{"%.1f", -0.04, "0.0"},
+		{"%.2f", -0.004, "0.00"},
+		{"%.2f", -0.005000001, "-0.01"},
+		{"%+.1f", -0.06, "-0.1"},
+		{"%+.0f", -0.4, "+0"},
+		{"%.0f", -0.5, "0"}, // rounds half to even: "-0" without num
+		{"%.1f", math.Copysign(0, -1), "0.0"},
+		{"%+.1f", 0.04, "+0.0"},
+		{"%6.1f", -0.01, "   0.0"},
+		{"%f", -1e-9, "0.000000"},
+		{"%.3g", -0.0001, "-0.0001"}, // other verbs print as float64
 	}
 	for _, tt := range tests {
-		if got := fmt.Sprintf("%+.*f", tt.dec, noNegZero(tt.x, tt.dec)); got != tt.want {
-			t.Errorf("noNegZero(%v, %d) prints %q, want %q", tt.x, tt.dec, got, tt.want)
+		if got := fmt.Sprintf(tt.format, num(tt.x)); got != tt.want {
+			t.Errorf("Sprintf(%q, num(%v)) = %q, want %q", tt.format, tt.x, got, tt.want)
+		}
+	}
+}
+
+// TestNoNegativeZeroRendered gives a fit whose per-filter cost and CI bound
+// round to -0 and checks that no renderer prints "-0.0" or "-0.00".
+func TestNoNegativeZeroRendered(t *testing.T) {
+	d := fixtureDoc(t, 0)
+	f := &d.Fits[0]
+	f.PerFilterNs, f.PerFilterCILowNs, f.PerFilterCIHighNs = -0.04, -0.07, -0.001
+	d.Results[1].OverheadNs, d.Results[1].OverheadPct = -0.03, -0.004
+	d.Drift[0].OverRunNs = -0.02
+	d.Meaning = Explain(d)
+	if want := "each filter adds 0.0 ns per op (95% CI [-0.07, 0.00])"; !strings.Contains(d.Meaning[0].Text, want) {
+		t.Errorf("meaning = %q, want it to contain %q", d.Meaning[0].Text, want)
+	}
+	negZero := regexp.MustCompile(`-0(\.0+)?([^.0-9]|$)`)
+	renderers := map[string]func(io.Writer, *Document) error{"table": WriteTable, "markdown": WriteMarkdown}
+	for name, r := range renderers {
+		var b bytes.Buffer
+		if err := r(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		if m := negZero.FindString(b.String()); m != "" {
+			t.Errorf("%s prints negative zero %q:\n%s", name, m, b.String())
+		}
+	}
+	c, err := Compare([]NamedDocument{{"a.json", fixtureDoc(t, 0)}, {"b.json", d}}, CompareOptions{Confidence: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, r := range map[string]func(io.Writer, *Comparison) error{"compare table": WriteComparisonTable, "compare markdown": WriteComparisonMarkdown} {
+		var b bytes.Buffer
+		if err := r(&b, c); err != nil {
+			t.Fatal(err)
+		}
+		if m := negZero.FindString(b.String()); m != "" {
+			t.Errorf("%s prints negative zero %q:\n%s", name, m, b.String())
 		}
 	}
 }

@@ -78,11 +78,11 @@ func WriteTable(w io.Writer, d *Document) error {
 	fmt.Fprintf(tw, "variant\tfilters\tn\tmean ns/op\tmedian\t%.0f%% CI\toverhead ns\t%.0f%% CI\toverhead %%\t\n", pct, pct)
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t-\t\t\t\n", r.Variant, r.Filters, r.N, r.MeanNs, r.MedianNs, r.CILowNs, r.CIHighNs)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t-\t\t\t\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), num(r.CILowNs), num(r.CIHighNs))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t%+.1f\t[%+.1f, %+.1f]\t%+.1f%%\t\n", r.Variant, r.Filters, r.N, r.MeanNs, r.MedianNs, r.CILowNs, r.CIHighNs,
-			r.OverheadNs, r.OverheadCILowNs, r.OverheadCIHighNs, r.OverheadPct)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t%+.1f\t[%+.1f, %+.1f]\t%+.1f%%\t\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), num(r.CILowNs), num(r.CIHighNs),
+			num(r.OverheadNs), num(r.OverheadCILowNs), num(r.OverheadCIHighNs), num(r.OverheadPct))
 	}
 	tw.Flush()
 
@@ -91,8 +91,8 @@ func WriteTable(w io.Writer, d *Document) error {
 		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "variant\tper-filter ns\t%.0f%% CI\tentry ns\t%.0f%% CI\tR²\t\n", pct, pct)
 		for _, f := range d.Fits {
-			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%.1f\t[%.1f, %.1f]\t%.3f\t\n", f.Variant, f.PerFilterNs, f.PerFilterCILowNs, f.PerFilterCIHighNs,
-				f.EntryNs, f.EntryCILowNs, f.EntryCIHighNs, f.R2)
+			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%.1f\t[%.1f, %.1f]\t%.3f\t\n", f.Variant, num(f.PerFilterNs), num(f.PerFilterCILowNs), num(f.PerFilterCIHighNs),
+				num(f.EntryNs), num(f.EntryCILowNs), num(f.EntryCIHighNs), num(f.R2))
 		}
 		tw.Flush()
 	}
@@ -113,7 +113,7 @@ func WriteTable(w io.Writer, d *Document) error {
 	}
 	if d.Setup != nil {
 		ew.printf("\nsetup: one seccomp(2) call %.1f µs (%.0f%% CI [%.1f, %.1f]); installing %d filters %.1f µs\n",
-			d.Setup.PerFilterNs/1e3, pct, d.Setup.PerFilterCILowNs/1e3, d.Setup.PerFilterCIHiNs/1e3, d.Setup.StackFilter, d.Setup.StackNs/1e3)
+			num(d.Setup.PerFilterNs/1e3), pct, num(d.Setup.PerFilterCILowNs/1e3), num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, num(d.Setup.StackNs/1e3))
 	}
 	for _, p := range d.Config.Policies {
 		if p.CompileUs > 0 {
@@ -122,14 +122,14 @@ func WriteTable(w io.Writer, d *Document) error {
 	}
 	for _, dr := range d.Drift {
 		ew.printf("drift of the 0-filter baseline (%s): %+.3f ns/op per child (CI [%+.3f, %+.3f]), %+.1f ns/op over the run; corrected for in the fit\n",
-			dr.Variant, dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh, dr.OverRunNs)
+			dr.Variant, num(dr.SlopeNsPerChild), num(dr.SlopeCILow), num(dr.SlopeCIHigh), num(dr.OverRunNs))
 	}
 	if len(d.Throughput) > 0 {
 		ew.printf("\nparallel copies (each pinned to its own CPU where there are enough):\n")
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "variant\tfilters\tcopies\ttotal Mops/s\tper copy Mops/s\tfastest copy ns/op\tslowest copy ns/op\t\n")
 		for _, t := range d.Throughput {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.1f\t%.1f\t\n", t.Variant, t.Filters, t.Copies, t.OpsPerSecTotal/1e6, t.OpsPerSecCopy/1e6, t.FastestCopyNs, t.SlowestCopyNs)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.1f\t%.1f\t\n", t.Variant, t.Filters, t.Copies, num(t.OpsPerSecTotal/1e6), num(t.OpsPerSecCopy/1e6), num(t.FastestCopyNs), num(t.SlowestCopyNs))
 		}
 		tw.Flush()
 	}
@@ -138,10 +138,10 @@ func WriteTable(w io.Writer, d *Document) error {
 			continue
 		}
 		ew.printf("per-filter cost depends on depth (%s): %.1f ns/filter from %d to %d filters (CI [%.1f, %.1f]), %.1f from %d to %d (CI [%.1f, %.1f]); the fitted line averages them, and its entry term absorbs the difference\n",
-			l.Variant, l.LowNs, l.LowFrom, l.LowTo, l.LowCILowNs, l.LowCIHighNs, l.HighNs, l.HighFrom, l.HighTo, l.HighCILowNs, l.HighCIHighNs)
+			l.Variant, num(l.LowNs), l.LowFrom, l.LowTo, num(l.LowCILowNs), num(l.LowCIHighNs), num(l.HighNs), l.HighFrom, l.HighTo, num(l.HighCILowNs), num(l.HighCIHighNs))
 	}
 	for _, c := range d.Control {
-		ew.printf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]): ", c.Variant, c.BeforeNs, c.AfterNs, c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh)
+		ew.printf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]): ", c.Variant, num(c.BeforeNs), num(c.AfterNs), num(c.SlowdownPct), num(c.SlowdownPctLow), num(c.SlowdownPctHigh))
 		if c.SlowdownPctLow > 0 {
 			ew.printf("installing filters slowed code that makes no syscall: a mitigation cost, not filter evaluation\n")
 		} else {

@@ -1,0 +1,28 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// num is a float64 that never prints as negative zero: with a %f verb, a
+// negative value that rounds to zero at the verb's precision prints as 0
+// ("0.0", "+0.00" with the + flag), so a tiny negative estimate does not
+// read as "-0.0". Other values and verbs print as the float64 would.
+type num float64
+
+// Format implements fmt.Formatter.
+func (x num) Format(s fmt.State, verb rune) {
+	v := float64(x)
+	if verb == 'f' || verb == 'F' {
+		prec, ok := s.Precision()
+		if !ok {
+			prec = 6
+		}
+		if math.Signbit(v) && strconv.FormatFloat(-v, 'f', prec, 64) == strconv.FormatFloat(0, 'f', prec, 64) {
+			v = 0
+		}
+	}
+	fmt.Fprintf(s, fmt.FormatString(s, verb), v)
+}
