@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"runtime"
 	"sort"
@@ -54,6 +55,9 @@ const (
 func ReadProcStatus(pid int) (ProcStatus, error) {
 	dir := "/proc/" + strconv.Itoa(pid)
 	b, err := os.ReadFile(dir + "/status")
+	if errors.Is(err, fs.ErrNotExist) {
+		return ProcStatus{Pid: pid}, fmt.Errorf("read status of pid %d: no such process (%w)", pid, err)
+	}
 	if err != nil {
 		return ProcStatus{Pid: pid}, fmt.Errorf("read status of pid %d: %w", pid, err)
 	}

@@ -419,3 +419,13 @@ func TestExecUnder(t *testing.T) {
 	}
 	checkDetached(t, pid)
 }
+
+// TestReadProcStatusNoSuchProcess: a PID with no process is reported as
+// such, and the error still matches fs.ErrNotExist for callers.
+func TestReadProcStatusNoSuchProcess(t *testing.T) {
+	// PIDs above pid_max (at most 2^22 on Linux) never exist.
+	_, err := ReadProcStatus(1 << 23)
+	if err == nil || !strings.Contains(err.Error(), "no such process") || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("ReadProcStatus(2^23) = %v; want \"no such process\" wrapping ErrNotExist", err)
+	}
+}
