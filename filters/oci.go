@@ -122,6 +122,30 @@ func ociErr(name string, data []byte, needle string, format string, args ...any)
 	return e
 }
 
+// ociErrAt builds a *SourceError for name located at the JSON value at
+// path in the profile (see ociLocate), for values that are no unique
+// string: numbers, nulls, empty strings.
+func ociErrAt(name string, data []byte, path []any, format string, args ...any) error {
+	e := &SourceError{File: name, Err: fmt.Errorf("%w: "+format, append([]any{ErrBadOCI}, args...)...)}
+	e.Line, e.Col = ociLocate(data, path...)
+	return e
+}
+
+// ociLocate returns the 1-based line and column of the value at path in a
+// profile (object keys as strings, array indexes as ints), looked for at
+// the top level and then under linux.seccomp (a runtime config), or 0, 0
+// if there is none.
+func ociLocate(data []byte, path ...any) (int, int) {
+	off := jsonValueOffset(data, path...)
+	if off < 0 {
+		off = jsonValueOffset(data, append([]any{"linux", "seccomp"}, path...)...)
+	}
+	if off < 0 {
+		return 0, 0
+	}
+	return lineCol(data, off)
+}
+
 // ParseOCI compiles a Docker/OCI seccomp profile to one filter with the
 // verdicts runc would install through libseccomp:
 //
@@ -441,7 +465,7 @@ func resolveOCI(name string, data []byte, opt OCIOptions) (*ociProfile, error) {
 	}
 	for i, sc := range prof.Syscalls {
 		if sc == nil {
-			return nil, ociErr(name, data, "", "syscalls[%d] is null", i)
+			return nil, ociErrAt(name, data, []any{"syscalls", i}, "syscalls[%d] is null", i)
 		}
 		if sc.Name != "" {
 			if len(sc.Names) != 0 {
@@ -464,7 +488,7 @@ func resolveOCI(name string, data []byte, opt OCIOptions) (*ociProfile, error) {
 				return nil, ociErr(name, data, string(a.Op), "syscalls[%d].args[%d]: unknown operator %q; want SCMP_CMP_NE, _LT, _LE, _EQ, _GE, _GT or _MASKED_EQ", i, j, a.Op)
 			}
 			if a.Index > 5 {
-				return nil, ociErr(name, data, "", "syscalls[%d].args[%d]: index %d out of range 0-5", i, j, a.Index)
+				return nil, ociErrAt(name, data, []any{"syscalls", i, "args", j, "index"}, "syscalls[%d].args[%d]: index %d out of range 0-5", i, j, a.Index)
 			}
 			c := scmpCond{Arg: int(a.Index), Op: op, Datum: a.Value}
 			if op == scmpMaskedEQ {
@@ -475,9 +499,10 @@ func resolveOCI(name string, data []byte, opt OCIOptions) (*ociProfile, error) {
 		}
 		split := slices.ContainsFunc(count[:], func(n int) bool { return n > 1 })
 		res.names += len(sc.Names)
-		for _, n := range sc.Names {
+		for k, n := range sc.Names {
 			if n == "" {
-				return nil, ociErr(name, data, "", "syscalls[%d]: empty syscall name", i)
+				// Only names can hold "": a name sets Names to itself.
+				return nil, ociErrAt(name, data, []any{"syscalls", i, "names", k}, "syscalls[%d]: empty syscall name", i)
 			}
 			if split {
 				for _, c := range conds {

@@ -196,7 +196,7 @@ func TestOCIErrors(t *testing.T) {
 		{"type", "{\n  \"defaultAction\": \"SCMP_ACT_ALLOW\",\n  \"syscalls\": [{\"names\": \"read\"}]\n}", 3, "cannot use"},
 		{"unknown action", "{\n  \"defaultAction\": \"SCMP_ACT_ALLOW\",\n  \"syscalls\": [\n    {\"names\": [\"read\"], \"action\": \"SCMP_ACT_NOPE\"}\n  ]\n}", 4, "unknown action"},
 		{"unknown operator", "{\"defaultAction\": \"SCMP_ACT_ALLOW\",\n\"syscalls\": [{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\",\n \"args\": [{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_ALMOST\"}]}]}", 3, "unknown operator"},
-		{"arg index", "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 6, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]}]}", 0, "out of range"},
+		{"arg index", "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 6, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]}]}", 1, "out of range"},
 		{"errnoRet on allow", "{\"defaultAction\": \"SCMP_ACT_ERRNO\",\n\"syscalls\": [{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\", \"errnoRet\": 5}]}", 2, "errnoRet"},
 		{"unknown arch", "{\"defaultAction\": \"SCMP_ACT_ALLOW\",\n\"architectures\": [\"SCMP_ARCH_VAX\"], \"syscalls\": []}", 2, "unknown architecture"},
 		{"no default action", "{\"syscalls\": []}", 1, "defaultAction"},
@@ -216,6 +216,47 @@ func TestOCIErrors(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.wantSubstr) || !strings.HasPrefix(err.Error(), "p.json:") {
 				t.Errorf("error %q does not start with p.json: and mention %q", err, tt.wantSubstr)
+			}
+		})
+	}
+}
+
+// TestOCIErrorLocations checks the whole message, line and column of OCI
+// errors about values that are no unique string (numbers, nulls, "").
+func TestOCIErrorLocations(t *testing.T) {
+	tests := []struct {
+		name      string
+		data      string
+		line, col int
+		want      string
+	}{
+		{"arg index", `{"defaultAction": "SCMP_ACT_ALLOW",
+"syscalls": [{"names": ["read"], "action": "SCMP_ACT_ERRNO",
+  "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_EQ"}, {"index": 9, "value": 1, "op": "SCMP_CMP_EQ"}]}]}`,
+			3, 69, "d9.json:3:69: invalid OCI seccomp profile: syscalls[0].args[1]: index 9 out of range 0-5"},
+		{"arg index in a runtime config", `{"linux": {"seccomp": {"defaultAction": "SCMP_ACT_ALLOW",
+"syscalls": [{"names": ["read"], "action": "SCMP_ACT_ERRNO", "args": [{"index": 7, "op": "SCMP_CMP_EQ"}]}]}}}`,
+			2, 81, "d9.json:2:81: invalid OCI seccomp profile: syscalls[0].args[0]: index 7 out of range 0-5"},
+		{"null entry", `{"defaultAction": "SCMP_ACT_ALLOW",
+"syscalls": [{"names": ["read"], "action": "SCMP_ACT_ERRNO"},
+  null]}`,
+			3, 3, "d9.json:3:3: invalid OCI seccomp profile: syscalls[1] is null"},
+		{"empty name", `{"defaultAction": "SCMP_ACT_ALLOW",
+"syscalls": [{"names": ["read", ""], "action": "SCMP_ACT_ERRNO"}]}`,
+			2, 33, `d9.json:2:33: invalid OCI seccomp profile: syscalls[0]: empty syscall name`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseOCI("d9.json", []byte(tt.data), OCIOptions{})
+			var se *SourceError
+			if !errors.Is(err, ErrBadOCI) || !errors.As(err, &se) {
+				t.Fatalf("error = %v (%T), want a *SourceError wrapping ErrBadOCI", err, err)
+			}
+			if se.Line != tt.line || se.Col != tt.col {
+				t.Errorf("at %d:%d, want %d:%d", se.Line, se.Col, tt.line, tt.col)
+			}
+			if got := err.Error(); got != tt.want {
+				t.Errorf("error = %q\nwant      %q", got, tt.want)
 			}
 		})
 	}

@@ -130,64 +130,18 @@ var ociTopKeys = map[string]bool{
 // OCI token itself. A top-level "syscalls" list whose entries have "names"
 // does not count: Beats JSON policies have the same shape.
 func looksLikeOCI(data []byte) bool {
-	type frame struct {
-		obj     bool
-		wantKey bool   // in an object: the next string is a key
-		key     string // in an object: the last key read
-		parent  string // the key this container is the value of
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var stack []frame
-	sawSCMP := false
-	// value marks the end of a value in the enclosing object.
-	value := func() {
-		if n := len(stack); n > 0 && stack[n-1].obj {
-			stack[n-1].wantKey = true
+	oci, sawSCMP := false, false
+	err := jsonWalk(data, func(path []any, isKey bool, tok json.Token, _ int) bool {
+		if isKey {
+			oci = len(path) == 1 && ociTopKeys[path[0].(string)] ||
+				len(path) == 2 && path[0] == "linux" && path[1] == "seccomp"
+			return !oci
 		}
-	}
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			// A syntax error, or the end of input inside the object.
-			return sawSCMP
+		if s, ok := tok.(string); ok && strings.HasPrefix(s, "SCMP_") {
+			sawSCMP = true
 		}
-		n := len(stack)
-		switch v := tok.(type) {
-		case json.Delim:
-			switch v {
-			case '{', '[':
-				parent := ""
-				if n > 0 && stack[n-1].obj {
-					parent = stack[n-1].key
-				}
-				stack = append(stack, frame{obj: v == '{', wantKey: v == '{', parent: parent})
-			default:
-				if n == 0 {
-					return false
-				}
-				stack = stack[:n-1]
-				if len(stack) == 0 {
-					return false // the top-level object ended
-				}
-				value()
-			}
-		case string:
-			if n > 0 && stack[n-1].obj && stack[n-1].wantKey {
-				stack[n-1].key, stack[n-1].wantKey = v, false
-				switch {
-				case n == 1 && ociTopKeys[v]:
-					return true
-				case n == 2 && v == "seccomp" && stack[1].parent == "linux":
-					return true
-				}
-				continue
-			}
-			if strings.HasPrefix(v, "SCMP_") {
-				sawSCMP = true
-			}
-			value()
-		default:
-			value()
-		}
-	}
+		return true
+	})
+	// err: a syntax error, or the end of input inside the object.
+	return oci || err != nil && sawSCMP
 }
