@@ -96,8 +96,12 @@ filters stack. Each (variant, filter count) cell runs in a fresh child
 process, in randomized blocks; the child installs the stack on a pinned
 thread and times a raw syscall loop.
 
-POLICY is a policy file (YAML or JSON in the Elastic Beats schema) or
-"default" for the embedded default policy (used when none is given).
+POLICY is a policy file: YAML or JSON in the Elastic Beats schema, a
+Docker/OCI seccomp profile (JSON), or raw BPF (struct sock_filter array, as
+bwrap --seccomp reads); the format is detected from the content
+(--format-in forces it). "default" is the embedded default policy (used
+when none is given), "docker-default" Docker's default profile. A systemd
+unit is a stack of filters: give it with --systemd-unit.
 Several policies form the stack by cycling: with P1 P2 and 5 filters the
 stack is P1 P2 P1 P2 P1, P1 installed first.
 
