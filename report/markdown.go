@@ -135,14 +135,9 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	ew.printf("- filter counts: %s\n", joinInts(d.Config.FilterCounts))
 	ew.printf("- variants: %s (cache flag `%s`)\n", strings.Join(d.Config.Variants, ", "), d.Config.Cache)
 	ew.printf("- workload `%s`: one op is %s\n", d.Config.Workload, d.Config.Op)
-	ew.printf("- %d trials (randomized blocks; each block runs every cell once, in shuffled order, in fresh children)\n", d.Config.Trials)
+	ew.printf("- %s; each block runs every cell once, in shuffled order, in fresh children\n", blocksText(d, "≤"))
 	if r := d.Run; r != nil {
-		ew.printf("- %d blocks measured in %.1f s, stopped by %s", r.Blocks, r.ElapsedS, r.StopReason)
-		if r.TargetCINs > 0 {
-			ew.printf(" (target: per-filter CI half-width ≤ %g ns)", r.TargetCINs)
-		} else if r.TargetCIRel > 0 {
-			ew.printf(" (target: per-filter CI half-width ≤ %g %% of the estimate)", r.TargetCIRel*100)
-		}
+		ew.printf("- measured in %.1f s", r.ElapsedS)
 		if r.Parallel > 1 {
 			ew.printf("; %d parallel copies per cell on CPUs %v, ns/op is the mean over copies", r.Parallel, r.CPUs)
 		}

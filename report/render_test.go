@@ -338,3 +338,41 @@ func TestNoNegativeZeroRendered(t *testing.T) {
 		}
 	}
 }
+
+// TestBlocksText: the header gives the blocks that really ran and why the
+// run stopped, not the --trials minimum of a --target-ci run.
+func TestBlocksText(t *testing.T) {
+	tests := []struct {
+		name string
+		run  *RunInfo
+		want string
+	}{
+		{"no run info", nil, "3 randomized blocks (--trials 3)"},
+		{"trials", &RunInfo{Blocks: 3, StopReason: "trials"}, "3 randomized blocks (--trials 3)"},
+		{"target reached", &RunInfo{Blocks: 39, StopReason: "precision", TargetCINs: 0.5}, "39 randomized blocks (stopped: target CI reached, per-filter CI half-width <= 0.5 ns)"},
+		{"relative target", &RunInfo{Blocks: 12, StopReason: "precision", TargetCIRel: 0.05}, "12 randomized blocks (stopped: target CI reached, per-filter CI half-width <= 5% of the estimate)"},
+		{"max-trials", &RunInfo{Blocks: 200, StopReason: "max-trials", TargetCINs: 0.1}, "200 randomized blocks (stopped: --max-trials reached before the target CI, per-filter CI half-width <= 0.1 ns)"},
+		{"max-time", &RunInfo{Blocks: 57, StopReason: "max-time", TargetCINs: 0.1}, "57 randomized blocks (stopped: --max-time reached before the target CI, per-filter CI half-width <= 0.1 ns)"},
+		{"interrupted", &RunInfo{Blocks: 1, StopReason: "interrupted"}, "1 complete randomized block (stopped: interrupted)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := &Document{Config: Config{Trials: 3}, Run: tt.run}
+			if got := blocksText(d, "<="); got != tt.want {
+				t.Errorf("blocksText = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	d := fixtureDoc(t, 0)
+	d.Config.Trials = 3
+	d.Run = &RunInfo{Blocks: 39, StopReason: "precision", TargetCINs: 0.5, ElapsedS: 20}
+	for name, r := range map[string]func(io.Writer, *Document) error{"table": WriteTable, "markdown": WriteMarkdown} {
+		var b bytes.Buffer
+		if err := r(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "39 randomized blocks (stopped: target CI reached") || strings.Contains(b.String(), "--trials 3") {
+			t.Errorf("%s header does not give the 39 blocks that ran:\n%s", name, b.String())
+		}
+	}
+}

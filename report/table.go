@@ -49,18 +49,13 @@ func WriteTable(w io.Writer, d *Document) error {
 	if d.Config.Robust {
 		est = "medians with bootstrap CIs (--robust)"
 	}
-	ew.printf("randomized blocks (--trials %d), %d iterations x %d samples per child, seed %d, CPU %s, %.0f%% CIs, %s\n",
-		d.Config.Trials, d.Config.Iterations, d.Config.SamplesPerChild, d.Config.Seed, cpuString(d.Config.CPU), pct, est)
+	ew.printf("%s, %d iterations x %d samples per child, seed %d, CPU %s, %.0f%% CIs, %s\n",
+		blocksText(d, "<="), d.Config.Iterations, d.Config.SamplesPerChild, d.Config.Seed, cpuString(d.Config.CPU), pct, est)
 	if d.Config.SpecAllow {
 		ew.printf("filters installed with SECCOMP_FILTER_FLAG_SPEC_ALLOW (--spec-allow): no speculative store bypass mitigation is switched on\n")
 	}
 	if r := d.Run; r != nil {
-		ew.printf("%d blocks in %.1f s, stopped by %s", r.Blocks, r.ElapsedS, r.StopReason)
-		if r.TargetCINs > 0 {
-			ew.printf(" (target: per-filter CI half-width <= %g ns)", r.TargetCINs)
-		} else if r.TargetCIRel > 0 {
-			ew.printf(" (target: per-filter CI half-width <= %g%% of the estimate)", r.TargetCIRel*100)
-		}
+		ew.printf("measured in %.1f s", r.ElapsedS)
 		if r.Parallel > 1 {
 			ew.printf("; %d parallel copies per cell on CPUs %v, ns/op is the mean over copies", r.Parallel, r.CPUs)
 		}
@@ -203,3 +198,43 @@ func (e *errWriter) Write(p []byte) (int, error) {
 }
 
 func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }
+
+// blocksText says how many randomized blocks ran and why the run stopped,
+// from d.Run: "10 randomized blocks (--trials 10)", "39 randomized blocks
+// (stopped: target CI reached, per-filter CI half-width <= 0.5 ns)". A
+// document without run information gives the configured --trials. le is
+// the "at most" sign to write ("<=" or "≤").
+func blocksText(d *Document, le string) string {
+	r := d.Run
+	if r == nil {
+		return fmt.Sprintf("%s (--trials %d)", plural(d.Config.Trials, "randomized block"), d.Config.Trials)
+	}
+	blocks := plural(r.Blocks, "randomized block")
+	target := ""
+	if r.TargetCINs > 0 {
+		target = fmt.Sprintf("per-filter CI half-width %s %g ns", le, r.TargetCINs)
+	} else if r.TargetCIRel > 0 {
+		target = fmt.Sprintf("per-filter CI half-width %s %g%% of the estimate", le, r.TargetCIRel*100)
+	}
+	var why string
+	switch r.StopReason {
+	case "trials":
+		return fmt.Sprintf("%s (--trials %d)", blocks, d.Config.Trials)
+	case "precision":
+		why = "target CI reached"
+	case "max-trials":
+		why = "--max-trials reached before the target CI"
+	case "max-time":
+		why = "--max-time reached before the target CI"
+	case "interrupted":
+		return plural(r.Blocks, "complete randomized block") + " (stopped: interrupted)"
+	case "failed":
+		return plural(r.Blocks, "complete randomized block") + " (stopped: a child failed)"
+	default:
+		why = orDash(r.StopReason)
+	}
+	if target != "" {
+		why += ", " + target
+	}
+	return fmt.Sprintf("%s (stopped: %s)", blocks, why)
+}
