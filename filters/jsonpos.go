@@ -8,7 +8,8 @@ import (
 
 // jsonWalk reads the first JSON value of data token by token and calls fn
 // for every object key (isKey true) and every value that starts (scalars,
-// and objects and arrays at their opening bracket). path locates the item:
+// and objects and arrays at their opening bracket; numbers come as
+// json.Number). path locates the item:
 // object keys as strings and array indexes as ints, the key itself last
 // for a key; off is the byte offset in data where the item starts. fn
 // returns false to stop the walk. jsonWalk returns nil when the first value
@@ -24,6 +25,7 @@ func jsonWalk(data []byte, fn func(path []any, isKey bool, tok json.Token, off i
 		idx     int // in an array: the index of the next value
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
 	var stack []frame
 	path := func() []any {
 		p := make([]any, len(stack))

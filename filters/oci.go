@@ -565,6 +565,45 @@ func ociApplies(sc *mobyseccomp.Syscall, caps []string, native string, kv mobyse
 	return true
 }
 
+// ociCheckErrnoRet checks the numbers given as defaultErrnoRet and as the
+// errnoRet of syscalls entries (of a profile, or of the linux.seccomp of a
+// runtime config) before they are decoded into uint fields, whose decoding
+// error ("cannot use number -5 as uint") neither names the entry nor
+// says what is wanted. It returns a *SourceError wrapping ErrBadOCI,
+// located at the first number that is no integer from 0 to RetData (65535,
+// the 16 bits of SECCOMP_RET_DATA), or nil. Values that are no number are
+// left to the decoder.
+func ociCheckErrnoRet(name string, data []byte) error {
+	var bad error
+	jsonWalk(data, func(path []any, isKey bool, tok json.Token, off int) bool {
+		num, ok := tok.(json.Number)
+		if isKey || !ok {
+			return true
+		}
+		p := path
+		if len(p) > 2 && p[0] == "linux" && p[1] == "seccomp" {
+			p = p[2:]
+		}
+		var what string
+		switch {
+		case len(p) == 1 && p[0] == "defaultErrnoRet":
+			what = "defaultErrnoRet"
+		case len(p) == 3 && p[0] == "syscalls" && p[2] == "errnoRet":
+			what = fmt.Sprintf("syscalls[%d]: errnoRet", p[1])
+		default:
+			return true
+		}
+		if v, err := strconv.ParseUint(num.String(), 10, 64); err == nil && v <= RetData {
+			return true
+		}
+		line, col := lineCol(data, off)
+		bad = &SourceError{File: name, Line: line, Col: col,
+			Err: fmt.Errorf("%w: %s %s: want an errno from 0 to %d", ErrBadOCI, what, num, RetData)}
+		return false
+	})
+	return bad
+}
+
 // decodeOCI decodes a profile, or the linux.seccomp of a runtime config.
 func decodeOCI(name string, data []byte) (*mobyseccomp.Seccomp, error) {
 	jsonErr := func(err error) error {
@@ -584,6 +623,9 @@ func decodeOCI(name string, data []byte) (*mobyseccomp.Seccomp, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, jsonErr(err)
+	}
+	if err := ociCheckErrnoRet(name, data); err != nil {
+		return nil, err
 	}
 	if _, ok := top["defaultAction"]; !ok {
 		if lin, ok := top["linux"]; ok {

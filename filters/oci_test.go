@@ -244,6 +244,21 @@ func TestOCIErrorLocations(t *testing.T) {
 		{"empty name", `{"defaultAction": "SCMP_ACT_ALLOW",
 "syscalls": [{"names": ["read", ""], "action": "SCMP_ACT_ERRNO"}]}`,
 			2, 33, `d9.json:2:33: invalid OCI seccomp profile: syscalls[0]: empty syscall name`},
+		{"negative errnoRet", `{"defaultAction": "SCMP_ACT_ALLOW",
+"syscalls": [{"names": ["read"], "action": "SCMP_ACT_ERRNO"},
+  {"names": ["write"], "action": "SCMP_ACT_ERRNO", "errnoRet": -5}]}`,
+			3, 64, "d9.json:3:64: invalid OCI seccomp profile: syscalls[1]: errnoRet -5: want an errno from 0 to 65535"},
+		{"errnoRet over 16 bits", `{"defaultAction": "SCMP_ACT_ALLOW",
+"syscalls": [{"names": ["read"], "action": "SCMP_ACT_ERRNO", "errnoRet": 65536}]}`,
+			2, 74, "d9.json:2:74: invalid OCI seccomp profile: syscalls[0]: errnoRet 65536: want an errno from 0 to 65535"},
+		{"fractional errnoRet", `{"defaultAction": "SCMP_ACT_ALLOW",
+"syscalls": [{"names": ["read"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1.5}]}`,
+			2, 74, "d9.json:2:74: invalid OCI seccomp profile: syscalls[0]: errnoRet 1.5: want an errno from 0 to 65535"},
+		{"negative defaultErrnoRet", `{"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": -1, "syscalls": []}`,
+			1, 56, "d9.json:1:56: invalid OCI seccomp profile: defaultErrnoRet -1: want an errno from 0 to 65535"},
+		{"errnoRet in a runtime config", `{"linux": {"seccomp": {"defaultAction": "SCMP_ACT_ALLOW",
+"syscalls": [{"names": ["read"], "action": "SCMP_ACT_ERRNO", "errnoRet": -5}]}}}`,
+			2, 74, "d9.json:2:74: invalid OCI seccomp profile: syscalls[0]: errnoRet -5: want an errno from 0 to 65535"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
