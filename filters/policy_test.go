@@ -219,7 +219,7 @@ func TestParsePolicyErrors(t *testing.T) {
 		{"position string", header + "- action: allow\n  names_with_args:\n  - name: dup\n    arguments:\n    - {position: first, operation: Equal}\n", 7, 18, "first", "position must be an integer, not a string first", ""},
 		{"position and argument", header + "- action: allow\n  names_with_args:\n  - name: dup\n    arguments:\n    - {position: 0, argument: 0, operation: Equal}\n", 7, 21, "argument", `both "position" and "argument" given`, "give one"},
 		{"negative value", header + "- action: allow\n  names_with_args:\n  - name: openat\n    arguments:\n    - {position: 0, operation: Equal, value: -100}\n", 7, 46, "-100", "value -100 is negative", "write -100 as 0xffffffffffffff9c"},
-		{"value over 64 bits", header + "- action: allow\n  names_with_args:\n  - name: dup\n    arguments:\n    - {operation: Equal, value: 18446744073709551616}\n", 7, 33, "18446744073709551616", "value must be an integer", "does not fit in 64 bits"},
+		{"value over 64 bits", header + "- action: allow\n  names_with_args:\n  - name: dup\n    arguments:\n    - {operation: Equal, value: 18446744073709551616}\n", 7, 33, "18446744073709551616", "value 18446744073709551616: does not fit in 64 bits (max 18446744073709551615)", ""},
 		{"float value", header + "- action: allow\n  names_with_args:\n  - name: dup\n    arguments:\n    - {operation: Equal, value: 1.5}\n", 7, 33, "1.5", "value must be an integer, not a float 1.5", ""},
 		{"missing default_action", "syscalls:\n- action: allow\n  names: [read]\n", 1, 1, "", "missing default_action", "add default_action: one of"},
 		{"missing default_action under seccomp", "seccomp:\n  syscalls:\n  - action: allow\n    names: [read]\n", 2, 3, "", "missing default_action", ""},
@@ -254,6 +254,39 @@ func TestParsePolicyErrors(t *testing.T) {
 			}
 			if prefix := fmt.Sprintf("bad.yaml:%d:%d: ", tt.line, tt.col); !strings.HasPrefix(err.Error(), prefix) {
 				t.Errorf("Error() = %q, want prefix %q", err.Error(), prefix)
+			}
+		})
+	}
+}
+
+// TestParsePolicyWideIntegers checks the whole message for integers the
+// YAML parser cannot hold in 64 bits: one statement, no contradiction.
+func TestParsePolicyWideIntegers(t *testing.T) {
+	arg := func(cond string) string {
+		return header + "- action: allow\n  names_with_args:\n  - name: dup\n    arguments:\n    - " + cond + "\n"
+	}
+	tests := []struct {
+		name, src, want string
+	}{
+		{"decimal", arg("{operation: Equal, value: 99999999999999999999}"),
+			"bad.yaml:7:33: value 99999999999999999999: does not fit in 64 bits (max 18446744073709551615)"},
+		{"hex", arg("{operation: Equal, value: 0x1ffffffffffffffff}"),
+			"bad.yaml:7:33: value 0x1ffffffffffffffff: does not fit in 64 bits (max 18446744073709551615)"},
+		{"json", `{"default_action": "errno", "syscalls": [{"action": "allow", "names_with_args": [{"name": "dup", "arguments": [{"operation": "Equal", "value": 99999999999999999999}]}]}]}`,
+			"bad.yaml:1:144: value 99999999999999999999: does not fit in 64 bits (max 18446744073709551615)"},
+		{"negative", arg("{operation: Equal, value: -99999999999999999999}"),
+			"bad.yaml:7:33: value -99999999999999999999 is negative; values are unsigned 64-bit, from 0 to 18446744073709551615"},
+		{"position", arg("{position: 99999999999999999999, operation: Equal}"),
+			"bad.yaml:7:18: position 99999999999999999999: does not fit in 64 bits (max 18446744073709551615)"},
+		{"quoted number is still a string", arg("{operation: Equal, value: \"12\"}"),
+			"bad.yaml:7:33: value must be an integer, not a string 12; want an unsigned 64-bit integer, e.g. 42 or 0x10000000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParsePolicy("bad.yaml", []byte(tt.src))
+			policyErr(t, err)
+			if got := err.Error(); got != tt.want {
+				t.Errorf("error = %q\nwant      %q", got, tt.want)
 			}
 		})
 	}

@@ -3,7 +3,8 @@ package filters
 import (
 	"errors"
 	"fmt"
-	"strconv"
+	"math"
+	"math/big"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -343,17 +344,19 @@ func (d *decoder) uint64Value(n ast.Node, what string) (uint64, PolicyPos, error
 		}
 	}
 	text := scalarText(n)
-	if s, ok := n.(*ast.StringNode); ok && looksNumeric(s.Value) {
-		if _, err := strconv.ParseInt(strings.ReplaceAll(s.Value, "_", ""), 0, 64); err != nil {
-			hint = "the value does not fit in 64 bits; " + hint
+	if s, ok := n.(*ast.StringNode); ok {
+		// An integer too wide for the YAML parser's int64/uint64 comes
+		// as a string; say that, not "must be an integer".
+		v, ok := new(big.Int).SetString(strings.ReplaceAll(s.Value, "_", ""), 0)
+		switch {
+		case ok && v.Sign() < 0 && !v.IsInt64():
+			return 0, PolicyPos{}, d.errAt(n, text, fmt.Sprintf("%s %s is negative", what, text),
+				fmt.Sprintf("values are unsigned 64-bit, from 0 to %d", uint64(math.MaxUint64)))
+		case ok && v.Sign() > 0 && !v.IsUint64():
+			return 0, PolicyPos{}, d.errAt(n, text, fmt.Sprintf("%s %s: does not fit in 64 bits (max %d)", what, text, uint64(math.MaxUint64)), "")
 		}
 	}
 	return 0, PolicyPos{}, d.errAt(n, text, fmt.Sprintf("%s must be an integer, not %s %s", what, kind(n), text), hint)
-}
-
-func looksNumeric(s string) bool {
-	s = strings.TrimLeft(s, "+-")
-	return s != "" && s[0] >= '0' && s[0] <= '9'
 }
 
 // scalarText returns a scalar's source text, or "" for collections.
