@@ -228,7 +228,9 @@ type RunInfo struct {
 }
 
 // Drift is the trend of a variant's baseline (0-filter) cells over the run,
-// in ns/op per child; OverRunNs is it times the run's length in children.
+// in ns/op per child run (Seq step: every variant's children count);
+// OverRunNs is it times the Seq distance from the variant's first baseline
+// child to its last.
 type Drift struct {
 	Variant         string  `json:"variant"`
 	SlopeNsPerChild float64 `json:"slope_ns_per_child"`

@@ -85,8 +85,8 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			}
 		}
 		for _, dr := range d.Drift {
-			ew.printf("- Drift of the 0-filter baseline (%s): %+.3f ns/op per child (CI [%+.3f, %+.3f]), %+.1f ns/op over the run; the fit includes a drift term, so this does not bias the per-filter cost.\n",
-				dr.Variant, num(dr.SlopeNsPerChild), num(dr.SlopeCILow), num(dr.SlopeCIHigh), num(dr.OverRunNs))
+			ew.printf("- Drift of the 0-filter baseline (%s): %+.3f ns/op per child run (CI [%+.3f, %+.3f]), %+.1f ns/op %s; the fit includes a drift term, so this does not bias the per-filter cost.\n",
+				dr.Variant, num(dr.SlopeNsPerChild), num(dr.SlopeCILow), num(dr.SlopeCIHigh), num(dr.OverRunNs), driftSpan(d, dr.Variant))
 		}
 		for _, c := range d.Control {
 			verdict := "no mitigation slowdown detected"

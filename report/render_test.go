@@ -376,3 +376,18 @@ func TestBlocksText(t *testing.T) {
 		}
 	}
 }
+
+// TestDriftSpan: the drift line counts the children from the variant's
+// first baseline child to its last, in run order, every variant's included.
+func TestDriftSpan(t *testing.T) {
+	d := fixtureDoc(t, 0)
+	// In the fixture the first "on" 0-filter child has Seq 0 (block 0) and
+	// the last Seq 5*14+2 = 72 (block 5, third cell).
+	if got, want := driftSpan(d, "on"), "over 73 children (first to last baseline child, all variants counted)"; got != want {
+		t.Errorf("driftSpan(on) = %q, want %q", got, want)
+	}
+	d.Children = nil
+	if got, want := driftSpan(d, "on"), "over the run"; got != want {
+		t.Errorf("without children: driftSpan = %q, want %q", got, want)
+	}
+}

@@ -116,8 +116,8 @@ func WriteTable(w io.Writer, d *Document) error {
 		}
 	}
 	for _, dr := range d.Drift {
-		ew.printf("drift of the 0-filter baseline (%s): %+.3f ns/op per child (CI [%+.3f, %+.3f]), %+.1f ns/op over the run; corrected for in the fit\n",
-			dr.Variant, num(dr.SlopeNsPerChild), num(dr.SlopeCILow), num(dr.SlopeCIHigh), num(dr.OverRunNs))
+		ew.printf("drift of the 0-filter baseline (%s): %+.3f ns/op per child run (CI [%+.3f, %+.3f]), %+.1f ns/op %s; corrected for in the fit\n",
+			dr.Variant, num(dr.SlopeNsPerChild), num(dr.SlopeCILow), num(dr.SlopeCIHigh), num(dr.OverRunNs), driftSpan(d, dr.Variant))
 	}
 	if len(d.Throughput) > 0 {
 		ew.printf("\nparallel copies (each pinned to its own CPU where there are enough):\n")
@@ -237,4 +237,26 @@ func blocksText(d *Document, le string) string {
 		why += ", " + target
 	}
 	return fmt.Sprintf("%s (stopped: %s)", blocks, why)
+}
+
+// driftSpan says what a drift's OverRunNs spans: "over 12 children (first
+// to last baseline child, all variants counted)", the variant's first to
+// last 0-filter child inclusive, counting every variant's children in run
+// order (Seq) as the slope does. Without per-child records it says "over
+// the run".
+func driftSpan(d *Document, variant string) string {
+	lo, hi := -1, -1
+	for _, c := range d.Children {
+		if c.Variant != variant || c.Filters != 0 {
+			continue
+		}
+		if lo < 0 || c.Seq < lo {
+			lo = c.Seq
+		}
+		hi = max(hi, c.Seq)
+	}
+	if lo < 0 || hi == lo {
+		return "over the run"
+	}
+	return fmt.Sprintf("over %d children (first to last baseline child, all variants counted)", hi-lo+1)
 }

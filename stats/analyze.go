@@ -216,7 +216,9 @@ func driftWarning(f Fit, th Thresholds) string {
 	if math.Abs(total) <= th.DriftFraction*f.Baseline {
 		return ""
 	}
-	return fmt.Sprintf("machine drifted by %.1f ns/op (%.1f %% of the baseline) over %d runs; the fit corrects for linear drift, but check the machine is quiet",
+	// SeqSpan steps of Seq: the children from the variant's first to its
+	// last, inclusive, every variant's counted (they share one run order).
+	return fmt.Sprintf("machine drifted by %.1f ns/op (%.1f %% of the baseline) over %d children (first to last child of the variant, all variants counted); the fit corrects for linear drift, but check the machine is quiet",
 		total, 100*total/f.Baseline, f.SeqSpan+1)
 }
 

@@ -255,3 +255,13 @@ func TestAnalyzeErrors(t *testing.T) {
 		t.Errorf("Analyze error = %v; want *ObservationError at index %d", err, len(good))
 	}
 }
+
+// TestDriftWarningCountsChildren: the warning names the children the drift
+// spans (SeqSpan + 1, first to last inclusive), not "runs".
+func TestDriftWarningCountsChildren(t *testing.T) {
+	f := Fit{Drift: 1, DriftLo: 0.5, DriftHi: 1.5, Baseline: 100, SeqSpan: 9}
+	got := driftWarning(f, Thresholds{DriftFraction: 0.01})
+	if want := "machine drifted by 9.0 ns/op (9.0 % of the baseline) over 10 children (first to last child of the variant, all variants counted)"; !strings.HasPrefix(got, want) {
+		t.Errorf("driftWarning = %q, want it to start with %q", got, want)
+	}
+}
