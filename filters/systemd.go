@@ -151,7 +151,10 @@ var ErrBadUnit = errors.New("invalid systemd unit")
 // RestrictRealtime, RestrictSUIDSGID (also implied by DynamicUser=yes),
 // LockPersonality with Personality, ProtectKernelModules,
 // ProtectKernelTunables, ProtectKernelLogs, ProtectClock, ProtectHostname
-// and PrivateDevices. Other directives are ignored.
+// and PrivateDevices. Other directives are ignored, silently unless they
+// start like a hardening directive without being one (a typo such as
+// SystemCallFilters=, see sdHardeningPrefixes) or sit in a section without
+// exec settings ([Unit], [Install]); those get a warning.
 //
 // Syntax errors are *SourceError values wrapping ErrBadUnit with the line;
 // names systemd would ignore with a warning (unknown syscalls, groups,
@@ -238,6 +241,67 @@ var sdBoolDirectives = []string{
 	"ProtectHostname", "PrivateDevices", "DynamicUser",
 }
 
+// sdModeledKeys are the directives set reads (sdBoolDirectives plus the
+// ones with their own parser).
+var sdModeledKeys = append([]string{
+	"SystemCallFilter", "SystemCallErrorNumber", "SystemCallArchitectures", "SystemCallLog",
+	"RestrictNamespaces", "RestrictAddressFamilies", "Personality",
+}, sdBoolDirectives...)
+
+// Unknown directives. systemd logs "Unknown key name 'FooBar' in section
+// 'Service', ignoring." for any key it does not know, but the keys it knows
+// number in the hundreds across [Service], [Socket], [Mount], [Swap]
+// (exec, kill and cgroup settings) and grow with every release; a copy of
+// that list would warn about valid keys of other versions, and a warning on
+// a valid ExecStart= or User= is worse than none. So the model warns only
+// where a mistake costs a filter: keys whose name starts like a hardening
+// directive (sdHardeningPrefixes, compared without case) and that are
+// neither modeled (sdModeledKeys) nor a hardening directive systemd has
+// that installs no seccomp filter (sdUnmodeledKeys). A typo such as
+// SystemCallFilters= or RestrictNamespace= is reported with the closest
+// directive; FooBar= stays silent. Such keys are also reported in sections
+// that take no exec settings ([Unit], [Install], ...), where systemd ignores
+// them as unknown.
+var sdHardeningPrefixes = []string{"systemcall", "restrict", "protect", "private", "lock", "memorydeny"}
+
+// sdUnmodeledKeys are the directives systemd has (systemd.exec(5),
+// systemd.resource-control(5); up to systemd 258) that start with an
+// sdHardeningPrefixes prefix but install no seccomp filter, so the model
+// ignores them.
+var sdUnmodeledKeys = []string{
+	"RestrictFileSystems", "RestrictNetworkInterfaces",
+	"ProtectSystem", "ProtectHome", "ProtectProc", "ProtectControlGroups",
+	"PrivateTmp", "PrivateNetwork", "PrivateUsers", "PrivateMounts", "PrivateIPC", "PrivatePIDs", "PrivateBPF",
+}
+
+// sdHardeningLike reports whether key starts like a hardening directive.
+func sdHardeningLike(key string) bool {
+	low := strings.ToLower(key)
+	for _, p := range sdHardeningPrefixes {
+		if strings.HasPrefix(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// sdUnknownKey returns the warning for a key of an exec section that
+// looks like a hardening directive systemd does not have, or "".
+func sdUnknownKey(key string) string {
+	if !sdHardeningLike(key) || slices.Contains(sdModeledKeys, key) || slices.Contains(sdUnmodeledKeys, key) {
+		return ""
+	}
+	msg := fmt.Sprintf("unknown directive %q, ignoring (systemd does too)", key)
+	lower := map[string]string{}
+	for _, k := range append(append([]string(nil), sdModeledKeys...), sdUnmodeledKeys...) {
+		lower[strings.ToLower(k)] = k
+	}
+	if s := closest(key, lower, 1); len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean %q?", lower[s[0]])
+	}
+	return msg
+}
+
 func parseSystemdBool(s string) (bool, bool) {
 	switch strings.ToLower(s) {
 	case "1", "yes", "y", "true", "t", "on":
@@ -291,6 +355,9 @@ func parseUnit(name string, data []byte) (*unitContext, error) {
 		switch section {
 		case "", "Service", "Socket", "Mount", "Swap":
 		default:
+			if sdHardeningLike(key) {
+				c.warn(name, start, "%s= is no [%s] directive, ignoring (systemd does too); put it in [Service]", key, section)
+			}
 			continue
 		}
 		if err := c.set(name, start, key, value); err != nil {
@@ -373,6 +440,10 @@ func (c *unitContext) set(file string, line int, key, value string) error {
 			c.personality = 0x0008 // PER_LINUX32
 		default:
 			return bad("personality %q is not one an x86_64 host runs; want x86 or x86-64", value)
+		}
+	default:
+		if w := sdUnknownKey(key); w != "" {
+			c.warn(file, line, "%s", w)
 		}
 	}
 	return nil

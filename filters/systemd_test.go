@@ -304,12 +304,46 @@ func TestSystemdWarnings(t *testing.T) {
 	want := []string{
 		`--systemd:2: SystemCallFilter: unknown system call "no_such_call", ignoring`,
 		`--systemd:2: SystemCallFilter: unknown system call group "@no-such-group", ignoring`,
+		`--systemd:4: SystemCallFilter= is no [Unit] directive, ignoring (systemd does too); put it in [Service]`,
 	}
 	if !reflect.DeepEqual(st.Warnings, want) {
 		t.Errorf("warnings = %q\nwant %q", st.Warnings, want)
 	}
 	// The [Unit] line is not an exec directive: read stays allowed.
 	runVerdicts(t, st.Stack(), []verdictCase{{name: "read", syscall: "read", action: ActionAllow}})
+}
+
+// TestSystemdUnknownKeys: keys that start like a hardening directive but
+// are none get a warning (with the closest directive); keys systemd knows,
+// and keys that look like no hardening directive, stay silent.
+func TestSystemdUnknownKeys(t *testing.T) {
+	tests := []struct {
+		name, unit string
+		want       []string
+	}{
+		{"known keys we do not model", "[Unit]\nDescription=x\nAfter=network.target\n[Service]\nExecStart=/bin/true\nUser=nobody\nPrivateTmp=yes\nProtectSystem=strict\nProtectHome=yes\nRestrictFileSystems=ext4\n[Install]\nWantedBy=multi-user.target\n", nil},
+		{"key like no hardening directive", "[Service]\nFooBar=1\n", nil},
+		{"plural typo", "[Service]\nSystemCallFilters=@system-service\n",
+			[]string{`--systemd:2: unknown directive "SystemCallFilters", ignoring (systemd does too); did you mean "SystemCallFilter"?`}},
+		{"wrong case", "systemCallFilter=read\n",
+			[]string{`--systemd:1: unknown directive "systemCallFilter", ignoring (systemd does too); did you mean "SystemCallFilter"?`}},
+		{"singular typo", "[Service]\nExecStart=/bin/true\nRestrictNamespace=yes\n",
+			[]string{`--systemd:3: unknown directive "RestrictNamespace", ignoring (systemd does too); did you mean "RestrictNamespaces"?`}},
+		{"unmodeled neighbour", "[Socket]\nProtectKernelModule=yes\n",
+			[]string{`--systemd:2: unknown directive "ProtectKernelModule", ignoring (systemd does too); did you mean "ProtectKernelModules"?`}},
+		{"no close directive", "[Service]\nProtectEverything=yes\n",
+			[]string{`--systemd:2: unknown directive "ProtectEverything", ignoring (systemd does too)`}},
+		{"directive in [Install]", "[Service]\nExecStart=/bin/true\n[Install]\nPrivateTmp=yes\n",
+			[]string{`--systemd:4: PrivateTmp= is no [Install] directive, ignoring (systemd does too); put it in [Service]`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := mustSystemd(t, tt.unit)
+			if !reflect.DeepEqual(st.Warnings, tt.want) {
+				t.Errorf("warnings = %q\nwant %q", st.Warnings, tt.want)
+			}
+		})
+	}
 }
 
 func TestSystemdGroups(t *testing.T) {
