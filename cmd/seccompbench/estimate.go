@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -761,17 +762,58 @@ func validateEstimate(ctx context.Context, opts *EstimateOptions, base []*filter
 }
 
 // fmtNs formats a time in ns with a unit that keeps 3-4 significant digits.
-func fmtNs(ns float64) string {
-	a := math.Abs(ns)
-	switch {
+func fmtNs(ns float64) string { return nsFormatter(ns)(ns) }
+
+// nsFormatter returns a formatter that writes times in ns in ref's unit
+// (s, ms, µs or ns) with the decimals that give ref 3 (s, ns) or 4 (ms, µs)
+// significant digits, so that a value and its CI bounds share unit and
+// decimals: "26.05 ms [24.60 ms, 27.49 ms]".
+func nsFormatter(ref float64) func(float64) string {
+	scale, unit, sig := 1.0, "ns", 3
+	switch a := math.Abs(ref); {
 	case a >= 1e9:
-		return fmt.Sprintf("%.3g s", ns/1e9)
+		scale, unit = 1e9, "s"
 	case a >= 1e6:
-		return fmt.Sprintf("%.4g ms", ns/1e6)
+		scale, unit, sig = 1e6, "ms", 4
 	case a >= 1e3:
-		return fmt.Sprintf("%.4g µs", ns/1e3)
+		scale, unit, sig = 1e3, "µs", 4
 	}
-	return fmt.Sprintf("%.3g ns", ns)
+	dec := decimalsFor(ref/scale, sig)
+	return func(ns float64) string { return fixed(ns/scale, dec) + " " + unit }
+}
+
+// pctFormatter is nsFormatter for percentages: 3 significant digits of
+// ref, the same decimals for every value ("0.806% [0.776%, 0.836%]").
+func pctFormatter(ref float64) func(float64) string {
+	dec := decimalsFor(ref, 3)
+	return func(p float64) string { return fixed(p, dec) + "%" }
+}
+
+// decimalsFor returns the number of decimals that shows x with sig
+// significant digits (0 for 0, NaN, ±Inf or large x).
+func decimalsFor(x float64, sig int) int {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return max(sig-1-int(math.Floor(math.Log10(math.Abs(x)))), 0)
+}
+
+// fixed formats x with dec decimals; a negative x that rounds to zero
+// prints as 0, not -0.
+func fixed(x float64, dec int) string {
+	s := strconv.FormatFloat(x, 'f', dec, 64)
+	if s[0] == '-' && strings.Trim(s[1:], "0.") == "" {
+		return s[1:]
+	}
+	return s
+}
+
+// plural writes "1 filter" or "n filters".
+func plural[T int | int64](n T, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.FormatInt(int64(n), 10) + " " + one + "s"
 }
 
 func fmtCI(lo, hi *float64, f func(float64) string) string {
@@ -788,7 +830,7 @@ func fmtEst(c float64, lo, hi *float64, f func(float64) string) string {
 func writeEstimateText(w io.Writer, e *estimateJSON, opts *EstimateOptions) {
 	pct := fmt.Sprintf("%.0f%%", e.Model.Confidence*100)
 	p := e.Profile
-	fmt.Fprintf(w, "profile   %s (%s): %d calls of %d syscalls", p.Source, p.Format, p.Calls, p.Syscalls)
+	fmt.Fprintf(w, "profile   %s (%s): %s of %s", p.Source, p.Format, plural(p.Calls, "call"), plural(p.Syscalls, "syscall"))
 	if p.Seconds != nil {
 		fmt.Fprintf(w, ", %s in syscalls", fmtNs(*p.Seconds*1e9))
 	}
@@ -804,7 +846,7 @@ func writeEstimateText(w io.Writer, e *estimateJSON, opts *EstimateOptions) {
 	if e.Cache == "defeat" {
 		cacheText = "action cache defeated (every filter runs on every syscall)"
 	}
-	fmt.Fprintf(w, "stack     %d filters (%s), %s\n", len(e.Stack), summarizeNames(names), cacheText)
+	fmt.Fprintf(w, "stack     %s (%s), %s\n", plural(len(e.Stack), "filter"), summarizeNames(names), cacheText)
 	m := e.Model
 	fmt.Fprintf(w, "model     %s\n", m.Source)
 	fmt.Fprintf(w, "          per uncached syscall: entry %s + per filter %s × filters + per instruction %s × instructions\n",
@@ -831,7 +873,8 @@ func writeEstimateText(w io.Writer, e *estimateJSON, opts *EstimateOptions) {
 			name += " (" + s.Arch + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", name, s.Calls, s.Action, yesNo(s.Cached), s.Instructions,
-			nsShort(val(s.AddedNs)), fmtCI(s.AddedLowNs, s.AddedHighNs, nsShort), fmtNs(val(s.TotalNs)), fmtCI(s.TotalLowNs, s.TotalHighNs, fmtNs), fmtPct(s.Share))
+			nsShort(val(s.AddedNs)), fmtCI(s.AddedLowNs, s.AddedHighNs, nsShort), fmtNs(val(s.TotalNs)),
+			fmtCI(s.TotalLowNs, s.TotalHighNs, nsFormatter(val(s.TotalNs))), fmtPct(s.Share))
 	}
 	tw.Flush()
 	if len(shown) < len(rows) {
@@ -839,15 +882,15 @@ func writeEstimateText(w io.Writer, e *estimateJSON, opts *EstimateOptions) {
 	}
 	fmt.Fprintln(w)
 	t := e.Total
-	fmt.Fprintf(w, "total     +%s %s over %d calls (%s ns per call on average; %d calls cached)\n",
-		fmtNs(t.AddedNs), fmtCI(t.CILowNs, t.CIHighNs, fmtNs), t.Calls, nsShort(t.PerCallNs), t.CachedCalls)
+	fmt.Fprintf(w, "total     +%s over %s (%s ns per call on average; %d calls cached)\n",
+		fmtEst(t.AddedNs, t.CILowNs, t.CIHighNs, nsFormatter(t.AddedNs)), plural(t.Calls, "call"), nsShort(t.PerCallNs), t.CachedCalls)
 	if t.PctOfSyscallTime != nil {
-		fmt.Fprintf(w, "          = %.3g%% %s of the %s the profile spent in syscalls\n", *t.PctOfSyscallTime,
-			fmtCI(t.PctOfSyscallTimeLo, t.PctOfSyscallTimeHi, func(x float64) string { return fmt.Sprintf("%.3g%%", x) }), fmtNs(*p.Seconds*1e9))
+		fmt.Fprintf(w, "          = %s of the %s the profile spent in syscalls\n",
+			fmtEst(*t.PctOfSyscallTime, t.PctOfSyscallTimeLo, t.PctOfSyscallTimeHi, pctFormatter(*t.PctOfSyscallTime)), fmtNs(*p.Seconds*1e9))
 	}
 	if t.NsPerSecond != nil {
-		fmt.Fprintf(w, "          = %s %s per second of run time (%.3g%% of the %s run)\n", fmtNs(*t.NsPerSecond),
-			fmtCI(t.NsPerSecondLow, t.NsPerSecondHigh, fmtNs), *t.NsPerSecond/1e7, fmtNs(*p.Duration*1e9))
+		fmt.Fprintf(w, "          = %s per second of run time (%s of the %s run)\n",
+			fmtEst(*t.NsPerSecond, t.NsPerSecondLow, t.NsPerSecondHigh, nsFormatter(*t.NsPerSecond)), pctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7), fmtNs(*p.Duration*1e9))
 	} else {
 		fmt.Fprintln(w, "          (give --duration, the profiled run's wall time, for the cost per second of work)")
 	}
@@ -855,7 +898,7 @@ func writeEstimateText(w io.Writer, e *estimateJSON, opts *EstimateOptions) {
 	fmt.Fprintln(w, "          (intervals: calibration uncertainty only; args 0 for every verdict and path; see --validate for model error)")
 	if v := e.Validation; v != nil {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "validation: each syscall timed in a loop under the stack (children at 0 and %d filters, %d trials; medians), added ns per call\n", len(e.Stack), v.Trials)
+		fmt.Fprintf(w, "validation: each syscall timed in a loop under the stack (children without filters and with %s, %s; medians), added ns per call\n", plural(len(e.Stack), "filter"), plural(v.Trials, "trial"))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "SYSCALL\tCALLS\tBASELINE ns\tPREDICTED\t%s CI\tMEASURED\t%s CI\tERROR\t\n", pct, pct)
 		for _, r := range v.Rows {
@@ -864,9 +907,10 @@ func writeEstimateText(w io.Writer, e *estimateJSON, opts *EstimateOptions) {
 		}
 		tw.Flush()
 		if len(v.Rows) > 0 {
-			fmt.Fprintf(w, "profile-weighted total of these syscalls: predicted %s %s, measured %s %s: error %s; mean |error| per syscall %s\n",
-				fmtNs(v.PredictedTotalNs), fmtCI(v.PredictedLowNs, v.PredictedHighNs, fmtNs), fmtNs(v.MeasuredTotalNs), fmtCI(v.MeasuredLowNs, v.MeasuredHighNs, fmtNs),
-				fmtSignedPct(v.ErrorPct), fmtSignedPct(v.MeanAbsErrorPct))
+			fmt.Fprintf(w, "profile-weighted total of these syscalls: predicted %s, measured %s: error %s; mean |error| per syscall %s\n",
+				fmtEst(v.PredictedTotalNs, v.PredictedLowNs, v.PredictedHighNs, nsFormatter(v.PredictedTotalNs)),
+				fmtEst(v.MeasuredTotalNs, v.MeasuredLowNs, v.MeasuredHighNs, nsFormatter(v.MeasuredTotalNs)),
+				fmtSignedPct(v.ErrorPct), fmtUnsignedPct(v.MeanAbsErrorPct))
 		}
 		if len(v.Skipped) > 0 {
 			fmt.Fprintf(w, "not validated (not on runner's safe list): %s\n", strings.Join(v.Skipped, ", "))
@@ -874,8 +918,8 @@ func writeEstimateText(w io.Writer, e *estimateJSON, opts *EstimateOptions) {
 	}
 }
 
-func nsShort(x float64) string { return fmt.Sprintf("%.1f", x) }
-func nsFine(x float64) string  { return fmt.Sprintf("%.3f", x) }
+func nsShort(x float64) string { return fixed(x, 1) }
+func nsFine(x float64) string  { return fixed(x, 3) }
 
 func val(p *float64) float64 {
 	if p == nil {
@@ -895,7 +939,20 @@ func fmtSignedPct(p *float64) string {
 	if p == nil {
 		return "-"
 	}
-	return fmt.Sprintf("%+.1f%%", *p)
+	s := fixed(*p, 1)
+	if s[0] != '-' {
+		s = "+" + s
+	}
+	return s + "%"
+}
+
+// fmtUnsignedPct formats a percentage that has no sign of its own, such as
+// a mean absolute error: "7.1%", not "+7.1%".
+func fmtUnsignedPct(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	return fixed(*p, 1) + "%"
 }
 
 // summarizeNames lists names, collapsing runs of one name: "a ×3, b".

@@ -268,3 +268,62 @@ func TestCalibrationCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateNumberFormats: a value and its CI bounds share unit and
+// decimals, an absolute error has no sign, counts of one are singular.
+func TestEstimateNumberFormats(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	tests := []struct {
+		name, got, want string
+	}{
+		{"ms with CI", fmtEst(26.05e6, f(24.6e6), f(27.49e6), nsFormatter(26.05e6)), "26.05 ms [24.60 ms, 27.49 ms]"},
+		{"µs with CI", fmtEst(25.96e3, f(24.99e3), f(26.9e3), nsFormatter(25.96e3)), "25.96 µs [24.99 µs, 26.90 µs]"},
+		{"bound in a larger unit", fmtEst(950e3, f(900e3), f(1.05e6), nsFormatter(950e3)), "950.0 µs [900.0 µs, 1050.0 µs]"},
+		{"ns", fmtNs(35.5), "35.5 ns"},
+		{"zero", fmtNs(0), "0 ns"},
+		{"seconds", fmtNs(2.5e9), "2.50 s"},
+		{"percent with CI", fmtEst(0.8, f(0.776), f(0.836), pctFormatter(0.8)), "0.800% [0.776%, 0.836%]"},
+		{"negative zero", nsShort(-0.04), "0.0"},
+		{"negative zero bound", fmtEst(12, f(-0.2), f(24), nsFormatter(12)), "12.0 ns [-0.2 ns, 24.0 ns]"},
+		{"mean |error|", fmtUnsignedPct(f(7.1)), "7.1%"},
+		{"signed error", fmtSignedPct(f(7.1)), "+7.1%"},
+		{"negative error", fmtSignedPct(f(-26.4)), "-26.4%"},
+		{"signed zero", fmtSignedPct(f(-0.01)), "+0.0%"},
+		{"one filter", plural(1, "filter"), "1 filter"},
+		{"filters", plural(int64(32), "filter"), "32 filters"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+// TestEstimateTextOneFilter renders the hand-computed estimate for a stack
+// of one filter as text.
+func TestEstimateTextOneFilter(t *testing.T) {
+	dir, policy, profile := estimateFixture(t)
+	c1, c2 := filepath.Join(dir, "c1.json"), filepath.Join(dir, "c2.json")
+	writeCalibration(t, c1, 30, 10, 20, 2, 20)
+	writeCalibration(t, c2, 40, 20, 60, 4, 420)
+	ios, _, out, errOut := testIOStreams()
+	cmd := NewCmdEstimate(&Factory{IO: ios}, nil)
+	cmd.SetArgs([]string{policy, "--profile", profile, "--filters", "1", "--cache", "defeat", "--calibration", c1, "--calibration", c2, "--duration", "1ms"})
+	cmd.SetOut(ios.Out)
+	cmd.SetErr(ios.ErrOut)
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("estimate: %v; stderr: %s", err, errOut)
+	}
+	got := out.String()
+	// getppid 100 × (32 + 18 + 0.2·4) = 5080 ns, getpid 50 × (32 + 18 +
+	// 0.2·13) = 2630 ns: 7710 ns in all.
+	for _, want := range []string{"stack     1 filter (chain),", "total     +7.710 µs [6.334 µs, 9.086 µs] over 150 calls", "  5.080 µs  [4.162 µs, 5.998 µs]",
+		"= 7.710 ms [6.334 ms, 9.086 ms] per second of run time (0.771% of the 1.000 ms run)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("text lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "1 filters") {
+		t.Errorf("text says \"1 filters\":\n%s", got)
+	}
+}
