@@ -48,6 +48,7 @@ const (
 	LintUnknownSyscall = "unknown-syscall"     // a workload name not in the table
 	LintUncached       = "uncached-allowed"    // allowed syscalls the action cache cannot skip
 	LintWorkloadCost   = "workload-uncached"   // a workload syscall runs the filters
+	LintUserNotif      = "user-notif"          // a filter returns SECCOMP_RET_USER_NOTIF
 	lintSampleNames    = 8                     // names listed in a message before "+N more"
 	lintUnknownX32Nr   = X32SyscallBit | 0x3ff // an x32 number no table names
 )
@@ -133,7 +134,8 @@ var runtimeNeeds = []runtimeNeed{
 // x32), x32 numbers falling to allow, rules whose action equals the
 // default (dead) or that an earlier rule always decides (duplicate),
 // syscalls the Go runtime or glibc need that the stack kills or denies,
-// the workload's syscalls that it kills, traps or denies, and allowed
+// the workload's syscalls that it kills, traps or denies, filters that can
+// return SECCOMP_RET_USER_NOTIF (which run refuses), and allowed
 // syscalls the action cache cannot skip. Verdicts are computed with all
 // arguments 0; a finding whose verdict depends on arguments says so.
 // Findings come sorted: errors first, then by filter, code and syscall.
@@ -148,6 +150,9 @@ func Lint(s Stack, opts LintOptions) []Finding {
 	if valid {
 		cs, _ := emCompileStack(s)
 		l.cs = cs
+	}
+	l.userNotif(valid)
+	if valid {
 		l.bypass(ArchI386, LintBypassI386)
 		l.bypass(ArchX32, LintBypassX32)
 		l.x32Unhandled()
@@ -484,6 +489,52 @@ func (l *linter) runtime() {
 		f.Hint = "allow " + need.name + " if a Go program (or glibc) runs under this stack; the benchmark's own child is a Go program"
 		if need.okErrno != 0 {
 			f.Hint = fmt.Sprintf("allow %s, or deny it with errno %d (ENOSYS) so callers fall back", need.name, need.okErrno)
+		}
+		l.add(f)
+	}
+}
+
+// userNotif reports each filter holding a `ret` of SECCOMP_RET_USER_NOTIF,
+// the check `run` refuses a stack on: its children install filters without
+// SECCOMP_FILTER_FLAG_NEW_LISTENER, so no supervisor answers and the kernel
+// fails the syscall with ENOSYS (kernel/seccomp.c:
+// seccomp_do_user_notification). Like run, it looks at every `ret #k`,
+// reachable or not; for a valid stack it names the native syscalls the
+// filter notifies for with all arguments 0.
+func (l *linter) userNotif(valid bool) {
+	for _, i := range l.distinct() {
+		p := l.s[i]
+		first := -1
+		for pc, ri := range p.Insns {
+			if a, _ := SplitRet(ri.K); ri.Op == sfRET|sfK && a == ActionUserNotif {
+				first = pc
+				break
+			}
+		}
+		if first < 0 {
+			continue
+		}
+		var names []string
+		if valid {
+			for _, n := range l.native.SortedNumbers() {
+				d := l.native.Data(n)
+				if a, _ := SplitRet(l.cs[i].run(&d, nil).Ret); a == ActionUserNotif {
+					names = append(names, l.native.SyscallName(n))
+				}
+			}
+		}
+		f := Finding{Severity: SeverityError, Code: LintUserNotif, Filter: i,
+			Hint: "run refuses it: no listener; replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy"}
+		switch {
+		case !valid:
+			f.Message = fmt.Sprintf("filter %d (%s) returns SECCOMP_RET_USER_NOTIF at line %d; without a listener the syscall would fail with ENOSYS", i, p.Name, first)
+		case len(names) == 0:
+			f.Message = fmt.Sprintf("filter %d (%s) returns SECCOMP_RET_USER_NOTIF at line %d, for no %s syscall with all arguments 0 (other arguments or ABIs may reach it); without a listener the syscall would fail with ENOSYS", i, p.Name, first, l.native.Name)
+		default:
+			if len(names) == 1 {
+				f.Syscall = names[0]
+			}
+			f.Message = fmt.Sprintf("filter %d (%s) returns SECCOMP_RET_USER_NOTIF for %s on %s: %s; without a listener %s would fail with ENOSYS", i, p.Name, plural(len(names), "syscall"), l.native.Name, sampleNames(names), map[bool]string{true: "it", false: "they"}[len(names) == 1])
 		}
 		l.add(f)
 	}

@@ -1,6 +1,7 @@
 package filters
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -189,5 +190,62 @@ func TestSeverity(t *testing.T) {
 		if s.String() != want || err != nil || string(got) != want {
 			t.Errorf("Severity(%d) = %q/%q, want %q", int(s), s.String(), got, want)
 		}
+	}
+}
+
+// TestLintUserNotif: a filter that can return SECCOMP_RET_USER_NOTIF, which
+// run refuses, is an error naming the syscalls it notifies for.
+func TestLintUserNotif(t *testing.T) {
+	notifyJSON := `{"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_X86_64"],
+"syscalls": [{"names": ["write", "read"], "action": "SCMP_ACT_NOTIFY"}]}`
+	oci, err := ParseOCI("notify.json", []byte(notifyJSON), OCIOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := len(ArchX86_64.SortedNumbers())
+	const hint = "run refuses it: no listener; replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy"
+	tests := []struct {
+		name    string
+		s       Stack
+		filter  int
+		syscall string
+		msg     string // whole message; "" for no finding
+	}{
+		{"no notify", Stack{tRuntimeFriendly(t)}, 0, "", ""},
+		{"raw ret USER_NOTIF", Stack{tAsm(t, "notify", tLdNr(), tRet(ActionUserNotif, 0))}, 0, "",
+			fmt.Sprintf("filter 0 (notify) returns SECCOMP_RET_USER_NOTIF for %d syscalls on x86_64: read, write, open, close, stat, fstat, lstat, poll (+%d more); without a listener they would fail with ENOSYS", all, all-8)},
+		{"OCI SCMP_ACT_NOTIFY", Stack{oci}, 0, "",
+			"filter 0 (notify) returns SECCOMP_RET_USER_NOTIF for 2 syscalls on x86_64: read, write; without a listener they would fail with ENOSYS"},
+		{"one syscall, second filter", Stack{tRuntimeFriendly(t), tAsm(t, "notify-read",
+			tLdNr(), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipFalse: 1}, tRet(ActionUserNotif, 0), tRet(ActionAllow, 0))}, 1, "read",
+			"filter 1 (notify-read) returns SECCOMP_RET_USER_NOTIF for 1 syscall on x86_64: read; without a listener it would fail with ENOSYS"},
+		{"argument-dependent", Stack{tAsm(t, "notify-arg",
+			tLdNr(), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipFalse: 3},
+			tLdArg(0, false), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 5, SkipFalse: 1}, tRet(ActionUserNotif, 0),
+			tRet(ActionAllow, 0))}, 0, "",
+			"filter 0 (notify-arg) returns SECCOMP_RET_USER_NOTIF at line 4, for no x86_64 syscall with all arguments 0 (other arguments or ABIs may reach it); without a listener the syscall would fail with ENOSYS"},
+		{"invalid filter", Stack{&Program{Name: "bad", Insns: []bpf.RawInstruction{
+			tRaw(sfLD|sfW|sfABS, 0, 0, 6), tRaw(sfRET|sfK, 0, 0, uint32(ActionUserNotif))}}}, 0, "",
+			"filter 0 (bad) returns SECCOMP_RET_USER_NOTIF at line 1; without a listener the syscall would fail with ENOSYS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []Finding
+			for _, f := range Lint(tt.s, LintOptions{}) {
+				if f.Code == "user-notif" {
+					got = append(got, f)
+				}
+			}
+			if tt.msg == "" {
+				if len(got) != 0 {
+					t.Fatalf("got %d user-notif findings, want none: %+v", len(got), got)
+				}
+				return
+			}
+			want := Finding{Severity: SeverityError, Code: "user-notif", Filter: tt.filter, Syscall: tt.syscall, Message: tt.msg, Hint: hint}
+			if len(got) != 1 || got[0] != want {
+				t.Errorf("got %+v\nwant [%+v]", got, want)
+			}
+		})
 	}
 }
