@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/seccompbench/seccompbench/runner"
@@ -57,5 +58,23 @@ func TestBuildThroughput(t *testing.T) {
 	}
 	if len(d.Children) != 3 || len(d.Children[0].Copies) != 2 {
 		t.Errorf("children %+v", d.Children)
+	}
+}
+
+// TestReadJSONRefusesOtherDocuments: JSON that is not a run result (the
+// output of simulate, inspect, ...) or has another schema version is
+// refused with a message saying what it is and what to give instead.
+func TestReadJSONRefusesOtherDocuments(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+	}{
+		{`{"stack": [], "rows": []}`, "not the JSON of seccompbench run"},
+		{`[{"pid": 1}]`, "decode result"},
+		{`{"schema_version": 7}`, "schema_version 7, want 1"},
+	} {
+		_, err := ReadJSON(strings.NewReader(tt.in))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ReadJSON(%s) = %v, want an error containing %q", tt.in, err, tt.want)
+		}
 	}
 }

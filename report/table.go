@@ -26,6 +26,9 @@ func ReadJSON(r io.Reader) (*Document, error) {
 	if err := json.NewDecoder(r).Decode(&d); err != nil {
 		return nil, fmt.Errorf("decode result: %w", err)
 	}
+	if d.SchemaVersion == 0 {
+		return nil, fmt.Errorf("decode result: no schema_version: not the JSON of seccompbench run (simulate, inspect, estimate and compile JSON cannot be compared); write one with run --format json or -o result.json")
+	}
 	if d.SchemaVersion != SchemaVersion {
 		return nil, fmt.Errorf("decode result: schema_version %d, want %d", d.SchemaVersion, SchemaVersion)
 	}
