@@ -144,7 +144,9 @@ func CompileOCILibseccomp(name string, data []byte, opt OCIOptions) (*Program, e
 	if err := Validate(insns); err != nil {
 		return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
 	}
-	return sourceProgram(name, data, insns), nil
+	prog := sourceProgram(name, data, insns)
+	prog.Warnings = res.warnings
+	return prog, nil
 }
 
 // CompileSystemdLibseccomp models the unit's stack like ParseSystemdUnit

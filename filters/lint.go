@@ -49,6 +49,7 @@ const (
 	LintUncached       = "uncached-allowed"    // allowed syscalls the action cache cannot skip
 	LintWorkloadCost   = "workload-uncached"   // a workload syscall runs the filters
 	LintUserNotif      = "user-notif"          // a filter returns SECCOMP_RET_USER_NOTIF
+	LintSourceWarning  = "source-warning"      // the loader warned about the source (Program.Warnings)
 	lintSampleNames    = 8                     // names listed in a message before "+N more"
 	lintUnknownX32Nr   = X32SyscallBit | 0x3ff // an x32 number no table names
 )
@@ -135,7 +136,8 @@ var runtimeNeeds = []runtimeNeed{
 // default (dead) or that an earlier rule always decides (duplicate),
 // syscalls the Go runtime or glibc need that the stack kills or denies,
 // the workload's syscalls that it kills, traps or denies, filters that can
-// return SECCOMP_RET_USER_NOTIF (which run refuses), and allowed
+// return SECCOMP_RET_USER_NOTIF (which run refuses), the loaders' warnings
+// about the sources (Program.Warnings), and allowed
 // syscalls the action cache cannot skip. Verdicts are computed with all
 // arguments 0; a finding whose verdict depends on arguments says so.
 // Findings come sorted: errors first, then by filter, code and syscall.
@@ -152,6 +154,7 @@ func Lint(s Stack, opts LintOptions) []Finding {
 		l.cs = cs
 	}
 	l.userNotif(valid)
+	l.sourceWarnings()
 	if valid {
 		l.bypass(ArchI386, LintBypassI386)
 		l.bypass(ArchX32, LintBypassX32)
@@ -537,6 +540,19 @@ func (l *linter) userNotif(valid bool) {
 			f.Message = fmt.Sprintf("filter %d (%s) returns SECCOMP_RET_USER_NOTIF for %s on %s: %s; without a listener %s would fail with ENOSYS", i, p.Name, plural(len(names), "syscall"), l.native.Name, sampleNames(names), map[bool]string{true: "it", false: "they"}[len(names) == 1])
 		}
 		l.add(f)
+	}
+}
+
+// sourceWarnings turns each distinct program's Program.Warnings (problems
+// the loader found in the source, such as an OCI syscall name no table
+// knows) into a warning finding.
+func (l *linter) sourceWarnings() {
+	for _, i := range l.distinct() {
+		for _, w := range l.s[i].Warnings {
+			l.add(Finding{Severity: SeverityWarning, Code: LintSourceWarning, Filter: i,
+				Message: fmt.Sprintf("filter %d (%s): %s", i, l.s[i].Name, w),
+				Hint:    "fix the source at the place named; the filter is built as if the item were not there"})
+		}
 	}
 }
 

@@ -249,3 +249,36 @@ func TestLintUserNotif(t *testing.T) {
 		})
 	}
 }
+
+// TestLintSourceWarnings: the loader's warnings (Program.Warnings) become
+// warning findings, once per distinct program.
+func TestLintSourceWarnings(t *testing.T) {
+	oci, err := ParseOCI("x.json", []byte(`{"defaultAction": "SCMP_ACT_ALLOW",
+"syscalls": [{"names": ["notasyscall"], "action": "SCMP_ACT_ERRNO"}]}`), OCIOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const hint = "fix the source at the place named; the filter is built as if the item were not there"
+	tests := []struct {
+		name string
+		s    Stack
+		want []Finding
+	}{
+		{"no warnings", Stack{tRuntimeFriendly(t)}, nil},
+		{"OCI unknown syscall, cycled", Stack{tRuntimeFriendly(t), oci, oci}, []Finding{{Severity: SeverityWarning, Code: "source-warning", Filter: 1,
+			Message: `filter 1 (x): x.json:2:25: syscall "notasyscall" is unknown on every architecture of the profile; runc skips it too`, Hint: hint}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []Finding
+			for _, f := range Lint(tt.s, LintOptions{}) {
+				if f.Code == "source-warning" {
+					got = append(got, f)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}

@@ -173,7 +173,10 @@ func ociLocate(data []byte, path ...any) (int, int) {
 //     x86 and x32 only the low word, as libseccomp does.
 //
 // Errors are *SourceError values wrapping ErrBadOCI, located at the
-// offending value where it can be found.
+// offending value where it can be found. A syscall name that none of the
+// filter's architectures has is left out, as libseccomp (and so runc)
+// skips it; one that no syscall table has at all, likely a typo, also
+// gets a warning in Program.Warnings (see ociUnknownNames).
 //
 //   - runc's -ENOSYS stub (libcontainer/seccomp/patchbpf) is modeled unless
 //     opt.NoENOSYSStub: when the default action is none of ALLOW, LOG and
@@ -191,15 +194,17 @@ func ociLocate(data []byte, path ...any) (int, int) {
 // in libseccomp's shapes (a binary tree by syscall number above 32 names,
 // scmpFilter.Tree); CompileOCILibseccomp gives libseccomp's own.
 func ParseOCI(name string, data []byte, opt OCIOptions) (*Program, error) {
-	f, err := ociFilter(name, data, opt)
+	p, err := resolveOCI(name, data, opt)
 	if err != nil {
 		return nil, err
 	}
-	insns, err := f.compile()
+	insns, err := p.f.compile()
 	if err != nil {
 		return nil, &SourceError{File: name, Err: fmt.Errorf("%w: compile: %w", ErrBadOCI, err)}
 	}
-	return sourceProgram(name, data, insns), nil
+	prog := sourceProgram(name, data, insns)
+	prog.Warnings = p.warnings
+	return prog, nil
 }
 
 // DockerDefaultJSON returns Docker's default profile as moby's
@@ -368,6 +373,9 @@ type ociProfile struct {
 	// is none of ALLOW, LOG and TRACE (patchbpf: isAllowAction) and
 	// opt.NoENOSYSStub is not set.
 	stub bool
+	// warnings are for Program.Warnings: names of applicable entries that
+	// no architecture of the filter has, once each, located.
+	warnings []string
 }
 
 // runcENOSYSBounds computes the bounds of runc's ENOSYS stub
@@ -463,6 +471,7 @@ func resolveOCI(name string, data []byte, opt OCIOptions) (*ociProfile, error) {
 			res.listed = append(res.listed, a)
 		}
 	}
+	var known []ociName // the names of applicable entries, in order
 	for i, sc := range prof.Syscalls {
 		if sc == nil {
 			return nil, ociErrAt(name, data, []any{"syscalls", i}, "syscalls[%d] is null", i)
@@ -500,6 +509,13 @@ func resolveOCI(name string, data []byte, opt OCIOptions) (*ociProfile, error) {
 		split := slices.ContainsFunc(count[:], func(n int) bool { return n > 1 })
 		res.names += len(sc.Names)
 		for k, n := range sc.Names {
+			if n != "" {
+				at := []any{"syscalls", i, "names", k}
+				if sc.Name != "" {
+					at = []any{"syscalls", i, "name"}
+				}
+				known = append(known, ociName{n, at})
+			}
 			if n == "" {
 				// Only names can hold "": a name sets Names to itself.
 				return nil, ociErrAt(name, data, []any{"syscalls", i, "names", k}, "syscalls[%d]: empty syscall name", i)
@@ -513,6 +529,7 @@ func resolveOCI(name string, data []byte, opt OCIOptions) (*ociProfile, error) {
 			}
 		}
 	}
+	res.warnings = ociUnknownNames(name, data, known)
 	if res.stub {
 		f.ENOSYSAbove = runcENOSYSBounds(res.listed, f.Rules)
 	}
@@ -520,6 +537,65 @@ func resolveOCI(name string, data []byte, opt OCIOptions) (*ociProfile, error) {
 	// (CompileOCILibseccomp); the native layout follows.
 	f.Tree = res.names > runcOptimizeThreshold
 	return res, nil
+}
+
+// ociName is a syscall name of a profile entry and the JSON path of where
+// it is written.
+type ociName struct {
+	name string
+	at   []any
+}
+
+// ociOtherArchPrefixes start, and ociOtherArchNames are, the names of
+// syscalls private to architectures without a syscall table here
+// (riscv_hwprobe, s390_runtime_instr, spu_run and swapcontext on powerpc,
+// sync_file_range2 on powerpc and arm, sysmips on mips, osf_* on alpha,
+// ...), which multi-architecture profiles such as Docker's list on purpose.
+var (
+	ociOtherArchPrefixes = []string{"riscv_", "s390_", "spu_", "osf_", "sparc_", "parisc_"}
+	ociOtherArchNames    = []string{"sync_file_range2", "swapcontext", "switch_endian", "subpage_prot", "sys_debug_setcontext", "cachectl", "sysmips"}
+)
+
+// ociUnknownNames returns a warning, "file:line:col: message", for each
+// distinct name of names that no syscall table here has (x86_64, x86, x32,
+// aarch64, arm; on x86 the socket and IPC calls libseccomp multiplexes,
+// x86Muxed, count) and that is not another architecture's
+// (ociOtherArchPrefixes, ociOtherArchNames). Names unknown on the
+// profile's own architectures but real on another are how
+// multi-architecture profiles are written, so only names no table knows,
+// most likely typos, are reported. libseccomp skips rules for such names
+// on every architecture (runc ignores the error), and so does the filter
+// built here; a close x86_64 name is suggested.
+func ociUnknownNames(file string, data []byte, names []ociName) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n.name] {
+			continue
+		}
+		seen[n.name] = true
+		_, known := x86Muxed[n.name]
+		for _, a := range scmpArches {
+			if _, ok := a.nr(n.name); ok {
+				known = true
+			}
+		}
+		for _, p := range ociOtherArchPrefixes {
+			known = known || strings.HasPrefix(n.name, p)
+		}
+		known = known || slices.Contains(ociOtherArchNames, n.name)
+		if known {
+			continue
+		}
+		msg := fmt.Sprintf("syscall %q is unknown on every architecture of the profile; runc skips it too", n.name)
+		if s := closest(n.name, scmpX86_64.table, 1); len(s) > 0 {
+			msg += fmt.Sprintf("; did you mean %q?", s[0])
+		}
+		e := &SourceError{File: file, Err: errors.New(msg)}
+		e.Line, e.Col = ociLocate(data, n.at...)
+		out = append(out, e.Error())
+	}
+	return out
 }
 
 // ociKnownArches are the OCI architecture names libseccomp knows; the ones

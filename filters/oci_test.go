@@ -418,3 +418,51 @@ func TestOCIRuleSummary(t *testing.T) {
 		t.Errorf("got %q, want %q (rules with the default action dropped)", got, want)
 	}
 }
+
+// TestOCIUnknownSyscallWarnings: a name no syscall table knows is left out
+// of the filter, as runc does, with a located warning; names real on some
+// architecture are silent.
+func TestOCIUnknownSyscallWarnings(t *testing.T) {
+	tests := []struct {
+		name, data string
+		want       []string
+	}{
+		{"unknown name", `{"defaultAction": "SCMP_ACT_ERRNO",
+"syscalls": [{"names": ["read", "notasyscall"], "action": "SCMP_ACT_ALLOW"}]}`,
+			[]string{`x.json:2:33: syscall "notasyscall" is unknown on every architecture of the profile; runc skips it too`}},
+		{"typo, named twice", `{"defaultAction": "SCMP_ACT_ERRNO",
+"syscalls": [{"names": ["getpdi"], "action": "SCMP_ACT_ALLOW"},
+  {"name": "getpdi", "action": "SCMP_ACT_LOG"}]}`,
+			[]string{`x.json:2:25: syscall "getpdi" is unknown on every architecture of the profile; runc skips it too; did you mean "getpid"?`}},
+		{"name key", `{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"name": "frobnicate", "action": "SCMP_ACT_ALLOW"}]}`,
+			[]string{`x.json:1:59: syscall "frobnicate" is unknown on every architecture of the profile; runc skips it too`}},
+		{"runtime config", `{"linux": {"seccomp": {"defaultAction": "SCMP_ACT_ERRNO",
+"syscalls": [{"names": ["nosuch"], "action": "SCMP_ACT_ALLOW"}]}}}`,
+			[]string{`x.json:2:25: syscall "nosuch" is unknown on every architecture of the profile; runc skips it too`}},
+		{"excluded entry", `{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["nosuch"], "action": "SCMP_ACT_ALLOW", "includes": {"arches": ["arm64"]}}]}`, nil},
+		{"other architectures' names", `{"defaultAction": "SCMP_ACT_ERRNO",
+"syscalls": [{"names": ["riscv_hwprobe", "s390_runtime_instr", "sync_file_range2", "mmap2", "arm_fadvise64_64", "socketcall", "recv"], "action": "SCMP_ACT_ALLOW"}]}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := ParseOCI("x.json", []byte(tt.data), OCIOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(p.Warnings, tt.want) {
+				t.Errorf("warnings = %q\nwant %q", p.Warnings, tt.want)
+			}
+		})
+	}
+	// The filter is built without the unknown name: same bytes.
+	with, _ := ParseOCI("x.json", []byte(`{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read", "notasyscall"], "action": "SCMP_ACT_ALLOW"}]}`), OCIOptions{})
+	without, _ := ParseOCI("x.json", []byte(`{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ALLOW"}]}`), OCIOptions{})
+	if !slices.Equal(with.Insns, without.Insns) {
+		t.Error("the unknown name changed the filter")
+	}
+	for _, arch := range []string{"x86_64", "aarch64", "x86", "arm"} {
+		if p, err := DockerDefault(OCIOptions{Arch: arch}); err != nil || len(p.Warnings) != 0 {
+			t.Errorf("docker-default on %s: %v, warnings %q; want none", arch, err, p.Warnings)
+		}
+	}
+}

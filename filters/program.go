@@ -71,6 +71,11 @@ type Program struct {
 	// CacheDefeated reports that DefeatCache prepended a load of
 	// instruction_pointer to the original program.
 	CacheDefeated bool
+	// Warnings are problems the loader found in the source that do not
+	// stop it, as "file:line:col: message" (e.g. an OCI syscall name no
+	// table knows, which runc skips too). Lint reports them; callers that
+	// load programs should print them.
+	Warnings []string
 }
 
 // Len returns the program length in (classic BPF) instructions, the length
