@@ -565,10 +565,13 @@ var (
 // multi-architecture profiles are written, so only names no table knows,
 // most likely typos, are reported. libseccomp skips rules for such names
 // on every architecture (runc ignores the error), and so does the filter
-// built here; a close x86_64 name is suggested.
+// built here; a close x86_64 name is suggested. Past
+// ociMaxNameWarnings names, one last warning counts the rest.
 func ociUnknownNames(file string, data []byte, names []ociName) []string {
 	var out []string
+	var at map[string]int // lazily: JSON path -> offset of every name
 	seen := map[string]bool{}
+	more := 0
 	for _, n := range names {
 		if seen[n.name] {
 			continue
@@ -587,14 +590,52 @@ func ociUnknownNames(file string, data []byte, names []ociName) []string {
 		if known {
 			continue
 		}
+		if len(out) == ociMaxNameWarnings {
+			more++
+			continue
+		}
 		msg := fmt.Sprintf("syscall %q is unknown on every architecture of the profile; runc skips it too", n.name)
 		if s := closest(n.name, scmpX86_64.table, 1); len(s) > 0 {
 			msg += fmt.Sprintf("; did you mean %q?", s[0])
 		}
+		if at == nil {
+			at = ociNameOffsets(data)
+		}
 		e := &SourceError{File: file, Err: errors.New(msg)}
-		e.Line, e.Col = ociLocate(data, n.at...)
+		if off, ok := at[fmt.Sprint(n.at)]; ok {
+			e.Line, e.Col = lineCol(data, off)
+		}
 		out = append(out, e.Error())
 	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("%s: %d more syscall names are unknown on every architecture of the profile; runc skips them too", file, more))
+	}
+	return out
+}
+
+// ociMaxNameWarnings is how many unknown syscall names ociUnknownNames
+// reports one by one (each costs a spelling search).
+const ociMaxNameWarnings = 16
+
+// ociNameOffsets returns, in one pass, the byte offset of every syscall
+// name of a profile (or of a runtime config's linux.seccomp), keyed by
+// fmt.Sprint of its path relative to the profile: "[syscalls 3 names 1]"
+// or "[syscalls 3 name]". A profile with many unknown names is thus located in
+// linear time, not one walk per name.
+func ociNameOffsets(data []byte) map[string]int {
+	out := map[string]int{}
+	jsonWalk(data, func(path []any, isKey bool, tok json.Token, off int) bool {
+		if _, ok := tok.(string); isKey || !ok {
+			return true
+		}
+		if len(path) > 2 && path[0] == "linux" && path[1] == "seccomp" {
+			path = path[2:]
+		}
+		if len(path) >= 3 && path[0] == "syscalls" && (len(path) == 3 && path[2] == "name" || len(path) == 4 && path[2] == "names") {
+			out[fmt.Sprint(path)] = off
+		}
+		return true
+	})
 	return out
 }
 

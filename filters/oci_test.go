@@ -3,6 +3,7 @@ package filters
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -453,6 +454,18 @@ func TestOCIUnknownSyscallWarnings(t *testing.T) {
 				t.Errorf("warnings = %q\nwant %q", p.Warnings, tt.want)
 			}
 		})
+	}
+	// Past 16 names, one warning counts the rest.
+	var names []string
+	for i := range 18 {
+		names = append(names, fmt.Sprintf("%q", fmt.Sprintf("nosuch%d", i)))
+	}
+	p, err := ParseOCI("x.json", []byte(`{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"action": "SCMP_ACT_ALLOW", "names": [`+strings.Join(names, ", ")+`]}]}`), OCIOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "x.json: 2 more syscall names are unknown on every architecture of the profile; runc skips them too"; len(p.Warnings) != 17 || p.Warnings[16] != want {
+		t.Errorf("18 unknown names: %d warnings, last %q; want 17, last %q", len(p.Warnings), p.Warnings[len(p.Warnings)-1], want)
 	}
 	// The filter is built without the unknown name: same bytes.
 	with, _ := ParseOCI("x.json", []byte(`{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read", "notasyscall"], "action": "SCMP_ACT_ALLOW"}]}`), OCIOptions{})
