@@ -270,6 +270,7 @@ func compileRun(opts *CompileOptions) error {
 	if err != nil {
 		return fmt.Errorf("compile policy: %w", err)
 	}
+	printWarnings(opts.IO.ErrOut, []*filters.Program{p})
 	// A filter the kernel would refuse is not printed as if it were one
 	// (run, simulate and lint refuse it too).
 	if _, err := filters.BuildStack([]*filters.Program{p}, 1); err != nil {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/spf13/pflag"
 
 	"github.com/seccompbench/seccompbench/filters"
@@ -29,6 +32,17 @@ func (c *compilerValue) Set(s string) error {
 
 // Type names the value in help output.
 func (c *compilerValue) Type() string { return "string" }
+
+// printWarnings prints what the loaders noticed in the policies' sources
+// (filters.Program.Warnings, e.g. OCI syscall names no table knows) on w,
+// one "warning: " line each. lint reports them as findings instead.
+func printWarnings(w io.Writer, progs []*filters.Program) {
+	for _, p := range progs {
+		for _, msg := range p.Warnings {
+			fmt.Fprintf(w, "warning: %s\n", msg)
+		}
+	}
+}
 
 // addCompilerFlag adds --compiler to fl, storing into dst (default native).
 func addCompilerFlag(fl *pflag.FlagSet, dst *filters.Compiler) {

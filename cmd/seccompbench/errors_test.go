@@ -295,3 +295,24 @@ func TestCompileRefusesOverMaxInsns(t *testing.T) {
 		}
 	}
 }
+
+// TestLoaderWarningsPrinted: what a loader notices in a source (here an
+// OCI syscall name no table knows, which runc would skip) is printed as a
+// warning by the commands that load policies, without failing them.
+func TestLoaderWarningsPrinted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "unknown.json")
+	prof := `{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read", "notasyscall"], "action": "SCMP_ACT_ALLOW"}]}`
+	if err := os.WriteFile(path, []byte(prof), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"compile", path},
+		{"simulate", path, "--syscall", "read"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(args, strings.NewReader(""), &out, &errb)
+		if code != 0 || !strings.Contains(errb.String(), `warning: `) || !strings.Contains(errb.String(), `syscall "notasyscall" is unknown`) {
+			t.Errorf("seccompbench %s: exit %d, stderr %q; want exit 0 and the unknown-name warning", strings.Join(args, " "), code, errb.String())
+		}
+	}
+}

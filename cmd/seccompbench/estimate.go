@@ -294,6 +294,7 @@ func estimateRun(opts *EstimateOptions) error {
 	if err != nil {
 		return err
 	}
+	printWarnings(opts.IO.ErrOut, base)
 	n := opts.Filters
 	if n == 0 {
 		n = len(base)

@@ -40,10 +40,12 @@ with a severity and a fix hint:
   error    invalid or oversized filters, the stack over MAX_INSNS_PER_PATH at
            --filters N, syscalls denied on x86_64 but allowed through the i386
            or x32 ABI, syscalls the Go runtime cannot live without killed, the
-           workload's syscalls killed or trapped
+           workload's syscalls killed or trapped, filters that return
+           SECCOMP_RET_USER_NOTIF (run refuses them: no listener)
   warning  dead rules (same action as the default), rules an earlier rule
            always decides, x32 numbers allowed, runtime syscalls denied,
-           workload syscalls denied with an errno
+           workload syscalls denied with an errno, problems the loader found
+           in a source (e.g. OCI syscall names no table knows)
   info     allowed syscalls the kernel's action cache cannot skip
 
 Verdicts are computed with all syscall arguments 0. The exit code is 1 when

@@ -304,6 +304,7 @@ func runRun(opts *RunOptions) error {
 		return err
 	}
 	progs, pols, err := openPolicies(opts.Policies, filters.OpenOptions{Format: opts.FormatIn, OCI: opts.OCI, Compiler: opts.Compiler})
+	printWarnings(opts.IO.ErrOut, progs)
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ long-running process with a known stack for inspect and run --pid.`,
 }
 
 func sandboxRun(opts *SandboxOptions) error {
-	stack, err := simulateStack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler)
+	stack, err := simulateStack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}

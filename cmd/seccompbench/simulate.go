@@ -190,11 +190,12 @@ func parseArgs(s string) ([]uint64, error) {
 
 // simulateStack opens the policies, compiling OCI profiles with comp, and
 // builds the stack to simulate.
-func simulateStack(specs []string, n int, defeat bool, comp filters.Compiler) (filters.Stack, error) {
+func simulateStack(specs []string, n int, defeat bool, comp filters.Compiler, warn io.Writer) (filters.Stack, error) {
 	progs, _, err := openPolicies(specs, filters.OpenOptions{Compiler: comp})
 	if err != nil {
 		return nil, err
 	}
+	printWarnings(warn, progs)
 	if defeat {
 		for i, p := range progs {
 			progs[i] = p.DefeatCache()
@@ -269,7 +270,7 @@ func stackJSON(s filters.Stack) []simStackJSON {
 }
 
 func simulateRun(opts *SimulateOptions) error {
-	s, err := simulateStack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler)
+	s, err := simulateStack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}

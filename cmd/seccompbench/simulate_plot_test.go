@@ -142,7 +142,7 @@ func TestSimulatePlotData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := simulateStack([]string{"default"}, 0, tt.defeat, filters.CompilerNative)
+			s, err := simulateStack([]string{"default"}, 0, tt.defeat, filters.CompilerNative, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
