@@ -367,9 +367,27 @@ func TestRunCancelKillsChild(t *testing.T) {
 	p := prog(t, "allow", allow)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
+	// An explicit ChildTimeout skips calibration and its work bound, so
+	// the child really runs until the context ends.
 	_, err := Run(ctx, Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
-		Workload: Workloads()["getpid"], Trials: 1, Iterations: 1 << 40, Samples: 1})
+		Workload: Workloads()["getpid"], Trials: 1, Iterations: 1 << 40, Samples: 1, ChildTimeout: time.Minute})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want context.DeadlineExceeded", err)
+	}
+}
+
+// Iterations that would keep a child busy for hours are refused after
+// calibration, before any measuring child starts.
+func TestRunRefusesTooMuchWork(t *testing.T) {
+	skipIfNoSeccomp(t)
+	p := prog(t, "allow", allow)
+	start := time.Now()
+	_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
+		Workload: Workloads()["getpid"], Trials: 1, Iterations: 1 << 40, Samples: 1})
+	if !errors.Is(err, ErrTooMuchWork) || !strings.Contains(err.Error(), "per child, over 5m0s") {
+		t.Fatalf("err = %v, want ErrTooMuchWork naming the bound", err)
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Errorf("took %v to refuse", el)
 	}
 }
