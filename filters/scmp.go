@@ -472,54 +472,18 @@ func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch, rules string) {
 		if !last {
 			next = a.NewLabel("chunk")
 		}
-		rets := map[uint32]string{}
-		var retOrder []uint32
-		bodies := make([]string, len(chunk))
-		// Syscalls of a chunk with the same rules share one body, as
-		// identical blocks do in libseccomp's gen_bpf.c (_hsh_add).
-		bodyOf := map[string]string{}
-		first := make([]bool, len(chunk))
+		p := newRetPool(a)
 		for i, s := range chunk {
-			var target string
-			if s.uncond {
-				l, ok := rets[s.action]
-				if !ok {
-					l = a.NewLabel("ret")
-					rets[s.action] = l
-					retOrder = append(retOrder, s.action)
-				}
-				target = l
-			} else {
-				key := rulesKey(s.rules)
-				l, ok := bodyOf[key]
-				if !ok {
-					l = a.NewLabel("body")
-					bodyOf[key] = l
-					first[i] = true
-				}
-				bodies[i] = l
-				target = l
-			}
 			jf := ""
 			if i == len(chunk)-1 && !last {
 				jf = next
 			}
-			a.JumpIf(bpfJEQ, s.nr, target, jf)
+			a.JumpIf(bpfJEQ, s.nr, p.target(s), jf)
 		}
 		if last {
 			a.Ret(f.DefAction)
 		}
-		for _, act := range retOrder {
-			a.Label(rets[act])
-			a.Ret(act)
-		}
-		for i, s := range chunk {
-			if !first[i] {
-				continue
-			}
-			a.Label(bodies[i])
-			emitRules(a, s.rules, ar.bits, f.DefAction)
-		}
+		p.emit(ar.bits, f.DefAction)
 		if !last {
 			a.Label(next)
 			// The next chunk compares nr again: a rule body in the pool
@@ -529,68 +493,85 @@ func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch, rules string) {
 	}
 }
 
+// retPool collects what a part of the dispatch jumps to: one `ret` per
+// action of the unconditional syscalls, and one rule body per distinct set
+// of conditional rules (syscalls with the same rules share it, as
+// identical blocks do in libseccomp's gen_bpf.c, _hsh_add). emit places
+// them after that part, so the jumps to them stay short.
+type retPool struct {
+	a        *bpfAsm
+	rets     map[uint32]string
+	retOrder []uint32
+	bodyOf   map[string]string
+	bodies   []string
+	rules    map[string][]scmpRule
+}
+
+func newRetPool(a *bpfAsm) *retPool {
+	return &retPool{a: a, rets: map[uint32]string{}, bodyOf: map[string]string{}, rules: map[string][]scmpRule{}}
+}
+
+// target returns the label the dispatch jumps to for s.
+func (p *retPool) target(s *scmpSyscall) string {
+	if s.uncond {
+		l, ok := p.rets[s.action]
+		if !ok {
+			l = p.a.NewLabel("ret")
+			p.rets[s.action] = l
+			p.retOrder = append(p.retOrder, s.action)
+		}
+		return l
+	}
+	key := rulesKey(s.rules)
+	l, ok := p.bodyOf[key]
+	if !ok {
+		l = p.a.NewLabel("body")
+		p.bodyOf[key] = l
+		p.bodies = append(p.bodies, l)
+		p.rules[l] = s.rules
+	}
+	return l
+}
+
+// emit places the returns, then the rule bodies (emitRules, with argument
+// width bits and default action def).
+func (p *retPool) emit(bits int, def uint32) {
+	for _, act := range p.retOrder {
+		p.a.Label(p.rets[act])
+		p.a.Ret(act)
+	}
+	for _, l := range p.bodies {
+		p.a.Label(l)
+		emitRules(p.a, p.rules[l], bits, def)
+	}
+}
+
 // emitTree emits one architecture's syscall tests as a binary search tree
 // (Tree): each node sends numbers above the last one of its left half to
 // the right half with one jgt; a leaf tests its syscalls with jeq, highest
 // first, and falls to the default action. Each subtree of at most
-// treePool syscalls is followed by its own pool of returns and rule
-// bodies (shared within it, as in the linear layout), which keeps the
-// leaves' jumps short: a pool after the whole tree would cost a `ja`
-// trampoline for most of them. A is expected to hold nr, and still does at
-// every jeq.
+// treePool syscalls is followed by its own default return and retPool,
+// which keeps the leaves' jumps short: a pool after the whole tree would
+// cost a `ja` trampoline for most of them. A is expected to hold nr, and
+// still does at every jeq.
 func (f *scmpFilter) emitTree(a *bpfAsm, ar *scmpArch, table []*scmpSyscall) {
-	type pool struct {
-		def      string
-		rets     map[uint32]string
-		retOrder []uint32
-		bodyOf   map[string]string
-		bodies   []string
-		rules    map[string][]scmpRule
-	}
-	target := func(p *pool, s *scmpSyscall) string {
-		if s.uncond {
-			l, ok := p.rets[s.action]
-			if !ok {
-				l = a.NewLabel("ret")
-				p.rets[s.action] = l
-				p.retOrder = append(p.retOrder, s.action)
-			}
-			return l
-		}
-		key := rulesKey(s.rules)
-		l, ok := p.bodyOf[key]
-		if !ok {
-			l = a.NewLabel("body")
-			p.bodyOf[key] = l
-			p.bodies = append(p.bodies, l)
-			p.rules[l] = s.rules
-		}
-		return l
-	}
-	var node func(items []*scmpSyscall, p *pool)
-	node = func(items []*scmpSyscall, p *pool) {
+	var node func(items []*scmpSyscall, p *retPool, def string)
+	node = func(items []*scmpSyscall, p *retPool, def string) {
 		if p == nil && len(items) <= treePool {
-			p = &pool{def: a.NewLabel("default"), rets: map[uint32]string{}, bodyOf: map[string]string{}, rules: map[string][]scmpRule{}}
-			node(items, p)
-			a.Label(p.def)
+			p, def = newRetPool(a), a.NewLabel("default")
+			node(items, p, def)
+			a.Label(def)
 			a.Ret(f.DefAction)
-			for _, act := range p.retOrder {
-				a.Label(p.rets[act])
-				a.Ret(act)
-			}
-			for _, l := range p.bodies {
-				a.Label(l)
-				emitRules(a, p.rules[l], ar.bits, f.DefAction)
-			}
+			p.emit(ar.bits, f.DefAction)
 			return
 		}
 		if len(items) <= treeLeaf {
 			for i := len(items) - 1; i >= 0; i-- {
 				jf := ""
 				if i == 0 {
-					jf = p.def
+					jf = def
 				}
-				a.JumpIf(bpfJEQ, items[i].nr, target(p, items[i]), jf)
+				a.JumpIf(bpfJEQ, items[i].nr, p.target(items[i]), jf)
 			}
 			return
 		}
@@ -600,11 +581,11 @@ func (f *scmpFilter) emitTree(a *bpfAsm, ar *scmpArch, table []*scmpSyscall) {
 		mid := leaves / 2 * treeLeaf
 		right := a.NewLabel("gt")
 		a.JumpIf(bpfJGT, items[mid-1].nr, right, "")
-		node(items[:mid], p)
+		node(items[:mid], p, def)
 		a.Label(right)
-		node(items[mid:], p)
+		node(items[mid:], p, def)
 	}
-	node(table, nil)
+	node(table, nil, "")
 }
 
 // rulesKey identifies what a syscall's conditional rules do, whatever the
