@@ -80,7 +80,7 @@ func argSamples(rules []scmpRule) [][6]uint64 {
 		var all [6]uint64
 		for _, c := range r.Conds {
 			vals := []uint64{c.Datum, c.Datum + 1, c.Datum - 1, c.Mask, c.Datum | ^c.Mask, c.Datum | 1<<32,
-				c.Datum &^ (1 << 32), c.Datum ^ 0xffffffff, 0, 0xffffffff, 1 << 32, ^uint64(0)}
+				c.Datum &^ (1 << 32), c.Datum ^ 0xffffffff, c.Datum & c.Mask, 0, 0xffffffff, 1 << 32, ^uint64(0)}
 			for _, v := range vals {
 				var one [6]uint64
 				one[c.Arg] = v
@@ -213,6 +213,9 @@ func TestLibseccompOCIDifferential(t *testing.T) {
 		{"names": ["fsync"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 0, "value": 4294967296, "op": "SCMP_CMP_GE"}]},
 		{"names": ["fdatasync"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 0, "value": 4294967295, "op": "SCMP_CMP_GT"}]},
 		{"names": ["umask"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 0, "value": 18, "valueTwo": 2, "op": "SCMP_CMP_MASKED_EQ"}]},
+		{"names": ["getpriority"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 0, "value": 255, "valueTwo": 308, "op": "SCMP_CMP_MASKED_EQ"}]},
+		{"names": ["setpriority"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 1, "value": 280375465083135, "valueTwo": 77309411380, "op": "SCMP_CMP_MASKED_EQ"}]},
+		{"names": ["setsockopt"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 2, "value": 18446744069414584320, "valueTwo": 5, "op": "SCMP_CMP_MASKED_EQ"}]},
 		{"names": ["kill"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_EQ"}, {"index": 1, "value": 9, "op": "SCMP_CMP_EQ"}]},
 		{"names": ["tkill"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 1, "value": 9, "op": "SCMP_CMP_EQ"}, {"index": 1, "value": 15, "op": "SCMP_CMP_EQ"}]},
 		{"names": ["lseek"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 2, "value": 4294967298, "op": "SCMP_CMP_EQ"}]},

@@ -168,7 +168,8 @@ func ociLocate(data []byte, path ...any) (int, int) {
 //     argument index is split into one rule per condition (ORed), else its
 //     conditions are ANDed (runc matchCall); rules with the default action
 //     and names unknown on an arch are skipped for it;
-//   - SCMP_CMP_MASKED_EQ compares (arg & value) == valueTwo; on 64-bit
+//   - SCMP_CMP_MASKED_EQ compares (arg & value) == (valueTwo & value), as
+//     libseccomp stores it (bits of valueTwo outside the mask are ignored); on 64-bit
 //     arches each comparison tests the high then the low 32-bit word, on
 //     x86 and x32 only the low word, as libseccomp does.
 //

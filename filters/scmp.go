@@ -122,7 +122,10 @@ func (c scmpCond) holds(v uint64, bits int) bool {
 	case scmpGT:
 		return v > d
 	case scmpMaskedEQ:
-		return v&m == d
+		// libseccomp masks the datum too: (arg & mask) == (datum &
+		// mask). A datum with bits outside the mask still matches
+		// (src/db.c: _db_rule_gen_64/32 store datum & mask).
+		return v&m == d&m
 	}
 	return false
 }
@@ -643,16 +646,10 @@ func emitRules(a *bpfAsm, rules []scmpRule, bits int, def uint32) {
 			for j < len(rules) && sharesHiTest(rules[j], key) {
 				j++
 			}
-			if key.mask == 0 && key.datum != 0 {
-				// (hi & 0) == datum never holds: no rule of the run
-				// can match, so none is emitted.
-				i = j
-				continue
-			}
 			groupFail := a.NewLabel("fail")
 			if key.mask != 0 {
-				// A zero mask makes the test (hi & 0) == 0, which
-				// always holds: libseccomp leaves it out too.
+				// A zero mask makes the test (hi & 0) == (datum & 0),
+				// which always holds: libseccomp leaves it out too.
 				loadWord(a, &known, accWord{off: key.off, mask: key.mask, ok: true})
 				a.JumpIf(bpfJEQ, key.datum, "", groupFail)
 			}
@@ -709,6 +706,7 @@ func hiTest(c scmpCond) hiKey {
 	k := hiKey{off: uint32(OffsetArgs+8*c.Arg) + 4, mask: 0xffffffff, datum: uint32(c.Datum >> 32)}
 	if c.Op == scmpMaskedEQ {
 		k.mask = uint32(c.Mask >> 32)
+		k.datum &= k.mask
 	}
 	return k
 }
@@ -754,11 +752,21 @@ func emitRule(a *bpfAsm, known *accWord, r scmpRule, bits int, pass, fail string
 		lowOnly := bits == 32 || (n == 0 && (c.Op == scmpEQ || c.Op == scmpMaskedEQ))
 		if lowOnly {
 			w := accWord{off: lo, mask: 0xffffffff, ok: true}
+			d := uint32(c.Datum)
 			if c.Op == scmpMaskedEQ {
 				w.mask = uint32(c.Mask)
+				d &= w.mask
+				if w.mask == 0 {
+					// (lo & 0) == 0 always holds: no test, as
+					// libseccomp does.
+					if p == pass {
+						a.Jump(pass)
+					}
+					continue
+				}
 			}
 			loadWord(a, known, w)
-			emitCmpLow(a, c.Op, uint32(c.Datum), p, fail)
+			emitCmpLow(a, c.Op, d, p, fail)
 		} else {
 			if c.Op == scmpMaskedEQ {
 				emitMaskedEQ64(a, c, p, fail)
@@ -835,30 +843,35 @@ func emitCond64(a *bpfAsm, c scmpCond, pass, fail string) {
 		a.JumpIf(op, dl, fail, pass)
 	case scmpMaskedEQ:
 		a.AndK(mh)
-		a.JumpIf(bpfJEQ, dh, "", fail)
+		a.JumpIf(bpfJEQ, dh&mh, "", fail)
 		a.LoadAbs(lo)
 		a.AndK(ml)
-		a.JumpIf(bpfJEQ, dl, pass, fail)
+		a.JumpIf(bpfJEQ, dl&ml, pass, fail)
 	}
 }
 
 // emitMaskedEQ64 emits a 64-bit MASKED_EQ test like emitCond64, leaving out
-// the high word when the mask has none: (hi & 0) == 0 always holds, and
-// (hi & 0) == dh with dh != 0 never does.
+// a word whose mask is 0: (word & 0) == (datum & 0) always holds, as
+// libseccomp knows too.
 func emitMaskedEQ64(a *bpfAsm, c scmpCond, pass, fail string) {
-	if c.Mask>>32 != 0 {
+	mh, ml := uint32(c.Mask>>32), uint32(c.Mask)
+	if mh != 0 && ml != 0 {
 		emitCond64(a, c, pass, fail)
 		return
 	}
-	if c.Datum>>32 != 0 {
-		a.Jump(fail)
+	if mh == 0 && ml == 0 {
+		a.Jump(pass)
 		return
 	}
-	a.LoadAbs(uint32(OffsetArgs + 8*c.Arg))
-	if ml := uint32(c.Mask); ml != 0xffffffff {
-		a.AndK(ml)
+	off, m, d := uint32(OffsetArgs+8*c.Arg), ml, uint32(c.Datum)
+	if mh != 0 {
+		off, m, d = off+4, mh, uint32(c.Datum>>32)
 	}
-	a.JumpIf(bpfJEQ, uint32(c.Datum), pass, fail)
+	a.LoadAbs(off)
+	if m != 0xffffffff {
+		a.AndK(m)
+	}
+	a.JumpIf(bpfJEQ, d&m, pass, fail)
 }
 
 // scmpActionName formats a full return value the way libseccomp's

@@ -127,6 +127,11 @@ func TestScmpCondHolds(t *testing.T) {
 		{"eq low word on 32-bit", scmpCond{Op: scmpEQ, Datum: 1}, 0x100000001, 32, true},
 		{"masked eq", scmpCond{Op: scmpMaskedEQ, Mask: 0x10000000, Datum: 0}, 0x10000011, 64, false},
 		{"masked eq clear", scmpCond{Op: scmpMaskedEQ, Mask: 0x10000000, Datum: 0}, 0x11, 64, true},
+		// libseccomp stores datum & mask: bits of the datum outside the
+		// mask do not make the rule unmatchable.
+		{"masked eq datum outside mask", scmpCond{Op: scmpMaskedEQ, Mask: 0xff, Datum: 0x134}, 0x34, 64, true},
+		{"masked eq datum outside mask, 64-bit", scmpCond{Op: scmpMaskedEQ, Mask: 0xff00000000ff, Datum: 0x1200000034}, 0x1200000034, 64, true},
+		{"masked eq zero low mask on 32-bit", scmpCond{Op: scmpMaskedEQ, Mask: 0xffffffff00000000, Datum: 5}, 7, 32, true},
 		{"ne", scmpCond{Op: scmpNE, Datum: 8}, 8, 64, false},
 		{"le equal", scmpCond{Op: scmpLE, Datum: 8}, 8, 64, true},
 		{"ge below", scmpCond{Op: scmpGE, Datum: 8}, 7, 64, false},
