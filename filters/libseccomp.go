@@ -180,15 +180,32 @@ func libseccompCompile(f *scmpFilter, o lsOptions) ([]bpf.RawInstruction, error)
 	return decodeSockFilters(b, binary.NativeEndian), nil
 }
 
-// lsExists reports whether libseccomp knows name on one of arches.
+// lsExists reports whether seccomp_rule_add_exact can add name on one of
+// arches. A syscall the architecture lacks resolves to a pseudo-number at
+// or below lsMissingBase (__PNR_*, e.g. newfstatat on x86: -10031). On
+// x86, a socket or IPC call resolves to a small negative pseudo-number
+// (socket -101, semop -201) and is added, for the direct syscall and for
+// socketcall/ipc (src/arch-x86.c); on other architectures such a
+// pseudo-number (recv on x86_64) makes the rule fail with EDOM, and
+// systemd skips it.
 func lsExists(arches []*scmpArch, name string) bool {
 	for _, a := range arches {
-		if nr, err := libseccomp.GetSyscallFromNameByArch(name, lsArches[a]); err == nil && nr >= 0 {
+		nr, err := libseccomp.GetSyscallFromNameByArch(name, lsArches[a])
+		if err != nil {
+			continue
+		}
+		if n := int32(nr); n >= 0 || (a == scmpX86 && n > lsMissingBase) {
 			return true
 		}
 	}
 	return false
 }
+
+// lsMissingBase bounds libseccomp's pseudo-numbers for syscalls an
+// architecture does not have (include/seccomp-syscalls.h: __PNR_* are
+// -10000 and below; libseccomp 2.5.4 resolves fstat64 on x86_64 to
+// -10010).
+const lsMissingBase = -10000
 
 // lsExport returns the program libseccomp generates for flt: from memory
 // with libseccomp 2.6.0 and later, through an os.Pipe before that.

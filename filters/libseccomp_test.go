@@ -297,6 +297,11 @@ func TestLibseccompSystemdDifferential(t *testing.T) {
 		{"deny list, log and archs", []byte("SystemCallFilter=~@mount @reboot\nSystemCallLog=@file-system\nSystemCallArchitectures=native x32\n")},
 		{"address families allow", []byte("RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6\nRestrictNamespaces=net uts\n")},
 		{"address families deny", []byte("RestrictAddressFamilies=~AF_PACKET AF_NETLINK\nRestrictNamespaces=yes\n")},
+		// Socket and SysV IPC calls that x86 multiplexes: libseccomp
+		// resolves them to pseudo-numbers there (socket -101) and still
+		// adds the rules.
+		{"multiplexed calls denied", []byte("SystemCallFilter=~socket connect bind semop shmat\n")},
+		{"multiplexed calls allowed", []byte("SystemCallFilter=socket read write semop\nSystemCallErrorNumber=EACCES\n")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
