@@ -142,8 +142,31 @@ var (
 	// table has sys_ni_syscall, and at their x32 number in 512-547. Names
 	// maps such a name to the 512+ number, as libseccomp's x32 table and
 	// the kernel do; Numbers keeps both entries.
-	ArchX32 = newArch("x32", elarch.X32, 0, false)
+	ArchX32 = withoutNames(newArch("x32", elarch.X32, 0, false), x86_64Only)
 )
+
+// x86_64Only are the entries of arch/x86/entry/syscalls/syscall_64.tbl with
+// ABI "64" and no x32 counterpart: an x32 task calling their number gets
+// ENOSYS, and libseccomp's x32 table does not have them (2.5.4 resolves
+// them to __PNR_* pseudo-numbers). elastic's x32 table lists them.
+var x86_64Only = []string{
+	"uselib", "_sysctl", "create_module", "get_kernel_syms", "query_module", "nfsservctl",
+	"set_thread_area", "get_thread_area", "epoll_ctl_old", "epoll_wait_old", "vserver",
+	"uretprobe", "uprobe", "map_shadow_stack",
+}
+
+// withoutNames removes names (and their numbers) from a's tables.
+func withoutNames(a *Arch, names []string) *Arch {
+	for _, name := range names {
+		for n, s := range a.Numbers {
+			if s == name {
+				delete(a.Numbers, n)
+			}
+		}
+		delete(a.Names, name)
+	}
+	return a
+}
 
 // ErrUnknownArch is returned by LookupArch for a name it does not know.
 var ErrUnknownArch = errors.New("unknown architecture")

@@ -58,3 +58,24 @@ func TestX32NamesPreferX32Numbers(t *testing.T) {
 		t.Errorf("libseccomp model x32 ioctl = %#x, want %#x", got, X32SyscallBit|514)
 	}
 }
+
+// TestX32LacksX86_64OnlySyscalls: entries of syscall_64.tbl with ABI "64"
+// and no x32 counterpart are not x32 syscalls (the kernel returns ENOSYS,
+// libseccomp does not know them for x32), while x86_64 keeps them.
+func TestX32LacksX86_64OnlySyscalls(t *testing.T) {
+	for _, name := range []string{"set_thread_area", "get_thread_area", "epoll_wait_old", "uselib", "map_shadow_stack", "uretprobe"} {
+		if n, ok := ArchX32.Lookup(name); ok {
+			t.Errorf("x32 has %s (nr %d), want none", name, n)
+		}
+		if _, ok := ArchX86_64.Lookup(name); !ok {
+			t.Errorf("x86_64 lacks %s", name)
+		}
+	}
+	if name, ok := ArchX32.Numbers[205]; ok {
+		t.Errorf("x32 number 205 is named %s, want no name", name)
+	}
+	// Common syscalls stay.
+	if n, ok := ArchX32.Lookup("read"); !ok || n != 0 {
+		t.Errorf("x32 read = %d, %v; want 0", n, ok)
+	}
+}
