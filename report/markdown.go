@@ -89,10 +89,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 				dr.Variant, num(dr.SlopeNsPerChild), num(dr.SlopeCILow), num(dr.SlopeCIHigh), num(dr.OverRunNs), driftSpan(d, dr.Variant))
 		}
 		for _, c := range d.Control {
-			verdict := "no mitigation slowdown detected"
-			if c.SlowdownPctLow > 0 {
-				verdict = "installing filters slowed code that makes no syscall: a mitigation's cost (e.g. speculative store bypass), not filter evaluation"
-			}
+			verdict := controlVerdict(c, d.Environment.Vulnerabilities["spec_store_bypass"])
 			ew.printf("- Control loop without syscalls, %s: %.3f → %.3f ns per iteration, %+.1f %% (CI [%+.1f, %+.1f]): %s.\n",
 				c.Variant, num(c.BeforeNs), num(c.AfterNs), num(c.SlowdownPct), num(c.SlowdownPctLow), num(c.SlowdownPctHigh), verdict)
 		}
