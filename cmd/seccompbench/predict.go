@@ -28,18 +28,27 @@ var errInstallDenied = errors.New("policy denies installing further filters")
 // seccomp_do_user_notification), so the result would describe neither the
 // policy as deployed nor a plain deny.
 func checkNotify(progs []*filters.Program) error {
+	if i, pc, ok := notifyAt(progs); ok {
+		return fmt.Errorf("%w: policy %d (%s) returns SECCOMP_RET_USER_NOTIF at instruction %d; seccompbench installs filters without a listener (no supervisor answers, the kernel would fail those syscalls with ENOSYS): replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy",
+			errNoListener, i, progs[i].Name, pc)
+	}
+	return nil
+}
+
+// notifyAt returns the first program (index i) with a `ret` of
+// SECCOMP_RET_USER_NOTIF, and that instruction's index pc.
+func notifyAt(progs []*filters.Program) (i, pc int, ok bool) {
 	for i, p := range progs {
 		for pc, ins := range p.Insns {
 			if ins.Op != bpfRetK {
 				continue
 			}
 			if a, _ := filters.SplitRet(ins.K); a == filters.ActionUserNotif {
-				return fmt.Errorf("%w: policy %d (%s) returns SECCOMP_RET_USER_NOTIF at instruction %d; seccompbench installs filters without a listener (no supervisor answers, the kernel would fail those syscalls with ENOSYS): replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy",
-					errNoListener, i, p.Name, pc)
+				return i, pc, true
 			}
 		}
 	}
-	return nil
+	return 0, 0, false
 }
 
 // bpfRetK is BPF_RET|BPF_K (include/uapi/linux/filter.h): return the

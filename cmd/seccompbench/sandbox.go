@@ -75,6 +75,11 @@ func sandboxRun(opts *SandboxOptions) error {
 	if err != nil {
 		return err
 	}
+	if i, pc, ok := notifyAt(stack); ok {
+		// Not refused: the command may be meant to meet it. But no
+		// supervisor will answer, so say what will happen.
+		fmt.Fprintf(opts.IO.ErrOut, "warning: filter %d (%s) returns SECCOMP_RET_USER_NOTIF at instruction %d; sandbox installs no listener, so the syscalls that reach it fail with ENOSYS\n", i, stack[i].Name, pc)
+	}
 	raw := make([][]byte, len(stack))
 	for i, p := range stack {
 		raw[i] = p.Bytes()

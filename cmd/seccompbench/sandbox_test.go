@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,5 +56,24 @@ func TestSandboxRefusesDeniedExecve(t *testing.T) {
 	}
 	if after := filtersNow(); after != before {
 		t.Fatalf("Seccomp_filters of the test process went from %q to %q", before, after)
+	}
+}
+
+// TestSandboxWarnsAboutNotify: a policy returning SECCOMP_RET_USER_NOTIF
+// is installed (the command may be meant to meet it), with a warning that
+// no listener answers; a command that does not hit it runs normally.
+func TestSandboxWarnsAboutNotify(t *testing.T) {
+	bin := buildBinary(t)
+	policy := filepath.Join(t.TempDir(), "notify.json")
+	prof := `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["getppid"], "action": "SCMP_ACT_NOTIFY"}]}`
+	if err := os.WriteFile(policy, []byte(prof), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "sandbox", policy, "--", "true").CombinedOutput()
+	if err != nil {
+		t.Fatalf("sandbox: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "SECCOMP_RET_USER_NOTIF") || !strings.Contains(string(out), "fail with ENOSYS") {
+		t.Errorf("no notify warning:\n%s", out)
 	}
 }
