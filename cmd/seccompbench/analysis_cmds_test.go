@@ -110,6 +110,7 @@ func TestNewCmdSimulateFlags(t *testing.T) {
 		{"bad arch", []string{"default", "--all", "--arch", "arm64"}, nil, "--arch"},
 		{"too many args", []string{"default", "--syscall", "x", "--args", "1,2,3,4,5,6,7"}, nil, "at most 6"},
 		{"bad arg", []string{"default", "--syscall", "x", "--args", "1,z"}, nil, "not a number"},
+		{"arg over 64 bits", []string{"default", "--syscall", "x", "--args", "18446744073709551616"}, nil, "does not fit in 64 bits"},
 		{"bad sort", []string{"default", "--all", "--sort", "speed"}, nil, "--sort"},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -175,6 +176,9 @@ func parseArgs(s string) ([]uint64, error) {
 	out := make([]uint64, len(parts))
 	for i, p := range parts {
 		v, err := strconv.ParseUint(strings.TrimSpace(p), 0, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return nil, fmt.Errorf("argument %d: %q does not fit in 64 bits", i, p)
+		}
 		if err != nil {
 			// Allow negative values as callers write them (-1 for AT_FDCWD-like args).
 			n, nerr := strconv.ParseInt(strings.TrimSpace(p), 0, 64)
