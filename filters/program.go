@@ -184,6 +184,30 @@ func (p *Program) DefeatCache() *Program {
 	return &q
 }
 
+// Padded returns a copy of p with n unreachable `ret` instructions
+// appended (each returning what p's last instruction returns), or p itself
+// for n <= 0. Verdicts, paths and the action cache's decision are
+// unchanged; only the program's size, and so where the kernel places its
+// JIT-compiled image, changes. A padding sweep tells a real difference
+// between two programs from a placement effect (docs/libseccomp.md). The
+// copy may exceed BPF_MAXINSNS; BuildStack checks that.
+func (p *Program) Padded(n int) *Program {
+	if n <= 0 || len(p.Insns) == 0 {
+		return p
+	}
+	ret := p.Insns[len(p.Insns)-1]
+	if ret.Op != opRetK {
+		ret = bpf.RawInstruction{Op: opRetK, K: uint32(ActionKillProcess)}
+	}
+	q := *p
+	q.Insns = make([]bpf.RawInstruction, 0, len(p.Insns)+n)
+	q.Insns = append(q.Insns, p.Insns...)
+	for range n {
+		q.Insns = append(q.Insns, ret)
+	}
+	return &q
+}
+
 // opLdAbsW is BPF_LD|BPF_W|BPF_ABS (include/uapi/linux/filter.h).
 const opLdAbsW = 0x20
 

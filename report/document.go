@@ -67,6 +67,9 @@ type Config struct {
 	CPU             int     `json:"cpu"`
 	SpecAllow       bool    `json:"spec_allow"`
 	Robust          bool    `json:"robust"`
+	// Pad is the number of unreachable instructions appended to every
+	// filter (run --pad), 0 for none.
+	Pad int `json:"pad,omitempty"`
 }
 
 // Policy is one policy of the stack, in cycling order.

@@ -79,6 +79,9 @@ func WriteTable(w io.Writer, d *Document) error {
 	if d.Config.SpecAllow {
 		ew.printf("filters installed with SECCOMP_FILTER_FLAG_SPEC_ALLOW (--spec-allow): no speculative store bypass mitigation is switched on\n")
 	}
+	if d.Config.Pad > 0 {
+		ew.printf("every filter padded with %d unreachable instructions (--pad): same verdicts and paths, another JIT image size\n", d.Config.Pad)
+	}
 	if r := d.Run; r != nil {
 		ew.printf("measured in %.1f s", r.ElapsedS)
 		if r.Parallel > 1 {

@@ -56,9 +56,12 @@ type RunOptions struct {
 	Iterations uint64
 	Samples    int
 	SpecAllow  bool
-	Robust     bool
-	Quiet      bool
-	Parallel   int
+	// Pad appends this many unreachable instructions to every filter
+	// (--pad): a check that a result is not a JIT placement effect.
+	Pad      int
+	Robust   bool
+	Quiet    bool
+	Parallel int
 	// TargetCI is the per-filter CI half-width to reach: ns, or a fraction
 	// of the per-filter estimate when TargetCIRel. 0: fixed --trials.
 	TargetCI    float64
@@ -206,6 +209,9 @@ syscall (as on older kernels or with argument rules).`,
 			if opts.Trials < 2 {
 				return flagErrorf("--trials: need at least 2 trials for a confidence interval, got %d", opts.Trials)
 			}
+			if opts.Pad < 0 || opts.Pad > filters.MaxInsns {
+				return flagErrorf("--pad: %d instructions; want 0 to %d", opts.Pad, filters.MaxInsns)
+			}
 			if opts.Samples < 1 || opts.Samples > maxSamples {
 				return flagErrorf("--samples: %d timed samples per child; want 1 to %d", opts.Samples, maxSamples)
 			}
@@ -235,6 +241,7 @@ syscall (as on older kernels or with argument rules).`,
 	fl.Uint64Var(&opts.Iterations, "iterations", 0, "loop iterations per sample (0: calibrate to ~2ms per sample)")
 	fl.IntVar(&opts.Samples, "samples", defaultSamples, "timed samples per child; the child's value is their median")
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install filters with SECCOMP_FILTER_FLAG_SPEC_ALLOW (no speculative store bypass mitigation)")
+	fl.IntVar(&opts.Pad, "pad", 0, "append `N` unreachable instructions to every filter: same verdicts and paths, another program size (a check for JIT placement effects; see docs/libseccomp.md)")
 	fl.BoolVar(&opts.Robust, "robust", false, "use medians with bootstrap CIs instead of means with t CIs")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on stderr")
 	fl.IntVar(&opts.Pid, "pid", 0, "replay exactly the filter stack of running process `PID` (dumped as inspect does; counts default to 0 and the full depth)")
@@ -337,6 +344,12 @@ func runRun(opts *RunOptions) error {
 			slices.Sort(counts)
 			opts.Counts = slices.Compact(counts)
 		}
+	}
+	// Padding comes after every source is in (policies, a unit's stack, a
+	// process's filters); the report's policy lengths stay unpadded and
+	// its header names the padding.
+	for i, p := range progs {
+		progs[i] = p.Padded(opts.Pad)
 	}
 	var variants []runner.Variant
 	switch opts.Cache {
@@ -464,7 +477,7 @@ func runRun(opts *RunOptions) error {
 			Policies: pols, FilterCounts: opts.Counts, Workload: opts.Workload.Name, Op: opts.Workload.Op,
 			Cache: opts.Cache, Variants: vnames, Trials: opts.Trials, Iterations: cfg.Iterations,
 			SamplesPerChild: cfg.Samples, Seed: opts.Seed, Confidence: opts.Confidence, CPU: cfg.CPU,
-			SpecAllow: opts.SpecAllow, Robust: opts.Robust,
+			SpecAllow: opts.SpecAllow, Robust: opts.Robust, Pad: opts.Pad,
 		},
 		Samples: samples,
 		Result:  res,

@@ -379,3 +379,35 @@ func TestRunClipsDefaultCounts(t *testing.T) {
 		t.Errorf("explicit --filters 0,32: exit %d, stderr %s", code, errb.String())
 	}
 }
+
+// TestRunPad: --pad measures padded filters (the children install them:
+// the run checks Seccomp_filters and the padded stack must still fit),
+// records the padding in the JSON config, and refuses a negative count.
+func TestRunPad(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"run", "--pad", "16", "--filters", "0,2", "--cache", "defeat", "--trials", "2", "--iterations", "200", "--samples", "2", "--format", "json", "-q"}, strings.NewReader(""), &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var doc struct {
+		Config struct {
+			Pad int `json:"pad"`
+		} `json:"config"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Config.Pad != 16 {
+		t.Errorf("config.pad = %d, want 16", doc.Config.Pad)
+	}
+	// The padding is part of what is checked and installed: 149 + 4000
+	// instructions is over BPF_MAXINSNS.
+	errb.Reset()
+	if code := run([]string{"run", "--pad", "4000", "-q"}, strings.NewReader(""), &out, &errb); code != 1 || !strings.Contains(errb.String(), "4149 instructions, 53 over BPF_MAXINSNS") {
+		t.Errorf("--pad 4000: exit %d, %q; want the filter refused at 4149 instructions", code, errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"run", "--pad", "-1"}, strings.NewReader(""), &out, &errb); code != 2 || !strings.Contains(errb.String(), "--pad: -1 instructions; want 0 to 4096") {
+		t.Errorf("--pad -1: exit %d, %q", code, errb.String())
+	}
+}
