@@ -484,7 +484,7 @@ func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch, rules string) {
 			a.JumpIf(bpfJEQ, s.nr, p.target(s), jf)
 		}
 		if last {
-			a.Ret(f.DefAction)
+			p.placeRet(f.DefAction)
 		}
 		p.emit(ar.bits, f.DefAction)
 		if !last {
@@ -505,25 +505,39 @@ type retPool struct {
 	a        *bpfAsm
 	rets     map[uint32]string
 	retOrder []uint32
+	placed   map[uint32]bool
 	bodyOf   map[string]string
 	bodies   []string
 	rules    map[string][]scmpRule
 }
 
 func newRetPool(a *bpfAsm) *retPool {
-	return &retPool{a: a, rets: map[uint32]string{}, bodyOf: map[string]string{}, rules: map[string][]scmpRule{}}
+	return &retPool{a: a, rets: map[uint32]string{}, placed: map[uint32]bool{}, bodyOf: map[string]string{}, rules: map[string][]scmpRule{}}
+}
+
+// ret returns the label of the pool's `ret act`.
+func (p *retPool) ret(act uint32) string {
+	l, ok := p.rets[act]
+	if !ok {
+		l = p.a.NewLabel("ret")
+		p.rets[act] = l
+		p.retOrder = append(p.retOrder, act)
+	}
+	return l
+}
+
+// placeRet places `ret act` here, with its label, instead of in emit: the
+// fall-through default return of a dispatch part or a rule body.
+func (p *retPool) placeRet(act uint32) {
+	p.a.Label(p.ret(act))
+	p.a.Ret(act)
+	p.placed[act] = true
 }
 
 // target returns the label the dispatch jumps to for s.
 func (p *retPool) target(s *scmpSyscall) string {
 	if s.uncond {
-		l, ok := p.rets[s.action]
-		if !ok {
-			l = p.a.NewLabel("ret")
-			p.rets[s.action] = l
-			p.retOrder = append(p.retOrder, s.action)
-		}
-		return l
+		return p.ret(s.action)
 	}
 	key := rulesKey(s.rules)
 	l, ok := p.bodyOf[key]
@@ -536,12 +550,14 @@ func (p *retPool) target(s *scmpSyscall) string {
 	return l
 }
 
-// emit places the returns, then the rule bodies (emitRules, with argument
-// width bits and default action def).
+// emit places the returns not placed yet, then the rule bodies
+// (emitRules, with argument width bits and default action def).
 func (p *retPool) emit(bits int, def uint32) {
 	for _, act := range p.retOrder {
-		p.a.Label(p.rets[act])
-		p.a.Ret(act)
+		if !p.placed[act] {
+			p.a.Label(p.rets[act])
+			p.a.Ret(act)
+		}
 	}
 	for _, l := range p.bodies {
 		p.a.Label(l)
@@ -558,13 +574,12 @@ func (p *retPool) emit(bits int, def uint32) {
 // cost a `ja` trampoline for most of them. A is expected to hold nr, and
 // still does at every jeq.
 func (f *scmpFilter) emitTree(a *bpfAsm, ar *scmpArch, table []*scmpSyscall) {
-	var node func(items []*scmpSyscall, p *retPool, def string)
-	node = func(items []*scmpSyscall, p *retPool, def string) {
+	var node func(items []*scmpSyscall, p *retPool)
+	node = func(items []*scmpSyscall, p *retPool) {
 		if p == nil && len(items) <= treePool {
-			p, def = newRetPool(a), a.NewLabel("default")
-			node(items, p, def)
-			a.Label(def)
-			a.Ret(f.DefAction)
+			p = newRetPool(a)
+			node(items, p)
+			p.placeRet(f.DefAction)
 			p.emit(ar.bits, f.DefAction)
 			return
 		}
@@ -572,7 +587,7 @@ func (f *scmpFilter) emitTree(a *bpfAsm, ar *scmpArch, table []*scmpSyscall) {
 			for i := len(items) - 1; i >= 0; i-- {
 				jf := ""
 				if i == 0 {
-					jf = def
+					jf = p.ret(f.DefAction)
 				}
 				a.JumpIf(bpfJEQ, items[i].nr, p.target(items[i]), jf)
 			}
@@ -584,11 +599,11 @@ func (f *scmpFilter) emitTree(a *bpfAsm, ar *scmpArch, table []*scmpSyscall) {
 		mid := leaves / 2 * treeLeaf
 		right := a.NewLabel("gt")
 		a.JumpIf(bpfJGT, items[mid-1].nr, right, "")
-		node(items[:mid], p, def)
+		node(items[:mid], p)
 		a.Label(right)
-		node(items[mid:], p, def)
+		node(items[mid:], p)
 	}
-	node(table, nil, "")
+	node(table, nil)
 }
 
 // rulesKey identifies what a syscall's conditional rules do, whatever the
@@ -616,17 +631,7 @@ func rulesKey(rules []scmpRule) string {
 //     after a one-condition rule failed on the same argument;
 //   - every action gets one `ret`, which passing rules jump to.
 func emitRules(a *bpfAsm, rules []scmpRule, bits int, def uint32) {
-	rets := map[uint32]string{}
-	var order []uint32
-	retLabel := func(act uint32) string {
-		l, ok := rets[act]
-		if !ok {
-			l = a.NewLabel("ret")
-			rets[act] = l
-			order = append(order, act)
-		}
-		return l
-	}
+	rp := newRetPool(a)
 	var known accWord
 	for i := 0; i < len(rules); {
 		r := rules[i]
@@ -634,7 +639,7 @@ func emitRules(a *bpfAsm, rules []scmpRule, bits int, def uint32) {
 			// Only archTable's unconditional syscalls have rules without
 			// conditions, and they never get here; if one did, it would
 			// decide the syscall, as in verdict.
-			a.Jump(retLabel(r.Action))
+			a.Jump(rp.ret(r.Action))
 			known = accWord{}
 			i++
 			continue
@@ -658,7 +663,7 @@ func emitRules(a *bpfAsm, rules []scmpRule, bits int, def uint32) {
 				if k < j-1 {
 					fail = a.NewLabel("fail")
 				}
-				emitRule(a, &known, rules[k], bits, retLabel(rules[k].Action), fail)
+				emitRule(a, &known, rules[k], bits, rp.ret(rules[k].Action), fail)
 				if k < j-1 {
 					a.Label(fail)
 				}
@@ -669,20 +674,12 @@ func emitRules(a *bpfAsm, rules []scmpRule, bits int, def uint32) {
 			continue
 		}
 		fail := a.NewLabel("fail")
-		emitRule(a, &known, r, bits, retLabel(r.Action), fail)
+		emitRule(a, &known, r, bits, rp.ret(r.Action), fail)
 		a.Label(fail)
 		i++
 	}
-	if l, ok := rets[def]; ok {
-		a.Label(l)
-	}
-	a.Ret(def)
-	for _, act := range order {
-		if act != def {
-			a.Label(rets[act])
-			a.Ret(act)
-		}
-	}
+	rp.placeRet(def)
+	rp.emit(bits, def)
 }
 
 // accWord is what the accumulator A is known to hold at a point of a rule
@@ -768,11 +765,7 @@ func emitRule(a *bpfAsm, known *accWord, r scmpRule, bits int, pass, fail string
 			loadWord(a, known, w)
 			emitCmpLow(a, c.Op, d, p, fail)
 		} else {
-			if c.Op == scmpMaskedEQ {
-				emitMaskedEQ64(a, c, p, fail)
-			} else {
-				emitCond64(a, c, p, fail)
-			}
+			emitCond64(a, c, p, fail)
 			*known = accWord{}
 		}
 		if p != pass {
@@ -809,10 +802,13 @@ func emitCmpLow(a *bpfAsm, op scmpOp, d uint32, pass, fail string) {
 // low word, as libseccomp does. Argument words are little-endian: the low
 // 32 bits at offset 16+8*i, the high 32 bits at 20+8*i.
 func emitCond64(a *bpfAsm, c scmpCond, pass, fail string) {
+	if c.Op == scmpMaskedEQ {
+		emitMaskedEQ64(a, c, pass, fail)
+		return
+	}
 	lo := uint32(OffsetArgs + 8*c.Arg)
 	hi := lo + 4
 	dl, dh := uint32(c.Datum), uint32(c.Datum>>32)
-	ml, mh := uint32(c.Mask), uint32(c.Mask>>32)
 	a.LoadAbs(hi)
 	switch c.Op {
 	case scmpEQ:
@@ -841,22 +837,23 @@ func emitCond64(a *bpfAsm, c scmpCond, pass, fail string) {
 			op = bpfJGT // lo <= dl  <=>  !(lo > dl)
 		}
 		a.JumpIf(op, dl, fail, pass)
-	case scmpMaskedEQ:
-		a.AndK(mh)
-		a.JumpIf(bpfJEQ, dh&mh, "", fail)
-		a.LoadAbs(lo)
-		a.AndK(ml)
-		a.JumpIf(bpfJEQ, dl&ml, pass, fail)
 	}
 }
 
-// emitMaskedEQ64 emits a 64-bit MASKED_EQ test like emitCond64, leaving out
-// a word whose mask is 0: (word & 0) == (datum & 0) always holds, as
-// libseccomp knows too.
+// emitMaskedEQ64 emits a 64-bit MASKED_EQ test for emitCond64:
+// (arg & mask) == (datum & mask), high word first, leaving out a word whose
+// mask is 0: (word & 0) == (datum & 0) always holds, as libseccomp knows
+// too.
 func emitMaskedEQ64(a *bpfAsm, c scmpCond, pass, fail string) {
 	mh, ml := uint32(c.Mask>>32), uint32(c.Mask)
 	if mh != 0 && ml != 0 {
-		emitCond64(a, c, pass, fail)
+		lo := uint32(OffsetArgs + 8*c.Arg)
+		a.LoadAbs(lo + 4)
+		a.AndK(mh)
+		a.JumpIf(bpfJEQ, uint32(c.Datum>>32)&mh, "", fail)
+		a.LoadAbs(lo)
+		a.AndK(ml)
+		a.JumpIf(bpfJEQ, uint32(c.Datum)&ml, pass, fail)
 		return
 	}
 	if mh == 0 && ml == 0 {
