@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/seccompbench/seccompbench/runner"
 )
 
 // WriteJSON writes d as indented JSON followed by a newline.
@@ -242,17 +244,17 @@ func blocksText(d *Document, le string) string {
 	}
 	var why string
 	switch r.StopReason {
-	case "trials":
+	case runner.StopTrials:
 		return fmt.Sprintf("%s (--trials %d)", blocks, d.Config.Trials)
-	case "precision":
+	case runner.StopPrecision:
 		why = "target CI reached"
-	case "max-trials":
+	case runner.StopMaxTrials:
 		why = "--max-trials reached before the target CI"
-	case "max-time":
+	case runner.StopMaxTime:
 		why = "--max-time reached before the target CI"
-	case "interrupted":
+	case runner.StopCancelled:
 		return plural(r.Blocks, "complete randomized block") + " (stopped: interrupted)"
-	case "failed":
+	case runner.StopFailed:
 		return plural(r.Blocks, "complete randomized block") + " (stopped: a child failed)"
 	default:
 		why = orDash(r.StopReason)
