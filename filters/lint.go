@@ -507,14 +507,8 @@ func (l *linter) runtime() {
 func (l *linter) userNotif(valid bool) {
 	for _, i := range l.distinct() {
 		p := l.s[i]
-		first := -1
-		for pc, ri := range p.Insns {
-			if a, _ := SplitRet(ri.K); ri.Op == sfRET|sfK && a == ActionUserNotif {
-				first = pc
-				break
-			}
-		}
-		if first < 0 {
+		first, ok := p.UserNotifAt()
+		if !ok {
 			continue
 		}
 		var names []string

@@ -184,6 +184,20 @@ func (p *Program) DefeatCache() *Program {
 	return &q
 }
 
+// UserNotifAt returns the index of p's first `ret #k` whose action is
+// SECCOMP_RET_USER_NOTIF, reachable or not, and whether there is one. A
+// filter with one needs a listener (SECCOMP_FILTER_FLAG_NEW_LISTENER);
+// without it the kernel fails the notified syscall with ENOSYS
+// (kernel/seccomp.c: seccomp_do_user_notification).
+func (p *Program) UserNotifAt() (pc int, ok bool) {
+	for pc, ri := range p.Insns {
+		if a, _ := SplitRet(ri.K); ri.Op == opRetK && a == ActionUserNotif {
+			return pc, true
+		}
+	}
+	return 0, false
+}
+
 // Padded returns a copy of p with n unreachable `ret` instructions
 // appended (each returning what p's last instruction returns), or p itself
 // for n <= 0. Verdicts, paths and the action cache's decision are

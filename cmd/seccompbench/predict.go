@@ -39,21 +39,12 @@ func checkNotify(progs []*filters.Program) error {
 // SECCOMP_RET_USER_NOTIF, and that instruction's index pc.
 func notifyAt(progs []*filters.Program) (i, pc int, ok bool) {
 	for i, p := range progs {
-		for pc, ins := range p.Insns {
-			if ins.Op != bpfRetK {
-				continue
-			}
-			if a, _ := filters.SplitRet(ins.K); a == filters.ActionUserNotif {
-				return i, pc, true
-			}
+		if pc, ok := p.UserNotifAt(); ok {
+			return i, pc, true
 		}
 	}
 	return 0, 0, false
 }
-
-// bpfRetK is BPF_RET|BPF_K (include/uapi/linux/filter.h): return the
-// constant k.
-const bpfRetK = 0x06
 
 // checkInstall emulates seccomp(SECCOMP_SET_MODE_FILTER, 0, ptr) under every
 // proper prefix of stack: each filter is installed by a thread that already
