@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strings"
 )
 
 // jsonWalk reads the first JSON value of data token by token and calls fn
@@ -56,7 +57,7 @@ func jsonWalk(data []byte, fn func(path []any, isKey bool, tok json.Token, off i
 		}
 		// The token starts after the separators since the last one.
 		off := before
-		for off < len(data) && bytes.IndexByte([]byte(" \t\r\n,:"), data[off]) >= 0 {
+		for off < len(data) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
 			off++
 		}
 		n := len(stack)
