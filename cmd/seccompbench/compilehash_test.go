@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/internal/golden"
+)
+
+// TestCompileHashesUnchanged holds the bytes every compiler produces to the
+// hashes recorded before the package split (issue 11): `compile --format
+// raw` of every policy in testdata/policies, of "default" and of
+// "docker-default", and the sha256 of every filter of each unit's modeled
+// stack (`compile --systemd-stack --format json`). A refactor that changes
+// one instruction of any of them fails here; an intended change of layout
+// rewrites testdata/golden/compile-hashes.txt with -update and says why in
+// its commit.
+func TestCompileHashesUnchanged(t *testing.T) {
+	var b bytes.Buffer
+	compileRaw := func(label string, args ...string) {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"compile", "--format", "raw"}, args...), strings.NewReader(""), &out, &errb)
+		if code != 0 {
+			fmt.Fprintf(&b, "%s exit %d\n", label, code)
+			return
+		}
+		sum := sha256.Sum256(out.Bytes())
+		fmt.Fprintf(&b, "%s %s %d\n", label, hex.EncodeToString(sum[:]), out.Len()/8)
+	}
+	paths, err := filepath.Glob("../../testdata/policies/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(paths)
+	var units []string
+	for _, p := range paths {
+		name := filepath.Base(p)
+		if strings.HasSuffix(name, ".service") {
+			units = append(units, p)
+			continue
+		}
+		compileRaw(name, p)
+	}
+	compileRaw("default", "default")
+	compileRaw("docker-default", "docker-default")
+	if filters.LibseccompAvailable() {
+		compileRaw("docker-default/libseccomp", "docker-default", "--compiler", "libseccomp")
+		compileRaw("docker-default.json/libseccomp", "../../testdata/policies/docker-default.json", "--compiler", "libseccomp")
+	}
+	for _, u := range units {
+		compilers := []string{"native"}
+		if filters.LibseccompAvailable() {
+			compilers = append(compilers, "libseccomp")
+		}
+		for _, c := range compilers {
+			var out, errb bytes.Buffer
+			code := run([]string{"compile", "--systemd-stack", u, "--format", "json", "--compiler", c}, strings.NewReader(""), &out, &errb)
+			if code != 0 {
+				t.Fatalf("compile --systemd-stack %s: exit %d: %s", u, code, errb.String())
+			}
+			var doc struct {
+				Filters []struct {
+					Name         string `json:"name"`
+					Instructions int    `json:"instructions"`
+					SHA256       string `json:"sha256"`
+				} `json:"filters"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+				t.Fatalf("compile --systemd-stack %s json: %v", u, err)
+			}
+			for i, f := range doc.Filters {
+				fmt.Fprintf(&b, "%s/%s[%d] %s %s %d\n", filepath.Base(u), c, i, f.Name, f.SHA256, f.Instructions)
+			}
+		}
+	}
+	name := "compile-hashes.txt"
+	if filters.LibseccompAvailable() {
+		name = "compile-hashes-libseccomp.txt"
+	}
+	golden.Check(t, name, b.Bytes())
+}
