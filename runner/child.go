@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -76,6 +75,7 @@ type sockFprog struct {
 // allocation, no lock and no syscall other than the workload's.
 type measureState struct {
 	spec     *childSpec
+	loop     loopKind // the workload's timed loop (workload table)
 	progs    []sockFprog
 	fd       uintptr
 	samples  []int64
@@ -149,19 +149,23 @@ func runChild(in io.Reader) (childReport, error) {
 		}
 		st.progs[i] = sockFprog{Len: uint16(len(f) / 8), Filter: unsafe.Pointer(&f[0])}
 	}
-	switch spec.Workload {
-	case "mix", "close":
+	wl := findWorkload(spec.Workload)
+	if wl == nil {
+		return rep, fmt.Errorf("unknown workload %q", spec.Workload)
+	}
+	st.loop = wl.loop
+	switch wl.loop {
+	case kindMix, kindClose:
 		var p [2]int
 		if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
 			return rep, fmt.Errorf("create pipe for %s workload: %w", spec.Workload, err)
 		}
 		st.fd = uintptr(p[0])
-	case "getpid":
-	case "syscall":
+	case kindSyscall:
 		if spec.PathArg != "" {
 			spec.Syscall[2] = int64(st.cstring(spec.PathArg))
 		}
-	case "exec", "execvpe-miss":
+	case kindExec:
 		if len(spec.ExecPaths) == 0 {
 			return rep, fmt.Errorf("%s workload: no exec paths", spec.Workload)
 		}
@@ -169,8 +173,6 @@ func runChild(in io.Reader) (childReport, error) {
 			st.execPaths = append(st.execPaths, st.cstring(p))
 		}
 		st.argv[0] = st.execPaths[len(st.execPaths)-1]
-	default:
-		return rep, fmt.Errorf("unknown workload %q", spec.Workload)
 	}
 
 	type ready struct {
@@ -338,16 +340,16 @@ func timeControl(st *measureState) int64 {
 //go:nosplit
 func runWorkload(st *measureState) {
 	spec := st.spec
-	switch spec.Workload {
-	case "mix":
+	switch st.loop {
+	case kindMix:
 		loopMix(spec.Iterations, st.fd)
-	case "close":
+	case kindClose:
 		loopClose(spec.Iterations, st.fd)
-	case "getpid":
+	case kindGetpid:
 		loopGetpid(spec.Iterations)
-	case "syscall":
+	case kindSyscall:
 		loopSyscall(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]))
-	case "exec", "execvpe-miss":
+	case kindExec:
 		st.execsOK += loopExec(spec.Iterations, &st.execPaths[0], uint64(len(st.execPaths)), &st.argv[0], &st.envp[0], &st.status)
 	}
 }
@@ -387,42 +389,6 @@ func isolate(tid, cpu int) {
 		}
 		unix.SchedSetaffinity(t, &set)
 	}
-}
-
-// threadFilters returns Seccomp_filters of thread tid of this process, or -1
-// if the kernel does not report it (before Linux 5.9) or it cannot be read.
-func threadFilters(tid int) int {
-	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/status")
-	if err != nil {
-		return -1
-	}
-	n, _, _ := statusFilters(b)
-	return n
-}
-
-// statusFilters parses the Seccomp and Seccomp_filters fields of a
-// /proc/PID/status file (man 5 proc). filters is -1 when the field is
-// missing (kernels before 5.9), mode -1 when Seccomp is missing.
-func statusFilters(status []byte) (filters, mode int, err error) {
-	filters, mode = -1, -1
-	for _, line := range strings.Split(string(status), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		v = strings.TrimSpace(v)
-		switch k {
-		case "Seccomp":
-			if mode, err = strconv.Atoi(v); err != nil {
-				return -1, -1, fmt.Errorf("parse Seccomp %q: %w", v, err)
-			}
-		case "Seccomp_filters":
-			if filters, err = strconv.Atoi(v); err != nil {
-				return -1, -1, fmt.Errorf("parse Seccomp_filters %q: %w", v, err)
-			}
-		}
-	}
-	return filters, mode, nil
 }
 
 // ErrNotSupported is returned when the kernel or architecture lacks a
