@@ -114,14 +114,16 @@ func WorkloadTable() []WorkloadInfo {
 	return out
 }
 
-// FindWorkload returns the table row named name, including "syscall",
-// and whether there is one.
+// FindWorkload returns a copy of the table row named name, including
+// "syscall", and whether there is one.
 func FindWorkload(name string) (WorkloadInfo, bool) {
 	wi := findWorkload(name)
 	if wi == nil {
 		return WorkloadInfo{}, false
 	}
-	return *wi, true
+	c := *wi
+	c.Syscalls = slices.Clone(wi.Syscalls)
+	return c, true
 }
 
 func findWorkload(name string) *WorkloadInfo {
