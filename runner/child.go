@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -61,13 +60,6 @@ type childReport struct {
 	ProbeErrno      int     `json:"probe_errno,omitempty"`   // after an EINVAL: errno of seccompProbe (EFAULT: filters supported)
 	ExecsOK         uint64  `json:"execs_ok"`                // exec workloads: children that exited 0
 	Err             string  `json:"err,omitempty"`
-}
-
-// sockFprog is struct sock_fprog (include/uapi/linux/filter.h).
-type sockFprog struct {
-	Len    uint16
-	_      [6]byte
-	Filter unsafe.Pointer
 }
 
 // measureState is everything the measuring thread touches after its first
@@ -144,10 +136,11 @@ func runChild(in io.Reader) (childReport, error) {
 	st.install = make([]int64, len(spec.Filters))
 	st.progs = make([]sockFprog, len(spec.Filters))
 	for i, f := range spec.Filters {
-		if len(f) == 0 || len(f)%8 != 0 || len(f)/8 > 0xffff {
+		fp, ok := newSockFprog(f)
+		if !ok {
 			return rep, fmt.Errorf("filter %d: bad length %d bytes", i, len(f))
 		}
-		st.progs[i] = sockFprog{Len: uint16(len(f) / 8), Filter: unsafe.Pointer(&f[0])}
+		st.progs[i] = fp
 	}
 	wl := findWorkload(spec.Workload)
 	if wl == nil {
@@ -235,7 +228,7 @@ func runChild(in io.Reader) (childReport, error) {
 	taskDir := "/proc/self/task/" + strconv.Itoa(r.tid)
 	pause := unix.NsecToTimespec(int64(time.Millisecond))
 	for st.done.Load() == 0 {
-		unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&pause)), 0, 0)
+		rawNanosleep(&pause)
 		if !threadAlive(taskDir) {
 			return rep, fmt.Errorf("measuring thread %d died after %d of %d filters were installed (killed by SECCOMP_RET_KILL_THREAD?)", r.tid, st.installed.Load(), len(spec.Filters))
 		}
@@ -280,87 +273,6 @@ func threadAlive(taskDir string) bool {
 		return false
 	}
 	return true
-}
-
-// cstring keeps a NUL-terminated copy of s in st and returns its address.
-func (st *measureState) cstring(s string) uintptr {
-	b := append([]byte(s), 0)
-	st.cstrs = append(st.cstrs, b)
-	return uintptr(unsafe.Pointer(&b[0]))
-}
-
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64
-
-// measure installs the filters and times the workload on the calling,
-// locked thread, then spins forever. It is NOSPLIT so that no stack check
-// (the runtime's synchronous preemption point) runs while filters that may
-// deny futex are installed; everything it calls is NOSPLIT too.
-//
-//go:nosplit
-func measure(st *measureState) {
-	spec := st.spec
-	st.ctrlPre = timeControl(st)
-	for i := range st.progs {
-		t0 := nanotime()
-		_, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, uintptr(spec.Flags), uintptr(unsafe.Pointer(&st.progs[i])))
-		st.install[i] = nanotime() - t0
-		if e != 0 {
-			st.errno = uintptr(e)
-			st.failedAt = i
-			st.done.Store(1)
-			spin()
-		}
-		st.installed.Add(1)
-	}
-	st.ctrlPost = timeControl(st)
-	for i := 0; i < spec.Warmup; i++ {
-		runWorkload(st)
-	}
-	for i := range st.samples {
-		t0 := nanotime()
-		runWorkload(st)
-		st.samples[i] = nanotime() - t0
-	}
-	st.done.Store(1)
-	spin()
-}
-
-//go:nosplit
-func timeControl(st *measureState) int64 {
-	if st.spec.ControlIters == 0 {
-		return 0
-	}
-	loopControl(st.spec.ControlIters/4+1, &st.ctrlBuf[0]) // warm up
-	t0 := nanotime()
-	loopControl(st.spec.ControlIters, &st.ctrlBuf[0])
-	return nanotime() - t0
-}
-
-//go:nosplit
-func runWorkload(st *measureState) {
-	spec := st.spec
-	switch st.loop {
-	case kindMix:
-		loopMix(spec.Iterations, st.fd)
-	case kindClose:
-		loopClose(spec.Iterations, st.fd)
-	case kindGetpid:
-		loopGetpid(spec.Iterations)
-	case kindSyscall:
-		loopSyscall(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]))
-	case kindExec:
-		st.execsOK += loopExec(spec.Iterations, &st.execPaths[0], uint64(len(st.execPaths)), &st.argv[0], &st.envp[0], &st.status)
-	}
-}
-
-// spin never returns and makes no call: the reporter goroutine exits the
-// process.
-//
-//go:nosplit
-func spin() {
-	for {
-	}
 }
 
 // isolate moves every thread of this process but the measuring thread tid
