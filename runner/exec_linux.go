@@ -124,6 +124,8 @@ type limitedBuffer struct {
 	buf *bytes.Buffer
 }
 
+// Write keeps what fits under max and reports all of p written, so the
+// child never blocks on a full stderr pipe.
 func (l *limitedBuffer) Write(p []byte) (int, error) {
 	if room := l.max - l.buf.Len(); room > 0 {
 		l.buf.Write(p[:min(room, len(p))])

@@ -66,6 +66,8 @@ type DumpError struct {
 	Hint string
 }
 
+// Error names the process and the step, then the errno, the sentinel and
+// the hint where set.
 func (e *DumpError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "dump seccomp filters of pid %d: %s", e.Pid, e.Op)

@@ -48,6 +48,9 @@ func VariantPrograms(progs []*filters.Program, v Variant) []*filters.Program {
 	return ps
 }
 
+// withDefaults fills the zero fields of cfg that have defaults: 2 ms
+// samples, 5 samples after 1 warm-up, the highest allowed CPU for CPU -1,
+// one copy and its CPUs, and the mix workload.
 func withDefaults(cfg Config) Config {
 	if cfg.SampleDuration == 0 {
 		cfg.SampleDuration = 2 * time.Millisecond

@@ -28,6 +28,8 @@ type Cell struct {
 	Filters int
 }
 
+// String names the cell as "variant=V filters=N", as errors and progress
+// lines show it.
 func (c Cell) String() string { return fmt.Sprintf("variant=%s filters=%d", c.Variant, c.Filters) }
 
 // Config describes a measurement run.
@@ -179,6 +181,8 @@ type ChildError struct {
 	Cause error
 }
 
+// Error names the cell and the reason, the signal with a hint for SIGSYS,
+// and the tail of the child's standard error.
 func (e *ChildError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "child for %s: %s", e.Cell, e.Reason)
