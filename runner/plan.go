@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -114,4 +116,52 @@ func DeriveChildTimeout(cfg Config, stack [][]byte, perIterNs float64) time.Dura
 		return time.Duration(math.MaxInt64)
 	}
 	return minChildTimeout + time.Duration(10*work)
+}
+
+// buildStacks returns the stack of every cell of cfg, as sock_filter
+// arrays oldest first, before any child starts: StackFor checks the kernel
+// limits. An error names the cell and wraps StackFor's.
+func buildStacks(cfg Config) (map[Cell][][]byte, error) {
+	stacks := map[Cell][][]byte{}
+	for _, v := range cfg.Variants {
+		for _, n := range cfg.Counts {
+			c := Cell{Variant: v, Filters: n}
+			s, err := StackFor(cfg.Programs, c)
+			if err != nil {
+				return nil, fmt.Errorf("build stack for %s: %w", c, err)
+			}
+			var raw [][]byte
+			for _, p := range s {
+				raw = append(raw, p.Bytes())
+			}
+			stacks[c] = raw
+		}
+	}
+	return stacks, nil
+}
+
+// MaxChildWork bounds the timed work of one child: RunAdaptive refuses a
+// configuration whose calibrated loops, without any filter, would take
+// longer (error wrapping ErrTooMuchWork), instead of running a child for
+// hours. Defaults take about 10 ms.
+const MaxChildWork = 5 * time.Minute
+
+// ErrTooMuchWork is returned (wrapped) by RunAdaptive when Iterations and
+// Samples ask a child for more than MaxChildWork of timed loops.
+var ErrTooMuchWork = errors.New("too much work per child")
+
+// checkChildWork refuses work no one would wait for before starting it:
+// with no filters at all, a child of cfg would time (Warmup + Samples) x
+// Iterations loop iterations of perIterNs ns each. Over MaxChildWork the
+// error wraps ErrTooMuchWork; perIterNs 0 (not calibrated) passes.
+func checkChildWork(cfg Config, perIterNs float64) error {
+	if perIterNs <= 0 {
+		return nil
+	}
+	c := withDefaults(cfg)
+	if ns := float64(c.Warmup+c.Samples) * float64(c.Iterations) * perIterNs; ns > float64(MaxChildWork) {
+		return fmt.Errorf("%w: %d iterations x %d samples (+%d warm-up) at %.1f ns per iteration is about %.3g s per child, over %v; lower --iterations or --samples (0 iterations calibrates to ~2 ms per sample)",
+			ErrTooMuchWork, c.Iterations, c.Samples, c.Warmup, perIterNs, ns/1e9, MaxChildWork)
+	}
+	return nil
 }

@@ -31,20 +31,9 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 	if len(cfg.Counts) == 0 || len(cfg.Variants) == 0 || cfg.Trials < 1 {
 		return nil, info, errors.New("run: need at least one count, one variant and one trial")
 	}
-	stacks := map[Cell][][]byte{}
-	for _, v := range cfg.Variants {
-		for _, n := range cfg.Counts {
-			c := Cell{Variant: v, Filters: n}
-			s, err := StackFor(cfg.Programs, c)
-			if err != nil {
-				return nil, info, fmt.Errorf("build stack for %s: %w", c, err)
-			}
-			var raw [][]byte
-			for _, p := range s {
-				raw = append(raw, p.Bytes())
-			}
-			stacks[c] = raw
-		}
+	stacks, err := buildStacks(cfg)
+	if err != nil {
+		return nil, info, err
 	}
 	cleanup, err := cfg.ensureExecFixture()
 	if err != nil {
@@ -65,14 +54,8 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 		}
 		perIter = p
 	}
-	if perIter > 0 {
-		// Refuse work no one would wait for before starting it: with
-		// no filters at all, a child would time for this long.
-		c := withDefaults(cfg)
-		if ns := float64(c.Warmup+c.Samples) * float64(c.Iterations) * perIter; ns > float64(MaxChildWork) {
-			return nil, info, fmt.Errorf("%w: %d iterations x %d samples (+%d warm-up) at %.1f ns per iteration is about %.3g s per child, over %v; lower --iterations or --samples (0 iterations calibrates to ~2 ms per sample)",
-				ErrTooMuchWork, c.Iterations, c.Samples, c.Warmup, perIter, ns/1e9, MaxChildWork)
-		}
+	if err := checkChildWork(cfg, perIter); err != nil {
+		return nil, info, err
 	}
 	timeouts := map[Cell]time.Duration{}
 	for c, st := range stacks {
@@ -201,16 +184,6 @@ func calibrate(ctx context.Context, cfg Config) (uint64, float64, error) {
 	it := uint64(float64(cfg.SampleDuration.Nanoseconds()) / perIter)
 	return max(it, 10), perIter, nil
 }
-
-// MaxChildWork bounds the timed work of one child: RunAdaptive refuses a
-// configuration whose calibrated loops, without any filter, would take
-// longer (error wrapping ErrTooMuchWork), instead of running a child for
-// hours. Defaults take about 10 ms.
-const MaxChildWork = 5 * time.Minute
-
-// ErrTooMuchWork is returned (wrapped) by RunAdaptive when Iterations and
-// Samples ask a child for more than MaxChildWork of timed loops.
-var ErrTooMuchWork = errors.New("too much work per child")
 
 // runCell runs cfg.Parallel children at once for cell c with the given
 // stack (sock_filter arrays, oldest first) and converts their reports into
