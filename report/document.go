@@ -218,8 +218,9 @@ type Control struct {
 type RunInfo struct {
 	// Blocks is the number of complete randomized blocks (children per cell).
 	Blocks int `json:"blocks"`
-	// StopReason is "trials", "precision", "max-trials" or "max-time".
-	StopReason string `json:"stop_reason"`
+	// StopReason is "trials", "precision", "max-trials" or "max-time"
+	// (runner.StopReason; "interrupted" or "failed" for a partial run).
+	StopReason runner.StopReason `json:"stop_reason"`
 	// ElapsedS is the wall time of the measurement in seconds.
 	ElapsedS float64 `json:"elapsed_s"`
 	// TargetCINs or TargetCIRel (a fraction) is the --target-ci, 0 if none.

@@ -257,7 +257,7 @@ func blocksText(d *Document, le string) string {
 	case runner.StopFailed:
 		return plural(r.Blocks, "complete randomized block") + " (stopped: a child failed)"
 	default:
-		why = orDash(r.StopReason)
+		why = orDash(string(r.StopReason))
 	}
 	if target != "" {
 		why += ", " + target

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/stats"
 )
 
 // BenchmarkCachePrediction checks the action-cache prediction against
@@ -48,7 +49,7 @@ func BenchmarkCachePrediction(b *testing.B) {
 				by[s.Cell] = append(by[s.Cell], s.NsPerOp)
 			}
 			for c, xs := range by {
-				med[c] = median(xs)
+				med[c] = stats.Median(xs)
 			}
 			for _, v := range variants {
 				row := ""

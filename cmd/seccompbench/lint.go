@@ -75,7 +75,7 @@ an error-severity finding exists.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Workload, "workload", "", "also check the syscalls of this run workload (mix, getpid, close, ...)")
+	fl.StringVar(&opts.Workload, "workload", "", "also check the syscalls of this run workload: "+strings.Join(runner.WorkloadNames(), ", "))
 	fl.IntVar(&opts.Filters, "filters", 0, "check the path limit for this many filters, cycling the policies")
 	fl.StringVar(&opts.Format, "format", "text", "output format: text or json")
 	addCompilerFlag(fl, &opts.Compiler)

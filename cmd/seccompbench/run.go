@@ -154,7 +154,7 @@ syscall (as on older kernels or with argument rules).`,
 				return &FlagError{Err: fmt.Errorf("--workload: %w", err)}
 			}
 			if cmd.Flags().Changed("path-dirs") {
-				if workload != "execvpe-miss" || pathDirs < 1 || pathDirs > 64 {
+				if wi, _ := runner.FindWorkload(workload); !wi.PathDirsParam || pathDirs < 1 || pathDirs > 64 {
 					return flagErrorf("--path-dirs: needs --workload execvpe-miss and a value from 1 to 64")
 				}
 				opts.Workload = runner.ExecvpeMissWorkload(pathDirs)
@@ -224,7 +224,7 @@ syscall (as on older kernels or with argument rules).`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&counts, "filters", "0,1,2,4,8,16,32", "filter `counts` to measure: a list (0,1,2), ranges (0-32) and strides (0-32/4)")
-	fl.StringVar(&workload, "workload", "mix", "timed loop: mix, getpid, close (UnixBench syscall.c modes), exec (UnixBench execl) or execvpe-miss")
+	fl.StringVar(&workload, "workload", "mix", runner.WorkloadUsage())
 	fl.StringVar(&syscallSpec, "syscall", "", "loop on one syscall from the safe list instead, `NAME[:a0,a1,a2]` (e.g. getppid, read:-1, openat)")
 	fl.IntVar(&pathDirs, "path-dirs", 8, "execvpe-miss: PATH directories searched, the program is in the last")
 	fl.IntVar(&opts.Parallel, "parallel", 1, "run N pinned copies of the workload at once per cell")
