@@ -25,12 +25,25 @@ func Run(ctx context.Context, cfg Config) ([]Sample, error) {
 // It stops at the first failing child with a *ChildError, and when ctx is
 // done with ctx.Err(); the samples gathered so far are returned with the
 // error.
+//
+// Before anything else it removes exec fixtures left by runs that were
+// killed (CleanStaleExecFixtures) and locks its measuring CPUs (see
+// Config.CPU), returning a *CPUBusyError when they stay held by another
+// run. While children run it watches those CPUs for foreign load
+// (RunInfo.ForeignLoad).
 func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 	var info RunInfo
-	cfg = withDefaults(cfg)
 	if len(cfg.Counts) == 0 || len(cfg.Variants) == 0 || cfg.Trials < 1 {
 		return nil, info, errors.New("run: need at least one count, one variant and one trial")
 	}
+	CleanStaleExecFixtures()
+	locks, err := lockRunCPUs(ctx, &cfg)
+	if err != nil {
+		return nil, info, err
+	}
+	defer locks.Release()
+	cfg = withDefaults(cfg)
+	cfg.watch = &loadWatch{}
 	stacks, err := buildStacks(cfg)
 	if err != nil {
 		return nil, info, err
@@ -93,6 +106,7 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 		for _, c := range cells {
 			if err := ctx.Err(); err != nil {
 				info.StopReason, info.Elapsed = StopCancelled, time.Since(start)
+				info.ForeignLoad = cfg.watch.result()
 				return out, info, err
 			}
 			cc := cfg
@@ -103,6 +117,7 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 				if ctx.Err() != nil {
 					info.StopReason = StopCancelled
 				}
+				info.ForeignLoad = cfg.watch.result()
 				return out, info, err
 			}
 			s.Block, s.Seq = b, seq
@@ -128,6 +143,7 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 		}
 	}
 	info.Elapsed = time.Since(start)
+	info.ForeignLoad = cfg.watch.result()
 	return out, info, nil
 }
 
@@ -253,9 +269,19 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 	if spec.CPU < 0 {
 		spec.CPU = -1
 	}
-	rep, err := execChild(ctx, cfg.ChildTimeout, c, spec)
+	var before cpuStat
+	var statErr error
+	if cpu >= 0 && cfg.watch != nil {
+		before, statErr = readCPUStat(cpu)
+	}
+	rep, own, err := execChild(ctx, cfg.ChildTimeout, c, spec)
 	if err != nil {
 		return Sample{}, err
+	}
+	if cpu >= 0 && cfg.watch != nil && statErr == nil {
+		if after, err := readCPUStat(cpu); err == nil {
+			cfg.watch.add(cpu, before, after, own)
+		}
 	}
 	if rep.FiltersBefore >= 0 && rep.FiltersAfter >= 0 && rep.FiltersAfter != rep.FiltersBefore+len(stack) {
 		return Sample{}, &ChildError{Cell: c, ExitCode: 0,

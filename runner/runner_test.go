@@ -22,6 +22,7 @@ func TestMain(m *testing.M) {
 	if IsChild() {
 		ChildMain()
 	}
+	maybeRunLockHelper()
 	os.Exit(m.Run())
 }
 
