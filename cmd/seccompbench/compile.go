@@ -7,16 +7,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
 )
 
-func init() {
-	extraCommands = append(extraCommands, func(f *Factory) *cobra.Command { return NewCmdCompile(f, nil) })
-}
-
 // CompileOptions are the flags and arguments of `seccompbench compile`.
 type CompileOptions struct {
-	IO *IOStreams
+	IO *cmdutil.IOStreams
 
 	Policy   string
 	Format   string
@@ -28,7 +25,7 @@ type CompileOptions struct {
 
 // NewCmdCompile builds `seccompbench compile`. runF, if not nil, replaces
 // compileRun (tests use it to check flag parsing).
-func NewCmdCompile(f *Factory, runF func(*CompileOptions) error) *cobra.Command {
+func NewCmdCompile(f *cmdutil.Factory, runF func(*CompileOptions) error) *cobra.Command {
 	opts := &CompileOptions{IO: f.IO}
 	cmd := &cobra.Command{
 		Use:   "compile POLICY | --systemd-stack UNIT",
@@ -64,12 +61,12 @@ systemd's order), with a count per directive, ending with "N filters".`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if opts.SystemdStack != "" {
 				if len(args) != 0 {
-					return flagErrorf("compile: give POLICY or --systemd-stack UNIT, not both")
+					return cmdutil.FlagErrorf("compile: give POLICY or --systemd-stack UNIT, not both")
 				}
 				return nil
 			}
 			if len(args) != 1 {
-				return flagErrorf("compile: need exactly one POLICY (or --systemd-stack UNIT), got %d arguments", len(args))
+				return cmdutil.FlagErrorf("compile: need exactly one POLICY (or --systemd-stack UNIT), got %d arguments", len(args))
 			}
 			return nil
 		},
@@ -80,10 +77,10 @@ systemd's order), with a count per directive, ending with "N filters".`,
 			switch opts.Format {
 			case "text", "raw", "json":
 			default:
-				return flagErrorf("--format: %q is not text, raw or json", opts.Format)
+				return cmdutil.FlagErrorf("--format: %q is not text, raw or json", opts.Format)
 			}
 			if _, err := filters.ParseCompiler(opts.Compiler); err != nil {
-				return flagErrorf("--compiler: %q is not native or libseccomp", opts.Compiler)
+				return cmdutil.FlagErrorf("--compiler: %q is not native or libseccomp", opts.Compiler)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -159,7 +156,7 @@ func compileSystemdStack(opts *CompileOptions, comp filters.Compiler) error {
 		}
 		return nil
 	case "raw":
-		return flagErrorf("--format raw: a systemd stack is several filters; use --format text or json (or inspect --save on a running unit)")
+		return cmdutil.FlagErrorf("--format raw: a systemd stack is several filters; use --format text or json (or inspect --save on a running unit)")
 	}
 	lay := fmt.Sprintf("; layouts: native %d instructions in total", layouts["native"])
 	if n, ok := layouts["libseccomp"]; ok {
@@ -261,7 +258,7 @@ func (l *compileLayouts) text(shown filters.Compiler) string {
 func compileRun(opts *CompileOptions) error {
 	comp, err := filters.ParseCompiler(opts.Compiler)
 	if err != nil {
-		return &FlagError{Err: err}
+		return &cmdutil.FlagError{Err: err}
 	}
 	if opts.SystemdStack != "" {
 		return compileSystemdStack(opts, comp)
@@ -270,7 +267,7 @@ func compileRun(opts *CompileOptions) error {
 	if err != nil {
 		return fmt.Errorf("compile policy: %w", err)
 	}
-	printWarnings(opts.IO.ErrOut, []*filters.Program{p})
+	cmdutil.PrintWarnings(opts.IO.ErrOut, []*filters.Program{p})
 	// A filter the kernel would refuse is not printed as if it were one
 	// (run, simulate and lint refuse it too).
 	if _, err := filters.BuildStack([]*filters.Program{p}, 1); err != nil {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
 )
@@ -198,7 +200,7 @@ func TestWriteFileAtomicFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := writeFileAtomic(tt.path, tt.render)
+			err := output.WriteFileAtomic(tt.path, tt.render)
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Fatalf("err = %v, want %q", err, tt.wantErr)
 			}
@@ -229,7 +231,7 @@ func TestRunStdoutWriteError(t *testing.T) {
 	doc := &report.Document{}
 	for _, f := range []string{"table", "json", "markdown", "csv", "benchstat"} {
 		t.Run(f, func(t *testing.T) {
-			err := writeOutputs([]outputSpec{{Format: f}}, failWriter{}, io.Discard, doc)
+			err := output.WriteResult([]output.Spec{{Format: f}}, failWriter{}, io.Discard, doc)
 			if err == nil || !strings.Contains(err.Error(), "broken pipe") {
 				t.Errorf("err = %v, want the write error", err)
 			}
@@ -251,9 +253,9 @@ func TestKernelWarnings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.release, func(t *testing.T) {
-			got := kernelWarnings(tt.release)
+			got := runjob.KernelWarnings(tt.release)
 			if tt.want == "" && len(got) != 0 || tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)) {
-				t.Errorf("kernelWarnings(%q) = %q, want %q", tt.release, got, tt.want)
+				t.Errorf("runjob.KernelWarnings(%q) = %q, want %q", tt.release, got, tt.want)
 			}
 		})
 	}
