@@ -68,7 +68,7 @@ func TestCompileRun(t *testing.T) {
 		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Format: "json"}); err != nil {
 			t.Fatal(err)
 		}
-		var doc compileJSON
+		var doc report.CompileDoc
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/report"
 )
 
 func TestNewCmdCompileCompilerFlag(t *testing.T) {
@@ -69,7 +70,7 @@ func TestCompileLayouts(t *testing.T) {
 		if err := compileRun(&CompileOptions{IO: ios, Policy: "docker-default", Format: "json", Compiler: "native"}); err != nil {
 			t.Fatal(err)
 		}
-		var doc compileJSON
+		var doc report.CompileDoc
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
