@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -343,12 +344,7 @@ func WriteComparisonTable(w io.Writer, c *Comparison) error {
 }
 
 func hasFits(c *Comparison, src int) bool {
-	for _, f := range c.Fits {
-		if f.Source == src {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(c.Fits, func(f FitChange) bool { return f.Source == src })
 }
 
 // legendLines explain the comparison's columns and methods.

@@ -5,6 +5,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -350,10 +351,8 @@ func Build(in Input) *Document {
 	}
 	d.Throughput = throughput(d.Children)
 	vi := func(v string) int {
-		for i, x := range d.Config.Variants {
-			if x == v {
-				return i
-			}
+		if i := slices.Index(d.Config.Variants, v); i >= 0 {
+			return i
 		}
 		return len(d.Config.Variants)
 	}

@@ -226,9 +226,5 @@ func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, c
 	if err != nil {
 		return stats.Result{}, err
 	}
-	var vnames []string
-	for _, v := range variants {
-		vnames = append(vnames, string(v))
-	}
-	return stats.Analyze(runjob.Observations(samples), stats.Options{Confidence: opts.Confidence, Seed: opts.Seed, Variants: vnames, Robust: robust})
+	return stats.Analyze(runjob.Observations(samples), stats.Options{Confidence: opts.Confidence, Seed: opts.Seed, Variants: runjob.VariantNames(variants), Robust: robust})
 }

@@ -205,10 +205,7 @@ func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants 
 		Samples: j.Samples, ControlIters: 200000, SpecAllow: j.SpecAllow,
 		Parallel: j.Parallel,
 	}
-	var vnames []string
-	for _, v := range variants {
-		vnames = append(vnames, string(v))
-	}
+	vnames := VariantNames(variants)
 	if j.TargetCI > 0 {
 		cfg.MaxTrials = j.MaxTrials
 		cfg.MaxTime = j.MaxTime
@@ -232,6 +229,16 @@ func (j *Job) write(ios *cmdutil.IOStreams, doc *report.Document) error {
 		outs = []output.Spec{{Format: j.Format}}
 	}
 	return output.WriteResult(outs, ios.Out, ios.ErrOut, doc)
+}
+
+// VariantNames are the names of variants, in order, as stats and the
+// report name them.
+func VariantNames(variants []runner.Variant) []string {
+	var names []string
+	for _, v := range variants {
+		names = append(names, string(v))
+	}
+	return names
 }
 
 // Observations converts measured children to stats observations, one per
