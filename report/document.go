@@ -269,15 +269,6 @@ type Meaning struct {
 	Text    string `json:"text"`
 }
 
-// finite replaces NaN and ±Inf (which JSON cannot carry) by 0, for fields
-// whose absence is already explained by a warning.
-func finite(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0
-	}
-	return x
-}
-
 // Input is everything Build needs from a finished run.
 type Input struct {
 	Tool        Tool

@@ -1,34 +1,10 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"math"
 	"strconv"
 	"strings"
 )
-
-// WriteIndentedJSON writes v as JSON indented by two spaces, ending with a
-// newline: the shape of every JSON output but the result document's.
-func WriteIndentedJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("write json: %w", err)
-	}
-	return nil
-}
-
-// Nullable returns &x, or nil (JSON null) for NaN and ±Inf, which JSON
-// cannot carry: the one way a JSON output of seccompbench writes an
-// undefined number in a field typed *float64.
-func Nullable(x float64) *float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return &x
-}
 
 // yesNo is "yes" or "no".
 func yesNo(b bool) string {
