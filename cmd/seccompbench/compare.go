@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -99,7 +98,7 @@ func compareRun(opts *CompareOptions) error {
 	var docs []report.NamedDocument
 	names := displayNames(opts.Files)
 	for i, path := range opts.Files {
-		d, err := readResult(path)
+		d, err := cmdutil.ReadDocument(path, "result")
 		if err != nil {
 			return err
 		}
@@ -135,20 +134,6 @@ func compareRun(opts *CompareOptions) error {
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "wrote %s\n", opts.Output)
 	return nil
-}
-
-// readResult reads one result file.
-func readResult(path string) (*report.Document, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read result: %w", err)
-	}
-	defer f.Close()
-	d, err := report.ReadJSON(f)
-	if err != nil {
-		return nil, fmt.Errorf("read result %s: %w", path, err)
-	}
-	return d, nil
 }
 
 // displayNames are the files' base names, or their full paths when two

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"syscall"
 	"time"
 
@@ -42,6 +43,21 @@ func OpenPolicies(specs []string, o filters.OpenOptions) ([]*filters.Program, []
 			CompileUs: float64(compile.Nanoseconds()) / 1e3})
 	}
 	return progs, pols, nil
+}
+
+// ReadDocument reads a run result (`run --format json`) from path; what
+// names the file in errors ("result", "calibration").
+func ReadDocument(path, what string) (*report.Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", what, err)
+	}
+	defer f.Close()
+	d, err := report.ReadJSON(f)
+	if err != nil {
+		return nil, fmt.Errorf("read %s %s: %w", what, path, err)
+	}
+	return d, nil
 }
 
 // PrintWarnings prints what the loaders noticed in the policies' sources

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
@@ -27,14 +27,9 @@ func calibrationFromFiles(opts *Options, n int) (stats.CostModel, []report.Estim
 	haveCached := false
 	env := runner.CaptureEnvironment()
 	for _, path := range opts.Calibrations {
-		f, err := os.Open(path)
+		doc, err := cmdutil.ReadDocument(path, "calibration")
 		if err != nil {
-			return stats.CostModel{}, nil, "", nil, fmt.Errorf("read calibration: %w", err)
-		}
-		doc, err := report.ReadJSON(f)
-		f.Close()
-		if err != nil {
-			return stats.CostModel{}, nil, "", nil, fmt.Errorf("read calibration %s: %w", path, err)
+			return stats.CostModel{}, nil, "", nil, err
 		}
 		pt, c, ok, err := pointFromDoc(doc, n)
 		if err != nil {
