@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -262,12 +261,7 @@ func change(d stats.Diff, alpha float64) Change {
 
 // WriteComparisonJSON writes c as indented JSON.
 func WriteComparisonJSON(w io.Writer, c *Comparison) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(c); err != nil {
-		return fmt.Errorf("encode comparison: %w", err)
-	}
-	return nil
+	return writeIndented(w, c, "encode comparison")
 }
 
 // deltaText is a change as people read it: "~" when not significant, "?"

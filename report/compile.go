@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -86,12 +85,7 @@ func WriteCompileJSON(w io.Writer, p *filters.Program, comp filters.Compiler, la
 		doc.Program = append(doc.Program, CompileInsn{Line: l.PC, Op: l.Raw.Op, Jt: l.Raw.Jt, Jf: l.Raw.Jf, K: l.Raw.K,
 			Text: l.Text, Comment: l.Comment, Targets: l.Targets})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("write filter json: %w", err)
-	}
-	return nil
+	return writeIndented(w, doc, "write filter json")
 }
 
 // WriteCompileText writes the disassembly of p, after a comment line
@@ -124,12 +118,7 @@ func WriteSystemdStackJSON(w io.Writer, unit *filters.SystemdStack, comp filters
 	for i, p := range unit.Programs {
 		doc.Filters = append(doc.Filters, StackEntry{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256()})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("write stack json: %w", err)
-	}
-	return nil
+	return writeIndented(w, doc, "write stack json")
 }
 
 // WriteSystemdStackText writes unit's modeled stack (ending "N filters")

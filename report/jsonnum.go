@@ -18,12 +18,16 @@ import (
 //     number is missing: finite. Readers of schema 1 expect a number there.
 
 // WriteIndentedJSON writes v as JSON indented by two spaces, ending with a
-// newline: the shape of every JSON output but the result document's.
-func WriteIndentedJSON(w io.Writer, v any) error {
+// newline: the shape of every JSON output.
+func WriteIndentedJSON(w io.Writer, v any) error { return writeIndented(w, v, "write json") }
+
+// writeIndented writes v as JSON indented by two spaces, ending with a
+// newline; an error is wrapped as "what: ...".
+func writeIndented(w io.Writer, v any, what string) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("write json: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }

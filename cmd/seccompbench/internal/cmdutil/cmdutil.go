@@ -52,7 +52,10 @@ type Factory struct {
 // FlagError is a usage error: the command prints its usage and exits 2.
 type FlagError struct{ Err error }
 
+// Error returns the wrapped error's message.
 func (e *FlagError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
 func (e *FlagError) Unwrap() error { return e.Err }
 
 // FlagErrorf returns a *FlagError with the formatted message.
@@ -74,5 +77,8 @@ type InterruptedError struct {
 	Err error
 }
 
+// Error returns the message for the user.
 func (e *InterruptedError) Error() string { return e.Msg }
+
+// Unwrap returns the context's error (context.Canceled).
 func (e *InterruptedError) Unwrap() error { return e.Err }

@@ -111,6 +111,8 @@ func NewOnceLineWriter(w io.Writer) *OnceLineWriter {
 	return &OnceLineWriter{w: w, seen: map[string]bool{}}
 }
 
+// Write buffers p and passes each complete line not seen before to the
+// underlying writer; a partial line waits for its end.
 func (o *OnceLineWriter) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
