@@ -231,3 +231,23 @@ func TestLintCommand(t *testing.T) {
 		})
 	}
 }
+
+func TestCompileSystemdStack(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"compile", "--systemd-stack", "../../testdata/policies/hardened.service"}, strings.NewReader(""), &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	// hardened.service models 35 filters (filters/systemd_test.go derives
+	// the count directive by directive).
+	if last := lines[len(lines)-1]; last != "35 filters" {
+		t.Errorf("last line %q, want \"35 filters\"", last)
+	}
+	if code := run([]string{"compile", "default", "--systemd-stack", "x.service"}, strings.NewReader(""), &out, &errb); code != 2 {
+		t.Errorf("POLICY with --systemd-stack: exit %d, want 2", code)
+	}
+	if code := run([]string{"run", "--compiler", "gcc"}, strings.NewReader(""), &out, &errb); code != 2 {
+		t.Errorf("run --compiler gcc: exit %d, want 2", code)
+	}
+}

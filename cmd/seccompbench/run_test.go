@@ -19,40 +19,6 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func TestParseCounts(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    []int
-		wantErr string
-	}{
-		{"0,1,2,4,8,16,32", []int{0, 1, 2, 4, 8, 16, 32}, ""},
-		{"0-4", []int{0, 1, 2, 3, 4}, ""},
-		{"0-32/8", []int{0, 8, 16, 24, 32}, ""},
-		{"4,0-2,2", []int{0, 1, 2, 4}, ""},
-		{"", nil, "empty element"},
-		{"1,,2", nil, "empty element"},
-		{"a", nil, "bad count"},
-		{"5-2", nil, "bad range"},
-		{"0-8/0", nil, "bad stride"},
-		{"-1", nil, "negative count"},
-		{"5000", nil, "out of range"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, err := ParseCounts(tt.in)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil || !slices.Equal(got, tt.want) {
-				t.Errorf("got %v, %v; want %v", got, err, tt.want)
-			}
-		})
-	}
-}
-
 func TestNewCmdRunFlags(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -210,26 +176,6 @@ func TestRunTableAndAtomicOutput(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
 	if len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
-	}
-}
-
-func TestCompileSystemdStack(t *testing.T) {
-	var out, errb bytes.Buffer
-	code := run([]string{"compile", "--systemd-stack", "../../testdata/policies/hardened.service"}, strings.NewReader(""), &out, &errb)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	// hardened.service models 35 filters (filters/systemd_test.go derives
-	// the count directive by directive).
-	if last := lines[len(lines)-1]; last != "35 filters" {
-		t.Errorf("last line %q, want \"35 filters\"", last)
-	}
-	if code := run([]string{"compile", "default", "--systemd-stack", "x.service"}, strings.NewReader(""), &out, &errb); code != 2 {
-		t.Errorf("POLICY with --systemd-stack: exit %d, want 2", code)
-	}
-	if code := run([]string{"run", "--compiler", "gcc"}, strings.NewReader(""), &out, &errb); code != 2 {
-		t.Errorf("run --compiler gcc: exit %d, want 2", code)
 	}
 }
 
