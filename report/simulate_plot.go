@@ -494,14 +494,6 @@ func simCaption(sp *SimulatePlot, arch string) string {
 	return s.String()
 }
 
-// plural writes "1 thing" or "n things".
-func plural(n int, s string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, s)
-	}
-	return fmt.Sprintf("%d %ss", n, s)
-}
-
 // simGrid draws horizontal grid lines only (vertical ones would cross
 // hundreds of bars) and, when bars are in syscall number order, a dashed
 // vertical line where more than 10 unused numbers are left out.

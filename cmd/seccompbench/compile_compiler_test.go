@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/report"
 )
 
 func TestNewCmdCompileCompilerFlag(t *testing.T) {
@@ -47,7 +49,7 @@ func TestCompileLayouts(t *testing.T) {
 		}
 	}
 	t.Run("text", func(t *testing.T) {
-		ios, _, out, _ := testIOStreams()
+		ios, _, out, _ := cmdutil.TestIOStreams()
 		if err := compileRun(&CompileOptions{IO: ios, Policy: "docker-default", Format: "text", Compiler: "native"}); err != nil {
 			t.Fatal(err)
 		}
@@ -64,11 +66,11 @@ func TestCompileLayouts(t *testing.T) {
 		}
 	})
 	t.Run("json", func(t *testing.T) {
-		ios, _, out, _ := testIOStreams()
+		ios, _, out, _ := cmdutil.TestIOStreams()
 		if err := compileRun(&CompileOptions{IO: ios, Policy: "docker-default", Format: "json", Compiler: "native"}); err != nil {
 			t.Fatal(err)
 		}
-		var doc compileJSON
+		var doc report.CompileDoc
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +83,7 @@ func TestCompileLayouts(t *testing.T) {
 		}
 	})
 	t.Run("libseccomp", func(t *testing.T) {
-		ios, _, out, _ := testIOStreams()
+		ios, _, out, _ := cmdutil.TestIOStreams()
 		err := compileRun(&CompileOptions{IO: ios, Policy: "docker-default", Format: "raw", Compiler: "libseccomp"})
 		if lib == nil {
 			if !errors.Is(err, filters.ErrNoLibseccomp) {
@@ -97,7 +99,7 @@ func TestCompileLayouts(t *testing.T) {
 		}
 	})
 	t.Run("policy: no layouts line, a note", func(t *testing.T) {
-		ios, _, out, errOut := testIOStreams()
+		ios, _, out, errOut := cmdutil.TestIOStreams()
 		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Format: "text", Compiler: "libseccomp"}); err != nil {
 			t.Fatal(err)
 		}

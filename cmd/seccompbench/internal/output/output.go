@@ -1,4 +1,6 @@
-package main
+// Package output decides where and in which format a command writes its
+// result (-o FILE and --format) and writes files atomically.
+package output
 
 import (
 	"bytes"
@@ -12,11 +14,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/report"
 )
 
-// runFormats are the output formats of `run`.
-var runFormats = []string{"table", "json", "markdown", "csv", "benchstat", "svg", "png"}
+// RunFormats are the output formats of `run`.
+var RunFormats = []string{"table", "json", "markdown", "csv", "benchstat", "svg", "png"}
 
 // formatByExt maps file extensions to output formats for -o.
 var formatByExt = map[string]string{
@@ -24,37 +27,37 @@ var formatByExt = map[string]string{
 	".csv": "csv", ".bench": "benchstat", ".benchstat": "benchstat", ".svg": "svg", ".png": "png",
 }
 
-// outputSpec is one rendering of the result: a format and a file ("" for
+// Spec is one rendering of the result: a format and a file ("" for
 // stdout).
-type outputSpec struct {
+type Spec struct {
 	Path   string
 	Format string
 }
 
-// resolveOutputs decides what to write. Without -o the result goes to
+// Resolve decides what to write. Without -o the result goes to
 // stdout in --format (png is refused: binary on a terminal). With one -o,
 // an explicit --format wins, else the file's extension decides (unknown
 // extensions fall back to --format). With several -o each file's
 // extension decides; an explicit --format covers files whose extension is
 // unknown, and without it such a file is a usage error.
-func resolveOutputs(format string, formatSet bool, paths []string) ([]outputSpec, error) {
-	if !slices.Contains(runFormats, format) {
-		return nil, flagErrorf("--format: %q is not one of %s", format, strings.Join(runFormats, ", "))
+func Resolve(format string, formatSet bool, paths []string) ([]Spec, error) {
+	if !slices.Contains(RunFormats, format) {
+		return nil, cmdutil.FlagErrorf("--format: %q is not one of %s", format, strings.Join(RunFormats, ", "))
 	}
 	if len(paths) == 0 {
 		if format == "png" {
-			return nil, flagErrorf("--format png writes binary data: give a file with -o plot.png")
+			return nil, cmdutil.FlagErrorf("--format png writes binary data: give a file with -o plot.png")
 		}
-		return []outputSpec{{Format: format}}, nil
+		return []Spec{{Format: format}}, nil
 	}
-	var out []outputSpec
+	var out []Spec
 	seen := map[string]bool{}
 	for _, p := range paths {
 		if p == "" {
-			return nil, flagErrorf("-o: empty file name")
+			return nil, cmdutil.FlagErrorf("-o: empty file name")
 		}
 		if seen[filepath.Clean(p)] {
-			return nil, flagErrorf("-o: %s given twice", p)
+			return nil, cmdutil.FlagErrorf("-o: %s given twice", p)
 		}
 		seen[filepath.Clean(p)] = true
 		f, known := formatByExt[strings.ToLower(filepath.Ext(p))]
@@ -64,17 +67,17 @@ func resolveOutputs(format string, formatSet bool, paths []string) ([]outputSpec
 		case !known && (formatSet || len(paths) == 1):
 			f = format
 		case !known:
-			return nil, flagErrorf("-o %s: cannot tell the format from the extension; use one of .txt .json .md .csv .bench .svg .png, or --format", p)
+			return nil, cmdutil.FlagErrorf("-o %s: cannot tell the format from the extension; use one of .txt .json .md .csv .bench .svg .png, or --format", p)
 		}
-		out = append(out, outputSpec{Path: p, Format: f})
+		out = append(out, Spec{Path: p, Format: f})
 	}
 	return out, nil
 }
 
-// renderResult writes doc to w in format. Machine formats (csv, benchstat,
+// RenderResult writes doc to w in format. Machine formats (csv, benchstat,
 // svg, png) send their notes and the result's warnings to warn; table,
 // markdown and json carry warnings inside.
-func renderResult(format string, w, warn io.Writer, doc *report.Document) error {
+func RenderResult(format string, w, warn io.Writer, doc *report.Document) error {
 	switch format {
 	case "table":
 		return report.WriteTable(w, doc)
@@ -94,20 +97,23 @@ func renderResult(format string, w, warn io.Writer, doc *report.Document) error 
 	return fmt.Errorf("render result: unknown format %q", format)
 }
 
-// onceLineWriter passes each distinct line through once, so warnings that
+// OnceLineWriter passes each distinct line through once, so warnings that
 // several renderers report reach the user once.
-type onceLineWriter struct {
+type OnceLineWriter struct {
 	mu   sync.Mutex
 	w    io.Writer
 	seen map[string]bool
 	buf  []byte
 }
 
-func newOnceLineWriter(w io.Writer) *onceLineWriter {
-	return &onceLineWriter{w: w, seen: map[string]bool{}}
+// NewOnceLineWriter returns an OnceLineWriter writing to w.
+func NewOnceLineWriter(w io.Writer) *OnceLineWriter {
+	return &OnceLineWriter{w: w, seen: map[string]bool{}}
 }
 
-func (o *onceLineWriter) Write(p []byte) (int, error) {
+// Write buffers p and passes each complete line not seen before to the
+// underlying writer; a partial line waits for its end.
+func (o *OnceLineWriter) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.buf = append(o.buf, p...)
@@ -128,19 +134,19 @@ func (o *onceLineWriter) Write(p []byte) (int, error) {
 	}
 }
 
-// writeOutputs renders doc into every output: stdout directly, files
-// atomically (writeFileAtomic), announcing each file on errOut. A file
+// WriteResult renders doc into every output: stdout directly, files
+// atomically (WriteFileAtomic), announcing each file on errOut. A file
 // that cannot be written does not stop the others; if any failed and the
 // report went nowhere else on stdout, the whole document is printed on
 // stdout as JSON, so a measured run is never lost to a full disk. The
 // error then joins every write error and says where the result went.
-func writeOutputs(outs []outputSpec, stdout, errOut io.Writer, doc *report.Document) error {
-	warn := newOnceLineWriter(errOut)
+func WriteResult(outs []Spec, stdout, errOut io.Writer, doc *report.Document) error {
+	warn := NewOnceLineWriter(errOut)
 	var errs []error
 	var failed []string
 	onStdout := false
 	for _, o := range outs {
-		render := func(w io.Writer) error { return renderResult(o.Format, w, warn, doc) }
+		render := func(w io.Writer) error { return RenderResult(o.Format, w, warn, doc) }
 		if o.Path == "" {
 			onStdout = true
 			if err := render(stdout); err != nil {
@@ -148,7 +154,7 @@ func writeOutputs(outs []outputSpec, stdout, errOut io.Writer, doc *report.Docum
 			}
 			continue
 		}
-		if err := writeFileAtomic(o.Path, render); err != nil {
+		if err := WriteFileAtomic(o.Path, render); err != nil {
 			errs = append(errs, err)
 			failed = append(failed, o.Path)
 			continue
@@ -159,7 +165,7 @@ func writeOutputs(outs []outputSpec, stdout, errOut io.Writer, doc *report.Docum
 		return nil
 	}
 	if !onStdout {
-		if err := renderResult("json", stdout, warn, doc); err != nil {
+		if err := RenderResult("json", stdout, warn, doc); err != nil {
 			errs = append(errs, fmt.Errorf("print the result on stdout instead: %w", err))
 		} else {
 			errs = append(errs, fmt.Errorf("the result is on stdout as JSON instead of in %s, so nothing is lost", strings.Join(failed, ", ")))
@@ -168,12 +174,12 @@ func writeOutputs(outs []outputSpec, stdout, errOut io.Writer, doc *report.Docum
 	return errors.Join(errs...)
 }
 
-// checkOutputs makes sure, before anything is measured, that every -o FILE
+// Check makes sure, before anything is measured, that every -o FILE
 // can be written: its directory exists and accepts new files (the atomic
 // write creates a temporary file there), and the file is not a directory.
 // Devices and pipes (e.g. /dev/null, /dev/stdout) are written directly.
 // The error names the path and what to do about it.
-func checkOutputs(outs []outputSpec) error {
+func Check(outs []Spec) error {
 	for _, o := range outs {
 		if o.Path == "" {
 			continue

@@ -1,4 +1,4 @@
-package main
+package runjob
 
 import (
 	"errors"
@@ -22,22 +22,22 @@ var errNoListener = errors.New("policy notifies a user-space supervisor")
 // itself, so the filters after it could not be installed.
 var errInstallDenied = errors.New("policy denies installing further filters")
 
-// checkNotify refuses programs that can return SECCOMP_RET_USER_NOTIF (a
+// CheckNotify refuses programs that can return SECCOMP_RET_USER_NOTIF (a
 // `ret #k` with that action anywhere in the program). Without a listener
 // the kernel fails such syscalls with ENOSYS (kernel/seccomp.c:
 // seccomp_do_user_notification), so the result would describe neither the
 // policy as deployed nor a plain deny.
-func checkNotify(progs []*filters.Program) error {
-	if i, pc, ok := notifyAt(progs); ok {
+func CheckNotify(progs []*filters.Program) error {
+	if i, pc, ok := NotifyAt(progs); ok {
 		return fmt.Errorf("%w: policy %d (%s) returns SECCOMP_RET_USER_NOTIF at instruction %d; seccompbench installs filters without a listener (no supervisor answers, the kernel would fail those syscalls with ENOSYS): replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy",
 			errNoListener, i, progs[i].Name, pc)
 	}
 	return nil
 }
 
-// notifyAt returns the first program (index i) with a `ret` of
+// NotifyAt returns the first program (index i) with a `ret` of
 // SECCOMP_RET_USER_NOTIF, and that instruction's index pc.
-func notifyAt(progs []*filters.Program) (i, pc int, ok bool) {
+func NotifyAt(progs []*filters.Program) (i, pc int, ok bool) {
 	for i, p := range progs {
 		if pc, ok := p.UserNotifAt(); ok {
 			return i, pc, true
@@ -85,7 +85,7 @@ func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int,
 	arch := filters.ArchX86_64
 	var out []report.CacheVariant
 	var warnings []string
-	if err := checkNotify(progs); err != nil {
+	if err := CheckNotify(progs); err != nil {
 		return nil, nil, err
 	}
 	for _, v := range variants {
@@ -143,12 +143,12 @@ func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int,
 	return out, warnings, nil
 }
 
-// kernelWarnings returns what the results cannot show on kernel release
+// KernelWarnings returns what the results cannot show on kernel release
 // (uname -r, e.g. "5.10.0-28-amd64"): before Linux 5.11 there is no action
 // cache (kernel/seccomp.c: seccomp_cache_prepare, added in 5.11), so the
 // "on" variant runs every filter like "defeat" and the cache prediction
 // describes newer kernels. An unparsable release gives no warning.
-func kernelWarnings(release string) []string {
+func KernelWarnings(release string) []string {
 	var major, minor int
 	if _, err := fmt.Sscanf(release, "%d.%d", &major, &minor); err != nil {
 		return nil
