@@ -55,7 +55,7 @@ var ErrUnknownSyscall = errors.New("unknown syscall")
 // say, since they never run. It returns an error wrapping ErrInvalidProgram
 // if a filter is invalid.
 func Analyze(s Stack, arches []*Arch) ([]SyscallCost, error) {
-	cs, err := emCompileStack(s)
+	cs, err := NewExecutableStack(s)
 	if err != nil {
 		return nil, fmt.Errorf("analyze stack: %w", err)
 	}
@@ -80,7 +80,7 @@ func Analyze(s Stack, arches []*Arch) ([]SyscallCost, error) {
 // the given arguments (missing ones are 0). It returns an error wrapping
 // ErrInvalidProgram if a filter is invalid.
 func AnalyzeSyscall(s Stack, arch *Arch, nr int, args ...uint64) (SyscallCost, error) {
-	cs, err := emCompileStack(s)
+	cs, err := NewExecutableStack(s)
 	if err != nil {
 		return SyscallCost{}, fmt.Errorf("analyze %s syscall %d: %w", arch.Name, nr, err)
 	}
@@ -101,8 +101,8 @@ func LookupSyscall(arch *Arch, name string) (int, error) {
 	return 0, fmt.Errorf("look up syscall %q for %s: %w", name, arch.Name, ErrUnknownSyscall)
 }
 
-func costOf(cs []*emProg, a *Arch, nr int, d SeccompData, e CacheEntry) SyscallCost {
-	r := emRunStack(cs, &d, false)
+func costOf(cs ExecutableStack, a *Arch, nr int, d SeccompData, e CacheEntry) SyscallCost {
+	r := cs.Exec(&d)
 	c := SyscallCost{
 		Arch: a.Name, Nr: nr, Name: a.SyscallName(nr), Args: d.Args,
 		Ret: r.Ret, Action: r.Action, Data: r.Data, Decider: r.Decider,

@@ -110,7 +110,7 @@ func TestAnalyzeSyscallArgs(t *testing.T) {
 			}
 		})
 	}
-	bad := &Program{Name: "bad", Insns: []bpf.RawInstruction{tRaw(sfLD|sfW|sfABS, 0, 0, 66), tRaw(sfRET|sfA, 0, 0, 0)}}
+	bad := &Program{Name: "bad", Insns: []bpf.RawInstruction{tRaw(Ld|W|Abs, 0, 0, 66), tRaw(Ret|A, 0, 0, 0)}}
 	if _, err := AnalyzeSyscall(Stack{bad}, ArchX86_64, 1); !errors.Is(err, ErrInvalidProgram) {
 		t.Errorf("AnalyzeSyscall(invalid) error = %v, want ErrInvalidProgram", err)
 	}

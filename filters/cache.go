@@ -171,7 +171,7 @@ func constAllow(insns []bpf.RawInstruction, nr int32, arch uint32) constAllowRes
 	for pc := 0; pc < len(insns); pc++ {
 		in := insns[pc]
 		switch in.Op {
-		case sfLD | sfW | sfABS:
+		case Ld | W | Abs:
 			switch in.K {
 			case OffsetNr:
 				reg = uint32(nr)
@@ -180,23 +180,23 @@ func constAllow(insns []bpf.RawInstruction, nr int32, arch uint32) constAllowRes
 			default:
 				return constAllowResult{cause: CacheLoad, pc: pc}
 			}
-		case sfRET | sfK:
+		case Ret | K:
 			if in.K == uint32(ActionAllow) {
 				return constAllowResult{ok: true, cause: CacheAllowed, pc: pc}
 			}
 			return constAllowResult{cause: CacheRet, pc: pc}
-		case sfJMP | sfJA:
+		case Jmp | Ja:
 			pc += int(in.K)
-		case sfJMP | sfJEQ | sfK, sfJMP | sfJGE | sfK, sfJMP | sfJGT | sfK, sfJMP | sfJSET | sfK:
+		case Jmp | Jeq | K, Jmp | Jge | K, Jmp | Jgt | K, Jmp | Jset | K:
 			var res bool
-			switch in.Op & 0xf0 {
-			case sfJEQ:
+			switch in.Op & OpMask {
+			case Jeq:
 				res = reg == in.K
-			case sfJGE:
+			case Jge:
 				res = reg >= in.K
-			case sfJGT:
+			case Jgt:
 				res = reg > in.K
-			case sfJSET:
+			case Jset:
 				res = reg&in.K != 0
 			}
 			if res {
@@ -204,7 +204,7 @@ func constAllow(insns []bpf.RawInstruction, nr int32, arch uint32) constAllowRes
 			} else {
 				pc += int(in.Jf)
 			}
-		case sfALU | sfAND | sfK:
+		case Alu | And | K:
 			reg &= in.K
 		default:
 			return constAllowResult{cause: CacheInsn, pc: pc}

@@ -54,7 +54,7 @@ func TestPredictCache(t *testing.T) {
 	usesX := tAsm(t, "uses-x", tLdNr(), bpf.TAX{}, tRet(ActionAllow, 0))
 	allowData := tAsm(t, "allow-data", bpf.RetConstant{Val: uint32(ActionAllow) | 1})
 	denyAll := tAsm(t, "deny-all", tRet(ActionErrno, 1))
-	invalidP := &Program{Name: "bad", Insns: []bpf.RawInstruction{tRaw(sfLD|sfW|sfABS, 0, 0, 2), tRaw(sfRET|sfA, 0, 0, 0)}}
+	invalidP := &Program{Name: "bad", Insns: []bpf.RawInstruction{tRaw(Ld|W|Abs, 0, 0, 2), tRaw(Ret|A, 0, 0, 0)}}
 
 	type want struct {
 		arch   string

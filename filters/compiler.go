@@ -144,7 +144,7 @@ func CompileOCILibseccomp(name string, data []byte, opt OCIOptions) (*Program, e
 	if err := Validate(insns); err != nil {
 		return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
 	}
-	prog := sourceProgram(name, data, insns)
+	prog := SourceProgram(name, data, insns)
 	prog.Warnings = res.warnings
 	return prog, nil
 }
@@ -220,12 +220,12 @@ func runcENOSYSStub(bounds []stubBound) ([]bpf.RawInstruction, error) {
 		if b.main == 0 && b.x32 == 0 {
 			continue
 		}
-		s := []stubJump{{ins: bpf.RawInstruction{Op: opLdAbsW, K: OffsetNr}}}
+		s := []stubJump{{ins: bpf.RawInstruction{Op: Ld | W | Abs, K: OffsetNr}}}
 		jgt := func(k uint32, jf int) stubJump {
-			return stubJump{ins: bpf.RawInstruction{Op: bpfJMP | bpfJGT | bpfK, K: k}, jt: stubENOSYS, jf: jf}
+			return stubJump{ins: bpf.RawInstruction{Op: Jmp | Jgt | K, K: k}, jt: stubENOSYS, jf: jf}
 		}
 		jset := func(jt, jf int) stubJump {
-			return stubJump{ins: bpf.RawInstruction{Op: bpfJMP | bpfJSET | bpfK, K: X32SyscallBit}, jt: jt, jf: jf}
+			return stubJump{ins: bpf.RawInstruction{Op: Jmp | Jset | K, K: X32SyscallBit}, jt: jt, jf: jf}
 		}
 		switch {
 		case b.audit == AuditArchX86_64 && b.main != 0 && b.x32 != 0:
@@ -238,7 +238,7 @@ func runcENOSYSStub(bounds []stubBound) ([]bpf.RawInstruction, error) {
 		default:
 			s = append(s, jgt(b.main, stubNext))
 		}
-		s = append(s, stubJump{ins: bpf.RawInstruction{Op: bpfJMP | bpfJA}, jt: stubFilter})
+		s = append(s, stubJump{ins: bpf.RawInstruction{Op: Jmp | Ja}, jt: stubFilter})
 		secs = append(secs, s)
 		used = append(used, b)
 	}
@@ -251,10 +251,10 @@ func runcENOSYSStub(bounds []stubBound) ([]bpf.RawInstruction, error) {
 	}
 	enosys := pos + 1
 	filter := pos + 2
-	out := []bpf.RawInstruction{{Op: opLdAbsW, K: OffsetArch}}
+	out := []bpf.RawInstruction{{Op: Ld | W | Abs, K: OffsetArch}}
 	rel := func(pc, target int) (uint8, error) {
 		d := target - pc - 1
-		if d < 0 || d > maxCondJump {
+		if d < 0 || d > MaxCondJump {
 			return 0, fmt.Errorf("lay out runc's ENOSYS stub: jump of %d instructions at %d", d, pc)
 		}
 		return uint8(d), nil
@@ -264,9 +264,9 @@ func runcENOSYSStub(bounds []stubBound) ([]bpf.RawInstruction, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, bpf.RawInstruction{Op: bpfJMP | bpfJEQ | bpfK, K: b.audit, Jt: jt})
+		out = append(out, bpf.RawInstruction{Op: Jmp | Jeq | K, K: b.audit, Jt: jt})
 	}
-	out = append(out, bpf.RawInstruction{Op: bpfJMP | bpfJA, K: uint32(filter - len(out) - 1)})
+	out = append(out, bpf.RawInstruction{Op: Jmp | Ja, K: uint32(filter - len(out) - 1)})
 	for i, s := range secs {
 		for _, j := range s {
 			pc := len(out)
@@ -282,9 +282,9 @@ func runcENOSYSStub(bounds []stubBound) ([]bpf.RawInstruction, error) {
 				return start[i] + t
 			}
 			ins := j.ins
-			if ins.Op == bpfJMP|bpfJA {
+			if ins.Op == Jmp|Ja {
 				ins.K = uint32(abs(j.jt) - pc - 1)
-			} else if ins.Op&0x07 == bpfJMP {
+			} else if ins.Op&ClassMask == Jmp {
 				var err error
 				if ins.Jt, err = rel(pc, abs(j.jt)); err != nil {
 					return nil, err
@@ -296,12 +296,9 @@ func runcENOSYSStub(bounds []stubBound) ([]bpf.RawInstruction, error) {
 			out = append(out, ins)
 		}
 	}
-	out = append(out, bpf.RawInstruction{Op: bpfJMP | bpfJA, K: 1}, bpf.RawInstruction{Op: opRetK, K: scmpRetENOSYS})
+	out = append(out, bpf.RawInstruction{Op: Jmp | Ja, K: 1}, bpf.RawInstruction{Op: Ret | K, K: scmpRetENOSYS})
 	return out, nil
 }
-
-// opRetK is BPF_RET|BPF_K (include/uapi/linux/filter.h).
-const opRetK = 0x06
 
 // stubBoundsFrom groups per-ABI bounds by audit architecture, in the
 // order the ABIs are listed.

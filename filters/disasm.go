@@ -77,23 +77,23 @@ func flow(insns []bpf.RawInstruction) []flowState {
 			continue
 		}
 		out := in
-		cls := ri.Op & 0x07
+		cls := ri.Op & ClassMask
 		switch {
-		case ri.Op == sfLD|sfW|sfABS:
+		case ri.Op == Ld|W|Abs:
 			out.a = int8(ri.K / 4)
 			if ri.K >= SeccompDataSize || ri.K&3 != 0 {
 				out.a = aOther
 			}
-		case cls == sfLD || cls == sfALU || ri.Op == sfMISC|sfTXA:
+		case cls == Ld || cls == Alu || ri.Op == Misc|Txa:
 			out.a = aOther
-		case cls == sfRET:
+		case cls == Ret:
 			continue
-		case ri.Op == sfJMP|sfJA:
+		case ri.Op == Jmp|Ja:
 			push(pc+1+int(ri.K), out)
 			continue
 		case isCondJump(ri.Op):
 			tOut := out
-			if ri.Op == sfJMP|sfJEQ|sfK && in.a == OffsetArch/4 {
+			if ri.Op == Jmp|Jeq|K && in.a == OffsetArch/4 {
 				tOut.arch = archByAudit(ri.K)
 			}
 			push(pc+1+int(ri.Jt), tOut)
@@ -120,12 +120,12 @@ func Disassemble(p *Program, arch *Arch) []Line {
 		l.Text = insnText(ri, pc)
 		condJump := isCondJump(ri.Op)
 		switch {
-		case ri.Op == sfJMP|sfJA:
+		case ri.Op == Jmp|Ja:
 			l.Targets = []int{pc + 1 + int(ri.K)}
 		case condJump:
 			l.Targets = []int{pc + 1 + int(ri.Jt), pc + 1 + int(ri.Jf)}
 		}
-		if st[pc].reached && condJump && ri.Op&sfX == 0 {
+		if st[pc].reached && condJump && ri.Op&X == 0 {
 			a := arch
 			if st[pc].arch != nil {
 				a = st[pc].arch
@@ -146,8 +146,8 @@ func Disassemble(p *Program, arch *Arch) []Line {
 // isCondJump reports whether op is one of the conditional jumps seccomp
 // accepts (jeq, jgt, jge, jset with K or X).
 func isCondJump(op uint16) bool {
-	switch op &^ sfX {
-	case sfJMP | sfJEQ, sfJMP | sfJGT, sfJMP | sfJGE, sfJMP | sfJSET:
+	switch op &^ X {
+	case Jmp | Jeq, Jmp | Jgt, Jmp | Jge, Jmp | Jset:
 		return true
 	}
 	return false
@@ -194,34 +194,34 @@ func RetText(ret uint32) string {
 // absolute targets for jumps.
 func insnText(ri bpf.RawInstruction, pc int) string {
 	switch {
-	case ri.Op == sfLD|sfW|sfABS:
+	case ri.Op == Ld|W|Abs:
 		return "ld [" + FieldName(ri.K) + "]"
-	case ri.Op == sfRET|sfK:
+	case ri.Op == Ret|K:
 		return "ret " + RetText(ri.K)
-	case ri.Op == sfRET|sfA:
+	case ri.Op == Ret|A:
 		return "ret a"
-	case ri.Op == sfLD|sfW|sfLEN:
+	case ri.Op == Ld|W|Len:
 		return "ld #len"
-	case ri.Op == sfLDX|sfW|sfLEN:
+	case ri.Op == Ldx|W|Len:
 		return "ldx #len"
-	case ri.Op == sfJMP|sfJA:
+	case ri.Op == Jmp|Ja:
 		return fmt.Sprintf("ja %d", pc+1+int(ri.K))
-	case ri.Op&0x07 == sfJMP:
+	case ri.Op&ClassMask == Jmp:
 		var name string
-		switch ri.Op & 0xf0 {
-		case sfJEQ:
+		switch ri.Op & OpMask {
+		case Jeq:
 			name = "jeq"
-		case sfJGT:
+		case Jgt:
 			name = "jgt"
-		case sfJGE:
+		case Jge:
 			name = "jge"
-		case sfJSET:
+		case Jset:
 			name = "jset"
 		default:
 			return fmt.Sprintf("unknown opcode %#04x jt %d jf %d k %#x", ri.Op, ri.Jt, ri.Jf, ri.K)
 		}
 		operand := "x"
-		if ri.Op&sfX == 0 {
+		if ri.Op&X == 0 {
 			operand = constText(ri.K)
 		}
 		return fmt.Sprintf("%s %s jt %d jf %d", name, operand, pc+1+int(ri.Jt), pc+1+int(ri.Jf))

@@ -132,9 +132,9 @@ func TestDisassemble(t *testing.T) {
 
 func TestDisassembleUnreachableAndInvalid(t *testing.T) {
 	p := &Program{Name: "odd", Insns: []bpf.RawInstruction{
-		tRaw(sfRET|sfK, 0, 0, uint32(ActionAllow)),
+		tRaw(Ret|K, 0, 0, uint32(ActionAllow)),
 		tRaw(0xffff, 0, 0, 3),
-		tRaw(sfRET|sfK, 0, 0, uint32(ActionErrno)|1),
+		tRaw(Ret|K, 0, 0, uint32(ActionErrno)|1),
 	}}
 	lines := Disassemble(p, ArchX86_64)
 	if lines[1].Comment != "unreachable" || !strings.HasPrefix(lines[1].Text, "unknown opcode 0xffff") {

@@ -39,53 +39,6 @@ import (
 //     run; PredictCache says when they do not run.
 //   - x86_64 only: loads are little-endian and NativeArches are x86's.
 
-// Opcode bits of struct sock_filter.code (include/uapi/linux/bpf_common.h,
-// include/uapi/linux/filter.h).
-const (
-	sfLD   = 0x00 // BPF_LD: load into A
-	sfLDX  = 0x01 // BPF_LDX: load into X
-	sfST   = 0x02 // BPF_ST: store A in scratch memory
-	sfSTX  = 0x03 // BPF_STX: store X in scratch memory
-	sfALU  = 0x04 // BPF_ALU: A = A op (K or X)
-	sfJMP  = 0x05 // BPF_JMP
-	sfRET  = 0x06 // BPF_RET
-	sfMISC = 0x07 // BPF_MISC: TAX, TXA
-
-	sfW = 0x00 // BPF_W: 32-bit load
-
-	sfIMM = 0x00 // BPF_IMM: load K
-	sfABS = 0x20 // BPF_ABS: load data at offset K
-	sfMEM = 0x60 // BPF_MEM: load scratch word K
-	sfLEN = 0x80 // BPF_LEN: load the data length
-
-	sfADD  = 0x00
-	sfSUB  = 0x10
-	sfMUL  = 0x20
-	sfDIV  = 0x30
-	sfOR   = 0x40
-	sfAND  = 0x50
-	sfLSH  = 0x60
-	sfRSH  = 0x70
-	sfNEG  = 0x80
-	sfMOD  = 0x90
-	sfXOR  = 0xa0
-	sfJA   = 0x00
-	sfJEQ  = 0x10
-	sfJGT  = 0x20
-	sfJGE  = 0x30
-	sfJSET = 0x40
-
-	sfK = 0x00 // BPF_K: operand is the constant K
-	sfX = 0x08 // BPF_X: operand is register X
-	sfA = 0x10 // BPF_A: RET returns register A
-
-	sfTAX = 0x00
-	sfTXA = 0x80
-
-	// sfMemWords is BPF_MEMWORDS: the number of 32-bit scratch cells.
-	sfMemWords = 16
-)
-
 // emKind is the emulator's decoded opcode: one dense value per opcode the
 // kernel accepts in a seccomp filter.
 type emKind uint8
@@ -137,60 +90,60 @@ const (
 // emSeccompOps maps every opcode kernel/seccomp.c: seccomp_check_filter
 // accepts to its decoded kind. Anything else is rejected.
 var emSeccompOps = map[uint16]emKind{
-	sfLD | sfW | sfABS:   emLdAbs,
-	sfLD | sfW | sfLEN:   emLdLen,
-	sfLDX | sfW | sfLEN:  emLdxLen,
-	sfLD | sfIMM:         emLdImm,
-	sfLDX | sfIMM:        emLdxImm,
-	sfLD | sfMEM:         emLdMem,
-	sfLDX | sfMEM:        emLdxMem,
-	sfST:                 emSt,
-	sfSTX:                emStx,
-	sfALU | sfADD | sfK:  emAddK,
-	sfALU | sfADD | sfX:  emAddX,
-	sfALU | sfSUB | sfK:  emSubK,
-	sfALU | sfSUB | sfX:  emSubX,
-	sfALU | sfMUL | sfK:  emMulK,
-	sfALU | sfMUL | sfX:  emMulX,
-	sfALU | sfDIV | sfK:  emDivK,
-	sfALU | sfDIV | sfX:  emDivX,
-	sfALU | sfAND | sfK:  emAndK,
-	sfALU | sfAND | sfX:  emAndX,
-	sfALU | sfOR | sfK:   emOrK,
-	sfALU | sfOR | sfX:   emOrX,
-	sfALU | sfXOR | sfK:  emXorK,
-	sfALU | sfXOR | sfX:  emXorX,
-	sfALU | sfLSH | sfK:  emLshK,
-	sfALU | sfLSH | sfX:  emLshX,
-	sfALU | sfRSH | sfK:  emRshK,
-	sfALU | sfRSH | sfX:  emRshX,
-	sfALU | sfNEG:        emNeg,
-	sfMISC | sfTAX:       emTax,
-	sfMISC | sfTXA:       emTxa,
-	sfJMP | sfJA:         emJa,
-	sfJMP | sfJEQ | sfK:  emJeqK,
-	sfJMP | sfJEQ | sfX:  emJeqX,
-	sfJMP | sfJGT | sfK:  emJgtK,
-	sfJMP | sfJGT | sfX:  emJgtX,
-	sfJMP | sfJGE | sfK:  emJgeK,
-	sfJMP | sfJGE | sfX:  emJgeX,
-	sfJMP | sfJSET | sfK: emJsetK,
-	sfJMP | sfJSET | sfX: emJsetX,
-	sfRET | sfK:          emRetK,
-	sfRET | sfA:          emRetA,
+	Ld | W | Abs:   emLdAbs,
+	Ld | W | Len:   emLdLen,
+	Ldx | W | Len:  emLdxLen,
+	Ld | Imm:       emLdImm,
+	Ldx | Imm:      emLdxImm,
+	Ld | Mem:       emLdMem,
+	Ldx | Mem:      emLdxMem,
+	St:             emSt,
+	Stx:            emStx,
+	Alu | Add | K:  emAddK,
+	Alu | Add | X:  emAddX,
+	Alu | Sub | K:  emSubK,
+	Alu | Sub | X:  emSubX,
+	Alu | Mul | K:  emMulK,
+	Alu | Mul | X:  emMulX,
+	Alu | Div | K:  emDivK,
+	Alu | Div | X:  emDivX,
+	Alu | And | K:  emAndK,
+	Alu | And | X:  emAndX,
+	Alu | Or | K:   emOrK,
+	Alu | Or | X:   emOrX,
+	Alu | Xor | K:  emXorK,
+	Alu | Xor | X:  emXorX,
+	Alu | Lsh | K:  emLshK,
+	Alu | Lsh | X:  emLshX,
+	Alu | Rsh | K:  emRshK,
+	Alu | Rsh | X:  emRshX,
+	Alu | Neg:      emNeg,
+	Misc | Tax:     emTax,
+	Misc | Txa:     emTxa,
+	Jmp | Ja:       emJa,
+	Jmp | Jeq | K:  emJeqK,
+	Jmp | Jeq | X:  emJeqX,
+	Jmp | Jgt | K:  emJgtK,
+	Jmp | Jgt | X:  emJgtX,
+	Jmp | Jge | K:  emJgeK,
+	Jmp | Jge | X:  emJgeX,
+	Jmp | Jset | K: emJsetK,
+	Jmp | Jset | X: emJsetX,
+	Ret | K:        emRetK,
+	Ret | A:        emRetA,
 }
 
 // emClassicOnly lists opcodes classic BPF accepts (net/core/filter.c:
 // chk_code_allowed) but seccomp filters may not use, with the reason.
 var emClassicOnly = map[uint16]string{
-	sfLD | 0x08 | sfABS: "16-bit loads (ldh) are not allowed in seccomp filters, only 32-bit BPF_LD|BPF_W|BPF_ABS",
-	sfLD | 0x10 | sfABS: "8-bit loads (ldb) are not allowed in seccomp filters, only 32-bit BPF_LD|BPF_W|BPF_ABS",
-	sfLD | sfW | 0x40:   "indirect loads (BPF_IND) are not allowed in seccomp filters",
-	sfLD | 0x08 | 0x40:  "indirect loads (BPF_IND) are not allowed in seccomp filters",
-	sfLD | 0x10 | 0x40:  "indirect loads (BPF_IND) are not allowed in seccomp filters",
-	sfLDX | 0x10 | 0xa0: "BPF_LDX|BPF_B|BPF_MSH is not allowed in seccomp filters",
-	sfALU | sfMOD | sfK: "BPF_MOD is not allowed in seccomp filters",
-	sfALU | sfMOD | sfX: "BPF_MOD is not allowed in seccomp filters",
+	Ld | 0x08 | Abs:   "16-bit loads (ldh) are not allowed in seccomp filters, only 32-bit BPF_LD|BPF_W|BPF_ABS",
+	Ld | 0x10 | Abs:   "8-bit loads (ldb) are not allowed in seccomp filters, only 32-bit BPF_LD|BPF_W|BPF_ABS",
+	Ld | W | 0x40:     "indirect loads (BPF_IND) are not allowed in seccomp filters",
+	Ld | 0x08 | 0x40:  "indirect loads (BPF_IND) are not allowed in seccomp filters",
+	Ld | 0x10 | 0x40:  "indirect loads (BPF_IND) are not allowed in seccomp filters",
+	Ldx | 0x10 | 0xa0: "BPF_LDX|BPF_B|BPF_MSH is not allowed in seccomp filters",
+	Alu | Mod | K:     "BPF_MOD is not allowed in seccomp filters",
+	Alu | Mod | X:     "BPF_MOD is not allowed in seccomp filters",
 }
 
 // ErrInvalidProgram is returned, wrapped in a *ValidationError, when a
@@ -226,8 +179,10 @@ type emInsn struct {
 	k      uint32
 }
 
-// emProg is a validated program ready to run.
-type emProg struct {
+// Executable is a validated Program decoded for the emulator: only an
+// Executable runs (gVisor pkg/bpf: Compile returns the program Exec runs).
+// NewExecutable makes one.
+type Executable struct {
 	prog  *Program
 	insns []emInsn
 	id    int // index among the distinct programs of a compiled stack
@@ -283,8 +238,8 @@ func emDecode(insns []bpf.RawInstruction) ([]emInsn, error) {
 				return nil, emInvalid(pc, "shift by constant %d >= 32 (net/core/filter.c: bpf_check_classic)", ins.K)
 			}
 		case emLdMem, emLdxMem, emSt, emStx:
-			if ins.K >= sfMemWords {
-				return nil, emInvalid(pc, "scratch cell M[%d] out of range 0..%d (net/core/filter.c: bpf_check_classic)", ins.K, sfMemWords-1)
+			if ins.K >= MemWords {
+				return nil, emInvalid(pc, "scratch cell M[%d] out of range 0..%d (net/core/filter.c: bpf_check_classic)", ins.K, MemWords-1)
 			}
 		case emJa:
 			if uint64(ins.K) >= uint64(n-pc-1) {
@@ -346,13 +301,15 @@ func checkLoadAndStores(insns []emInsn) error {
 	return nil
 }
 
-// emCompile validates p and decodes it for the interpreter.
-func emCompile(p *Program) (*emProg, error) {
+// NewExecutable validates p as the kernel does on attach (see Validate)
+// and decodes it for the interpreter. It returns a *ValidationError
+// wrapping ErrInvalidProgram if the kernel would reject p.
+func NewExecutable(p *Program) (*Executable, error) {
 	insns, err := emDecode(p.Insns)
 	if err != nil {
 		return nil, err
 	}
-	return &emProg{prog: p, insns: insns}, nil
+	return &Executable{prog: p, insns: insns}, nil
 }
 
 // SeccompData is struct seccomp_data as the kernel fills it for one syscall
@@ -482,11 +439,21 @@ type Result struct {
 	Read FieldSet
 }
 
+// Program returns the program c was decoded from.
+func (c *Executable) Program() *Program { return c.prog }
+
+// Exec runs c on d and returns its result, without recording the path.
+func (c *Executable) Exec(d *SeccompData) Result { return c.run(d, nil) }
+
+// InstrumentedExec runs c on d, appending the PC of every instruction it
+// executes to *path (which may start non-empty); Result.Path is *path.
+func (c *Executable) InstrumentedExec(d *SeccompData, path *[]int) Result { return c.run(d, path) }
+
 // run interprets c on d. It appends the PCs it runs to path when path is
 // non-nil.
-func (c *emProg) run(d *SeccompData, path *[]int) Result {
+func (c *Executable) run(d *SeccompData, path *[]int) Result {
 	var a, x uint32
-	var mem [sfMemWords]uint32
+	var mem [MemWords]uint32
 	var read FieldSet
 	insns := c.insns
 	n := 0
@@ -612,7 +579,7 @@ func emFinish(ret uint32, n int, path *[]int, read FieldSet) Result {
 // It returns a *ValidationError wrapping ErrInvalidProgram if the kernel
 // would reject p.
 func Emulate(p *Program, d SeccompData) (Result, error) {
-	c, err := emCompile(p)
+	c, err := NewExecutable(p)
 	if err != nil {
 		return Result{}, fmt.Errorf("emulate filter %q: %w", p.Name, err)
 	}
@@ -687,24 +654,26 @@ func (r StackResult) Errno() (int, bool) {
 //
 // It returns an error wrapping ErrInvalidProgram if a filter is invalid.
 func EmulateStack(s Stack, d SeccompData) (StackResult, error) {
-	cs, err := emCompileStack(s)
+	cs, err := NewExecutableStack(s)
 	if err != nil {
 		return StackResult{}, err
 	}
-	return emRunStack(cs, &d, true), nil
+	return cs.run(&d, true), nil
 }
 
-// emCompileStack compiles each distinct program of s once; the result has one
-// entry per stack index.
-func emCompileStack(s Stack) ([]*emProg, error) {
-	out := make([]*emProg, len(s))
-	seen := make(map[*Program]*emProg)
+// NewExecutableStack decodes each distinct program of s once (see
+// NewExecutable); the result has one entry per stack index. It returns an
+// error wrapping ErrInvalidProgram, naming the filter's index and name, if
+// a filter is invalid.
+func NewExecutableStack(s Stack) (ExecutableStack, error) {
+	out := make(ExecutableStack, len(s))
+	seen := make(map[*Program]*Executable)
 	for i, p := range s {
 		if c, ok := seen[p]; ok {
 			out[i] = c
 			continue
 		}
-		c, err := emCompile(p)
+		c, err := NewExecutable(p)
 		if err != nil {
 			return nil, fmt.Errorf("compile filter %d (%q): %w", i, p.Name, err)
 		}
@@ -715,9 +684,22 @@ func emCompileStack(s Stack) ([]*emProg, error) {
 	return out, nil
 }
 
-// emRunStack evaluates a compiled stack (from emCompileStack). With paths
-// false it skips recording paths and runs each distinct program only once.
-func emRunStack(cs []*emProg, d *SeccompData, paths bool) StackResult {
+// ExecutableStack is a Stack whose programs are decoded for the emulator,
+// one entry per stack index; a program that occurs several times is decoded
+// once (NewExecutableStack).
+type ExecutableStack []*Executable
+
+// Exec runs the stack on d as EmulateStack does, without recording paths
+// (StackResult.PerFilter[i].Path is nil); each distinct program runs once.
+func (cs ExecutableStack) Exec(d *SeccompData) StackResult { return cs.run(d, false) }
+
+// InstrumentedExec runs the stack on d as EmulateStack does, recording
+// every filter's path.
+func (cs ExecutableStack) InstrumentedExec(d *SeccompData) StackResult { return cs.run(d, true) }
+
+// run evaluates the stack. With paths false it skips recording paths and
+// runs each distinct program only once.
+func (cs ExecutableStack) run(d *SeccompData, paths bool) StackResult {
 	res := StackResult{Ret: uint32(ActionAllow), Decider: -1, PerFilter: make([]Result, len(cs))}
 	var memo []Result
 	var have []bool

@@ -149,7 +149,7 @@ func TestRuncENOSYSStub(t *testing.T) {
 			if len(stub) != tt.wantLen {
 				t.Errorf("stub has %d instructions, want %d", len(stub), tt.wantLen)
 			}
-			p := &Program{Name: tt.name, Insns: append(stub, bpf.RawInstruction{Op: opRetK, K: uint32(ActionAllow)})}
+			p := &Program{Name: tt.name, Insns: append(stub, bpf.RawInstruction{Op: Ret | K, K: uint32(ActionAllow)})}
 			if err := Validate(p.Insns); err != nil {
 				t.Fatal(err)
 			}

@@ -150,7 +150,7 @@ func Lint(s Stack, opts LintOptions) []Finding {
 	l.limits(opts.Count)
 	valid := l.validity()
 	if valid {
-		cs, _ := emCompileStack(s)
+		cs, _ := NewExecutableStack(s)
 		l.cs = cs
 	}
 	l.userNotif(valid)
@@ -183,7 +183,7 @@ func Lint(s Stack, opts LintOptions) []Finding {
 type linter struct {
 	s      Stack
 	native *Arch
-	cs     []*emProg
+	cs     ExecutableStack
 	out    []Finding
 }
 
@@ -262,7 +262,7 @@ func (l *linter) validity() bool {
 }
 
 // verdict runs the stack on d.
-func (l *linter) verdict(d SeccompData) StackResult { return emRunStack(l.cs, &d, false) }
+func (l *linter) verdict(d SeccompData) StackResult { return l.cs.Exec(&d) }
 
 // allowed reports whether the kernel lets the syscall run: ALLOW or LOG.
 func allowed(a Action) bool { return a == ActionAllow || a == ActionLog }
@@ -369,7 +369,7 @@ func (l *linter) ruleSites(i int) []ruleSite {
 	st := flow(p.Insns)
 	var out []ruleSite
 	for pc, ri := range p.Insns {
-		if !st[pc].reached || st[pc].a != OffsetNr/4 || ri.Op != sfJMP|sfJEQ|sfK {
+		if !st[pc].reached || st[pc].a != OffsetNr/4 || ri.Op != Jmp|Jeq|K {
 			continue
 		}
 		site := ruleSite{pc: pc}
@@ -410,7 +410,7 @@ func (l *linter) rules() {
 				continue
 			}
 			d := l.native.Data(n)
-			r := c.run(&d, nil)
+			r := c.Exec(&d)
 			def, defOK = r.Ret, r.Read.Only(FieldNr|FieldArch)
 			break
 		}
@@ -420,13 +420,13 @@ func (l *linter) rules() {
 	}
 }
 
-func (l *linter) checkSite(i int, p *Program, c *emProg, site ruleSite, def uint32, defOK bool) {
+func (l *linter) checkSite(i int, p *Program, c *Executable, site ruleSite, def uint32, defOK bool) {
 	reached, sameAsDefault := false, true
 	var first *Result
 	for _, a := range site.arches {
 		d := a.Data(site.nr)
 		path := make([]int, 0, 32)
-		r := c.run(&d, &path)
+		r := c.InstrumentedExec(&d, &path)
 		if !r.Read.Only(FieldNr | FieldArch) {
 			return // arguments decide: cannot judge statically
 		}
@@ -515,7 +515,7 @@ func (l *linter) userNotif(valid bool) {
 		if valid {
 			for _, n := range l.native.SortedNumbers() {
 				d := l.native.Data(n)
-				if a, _ := SplitRet(l.cs[i].run(&d, nil).Ret); a == ActionUserNotif {
+				if a, _ := SplitRet(l.cs[i].Exec(&d).Ret); a == ActionUserNotif {
 					names = append(names, l.native.SyscallName(n))
 				}
 			}

@@ -108,11 +108,11 @@ func TestLint(t *testing.T) {
 		tRet(ActionTrap, 0),
 		tRet(ActionAllow, 0),
 	)
-	invalidP := &Program{Name: "bad", Insns: []bpf.RawInstruction{tRaw(sfLD|sfW|sfABS, 0, 0, 6), tRaw(sfRET|sfA, 0, 0, 0)}}
-	long := &Program{Name: "long", Insns: slices.Repeat([]bpf.RawInstruction{tRaw(sfRET|sfK, 0, 0, uint32(ActionAllow))}, MaxInsns+1)}
+	invalidP := &Program{Name: "bad", Insns: []bpf.RawInstruction{tRaw(Ld|W|Abs, 0, 0, 6), tRaw(Ret|A, 0, 0, 0)}}
+	long := &Program{Name: "long", Insns: slices.Repeat([]bpf.RawInstruction{tRaw(Ret|K, 0, 0, uint32(ActionAllow))}, MaxInsns+1)}
 	// 1015 loads and a ret: 1020 eBPF instructions after conversion
 	// (Program.EBPFLen), so 32 copies need 32·1024 − 4 = 32764 on the path.
-	k1020 := &Program{Name: "k1020", Insns: append(slices.Repeat([]bpf.RawInstruction{tRaw(0x20, 0, 0, 0)}, 1015), tRaw(sfRET|sfK, 0, 0, uint32(ActionAllow)))}
+	k1020 := &Program{Name: "k1020", Insns: append(slices.Repeat([]bpf.RawInstruction{tRaw(0x20, 0, 0, 0)}, 1015), tRaw(Ret|K, 0, 0, uint32(ActionAllow)))}
 
 	tests := []struct {
 		name string
@@ -225,7 +225,7 @@ func TestLintUserNotif(t *testing.T) {
 			tRet(ActionAllow, 0))}, 0, "",
 			"filter 0 (notify-arg) returns SECCOMP_RET_USER_NOTIF at line 4, for no x86_64 syscall with all arguments 0 (other arguments or ABIs may reach it); without a listener the syscall would fail with ENOSYS"},
 		{"invalid filter", Stack{&Program{Name: "bad", Insns: []bpf.RawInstruction{
-			tRaw(sfLD|sfW|sfABS, 0, 0, 6), tRaw(sfRET|sfK, 0, 0, uint32(ActionUserNotif))}}}, 0, "",
+			tRaw(Ld|W|Abs, 0, 0, 6), tRaw(Ret|K, 0, 0, uint32(ActionUserNotif))}}}, 0, "",
 			"filter 0 (bad) returns SECCOMP_RET_USER_NOTIF at line 1; without a listener the syscall would fail with ENOSYS"},
 	}
 	for _, tt := range tests {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -74,49 +73,13 @@ type OCIOptions struct {
 // argument libseccomp would reject.
 var ErrBadOCI = errors.New("invalid OCI seccomp profile")
 
-// SourceError is a problem at one place in a policy source other than a
-// Beats policy (OCI JSON, systemd unit, raw BPF). Error formats it like a
-// compiler: "file:line:col: msg" (line and col omitted when 0).
-type SourceError struct {
-	// File is the source path or built-in name.
-	File string
-	// Line and Col are 1-based; 0 when unknown.
-	Line, Col int
-	// Err says what is wrong; it wraps the format's sentinel
-	// (ErrBadOCI, ErrBadUnit, ErrBadRaw).
-	Err error
-}
-
-func (e *SourceError) Error() string {
-	switch {
-	case e.Line > 0 && e.Col > 0:
-		return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Col, e.Err)
-	case e.Line > 0:
-		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
-	}
-	return fmt.Sprintf("%s: %v", e.File, e.Err)
-}
-
-// Unwrap returns the underlying error.
-func (e *SourceError) Unwrap() error { return e.Err }
-
-// lineCol converts a byte offset into data to a 1-based line and column.
-func lineCol(data []byte, off int) (int, int) {
-	if off < 0 || off > len(data) {
-		return 0, 0
-	}
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := off - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
-}
-
 // ociErr builds a *SourceError for name, locating needle (a JSON string
 // value such as the offending action) in data if it occurs there.
 func ociErr(name string, data []byte, needle string, format string, args ...any) error {
 	e := &SourceError{File: name, Err: fmt.Errorf("%w: "+format, append([]any{ErrBadOCI}, args...)...)}
 	if needle != "" {
 		if i := bytes.Index(data, []byte(strconv.Quote(needle))); i >= 0 {
-			e.Line, e.Col = lineCol(data, i)
+			e.Line, e.Col = LineCol(data, i)
 		}
 	}
 	return e
@@ -143,7 +106,7 @@ func ociLocate(data []byte, path ...any) (int, int) {
 	if off < 0 {
 		return 0, 0
 	}
-	return lineCol(data, off)
+	return LineCol(data, off)
 }
 
 // ParseOCI compiles a Docker/OCI seccomp profile to one filter with the
@@ -203,7 +166,7 @@ func ParseOCI(name string, data []byte, opt OCIOptions) (*Program, error) {
 	if err != nil {
 		return nil, &SourceError{File: name, Err: fmt.Errorf("%w: compile: %w", ErrBadOCI, err)}
 	}
-	prog := sourceProgram(name, data, insns)
+	prog := SourceProgram(name, data, insns)
 	prog.Warnings = p.warnings
 	return prog, nil
 }
@@ -604,7 +567,7 @@ func ociUnknownNames(file string, data []byte, names []ociName) []string {
 		}
 		e := &SourceError{File: file, Err: errors.New(msg)}
 		if off, ok := at[fmt.Sprint(n.at)]; ok {
-			e.Line, e.Col = lineCol(data, off)
+			e.Line, e.Col = LineCol(data, off)
 		}
 		out = append(out, e.Error())
 	}
@@ -714,7 +677,7 @@ func ociCheckErrnoRet(name string, data []byte) error {
 		if v, err := strconv.ParseUint(num.String(), 10, 64); err == nil && v <= RetData {
 			return true
 		}
-		line, col := lineCol(data, off)
+		line, col := LineCol(data, off)
 		bad = &SourceError{File: name, Line: line, Col: col,
 			Err: fmt.Errorf("%w: %s %s: want an errno from 0 to %d", ErrBadOCI, what, num, RetData)}
 		return false
@@ -731,9 +694,9 @@ func decodeOCI(name string, data []byte) (*mobyseccomp.Seccomp, error) {
 		switch {
 		case errors.As(err, &se):
 			// Offset counts the bytes read, the offending one included.
-			e.Line, e.Col = lineCol(data, max(int(se.Offset)-1, 0))
+			e.Line, e.Col = LineCol(data, max(int(se.Offset)-1, 0))
 		case errors.As(err, &te):
-			e.Line, e.Col = lineCol(data, int(te.Offset))
+			e.Line, e.Col = LineCol(data, int(te.Offset))
 			e.Err = fmt.Errorf("%w: %s: cannot use %s as %s", ErrBadOCI, te.Field, te.Value, te.Type)
 		}
 		return e
@@ -803,14 +766,4 @@ func OCIRuleSummary(name string, data []byte, opt OCIOptions) ([]string, error) 
 	}
 	sort.Strings(out)
 	return out, nil
-}
-
-// srcBaseName returns a path's last element without its extension, the
-// short name programs loaded from it get ("docker-default" stays as is).
-func srcBaseName(path string) string {
-	b := filepath.Base(path)
-	if ext := filepath.Ext(b); ext != "" && ext != b {
-		b = strings.TrimSuffix(b, ext)
-	}
-	return b
 }

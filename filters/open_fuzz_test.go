@@ -23,7 +23,7 @@ func FuzzOpenData(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := openFormat("fuzz", data, DetectFormat("fuzz", data), OpenOptions{})
 		if err != nil {
-			var pe *PolicyError
+			var pe *SourceError
 			var se *SourceError
 			if !errors.As(err, &pe) && !errors.As(err, &se) && !errors.Is(err, ErrUnsupportedFormat) {
 				t.Fatalf("error %v (%T) is of no documented kind", err, err)

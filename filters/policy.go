@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -129,43 +128,6 @@ var PolicyArch = arch.X86_64
 // range, duplicate or unreachable names, or an empty policy.
 var ErrBadPolicy = errors.New("invalid seccomp policy")
 
-// PolicyError is one problem in a policy source, located at the offending
-// value. Error formats it like a compiler, "file:line:col: msg; hint".
-// Several problems found at once are returned joined with errors.Join;
-// errors.As then yields the first.
-type PolicyError struct {
-	// File is the source name (path or "embedded:default").
-	File string
-	// Line and Col are 1-based; 0 when unknown.
-	Line, Col int
-	// Msg says what is wrong, quoting the value.
-	Msg string
-	// Value is the offending value as written, empty if none.
-	Value string
-	// Hint says what is allowed instead, empty if nothing useful.
-	Hint string
-}
-
-// Error formats the problem as "file:line:col: msg; hint", leaving out the
-// position when unknown and the hint when empty.
-func (e *PolicyError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Col)
-	}
-	b.WriteString(": ")
-	b.WriteString(e.Msg)
-	if e.Hint != "" {
-		b.WriteString("; ")
-		b.WriteString(e.Hint)
-	}
-	return b.String()
-}
-
-// Unwrap returns ErrBadPolicy.
-func (e *PolicyError) Unwrap() error { return ErrBadPolicy }
-
 // ParsePolicy decodes a policy from YAML or JSON. name is the source's path
 // or label: it becomes PolicyError.File, Policy.Source, and (base name
 // without extension) Policy.Name. The policy may sit under a top-level
@@ -176,7 +138,7 @@ func (e *PolicyError) Unwrap() error { return ErrBadPolicy }
 // then a count of the rest).
 func ParsePolicy(name string, data []byte) (*Policy, error) {
 	if len(data) > MaxPolicySize {
-		return nil, &PolicyError{File: name, Msg: fmt.Sprintf("policy is %d bytes", len(data)),
+		return nil, &SourceError{File: name, Err: ErrBadPolicy, Msg: fmt.Sprintf("policy is %d bytes", len(data)),
 			Hint: fmt.Sprintf("the limit is %d bytes", MaxPolicySize)}
 	}
 	p, err := decodePolicy(name, data)
@@ -184,7 +146,7 @@ func ParsePolicy(name string, data []byte) (*Policy, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256(data)
-	p.Name = baseName(name)
+	p.Name = BaseName(name)
 	p.Source = name
 	p.SHA256 = hex.EncodeToString(sum[:])
 	if err := p.Validate(); err != nil {
@@ -203,15 +165,6 @@ func Load(path string) (*Policy, error) {
 		return nil, fmt.Errorf("load policy: %w", err)
 	}
 	return ParsePolicy(path, data)
-}
-
-// baseName returns the base name of a path without its extension.
-func baseName(path string) string {
-	b := filepath.Base(path)
-	if ext := filepath.Ext(b); ext != "" && ext != b {
-		b = strings.TrimSuffix(b, ext)
-	}
-	return b
 }
 
 // actionHint lists the actions go-seccomp-bpf understands, in the kernel's
@@ -290,7 +243,7 @@ func (p *Policy) Validate() error {
 		}
 	}
 	if n := len(v.errs) - maxReported; n > 0 {
-		v.errs = append(v.errs[:maxReported], &PolicyError{File: v.file, Msg: fmt.Sprintf("%d more problems not shown", n)})
+		v.errs = append(v.errs[:maxReported], &SourceError{File: v.file, Err: ErrBadPolicy, Msg: fmt.Sprintf("%d more problems not shown", n)})
 	}
 	return errors.Join(v.errs...)
 }
@@ -322,7 +275,7 @@ type validator struct {
 }
 
 func (v *validator) add(pos PolicyPos, value, msg, hint string) {
-	v.errs = append(v.errs, &PolicyError{File: v.file, Line: pos.Line, Col: pos.Col, Msg: msg, Value: value, Hint: hint})
+	v.errs = append(v.errs, &SourceError{File: v.file, Err: ErrBadPolicy, Line: pos.Line, Col: pos.Col, Msg: msg, Value: value, Hint: hint})
 }
 
 func (v *validator) action(pos PolicyPos, s string) {

@@ -21,7 +21,7 @@ func FuzzParsePolicy(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ParsePolicy("fuzz.yaml", data)
 		if err != nil {
-			var pe *PolicyError
+			var pe *SourceError
 			if !errors.Is(err, ErrBadPolicy) || !errors.As(err, &pe) {
 				t.Fatalf("error %v is no *PolicyError", err)
 			}

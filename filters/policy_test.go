@@ -160,7 +160,7 @@ func TestParsePolicyPositions(t *testing.T) {
 }
 
 // policyErr returns the first *PolicyError in err.
-func policyErr(t *testing.T, err error) *PolicyError {
+func policyErr(t *testing.T, err error) *SourceError {
 	t.Helper()
 	if err == nil {
 		t.Fatal("got no error")
@@ -168,7 +168,7 @@ func policyErr(t *testing.T, err error) *PolicyError {
 	if !errors.Is(err, ErrBadPolicy) {
 		t.Fatalf("error %v does not wrap ErrBadPolicy", err)
 	}
-	var pe *PolicyError
+	var pe *SourceError
 	if !errors.As(err, &pe) {
 		t.Fatalf("error %v is no *PolicyError", err)
 	}
@@ -295,12 +295,12 @@ func TestParsePolicyWideIntegers(t *testing.T) {
 func TestPolicyErrorFormat(t *testing.T) {
 	tests := []struct {
 		name string
-		err  *PolicyError
+		err  *SourceError
 		want string
 	}{
-		{"full", &PolicyError{File: "a.yaml", Line: 3, Col: 7, Msg: `unknown action "x"`, Value: "x", Hint: "want allow"}, `a.yaml:3:7: unknown action "x"; want allow`},
-		{"no hint", &PolicyError{File: "a.yaml", Line: 1, Col: 1, Msg: "empty policy"}, "a.yaml:1:1: empty policy"},
-		{"no position", &PolicyError{File: "a.yaml", Msg: "too big"}, "a.yaml: too big"},
+		{"full", &SourceError{File: "a.yaml", Line: 3, Col: 7, Msg: `unknown action "x"`, Value: "x", Hint: "want allow"}, `a.yaml:3:7: unknown action "x"; want allow`},
+		{"no hint", &SourceError{File: "a.yaml", Line: 1, Col: 1, Msg: "empty policy"}, "a.yaml:1:1: empty policy"},
+		{"no position", &SourceError{File: "a.yaml", Msg: "too big"}, "a.yaml: too big"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,12 +17,12 @@ import (
 // returns the first problem as a *PolicyError.
 func decodePolicy(file string, data []byte) (*Policy, error) {
 	if line, col, msg := checkNesting(data); msg != "" {
-		return nil, &PolicyError{File: file, Line: line, Col: col, Msg: msg,
+		return nil, &SourceError{File: file, Err: ErrBadPolicy, Line: line, Col: col, Msg: msg,
 			Hint: "a seccomp policy nests a few levels deep; this input is not one"}
 	}
 	f, err := parseYAML(data)
 	if err != nil {
-		pe := &PolicyError{File: file, Msg: "parse YAML/JSON: " + err.Error()}
+		pe := &SourceError{File: file, Err: ErrBadPolicy, Msg: "parse YAML/JSON: " + err.Error()}
 		var se *yaml.SyntaxError
 		if errors.As(err, &se) {
 			pe.Msg = "parse YAML/JSON: " + se.Message
@@ -47,7 +47,7 @@ func decodePolicy(file string, data []byte) (*Policy, error) {
 		body = doc.Body
 	}
 	if body == nil {
-		return nil, &PolicyError{File: file, Line: 1, Col: 1, Msg: "empty policy",
+		return nil, &SourceError{File: file, Err: ErrBadPolicy, Line: 1, Col: 1, Msg: "empty policy",
 			Hint: "want default_action and syscalls, optionally under a top-level seccomp: key"}
 	}
 	return d.document(body)
@@ -159,9 +159,9 @@ func posOf(n ast.Node) PolicyPos {
 	return PolicyPos{Line: tk.Position.Line, Col: tk.Position.Column}
 }
 
-func (d *decoder) errAt(n ast.Node, value, msg, hint string) *PolicyError {
+func (d *decoder) errAt(n ast.Node, value, msg, hint string) *SourceError {
 	p := posOf(n)
-	return &PolicyError{File: d.file, Line: p.Line, Col: p.Col, Msg: msg, Value: value, Hint: hint}
+	return &SourceError{File: d.file, Err: ErrBadPolicy, Line: p.Line, Col: p.Col, Msg: msg, Value: value, Hint: hint}
 }
 
 // resolve unwraps anchors (recording them) and aliases, and rejects tags.

@@ -1,9 +1,7 @@
 package filters
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -47,7 +45,7 @@ func ParseRaw(name string, data []byte) (*Program, error) {
 		}
 		return nil, e
 	}
-	return sourceProgram(name, data, insns), nil
+	return SourceProgram(name, data, insns), nil
 }
 
 // decodeSockFilters reads b as an array of struct sock_filter
@@ -66,17 +64,4 @@ func decodeSockFilters(b []byte, order binary.ByteOrder) []bpf.RawInstruction {
 		}
 	}
 	return insns
-}
-
-// sourceProgram returns the Program of insns compiled from the source file
-// name whose content is data: named after the file's base name without its
-// extension, and identified by the hex SHA-256 of data.
-func sourceProgram(name string, data []byte, insns []bpf.RawInstruction) *Program {
-	sum := sha256.Sum256(data)
-	return &Program{
-		Name:         srcBaseName(name),
-		Source:       name,
-		SourceSHA256: hex.EncodeToString(sum[:]),
-		Insns:        insns,
-	}
 }

@@ -353,7 +353,7 @@ func (f *scmpFilter) compile() ([]bpf.RawInstruction, error) {
 	if len(f.Arches) == 0 {
 		return nil, fmt.Errorf("compile filter: no architectures")
 	}
-	a := newBPFAsm()
+	a := NewBuilder()
 	type group struct {
 		audit      uint32
 		main, x32  *scmpArch
@@ -384,7 +384,7 @@ func (f *scmpFilter) compile() ([]bpf.RawInstruction, error) {
 	badArch := a.NewLabel("badarch")
 	a.LoadAbs(OffsetArch)
 	for _, g := range groups {
-		a.JumpIf(bpfJEQ, g.audit, g.label, "")
+		a.JumpIf(Jeq, g.audit, g.label, "")
 	}
 	a.Label(badArch)
 	a.Ret(f.BadArch)
@@ -413,11 +413,11 @@ func (f *scmpFilter) compile() ([]bpf.RawInstruction, error) {
 				// (gen_bpf.c: _gen_bpf_arch), past runc's stub.
 				neg1 := a.NewLabel("nr_minus_1")
 				g.rulesL = a.NewLabel("x86_64_rules")
-				a.JumpIf(bpfJGE, X32SyscallBit, neg1, mainTarget)
+				a.JumpIf(Jge, X32SyscallBit, neg1, mainTarget)
 				a.Label(neg1)
-				a.JumpIf(bpfJEQ, 0xffffffff, g.rulesL, localBad)
+				a.JumpIf(Jeq, 0xffffffff, g.rulesL, localBad)
 			} else {
-				a.JumpIf(bpfJGE, X32SyscallBit, x32Target, mainTarget)
+				a.JumpIf(Jge, X32SyscallBit, x32Target, mainTarget)
 			}
 		}
 		if g.main != nil {
@@ -445,13 +445,13 @@ func (f *scmpFilter) compile() ([]bpf.RawInstruction, error) {
 //
 // If rules is not empty it labels the start of the rules, past the ENOSYS
 // check, for callers that must skip that check.
-func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch, rules string) {
+func (f *scmpFilter) emitDispatch(a *Builder, ar *scmpArch, rules string) {
 	if max, ok := f.ENOSYSAbove[ar]; ok {
 		// runc's stub, folded into the dispatch: one jgt on every path
 		// (runc's own stub runs 4-6 instructions before libseccomp's
 		// program even starts).
 		cont := a.NewLabel("known")
-		a.JumpIf(bpfJGT, max, "", cont)
+		a.JumpIf(Jgt, max, "", cont)
 		a.Ret(scmpRetENOSYS)
 		a.Label(cont)
 	}
@@ -481,7 +481,7 @@ func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch, rules string) {
 			if i == len(chunk)-1 && !last {
 				jf = next
 			}
-			a.JumpIf(bpfJEQ, s.nr, p.target(s), jf)
+			a.JumpIf(Jeq, s.nr, p.target(s), jf)
 		}
 		if last {
 			p.placeRet(f.DefAction)
@@ -502,7 +502,7 @@ func (f *scmpFilter) emitDispatch(a *bpfAsm, ar *scmpArch, rules string) {
 // identical blocks do in libseccomp's gen_bpf.c, _hsh_add). emit places
 // them after that part, so the jumps to them stay short.
 type retPool struct {
-	a        *bpfAsm
+	a        *Builder
 	rets     map[uint32]string
 	retOrder []uint32
 	placed   map[uint32]bool
@@ -511,7 +511,7 @@ type retPool struct {
 	rules    map[string][]scmpRule
 }
 
-func newRetPool(a *bpfAsm) *retPool {
+func newRetPool(a *Builder) *retPool {
 	return &retPool{a: a, rets: map[uint32]string{}, placed: map[uint32]bool{}, bodyOf: map[string]string{}, rules: map[string][]scmpRule{}}
 }
 
@@ -573,7 +573,7 @@ func (p *retPool) emit(bits int, def uint32) {
 // which keeps the leaves' jumps short: a pool after the whole tree would
 // cost a `ja` trampoline for most of them. A is expected to hold nr, and
 // still does at every jeq.
-func (f *scmpFilter) emitTree(a *bpfAsm, ar *scmpArch, table []*scmpSyscall) {
+func (f *scmpFilter) emitTree(a *Builder, ar *scmpArch, table []*scmpSyscall) {
 	var node func(items []*scmpSyscall, p *retPool)
 	node = func(items []*scmpSyscall, p *retPool) {
 		if p == nil && len(items) <= treePool {
@@ -589,7 +589,7 @@ func (f *scmpFilter) emitTree(a *bpfAsm, ar *scmpArch, table []*scmpSyscall) {
 				if i == 0 {
 					jf = p.ret(f.DefAction)
 				}
-				a.JumpIf(bpfJEQ, items[i].nr, p.target(items[i]), jf)
+				a.JumpIf(Jeq, items[i].nr, p.target(items[i]), jf)
 			}
 			return
 		}
@@ -598,7 +598,7 @@ func (f *scmpFilter) emitTree(a *bpfAsm, ar *scmpArch, table []*scmpSyscall) {
 		leaves := (len(items) + treeLeaf - 1) / treeLeaf
 		mid := leaves / 2 * treeLeaf
 		right := a.NewLabel("gt")
-		a.JumpIf(bpfJGT, items[mid-1].nr, right, "")
+		a.JumpIf(Jgt, items[mid-1].nr, right, "")
 		node(items[:mid], p)
 		a.Label(right)
 		node(items[mid:], p)
@@ -630,7 +630,7 @@ func rulesKey(rules []scmpRule) string {
 //   - a load is left out when A is known to hold the word already, e.g.
 //     after a one-condition rule failed on the same argument;
 //   - every action gets one `ret`, which passing rules jump to.
-func emitRules(a *bpfAsm, rules []scmpRule, bits int, def uint32) {
+func emitRules(a *Builder, rules []scmpRule, bits int, def uint32) {
 	rp := newRetPool(a)
 	var known accWord
 	for i := 0; i < len(rules); {
@@ -656,7 +656,7 @@ func emitRules(a *bpfAsm, rules []scmpRule, bits int, def uint32) {
 				// A zero mask makes the test (hi & 0) == (datum & 0),
 				// which always holds: libseccomp leaves it out too.
 				loadWord(a, &known, accWord{off: key.off, mask: key.mask, ok: true})
-				a.JumpIf(bpfJEQ, key.datum, "", groupFail)
+				a.JumpIf(Jeq, key.datum, "", groupFail)
 			}
 			for k := i; k < j; k++ {
 				fail := groupFail
@@ -720,7 +720,7 @@ func sharesHiTest(r scmpRule, k hiKey) bool {
 
 // loadWord makes A hold want, emitting `ld` (and `and` for a mask) unless
 // *known says A holds it already, and records the new state in *known.
-func loadWord(a *bpfAsm, known *accWord, want accWord) {
+func loadWord(a *Builder, known *accWord, want accWord) {
 	if *known == want {
 		return
 	}
@@ -737,7 +737,7 @@ func loadWord(a *bpfAsm, known *accWord, want accWord) {
 // tested by the caller (emitRules), so only its low word is tested here.
 // *known is updated to what A holds at fail, if that is one word on every
 // path there.
-func emitRule(a *bpfAsm, known *accWord, r scmpRule, bits int, pass, fail string) {
+func emitRule(a *Builder, known *accWord, r scmpRule, bits int, pass, fail string) {
 	for n, c := range r.Conds {
 		p := pass
 		if n < len(r.Conds)-1 {
@@ -780,20 +780,20 @@ func emitRule(a *bpfAsm, known *accWord, r scmpRule, bits int, pass, fail string
 
 // emitCmpLow emits the comparison of A (a low word, already masked for
 // MASKED_EQ) with d: a jump to pass when it holds, to fail otherwise.
-func emitCmpLow(a *bpfAsm, op scmpOp, d uint32, pass, fail string) {
+func emitCmpLow(a *Builder, op scmpOp, d uint32, pass, fail string) {
 	switch op {
 	case scmpEQ, scmpMaskedEQ:
-		a.JumpIf(bpfJEQ, d, pass, fail)
+		a.JumpIf(Jeq, d, pass, fail)
 	case scmpNE:
-		a.JumpIf(bpfJEQ, d, fail, pass)
+		a.JumpIf(Jeq, d, fail, pass)
 	case scmpGT:
-		a.JumpIf(bpfJGT, d, pass, fail)
+		a.JumpIf(Jgt, d, pass, fail)
 	case scmpGE:
-		a.JumpIf(bpfJGE, d, pass, fail)
+		a.JumpIf(Jge, d, pass, fail)
 	case scmpLT:
-		a.JumpIf(bpfJGE, d, fail, pass)
+		a.JumpIf(Jge, d, fail, pass)
 	case scmpLE:
-		a.JumpIf(bpfJGT, d, fail, pass)
+		a.JumpIf(Jgt, d, fail, pass)
 	}
 }
 
@@ -801,7 +801,7 @@ func emitCmpLow(a *bpfAsm, op scmpOp, d uint32, pass, fail string) {
 // pass when it holds and to fail otherwise: the high word first, then the
 // low word, as libseccomp does. Argument words are little-endian: the low
 // 32 bits at offset 16+8*i, the high 32 bits at 20+8*i.
-func emitCond64(a *bpfAsm, c scmpCond, pass, fail string) {
+func emitCond64(a *Builder, c scmpCond, pass, fail string) {
 	if c.Op == scmpMaskedEQ {
 		emitMaskedEQ64(a, c, pass, fail)
 		return
@@ -812,29 +812,29 @@ func emitCond64(a *bpfAsm, c scmpCond, pass, fail string) {
 	a.LoadAbs(hi)
 	switch c.Op {
 	case scmpEQ:
-		a.JumpIf(bpfJEQ, dh, "", fail)
+		a.JumpIf(Jeq, dh, "", fail)
 		a.LoadAbs(lo)
-		a.JumpIf(bpfJEQ, dl, pass, fail)
+		a.JumpIf(Jeq, dl, pass, fail)
 	case scmpNE:
-		a.JumpIf(bpfJEQ, dh, "", pass)
+		a.JumpIf(Jeq, dh, "", pass)
 		a.LoadAbs(lo)
-		a.JumpIf(bpfJEQ, dl, fail, pass)
+		a.JumpIf(Jeq, dl, fail, pass)
 	case scmpGT, scmpGE:
-		a.JumpIf(bpfJGT, dh, pass, "")
-		a.JumpIf(bpfJEQ, dh, "", fail)
+		a.JumpIf(Jgt, dh, pass, "")
+		a.JumpIf(Jeq, dh, "", fail)
 		a.LoadAbs(lo)
-		op := uint16(bpfJGT)
+		op := uint16(Jgt)
 		if c.Op == scmpGE {
-			op = bpfJGE
+			op = Jge
 		}
 		a.JumpIf(op, dl, pass, fail)
 	case scmpLT, scmpLE:
-		a.JumpIf(bpfJGT, dh, fail, "")
-		a.JumpIf(bpfJEQ, dh, "", pass)
+		a.JumpIf(Jgt, dh, fail, "")
+		a.JumpIf(Jeq, dh, "", pass)
 		a.LoadAbs(lo)
-		op := uint16(bpfJGE) // lo < dl  <=>  !(lo >= dl)
+		op := uint16(Jge) // lo < dl  <=>  !(lo >= dl)
 		if c.Op == scmpLE {
-			op = bpfJGT // lo <= dl  <=>  !(lo > dl)
+			op = Jgt // lo <= dl  <=>  !(lo > dl)
 		}
 		a.JumpIf(op, dl, fail, pass)
 	}
@@ -844,16 +844,16 @@ func emitCond64(a *bpfAsm, c scmpCond, pass, fail string) {
 // (arg & mask) == (datum & mask), high word first, leaving out a word whose
 // mask is 0: (word & 0) == (datum & 0) always holds, as libseccomp knows
 // too.
-func emitMaskedEQ64(a *bpfAsm, c scmpCond, pass, fail string) {
+func emitMaskedEQ64(a *Builder, c scmpCond, pass, fail string) {
 	mh, ml := uint32(c.Mask>>32), uint32(c.Mask)
 	if mh != 0 && ml != 0 {
 		lo := uint32(OffsetArgs + 8*c.Arg)
 		a.LoadAbs(lo + 4)
 		a.AndK(mh)
-		a.JumpIf(bpfJEQ, uint32(c.Datum>>32)&mh, "", fail)
+		a.JumpIf(Jeq, uint32(c.Datum>>32)&mh, "", fail)
 		a.LoadAbs(lo)
 		a.AndK(ml)
-		a.JumpIf(bpfJEQ, uint32(c.Datum)&ml, pass, fail)
+		a.JumpIf(Jeq, uint32(c.Datum)&ml, pass, fail)
 		return
 	}
 	if mh == 0 && ml == 0 {
@@ -868,7 +868,7 @@ func emitMaskedEQ64(a *bpfAsm, c scmpCond, pass, fail string) {
 	if m != 0xffffffff {
 		a.AndK(m)
 	}
-	a.JumpIf(bpfJEQ, d&m, pass, fail)
+	a.JumpIf(Jeq, d&m, pass, fail)
 }
 
 // scmpActionName formats a full return value the way libseccomp's

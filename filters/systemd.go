@@ -860,7 +860,7 @@ func (c *unitContext) stack(name string, opt SystemdOptions, compile func(*scmpF
 		}
 	}
 
-	base := srcBaseName(name)
+	base := BaseName(name)
 	for i, f := range allFilters {
 		insns, err := compile(f.f)
 		if err != nil {

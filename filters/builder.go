@@ -7,25 +7,9 @@ import (
 	"golang.org/x/net/bpf"
 )
 
-// Classic BPF opcode bits used by the assembler (include/uapi/linux/bpf_common.h).
-const (
-	bpfJMP  = 0x05 // BPF_JMP class
-	bpfJA   = 0x00 // BPF_JA
-	bpfJEQ  = 0x10 // BPF_JEQ
-	bpfJGT  = 0x20 // BPF_JGT
-	bpfJGE  = 0x30 // BPF_JGE
-	bpfJSET = 0x40 // BPF_JSET
-	bpfK    = 0x00 // BPF_K: compare with the constant k
-)
-
-// maxCondJump is the largest forward offset, in instructions, that a
-// conditional jump can encode in its 8-bit jt/jf fields
-// (include/uapi/linux/filter.h: struct sock_filter).
-const maxCondJump = 255
-
 // errAsm is returned (wrapped) by bpfAsm.Assemble when the program refers to
 // an undefined label, jumps backwards, or can fall off its end.
-var errAsm = errors.New("assemble bpf")
+var ErrAssemble = errors.New("assemble bpf")
 
 // asmKind distinguishes the three shapes an assembler item can have.
 type asmKind uint8
@@ -56,7 +40,7 @@ type asmItem struct {
 // (kernel/bpf/core.c and net/core/filter.c: bpf_check_classic).
 //
 // An empty label as a jump target means "the next instruction".
-type bpfAsm struct {
+type Builder struct {
 	items   []*asmItem
 	labels  map[string]int // label -> index into items of the instruction it precedes
 	nextID  int
@@ -64,81 +48,81 @@ type bpfAsm struct {
 	nlabels int
 }
 
-func newBPFAsm() *bpfAsm { return &bpfAsm{labels: map[string]int{}} }
+func NewBuilder() *Builder { return &Builder{labels: map[string]int{}} }
 
 // NewLabel returns a fresh label name with the given prefix.
-func (a *bpfAsm) NewLabel(prefix string) string {
+func (a *Builder) NewLabel(prefix string) string {
 	a.nlabels++
 	return fmt.Sprintf("%s.%d", prefix, a.nlabels)
 }
 
 // Label binds name to the position of the next instruction emitted.
-func (a *bpfAsm) Label(name string) {
+func (a *Builder) Label(name string) {
 	if _, dup := a.labels[name]; dup && a.err == nil {
-		a.err = fmt.Errorf("%w: label %q defined twice", errAsm, name)
+		a.err = fmt.Errorf("%w: label %q defined twice", ErrAssemble, name)
 	}
 	a.labels[name] = len(a.items)
 }
 
-func (a *bpfAsm) add(it *asmItem) {
+func (a *Builder) add(it *asmItem) {
 	it.id = a.nextID
 	a.nextID++
 	a.items = append(a.items, it)
 }
 
 // Ins emits a non-jump instruction from x/net/bpf's instruction model.
-func (a *bpfAsm) Ins(ins bpf.Instruction) {
+func (a *Builder) Ins(ins bpf.Instruction) {
 	raw, err := ins.Assemble()
 	if err != nil {
 		if a.err == nil {
-			a.err = fmt.Errorf("%w: %v", errAsm, err)
+			a.err = fmt.Errorf("%w: %v", ErrAssemble, err)
 		}
 		return
 	}
 	kind := asmPlain
-	if raw.Op&0x07 == 0x06 { // BPF_RET
+	if raw.Op&ClassMask == Ret {
 		kind = asmRet
 	}
 	a.add(&asmItem{kind: kind, raw: raw})
 }
 
 // LoadAbs emits `ld [off]`, a 32-bit load from struct seccomp_data.
-func (a *bpfAsm) LoadAbs(off uint32) { a.Ins(bpf.LoadAbsolute{Off: off, Size: 4}) }
+func (a *Builder) LoadAbs(off uint32) { a.Ins(bpf.LoadAbsolute{Off: off, Size: 4}) }
 
 // Ret emits `ret #k`.
-func (a *bpfAsm) Ret(k uint32) { a.Ins(bpf.RetConstant{Val: k}) }
+func (a *Builder) Ret(k uint32) { a.Ins(bpf.RetConstant{Val: k}) }
 
 // AndK emits `and #k`.
-func (a *bpfAsm) AndK(k uint32) { a.Ins(bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: k}) }
+func (a *Builder) AndK(k uint32) { a.Ins(bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: k}) }
 
-// JumpIf emits a conditional jump comparing A with k using op (bpfJEQ,
-// bpfJGT, bpfJGE or bpfJSET); jt and jf are labels ("" = next instruction).
-func (a *bpfAsm) JumpIf(op uint16, k uint32, jt, jf string) {
-	a.add(&asmItem{kind: asmCond, raw: bpf.RawInstruction{Op: bpfJMP | op | bpfK, K: k}, ljt: jt, ljf: jf})
+// JumpIf emits a conditional jump comparing A with k using op (Jeq,
+// Jgt, Jge or Jset); jt and jf are labels ("" = next instruction).
+func (a *Builder) JumpIf(op uint16, k uint32, jt, jf string) {
+	a.add(&asmItem{kind: asmCond, raw: bpf.RawInstruction{Op: Jmp | op | K, K: k}, ljt: jt, ljf: jf})
 }
 
 // Jump emits `ja label`.
-func (a *bpfAsm) Jump(label string) {
-	a.add(&asmItem{kind: asmJA, raw: bpf.RawInstruction{Op: bpfJMP | bpfJA}, ljt: label})
+func (a *Builder) Jump(label string) {
+	a.add(&asmItem{kind: asmJA, raw: bpf.RawInstruction{Op: Jmp | Ja}, ljt: label})
 }
 
 // Len returns the number of instructions emitted so far (trampolines not
 // counted).
-func (a *bpfAsm) Len() int { return len(a.items) }
+func (a *Builder) Len() int { return len(a.items) }
 
 // Assemble resolves labels and returns the raw program. It fails with an
 // error wrapping errAsm on an undefined label, a backward jump, or a last
 // instruction that is not a return or jump.
-func (a *bpfAsm) Assemble() ([]bpf.RawInstruction, error) {
+func (a *Builder) Assemble() ([]bpf.RawInstruction, error) {
 	if a.err != nil {
 		return nil, a.err
 	}
 	n := len(a.items)
 	if n == 0 {
-		return nil, fmt.Errorf("%w: empty program", errAsm)
+		return nil, fmt.Errorf("%w: empty program", ErrAssemble)
 	}
 	if k := a.items[n-1].kind; k != asmRet && k != asmJA {
-		return nil, fmt.Errorf("%w: program can fall off its end after instruction %d", errAsm, n-1)
+		return nil, fmt.Errorf("%w: program can fall off its end after instruction %d", ErrAssemble, n-1)
 	}
 	// Resolve labels to item ids.
 	resolve := func(i int, l string) (int, error) {
@@ -146,15 +130,15 @@ func (a *bpfAsm) Assemble() ([]bpf.RawInstruction, error) {
 		if l != "" {
 			p, ok := a.labels[l]
 			if !ok {
-				return 0, fmt.Errorf("%w: undefined label %q", errAsm, l)
+				return 0, fmt.Errorf("%w: undefined label %q", ErrAssemble, l)
 			}
 			idx = p
 		}
 		if idx <= i {
-			return 0, fmt.Errorf("%w: backward jump to %q at instruction %d", errAsm, l, i)
+			return 0, fmt.Errorf("%w: backward jump to %q at instruction %d", ErrAssemble, l, i)
 		}
 		if idx >= n {
-			return 0, fmt.Errorf("%w: jump past the end to %q at instruction %d", errAsm, l, i)
+			return 0, fmt.Errorf("%w: jump past the end to %q at instruction %d", ErrAssemble, l, i)
 		}
 		return a.items[idx].id, nil
 	}
@@ -186,8 +170,8 @@ func (a *bpfAsm) Assemble() ([]bpf.RawInstruction, error) {
 			if it.kind != asmCond {
 				continue
 			}
-			farT := pos[it.jt]-i-1 > maxCondJump
-			farF := pos[it.jf]-i-1 > maxCondJump
+			farT := pos[it.jt]-i-1 > MaxCondJump
+			farF := pos[it.jf]-i-1 > MaxCondJump
 			if !farT && !farF {
 				continue
 			}
@@ -196,13 +180,13 @@ func (a *bpfAsm) Assemble() ([]bpf.RawInstruction, error) {
 			// jump that crosses this point grows by one or two: the outer
 			// loop recomputes until nothing is too far.
 			if farT {
-				t := &asmItem{id: nextID, kind: asmJA, raw: bpf.RawInstruction{Op: bpfJMP | bpfJA}, jt: it.jt}
+				t := &asmItem{id: nextID, kind: asmJA, raw: bpf.RawInstruction{Op: Jmp | Ja}, jt: it.jt}
 				nextID++
 				out = append(out, t)
 				it.jt = t.id
 			}
 			if farF {
-				t := &asmItem{id: nextID, kind: asmJA, raw: bpf.RawInstruction{Op: bpfJMP | bpfJA}, jt: it.jf}
+				t := &asmItem{id: nextID, kind: asmJA, raw: bpf.RawInstruction{Op: Jmp | Ja}, jt: it.jf}
 				nextID++
 				out = append(out, t)
 				it.jf = t.id

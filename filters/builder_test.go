@@ -23,9 +23,9 @@ func TestBPFAsmLongJumps(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := newBPFAsm()
+			a := NewBuilder()
 			a.LoadAbs(OffsetNr)
-			a.JumpIf(bpfJEQ, 7, "hit", "miss")
+			a.JumpIf(Jeq, 7, "hit", "miss")
 			for i := 0; i < tt.pad; i++ {
 				a.Ret(uint32(ActionKillProcess)) // never reached
 			}
@@ -66,19 +66,19 @@ func TestBPFAsmLongJumps(t *testing.T) {
 func TestBPFAsmErrors(t *testing.T) {
 	tests := []struct {
 		name  string
-		build func(a *bpfAsm)
+		build func(a *Builder)
 	}{
-		{"undefined label", func(a *bpfAsm) { a.LoadAbs(0); a.Jump("nowhere"); a.Ret(0) }},
-		{"backward jump", func(a *bpfAsm) { a.Label("top"); a.LoadAbs(0); a.JumpIf(bpfJEQ, 1, "top", ""); a.Ret(0) }},
-		{"falls off the end", func(a *bpfAsm) { a.LoadAbs(0) }},
-		{"duplicate label", func(a *bpfAsm) { a.Label("x"); a.LoadAbs(0); a.Label("x"); a.Ret(0) }},
-		{"jump past the end", func(a *bpfAsm) { a.LoadAbs(0); a.JumpIf(bpfJEQ, 1, "end", ""); a.Ret(0); a.Label("end") }},
+		{"undefined label", func(a *Builder) { a.LoadAbs(0); a.Jump("nowhere"); a.Ret(0) }},
+		{"backward jump", func(a *Builder) { a.Label("top"); a.LoadAbs(0); a.JumpIf(Jeq, 1, "top", ""); a.Ret(0) }},
+		{"falls off the end", func(a *Builder) { a.LoadAbs(0) }},
+		{"duplicate label", func(a *Builder) { a.Label("x"); a.LoadAbs(0); a.Label("x"); a.Ret(0) }},
+		{"jump past the end", func(a *Builder) { a.LoadAbs(0); a.JumpIf(Jeq, 1, "end", ""); a.Ret(0); a.Label("end") }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := newBPFAsm()
+			a := NewBuilder()
 			tt.build(a)
-			if _, err := a.Assemble(); !errors.Is(err, errAsm) {
+			if _, err := a.Assemble(); !errors.Is(err, ErrAssemble) {
 				t.Errorf("Assemble error = %v, want errAsm", err)
 			}
 		})
