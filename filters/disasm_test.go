@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/net/bpf"
 
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/internal/golden"
 )
 
@@ -185,7 +186,7 @@ func TestFormatTextPoliciesGolden(t *testing.T) {
 	for _, spec := range []string{"default", "../testdata/policies/minimal.yaml", "../testdata/policies/denylist.yaml", "../testdata/policies/args-workload.yaml"} {
 		name := strings.TrimSuffix(filepath.Base(spec), filepath.Ext(spec))
 		t.Run(name, func(t *testing.T) {
-			p, err := Open(spec)
+			p, err := formats.Open(spec)
 			if err != nil {
 				t.Fatalf("Open(%s): %v", spec, err)
 			}

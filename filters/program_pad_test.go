@@ -2,13 +2,17 @@ package filters
 
 import (
 	"testing"
+
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/beats"
+	"github.com/seccompbench/seccompbench/filters/formats"
 )
 
 // TestPadded: padding appends unreachable returns and changes nothing a
 // syscall sees: every x86_64 syscall gets the same verdict and runs the
 // same instructions, and the action cache's decision is the same.
 func TestPadded(t *testing.T) {
-	p, err := OpenWith(DefaultPolicyName, OpenOptions{})
+	p, err := formats.OpenWith(beats.DefaultName, formats.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,8 +31,8 @@ func TestPadded(t *testing.T) {
 			t.Fatalf("nr %d: padded returns %#x after %d, unpadded %#x after %d", nr, b.Ret, b.Executed, a.Ret, a.Executed)
 		}
 	}
-	pa := PredictCache(Stack{p}, []*Arch{ArchX86_64})
-	pb := PredictCache(Stack{q}, []*Arch{ArchX86_64})
+	pa := analysis.PredictCache(Stack{p}, []*Arch{ArchX86_64})
+	pb := analysis.PredictCache(Stack{q}, []*Arch{ArchX86_64})
 	for nr := 0; nr < 470; nr++ {
 		ea, _ := pa.Lookup("x86_64", nr)
 		eb, _ := pb.Lookup("x86_64", nr)

@@ -1,9 +1,11 @@
 package filters
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"golang.org/x/net/bpf"
 )
@@ -64,4 +66,27 @@ func decodeSockFilters(b []byte, order binary.ByteOrder) []bpf.RawInstruction {
 		}
 	}
 	return insns
+}
+
+// LooksRaw reports whether data can only be a raw BPF filter: it is binary
+// (has a NUL byte or is not valid UTF-8) and a non-zero multiple of
+// SockFilterSize bytes long.
+func LooksRaw(data []byte) bool {
+	return len(data) > 0 && len(data)%SockFilterSize == 0 && IsBinary(data)
+}
+
+// IsBinary reports whether data is not text: it has a NUL byte or is not
+// valid UTF-8. No text format (YAML, JSON, unit files) is binary.
+func IsBinary(data []byte) bool {
+	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
+}
+
+// LoadRaw is ParseRaw returning the shared loaded shape: one filter,
+// format "raw-bpf".
+func LoadRaw(name string, data []byte) (*Source, error) {
+	p, err := ParseRaw(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return &Source{Name: name, Format: "raw-bpf", Filters: []*Program{p}, Warnings: p.Warnings}, nil
 }

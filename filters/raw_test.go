@@ -5,12 +5,14 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/filters/oci"
 )
 
 // TestRawRoundTrip: Program.Bytes then ParseRaw gives the same instructions,
 // for compiled OCI and systemd programs.
 func TestRawRoundTrip(t *testing.T) {
-	dd, err := DockerDefault(OCIOptions{})
+	dd, err := oci.DockerDefault(oci.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

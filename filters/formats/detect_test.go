@@ -1,0 +1,111 @@
+package formats
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/oci"
+)
+
+func TestDetectFormatCorpus(t *testing.T) {
+	tests := []struct {
+		file string
+		want Format
+	}{
+		{"docker-default.json", OCI},
+		{"podman-like.json", OCI},
+		{"vmm-like.json", OCI},
+		{"raw.bpf", RawBPF},
+		{"hardened.service", SystemdUnit},
+		{"timesyncd-like.service", SystemdUnit},
+		{"default.yaml", Policy},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("../testdata/policies", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := DetectFormat(tt.file, b); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+	for _, tt := range []struct {
+		name, data string
+		want       Format
+	}{
+		{"directive string", "SystemCallFilter=@system-service", SystemdUnit},
+		{"comment then section", "# x\n\n[Service]\nUser=x\n", SystemdUnit},
+		{"unknown section is not a unit", "[Frobnicate]\n", Policy},
+		{"other key=value is not a unit", "Foo=bar\n", Policy},
+		{"yaml", "seccomp:\n  default_action: allow\n", Policy},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := DetectFormat("x", []byte(tt.data)); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for in, want := range map[string]Format{"auto": Unknown, "oci": OCI, "systemd": SystemdUnit, "raw-bpf": RawBPF, "beats-yaml": Policy} {
+		got, err := ParseFormat(in)
+		if err != nil || got != want {
+			t.Errorf("ParseFormat(%q) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	if _, err := ParseFormat("xml"); err == nil {
+		t.Error("ParseFormat(xml) succeeded")
+	}
+}
+
+// TestOpenFormats opens every non-policy corpus entry through Open and
+// OpenWith, and checks that options reach the OCI compiler.
+func TestOpenFormats(t *testing.T) {
+	for _, spec := range []string{oci.DockerDefaultName, "../testdata/policies/vmm-like.json", "../testdata/policies/raw.bpf"} {
+		p, err := Open(spec)
+		if err != nil {
+			t.Fatalf("Open(%s): %v", spec, err)
+		}
+		if err := filters.Validate(p.Insns); err != nil {
+			t.Errorf("Open(%s): invalid program: %v", spec, err)
+		}
+	}
+	if _, err := Open("../testdata/policies/hardened.service"); !errors.Is(err, ErrUnsupportedFormat) {
+		t.Errorf("Open(unit) = %v, want ErrUnsupportedFormat", err)
+	}
+	nr, _ := filters.ArchX86_64.Lookup("mount")
+	for _, tt := range []struct {
+		name string
+		opt  OpenOptions
+		spec string
+		want filters.Action
+	}{
+		{"default caps", OpenOptions{}, oci.DockerDefaultName, filters.ActionErrno},
+		{"CAP_SYS_ADMIN", OpenOptions{OCI: oci.Options{Caps: []string{"CAP_SYS_ADMIN"}}}, oci.DockerDefaultName, filters.ActionAllow},
+		{"file with caps", OpenOptions{OCI: oci.Options{Caps: []string{"CAP_SYS_ADMIN"}}}, "../testdata/policies/docker-default.json", filters.ActionAllow},
+		{"forced format", OpenOptions{Format: OCI}, "../testdata/policies/docker-default.json", filters.ActionErrno},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := OpenWith(tt.spec, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := filters.Emulate(p, filters.ArchX86_64.Data(nr))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := filters.KernelAction(r.Ret); got != tt.want {
+				t.Errorf("mount = %s, want %s", got, tt.want)
+			}
+		})
+	}
+	if _, err := OpenWith("../testdata/policies/docker-default.json", OpenOptions{Format: RawBPF}); !errors.Is(err, filters.ErrBadRaw) {
+		t.Errorf("forcing raw-bpf on JSON = %v, want ErrBadRaw", err)
+	}
+}

@@ -1,0 +1,39 @@
+package formats
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/filters"
+)
+
+// FuzzOpenData: whatever a file holds, format detection plus the loader it
+// picks (what Open does after reading the file) either returns a program
+// the kernel would accept or an error of a documented kind: a *PolicyError,
+// a *SourceError, or ErrUnsupportedFormat for systemd units. Seeds: every
+// file in testdata/policies, whatever its format.
+func FuzzOpenData(f *testing.F) {
+	names, _ := filepath.Glob(filepath.Join(policiesDir, "*"))
+	for _, name := range names {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte{0x06, 0, 0, 0, 0, 0, 0xff, 0x7f, 0x06})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := openFormat("fuzz", data, DetectFormat("fuzz", data), OpenOptions{})
+		if err != nil {
+			var pe *filters.SourceError
+			var se *filters.SourceError
+			if !errors.As(err, &pe) && !errors.As(err, &se) && !errors.Is(err, ErrUnsupportedFormat) {
+				t.Fatalf("error %v (%T) is of no documented kind", err, err)
+			}
+			return
+		}
+		if err := filters.Validate(p.Insns); err != nil {
+			t.Fatalf("loaded program is invalid: %v", err)
+		}
+	})
+}
