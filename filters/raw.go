@@ -36,7 +36,7 @@ func ParseRaw(name string, data []byte) (*Program, error) {
 		return nil, &SourceError{File: name, Err: fmt.Errorf("%w: size %d bytes is not a multiple of %d (sizeof(struct sock_filter)): %d stray bytes at the end",
 			ErrBadRaw, len(data), SockFilterSize, r)}
 	}
-	insns := decodeSockFilters(data, binary.LittleEndian)
+	insns := DecodeSockFilters(data, binary.LittleEndian)
 	if err := Validate(insns); err != nil {
 		e := &SourceError{File: name, Err: fmt.Errorf("%w: %w", ErrBadRaw, err)}
 		var ve *ValidationError
@@ -50,11 +50,11 @@ func ParseRaw(name string, data []byte) (*Program, error) {
 	return SourceProgram(name, data, insns), nil
 }
 
-// decodeSockFilters reads b as an array of struct sock_filter
+// DecodeSockFilters reads b as an array of struct sock_filter
 // {u16 code; u8 jt; u8 jf; u32 k}, SockFilterSize bytes each, with code and
 // k in the given byte order. The caller checks that len(b) is a multiple of
 // SockFilterSize; a partial record at the end is ignored.
-func decodeSockFilters(b []byte, order binary.ByteOrder) []bpf.RawInstruction {
+func DecodeSockFilters(b []byte, order binary.ByteOrder) []bpf.RawInstruction {
 	insns := make([]bpf.RawInstruction, len(b)/SockFilterSize)
 	for i := range insns {
 		r := b[i*SockFilterSize:]

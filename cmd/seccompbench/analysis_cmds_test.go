@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
 )
 
 const minimalPolicy = "../../testdata/policies/minimal.yaml"
@@ -37,7 +39,7 @@ func TestNewCmdCompileFlags(t *testing.T) {
 }
 
 func TestCompileRun(t *testing.T) {
-	p, err := filters.Open("default")
+	p, err := formats.Open("default")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +168,7 @@ func TestSimulateRun(t *testing.T) {
 	t.Run("unknown syscall", func(t *testing.T) {
 		ios, _, _, _ := testIOStreams()
 		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, Syscall: "nosuch", Sort: "nr", Format: "table"})
-		if !errors.Is(err, filters.ErrUnknownSyscall) {
+		if !errors.Is(err, analysis.ErrUnknownSyscall) {
 			t.Errorf("error = %v, want ErrUnknownSyscall", err)
 		}
 	})

@@ -8,6 +8,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/filters/systemd"
 )
 
 func init() {
@@ -82,7 +86,7 @@ systemd's order), with a count per directive, ending with "N filters".`,
 			default:
 				return flagErrorf("--format: %q is not text, raw or json", opts.Format)
 			}
-			if _, err := filters.ParseCompiler(opts.Compiler); err != nil {
+			if _, err := scmp.ParseCompiler(opts.Compiler); err != nil {
 				return flagErrorf("--compiler: %q is not native or libseccomp", opts.Compiler)
 			}
 			if runF != nil {
@@ -99,10 +103,10 @@ systemd's order), with a count per directive, ending with "N filters".`,
 
 // systemdStackJSON is `compile --systemd-stack --format json`.
 type systemdStackJSON struct {
-	Unit       string                     `json:"unit"`
-	Compiler   string                     `json:"compiler"`
-	Filters    []systemdStackJSONFilter   `json:"filters"`
-	Directives []filters.SystemdDirective `json:"directives"`
+	Unit       string                   `json:"unit"`
+	Compiler   string                   `json:"compiler"`
+	Filters    []systemdStackJSONFilter `json:"filters"`
+	Directives []systemd.Directive      `json:"directives"`
 	// Layouts is the stack's total instructions per layout built in.
 	Layouts map[string]int `json:"layouts"`
 	Count   int            `json:"count"`
@@ -116,19 +120,19 @@ type systemdStackJSONFilter struct {
 }
 
 // compileSystemdStack prints the modeled stack of opts.SystemdStack.
-func compileSystemdStack(opts *CompileOptions, comp filters.Compiler) error {
+func compileSystemdStack(opts *CompileOptions, comp scmp.Compiler) error {
 	data, err := os.ReadFile(opts.SystemdStack)
 	if err != nil {
 		return fmt.Errorf("read systemd unit: %w", err)
 	}
-	unit, err := filters.ParseSystemdUnit(opts.SystemdStack, data, filters.SystemdOptions{Compiler: comp})
+	unit, err := systemd.ParseUnit(opts.SystemdStack, data, systemd.Options{Compiler: comp})
 	if err != nil {
 		return fmt.Errorf("model systemd stack: %w", err)
 	}
 	for _, w := range unit.Warnings {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
 	}
-	total := func(u *filters.SystemdStack) int {
+	total := func(u *systemd.Stack) int {
 		n := 0
 		for _, p := range u.Programs {
 			n += p.Len()
@@ -136,12 +140,12 @@ func compileSystemdStack(opts *CompileOptions, comp filters.Compiler) error {
 		return n
 	}
 	layouts := map[string]int{comp.String(): total(unit)}
-	other := filters.CompilerNative
-	if comp == filters.CompilerNative {
-		other = filters.CompilerLibseccomp
+	other := scmp.CompilerNative
+	if comp == scmp.CompilerNative {
+		other = scmp.CompilerLibseccomp
 	}
-	if other == filters.CompilerNative || filters.LibseccompAvailable() {
-		if u2, err := filters.ParseSystemdUnit(opts.SystemdStack, data, filters.SystemdOptions{Compiler: other}); err == nil {
+	if other == scmp.CompilerNative || scmp.LibseccompAvailable() {
+		if u2, err := systemd.ParseUnit(opts.SystemdStack, data, systemd.Options{Compiler: other}); err == nil {
 			layouts[other.String()] = total(u2)
 		}
 	}
@@ -223,34 +227,34 @@ type compileLayouts struct {
 // ociSource reports whether spec names an OCI profile, the only format
 // --compiler applies to.
 func ociSource(spec string) bool {
-	if spec == filters.DockerDefaultName {
+	if spec == oci.DockerDefaultName {
 		return true
 	}
 	data, err := os.ReadFile(spec)
-	return err == nil && filters.DetectFormat(spec, data) == filters.FormatOCI
+	return err == nil && formats.DetectFormat(spec, data) == formats.OCI
 }
 
 // layoutsOf compiles an OCI profile with every compiler built in.
 func layoutsOf(spec string) (*compileLayouts, error) {
-	n, err := filters.OpenWith(spec, filters.OpenOptions{Compiler: filters.CompilerNative})
+	n, err := formats.OpenWith(spec, formats.OpenOptions{Compiler: scmp.CompilerNative})
 	if err != nil {
 		return nil, err
 	}
 	l := &compileLayouts{native: n.Len()}
-	if !filters.LibseccompAvailable() {
+	if !scmp.LibseccompAvailable() {
 		return l, nil
 	}
-	p, err := filters.OpenWith(spec, filters.OpenOptions{Compiler: filters.CompilerLibseccomp})
+	p, err := formats.OpenWith(spec, formats.OpenOptions{Compiler: scmp.CompilerLibseccomp})
 	if err != nil {
 		return nil, err
 	}
 	l.libseccomp = p.Len()
-	l.version, _ = filters.LibseccompVersion()
+	l.version, _ = scmp.LibseccompVersion()
 	return l, nil
 }
 
 // text is the comment line `compile` prints above an OCI disassembly.
-func (l *compileLayouts) text(shown filters.Compiler) string {
+func (l *compileLayouts) text(shown scmp.Compiler) string {
 	if l.libseccomp == 0 {
 		return fmt.Sprintf("; layouts: native %d instructions; libseccomp not built in (build with -tags libseccomp, needs libseccomp-dev and cgo)\n", l.native)
 	}
@@ -259,14 +263,14 @@ func (l *compileLayouts) text(shown filters.Compiler) string {
 }
 
 func compileRun(opts *CompileOptions) error {
-	comp, err := filters.ParseCompiler(opts.Compiler)
+	comp, err := scmp.ParseCompiler(opts.Compiler)
 	if err != nil {
 		return &FlagError{Err: err}
 	}
 	if opts.SystemdStack != "" {
 		return compileSystemdStack(opts, comp)
 	}
-	p, err := filters.OpenWith(opts.Policy, filters.OpenOptions{Compiler: comp})
+	p, err := formats.OpenWith(opts.Policy, formats.OpenOptions{Compiler: comp})
 	if err != nil {
 		return fmt.Errorf("compile policy: %w", err)
 	}
@@ -281,7 +285,7 @@ func compileRun(opts *CompileOptions) error {
 		if layouts, err = layoutsOf(opts.Policy); err != nil {
 			return fmt.Errorf("compile policy: %w", err)
 		}
-	} else if comp != filters.CompilerNative {
+	} else if comp != scmp.CompilerNative {
 		fmt.Fprintf(opts.IO.ErrOut, "note: --compiler applies to OCI profiles; %s is not one and is shown as loaded\n", opts.Policy)
 	}
 	out := opts.IO.Out

@@ -7,22 +7,23 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 )
 
 // compilerUsage is the help text of every --compiler flag.
 const compilerUsage = "who lays out OCI profiles (and docker-default): native or libseccomp (as runc installs them; needs a -tags libseccomp build)"
 
-// compilerValue is a --compiler flag: a filters.Compiler set through
-// filters.ParseCompiler, so a bad name is a usage error (exit 2) at flag
+// compilerValue is a --compiler flag: a scmp.Compiler set through
+// scmp.ParseCompiler, so a bad name is a usage error (exit 2) at flag
 // parsing.
-type compilerValue filters.Compiler
+type compilerValue scmp.Compiler
 
 // String returns the compiler's name ("native" or "libseccomp").
-func (c *compilerValue) String() string { return filters.Compiler(*c).String() }
+func (c *compilerValue) String() string { return scmp.Compiler(*c).String() }
 
-// Set parses a compiler name; errors wrap filters.ErrUnknownCompiler.
+// Set parses a compiler name; errors wrap scmp.ErrUnknownCompiler.
 func (c *compilerValue) Set(s string) error {
-	v, err := filters.ParseCompiler(s)
+	v, err := scmp.ParseCompiler(s)
 	if err != nil {
 		return err
 	}
@@ -45,6 +46,6 @@ func printWarnings(w io.Writer, progs []*filters.Program) {
 }
 
 // addCompilerFlag adds --compiler to fl, storing into dst (default native).
-func addCompilerFlag(fl *pflag.FlagSet, dst *filters.Compiler) {
+func addCompilerFlag(fl *pflag.FlagSet, dst *scmp.Compiler) {
 	fl.Var((*compilerValue)(dst), "compiler", compilerUsage)
 }

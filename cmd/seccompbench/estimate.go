@@ -18,6 +18,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
@@ -34,7 +37,7 @@ type EstimateOptions struct {
 
 	Policies []string
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler     filters.Compiler
+	Compiler     scmp.Compiler
 	Profile      string
 	Filters      int    // stack depth, cycling the policies; 0 = one each
 	Cache        string // on or defeat
@@ -290,7 +293,7 @@ func estimateRun(opts *EstimateOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	base, _, err := openPolicies(opts.Policies, filters.OpenOptions{Compiler: opts.Compiler})
+	base, _, err := openPolicies(opts.Policies, formats.OpenOptions{Compiler: opts.Compiler})
 	if err != nil {
 		return err
 	}
@@ -308,12 +311,12 @@ func estimateRun(opts *EstimateOptions) error {
 	if err != nil {
 		return fmt.Errorf("read profile: %w", err)
 	}
-	prof, err := filters.ParseProfile(opts.Profile, data)
+	prof, err := analysis.ParseProfile(opts.Profile, data)
 	if err != nil {
 		return err
 	}
 	out := &estimateJSON{Cache: opts.Cache, Warnings: append([]string{}, prof.Warnings...)}
-	evals, err := filters.EvaluateProfile(stack, prof)
+	evals, err := analysis.EvaluateProfile(stack, prof)
 	if err != nil {
 		return err
 	}
@@ -352,7 +355,7 @@ func estimateRun(opts *EstimateOptions) error {
 
 // estimateItems turns evaluated profile entries into cost items; unknown
 // entries get no calls.
-func estimateItems(evals []filters.ProfileCost, n int) []stats.CostItem {
+func estimateItems(evals []analysis.ProfileCost, n int) []stats.CostItem {
 	items := make([]stats.CostItem, len(evals))
 	for i, e := range evals {
 		if !e.Known {
@@ -364,7 +367,7 @@ func estimateItems(evals []filters.ProfileCost, n int) []stats.CostItem {
 }
 
 // fillEstimate predicts every entry and the total and fills out.
-func fillEstimate(out *estimateJSON, opts *EstimateOptions, prof *filters.Profile, stack filters.Stack, evals []filters.ProfileCost, model stats.CostModel, points []estPointJS, source string) {
+func fillEstimate(out *estimateJSON, opts *EstimateOptions, prof *analysis.Profile, stack filters.Stack, evals []analysis.ProfileCost, model stats.CostModel, points []estPointJS, source string) {
 	n := len(stack)
 	out.Profile.Source, out.Profile.Format, out.Profile.Calls, out.Profile.Syscalls = prof.Source, prof.Format, prof.TotalCalls, len(prof.Entries)
 	out.Profile.Seconds = num(prof.TotalSeconds)
@@ -554,20 +557,20 @@ func cachedAt(entry, perFilter stats.Estimate, n int) stats.Estimate {
 
 // calibrationWorkloads are the quick calibration's syscalls and their
 // positions in CalibrationFilter's chain (0: unmarked, the chain's end).
-var calibrationWorkloads = []filters.CalibrationMark{{Name: "getppid", Pos: 1}, {Name: "gettid", Pos: 125}, {Name: "getpid", Pos: 0}}
+var calibrationWorkloads = []analysis.CalibrationMark{{Name: "getppid", Pos: 1}, {Name: "gettid", Pos: 125}, {Name: "getpid", Pos: 0}}
 
 // quickCalibration measures the cost model on this machine: for each
 // calibration workload, runs of CalibrationFilter at calibrationCounts(n)
 // with the cache defeated (a calibration point) and as installed (every
 // syscall cached: the cached cost at depth n, averaged over the workloads).
 func quickCalibration(ctx context.Context, opts *EstimateOptions, n int) (stats.CostModel, []estPointJS, string, []string, error) {
-	var marks []filters.CalibrationMark
+	var marks []analysis.CalibrationMark
 	for _, m := range calibrationWorkloads {
 		if m.Pos > 0 {
 			marks = append(marks, m)
 		}
 	}
-	prog, err := filters.CalibrationFilter(filters.ArchX86_64, filters.MaxCalibrationChain, marks...)
+	prog, err := analysis.CalibrationFilter(filters.ArchX86_64, analysis.MaxCalibrationChain, marks...)
 	if err != nil {
 		return stats.CostModel{}, nil, "", nil, err
 	}
@@ -595,7 +598,7 @@ func quickCalibration(ctx context.Context, opts *EstimateOptions, n int) (stats.
 			return stats.CostModel{}, nil, "", nil, fmt.Errorf("quick calibration: no defeat fit for %s: %s", m.Name, strings.Join(res.Warnings, "; "))
 		}
 		nr, _ := filters.ArchX86_64.Lookup(m.Name)
-		c, err := filters.AnalyzeSyscall(filters.Stack{prog.DefeatCache()}, filters.ArchX86_64, nr)
+		c, err := analysis.AnalyzeSyscall(filters.Stack{prog.DefeatCache()}, filters.ArchX86_64, nr)
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, err
 		}
@@ -630,7 +633,7 @@ func quickCalibration(ctx context.Context, opts *EstimateOptions, n int) (stats.
 // a calibration at other depths would be biased. n is capped at the
 // deepest stack of CalibrationFilter that fits MAX_INSNS_PER_PATH.
 func calibrationCounts(n int) []int {
-	limit := filters.MaxInsnsPerPath / (filters.MaxCalibrationChain + 3 + 1 + filters.PathPenalty)
+	limit := filters.MaxInsnsPerPath / (analysis.MaxCalibrationChain + 3 + 1 + filters.PathPenalty)
 	n = min(max(n, 2), limit)
 	c := []int{0, 1, (n + 1) / 2, n}
 	slices.Sort(c)
@@ -696,7 +699,7 @@ func measureFits(ctx context.Context, opts *EstimateOptions, progs []*filters.Pr
 // difference of the medians over children, with a bootstrap interval, so
 // that a child disturbed by other load on the machine does not decide it)
 // and compares it with the prediction.
-func validateEstimate(ctx context.Context, opts *EstimateOptions, base []*filters.Program, variant runner.Variant, n int, evals []filters.ProfileCost, rows []estSyscallJSON, model stats.CostModel) (*estValidationJSON, error) {
+func validateEstimate(ctx context.Context, opts *EstimateOptions, base []*filters.Program, variant runner.Variant, n int, evals []analysis.ProfileCost, rows []estSyscallJSON, model stats.CostModel) (*estValidationJSON, error) {
 	v := &estValidationJSON{Trials: opts.Trials, Skipped: []string{}}
 	var items []stats.CostItem
 	var measTot, measVar, absErr float64
@@ -742,7 +745,7 @@ func validateEstimate(ctx context.Context, opts *EstimateOptions, base []*filter
 			}
 		}
 		v.Rows = append(v.Rows, row)
-		items = append(items, estimateItems([]filters.ProfileCost{e}, n)...)
+		items = append(items, estimateItems([]analysis.ProfileCost{e}, n)...)
 		c := float64(e.Calls)
 		measTot += c * d.Delta
 		hw := (d.Hi - d.Lo) / 2

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 )
@@ -105,7 +106,7 @@ on kernels without CONFIG_CHECKPOINT_RESTORE.`,
 			if syscalls != "" {
 				opts.Syscalls = strings.Split(syscalls, ",")
 				for _, s := range opts.Syscalls {
-					if _, err := filters.LookupSyscall(filters.ArchX86_64, s); err != nil {
+					if _, err := analysis.LookupSyscall(filters.ArchX86_64, s); err != nil {
 						return &FlagError{Err: fmt.Errorf("--syscalls: %w", err)}
 					}
 				}
@@ -286,7 +287,7 @@ func inspectProcess(pf runner.ProcessFilters, opts *InspectOptions) *inspectJSON
 		return j
 	}
 	j.stack = stack
-	groups := filters.GroupFilters(stack)
+	groups := analysis.GroupFilters(stack)
 	groupOf := map[string]int{}
 	for g, gr := range groups {
 		groupOf[gr.SHA256] = g
@@ -330,11 +331,11 @@ func dumpedStack(pf runner.ProcessFilters) (filters.Stack, error) {
 
 func analyzeInspected(stack filters.Stack, syscalls []string) (*inspectAnalysisJSON, error) {
 	a := &inspectAnalysisJSON{PathLength: stack.PathLength()}
-	costs, err := filters.Analyze(stack, filters.NativeArches())
+	costs, err := analysis.Analyze(stack, filters.NativeArches())
 	if err != nil {
 		return nil, fmt.Errorf("analyze dumped stack: %w", err)
 	}
-	byName := map[string]filters.SyscallCost{}
+	byName := map[string]analysis.SyscallCost{}
 	counts := map[string]*inspectCacheJSON{}
 	var order []string
 	for _, c := range costs {
@@ -362,11 +363,11 @@ func analyzeInspected(stack filters.Stack, syscalls []string) (*inspectAnalysisJ
 	for _, name := range syscalls {
 		c, ok := byName[name]
 		if !ok {
-			nr, err := filters.LookupSyscall(filters.ArchX86_64, name)
+			nr, err := analysis.LookupSyscall(filters.ArchX86_64, name)
 			if err != nil {
 				return nil, err
 			}
-			if c, err = filters.AnalyzeSyscall(stack, filters.ArchX86_64, nr); err != nil {
+			if c, err = analysis.AnalyzeSyscall(stack, filters.ArchX86_64, nr); err != nil {
 				return nil, err
 			}
 		}
@@ -375,7 +376,7 @@ func analyzeInspected(stack filters.Stack, syscalls []string) (*inspectAnalysisJ
 	return a, nil
 }
 
-func syscallJSON(c filters.SyscallCost) inspectSyscallJSON {
+func syscallJSON(c analysis.SyscallCost) inspectSyscallJSON {
 	name := c.Name
 	if name == "" {
 		name = strconv.Itoa(c.Nr)

@@ -8,6 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/runner"
 )
 
@@ -24,7 +27,7 @@ type LintOptions struct {
 	Filters  int    // requested stack depth; 0 = one filter per policy
 	Format   string // text or json
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler filters.Compiler
+	Compiler scmp.Compiler
 }
 
 // NewCmdLint builds `seccompbench lint`. runF, if not nil, replaces lintRun
@@ -84,27 +87,27 @@ an error-severity finding exists.`,
 
 // lintJSON is one finding in `lint --format json`.
 type lintJSON struct {
-	Severity filters.Severity `json:"severity"`
-	Code     string           `json:"code"`
-	Filter   int              `json:"filter"`
-	Policy   string           `json:"policy,omitempty"`
-	Syscall  string           `json:"syscall,omitempty"`
-	Message  string           `json:"message"`
-	Hint     string           `json:"hint"`
+	Severity analysis.Severity `json:"severity"`
+	Code     string            `json:"code"`
+	Filter   int               `json:"filter"`
+	Policy   string            `json:"policy,omitempty"`
+	Syscall  string            `json:"syscall,omitempty"`
+	Message  string            `json:"message"`
+	Hint     string            `json:"hint"`
 }
 
 func lintRun(opts *LintOptions) error {
-	progs, _, err := openPolicies(opts.Policies, filters.OpenOptions{Compiler: opts.Compiler})
+	progs, _, err := openPolicies(opts.Policies, formats.OpenOptions{Compiler: opts.Compiler})
 	if err != nil {
 		return err
 	}
 	s := filters.Stack(progs)
-	lo := filters.LintOptions{Count: opts.Filters}
+	lo := analysis.LintOptions{Count: opts.Filters}
 	if opts.Workload != "" {
 		w, _ := runner.LookupWorkload(opts.Workload)
 		lo.Workload = w.Syscalls
 	}
-	findings := filters.Lint(s, lo)
+	findings := analysis.Lint(s, lo)
 	if opts.Format == "json" {
 		out := make([]lintJSON, 0, len(findings))
 		for _, f := range findings {
@@ -120,15 +123,15 @@ func lintRun(opts *LintOptions) error {
 	} else if err := writeFindings(opts.IO.Out, findings); err != nil {
 		return err
 	}
-	if filters.HasErrors(findings) {
+	if analysis.HasErrors(findings) {
 		return errFindings
 	}
 	return nil
 }
 
-func writeFindings(w io.Writer, fs []filters.Finding) error {
+func writeFindings(w io.Writer, fs []analysis.Finding) error {
 	var b strings.Builder
-	counts := map[filters.Severity]int{}
+	counts := map[analysis.Severity]int{}
 	for _, f := range fs {
 		counts[f.Severity]++
 		where := "stack"
@@ -138,7 +141,7 @@ func writeFindings(w io.Writer, fs []filters.Finding) error {
 		fmt.Fprintf(&b, "%s: %s [%s]: %s\n", f.Severity, where, f.Code, f.Message)
 		fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
 	}
-	fmt.Fprintf(&b, "%d errors, %d warnings, %d info\n", counts[filters.SeverityError], counts[filters.SeverityWarning], counts[filters.SeverityInfo])
+	fmt.Fprintf(&b, "%d errors, %d warnings, %d info\n", counts[analysis.SeverityError], counts[analysis.SeverityWarning], counts[analysis.SeverityInfo])
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write findings: %w", err)
 	}

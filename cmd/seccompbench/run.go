@@ -21,6 +21,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
@@ -74,9 +78,9 @@ type RunOptions struct {
 	SystemdDirectives string
 	// CountsSet reports that --filters was given (else units pick counts).
 	CountsSet bool
-	FormatIn  filters.Format
-	OCI       filters.OCIOptions
-	Compiler  filters.Compiler
+	FormatIn  formats.Format
+	OCI       oci.Options
+	Compiler  scmp.Compiler
 	Args      []string // the command line, for the report
 
 	// Pid, if set, replays the filter stack dumped from this process
@@ -124,14 +128,14 @@ syscall (as on older kernels or with argument rules).`,
 			}
 			var err error
 			opts.CountsSet = cmd.Flags().Changed("filters")
-			if opts.FormatIn, err = filters.ParseFormat(formatIn); err != nil {
+			if opts.FormatIn, err = formats.ParseFormat(formatIn); err != nil {
 				return &FlagError{Err: fmt.Errorf("--format-in: %w", err)}
 			}
-			if opts.Compiler, err = filters.ParseCompiler(compiler); err != nil {
+			if opts.Compiler, err = scmp.ParseCompiler(compiler); err != nil {
 				return &FlagError{Err: fmt.Errorf("--compiler: %w", err)}
 			}
 			if caps != "" {
-				if opts.OCI.Caps, err = filters.ParseCaps(caps); err != nil {
+				if opts.OCI.Caps, err = oci.ParseCaps(caps); err != nil {
 					return &FlagError{Err: fmt.Errorf("--caps: %w", err)}
 				}
 			}
@@ -250,7 +254,7 @@ syscall (as on older kernels or with argument rules).`,
 	fl.StringVar(&formatIn, "format-in", "", "force the policy format: policy (Beats YAML/JSON), oci, raw, systemd (default: detect from content)")
 	fl.StringVar(&compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (as runc and systemd install them; needs a -tags libseccomp build)")
 	fl.StringVar(&caps, "caps", "", "OCI profiles: capabilities to resolve includes/excludes with, e.g. default,-net_raw or all (default: Docker's default set)")
-	fl.StringVar(&opts.OCI.KernelVersion, "kernel-version", "", "OCI profiles: kernel version for minKernel conditions (default: "+filters.DefaultKernelVersion+")")
+	fl.StringVar(&opts.OCI.KernelVersion, "kernel-version", "", "OCI profiles: kernel version for minKernel conditions (default: "+oci.DefaultKernelVersion+")")
 	return cmd
 }
 
@@ -310,7 +314,7 @@ func runRun(opts *RunOptions) error {
 	if err := checkOutputs(opts.outputs); err != nil {
 		return err
 	}
-	progs, pols, err := openPolicies(opts.Policies, filters.OpenOptions{Format: opts.FormatIn, OCI: opts.OCI, Compiler: opts.Compiler})
+	progs, pols, err := openPolicies(opts.Policies, formats.OpenOptions{Format: opts.FormatIn, OCI: opts.OCI, Compiler: opts.Compiler})
 	printWarnings(opts.IO.ErrOut, progs)
 	if err != nil {
 		return err
@@ -507,9 +511,9 @@ func runRun(opts *RunOptions) error {
 
 // openSystemd models the unit's filter stack and describes it for the
 // report as one policy entry (instructions summed over its filters).
-func openSystemd(opts *RunOptions) (*filters.SystemdStack, report.Policy, error) {
+func openSystemd(opts *RunOptions) (*systemd.Stack, report.Policy, error) {
 	t0 := time.Now()
-	var unit *filters.SystemdStack
+	var unit *systemd.Stack
 	var err error
 	var sum [32]byte
 	if opts.SystemdUnit != "" {
@@ -518,10 +522,10 @@ func openSystemd(opts *RunOptions) (*filters.SystemdStack, report.Policy, error)
 			return nil, report.Policy{}, fmt.Errorf("read systemd unit: %w", rerr)
 		}
 		sum = sha256.Sum256(data)
-		unit, err = filters.ParseSystemdUnit(opts.SystemdUnit, data, filters.SystemdOptions{Compiler: opts.Compiler})
+		unit, err = systemd.ParseUnit(opts.SystemdUnit, data, systemd.Options{Compiler: opts.Compiler})
 	} else {
 		sum = sha256.Sum256([]byte(opts.SystemdDirectives))
-		unit, err = filters.ParseSystemdDirectives("--systemd", opts.SystemdDirectives, filters.SystemdOptions{Compiler: opts.Compiler})
+		unit, err = systemd.ParseDirectives("--systemd", opts.SystemdDirectives, systemd.Options{Compiler: opts.Compiler})
 	}
 	if err != nil {
 		return nil, report.Policy{}, fmt.Errorf("model systemd stack: %w", err)
@@ -542,21 +546,21 @@ func openSystemd(opts *RunOptions) (*filters.SystemdStack, report.Policy, error)
 }
 
 // openPolicies opens each policy argument and describes it for the report.
-func openPolicies(specs []string, o filters.OpenOptions) ([]*filters.Program, []report.Policy, error) {
+func openPolicies(specs []string, o formats.OpenOptions) ([]*filters.Program, []report.Policy, error) {
 	var progs []*filters.Program
 	var pols []report.Policy
 	for _, s := range specs {
 		t0 := time.Now()
-		p, err := filters.OpenWith(s, o)
-		if errors.Is(err, filters.ErrUnsupportedFormat) {
+		p, err := formats.OpenWith(s, o)
+		if errors.Is(err, formats.ErrUnsupportedFormat) {
 			return nil, nil, &FlagError{Err: fmt.Errorf("open policy: %w", err)}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("open policy: %w; POLICY is a file, \"default\" or %q", err, filters.DockerDefaultName)
+			return nil, nil, fmt.Errorf("open policy: %w; POLICY is a file, \"default\" or %q", err, oci.DockerDefaultName)
 		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) && errors.Is(pe.Err, syscall.EISDIR) {
-			return nil, nil, fmt.Errorf("open policy %s: is a directory; POLICY is a file, \"default\" or %q", s, filters.DockerDefaultName)
+			return nil, nil, fmt.Errorf("open policy %s: is a directory; POLICY is a file, \"default\" or %q", s, oci.DockerDefaultName)
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("open policy: %w", err)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/runner"
 )
 
@@ -22,7 +23,7 @@ type SandboxOptions struct {
 	Filters     int // stack depth by cycling the policies; 0 = one each
 	DefeatCache bool
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler  filters.Compiler
+	Compiler  scmp.Compiler
 	SpecAllow bool
 	Command   []string
 }

@@ -14,6 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -34,7 +37,7 @@ type SimulateOptions struct {
 	Filters     int    // stack depth by cycling the policies; 0 = one each
 	DefeatCache bool
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler filters.Compiler
+	Compiler scmp.Compiler
 	Format   string // table, json, svg or png (svg and png need --all)
 	// Outputs are the -o FILEs, each in the format of its extension
 	// (see resolveOutputs); none means stdout in Format.
@@ -194,8 +197,8 @@ func parseArgs(s string) ([]uint64, error) {
 
 // simulateStack opens the policies, compiling OCI profiles with comp, and
 // builds the stack to simulate.
-func simulateStack(specs []string, n int, defeat bool, comp filters.Compiler, warn io.Writer) (filters.Stack, error) {
-	progs, _, err := openPolicies(specs, filters.OpenOptions{Compiler: comp})
+func simulateStack(specs []string, n int, defeat bool, comp scmp.Compiler, warn io.Writer) (filters.Stack, error) {
+	progs, _, err := openPolicies(specs, formats.OpenOptions{Compiler: comp})
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +251,7 @@ type simDocJSON struct {
 	Syscalls []simJSON      `json:"syscalls"`
 }
 
-func toSimJSON(c filters.SyscallCost, sr *filters.StackResult) simJSON {
+func toSimJSON(c analysis.SyscallCost, sr *filters.StackResult) simJSON {
 	j := simJSON{Name: c.Name, Nr: c.Nr, Arch: c.Arch, Action: c.Action.String(), Ret: filters.RetText(c.Ret),
 		Decider: c.Decider, Cached: c.Cached, CacheCause: c.CacheCause, CacheReason: c.CacheReason,
 		Instructions: c.Executed, Effective: c.EffectiveInstructions, PerFilter: c.PerFilter}
@@ -285,11 +288,11 @@ func simulateRun(opts *SimulateOptions) error {
 	if opts.Arch != "" {
 		arch, _ = filters.LookupArch(opts.Arch)
 	}
-	nr, err := filters.LookupSyscall(arch, opts.Syscall)
+	nr, err := analysis.LookupSyscall(arch, opts.Syscall)
 	if err != nil {
 		return &FlagError{Err: fmt.Errorf("--syscall: %w", err)}
 	}
-	cost, err := filters.AnalyzeSyscall(s, arch, nr, opts.Args...)
+	cost, err := analysis.AnalyzeSyscall(s, arch, nr, opts.Args...)
 	if err != nil {
 		return fmt.Errorf("simulate %s: %w", opts.Syscall, err)
 	}
@@ -314,7 +317,7 @@ func writeJSON(w io.Writer, v any) error {
 	return nil
 }
 
-func writeSyscallText(w io.Writer, s filters.Stack, c filters.SyscallCost, sr filters.StackResult) error {
+func writeSyscallText(w io.Writer, s filters.Stack, c analysis.SyscallCost, sr filters.StackResult) error {
 	var b strings.Builder
 	name := c.Name
 	if name == "" {
@@ -354,19 +357,19 @@ func writeSyscallText(w io.Writer, s filters.Stack, c filters.SyscallCost, sr fi
 
 // simulateCosts analyzes every syscall of --arch (all native ABIs
 // without it) and sorts them by --sort.
-func simulateCosts(opts *SimulateOptions, s filters.Stack) ([]*filters.Arch, []filters.SyscallCost, error) {
+func simulateCosts(opts *SimulateOptions, s filters.Stack) ([]*filters.Arch, []analysis.SyscallCost, error) {
 	arches := filters.NativeArches()
 	if opts.Arch != "" {
 		a, _ := filters.LookupArch(opts.Arch)
 		arches = []*filters.Arch{a}
 	}
-	costs, err := filters.Analyze(s, arches)
+	costs, err := analysis.Analyze(s, arches)
 	if err != nil {
 		return nil, nil, fmt.Errorf("simulate all syscalls: %w", err)
 	}
 	switch opts.Sort {
 	case "cost":
-		filters.SortByCost(costs)
+		analysis.SortByCost(costs)
 	case "name":
 		sort.SliceStable(costs, func(i, j int) bool { return costs[i].Name < costs[j].Name })
 	}
@@ -397,7 +400,7 @@ func simulateAll(opts *SimulateOptions, s filters.Stack) error {
 
 // simulatePlot is the plot of one ABI's costs (x86_64 unless --arch), in
 // the --sort order.
-func simulatePlot(opts *SimulateOptions, s filters.Stack, costs []filters.SyscallCost) *report.SimulatePlot {
+func simulatePlot(opts *SimulateOptions, s filters.Stack, costs []analysis.SyscallCost) *report.SimulatePlot {
 	arch := filters.ArchX86_64.Name
 	if a, err := filters.LookupArch(opts.Arch); opts.Arch != "" && err == nil {
 		arch = a.Name
@@ -414,7 +417,7 @@ func simulatePlot(opts *SimulateOptions, s filters.Stack, costs []filters.Syscal
 }
 
 // writeAllText writes the --all table.
-func writeAllText(w io.Writer, s filters.Stack, arches []*filters.Arch, costs []filters.SyscallCost) error {
+func writeAllText(w io.Writer, s filters.Stack, arches []*filters.Arch, costs []analysis.SyscallCost) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# stack: %s\n", stackText(s))
 	for _, a := range arches {

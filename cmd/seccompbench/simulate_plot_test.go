@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -142,7 +142,7 @@ func TestSimulatePlotData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := simulateStack([]string{"default"}, 0, tt.defeat, filters.CompilerNative, io.Discard)
+			s, err := simulateStack([]string{"default"}, 0, tt.defeat, scmp.CompilerNative, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}

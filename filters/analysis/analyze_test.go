@@ -6,20 +6,21 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
 	"golang.org/x/net/bpf"
 )
 
 func TestAnalyze(t *testing.T) {
-	allow := tAllowlist(t, "allow", 39, 0)
+	allow := filterstest.Allowlist(t, "allow", 39, 0)
 	// write (1) allowed only when args[0] == 1; getpid unconditionally.
-	argRule := tAsm(t, "arg-rule",
-		tLdNr(),
+	argRule := filterstest.Asm(t, "arg-rule",
+		filterstest.LdNr(),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 39, SkipTrue: 4},
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 1, SkipFalse: 2},
-		tLdArg(0, false),
+		filterstest.LdArg(0, false),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 1, SkipTrue: 1},
-		tRet(filters.ActionErrno, 1),
-		tRet(filters.ActionAllow, 0),
+		filterstest.Ret(filters.ActionErrno, 1),
+		filterstest.Ret(filters.ActionAllow, 0),
 	)
 	s := filters.Stack{allow, argRule, allow}
 	costs, err := Analyze(s, nil)
@@ -78,13 +79,13 @@ func TestAnalyze(t *testing.T) {
 }
 
 func TestAnalyzeSyscallArgs(t *testing.T) {
-	argRule := tAsm(t, "arg-rule",
-		tLdNr(),
+	argRule := filterstest.Asm(t, "arg-rule",
+		filterstest.LdNr(),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 1, SkipFalse: 2},
-		tLdArg(0, false),
+		filterstest.LdArg(0, false),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 1, SkipTrue: 1},
-		tRet(filters.ActionErrno, 1),
-		tRet(filters.ActionAllow, 0),
+		filterstest.Ret(filters.ActionErrno, 1),
+		filterstest.Ret(filters.ActionAllow, 0),
 	)
 	tests := []struct {
 		name       string
@@ -111,7 +112,7 @@ func TestAnalyzeSyscallArgs(t *testing.T) {
 			}
 		})
 	}
-	bad := &filters.Program{Name: "bad", Insns: []bpf.RawInstruction{tRaw(filters.Ld|filters.W|filters.Abs, 0, 0, 66), tRaw(filters.Ret|filters.A, 0, 0, 0)}}
+	bad := &filters.Program{Name: "bad", Insns: []bpf.RawInstruction{filterstest.Raw(filters.Ld|filters.W|filters.Abs, 0, 0, 66), filterstest.Raw(filters.Ret|filters.A, 0, 0, 0)}}
 	if _, err := AnalyzeSyscall(filters.Stack{bad}, filters.ArchX86_64, 1); !errors.Is(err, filters.ErrInvalidProgram) {
 		t.Errorf("AnalyzeSyscall(invalid) error = %v, want ErrInvalidProgram", err)
 	}
@@ -165,7 +166,7 @@ func TestLookupSyscall(t *testing.T) {
 }
 
 func TestLookupArch(t *testing.T) {
-	for name, want := range map[string]*filters.Arch{"x86_64": filters.ArchX86_64, "amd64": ArchX86_64, "i386": filters.ArchI386, "ia32": ArchI386, "X32": filters.ArchX32} {
+	for name, want := range map[string]*filters.Arch{"x86_64": filters.ArchX86_64, "amd64": filters.ArchX86_64, "i386": filters.ArchI386, "ia32": filters.ArchI386, "X32": filters.ArchX32} {
 		if got, err := filters.LookupArch(name); err != nil || got != want {
 			t.Errorf("LookupArch(%q) = %v, %v; want %v", name, got, err, want)
 		}
@@ -187,25 +188,25 @@ func benchStack(b testing.TB, depth int) filters.Stack {
 	s := make(filters.Stack, depth)
 	for i := range s {
 		insns := []bpf.Instruction{
-			tLdArch(),
+			filterstest.LdArch(),
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: filters.AuditArchX86_64, SkipTrue: 1},
-			tRet(filters.ActionKillProcess, 0),
-			tLdNr(),
+			filterstest.Ret(filters.ActionKillProcess, 0),
+			filterstest.LdNr(),
 			bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: filters.X32SyscallBit, SkipFalse: 1},
-			tRet(filters.ActionErrno, filters.ENOSYS),
+			filterstest.Ret(filters.ActionErrno, filters.ENOSYS),
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: 1, SkipFalse: 4},
-			tLdArg(0, false),
+			filterstest.LdArg(0, false),
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(i % 3), SkipFalse: 1},
-			tRet(filters.ActionAllow, 0),
-			tLdNr(),
+			filterstest.Ret(filters.ActionAllow, 0),
+			filterstest.LdNr(),
 		}
 		const n = 100
 		for j := range n {
 			nr := uint32((j*7 + i) % 450)
 			insns = append(insns, bpf.JumpIf{Cond: bpf.JumpEqual, Val: nr, SkipTrue: uint8(n - j + 1)})
 		}
-		insns = append(insns, tRet(filters.ActionErrno, 1), tRet(filters.ActionKillProcess, 0), tRet(filters.ActionAllow, 0))
-		s[i] = tAsm(b, "bench", insns...)
+		insns = append(insns, filterstest.Ret(filters.ActionErrno, 1), filterstest.Ret(filters.ActionKillProcess, 0), filterstest.Ret(filters.ActionAllow, 0))
+		s[i] = filterstest.Asm(b, "bench", insns...)
 	}
 	return s
 }

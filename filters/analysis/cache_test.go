@@ -5,57 +5,42 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
 	"golang.org/x/net/bpf"
 )
 
-// tAllowlist builds the usual shape: check arch, then allow the given
-// x86_64 numbers, else ERRNO(1); a foreign arch is killed.
-func tAllowlist(t testing.TB, name string, nrs ...uint32) *filters.Program {
-	t.Helper()
-	insns := []bpf.Instruction{
-		tLdArch(),
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: filters.AuditArchX86_64, SkipFalse: uint8(len(nrs) + 3)},
-		tLdNr(),
-	}
-	for i, nr := range nrs {
-		insns = append(insns, bpf.JumpIf{Cond: bpf.JumpEqual, Val: nr, SkipTrue: uint8(len(nrs) - i)})
-	}
-	insns = append(insns, tRet(filters.ActionErrno, 1), tRet(filters.ActionAllow, 0), tRet(filters.ActionKillProcess, 0))
-	return tAsm(t, name, insns...)
-}
-
 func TestPredictCache(t *testing.T) {
-	allow := tAllowlist(t, "allow", 39, 0)
+	allow := filterstest.Allowlist(t, "allow", 39, 0)
 	// write (1) is allowed only when args[0] == 1; getpid unconditionally.
-	argRule := tAsm(t, "arg-rule",
-		tLdNr(),
+	argRule := filterstest.Asm(t, "arg-rule",
+		filterstest.LdNr(),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 39, SkipTrue: 4},
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 1, SkipFalse: 2},
-		tLdArg(0, false),
+		filterstest.LdArg(0, false),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 1, SkipTrue: 1},
-		tRet(filters.ActionErrno, 1),
-		tRet(filters.ActionAllow, 0),
+		filterstest.Ret(filters.ActionErrno, 1),
+		filterstest.Ret(filters.ActionAllow, 0),
 	)
-	allowB := tAllowlist(t, "allowB", 39, 1)
-	masked := tAsm(t, "masked",
-		tLdNr(),
+	allowB := filterstest.Allowlist(t, "allowB", 39, 1)
+	masked := filterstest.Asm(t, "masked",
+		filterstest.LdNr(),
 		bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: 0xff},
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 39, SkipTrue: 1},
-		tRet(filters.ActionErrno, 1),
-		tRet(filters.ActionAllow, 0),
+		filterstest.Ret(filters.ActionErrno, 1),
+		filterstest.Ret(filters.ActionAllow, 0),
 	)
-	ranges := tAsm(t, "ranges",
-		tLdNr(),
+	ranges := filterstest.Asm(t, "ranges",
+		filterstest.LdNr(),
 		bpf.JumpIf{Cond: bpf.JumpGreaterThan, Val: 100, SkipTrue: 3},
 		bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: 50, SkipTrue: 2},
 		bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: 1, SkipTrue: 1},
-		tRet(filters.ActionErrno, 1),
-		tRet(filters.ActionAllow, 0),
+		filterstest.Ret(filters.ActionErrno, 1),
+		filterstest.Ret(filters.ActionAllow, 0),
 	)
-	usesX := tAsm(t, "uses-x", tLdNr(), bpf.TAX{}, tRet(filters.ActionAllow, 0))
-	allowData := tAsm(t, "allow-data", bpf.RetConstant{Val: uint32(filters.ActionAllow) | 1})
-	denyAll := tAsm(t, "deny-all", tRet(filters.ActionErrno, 1))
-	invalidP := &filters.Program{Name: "bad", Insns: []bpf.RawInstruction{tRaw(filters.Ld|filters.W|filters.Abs, 0, 0, 2), tRaw(filters.Ret|filters.A, 0, 0, 0)}}
+	usesX := filterstest.Asm(t, "uses-x", filterstest.LdNr(), bpf.TAX{}, filterstest.Ret(filters.ActionAllow, 0))
+	allowData := filterstest.Asm(t, "allow-data", bpf.RetConstant{Val: uint32(filters.ActionAllow) | 1})
+	denyAll := filterstest.Asm(t, "deny-all", filterstest.Ret(filters.ActionErrno, 1))
+	invalidP := &filters.Program{Name: "bad", Insns: []bpf.RawInstruction{filterstest.Raw(filters.Ld|filters.W|filters.Abs, 0, 0, 2), filterstest.Raw(filters.Ret|filters.A, 0, 0, 0)}}
 
 	type want struct {
 		arch   string
@@ -154,7 +139,7 @@ func TestPredictCache(t *testing.T) {
 }
 
 func TestCacheReportShape(t *testing.T) {
-	r := PredictCache(filters.Stack{tAllowlist(t, "allow", 39, 0)}, nil)
+	r := PredictCache(filters.Stack{filterstest.Allowlist(t, "allow", 39, 0)}, nil)
 	if got, want := r.Arches, []string{"x86_64", "i386", "x32"}; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
 		t.Fatalf("Arches = %v, want %v", got, want)
 	}
@@ -187,18 +172,18 @@ func TestCacheReportShape(t *testing.T) {
 // exception), and one predicted "not-allow" must return a non-ALLOW value
 // for some input.
 func TestPredictCacheSound(t *testing.T) {
-	argRule := tAsm(t, "arg-rule",
-		tLdNr(),
+	argRule := filterstest.Asm(t, "arg-rule",
+		filterstest.LdNr(),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 1, SkipFalse: 2},
-		tLdArg(0, false),
+		filterstest.LdArg(0, false),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 1, SkipTrue: 1},
-		tRet(filters.ActionErrno, 1),
-		tRet(filters.ActionAllow, 0),
+		filterstest.Ret(filters.ActionErrno, 1),
+		filterstest.Ret(filters.ActionAllow, 0),
 	)
 	stacks := map[string]filters.Stack{
-		"allowlist":      {tAllowlist(t, "a", 0, 1, 39, 60, 231)},
+		"allowlist":      {filterstest.Allowlist(t, "a", 0, 1, 39, 60, 231)},
 		"arg rule":       {argRule},
-		"stack of three": {tAllowlist(t, "a", 0, 1, 39), argRule, tAllowlist(t, "b", 1, 39, 60)},
+		"stack of three": {filterstest.Allowlist(t, "a", 0, 1, 39), argRule, filterstest.Allowlist(t, "b", 1, 39, 60)},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for name, s := range stacks {

@@ -30,7 +30,7 @@ func TestCalibrationFilter(t *testing.T) {
 			for _, c := range []struct {
 				s    filters.Stack
 				want int
-			}{{filters.Stack{p}, tt.insns}, {Stack{p.DefeatCache()}, tt.defeat}} {
+			}{{filters.Stack{p}, tt.insns}, {filters.Stack{p.DefeatCache()}, tt.defeat}} {
 				got, err := AnalyzeSyscall(c.s, filters.ArchX86_64, nr)
 				if err != nil {
 					t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"golang.org/x/net/bpf"
 )
@@ -14,13 +15,13 @@ import (
 // tDenylist is a default-allow policy without an arch check: it kills
 // ptrace and denies execve on x86_64 only by number.
 func tDenylist(t testing.TB) *filters.Program {
-	return tAsm(t, "denylist",
-		tLdNr(),
+	return filterstest.Asm(t, "denylist",
+		filterstest.LdNr(),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 101, SkipTrue: 2},
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 59, SkipTrue: 2},
-		tRet(filters.ActionAllow, 0),
-		tRet(filters.ActionKillProcess, 0),
-		tRet(filters.ActionErrno, 1),
+		filterstest.Ret(filters.ActionAllow, 0),
+		filterstest.Ret(filters.ActionKillProcess, 0),
+		filterstest.Ret(filters.ActionErrno, 1),
 	)
 }
 
@@ -32,14 +33,14 @@ func tRuntimeFriendly(t testing.TB, extra ...bpf.Instruction) *filters.Program {
 		"rt_sigprocmask", "sigaltstack", "clone", "rseq", "prlimit64", "sched_yield", "nanosleep",
 		"epoll_create1", "epoll_ctl", "epoll_pwait", "eventfd2", "tgkill", "exit_group"}
 	insns := []bpf.Instruction{
-		tLdArch(),
+		filterstest.LdArch(),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: filters.AuditArchX86_64, SkipTrue: 1},
-		tRet(filters.ActionKillProcess, 0),
-		tLdNr(),
+		filterstest.Ret(filters.ActionKillProcess, 0),
+		filterstest.LdNr(),
 		bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: filters.X32SyscallBit, SkipFalse: 1},
-		tRet(filters.ActionErrno, filters.ENOSYS),
+		filterstest.Ret(filters.ActionErrno, filters.ENOSYS),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 435, SkipFalse: 1}, // clone3
-		tRet(filters.ActionErrno, filters.ENOSYS),
+		filterstest.Ret(filters.ActionErrno, filters.ENOSYS),
 	}
 	insns = append(insns, extra...)
 	for i, name := range allow {
@@ -47,9 +48,9 @@ func tRuntimeFriendly(t testing.TB, extra ...bpf.Instruction) *filters.Program {
 	}
 	insns = append(insns,
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 101, SkipTrue: 2}, // ptrace
-		tRet(filters.ActionErrno, 1),
-		tRet(filters.ActionAllow, 0),
-		tRet(filters.ActionKillProcess, 0),
+		filterstest.Ret(filters.ActionErrno, 1),
+		filterstest.Ret(filters.ActionAllow, 0),
+		filterstest.Ret(filters.ActionKillProcess, 0),
 	)
 	// Fix the skips: each allow jump lands on ret ALLOW.
 	for i := range allow {
@@ -57,7 +58,7 @@ func tRuntimeFriendly(t testing.TB, extra ...bpf.Instruction) *filters.Program {
 		j.SkipTrue = uint8(len(allow) - i + 1)
 		insns[8+len(extra)+i] = j
 	}
-	return tAsm(t, "friendly", insns...)
+	return filterstest.Asm(t, "friendly", insns...)
 }
 
 type wantFinding struct {
@@ -91,30 +92,30 @@ func TestLint(t *testing.T) {
 	friendly := tRuntimeFriendly(t)
 	deadErrno := tRuntimeFriendly(t,
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 62, SkipFalse: 1}, // kill
-		tRet(filters.ActionErrno, 1))
+		filterstest.Ret(filters.ActionErrno, 1))
 	dupRead := tRuntimeFriendly(t,
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 39, SkipFalse: 1}, // getpid
-		tRet(filters.ActionErrno, 5))
-	killsFutex := tAsm(t, "kills-futex",
-		tLdArch(),
+		filterstest.Ret(filters.ActionErrno, 5))
+	killsFutex := filterstest.Asm(t, "kills-futex",
+		filterstest.LdArch(),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: filters.AuditArchX86_64, SkipTrue: 1},
-		tRet(filters.ActionKillProcess, 0),
-		tLdNr(),
+		filterstest.Ret(filters.ActionKillProcess, 0),
+		filterstest.LdNr(),
 		bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: filters.X32SyscallBit, SkipFalse: 1},
-		tRet(filters.ActionErrno, filters.ENOSYS),
+		filterstest.Ret(filters.ActionErrno, filters.ENOSYS),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 202, SkipFalse: 1}, // futex
-		tRet(filters.ActionKillThread, 0),
+		filterstest.Ret(filters.ActionKillThread, 0),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 435, SkipFalse: 1}, // clone3
-		tRet(filters.ActionErrno, filters.ENOSYS),
+		filterstest.Ret(filters.ActionErrno, filters.ENOSYS),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 62, SkipFalse: 1}, // kill
-		tRet(filters.ActionTrap, 0),
-		tRet(filters.ActionAllow, 0),
+		filterstest.Ret(filters.ActionTrap, 0),
+		filterstest.Ret(filters.ActionAllow, 0),
 	)
-	invalidP := &filters.Program{Name: "bad", Insns: []bpf.RawInstruction{tRaw(filters.Ld|filters.W|filters.Abs, 0, 0, 6), tRaw(filters.Ret|filters.A, 0, 0, 0)}}
-	long := &filters.Program{Name: "long", Insns: slices.Repeat([]bpf.RawInstruction{tRaw(filters.Ret|filters.K, 0, 0, uint32(filters.ActionAllow))}, filters.MaxInsns+1)}
+	invalidP := &filters.Program{Name: "bad", Insns: []bpf.RawInstruction{filterstest.Raw(filters.Ld|filters.W|filters.Abs, 0, 0, 6), filterstest.Raw(filters.Ret|filters.A, 0, 0, 0)}}
+	long := &filters.Program{Name: "long", Insns: slices.Repeat([]bpf.RawInstruction{filterstest.Raw(filters.Ret|filters.K, 0, 0, uint32(filters.ActionAllow))}, filters.MaxInsns+1)}
 	// 1015 loads and a ret: 1020 eBPF instructions after conversion
 	// (Program.EBPFLen), so 32 copies need 32·1024 − 4 = 32764 on the path.
-	k1020 := &filters.Program{Name: "k1020", Insns: append(slices.Repeat([]bpf.RawInstruction{tRaw(0x20, 0, 0, 0)}, 1015), tRaw(filters.Ret|filters.K, 0, 0, uint32(filters.ActionAllow)))}
+	k1020 := &filters.Program{Name: "k1020", Insns: append(slices.Repeat([]bpf.RawInstruction{filterstest.Raw(0x20, 0, 0, 0)}, 1015), filterstest.Raw(filters.Ret|filters.K, 0, 0, uint32(filters.ActionAllow)))}
 
 	tests := []struct {
 		name string
@@ -142,8 +143,8 @@ func TestLint(t *testing.T) {
 			{SeverityError, LintRuntimeNeeds, "futex", 0, "futex is killed (KILL_THREAD) by filter 0"},
 			{SeverityError, LintWorkloadKilled, "kill", 0, "trapped (TRAP)"},
 		}},
-		{"runtime needs denied across a stack", filters.Stack{friendly, tAsm(t, "no-mmap",
-			tLdNr(), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 9, SkipFalse: 1}, tRet(filters.ActionErrno, 12), tRet(filters.ActionAllow, 0))}, LintOptions{}, []wantFinding{
+		{"runtime needs denied across a stack", filters.Stack{friendly, filterstest.Asm(t, "no-mmap",
+			filterstest.LdNr(), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 9, SkipFalse: 1}, filterstest.Ret(filters.ActionErrno, 12), filterstest.Ret(filters.ActionAllow, 0))}, LintOptions{}, []wantFinding{
 			{SeverityWarning, LintRuntimeNeeds, "mmap", 1, "mmap fails with errno 12"},
 		}},
 		{"defeated cache", filters.Stack{friendly.DefeatCache()}, LintOptions{Workload: []string{"getpid"}}, []wantFinding{
@@ -160,14 +161,14 @@ func TestLint(t *testing.T) {
 			{SeverityError, LintPathLimit, "", -1, "33 filters need 33788 instructions"},
 		}},
 		{"32 fit", filters.Stack{k1020}, LintOptions{Count: 32}, nil},
-		{"default-allow without x32 check", filters.Stack{tAsm(t, "no-x32-check",
-			tLdArch(),
+		{"default-allow without x32 check", filters.Stack{filterstest.Asm(t, "no-x32-check",
+			filterstest.LdArch(),
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: filters.AuditArchX86_64, SkipTrue: 1},
-			tRet(filters.ActionKillProcess, 0),
-			tLdNr(),
+			filterstest.Ret(filters.ActionKillProcess, 0),
+			filterstest.LdNr(),
 			bpf.JumpIf{Cond: bpf.JumpEqual, Val: 336, SkipFalse: 1}, // uprobe: x32 has no such syscall, so no named bypass
-			tRet(filters.ActionErrno, 1),
-			tRet(filters.ActionAllow, 0))}, LintOptions{}, []wantFinding{
+			filterstest.Ret(filters.ActionErrno, 1),
+			filterstest.Ret(filters.ActionAllow, 0))}, LintOptions{}, []wantFinding{
 			{SeverityWarning, LintX32Unhandled, "", 0, "fall through to ALLOW"},
 		}},
 	}
@@ -214,20 +215,20 @@ func TestLintUserNotif(t *testing.T) {
 		msg     string // whole message; "" for no finding
 	}{
 		{"no notify", filters.Stack{tRuntimeFriendly(t)}, 0, "", ""},
-		{"raw ret USER_NOTIF", filters.Stack{tAsm(t, "notify", tLdNr(), tRet(filters.ActionUserNotif, 0))}, 0, "",
+		{"raw ret USER_NOTIF", filters.Stack{filterstest.Asm(t, "notify", filterstest.LdNr(), filterstest.Ret(filters.ActionUserNotif, 0))}, 0, "",
 			fmt.Sprintf("filter 0 (notify) returns SECCOMP_RET_USER_NOTIF for %d syscalls on x86_64: read, write, open, close, stat, fstat, lstat, poll (+%d more); without a listener they would fail with ENOSYS", all, all-8)},
 		{"OCI SCMP_ACT_NOTIFY", filters.Stack{oci}, 0, "",
 			"filter 0 (notify) returns SECCOMP_RET_USER_NOTIF for 2 syscalls on x86_64: read, write; without a listener they would fail with ENOSYS"},
-		{"one syscall, second filter", filters.Stack{tRuntimeFriendly(t), tAsm(t, "notify-read",
-			tLdNr(), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipFalse: 1}, tRet(filters.ActionUserNotif, 0), tRet(filters.ActionAllow, 0))}, 1, "read",
+		{"one syscall, second filter", filters.Stack{tRuntimeFriendly(t), filterstest.Asm(t, "notify-read",
+			filterstest.LdNr(), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipFalse: 1}, filterstest.Ret(filters.ActionUserNotif, 0), filterstest.Ret(filters.ActionAllow, 0))}, 1, "read",
 			"filter 1 (notify-read) returns SECCOMP_RET_USER_NOTIF for 1 syscall on x86_64: read; without a listener it would fail with ENOSYS"},
-		{"argument-dependent", filters.Stack{tAsm(t, "notify-arg",
-			tLdNr(), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipFalse: 3},
-			tLdArg(0, false), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 5, SkipFalse: 1}, tRet(filters.ActionUserNotif, 0),
-			tRet(filters.ActionAllow, 0))}, 0, "",
+		{"argument-dependent", filters.Stack{filterstest.Asm(t, "notify-arg",
+			filterstest.LdNr(), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipFalse: 3},
+			filterstest.LdArg(0, false), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 5, SkipFalse: 1}, filterstest.Ret(filters.ActionUserNotif, 0),
+			filterstest.Ret(filters.ActionAllow, 0))}, 0, "",
 			"filter 0 (notify-arg) returns SECCOMP_RET_USER_NOTIF at line 4, for no x86_64 syscall with all arguments 0 (other arguments or ABIs may reach it); without a listener the syscall would fail with ENOSYS"},
 		{"invalid filter", filters.Stack{&filters.Program{Name: "bad", Insns: []bpf.RawInstruction{
-			tRaw(filters.Ld|filters.W|filters.Abs, 0, 0, 6), tRaw(filters.Ret|filters.K, 0, 0, uint32(filters.ActionUserNotif))}}}, 0, "",
+			filterstest.Raw(filters.Ld|filters.W|filters.Abs, 0, 0, 6), filterstest.Raw(filters.Ret|filters.K, 0, 0, uint32(filters.ActionUserNotif))}}}, 0, "",
 			"filter 0 (bad) returns SECCOMP_RET_USER_NOTIF at line 1; without a listener the syscall would fail with ENOSYS"},
 	}
 	for _, tt := range tests {

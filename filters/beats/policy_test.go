@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
+	"github.com/seccompbench/seccompbench/filters/oci"
 	"golang.org/x/net/bpf"
 )
 
 // policiesDir holds the project's sample policies.
-const policiesDir = "../testdata/policies"
+var policiesDir = filterstest.PoliciesDir
 
 // summarize renders a policy's meaning (no positions, names or hashes) so
 // that decoded policies can be compared as strings.
@@ -520,7 +521,7 @@ func samplePolicyFiles(t testing.TB) []string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if formats.DetectFormat(name, data) == formats.Policy {
+			if !oci.Detect(data) { // OCI profiles share the .json extension
 				out = append(out, name)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
 	"github.com/seccompbench/seccompbench/filters/oci"
 )
 
@@ -25,7 +26,7 @@ func TestDetectFormatCorpus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			b, err := os.ReadFile(filepath.Join("../testdata/policies", tt.file))
+			b, err := os.ReadFile(filepath.Join(filterstest.PoliciesDir, tt.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +68,7 @@ func TestParseFormat(t *testing.T) {
 // TestOpenFormats opens every non-policy corpus entry through Open and
 // OpenWith, and checks that options reach the OCI compiler.
 func TestOpenFormats(t *testing.T) {
-	for _, spec := range []string{oci.DockerDefaultName, "../testdata/policies/vmm-like.json", "../testdata/policies/raw.bpf"} {
+	for _, spec := range []string{oci.DockerDefaultName, filterstest.Policy("vmm-like.json"), filterstest.Policy("raw.bpf")} {
 		p, err := Open(spec)
 		if err != nil {
 			t.Fatalf("Open(%s): %v", spec, err)
@@ -76,7 +77,7 @@ func TestOpenFormats(t *testing.T) {
 			t.Errorf("Open(%s): invalid program: %v", spec, err)
 		}
 	}
-	if _, err := Open("../testdata/policies/hardened.service"); !errors.Is(err, ErrUnsupportedFormat) {
+	if _, err := Open(filterstest.Policy("hardened.service")); !errors.Is(err, ErrUnsupportedFormat) {
 		t.Errorf("Open(unit) = %v, want ErrUnsupportedFormat", err)
 	}
 	nr, _ := filters.ArchX86_64.Lookup("mount")
@@ -88,8 +89,8 @@ func TestOpenFormats(t *testing.T) {
 	}{
 		{"default caps", OpenOptions{}, oci.DockerDefaultName, filters.ActionErrno},
 		{"CAP_SYS_ADMIN", OpenOptions{OCI: oci.Options{Caps: []string{"CAP_SYS_ADMIN"}}}, oci.DockerDefaultName, filters.ActionAllow},
-		{"file with caps", OpenOptions{OCI: oci.Options{Caps: []string{"CAP_SYS_ADMIN"}}}, "../testdata/policies/docker-default.json", filters.ActionAllow},
-		{"forced format", OpenOptions{Format: OCI}, "../testdata/policies/docker-default.json", filters.ActionErrno},
+		{"file with caps", OpenOptions{OCI: oci.Options{Caps: []string{"CAP_SYS_ADMIN"}}}, filterstest.Policy("docker-default.json"), filters.ActionAllow},
+		{"forced format", OpenOptions{Format: OCI}, filterstest.Policy("docker-default.json"), filters.ActionErrno},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := OpenWith(tt.spec, tt.opt)
@@ -105,7 +106,7 @@ func TestOpenFormats(t *testing.T) {
 			}
 		})
 	}
-	if _, err := OpenWith("../testdata/policies/docker-default.json", OpenOptions{Format: RawBPF}); !errors.Is(err, filters.ErrBadRaw) {
+	if _, err := OpenWith(filterstest.Policy("docker-default.json"), OpenOptions{Format: RawBPF}); !errors.Is(err, filters.ErrBadRaw) {
 		t.Errorf("forcing raw-bpf on JSON = %v, want ErrBadRaw", err)
 	}
 }

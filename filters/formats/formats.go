@@ -231,19 +231,25 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open filter: %w", err)
 	}
+	return LoadData(spec, data, o)
+}
+
+// LoadData loads data read from the file name: its format is o.Format or
+// detected (DetectFormat). Errors are those of Load but for reading.
+func LoadData(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 	f := o.Format
 	if f == Unknown {
-		f = DetectFormat(spec, data)
+		f = DetectFormat(name, data)
 	}
 	if r := row(f); r != nil {
-		return r.Load(spec, data, o)
+		return r.Load(name, data, o)
 	}
 	// Binary data that is no whole number of sock_filter records: the raw
 	// reader says how many bytes are left over.
-	if _, err := filters.ParseRaw(spec, data); err != nil {
-		return nil, fmt.Errorf("open filter %q: binary data, neither a YAML/JSON policy nor a raw BPF filter: %w", spec, err)
+	if _, err := filters.ParseRaw(name, data); err != nil {
+		return nil, fmt.Errorf("open filter %q: binary data, neither a YAML/JSON policy nor a raw BPF filter: %w", name, err)
 	}
-	return nil, fmt.Errorf("open filter %q: %s: %w", spec, f, ErrUnsupportedFormat)
+	return nil, fmt.Errorf("open filter %q: %s: %w", name, f, ErrUnsupportedFormat)
 }
 
 // Open is OpenWith with default options.

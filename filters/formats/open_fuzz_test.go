@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
 )
 
 // FuzzOpenData: whatever a file holds, format detection plus the loader it
@@ -15,7 +16,7 @@ import (
 // a *SourceError, or ErrUnsupportedFormat for systemd units. Seeds: every
 // file in testdata/policies, whatever its format.
 func FuzzOpenData(f *testing.F) {
-	names, _ := filepath.Glob(filepath.Join(policiesDir, "*"))
+	names, _ := filepath.Glob(filepath.Join(filterstest.PoliciesDir, "*"))
 	for _, name := range names {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
@@ -23,17 +24,18 @@ func FuzzOpenData(f *testing.F) {
 	}
 	f.Add([]byte{0x06, 0, 0, 0, 0, 0, 0xff, 0x7f, 0x06})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := openFormat("fuzz", data, DetectFormat("fuzz", data), OpenOptions{})
+		src, err := LoadData("fuzz", data, OpenOptions{})
 		if err != nil {
-			var pe *filters.SourceError
 			var se *filters.SourceError
-			if !errors.As(err, &pe) && !errors.As(err, &se) && !errors.Is(err, ErrUnsupportedFormat) {
+			if !errors.As(err, &se) && !errors.Is(err, ErrUnsupportedFormat) {
 				t.Fatalf("error %v (%T) is of no documented kind", err, err)
 			}
 			return
 		}
-		if err := filters.Validate(p.Insns); err != nil {
-			t.Fatalf("loaded program is invalid: %v", err)
+		for _, p := range src.Filters {
+			if err := filters.Validate(p.Insns); err != nil {
+				t.Fatalf("loaded program %q is invalid: %v", p.Name, err)
+			}
 		}
 	})
 }

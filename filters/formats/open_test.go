@@ -9,6 +9,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/beats"
+	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
 	"github.com/seccompbench/seccompbench/filters/oci"
 )
 
@@ -17,7 +18,7 @@ func TestOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	minimal := filepath.Join(policiesDir, "minimal.yaml")
+	minimal := filepath.Join(filterstest.PoliciesDir, "minimal.yaml")
 	tests := []struct {
 		spec       string
 		wantName   string
@@ -26,7 +27,7 @@ func TestOpen(t *testing.T) {
 	}{
 		{"default", "default", beats.DefaultName, def.SHA256()},
 		{"embedded:default", "default", beats.DefaultName, def.SHA256()},
-		{filepath.Join(policiesDir, "default.json"), "default", filepath.Join(policiesDir, "default.json"), def.SHA256()},
+		{filepath.Join(filterstest.PoliciesDir, "default.json"), "default", filepath.Join(filterstest.PoliciesDir, "default.json"), def.SHA256()},
 		{minimal, "minimal", minimal, ""},
 	}
 	for _, tt := range tests {
@@ -57,7 +58,7 @@ func TestOpenErrors(t *testing.T) {
 		}
 		return p
 	}
-	oci := write("docker.json", []byte(`{"defaultAction": "SCMP_ACT_NOPE", "syscalls": []}`))
+	ociFile := write("docker.json", []byte(`{"defaultAction": "SCMP_ACT_NOPE", "syscalls": []}`))
 	raw := write("filter.bpf", []byte{0x20, 0, 0, 0, 64, 0, 0, 0})
 	unit := write("x.service", []byte("[Service]\nSystemCallFilter=@system-service\n"))
 	odd := write("odd.bpf", []byte{0x06, 0, 0, 0, 0, 0, 0xff, 0x7f, 0x06, 0, 0})
@@ -71,7 +72,7 @@ func TestOpenErrors(t *testing.T) {
 	}{
 		{"unknown embedded", "embedded:docker", ErrUnsupportedFormat, `no embedded policy "docker"`},
 		{"missing file", missing, os.ErrNotExist, missing},
-		{"bad oci profile", oci, oci.ErrBadProfile, oci + `:1:19: invalid OCI seccomp profile: defaultAction: unknown action "SCMP_ACT_NOPE"`},
+		{"bad ociFile profile", ociFile, oci.ErrBadProfile, ociFile + `:1:19: invalid OCI seccomp profile: defaultAction: unknown action "SCMP_ACT_NOPE"`},
 		{"bad raw bpf", raw, filters.ErrBadRaw, raw + `: invalid raw BPF filter: instruction 0`},
 		{"systemd unit", unit, ErrUnsupportedFormat, "--systemd-unit"},
 		{"binary, not whole instructions", odd, filters.ErrBadRaw, "size 11 bytes is not a multiple of 8 (sizeof(struct sock_filter)): 3 stray bytes"},

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
 	"github.com/seccompbench/seccompbench/filters/scmp"
-	"golang.org/x/net/bpf"
 )
 
 // TestOCIENOSYSStub checks runc's -ENOSYS stub as ParseOCI models it
@@ -22,9 +22,9 @@ func TestOCIENOSYSStub(t *testing.T) {
 		t.Fatal(err)
 	}
 	bound := res.f.ENOSYSAbove
-	for _, a := range []*filters.Arch{scmp.X86_64, scmp.X86, scmp.X32} {
+	for _, a := range []*scmp.Arch{scmp.X86_64, scmp.X86, scmp.X32} {
 		if bound[a] == 0 {
-			t.Fatalf("docker-default has no ENOSYS bound for %s", a.name)
+			t.Fatalf("docker-default has no ENOSYS bound for %s", a.Name)
 		}
 	}
 	def, err := DockerDefault(Options{})
@@ -41,18 +41,18 @@ func TestOCIENOSYSStub(t *testing.T) {
 	x8664 := int(bound[scmp.X86_64])
 	i386 := int(bound[scmp.X86])
 	x32 := int(bound[scmp.X32] &^ filters.X32SyscallBit)
-	runVerdicts(t, filters.Stack{def}, []verdictCase{
-		{name: "x86_64 highest named syscall keeps its rule", nr: x8664, action: filters.ActionAllow},
-		{name: "x86_64 above the bound", nr: x8664 + 1, action: filters.ActionErrno, data: enosys},
-		{name: "x86_64 far above", nr: 100000, action: filters.ActionErrno, data: enosys},
-		{name: "x86_64 unlisted below the bound gets the default", syscall: "vhangup", action: filters.ActionErrno, data: eperm},
-		{name: "i386 above the bound", arch: filters.ArchI386, nr: i386 + 1, action: filters.ActionErrno, data: enosys},
-		{name: "i386 highest keeps its rule", arch: filters.ArchI386, nr: i386, action: filters.ActionAllow},
-		{name: "x32 above the bound", arch: filters.ArchX32, nr: x32 + 1, action: filters.ActionErrno, data: enosys},
-		{name: "x32 read allowed", arch: filters.ArchX32, syscall: "read", action: filters.ActionAllow},
+	filterstest.RunVerdicts(t, filters.Stack{def}, []filterstest.VerdictCase{
+		{Name: "x86_64 highest named syscall keeps its rule", Nr: x8664, Action: filters.ActionAllow},
+		{Name: "x86_64 above the bound", Nr: x8664 + 1, Action: filters.ActionErrno, Data: enosys},
+		{Name: "x86_64 far above", Nr: 100000, Action: filters.ActionErrno, Data: enosys},
+		{Name: "x86_64 unlisted below the bound gets the default", Syscall: "vhangup", Action: filters.ActionErrno, Data: eperm},
+		{Name: "i386 above the bound", Arch: filters.ArchI386, Nr: i386 + 1, Action: filters.ActionErrno, Data: enosys},
+		{Name: "i386 highest keeps its rule", Arch: filters.ArchI386, Nr: i386, Action: filters.ActionAllow},
+		{Name: "x32 above the bound", Arch: filters.ArchX32, Nr: x32 + 1, Action: filters.ActionErrno, Data: enosys},
+		{Name: "x32 read allowed", Arch: filters.ArchX32, Syscall: "read", Action: filters.ActionAllow},
 	})
-	runVerdicts(t, filters.Stack{nostub}, []verdictCase{
-		{name: "no stub: far above gets the default", nr: 100000, action: filters.ActionErrno, data: eperm},
+	filterstest.RunVerdicts(t, filters.Stack{nostub}, []filterstest.VerdictCase{
+		{Name: "no stub: far above gets the default", Nr: 100000, Action: filters.ActionErrno, Data: eperm},
 	})
 
 	small := []byte(`{"defaultAction": "SCMP_ACT_ERRNO",
@@ -62,18 +62,18 @@ func TestOCIENOSYSStub(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runVerdicts(t, filters.Stack{p}, []verdictCase{
-		{name: "x86_64 socket is the highest", syscall: "socket", action: filters.ActionAllow},
-		{name: "x86_64 above socket", syscall: "connect", action: filters.ActionErrno, data: enosys},
-		{name: "x86_64 below socket, unlisted", syscall: "close", action: filters.ActionErrno, data: eperm},
+	filterstest.RunVerdicts(t, filters.Stack{p}, []filterstest.VerdictCase{
+		{Name: "x86_64 socket is the highest", Syscall: "socket", Action: filters.ActionAllow},
+		{Name: "x86_64 above socket", Syscall: "connect", Action: filters.ActionErrno, Data: enosys},
+		{Name: "x86_64 below socket, unlisted", Syscall: "close", Action: filters.ActionErrno, Data: eperm},
 		// libseccomp resolves x86 socket calls to pseudo-syscalls, so
 		// runc's x86 bound is write (4): direct socket() and even
 		// socketcall() are above it.
-		{name: "i386 write is the bound", arch: filters.ArchI386, syscall: "write", action: filters.ActionAllow},
-		{name: "i386 direct socket above the bound", arch: filters.ArchI386, syscall: "socket", action: filters.ActionErrno, data: enosys},
-		{name: "i386 socketcall above the bound", arch: filters.ArchI386, syscall: "socketcall", args: []uint64{1}, action: filters.ActionErrno, data: enosys},
-		{name: "i386 exit below the bound", arch: filters.ArchI386, syscall: "exit", action: filters.ActionErrno, data: eperm},
-		{name: "nr -1 is not x32: default, past the stub", nr: -1, action: filters.ActionErrno, data: eperm},
+		{Name: "i386 write is the bound", Arch: filters.ArchI386, Syscall: "write", Action: filters.ActionAllow},
+		{Name: "i386 direct socket above the bound", Arch: filters.ArchI386, Syscall: "socket", Action: filters.ActionErrno, Data: enosys},
+		{Name: "i386 socketcall above the bound", Arch: filters.ArchI386, Syscall: "socketcall", Args: []uint64{1}, Action: filters.ActionErrno, Data: enosys},
+		{Name: "i386 exit below the bound", Arch: filters.ArchI386, Syscall: "exit", Action: filters.ActionErrno, Data: eperm},
+		{Name: "nr -1 is not x32: default, past the stub", Nr: -1, Action: filters.ActionErrno, Data: eperm},
 	})
 
 	allow := []byte(`{"defaultAction": "SCMP_ACT_LOG", "syscalls": [{"names": ["reboot"], "action": "SCMP_ACT_ERRNO"}]}`)
@@ -81,9 +81,9 @@ func TestOCIENOSYSStub(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runVerdicts(t, filters.Stack{q}, []verdictCase{
-		{name: "LOG default: no stub", nr: 1000, action: filters.ActionLog},
-		{name: "rule kept", syscall: "reboot", action: filters.ActionErrno, data: eperm},
+	filterstest.RunVerdicts(t, filters.Stack{q}, []filterstest.VerdictCase{
+		{Name: "LOG default: no stub", Nr: 1000, Action: filters.ActionLog},
+		{Name: "rule kept", Syscall: "reboot", Action: filters.ActionErrno, Data: eperm},
 	})
 }
 
@@ -101,61 +101,14 @@ func TestX86Multiplexed(t *testing.T) {
 		t.Fatal(err)
 	}
 	const sysBind, shmatCall = 2, 21
-	runVerdicts(t, filters.Stack{p}, []verdictCase{
-		{name: "ipc(SHMAT) allowed", arch: filters.ArchI386, syscall: "ipc", args: []uint64{shmatCall}, action: filters.ActionAllow},
-		{name: "ipc(SHMDT) refused", arch: filters.ArchI386, syscall: "ipc", args: []uint64{22}, action: filters.ActionErrno, data: eperm},
-		{name: "direct shmat allowed", arch: filters.ArchI386, syscall: "shmat", action: filters.ActionAllow},
-		{name: "socketcall(BIND) with a2 16: a0 test replaced", arch: filters.ArchI386, syscall: "socketcall", args: []uint64{sysBind, 0, 16}, action: filters.ActionAllow},
-		{name: "socketcall(BIND) with a2 8", arch: filters.ArchI386, syscall: "socketcall", args: []uint64{sysBind, 0, 8}, action: filters.ActionErrno, data: eperm},
-		{name: "direct bind keeps both tests", arch: filters.ArchI386, syscall: "bind", args: []uint64{3, 0, 16}, action: filters.ActionAllow},
-		{name: "direct bind a0 4", arch: filters.ArchI386, syscall: "bind", args: []uint64{4, 0, 16}, action: filters.ActionErrno, data: eperm},
-		{name: "x86_64 has no multiplexer", syscall: "bind", args: []uint64{3, 0, 16}, action: filters.ActionAllow},
+	filterstest.RunVerdicts(t, filters.Stack{p}, []filterstest.VerdictCase{
+		{Name: "ipc(SHMAT) allowed", Arch: filters.ArchI386, Syscall: "ipc", Args: []uint64{shmatCall}, Action: filters.ActionAllow},
+		{Name: "ipc(SHMDT) refused", Arch: filters.ArchI386, Syscall: "ipc", Args: []uint64{22}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "direct shmat allowed", Arch: filters.ArchI386, Syscall: "shmat", Action: filters.ActionAllow},
+		{Name: "socketcall(BIND) with a2 16: a0 test replaced", Arch: filters.ArchI386, Syscall: "socketcall", Args: []uint64{sysBind, 0, 16}, Action: filters.ActionAllow},
+		{Name: "socketcall(BIND) with a2 8", Arch: filters.ArchI386, Syscall: "socketcall", Args: []uint64{sysBind, 0, 8}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "direct bind keeps both tests", Arch: filters.ArchI386, Syscall: "bind", Args: []uint64{3, 0, 16}, Action: filters.ActionAllow},
+		{Name: "direct bind a0 4", Arch: filters.ArchI386, Syscall: "bind", Args: []uint64{4, 0, 16}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "x86_64 has no multiplexer", Syscall: "bind", Args: []uint64{3, 0, 16}, Action: filters.ActionAllow},
 	})
-}
-
-// TestRuncENOSYSStub checks the layout of runc's stub as
-// CompileOCILibseccomp prepends it: its length for each shape and, run in
-// front of `ret ALLOW`, its verdicts.
-func TestRuncENOSYSStub(t *testing.T) {
-	tests := []struct {
-		name    string
-		bounds  []scmp.StubBound
-		wantLen int
-		cases   []verdictCase
-	}{
-		{"no arch", nil, 4, []verdictCase{{name: "anything passes", nr: 5000, action: filters.ActionAllow}}},
-		{"x86_64, x86, x32", []scmp.StubBound{{filters.AuditArchX86_64, 435, filters.X32SyscallBit | 547}, {filters.AuditArchI386, 435, 0}}, 1 + 2 + 1 + 5 + 3 + 2, []verdictCase{
-			{name: "x86_64 at bound", nr: 435, action: filters.ActionAllow},
-			{name: "x86_64 above", nr: 436, action: filters.ActionErrno, data: enosys},
-			{name: "x32 at bound", arch: filters.ArchX32, nr: 547, action: filters.ActionAllow},
-			{name: "x32 above", arch: filters.ArchX32, nr: 548, action: filters.ActionErrno, data: enosys},
-			{name: "i386 above", arch: filters.ArchI386, nr: 436, action: filters.ActionErrno, data: enosys},
-			{name: "i386 below", arch: filters.ArchI386, nr: 3, action: filters.ActionAllow},
-		}},
-		{"x86_64 only", []scmp.StubBound{{filters.AuditArchX86_64, 10, 0}}, 1 + 1 + 1 + 4 + 2, []verdictCase{
-			{name: "above", nr: 11, action: filters.ActionErrno, data: enosys},
-			{name: "x32 numbers skip the test", arch: filters.ArchX32, nr: 600, action: filters.ActionAllow},
-			{name: "other arch passes", arch: filters.ArchI386, nr: 600, action: filters.ActionAllow},
-		}},
-		{"x32 only", []scmp.StubBound{{filters.AuditArchX86_64, 0, filters.X32SyscallBit | 20}}, 1 + 1 + 1 + 4 + 2, []verdictCase{
-			{name: "x32 above", arch: filters.ArchX32, nr: 21, action: filters.ActionErrno, data: enosys},
-			{name: "x86_64 numbers skip the test", nr: 600, action: filters.ActionAllow},
-		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			stub, err := scmp.RuncENOSYSStub(tt.bounds)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(stub) != tt.wantLen {
-				t.Errorf("stub has %d instructions, want %d", len(stub), tt.wantLen)
-			}
-			p := &filters.Program{Name: tt.name, Insns: append(stub, bpf.RawInstruction{Op: filters.Ret | filters.K, K: uint32(filters.ActionAllow)})}
-			if err := filters.Validate(p.Insns); err != nil {
-				t.Fatal(err)
-			}
-			runVerdicts(t, filters.Stack{p}, tt.cases)
-		})
-	}
 }

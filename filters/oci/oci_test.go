@@ -10,45 +10,9 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 )
-
-// verdictCase is one syscall and its expected outcome through a stack.
-type verdictCase struct {
-	name    string
-	arch    *filters.Arch
-	syscall string
-	nr      int // used when syscall is ""
-	args    []uint64
-	action  filters.Action
-	data    uint16
-}
-
-func runVerdicts(t *testing.T, s filters.Stack, cases []verdictCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			a := tc.arch
-			if a == nil {
-				a = filters.ArchX86_64
-			}
-			n := tc.nr
-			if tc.syscall != "" {
-				var ok bool
-				if n, ok = a.Lookup(tc.syscall); !ok {
-					t.Fatalf("%s has no syscall %q", a.Name, tc.syscall)
-				}
-			}
-			r, err := filters.EmulateStack(s, a.Data(n, tc.args...))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Action != tc.action || r.Data != tc.data {
-				t.Errorf("%s %s%v = %s(%d), want %s(%d)", a.Name, tc.syscall, tc.args, r.Action, r.Data, tc.action, tc.data)
-			}
-		})
-	}
-}
 
 const (
 	cloneNewUser = 0x10000000
@@ -77,45 +41,45 @@ func TestDockerDefaultVerdicts(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("default caps", func(t *testing.T) {
-		runVerdicts(t, filters.Stack{def}, []verdictCase{
-			{name: "read allowed", syscall: "read", action: filters.ActionAllow},
-			{name: "clone CLONE_NEWUSER refused", syscall: "clone", args: []uint64{cloneNewUser | sigchld}, action: filters.ActionErrno, data: eperm},
-			{name: "clone CLONE_NEWNET refused", syscall: "clone", args: []uint64{cloneNewNet}, action: filters.ActionErrno, data: eperm},
-			{name: "plain fork-like clone allowed", syscall: "clone", args: []uint64{sigchld}, action: filters.ActionAllow},
-			{name: "clone3 ENOSYS", syscall: "clone3", action: filters.ActionErrno, data: enosys},
-			{name: "personality 0xffffffff allowed", syscall: "personality", args: []uint64{0xffffffff}, action: filters.ActionAllow},
-			{name: "personality PER_LINUX32 allowed", syscall: "personality", args: []uint64{8}, action: filters.ActionAllow},
-			{name: "personality other refused", syscall: "personality", args: []uint64{1}, action: filters.ActionErrno, data: eperm},
-			{name: "personality high word set refused", syscall: "personality", args: []uint64{0x1_0000_0000}, action: filters.ActionErrno, data: eperm},
-			{name: "reboot refused", syscall: "reboot", action: filters.ActionErrno, data: eperm},
-			{name: "mount refused", syscall: "mount", action: filters.ActionErrno, data: eperm},
-			{name: "socket AF_UNIX allowed", syscall: "socket", args: []uint64{1}, action: filters.ActionAllow},
-			{name: "socket AF_VSOCK refused", syscall: "socket", args: []uint64{40}, action: filters.ActionErrno, data: eperm},
-			{name: "ptrace allowed on 6.18 (minKernel 4.8)", syscall: "ptrace", action: filters.ActionAllow},
-			{name: "unlisted syscall gets the default", syscall: "vhangup", action: filters.ActionErrno, data: eperm},
-			{name: "number above the profile's highest gets ENOSYS (runc's stub)", nr: 1000, action: filters.ActionErrno, data: enosys},
-			{name: "i386 read allowed", arch: filters.ArchI386, syscall: "read", action: filters.ActionAllow},
-			{name: "i386 socketcall allowed", arch: filters.ArchI386, syscall: "socketcall", action: filters.ActionAllow},
-			{name: "i386 clone CLONE_NEWUSER refused", arch: filters.ArchI386, syscall: "clone", args: []uint64{cloneNewUser}, action: filters.ActionErrno, data: eperm},
-			{name: "x32 read allowed", arch: filters.ArchX32, syscall: "read", action: filters.ActionAllow},
-			{name: "x32 reboot refused", arch: filters.ArchX32, syscall: "reboot", action: filters.ActionErrno, data: eperm},
+		filterstest.RunVerdicts(t, filters.Stack{def}, []filterstest.VerdictCase{
+			{Name: "read allowed", Syscall: "read", Action: filters.ActionAllow},
+			{Name: "clone CLONE_NEWUSER refused", Syscall: "clone", Args: []uint64{cloneNewUser | sigchld}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "clone CLONE_NEWNET refused", Syscall: "clone", Args: []uint64{cloneNewNet}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "plain fork-like clone allowed", Syscall: "clone", Args: []uint64{sigchld}, Action: filters.ActionAllow},
+			{Name: "clone3 ENOSYS", Syscall: "clone3", Action: filters.ActionErrno, Data: enosys},
+			{Name: "personality 0xffffffff allowed", Syscall: "personality", Args: []uint64{0xffffffff}, Action: filters.ActionAllow},
+			{Name: "personality PER_LINUX32 allowed", Syscall: "personality", Args: []uint64{8}, Action: filters.ActionAllow},
+			{Name: "personality other refused", Syscall: "personality", Args: []uint64{1}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "personality high word set refused", Syscall: "personality", Args: []uint64{0x1_0000_0000}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "reboot refused", Syscall: "reboot", Action: filters.ActionErrno, Data: eperm},
+			{Name: "mount refused", Syscall: "mount", Action: filters.ActionErrno, Data: eperm},
+			{Name: "socket AF_UNIX allowed", Syscall: "socket", Args: []uint64{1}, Action: filters.ActionAllow},
+			{Name: "socket AF_VSOCK refused", Syscall: "socket", Args: []uint64{40}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "ptrace allowed on 6.18 (minKernel 4.8)", Syscall: "ptrace", Action: filters.ActionAllow},
+			{Name: "unlisted syscall gets the default", Syscall: "vhangup", Action: filters.ActionErrno, Data: eperm},
+			{Name: "number above the profile's highest gets ENOSYS (runc's stub)", Nr: 1000, Action: filters.ActionErrno, Data: enosys},
+			{Name: "i386 read allowed", Arch: filters.ArchI386, Syscall: "read", Action: filters.ActionAllow},
+			{Name: "i386 socketcall allowed", Arch: filters.ArchI386, Syscall: "socketcall", Action: filters.ActionAllow},
+			{Name: "i386 clone CLONE_NEWUSER refused", Arch: filters.ArchI386, Syscall: "clone", Args: []uint64{cloneNewUser}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "x32 read allowed", Arch: filters.ArchX32, Syscall: "read", Action: filters.ActionAllow},
+			{Name: "x32 reboot refused", Arch: filters.ArchX32, Syscall: "reboot", Action: filters.ActionErrno, Data: eperm},
 		})
 	})
 	t.Run("CAP_SYS_ADMIN and CAP_SYS_BOOT", func(t *testing.T) {
-		runVerdicts(t, filters.Stack{admin}, []verdictCase{
-			{name: "clone CLONE_NEWUSER allowed", syscall: "clone", args: []uint64{cloneNewUser}, action: filters.ActionAllow},
-			{name: "clone3 allowed", syscall: "clone3", action: filters.ActionAllow},
-			{name: "mount allowed", syscall: "mount", action: filters.ActionAllow},
-			{name: "reboot allowed", syscall: "reboot", action: filters.ActionAllow},
+		filterstest.RunVerdicts(t, filters.Stack{admin}, []filterstest.VerdictCase{
+			{Name: "clone CLONE_NEWUSER allowed", Syscall: "clone", Args: []uint64{cloneNewUser}, Action: filters.ActionAllow},
+			{Name: "clone3 allowed", Syscall: "clone3", Action: filters.ActionAllow},
+			{Name: "mount allowed", Syscall: "mount", Action: filters.ActionAllow},
+			{Name: "reboot allowed", Syscall: "reboot", Action: filters.ActionAllow},
 		})
 	})
 	t.Run("kernel 4.4", func(t *testing.T) {
-		runVerdicts(t, filters.Stack{old}, []verdictCase{
-			{name: "ptrace refused before 4.8", syscall: "ptrace", action: filters.ActionErrno, data: eperm},
+		filterstest.RunVerdicts(t, filters.Stack{old}, []filterstest.VerdictCase{
+			{Name: "ptrace refused before 4.8", Syscall: "ptrace", Action: filters.ActionErrno, Data: eperm},
 		})
 	})
 	t.Run("foreign arch", func(t *testing.T) {
-		r, err := filters.Emulate(def, filters.SeccompData{Nr: 63, Arch: auditArchAARCH64})
+		r, err := filters.Emulate(def, filters.SeccompData{Nr: 63, Arch: scmp.AARCH64.Audit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,37 +119,37 @@ func TestOCIOperators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runVerdicts(t, filters.Stack{p}, []verdictCase{
-		{name: "ERRNO defaults to EPERM", syscall: "getpid", action: filters.ActionErrno, data: eperm},
-		{name: "errnoRet", syscall: "getppid", action: filters.ActionErrno, data: 13},
-		{name: "KILL is KILL_THREAD", syscall: "gettid", action: filters.ActionKillThread},
-		{name: "KILL_PROCESS", syscall: "getuid", action: filters.ActionKillProcess},
-		{name: "TRAP", syscall: "getgid", action: filters.ActionTrap},
-		{name: "TRACE defaults to EPERM data", syscall: "geteuid", action: filters.ActionTrace, data: eperm},
-		{name: "LOG", syscall: "getegid", action: filters.ActionLog},
-		{name: "NOTIFY", syscall: "sync", action: filters.ActionUserNotif},
-		{name: "NE holds", syscall: "dup", args: []uint64{11}, action: filters.ActionErrno, data: eperm},
-		{name: "NE fails", syscall: "dup", args: []uint64{10}, action: filters.ActionAllow},
-		{name: "NE high word differs", syscall: "dup", args: []uint64{0x1_0000_000a}, action: filters.ActionErrno, data: eperm},
-		{name: "LT holds", syscall: "dup2", args: []uint64{9}, action: filters.ActionErrno, data: eperm},
-		{name: "LT fails at equal", syscall: "dup2", args: []uint64{10}, action: filters.ActionAllow},
-		{name: "LT fails with high word", syscall: "dup2", args: []uint64{0x1_0000_0001}, action: filters.ActionAllow},
-		{name: "LE holds at equal", syscall: "dup3", args: []uint64{10}, action: filters.ActionErrno, data: eperm},
-		{name: "GE 2^32 holds", syscall: "close", args: []uint64{0x1_0000_0000}, action: filters.ActionErrno, data: eperm},
-		{name: "GE 2^32 fails below", syscall: "close", args: []uint64{0xffff_ffff}, action: filters.ActionAllow},
-		{name: "GT holds across words", syscall: "fsync", args: []uint64{0x1_0000_0000}, action: filters.ActionErrno, data: eperm},
-		{name: "GT fails at equal", syscall: "fsync", args: []uint64{0xffff_ffff}, action: filters.ActionAllow},
-		{name: "MASKED_EQ holds", syscall: "umask", args: []uint64{0o2 | 0o100}, action: filters.ActionErrno, data: eperm},
-		{name: "MASKED_EQ fails", syscall: "umask", args: []uint64{0x12}, action: filters.ActionAllow},
-		{name: "two indexes are ANDed: both", syscall: "kill", args: []uint64{1, 9}, action: filters.ActionErrno, data: eperm},
-		{name: "two indexes are ANDed: one", syscall: "kill", args: []uint64{1, 15}, action: filters.ActionAllow},
-		{name: "repeated index is ORed: first", syscall: "tkill", args: []uint64{5, 9}, action: filters.ActionErrno, data: eperm},
-		{name: "repeated index is ORed: second", syscall: "tkill", args: []uint64{5, 15}, action: filters.ActionErrno, data: eperm},
-		{name: "repeated index is ORed: neither", syscall: "tkill", args: []uint64{5, 2}, action: filters.ActionAllow},
+	filterstest.RunVerdicts(t, filters.Stack{p}, []filterstest.VerdictCase{
+		{Name: "ERRNO defaults to EPERM", Syscall: "getpid", Action: filters.ActionErrno, Data: eperm},
+		{Name: "errnoRet", Syscall: "getppid", Action: filters.ActionErrno, Data: 13},
+		{Name: "KILL is KILL_THREAD", Syscall: "gettid", Action: filters.ActionKillThread},
+		{Name: "KILL_PROCESS", Syscall: "getuid", Action: filters.ActionKillProcess},
+		{Name: "TRAP", Syscall: "getgid", Action: filters.ActionTrap},
+		{Name: "TRACE defaults to EPERM data", Syscall: "geteuid", Action: filters.ActionTrace, Data: eperm},
+		{Name: "LOG", Syscall: "getegid", Action: filters.ActionLog},
+		{Name: "NOTIFY", Syscall: "sync", Action: filters.ActionUserNotif},
+		{Name: "NE holds", Syscall: "dup", Args: []uint64{11}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "NE fails", Syscall: "dup", Args: []uint64{10}, Action: filters.ActionAllow},
+		{Name: "NE high word differs", Syscall: "dup", Args: []uint64{0x1_0000_000a}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "LT holds", Syscall: "dup2", Args: []uint64{9}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "LT fails at equal", Syscall: "dup2", Args: []uint64{10}, Action: filters.ActionAllow},
+		{Name: "LT fails with high word", Syscall: "dup2", Args: []uint64{0x1_0000_0001}, Action: filters.ActionAllow},
+		{Name: "LE holds at equal", Syscall: "dup3", Args: []uint64{10}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "GE 2^32 holds", Syscall: "close", Args: []uint64{0x1_0000_0000}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "GE 2^32 fails below", Syscall: "close", Args: []uint64{0xffff_ffff}, Action: filters.ActionAllow},
+		{Name: "GT holds across words", Syscall: "fsync", Args: []uint64{0x1_0000_0000}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "GT fails at equal", Syscall: "fsync", Args: []uint64{0xffff_ffff}, Action: filters.ActionAllow},
+		{Name: "MASKED_EQ holds", Syscall: "umask", Args: []uint64{0o2 | 0o100}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "MASKED_EQ fails", Syscall: "umask", Args: []uint64{0x12}, Action: filters.ActionAllow},
+		{Name: "two indexes are ANDed: both", Syscall: "kill", Args: []uint64{1, 9}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "two indexes are ANDed: one", Syscall: "kill", Args: []uint64{1, 15}, Action: filters.ActionAllow},
+		{Name: "repeated index is ORed: first", Syscall: "tkill", Args: []uint64{5, 9}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "repeated index is ORed: second", Syscall: "tkill", Args: []uint64{5, 15}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "repeated index is ORed: neither", Syscall: "tkill", Args: []uint64{5, 2}, Action: filters.ActionAllow},
 		// x86 compares only the low 32 bits of each argument.
-		{name: "x86 GE 2^32 is GE 0", arch: filters.ArchI386, syscall: "close", args: []uint64{3}, action: filters.ActionErrno, data: eperm},
-		{name: "x86 GT 0xffffffff never holds", arch: filters.ArchI386, syscall: "fsync", args: []uint64{3}, action: filters.ActionAllow},
-		{name: "x32 not listed: bad arch kills", arch: filters.ArchX32, syscall: "read", action: filters.ActionKillThread},
+		{Name: "x86 GE 2^32 is GE 0", Arch: filters.ArchI386, Syscall: "close", Args: []uint64{3}, Action: filters.ActionErrno, Data: eperm},
+		{Name: "x86 GT 0xffffffff never holds", Arch: filters.ArchI386, Syscall: "fsync", Args: []uint64{3}, Action: filters.ActionAllow},
+		{Name: "x32 not listed: bad arch kills", Arch: filters.ArchX32, Syscall: "read", Action: filters.ActionKillThread},
 	})
 }
 
@@ -318,7 +282,7 @@ func TestCorpusOCI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile("../testdata/policies/docker-default.json")
+	got, err := os.ReadFile(filterstest.Policy("docker-default.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +292,7 @@ func TestCorpusOCI(t *testing.T) {
 
 	load := func(name string) *filters.Program {
 		t.Helper()
-		b, err := os.ReadFile("../testdata/policies/" + name)
+		b, err := os.ReadFile(filterstest.PoliciesDir + "/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -339,37 +303,37 @@ func TestCorpusOCI(t *testing.T) {
 		return p
 	}
 	t.Run("podman-like", func(t *testing.T) {
-		runVerdicts(t, filters.Stack{load("podman-like.json")}, []verdictCase{
-			{name: "read allowed", syscall: "read", action: filters.ActionAllow},
-			{name: "keyctl refused with EPERM", syscall: "keyctl", action: filters.ActionErrno, data: eperm},
-			{name: "unlisted syscall gets ENOSYS", syscall: "vhangup", action: filters.ActionErrno, data: enosys},
-			{name: "unknown number gets ENOSYS", nr: 1000, action: filters.ActionErrno, data: enosys},
-			{name: "clone3 ENOSYS", syscall: "clone3", action: filters.ActionErrno, data: enosys},
+		filterstest.RunVerdicts(t, filters.Stack{load("podman-like.json")}, []filterstest.VerdictCase{
+			{Name: "read allowed", Syscall: "read", Action: filters.ActionAllow},
+			{Name: "keyctl refused with EPERM", Syscall: "keyctl", Action: filters.ActionErrno, Data: eperm},
+			{Name: "unlisted syscall gets ENOSYS", Syscall: "vhangup", Action: filters.ActionErrno, Data: enosys},
+			{Name: "unknown number gets ENOSYS", Nr: 1000, Action: filters.ActionErrno, Data: enosys},
+			{Name: "clone3 ENOSYS", Syscall: "clone3", Action: filters.ActionErrno, Data: enosys},
 		})
 	})
 	t.Run("vmm-like", func(t *testing.T) {
 		const futexWaitPrivate, futexWakePrivate, futexWait = 128, 129, 0
-		runVerdicts(t, filters.Stack{load("vmm-like.json")}, []verdictCase{
-			{name: "futex WAIT_PRIVATE", syscall: "futex", args: []uint64{0, futexWaitPrivate}, action: filters.ActionAllow},
-			{name: "futex WAKE_PRIVATE", syscall: "futex", args: []uint64{0, futexWakePrivate}, action: filters.ActionAllow},
-			{name: "futex shared WAIT refused", syscall: "futex", args: []uint64{0, futexWait}, action: filters.ActionErrno, data: eperm},
-			{name: "ioctl KVM_RUN", syscall: "ioctl", args: []uint64{9, 0xae80}, action: filters.ActionAllow},
-			{name: "ioctl KVM_GET_REGS", syscall: "ioctl", args: []uint64{9, 0x8090ae81}, action: filters.ActionAllow},
-			{name: "ioctl KVM_CREATE_VM refused", syscall: "ioctl", args: []uint64{9, 0xae01}, action: filters.ActionErrno, data: eperm},
-			{name: "mmap RW allowed", syscall: "mmap", args: []uint64{0, 4096, 3, 0x22}, action: filters.ActionAllow},
-			{name: "mmap RX refused", syscall: "mmap", args: []uint64{0, 4096, 5, 0x22}, action: filters.ActionErrno, data: eperm},
-			{name: "mprotect X refused", syscall: "mprotect", args: []uint64{0, 4096, 4}, action: filters.ActionErrno, data: eperm},
-			{name: "clone thread allowed", syscall: "clone", args: []uint64{0x3d0f00}, action: filters.ActionAllow},
-			{name: "clone fork refused", syscall: "clone", args: []uint64{sigchld}, action: filters.ActionErrno, data: eperm},
-			{name: "openat without O_CLOEXEC refused", syscall: "openat", args: []uint64{0, 0, 0}, action: filters.ActionErrno, data: eperm},
-			{name: "openat with O_CLOEXEC allowed", syscall: "openat", args: []uint64{0, 0, 0x80000}, action: filters.ActionAllow},
-			{name: "tgkill SIGKILL passes the ORed range", syscall: "tgkill", args: []uint64{1, 2, 9}, action: filters.ActionAllow},
-			{name: "execve traps", syscall: "execve", action: filters.ActionTrap},
-			{name: "i386 not listed: bad arch kills", arch: filters.ArchI386, syscall: "read", action: filters.ActionKillThread},
+		filterstest.RunVerdicts(t, filters.Stack{load("vmm-like.json")}, []filterstest.VerdictCase{
+			{Name: "futex WAIT_PRIVATE", Syscall: "futex", Args: []uint64{0, futexWaitPrivate}, Action: filters.ActionAllow},
+			{Name: "futex WAKE_PRIVATE", Syscall: "futex", Args: []uint64{0, futexWakePrivate}, Action: filters.ActionAllow},
+			{Name: "futex shared WAIT refused", Syscall: "futex", Args: []uint64{0, futexWait}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "ioctl KVM_RUN", Syscall: "ioctl", Args: []uint64{9, 0xae80}, Action: filters.ActionAllow},
+			{Name: "ioctl KVM_GET_REGS", Syscall: "ioctl", Args: []uint64{9, 0x8090ae81}, Action: filters.ActionAllow},
+			{Name: "ioctl KVM_CREATE_VM refused", Syscall: "ioctl", Args: []uint64{9, 0xae01}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "mmap RW allowed", Syscall: "mmap", Args: []uint64{0, 4096, 3, 0x22}, Action: filters.ActionAllow},
+			{Name: "mmap RX refused", Syscall: "mmap", Args: []uint64{0, 4096, 5, 0x22}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "mprotect X refused", Syscall: "mprotect", Args: []uint64{0, 4096, 4}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "clone thread allowed", Syscall: "clone", Args: []uint64{0x3d0f00}, Action: filters.ActionAllow},
+			{Name: "clone fork refused", Syscall: "clone", Args: []uint64{sigchld}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "openat without O_CLOEXEC refused", Syscall: "openat", Args: []uint64{0, 0, 0}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "openat with O_CLOEXEC allowed", Syscall: "openat", Args: []uint64{0, 0, 0x80000}, Action: filters.ActionAllow},
+			{Name: "tgkill SIGKILL passes the ORed range", Syscall: "tgkill", Args: []uint64{1, 2, 9}, Action: filters.ActionAllow},
+			{Name: "execve traps", Syscall: "execve", Action: filters.ActionTrap},
+			{Name: "i386 not listed: bad arch kills", Arch: filters.ArchI386, Syscall: "read", Action: filters.ActionKillThread},
 		})
 	})
 	t.Run("raw.bpf", func(t *testing.T) {
-		b, err := os.ReadFile("../testdata/policies/raw.bpf")
+		b, err := os.ReadFile(filterstest.Policy("raw.bpf"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -384,29 +348,12 @@ func TestCorpusOCI(t *testing.T) {
 		if !bytes.Equal(b, dd.Bytes()) {
 			t.Errorf("raw.bpf is not docker-default as compiled now; run go generate ./filters/ (or the compiler is not deterministic)")
 		}
-		runVerdicts(t, filters.Stack{p}, []verdictCase{
-			{name: "read allowed", syscall: "read", action: filters.ActionAllow},
-			{name: "reboot refused", syscall: "reboot", action: filters.ActionErrno, data: eperm},
-			{name: "clone3 ENOSYS", syscall: "clone3", action: filters.ActionErrno, data: enosys},
+		filterstest.RunVerdicts(t, filters.Stack{p}, []filterstest.VerdictCase{
+			{Name: "read allowed", Syscall: "read", Action: filters.ActionAllow},
+			{Name: "reboot refused", Syscall: "reboot", Action: filters.ActionErrno, Data: eperm},
+			{Name: "clone3 ENOSYS", Syscall: "clone3", Action: filters.ActionErrno, Data: enosys},
 		})
 	})
-}
-
-// TestCorpusPathological: pathological.yaml is sized so that the kernel's
-// path limit bites at 32 filters: (len+4)*32 > 32768 >= (len+4)*31.
-func TestCorpusPathological(t *testing.T) {
-	p, err := formats.Open("../testdata/policies/pathological.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := filters.MaxStackCount([]*filters.Program{p}); got != 31 {
-		t.Errorf("MaxStackCount = %d (len %d), want 31", got, p.Len())
-	}
-	_, err = filters.BuildStack([]*filters.Program{p}, 32)
-	var le *filters.LimitError
-	if !errors.As(err, &le) || le.Limit != "MAX_INSNS_PER_PATH" || le.MaxCount != 31 {
-		t.Errorf("BuildStack(32) = %v, want a MAX_INSNS_PER_PATH LimitError with MaxCount 31", err)
-	}
 }
 
 func TestOCIRuleSummary(t *testing.T) {

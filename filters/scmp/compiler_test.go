@@ -2,11 +2,11 @@ package scmp
 
 import (
 	"errors"
-	"os"
-	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
+	"golang.org/x/net/bpf"
 )
 
 func TestParseCompiler(t *testing.T) {
@@ -38,73 +38,49 @@ func TestParseCompiler(t *testing.T) {
 	}
 }
 
-// TestLibseccompBuild checks what every libseccomp entry point does in this
-// build: in the default (pure Go) build, fail with ErrNoLibseccomp and the
-// build hint; with -tags libseccomp, compile.
-func TestLibseccompBuild(t *testing.T) {
-	unit, err := os.ReadFile("../testdata/policies/hardened.service")
-	if err != nil {
-		t.Fatal(err)
+// TestRuncENOSYSStub checks the layout of runc's stub as
+// CompileOCILibseccomp prepends it: its length for each shape and, run in
+// front of `ret ALLOW`, its verdicts.
+func TestRuncENOSYSStub(t *testing.T) {
+	tests := []struct {
+		name    string
+		bounds  []StubBound
+		wantLen int
+		cases   []filterstest.VerdictCase
+	}{
+		{"no arch", nil, 4, []filterstest.VerdictCase{{Name: "anything passes", Nr: 5000, Action: filters.ActionAllow}}},
+		{"x86_64, x86, x32", []StubBound{{filters.AuditArchX86_64, 435, filters.X32SyscallBit | 547}, {filters.AuditArchI386, 435, 0}}, 1 + 2 + 1 + 5 + 3 + 2, []filterstest.VerdictCase{
+			{Name: "x86_64 at bound", Nr: 435, Action: filters.ActionAllow},
+			{Name: "x86_64 above", Nr: 436, Action: filters.ActionErrno, Data: filters.ENOSYS},
+			{Name: "x32 at bound", Arch: filters.ArchX32, Nr: 547, Action: filters.ActionAllow},
+			{Name: "x32 above", Arch: filters.ArchX32, Nr: 548, Action: filters.ActionErrno, Data: filters.ENOSYS},
+			{Name: "i386 above", Arch: filters.ArchI386, Nr: 436, Action: filters.ActionErrno, Data: filters.ENOSYS},
+			{Name: "i386 below", Arch: filters.ArchI386, Nr: 3, Action: filters.ActionAllow},
+		}},
+		{"x86_64 only", []StubBound{{filters.AuditArchX86_64, 10, 0}}, 1 + 1 + 1 + 4 + 2, []filterstest.VerdictCase{
+			{Name: "above", Nr: 11, Action: filters.ActionErrno, Data: filters.ENOSYS},
+			{Name: "x32 numbers skip the test", Arch: filters.ArchX32, Nr: 600, Action: filters.ActionAllow},
+			{Name: "other arch passes", Arch: filters.ArchI386, Nr: 600, Action: filters.ActionAllow},
+		}},
+		{"x32 only", []StubBound{{filters.AuditArchX86_64, 0, filters.X32SyscallBit | 20}}, 1 + 1 + 1 + 4 + 2, []filterstest.VerdictCase{
+			{Name: "x32 above", Arch: filters.ArchX32, Nr: 21, Action: filters.ActionErrno, Data: filters.ENOSYS},
+			{Name: "x86_64 numbers skip the test", Nr: 600, Action: filters.ActionAllow},
+		}},
 	}
-	dd, err := oci.DockerDefaultJSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	calls := map[string]func() error{
-		"CompileOCILibseccomp": func() error {
-			_, err := oci.CompileLibseccomp("docker-default", dd, oci.Options{})
-			return err
-		},
-		"CompileSystemdLibseccomp": func() error {
-			_, err := systemd.CompileLibseccomp("hardened.service", unit, systemd.Options{})
-			return err
-		},
-		"ParseSystemdUnit with Compiler": func() error {
-			_, err := systemd.ParseUnit("hardened.service", unit, systemd.Options{Compiler: CompilerLibseccomp})
-			return err
-		},
-		"OpenWith docker-default": func() error {
-			_, err := formats.OpenWith(oci.DockerDefaultName, formats.OpenOptions{Compiler: CompilerLibseccomp})
-			return err
-		},
-		"OpenWith OCI file": func() error {
-			_, err := formats.OpenWith("../testdata/policies/vmm-like.json", formats.OpenOptions{Compiler: CompilerLibseccomp})
-			return err
-		},
-		"LibseccompVersion": func() error {
-			_, err := LibseccompVersion()
-			return err
-		},
-	}
-	for name, call := range calls {
-		t.Run(name, func(t *testing.T) {
-			err := call()
-			if LibseccompAvailable() {
-				if err != nil {
-					t.Fatalf("built with libseccomp: %v", err)
-				}
-				return
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stub, err := RuncENOSYSStub(tt.bounds)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if !errors.Is(err, ErrNoLibseccomp) {
-				t.Fatalf("error = %v, want ErrNoLibseccomp", err)
+			if len(stub) != tt.wantLen {
+				t.Errorf("stub has %d instructions, want %d", len(stub), tt.wantLen)
 			}
-			if !strings.Contains(err.Error(), "-tags libseccomp") {
-				t.Errorf("error %q gives no build hint", err)
+			p := &filters.Program{Name: tt.name, Insns: append(stub, bpf.RawInstruction{Op: filters.Ret | filters.K, K: uint32(filters.ActionAllow)})}
+			if err := filters.Validate(p.Insns); err != nil {
+				t.Fatal(err)
 			}
+			filterstest.RunVerdicts(t, filters.Stack{p}, tt.cases)
 		})
-	}
-	// Formats the compiler does not apply to load the same either way.
-	for _, spec := range []string{"../testdata/policies/minimal.yaml", "../testdata/policies/raw.bpf"} {
-		a, err := formats.OpenWith(spec, formats.OpenOptions{Compiler: CompilerLibseccomp})
-		if err != nil {
-			t.Fatalf("%s: %v", spec, err)
-		}
-		b, err := formats.Open(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a.SHA256() != b.SHA256() {
-			t.Errorf("%s: --compiler libseccomp changed a program it does not compile", spec)
-		}
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"syscall"
 
 	libseccomp "github.com/seccomp/libseccomp-golang"
+	"github.com/seccompbench/seccompbench/filters"
 	"golang.org/x/net/bpf"
 )
 
@@ -48,23 +49,23 @@ var lsArches = map[*Arch]libseccomp.ScmpArch{
 
 // lsAction converts a full SECCOMP_RET_* value to libseccomp's action.
 func lsAction(ret uint32) (libseccomp.ScmpAction, error) {
-	act, data := SplitRet(ret)
+	act, data := filters.SplitRet(ret)
 	switch act {
-	case ActionKillProcess:
+	case filters.ActionKillProcess:
 		return libseccomp.ActKillProcess, nil
-	case ActionKillThread:
+	case filters.ActionKillThread:
 		return libseccomp.ActKillThread, nil
-	case ActionTrap:
+	case filters.ActionTrap:
 		return libseccomp.ActTrap, nil
-	case ActionErrno:
+	case filters.ActionErrno:
 		return libseccomp.ActErrno.SetReturnCode(int16(data)), nil
-	case ActionUserNotif:
+	case filters.ActionUserNotif:
 		return libseccomp.ActNotify, nil
-	case ActionTrace:
+	case filters.ActionTrace:
 		return libseccomp.ActTrace.SetReturnCode(int16(data)), nil
-	case ActionLog:
+	case filters.ActionLog:
 		return libseccomp.ActLog, nil
-	case ActionAllow:
+	case filters.ActionAllow:
 		return libseccomp.ActAllow, nil
 	}
 	return libseccomp.ActInvalid, fmt.Errorf("action %#x has no libseccomp equivalent", ret)
@@ -173,11 +174,11 @@ func CompileLibseccomp(f *Filter, o LibseccompOptions) ([]bpf.RawInstruction, er
 	if err != nil {
 		return nil, err
 	}
-	if len(b)%SockFilterSize != 0 {
-		return nil, fmt.Errorf("seccomp_export_bpf wrote %d bytes, not a multiple of %d", len(b), SockFilterSize)
+	if len(b)%filters.SockFilterSize != 0 {
+		return nil, fmt.Errorf("seccomp_export_bpf wrote %d bytes, not a multiple of %d", len(b), filters.SockFilterSize)
 	}
 	// seccomp_export_bpf writes host byte order.
-	return decodeSockFilters(b, binary.NativeEndian), nil
+	return filters.DecodeSockFilters(b, binary.NativeEndian), nil
 }
 
 // lsExists reports whether seccomp_rule_add_exact can add name on one of

@@ -287,9 +287,9 @@ func X86Demux(rules []Rule) []Rule {
 	return out
 }
 
-// verdict returns what f returns for one syscall, evaluated directly on the
+// Verdict returns what f returns for one syscall, evaluated directly on the
 // database (no BPF): the reference the compiled program is tested against.
-func (f *Filter) verdict(auditArch, nr uint32, args [6]uint64) uint32 {
+func (f *Filter) Verdict(auditArch, nr uint32, args [6]uint64) uint32 {
 	for _, a := range f.Arches {
 		if a.Audit != auditArch {
 			continue

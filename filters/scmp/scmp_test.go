@@ -21,7 +21,7 @@ var scmpEdgeValues = []uint64{0, 1, 2, 3, 0x7f, 0x80, 0xff, 0xffffffff, 0x100000
 // that runs of rules share a high-word test and loads (emitRules); the
 // others spread over every operator and argument.
 func randomScmpFilter(r *rand.Rand, clustered bool) *Filter {
-	actions := []uint32{uint32(filters.ActionAllow), systemd.errnoRet(1), sdErrno(38), uint32(filters.ActionKillProcess), uint32(filters.ActionTrap), uint32(filters.ActionLog), uint32(filters.ActionKillThread)}
+	actions := []uint32{uint32(filters.ActionAllow), errnoRet(1), errnoRet(38), uint32(filters.ActionKillProcess), uint32(filters.ActionTrap), uint32(filters.ActionLog), uint32(filters.ActionKillThread)}
 	f := &Filter{
 		DefAction: actions[r.IntN(len(actions))],
 		BadArch:   actions[r.IntN(len(actions))],
@@ -73,7 +73,7 @@ func TestScmpCompileMatchesDatabase(t *testing.T) {
 		}
 		p := &filters.Program{Name: "random", Insns: insns}
 		abis := []struct {
-			arch *Arch
+			arch *filters.Arch
 			tab  *Arch
 		}{{filters.ArchX86_64, X86_64}, {filters.ArchI386, X86}, {filters.ArchX32, X32}}
 		for _, abi := range abis {
@@ -88,7 +88,7 @@ func TestScmpCompileMatchesDatabase(t *testing.T) {
 						args[i] = scmpEdgeValues[r.IntN(len(scmpEdgeValues))]
 					}
 					d := abi.arch.Data(n, args[:]...)
-					want := f.verdict(d.Arch, uint32(d.Nr), d.Args)
+					want := f.Verdict(d.Arch, uint32(d.Nr), d.Args)
 					got, err := filters.Emulate(p, d)
 					if err != nil {
 						t.Fatal(err)
@@ -154,14 +154,14 @@ func TestScmpCondHolds(t *testing.T) {
 // with the same rules share one body. Verdicts are checked against the
 // database on the edge values.
 func TestScmpSharedLayout(t *testing.T) {
-	deny := systemd.errnoRet(97)
-	f := &Filter{DefAction: uint32(filters.ActionAllow), BadArch: uint32(ActionAllow), Arches: []*Arch{X86_64}}
+	deny := errnoRet(97)
+	f := &Filter{DefAction: uint32(filters.ActionAllow), BadArch: uint32(filters.ActionAllow), Arches: []*Arch{X86_64}}
 	for _, fam := range []uint64{0, 3, 4, 5, 6, 7, 8, 9, 11, 12} {
 		f.Rules = append(f.Rules, Rule{Syscall: "socket", Action: deny, Conds: []Cond{{Arg: 0, Op: EQ, Datum: fam}}})
 	}
 	for _, name := range []string{"chmod", "fchmod", "mkdir"} {
 		for _, bit := range []uint64{04000, 02000} {
-			f.Rules = append(f.Rules, Rule{Syscall: name, Action: systemd.errnoRet(1), Conds: []Cond{{Arg: 1, Op: MaskedEQ, Mask: bit, Datum: bit}}})
+			f.Rules = append(f.Rules, Rule{Syscall: name, Action: errnoRet(1), Conds: []Cond{{Arg: 1, Op: MaskedEQ, Mask: bit, Datum: bit}}})
 		}
 	}
 	insns, err := f.Compile()
@@ -175,7 +175,7 @@ func TestScmpSharedLayout(t *testing.T) {
 			loads[ri.K]++
 		}
 	}
-	a0hi, a1hi, a1lo := uint32(filters.OffsetArgs+4), uint32(OffsetArgs+12), uint32(OffsetArgs+8)
+	a0hi, a1hi, a1lo := uint32(filters.OffsetArgs+4), uint32(filters.OffsetArgs+12), uint32(filters.OffsetArgs+8)
 	if loads[a0hi] != 1 {
 		t.Errorf("args[0] hi loaded %d times for 10 EQ rules, want 1", loads[a0hi])
 	}
@@ -194,7 +194,7 @@ func TestScmpSharedLayout(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := f.verdict(d.Arch, uint32(d.Nr), d.Args); got.Ret != want {
+			if want := f.Verdict(d.Arch, uint32(d.Nr), d.Args); got.Ret != want {
 				t.Errorf("%s(%#x, %#x): compiled returns %#x, database says %#x", name, v, v, got.Ret, want)
 			}
 		}
@@ -212,8 +212,8 @@ func TestScmpTree(t *testing.T) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	actions := []uint32{uint32(filters.ActionAllow), systemd.errnoRet(1), uint32(filters.ActionLog), uint32(filters.ActionTrap)}
-	f := &Filter{DefAction: systemd.errnoRet(38), BadArch: uint32(filters.ActionKillThread), Arches: []*Arch{X86_64, X86, X32}}
+	actions := []uint32{uint32(filters.ActionAllow), errnoRet(1), uint32(filters.ActionLog), uint32(filters.ActionTrap)}
+	f := &Filter{DefAction: errnoRet(38), BadArch: uint32(filters.ActionKillThread), Arches: []*Arch{X86_64, X86, X32}}
 	for _, i := range r.Perm(len(names))[:150] {
 		rule := Rule{Syscall: names[i], Action: actions[r.IntN(len(actions))]}
 		if r.IntN(5) == 0 {
@@ -232,7 +232,7 @@ func TestScmpTree(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := &filters.Program{Name: "tree", Insns: insns}
-		for _, abi := range []*Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchX32} {
+		for _, abi := range []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchX32} {
 			for n := -1; n < 600; n++ {
 				for _, v := range []uint64{0, 1, 0xffffffff, 0x100000000} {
 					d := abi.Data(n, v, v, v)
@@ -243,7 +243,7 @@ func TestScmpTree(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if want := f.verdict(d.Arch, uint32(d.Nr), d.Args); got.Ret != want {
+					if want := f.Verdict(d.Arch, uint32(d.Nr), d.Args); got.Ret != want {
 						t.Fatalf("tree=%v %s nr %d args %#x: compiled returns %#x, database says %#x", tree, abi.Name, d.Nr, v, got.Ret, want)
 					}
 					longest[tree] = max(longest[tree], got.Executed)
@@ -254,5 +254,16 @@ func TestScmpTree(t *testing.T) {
 	t.Logf("longest path: linear %d instructions, tree %d", longest[false], longest[true])
 	if longest[true]*4 > longest[false] {
 		t.Errorf("tree's longest path %d is not under a quarter of the linear layout's %d", longest[true], longest[false])
+	}
+}
+
+// errnoRet is SECCOMP_RET_ERRNO with errno e.
+func errnoRet(e int) uint32 { return uint32(filters.ActionErrno) | uint32(e)&filters.RetData }
+
+// TestX32Numbers: the libseccomp model numbers x32 syscalls with the x32
+// bit, from the x32 table (ioctl is 514, not x86_64's 16).
+func TestX32Numbers(t *testing.T) {
+	if got, _ := X32.Nr("ioctl"); got != filters.X32SyscallBit|514 {
+		t.Errorf("libseccomp model x32 ioctl = %#x, want %#x", got, filters.X32SyscallBit|514)
 	}
 }

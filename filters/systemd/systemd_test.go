@@ -9,6 +9,15 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
+)
+
+const (
+	cloneNewUser = 0x10000000
+	cloneNewNet  = 0x40000000
+	sigchld      = 17
+	eperm        = 1
+	enosys       = 38
 )
 
 func mustSystemd(t *testing.T, text string) *Stack {
@@ -31,16 +40,16 @@ func TestSystemdSystemService(t *testing.T) {
 	if got, want := st.Arches, []string{"x86", "x32", "x86_64"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("arches = %v, want %v (systemd's seccomp_local_archs order, native last)", got, want)
 	}
-	var cases []verdictCase
+	var cases []filterstest.VerdictCase
 	for _, a := range []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchX32} {
 		cases = append(cases,
-			verdictCase{name: a.Name + " reboot", arch: a, syscall: "reboot", action: filters.ActionErrno, data: eperm},
-			verdictCase{name: a.Name + " read", arch: a, syscall: "read", action: filters.ActionAllow},
-			verdictCase{name: a.Name + " getpid (@default)", arch: a, syscall: "getpid", action: filters.ActionAllow},
-			verdictCase{name: a.Name + " mount", arch: a, syscall: "mount", action: filters.ActionErrno, data: eperm},
+			filterstest.VerdictCase{Name: a.Name + " reboot", Arch: a, Syscall: "reboot", Action: filters.ActionErrno, Data: eperm},
+			filterstest.VerdictCase{Name: a.Name + " read", Arch: a, Syscall: "read", Action: filters.ActionAllow},
+			filterstest.VerdictCase{Name: a.Name + " getpid (@default)", Arch: a, Syscall: "getpid", Action: filters.ActionAllow},
+			filterstest.VerdictCase{Name: a.Name + " mount", Arch: a, Syscall: "mount", Action: filters.ActionErrno, Data: eperm},
 		)
 	}
-	runVerdicts(t, st.Stack(), cases)
+	filterstest.RunVerdicts(t, st.Stack(), cases)
 	if !strings.HasSuffix(st.String(), "\n3 filters\n") {
 		t.Errorf("String() does not end with \"3 filters\":\n%s", st)
 	}
@@ -54,41 +63,41 @@ func TestSystemdFilterMerging(t *testing.T) {
 	tests := []struct {
 		name  string
 		text  string
-		cases []verdictCase
+		cases []filterstest.VerdictCase
 	}{
-		{"deny list", "SystemCallFilter=~@mount\nSystemCallErrorNumber=EPERM", []verdictCase{
-			{name: "mount refused", syscall: "mount", action: filters.ActionErrno, data: eperm},
-			{name: "read allowed", syscall: "read", action: filters.ActionAllow},
+		{"deny list", "SystemCallFilter=~@mount\nSystemCallErrorNumber=EPERM", []filterstest.VerdictCase{
+			{Name: "mount refused", Syscall: "mount", Action: filters.ActionErrno, Data: eperm},
+			{Name: "read allowed", Syscall: "read", Action: filters.ActionAllow},
 		}},
-		{"deny list, later allow line removes", "SystemCallFilter=~@mount\nSystemCallFilter=umount2\nSystemCallErrorNumber=EPERM", []verdictCase{
-			{name: "mount refused", syscall: "mount", action: filters.ActionErrno, data: eperm},
-			{name: "umount2 allowed again", syscall: "umount2", action: filters.ActionAllow},
+		{"deny list, later allow line removes", "SystemCallFilter=~@mount\nSystemCallFilter=umount2\nSystemCallErrorNumber=EPERM", []filterstest.VerdictCase{
+			{Name: "mount refused", Syscall: "mount", Action: filters.ActionErrno, Data: eperm},
+			{Name: "umount2 allowed again", Syscall: "umount2", Action: filters.ActionAllow},
 		}},
-		{"allow list, later deny line removes", "SystemCallFilter=@system-service\nSystemCallFilter=~@file-system\nSystemCallErrorNumber=EPERM", []verdictCase{
-			{name: "openat removed", syscall: "openat", action: filters.ActionErrno, data: eperm},
-			{name: "read kept", syscall: "read", action: filters.ActionAllow},
+		{"allow list, later deny line removes", "SystemCallFilter=@system-service\nSystemCallFilter=~@file-system\nSystemCallErrorNumber=EPERM", []filterstest.VerdictCase{
+			{Name: "openat removed", Syscall: "openat", Action: filters.ActionErrno, Data: eperm},
+			{Name: "read kept", Syscall: "read", Action: filters.ActionAllow},
 		}},
-		{"deny list with errno per call", "SystemCallFilter=~reboot:EACCES sethostname\nSystemCallErrorNumber=EPERM", []verdictCase{
-			{name: "reboot EACCES", syscall: "reboot", action: filters.ActionErrno, data: 13},
-			{name: "sethostname EPERM", syscall: "sethostname", action: filters.ActionErrno, data: eperm},
+		{"deny list with errno per call", "SystemCallFilter=~reboot:EACCES sethostname\nSystemCallErrorNumber=EPERM", []filterstest.VerdictCase{
+			{Name: "reboot EACCES", Syscall: "reboot", Action: filters.ActionErrno, Data: 13},
+			{Name: "sethostname EPERM", Syscall: "sethostname", Action: filters.ActionErrno, Data: eperm},
 		}},
-		{"allow list with ~name:errno", "SystemCallFilter=@basic-io\nSystemCallFilter=~write:EROFS", []verdictCase{
-			{name: "write EROFS", syscall: "write", action: filters.ActionErrno, data: 30},
-			{name: "read allowed", syscall: "read", action: filters.ActionAllow},
-			{name: "unlisted killed (default errno is kill)", syscall: "openat", action: filters.ActionKillProcess},
+		{"allow list with ~name:errno", "SystemCallFilter=@basic-io\nSystemCallFilter=~write:EROFS", []filterstest.VerdictCase{
+			{Name: "write EROFS", Syscall: "write", Action: filters.ActionErrno, Data: 30},
+			{Name: "read allowed", Syscall: "read", Action: filters.ActionAllow},
+			{Name: "unlisted killed (default errno is kill)", Syscall: "openat", Action: filters.ActionKillProcess},
 		}},
-		{"empty assignment resets", "SystemCallFilter=@basic-io\nSystemCallFilter=\nSystemCallFilter=~@reboot\nSystemCallErrorNumber=EPERM", []verdictCase{
-			{name: "openat allowed after reset", syscall: "openat", action: filters.ActionAllow},
-			{name: "reboot refused", syscall: "reboot", action: filters.ActionErrno, data: eperm},
+		{"empty assignment resets", "SystemCallFilter=@basic-io\nSystemCallFilter=\nSystemCallFilter=~@reboot\nSystemCallErrorNumber=EPERM", []filterstest.VerdictCase{
+			{Name: "openat allowed after reset", Syscall: "openat", Action: filters.ActionAllow},
+			{Name: "reboot refused", Syscall: "reboot", Action: filters.ActionErrno, Data: eperm},
 		}},
-		{"allow list takes no errno", "SystemCallFilter=read:EPERM\nSystemCallErrorNumber=ENOSYS", []verdictCase{
-			{name: "read not added", syscall: "read", action: filters.ActionErrno, data: enosys},
-			{name: "getpid from @default", syscall: "getpid", action: filters.ActionAllow},
+		{"allow list takes no errno", "SystemCallFilter=read:EPERM\nSystemCallErrorNumber=ENOSYS", []filterstest.VerdictCase{
+			{Name: "read not added", Syscall: "read", Action: filters.ActionErrno, Data: enosys},
+			{Name: "getpid from @default", Syscall: "getpid", Action: filters.ActionAllow},
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			runVerdicts(t, mustSystemd(t, tt.text).Stack(), tt.cases)
+			filterstest.RunVerdicts(t, mustSystemd(t, tt.text).Stack(), tt.cases)
 		})
 	}
 }
@@ -100,75 +109,75 @@ func TestSystemdHardening(t *testing.T) {
 		name  string
 		text  string
 		dirs  []Directive
-		cases []verdictCase
+		cases []filterstest.VerdictCase
 	}{
-		{"RestrictNamespaces=yes", "RestrictNamespaces=yes", []Directive{{"RestrictNamespaces", 3}}, []verdictCase{
-			{name: "unshare user", syscall: "unshare", args: []uint64{cloneNewUser}, action: filters.ActionErrno, data: eperm},
-			{name: "clone newnet", syscall: "clone", args: []uint64{cloneNewNet}, action: filters.ActionErrno, data: eperm},
-			{name: "clone plain", syscall: "clone", args: []uint64{sigchld}, action: filters.ActionAllow},
-			{name: "clone3 ENOSYS", syscall: "clone3", action: filters.ActionErrno, data: enosys},
-			{name: "setns any", syscall: "setns", args: []uint64{3, cloneNewNet}, action: filters.ActionErrno, data: eperm},
-			{name: "i386 unshare user", arch: filters.ArchI386, syscall: "unshare", args: []uint64{cloneNewUser}, action: filters.ActionErrno, data: eperm},
+		{"RestrictNamespaces=yes", "RestrictNamespaces=yes", []Directive{{"RestrictNamespaces", 3}}, []filterstest.VerdictCase{
+			{Name: "unshare user", Syscall: "unshare", Args: []uint64{cloneNewUser}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "clone newnet", Syscall: "clone", Args: []uint64{cloneNewNet}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "clone plain", Syscall: "clone", Args: []uint64{sigchld}, Action: filters.ActionAllow},
+			{Name: "clone3 ENOSYS", Syscall: "clone3", Action: filters.ActionErrno, Data: enosys},
+			{Name: "setns any", Syscall: "setns", Args: []uint64{3, cloneNewNet}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "i386 unshare user", Arch: filters.ArchI386, Syscall: "unshare", Args: []uint64{cloneNewUser}, Action: filters.ActionErrno, Data: eperm},
 		}},
-		{"RestrictNamespaces=net", "RestrictNamespaces=net", []Directive{{"RestrictNamespaces", 3}}, []verdictCase{
-			{name: "unshare net kept", syscall: "unshare", args: []uint64{cloneNewNet}, action: filters.ActionAllow},
-			{name: "unshare user refused", syscall: "unshare", args: []uint64{cloneNewUser}, action: filters.ActionErrno, data: eperm},
-			{name: "setns net kept", syscall: "setns", args: []uint64{3, cloneNewNet}, action: filters.ActionAllow},
-			{name: "setns flags 0 refused", syscall: "setns", args: []uint64{3, 0}, action: filters.ActionErrno, data: eperm},
+		{"RestrictNamespaces=net", "RestrictNamespaces=net", []Directive{{"RestrictNamespaces", 3}}, []filterstest.VerdictCase{
+			{Name: "unshare net kept", Syscall: "unshare", Args: []uint64{cloneNewNet}, Action: filters.ActionAllow},
+			{Name: "unshare user refused", Syscall: "unshare", Args: []uint64{cloneNewUser}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "setns net kept", Syscall: "setns", Args: []uint64{3, cloneNewNet}, Action: filters.ActionAllow},
+			{Name: "setns flags 0 refused", Syscall: "setns", Args: []uint64{3, 0}, Action: filters.ActionErrno, Data: eperm},
 		}},
-		{"RestrictAddressFamilies skips x86", "RestrictAddressFamilies=AF_UNIX AF_INET", []Directive{{"RestrictAddressFamilies", 2}}, []verdictCase{
-			{name: "inet6 refused", syscall: "socket", args: []uint64{10}, action: filters.ActionErrno, data: 97},
-			{name: "inet allowed", syscall: "socket", args: []uint64{2}, action: filters.ActionAllow},
-			{name: "above the last refused", syscall: "socket", args: []uint64{45}, action: filters.ActionErrno, data: 97},
-			{name: "x32 inet6 refused", arch: filters.ArchX32, syscall: "socket", args: []uint64{10}, action: filters.ActionErrno, data: 97},
-			{name: "i386 inet6 not filtered (socketcall)", arch: filters.ArchI386, syscall: "socket", args: []uint64{10}, action: filters.ActionAllow},
+		{"RestrictAddressFamilies skips x86", "RestrictAddressFamilies=AF_UNIX AF_INET", []Directive{{"RestrictAddressFamilies", 2}}, []filterstest.VerdictCase{
+			{Name: "inet6 refused", Syscall: "socket", Args: []uint64{10}, Action: filters.ActionErrno, Data: 97},
+			{Name: "inet allowed", Syscall: "socket", Args: []uint64{2}, Action: filters.ActionAllow},
+			{Name: "above the last refused", Syscall: "socket", Args: []uint64{45}, Action: filters.ActionErrno, Data: 97},
+			{Name: "x32 inet6 refused", Arch: filters.ArchX32, Syscall: "socket", Args: []uint64{10}, Action: filters.ActionErrno, Data: 97},
+			{Name: "i386 inet6 not filtered (socketcall)", Arch: filters.ArchI386, Syscall: "socket", Args: []uint64{10}, Action: filters.ActionAllow},
 		}},
-		{"RestrictAddressFamilies deny list", "RestrictAddressFamilies=~AF_PACKET", []Directive{{"RestrictAddressFamilies", 2}}, []verdictCase{
-			{name: "packet refused", syscall: "socket", args: []uint64{17}, action: filters.ActionErrno, data: 97},
-			{name: "inet6 allowed", syscall: "socket", args: []uint64{10}, action: filters.ActionAllow},
+		{"RestrictAddressFamilies deny list", "RestrictAddressFamilies=~AF_PACKET", []Directive{{"RestrictAddressFamilies", 2}}, []filterstest.VerdictCase{
+			{Name: "packet refused", Syscall: "socket", Args: []uint64{17}, Action: filters.ActionErrno, Data: 97},
+			{Name: "inet6 allowed", Syscall: "socket", Args: []uint64{10}, Action: filters.ActionAllow},
 		}},
-		{"MemoryDenyWriteExecute", "MemoryDenyWriteExecute=yes", []Directive{{"MemoryDenyWriteExecute", 3}}, []verdictCase{
-			{name: "mmap WX refused", syscall: "mmap", args: []uint64{0, 4096, 6}, action: filters.ActionErrno, data: eperm},
-			{name: "mmap RW allowed", syscall: "mmap", args: []uint64{0, 4096, 3}, action: filters.ActionAllow},
-			{name: "mprotect X refused", syscall: "mprotect", args: []uint64{0, 4096, 5}, action: filters.ActionErrno, data: eperm},
-			{name: "shmat SHM_EXEC refused", syscall: "shmat", args: []uint64{1, 0, 0o100000}, action: filters.ActionErrno, data: eperm},
-			{name: "i386 old mmap refused outright", arch: filters.ArchI386, syscall: "mmap", action: filters.ActionErrno, data: eperm},
-			{name: "i386 mmap2 WX refused", arch: filters.ArchI386, syscall: "mmap2", args: []uint64{0, 4096, 6}, action: filters.ActionErrno, data: eperm},
-			{name: "i386 shmat not filtered", arch: filters.ArchI386, syscall: "shmat", args: []uint64{1, 0, 0o100000}, action: filters.ActionAllow},
+		{"MemoryDenyWriteExecute", "MemoryDenyWriteExecute=yes", []Directive{{"MemoryDenyWriteExecute", 3}}, []filterstest.VerdictCase{
+			{Name: "mmap WX refused", Syscall: "mmap", Args: []uint64{0, 4096, 6}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "mmap RW allowed", Syscall: "mmap", Args: []uint64{0, 4096, 3}, Action: filters.ActionAllow},
+			{Name: "mprotect X refused", Syscall: "mprotect", Args: []uint64{0, 4096, 5}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "shmat SHM_EXEC refused", Syscall: "shmat", Args: []uint64{1, 0, 0o100000}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "i386 old mmap refused outright", Arch: filters.ArchI386, Syscall: "mmap", Action: filters.ActionErrno, Data: eperm},
+			{Name: "i386 mmap2 WX refused", Arch: filters.ArchI386, Syscall: "mmap2", Args: []uint64{0, 4096, 6}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "i386 shmat not filtered", Arch: filters.ArchI386, Syscall: "shmat", Args: []uint64{1, 0, 0o100000}, Action: filters.ActionAllow},
 		}},
-		{"RestrictRealtime", "RestrictRealtime=yes", []Directive{{"RestrictRealtime", 3}}, []verdictCase{
-			{name: "SCHED_FIFO refused", syscall: "sched_setscheduler", args: []uint64{0, 1}, action: filters.ActionErrno, data: eperm},
-			{name: "SCHED_BATCH allowed", syscall: "sched_setscheduler", args: []uint64{0, 3}, action: filters.ActionAllow},
-			{name: "SCHED_DEADLINE refused", syscall: "sched_setscheduler", args: []uint64{0, 6}, action: filters.ActionErrno, data: eperm},
+		{"RestrictRealtime", "RestrictRealtime=yes", []Directive{{"RestrictRealtime", 3}}, []filterstest.VerdictCase{
+			{Name: "SCHED_FIFO refused", Syscall: "sched_setscheduler", Args: []uint64{0, 1}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "SCHED_BATCH allowed", Syscall: "sched_setscheduler", Args: []uint64{0, 3}, Action: filters.ActionAllow},
+			{Name: "SCHED_DEADLINE refused", Syscall: "sched_setscheduler", Args: []uint64{0, 6}, Action: filters.ActionErrno, Data: eperm},
 		}},
-		{"DynamicUser implies RestrictSUIDSGID", "DynamicUser=yes", []Directive{{"RestrictSUIDSGID", 3}}, []verdictCase{
-			{name: "chmod setuid refused", syscall: "chmod", args: []uint64{0, 0o4755}, action: filters.ActionErrno, data: eperm},
-			{name: "chmod plain allowed", syscall: "chmod", args: []uint64{0, 0o755}, action: filters.ActionAllow},
-			{name: "openat O_CREAT setgid refused", syscall: "openat", args: []uint64{0, 0, 0o100, 0o2755}, action: filters.ActionErrno, data: eperm},
-			{name: "openat setgid without O_CREAT allowed", syscall: "openat", args: []uint64{0, 0, 0, 0o2755}, action: filters.ActionAllow},
-			{name: "openat2 ENOSYS", syscall: "openat2", action: filters.ActionErrno, data: enosys},
+		{"DynamicUser implies RestrictSUIDSGID", "DynamicUser=yes", []Directive{{"RestrictSUIDSGID", 3}}, []filterstest.VerdictCase{
+			{Name: "chmod setuid refused", Syscall: "chmod", Args: []uint64{0, 0o4755}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "chmod plain allowed", Syscall: "chmod", Args: []uint64{0, 0o755}, Action: filters.ActionAllow},
+			{Name: "openat O_CREAT setgid refused", Syscall: "openat", Args: []uint64{0, 0, 0o100, 0o2755}, Action: filters.ActionErrno, Data: eperm},
+			{Name: "openat setgid without O_CREAT allowed", Syscall: "openat", Args: []uint64{0, 0, 0, 0o2755}, Action: filters.ActionAllow},
+			{Name: "openat2 ENOSYS", Syscall: "openat2", Action: filters.ActionErrno, Data: enosys},
 		}},
-		{"ProtectKernelTunables skips x32", "ProtectKernelTunables=yes", []Directive{{"ProtectKernelTunables", 2}}, []verdictCase{
-			{name: "_sysctl refused", syscall: "_sysctl", action: filters.ActionErrno, data: eperm},
+		{"ProtectKernelTunables skips x32", "ProtectKernelTunables=yes", []Directive{{"ProtectKernelTunables", 2}}, []filterstest.VerdictCase{
+			{Name: "_sysctl refused", Syscall: "_sysctl", Action: filters.ActionErrno, Data: eperm},
 		}},
-		{"ProtectClock", "ProtectClock=yes", []Directive{{"ProtectClock", 3}}, []verdictCase{
-			{name: "clock_settime refused", syscall: "clock_settime", action: filters.ActionErrno, data: eperm},
-			{name: "clock_gettime allowed", syscall: "clock_gettime", action: filters.ActionAllow},
+		{"ProtectClock", "ProtectClock=yes", []Directive{{"ProtectClock", 3}}, []filterstest.VerdictCase{
+			{Name: "clock_settime refused", Syscall: "clock_settime", Action: filters.ActionErrno, Data: eperm},
+			{Name: "clock_gettime allowed", Syscall: "clock_gettime", Action: filters.ActionAllow},
 		}},
-		{"LockPersonality", "LockPersonality=yes", []Directive{{"LockPersonality", 3}}, []verdictCase{
-			{name: "PER_LINUX allowed", syscall: "personality", args: []uint64{0}, action: filters.ActionAllow},
-			{name: "PER_LINUX32 refused", syscall: "personality", args: []uint64{8}, action: filters.ActionErrno, data: eperm},
+		{"LockPersonality", "LockPersonality=yes", []Directive{{"LockPersonality", 3}}, []filterstest.VerdictCase{
+			{Name: "PER_LINUX allowed", Syscall: "personality", Args: []uint64{0}, Action: filters.ActionAllow},
+			{Name: "PER_LINUX32 refused", Syscall: "personality", Args: []uint64{8}, Action: filters.ActionErrno, Data: eperm},
 		}},
 		{"SystemCallArchitectures=native blocks the others", "SystemCallArchitectures=native\nLockPersonality=yes\nProtectHostname=yes",
-			[]Directive{{"ProtectHostname", 3}, {"SystemCallArchitectures", 1}, {"LockPersonality", 1}}, []verdictCase{
-				{name: "i386 getpid killed", arch: filters.ArchI386, syscall: "getpid", action: filters.ActionKillThread},
-				{name: "x32 getpid killed", arch: filters.ArchX32, syscall: "getpid", action: filters.ActionKillThread},
-				{name: "x86_64 getpid allowed", syscall: "getpid", action: filters.ActionAllow},
-				{name: "sethostname refused", syscall: "sethostname", action: filters.ActionErrno, data: eperm},
+			[]Directive{{"ProtectHostname", 3}, {"SystemCallArchitectures", 1}, {"LockPersonality", 1}}, []filterstest.VerdictCase{
+				{Name: "i386 getpid killed", Arch: filters.ArchI386, Syscall: "getpid", Action: filters.ActionKillThread},
+				{Name: "x32 getpid killed", Arch: filters.ArchX32, Syscall: "getpid", Action: filters.ActionKillThread},
+				{Name: "x86_64 getpid allowed", Syscall: "getpid", Action: filters.ActionAllow},
+				{Name: "sethostname refused", Syscall: "sethostname", Action: filters.ActionErrno, Data: eperm},
 			}},
-		{"SystemCallLog allow list", "SystemCallLog=@reboot", []Directive{{"SystemCallLog", 3}}, []verdictCase{
-			{name: "reboot logged", syscall: "reboot", action: filters.ActionLog},
-			{name: "read allowed", syscall: "read", action: filters.ActionAllow},
+		{"SystemCallLog allow list", "SystemCallLog=@reboot", []Directive{{"SystemCallLog", 3}}, []filterstest.VerdictCase{
+			{Name: "reboot logged", Syscall: "reboot", Action: filters.ActionLog},
+			{Name: "read allowed", Syscall: "read", Action: filters.ActionAllow},
 		}},
 	}
 	for _, tt := range tests {
@@ -177,7 +186,7 @@ func TestSystemdHardening(t *testing.T) {
 			if !reflect.DeepEqual(st.Directives, tt.dirs) {
 				t.Errorf("directives = %v, want %v", st.Directives, tt.dirs)
 			}
-			runVerdicts(t, st.Stack(), tt.cases)
+			filterstest.RunVerdicts(t, st.Stack(), tt.cases)
 		})
 	}
 }
@@ -213,7 +222,7 @@ func TestSystemdHardening(t *testing.T) {
 func TestSystemdCorpusUnits(t *testing.T) {
 	load := func(name string) *Stack {
 		t.Helper()
-		b, err := os.ReadFile("../testdata/policies/" + name)
+		b, err := os.ReadFile(filterstest.PoliciesDir + "/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,15 +256,15 @@ func TestSystemdCorpusUnits(t *testing.T) {
 		if _, err := filters.BuildStack(st.Programs, len(st.Programs)); err != nil {
 			t.Errorf("the modeled stack breaks a kernel limit: %v", err)
 		}
-		runVerdicts(t, st.Stack(), []verdictCase{
-			{name: "read allowed", syscall: "read", action: filters.ActionAllow},
-			{name: "reboot EACCES (~reboot:EACCES)", syscall: "reboot", action: filters.ActionErrno, data: 13},
-			{name: "setrlimit removed by ~@resources", syscall: "setrlimit", action: filters.ActionErrno, data: eperm},
-			{name: "socket AF_NETLINK removed again", syscall: "socket", args: []uint64{16}, action: filters.ActionErrno, data: 97},
-			{name: "socket AF_INET6 allowed", syscall: "socket", args: []uint64{10}, action: filters.ActionAllow},
-			{name: "uselib logged (@obsolete), then refused by the allow list", syscall: "uselib", action: filters.ActionErrno, data: eperm},
-			{name: "i386 read killed (SystemCallArchitectures=native)", arch: filters.ArchI386, syscall: "read", action: filters.ActionKillThread},
-			{name: "mmap WX refused", syscall: "mmap", args: []uint64{0, 4096, 6}, action: filters.ActionErrno, data: eperm},
+		filterstest.RunVerdicts(t, st.Stack(), []filterstest.VerdictCase{
+			{Name: "read allowed", Syscall: "read", Action: filters.ActionAllow},
+			{Name: "reboot EACCES (~reboot:EACCES)", Syscall: "reboot", Action: filters.ActionErrno, Data: 13},
+			{Name: "setrlimit removed by ~@resources", Syscall: "setrlimit", Action: filters.ActionErrno, Data: eperm},
+			{Name: "socket AF_NETLINK removed again", Syscall: "socket", Args: []uint64{16}, Action: filters.ActionErrno, Data: 97},
+			{Name: "socket AF_INET6 allowed", Syscall: "socket", Args: []uint64{10}, Action: filters.ActionAllow},
+			{Name: "uselib logged (@obsolete), then refused by the allow list", Syscall: "uselib", Action: filters.ActionErrno, Data: eperm},
+			{Name: "i386 read killed (SystemCallArchitectures=native)", Arch: filters.ArchI386, Syscall: "read", Action: filters.ActionKillThread},
+			{Name: "mmap WX refused", Syscall: "mmap", Args: []uint64{0, 4096, 6}, Action: filters.ActionErrno, Data: eperm},
 		})
 	})
 	t.Run("timesyncd-like", func(t *testing.T) {
@@ -263,12 +272,12 @@ func TestSystemdCorpusUnits(t *testing.T) {
 		if got := len(st.Programs); got != 20 {
 			t.Errorf("filters = %d, want 20 (%v)", got, st.Directives)
 		}
-		runVerdicts(t, st.Stack(), []verdictCase{
-			{name: "clock_settime allowed", syscall: "clock_settime", action: filters.ActionAllow},
-			{name: "adjtimex allowed", syscall: "adjtimex", action: filters.ActionAllow},
-			{name: "reboot refused", syscall: "reboot", action: filters.ActionErrno, data: eperm},
-			{name: "ptrace refused (@debug)", syscall: "ptrace", action: filters.ActionErrno, data: eperm},
-			{name: "ioperm refused (@raw-io)", syscall: "ioperm", action: filters.ActionErrno, data: eperm},
+		filterstest.RunVerdicts(t, st.Stack(), []filterstest.VerdictCase{
+			{Name: "clock_settime allowed", Syscall: "clock_settime", Action: filters.ActionAllow},
+			{Name: "adjtimex allowed", Syscall: "adjtimex", Action: filters.ActionAllow},
+			{Name: "reboot refused", Syscall: "reboot", Action: filters.ActionErrno, Data: eperm},
+			{Name: "ptrace refused (@debug)", Syscall: "ptrace", Action: filters.ActionErrno, Data: eperm},
+			{Name: "ioperm refused (@raw-io)", Syscall: "ioperm", Action: filters.ActionErrno, Data: eperm},
 		})
 	})
 }
@@ -312,7 +321,7 @@ func TestSystemdWarnings(t *testing.T) {
 		t.Errorf("warnings = %q\nwant %q", st.Warnings, want)
 	}
 	// The [Unit] line is not an exec directive: read stays allowed.
-	runVerdicts(t, st.Stack(), []verdictCase{{name: "read", syscall: "read", action: filters.ActionAllow}})
+	filterstest.RunVerdicts(t, st.Stack(), []filterstest.VerdictCase{{Name: "read", Syscall: "read", Action: filters.ActionAllow}})
 }
 
 // TestSystemdUnknownKeys: keys that start like a hardening directive but

@@ -1,9 +1,9 @@
-package filters
+package analysis
 
 import (
 	"testing"
 
-	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/beats"
 	"github.com/seccompbench/seccompbench/filters/formats"
 )
@@ -20,19 +20,19 @@ func TestPadded(t *testing.T) {
 	if q.Len() != p.Len()+8 || p.Padded(0) != p {
 		t.Fatalf("Padded(8) has %d instructions from %d; Padded(0) must return p", q.Len(), p.Len())
 	}
-	if err := Validate(q.Insns); err != nil {
+	if err := filters.Validate(q.Insns); err != nil {
 		t.Fatalf("padded program is invalid: %v", err)
 	}
 	for nr := 0; nr < 470; nr++ {
-		d := ArchX86_64.Data(nr, 1, 2, 3)
-		a, _ := Emulate(p, d)
-		b, _ := Emulate(q, d)
+		d := filters.ArchX86_64.Data(nr, 1, 2, 3)
+		a, _ := filters.Emulate(p, d)
+		b, _ := filters.Emulate(q, d)
 		if a.Ret != b.Ret || a.Executed != b.Executed {
 			t.Fatalf("nr %d: padded returns %#x after %d, unpadded %#x after %d", nr, b.Ret, b.Executed, a.Ret, a.Executed)
 		}
 	}
-	pa := analysis.PredictCache(Stack{p}, []*Arch{ArchX86_64})
-	pb := analysis.PredictCache(Stack{q}, []*Arch{ArchX86_64})
+	pa := PredictCache(filters.Stack{p}, []*filters.Arch{filters.ArchX86_64})
+	pb := PredictCache(filters.Stack{q}, []*filters.Arch{filters.ArchX86_64})
 	for nr := 0; nr < 470; nr++ {
 		ea, _ := pa.Lookup("x86_64", nr)
 		eb, _ := pb.Lookup("x86_64", nr)
