@@ -8,7 +8,7 @@
 //   - large-allowlist.yaml: the first 300 x86_64 syscalls by number, allowed
 //     by name, default errno, to test size limits.
 //
-// Run it with `go generate ./filters/` from the module root.
+// Run it with `go generate ./filters/...` from the module root.
 package main
 
 import (
@@ -20,10 +20,10 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/beats"
 )
 
-const dir = "../testdata/policies"
+const dir = "../../testdata/policies"
 
 // largeCount is the number of names in large-allowlist.yaml.
 const largeCount = 300
@@ -51,8 +51,8 @@ type jsonPolicy struct {
 }
 
 func main() {
-	write("default.yaml", filters.DefaultBytes())
-	write("default.json", policyJSON(filters.Default()))
+	write("default.yaml", beats.DefaultBytes())
+	write("default.json", policyJSON(beats.Default()))
 	write("large-allowlist.yaml", largeAllowlist())
 }
 
@@ -62,7 +62,7 @@ func write(name string, data []byte) {
 	}
 }
 
-func policyJSON(p *filters.Policy) []byte {
+func policyJSON(p *beats.Policy) []byte {
 	jp := jsonPolicy{DefaultAction: p.DefaultAction}
 	for _, g := range p.Groups {
 		jg := jsonGroup{Action: g.Action}
@@ -86,8 +86,8 @@ func policyJSON(p *filters.Policy) []byte {
 }
 
 func largeAllowlist() []byte {
-	nrs := make([]int, 0, len(filters.Arch.SyscallNumbers))
-	for nr := range filters.Arch.SyscallNumbers {
+	nrs := make([]int, 0, len(beats.Arch.SyscallNumbers))
+	for nr := range beats.Arch.SyscallNumbers {
 		nrs = append(nrs, nr)
 	}
 	sort.Ints(nrs)
@@ -98,7 +98,7 @@ func largeAllowlist() []byte {
 	fmt.Fprintf(&b, "# sensible policy: it allows ptrace, mount, reboot and more.\n")
 	fmt.Fprintf(&b, "default_action: errno\nsyscalls:\n  - action: allow\n    names:\n")
 	for _, nr := range nrs[:largeCount] {
-		fmt.Fprintf(&b, "      - %s\n", filters.Arch.SyscallNumbers[nr])
+		fmt.Fprintf(&b, "      - %s\n", beats.Arch.SyscallNumbers[nr])
 	}
 	return b.Bytes()
 }

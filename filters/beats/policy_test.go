@@ -611,7 +611,7 @@ func TestDefaultPolicyCopiesIdentical(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(DefaultBytes(), copyBytes) {
-		t.Errorf("filters/default.yaml and %s/default.yaml differ: run go generate ./filters/", policiesDir)
+		t.Errorf("filters/default.yaml and %s/default.yaml differ: run go generate ./filters/...", policiesDir)
 	}
 	// The JSON copy compiles to the same program.
 	y, err := Default().Compile()

@@ -4,7 +4,7 @@
 //
 //   - docker-default.json: Docker's default profile exactly as
 //     github.com/moby/profiles/seccomp's DefaultProfile builds it
-//     (filters.DockerDefaultJSON), so the corpus has the real thing without
+//     (oci.DockerDefaultJSON), so the corpus has the real thing without
 //     copying a file;
 //   - podman-like.json: the same rules with Podman's convention for what is
 //     not listed: defaultErrnoRet ENOSYS (so programs treat unknown or new
@@ -18,7 +18,7 @@
 //     32·len + 4·31 > 32768. seccomp itself is allowed plainly, so the
 //     filter can be stacked (each further filter is installed through it).
 //
-// Run it with `go generate ./filters/`; the output depends only on the
+// Run it with `go generate ./filters/oci/`; the output depends only on the
 // module versions, so rerunning it reproduces the committed files.
 package main
 
@@ -34,9 +34,11 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/beats"
+	"github.com/seccompbench/seccompbench/filters/oci"
 )
 
-const dir = "../testdata/policies/"
+const dir = "../../testdata/policies/"
 
 // podmanRefused are well-known syscalls an unprivileged container should
 // see refused with EPERM rather than reported missing; names the Docker
@@ -50,7 +52,7 @@ var podmanRefused = []string{
 }
 
 func main() {
-	b, err := filters.DockerDefaultJSON()
+	b, err := oci.DockerDefaultJSON()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -83,7 +85,7 @@ func main() {
 	}
 	write("podman-like.json", append(pb, '\n'))
 
-	p, err := filters.Parse("docker-default", b, filters.Options{})
+	p, err := oci.Parse("docker-default", b, oci.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -110,7 +112,7 @@ func pathological() []byte {
 			b.WriteString("          - {position: 0, operation: LessThan, value: 0x100000000}\n")
 			b.WriteString("          - {position: 1, operation: NotEqual, value: 0xdeadbeef}\n")
 		}
-		pol, err := filters.ParsePolicy("pathological.yaml", b.Bytes())
+		pol, err := beats.Parse("pathological.yaml", b.Bytes())
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -1,5 +1,7 @@
 package oci
 
+//go:generate go run mkcorpus.go
+
 import (
 	"bytes"
 	"encoding/json"

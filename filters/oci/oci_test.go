@@ -275,7 +275,7 @@ func TestParseCaps(t *testing.T) {
 
 // TestCorpusOCI checks the generated and hand-written OCI entries of
 // testdata/policies: docker-default.json is byte-for-byte what the module
-// gives now (rerun `go generate ./filters/` after a module update), and each
+// gives now (rerun `go generate ./filters/...` after a module update), and each
 // profile has the verdicts its comments promise.
 func TestCorpusOCI(t *testing.T) {
 	want, err := DockerDefaultJSON()
@@ -287,7 +287,7 @@ func TestCorpusOCI(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("testdata/policies/docker-default.json differs from DockerDefaultJSON(); run go generate ./filters/")
+		t.Errorf("testdata/policies/docker-default.json differs from DockerDefaultJSON(); run go generate ./filters/...")
 	}
 
 	load := func(name string) *filters.Program {
@@ -346,7 +346,7 @@ func TestCorpusOCI(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(b, dd.Bytes()) {
-			t.Errorf("raw.bpf is not docker-default as compiled now; run go generate ./filters/ (or the compiler is not deterministic)")
+			t.Errorf("raw.bpf is not docker-default as compiled now; run go generate ./filters/... (or the compiler is not deterministic)")
 		}
 		filterstest.RunVerdicts(t, filters.Stack{p}, []filterstest.VerdictCase{
 			{Name: "read allowed", Syscall: "read", Action: filters.ActionAllow},

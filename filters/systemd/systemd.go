@@ -1,7 +1,6 @@
 package systemd
 
 //go:generate go run mksyscallgroups.go
-//go:generate go run mkcorpus.go
 
 import (
 	"bufio"

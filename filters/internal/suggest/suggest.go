@@ -64,4 +64,3 @@ func EditDistance(a, b string) int {
 	}
 	return rows[len(a)][len(b)]
 }
-
