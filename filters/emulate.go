@@ -39,103 +39,103 @@ import (
 //     run; PredictCache says when they do not run.
 //   - x86_64 only: loads are little-endian and NativeArches are x86's.
 
-// emKind is the emulator's decoded opcode: one dense value per opcode the
+// opKind is the emulator's decoded opcode: one dense value per opcode the
 // kernel accepts in a seccomp filter.
-type emKind uint8
+type opKind uint8
 
 const (
-	emLdAbs emKind = iota
-	emLdLen
-	emLdxLen
-	emLdImm
-	emLdxImm
-	emLdMem
-	emLdxMem
-	emSt
-	emStx
-	emAddK
-	emAddX
-	emSubK
-	emSubX
-	emMulK
-	emMulX
-	emDivK
-	emDivX
-	emAndK
-	emAndX
-	emOrK
-	emOrX
-	emXorK
-	emXorX
-	emLshK
-	emLshX
-	emRshK
-	emRshX
-	emNeg
-	emTax
-	emTxa
-	emJa
-	emJeqK
-	emJeqX
-	emJgtK
-	emJgtX
-	emJgeK
-	emJgeX
-	emJsetK
-	emJsetX
-	emRetK
-	emRetA
+	opLdAbs opKind = iota
+	opLdLen
+	opLdxLen
+	opLdImm
+	opLdxImm
+	opLdMem
+	opLdxMem
+	opSt
+	opStx
+	opAddK
+	opAddX
+	opSubK
+	opSubX
+	opMulK
+	opMulX
+	opDivK
+	opDivX
+	opAndK
+	opAndX
+	opOrK
+	opOrX
+	opXorK
+	opXorX
+	opLshK
+	opLshX
+	opRshK
+	opRshX
+	opNeg
+	opTax
+	opTxa
+	opJa
+	opJeqK
+	opJeqX
+	opJgtK
+	opJgtX
+	opJgeK
+	opJgeX
+	opJsetK
+	opJsetX
+	opRetK
+	opRetA
 )
 
-// emSeccompOps maps every opcode kernel/seccomp.c: seccomp_check_filter
+// seccompOps maps every opcode kernel/seccomp.c: seccomp_check_filter
 // accepts to its decoded kind. Anything else is rejected.
-var emSeccompOps = map[uint16]emKind{
-	Ld | W | Abs:   emLdAbs,
-	Ld | W | Len:   emLdLen,
-	Ldx | W | Len:  emLdxLen,
-	Ld | Imm:       emLdImm,
-	Ldx | Imm:      emLdxImm,
-	Ld | Mem:       emLdMem,
-	Ldx | Mem:      emLdxMem,
-	St:             emSt,
-	Stx:            emStx,
-	Alu | Add | K:  emAddK,
-	Alu | Add | X:  emAddX,
-	Alu | Sub | K:  emSubK,
-	Alu | Sub | X:  emSubX,
-	Alu | Mul | K:  emMulK,
-	Alu | Mul | X:  emMulX,
-	Alu | Div | K:  emDivK,
-	Alu | Div | X:  emDivX,
-	Alu | And | K:  emAndK,
-	Alu | And | X:  emAndX,
-	Alu | Or | K:   emOrK,
-	Alu | Or | X:   emOrX,
-	Alu | Xor | K:  emXorK,
-	Alu | Xor | X:  emXorX,
-	Alu | Lsh | K:  emLshK,
-	Alu | Lsh | X:  emLshX,
-	Alu | Rsh | K:  emRshK,
-	Alu | Rsh | X:  emRshX,
-	Alu | Neg:      emNeg,
-	Misc | Tax:     emTax,
-	Misc | Txa:     emTxa,
-	Jmp | Ja:       emJa,
-	Jmp | Jeq | K:  emJeqK,
-	Jmp | Jeq | X:  emJeqX,
-	Jmp | Jgt | K:  emJgtK,
-	Jmp | Jgt | X:  emJgtX,
-	Jmp | Jge | K:  emJgeK,
-	Jmp | Jge | X:  emJgeX,
-	Jmp | Jset | K: emJsetK,
-	Jmp | Jset | X: emJsetX,
-	Ret | K:        emRetK,
-	Ret | A:        emRetA,
+var seccompOps = map[uint16]opKind{
+	Ld | W | Abs:   opLdAbs,
+	Ld | W | Len:   opLdLen,
+	Ldx | W | Len:  opLdxLen,
+	Ld | Imm:       opLdImm,
+	Ldx | Imm:      opLdxImm,
+	Ld | Mem:       opLdMem,
+	Ldx | Mem:      opLdxMem,
+	St:             opSt,
+	Stx:            opStx,
+	Alu | Add | K:  opAddK,
+	Alu | Add | X:  opAddX,
+	Alu | Sub | K:  opSubK,
+	Alu | Sub | X:  opSubX,
+	Alu | Mul | K:  opMulK,
+	Alu | Mul | X:  opMulX,
+	Alu | Div | K:  opDivK,
+	Alu | Div | X:  opDivX,
+	Alu | And | K:  opAndK,
+	Alu | And | X:  opAndX,
+	Alu | Or | K:   opOrK,
+	Alu | Or | X:   opOrX,
+	Alu | Xor | K:  opXorK,
+	Alu | Xor | X:  opXorX,
+	Alu | Lsh | K:  opLshK,
+	Alu | Lsh | X:  opLshX,
+	Alu | Rsh | K:  opRshK,
+	Alu | Rsh | X:  opRshX,
+	Alu | Neg:      opNeg,
+	Misc | Tax:     opTax,
+	Misc | Txa:     opTxa,
+	Jmp | Ja:       opJa,
+	Jmp | Jeq | K:  opJeqK,
+	Jmp | Jeq | X:  opJeqX,
+	Jmp | Jgt | K:  opJgtK,
+	Jmp | Jgt | X:  opJgtX,
+	Jmp | Jge | K:  opJgeK,
+	Jmp | Jge | X:  opJgeX,
+	Jmp | Jset | K: opJsetK,
+	Jmp | Jset | X: opJsetX,
+	Ret | K:        opRetK,
+	Ret | A:        opRetA,
 }
 
-// emClassicOnly lists opcodes classic BPF accepts (net/core/filter.c:
+// classicOnly lists opcodes classic BPF accepts (net/core/filter.c:
 // chk_code_allowed) but seccomp filters may not use, with the reason.
-var emClassicOnly = map[uint16]string{
+var classicOnly = map[uint16]string{
 	Ld | 0x08 | Abs:   "16-bit loads (ldh) are not allowed in seccomp filters, only 32-bit BPF_LD|BPF_W|BPF_ABS",
 	Ld | 0x10 | Abs:   "8-bit loads (ldb) are not allowed in seccomp filters, only 32-bit BPF_LD|BPF_W|BPF_ABS",
 	Ld | W | 0x40:     "indirect loads (BPF_IND) are not allowed in seccomp filters",
@@ -171,10 +171,10 @@ func (e *ValidationError) Error() string {
 // Unwrap returns ErrInvalidProgram.
 func (e *ValidationError) Unwrap() error { return ErrInvalidProgram }
 
-// emInsn is a validated instruction in decoded form: jt and jf are absolute
+// decoded is a validated instruction in decoded form: jt and jf are absolute
 // targets (jt alone for ja).
-type emInsn struct {
-	emKind emKind
+type decoded struct {
+	op     opKind
 	jt, jf uint16
 	k      uint32
 }
@@ -184,7 +184,7 @@ type emInsn struct {
 // NewExecutable makes one.
 type Executable struct {
 	prog  *Program
-	insns []emInsn
+	insns []decoded
 	id    int // index among the distinct programs of a compiled stack
 }
 
@@ -202,68 +202,68 @@ type Executable struct {
 //
 // It returns nil or a *ValidationError wrapping ErrInvalidProgram.
 func Validate(insns []bpf.RawInstruction) error {
-	_, err := emDecode(insns)
+	_, err := decodeInsns(insns)
 	return err
 }
 
-func emInvalid(pc int, format string, args ...any) error {
+func invalidAt(pc int, format string, args ...any) error {
 	return &ValidationError{PC: pc, Reason: fmt.Sprintf(format, args...)}
 }
 
-func emDecode(insns []bpf.RawInstruction) ([]emInsn, error) {
+func decodeInsns(insns []bpf.RawInstruction) ([]decoded, error) {
 	n := len(insns)
 	if n == 0 {
-		return nil, emInvalid(-1, "empty program (kernel/seccomp.c: seccomp_prepare_filter wants 1..%d instructions)", MaxInsns)
+		return nil, invalidAt(-1, "empty program (kernel/seccomp.c: seccomp_prepare_filter wants 1..%d instructions)", MaxInsns)
 	}
 	if n > MaxInsns {
-		return nil, emInvalid(-1, "%d instructions, over BPF_MAXINSNS (%d) (kernel/seccomp.c: seccomp_prepare_filter)", n, MaxInsns)
+		return nil, invalidAt(-1, "%d instructions, over BPF_MAXINSNS (%d) (kernel/seccomp.c: seccomp_prepare_filter)", n, MaxInsns)
 	}
-	out := make([]emInsn, n)
+	out := make([]decoded, n)
 	for pc, ins := range insns {
-		kd, ok := emSeccompOps[ins.Op]
+		kd, ok := seccompOps[ins.Op]
 		if !ok {
-			if why, known := emClassicOnly[ins.Op]; known {
-				return nil, emInvalid(pc, "opcode %#04x: %s (kernel/seccomp.c: seccomp_check_filter)", ins.Op, why)
+			if why, known := classicOnly[ins.Op]; known {
+				return nil, invalidAt(pc, "opcode %#04x: %s (kernel/seccomp.c: seccomp_check_filter)", ins.Op, why)
 			}
-			return nil, emInvalid(pc, "opcode %#04x is not allowed in a seccomp filter (net/core/filter.c: chk_code_allowed, kernel/seccomp.c: seccomp_check_filter)", ins.Op)
+			return nil, invalidAt(pc, "opcode %#04x is not allowed in a seccomp filter (net/core/filter.c: chk_code_allowed, kernel/seccomp.c: seccomp_check_filter)", ins.Op)
 		}
-		c := emInsn{emKind: kd, k: ins.K}
+		c := decoded{op: kd, k: ins.K}
 		switch kd {
-		case emDivK:
+		case opDivK:
 			if ins.K == 0 {
-				return nil, emInvalid(pc, "division by constant 0 (net/core/filter.c: bpf_check_classic)")
+				return nil, invalidAt(pc, "division by constant 0 (net/core/filter.c: bpf_check_classic)")
 			}
-		case emLshK, emRshK:
+		case opLshK, opRshK:
 			if ins.K >= 32 {
-				return nil, emInvalid(pc, "shift by constant %d >= 32 (net/core/filter.c: bpf_check_classic)", ins.K)
+				return nil, invalidAt(pc, "shift by constant %d >= 32 (net/core/filter.c: bpf_check_classic)", ins.K)
 			}
-		case emLdMem, emLdxMem, emSt, emStx:
+		case opLdMem, opLdxMem, opSt, opStx:
 			if ins.K >= MemWords {
-				return nil, emInvalid(pc, "scratch cell M[%d] out of range 0..%d (net/core/filter.c: bpf_check_classic)", ins.K, MemWords-1)
+				return nil, invalidAt(pc, "scratch cell M[%d] out of range 0..%d (net/core/filter.c: bpf_check_classic)", ins.K, MemWords-1)
 			}
-		case emJa:
+		case opJa:
 			if uint64(ins.K) >= uint64(n-pc-1) {
-				return nil, emInvalid(pc, "ja %d jumps to pc %d, past the last instruction %d (net/core/filter.c: bpf_check_classic)", ins.K, uint64(pc)+1+uint64(ins.K), n-1)
+				return nil, invalidAt(pc, "ja %d jumps to pc %d, past the last instruction %d (net/core/filter.c: bpf_check_classic)", ins.K, uint64(pc)+1+uint64(ins.K), n-1)
 			}
 			c.jt = uint16(pc + 1 + int(ins.K))
-		case emJeqK, emJeqX, emJgtK, emJgtX, emJgeK, emJgeX, emJsetK, emJsetX:
+		case opJeqK, opJeqX, opJgtK, opJgtX, opJgeK, opJgeX, opJsetK, opJsetX:
 			if pc+int(ins.Jt)+1 >= n || pc+int(ins.Jf)+1 >= n {
-				return nil, emInvalid(pc, "conditional jump (jt %d, jf %d) leaves the program of %d instructions (net/core/filter.c: bpf_check_classic)", ins.Jt, ins.Jf, n)
+				return nil, invalidAt(pc, "conditional jump (jt %d, jf %d) leaves the program of %d instructions (net/core/filter.c: bpf_check_classic)", ins.Jt, ins.Jf, n)
 			}
 			c.jt = uint16(pc + 1 + int(ins.Jt))
 			c.jf = uint16(pc + 1 + int(ins.Jf))
 		}
 		out[pc] = c
 	}
-	if k := out[n-1].emKind; k != emRetK && k != emRetA {
-		return nil, emInvalid(n-1, "last instruction is not a RET (net/core/filter.c: bpf_check_classic)")
+	if k := out[n-1].op; k != opRetK && k != opRetA {
+		return nil, invalidAt(n-1, "last instruction is not a RET (net/core/filter.c: bpf_check_classic)")
 	}
 	if err := checkLoadAndStores(out); err != nil {
 		return nil, err
 	}
 	for pc, c := range out {
-		if c.emKind == emLdAbs && (c.k >= SeccompDataSize || c.k&3 != 0) {
-			return nil, emInvalid(pc, "ld [%d]: loads must be 4-byte aligned and inside the %d-byte seccomp_data (kernel/seccomp.c: seccomp_check_filter)", c.k, SeccompDataSize)
+		if c.op == opLdAbs && (c.k >= SeccompDataSize || c.k&3 != 0) {
+			return nil, invalidAt(pc, "ld [%d]: loads must be 4-byte aligned and inside the %d-byte seccomp_data (kernel/seccomp.c: seccomp_check_filter)", c.k, SeccompDataSize)
 		}
 	}
 	return out, nil
@@ -274,7 +274,7 @@ func emDecode(insns []bpf.RawInstruction) ([]emInsn, error) {
 // each jump the valid set flows into the targets (ANDed with what already
 // flows there) and the instruction after the jump starts from all-valid,
 // restricted by what flows into it.
-func checkLoadAndStores(insns []emInsn) error {
+func checkLoadAndStores(insns []decoded) error {
 	masks := make([]uint16, len(insns))
 	for i := range masks {
 		masks[i] = 0xffff
@@ -282,17 +282,17 @@ func checkLoadAndStores(insns []emInsn) error {
 	var valid uint16
 	for pc, c := range insns {
 		valid &= masks[pc]
-		switch c.emKind {
-		case emSt, emStx:
+		switch c.op {
+		case opSt, opStx:
 			valid |= 1 << c.k
-		case emLdMem, emLdxMem:
+		case opLdMem, opLdxMem:
 			if valid&(1<<c.k) == 0 {
-				return emInvalid(pc, "M[%d] may be read before any store to it (net/core/filter.c: check_load_and_stores)", c.k)
+				return invalidAt(pc, "M[%d] may be read before any store to it (net/core/filter.c: check_load_and_stores)", c.k)
 			}
-		case emJa:
+		case opJa:
 			masks[c.jt] &= valid
 			valid = 0xffff
-		case emJeqK, emJeqX, emJgtK, emJgtX, emJgeK, emJgeX, emJsetK, emJsetX:
+		case opJeqK, opJeqX, opJgtK, opJgtX, opJgeK, opJgeX, opJsetK, opJsetX:
 			masks[c.jt] &= valid
 			masks[c.jf] &= valid
 			valid = 0xffff
@@ -305,7 +305,7 @@ func checkLoadAndStores(insns []emInsn) error {
 // and decodes it for the interpreter. It returns a *ValidationError
 // wrapping ErrInvalidProgram if the kernel would reject p.
 func NewExecutable(p *Program) (*Executable, error) {
-	insns, err := emDecode(p.Insns)
+	insns, err := decodeInsns(p.Insns)
 	if err != nil {
 		return nil, err
 	}
@@ -465,108 +465,108 @@ func (c *Executable) run(d *SeccompData, path *[]int) Result {
 			*path = append(*path, pc)
 		}
 		next := pc + 1
-		switch in.emKind {
-		case emLdAbs:
+		switch in.op {
+		case opLdAbs:
 			a = d.Word(in.k)
 			read |= 1 << (in.k / 4)
-		case emLdLen:
+		case opLdLen:
 			a = SeccompDataSize
-		case emLdxLen:
+		case opLdxLen:
 			x = SeccompDataSize
-		case emLdImm:
+		case opLdImm:
 			a = in.k
-		case emLdxImm:
+		case opLdxImm:
 			x = in.k
-		case emLdMem:
+		case opLdMem:
 			a = mem[in.k]
-		case emLdxMem:
+		case opLdxMem:
 			x = mem[in.k]
-		case emSt:
+		case opSt:
 			mem[in.k] = a
-		case emStx:
+		case opStx:
 			mem[in.k] = x
-		case emAddK:
+		case opAddK:
 			a += in.k
-		case emAddX:
+		case opAddX:
 			a += x
-		case emSubK:
+		case opSubK:
 			a -= in.k
-		case emSubX:
+		case opSubX:
 			a -= x
-		case emMulK:
+		case opMulK:
 			a *= in.k
-		case emMulX:
+		case opMulX:
 			a *= x
-		case emDivK:
+		case opDivK:
 			a /= in.k
-		case emDivX:
+		case opDivX:
 			if x == 0 {
 				// net/core/filter.c: bpf_convert_filter makes classic
 				// programs return 0 on division by zero.
-				return emFinish(0, n, path, read)
+				return finish(0, n, path, read)
 			}
 			a /= x
-		case emAndK:
+		case opAndK:
 			a &= in.k
-		case emAndX:
+		case opAndX:
 			a &= x
-		case emOrK:
+		case opOrK:
 			a |= in.k
-		case emOrX:
+		case opOrX:
 			a |= x
-		case emXorK:
+		case opXorK:
 			a ^= in.k
-		case emXorX:
+		case opXorX:
 			a ^= x
-		case emLshK:
+		case opLshK:
 			a <<= in.k
-		case emLshX:
+		case opLshX:
 			a <<= x & 31
-		case emRshK:
+		case opRshK:
 			a >>= in.k
-		case emRshX:
+		case opRshX:
 			a >>= x & 31
-		case emNeg:
+		case opNeg:
 			a = -a
-		case emTax:
+		case opTax:
 			x = a
-		case emTxa:
+		case opTxa:
 			a = x
-		case emJa:
+		case opJa:
 			next = int(in.jt)
-		case emJeqK:
-			next = emBranch(a == in.k, in)
-		case emJeqX:
-			next = emBranch(a == x, in)
-		case emJgtK:
-			next = emBranch(a > in.k, in)
-		case emJgtX:
-			next = emBranch(a > x, in)
-		case emJgeK:
-			next = emBranch(a >= in.k, in)
-		case emJgeX:
-			next = emBranch(a >= x, in)
-		case emJsetK:
-			next = emBranch(a&in.k != 0, in)
-		case emJsetX:
-			next = emBranch(a&x != 0, in)
-		case emRetK:
-			return emFinish(in.k, n, path, read)
-		case emRetA:
-			return emFinish(a, n, path, read)
+		case opJeqK:
+			next = branch(a == in.k, in)
+		case opJeqX:
+			next = branch(a == x, in)
+		case opJgtK:
+			next = branch(a > in.k, in)
+		case opJgtX:
+			next = branch(a > x, in)
+		case opJgeK:
+			next = branch(a >= in.k, in)
+		case opJgeX:
+			next = branch(a >= x, in)
+		case opJsetK:
+			next = branch(a&in.k != 0, in)
+		case opJsetX:
+			next = branch(a&x != 0, in)
+		case opRetK:
+			return finish(in.k, n, path, read)
+		case opRetA:
+			return finish(a, n, path, read)
 		}
 		pc = next
 	}
 }
 
-func emBranch(cond bool, in *emInsn) int {
+func branch(cond bool, in *decoded) int {
 	if cond {
 		return int(in.jt)
 	}
 	return int(in.jf)
 }
 
-func emFinish(ret uint32, n int, path *[]int, read FieldSet) Result {
+func finish(ret uint32, n int, path *[]int, read FieldSet) Result {
 	act, data := SplitRet(ret)
 	r := Result{Ret: ret, Action: act, Data: data, Executed: n, Read: read}
 	if path != nil {

@@ -52,6 +52,7 @@ const (
 	LintWorkloadCost   = "workload-uncached"           // a workload syscall runs the filters
 	LintUserNotif      = "user-notif"                  // a filter returns SECCOMP_RET_USER_NOTIF
 	LintSourceWarning  = "source-warning"              // the loader warned about the source (Program.Warnings)
+	LintInstallDenied  = "install-denied"              // a filter stops the filters above it from being installed (Preflight only)
 	lintSampleNames    = 8                             // names listed in a message before "+N more"
 	lintUnknownX32Nr   = filters.X32SyscallBit | 0x3ff // an x32 number no table names
 )
@@ -166,6 +167,12 @@ func Lint(s filters.Stack, opts LintOptions) []Finding {
 		l.uncached()
 	}
 	l.workload(opts.Workload, valid)
+	return l.sorted()
+}
+
+// sorted returns the findings sorted: errors first, then by filter, code
+// and syscall.
+func (l *linter) sorted() []Finding {
 	sort.SliceStable(l.out, func(i, j int) bool {
 		a, b := l.out[i], l.out[j]
 		if a.Severity != b.Severity {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -117,20 +118,11 @@ func isDashes(s string) bool {
 // naming a calls column, followed by a rule), or -1.
 func straceHeader(lines []string) int {
 	for i := 0; i+1 < len(lines); i++ {
-		if isDashes(lines[i+1]) && slicesContains(strings.Fields(lines[i]), "calls") {
+		if isDashes(lines[i+1]) && slices.Contains(strings.Fields(lines[i]), "calls") {
 			return i
 		}
 	}
 	return -1
-}
-
-func slicesContains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // straceColumns maps a header line to column names; "% time" is one column.
@@ -160,11 +152,11 @@ func (p *Profile) parseStrace(lines []string) error {
 			}
 			continue
 		}
-		if i+1 >= len(lines) || !isDashes(lines[i+1]) || !slicesContains(strings.Fields(l), "calls") {
+		if i+1 >= len(lines) || !isDashes(lines[i+1]) || !slices.Contains(strings.Fields(l), "calls") {
 			continue
 		}
 		cols := straceColumns(l)
-		if !slicesContains(cols, "syscall") {
+		if !slices.Contains(cols, "syscall") {
 			return p.lineErr(i, "strace header %q has no syscall column", l)
 		}
 		i += 2

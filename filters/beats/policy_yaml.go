@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -253,7 +254,7 @@ func (d *decoder) mapping(n ast.Node, what string, allowed []string) ([]entry, e
 				"want keys "+strings.Join(allowed, ", "))
 		}
 		name := ks.Value
-		if !contains(allowed, name) {
+		if !slices.Contains(allowed, name) {
 			return nil, d.errAt(ks, name, fmt.Sprintf("unknown key %q in %s", name, what), keyHint(name, allowed))
 		}
 		if seen[name] {
@@ -270,15 +271,6 @@ type entry struct {
 	key     string
 	keyNode ast.Node
 	value   ast.Node
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // keyHint explains what keys are allowed, suggesting a close spelling.
