@@ -7,7 +7,7 @@ import (
 	"golang.org/x/net/bpf"
 )
 
-// errAsm is returned (wrapped) by bpfAsm.Assemble when the program refers to
+// errAsm is returned (wrapped) by Builder.Assemble when the program refers to
 // an undefined label, jumps backwards, or can fall off its end.
 var ErrAssemble = errors.New("assemble bpf")
 
@@ -32,7 +32,7 @@ type asmItem struct {
 	ljt, ljf string
 }
 
-// bpfAsm is a small label-resolving assembler for classic BPF. Jumps name
+// Builder is a small label-resolving assembler for classic BPF. Jumps name
 // labels; Assemble lays the program out, turns labels into relative offsets
 // and, where a conditional jump would need an offset above 255, inserts a
 // `ja` trampoline next to it (ja has a 32-bit offset), repeating until every
@@ -48,6 +48,7 @@ type Builder struct {
 	nlabels int
 }
 
+// NewBuilder returns an empty Builder.
 func NewBuilder() *Builder { return &Builder{labels: map[string]int{}} }
 
 // NewLabel returns a fresh label name with the given prefix.

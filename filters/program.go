@@ -1,5 +1,18 @@
-// Package filters loads seccomp policies, compiles them to classic BPF
-// programs, stacks them within the kernel's limits, and analyzes them.
+// Package filters is the seccomp BPF machine: the Program and Stack of
+// classic BPF filters and the kernel's limits on them (BuildStack,
+// MaxStackCount, LimitError), actions and architectures with their syscall
+// tables, the opcode constants (opcode.go), a label-resolving Builder, the
+// kernel's validation (Validate), an emulator (Emulate, EmulateStack,
+// Executable), a disassembler (Disassemble, FormatText), the raw
+// struct sock_filter reader (ParseRaw), and what every source format
+// loader shares: the Source it returns and the SourceError it fails with.
+//
+// Policy languages live beside it, never inside it (compare gVisor's
+// pkg/bpf and pkg/seccomp): filters/scmp (the libseccomp rule model and its
+// compilers), filters/beats, filters/oci and filters/systemd (one source
+// format each), filters/formats (the table of formats) and
+// filters/analysis (cost, cache prediction, lint). The root imports none
+// of them.
 //
 // The package is pure Go and deterministic: it makes no system calls, so the
 // same policy yields the same bytes on any host and every test runs anywhere.

@@ -38,7 +38,7 @@ type Policy struct {
 	// Name is a short label: the source's base name without extension,
 	// e.g. "default" for "testdata/policies/default.yaml".
 	Name string
-	// Source is the file path, or "embedded:default" for DefaultPolicy.
+	// Source is the file path, or "embedded:default" for Default.
 	Source string
 	// SHA256 is the hex SHA-256 of the source bytes.
 	SHA256 string
@@ -53,7 +53,7 @@ type Policy struct {
 	Pos, DefaultActionPos Pos
 }
 
-// PolicyGroup is one entry of a policy's syscalls list: an action and the
+// Group is one entry of a policy's syscalls list: an action and the
 // syscalls it applies to, unconditionally (Names) or when argument
 // conditions hold (NamesWithArgs).
 type Group struct {
@@ -69,13 +69,13 @@ type Group struct {
 	Pos, ActionPos Pos
 }
 
-// PolicyName is a syscall name as written in a policy, with its position.
+// Name is a syscall name as written in a policy, with its position.
 type Name struct {
 	Name string
 	Pos  Pos
 }
 
-// PolicyNameWithArgs is a syscall matched only when all of Arguments hold.
+// NameWithArgs is a syscall matched only when all of Arguments hold.
 // Several entries with the same name in one group are alternatives (OR).
 type NameWithArgs struct {
 	// Name is the syscall name; Pos is where it is written.
@@ -85,7 +85,7 @@ type NameWithArgs struct {
 	Arguments []Argument
 }
 
-// PolicyArgument is one condition on a syscall argument: args[Position]
+// Argument is one condition on a syscall argument: args[Position]
 // Operation Value, compared as unsigned 64-bit integers (go-seccomp-bpf
 // compares the high and low 32-bit halves separately).
 type Argument struct {
@@ -105,7 +105,7 @@ type Argument struct {
 	Pos, PositionPos, OperationPos Pos
 }
 
-// PolicyPos is a 1-based line and column in a policy source. The zero value
+// Pos is a 1-based line and column in a policy source. The zero value
 // means "unknown" (a policy built in code).
 type Pos struct {
 	Line, Col int
@@ -115,24 +115,24 @@ type Pos struct {
 // name: struct seccomp_data has args[6] (include/uapi/linux/seccomp.h).
 const MaxArgPosition = 5
 
-// MaxPolicySize is the largest policy source ParsePolicy accepts, in bytes.
+// MaxSize is the largest policy source Parse accepts, in bytes.
 const MaxSize = 16 << 20
 
-// PolicyArch is the architecture whose syscall table policy names are
+// Arch is the architecture whose syscall table policy names are
 // checked against: x86_64, the architecture this project measures. Note
 // that go-seccomp-bpf assembles for runtime.GOARCH (see Compile).
 var Arch = arch.X86_64
 
-// ErrBadPolicy is returned (wrapped in a *PolicyError) when a policy source
+// ErrBadPolicy is returned (wrapped in a *SourceError) when a policy source
 // cannot be decoded or breaks the schema: YAML syntax, unknown keys, wrong
 // types, unknown syscalls, actions or operations, argument positions out of
 // range, duplicate or unreachable names, or an empty policy.
 var ErrBadPolicy = errors.New("invalid seccomp policy")
 
-// ParsePolicy decodes a policy from YAML or JSON. name is the source's path
-// or label: it becomes PolicyError.File, Policy.Source, and (base name
+// Parse decodes a policy from YAML or JSON. name is the source's path
+// or label: it becomes SourceError.File, Policy.Source, and (base name
 // without extension) Policy.Name. The policy may sit under a top-level
-// `seccomp:` key. Every problem is a *PolicyError wrapping ErrBadPolicy,
+// `seccomp:` key. Every problem is a *SourceError wrapping ErrBadPolicy,
 // located at the offending value; structural problems (syntax, unknown keys,
 // wrong types) stop decoding at the first, semantic ones (unknown names,
 // actions, operations, duplicates) are all reported, joined (the first 20,
@@ -157,9 +157,9 @@ func Parse(name string, data []byte) (*Policy, error) {
 	return p, nil
 }
 
-// Load reads and decodes the policy file at path (see ParsePolicy). Read
+// Load reads and decodes the policy file at path (see Parse). Read
 // errors wrap the *os.PathError, which names the path; decoding errors are
-// *PolicyError values whose File is path.
+// *SourceError values whose File is path.
 func Load(path string) (*Policy, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -176,7 +176,7 @@ const actionHint = "want one of kill_process, kill_thread, trap, errno (returns 
 const operationHint = "want one of Equal, NotEqual, GreaterThan, LessThan, GreaterOrEqual, LessOrEqual, BitsSet, BitsNotSet"
 
 // Validate checks the policy's semantics and returns every problem found,
-// as *PolicyError values (wrapping ErrBadPolicy) joined with errors.Join
+// as *SourceError values (wrapping ErrBadPolicy) joined with errors.Join
 // (the first 20, then one more saying how many were left out):
 // a missing or unknown default_action, no groups, a group without action or
 // names, an unknown action or operation, an argument position outside
@@ -184,7 +184,7 @@ const operationHint = "want one of Equal, NotEqual, GreaterThan, LessThan, Great
 // unconditionally twice, and a conditional rule that an earlier
 // unconditional one makes unreachable. A conditional rule followed by an
 // unconditional one for the same name in a later group is allowed (it is
-// the fallback). ParsePolicy and ToSeccomp call it.
+// the fallback). Parse and ToSeccomp call it.
 func (p *Policy) Validate() error {
 	v := validator{file: p.Source, seen: map[string]seenName{}, hints: map[string]string{}}
 	if p.DefaultAction == "" {
@@ -393,7 +393,7 @@ func (p *Policy) ToSeccomp() (*seccomp.Policy, error) {
 // return or jump instructions. go-seccomp-bpf assembles for runtime.GOARCH,
 // so the same policy compiled on another architecture gives another
 // program (names are validated against PolicyArch, x86_64). Compile does
-// not check kernel limits: BuildStack does. Errors are the *PolicyError
+// not check kernel limits: BuildStack does. Errors are the *SourceError
 // values of Validate, or an assembler error wrapped as
 // "compile policy NAME: ...".
 func (p *Policy) Compile() (*filters.Program, error) {
@@ -418,16 +418,16 @@ func (p *Policy) Compile() (*filters.Program, error) {
 //go:embed default.yaml
 var defaultPolicySource []byte
 
-// DefaultPolicyName is the Source of the embedded default policy.
+// DefaultName is the Source of the embedded default policy.
 const DefaultName = "embedded:default"
 
-// DefaultPolicyBytes returns a copy of the embedded default policy source
+// DefaultBytes returns a copy of the embedded default policy source
 // (YAML): an allowlist for a Go network service, default errno.
 func DefaultBytes() []byte {
 	return append([]byte(nil), defaultPolicySource...)
 }
 
-// DefaultPolicy returns a freshly decoded copy of the embedded default
+// Default returns a freshly decoded copy of the embedded default
 // policy, Name "default", Source DefaultPolicyName. It panics if the
 // embedded source is invalid, which a test rules out.
 func Default() *Policy {

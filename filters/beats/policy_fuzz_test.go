@@ -8,8 +8,8 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 )
 
-// FuzzParsePolicy checks that no input makes ParsePolicy or Compile panic,
-// that every rejection is a *PolicyError naming the source, and that every
+// FuzzParsePolicy checks that no input makes Parse or Compile panic,
+// that every rejection is a *SourceError naming the source, and that every
 // accepted policy compiles, deterministically. Seeds: the sample policies
 // plus the committed corpus in testdata/fuzz/FuzzParsePolicy.
 func FuzzParsePolicy(f *testing.F) {
@@ -25,7 +25,7 @@ func FuzzParsePolicy(f *testing.F) {
 		if err != nil {
 			var pe *filters.SourceError
 			if !errors.Is(err, ErrBadPolicy) || !errors.As(err, &pe) {
-				t.Fatalf("error %v is no *PolicyError", err)
+				t.Fatalf("error %v is no *SourceError", err)
 			}
 			if pe.File != "fuzz.yaml" {
 				t.Fatalf("error names %q, want fuzz.yaml", pe.File)

@@ -108,7 +108,7 @@ func TestParsePolicyDecoding(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := Parse("dir/test.policy.yaml", []byte(tt.src))
 			if err != nil {
-				t.Fatalf("ParsePolicy: %v", err)
+				t.Fatalf("Parse: %v", err)
 			}
 			if got := summarize(p); got != tt.want {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
@@ -162,7 +162,7 @@ func TestParsePolicyPositions(t *testing.T) {
 	}
 }
 
-// policyErr returns the first *PolicyError in err.
+// policyErr returns the first *SourceError in err.
 func policyErr(t *testing.T, err error) *filters.SourceError {
 	t.Helper()
 	if err == nil {
@@ -173,7 +173,7 @@ func policyErr(t *testing.T, err error) *filters.SourceError {
 	}
 	var pe *filters.SourceError
 	if !errors.As(err, &pe) {
-		t.Fatalf("error %v is no *PolicyError", err)
+		t.Fatalf("error %v is no *SourceError", err)
 	}
 	return pe
 }
@@ -508,7 +508,7 @@ func TestSamplePolicies(t *testing.T) {
 }
 
 // samplePolicyFiles returns the .yaml and .json files under policiesDir
-// that DetectFormat sees as FormatPolicy.
+// that DetectFormat sees as Policy.
 func samplePolicyFiles(t testing.TB) []string {
 	var out []string
 	for _, pat := range []string{"*.yaml", "*.json"} {

@@ -17,7 +17,7 @@ import (
 
 // decodePolicy walks the YAML AST of data (github.com/goccy/go-yaml keeps
 // token positions) into a Policy, checking structure and types only. It
-// returns the first problem as a *PolicyError.
+// returns the first problem as a *SourceError.
 func decodePolicy(file string, data []byte) (*Policy, error) {
 	if line, col, msg := checkNesting(data); msg != "" {
 		return nil, &filters.SourceError{File: file, Err: ErrBadPolicy, Line: line, Col: col, Msg: msg,
@@ -56,7 +56,7 @@ func decodePolicy(file string, data []byte) (*Policy, error) {
 	return d.document(body)
 }
 
-// MaxPolicyNesting is the deepest nesting of flow collections ([ and {),
+// MaxNesting is the deepest nesting of flow collections ([ and {),
 // compact block sequences (- - -) or indentation levels a policy may have.
 // Real policies nest 4 to 6 levels; goccy/go-yaml's parser needs memory
 // quadratic in the nesting depth (a 200 KB file of nested brackets took

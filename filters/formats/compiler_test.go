@@ -33,7 +33,7 @@ func TestLibseccompBuild(t *testing.T) {
 			_, err := systemd.CompileLibseccomp("hardened.service", unit, systemd.Options{})
 			return err
 		},
-		"ParseSystemdUnit with Compiler": func() error {
+		"systemd.ParseUnit with Compiler": func() error {
 			_, err := systemd.ParseUnit("hardened.service", unit, systemd.Options{Compiler: scmp.CompilerLibseccomp})
 			return err
 		},

@@ -12,7 +12,7 @@ import (
 
 // FuzzOpenData: whatever a file holds, format detection plus the loader it
 // picks (what Open does after reading the file) either returns a program
-// the kernel would accept or an error of a documented kind: a *PolicyError,
+// the kernel would accept or an error of a documented kind: a *SourceError,
 // a *SourceError, or ErrUnsupportedFormat for systemd units. Seeds: every
 // file in testdata/policies, whatever its format.
 func FuzzOpenData(f *testing.F) {

@@ -149,7 +149,7 @@ func TestOpenBrokenOCI(t *testing.T) {
 			_, err := Open(path)
 			var se *filters.SourceError
 			if !errors.Is(err, oci.ErrBadProfile) || !errors.As(err, &se) {
-				t.Fatalf("Open = %v (%T), want a *SourceError wrapping ErrBadOCI", err, err)
+				t.Fatalf("Open = %v (%T), want a *SourceError wrapping ErrBadProfile", err, err)
 			}
 			if se.Line != tt.line || se.Col != tt.col {
 				t.Errorf("at %d:%d, want %d:%d", se.Line, se.Col, tt.line, tt.col)

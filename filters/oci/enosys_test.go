@@ -8,7 +8,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/scmp"
 )
 
-// TestOCIENOSYSStub checks runc's -ENOSYS stub as ParseOCI models it
+// TestOCIENOSYSStub checks runc's -ENOSYS stub as Parse models it
 // (runc libcontainer/seccomp/patchbpf): numbers above the highest one the
 // profile names, per listed ABI, return ENOSYS; the rest keep their
 // verdicts.

@@ -26,14 +26,14 @@ import (
 const DockerDefaultName = "docker-default"
 
 // DefaultKernelVersion is the kernel version, "major.minor", against which
-// profile rules with a minKernel condition are resolved unless OCIOptions
+// profile rules with a minKernel condition are resolved unless Options
 // says otherwise: the kernel this project measures on.
 const DefaultKernelVersion = "6.18"
 
 // DockerDefaultCaps is the capability set Docker gives a container that
 // neither adds nor drops any (moby oci/caps/defaults.go:
 // DefaultCapabilities). Profile rules conditioned on capabilities are
-// resolved against it unless OCIOptions.Caps says otherwise.
+// resolved against it unless Options.Caps says otherwise.
 var DockerDefaultCaps = []string{
 	"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FSETID", "CAP_FOWNER", "CAP_MKNOD",
 	"CAP_NET_RAW", "CAP_SETGID", "CAP_SETUID", "CAP_SETFCAP", "CAP_SETPCAP",
@@ -54,7 +54,7 @@ var AllCaps = []string{
 	"CAP_CHECKPOINT_RESTORE",
 }
 
-// OCIOptions says how to resolve a profile's conditional parts for the
+// Options says how to resolve a profile's conditional parts for the
 // container being modeled.
 type Options struct {
 	// Caps is the container's bounding capability set, as "CAP_*" names.
@@ -73,7 +73,7 @@ type Options struct {
 	NoENOSYSStub bool
 }
 
-// ErrBadOCI is returned (wrapped in a *SourceError) when an OCI seccomp
+// ErrBadProfile is returned (wrapped in a *SourceError) when an OCI seccomp
 // profile cannot be decoded or uses an action, operator, architecture or
 // argument libseccomp would reject.
 var ErrBadProfile = errors.New("invalid OCI seccomp profile")
@@ -114,7 +114,7 @@ func locate(data []byte, path ...any) (int, int) {
 	return filters.LineCol(data, off)
 }
 
-// ParseOCI compiles a Docker/OCI seccomp profile to one filter with the
+// Parse compiles a Docker/OCI seccomp profile to one filter with the
 // verdicts runc would install through libseccomp:
 //
 //   - data is a profile (moby's JSON: defaultAction, archMap or
@@ -141,7 +141,7 @@ func locate(data []byte, path ...any) (int, int) {
 //     arches each comparison tests the high then the low 32-bit word, on
 //     x86 and x32 only the low word, as libseccomp does.
 //
-// Errors are *SourceError values wrapping ErrBadOCI, located at the
+// Errors are *SourceError values wrapping ErrBadProfile, located at the
 // offending value where it can be found. A syscall name that none of the
 // filter's architectures has is left out, as libseccomp (and so runc)
 // skips it; one that no syscall table has at all, likely a typo, also
@@ -154,14 +154,14 @@ func locate(data []byte, path ...any) (int, int) {
 //     counted apart) gets ERRNO(ENOSYS), so a program newer than the
 //     profile falls back instead of failing with the default errno. Here
 //     it costs one jgt per architecture on the path, folded into the
-//     dispatch; CompileOCILibseccomp prepends runc's own stub instead.
+//     dispatch; CompileLibseccomp prepends runc's own stub instead.
 //
 // Known differences from runc: names newer than the installed libseccomp's
 // table are resolved here (our tables are Linux 6.18) where runc would skip
 // them, which also moves the ENOSYS bound; flags (SECCOMP_FILTER_FLAG_*) and
 // listenerPath are recorded nowhere. The instruction layout is our own,
 // in libseccomp's shapes (a binary tree by syscall number above 32 names,
-// scmpFilter.Tree); CompileOCILibseccomp gives libseccomp's own.
+// Filter.Tree); CompileLibseccomp gives libseccomp's own.
 func Parse(name string, data []byte, opt Options) (*filters.Program, error) {
 	p, err := resolve(name, data, opt)
 	if err != nil {
@@ -188,7 +188,7 @@ func DockerDefaultJSON() ([]byte, error) {
 }
 
 // DockerDefault compiles Docker's default profile (DockerDefaultJSON) with
-// ParseOCI under the name DockerDefaultName.
+// Parse under the name DockerDefaultName.
 func DockerDefault(opt Options) (*filters.Program, error) {
 	b, err := DockerDefaultJSON()
 	if err != nil {
@@ -197,7 +197,7 @@ func DockerDefault(opt Options) (*filters.Program, error) {
 	return Parse(DockerDefaultName, b, opt)
 }
 
-// ociNative maps OCIOptions.Arch to the libseccomp native arch string moby
+// ociNative maps Options.Arch to the libseccomp native arch string moby
 // matches includes/excludes arches against (moby seccomp_linux.go
 // goToNative) and to the arch itself.
 var nativeArch = map[string]struct {
@@ -317,7 +317,7 @@ var ops = map[specs.LinuxSeccompOperator]scmp.Op{
 	specs.OpMaskedEqual: scmp.MaskedEQ,
 }
 
-// ociFilter decodes and resolves a profile into a libseccomp filter model.
+// buildFilter decodes and resolves a profile into a libseccomp filter model.
 func buildFilter(name string, data []byte, opt Options) (*scmp.Filter, error) {
 	p, err := resolve(name, data, opt)
 	if err != nil {
@@ -375,7 +375,7 @@ func runcENOSYSBounds(listed []*scmp.Arch, rules []scmp.Rule) map[*scmp.Arch]uin
 	return out
 }
 
-// resolveOCI decodes and resolves a profile as runc would see it.
+// resolve decodes and resolves a profile as runc would see it.
 func resolve(name string, data []byte, opt Options) (*resolved, error) {
 	prof, err := decode(name, data)
 	if err != nil {
@@ -503,7 +503,7 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 		f.ENOSYSAbove = runcENOSYSBounds(res.listed, f.Rules)
 	}
 	// runc asks libseccomp for its binary tree above 32 rules
-	// (CompileOCILibseccomp); the native layout follows.
+	// (CompileLibseccomp); the native layout follows.
 	f.Tree = res.names > scmp.RuncOptimizeThreshold
 	return res, nil
 }
@@ -655,7 +655,7 @@ func applies(sc *mobyseccomp.Syscall, caps []string, native string, kv mobysecco
 // errnoRet of syscalls entries (of a profile, or of the linux.seccomp of a
 // runtime config) before they are decoded into uint fields, whose decoding
 // error ("cannot use number -5 as uint") neither names the entry nor
-// says what is wanted. It returns a *SourceError wrapping ErrBadOCI,
+// says what is wanted. It returns a *SourceError wrapping ErrBadProfile,
 // located at the first number that is no integer from 0 to RetData (65535,
 // the 16 bits of SECCOMP_RET_DATA), or nil. Values that are no number are
 // left to the decoder.
@@ -747,7 +747,7 @@ func decode(name string, data []byte) (*mobyseccomp.Seccomp, error) {
 	return &prof, nil
 }
 
-// OCIRuleSummary lists, for messages and tests, the resolved rules of a
+// RuleSummary lists, for messages and tests, the resolved rules of a
 // profile: one line per rule, "name action [conds]", sorted.
 func RuleSummary(name string, data []byte, opt Options) ([]string, error) {
 	f, err := buildFilter(name, data, opt)
@@ -773,11 +773,11 @@ func RuleSummary(name string, data []byte, opt Options) ([]string, error) {
 	return out, nil
 }
 
-// CompileOCILibseccomp compiles an OCI / Docker seccomp profile with
+// CompileLibseccomp compiles an OCI / Docker seccomp profile with
 // libseccomp the way runc 1.1+ installs it (libcontainer/seccomp:
 // InitSeccomp, patchbpf.PatchAndLoad), without loading anything:
 //
-//   - the profile is resolved as ParseOCI does (includes/excludes for opt,
+//   - the profile is resolved as Parse does (includes/excludes for opt,
 //     runc's getAction for actions and errnoRet, one rule per name, rules
 //     with a repeated argument index split into one rule per condition);
 //   - seccomp_init(default action), seccomp_arch_add for each listed
@@ -795,10 +795,10 @@ func RuleSummary(name string, data []byte, opt Options) ([]string, error) {
 //     the highest one the profile names, as libseccomp numbers them, get
 //     ERRNO(ENOSYS).
 //
-// The verdicts equal ParseOCI's for every syscall both syscall tables
+// The verdicts equal Parse's for every syscall both syscall tables
 // know by the same number (the differential test in
 // libseccomp_test.go checks this). Errors: *SourceError values wrapping
-// ErrBadOCI for the profile, an error wrapping ErrNoLibseccomp in a build
+// ErrBadProfile for the profile, an error wrapping ErrNoLibseccomp in a build
 // without libseccomp, and libseccomp's errors (wrapped) otherwise.
 func CompileLibseccomp(name string, data []byte, opt Options) (*filters.Program, error) {
 	res, err := resolve(name, data, opt)

@@ -173,7 +173,7 @@ func TestOCIErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse("p.json", []byte(tt.data), Options{})
 			if !errors.Is(err, ErrBadProfile) {
-				t.Fatalf("error = %v, want ErrBadOCI", err)
+				t.Fatalf("error = %v, want ErrBadProfile", err)
 			}
 			var se *filters.SourceError
 			if !errors.As(err, &se) {
@@ -233,7 +233,7 @@ func TestOCIErrorLocations(t *testing.T) {
 			_, err := Parse("d9.json", []byte(tt.data), Options{})
 			var se *filters.SourceError
 			if !errors.Is(err, ErrBadProfile) || !errors.As(err, &se) {
-				t.Fatalf("error = %v (%T), want a *SourceError wrapping ErrBadOCI", err, err)
+				t.Fatalf("error = %v (%T), want a *SourceError wrapping ErrBadProfile", err, err)
 			}
 			if se.Line != tt.line || se.Col != tt.col {
 				t.Errorf("at %d:%d, want %d:%d", se.Line, se.Col, tt.line, tt.col)

@@ -63,7 +63,7 @@ func ParseCompiler(s string) (Compiler, error) {
 // build tag or without cgo: the default build is pure Go and static.
 var ErrNoLibseccomp = errors.New("libseccomp compiler not built in")
 
-// libseccompHint is the advice every ErrNoLibseccomp error carries.
+// LibseccompHint is the advice every ErrNoLibseccomp error carries.
 const LibseccompHint = "build with -tags libseccomp (needs libseccomp-dev and cgo)"
 
 // LibseccompAvailable reports whether this binary was built with the
@@ -74,7 +74,7 @@ func LibseccompAvailable() bool { return libseccompBuilt }
 // in, e.g. "2.5.4", or an error wrapping ErrNoLibseccomp.
 func LibseccompVersion() (string, error) { return libseccompVersion() }
 
-// lsOptions are the libseccomp filter attributes and rule calls a caller
+// LibseccompOptions are the libseccomp filter attributes and rule calls a caller
 // uses, which decide the layout.
 type LibseccompOptions struct {
 	// optimize is SCMP_FLTATR_CTL_OPTIMIZE: 0 leaves libseccomp's default
@@ -86,7 +86,7 @@ type LibseccompOptions struct {
 	Exact bool
 }
 
-// runcOptimizeThreshold is the number of syscall rules above which runc
+// RuncOptimizeThreshold is the number of syscall rules above which runc
 // asks libseccomp for a binary tree (libcontainer/seccomp/seccomp_linux.go:
 // InitSeccomp, "len(config.Syscalls) > 32").
 const RuncOptimizeThreshold = 32
@@ -104,7 +104,7 @@ const (
 	stubFilter = -3 // the first instruction after the stub
 )
 
-// stubBound is one audit architecture's part of runc's ENOSYS stub: the
+// StubBound is one audit architecture's part of runc's ENOSYS stub: the
 // highest syscall number the profile names for the main ABI and, on
 // x86_64, for x32 (X32SyscallBit included); 0 means none.
 type StubBound struct {
@@ -112,7 +112,7 @@ type StubBound struct {
 	Main, X32 uint32
 }
 
-// runcENOSYSStub lays out runc's ENOSYS stub (runc
+// RuncENOSYSStub lays out runc's ENOSYS stub (runc
 // libcontainer/seccomp/patchbpf: generateEnosysStub) for the given bounds,
 // in runc's shape, so its instruction count and path are runc's:
 //
@@ -212,7 +212,7 @@ func RuncENOSYSStub(bounds []StubBound) ([]bpf.RawInstruction, error) {
 	return out, nil
 }
 
-// stubBoundsFrom groups per-ABI bounds by audit architecture, in the
+// StubBoundsFrom groups per-ABI bounds by audit architecture, in the
 // order the ABIs are listed.
 func StubBoundsFrom(listed []*Arch, max func(a *Arch) uint32) []StubBound {
 	var out []StubBound

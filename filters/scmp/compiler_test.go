@@ -39,7 +39,7 @@ func TestParseCompiler(t *testing.T) {
 }
 
 // TestRuncENOSYSStub checks the layout of runc's stub as
-// CompileOCILibseccomp prepends it: its length for each shape and, run in
+// oci.CompileLibseccomp prepends it: its length for each shape and, run in
 // front of `ret ALLOW`, its verdicts.
 func TestRuncENOSYSStub(t *testing.T) {
 	tests := []struct {

@@ -3,7 +3,7 @@
 package scmp
 
 // This file is the one place cgo enters the filters package: it hands our
-// filter model (scmpFilter) to libseccomp through
+// filter model (Filter) to libseccomp through
 // github.com/seccomp/libseccomp-golang and reads back the program
 // libseccomp generates. It never loads a filter (no seccomp_load, no
 // ScmpFilter.Load): seccomp_export_bpf only compiles in userspace and
@@ -78,10 +78,10 @@ var lsOps = map[Op]libseccomp.ScmpCompareOp{
 	MaskedEQ: libseccomp.CompareMaskedEqual,
 }
 
-// libseccompCompile builds f as a libseccomp filter context (seccomp_init,
+// CompileLibseccomp builds f as a libseccomp filter context (seccomp_init,
 // seccomp_arch_add/remove, attributes, one rule call per rule) and returns
 // the program seccomp_export_bpf writes. f.ENOSYSAbove is not libseccomp's
-// and is ignored: CompileOCILibseccomp prepends runc's stub itself.
+// and is ignored: oci.CompileLibseccomp prepends runc's stub itself.
 func CompileLibseccomp(f *Filter, o LibseccompOptions) ([]bpf.RawInstruction, error) {
 	def, err := lsAction(f.DefAction)
 	if err != nil {
@@ -240,7 +240,7 @@ func lsExport(flt *libseccomp.ScmpFilter) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// libseccompENOSYSBounds computes runc's stub bounds as runc does
+// LibseccompENOSYSBounds computes runc's stub bounds as runc does
 // (patchbpf: findLastSyscalls): for each listed architecture, the highest
 // number libseccomp's table gives any rule's name there
 // (seccomp_syscall_resolve_name_arch, x32 numbers with X32SyscallBit);

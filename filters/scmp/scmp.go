@@ -25,7 +25,7 @@ const (
 	auditArchARM     = 0x40000028 // AUDIT_ARCH_ARM
 )
 
-// scmpArch is one architecture as libseccomp filters it.
+// Arch is one architecture as libseccomp filters it.
 type Arch struct {
 	OCI   string // OCI/libseccomp token name, e.g. "SCMP_ARCH_X86_64"
 	Name  string // short name used in messages: "x86_64", "x86", "x32"
@@ -38,6 +38,8 @@ type Arch struct {
 	Table map[string]int
 }
 
+// The architectures libseccomp filters: the three x86 ABIs this project
+// measures, and aarch64 and arm, which OCI profiles may list.
 var (
 	X86_64  = &Arch{OCI: "SCMP_ARCH_X86_64", Name: "x86_64", Audit: filters.AuditArchX86_64, Bits: 64, Table: filters.ArchX86_64.Names}
 	X86     = &Arch{OCI: "SCMP_ARCH_X86", Name: "x86", Audit: filters.AuditArchI386, Bits: 32, Table: filters.ArchI386.Names}
@@ -46,11 +48,13 @@ var (
 	ARM     = &Arch{OCI: "SCMP_ARCH_ARM", Name: "arm", Audit: auditArchARM, Bits: 32, Table: elarch.ARM.SyscallNames}
 )
 
-// scmpArches lists the architectures whose syscall tables we have (the x86
+// Arches lists the architectures whose syscall tables we have (the x86
 // ones from arch.go, aarch64 and arm from
 // github.com/elastic/go-seccomp-bpf/arch), all little-endian.
 var Arches = []*Arch{X86_64, X86, X32, AARCH64, ARM}
 
+// ArchByOCI returns the architecture an OCI profile names (e.g.
+// "SCMP_ARCH_X86_64"), or nil.
 func ArchByOCI(name string) *Arch {
 	for _, a := range Arches {
 		if a.OCI == name {
@@ -60,7 +64,7 @@ func ArchByOCI(name string) *Arch {
 	return nil
 }
 
-// nr returns the value seccomp_data.nr has for the named syscall on a, with
+// Nr returns the value seccomp_data.nr has for the named syscall on a, with
 // the x32 bit set for x32, and false if a has no such syscall.
 func (a *Arch) Nr(name string) (uint32, bool) {
 	n, ok := a.Table[name]
@@ -73,7 +77,7 @@ func (a *Arch) Nr(name string) (uint32, bool) {
 	return uint32(n), true
 }
 
-// scmpOp is a libseccomp comparison operator (enum scmp_compare).
+// Op is a libseccomp comparison operator (enum scmp_compare).
 type Op int
 
 const (
@@ -93,7 +97,7 @@ var opNames = map[Op]string{
 
 func (o Op) String() string { return opNames[o] }
 
-// scmpCond is one argument comparison: args[Arg] Op Datum, or for
+// Cond is one argument comparison: args[Arg] Op Datum, or for
 // MASKED_EQ (args[Arg] & Mask) == Datum. Comparisons are unsigned.
 type Cond struct {
 	Arg   int
@@ -131,7 +135,7 @@ func (c Cond) holds(v uint64, bits int) bool {
 	return false
 }
 
-// scmpRule is one seccomp_rule_add call: when every condition holds for the
+// Rule is one seccomp_rule_add call: when every condition holds for the
 // named syscall, the filter returns Action (a full SECCOMP_RET_* value).
 type Rule struct {
 	Syscall string
@@ -139,7 +143,7 @@ type Rule struct {
 	Conds   []Cond
 }
 
-// scmpFilter is one libseccomp filter context: what seccomp_init, the
+// Filter is one libseccomp filter context: what seccomp_init, the
 // arch calls and the rule calls built, before seccomp_load.
 type Filter struct {
 	DefAction uint32  // SCMP_FLTATR_ACT_DEFAULT
@@ -240,7 +244,7 @@ func (f *Filter) archTable(a *Arch) []*archSyscall {
 	return out
 }
 
-// x86Mux is one socket or SysV IPC call as the x86 multiplexers see it:
+// X86Mux is one socket or SysV IPC call as the x86 multiplexers see it:
 // socketcall(call, args) or ipc(call, ...).
 type X86Mux struct {
 	mux  string // "socketcall" or "ipc"
@@ -265,7 +269,7 @@ var X86Muxed = map[string]X86Mux{
 	"shmat": {"ipc", 21}, "shmdt": {"ipc", 22}, "shmget": {"ipc", 23}, "shmctl": {"ipc", 24},
 }
 
-// x86Demux returns rules as libseccomp adds them to an x86 filter: each
+// X86Demux returns rules as libseccomp adds them to an x86 filter: each
 // rule for a call in x86Muxed is followed by its multiplexer rule, with
 // argument 0 tested for the call number.
 func X86Demux(rules []Rule) []Rule {
@@ -336,7 +340,7 @@ func (f *Filter) Verdict(auditArch, nr uint32, args [6]uint64) uint32 {
 // the 255-instruction reach of a conditional jump.
 const dispatchChunk = 64
 
-// compile lays the filter out as classic BPF:
+// Compile lays the filter out as classic BPF:
 //
 //	ld [arch]; jeq AUDIT_ARCH_a → La; ...; ret BadArch
 //	La: ld [nr]; (x86_64/X32: jge 0x40000000 → x32 part or BadArch)
@@ -872,7 +876,7 @@ func emitMaskedEQ64(a *filters.Builder, c Cond, pass, fail string) {
 	a.JumpIf(filters.Jeq, d&m, pass, fail)
 }
 
-// scmpActionName formats a full return value the way libseccomp's
+// ActionName formats a full return value the way libseccomp's
 // constants read, e.g. "SCMP_ACT_ERRNO(1)".
 func ActionName(ret uint32) string {
 	act, data := filters.SplitRet(ret)

@@ -14,7 +14,7 @@ import (
 )
 
 // systemdFilters models a unit and returns its filters before compilation
-// (the same model ParseSystemdUnit compiles).
+// (the same model ParseUnit compiles).
 func systemdFilters(t *testing.T, name string, data []byte) []*scmp.Filter {
 	t.Helper()
 	c, err := parseUnit(name, data)

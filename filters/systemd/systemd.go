@@ -38,7 +38,7 @@ type group struct {
 	Items []string
 }
 
-// SystemdOptions says which host and which systemd behaviour to model.
+// Options says which host and which systemd behaviour to model.
 type Options struct {
 	// Arch is the host architecture; only "x86_64" (the default) is
 	// modeled: local architectures x86, x32 and x86_64.
@@ -49,11 +49,11 @@ type Options struct {
 	// The default, false, is systemd 252: one filter per architecture.
 	MDWEPrctl bool
 	// Compiler lays out each filter's BPF: CompilerNative (the default)
-	// or CompilerLibseccomp, systemd's own way (CompileSystemdLibseccomp).
+	// or CompilerLibseccomp, systemd's own way (CompileLibseccomp).
 	Compiler scmp.Compiler
 }
 
-// SystemdDirective is one directive's share of a modeled stack.
+// Directive is one directive's share of a modeled stack.
 type Directive struct {
 	// Name is the unit directive, e.g. "RestrictNamespaces".
 	Name string
@@ -62,7 +62,7 @@ type Directive struct {
 	Count int
 }
 
-// SystemdStack is the ordered set of seccomp filters systemd installs for a
+// Stack is the ordered set of seccomp filters systemd installs for a
 // unit, as modeled from its directives.
 type Stack struct {
 	// Unit is the source path or name.
@@ -141,7 +141,7 @@ func (s *Stack) String() string {
 // boolean, errno or personality.
 var ErrBadUnit = errors.New("invalid systemd unit")
 
-// ParseSystemdUnit models the seccomp filters systemd 252 installs for the
+// ParseUnit models the seccomp filters systemd 252 installs for the
 // unit in data (name is its path, used in messages). Directives are read
 // from the [Service], [Socket], [Mount] and [Swap] sections (and from lines
 // before any section, so a bare list of directives works too); later lines
@@ -161,7 +161,7 @@ var ErrBadUnit = errors.New("invalid systemd unit")
 // Syntax errors are *SourceError values wrapping ErrBadUnit with the line;
 // names systemd would ignore with a warning (unknown syscalls, groups,
 // address families, namespace types, architectures) end up in
-// SystemdStack.Warnings.
+// Stack.Warnings.
 func ParseUnit(name string, data []byte, opt Options) (*Stack, error) {
 	if opt.Arch != "" && opt.Arch != "x86_64" && opt.Arch != "amd64" {
 		return nil, &filters.SourceError{File: name, Err: fmt.Errorf("%w: host arch %q is not modeled; only x86_64", ErrBadUnit, opt.Arch)}
@@ -186,7 +186,7 @@ func ParseUnit(name string, data []byte, opt Options) (*Stack, error) {
 	return st, nil
 }
 
-// ParseSystemdDirectives is ParseSystemdUnit for directives given on the
+// ParseDirectives is ParseUnit for directives given on the
 // command line: text holds "Key=Value" lines (a `--systemd` value); name
 // labels it in messages, e.g. "--systemd".
 func ParseDirectives(name, text string, opt Options) (*Stack, error) {
@@ -654,7 +654,7 @@ var (
 // native architecture last).
 var localArches = []*scmp.Arch{scmp.X86, scmp.X32, scmp.X86_64}
 
-// sdFilter is one filter of the model before compilation.
+// unitFilter is one filter of the model before compilation.
 type unitFilter struct {
 	arch string
 	f    *scmp.Filter
@@ -911,7 +911,7 @@ func expand(group string) []string {
 	return out
 }
 
-// SystemdGroup returns the syscall names in a systemd group such as
+// Group returns the syscall names in a systemd group such as
 // "@system-service", nested groups expanded, in systemd's order, and false
 // if there is no such group. The data is SystemdGroupsVersion's.
 func Group(name string) ([]string, bool) {
@@ -921,7 +921,7 @@ func Group(name string) ([]string, bool) {
 	return expand(name), true
 }
 
-// SystemdGroupNames lists the groups in systemd's order.
+// GroupNames lists the groups in systemd's order.
 func GroupNames() []string { return append([]string(nil), groupOrder...) }
 
 // sdRawFilter is seccomp_load_syscall_filter_set_raw for one architecture:
@@ -1123,13 +1123,13 @@ var errnoNames = map[string]int{
 	"EKEYREJECTED": 129, "EOWNERDEAD": 130, "ENOTRECOVERABLE": 131, "ERFKILL": 132, "EHWPOISON": 133,
 }
 
-// CompileSystemdLibseccomp models the unit's stack like ParseSystemdUnit
+// CompileLibseccomp models the unit's stack like ParseUnit
 // and compiles every filter with libseccomp as systemd 252 does
 // (src/shared/seccomp-util.c): one filter per local architecture per
 // directive (seccomp_init_for_arch: that architecture only, bad-arch
 // action ALLOW), rules added with seccomp_rule_add_exact, libseccomp's
 // default optimize level. opt.Compiler is ignored. Errors are those of
-// ParseSystemdUnit, plus an error wrapping ErrNoLibseccomp in a build
+// ParseUnit, plus an error wrapping ErrNoLibseccomp in a build
 // without libseccomp.
 func CompileLibseccomp(name string, data []byte, opt Options) (*Stack, error) {
 	opt.Compiler = scmp.CompilerLibseccomp

@@ -29,6 +29,7 @@ type ABI struct {
 	LS   libseccomp.ScmpArch
 }
 
+// ABIs are the three x86 ABIs.
 var ABIs = []ABI{
 	{filters.ArchX86_64, scmp.X86_64, libseccomp.ArchAMD64},
 	{filters.ArchI386, scmp.X86, libseccomp.ArchX86},
@@ -180,6 +181,7 @@ func CompareStacks(t *testing.T, native, lib filters.Stack, rules []scmp.Rule, n
 	return compared, skipped
 }
 
+// RuleNames returns the syscall name of each rule, in order.
 func RuleNames(rules []scmp.Rule) []string {
 	var out []string
 	for _, r := range rules {
