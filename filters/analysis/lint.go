@@ -145,17 +145,7 @@ var runtimeNeeds = []runtimeNeed{
 // arguments 0; a finding whose verdict depends on arguments says so.
 // Findings come sorted: errors first, then by filter, code and syscall.
 func Lint(s filters.Stack, opts LintOptions) []Finding {
-	native := opts.Arch
-	if native == nil {
-		native = filters.ArchX86_64
-	}
-	l := &linter{s: s, native: native}
-	l.limits(opts.Count)
-	valid := l.validity()
-	if valid {
-		cs, _ := filters.NewExecutableStack(s)
-		l.cs = cs
-	}
+	l, valid := newLinter(s, opts)
 	l.userNotif(valid)
 	l.sourceWarnings()
 	if valid {
@@ -187,6 +177,22 @@ func (l *linter) sorted() []Finding {
 		return a.Syscall < b.Syscall
 	})
 	return l.out
+}
+
+// newLinter checks the kernel limits at opts.Count and each filter's
+// validity, and decodes the stack for the emulator when every filter is
+// valid (valid).
+func newLinter(s filters.Stack, opts LintOptions) (l *linter, valid bool) {
+	native := opts.Arch
+	if native == nil {
+		native = filters.ArchX86_64
+	}
+	l = &linter{s: s, native: native}
+	l.limits(opts.Count)
+	if valid = l.validity(); valid {
+		l.cs, _ = filters.NewExecutableStack(s)
+	}
+	return l, valid
 }
 
 type linter struct {

@@ -27,17 +27,7 @@ import (
 // rules with Lint's words; Lint reports them too, plus its other rules.
 // Findings come sorted like Lint's; HasErrors tells whether to stop.
 func Preflight(s filters.Stack, opts LintOptions) []Finding {
-	native := opts.Arch
-	if native == nil {
-		native = filters.ArchX86_64
-	}
-	l := &linter{s: s, native: native}
-	l.limits(opts.Count)
-	valid := l.validity()
-	if valid {
-		cs, _ := filters.NewExecutableStack(s)
-		l.cs = cs
-	}
+	l, valid := newLinter(s, opts)
 	l.userNotif(valid)
 	if valid {
 		l.install()

@@ -88,15 +88,7 @@ func (s *Stack) Stack() filters.Stack { return append(filters.Stack(nil), s.Prog
 // Prefixes returns the filter count after each directive: the stacks
 // systemd has built once that directive is applied, e.g. [3 5 8 ...]. The
 // last entry is len(Programs).
-func (s *Stack) Prefixes() []int {
-	var out []int
-	n := 0
-	for _, d := range s.Directives {
-		n += d.Count
-		out = append(out, n)
-	}
-	return out
-}
+func (s *Stack) Prefixes() []int { return s.Source().Prefixes() }
 
 // String formats the stack for `compile --systemd-stack`: one line per
 // filter (index, directive, arch, instructions), one per directive with
