@@ -78,7 +78,7 @@ type Options struct {
 // argument libseccomp would reject.
 var ErrBadProfile = errors.New("invalid OCI seccomp profile")
 
-// ociErr builds a *SourceError for name, locating needle (a JSON string
+// errAt builds a *SourceError for name, locating needle (a JSON string
 // value such as the offending action) in data if it occurs there.
 func errAt(name string, data []byte, needle string, format string, args ...any) error {
 	e := &filters.SourceError{File: name, Err: fmt.Errorf("%w: "+format, append([]any{ErrBadProfile}, args...)...)}
@@ -90,8 +90,8 @@ func errAt(name string, data []byte, needle string, format string, args ...any) 
 	return e
 }
 
-// ociErrAt builds a *SourceError for name located at the JSON value at
-// path in the profile (see ociLocate), for values that are no unique
+// errAtPath builds a *SourceError for name located at the JSON value at
+// path in the profile (see locate), for values that are no unique
 // string: numbers, nulls, empty strings.
 func errAtPath(name string, data []byte, path []any, format string, args ...any) error {
 	e := &filters.SourceError{File: name, Err: fmt.Errorf("%w: "+format, append([]any{ErrBadProfile}, args...)...)}
@@ -99,7 +99,7 @@ func errAtPath(name string, data []byte, path []any, format string, args ...any)
 	return e
 }
 
-// ociLocate returns the 1-based line and column of the value at path in a
+// locate returns the 1-based line and column of the value at path in a
 // profile (object keys as strings, array indexes as ints), looked for at
 // the top level and then under linux.seccomp (a runtime config), or 0, 0
 // if there is none.
@@ -145,7 +145,7 @@ func locate(data []byte, path ...any) (int, int) {
 // offending value where it can be found. A syscall name that none of the
 // filter's architectures has is left out, as libseccomp (and so runc)
 // skips it; one that no syscall table has at all, likely a typo, also
-// gets a warning in Program.Warnings (see ociUnknownNames).
+// gets a warning in Program.Warnings (see unknownNames).
 //
 //   - runc's -ENOSYS stub (libcontainer/seccomp/patchbpf) is modeled unless
 //     opt.NoENOSYSStub: when the default action is none of ALLOW, LOG and
@@ -197,7 +197,7 @@ func DockerDefault(opt Options) (*filters.Program, error) {
 	return Parse(DockerDefaultName, b, opt)
 }
 
-// ociNative maps Options.Arch to the libseccomp native arch string moby
+// nativeArch maps Options.Arch to the libseccomp native arch string moby
 // matches includes/excludes arches against (moby seccomp_linux.go
 // goToNative) and to the arch itself.
 var nativeArch = map[string]struct {
@@ -275,7 +275,7 @@ func kernelAtLeast(have, min mobyseccomp.KernelVersion) bool {
 	return have.Kernel > min.Kernel || (have.Kernel == min.Kernel && have.Major >= min.Major)
 }
 
-// ociAction converts an OCI action and errnoRet to a full return value as
+// ruleAction converts an OCI action and errnoRet to a full return value as
 // runc's getAction does.
 func ruleAction(act specs.LinuxSeccompAction, errnoRet *uint) (uint32, error) {
 	data := func(def uint) uint32 {
@@ -326,7 +326,7 @@ func buildFilter(name string, data []byte, opt Options) (*scmp.Filter, error) {
 	return p.f, nil
 }
 
-// ociProfile is a profile resolved for one container: the libseccomp filter
+// resolved is a profile resolved for one container: the libseccomp filter
 // runc builds from it, plus what runc decides outside libseccomp.
 type resolved struct {
 	f *scmp.Filter
@@ -352,7 +352,7 @@ type resolved struct {
 // architecture, the highest seccomp_data.nr any rule's name has there,
 // whatever the rule's action or arguments. Architectures where no name
 // resolves get no bound. On x86 the socket and IPC calls do not count:
-// libseccomp resolves them to pseudo-syscalls (x86Muxed), which runc
+// libseccomp resolves them to pseudo-syscalls (scmp.X86Muxed), which runc
 // ignores, so their direct numbers (socket 359, shmat 397, ...) may lie
 // above the bound and get ENOSYS, leaving libc to fall back to socketcall
 // and ipc.
@@ -508,34 +508,34 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 	return res, nil
 }
 
-// ociName is a syscall name of a profile entry and the JSON path of where
+// syscallName is a syscall name of a profile entry and the JSON path of where
 // it is written.
 type syscallName struct {
 	name string
 	at   []any
 }
 
-// ociOtherArchPrefixes start, and ociOtherArchNames are, the names of
+// otherArchPrefixes start, and otherArchNames are, the names of
 // syscalls private to architectures without a syscall table here
 // (riscv_hwprobe, s390_runtime_instr, spu_run and swapcontext on powerpc,
 // sync_file_range2 on powerpc and arm, sysmips on mips, osf_* on alpha,
 // ...), which multi-architecture profiles such as Docker's list on purpose.
 var (
-	ociOtherArchPrefixes = []string{"riscv_", "s390_", "spu_", "osf_", "sparc_", "parisc_"}
-	ociOtherArchNames    = []string{"sync_file_range2", "swapcontext", "switch_endian", "subpage_prot", "sys_debug_setcontext", "cachectl", "sysmips"}
+	otherArchPrefixes = []string{"riscv_", "s390_", "spu_", "osf_", "sparc_", "parisc_"}
+	otherArchNames    = []string{"sync_file_range2", "swapcontext", "switch_endian", "subpage_prot", "sys_debug_setcontext", "cachectl", "sysmips"}
 )
 
-// ociUnknownNames returns a warning, "file:line:col: message", for each
+// unknownNames returns a warning, "file:line:col: message", for each
 // distinct name of names that no syscall table here has (x86_64, x86, x32,
 // aarch64, arm; on x86 the socket and IPC calls libseccomp multiplexes,
-// x86Muxed, count) and that is not another architecture's
-// (ociOtherArchPrefixes, ociOtherArchNames). Names unknown on the
+// scmp.X86Muxed, count) and that is not another architecture's
+// (otherArchPrefixes, otherArchNames). Names unknown on the
 // profile's own architectures but real on another are how
 // multi-architecture profiles are written, so only names no table knows,
 // most likely typos, are reported. libseccomp skips rules for such names
 // on every architecture (runc ignores the error), and so does the filter
 // built here; a close x86_64 name is suggested. Past
-// ociMaxNameWarnings names, one last warning counts the rest.
+// maxNameWarnings names, one last warning counts the rest.
 func unknownNames(file string, data []byte, names []syscallName) []string {
 	var out []string
 	var at map[string]int // lazily: JSON path -> offset of every name
@@ -552,10 +552,10 @@ func unknownNames(file string, data []byte, names []syscallName) []string {
 				known = true
 			}
 		}
-		for _, p := range ociOtherArchPrefixes {
+		for _, p := range otherArchPrefixes {
 			known = known || strings.HasPrefix(n.name, p)
 		}
-		known = known || slices.Contains(ociOtherArchNames, n.name)
+		known = known || slices.Contains(otherArchNames, n.name)
 		if known {
 			continue
 		}
@@ -582,11 +582,11 @@ func unknownNames(file string, data []byte, names []syscallName) []string {
 	return out
 }
 
-// ociMaxNameWarnings is how many unknown syscall names ociUnknownNames
+// maxNameWarnings is how many unknown syscall names unknownNames
 // reports one by one (each costs a spelling search).
 const maxNameWarnings = 16
 
-// ociNameOffsets returns, in one pass, the byte offset of every syscall
+// nameOffsets returns, in one pass, the byte offset of every syscall
 // name of a profile (or of a runtime config's linux.seccomp), keyed by
 // fmt.Sprint of its path relative to the profile: "[syscalls 3 names 1]"
 // or "[syscalls 3 name]". A profile with many unknown names is thus located in
@@ -608,7 +608,7 @@ func nameOffsets(data []byte) map[string]int {
 	return out
 }
 
-// ociKnownArches are the OCI architecture names libseccomp knows; the ones
+// knownArches are the OCI architecture names libseccomp knows; the ones
 // without a table here are reported as unsupported rather than unknown.
 var knownArches = []string{
 	"SCMP_ARCH_X86", "SCMP_ARCH_X86_64", "SCMP_ARCH_X32", "SCMP_ARCH_ARM", "SCMP_ARCH_AARCH64",
@@ -619,7 +619,7 @@ var knownArches = []string{
 	"SCMP_ARCH_SH", "SCMP_ARCH_SHEB",
 }
 
-// ociApplies resolves an entry's includes and excludes as moby's
+// applies resolves an entry's includes and excludes as moby's
 // setupSeccomp does (github.com/moby/profiles/seccomp seccomp_linux.go).
 func applies(sc *mobyseccomp.Syscall, caps []string, native string, kv mobyseccomp.KernelVersion) bool {
 	if ex := sc.Excludes; ex != nil {
@@ -651,7 +651,7 @@ func applies(sc *mobyseccomp.Syscall, caps []string, native string, kv mobysecco
 	return true
 }
 
-// ociCheckErrnoRet checks the numbers given as defaultErrnoRet and as the
+// checkErrnoRet checks the numbers given as defaultErrnoRet and as the
 // errnoRet of syscalls entries (of a profile, or of the linux.seccomp of a
 // runtime config) before they are decoded into uint fields, whose decoding
 // error ("cannot use number -5 as uint") neither names the entry nor
@@ -690,7 +690,7 @@ func checkErrnoRet(name string, data []byte) error {
 	return bad
 }
 
-// decodeOCI decodes a profile, or the linux.seccomp of a runtime config.
+// decode decodes a profile, or the linux.seccomp of a runtime config.
 func decode(name string, data []byte) (*mobyseccomp.Seccomp, error) {
 	jsonErr := func(err error) error {
 		var se *json.SyntaxError

@@ -179,11 +179,11 @@ const treeLeaf = 4
 // converted to eBPF).
 const treePool = 128
 
-// scmpRetENOSYS is SCMP_ACT_ERRNO(ENOSYS): ERRNO with data 38
+// RetENOSYS is SCMP_ACT_ERRNO(ENOSYS): ERRNO with data 38
 // (include/uapi/asm-generic/errno.h: ENOSYS).
 const RetENOSYS = uint32(filters.ActionErrno) | 38
 
-// scmpSyscall is what one architecture's part of the filter does for one
+// archSyscall is what one architecture's part of the filter does for one
 // syscall number.
 type archSyscall struct {
 	nr     uint32
@@ -207,7 +207,7 @@ type archSyscall struct {
 //     shmat, semop, ...) also applies to the multiplexer (socketcall or
 //     ipc) with argument 0 equal to the call's number, its own conditions
 //     kept except one on argument 0 (src/arch-x86.c: x86_rule_add), next
-//     to the direct syscall where the table has one (see x86Muxed).
+//     to the direct syscall where the table has one (see X86Muxed).
 func (f *Filter) archTable(a *Arch) []*archSyscall {
 	by := map[uint32]*archSyscall{}
 	rules := f.Rules
@@ -251,7 +251,7 @@ type X86Mux struct {
 	call uint64 // SYS_* (include/uapi/linux/net.h) or IPC op (ipc/syscall.c)
 }
 
-// x86Muxed lists the calls libseccomp multiplexes on x86: it resolves their
+// X86Muxed lists the calls libseccomp multiplexes on x86: it resolves their
 // names to pseudo-syscalls (-100-call for sockets, -200-call for IPC) and
 // adds each rule twice, for the multiplexer and for the direct syscall
 // where one exists (src/arch-x86.c: x86_rule_add, _x86_sock_demux,
@@ -270,7 +270,7 @@ var X86Muxed = map[string]X86Mux{
 }
 
 // X86Demux returns rules as libseccomp adds them to an x86 filter: each
-// rule for a call in x86Muxed is followed by its multiplexer rule, with
+// rule for a call in X86Muxed is followed by its multiplexer rule, with
 // argument 0 tested for the call number.
 func X86Demux(rules []Rule) []Rule {
 	out := make([]Rule, 0, len(rules))

@@ -31,7 +31,7 @@ import (
 // exec_child's order, SystemCallFilter last, ProtectHostname before all
 // (it is applied with the UTS namespace setup).
 
-// systemdGroup is one system call group: help text and members (syscall
+// group is one system call group: help text and members (syscall
 // names and nested @groups).
 type group struct {
 	Help  string
@@ -147,7 +147,7 @@ var ErrBadUnit = errors.New("invalid systemd unit")
 // ProtectKernelTunables, ProtectKernelLogs, ProtectClock, ProtectHostname
 // and PrivateDevices. Other directives are ignored, silently unless they
 // start like a hardening directive without being one (a typo such as
-// SystemCallFilters=, see sdHardeningPrefixes) or sit in a section without
+// SystemCallFilters=, see hardeningPrefixes) or sit in a section without
 // exec settings ([Unit], [Install]); those get a warning.
 //
 // Syntax errors are *SourceError values wrapping ErrBadUnit with the line;
@@ -202,13 +202,13 @@ var namespaces = []struct {
 
 const namespacesAll = 0x02000000 | 0x08000000 | 0x40000000 | 0x00020000 | 0x20000000 | 0x10000000 | 0x04000000
 
-// sdErrnoKill is systemd's SECCOMP_ERROR_NUMBER_KILL: "kill" instead of an
+// errnoKill is systemd's SECCOMP_ERROR_NUMBER_KILL: "kill" instead of an
 // errno, meaning SCMP_ACT_KILL_PROCESS.
 const errnoKill = -2
 
 // unitContext is the part of systemd's ExecContext the seccomp model needs.
 type unitContext struct {
-	filter      map[string]int // SystemCallFilter: name -> errno, -1 none, sdErrnoKill
+	filter      map[string]int // SystemCallFilter: name -> errno, -1 none, errnoKill
 	filterAllow bool
 	filterSet   bool
 	filterLine  int
@@ -217,7 +217,7 @@ type unitContext struct {
 	logSet      bool
 	log         map[string]int
 	logAllow    bool
-	nsRetain    uint64 // RestrictNamespaces: flags retained; sdNsInitial = unset
+	nsRetain    uint64 // RestrictNamespaces: flags retained; nsInitial = unset
 	afSet       bool
 	afAllow     bool
 	afs         map[int]bool
@@ -228,14 +228,14 @@ type unitContext struct {
 
 const nsInitial = ^uint64(0)
 
-// sdBoolDirectives are the boolean directives the model reads.
+// boolDirectives are the boolean directives the model reads.
 var boolDirectives = []string{
 	"MemoryDenyWriteExecute", "RestrictRealtime", "RestrictSUIDSGID", "LockPersonality",
 	"ProtectKernelModules", "ProtectKernelTunables", "ProtectKernelLogs", "ProtectClock",
 	"ProtectHostname", "PrivateDevices", "DynamicUser",
 }
 
-// sdModeledKeys are the directives set reads (sdBoolDirectives plus the
+// modeledKeys are the directives set reads (boolDirectives plus the
 // ones with their own parser).
 var modeledKeys = append([]string{
 	"SystemCallFilter", "SystemCallErrorNumber", "SystemCallArchitectures", "SystemCallLog",
@@ -249,18 +249,18 @@ var modeledKeys = append([]string{
 // that list would warn about valid keys of other versions, and a warning on
 // a valid ExecStart= or User= is worse than none. So the model warns only
 // where a mistake costs a filter: keys whose name starts like a hardening
-// directive (sdHardeningPrefixes, compared without case) and that are
-// neither modeled (sdModeledKeys) nor a hardening directive systemd has
-// that installs no seccomp filter (sdUnmodeledKeys). A typo such as
+// directive (hardeningPrefixes, compared without case) and that are
+// neither modeled (modeledKeys) nor a hardening directive systemd has
+// that installs no seccomp filter (unmodeledKeys). A typo such as
 // SystemCallFilters= or RestrictNamespace= is reported with the closest
 // directive; FooBar= stays silent. Such keys are also reported in sections
 // that take no exec settings ([Unit], [Install], ...), where systemd ignores
 // them as unknown.
 var hardeningPrefixes = []string{"systemcall", "restrict", "protect", "private", "lock", "memorydeny"}
 
-// sdUnmodeledKeys are the directives systemd has (systemd.exec(5),
+// unmodeledKeys are the directives systemd has (systemd.exec(5),
 // systemd.resource-control(5); up to systemd 258) that start with an
-// sdHardeningPrefixes prefix but install no seccomp filter, so the model
+// hardeningPrefixes prefix but install no seccomp filter, so the model
 // ignores them.
 var unmodeledKeys = []string{
 	"RestrictFileSystems", "RestrictNetworkInterfaces",
@@ -268,7 +268,7 @@ var unmodeledKeys = []string{
 	"PrivateTmp", "PrivateNetwork", "PrivateUsers", "PrivateMounts", "PrivateIPC", "PrivatePIDs", "PrivateBPF",
 }
 
-// sdHardeningLike reports whether key starts like a hardening directive.
+// hardeningLike reports whether key starts like a hardening directive.
 func hardeningLike(key string) bool {
 	low := strings.ToLower(key)
 	for _, p := range hardeningPrefixes {
@@ -279,7 +279,7 @@ func hardeningLike(key string) bool {
 	return false
 }
 
-// sdUnknownKey returns the warning for a key of an exec section that
+// unknownKey returns the warning for a key of an exec section that
 // looks like a hardening directive systemd does not have, or "".
 func unknownKey(key string) string {
 	if !hardeningLike(key) || slices.Contains(modeledKeys, key) || slices.Contains(unmodeledKeys, key) {
@@ -534,7 +534,7 @@ var knownNames = func() map[string]bool {
 	return k
 }()
 
-// sdKnownSyscall reports whether libseccomp resolves name on some
+// knownSyscall reports whether libseccomp resolves name on some
 // architecture (seccomp_syscall_resolve_name): we take a name as known if
 // systemd's @known group or one of our x86 tables has it.
 func knownSyscall(name string) bool { return knownNames[name] }
@@ -615,7 +615,7 @@ func (c *unitContext) parseAddressFamilies(file string, line int, value string) 
 	}
 }
 
-// sdParseErrno parses an errno name, a number 0-4095 or "kill"
+// parseErrno parses an errno name, a number 0-4095 or "kill"
 // (src/shared/seccomp-util.c: seccomp_parse_errno_or_action).
 func parseErrno(s string) (int, bool) {
 	if s == "kill" {
@@ -642,7 +642,7 @@ var (
 	retKillProcess = uint32(filters.ActionKillProcess)
 )
 
-// sdLocalArches is seccomp_local_archs on x86_64: x86, x32, x86_64 (the
+// localArches is seccomp_local_archs on x86_64: x86, x32, x86_64 (the
 // native architecture last).
 var localArches = []*scmp.Arch{scmp.X86, scmp.X32, scmp.X86_64}
 
@@ -869,7 +869,7 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 	return st, nil
 }
 
-// sdDirectiveOf returns the directive that installed filter i.
+// directiveOf returns the directive that installed filter i.
 func directiveOf(st *Stack, i int) string {
 	for _, d := range st.Directives {
 		if i < d.Count {
@@ -880,7 +880,7 @@ func directiveOf(st *Stack, i int) string {
 	return ""
 }
 
-// sdExpand returns the syscall names of a group, nested groups expanded.
+// expand returns the syscall names of a group, nested groups expanded.
 func expand(group string) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -916,7 +916,7 @@ func Group(name string) ([]string, bool) {
 // GroupNames lists the groups in systemd's order.
 func GroupNames() []string { return append([]string(nil), groupOrder...) }
 
-// sdRawFilter is seccomp_load_syscall_filter_set_raw for one architecture:
+// rawFilter is seccomp_load_syscall_filter_set_raw for one architecture:
 // one unconditional rule per entry; entries with an errno get
 // SCMP_ACT_ERRNO(errno), "kill" SCMP_ACT_KILL_PROCESS, log filters
 // SCMP_ACT_LOG, the rest action.
@@ -942,7 +942,7 @@ func rawFilter(a *scmp.Arch, def, action uint32, m map[string]int, log bool) *sc
 	return f
 }
 
-// sdAddressFamilyFilter is seccomp_restrict_address_families for one
+// addressFamilyFilter is seccomp_restrict_address_families for one
 // architecture: socket() with a refused family fails with EAFNOSUPPORT.
 func addressFamilyFilter(a *scmp.Arch, afs map[int]bool, allow bool) *scmp.Filter {
 	f := forArch(a, retAllow)
@@ -994,7 +994,7 @@ const (
 	shmExec   = 0o100000
 )
 
-// sdMDWEFilter is seccomp_memory_deny_write_execute for one architecture.
+// mdweFilter is seccomp_memory_deny_write_execute for one architecture.
 // x86 filters mmap2 and refuses old mmap outright; shmat is multiplexed
 // through ipc() there and left alone.
 func mdweFilter(a *scmp.Arch) *scmp.Filter {
@@ -1024,7 +1024,7 @@ const (
 	flagOCreat = 0o100
 )
 
-// sdSUIDFilter is seccomp_restrict_suid_sgid for one architecture: creating
+// suidFilter is seccomp_restrict_suid_sgid for one architecture: creating
 // or chmod-ing a file with the set-user-ID or set-group-ID bit fails with
 // EPERM, openat2 (whose flags are out of reach) with ENOSYS.
 func suidFilter(a *scmp.Arch) *scmp.Filter {
@@ -1045,7 +1045,7 @@ func suidFilter(a *scmp.Arch) *scmp.Filter {
 	return f
 }
 
-// sdNamespaceFilter is seccomp_restrict_namespaces for one architecture:
+// namespaceFilter is seccomp_restrict_namespaces for one architecture:
 // clone3 fails with ENOSYS (its flags are out of reach, so callers fall
 // back to clone); unshare and clone with a refused CLONE_NEW* flag, and
 // setns with one or with flags 0 (or setns at all when nothing is
@@ -1072,11 +1072,11 @@ func namespaceFilter(a *scmp.Arch, retain uint64) *scmp.Filter {
 	return f
 }
 
-// sdAFMax is AF_MAX of the kernel headers systemd 252 is built with (Linux
+// afMax is AF_MAX of the kernel headers systemd 252 is built with (Linux
 // 6.1: AF_MCTP 45 is the last family).
 const afMax = 46
 
-// sdAddressFamilies maps AF_* names to numbers (include/linux/socket.h).
+// addressFamilies maps AF_* names to numbers (include/linux/socket.h).
 var addressFamilies = map[string]int{
 	"AF_UNIX": 1, "AF_LOCAL": 1, "AF_INET": 2, "AF_AX25": 3, "AF_IPX": 4, "AF_APPLETALK": 5,
 	"AF_NETROM": 6, "AF_BRIDGE": 7, "AF_ATMPVC": 8, "AF_X25": 9, "AF_INET6": 10, "AF_ROSE": 11,
@@ -1088,7 +1088,7 @@ var addressFamilies = map[string]int{
 	"AF_KCM": 41, "AF_QIPCRTR": 42, "AF_SMC": 43, "AF_XDP": 44, "AF_MCTP": 45,
 }
 
-// sdErrnoNames maps errno names to numbers (include/uapi/asm-generic/errno-base.h
+// errnoNames maps errno names to numbers (include/uapi/asm-generic/errno-base.h
 // and errno.h, as on x86).
 var errnoNames = map[string]int{
 	"EPERM": 1, "ENOENT": 2, "ESRCH": 3, "EINTR": 4, "EIO": 5, "ENXIO": 6, "E2BIG": 7, "ENOEXEC": 8,
@@ -1128,7 +1128,7 @@ func CompileLibseccomp(name string, data []byte, opt Options) (*Stack, error) {
 	return ParseUnit(name, data, opt)
 }
 
-// systemdCompile returns the function that turns one modeled systemd
+// compileFunc returns the function that turns one modeled systemd
 // filter into BPF for c.
 func compileFunc(c scmp.Compiler) (func(*scmp.Filter) ([]bpf.RawInstruction, error), error) {
 	switch c {
