@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
@@ -108,5 +109,33 @@ func TestOpenFormats(t *testing.T) {
 	}
 	if _, err := OpenWith(filterstest.Policy("docker-default.json"), OpenOptions{Format: RawBPF}); !errors.Is(err, filters.ErrBadRaw) {
 		t.Errorf("forcing raw-bpf on JSON = %v, want ErrBadRaw", err)
+	}
+}
+
+// TestTable: --format-in parsing, its help and the format names all come
+// from Table; every row has a loader and the text rows but one a detector.
+func TestTable(t *testing.T) {
+	if got, want := Choices(), "auto, policy, oci, systemd or raw-bpf"; got != want {
+		t.Errorf("Choices() = %q, want %q", got, want)
+	}
+	fallbacks := 0
+	for _, r := range Table {
+		if r.Load == nil {
+			t.Errorf("%s: no loader", r.Format)
+		}
+		if r.Detect == nil {
+			fallbacks++
+		}
+		for _, n := range append([]string{string(r.Format)}, r.Names...) {
+			if got, err := ParseFormat(strings.ToUpper(n)); err != nil || got != r.Format {
+				t.Errorf("ParseFormat(%q) = %q, %v; want %q", n, got, err, r.Format)
+			}
+		}
+		if !strings.Contains(Help(), r.Names[0]+" (") {
+			t.Errorf("Help() = %q lacks %s", Help(), r.Names[0])
+		}
+	}
+	if fallbacks != 1 {
+		t.Errorf("%d rows without a detector, want exactly one fallback", fallbacks)
 	}
 }
