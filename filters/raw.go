@@ -88,5 +88,5 @@ func LoadRaw(name string, data []byte) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Source{Name: name, Format: "raw-bpf", Filters: []*Program{p}, Warnings: p.Warnings}, nil
+	return &Source{Name: name, Format: "raw-bpf", Filters: []*Program{p}}, nil
 }

@@ -115,8 +115,8 @@ type Source struct {
 	// Nil when the source is one part.
 	Parts []Part
 	// Warnings are problems that do not stop loading, e.g. unknown
-	// syscall names, as "file:line:col: message".
-	Warnings []string
+	// syscall names, located like errors (Err is nil).
+	Warnings []*SourceError
 }
 
 // Part is a run of consecutive filters of a Source installed by one item
@@ -143,3 +143,13 @@ func (s *Source) Prefixes() []int {
 
 // Stack returns the filters as a Stack, index 0 installed first.
 func (s *Source) Stack() Stack { return append(Stack(nil), s.Filters...) }
+
+// WarningText formats warnings as Program.Warnings holds them: one
+// "file:line:col: message" each.
+func WarningText(ws []*SourceError) []string {
+	var out []string
+	for _, w := range ws {
+		out = append(out, w.Error())
+	}
+	return out
+}

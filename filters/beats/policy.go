@@ -459,5 +459,5 @@ func LoadSource(name string, data []byte) (*filters.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &filters.Source{Name: name, Format: FormatName, Filters: []*filters.Program{p}, Warnings: p.Warnings}, nil
+	return &filters.Source{Name: name, Format: FormatName, Filters: []*filters.Program{p}}, nil
 }

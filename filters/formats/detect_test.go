@@ -139,3 +139,35 @@ func TestTable(t *testing.T) {
 		t.Errorf("%d rows without a detector, want exactly one fallback", fallbacks)
 	}
 }
+
+// TestLoadWarnings: Load keeps the loaders' warnings located, and the
+// program's text form says the same.
+func TestLoadWarnings(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		file, data string
+		line, col  int
+	}{
+		{"p.json", "{\"defaultAction\": \"SCMP_ACT_ERRNO\",\n \"syscalls\": [{\"names\": [\"read\", \"raed\"], \"action\": \"SCMP_ACT_ALLOW\"}]}", 2, 34},
+		{"u.service", "[Service]\nSystemCallFilter=read nosuchcall\n", 2, 0},
+	} {
+		path := filepath.Join(dir, tt.file)
+		if err := os.WriteFile(path, []byte(tt.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src, err := Load(path, OpenOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(src.Warnings) != 1 {
+			t.Fatalf("%s: warnings %v, want one", tt.file, src.Warnings)
+		}
+		w := src.Warnings[0]
+		if w.File != path || w.Line != tt.line || w.Col != tt.col {
+			t.Errorf("%s: warning at %s:%d:%d, want %s:%d:%d", tt.file, w.File, w.Line, w.Col, path, tt.line, tt.col)
+		}
+		if src.Format == string(OCI) && src.Filters[0].Warnings[0] != w.Error() {
+			t.Errorf("Program.Warnings %q, Source.Warnings %q", src.Filters[0].Warnings, w.Error())
+		}
+	}
+}

@@ -163,17 +163,23 @@ func locate(data []byte, path ...any) (int, int) {
 // in libseccomp's shapes (a binary tree by syscall number above 32 names,
 // Filter.Tree); CompileLibseccomp gives libseccomp's own.
 func Parse(name string, data []byte, opt Options) (*filters.Program, error) {
+	prog, _, err := parse(name, data, opt)
+	return prog, err
+}
+
+// parse is Parse, also returning the resolved profile.
+func parse(name string, data []byte, opt Options) (*filters.Program, *resolved, error) {
 	p, err := resolve(name, data, opt)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	insns, err := p.f.Compile()
 	if err != nil {
-		return nil, &filters.SourceError{File: name, Err: fmt.Errorf("%w: compile: %w", ErrBadProfile, err)}
+		return nil, nil, &filters.SourceError{File: name, Err: fmt.Errorf("%w: compile: %w", ErrBadProfile, err)}
 	}
 	prog := filters.SourceProgram(name, data, insns)
-	prog.Warnings = p.warnings
-	return prog, nil
+	prog.Warnings = filters.WarningText(p.warnings)
+	return prog, p, nil
 }
 
 // DockerDefaultJSON returns Docker's default profile as moby's
@@ -344,7 +350,7 @@ type resolved struct {
 	stub bool
 	// warnings are for Program.Warnings: names of applicable entries that
 	// no architecture of the filter has, once each, located.
-	warnings []string
+	warnings []*filters.SourceError
 }
 
 // runcENOSYSBounds computes the bounds of runc's ENOSYS stub
@@ -525,7 +531,7 @@ var (
 	otherArchNames    = []string{"sync_file_range2", "swapcontext", "switch_endian", "subpage_prot", "sys_debug_setcontext", "cachectl", "sysmips"}
 )
 
-// unknownNames returns a warning, "file:line:col: message", for each
+// unknownNames returns a warning, located at the name, for each
 // distinct name of names that no syscall table here has (x86_64, x86, x32,
 // aarch64, arm; on x86 the socket and IPC calls libseccomp multiplexes,
 // scmp.X86Muxed, count) and that is not another architecture's
@@ -536,8 +542,8 @@ var (
 // on every architecture (runc ignores the error), and so does the filter
 // built here; a close x86_64 name is suggested. Past
 // maxNameWarnings names, one last warning counts the rest.
-func unknownNames(file string, data []byte, names []syscallName) []string {
-	var out []string
+func unknownNames(file string, data []byte, names []syscallName) []*filters.SourceError {
+	var out []*filters.SourceError
 	var at map[string]int // lazily: JSON path -> offset of every name
 	seen := map[string]bool{}
 	more := 0
@@ -570,14 +576,14 @@ func unknownNames(file string, data []byte, names []syscallName) []string {
 		if at == nil {
 			at = nameOffsets(data)
 		}
-		e := &filters.SourceError{File: file, Err: errors.New(msg)}
+		e := &filters.SourceError{File: file, Msg: msg}
 		if off, ok := at[fmt.Sprint(n.at)]; ok {
 			e.Line, e.Col = filters.LineCol(data, off)
 		}
-		out = append(out, e.Error())
+		out = append(out, e)
 	}
 	if more > 0 {
-		out = append(out, fmt.Sprintf("%s: %d more syscall names are unknown on every architecture of the profile; runc skips them too", file, more))
+		out = append(out, &filters.SourceError{File: file, Msg: fmt.Sprintf("%d more syscall names are unknown on every architecture of the profile; runc skips them too", more)})
 	}
 	return out
 }
@@ -801,9 +807,16 @@ func RuleSummary(name string, data []byte, opt Options) ([]string, error) {
 // ErrBadProfile for the profile, an error wrapping ErrNoLibseccomp in a build
 // without libseccomp, and libseccomp's errors (wrapped) otherwise.
 func CompileLibseccomp(name string, data []byte, opt Options) (*filters.Program, error) {
+	prog, _, err := compileLibseccomp(name, data, opt)
+	return prog, err
+}
+
+// compileLibseccomp is CompileLibseccomp, also returning the resolved
+// profile.
+func compileLibseccomp(name string, data []byte, opt Options) (*filters.Program, *resolved, error) {
 	res, err := resolve(name, data, opt)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	o := scmp.LibseccompOptions{}
 	if res.names > scmp.RuncOptimizeThreshold {
@@ -811,25 +824,25 @@ func CompileLibseccomp(name string, data []byte, opt Options) (*filters.Program,
 	}
 	insns, err := scmp.CompileLibseccomp(res.f, o)
 	if err != nil {
-		return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+		return nil, nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
 	}
 	if res.stub {
 		bounds, err := scmp.LibseccompENOSYSBounds(res.listed, res.f.Rules)
 		if err != nil {
-			return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+			return nil, nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
 		}
 		stub, err := scmp.RuncENOSYSStub(bounds)
 		if err != nil {
-			return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+			return nil, nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
 		}
 		insns = append(stub, insns...)
 	}
 	if err := filters.Validate(insns); err != nil {
-		return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+		return nil, nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
 	}
 	prog := filters.SourceProgram(name, data, insns)
-	prog.Warnings = res.warnings
-	return prog, nil
+	prog.Warnings = filters.WarningText(res.warnings)
+	return prog, res, nil
 }
 
 // FormatName is the name of this format in the filters/formats table.
@@ -847,15 +860,13 @@ func LoadSource(name string, data []byte, opt Options, c scmp.Compiler) (*filter
 		}
 		data = b
 	}
-	var p *filters.Program
-	var err error
+	compile := parse
 	if c == scmp.CompilerLibseccomp {
-		p, err = CompileLibseccomp(name, data, opt)
-	} else {
-		p, err = Parse(name, data, opt)
+		compile = compileLibseccomp
 	}
+	p, res, err := compile(name, data, opt)
 	if err != nil {
 		return nil, err
 	}
-	return &filters.Source{Name: name, Format: FormatName, Filters: []*filters.Program{p}, Warnings: p.Warnings}, nil
+	return &filters.Source{Name: name, Format: FormatName, Filters: []*filters.Program{p}, Warnings: res.warnings}, nil
 }

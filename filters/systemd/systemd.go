@@ -80,6 +80,8 @@ type Stack struct {
 	Warnings []string
 	// Compiler is the one that laid out the programs.
 	Compiler scmp.Compiler
+	// warnings are Warnings, located (Source).
+	warnings []*filters.SourceError
 }
 
 // Stack returns the programs as a Stack (index 0 installed first).
@@ -223,7 +225,7 @@ type unitContext struct {
 	afs         map[int]bool
 	bools       map[string]bool
 	personality int // -1 unset
-	warnings    []string
+	warnings    []*filters.SourceError
 }
 
 const nsInitial = ^uint64(0)
@@ -365,7 +367,7 @@ func parseUnit(name string, data []byte) (*unitContext, error) {
 }
 
 func (c *unitContext) warn(file string, line int, format string, args ...any) {
-	c.warnings = append(c.warnings, fmt.Sprintf("%s:%d: %s", file, line, fmt.Sprintf(format, args...)))
+	c.warnings = append(c.warnings, &filters.SourceError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
 // set applies one assignment as the directive's config parser in systemd
@@ -672,7 +674,7 @@ func masked(arg int, v uint64) scmp.Cond {
 
 // stack builds the modeled filters in exec_child's order.
 func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter) ([]bpf.RawInstruction, error)) (*Stack, error) {
-	st := &Stack{Unit: name, Warnings: c.warnings}
+	st := &Stack{Unit: name, Warnings: filters.WarningText(c.warnings), warnings: c.warnings}
 	local := append([]*scmp.Arch(nil), localArches...)
 	var allFilters []unitFilter
 	add := func(directive string, fs []unitFilter) {
@@ -1157,7 +1159,7 @@ func (s *Stack) Source() *filters.Source {
 		Filters:  append([]*filters.Program(nil), s.Programs...),
 		Stacked:  true,
 		Arches:   append([]string(nil), s.Arches...),
-		Warnings: append([]string(nil), s.Warnings...),
+		Warnings: append([]*filters.SourceError(nil), s.warnings...),
 	}
 	for _, d := range s.Directives {
 		src.Parts = append(src.Parts, filters.Part{Name: d.Name, Count: d.Count})
