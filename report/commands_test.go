@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/internal/golden"
 	"github.com/seccompbench/seccompbench/runner"
 )
@@ -45,7 +47,7 @@ func openPolicies(t *testing.T, specs ...string) []*filters.Program {
 	defer os.Chdir(wd)
 	var out []*filters.Program
 	for _, s := range specs {
-		p, err := filters.OpenWith(s, filters.OpenOptions{})
+		p, err := formats.OpenWith(s, formats.OpenOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,12 +118,12 @@ func TestSimulateGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		arch := filters.ArchX86_64
-		nr, err := filters.LookupSyscall(arch, "write")
+		nr, err := analysis.LookupSyscall(arch, "write")
 		if err != nil {
 			t.Fatal(err)
 		}
 		args := []uint64{1, 0, 10}
-		cost, err := filters.AnalyzeSyscall(s, arch, nr, args...)
+		cost, err := analysis.AnalyzeSyscall(s, arch, nr, args...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +136,7 @@ func TestSimulateGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		golden.Check(t, "simulate-syscall.txt", txt.Bytes())
-		if err := WriteIndentedJSON(&js, NewSimulateDoc(s, []filters.SyscallCost{cost}, &sr)); err != nil {
+		if err := WriteIndentedJSON(&js, NewSimulateDoc(s, []analysis.SyscallCost{cost}, &sr)); err != nil {
 			t.Fatal(err)
 		}
 		golden.Check(t, "simulate-syscall.json", js.Bytes())
@@ -145,7 +147,7 @@ func TestSimulateGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		arches := []*filters.Arch{filters.ArchI386}
-		costs, err := filters.Analyze(s, arches)
+		costs, err := analysis.Analyze(s, arches)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +167,7 @@ func TestLintGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	findings := filters.Lint(s, filters.LintOptions{Count: 32, Workload: w.Syscalls})
+	findings := analysis.Lint(s, analysis.LintOptions{Count: 32, Workload: w.Syscalls})
 	var txt, js bytes.Buffer
 	if err := WriteLintText(&txt, findings); err != nil {
 		t.Fatal(err)

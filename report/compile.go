@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/filters/systemd"
 )
 
 // CompileDoc is the `compile --format json` document.
@@ -54,7 +56,7 @@ type Layouts struct {
 }
 
 // text is the comment line `compile` prints above an OCI disassembly.
-func (l *Layouts) text(shown filters.Compiler) string {
+func (l *Layouts) text(shown scmp.Compiler) string {
 	if l.Libseccomp == 0 {
 		return fmt.Sprintf("; layouts: native %d instructions; libseccomp not built in (build with -tags libseccomp, needs libseccomp-dev and cgo)\n", l.Native)
 	}
@@ -69,7 +71,7 @@ func insnClass(op uint16) string {
 
 // WriteCompileJSON writes program p as a CompileDoc; layouts, for OCI
 // profiles, names the compiler shown and every layout's length.
-func WriteCompileJSON(w io.Writer, p *filters.Program, comp filters.Compiler, layouts *Layouts) error {
+func WriteCompileJSON(w io.Writer, p *filters.Program, comp scmp.Compiler, layouts *Layouts) error {
 	doc := CompileDoc{Name: p.Name, Source: p.Source, SHA256: p.SHA256(), Instructions: p.Len(),
 		PathCost: p.EBPFLen() + filters.PathPenalty, EBPFInstructions: p.EBPFLen(), Counts: map[string]int{}}
 	if layouts != nil {
@@ -91,7 +93,7 @@ func WriteCompileJSON(w io.Writer, p *filters.Program, comp filters.Compiler, la
 // WriteCompileText writes the disassembly of p, after a comment line
 // comparing the layouts (OCI profiles: layouts not nil) and naming the one
 // shown.
-func WriteCompileText(w io.Writer, p *filters.Program, comp filters.Compiler, layouts *Layouts) error {
+func WriteCompileText(w io.Writer, p *filters.Program, comp scmp.Compiler, layouts *Layouts) error {
 	if layouts != nil {
 		if _, err := fmt.Fprint(w, layouts.text(comp)); err != nil {
 			return fmt.Errorf("write filter: %w", err)
@@ -102,10 +104,10 @@ func WriteCompileText(w io.Writer, p *filters.Program, comp filters.Compiler, la
 
 // SystemdStackDoc is `compile --systemd-stack --format json`.
 type SystemdStackDoc struct {
-	Unit       string                     `json:"unit"`
-	Compiler   string                     `json:"compiler"`
-	Filters    []StackEntry               `json:"filters"`
-	Directives []filters.SystemdDirective `json:"directives"`
+	Unit       string              `json:"unit"`
+	Compiler   string              `json:"compiler"`
+	Filters    []StackEntry        `json:"filters"`
+	Directives []systemd.Directive `json:"directives"`
 	// Layouts is the stack's total instructions per layout built in.
 	Layouts map[string]int `json:"layouts"`
 	Count   int            `json:"count"`
@@ -113,7 +115,7 @@ type SystemdStackDoc struct {
 
 // WriteSystemdStackJSON writes unit's modeled stack as a SystemdStackDoc;
 // layouts maps each compiler built in to the stack's total instructions.
-func WriteSystemdStackJSON(w io.Writer, unit *filters.SystemdStack, comp filters.Compiler, layouts map[string]int) error {
+func WriteSystemdStackJSON(w io.Writer, unit *systemd.Stack, comp scmp.Compiler, layouts map[string]int) error {
 	doc := SystemdStackDoc{Unit: unit.Unit, Compiler: comp.String(), Directives: unit.Directives, Layouts: layouts, Count: len(unit.Programs)}
 	for i, p := range unit.Programs {
 		doc.Filters = append(doc.Filters, StackEntry{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256()})
@@ -123,7 +125,7 @@ func WriteSystemdStackJSON(w io.Writer, unit *filters.SystemdStack, comp filters
 
 // WriteSystemdStackText writes unit's modeled stack (ending "N filters")
 // after a comment line comparing the layouts.
-func WriteSystemdStackText(w io.Writer, unit *filters.SystemdStack, comp filters.Compiler, layouts map[string]int) error {
+func WriteSystemdStackText(w io.Writer, unit *systemd.Stack, comp scmp.Compiler, layouts map[string]int) error {
 	lay := fmt.Sprintf("; layouts: native %d instructions in total", layouts["native"])
 	if n, ok := layouts["libseccomp"]; ok {
 		lay += fmt.Sprintf(", libseccomp %d (as systemd installs it)", n)

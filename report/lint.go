@@ -6,23 +6,24 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 )
 
 // LintFinding is one finding in `lint --format json`; Policy is the source
 // of the filter the finding is about, if any.
 type LintFinding struct {
-	Severity filters.Severity `json:"severity"`
-	Code     string           `json:"code"`
-	Filter   int              `json:"filter"`
-	Policy   string           `json:"policy,omitempty"`
-	Syscall  string           `json:"syscall,omitempty"`
-	Message  string           `json:"message"`
-	Hint     string           `json:"hint"`
+	Severity analysis.Severity `json:"severity"`
+	Code     string            `json:"code"`
+	Filter   int               `json:"filter"`
+	Policy   string            `json:"policy,omitempty"`
+	Syscall  string            `json:"syscall,omitempty"`
+	Message  string            `json:"message"`
+	Hint     string            `json:"hint"`
 }
 
 // WriteLintJSON writes the findings about stack s as an indented JSON
 // array ([] for none).
-func WriteLintJSON(w io.Writer, s filters.Stack, findings []filters.Finding) error {
+func WriteLintJSON(w io.Writer, s filters.Stack, findings []analysis.Finding) error {
 	out := make([]LintFinding, 0, len(findings))
 	for _, f := range findings {
 		j := LintFinding{Severity: f.Severity, Code: f.Code, Filter: f.Filter, Syscall: f.Syscall, Message: f.Message, Hint: f.Hint}
@@ -36,9 +37,9 @@ func WriteLintJSON(w io.Writer, s filters.Stack, findings []filters.Finding) err
 
 // WriteLintText writes each finding with its severity, filter, code and
 // hint, then the count per severity.
-func WriteLintText(w io.Writer, fs []filters.Finding) error {
+func WriteLintText(w io.Writer, fs []analysis.Finding) error {
 	var b strings.Builder
-	counts := map[filters.Severity]int{}
+	counts := map[analysis.Severity]int{}
 	for _, f := range fs {
 		counts[f.Severity]++
 		where := "stack"
@@ -48,7 +49,7 @@ func WriteLintText(w io.Writer, fs []filters.Finding) error {
 		fmt.Fprintf(&b, "%s: %s [%s]: %s\n", f.Severity, where, f.Code, f.Message)
 		fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
 	}
-	fmt.Fprintf(&b, "%d errors, %d warnings, %d info\n", counts[filters.SeverityError], counts[filters.SeverityWarning], counts[filters.SeverityInfo])
+	fmt.Fprintf(&b, "%d errors, %d warnings, %d info\n", counts[analysis.SeverityError], counts[analysis.SeverityWarning], counts[analysis.SeverityInfo])
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write findings: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 )
 
 // SimulateSyscall is one syscall in `simulate --format json` (keys fixed by
@@ -49,7 +50,7 @@ type SimulateDoc struct {
 // NewSimulateDoc describes the stack s and each cost. sr, when not nil, is
 // the emulation of the single syscall of costs, whose arguments and paths
 // are then included.
-func NewSimulateDoc(s filters.Stack, costs []filters.SyscallCost, sr *filters.StackResult) SimulateDoc {
+func NewSimulateDoc(s filters.Stack, costs []analysis.SyscallCost, sr *filters.StackResult) SimulateDoc {
 	doc := SimulateDoc{Stack: StackEntries(s), Syscalls: make([]SimulateSyscall, 0, len(costs))}
 	for _, c := range costs {
 		doc.Syscalls = append(doc.Syscalls, simulateSyscall(c, sr))
@@ -57,7 +58,7 @@ func NewSimulateDoc(s filters.Stack, costs []filters.SyscallCost, sr *filters.St
 	return doc
 }
 
-func simulateSyscall(c filters.SyscallCost, sr *filters.StackResult) SimulateSyscall {
+func simulateSyscall(c analysis.SyscallCost, sr *filters.StackResult) SimulateSyscall {
 	j := SimulateSyscall{Name: c.Name, Nr: c.Nr, Arch: c.Arch, Action: c.Action.String(), Ret: filters.RetText(c.Ret),
 		Decider: c.Decider, Cached: c.Cached, CacheCause: c.CacheCause, CacheReason: c.CacheReason,
 		Instructions: c.Executed, Effective: c.EffectiveInstructions, PerFilter: c.PerFilter}
@@ -86,7 +87,7 @@ func StackEntries(s filters.Stack) []StackEntry {
 // WriteSimulateSyscallText writes one simulated syscall for people: the
 // verdict and which filter decided it, the cache's decision, the cost and
 // each filter's path (newest first, as the kernel runs them).
-func WriteSimulateSyscallText(w io.Writer, s filters.Stack, c filters.SyscallCost, sr filters.StackResult) error {
+func WriteSimulateSyscallText(w io.Writer, s filters.Stack, c analysis.SyscallCost, sr filters.StackResult) error {
 	var b strings.Builder
 	name := c.Name
 	if name == "" {
@@ -126,7 +127,7 @@ func WriteSimulateSyscallText(w io.Writer, s filters.Stack, c filters.SyscallCos
 
 // WriteSimulateAllText writes the `simulate --all` table: the stack, the
 // cached count per ABI, and one row per syscall in the order of costs.
-func WriteSimulateAllText(w io.Writer, s filters.Stack, arches []*filters.Arch, costs []filters.SyscallCost) error {
+func WriteSimulateAllText(w io.Writer, s filters.Stack, arches []*filters.Arch, costs []analysis.SyscallCost) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# stack: %s\n", StackText(s))
 	for _, a := range arches {

@@ -32,7 +32,7 @@ type SyscallBar struct {
 	Nr   int
 	// Instructions is the number of BPF instructions the filters execute
 	// for this syscall when they run, summed over the stack, even if the
-	// action cache skips them (filters.SyscallCost.Executed).
+	// action cache skips them (analysis.SyscallCost.Executed).
 	Instructions int
 	// Cached reports that the action cache (Linux 5.11+) allows the
 	// syscall without running any filter (kernel/seccomp.c:

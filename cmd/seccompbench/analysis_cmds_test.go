@@ -10,6 +10,8 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -39,7 +41,7 @@ func TestNewCmdCompileFlags(t *testing.T) {
 }
 
 func TestCompileRun(t *testing.T) {
-	p, err := filters.Open("default")
+	p, err := formats.Open("default")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +170,7 @@ func TestSimulateRun(t *testing.T) {
 	t.Run("unknown syscall", func(t *testing.T) {
 		ios, _, _, _ := cmdutil.TestIOStreams()
 		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, Syscall: "nosuch", Sort: "nr", Format: "table"})
-		if !errors.Is(err, filters.ErrUnknownSyscall) {
+		if !errors.Is(err, analysis.ErrUnknownSyscall) {
 			t.Errorf("error = %v, want ErrUnknownSyscall", err)
 		}
 	})

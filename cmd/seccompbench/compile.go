@@ -8,6 +8,10 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -79,7 +83,7 @@ systemd's order), with a count per directive, ending with "N filters".`,
 			default:
 				return cmdutil.FlagErrorf("--format: %q is not text, raw or json", opts.Format)
 			}
-			if _, err := filters.ParseCompiler(opts.Compiler); err != nil {
+			if _, err := scmp.ParseCompiler(opts.Compiler); err != nil {
 				return cmdutil.FlagErrorf("--compiler: %q is not native or libseccomp", opts.Compiler)
 			}
 			if runF != nil {
@@ -95,19 +99,19 @@ systemd's order), with a count per directive, ending with "N filters".`,
 }
 
 // compileSystemdStack prints the modeled stack of opts.SystemdStack.
-func compileSystemdStack(opts *CompileOptions, comp filters.Compiler) error {
+func compileSystemdStack(opts *CompileOptions, comp scmp.Compiler) error {
 	data, err := os.ReadFile(opts.SystemdStack)
 	if err != nil {
 		return fmt.Errorf("read systemd unit: %w", err)
 	}
-	unit, err := filters.ParseSystemdUnit(opts.SystemdStack, data, filters.SystemdOptions{Compiler: comp})
+	unit, err := systemd.ParseUnit(opts.SystemdStack, data, systemd.Options{Compiler: comp})
 	if err != nil {
 		return fmt.Errorf("model systemd stack: %w", err)
 	}
 	for _, w := range unit.Warnings {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
 	}
-	total := func(u *filters.SystemdStack) int {
+	total := func(u *systemd.Stack) int {
 		n := 0
 		for _, p := range u.Programs {
 			n += p.Len()
@@ -115,12 +119,12 @@ func compileSystemdStack(opts *CompileOptions, comp filters.Compiler) error {
 		return n
 	}
 	layouts := map[string]int{comp.String(): total(unit)}
-	other := filters.CompilerNative
-	if comp == filters.CompilerNative {
-		other = filters.CompilerLibseccomp
+	other := scmp.CompilerNative
+	if comp == scmp.CompilerNative {
+		other = scmp.CompilerLibseccomp
 	}
-	if other == filters.CompilerNative || filters.LibseccompAvailable() {
-		if u2, err := filters.ParseSystemdUnit(opts.SystemdStack, data, filters.SystemdOptions{Compiler: other}); err == nil {
+	if other == scmp.CompilerNative || scmp.LibseccompAvailable() {
+		if u2, err := systemd.ParseUnit(opts.SystemdStack, data, systemd.Options{Compiler: other}); err == nil {
 			layouts[other.String()] = total(u2)
 		}
 	}
@@ -136,41 +140,41 @@ func compileSystemdStack(opts *CompileOptions, comp filters.Compiler) error {
 // ociSource reports whether spec names an OCI profile, the only format
 // --compiler applies to.
 func ociSource(spec string) bool {
-	if spec == filters.DockerDefaultName {
+	if spec == oci.DockerDefaultName {
 		return true
 	}
 	data, err := os.ReadFile(spec)
-	return err == nil && filters.DetectFormat(spec, data) == filters.FormatOCI
+	return err == nil && formats.DetectFormat(spec, data) == formats.OCI
 }
 
 // layoutsOf compiles an OCI profile with every compiler built in.
 func layoutsOf(spec string) (*report.Layouts, error) {
-	n, err := filters.OpenWith(spec, filters.OpenOptions{Compiler: filters.CompilerNative})
+	n, err := formats.OpenWith(spec, formats.OpenOptions{Compiler: scmp.CompilerNative})
 	if err != nil {
 		return nil, err
 	}
 	l := &report.Layouts{Native: n.Len()}
-	if !filters.LibseccompAvailable() {
+	if !scmp.LibseccompAvailable() {
 		return l, nil
 	}
-	p, err := filters.OpenWith(spec, filters.OpenOptions{Compiler: filters.CompilerLibseccomp})
+	p, err := formats.OpenWith(spec, formats.OpenOptions{Compiler: scmp.CompilerLibseccomp})
 	if err != nil {
 		return nil, err
 	}
 	l.Libseccomp = p.Len()
-	l.Version, _ = filters.LibseccompVersion()
+	l.Version, _ = scmp.LibseccompVersion()
 	return l, nil
 }
 
 func compileRun(opts *CompileOptions) error {
-	comp, err := filters.ParseCompiler(opts.Compiler)
+	comp, err := scmp.ParseCompiler(opts.Compiler)
 	if err != nil {
 		return &cmdutil.FlagError{Err: err}
 	}
 	if opts.SystemdStack != "" {
 		return compileSystemdStack(opts, comp)
 	}
-	p, err := filters.OpenWith(opts.Policy, filters.OpenOptions{Compiler: comp})
+	p, err := formats.OpenWith(opts.Policy, formats.OpenOptions{Compiler: comp})
 	if err != nil {
 		return fmt.Errorf("compile policy: %w", err)
 	}
@@ -185,7 +189,7 @@ func compileRun(opts *CompileOptions) error {
 		if layouts, err = layoutsOf(opts.Policy); err != nil {
 			return fmt.Errorf("compile policy: %w", err)
 		}
-	} else if comp != filters.CompilerNative {
+	} else if comp != scmp.CompilerNative {
 		fmt.Fprintf(opts.IO.ErrOut, "note: --compiler applies to OCI profiles; %s is not one and is shown as loaded\n", opts.Policy)
 	}
 	switch opts.Format {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 )
@@ -55,7 +56,7 @@ func TestNewCmdEstimateFlags(t *testing.T) {
 func estimateFixture(t *testing.T) (dir, policy, profile string) {
 	t.Helper()
 	dir = t.TempDir()
-	p, err := filters.CalibrationFilter(filters.ArchX86_64, 10, filters.CalibrationMark{Name: "getppid", Pos: 1})
+	p, err := analysis.CalibrationFilter(filters.ArchX86_64, 10, analysis.CalibrationMark{Name: "getppid", Pos: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func fakeMeasure(_ context.Context, cfg runner.Config) ([]runner.Sample, error) 
 					if err != nil {
 						return nil, err
 					}
-					cost, err := filters.AnalyzeSyscall(s, filters.ArchX86_64, nr)
+					cost, err := analysis.AnalyzeSyscall(s, filters.ArchX86_64, nr)
 					if err != nil {
 						return nil, err
 					}

@@ -14,6 +14,8 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 )
@@ -56,11 +58,11 @@ func TestNewCmdInspectFlags(t *testing.T) {
 // seccomp.
 func fakeProcesses(t *testing.T) (map[int]runner.ProcessFilters, [][]byte) {
 	t.Helper()
-	a, err := filters.CalibrationFilter(filters.ArchX86_64, 3)
+	a, err := analysis.CalibrationFilter(filters.ArchX86_64, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := filters.CalibrationFilter(filters.ArchX86_64, 4)
+	b, err := analysis.CalibrationFilter(filters.ArchX86_64, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +206,7 @@ func TestInspectSave(t *testing.T) {
 			t.Errorf("manifest filter %d: %+v", i, f)
 		}
 		// Saved files load through the policy loader as raw BPF, unchanged.
-		p, err := filters.Open(filepath.Join(opts.Save, f.File))
+		p, err := formats.Open(filepath.Join(opts.Save, f.File))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,9 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 )
@@ -21,7 +24,7 @@ type LintOptions struct {
 	Filters  int    // requested stack depth; 0 = one filter per policy
 	Format   string // text or json
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler filters.Compiler
+	Compiler scmp.Compiler
 }
 
 // NewCmdLint builds `seccompbench lint`. runF, if not nil, replaces lintRun
@@ -80,17 +83,17 @@ an error-severity finding exists.`,
 }
 
 func lintRun(opts *LintOptions) error {
-	progs, _, err := cmdutil.OpenPolicies(opts.Policies, filters.OpenOptions{Compiler: opts.Compiler})
+	progs, _, err := cmdutil.OpenPolicies(opts.Policies, formats.OpenOptions{Compiler: opts.Compiler})
 	if err != nil {
 		return err
 	}
 	s := filters.Stack(progs)
-	lo := filters.LintOptions{Count: opts.Filters}
+	lo := analysis.LintOptions{Count: opts.Filters}
 	if opts.Workload != "" {
 		w, _ := runner.LookupWorkload(opts.Workload)
 		lo.Workload = w.Syscalls
 	}
-	findings := filters.Lint(s, lo)
+	findings := analysis.Lint(s, lo)
 	if opts.Format == "json" {
 		err = report.WriteLintJSON(opts.IO.Out, s, findings)
 	} else {
@@ -99,7 +102,7 @@ func lintRun(opts *LintOptions) error {
 	if err != nil {
 		return err
 	}
-	if filters.HasErrors(findings) {
+	if analysis.HasErrors(findings) {
 		return errFindings
 	}
 	return nil

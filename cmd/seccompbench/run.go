@@ -15,6 +15,9 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -76,14 +79,14 @@ syscall (as on older kernels or with argument rules).`,
 			}
 			var err error
 			opts.CountsSet = cmd.Flags().Changed("filters")
-			if opts.FormatIn, err = filters.ParseFormat(formatIn); err != nil {
+			if opts.FormatIn, err = formats.ParseFormat(formatIn); err != nil {
 				return &cmdutil.FlagError{Err: fmt.Errorf("--format-in: %w", err)}
 			}
-			if opts.Compiler, err = filters.ParseCompiler(compiler); err != nil {
+			if opts.Compiler, err = scmp.ParseCompiler(compiler); err != nil {
 				return &cmdutil.FlagError{Err: fmt.Errorf("--compiler: %w", err)}
 			}
 			if caps != "" {
-				if opts.OCI.Caps, err = filters.ParseCaps(caps); err != nil {
+				if opts.OCI.Caps, err = oci.ParseCaps(caps); err != nil {
 					return &cmdutil.FlagError{Err: fmt.Errorf("--caps: %w", err)}
 				}
 			}
@@ -202,7 +205,7 @@ syscall (as on older kernels or with argument rules).`,
 	fl.StringVar(&formatIn, "format-in", "", "force the policy format: policy (Beats YAML/JSON), oci, raw, systemd (default: detect from content)")
 	fl.StringVar(&compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (as runc and systemd install them; needs a -tags libseccomp build)")
 	fl.StringVar(&caps, "caps", "", "OCI profiles: capabilities to resolve includes/excludes with, e.g. default,-net_raw or all (default: Docker's default set)")
-	fl.StringVar(&opts.OCI.KernelVersion, "kernel-version", "", "OCI profiles: kernel version for minKernel conditions (default: "+filters.DefaultKernelVersion+")")
+	fl.StringVar(&opts.OCI.KernelVersion, "kernel-version", "", "OCI profiles: kernel version for minKernel conditions (default: "+oci.DefaultKernelVersion+")")
 	return cmd
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/simulate"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/runner"
 )
 
@@ -21,7 +22,7 @@ type SandboxOptions struct {
 	Filters     int // stack depth by cycling the policies; 0 = one each
 	DefeatCache bool
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler  filters.Compiler
+	Compiler  scmp.Compiler
 	SpecAllow bool
 	Command   []string
 }

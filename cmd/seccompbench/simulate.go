@@ -14,6 +14,8 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/simulate"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -30,7 +32,7 @@ type SimulateOptions struct {
 	Filters     int    // stack depth by cycling the policies; 0 = one each
 	DefeatCache bool
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler filters.Compiler
+	Compiler scmp.Compiler
 	Format   string // table, json, svg or png (svg and png need --all)
 	// Outputs are the -o FILEs, each in the format of its extension
 	// (see output.Resolve); none means stdout in Format.
@@ -190,7 +192,7 @@ func simulateRun(opts *SimulateOptions) error {
 	}
 	return writeSimulateOutputs(opts, func(format string, w io.Writer) error {
 		if format == "json" {
-			return report.WriteIndentedJSON(w, report.NewSimulateDoc(s, []filters.SyscallCost{cost}, &sr))
+			return report.WriteIndentedJSON(w, report.NewSimulateDoc(s, []analysis.SyscallCost{cost}, &sr))
 		}
 		return report.WriteSimulateSyscallText(w, s, cost, sr)
 	})

@@ -15,7 +15,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/simulate"
-	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -145,7 +145,7 @@ func TestSimulatePlotData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := simulate.Stack([]string{"default"}, 0, tt.defeat, filters.CompilerNative, io.Discard)
+			s, err := simulate.Stack([]string{"default"}, 0, tt.defeat, scmp.CompilerNative, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
 )
 
 func TestIsFlagError(t *testing.T) {
@@ -44,7 +44,7 @@ func TestOpenPolicies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			progs, pols, err := OpenPolicies([]string{tt.spec}, filters.OpenOptions{})
+			progs, pols, err := OpenPolicies([]string{tt.spec}, formats.OpenOptions{})
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)

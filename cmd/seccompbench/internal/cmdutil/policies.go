@@ -12,27 +12,30 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 )
 
 // OpenPolicies opens each policy argument and describes it for the report.
 // An unsupported format is a *FlagError; a missing file or a directory
 // names what POLICY may be.
-func OpenPolicies(specs []string, o filters.OpenOptions) ([]*filters.Program, []report.Policy, error) {
+func OpenPolicies(specs []string, o formats.OpenOptions) ([]*filters.Program, []report.Policy, error) {
 	var progs []*filters.Program
 	var pols []report.Policy
 	for _, s := range specs {
 		t0 := time.Now()
-		p, err := filters.OpenWith(s, o)
-		if errors.Is(err, filters.ErrUnsupportedFormat) {
+		p, err := formats.OpenWith(s, o)
+		if errors.Is(err, formats.ErrUnsupportedFormat) {
 			return nil, nil, &FlagError{Err: fmt.Errorf("open policy: %w", err)}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("open policy: %w; POLICY is a file, \"default\" or %q", err, filters.DockerDefaultName)
+			return nil, nil, fmt.Errorf("open policy: %w; POLICY is a file, \"default\" or %q", err, oci.DockerDefaultName)
 		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) && errors.Is(pe.Err, syscall.EISDIR) {
-			return nil, nil, fmt.Errorf("open policy %s: is a directory; POLICY is a file, \"default\" or %q", s, filters.DockerDefaultName)
+			return nil, nil, fmt.Errorf("open policy %s: is a directory; POLICY is a file, \"default\" or %q", s, oci.DockerDefaultName)
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("open policy: %w", err)
@@ -74,17 +77,17 @@ func PrintWarnings(w io.Writer, progs []*filters.Program) {
 // compilerUsage is the help text of every --compiler flag.
 const compilerUsage = "who lays out OCI profiles (and docker-default): native or libseccomp (as runc installs them; needs a -tags libseccomp build)"
 
-// compilerValue is a --compiler flag: a filters.Compiler set through
-// filters.ParseCompiler, so a bad name is a usage error (exit 2) at flag
+// compilerValue is a --compiler flag: a scmp.Compiler set through
+// scmp.ParseCompiler, so a bad name is a usage error (exit 2) at flag
 // parsing.
-type compilerValue filters.Compiler
+type compilerValue scmp.Compiler
 
 // String returns the compiler's name ("native" or "libseccomp").
-func (c *compilerValue) String() string { return filters.Compiler(*c).String() }
+func (c *compilerValue) String() string { return scmp.Compiler(*c).String() }
 
-// Set parses a compiler name; errors wrap filters.ErrUnknownCompiler.
+// Set parses a compiler name; errors wrap scmp.ErrUnknownCompiler.
 func (c *compilerValue) Set(s string) error {
-	v, err := filters.ParseCompiler(s)
+	v, err := scmp.ParseCompiler(s)
 	if err != nil {
 		return err
 	}
@@ -96,6 +99,6 @@ func (c *compilerValue) Set(s string) error {
 func (c *compilerValue) Type() string { return "string" }
 
 // AddCompilerFlag adds --compiler to fl, storing into dst (default native).
-func AddCompilerFlag(fl *pflag.FlagSet, dst *filters.Compiler) {
+func AddCompilerFlag(fl *pflag.FlagSet, dst *scmp.Compiler) {
 	fl.Var((*compilerValue)(dst), "compiler", compilerUsage)
 }

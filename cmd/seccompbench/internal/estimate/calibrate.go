@@ -11,6 +11,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
@@ -124,20 +125,20 @@ func pointFromDoc(doc *report.Document, n int) (pt stats.CalibrationPoint, cache
 
 // calibrationWorkloads are the quick calibration's syscalls and their
 // positions in CalibrationFilter's chain (0: unmarked, the chain's end).
-var calibrationWorkloads = []filters.CalibrationMark{{Name: "getppid", Pos: 1}, {Name: "gettid", Pos: 125}, {Name: "getpid", Pos: 0}}
+var calibrationWorkloads = []analysis.CalibrationMark{{Name: "getppid", Pos: 1}, {Name: "gettid", Pos: 125}, {Name: "getpid", Pos: 0}}
 
 // quickCalibration measures the cost model on this machine: for each
 // calibration workload, runs of CalibrationFilter at calibrationCounts(n)
 // with the cache defeated (a calibration point) and as installed (every
 // syscall cached: the cached cost at depth n, averaged over the workloads).
 func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostModel, []report.EstimatePoint, string, []string, error) {
-	var marks []filters.CalibrationMark
+	var marks []analysis.CalibrationMark
 	for _, m := range calibrationWorkloads {
 		if m.Pos > 0 {
 			marks = append(marks, m)
 		}
 	}
-	prog, err := filters.CalibrationFilter(filters.ArchX86_64, filters.MaxCalibrationChain, marks...)
+	prog, err := analysis.CalibrationFilter(filters.ArchX86_64, analysis.MaxCalibrationChain, marks...)
 	if err != nil {
 		return stats.CostModel{}, nil, "", nil, err
 	}
@@ -163,7 +164,7 @@ func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostMode
 			return stats.CostModel{}, nil, "", nil, fmt.Errorf("quick calibration: no defeat fit for %s: %s", m.Name, strings.Join(res.Warnings, "; "))
 		}
 		nr, _ := filters.ArchX86_64.Lookup(m.Name)
-		c, err := filters.AnalyzeSyscall(filters.Stack{prog.DefeatCache()}, filters.ArchX86_64, nr)
+		c, err := analysis.AnalyzeSyscall(filters.Stack{prog.DefeatCache()}, filters.ArchX86_64, nr)
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, err
 		}
@@ -198,7 +199,7 @@ func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostMode
 // a calibration at other depths would be biased. n is capped at the
 // deepest stack of CalibrationFilter that fits MAX_INSNS_PER_PATH.
 func calibrationCounts(n int) []int {
-	limit := filters.MaxInsnsPerPath / (filters.MaxCalibrationChain + 3 + 1 + filters.PathPenalty)
+	limit := filters.MaxInsnsPerPath / (analysis.MaxCalibrationChain + 3 + 1 + filters.PathPenalty)
 	n = min(max(n, 2), limit)
 	c := []int{0, 1, (n + 1) / 2, n}
 	slices.Sort(c)

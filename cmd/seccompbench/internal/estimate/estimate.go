@@ -14,6 +14,9 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
@@ -23,7 +26,7 @@ import (
 type Options struct {
 	Policies []string
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler     filters.Compiler
+	Compiler     scmp.Compiler
 	Profile      string
 	Filters      int    // stack depth, cycling the policies; 0 = one each
 	Cache        string // on or defeat
@@ -47,7 +50,7 @@ type Options struct {
 // Run computes the estimate. Loader warnings go to warn; the estimate's own
 // warnings are in its Warnings.
 func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, error) {
-	base, _, err := cmdutil.OpenPolicies(opts.Policies, filters.OpenOptions{Compiler: opts.Compiler})
+	base, _, err := cmdutil.OpenPolicies(opts.Policies, formats.OpenOptions{Compiler: opts.Compiler})
 	if err != nil {
 		return nil, err
 	}
@@ -65,12 +68,12 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	if err != nil {
 		return nil, fmt.Errorf("read profile: %w", err)
 	}
-	prof, err := filters.ParseProfile(opts.Profile, data)
+	prof, err := analysis.ParseProfile(opts.Profile, data)
 	if err != nil {
 		return nil, err
 	}
 	out := &report.Estimate{Cache: opts.Cache, Warnings: append([]string{}, prof.Warnings...)}
-	evals, err := filters.EvaluateProfile(stack, prof)
+	evals, err := analysis.EvaluateProfile(stack, prof)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +110,7 @@ func (opts *Options) progressf(format string, args ...any) {
 
 // estimateItems turns evaluated profile entries into cost items; unknown
 // entries get no calls.
-func estimateItems(evals []filters.ProfileCost, n int) []stats.CostItem {
+func estimateItems(evals []analysis.ProfileCost, n int) []stats.CostItem {
 	items := make([]stats.CostItem, len(evals))
 	for i, e := range evals {
 		if !e.Known {
@@ -119,7 +122,7 @@ func estimateItems(evals []filters.ProfileCost, n int) []stats.CostItem {
 }
 
 // fillEstimate predicts every entry and the total and fills out.
-func fillEstimate(out *report.Estimate, opts *Options, prof *filters.Profile, stack filters.Stack, evals []filters.ProfileCost, model stats.CostModel, points []report.EstimatePoint, source string) {
+func fillEstimate(out *report.Estimate, opts *Options, prof *analysis.Profile, stack filters.Stack, evals []analysis.ProfileCost, model stats.CostModel, points []report.EstimatePoint, source string) {
 	n := len(stack)
 	out.Profile.Source, out.Profile.Format, out.Profile.Calls, out.Profile.Syscalls = prof.Source, prof.Format, prof.TotalCalls, len(prof.Entries)
 	out.Profile.Seconds = report.Nullable(prof.TotalSeconds)

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
@@ -16,7 +17,7 @@ import (
 // difference of the medians over children, with a bootstrap interval, so
 // that a child disturbed by other load on the machine does not decide it)
 // and compares it with the prediction.
-func validateEstimate(ctx context.Context, opts *Options, base []*filters.Program, variant runner.Variant, n int, evals []filters.ProfileCost, rows []report.EstimateSyscall, model stats.CostModel) (*report.EstimateValidation, error) {
+func validateEstimate(ctx context.Context, opts *Options, base []*filters.Program, variant runner.Variant, n int, evals []analysis.ProfileCost, rows []report.EstimateSyscall, model stats.CostModel) (*report.EstimateValidation, error) {
 	v := &report.EstimateValidation{Trials: opts.Trials, Skipped: []string{}}
 	var items []stats.CostItem
 	var measTot, measVar, absErr float64
@@ -60,7 +61,7 @@ func validateEstimate(ctx context.Context, opts *Options, base []*filters.Progra
 			}
 		}
 		v.Rows = append(v.Rows, row)
-		items = append(items, estimateItems([]filters.ProfileCost{e}, n)...)
+		items = append(items, estimateItems([]analysis.ProfileCost{e}, n)...)
 		c := float64(e.Calls)
 		measTot += c * d.Delta
 		hw := (d.Hi - d.Lo) / 2

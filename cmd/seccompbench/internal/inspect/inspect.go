@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 )
@@ -137,7 +138,7 @@ func Analyze(pf runner.ProcessFilters, disasm bool, syscalls []string) Process {
 		j.Error = err.Error()
 		return Process{Report: j}
 	}
-	groups := filters.GroupFilters(stack)
+	groups := analysis.GroupFilters(stack)
 	groupOf := map[string]int{}
 	for g, gr := range groups {
 		groupOf[gr.SHA256] = g
@@ -183,11 +184,11 @@ func DumpedStack(pf runner.ProcessFilters) (filters.Stack, error) {
 // expensive uncached x86_64 syscall and costs the chosen syscalls.
 func analyzeStack(stack filters.Stack, syscalls []string) (*report.InspectAnalysis, error) {
 	a := &report.InspectAnalysis{PathLength: stack.PathLength()}
-	costs, err := filters.Analyze(stack, filters.NativeArches())
+	costs, err := analysis.Analyze(stack, filters.NativeArches())
 	if err != nil {
 		return nil, fmt.Errorf("analyze dumped stack: %w", err)
 	}
-	byName := map[string]filters.SyscallCost{}
+	byName := map[string]analysis.SyscallCost{}
 	counts := map[string]*report.InspectCache{}
 	var order []string
 	for _, c := range costs {
@@ -215,11 +216,11 @@ func analyzeStack(stack filters.Stack, syscalls []string) (*report.InspectAnalys
 	for _, name := range syscalls {
 		c, ok := byName[name]
 		if !ok {
-			nr, err := filters.LookupSyscall(filters.ArchX86_64, name)
+			nr, err := analysis.LookupSyscall(filters.ArchX86_64, name)
 			if err != nil {
 				return nil, err
 			}
-			if c, err = filters.AnalyzeSyscall(stack, filters.ArchX86_64, nr); err != nil {
+			if c, err = analysis.AnalyzeSyscall(stack, filters.ArchX86_64, nr); err != nil {
 				return nil, err
 			}
 		}
@@ -228,7 +229,7 @@ func analyzeStack(stack filters.Stack, syscalls []string) (*report.InspectAnalys
 	return a, nil
 }
 
-func syscallEntry(c filters.SyscallCost) report.InspectSyscall {
+func syscallEntry(c analysis.SyscallCost) report.InspectSyscall {
 	name := c.Name
 	if name == "" {
 		name = strconv.Itoa(c.Nr)

@@ -5,17 +5,19 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/runner"
 )
 
 // TestAnalyze groups identical dumped filters, keeps the installation order
 // and costs the chosen syscalls through the emulator.
 func TestAnalyze(t *testing.T) {
-	a, err := filters.OpenWith("default", filters.OpenOptions{})
+	a, err := formats.OpenWith("default", formats.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := filters.CalibrationFilter(filters.ArchX86_64, 4)
+	b, err := analysis.CalibrationFilter(filters.ArchX86_64, 4)
 	if err != nil {
 		t.Fatal(err)
 	}

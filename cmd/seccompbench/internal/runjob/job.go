@@ -15,6 +15,9 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
@@ -58,9 +61,9 @@ type Job struct {
 	SystemdDirectives string
 	// CountsSet reports that --filters was given (else units pick counts).
 	CountsSet bool
-	FormatIn  filters.Format
-	OCI       filters.OCIOptions
-	Compiler  filters.Compiler
+	FormatIn  formats.Format
+	OCI       oci.Options
+	Compiler  scmp.Compiler
 	Args      []string // the command line, for the report
 
 	// Pid, if set, replays the filter stack dumped from this process

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/runner"
 )
 
@@ -27,7 +29,7 @@ func TestObservations(t *testing.T) {
 // TestClipCounts: default counts stop at the deepest stack that fits; given
 // counts are left alone (run then refuses the stack).
 func TestClipCounts(t *testing.T) {
-	p, err := filters.OpenWith(filters.DockerDefaultName, filters.OpenOptions{})
+	p, err := formats.OpenWith(oci.DockerDefaultName, formats.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

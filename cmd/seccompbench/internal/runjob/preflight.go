@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 )
@@ -99,7 +100,7 @@ func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int,
 			}
 		}
 		cv := report.CacheVariant{Variant: string(v)}
-		pred := filters.PredictCache(stack, []*filters.Arch{arch})
+		pred := analysis.PredictCache(stack, []*filters.Arch{arch})
 		for _, name := range w.Syscalls {
 			nr, ok := arch.Lookup(name)
 			if !ok {

@@ -11,6 +11,8 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -19,7 +21,7 @@ import (
 // program. Without --filters, a process's or unit's stack picks the
 // counts. Loader warnings go to ios.ErrOut.
 func openSources(ios *cmdutil.IOStreams, j *Job) ([]*filters.Program, []report.Policy, error) {
-	progs, pols, err := cmdutil.OpenPolicies(j.Policies, filters.OpenOptions{Format: j.FormatIn, OCI: j.OCI, Compiler: j.Compiler})
+	progs, pols, err := cmdutil.OpenPolicies(j.Policies, formats.OpenOptions{Format: j.FormatIn, OCI: j.OCI, Compiler: j.Compiler})
 	cmdutil.PrintWarnings(ios.ErrOut, progs)
 	if err != nil {
 		return nil, nil, err
@@ -65,9 +67,9 @@ func openSources(ios *cmdutil.IOStreams, j *Job) ([]*filters.Program, []report.P
 
 // openSystemd models the unit's filter stack and describes it for the
 // report as one policy entry (instructions summed over its filters).
-func openSystemd(j *Job) (*filters.SystemdStack, report.Policy, error) {
+func openSystemd(j *Job) (*systemd.Stack, report.Policy, error) {
 	t0 := time.Now()
-	var unit *filters.SystemdStack
+	var unit *systemd.Stack
 	var err error
 	var sum [32]byte
 	if j.SystemdUnit != "" {
@@ -76,10 +78,10 @@ func openSystemd(j *Job) (*filters.SystemdStack, report.Policy, error) {
 			return nil, report.Policy{}, fmt.Errorf("read systemd unit: %w", rerr)
 		}
 		sum = sha256.Sum256(data)
-		unit, err = filters.ParseSystemdUnit(j.SystemdUnit, data, filters.SystemdOptions{Compiler: j.Compiler})
+		unit, err = systemd.ParseUnit(j.SystemdUnit, data, systemd.Options{Compiler: j.Compiler})
 	} else {
 		sum = sha256.Sum256([]byte(j.SystemdDirectives))
-		unit, err = filters.ParseSystemdDirectives("--systemd", j.SystemdDirectives, filters.SystemdOptions{Compiler: j.Compiler})
+		unit, err = systemd.ParseDirectives("--systemd", j.SystemdDirectives, systemd.Options{Compiler: j.Compiler})
 	}
 	if err != nil {
 		return nil, report.Policy{}, fmt.Errorf("model systemd stack: %w", err)

@@ -10,6 +10,9 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -17,8 +20,8 @@ import (
 // the stack of n filters (0: one per policy) by cycling them; defeat
 // prepends the cache-defeating load to every filter. Loader warnings go to
 // warn.
-func Stack(specs []string, n int, defeat bool, comp filters.Compiler, warn io.Writer) (filters.Stack, error) {
-	progs, _, err := cmdutil.OpenPolicies(specs, filters.OpenOptions{Compiler: comp})
+func Stack(specs []string, n int, defeat bool, comp scmp.Compiler, warn io.Writer) (filters.Stack, error) {
+	progs, _, err := cmdutil.OpenPolicies(specs, formats.OpenOptions{Compiler: comp})
 	if err != nil {
 		return nil, err
 	}
@@ -40,22 +43,22 @@ func Stack(specs []string, n int, defeat bool, comp filters.Compiler, warn io.Wr
 
 // Syscall analyzes and emulates one syscall (name or number) of arch ("":
 // x86_64) under s with args. An unknown syscall is a *cmdutil.FlagError.
-func Syscall(s filters.Stack, archName, name string, args []uint64) (filters.SyscallCost, filters.StackResult, error) {
+func Syscall(s filters.Stack, archName, name string, args []uint64) (analysis.SyscallCost, filters.StackResult, error) {
 	arch := filters.ArchX86_64
 	if archName != "" {
 		arch, _ = filters.LookupArch(archName)
 	}
-	nr, err := filters.LookupSyscall(arch, name)
+	nr, err := analysis.LookupSyscall(arch, name)
 	if err != nil {
-		return filters.SyscallCost{}, filters.StackResult{}, &cmdutil.FlagError{Err: fmt.Errorf("--syscall: %w", err)}
+		return analysis.SyscallCost{}, filters.StackResult{}, &cmdutil.FlagError{Err: fmt.Errorf("--syscall: %w", err)}
 	}
-	cost, err := filters.AnalyzeSyscall(s, arch, nr, args...)
+	cost, err := analysis.AnalyzeSyscall(s, arch, nr, args...)
 	if err != nil {
-		return filters.SyscallCost{}, filters.StackResult{}, fmt.Errorf("simulate %s: %w", name, err)
+		return analysis.SyscallCost{}, filters.StackResult{}, fmt.Errorf("simulate %s: %w", name, err)
 	}
 	sr, err := filters.EmulateStack(s, arch.Data(nr, args...))
 	if err != nil {
-		return filters.SyscallCost{}, filters.StackResult{}, fmt.Errorf("simulate %s: %w", name, err)
+		return analysis.SyscallCost{}, filters.StackResult{}, fmt.Errorf("simulate %s: %w", name, err)
 	}
 	return cost, sr, nil
 }
@@ -63,19 +66,19 @@ func Syscall(s filters.Stack, archName, name string, args []uint64) (filters.Sys
 // Costs analyzes every syscall of archName (all native ABIs when "") and
 // sorts them by order: "cost" (most instructions first), "name", or "nr"
 // (as analyzed).
-func Costs(s filters.Stack, archName, order string) ([]*filters.Arch, []filters.SyscallCost, error) {
+func Costs(s filters.Stack, archName, order string) ([]*filters.Arch, []analysis.SyscallCost, error) {
 	arches := filters.NativeArches()
 	if archName != "" {
 		a, _ := filters.LookupArch(archName)
 		arches = []*filters.Arch{a}
 	}
-	costs, err := filters.Analyze(s, arches)
+	costs, err := analysis.Analyze(s, arches)
 	if err != nil {
 		return nil, nil, fmt.Errorf("simulate all syscalls: %w", err)
 	}
 	switch order {
 	case "cost":
-		filters.SortByCost(costs)
+		analysis.SortByCost(costs)
 	case "name":
 		sort.SliceStable(costs, func(i, j int) bool { return costs[i].Name < costs[j].Name })
 	}
@@ -84,7 +87,7 @@ func Costs(s filters.Stack, archName, order string) ([]*filters.Arch, []filters.
 
 // Plot is the plot of one ABI's costs (archName, x86_64 when "" or
 // unknown), in the given order; defeated says the cache was defeated.
-func Plot(s filters.Stack, costs []filters.SyscallCost, archName, order string, defeated bool) *report.SimulatePlot {
+func Plot(s filters.Stack, costs []analysis.SyscallCost, archName, order string, defeated bool) *report.SimulatePlot {
 	arch := filters.ArchX86_64.Name
 	if a, err := filters.LookupArch(archName); archName != "" && err == nil {
 		arch = a.Name

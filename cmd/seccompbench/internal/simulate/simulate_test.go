@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
-	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 )
 
 func TestStackCycles(t *testing.T) {
-	s, err := Stack([]string{"default", "docker-default"}, 5, true, filters.CompilerNative, io.Discard)
+	s, err := Stack([]string{"default", "docker-default"}, 5, true, scmp.CompilerNative, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,16 +26,16 @@ func TestStackCycles(t *testing.T) {
 }
 
 func TestCostsOrder(t *testing.T) {
-	s, err := Stack([]string{"default"}, 0, false, filters.CompilerNative, io.Discard)
+	s, err := Stack([]string{"default"}, 0, false, scmp.CompilerNative, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		order string
-		less  func(a, b filters.SyscallCost) bool // must not hold for any later row against an earlier one
+		less  func(a, b analysis.SyscallCost) bool // must not hold for any later row against an earlier one
 	}{
-		{"name", func(a, b filters.SyscallCost) bool { return a.Name < b.Name }},
-		{"nr", func(a, b filters.SyscallCost) bool { return a.Nr < b.Nr }},
+		{"name", func(a, b analysis.SyscallCost) bool { return a.Name < b.Name }},
+		{"nr", func(a, b analysis.SyscallCost) bool { return a.Nr < b.Nr }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.order, func(t *testing.T) {
@@ -45,7 +46,7 @@ func TestCostsOrder(t *testing.T) {
 			if len(arches) != 1 || arches[0].Name != "i386" || len(costs) == 0 {
 				t.Fatalf("arches %v, %d costs; want i386 only", arches, len(costs))
 			}
-			sorted := slices.IsSortedFunc(costs, func(a, b filters.SyscallCost) int {
+			sorted := slices.IsSortedFunc(costs, func(a, b analysis.SyscallCost) int {
 				switch {
 				case tt.less(a, b):
 					return -1
@@ -62,7 +63,7 @@ func TestCostsOrder(t *testing.T) {
 }
 
 func TestSyscallUnknownIsUsageError(t *testing.T) {
-	s, err := Stack([]string{"default"}, 0, false, filters.CompilerNative, io.Discard)
+	s, err := Stack([]string{"default"}, 0, false, scmp.CompilerNative, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestSyscallUnknownIsUsageError(t *testing.T) {
 }
 
 func TestPlotOneABI(t *testing.T) {
-	s, err := Stack([]string{"default"}, 0, false, filters.CompilerNative, io.Discard)
+	s, err := Stack([]string{"default"}, 0, false, scmp.CompilerNative, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
