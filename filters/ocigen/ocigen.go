@@ -198,3 +198,66 @@ func Collect(progs []*filters.Program) []string {
 	}
 	return out
 }
+
+// MergeArgs ANDs conditions the way a format that ANDs every condition of
+// a rule means them, for an OCI profile, where runc ORs the conditions of
+// one entry that test the same argument (filters.ParseOCI splits them
+// into one rule each). Conditions on distinct arguments are kept as they
+// are. Several conditions on one argument are merged when each is an
+// equality, exact or masked (SCMP_CMP_EQ v is SCMP_CMP_MASKED_EQ with mask
+// all ones): (a&m1)==v1 && (a&m2)==v2 is (a&(m1|m2))==(v1|v2) when v1 and
+// v2 agree on the bits both masks test, and never true when they do not
+// (ok false: the rule can never match). Any other pair on one argument
+// cannot be expressed; MergeArgs then returns the argument index as
+// conflict (else -1).
+func MergeArgs(args []specs.LinuxSeccompArg) (out []specs.LinuxSeccompArg, ok bool, conflict int) {
+	type mv struct{ mask, val uint64 }
+	masked := func(a specs.LinuxSeccompArg) (mv, bool) {
+		switch a.Op {
+		case specs.OpEqualTo:
+			return mv{^uint64(0), a.Value}, true
+		case specs.OpMaskedEqual:
+			return mv{a.Value, a.ValueTwo & a.Value}, true
+		}
+		return mv{}, false
+	}
+	count := map[uint]int{}
+	for _, a := range args {
+		count[a.Index]++
+	}
+	merged := map[uint]*mv{}
+	for _, a := range args {
+		if count[a.Index] == 1 {
+			out = append(out, a)
+			continue
+		}
+		m, isEq := masked(a)
+		if !isEq {
+			return nil, false, int(a.Index)
+		}
+		prev := merged[a.Index]
+		if prev == nil {
+			merged[a.Index] = &m
+			out = append(out, specs.LinuxSeccompArg{Index: a.Index}) // filled below
+			continue
+		}
+		both := prev.mask & m.mask
+		if prev.val&both != m.val&both {
+			return nil, false, -1
+		}
+		prev.mask |= m.mask
+		prev.val |= m.val
+	}
+	for i, a := range out {
+		m := merged[a.Index]
+		if m == nil || count[a.Index] == 1 {
+			continue
+		}
+		if m.mask == ^uint64(0) {
+			out[i] = specs.LinuxSeccompArg{Index: a.Index, Op: specs.OpEqualTo, Value: m.val}
+		} else {
+			out[i] = specs.LinuxSeccompArg{Index: a.Index, Op: specs.OpMaskedEqual, Value: m.mask, ValueTwo: m.val}
+		}
+	}
+	return out, true, -1
+}
