@@ -8,39 +8,14 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/formattest"
 )
-
-func verdict(t *testing.T, p *filters.Program, arch *filters.Arch, name string, args ...uint64) (filters.Action, uint16) {
-	t.Helper()
-	nr, err := filters.LookupSyscall(arch, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := filters.Emulate(p, arch.Data(nr, args...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r.Action, r.Data
-}
-
-func readPolicy(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "policies", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // TestDetect also covers the misdiagnosis case: a seccompiler file is a
 // JSON object with snake_case keys, which filters.DetectFormat takes for
 // a Beats policy.
 func TestDetect(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "policies", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
+	for _, f := range formattest.Files(t) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			continue
@@ -49,7 +24,7 @@ func TestDetect(t *testing.T) {
 			t.Errorf("Detect(%s) = %v, want %v", f, got, want)
 		}
 	}
-	fc := readPolicy(t, "firecracker-vmm.json")
+	fc := formattest.Read(t, "firecracker-vmm.json")
 	if got := filters.DetectFormat("firecracker-vmm.json", fc); got != filters.FormatPolicy {
 		t.Logf("filters.DetectFormat = %v", got)
 	}
@@ -71,7 +46,7 @@ func TestDetect(t *testing.T) {
 // TestVerdicts checks the example against verdicts worked out by hand
 // from the file.
 func TestVerdicts(t *testing.T) {
-	progs, warns, err := Load("firecracker-vmm.json", readPolicy(t, "firecracker-vmm.json"), Options{})
+	progs, warns, err := Load("firecracker-vmm.json", formattest.Read(t, "firecracker-vmm.json"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,12 +94,12 @@ func TestVerdicts(t *testing.T) {
 		{"vcpu", "pidfd_open", x, nil, filters.ActionErrno, 1}, // no runc ENOSYS stub
 	}
 	for _, tt := range tests {
-		act, data := verdict(t, byName[tt.thread], tt.arch, tt.name, tt.args...)
+		act, data := formattest.Verdict(t, byName[tt.thread], tt.arch, tt.name, tt.args...)
 		if act != tt.want || data != tt.errno {
 			t.Errorf("%s: %s %s(%#x) = %v/%d, want %v/%d", tt.thread, tt.arch, tt.name, tt.args, act, data, tt.want, tt.errno)
 		}
 	}
-	one, _, err := Load("firecracker-vmm.json", readPolicy(t, "firecracker-vmm.json"), Options{Thread: "api"})
+	one, _, err := Load("firecracker-vmm.json", formattest.Read(t, "firecracker-vmm.json"), Options{Thread: "api"})
 	if err != nil || len(one) != 1 || one[0].Name != "api" {
 		t.Errorf("Load(Thread: api) = %v, %v; want the api program", one, err)
 	}
@@ -145,7 +120,7 @@ func TestActions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.act, err)
 		}
-		if act, data := verdict(t, progs[0], filters.ArchX86_64, "write"); act != tt.want || data != tt.errno {
+		if act, data := formattest.Verdict(t, progs[0], filters.ArchX86_64, "write"); act != tt.want || data != tt.errno {
 			t.Errorf("default %s: write = %v/%d, want %v/%d", tt.act, act, data, tt.want, tt.errno)
 		}
 	}

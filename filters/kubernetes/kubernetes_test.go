@@ -8,37 +8,12 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/formattest"
 )
 
 // verdict runs p on an x86_64 call of name with args.
-func verdict(t *testing.T, p *filters.Program, arch *filters.Arch, name string, args ...uint64) (filters.Action, uint16) {
-	t.Helper()
-	nr, err := filters.LookupSyscall(arch, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := filters.Emulate(p, arch.Data(nr, args...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r.Action, r.Data
-}
-
-func readPolicy(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "policies", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func TestDetect(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "policies", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
+	for _, f := range formattest.Files(t) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			continue // a directory
@@ -58,7 +33,7 @@ func TestDetect(t *testing.T) {
 // out by hand from the profile, its base and runc's ENOSYS stub (the
 // highest number the profile names on x86_64 is epoll_create1, 291).
 func TestVerdicts(t *testing.T) {
-	progs, warns, err := Load("k8s-profiles.yaml", readPolicy(t, "k8s-profiles.yaml"), Options{Name: "checkout-api"})
+	progs, warns, err := Load("k8s-profiles.yaml", formattest.Read(t, "k8s-profiles.yaml"), Options{Name: "checkout-api"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,16 +59,16 @@ func TestVerdicts(t *testing.T) {
 		{"read", filters.ArchI386, nil, filters.ActionKillThread, 0},     // not a listed arch
 	}
 	for _, tt := range tests {
-		act, data := verdict(t, p, tt.arch, tt.name, tt.args...)
+		act, data := formattest.Verdict(t, p, tt.arch, tt.name, tt.args...)
 		if act != tt.want || data != tt.errno {
 			t.Errorf("%s %s(%#x) = %v/%d, want %v/%d", tt.arch, tt.name, tt.args, act, data, tt.want, tt.errno)
 		}
 	}
-	base, _, err := Load("k8s-profiles.yaml", readPolicy(t, "k8s-profiles.yaml"), Options{Name: "shop/go-runtime-base"})
+	base, _, err := Load("k8s-profiles.yaml", formattest.Read(t, "k8s-profiles.yaml"), Options{Name: "shop/go-runtime-base"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if act, data := verdict(t, base[0], filters.ArchX86_64, "openat"); act != filters.ActionErrno || data != 1 {
+	if act, data := formattest.Verdict(t, base[0], filters.ArchX86_64, "openat"); act != filters.ActionErrno || data != 1 {
 		t.Errorf("base: openat = %v/%d, want errno/1", act, data)
 	}
 }
@@ -122,10 +97,10 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if act, _ := verdict(t, progs[0], filters.ArchX86_64, "read"); act != filters.ActionAllow {
+	if act, _ := formattest.Verdict(t, progs[0], filters.ArchX86_64, "read"); act != filters.ActionAllow {
 		t.Errorf("read = %v, want allow (from base.yaml)", act)
 	}
-	if act, _ := verdict(t, progs[0], filters.ArchX86_64, "write"); act != filters.ActionAllow {
+	if act, _ := formattest.Verdict(t, progs[0], filters.ArchX86_64, "write"); act != filters.ActionAllow {
 		t.Errorf("write = %v, want allow (the profile's own entry wins)", act)
 	}
 	wantWarn := []string{

@@ -8,39 +8,14 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/formattest"
 )
-
-func verdict(t *testing.T, p *filters.Program, arch *filters.Arch, name string, args ...uint64) (filters.Action, uint16) {
-	t.Helper()
-	nr, err := filters.LookupSyscall(arch, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := filters.Emulate(p, arch.Data(nr, args...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r.Action, r.Data
-}
-
-func readPolicy(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "policies", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // TestDetect also covers the misdiagnosis case: an LXC policy is text that
 // filters.DetectFormat hands to the Beats parser, which fails with a YAML
 // error about line 2.
 func TestDetect(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "policies", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
+	for _, f := range formattest.Files(t) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			continue
@@ -59,7 +34,7 @@ func TestDetect(t *testing.T) {
 			t.Errorf("Detect(%q) = true, want false", s)
 		}
 	}
-	if _, err := filters.ParsePolicy("lxc.seccomp", readPolicy(t, "lxc.seccomp")); err == nil {
+	if _, err := filters.ParsePolicy("lxc.seccomp", formattest.Read(t, "lxc.seccomp")); err == nil {
 		t.Error("the Beats parser accepts lxc.seccomp; the detector order no longer matters")
 	}
 }
@@ -68,7 +43,7 @@ func TestDetect(t *testing.T) {
 // denylist allows what it does not list; x86_64, x86 and x32 are
 // filtered; no ENOSYS stub.
 func TestVerdicts(t *testing.T) {
-	progs, warns, err := Load("lxc.seccomp", readPolicy(t, "lxc.seccomp"), Options{})
+	progs, warns, err := Load("lxc.seccomp", formattest.Read(t, "lxc.seccomp"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +84,7 @@ func TestVerdicts(t *testing.T) {
 		{"pidfd_open", x, nil, filters.ActionAllow, 0},
 	}
 	for _, tt := range tests {
-		act, data := verdict(t, p, tt.arch, tt.name, tt.args...)
+		act, data := formattest.Verdict(t, p, tt.arch, tt.name, tt.args...)
 		if act != tt.want || data != tt.errno {
 			t.Errorf("%s %s(%#x) = %v/%d, want %v/%d", tt.arch, tt.name, tt.args, act, data, tt.want, tt.errno)
 		}
@@ -140,7 +115,7 @@ func TestAllowlist(t *testing.T) {
 		{"kill", nil, filters.ActionKillThread, 0},
 		{"getpid", nil, filters.ActionErrno, 1},
 	} {
-		if act, data := verdict(t, progs[0], x, tt.name, tt.args...); act != tt.want || data != tt.errno {
+		if act, data := formattest.Verdict(t, progs[0], x, tt.name, tt.args...); act != tt.want || data != tt.errno {
 			t.Errorf("%s(%#x) = %v/%d, want %v/%d", tt.name, tt.args, act, data, tt.want, tt.errno)
 		}
 	}

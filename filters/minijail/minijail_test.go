@@ -10,36 +10,18 @@ import (
 	"testing/fstest"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/formattest"
 )
-
-func verdict(t *testing.T, p *filters.Program, arch *filters.Arch, name string, args ...uint64) (filters.Action, uint16) {
-	t.Helper()
-	nr, err := filters.LookupSyscall(arch, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := filters.Emulate(p, arch.Data(nr, args...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r.Action, r.Data
-}
-
-var policies = filepath.Join("..", "..", "testdata", "policies")
 
 // TestDetect also checks that a Beats YAML policy, whose lines are
 // "key: value" too, is not taken for a minijail one.
 func TestDetect(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(policies, "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
+	for _, f := range formattest.Files(t) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			continue
 		}
-		if got, want := Detect(b), filepath.Base(f) == "chrome-renderer.policy"; got != want {
+		if got, want := Detect(b), filepath.Ext(f) == ".policy"; got != want {
 			t.Errorf("Detect(%s) = %v, want %v", f, got, want)
 		}
 	}
@@ -58,11 +40,8 @@ func TestDetect(t *testing.T) {
 // TestVerdicts checks the example (and its include) against verdicts
 // worked out by hand from the policy text.
 func TestVerdicts(t *testing.T) {
-	name := filepath.Join(policies, "chrome-renderer.policy")
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	name := formattest.Path(t, "chrome-renderer.policy")
+	data := formattest.Read(t, "chrome-renderer.policy")
 	progs, warns, err := Load(name, data, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +87,7 @@ func TestVerdicts(t *testing.T) {
 		{"read", filters.ArchI386, nil, filters.ActionKillThread, 0},
 	}
 	for _, tt := range tests {
-		act, d := verdict(t, p, tt.arch, tt.name, tt.args...)
+		act, d := formattest.Verdict(t, p, tt.arch, tt.name, tt.args...)
 		if act != tt.want || d != tt.errno {
 			t.Errorf("%s %s(%#x) = %v/%d, want %v/%d", tt.arch, tt.name, tt.args, act, d, tt.want, tt.errno)
 		}
@@ -184,7 +163,7 @@ func TestElseAction(t *testing.T) {
 		{"write", []uint64{2}, filters.ActionAllow, 0},
 		{"write", []uint64{1}, filters.ActionKillProcess, 0},
 	} {
-		if act, d := verdict(t, progs[0], x, tt.name, tt.args...); act != tt.want || d != tt.errno {
+		if act, d := formattest.Verdict(t, progs[0], x, tt.name, tt.args...); act != tt.want || d != tt.errno {
 			t.Errorf("%s(%#x) = %v/%d, want %v/%d", tt.name, tt.args, act, d, tt.want, tt.errno)
 		}
 	}

@@ -2,9 +2,10 @@ package unsupported
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/filters/internal/formattest"
 )
 
 func TestDetect(t *testing.T) {
@@ -31,12 +32,7 @@ func TestDetect(t *testing.T) {
 // TestNotPolicies checks that no policy of a supported format, the new
 // ones included, is taken for an unsupported input.
 func TestNotPolicies(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "policies", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	more, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "policies", "*", "*"))
-	for _, f := range append(files, more...) {
+	for _, f := range formattest.Files(t) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			continue
