@@ -149,7 +149,7 @@ func (p *Profile) Compile(file string, src []byte, sentinel error, opt filters.O
 		}
 		at := p.pos(se.Line)
 		return nil, &filters.SourceError{File: at.in(file), Line: at.Line, Col: at.Col,
-			Err: fmt.Errorf("%w: %s (in the OCI profile generated for %q): %w", sentinel, "compile", p.Name, se.Err)}
+			Err: fmt.Errorf("%w: the OCI profile generated for %q: %w", sentinel, p.Name, se.Err)}
 	}
 	sum := sha256.Sum256(src)
 	prog.Name = p.Name

@@ -67,3 +67,20 @@ func TestJSONLayout(t *testing.T) {
 var errTest = errors.New("test format")
 
 var specsOpts = filters.OCIOptions{}
+
+// TestCompileErrorAt checks that a ParseOCI error about an entry is moved
+// to where the entry came from.
+func TestCompileErrorAt(t *testing.T) {
+	p := &Profile{Name: "t", DefaultAt: Pos{Line: 1, Col: 1}}
+	p.Seccomp.DefaultAction = specs.ActErrno
+	p.Add(Pos{Line: 3, Col: 5}, specs.ActAllow, nil, nil, "read")
+	p.Add(Pos{File: "inc.txt", Line: 9, Col: 2}, "SCMP_ACT_BOGUS", nil, nil, "write")
+	_, err := p.Compile("src.txt", nil, errTest, specsOpts)
+	var se *filters.SourceError
+	if !errors.As(err, &se) || !errors.Is(err, errTest) || !errors.Is(err, filters.ErrBadOCI) {
+		t.Fatalf("error %v: want a *filters.SourceError wrapping both sentinels", err)
+	}
+	if se.File != "inc.txt" || se.Line != 9 || se.Col != 2 {
+		t.Errorf("error at %s:%d:%d, want inc.txt:9:2", se.File, se.Line, se.Col)
+	}
+}
