@@ -114,8 +114,9 @@ func Detect(data []byte) bool {
 			bytes.Contains(data, []byte(`"kind":"`+Kind+`"`)))
 }
 
-// Parse decodes every SeccompProfile document of a YAML (or JSON) file.
-// Documents of other kinds are skipped; a file without any
+// Parse decodes every SeccompProfile document of a YAML (or JSON) file,
+// and every item of a List document (what `kubectl get seccompprofiles -o
+// yaml` prints). Documents of other kinds are skipped; a file without any
 // SeccompProfile is an error. Errors are *filters.SourceError values
 // wrapping ErrBadProfile, located at the offending value.
 func Parse(name string, data []byte) (*Document, error) {
@@ -128,11 +129,20 @@ func Parse(name string, data []byte) (*Document, error) {
 	}
 	d := &Document{File: name}
 	kinds := []string{}
-	for _, n := range docs {
+	for i := 0; i < len(docs); i++ {
+		n := docs[i]
 		if n.kind != "map" {
 			return nil, ocigen.Errorf(name, n.at, ErrBadProfile, "a document is a %s, want a Kubernetes object (a mapping)", n.kind)
 		}
 		kind := n.get("kind")
+		if items := n.get("items"); kind != nil && strings.HasSuffix(kind.str, "List") && items != nil {
+			// kubectl get -o yaml: a List whose items are the objects.
+			if err := want(name, items, "seq", "items"); err != nil {
+				return nil, err
+			}
+			docs = slices.Insert(docs, i+1, items.vals...)
+			continue
+		}
 		if kind == nil || kind.str != Kind {
 			if kind != nil {
 				kinds = append(kinds, kind.str)

@@ -117,6 +117,48 @@ spec:
 	}
 }
 
+// TestList reads kubectl's List output, whose items are the profiles.
+func TestList(t *testing.T) {
+	src := `apiVersion: v1
+kind: List
+items:
+- apiVersion: security-profiles-operator.x-k8s.io/v1beta1
+  kind: SeccompProfile
+  metadata:
+    name: nginx
+    namespace: web
+    creationTimestamp: "2026-11-30T08:00:00Z"
+  spec:
+    defaultAction: SCMP_ACT_LOG
+    syscalls:
+    - action: SCMP_ACT_ERRNO
+      names: [ptrace]
+  status:
+    status: Installed
+- apiVersion: security-profiles-operator.x-k8s.io/v1beta1
+  kind: SeccompProfile
+  metadata: {name: redis, namespace: web}
+  spec: {defaultAction: SCMP_ACT_ALLOW}
+`
+	if !Detect([]byte(src)) {
+		t.Error("Detect(List) = false")
+	}
+	_, _, err := Load("list.yaml", []byte(src), Options{})
+	if err == nil || !strings.Contains(err.Error(), "the file holds 2 SeccompProfiles (nginx, redis)") {
+		t.Errorf("Load without a name: %v, want the names listed", err)
+	}
+	progs, _, err := Load("list.yaml", []byte(src), Options{Name: "web/nginx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if act, data := formattest.Verdict(t, progs[0], filters.ArchX86_64, "ptrace"); act != filters.ActionErrno || data != 1 {
+		t.Errorf("ptrace = %v/%d, want errno/1", act, data)
+	}
+	if act, _ := formattest.Verdict(t, progs[0], filters.ArchX86_64, "read"); act != filters.ActionLog {
+		t.Errorf("read = %v, want log", act)
+	}
+}
+
 func TestErrors(t *testing.T) {
 	head := "apiVersion: security-profiles-operator.x-k8s.io/v1beta1\nkind: SeccompProfile\nmetadata:\n  name: p\n"
 	tests := []struct {
