@@ -117,7 +117,14 @@ func Detect(data []byte) bool {
 		return false
 	}
 	dec := json.NewDecoder(io.LimitReader(bytes.NewReader(t), 64<<10))
-	depth, wantKey := 0, []bool{}
+	type frame struct{ obj, wantKey bool }
+	var stack []frame
+	// valueDone marks the end of a value in the enclosing container.
+	valueDone := func() {
+		if n := len(stack); n > 0 && stack[n-1].obj {
+			stack[n-1].wantKey = true
+		}
+	}
 	for {
 		tok, err := dec.Token()
 		if err != nil {
@@ -126,20 +133,26 @@ func Detect(data []byte) bool {
 		switch v := tok.(type) {
 		case json.Delim:
 			if v == '{' || v == '[' {
-				depth++
-				wantKey = append(wantKey, v == '{')
-			} else {
-				depth--
-				wantKey = wantKey[:len(wantKey)-1]
-				if depth == 0 {
-					return false
-				}
+				stack = append(stack, frame{obj: v == '{', wantKey: v == '{'})
+				continue
 			}
-			continue
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return false
+			}
+			valueDone()
 		case string:
-			if depth == 2 && wantKey[1] && (v == "filter_action" || v == "filter") {
-				return true
+			top := &stack[len(stack)-1]
+			if top.obj && top.wantKey {
+				if len(stack) == 2 && stack[0].obj && (v == "filter_action" || v == "filter") {
+					return true
+				}
+				top.wantKey = false
+				continue
 			}
+			valueDone()
+		default:
+			valueDone()
 		}
 	}
 }

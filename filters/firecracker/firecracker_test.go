@@ -32,7 +32,7 @@ func TestDetect(t *testing.T) {
 		`{"default_action": "errno", "syscalls": [{"action": "allow", "names": ["read"]}]}`,
 		`{"seccomp": {"default_action": "errno", "syscalls": []}}`,
 		`{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ALLOW"}]}`,
-		`[{"filter": 1}]`, ``, `{`,
+		`[{"filter": 1}]`, ``, `{`, `{"a": {"b": "filter", "c": ["filter_action"]}}`,
 	} {
 		if Detect([]byte(s)) {
 			t.Errorf("Detect(%s) = true, want false", s)
