@@ -428,7 +428,7 @@ func Load(name string, data []byte, opts Options) ([]*filters.Program, []string,
 	if err != nil {
 		return nil, nil, err
 	}
-	prof.Name = baseName(name)
+	prof.Name = ocigen.BaseName(name)
 	opt := opts.OCI
 	opt.NoENOSYSStub = true
 	prog, err := prof.Compile(name, data, ErrBadPolicy, opt)
@@ -437,15 +437,4 @@ func Load(name string, data []byte, opts Options) ([]*filters.Program, []string,
 	}
 	progs := []*filters.Program{prog}
 	return progs, ocigen.Collect(progs), nil
-}
-
-// baseName is the file's last path element without its extension.
-func baseName(path string) string {
-	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
-		path = path[i+1:]
-	}
-	if i := strings.LastIndexByte(path, '.'); i > 0 {
-		path = path[:i]
-	}
-	return path
 }

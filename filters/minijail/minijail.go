@@ -209,7 +209,6 @@ func (p *parser) file(name string, data []byte) error {
 	defer func() { p.stack = p.stack[:len(p.stack)-1] }()
 	lines := strings.Split(string(data), "\n")
 	for i := 0; i < len(lines); i++ {
-		start := i + 1
 		// A logical line and, per byte of it, the physical column:
 		// continuation lines keep their own line numbers.
 		var text strings.Builder
@@ -236,7 +235,7 @@ func (p *parser) file(name string, data []byte) error {
 			}
 			return end
 		}
-		if err := p.line(name, text.String(), at, start); err != nil {
+		if err := p.line(name, text.String(), at); err != nil {
 			return err
 		}
 	}
@@ -244,7 +243,7 @@ func (p *parser) file(name string, data []byte) error {
 }
 
 // line parses one logical line; at maps a byte offset to its position.
-func (p *parser) line(name, text string, at func(int) ocigen.Pos, start int) error {
+func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 	if i := strings.IndexByte(text, '#'); i >= 0 {
 		text = text[:i]
 	}
@@ -525,7 +524,7 @@ func (e *exprParser) term() (uint64, error) {
 // can never hold is left out with a warning; @frequency notes come first
 // among the warnings.
 func (p *Policy) ToOCI() (*ocigen.Profile, error) {
-	out := &ocigen.Profile{Name: baseName(p.File), DefaultAt: ocigen.Pos{File: p.File, Line: 1, Col: 1}}
+	out := &ocigen.Profile{Name: ocigen.BaseName(p.File), DefaultAt: ocigen.Pos{File: p.File, Line: 1, Col: 1}}
 	out.Seccomp.DefaultAction = specs.ActKillProcess
 	out.Warnings = append(out.Warnings, p.Notes...)
 	for _, r := range p.Rules {
@@ -617,12 +616,4 @@ func Load(name string, data []byte, opts Options) ([]*filters.Program, []string,
 	}
 	progs := []*filters.Program{prog}
 	return progs, ocigen.Collect(progs), nil
-}
-
-func baseName(path string) string {
-	b := filepath.Base(path)
-	if ext := filepath.Ext(b); ext != "" && ext != b {
-		b = strings.TrimSuffix(b, ext)
-	}
-	return b
 }

@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -181,6 +182,16 @@ func (p *Profile) relocate(file, w string) string {
 		}
 	}
 	return Warning(file, p.pos(line), "%s", strings.TrimPrefix(rest, " "))
+}
+
+// BaseName returns a path's last element without its extension: the
+// name of the program compiled from a single-filter file.
+func BaseName(path string) string {
+	b := filepath.Base(path)
+	if ext := filepath.Ext(b); ext != "" && ext != b {
+		b = strings.TrimSuffix(b, ext)
+	}
+	return b
 }
 
 // Collect returns every warning of progs once, in order: the second
