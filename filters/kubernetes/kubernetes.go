@@ -20,9 +20,9 @@
 // Bases the operator would pull itself ("runc:v1.1.5", "oci://...") are
 // not modeled: give their profile as an extra input instead.
 //
-// Not modeled: listenerPath, listenerMetadata and flags (recorded
-// nowhere, as in filters.ParseOCI); disabled profiles are compiled all the
-// same; a profile's status and the ProfileBinding/ProfileRecording objects
+// Not modeled, each with a warning: listenerPath, listenerMetadata and
+// flags (recorded nowhere, as in filters.ParseOCI); disabled profiles are
+// compiled all the same. Also not modeled: a profile's status and the ProfileBinding/ProfileRecording objects
 // a file may also hold (documents of other kinds are skipped).
 package kubernetes
 
@@ -90,6 +90,10 @@ type Profile struct {
 	BaseAt          ocigen.Pos
 	// Disabled is spec.disabled.
 	Disabled bool
+	// Unmodeled are the spec keys that are read but not modeled
+	// (flags, listenerPath, listenerMetadata), with where each is.
+	Unmodeled   []string
+	UnmodeledAt []ocigen.Pos
 }
 
 // Syscall is one entry of spec.syscalls.
@@ -289,6 +293,12 @@ func decodeProfile(file string, n *node) (*Profile, error) {
 	if d := spec.get("disabled"); d != nil {
 		p.Disabled = d.str == "true"
 	}
+	for i, k := range spec.keys {
+		if (k == "flags" || k == "listenerPath" || k == "listenerMetadata") && spec.vals[i].kind != "null" {
+			p.Unmodeled = append(p.Unmodeled, k)
+			p.UnmodeledAt = append(p.UnmodeledAt, spec.kat[i])
+		}
+	}
 	if s := spec.get("syscalls"); s != nil && s.kind != "null" {
 		if err := want(file, s, "seq", "spec.syscalls"); err != nil {
 			return nil, err
@@ -481,6 +491,14 @@ func ToOCI(p *Profile, docs ...*Document) (*ocigen.Profile, error) {
 			return nil, ocigen.Errorf(cur.File, cur.BaseAt, ErrBadProfile, "base profile %q is neither in this file nor among the extra inputs", base)
 		}
 		cur = next
+	}
+	if p.Disabled {
+		out.Warnings = append(out.Warnings, ocigen.Warning(p.File, p.DefaultAt,
+			"profile %q has spec.disabled: true; the operator does not install it, but it is compiled here all the same", p.Name))
+	}
+	for i, k := range p.Unmodeled {
+		out.Warnings = append(out.Warnings, ocigen.Warning(p.File, p.UnmodeledAt[i],
+			"spec.%s is not modeled: the filter is compiled without it", k))
 	}
 	// Entries: the profile's own first, then each base's, so that its own
 	// unconditional entry decides a name a base also lists.

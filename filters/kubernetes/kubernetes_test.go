@@ -159,6 +159,36 @@ items:
 	}
 }
 
+// TestUnmodeledWarnings checks that what the filter leaves out is said.
+func TestUnmodeledWarnings(t *testing.T) {
+	src := `apiVersion: security-profiles-operator.x-k8s.io/v1beta1
+kind: SeccompProfile
+metadata: {name: agent}
+spec:
+  disabled: true
+  defaultAction: SCMP_ACT_ALLOW
+  flags: [SECCOMP_FILTER_FLAG_LOG]
+  listenerPath: /run/agent/seccomp.sock
+`
+	_, warns, err := Load("agent.yaml", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`agent.yaml:6:18: profile "agent" has spec.disabled: true`,
+		"agent.yaml:7:3: spec.flags is not modeled",
+		"agent.yaml:8:3: spec.listenerPath is not modeled",
+	}
+	if len(warns) != len(want) {
+		t.Fatalf("warnings %q, want %d", warns, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(warns[i], w) {
+			t.Errorf("warning %q, want prefix %q", warns[i], w)
+		}
+	}
+}
+
 func TestErrors(t *testing.T) {
 	head := "apiVersion: security-profiles-operator.x-k8s.io/v1beta1\nkind: SeccompProfile\nmetadata:\n  name: p\n"
 	tests := []struct {
