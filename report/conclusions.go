@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -141,4 +142,23 @@ func NegativeCells(d *Document) []string {
 			v, strings.Join(cells, ", ")))
 	}
 	return out
+}
+
+// foreignLoadText says how much of the measuring CPUs' time other
+// processes took, e.g. "other processes took 3 % of CPU 1 while children
+// ran".
+func foreignLoadText(f *runner.ForeignLoad) string {
+	cpus := make([]string, len(f.CPUs))
+	for i, c := range f.CPUs {
+		cpus[i] = fmt.Sprint(c)
+	}
+	word := "CPU"
+	if len(cpus) > 1 {
+		word = "CPUs"
+	}
+	s := fmt.Sprintf("other processes took %.0f %% of measuring %s %s while children ran", 100*f.Share, word, strings.Join(cpus, ", "))
+	if f.Large() {
+		s += " (enough to matter: see the warnings)"
+	}
+	return s
 }

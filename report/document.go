@@ -230,6 +230,10 @@ type RunInfo struct {
 	// Parallel is the number of copies per cell; CPUs the CPUs used.
 	Parallel int   `json:"parallel"`
 	CPUs     []int `json:"cpus"`
+	// ForeignLoad is the share of the measuring CPUs' time that other
+	// processes took while the children ran (absent when unpinned, or in
+	// results from before it was recorded).
+	ForeignLoad *runner.ForeignLoad `json:"foreign_load,omitempty"`
 }
 
 // Drift is the trend of a variant's baseline (0-filter) cells over the run,

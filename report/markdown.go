@@ -138,6 +138,9 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		if r.Parallel > 1 {
 			ew.printf("; %d parallel copies per cell on CPUs %v, ns/op is the mean over copies", r.Parallel, r.CPUs)
 		}
+		if f := r.ForeignLoad; f != nil {
+			ew.printf("; %s", foreignLoadText(f))
+		}
 		ew.printf("\n")
 	}
 	ew.printf("- %d loop iterations × %d timed samples per child; the child's value is the median sample\n", d.Config.Iterations, d.Config.SamplesPerChild)

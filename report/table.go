@@ -84,6 +84,9 @@ func WriteTable(w io.Writer, d *Document) error {
 		if r.Parallel > 1 {
 			ew.printf("; %d parallel copies per cell on CPUs %v, ns/op is the mean over copies", r.Parallel, r.CPUs)
 		}
+		if f := r.ForeignLoad; f != nil {
+			ew.printf("; %s", foreignLoadText(f))
+		}
 		ew.printf("\n")
 	}
 	e := d.Environment

@@ -32,7 +32,10 @@ type Job struct {
 	Cache      string // on, defeat or both
 	Trials     int
 	Seed       uint64
-	CPU        int // -1: pick the highest allowed CPU; -2: no pinning
+	CPU        int // -1: pick the highest allowed CPU no other run holds; -2: no pinning
+	// CPUWait bounds the wait for a measuring CPU another run holds
+	// (runner.Config.CPUWait; negative: refuse at once).
+	CPUWait time.Duration
 	Confidence float64
 	Format     string
 	Output     string // the first -o FILE, "" for stdout
@@ -135,13 +138,14 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		Config: report.Config{
 			Policies: pols, FilterCounts: j.Counts, Workload: j.Workload.Name, Op: j.Workload.Op,
 			Cache: j.Cache, Variants: vnames, Trials: j.Trials, Iterations: cfg.Iterations,
-			SamplesPerChild: cfg.Samples, Seed: j.Seed, Confidence: j.Confidence, CPU: cfg.CPU,
+			SamplesPerChild: cfg.Samples, Seed: j.Seed, Confidence: j.Confidence, CPU: runCPU(info),
 			SpecAllow: j.SpecAllow, Robust: j.Robust, Pad: j.Pad,
 		},
 		Samples: samples,
 		Result:  res,
 		Run: &report.RunInfo{Blocks: info.Blocks, StopReason: info.StopReason, ElapsedS: info.Elapsed.Seconds(),
-			TargetCINs: j.targetNs(), TargetCIRel: j.targetRel(), Parallel: j.Parallel, CPUs: info.CPUs},
+			TargetCINs: j.targetNs(), TargetCIRel: j.targetRel(), Parallel: j.Parallel, CPUs: info.CPUs,
+			ForeignLoad: info.ForeignLoad},
 		Drift:     driftOf(obs, vnames, j.Confidence),
 		Linearity: linearityIfHomogeneous(progs, res, vnames, j.Confidence),
 		Cache:     cache,
@@ -162,6 +166,15 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %d children; partial result written to %s", len(samples), strings.Join(j.Outputs, ", ")), Err: runErr}
 	}
 	return nil
+}
+
+// runCPU is the CPU the run measured on, from the CPUs RunAdaptive locked
+// (-1: not pinned).
+func runCPU(info runner.RunInfo) int {
+	if len(info.CPUs) == 0 {
+		return -1
+	}
+	return info.CPUs[0]
 }
 
 // variants are the cache variants --cache asks for.
@@ -198,15 +211,14 @@ func (j *Job) clipCounts(progs []*filters.Program, variants []runner.Variant) st
 
 // config is the runner configuration of the job, and the variant names.
 func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants []runner.Variant) (runner.Config, []string) {
-	cpu := j.CPU
-	if cpu == -1 {
-		cpu = runner.HighestCPU()
-	}
+	// CPU -1 stays -1: runner.RunAdaptive takes the highest allowed CPU
+	// no other run has locked, so two runs never share a measuring CPU.
 	cfg := runner.Config{
 		Programs: progs, Counts: j.Counts, Variants: variants, Workload: j.Workload,
-		Trials: j.Trials, Seed: j.Seed, CPU: cpu, Iterations: j.Iterations,
+		Trials: j.Trials, Seed: j.Seed, CPU: j.CPU, Iterations: j.Iterations,
 		Samples: j.Samples, ControlIters: 200000, SpecAllow: j.SpecAllow,
-		Parallel: j.Parallel,
+		Parallel: j.Parallel, CPUWait: j.CPUWait,
+		OnCPUWait: func(msg string) { fmt.Fprintf(ios.ErrOut, "seccompbench: %s\n", msg) },
 	}
 	vnames := VariantNames(variants)
 	if j.TargetCI > 0 {
@@ -216,7 +228,7 @@ func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants 
 			return stats.PreciseEnough(Observations(s), vnames, j.Confidence, j.target())
 		}
 	}
-	if cfg.CPU < 0 {
+	if cfg.CPU < -1 {
 		cfg.CPU = -2
 	}
 	if !j.Quiet && ios.ErrTTY {
