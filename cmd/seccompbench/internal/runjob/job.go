@@ -26,16 +26,16 @@ import (
 // Job is what `run` measures and where it writes the result, as parsed
 // from the command line.
 type Job struct {
-	Policies   []string
-	Counts     []int
-	Workload   runner.Workload
-	Cache      string // on, defeat or both
-	Trials     int
-	Seed       uint64
-	CPU        int // -1: pick the highest allowed CPU no other run holds; -2: no pinning
+	Policies []string
+	Counts   []int
+	Workload runner.Workload
+	Cache    string // on, defeat or both
+	Trials   int
+	Seed     uint64
+	CPU      int // -1: pick the highest allowed CPU no other run holds; -2: no pinning
 	// CPUWait bounds the wait for a measuring CPU another run holds
 	// (runner.Config.CPUWait; negative: refuse at once).
-	CPUWait time.Duration
+	CPUWait    time.Duration
 	Confidence float64
 	Format     string
 	Output     string // the first -o FILE, "" for stdout
