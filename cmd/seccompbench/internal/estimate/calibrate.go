@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"slices"
 	"strings"
 	"time"
@@ -217,7 +218,9 @@ func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, c
 		cpu = -2
 	}
 	cfg := runner.Config{Programs: progs, Counts: counts, Variants: variants, Workload: w, Trials: trials, Seed: opts.Seed, CPU: cpu, Samples: 5}
+	release := interrupt.Hold() // children run: a signal cancels ctx, the runner cleans up
 	samples, err := opts.Measure(ctx, cfg)
+	release()
 	if err != nil {
 		return stats.Result{}, err
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
@@ -79,8 +80,8 @@ func (j *Job) target() stats.Target { return stats.Target{CI: j.TargetCI, Rel: j
 
 // Run measures the job and writes its result. Progress and warnings go to
 // ios.ErrOut; now stamps the report. An interrupted run (ctx cancelled)
-// returns a *cmdutil.InterruptedError, after writing a partial result when
-// -o was given.
+// returns a *cmdutil.InterruptedError, after writing the partial result
+// (marked partial) to the -o files, or to ios.Out without -o.
 func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *Job) error {
 	// Refuse an unwritable -o before measuring, not after.
 	if err := output.Check(j.Specs); err != nil {
@@ -112,14 +113,20 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	cfg, vnames := j.config(ios, progs, variants)
 	// RunAdaptive calibrates the iterations (unless --iterations) and the
 	// children's deadline.
+	// From here on a signal only cancels ctx: the runner kills and reaps
+	// the children and removes its files, and what was measured is
+	// written (interrupt.Hold).
+	release := interrupt.Hold()
+	defer release()
 	samples, info, runErr := runner.RunAdaptive(ctx, cfg)
 	cfg.Iterations = info.Iterations
 	partial := runErr != nil
-	if errors.Is(runErr, context.Canceled) && (j.Output == "" || len(samples) == 0) {
-		if j.Output == "" {
-			return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %d children; no result written (with -o FILE a partial result is kept)", len(samples)), Err: runErr}
+	if errors.Is(runErr, context.Canceled) && len(samples) == 0 {
+		where := "nothing written"
+		if len(j.Outputs) > 0 {
+			where = "nothing written to " + strings.Join(j.Outputs, ", ")
 		}
-		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted before the first child finished; nothing written to %s", strings.Join(j.Outputs, ", ")), Err: runErr}
+		return &cmdutil.InterruptedError{Msg: "run interrupted before the first child finished; " + where, Err: runErr}
 	}
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("run: %w", runErr)
@@ -163,7 +170,11 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		return err
 	}
 	if partial {
-		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %d children; partial result written to %s", len(samples), strings.Join(j.Outputs, ", ")), Err: runErr}
+		where := "partial result printed above"
+		if len(j.Outputs) > 0 {
+			where = "partial result written to " + strings.Join(j.Outputs, ", ")
+		}
+		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %d children; %s", len(samples), where), Err: runErr}
 	}
 	return nil
 }
