@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -100,7 +99,7 @@ systemd's order), with a count per directive, ending with "N filters".`,
 
 // compileSystemdStack prints the modeled stack of opts.SystemdStack.
 func compileSystemdStack(opts *CompileOptions, comp scmp.Compiler) error {
-	data, err := os.ReadFile(opts.SystemdStack)
+	data, err := filters.ReadInput(opts.SystemdStack)
 	if err != nil {
 		return fmt.Errorf("read systemd unit: %w", err)
 	}
@@ -143,7 +142,7 @@ func ociSource(spec string) bool {
 	if spec == oci.DockerDefaultName {
 		return true
 	}
-	data, err := os.ReadFile(spec)
+	data, err := filters.ReadInput(spec)
 	return err == nil && formats.DetectFormat(spec, data) == formats.OCI
 }
 

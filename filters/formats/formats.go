@@ -11,7 +11,6 @@ package formats
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
@@ -227,7 +226,7 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 	if rest, ok := strings.CutPrefix(spec, "embedded:"); ok && o.Format == Unknown {
 		return nil, fmt.Errorf("open filter: no embedded policy %q; the only one is %q: %w", rest, beats.DefaultName, ErrUnsupportedFormat)
 	}
-	data, err := os.ReadFile(spec)
+	data, err := filters.ReadInput(spec)
 	if err != nil {
 		return nil, fmt.Errorf("open filter: %w", err)
 	}
@@ -237,6 +236,10 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 // LoadData loads data read from the file name: its format is o.Format or
 // detected (DetectFormat). Errors are those of Load but for reading.
 func LoadData(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+	// One size limit for every format, checked before any parser runs.
+	if err := filters.CheckSize(name, int64(len(data))); err != nil {
+		return nil, fmt.Errorf("open filter: %w", err)
+	}
 	f := o.Format
 	if f == Unknown {
 		f = DetectFormat(name, data)

@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
@@ -64,7 +63,7 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	if err != nil {
 		return nil, fmt.Errorf("build stack: %w", err)
 	}
-	data, err := os.ReadFile(opts.Profile)
+	data, err := filters.ReadInput(opts.Profile)
 	if err != nil {
 		return nil, fmt.Errorf("read profile: %w", err)
 	}
