@@ -33,7 +33,7 @@ const LowR2 = 0.1
 // inconclusiveAdvice says how far an interval (in unit) must shrink and
 // how: more trials (scaled from trials by the conclusion's factor),
 // --target-ci, a quieter CPU.
-func inconclusiveAdvice(c stats.Conclusion, unit string, trials int) string {
+func inconclusiveAdvice(c stats.Conclusion, unit string, trials int, targetCI bool) string {
 	if c.Shrink <= 0 || math.IsInf(c.TrialsFactor, 1) {
 		return "no narrower interval around this estimate would decide it; measure again with more --trials on a quieter CPU"
 	}
@@ -44,6 +44,9 @@ func inconclusiveAdvice(c stats.Conclusion, unit string, trials int) string {
 		fmt.Fprintf(&b, ", about %.0fx the children (--trials %d instead of %d)", math.Ceil(c.TrialsFactor), need, trials)
 	} else {
 		fmt.Fprintf(&b, ", about %.0fx the children", math.Ceil(c.TrialsFactor))
+	}
+	if targetCI {
+		fmt.Fprintf(&b, ", --target-ci %.2g to add blocks until it has", c.NeedHalfWidth)
 	}
 	b.WriteString(", or a quieter CPU (idle machine, no other run on the measuring CPU)")
 	return b.String()
@@ -71,7 +74,7 @@ func controlConclusion(c Control, ssb string, trials int) string {
 		return fmt.Sprintf("a slowdown, but its interval reaches into the ±%d %% this comparison swings between runs: not attributed to a mitigation", ControlNoisePct)
 	}
 	return fmt.Sprintf("inconclusive: the interval is too wide to tell a mitigation's slowdown from the ±%d %% run-to-run noise; %s",
-		ControlNoisePct, inconclusiveAdvice(con, " points", trials))
+		ControlNoisePct, inconclusiveAdvice(con, " points", trials, false))
 }
 
 // perFilterConclusion is the clause of Explain about a fit's per-filter
@@ -89,7 +92,7 @@ func perFilterConclusion(fit Fit, conf float64, trials int) string {
 		return fmt.Sprintf("; the per-filter cost came out negative (%.2f ns, %s), which no filter can cause: noise or drift dominates, so this run cannot answer what a filter costs; measure again with more --trials on a quieter CPU", num(fit.PerFilterNs), ci)
 	}
 	return fmt.Sprintf("; the per-filter cost is inconclusive (%.2f ns, %s): it can be told neither from 0 nor bounded within ±%.2g ns; %s",
-		num(fit.PerFilterNs), ci, m, inconclusiveAdvice(con, " ns", trials))
+		num(fit.PerFilterNs), ci, m, inconclusiveAdvice(con, " ns", trials, true))
 }
 
 // entryConclusion is the clause of Explain about a fit's entry cost,
@@ -161,4 +164,13 @@ func foreignLoadText(f *runner.ForeignLoad) string {
 		s += " (enough to matter: see the warnings)"
 	}
 	return s
+}
+
+// runTrials is the number of randomized blocks the run completed (its
+// --trials when the document does not say).
+func runTrials(d *Document) int {
+	if d.Run != nil && d.Run.Blocks > 0 {
+		return d.Run.Blocks
+	}
+	return d.Config.Trials
 }

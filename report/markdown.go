@@ -26,6 +26,9 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		for _, m := range d.Meaning {
 			ew.printf("- **%s** (%s): %s\n", m.Variant, variantLabel(m.Variant), mdEscape(m.Text))
 		}
+		for _, n := range NegativeCells(d) {
+			ew.printf("- %s\n", mdEscape(n))
+		}
 		ew.printf("\n")
 	}
 
@@ -89,7 +92,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 				dr.Variant, num(dr.SlopeNsPerChild), num(dr.SlopeCILow), num(dr.SlopeCIHigh), num(dr.OverRunNs), driftSpan(d, dr.Variant))
 		}
 		for _, c := range d.Control {
-			verdict := controlVerdict(c, d.Environment.Vulnerabilities["spec_store_bypass"])
+			verdict := controlVerdict(c, d)
 			ew.printf("- Control loop without syscalls, %s: %.3f → %.3f ns per iteration, %+.1f %% (CI [%+.1f, %+.1f]): %s.\n",
 				c.Variant, num(c.BeforeNs), num(c.AfterNs), num(c.SlowdownPct), num(c.SlowdownPctLow), num(c.SlowdownPctHigh), verdict)
 		}

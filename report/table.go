@@ -38,20 +38,10 @@ func ReadJSON(r io.Reader) (*Document, error) {
 // slowdown whose CI lies above it is attributed to a mitigation.
 const ControlNoisePct = 15
 
-// controlVerdict says what a control-loop comparison means; ssb is the
-// kernel's spec_store_bypass state ("" if unknown).
-func controlVerdict(c Control, ssb string) string {
-	switch {
-	case c.SlowdownPctLow > ControlNoisePct:
-		v := "installing filters slowed code that makes no syscall, beyond run-to-run noise: a mitigation's cost (e.g. speculative store bypass), not filter evaluation"
-		if ssb != "" {
-			v += " (spec_store_bypass: " + ssb + ")"
-		}
-		return v
-	case c.SlowdownPctLow > 0:
-		return fmt.Sprintf("a slowdown within the ±%d %% this comparison swings between runs: not attributed to a mitigation", ControlNoisePct)
-	}
-	return "no mitigation slowdown detected"
+// controlVerdict says what a control-loop comparison of d means
+// (controlConclusion).
+func controlVerdict(c Control, d *Document) string {
+	return controlConclusion(c, d.Environment.Vulnerabilities["spec_store_bypass"], runTrials(d))
 }
 
 // WriteTable writes d as the human-readable report.
@@ -165,9 +155,12 @@ func WriteTable(w io.Writer, d *Document) error {
 	}
 	for _, c := range d.Control {
 		ew.printf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]): ", c.Variant, num(c.BeforeNs), num(c.AfterNs), num(c.SlowdownPct), num(c.SlowdownPctLow), num(c.SlowdownPctHigh))
-		ew.printf("%s\n", controlVerdict(c, d.Environment.Vulnerabilities["spec_store_bypass"]))
+		ew.printf("%s\n", controlVerdict(c, d))
 	}
 	ew.printf("\n")
+	for _, n := range NegativeCells(d) {
+		ew.printf("%s\n", n)
+	}
 	for _, m := range d.Meaning {
 		ew.printf("%s: %s\n", m.Variant, m.Text)
 	}
