@@ -123,6 +123,10 @@ type FleetRow struct {
 	EntryCIHighNs     float64 `json:"entry_ci_high_ns"`
 	Children          int     `json:"children"`
 	Partial           bool    `json:"partial,omitempty"`
+	// ForeignLoad is the share of the measuring CPU's time other
+	// processes took during the run (run.foreign_load.share); -1 when
+	// the result does not say.
+	ForeignLoad float64 `json:"foreign_load"`
 }
 
 // BuildFleet lays out entries: groups in the order their first result
@@ -152,6 +156,10 @@ func BuildFleet(entries []FleetEntry) (*Fleet, error) {
 		if len(d.Fits) == 0 {
 			f.Warnings = append(f.Warnings, fmt.Sprintf("%s has no fitted model (too few filter counts >= 1): not in the table", e.Name))
 		}
+		foreign := -1.0
+		if d.Run != nil && d.Run.ForeignLoad != nil {
+			foreign = d.Run.ForeignLoad.Share
+		}
 		for i, fit := range d.Fits {
 			loader := e.Loader
 			if i < len(e.FitLoaders) && e.FitLoaders[i] != "" {
@@ -163,7 +171,7 @@ func BuildFleet(entries []FleetEntry) (*Fleet, error) {
 				Cache: fleetCache(d, fit.Variant), Confidence: d.Config.Confidence, BaselineNs: fit.BaselineNs,
 				PerFilterNs: fit.PerFilterNs, PerFilterCILowNs: fit.PerFilterCILowNs, PerFilterCIHighNs: fit.PerFilterCIHighNs,
 				EntryNs: fit.EntryNs, EntryCILowNs: fit.EntryCILowNs, EntryCIHighNs: fit.EntryCIHighNs,
-				Children: fit.N, Partial: d.Partial,
+				Children: fit.N, Partial: d.Partial, ForeignLoad: foreign,
 			})
 		}
 	}
@@ -285,14 +293,14 @@ func WriteFleetTable(w io.Writer, f *Fleet) error {
 		}
 		ew.printf("policy %s, workload %s (ns/op = %s)\n", g.Policy, orDash(g.Workload), orDash(g.Op))
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "result\thost\tkernel\tCPU\tloader\tmitigations\tvariant\tbaseline ns\tper-filter ns\tCI\tentry ns\tCI\tn\n")
+		fmt.Fprintf(tw, "result\thost\tkernel\tCPU\tloader\tmitigations\tforeign load\tvariant\tbaseline ns\tper-filter ns\tCI\tentry ns\tCI\tn\n")
 		for _, r := range g.Rows {
 			name := r.Result
 			if r.Partial {
 				name += " (partial)"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%.2f\t%s\t%.1f\t%s\t%d\n", name, orDash(r.Host), orDash(r.Kernel), orDash(r.CPUModel),
-				orDash(r.Loader), r.Mitigations, fleetVariant(r), num(r.BaselineNs), num(r.PerFilterNs),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%.2f\t%s\t%.1f\t%s\t%d\n", name, orDash(r.Host), orDash(r.Kernel), orDash(r.CPUModel),
+				orDash(r.Loader), r.Mitigations, foreignText(r.ForeignLoad), fleetVariant(r), num(r.BaselineNs), num(r.PerFilterNs),
 				fleetCI(r.Confidence, r.PerFilterCILowNs, r.PerFilterCIHighNs, 2), num(r.EntryNs), fleetCI(r.Confidence, r.EntryCILowNs, r.EntryCIHighNs, 1), r.Children)
 		}
 		tw.Flush()
@@ -314,16 +322,16 @@ func WriteFleetMarkdown(w io.Writer, f *Fleet) error {
 	ew.printf("# seccompbench report: %s\n", plural(fleetResults(f), "result"))
 	for _, g := range f.Groups {
 		ew.printf("\n## %s, workload %s\n\nns/op = %s\n\n", mdEscape(g.Policy), mdEscape(orDash(g.Workload)), mdEscape(orDash(g.Op)))
-		ew.printf("| result | host | kernel | CPU | loader | mitigations | variant | baseline ns | per-filter ns (CI) | entry ns (CI) | n |\n")
-		ew.printf("|---|---|---|---|---|---|---|--:|--:|--:|--:|\n")
+		ew.printf("| result | host | kernel | CPU | loader | mitigations | foreign load | variant | baseline ns | per-filter ns (CI) | entry ns (CI) | n |\n")
+		ew.printf("|---|---|---|---|---|---|--:|---|--:|--:|--:|--:|\n")
 		for _, r := range g.Rows {
 			name := r.Result
 			if r.Partial {
 				name += " (partial)"
 			}
-			ew.printf("| %s | %s | %s | %s | %s | %s | %s | %.1f | %.2f %s | %.1f %s | %d |\n",
+			ew.printf("| %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %.2f %s | %.1f %s | %d |\n",
 				mdEscape(name), mdEscape(orDash(r.Host)), mdEscape(orDash(r.Kernel)), mdEscape(orDash(r.CPUModel)), mdEscape(orDash(r.Loader)),
-				mdEscape(r.Mitigations), mdEscape(fleetVariant(r)), num(r.BaselineNs), num(r.PerFilterNs),
+				mdEscape(r.Mitigations), foreignText(r.ForeignLoad), mdEscape(fleetVariant(r)), num(r.BaselineNs), num(r.PerFilterNs),
 				fleetCI(r.Confidence, r.PerFilterCILowNs, r.PerFilterCIHighNs, 2), num(r.EntryNs), fleetCI(r.Confidence, r.EntryCILowNs, r.EntryCIHighNs, 1), r.Children)
 		}
 	}
@@ -351,12 +359,12 @@ func fleetResults(f *Fleet) int {
 // warn.
 func WriteFleetCSV(w, warn io.Writer, f *Fleet) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"policy", "workload", "result", "host", "kernel", "cpu_model", "loader", "mitigations", "variant", "cache",
+	cw.Write([]string{"policy", "workload", "result", "host", "kernel", "cpu_model", "loader", "mitigations", "foreign_load", "variant", "cache",
 		"confidence", "baseline_ns", "per_filter_ns", "per_filter_ci_low_ns", "per_filter_ci_high_ns", "entry_ns", "entry_ci_low_ns", "entry_ci_high_ns", "children", "partial"})
 	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 	for _, g := range f.Groups {
 		for _, r := range g.Rows {
-			cw.Write([]string{g.Policy, g.Workload, r.Result, r.Host, r.Kernel, r.CPUModel, r.Loader, r.Mitigations, r.Variant, r.Cache,
+			cw.Write([]string{g.Policy, g.Workload, r.Result, r.Host, r.Kernel, r.CPUModel, r.Loader, r.Mitigations, ff(r.ForeignLoad), r.Variant, r.Cache,
 				ff(r.Confidence), ff(r.BaselineNs), ff(r.PerFilterNs), ff(r.PerFilterCILowNs), ff(r.PerFilterCIHighNs),
 				ff(r.EntryNs), ff(r.EntryCILowNs), ff(r.EntryCIHighNs), strconv.Itoa(r.Children), strconv.FormatBool(r.Partial)})
 		}
@@ -425,4 +433,12 @@ func fleetVariants(f *Fleet) []string {
 	}
 	sort.SliceStable(vs, func(i, j int) bool { return vs[i] == "defeat" && vs[j] != "defeat" })
 	return vs
+}
+
+// foreignText formats a foreign-load share as "34 %", "-" when unknown.
+func foreignText(share float64) string {
+	if share < 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f %%", 100*share)
 }
