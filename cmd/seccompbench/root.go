@@ -14,6 +14,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
+	"github.com/seccompbench/seccompbench/filters/formats"
 )
 
 // Exit codes of the command, one table for every command (docs/limits.md,
@@ -61,6 +62,7 @@ number: the kernel's action cache, instructions executed, mitigations.`,
 		NewCmdSimulate(f, nil),
 		NewCmdLint(f, nil),
 		NewCmdCompare(f, nil),
+		NewCmdReport(f, nil),
 		NewCmdEstimate(f, nil),
 		NewCmdInspect(f, nil),
 		NewCmdSandbox(f, nil),
@@ -148,7 +150,11 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 		return exitFindings
 	}
 	fmt.Fprintf(stderr, "seccompbench: %v\n", err)
-	if cmdutil.IsFlagError(err) {
+	// A usage error: a bad flag or argument, or an input of a kind this
+	// command does not take (a systemd unit, a stack, given as one POLICY;
+	// the message names the flag or command that takes it), whichever
+	// command found it.
+	if cmdutil.IsFlagError(err) || errors.Is(err, formats.ErrUnsupportedFormat) {
 		fmt.Fprintln(stderr, "Run 'seccompbench --help' or 'seccompbench COMMAND --help' for usage.")
 		return exitUsage
 	}
