@@ -2,6 +2,7 @@ package runjob
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
@@ -119,10 +120,14 @@ func linearityIfHomogeneous(progs []*filters.Program, res stats.Result, variants
 // ForeignLoadWarning says how much of the measuring CPUs' time other
 // processes took while the children ran, and what to do about it.
 func ForeignLoadWarning(f runner.ForeignLoad) string {
-	cpus := "CPU"
-	if len(f.CPUs) > 1 {
-		cpus = "CPUs"
+	cpus := make([]string, len(f.CPUs))
+	for i, c := range f.CPUs {
+		cpus[i] = fmt.Sprint(c)
 	}
-	return fmt.Sprintf("other processes took at least %.0f %% of the measuring %s %v while the children ran (busy %.2f s, the children's own %.2f s, of %.2f s): they slowed the timed loops and widen or shift every interval; stop them (top -1 shows the load per CPU) or choose an idle CPU with --cpu",
-		100*f.Share, cpus, f.CPUs, float64(f.BusyNs)/1e9, float64(f.OwnNs)/1e9, float64(f.WindowNs)/1e9)
+	which := "CPU " + strings.Join(cpus, ", ")
+	if len(cpus) > 1 {
+		which = "CPUs " + strings.Join(cpus, ", ")
+	}
+	return fmt.Sprintf("other processes took at least %.0f %% of measuring %s while the children ran (busy %.2f s, the children's own %.2f s, of %.2f s): they slowed the timed loops and widen or shift every interval; stop them (top -1 shows the load per CPU) or choose an idle CPU with --cpu",
+		100*f.Share, which, float64(f.BusyNs)/1e9, float64(f.OwnNs)/1e9, float64(f.WindowNs)/1e9)
 }
