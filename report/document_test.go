@@ -78,4 +78,3 @@ func TestReadJSONRefusesOtherDocuments(t *testing.T) {
 		}
 	}
 }
-

@@ -53,7 +53,7 @@ func TestSimulateSVG(t *testing.T) {
 		"x86_64 syscall number",
 		"kill(2): 118",
 		"mount(2) → ERRNO(1): 114", // another action: named with its verdict
-		"424", // the tick after the gap in the numbering
+		"424",                      // the tick after the gap in the numbering
 	)
 	for _, w := range want {
 		if !slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(s, w) }) {
