@@ -95,7 +95,7 @@ func TestErrorPaths(t *testing.T) {
 		{"policy without rules", []string{"run", noRules}, 1, []string{noRules + ":1:", "add a syscalls list"}},
 		{"filter over 4096 instructions", []string{"run", huge}, 1, []string{`filter "huge"`, "over BPF_MAXINSNS (4096)", "EINVAL", "split the policy"}},
 		{"stack over the path limit", []string{"run", patho, "--filters", "0,32"}, 1, []string{"MAX_INSNS_PER_PATH (32768", "ENOMEM", "the largest count that fits is 31"}},
-		{"policy denies seccomp: kill", []string{"run", killSecc, "--filters", "0,4"}, 1, []string{"filter 0 (killseccomp) returns SECCOMP_RET_KILL_PROCESS for seccomp(2)", "installing filter 2 of 4", "allow seccomp", "--filters 0-1"}},
+		{"policy denies seccomp: kill", []string{"run", killSecc, "--filters", "0,4"}, 1, []string{"filter 0 (killseccomp) returns SECCOMP_RET_KILL_PROCESS for seccomp(2)", "installing filter 2 of the deepest stack to measure (4 filters)", "allow seccomp", "--filters 0-1"}},
 		{"policy denies seccomp: errno", []string{"run", errnoSecc, "--filters", "0,2"}, 1, []string{"returns SECCOMP_RET_ERRNO(1) for seccomp(2)"}},
 		{"denies seccomp(2) itself", []string{"run", denySeccomp, "--filters", "0,3"}, 1, []string{"deny-seccomp", "for seccomp(2)", "--filters 0-1"}},
 		// Raw BPF: exit 1 with size or instruction and the kernel rule.
@@ -212,6 +212,32 @@ func TestLoaderWarningsPrinted(t *testing.T) {
 		code := run(args, strings.NewReader(""), &out, &errb)
 		if code != 0 || !strings.Contains(errb.String(), `warning: `) || !strings.Contains(errb.String(), `syscall "notasyscall" is unknown`) {
 			t.Errorf("seccompbench %s: exit %d, stderr %q; want exit 0 and the unknown-name warning", strings.Join(args, " "), code, errb.String())
+		}
+	}
+}
+
+// A policy that denies seccomp(2) and is long enough that the default
+// counts are clipped to the path limit: the refusal says the depth it
+// names is the clipped one, not a count the user asked for (issue 17:
+// "installing filter 2 of 11").
+func TestClippedCountsNamedInRefusal(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("default_action: allow\nsyscalls:\n  - action: errno\n    names: [seccomp]\n  - action: errno\n    names_with_args:\n")
+	for v := range 500 {
+		fmt.Fprintf(&b, "      - name: ioctl\n        arguments:\n          - {position: 1, operation: Equal, value: %d}\n", 1000+v)
+	}
+	path := filepath.Join(t.TempDir(), "clip.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"run", path, "--workload", "getpid", "--trials", "2"}, strings.NewReader(""), &out, &errb)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	for _, want := range []string{"installing filter 2 of the deepest stack to measure", "is not a count you asked for", "--filters 0-1"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
 		}
 	}
 }

@@ -49,7 +49,7 @@ func TestRunHostilePolicies(t *testing.T) {
 			code: 1, want: []string{"returns SECCOMP_RET_TRACE for getpid", "allow getpid in the policy"}},
 		{name: "kill_process on seccomp(2) is refused with the count that works",
 			policy: write("kill-seccomp.yaml", "  - action: kill_process\n    names: [seccomp]\n"), args: []string{"--workload", "getpid"},
-			code: 1, want: []string{"returns SECCOMP_RET_KILL_PROCESS for seccomp(2)", "installing filter 2 of 2", "--filters 0-1"}},
+			code: 1, want: []string{"returns SECCOMP_RET_KILL_PROCESS for seccomp(2)", "installing filter 2 of the deepest stack to measure (2 filters)", "--filters 0-1"}},
 		{name: "one filter that kills seccomp(2) is measurable",
 			policy: write("kill-seccomp-1.yaml", "  - action: kill_process\n    names: [seccomp]\n"), args: []string{"--workload", "getpid", "--filters", "0,1"},
 			code: 0, counts: []int{0, 1}},

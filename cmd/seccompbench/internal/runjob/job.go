@@ -103,6 +103,10 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	if clipped != "" {
 		warnings = append(warnings, clipped)
 	}
+	if err != nil && clipped != "" {
+		// The user asked for no such depth: say where it came from.
+		return fmt.Errorf("%w (%d filters is not a count you asked for: it is the most that fit MAX_INSNS_PER_PATH, where the default counts were clipped)", err, maxN)
+	}
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func checkInstall(stack filters.Stack, arch *filters.Arch) error {
 		if res.Action == filters.ActionErrno {
 			what = fmt.Sprintf("%s(%d)", what, res.Data)
 		}
-		return fmt.Errorf("%w: filter %d (%s) returns %s for seccomp(2), so installing filter %d of %d would fail or kill the child: allow seccomp in the policy, or measure at most %d (--filters 0-%d)",
+		return fmt.Errorf("%w: filter %d (%s) returns %s for seccomp(2), so installing filter %d of the deepest stack to measure (%d filters) would fail or kill the child: allow seccomp in the policy, or measure at most %d (--filters 0-%d)",
 			errInstallDenied, res.Decider, stack[res.Decider].Name, what, i+1, len(stack), i, i)
 	}
 	return nil
