@@ -1,6 +1,6 @@
 // Package minijail reads minijail seccomp policies (the .policy files of
 // ChromeOS and Android) and compiles one to a seccomp filter by way of an
-// OCI profile (filters.ParseOCI).
+// OCI profile (oci.Parse).
 //
 //	# renderer.policy
 //	@include ./common.policy
@@ -67,6 +67,9 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/beats"
+	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/ocigen"
 )
 
@@ -146,7 +149,7 @@ func Detect(data []byte) bool {
 		if !ok {
 			return false
 		}
-		if _, err := filters.LookupSyscall(filters.ArchX86_64, strings.TrimSpace(name)); err != nil {
+		if _, err := analysis.LookupSyscall(filters.ArchX86_64, strings.TrimSpace(name)); err != nil {
 			return false
 		}
 		f := strings.TrimSpace(filter)
@@ -169,7 +172,7 @@ type Options struct {
 	// ReadFile reads @include files; nil means os.ReadFile.
 	ReadFile func(path string) ([]byte, error)
 	// OCI resolves the generated profile; NoENOSYSStub is forced on.
-	OCI filters.OCIOptions
+	OCI oci.Options
 }
 
 // parser reads one policy and its includes.
@@ -270,7 +273,7 @@ func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 		return errf(at(off), "%q is no \"syscall: filter\" line", text)
 	}
 	sys := strings.TrimSpace(text[:colon])
-	if _, err := filters.LookupSyscall(filters.ArchX86_64, sys); err != nil {
+	if _, err := analysis.LookupSyscall(filters.ArchX86_64, sys); err != nil {
 		return errf(at(off), "unknown syscall %q on x86_64", sys)
 	}
 	if prev, ok := p.seen[sys]; ok {
@@ -465,7 +468,7 @@ func (e *exprParser) atom() (Atom, error) {
 	a := Atom{At: t.at}
 	n, ok := strings.CutPrefix(t.s, "arg")
 	idx, err := strconv.Atoi(n)
-	if !ok || err != nil || idx < 0 || idx > filters.MaxArgPosition {
+	if !ok || err != nil || idx < 0 || idx > beats.MaxArgPosition {
 		return a, errf(t.at, "%q: want arg0 to arg5", t.s)
 	}
 	a.Arg = idx
