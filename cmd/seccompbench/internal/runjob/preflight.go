@@ -63,6 +63,9 @@ func preflight(stack filters.Stack, arch *filters.Arch, w runner.Workload) (warn
 			}
 			sentinel = errPreflight
 		}
+		if f.Code == analysis.LintWorkloadKilled {
+			return nil, fmt.Errorf("%w: the %s workload: %s: %s", sentinel, w.Name, f.Message, f.Hint)
+		}
 		return nil, fmt.Errorf("%w: %s: %s", sentinel, f.Message, f.Hint)
 	}
 	return warnings, nil
