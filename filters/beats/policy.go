@@ -112,7 +112,7 @@ type Pos struct {
 
 // MaxArgPosition is the highest syscall argument index a condition may
 // name: struct seccomp_data has args[6] (include/uapi/linux/seccomp.h).
-const MaxArgPosition = 5
+const MaxArgPosition = filters.MaxArgIndex
 
 // MaxSize is the largest policy source Parse accepts, in bytes: the one
 // limit of every input (filters.MaxInputSize).
