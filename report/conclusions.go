@@ -174,3 +174,27 @@ func runTrials(d *Document) int {
 	}
 	return d.Config.Trials
 }
+
+// cellCI formats an interval as "[lo, hi]" (with signs when signed), or
+// as "- (n=1)" when fewer than two children stand behind it: one child has
+// no interval, and "[0.0, 0.0]" would read as a precise zero.
+func cellCI(n int, lo, hi float64, signed bool) string {
+	if n < 2 {
+		return fmt.Sprintf("- (n=%d)", n)
+	}
+	if signed {
+		return fmt.Sprintf("[%+.1f, %+.1f]", num(lo), num(hi))
+	}
+	return fmt.Sprintf("[%.1f, %.1f]", num(lo), num(hi))
+}
+
+// baselineN is the number of children of variant v's 0-filter cell (0
+// if there is none).
+func baselineN(d *Document, v string) int {
+	for _, r := range d.Results {
+		if r.Variant == v && r.Filters == 0 {
+			return r.N
+		}
+	}
+	return 0
+}

@@ -38,11 +38,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			ew.printf("| %s | %d | %d | %.1f | %.1f | [%.1f, %.1f] | baseline | | |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), num(r.CILowNs), num(r.CIHighNs))
+			ew.printf("| %s | %d | %d | %.1f | %.1f | %s | baseline | | |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), cellCI(r.N, r.CILowNs, r.CIHighNs, false))
 			continue
 		}
-		ew.printf("| %s | %d | %d | %.1f | %.1f | [%.1f, %.1f] | %+.1f | [%+.1f, %+.1f] | %+.1f %% |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs),
-			num(r.CILowNs), num(r.CIHighNs), num(r.OverheadNs), num(r.OverheadCILowNs), num(r.OverheadCIHighNs), num(r.OverheadPct))
+		ew.printf("| %s | %d | %d | %.1f | %.1f | %s | %+.1f | %s | %+.1f %% |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs),
+			cellCI(r.N, r.CILowNs, r.CIHighNs, false), num(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs, r.OverheadCIHighNs, true), num(r.OverheadPct))
 	}
 	ew.printf("\n")
 

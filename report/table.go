@@ -91,11 +91,11 @@ func WriteTable(w io.Writer, d *Document) error {
 	fmt.Fprintf(tw, "variant\tfilters\tn\tmean ns/op\tmedian\t%.0f%% CI\toverhead ns\t%.0f%% CI\toverhead %%\t\n", pct, pct)
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t-\t\t\t\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), num(r.CILowNs), num(r.CIHighNs))
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t-\t\t\t\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), cellCI(r.N, r.CILowNs, r.CIHighNs, false))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t%+.1f\t[%+.1f, %+.1f]\t%+.1f%%\t\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), num(r.CILowNs), num(r.CIHighNs),
-			num(r.OverheadNs), num(r.OverheadCILowNs), num(r.OverheadCIHighNs), num(r.OverheadPct))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t%+.1f\t%s\t%+.1f%%\t\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), cellCI(r.N, r.CILowNs, r.CIHighNs, false),
+			num(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs, r.OverheadCIHighNs, true), num(r.OverheadPct))
 	}
 	tw.Flush()
 
