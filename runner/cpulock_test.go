@@ -386,12 +386,26 @@ func TestCleanStaleExecFixtures(t *testing.T) {
 		return p
 	}
 	stale := mk(fmt.Sprintf("seccompbench-exec-%d-123", deadPID))
+	// A zombie owner (killed, not yet waited for) counts as dead.
+	zombie := exec.Command("sleep", "60")
+	if err := zombie.Start(); err != nil {
+		t.Skip("no sleep(1):", err)
+	}
+	zombie.Process.Signal(syscall.SIGKILL)
+	for deadline := time.Now().Add(10 * time.Second); pidAlive(zombie.Process.Pid) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	defer zombie.Wait()
+	staleZombie := mk(fmt.Sprintf("seccompbench-exec-%d-321", zombie.Process.Pid))
 	live := mk(fmt.Sprintf("seccompbench-exec-%d-456", os.Getppid()))
 	own := mk(fmt.Sprintf("seccompbench-exec-%d-789", os.Getpid()))
 	old := mk("seccompbench-exec-98765432")
 	other := mk("unrelated-1")
 	got := cleanStaleExecFixtures(dir)
-	if want := []string{stale}; !slices.Equal(got, want) {
+	slices.Sort(got)
+	want := []string{stale, staleZombie}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
 		t.Errorf("removed %v, want %v", got, want)
 	}
 	for _, p := range []string{live, own, old, other} {

@@ -61,9 +61,24 @@ func fixtureOwner(name string) (int, bool) {
 	return pid, err == nil && pid > 0
 }
 
-// pidAlive reports whether a process with pid exists (kill(2) with signal
-// 0: ESRCH means none; EPERM means one of another user).
+// pidAlive reports whether a process with pid exists and has not exited
+// (kill(2) with signal 0: ESRCH means none, EPERM one of another user; a
+// zombie, state Z in /proc/PID/stat, has exited but awaits its parent's
+// wait and counts as dead).
 func pidAlive(pid int) bool {
-	err := unix.Kill(pid, 0)
-	return err == nil || !errors.Is(err, unix.ESRCH)
+	if err := unix.Kill(pid, 0); err != nil && errors.Is(err, unix.ESRCH) {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true // cannot tell: keep the fixture
+	}
+	// pid (comm) state ...: comm may hold spaces and parentheses.
+	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
+		switch stat[i+2] {
+		case 'Z', 'X':
+			return false
+		}
+	}
+	return true
 }
