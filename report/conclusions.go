@@ -38,15 +38,15 @@ func inconclusiveAdvice(c stats.Conclusion, unit string, trials int, targetCI bo
 		return "no narrower interval around this estimate would decide it; measure again with more --trials on a quieter CPU"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "the interval (±%.2g%s) would have to shrink to ±%.2g%s, %.1fx narrower", c.HalfWidth, unit, c.NeedHalfWidth, unit, 1/c.Shrink)
+	fmt.Fprintf(&b, "the interval (±%.3g%s) would have to shrink to ±%.3g%s, %sx narrower", c.HalfWidth, unit, c.NeedHalfWidth, unit, factorText(1/c.Shrink))
 	if trials > 0 {
 		need := int(math.Ceil(float64(trials) * c.TrialsFactor))
-		fmt.Fprintf(&b, ", about %.0fx the children (--trials %d instead of %d)", math.Ceil(c.TrialsFactor), need, trials)
+		fmt.Fprintf(&b, ", about %sx the children (--trials %d instead of %d)", factorText(c.TrialsFactor), need, trials)
 	} else {
-		fmt.Fprintf(&b, ", about %.0fx the children", math.Ceil(c.TrialsFactor))
+		fmt.Fprintf(&b, ", about %sx the children", factorText(c.TrialsFactor))
 	}
 	if targetCI {
-		fmt.Fprintf(&b, ", --target-ci %.2g to add blocks until it has", c.NeedHalfWidth)
+		fmt.Fprintf(&b, ", --target-ci %.3g to add blocks until it has", c.NeedHalfWidth)
 	}
 	b.WriteString(", or a quieter CPU (idle machine, no other run on the measuring CPU)")
 	return b.String()
@@ -197,4 +197,13 @@ func baselineN(d *Document, v string) int {
 		}
 	}
 	return 0
+}
+
+// factorText formats a ratio with one decimal below 10 ("2.4"), whole
+// above ("692").
+func factorText(x float64) string {
+	if x < 10 {
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.0f", x)
 }
