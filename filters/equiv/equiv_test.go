@@ -128,9 +128,9 @@ func TestStacksKnownPairs(t *testing.T) {
 		},
 		{
 			name: "argument boundary: jgt 5 vs jge 5 differ only at 5",
-			a: filters.Stack{prog(t, "a", ldArg(0, false), bpf.JumpIf{Cond: bpf.JumpGreaterThan, Val: 5, SkipTrue: 0, SkipFalse: 1}, ret(errnoA|1), ret(allow))},
-			b: filters.Stack{prog(t, "b", ldArg(0, false), bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: 5, SkipTrue: 0, SkipFalse: 1}, ret(errnoA|1), ret(allow))},
-			nr: 0, arg0: 5,
+			a:    filters.Stack{prog(t, "a", ldArg(0, false), bpf.JumpIf{Cond: bpf.JumpGreaterThan, Val: 5, SkipTrue: 0, SkipFalse: 1}, ret(errnoA|1), ret(allow))},
+			b:    filters.Stack{prog(t, "b", ldArg(0, false), bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: 5, SkipTrue: 0, SkipFalse: 1}, ret(errnoA|1), ret(allow))},
+			nr:   0, arg0: 5,
 		},
 		{
 			name:  "argument boundary: jgt 5 equals jge 6",
