@@ -99,24 +99,22 @@ func emit(root *node) []bpf.RawInstruction {
 		tr, fr := rank[n.t], rank[n.f]
 		far := func(target *node, r int) int {
 			R := len(tail)
-			if R-r-1 <= 255 {
-				return r
-			}
 			if target.leaf {
 				return push(bpf.RawInstruction{Op: opRetK, K: target.ret})
 			}
 			return push(bpf.RawInstruction{Op: opJa, K: uint32(R - r - 1)})
 		}
-		// The jump will sit at rank len(tail) after the trampolines.
-		fNeed := len(tail)+1-fr-1 > 255
-		tNeed := len(tail)+1-tr-1 > 255
-		if fNeed || tNeed {
-			if fNeed {
-				fr = far(n.f, fr)
-			}
-			if tNeed {
-				tr = far(n.t, tr)
-			}
+		// Offsets if the jump went at rank L with no trampoline; a
+		// trampoline on one side pushes the other side one further.
+		L := len(tail)
+		needT0, needF0 := L-tr-1 > 255, L-fr-1 > 255
+		needF := needF0 || needT0 && L-fr > 255
+		needT := needT0 || needF && L-tr > 255
+		if needF {
+			fr = far(n.f, fr)
+		}
+		if needT {
+			tr = far(n.t, tr)
 		}
 		R := len(tail)
 		push(bpf.RawInstruction{Op: jumpOps[n.pred.Op], K: n.pred.K, Jt: uint8(R - tr - 1), Jf: uint8(R - fr - 1)})

@@ -13,6 +13,9 @@ import (
 type Weights struct {
 	// Calls maps (audit arch, seccomp_data.nr) to a call count.
 	Calls map[[2]uint32]float64
+	// extra adds raw layout weight per (audit arch, nr), without
+	// profileScale: Optimize's repair rounds use it.
+	extra map[[2]uint32]float64
 }
 
 // WeightsFromProfile turns a strace -c or CSV profile
@@ -58,9 +61,10 @@ const profileScale = 1e6
 
 // dispatch lays out the top of the program: a search over arch values,
 // then per arch a search over nr, each leading to its class's node.
-// Without a profile every run of numbers weighs 1 (a balanced search by
-// runs); with one, a run weighs 1 plus profileScale per call, so hot
-// syscalls sit near the root.
+// Without a profile a run of numbers weighs 1 plus the number of syscalls
+// the tables name in it (every named syscall alike; a run of unnamed
+// numbers still counts once); with one, profileScale per call is added, so
+// the workload's hot syscalls sit near the root.
 func (b *builder) dispatch(leaves []leafOut, w Weights) *node {
 	// Elementary arch intervals: cut at every boundary of every class.
 	cuts := map[uint32]bool{0: true}
@@ -101,6 +105,14 @@ func (b *builder) dispatch(leaves []leafOut, w Weights) *node {
 		segs = mergeSegs(segs)
 		for j := range segs {
 			segs[j].w = 1
+			if point {
+				segs[j].w += namedIn(lo, segs[j].lo, segs[j].hi)
+				for k, x := range w.extra {
+					if k[0] == lo && k[1] >= segs[j].lo && k[1] <= segs[j].hi {
+						segs[j].w += x
+					}
+				}
+			}
 			if point && w.profiled() {
 				segs[j].w += profileScale * w.callsIn(lo, segs[j].lo, segs[j].hi)
 			}
@@ -121,6 +133,24 @@ func (b *builder) dispatch(leaves []leafOut, w Weights) *node {
 		archSegs = append(archSegs, seg{lo: lo, hi: hi, n: n, w: aw})
 	}
 	return b.search(sym.WordArch, archSegs)
+}
+
+// namedIn counts the syscalls the x86_64 kernel's tables name for arch
+// value arch in seccomp_data.nr values [lo, hi] (x86_64 and x32 share
+// AUDIT_ARCH_X86_64).
+func namedIn(arch, lo, hi uint32) float64 {
+	n := 0
+	for _, a := range filters.NativeArches() {
+		if a.AuditArch != arch {
+			continue
+		}
+		for nr := range a.Numbers {
+			if v := uint32(a.Nr(nr)); v >= lo && v <= hi {
+				n++
+			}
+		}
+	}
+	return float64(n)
 }
 
 // search returns a node that sends each value of word to the node of the

@@ -115,6 +115,10 @@ type Result struct {
 	// CacheLost are syscalls the input's stack had cached and the result
 	// does not; CacheGained the reverse. Requires at least Linux 5.11.
 	CacheLost, CacheGained []CacheChange
+	// Longer lists, for Optimize without a profile, the syscalls (all
+	// arguments 0) whose path is still longer than in the input, with
+	// both lengths in Reason; empty when none is.
+	Longer []CacheChange
 }
 
 // Merge returns one program whose outcome equals stack s's for every
@@ -164,9 +168,59 @@ func Merge(s filters.Stack, w Weights) (*Result, error) {
 	return r, nil
 }
 
+// repairRounds bounds Optimize's rounds of re-weighting syscalls whose
+// path came out longer than the input's.
+const repairRounds = 8
+
 // Optimize returns p laid out for weights w, proven equivalent; see Merge.
+//
+// Without a profile (w has no Calls) the layout is balanced over the named
+// syscalls, and then repaired: a syscall (all arguments 0, on x86_64, i386
+// or x32) whose path is longer than in p gets more weight and the layout
+// is rebuilt, up to repairRounds times, so that the result is at least as
+// short as p on every syscall whenever the rounds find such a layout. With
+// p compiled in libseccomp's binary-tree shape this gives "no syscall
+// slower than libseccomp's tree"; Longer lists the syscalls where that
+// still fails.
 func Optimize(p *filters.Program, w Weights) (*Result, error) {
-	return Merge(filters.Stack{p}, w)
+	r, err := Merge(filters.Stack{p}, w)
+	if err != nil || w.profiled() {
+		return r, err
+	}
+	before, err := filters.Analyze(filters.Stack{p}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("optimize: %w", err)
+	}
+	extra := map[[2]uint32]float64{}
+	for round := 0; ; round++ {
+		after, err := filters.Analyze(filters.Stack{r.Program}, nil)
+		if err != nil {
+			return nil, fmt.Errorf("optimize: %w", err)
+		}
+		r.Longer = r.Longer[:0]
+		for i := range before {
+			if after[i].Executed > before[i].Executed {
+				b := before[i]
+				r.Longer = append(r.Longer, CacheChange{Arch: b.Arch, Nr: b.Nr, Name: b.Name,
+					Reason: fmt.Sprintf("%d instructions, %d in the input", after[i].Executed, b.Executed)})
+			}
+		}
+		if len(r.Longer) == 0 || round == repairRounds {
+			return r, nil
+		}
+		for _, l := range r.Longer {
+			a, _ := filters.LookupArch(l.Arch)
+			k := [2]uint32{a.AuditArch, uint32(a.Nr(l.Nr))}
+			extra[k] = max(4*extra[k], 16)
+		}
+		w.extra = extra
+		r2, err := Merge(filters.Stack{p}, w)
+		if err != nil {
+			return nil, err
+		}
+		r2.Longer = r.Longer
+		r = r2
+	}
 }
 
 // build returns the merged program of s before checks.
