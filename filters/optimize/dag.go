@@ -20,6 +20,9 @@ type node struct {
 	ret  uint32
 	pred sym.Pred
 	t, f *node
+	// hot asks the layout to place the true child right after the test
+	// (a peeled hot syscall) instead of the false child.
+	hot bool
 }
 
 type nodeKey struct {
@@ -27,6 +30,7 @@ type nodeKey struct {
 	ret    uint32
 	pred   sym.Pred
 	tt, ff int
+	hot    bool
 }
 
 // builder hash-conses nodes.
@@ -60,6 +64,14 @@ func (b *builder) test(p sym.Pred, t, f *node) *node {
 		return t
 	}
 	return b.intern(nodeKey{pred: p, tt: t.id, ff: f.id}, func() *node { return &node{pred: p, t: t, f: f} })
+}
+
+// hotTest is test with the true child laid out right after the test.
+func (b *builder) hotTest(p sym.Pred, t, f *node) *node {
+	if t == f {
+		return t
+	}
+	return b.intern(nodeKey{pred: p, tt: t.id, ff: f.id, hot: true}, func() *node { return &node{pred: p, t: t, f: f, hot: true} })
 }
 
 // combineRet folds a filter's return value r into best, the result of the

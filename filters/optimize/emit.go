@@ -34,7 +34,8 @@ func specOf(p sym.Pred) aSpec { return aSpec{valid: true, word: p.Word, mask: p.
 
 // order returns the DAG's nodes in reverse postorder from root, visiting
 // each test's true child before its false child, so that a test's false
-// child tends to follow it directly (jf = 0). It is a topological order:
+// child tends to follow it directly (jf = 0); for a hot test the other way
+// round (jt = 0). It is a topological order:
 // every edge points forward.
 func order(root *node) []*node {
 	seen := map[*node]bool{}
@@ -45,7 +46,12 @@ func order(root *node) []*node {
 			return
 		}
 		seen[n] = true
-		if !n.leaf {
+		switch {
+		case n.leaf:
+		case n.hot:
+			visit(n.f)
+			visit(n.t)
+		default:
 			visit(n.t)
 			visit(n.f)
 		}

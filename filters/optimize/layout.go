@@ -189,7 +189,7 @@ func (b *builder) search(word uint8, segs []seg) *node {
 			} else {
 				rest[0].lo = segs[h].lo
 			}
-			return eq(segs[h].lo, segs[h].n, b.search(word, rest))
+			return b.hotTest(sym.Pred{Word: word, Mask: 0xffffffff, Op: sym.OpEq, K: segs[h].lo}, segs[h].n, b.search(word, rest))
 		}
 	}
 	// Weight-balanced split point.
