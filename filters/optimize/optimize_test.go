@@ -96,7 +96,7 @@ func inputs(r *rand.Rand, s filters.Stack) []filters.SeccompData {
 			ks = append(ks, in.K-1, in.K, in.K+1)
 		}
 	}
-	for range 3000 {
+	for range 1000 {
 		d := filters.SeccompData{Nr: int32(ks[r.IntN(len(ks))]), Arch: []uint32{filters.AuditArchX86_64, filters.AuditArchI386, 0xc00000b7}[r.IntN(3)]}
 		if r.IntN(2) == 0 {
 			d.Nr = int32(r.IntN(500))
