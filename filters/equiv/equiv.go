@@ -152,7 +152,9 @@ func Programs(a, b *filters.Program) (Result, error) {
 
 // Stacks decides whether stacks a and b (index 0 = oldest filter, as
 // installed) give every seccomp_data the same outcome (see the package
-// comment), and returns the first differing input found otherwise. An
+// comment), and returns a differing input otherwise: the first one found
+// whose nr is a syscall the tables name for its arch (looking past up to
+// 256 classes of unnamed numbers), else the first one found. An
 // empty stack allows everything. Invalid filters (filters.Validate) give an
 // error wrapping filters.ErrInvalidProgram; programs it cannot reason about
 // give a *CannotProveError wrapping ErrCannotProve.
@@ -175,6 +177,9 @@ func Stacks(a, b filters.Stack) (Result, error) {
 	err := c.walk(0, sym.NewThread(c.seq0()), sym.Full(), make([]uint32, 0, len(c.seq)))
 	res.Paths = c.paths
 	var found errFound
+	if err == nil && c.first != nil {
+		err = errFound{c.first}
+	}
 	if errors.As(err, &found) {
 		ce := found.ce
 		if err := replay(a, b, ce); err != nil {
@@ -200,6 +205,10 @@ type checker struct {
 	seq   []seqEntry
 	split []int // split[0] = end of stack A's entries
 	paths int
+	// first is the first counterexample found that names no syscall;
+	// unnamed counts such classes.
+	first   *Counterexample
+	unnamed int
 }
 
 func (c *checker) seq0() []bpf.RawInstruction {
@@ -274,9 +283,54 @@ func (c *checker) leaf(d sym.Domain, rets []uint32) error {
 	if err != nil {
 		return &CannotProveError{PC: -1, Err: err}
 	}
+	w[sym.WordNr] = namedNr(&d, w[sym.WordArch], w[sym.WordNr])
 	ce := &Counterexample{Data: DataOf(w), A: oa, B: ob}
 	ce.Arch, ce.Nr, ce.Name = Describe(ce.Data)
-	return errFound{ce}
+	// Prefer a counterexample that names a syscall: keep exploring a
+	// little when this one does not.
+	if ce.Name != "" {
+		return errFound{ce}
+	}
+	if c.first == nil {
+		c.first = ce
+	}
+	c.unnamed++
+	if c.unnamed >= maxUnnamed {
+		return errFound{c.first}
+	}
+	return nil
+}
+
+// maxUnnamed is how many differing input classes without a named syscall
+// the checker looks past before it reports the first of them.
+const maxUnnamed = 256
+
+// namedNr returns the smallest syscall number the tables name for arch
+// that lies in d's nr set, or def when there is none (or the set has
+// masked constraints), so counterexamples name a syscall when they can.
+func namedNr(d *sym.Domain, arch, def uint32) uint32 {
+	ivs, exact := d.Intervals(sym.WordNr)
+	if !exact {
+		return def
+	}
+	best, found := uint32(0), false
+	for _, a := range filters.NativeArches() {
+		if a.AuditArch != arch {
+			continue
+		}
+		for n := range a.Numbers {
+			v := uint32(a.Nr(n))
+			for _, r := range ivs {
+				if v >= r[0] && v <= r[1] && (!found || v < best) {
+					best, found = v, true
+				}
+			}
+		}
+	}
+	if !found {
+		return def
+	}
+	return best
 }
 
 // DataOf builds struct seccomp_data from its 16 words (word 0 = nr).
