@@ -67,6 +67,7 @@ type CannotProveError struct {
 	Err    error
 }
 
+// Error says which filter and instruction stopped the proof.
 func (e *CannotProveError) Error() string {
 	if e.PC < 0 {
 		return fmt.Sprintf("%s: %v", ErrCannotProve, e.Err)
@@ -105,6 +106,7 @@ func OutcomeOf(ret uint32) Outcome {
 // Same reports whether two outcomes are indistinguishable to the task.
 func (o Outcome) Same(p Outcome) bool { return o.Action == p.Action && o.Data == p.Data }
 
+// String shows the return value as the disassembler does, e.g. ERRNO(1).
 func (o Outcome) String() string { return filters.RetText(o.Ret) }
 
 // Counterexample is one input on which two stacks differ.
@@ -122,6 +124,8 @@ type Counterexample struct {
 	A, B Outcome
 }
 
+// String names the ABI, syscall, arguments, instruction pointer and both
+// outcomes.
 func (c *Counterexample) String() string {
 	who := fmt.Sprintf("arch %#x nr %d", c.Data.Arch, c.Data.Nr)
 	if c.Arch != "" {

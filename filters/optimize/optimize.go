@@ -60,6 +60,7 @@ type NotEquivalentError struct {
 	Counterexample *equiv.Counterexample
 }
 
+// Error gives the counterexample.
 func (e *NotEquivalentError) Error() string {
 	return fmt.Sprintf("%v: %v", ErrNotEquivalent, e.Counterexample)
 }
@@ -79,6 +80,7 @@ type TooLongError struct {
 	FitFilters, FitLen, Filters int
 }
 
+// Error says by how much the limit is exceeded and what would fit.
 func (e *TooLongError) Error() string {
 	s := fmt.Sprintf("merged program has %d instructions, %d over BPF_MAXINSNS (%d)", e.Have, e.Have-e.Max, e.Max)
 	if e.FitFilters > 0 {

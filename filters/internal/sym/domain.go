@@ -55,6 +55,7 @@ const (
 
 var opNames = [...]string{"jeq", "jgt", "jge", "jset"}
 
+// String returns the jump's mnemonic: jeq, jgt, jge or jset.
 func (o Op) String() string { return opNames[o] }
 
 // iv is a closed interval of uint32 values, lo <= hi.
@@ -116,6 +117,7 @@ type Pred struct {
 	K        uint32
 }
 
+// String shows the predicate as (w<word>&mask|or) op k, e.g. "w4 jeq 0x1".
 func (p Pred) String() string {
 	s := fmt.Sprintf("w%d", p.Word)
 	if p.Mask != 0xffffffff {

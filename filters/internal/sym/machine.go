@@ -68,6 +68,7 @@ type UnsupportedError struct {
 	Reason string
 }
 
+// Error names the line, the instruction and what is not modelled.
 func (e *UnsupportedError) Error() string {
 	return fmt.Sprintf("line %d (op %#04x k %#x): %s", e.PC, e.Insn.Op, e.Insn.K, e.Reason)
 }
