@@ -122,11 +122,12 @@ type merger struct {
 // maxResidualSteps bounds the work of phase 2 (residual exploration).
 const maxResidualSteps = 20 << 20
 
-// phase1Block stops a thread at any jump that is not a plain comparison of
-// nr or arch: argument and instruction-pointer tests, and masked nr or
-// arch tests, are left to phase 2.
+// phase1Block stops a thread at any jump that is not a test of nr or arch
+// the domain keeps as intervals: argument and instruction-pointer tests,
+// and masked nr or arch tests that would need many intervals, are left to
+// phase 2. (A jset of the x32 bit on nr is two intervals and stays here.)
 func phase1Block(p sym.Pred) bool {
-	return p.Word > sym.WordArch || p.Mask != 0xffffffff || p.Or != 0 || p.Op == sym.OpSet
+	return p.Word > sym.WordArch || !p.IntervalExact()
 }
 
 // explore1 runs every filter (newest first) on nr and arch only and calls

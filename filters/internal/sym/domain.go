@@ -24,6 +24,7 @@ package sym
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"sort"
 )
 
@@ -228,6 +229,23 @@ func (w *wordDom) with(c mcons) (*wordDom, bool, error) {
 		_, ok, err := nw.witness()
 		return nw, ok, err
 	}
+	if c.op == OpEq {
+		if set, ok := maskIntervals(c.m, c.k); ok {
+			if !c.truth {
+				set = complement(set)
+			}
+			ivs := intersectSets(w.ivs, set)
+			if len(ivs) == 0 {
+				return nil, false, nil
+			}
+			nw := &wordDom{ivs: ivs, masked: w.masked}
+			if len(nw.masked) == 0 {
+				return nw, true, nil
+			}
+			_, ok, err := nw.witness()
+			return nw, ok, err
+		}
+	}
 	for _, m := range w.masked {
 		if m == c {
 			return w, true, nil
@@ -236,6 +254,90 @@ func (w *wordDom) with(c mcons) (*wordDom, bool, error) {
 	nw := &wordDom{ivs: w.ivs, masked: append(append([]mcons(nil), w.masked...), c)}
 	_, ok, err := nw.witness()
 	return nw, ok, err
+}
+
+// maxMaskFree bounds the free bits above a mask's lowest bit for which
+// maskIntervals enumerates a masked equality as intervals (2^maxMaskFree
+// intervals at most).
+const maxMaskFree = 6
+
+// maskIntervals returns the values w with (w & m) == k (k within m, m not
+// 0) as sorted disjoint intervals, when there are at most 2^maxMaskFree:
+// the bits below m's lowest set bit are free and form each interval; the
+// bits above it outside m are enumerated.
+func maskIntervals(m, k uint32) ([]iv, bool) {
+	if m == 0 {
+		return nil, false
+	}
+	b := bits.TrailingZeros32(m)
+	low := uint32(uint64(1)<<b - 1)
+	free := ^m &^ low
+	if bits.OnesCount32(free) > maxMaskFree {
+		return nil, false
+	}
+	var out []iv
+	// Enumerate the subsets of free in increasing order.
+	for s := uint32(0); ; s = (s - free) & free {
+		base := k | s
+		out = append(out, iv{base, base | low})
+		if s == free {
+			break
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].lo < out[j].lo })
+	return out, true
+}
+
+// complement returns the values not in the sorted disjoint set ivs.
+func complement(ivs []iv) []iv {
+	var out []iv
+	next := uint64(0)
+	for _, v := range ivs {
+		if uint64(v.lo) > next {
+			out = append(out, iv{uint32(next), v.lo - 1})
+		}
+		next = uint64(v.hi) + 1
+	}
+	if next <= 0xffffffff {
+		out = append(out, iv{uint32(next), 0xffffffff})
+	}
+	return out
+}
+
+// intersectSets intersects two sorted disjoint interval sets.
+func intersectSets(a, b []iv) []iv {
+	var out []iv
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		lo, hi := max(a[i].lo, b[j].lo), min(a[i].hi, b[j].hi)
+		if lo <= hi {
+			out = append(out, iv{lo, hi})
+		}
+		if a[i].hi < b[j].hi {
+			i++
+		} else {
+			j++
+		}
+	}
+	return out
+}
+
+// IntervalExact reports whether assuming p (either way) keeps a word's set
+// a plain set of intervals: a comparison without mask or `or`, or a
+// masked equality or jset whose mask enumerates into few intervals
+// (maskIntervals). Predicates that fold to a constant count too.
+func (p Pred) IntervalExact() bool {
+	c, _, isConst, err := normalize(p)
+	if err != nil {
+		return false
+	}
+	if isConst || c.m == 0xffffffff {
+		return true
+	}
+	if c.op != OpEq {
+		return false
+	}
+	_, ok := maskIntervals(c.m, c.k)
+	return ok
 }
 
 func intersect(ivs []iv, lo, hi uint32) []iv {
