@@ -259,6 +259,12 @@ type builtSummary struct {
 func summarize(s filters.Stack, res *optimize.Result, prof *filters.Profile) (*builtSummary, error) {
 	sum := &builtSummary{Filters: len(s), Instructions: res.Program.Len(), Equivalent: res.Check.Equivalent,
 		InputClasses: res.Check.Paths, CacheLost: res.CacheLost, CacheGained: res.CacheGained, Longer: res.Longer, Passes: res.Passes}
+	if sum.CacheLost == nil {
+		sum.CacheLost = []optimize.CacheChange{}
+	}
+	if sum.CacheGained == nil {
+		sum.CacheGained = []optimize.CacheChange{}
+	}
 	for _, p := range s {
 		sum.InstructionsBefore += p.Len()
 	}
