@@ -11,7 +11,10 @@ import (
 	"golang.org/x/net/bpf"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/optimize"
+	"github.com/seccompbench/seccompbench/filters/systemd"
 )
 
 // The merge/optimize differential test against the kernel (issue 15):
@@ -123,14 +126,14 @@ func TestMergedAgreesWithStackInKernel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		u, err := filters.ParseSystemdUnit(path, data, filters.SystemdOptions{})
+		u, err := systemd.ParseUnit(path, data, systemd.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		pairs = append(pairs, pair{name: unit, stack: u.Stack()})
 	}
-	for _, spec := range []string{filters.DockerDefaultName, "../testdata/policies/args-workload.yaml", "../testdata/policies/podman-like.json", "../testdata/policies/pathological.yaml"} {
-		p, err := filters.Open(spec)
+	for _, spec := range []string{oci.DockerDefaultName, "../testdata/policies/args-workload.yaml", "../testdata/policies/podman-like.json", "../testdata/policies/pathological.yaml"} {
+		p, err := formats.Open(spec)
 		if err != nil {
 			t.Fatal(err)
 		}

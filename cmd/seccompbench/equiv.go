@@ -1,31 +1,29 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
 	"github.com/seccompbench/seccompbench/filters/equiv"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/report"
 )
-
-func init() {
-	extraCommands = append(extraCommands, func(f *Factory) *cobra.Command { return NewCmdEquiv(f, nil) })
-}
 
 // EquivOptions are the flags and arguments of `seccompbench equiv`.
 type EquivOptions struct {
-	IO *IOStreams
+	IO *cmdutil.IOStreams
 
 	A, B string
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler filters.Compiler
+	Compiler scmp.Compiler
 }
 
 // NewCmdEquiv builds `seccompbench equiv`. runF, if not nil, replaces
 // equivRun (tests use it to check flag parsing).
-func NewCmdEquiv(f *Factory, runF func(*EquivOptions) error) *cobra.Command {
+func NewCmdEquiv(f *cmdutil.Factory, runF func(*EquivOptions) error) *cobra.Command {
 	opts := &EquivOptions{IO: f.IO}
 	cmd := &cobra.Command{
 		Use:   "equiv A B",
@@ -56,37 +54,30 @@ printed: arch, syscall, arguments and both outcomes) or not decidable,
 			return equivRun(opts)
 		},
 	}
-	addCompilerFlag(cmd.Flags(), &opts.Compiler)
+	cmdutil.AddCompilerFlag(cmd.Flags(), &opts.Compiler)
 	return cmd
 }
 
 func equivRun(opts *EquivOptions) error {
-	a, _, err := openStack(opts.IO.ErrOut, []string{opts.A}, "", opts.Compiler)
+	a, _, err := optimize.OpenStack([]string{opts.A}, "", opts.Compiler, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
-	b, _, err := openStack(opts.IO.ErrOut, []string{opts.B}, "", opts.Compiler)
+	b, _, err := optimize.OpenStack([]string{opts.B}, "", opts.Compiler, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
 	res, err := equiv.Stacks(a, b)
 	if err != nil {
-		if errors.Is(err, equiv.ErrCannotProve) {
-			return fmt.Errorf("equiv %s %s: %w", opts.A, opts.B, err)
-		}
+		// equiv.ErrCannotProve and the like: exit status 1, with the reason.
+		return fmt.Errorf("equiv %s %s: %w", opts.A, opts.B, err)
+	}
+	if err := report.WriteEquivText(opts.IO.Out, report.EquivSide{Spec: opts.A, Filters: len(a)},
+		report.EquivSide{Spec: opts.B, Filters: len(b)}, res); err != nil {
 		return err
 	}
-	out := opts.IO.Out
-	if res.Equivalent {
-		if _, err := fmt.Fprintf(out, "equivalent: %s (%d filter(s)) and %s (%d filter(s)) agree on every input (%d input classes)\n",
-			opts.A, len(a), opts.B, len(b), res.Paths); err != nil {
-			return fmt.Errorf("write result: %w", err)
-		}
-		return nil
+	if !res.Equivalent {
+		return errFindings
 	}
-	ce := res.Counterexample
-	if _, err := fmt.Fprintf(out, "different: %v\n  A = %s, B = %s\n", ce, opts.A, opts.B); err != nil {
-		return fmt.Errorf("write result: %w", err)
-	}
-	return errFindings
+	return nil
 }

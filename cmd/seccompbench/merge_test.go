@@ -8,8 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/equiv"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/report"
 )
 
 const hardenedUnit = "../../testdata/policies/hardened.service"
@@ -56,7 +59,7 @@ func TestNewCmdOptimizeEquivFlags(t *testing.T) {
 func TestMergeThenEquiv(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "m.bpf")
-	ios, _, _, errOut := testIOStreams()
+	ios, _, _, errOut := cmdutil.TestIOStreams()
 	if err := mergeRun(&MergeOptions{IO: ios, Specs: []string{hardenedUnit}, Output: out, Format: "raw"}); err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +75,7 @@ func TestMergeThenEquiv(t *testing.T) {
 	if _, err := filters.ParseRaw(out, data); err != nil {
 		t.Fatalf("merged file does not load: %v", err)
 	}
-	ios, _, stdout, _ := testIOStreams()
+	ios, _, stdout, _ := cmdutil.TestIOStreams()
 	if err := equivRun(&EquivOptions{IO: ios, A: out, B: hardenedUnit}); err != nil {
 		t.Fatalf("equiv: %v", err)
 	}
@@ -80,7 +83,7 @@ func TestMergeThenEquiv(t *testing.T) {
 		t.Errorf("equiv printed %q", stdout)
 	}
 	// A different stack: exit status 1 (errFindings) and a counterexample.
-	ios, _, stdout, _ = testIOStreams()
+	ios, _, stdout, _ = cmdutil.TestIOStreams()
 	err = equivRun(&EquivOptions{IO: ios, A: out, B: "docker-default"})
 	if !errors.Is(err, errFindings) {
 		t.Fatalf("equiv of different stacks = %v, want errFindings", err)
@@ -100,11 +103,11 @@ func TestMergeDirectoryAndJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ios, _, stdout, _ := testIOStreams()
+	ios, _, stdout, _ := cmdutil.TestIOStreams()
 	if err := mergeRun(&MergeOptions{IO: ios, Specs: []string{dir}, Format: "json"}); err != nil {
 		t.Fatal(err)
 	}
-	var doc builtSummary
+	var doc report.BuildSummary
 	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
 		t.Fatalf("json: %v\n%s", err, stdout)
 	}
@@ -125,7 +128,7 @@ func TestMergeDirectoryAndJSON(t *testing.T) {
 }
 
 func TestOptimizeRunProfile(t *testing.T) {
-	ios, _, stdout, errOut := testIOStreams()
+	ios, _, stdout, errOut := cmdutil.TestIOStreams()
 	err := optimizeRun(&OptimizeOptions{IO: ios, Policy: "docker-default",
 		Profile: "../../filters/optimize/testdata/strace-f-git-status.txt", Format: "text"})
 	if err != nil {
@@ -141,7 +144,7 @@ func TestOptimizeRunProfile(t *testing.T) {
 
 func mustOpenCmd(t *testing.T, spec string) *filters.Program {
 	t.Helper()
-	p, err := filters.Open(spec)
+	p, err := formats.Open(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

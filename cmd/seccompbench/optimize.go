@@ -1,34 +1,30 @@
 package main
 
 import (
-	"fmt"
-	"os"
-
 	"github.com/spf13/cobra"
 
-	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/optimize"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/report"
 )
-
-func init() {
-	extraCommands = append(extraCommands, func(f *Factory) *cobra.Command { return NewCmdOptimize(f, nil) })
-}
 
 // OptimizeOptions are the flags and arguments of `seccompbench optimize`.
 type OptimizeOptions struct {
-	IO *IOStreams
+	IO *cmdutil.IOStreams
 
 	Policy  string
 	Profile string // --profile FILE, "" for none
 	Output  string // -o FILE, "" for stdout
 	Format  string // raw, text or json; "" = raw with -o, text without
 	// Compiler lays out OCI profiles (--compiler).
-	Compiler filters.Compiler
+	Compiler scmp.Compiler
 }
 
 // NewCmdOptimize builds `seccompbench optimize`. runF, if not nil, replaces
 // optimizeRun (tests use it to check flag parsing).
-func NewCmdOptimize(f *Factory, runF func(*OptimizeOptions) error) *cobra.Command {
+func NewCmdOptimize(f *cmdutil.Factory, runF func(*OptimizeOptions) error) *cobra.Command {
 	opts := &OptimizeOptions{IO: f.IO}
 	cmd := &cobra.Command{
 		Use:   "optimize POLICY [--profile FILE] [-o FILE]",
@@ -67,46 +63,22 @@ before it is written. Output formats are those of merge.`,
 	fl.StringVar(&opts.Profile, "profile", "", "lay the filter out for this syscall profile `FILE` (strace -c output or CSV)")
 	fl.StringVarP(&opts.Output, "output", "o", "", "write the optimized filter to `FILE`")
 	fl.StringVar(&opts.Format, "format", "", "output format: raw, text or json (default raw with -o, else text)")
-	addCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	return cmd
 }
 
 func optimizeRun(opts *OptimizeOptions) error {
-	progs, _, err := openPolicies([]string{opts.Policy}, filters.OpenOptions{Compiler: opts.Compiler})
+	progs, _, err := cmdutil.OpenPolicies([]string{opts.Policy}, formats.OpenOptions{Compiler: opts.Compiler})
 	if err != nil {
 		return err
 	}
-	printWarnings(opts.IO.ErrOut, progs)
-	p := progs[0]
-	var w optimize.Weights
-	var prof *filters.Profile
-	if opts.Profile != "" {
-		data, err := os.ReadFile(opts.Profile)
-		if err != nil {
-			return fmt.Errorf("read profile: %w", err)
-		}
-		if prof, err = filters.ParseProfile(opts.Profile, data); err != nil {
-			return err
-		}
-		for _, warn := range prof.Warnings {
-			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", warn)
-		}
-		if w, err = optimize.WeightsFromProfile(prof); err != nil {
-			return fmt.Errorf("read profile: %w", err)
-		}
-	}
-	res, err := optimize.Optimize(p, w)
-	if err != nil {
-		return fmt.Errorf("optimize %s: %w", opts.Policy, err)
-	}
-	res.Program.Source = opts.Policy
-	sum, err := summarize(filters.Stack{p}, res, prof)
+	cmdutil.PrintWarnings(opts.IO.ErrOut, progs)
+	p, sum, err := optimize.Optimize(progs[0], opts.Policy, opts.Profile, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
-	sum.Command = "optimize"
-	if err := writeBuilt(opts.IO, opts.Output, opts.Format, res.Program, sum); err != nil {
+	if err := writeBuilt(opts.IO, opts.Output, opts.Format, p, sum); err != nil {
 		return err
 	}
-	return writeSummary(opts.IO.ErrOut, opts.Policy, sum)
+	return report.WriteBuildSummary(opts.IO.ErrOut, opts.Policy, sum)
 }

@@ -11,6 +11,8 @@ import (
 	"golang.org/x/net/bpf"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/systemd"
 )
 
 const (
@@ -269,7 +271,7 @@ func corpus(t testing.TB) (progs []*filters.Program, hardened filters.Stack) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			u, err := filters.ParseSystemdUnit(path, data, filters.SystemdOptions{})
+			u, err := systemd.ParseUnit(path, data, systemd.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -278,7 +280,7 @@ func corpus(t testing.TB) (progs []*filters.Program, hardened filters.Stack) {
 			}
 			continue
 		}
-		p, err := filters.Open(path)
+		p, err := formats.Open(path)
 		if err != nil {
 			t.Fatalf("open %s: %v", path, err)
 		}
@@ -289,7 +291,7 @@ func corpus(t testing.TB) (progs []*filters.Program, hardened filters.Stack) {
 
 func mustOpen(t testing.TB, spec string) *filters.Program {
 	t.Helper()
-	p, err := filters.Open(spec)
+	p, err := formats.Open(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/internal/sym"
 )
 
@@ -19,8 +20,8 @@ type Weights struct {
 }
 
 // WeightsFromProfile turns a strace -c or CSV profile
-// (filters.ParseProfile) into layout weights; unknown names are skipped.
-func WeightsFromProfile(p *filters.Profile) (Weights, error) {
+// (analysis.ParseProfile) into layout weights; unknown names are skipped.
+func WeightsFromProfile(p *analysis.Profile) (Weights, error) {
 	w := Weights{Calls: map[[2]uint32]float64{}}
 	for _, e := range p.Entries {
 		if !e.Known || e.Calls <= 0 {

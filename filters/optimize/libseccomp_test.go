@@ -5,14 +5,16 @@ package optimize
 import (
 	"testing"
 
-	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 )
 
 // TestOptimizeLibseccompTree compares with docker-default as libseccomp
 // lays it out for runc (binary tree, ENOSYS stub): no syscall longer
 // without a profile, the git-status-weighted path halved with it.
 func TestOptimizeLibseccompTree(t *testing.T) {
-	p, err := filters.OpenWith(filters.DockerDefaultName, filters.OpenOptions{Compiler: filters.CompilerLibseccomp})
+	p, err := formats.OpenWith(oci.DockerDefaultName, formats.OpenOptions{Compiler: scmp.CompilerLibseccomp})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,7 @@ import (
 	"golang.org/x/net/bpf"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/equiv"
 	"github.com/seccompbench/seccompbench/filters/internal/sym"
 )
@@ -94,7 +95,7 @@ func (e *TooLongError) Error() string {
 func (e *TooLongError) Unwrap() error { return filters.ErrLimit }
 
 // CacheChange is a syscall whose action-cache status differs between the
-// input and the result (filters.PredictCache).
+// input and the result (analysis.PredictCache).
 type CacheChange struct {
 	// Arch is the ABI name, Nr the table number, Name the syscall name.
 	Arch string
@@ -189,13 +190,13 @@ func Optimize(p *filters.Program, w Weights) (*Result, error) {
 	if err != nil || w.profiled() {
 		return r, err
 	}
-	before, err := filters.Analyze(filters.Stack{p}, nil)
+	before, err := analysis.Analyze(filters.Stack{p}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("optimize: %w", err)
 	}
 	extra := map[[2]uint32]float64{}
 	for round := 0; ; round++ {
-		after, err := filters.Analyze(filters.Stack{r.Program}, nil)
+		after, err := analysis.Analyze(filters.Stack{r.Program}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("optimize: %w", err)
 		}
@@ -264,7 +265,7 @@ func build(s filters.Stack, w Weights) ([]bpf.RawInstruction, []string, error) {
 // cacheDiff compares the action-cache predictions of two stacks over the
 // x86_64 kernel's ABIs.
 func cacheDiff(a, b filters.Stack) (lost, gained []CacheChange) {
-	ra, rb := filters.PredictCache(a, nil), filters.PredictCache(b, nil)
+	ra, rb := analysis.PredictCache(a, nil), analysis.PredictCache(b, nil)
 	for _, ea := range ra.Entries {
 		eb, ok := rb.Lookup(ea.Arch, ea.Nr)
 		if !ok || ea.Cached == eb.Cached {

@@ -11,7 +11,10 @@ import (
 	"golang.org/x/net/bpf"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/equiv"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/systemd"
 )
 
 const (
@@ -42,7 +45,7 @@ func corpus(t testing.TB) []corpusStack {
 			if err != nil {
 				t.Fatal(err)
 			}
-			u, err := filters.ParseSystemdUnit(path, data, filters.SystemdOptions{})
+			u, err := systemd.ParseUnit(path, data, systemd.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,20 +59,20 @@ func corpus(t testing.TB) []corpusStack {
 
 func mustOpen(t testing.TB, spec string) *filters.Program {
 	t.Helper()
-	p, err := filters.Open(spec)
+	p, err := formats.Open(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-func gitStatusWeights(t testing.TB) (Weights, *filters.Profile) {
+func gitStatusWeights(t testing.TB) (Weights, *analysis.Profile) {
 	t.Helper()
 	data, err := os.ReadFile("testdata/strace-f-git-status.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	prof, err := filters.ParseProfile("strace-f-git-status.txt", data)
+	prof, err := analysis.ParseProfile("strace-f-git-status.txt", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,11 +173,11 @@ func TestMergeHardenedShorter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, err := filters.Analyze(hardened, nil)
+	before, err := analysis.Analyze(hardened, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := filters.Analyze(filters.Stack{res.Program}, nil)
+	after, err := analysis.Analyze(filters.Stack{res.Program}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,8 +205,8 @@ func TestOptimizeNoProfileNoLongerPath(t *testing.T) {
 			if len(res.Longer) != 0 {
 				t.Errorf("%d syscalls have a longer path, e.g. %+v", len(res.Longer), res.Longer[0])
 			}
-			before, _ := filters.Analyze(filters.Stack{p}, nil)
-			after, _ := filters.Analyze(filters.Stack{res.Program}, nil)
+			before, _ := analysis.Analyze(filters.Stack{p}, nil)
+			after, _ := analysis.Analyze(filters.Stack{res.Program}, nil)
 			for i := range before {
 				if after[i].Executed > before[i].Executed {
 					t.Fatalf("%s %s: %d > %d", before[i].Arch, before[i].Name, after[i].Executed, before[i].Executed)
@@ -214,9 +217,9 @@ func TestOptimizeNoProfileNoLongerPath(t *testing.T) {
 }
 
 // weightedPath is the profile-weighted mean of instructions executed.
-func weightedPath(t *testing.T, p *filters.Program, prof *filters.Profile) float64 {
+func weightedPath(t *testing.T, p *filters.Program, prof *analysis.Profile) float64 {
 	t.Helper()
-	costs, err := filters.EvaluateProfile(filters.Stack{p}, prof)
+	costs, err := analysis.EvaluateProfile(filters.Stack{p}, prof)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +248,7 @@ func TestOptimizeProfileHalvesWeightedPath(t *testing.T) {
 	// [arch], jeq, ld [nr], at most two tests, ret. (docker-default allows
 	// newfstatat inside a run of allowed numbers, so a range test is as
 	// short as an exact jeq.)
-	nr, _ := filters.LookupSyscall(filters.ArchX86_64, "newfstatat")
+	nr, _ := analysis.LookupSyscall(filters.ArchX86_64, "newfstatat")
 	got, err := filters.Emulate(res.Program, filters.ArchX86_64.Data(nr))
 	if err != nil {
 		t.Fatal(err)
