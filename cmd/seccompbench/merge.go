@@ -35,7 +35,7 @@ type MergeOptions struct {
 func NewCmdMerge(f *cmdutil.Factory, runF func(*MergeOptions) error) *cobra.Command {
 	opts := &MergeOptions{IO: f.IO}
 	cmd := &cobra.Command{
-		Use:   "merge POLICY... | UNIT | DIR | --systemd DIRECTIVES",
+		Use:   "merge STACK... | --systemd DIRECTIVES",
 		Short: "Merge a stack of filters into one equivalent filter",
 		Long: `Merge a stack of seccomp filters into one classic BPF filter that gives every
 syscall the same outcome as the stack: the same action and the same data
@@ -43,7 +43,7 @@ syscall the same outcome as the stack: the same action and the same data
 ties go to the newest filter; kernel/seccomp.c: seccomp_run_filters), for
 every arch value, syscall number and argument.
 
-The stack is built from the arguments in the order given, the first
+The stack is built from the STACK arguments in the order given, the first
 installed first: a policy or raw filter adds one filter, a systemd unit the
 filters systemd 252 installs for it, a directory written by inspect --save
 the filters it holds (its manifest.json, else its filter-*.bpf files in name
@@ -65,10 +65,10 @@ with the checks. A summary goes to standard error.`,
   seccompbench merge default testdata/policies/denylist.yaml --format text`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if opts.Systemd != "" && len(args) > 0 {
-				return cmdutil.FlagErrorf("merge: give POLICY..., UNIT or DIR, or --systemd, not both")
+				return cmdutil.FlagErrorf("merge: give STACK... or --systemd, not both")
 			}
 			if opts.Systemd == "" && len(args) == 0 {
-				return cmdutil.FlagErrorf("merge: need POLICY..., a UNIT, a DIR or --systemd")
+				return cmdutil.FlagErrorf("merge: need STACK... (policies, raw filters, a systemd unit, an inspect --save directory) or --systemd")
 			}
 			return nil
 		},

@@ -28,7 +28,7 @@ func TestNewCmdMergeFlags(t *testing.T) {
 		{"text without -o", []string{"default", "testdata/x.yaml"}, errContaining(""), "text"},
 		{"json", []string{"default", "--format", "json"}, errContaining(""), "json"},
 		{"bad format", []string{"default", "--format", "xml"}, usageErrContaining("--format"), ""},
-		{"nothing to merge", nil, usageErrContaining("need POLICY"), ""},
+		{"nothing to merge", nil, usageErrContaining("need STACK"), ""},
 		{"both sources", []string{"default", "--systemd", "SystemCallFilter=@system-service"}, usageErrContaining("not both"), ""},
 	}
 	for _, tt := range tests {
