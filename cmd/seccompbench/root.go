@@ -19,7 +19,8 @@ import (
 
 // Exit codes of the command, one table for every command (docs/limits.md,
 // "Exit codes"; TestExitCodeTable checks the two agree): 0 ok, 1 failure,
-// 2 usage, 3 lint found error-severity problems, 128 + the signal's
+// 2 usage, 3 findings (lint: error-severity problems; equiv: the filters
+// differ), 128 + the signal's
 // number when interrupted (interrupt.ExitCode: 130 SIGINT, 143 SIGTERM,
 // 129 SIGHUP).
 const (
@@ -63,6 +64,9 @@ number: the kernel's action cache, instructions executed, mitigations.`,
 		NewCmdLint(f, nil),
 		NewCmdCompare(f, nil),
 		NewCmdReport(f, nil),
+		NewCmdMerge(f, nil),
+		NewCmdOptimize(f, nil),
+		NewCmdEquiv(f, nil),
 		NewCmdEstimate(f, nil),
 		NewCmdInspect(f, nil),
 		NewCmdSandbox(f, nil),
@@ -164,8 +168,9 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	return exitFailure
 }
 
-// errFindings is returned by commands (lint) that ran fine but found
-// error-severity problems: exit code 3 (exitFindings), no extra message,
-// so a script tells "the policy has errors" from "lint could not read it"
-// (exit 1).
+// errFindings is returned by commands that ran fine and found what they
+// look for, having printed it: lint's error-severity problems, equiv's
+// counterexample. Exit code 3 (exitFindings), no extra message, so a
+// script tells "the policy has errors" or "the filters differ" from "the
+// command could not check" (exit 1).
 var errFindings = errors.New("error-severity findings")
