@@ -25,7 +25,10 @@ const childProtocol = "1"
 // IsChild reports whether this process was started by the runner as a
 // measuring child. main (and TestMain in tests that run children) must call
 // ChildMain before doing anything else when it returns true.
-func IsChild() bool { return os.Getenv(childEnv) == childProtocol }
+func IsChild() bool {
+	v := os.Getenv(childEnv)
+	return v == childProtocol || v == holdProtocol
+}
 
 // childSpec is what the parent writes on a child's standard input, as JSON.
 type childSpec struct {
@@ -104,6 +107,9 @@ type measureState struct {
 // spins when done. Reporting and exiting happen on another, unfiltered
 // thread, so a policy that denies write, futex or exit cannot lose results.
 func ChildMain() {
+	if os.Getenv(childEnv) == holdProtocol {
+		holdMain() // JIT charge holder (jit_linux.go); never returns
+	}
 	debug.SetGCPercent(-1)
 	// An explicit GOMAXPROCS also stops the runtime's automatic updates
 	// (Go 1.25+), which stop the world when the affinity mask changes, as
