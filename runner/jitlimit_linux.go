@@ -189,6 +189,16 @@ const (
 	fillStep     = 32 << 10
 )
 
+// errFillWide is returned by a fill whose child loaded all maxFill probe
+// filters: the charge fell since the limit was chosen (other processes
+// freed filters), and MeasureJITCharge starts over.
+var errFillWide = errors.New("the window is too wide (the charge fell meanwhile)")
+
+// MaxMeasuredStack is the largest modelled stack charge MeasureJITCharge
+// accepts, in bytes: its fills must stay under maxFill probe filters.
+// Measure a prefix of a bigger stack and scale.
+const MaxMeasuredStack = 128 << 10
+
 // prober lowers bpf_jit_limit and runs unprivileged probe children. A load
 // of s bytes succeeds exactly when charge + s <= limit
 // (kernel/bpf/core.c: bpf_jit_charge_modmem).
@@ -217,7 +227,7 @@ func (b *prober) fill(ctx context.Context, l int64) (int, error) {
 	h.Release()
 	switch {
 	case errno == 0:
-		return 0, fmt.Errorf("probe fill at bpf_jit_limit %d: all %d probe filters loaded: the window is too wide", l, maxFill)
+		return 0, fmt.Errorf("probe fill at bpf_jit_limit %d: all %d probe filters loaded: %w", l, maxFill, errFillWide)
 	case errno != ErrnoENOTSUPP:
 		return 0, fmt.Errorf("probe fill at bpf_jit_limit %d: filter %d: seccomp(2): %w", l, n+1, errno)
 	}
@@ -338,7 +348,7 @@ func (b *prober) search(ctx context.Context, lo, hi, res int64) (int64, error) {
 //  2. fills: at L = L0 + 32 KiB a child loads nA probes, at L + 32 KiB nB,
 //     so the probe's charge s = 32 KiB / (nB - nA), rounded to the
 //     allocator's 64-byte chunk, and C = L - nA·s;
-//  3. with the stack loaded in a holder child, a fill at Ls = L + 1.5 ×
+//  3. with the stack loaded in a holder child, a fill at Ls = L + 1.25 ×
 //     the model's stack charge loads nS probes; fills at Ls without it,
 //     before and after, load n1 and n2: S = ((n1 + n2)/2 - nS)·s; this is
 //     repeated stackRepeats times and StackBytes is the median.
@@ -350,6 +360,18 @@ func (b *prober) search(ctx context.Context, lo, hi, res int64) (int64, error) {
 // never raised. modelStack is the model's charge of the stack, to size the
 // window (bytes).
 func MeasureJITCharge(ctx context.Context, stack [][]byte, modelStack int64) (m ChargeMeasurement, err error) {
+	if modelStack > MaxMeasuredStack {
+		return m, fmt.Errorf("measure the JIT charge of a stack of %d bytes (model): over %d bytes, the probe fills would exceed MAX_INSNS_PER_PATH; measure fewer filters", modelStack, MaxMeasuredStack)
+	}
+	for attempt := 0; ; attempt++ {
+		m, err = measureJITCharge(ctx, stack, modelStack)
+		if !errors.Is(err, errFillWide) || attempt == 2 {
+			return m, err
+		}
+	}
+}
+
+func measureJITCharge(ctx context.Context, stack [][]byte, modelStack int64) (m ChargeMeasurement, err error) {
 	g, note, err := newLimitGuard()
 	if err != nil {
 		return m, err
@@ -405,7 +427,7 @@ func MeasureJITCharge(ctx context.Context, stack [][]byte, modelStack int64) (m 
 	}
 	m.Current = l - int64(na)*m.ProbeBytes
 	if len(stack) > 0 {
-		ls := min(l+modelStack+modelStack/2, g.orig)
+		ls := min(l+modelStack+modelStack/4, g.orig)
 		prev, err := b.fill(ctx, ls)
 		if err != nil {
 			return m, err

@@ -174,3 +174,59 @@ func TestParseVmallocinfoErrors(t *testing.T) {
 		t.Errorf("garbage: %+v, %v", v, err)
 	}
 }
+
+func TestBudgetPlan(t *testing.T) {
+	b := Budget{Limit: 10000, Current: 3600, StackBytes: 640}
+	tests := []struct {
+		loads int64
+		want  Plan
+	}{
+		{0, Plan{Loads: 0, Charge: 0, Fits: true, HeadroomAfter: 6400}},
+		{10, Plan{Loads: 10, Charge: 6400, Fits: true, HeadroomAfter: 0}},
+		{11, Plan{Loads: 11, Charge: 7040, Fits: false, HeadroomAfter: -640}},
+	}
+	for _, tt := range tests {
+		got, err := b.Plan(tt.loads)
+		if err != nil || got != tt.want {
+			t.Errorf("Plan(%d) = %+v, %v; want %+v", tt.loads, got, err, tt.want)
+		}
+	}
+	if _, err := b.Plan(-1); !errors.Is(err, ErrBadBudget) {
+		t.Errorf("Plan(-1) err = %v, want ErrBadBudget", err)
+	}
+}
+
+func TestStackModel(t *testing.T) {
+	m := ImageModel{Fixed: 48, PerInsn: 5}
+	per, total, mean := m.StackModel([]int{5, 450}, AllocPack)
+	if len(per) != 2 || per[0] != 128 || per[1] != 2368 || total != 2496 || mean != 1248 {
+		t.Errorf("StackModel = %v, %d, %v; want [128 2368], 2496, 1248", per, total, mean)
+	}
+	if per, total, mean := m.StackModel(nil, AllocPack); per != nil || total != 0 || mean != 0 {
+		t.Errorf("empty stack: %v, %d, %v", per, total, mean)
+	}
+}
+
+// The default model reproduces its calibration points (docs/budget.md,
+// Linux 6.18 x86_64): docker-default's 1694 eBPF instructions were
+// measured at 16320 bytes, the default policy's 157 at 1472.
+func TestDefaultImageModelCalibration(t *testing.T) {
+	tests := []struct {
+		name     string
+		ebpf     int
+		measured int
+		want     int
+	}{
+		{"docker-default", 1694, 16320, 16320},
+		{"default policy", 157, 1472, 1536},
+		{"ret ALLOW", 5, 64, 128},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := DefaultImageModel.FilterCharge(tt.ebpf, AllocPack)
+			if got != tt.want {
+				t.Errorf("FilterCharge(%d) = %d, want %d (measured %d)", tt.ebpf, got, tt.want, tt.measured)
+			}
+		})
+	}
+}
