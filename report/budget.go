@@ -44,11 +44,13 @@ type Budget struct {
 	// PerNode is --per-node (separate loads planned on the node, 0 if not
 	// given) and Processes --processes (processes sharing each load:
 	// forked children inherit the filters and add no charge).
-	PerNode       int64 `json:"per_node,omitempty"`
-	Processes     int64 `json:"processes,omitempty"`
-	PlannedCharge int64 `json:"planned_charge,omitempty"`
-	PlannedFits   bool  `json:"planned_fits,omitempty"`
-	HeadroomAfter int64 `json:"headroom_after,omitempty"`
+	PerNode   int64 `json:"per_node,omitempty"`
+	Processes int64 `json:"processes,omitempty"`
+	// TotalProcesses is PerNode × Processes.
+	TotalProcesses int64 `json:"total_processes,omitempty"`
+	PlannedCharge  int64 `json:"planned_charge,omitempty"`
+	PlannedFits    bool  `json:"planned_fits,omitempty"`
+	HeadroomAfter  int64 `json:"headroom_after,omitempty"`
 	// Validation is the errno-524 experiment (--validate), if run.
 	Validation *BudgetValidation `json:"validation,omitempty"`
 	Notes      []string          `json:"notes"`
@@ -103,7 +105,7 @@ func WriteBudgetText(w io.Writer, b *Budget) error {
 		}
 		procs := ""
 		if b.Processes > 1 {
-			procs = fmt.Sprintf(" (%s processes in all: forked processes share their parent's filters and add no charge)", group(b.PerNode*b.Processes))
+			procs = fmt.Sprintf(" (%s processes in all: forked processes share their parent's filters and add no charge)", group(b.TotalProcesses))
 		}
 		ew.printf("plan: %s loads%s charge %s bytes: %s, %s bytes left\n", group(b.PerNode), procs, group(b.PlannedCharge), verdict, group(b.HeadroomAfter))
 	}

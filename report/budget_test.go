@@ -10,7 +10,7 @@ import (
 func TestWriteBudgetText(t *testing.T) {
 	b := &Budget{Policies: []string{"docker-default"}, StackFilters: 1, StackBytes: 16320, StackBasis: "model", Allocator: "pack",
 		Limit: 528482304, Current: 2101248, CurrentBasis: "vmallocinfo upper bound", Fit: 32254, FirstFailure: 32255,
-		PerNode: 100, Processes: 5, PlannedCharge: 1632000, PlannedFits: true, HeadroomAfter: 524749056}
+		PerNode: 100, Processes: 5, TotalProcesses: 500, PlannedCharge: 1632000, PlannedFits: true, HeadroomAfter: 524749056}
 	var buf bytes.Buffer
 	if err := WriteBudgetText(&buf, b); err != nil {
 		t.Fatal(err)
