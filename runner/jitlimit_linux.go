@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"cmp"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -238,14 +239,7 @@ func (b *prober) fill(ctx context.Context, l int64) (int, error) {
 // kernel frees them from a work queue (bpf_prog_free_deferred), which
 // takes a while for thousands. Drained means one probe loads again at
 // b.base (a limit just above the charge before the fills); it gives up
-// after 5 s and lets the next fill see the difference.
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
+// after 2 s and lets the next fill see the difference.
 // fine returns the charge by bisection with single probe filters in
 // [around-window, around+window], to the byte: the lowest limit L* at
 // which a probe loads is charge + s.
@@ -264,7 +258,7 @@ func (b *prober) drain(ctx context.Context) error {
 		time.Sleep(100 * time.Millisecond)
 		return nil
 	}
-	for range 50 {
+	for range 20 {
 		time.Sleep(100 * time.Millisecond)
 		ok, err := b.loads(ctx, b.base)
 		if err != nil || ok {
@@ -392,13 +386,16 @@ func measureJITCharge(ctx context.Context, stack [][]byte, modelStack int64) (m 
 	if err != nil {
 		return m, err
 	}
-	b.base = min(l0+2048, g.orig)
+	b.base = min(l0+8192, g.orig)
 	l := min(l0+fillWindow, g.orig)
-	// The probe's charge from pairs of fills: the pair whose estimate is
-	// closest to a whole number of chunks wins (other processes' loads
-	// and frees blur the others).
-	var na int
-	bestDev := 1.0
+	// The probe's charge from three pairs of fills: the median estimate,
+	// rounded to the allocator's chunk (other processes' loads and frees
+	// between two fills blur single pairs either way).
+	type pair struct {
+		na int
+		s  float64
+	}
+	var pairs []pair
 	for range 3 {
 		a, err := b.fill(ctx, l)
 		if err != nil {
@@ -409,22 +406,17 @@ func measureJITCharge(ctx context.Context, stack [][]byte, modelStack int64) (m 
 			return m, err
 		}
 		m.Fills = append(m.Fills, a, nb)
-		if nb <= a {
-			continue
-		}
-		s := float64(fillStep) / float64(nb-a)
-		chunks := max(1, int64(s/jitmem.ChunkSize+0.5))
-		dev := abs(s/float64(chunks*jitmem.ChunkSize) - 1)
-		if dev < bestDev {
-			bestDev, na, m.ProbeBytes = dev, a, chunks*jitmem.ChunkSize
-		}
-		if dev < 0.02 {
-			break
+		if nb > a {
+			pairs = append(pairs, pair{a, float64(fillStep) / float64(nb-a)})
 		}
 	}
-	if m.ProbeBytes == 0 || bestDev > 0.25 {
+	if len(pairs) < 2 {
 		return m, fmt.Errorf("probe fills %v at %d and %d bytes disagree: the charge changed too much meanwhile; retry on a quieter machine", m.Fills, l, l+fillStep)
 	}
+	slices.SortFunc(pairs, func(x, y pair) int { return cmp.Compare(x.s, y.s) })
+	med := pairs[len(pairs)/2]
+	na := med.na
+	m.ProbeBytes = max(1, int64(med.s/jitmem.ChunkSize+0.5)) * jitmem.ChunkSize
 	m.Current = l - int64(na)*m.ProbeBytes
 	if len(stack) > 0 {
 		ls := min(l+modelStack+modelStack/4, g.orig)
