@@ -3,17 +3,12 @@ package jitmem
 import (
 	"testing"
 
-	"github.com/seccompbench/seccompbench/internal/importcheck"
+	"github.com/seccompbench/seccompbench/internal/boundary"
 )
 
 // TestImports keeps the model pure (STYLE.md): no kernel access, no exec,
 // no clock; runner reads the kernel and passes text and numbers in.
 func TestImports(t *testing.T) {
-	importcheck.Check(t, "jitmem", func(path string) bool {
-		switch path {
-		case "golang.org/x/sys/unix", "os", "os/exec", "syscall", "time":
-			return true
-		}
-		return false
-	})
+	boundary.ForbidImports(t, "jitmem", boundary.Sources(t),
+		[]string{"golang.org/x/sys/unix", "os", "os/exec", "syscall", "time"})
 }
