@@ -27,10 +27,11 @@ var errInstallDenied = errors.New("policy denies installing further filters")
 // `ret #k` with that action anywhere in the program). Without a listener
 // the kernel fails such syscalls with ENOSYS (kernel/seccomp.c:
 // seccomp_do_user_notification), so the result would describe neither the
-// policy as deployed nor a plain deny.
+// policy as deployed nor a plain deny. The notify workload is exempt: it
+// installs a listener on top (predictWorkload skips this check for it).
 func CheckNotify(progs []*filters.Program) error {
 	if i, pc, ok := NotifyAt(progs); ok {
-		return fmt.Errorf("%w: policy %d (%s) returns SECCOMP_RET_USER_NOTIF at instruction %d; seccompbench installs filters without a listener (no supervisor answers, the kernel would fail those syscalls with ENOSYS): replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy",
+		return fmt.Errorf("%w: policy %d (%s) returns SECCOMP_RET_USER_NOTIF at instruction %d; seccompbench installs filters without a listener (no supervisor answers, the kernel would fail those syscalls with ENOSYS): replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy, or measure the notification round trip with --workload notify",
 			errNoListener, i, progs[i].Name, pc)
 	}
 	return nil
@@ -86,8 +87,12 @@ func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int,
 	arch := filters.ArchX86_64
 	var out []report.CacheVariant
 	var warnings []string
-	if err := CheckNotify(progs); err != nil {
-		return nil, nil, err
+	// The notify workload installs its own listener on top of the stack
+	// (runner.NotifyWorkload); only then may a policy notify.
+	if !w.IsNotify() {
+		if err := CheckNotify(progs); err != nil {
+			return nil, nil, err
+		}
 	}
 	for _, v := range variants {
 		stack, err := runner.StackFor(progs, runner.Cell{Variant: v, Filters: n})
@@ -106,7 +111,7 @@ func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int,
 			if !ok {
 				return nil, nil, fmt.Errorf("workload syscall %q unknown on %s", name, arch.Name)
 			}
-			cs := report.CacheSyscall{Name: name, Nr: nr, Cached: n == 0}
+			cs := report.CacheSyscall{Name: name, Nr: nr, Cached: n == 0 && !w.IsNotify()}
 			if n > 0 {
 				e, ok := pred.Lookup(arch.Name, nr)
 				cs.Cached = ok && e.Cached
@@ -124,6 +129,22 @@ func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int,
 				src := "none"
 				if res.Decider >= 0 {
 					src = stack[res.Decider].Name
+				}
+				if w.IsNotify() {
+					// The workload's own notifying filter on top decides
+					// unless a filter below returns a lower action.
+					cs.Cached, cs.Instructions = false, res.Instructions
+					cs.Reason = "the notify workload's filter returns SECCOMP_RET_USER_NOTIF for it"
+					switch res.Action {
+					case filters.ActionAllow, filters.ActionLog, filters.ActionUserNotif, filters.ActionTrace:
+					default:
+						if v == variants[0] {
+							return nil, nil, fmt.Errorf("%w: filter %d (%s) returns %s for %s, which wins over the notify workload's SECCOMP_RET_USER_NOTIF: nothing would be notified; allow %s in the policy",
+								errPreflight, res.Decider, src, res.Action.KernelName(), name, name)
+						}
+					}
+					cv.Syscalls = append(cv.Syscalls, cs)
+					continue
 				}
 				switch res.Action {
 				case filters.ActionKillProcess, filters.ActionKillThread, filters.ActionTrap, filters.ActionUserNotif, filters.ActionTrace:
