@@ -1,12 +1,12 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/signal"
-	"cmp"
 	"path/filepath"
 	"slices"
 	"strconv"
