@@ -85,3 +85,10 @@ func SetSetup(st *report.Setup, f Figures, n int) *report.Setup {
 	st.JITBytesPerFilter, st.JITBytesStack, st.JITSource, st.JITAllocator = f.Mean, f.Stack, f.Source, f.Allocator.String()
 	return st
 }
+
+// Estimate returns f as the report's JIT estimate with the host's
+// bpf_jit_limit (0 when unreadable).
+func Estimate(f Figures, limit int64) *report.JITEstimate {
+	return &report.JITEstimate{StackBytes: f.Stack, PerFilterBytes: f.Mean, Source: f.Source,
+		Allocator: f.Allocator.String(), Limit: max(limit, 0)}
+}
