@@ -108,7 +108,7 @@ type InspectProcess struct {
 	// JIT is the stack's JIT memory (model), nil without filters.
 	JIT   *JITEstimate `json:"jit,omitempty"`
 	Saved string       `json:"saved,omitempty"`
-	Error          string           `json:"error,omitempty"`
+	Error string       `json:"error,omitempty"`
 }
 
 // InspectManifest is DIR/manifest.json of `inspect --save`.
