@@ -148,33 +148,44 @@ func Charge(imageBytes int, a Allocator) int {
 func roundUp(n, to int) int { return (n + to - 1) / to * to }
 
 // ImageModel estimates the size of the x86_64 JIT image of a converted
-// seccomp filter from its eBPF length: Fixed bytes of prologue and
-// epilogue plus PerInsn bytes per eBPF instruction. The x86 JIT emits 2 to
-// 12 bytes per instruction for the instructions seccomp filters convert
-// to (32-bit loads from the context, compares against 32-bit immediates,
-// short or near conditional jumps, mov-immediate and exit); long jump
-// chains use near jumps. The defaults are calibrated on kernel 6.18
-// against charges measured with probe fills (docs/budget.md):
-// docker-default (1694 eBPF instructions) measured 16320 bytes, the
-// model gives 16320; the embedded default policy (157) measured 1472, the
-// model 1536 (+4 %); a 5-instruction `ret ALLOW` measured 64, the model
-// 128. A model, not a measurement.
+// seccomp filter from its eBPF length L, in two regimes:
+//
+//	image = Fixed + SmallPerInsn·min(L, SmallInsns) + PerInsn·max(0, L − SmallInsns)
+//
+// The x86 JIT emits 2 to 12 bytes per instruction for what seccomp filters
+// convert to (32-bit loads from the context, compares against immediates,
+// conditional jumps, mov-immediate and exit); in a short program every
+// jump is a 2-byte short jump, and long jump chains need 6-byte near jumps
+// and 32-bit compares, hence the two slopes. The defaults were fitted on
+// kernel 6.18 to charges measured with probe fills (docs/budget.md):
+// docker-default (1694 eBPF instructions) measured 16320 bytes, model
+// 16512 (+1.2 %); the embedded default policy (157) 1472, model 1472; the
+// 35-filter stack of testdata/policies/hardened.service 11008, model 11072
+// (+0.6 %); `ret ALLOW` (5) 64, model 64. A model, not a measurement:
+// other layouts, kernels and mitigations (a BHB barrier for unprivileged
+// loaders, constant blinding) differ.
 type ImageModel struct {
 	// Fixed is the prologue plus epilogue, in bytes.
 	Fixed int
-	// PerInsn is the mean image size per eBPF instruction, in bytes.
-	PerInsn float64
+	// SmallInsns is the length, in eBPF instructions, up to which
+	// SmallPerInsn applies.
+	SmallInsns int
+	// SmallPerInsn and PerInsn are the mean image bytes per eBPF
+	// instruction below and above SmallInsns.
+	SmallPerInsn, PerInsn float64
 }
 
-// DefaultImageModel is the model calibrated on this project's reference
-// host (Linux 6.18, x86_64, retpolines and return thunks on, no BHB
-// barrier: "BHI: Not affected").
-var DefaultImageModel = ImageModel{Fixed: 0, PerInsn: 9.6}
+// DefaultImageModel is the model fitted on this project's reference host
+// (Linux 6.18, x86_64, retpolines and return thunks on, no BHB barrier:
+// "BHI: Not affected").
+var DefaultImageModel = ImageModel{Fixed: 0, SmallInsns: 25, SmallPerInsn: 3.8, PerInsn: 9.8}
 
 // ImageBytes returns the modelled image size of a filter of ebpfInsns eBPF
 // instructions (filters.Program.EBPFLen), in bytes.
 func (m ImageModel) ImageBytes(ebpfInsns int) int {
-	return m.Fixed + int(m.PerInsn*float64(ebpfInsns)+0.5)
+	small := min(ebpfInsns, m.SmallInsns)
+	big := max(0, ebpfInsns-m.SmallInsns)
+	return m.Fixed + int(m.SmallPerInsn*float64(small)+m.PerInsn*float64(big)+0.5)
 }
 
 // FilterCharge returns the modelled charge of one filter of ebpfInsns eBPF
