@@ -73,6 +73,9 @@ var ErrSupervisor = errors.New("notification supervisor failed")
 // NotifyWorkload returns the notify workload on syscall spec (as for
 // SyscallWorkload: "NAME" or "NAME:a0,a1,a2" from the safe list; "" means
 // getppid). The op is one round trip through the supervisor.
+//
+// Requires at least Linux 5.5 (SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+// NotifyOptions.Sync Linux 6.6.
 func NotifyWorkload(spec string) (Workload, error) {
 	if spec == "" {
 		spec = "getppid"
