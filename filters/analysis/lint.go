@@ -192,7 +192,7 @@ func newLinter(s filters.Stack, opts LintOptions) (l *linter, valid bool) {
 	if native == nil {
 		native = filters.ArchX86_64
 	}
-	l = &linter{s: s, native: native}
+	l = &linter{s: s, native: native, listener: opts.Listener}
 	l.limits(opts.Count)
 	if valid = l.validity(); valid {
 		l.cs, _ = filters.NewExecutableStack(s)
@@ -201,10 +201,11 @@ func newLinter(s filters.Stack, opts LintOptions) (l *linter, valid bool) {
 }
 
 type linter struct {
-	s      filters.Stack
-	native *filters.Arch
-	cs     filters.ExecutableStack
-	out    []Finding
+	s        filters.Stack
+	native   *filters.Arch
+	cs       filters.ExecutableStack
+	out      []Finding
+	listener bool // LintOptions.Listener
 }
 
 func (l *linter) add(f Finding) { l.out = append(l.out, f) }
@@ -287,9 +288,13 @@ func (l *linter) verdict(d filters.SeccompData) filters.StackResult { return l.c
 // allowed reports whether the kernel lets the syscall run: ALLOW or LOG.
 func allowed(a filters.Action) bool { return a == filters.ActionAllow || a == filters.ActionLog }
 
-func readsBeyondNrArch(r filters.StackResult) bool {
+// readsArgs reports whether a filter on r's path loaded an argument word,
+// so that a verdict taken with all arguments 0 may differ for others. The
+// instruction pointer does not count: run's cache-defeat prefix loads it
+// without deciding anything (Program.DefeatCache).
+func readsArgs(r filters.StackResult) bool {
 	for _, f := range r.PerFilter {
-		if !f.Read.Only(filters.FieldNr | filters.FieldArch) {
+		if !f.Read.Only(filters.FieldNr | filters.FieldArch | filters.FieldIP) {
 			return true
 		}
 	}
@@ -488,7 +493,7 @@ func (l *linter) runtime() {
 			continue
 		}
 		argNote := ""
-		if readsBeyondNrArch(r) {
+		if readsArgs(r) {
 			argNote = " (with all arguments 0; the verdict depends on arguments)"
 		}
 		f := Finding{Code: LintRuntimeNeeds, Filter: r.Decider, Syscall: need.name}
@@ -608,12 +613,16 @@ func (l *linter) workload(names []string, valid bool) {
 		}
 		r := l.verdict(l.native.Data(n))
 		argNote := ""
-		if readsBeyondNrArch(r) {
+		if readsArgs(r) {
 			argNote = " (with all arguments 0; the verdict depends on arguments)"
 		}
 		errno, isErrno := r.Errno()
 		switch {
 		case allowed(r.Action):
+		case l.listener && (r.Action == filters.ActionUserNotif || r.Action == filters.ActionTrace):
+			// The notify workload's own USER_NOTIF filter on top wins
+			// over TRACE and ties with USER_NOTIF (the newest decides):
+			// its supervisor answers.
 		case !isErrno:
 			l.add(Finding{Severity: SeverityError, Code: LintWorkloadKilled, Filter: r.Decider, Syscall: name,
 				Message: fmt.Sprintf("the workload calls %s, which is %s%s: the benchmark child would die", name, verb(r), argNote),
