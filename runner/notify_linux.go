@@ -14,16 +14,15 @@ import (
 // supervisor answers one notify child's notifications from a locked thread
 // of the parent process.
 type supervisor struct {
-	opts      NotifyOptions
-	nr        int32
-	parent    int      // parent's end of the socket pair
-	child     *os.File // child's end, ExtraFiles[0] of the child
-	stop      atomic.Bool
-	wg        sync.WaitGroup
-	answers   atomic.Uint64
-	err       error // set by serve before wg.Done
-	gotFD     atomic.Bool
-	syncFlags bool // SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP was set
+	opts    NotifyOptions
+	nr      int32
+	parent  int      // parent's end of the socket pair
+	child   *os.File // child's end, ExtraFiles[0] of the child
+	stop    atomic.Bool
+	wg      sync.WaitGroup
+	answers atomic.Uint64
+	err     error // set by serve before wg.Done
+	gotFD   atomic.Bool
 }
 
 // startSupervisor creates the socket pair the child passes its listener
@@ -90,7 +89,6 @@ func (s *supervisor) serve() error {
 			}
 			return fmt.Errorf("set SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP: %w", e)
 		}
-		s.syncFlags = true
 	}
 	pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
 	var req seccompNotif
@@ -208,8 +206,8 @@ func checkNotifySupport(opts NotifyOptions) error {
 		return nil
 	}
 	rel := unix.ByteSliceToString(uts.Release[:])
-	var ma int
-	if _, err := fmt.Sscanf(rel, "%d.", &ma); err != nil {
+	var ma, mi int
+	if _, err := fmt.Sscanf(rel, "%d.%d", &ma, &mi); err != nil {
 		return nil
 	}
 	if !kernelAtLeast(rel, 5, 5) {
