@@ -22,7 +22,6 @@ type supervisor struct {
 	wg      sync.WaitGroup
 	answers atomic.Uint64
 	err     error // set by serve before wg.Done
-	gotFD   atomic.Bool
 }
 
 // startSupervisor creates the socket pair the child passes its listener
@@ -75,7 +74,6 @@ func (s *supervisor) serve() error {
 	if err != nil || fd < 0 {
 		return err
 	}
-	s.gotFD.Store(true)
 	closed := false
 	defer func() {
 		if !closed {
