@@ -15,10 +15,11 @@ import (
 
 // execChild starts one child, feeds it spec and decodes its report. The
 // child dies with the parent (PR_SET_PDEATHSIG) and is killed at timeout.
-// It also returns the child's CPU time, user plus system over all its
-// threads and the descendants it waited for (wait4(2) rusage).
-func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpec) (childReport, time.Duration, error) {
-	rep, cmd, err := execChildCmd(ctx, timeout, c, spec)
+// extra files become the child's fds 3, 4, ... (the notify workload's
+// socket). It also returns the child's CPU time, user plus system over all
+// its threads and the descendants it waited for (wait4(2) rusage).
+func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpec, extra ...*os.File) (childReport, time.Duration, error) {
+	rep, cmd, err := execChildCmd(ctx, timeout, c, spec, extra...)
 	var own time.Duration
 	if cmd != nil && cmd.ProcessState != nil {
 		own = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
@@ -27,7 +28,7 @@ func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpe
 }
 
 // execChildCmd is execChild, returning the finished command.
-func execChildCmd(ctx context.Context, timeout time.Duration, c Cell, spec childSpec) (childReport, *exec.Cmd, error) {
+func execChildCmd(ctx context.Context, timeout time.Duration, c Cell, spec childSpec, extra ...*os.File) (childReport, *exec.Cmd, error) {
 	var rep childReport
 	in, err := json.Marshal(spec)
 	if err != nil {
@@ -45,6 +46,7 @@ func execChildCmd(ctx context.Context, timeout time.Duration, c Cell, spec child
 	cmd := exec.CommandContext(cctx, exe)
 	cmd.Env = childEnviron()
 	cmd.Stdin = bytes.NewReader(in)
+	cmd.ExtraFiles = extra
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &limitedBuffer{max: 8 << 10, buf: &stderr}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"time"
 
 	"github.com/seccompbench/seccompbench/stats"
@@ -269,23 +270,41 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 	if spec.CPU < 0 {
 		spec.CPU = -1
 	}
+	var err error
+	var sup *supervisor
+	var extra []*os.File
+	if cfg.Workload.IsNotify() {
+		if sup, err = startSupervisor(cfg.Notify, cfg.Workload.Syscall[0], &spec); err != nil {
+			return Sample{}, err
+		}
+		extra = append(extra, sup.child)
+	}
 	var before cpuStat
 	var statErr error
 	if cpu >= 0 && cfg.watch != nil {
 		before, statErr = readCPUStat(cpu)
 	}
-	rep, own, err := execChild(ctx, cfg.ChildTimeout, c, spec)
-	if err != nil {
-		return Sample{}, err
-	}
-	if cpu >= 0 && cfg.watch != nil && statErr == nil {
+	rep, own, err := execChild(ctx, cfg.ChildTimeout, c, spec, extra...)
+	if err == nil && cpu >= 0 && cfg.watch != nil && statErr == nil {
 		if after, err := readCPUStat(cpu); err == nil {
 			cfg.watch.add(cpu, before, after, own)
 		}
 	}
-	if rep.FiltersBefore >= 0 && rep.FiltersAfter >= 0 && rep.FiltersAfter != rep.FiltersBefore+len(stack) {
+	installed := len(stack)
+	if sup != nil {
+		installed++ // the notifying filter
+		answers, serr := sup.finish()
+		if err == nil {
+			want := uint64(cfg.Warmup+cfg.Samples) * cfg.Iterations
+			err = notifyCellError(c, sup, answers, serr, rep.Notify, want)
+		}
+	}
+	if err != nil {
+		return Sample{}, err
+	}
+	if rep.FiltersBefore >= 0 && rep.FiltersAfter >= 0 && rep.FiltersAfter != rep.FiltersBefore+installed {
 		return Sample{}, &ChildError{Cell: c, ExitCode: 0,
-			Reason: fmt.Sprintf("Seccomp_filters is %d after installing %d filters on top of %d inherited", rep.FiltersAfter, len(stack), rep.FiltersBefore)}
+			Reason: fmt.Sprintf("Seccomp_filters is %d after installing %d filters on top of %d inherited", rep.FiltersAfter, installed, rep.FiltersBefore)}
 	}
 	if len(rep.SamplesNs) != cfg.Samples {
 		return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d samples, want %d", len(rep.SamplesNs), cfg.Samples)}
