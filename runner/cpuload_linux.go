@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Foreign-load watch. A lock keeps other seccompbench runs off a measuring
@@ -147,4 +149,14 @@ func foreignLoad(cpus []int, children int, busyTicks, totalTicks uint64, own tim
 		f.Share = float64(f.BusyNs-f.OwnNs) / float64(f.WindowNs)
 	}
 	return f
+}
+
+// selfCPUTime is this process's CPU time so far, user plus system over
+// all its threads (getrusage(2) RUSAGE_SELF); 0 if it cannot be read.
+func selfCPUTime() time.Duration {
+	var ru unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
