@@ -104,6 +104,9 @@ type Row struct {
 	// Binary rows are tried for data that is not text (filters.IsBinary),
 	// the others for text.
 	Binary bool
+	// OCI rows compile through an OCI profile, so OpenOptions.OCI (caps,
+	// kernel version, host arch) decides their conditional parts.
+	OCI bool
 	// Detect reports whether data is in this format; nil for the fallback
 	// row, which takes text no other row claims.
 	Detect func(data []byte) bool
@@ -128,6 +131,7 @@ var Table = []Row{
 		Format: OCI, Names: []string{"oci", "docker", "oci-json"},
 		Help:     "OCI/Docker seccomp profile",
 		Builtins: []string{oci.DockerDefaultName},
+		OCI:      true,
 		Detect:   oci.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			return oci.LoadSource(name, data, o.OCI, o.Compiler)
@@ -157,6 +161,7 @@ var Table = []Row{
 	{
 		Format: Kubernetes, Names: []string{"kubernetes", "k8s", "seccompprofile", "spo"},
 		Help:   "Kubernetes SeccompProfile; --profile-name, --base",
+		OCI:    true,
 		Detect: kubernetes.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			progs, _, err := kubernetes.Load(name, data, kubernetes.Options{Name: o.ProfileName, Bases: o.Bases, OCI: o.OCI})
@@ -166,6 +171,7 @@ var Table = []Row{
 	{
 		Format: Firecracker, Names: []string{"firecracker", "seccompiler"},
 		Help:   "Firecracker seccompiler JSON; --thread",
+		OCI:    true,
 		Detect: firecracker.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			progs, _, err := firecracker.Load(name, data, firecracker.Options{Thread: o.Thread, OCI: o.OCI})
@@ -182,6 +188,7 @@ var Table = []Row{
 	{
 		Format: LXC, Names: []string{"lxc", "incus", "lxd"},
 		Help:   "LXC/Incus seccomp policy",
+		OCI:    true,
 		Detect: lxc.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			progs, _, err := lxc.Load(name, data, lxc.Options{OCI: o.OCI})
@@ -191,6 +198,7 @@ var Table = []Row{
 	{
 		Format: Minijail, Names: []string{"minijail"},
 		Help:   "minijail .policy",
+		OCI:    true,
 		Detect: minijail.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			progs, _, err := minijail.Load(name, data, minijail.Options{OCI: o.OCI})
@@ -207,6 +215,13 @@ func single(name string, f Format, progs []*filters.Program, err error) (*filter
 		return nil, err
 	}
 	return &filters.Source{Name: name, Format: string(f), Filters: progs}, nil
+}
+
+// UsesOCI reports whether sources of the format named f (as
+// Source.Format spells it) are resolved with OpenOptions.OCI.
+func UsesOCI(f string) bool {
+	r := row(Format(f))
+	return r != nil && r.OCI
 }
 
 // row returns the table row of f, or nil.

@@ -870,3 +870,67 @@ func LoadSource(name string, data []byte, opt Options, c scmp.Compiler) (*filter
 	}
 	return &filters.Source{Name: name, Format: FormatName, Filters: []*filters.Program{p}, Warnings: res.warnings}, nil
 }
+
+// Resolution says what resolved a profile's conditional parts
+// (includes/excludes on caps, minKernel, arches): Options with their
+// defaults filled in, for outputs to state.
+type Resolution struct {
+	// Caps is the capability set, CAP_* names in AllCaps order.
+	Caps []string
+	// DefaultCaps is true when Options.Caps was nil (DockerDefaultCaps).
+	DefaultCaps bool
+	// KernelVersion is "major.minor".
+	KernelVersion string
+	// DefaultKernel is true when Options.KernelVersion was ""
+	// (DefaultKernelVersion).
+	DefaultKernel bool
+	// Arch is the host architecture, e.g. "x86_64".
+	Arch string
+}
+
+// Resolution returns o with its defaults filled in.
+func (o Options) Resolution() Resolution {
+	r := Resolution{Caps: o.Caps, KernelVersion: o.KernelVersion, Arch: o.Arch}
+	if r.Caps == nil {
+		r.Caps, r.DefaultCaps = DockerDefaultCaps, true
+	}
+	if r.KernelVersion == "" {
+		r.KernelVersion, r.DefaultKernel = DefaultKernelVersion, true
+	}
+	if r.Arch == "" {
+		r.Arch = "x86_64"
+	}
+	return r
+}
+
+// String says it in one line, e.g. "capabilities: Docker's default set
+// (14); kernel 6.18 (default); host arch x86_64".
+func (r Resolution) String() string {
+	caps := fmt.Sprintf("%d: %s", len(r.Caps), strings.Join(r.Caps, ","))
+	switch {
+	case r.DefaultCaps:
+		caps = fmt.Sprintf("Docker's default set (%d)", len(r.Caps))
+	case len(r.Caps) == 0:
+		caps = "none"
+	case len(r.Caps) == len(AllCaps):
+		caps = fmt.Sprintf("all (%d)", len(r.Caps))
+	}
+	kv := r.KernelVersion
+	if r.DefaultKernel {
+		kv += " (default)"
+	}
+	return fmt.Sprintf("capabilities: %s; kernel %s; host arch %s", caps, kv, r.Arch)
+}
+
+// CheckOptions reports whether o's kernel version and host architecture
+// are ones Parse accepts, so commands can refuse bad flags before
+// loading anything.
+func CheckOptions(o Options) error {
+	if _, err := parseKernelVersion(o.KernelVersion); err != nil {
+		return err
+	}
+	if _, ok := nativeArch[o.Arch]; !ok && o.Arch != "" {
+		return fmt.Errorf("check host arch %q: want x86_64, aarch64, x86 or arm", o.Arch)
+	}
+	return nil
+}
