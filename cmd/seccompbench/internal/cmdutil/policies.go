@@ -202,6 +202,7 @@ func OpenPolicies(specs []string, o formats.OpenOptions) ([]*filters.Program, []
 	}
 	return progs, l.Pols, nil
 }
+
 // ReadDocument reads a run result (`run --format json`) from path; what
 // names the file in errors ("result", "calibration").
 func ReadDocument(path, what string) (*report.Document, error) {

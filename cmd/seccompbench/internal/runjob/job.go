@@ -68,7 +68,7 @@ type Job struct {
 	// --thread); its Format, OCI, Compiler and Stdin are replaced by
 	// FormatIn, OCI, Compiler and the streams' In.
 	Open formats.OpenOptions
-	Args      []string // the command line, for the report
+	Args []string // the command line, for the report
 
 	// Pid, if set, replays the filter stack dumped from this process
 	// (inspect.PidPolicies) instead of policies.
