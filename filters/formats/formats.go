@@ -164,6 +164,11 @@ var Table = []Row{
 		OCI:    true,
 		Detect: kubernetes.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+			if d, err := kubernetes.Parse(name, data); err == nil && o.ProfileName == "" && len(d.Profiles) > 1 {
+				return nil, &filters.SourceError{File: name, Err: kubernetes.ErrBadProfile,
+					Msg:  fmt.Sprintf("the file holds %d SeccompProfiles (%s)", len(d.Profiles), strings.Join(d.Names(), ", ")),
+					Hint: "choose one with --profile-name NAME"}
+			}
 			progs, _, err := kubernetes.Load(name, data, kubernetes.Options{Name: o.ProfileName, Bases: o.Bases, OCI: o.OCI})
 			return single(name, Kubernetes, progs, err)
 		},
