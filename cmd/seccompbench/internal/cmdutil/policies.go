@@ -61,7 +61,12 @@ func LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
 		compile := time.Since(t0)
 		l.Sources = append(l.Sources, src)
 		l.Progs = append(l.Progs, src.Filters...)
-		l.Pols = append(l.Pols, describe(src, compile))
+		pol := describe(src, compile)
+		if formats.UsesOCI(src.Format) {
+			r := o.OCI.Resolution()
+			pol.OCI = report.NewOCIResolution(&r)
+		}
+		l.Pols = append(l.Pols, pol)
 	}
 	return l, nil
 }
