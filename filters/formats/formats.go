@@ -139,7 +139,7 @@ var Table = []Row{
 	},
 	{
 		Format: SystemdUnit, Names: []string{"systemd", "systemd-unit", "unit"},
-		Help:   "systemd unit or directives",
+		Help:   "systemd unit or directives: the stack systemd 252 installs; docs/policy-formats.md lists the modeled directives",
 		Detect: systemd.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			so := o.Systemd
