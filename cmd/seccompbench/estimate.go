@@ -69,7 +69,7 @@ added time per second of work. See docs/estimate.md.`,
   seccompbench estimate default --profile git.strace --duration 12ms
   seccompbench estimate default --filters 8 --cache defeat --profile git.strace
   seccompbench estimate testdata/policies/positions.yaml --filters 8 --cache defeat --profile docs/validation-profile.csv --validate`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Context = cmd.Context()
 			opts.Policies = args
@@ -103,6 +103,7 @@ added time per second of work. See docs/estimate.md.`,
 			if opts.Open, err = opts.Load.Options(f.IO.In); err != nil {
 				return err
 			}
+			opts.Systemd = opts.Load.Systemd
 			if runF != nil {
 				return runF(opts)
 			}
@@ -113,6 +114,7 @@ added time per second of work. See docs/estimate.md.`,
 	fl.StringVar(&opts.Profile, "profile", "", "syscall profile `FILE`: strace -c / strace -f -c output, or syscall,count[,seconds] CSV")
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddSystemdFlag(fl, &opts.Load)
 	cmdutil.AddLoadFlags(fl, &opts.Load, true)
 	fl.StringVar(&opts.Cache, "cache", "on", "evaluate the filters as installed (on) or with the action cache defeated (defeat: pre-5.11 kernels, argument rules)")
 	fl.StringArrayVar(&opts.Calibrations, "calibration", nil, "a run --format json result `FILE` with a defeat fit (repeatable); default: a quick calibration now")

@@ -257,3 +257,21 @@ func TestNewFormatsCommands(t *testing.T) {
 		})
 	}
 }
+
+// TestSystemdDirectivesFlag: --systemd 'Directive=...' is a stack for
+// simulate, lint and estimate as for run, and stands in for POLICY.
+func TestSystemdDirectivesFlag(t *testing.T) {
+	code, out, errs := runCmd(t, "", "simulate", "--systemd", "SystemCallFilter=@system-service", "--syscall", "reboot")
+	if code != 0 || !strings.Contains(out, "KILL_PROCESS from filter 2 (--systemd/SystemCallFilter/x86_64)") {
+		t.Errorf("simulate --systemd: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCmd(t, "", "lint", "--systemd", "SystemCallFilter=~clone", "default")
+	if code != 1 || !strings.Contains(out, "(--systemd/SystemCallFilter/x86_64) [runtime-needs]: clone is killed") {
+		t.Errorf("lint --systemd: exit %d\n%s%s", code, out, errs)
+	}
+	e := parseFlags(t, NewCmdEstimate, []string{"--systemd", "LockPersonality=yes", "--profile", "p.csv"}, errContaining(""))
+	if e.Systemd != "LockPersonality=yes" {
+		t.Errorf("estimate --systemd = %q", e.Systemd)
+	}
+	parseFlags(t, NewCmdLint, nil, usageErrContaining("need at least one POLICY (or --systemd DIRECTIVES)"))
+}

@@ -64,7 +64,7 @@ Verdicts are computed with all syscall arguments 0. The exit code is 1 when
 an error-severity finding exists.`,
 		Example: `  seccompbench lint default
   seccompbench lint testdata/policies/denylist.yaml --workload mix --filters 32`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Policies = args
 			if opts.Workload != "" {
@@ -94,6 +94,7 @@ an error-severity finding exists.`,
 	fl.IntVar(&opts.Filters, "filters", 0, "check the path limit for this many filters, cycling the policies")
 	fl.StringVar(&opts.Format, "format", "text", "output format: text or json")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddSystemdFlag(fl, &opts.Load)
 	cmdutil.AddLoadFlags(fl, &opts.Load, true)
 	return cmd
 }
@@ -104,7 +105,7 @@ func lintRun(opts *LintOptions) error {
 		return err
 	}
 	o.Compiler = opts.Compiler
-	l, err := cmdutil.LoadPolicies(opts.Policies, o)
+	l, err := opts.Load.LoadPolicies(opts.Policies, o)
 	if err != nil {
 		return err
 	}

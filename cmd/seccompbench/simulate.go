@@ -106,7 +106,7 @@ they do run.`,
   seccompbench simulate testdata/policies/args-workload.yaml --syscall write --args 1,0,10
   seccompbench simulate default default --all --sort cost --format json
   seccompbench simulate default --all -o plot.svg -o plot.png -o table.txt`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
 		RunE: func(cmd *cobra.Command, pos []string) error {
 			opts.Policies = pos
 			if (opts.Syscall == "") == !opts.All {
@@ -151,6 +151,7 @@ they do run.`,
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	fl.BoolVar(&opts.DefeatCache, "defeat-cache", false, "prepend ld [instruction_pointer] to every filter, as run --cache defeat does")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddSystemdFlag(fl, &opts.Load)
 	cmdutil.AddLoadFlags(fl, &opts.Load, false)
 	fl.StringVar(&opts.Format, "format", "table", "output format: table, json, or with --all svg or png")
 	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .svg .png)")
@@ -191,7 +192,7 @@ func simulateRun(opts *SimulateOptions) error {
 		return err
 	}
 	o.Compiler = opts.Compiler
-	l, err := cmdutil.LoadPolicies(opts.Policies, o)
+	l, err := opts.Load.LoadPolicies(opts.Policies, o)
 	if err != nil {
 		return err
 	}

@@ -6,10 +6,13 @@ import (
 	"os"
 	"slices"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/report"
 )
 
 // LoadFlags are the flags of every command that loads policies: how to
@@ -25,6 +28,43 @@ type LoadFlags struct {
 	ProfileName   string
 	Bases         []string
 	Thread        string
+	// Systemd is directive text (`--systemd 'SystemCallFilter=...'`)
+	// whose modeled stack goes first, as run --systemd puts it; only
+	// commands that call AddSystemdFlag have it.
+	Systemd string
+}
+
+// AddSystemdFlag adds --systemd to fl (run has its own).
+func AddSystemdFlag(fl *pflag.FlagSet, lf *LoadFlags) {
+	fl.StringVar(&lf.Systemd, "systemd", "", "put the filter stack systemd 252 installs for these directives first, e.g. 'SystemCallFilter=@system-service' (POLICY may then be left out)")
+}
+
+// LoadPolicies is the package's LoadPolicies with --systemd's modeled
+// stack (named "--systemd") as the first source.
+func (lf *LoadFlags) LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
+	l, err := LoadPolicies(specs, o)
+	if err != nil || lf.Systemd == "" {
+		return l, err
+	}
+	so := o
+	so.Format = formats.SystemdUnit
+	src, err := formats.LoadData("--systemd", []byte(lf.Systemd), so)
+	if err != nil {
+		return nil, fmt.Errorf("model systemd stack: %w", err)
+	}
+	l.Sources = append([]*filters.Source{src}, l.Sources...)
+	l.Progs = append(append([]*filters.Program(nil), src.Filters...), l.Progs...)
+	l.Pols = append([]report.Policy{describe(src, 0)}, l.Pols...)
+	return l, nil
+}
+
+// PolicyArgs is the Args check of commands with --systemd: at least one
+// POLICY unless --systemd is given.
+func (lf *LoadFlags) PolicyArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 && lf.Systemd == "" {
+		return FlagErrorf("%s: need at least one POLICY (or --systemd DIRECTIVES)", cmd.Name())
+	}
+	return nil
 }
 
 // FirecrackerThreads are the thread categories --thread accepts.

@@ -29,7 +29,10 @@ type Options struct {
 	Compiler scmp.Compiler
 	// Open are the other load options (cmdutil.LoadFlags); its Compiler
 	// is replaced by Compiler.
-	Open         formats.OpenOptions
+	Open formats.OpenOptions
+	// Systemd is --systemd's directive text, whose modeled stack goes
+	// first; "" for none.
+	Systemd      string
 	Profile      string
 	Filters      int    // stack depth, cycling the policies; 0 = one each
 	Cache        string // on or defeat
@@ -55,7 +58,7 @@ type Options struct {
 func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, error) {
 	o := opts.Open
 	o.Compiler = opts.Compiler
-	l, err := cmdutil.LoadPolicies(opts.Policies, o)
+	l, err := (&cmdutil.LoadFlags{Systemd: opts.Systemd}).LoadPolicies(opts.Policies, o)
 	if err != nil {
 		return nil, err
 	}
