@@ -273,5 +273,5 @@ func TestSystemdDirectivesFlag(t *testing.T) {
 	if e.Systemd != "LockPersonality=yes" {
 		t.Errorf("estimate --systemd = %q", e.Systemd)
 	}
-	parseFlags(t, NewCmdLint, nil, usageErrContaining("need at least one POLICY (or --systemd DIRECTIVES)"))
+	parseFlags(t, NewCmdLint, nil, errContaining("requires at least 1 arg"))
 }

@@ -61,8 +61,8 @@ func (lf *LoadFlags) LoadPolicies(specs []string, o formats.OpenOptions) (*Loade
 // PolicyArgs is the Args check of commands with --systemd: at least one
 // POLICY unless --systemd is given.
 func (lf *LoadFlags) PolicyArgs(cmd *cobra.Command, args []string) error {
-	if len(args) == 0 && lf.Systemd == "" {
-		return FlagErrorf("%s: need at least one POLICY (or --systemd DIRECTIVES)", cmd.Name())
+	if lf.Systemd == "" {
+		return cobra.MinimumNArgs(1)(cmd, args)
 	}
 	return nil
 }
