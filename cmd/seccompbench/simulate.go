@@ -90,7 +90,13 @@ func NewCmdSimulate(f *cmdutil.Factory, runF func(*SimulateOptions) error) *cobr
 the instructions executed in each filter.
 
 The policies form the stack in order, the first installed first; --filters N
-cycles them to N filters as run does. --syscall prints the verdict and the
+cycles them to N filters as run does. POLICY is any format run reads ("-":
+standard input); a systemd unit (or --systemd 'Directive=...') is the whole
+stack systemd installs, and the verdict names the directive's filter that
+decided. A Firecracker file without --thread is simulated once per thread
+category (vmm, api, vcpu), side by side. For OCI-based sources the output
+says which capabilities and kernel version resolved the profile's
+conditions (--caps, --kernel-version). --syscall prints the verdict and the
 path taken through each filter (--args gives the arguments, decimal or 0x
 hex); --all prints one row per syscall of x86_64, i386 and x32 (or --arch),
 sortable by cost. With --all, -o plot.svg or -o plot.png draws a bar per
@@ -105,7 +111,9 @@ they do run.`,
 		Example: `  seccompbench simulate default --syscall getpid
   seccompbench simulate testdata/policies/args-workload.yaml --syscall write --args 1,0,10
   seccompbench simulate default default --all --sort cost --format json
-  seccompbench simulate default --all -o plot.svg -o plot.png -o table.txt`,
+  seccompbench simulate default --all -o plot.svg -o plot.png -o table.txt
+  seccompbench simulate /lib/systemd/system/systemd-logind.service --syscall chown
+  seccompbench simulate docker-default --syscall reboot --caps all`,
 		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
 		RunE: func(cmd *cobra.Command, pos []string) error {
 			opts.Policies = pos
