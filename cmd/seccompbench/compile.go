@@ -252,7 +252,7 @@ func compileRun(opts *CompileOptions) error {
 		return formats.LoadData(name, data, o)
 	}
 	src, err := load(o)
-	if errors.Is(err, formats.ErrUnsupportedFormat) {
+	if errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, formats.ErrAlternatives) {
 		return &cmdutil.FlagError{Err: fmt.Errorf("compile policy: %w", err)}
 	}
 	if errors.Is(err, fs.ErrNotExist) {

@@ -230,7 +230,7 @@ func TestNewFormatsCommands(t *testing.T) {
 		{"firecracker --thread", []string{"simulate", p("firecracker-vmm.json"), "--thread", "api", "--syscall", "read"}, 0,
 			[]string{"1 filter: api"}},
 		{"firecracker compile needs a thread", []string{"compile", p("firecracker-vmm.json")}, 2, []string{"vmm, api, vcpu", "--thread vmm|api|vcpu"}},
-		{"k8s needs a name", []string{"simulate", p("k8s-profiles.yaml"), "--syscall", "read"}, 1, []string{"go-runtime-base, checkout-api", "--profile-name"}},
+		{"k8s needs a name", []string{"simulate", p("k8s-profiles.yaml"), "--syscall", "read"}, 2, []string{"go-runtime-base, checkout-api", "--profile-name"}},
 		{"k8s", []string{"simulate", p("k8s-profiles.yaml"), "--profile-name", "checkout-api", "--syscall", "read"}, 0, []string{"verdict   ALLOW"}},
 		{"lxc", []string{"simulate", p("lxc.seccomp"), "--syscall", "kexec_load"}, 0, []string{"ERRNO(38)"}},
 		{"minijail", []string{"simulate", p("chrome-renderer.policy"), "--syscall", "ptrace"}, 0, []string{"ERRNO(1)"}},

@@ -165,9 +165,8 @@ var Table = []Row{
 		Detect: kubernetes.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			if d, err := kubernetes.Parse(name, data); err == nil && o.ProfileName == "" && len(d.Profiles) > 1 {
-				return nil, &filters.SourceError{File: name, Err: kubernetes.ErrBadProfile,
-					Msg:  fmt.Sprintf("the file holds %d SeccompProfiles (%s)", len(d.Profiles), strings.Join(d.Names(), ", ")),
-					Hint: "choose one with --profile-name NAME"}
+				return nil, fmt.Errorf("open filter %q: %w: %d SeccompProfiles (%s); choose one with --profile-name NAME",
+					name, ErrAlternatives, len(d.Profiles), strings.Join(d.Names(), ", "))
 			}
 			progs, _, err := kubernetes.Load(name, data, kubernetes.Options{Name: o.ProfileName, Bases: o.Bases, OCI: o.OCI})
 			return single(name, Kubernetes, progs, err)
@@ -398,7 +397,9 @@ func OpenWith(spec string, o OpenOptions) (*filters.Program, error) {
 }
 
 // ErrAlternatives is returned (wrapped) by OneFilter for a source that
-// holds several alternative filters where one is needed.
+// holds several alternative filters where one is needed, and by Load for
+// a Kubernetes file of several SeccompProfiles without
+// OpenOptions.ProfileName.
 var ErrAlternatives = errors.New("several alternative filters")
 
 // OneFilter returns nil when src installs exactly one filter, else an

@@ -45,7 +45,7 @@ func LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
 	for _, s := range specs {
 		t0 := time.Now()
 		src, err := formats.Load(s, o)
-		if errors.Is(err, formats.ErrUnsupportedFormat) {
+		if errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, formats.ErrAlternatives) {
 			return nil, &FlagError{Err: fmt.Errorf("open policy: %w", err)}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
