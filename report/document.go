@@ -81,6 +81,9 @@ type Policy struct {
 	Instructions int `json:"instructions"`
 	// CompileUs is the time to load and compile the policy, in µs.
 	CompileUs float64 `json:"compile_us"`
+	// OCI says what resolved an OCI-based policy's conditions (caps,
+	// kernel version, host arch); absent for other formats.
+	OCI *OCIResolution `json:"oci,omitempty"`
 }
 
 // CellResult is one (variant, filter count) cell. Times in ns/op.

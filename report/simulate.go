@@ -43,8 +43,13 @@ type StackEntry struct {
 
 // SimulateDoc is the document of `simulate --format json`.
 type SimulateDoc struct {
-	Stack    []StackEntry      `json:"stack"`
-	Syscalls []SimulateSyscall `json:"syscalls"`
+	// Alternative names the alternative filter this stack holds (a
+	// Firecracker thread category), empty when the sources have none.
+	Alternative string            `json:"alternative,omitempty"`
+	Stack       []StackEntry      `json:"stack"`
+	Syscalls    []SimulateSyscall `json:"syscalls"`
+	// OCI says what resolved OCI-based sources; nil when there are none.
+	OCI *OCIResolution `json:"oci,omitempty"`
 }
 
 // NewSimulateDoc describes the stack s and each cost. sr, when not nil, is

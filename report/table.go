@@ -56,6 +56,11 @@ func WriteTable(w io.Writer, d *Document) error {
 		pol = append(pol, fmt.Sprintf("%s (%d instructions)", p.Path, p.Instructions))
 	}
 	ew.printf("seccompbench %s: %s\n", d.Tool.Version, strings.Join(pol, ", "))
+	for _, p := range d.Config.Policies {
+		if p.OCI != nil && p.OCI.Text != "" {
+			ew.printf("oci: %s resolved with %s\n", p.Path, p.OCI.Text)
+		}
+	}
 	ew.printf("workload %s: ns/op = %s\n", d.Config.Workload, d.Config.Op)
 	est := "means with t CIs"
 	if d.Config.Robust {

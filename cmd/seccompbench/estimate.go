@@ -23,6 +23,9 @@ type EstimateOptions struct {
 	Top    int
 	Format string
 	Quiet  bool
+	// Load are --format-in, --caps, --kernel-version, --arch,
+	// --profile-name, --base and --thread.
+	Load cmdutil.LoadFlags
 }
 
 // NewCmdEstimate builds `seccompbench estimate`. runF, if not nil, replaces
@@ -66,7 +69,7 @@ added time per second of work. See docs/estimate.md.`,
   seccompbench estimate default --profile git.strace --duration 12ms
   seccompbench estimate default --filters 8 --cache defeat --profile git.strace
   seccompbench estimate testdata/policies/positions.yaml --filters 8 --cache defeat --profile docs/validation-profile.csv --validate`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Context = cmd.Context()
 			opts.Policies = args
@@ -96,6 +99,11 @@ added time per second of work. See docs/estimate.md.`,
 			if opts.CalTrials < 2 || opts.Trials < 2 {
 				return cmdutil.FlagErrorf("--calibration-trials and --trials: need at least 2 for a confidence interval")
 			}
+			var err error
+			if opts.Open, err = opts.Load.Options(f.IO.In); err != nil {
+				return err
+			}
+			opts.Systemd = opts.Load.Systemd
 			if runF != nil {
 				return runF(opts)
 			}
@@ -106,6 +114,8 @@ added time per second of work. See docs/estimate.md.`,
 	fl.StringVar(&opts.Profile, "profile", "", "syscall profile `FILE`: strace -c / strace -f -c output, or syscall,count[,seconds] CSV")
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddSystemdFlag(fl, &opts.Load)
+	cmdutil.AddLoadFlags(fl, &opts.Load, true)
 	fl.StringVar(&opts.Cache, "cache", "on", "evaluate the filters as installed (on) or with the action cache defeated (defeat: pre-5.11 kernels, argument rules)")
 	fl.StringArrayVar(&opts.Calibrations, "calibration", nil, "a run --format json result `FILE` with a defeat fit (repeatable); default: a quick calibration now")
 	fl.IntVar(&calTrials, "calibration-trials", 8, "randomized blocks per workload of the quick calibration")

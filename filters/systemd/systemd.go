@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -308,7 +309,13 @@ func parseBool(s string) (bool, bool) {
 	return false, false
 }
 
-// parseUnit reads the unit's lines into a unitContext.
+// templatePlaceholder matches what systemd's build fills into unit
+// templates (units/*.service.in): meson's @NAME@ and jinja2's {{ name }}.
+var templatePlaceholder = regexp.MustCompile(`@[A-Z][A-Z0-9_]*@|\{\{[^}]*\}\}`)
+
+// parseUnit reads the unit's lines into a unitContext: a line holding a
+// template placeholder (templatePlaceholder) is a warning and otherwise
+// ignored.
 func parseUnit(name string, data []byte) (*unitContext, error) {
 	c := &unitContext{errnoNum: errnoKill, nsRetain: nsInitial, bools: map[string]bool{}, personality: -1}
 	section := ""
@@ -338,6 +345,12 @@ func parseUnit(name string, data []byte) (*unitContext, error) {
 				return nil, &filters.SourceError{File: name, Line: start, Err: fmt.Errorf("%w: invalid section header %q", ErrBadUnit, t)}
 			}
 			section = t[1 : len(t)-1]
+			continue
+		}
+		if m := templatePlaceholder.FindString(t); m != "" {
+			// A unit template (units/*.service.in) before meson fills it
+			// in: systemd warns about such a line and ignores it.
+			c.warn(name, start, "template placeholder %s, ignoring the line (systemd would not parse it either; install the built unit)", m)
 			continue
 		}
 		key, value, ok := strings.Cut(t, "=")

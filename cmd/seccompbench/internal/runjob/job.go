@@ -68,7 +68,11 @@ type Job struct {
 	FormatIn  formats.Format
 	OCI       oci.Options
 	Compiler  scmp.Compiler
-	Args      []string // the command line, for the report
+	// Open holds the other load options (--profile-name, --base,
+	// --thread); its Format, OCI, Compiler and Stdin are replaced by
+	// FormatIn, OCI, Compiler and the streams' In.
+	Open formats.OpenOptions
+	Args []string // the command line, for the report
 
 	// Pid, if set, replays the filter stack dumped from this process
 	// (inspect.PidPolicies) instead of policies.

@@ -10,7 +10,6 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
 )
@@ -20,10 +19,21 @@ import (
 // program. Without --filters, a process's or unit's stack picks the
 // counts. Loader warnings go to ios.ErrOut.
 func openSources(ios *cmdutil.IOStreams, j *Job) ([]*filters.Program, []report.Policy, error) {
-	progs, pols, err := cmdutil.OpenPolicies(j.Policies, formats.OpenOptions{Format: j.FormatIn, OCI: j.OCI, Compiler: j.Compiler})
-	cmdutil.PrintWarnings(ios.ErrOut, progs)
+	o := j.Open
+	o.Format, o.OCI, o.Compiler, o.Stdin = j.FormatIn, j.OCI, j.Compiler, ios.In
+	l, err := cmdutil.LoadPolicies(j.Policies, o)
 	if err != nil {
 		return nil, nil, err
+	}
+	l.PrintWarnings(ios.ErrOut)
+	if _, err := cmdutil.OneStack(l); err != nil {
+		return nil, nil, err
+	}
+	progs, pols := l.Progs, l.Pols
+	if len(l.Sources) == 1 && l.Sources[0].Stacked && !j.CountsSet {
+		// A unit given as POLICY is measured as --systemd-unit measures
+		// it: counts 0, each directive's prefix and the full stack.
+		j.Counts = slices.Compact(append([]int{0}, l.Sources[0].Prefixes()...))
 	}
 	if j.Pid > 0 {
 		if progs, pols, err = inspect.PidPolicies(j.Pid); err != nil {
