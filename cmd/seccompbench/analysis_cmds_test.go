@@ -220,7 +220,7 @@ func TestLintCommand(t *testing.T) {
 		{"path limit", []string{"lint", "default", "--filters", "300"}, 3, "[path-limit]"},
 		{"json", []string{"lint", minimalPolicy, "--format", "json"}, 3, `"code": "abi-bypass-i386"`},
 		{"cannot read", []string{"lint", "/nonexistent/policy.yaml"}, 1, ""},
-		{"a unit is not one policy", []string{"lint", "../../testdata/policies/hardened.service"}, 2, ""},
+		{"bad flag value", []string{"lint", "default", "--filters", "x"}, 2, ""},
 		{"bad workload", []string{"lint", "default", "--workload", "nope"}, 2, ""},
 	}
 	for _, tt := range tests {

@@ -156,9 +156,8 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "seccompbench: %v\n", err)
 	// A usage error: a bad flag or argument, or an input of a kind this
-	// command does not take (a systemd unit, a stack, given as one POLICY;
-	// the message names the flag or command that takes it), whichever
-	// command found it.
+	// command does not take (formats.ErrUnsupportedFormat; the message
+	// names what takes it), whichever command found it.
 	if cmdutil.IsFlagError(err) || errors.Is(err, formats.ErrUnsupportedFormat) {
 		fmt.Fprintln(stderr, "Run 'seccompbench --help' or 'seccompbench COMMAND --help' for usage.")
 		return exitUsage
