@@ -114,31 +114,34 @@ const DefaultMaxPad = 16
 
 // Placement says which pad each child appends to every filter
 // (filters.Program.Padded: unreachable returns, same verdicts, paths and
-// action-cache decisions). The zero value is random placement over
-// [0, DefaultMaxPad].
+// action-cache decisions). The zero value appends nothing (fixed, pad 0),
+// so a Config written before placement existed measures what it did;
+// DefaultPlacement is what `run` uses unless --pad is given.
 type Placement struct {
-	// Mode is PlacementRandom or PlacementFixed; "" means random.
+	// Mode is PlacementRandom or PlacementFixed; "" means fixed.
 	Mode PlacementMode
 	// Pad is the fixed pad, in instructions (PlacementFixed).
 	Pad int
 	// MinPad and MaxPad bound the random pad, in instructions, inclusive
-	// (PlacementRandom); both 0 means [0, DefaultMaxPad].
+	// (PlacementRandom).
 	MinPad, MaxPad int
 }
 
-// withDefaults fills the random range of the zero value.
+// DefaultPlacement is random placement over [0, DefaultMaxPad].
+func DefaultPlacement() Placement {
+	return Placement{Mode: PlacementRandom, MaxPad: DefaultMaxPad}
+}
+
+// withDefaults names the zero value's mode.
 func (p Placement) withDefaults() Placement {
 	if p.Mode == "" {
-		p.Mode = PlacementRandom
-	}
-	if p.Mode == PlacementRandom && p.MinPad == 0 && p.MaxPad == 0 {
-		p.MaxPad = DefaultMaxPad
+		p.Mode = PlacementFixed
 	}
 	return p
 }
 
-// Normalized returns p with its defaults filled in: the zero value becomes
-// random placement over [0, DefaultMaxPad].
+// Normalized returns p with its mode named: the zero value becomes fixed
+// placement with pad 0.
 func (p Placement) Normalized() Placement { return p.withDefaults() }
 
 // Check returns an error for a negative pad or an empty range.

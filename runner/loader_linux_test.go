@@ -22,7 +22,7 @@ func TestRunLoaders(t *testing.T) {
 	p := prog(t, "allow", allow)
 	cfg := Config{
 		Programs: []*filters.Program{p}, Counts: []int{0, 2}, Variants: []Variant{VariantDefeat},
-		Loaders:  []Loader{LoaderUnprivileged, LoaderPrivileged},
+		Loaders: []Loader{LoaderUnprivileged, LoaderPrivileged}, Placement: DefaultPlacement(),
 		Workload: Workloads()["getpid"], Trials: 2, Seed: 7, Iterations: 100, Samples: 1,
 	}
 	got, err := Run(context.Background(), cfg)

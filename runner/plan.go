@@ -86,8 +86,8 @@ func VariantPrograms(progs []*filters.Program, v Variant) []*filters.Program {
 
 // withDefaults fills the zero fields of cfg that have defaults: 2 ms
 // samples, 5 samples after 1 warm-up, the highest allowed CPU for CPU -1,
-// one copy and its CPUs, the mix workload, the unprivileged loader and
-// random placement over [0, DefaultMaxPad].
+// one copy and its CPUs, the mix workload, the unprivileged loader, and
+// the placement's mode.
 func withDefaults(cfg Config) Config {
 	if cfg.SampleDuration == 0 {
 		cfg.SampleDuration = 2 * time.Millisecond

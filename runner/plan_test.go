@@ -77,7 +77,8 @@ func TestBuildStacksPlacement(t *testing.T) {
 		placement Placement
 		wantPad   int
 	}{
-		{"zero value is random 0..16", Placement{}, DefaultMaxPad},
+		{"zero value appends nothing", Placement{}, 0},
+		{"default is random 0..16", DefaultPlacement(), DefaultMaxPad},
 		{"random range", Placement{Mode: PlacementRandom, MinPad: 2, MaxPad: 5}, 5},
 		{"fixed", Placement{Mode: PlacementFixed, Pad: 7}, 7},
 	}
@@ -114,7 +115,7 @@ func TestBuildStacksPlacement(t *testing.T) {
 // only, stay in range, cover the whole range, and a fixed placement gives
 // its pad to every child.
 func TestPadFor(t *testing.T) {
-	r := Placement{}
+	r := DefaultPlacement()
 	seen := map[int]int{}
 	for seq := range 2000 {
 		a, b := r.PadFor(42, seq), r.PadFor(42, seq)

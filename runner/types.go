@@ -52,8 +52,9 @@ type Config struct {
 	// cells (default: LoaderUnprivileged only). See Loader.
 	Loaders []Loader
 	// Placement chooses each child's pad: the never-executed instructions
-	// appended to every filter of its stack (default: random over
-	// [0, DefaultMaxPad], drawn from Seed per child).
+	// appended to every filter of its stack. The zero value appends none;
+	// DefaultPlacement draws a pad from [0, DefaultMaxPad] per child from
+	// Seed, as `run` does by default.
 	Placement Placement
 	// Workload is the timed loop.
 	Workload Workload
