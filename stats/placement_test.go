@@ -157,3 +157,56 @@ func TestAnalyzeLoaders(t *testing.T) {
 		t.Errorf("loader difference interval covers %.3f of runs, want about 0.95", cover)
 	}
 }
+
+// TestPlacementPerChildCoverage: when every child has its own placement
+// (each load lands at its own random offset) instead of one per pad, the
+// noise grows with N and is not shared within a pad; the per-filter
+// interval must still cover at about the nominal rate.
+func TestPlacementPerChildCoverage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	counts := []int{0, 1, 2, 4, 8, 16, 32}
+	const reps = 400
+	covered := 0
+	for range reps {
+		var obs []Observation
+		seq := 0
+		for b := range 10 {
+			for _, n := range counts {
+				y := 1000 + rng.NormFloat64()*10
+				if n > 0 {
+					y += 100 + float64(n)*(20+rng.NormFloat64()*3)
+				}
+				obs = append(obs, Observation{Variant: "defeat", Filters: n, Block: b, Seq: seq, NsPerOp: y, Pad: rng.IntN(17)})
+				seq++
+			}
+		}
+		f, err := FitStack(obs, 0.95)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.PerFilterLo <= 20 && 20 <= f.PerFilterHi {
+			covered++
+		}
+	}
+	cover := float64(covered) / reps
+	t.Logf("coverage %.3f", cover)
+	if cover < 0.91 || cover > 0.995 {
+		t.Errorf("coverage %.3f, want about 0.95", cover)
+	}
+}
+
+// TestDiffFitsWithoutSE: a fit without a standard error gives a difference
+// without an interval and a warning, never a false "significant".
+func TestDiffFitsWithoutSE(t *testing.T) {
+	a := Fit{Variant: "defeat", Loader: "unprivileged", PerFilter: 25, PerFilterSE: math.NaN(), Confidence: 0.95}
+	b := Fit{Variant: "defeat", Loader: "privileged", PerFilter: 20, PerFilterSE: 1, PerFilterDF: 30, Confidence: 0.95}
+	d := DiffFits(a, b)
+	if d.Delta != 5 || !math.IsNaN(d.Lo) || d.Significant() || len(d.Warnings) == 0 {
+		t.Errorf("DiffFits = %+v, want delta 5, NaN interval, a warning", d)
+	}
+	a.PerFilterSE, a.PerFilterDF = 1, 30
+	d = DiffFits(a, b)
+	if !d.Significant() || !(d.DF > 50 && d.DF <= 60) {
+		t.Errorf("DiffFits = %+v, want significant with Welch–Satterthwaite DF 60", d)
+	}
+}
