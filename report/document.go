@@ -6,6 +6,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -77,6 +78,10 @@ type Config struct {
 	// Loader is "unprivileged", "privileged" or "both" (--loader): whether
 	// the children drop CAP_SYS_ADMIN before seccomp(2).
 	Loader string `json:"loader,omitempty"`
+	// LoaderReason says why this loader was measured when a systemd unit
+	// chose it (run --systemd-unit without --loader), or how systemd would
+	// load the unit's filters when --loader overrode it.
+	LoaderReason string `json:"loader_reason,omitempty"`
 	// Placement is "random" (each child draws its pad from PadMin..PadMax,
 	// from the seed) or "fixed" (every child pads with Pad; PadMin =
 	// PadMax = Pad). Pads are in instructions.
@@ -307,6 +312,7 @@ type Drift struct {
 // cells divided by the count difference).
 type Linearity struct {
 	Variant        string  `json:"variant"`
+	Loader         string  `json:"loader,omitempty"`
 	LowFrom        int     `json:"low_from"`
 	LowTo          int     `json:"low_to"`
 	LowNs          float64 `json:"low_ns_per_filter"`
@@ -327,15 +333,6 @@ type Meaning struct {
 	Variant string `json:"variant"`
 	Loader  string `json:"loader,omitempty"`
 	Text    string `json:"text"`
-}
-
-// finite replaces NaN and ±Inf (which JSON cannot carry) by 0, for fields
-// whose absence is already explained by a warning.
-func finite(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0
-	}
-	return x
 }
 
 // Input is everything Build needs from a finished run.
@@ -420,7 +417,7 @@ func Build(in Input) *Document {
 		c := Child{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq,
 			NsPerOp: finite(s.NsPerOp), InstallNsTotal: inst, CPU: s.CPU, FiltersSeen: s.FiltersSeen,
 			Loader: string(s.Loader), Pad: s.Pad, CapSysAdmin: s.CapSysAdmin}
-		if s.Caps != (runner.Caps{}) {
+		if s.Caps.Eff|s.Caps.Prm|s.Caps.Bnd != 0 {
 			c.CapEff = fmt.Sprintf("%016x", s.Caps.Eff)
 		}
 		if len(s.Copies) > 1 {
@@ -432,10 +429,8 @@ func Build(in Input) *Document {
 	}
 	d.Throughput = throughput(d.Children)
 	vi := func(v string) int {
-		for i, x := range d.Config.Variants {
-			if x == v {
-				return i
-			}
+		if i := slices.Index(d.Config.Variants, v); i >= 0 {
+			return i
 		}
 		return len(d.Config.Variants)
 	}

@@ -13,12 +13,7 @@ import (
 
 // WriteJSON writes d as indented JSON followed by a newline.
 func WriteJSON(w io.Writer, d *Document) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(d); err != nil {
-		return fmt.Errorf("encode result: %w", err)
-	}
-	return nil
+	return writeIndented(w, d, "encode result")
 }
 
 // ReadJSON decodes a result document written by WriteJSON. It returns an
@@ -221,15 +216,21 @@ func WriteTable(w io.Writer, d *Document) error {
 // loaderLine says who loaded the filters, "" for documents from before
 // --loader.
 func loaderLine(d *Document) string {
+	var s string
 	switch d.Config.Loader {
 	case "unprivileged":
-		return "filters loaded without CAP_SYS_ADMIN (dropped from the effective, permitted and bounding sets and read back in each child), as runc with NoNewPrivileges and non-root services load them"
+		s = "filters loaded without CAP_SYS_ADMIN (dropped from the effective, permitted and bounding sets and read back in each child), as runc with NoNewPrivileges and non-root services load them"
 	case "privileged":
-		return "filters loaded with CAP_SYS_ADMIN (--loader privileged), as a root process that keeps it"
+		s = "filters loaded with CAP_SYS_ADMIN (read back in each child), as a root process that keeps it"
 	case "both":
-		return "filters loaded both without and with CAP_SYS_ADMIN (--loader both), as separate variants; capabilities read back in each child"
+		s = "filters loaded both without and with CAP_SYS_ADMIN (--loader both), as separate variants; capabilities read back in each child"
+	default:
+		return ""
 	}
-	return ""
+	if d.Config.LoaderReason != "" {
+		s += "; " + d.Config.LoaderReason
+	}
+	return s
 }
 
 // mitigationLine lists the kernel command line's mitigation parameters and

@@ -172,6 +172,14 @@ func (p Placement) Largest() int {
 	return p.MaxPad
 }
 
+// capped returns p with its random range cut at maxPad.
+func (p Placement) capped(maxPad int) Placement {
+	p = p.withDefaults()
+	p.MaxPad = min(p.MaxPad, maxPad)
+	p.MinPad = min(p.MinPad, p.MaxPad)
+	return p
+}
+
 // PadFor returns the pad of the child at position seq of a run seeded
 // with seed, in instructions: Pad when fixed, else a number drawn
 // uniformly from [MinPad, MaxPad] by a PCG seeded from (seed, seq) alone,

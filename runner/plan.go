@@ -191,14 +191,19 @@ func (s *stacks) get(c Cell, pad int) ([][]byte, error) {
 }
 
 // buildStacks builds, before any child starts, the stack of every cell of
-// cfg with the largest pad its placement can give (StackForPad checks the
-// kernel limits; a shorter pad gives a shorter stack, which fits too), and
-// returns them by cell with the cache that builds the others. An error
-// names the cell and wraps StackForPad's.
-func buildStacks(cfg Config) (map[Cell][][]byte, *stacks, error) {
+// cfg with the largest pad its children may get, and returns them by cell
+// with the cache that builds the others, and the cells whose random pads
+// must stay below cfg.Placement's MaxPad (the value: the largest pad whose
+// stack fits). StackForPad checks the kernel limits, and a shorter pad
+// gives a shorter stack, which fits too. With random placement a cell
+// whose deepest stack would exceed MAX_INSNS_PER_PATH at MaxPad draws its
+// pads from a smaller range instead of failing; an error (naming the cell
+// and wrapping StackForPad's) means not even the smallest pad fits.
+func buildStacks(cfg Config) (map[Cell][][]byte, *stacks, map[Cell]int, error) {
 	cache := &stacks{progs: cfg.Programs, built: map[stackKey][][]byte{}}
 	largest := map[Cell][][]byte{}
-	pad := cfg.Placement.Largest()
+	caps := map[Cell]int{}
+	pl := cfg.Placement.withDefaults()
 	loaders := cfg.Loaders
 	if len(loaders) == 0 {
 		loaders = []Loader{""}
@@ -207,15 +212,23 @@ func buildStacks(cfg Config) (map[Cell][][]byte, *stacks, error) {
 		for _, l := range loaders {
 			for _, n := range cfg.Counts {
 				c := Cell{Variant: v, Filters: n, Loader: l}
+				pad := pl.Largest()
 				raw, err := cache.get(c, pad)
+				for err != nil && pl.Mode == PlacementRandom && pad > pl.MinPad {
+					pad--
+					raw, err = cache.get(c, pad)
+				}
 				if err != nil {
-					return nil, nil, err
+					return nil, nil, nil, err
+				}
+				if pad < pl.Largest() {
+					caps[c] = pad
 				}
 				largest[c] = raw
 			}
 		}
 	}
-	return largest, cache, nil
+	return largest, cache, caps, nil
 }
 
 // MaxChildWork bounds the timed work of one child: RunAdaptive refuses a

@@ -39,7 +39,7 @@ func TestBuildStacks(t *testing.T) {
 	p := prog(t, "allow", allow)
 	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{0, 1, 3}, Variants: []Variant{VariantOn, VariantDefeat},
 		Placement: Placement{Mode: PlacementFixed}}
-	stacks, _, err := buildStacks(cfg)
+	stacks, _, _, err := buildStacks(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestBuildStacks(t *testing.T) {
 	}
 	cfg.Counts = []int{filters.MaxInsns}
 	var le *filters.LimitError
-	if _, _, err := buildStacks(cfg); !errors.As(err, &le) {
+	if _, _, _, err := buildStacks(cfg); !errors.As(err, &le) {
 		t.Errorf("%d filters: err = %v, want a *filters.LimitError", filters.MaxInsns, err)
 	}
 }
@@ -86,7 +86,7 @@ func TestBuildStacksPlacement(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := Config{Programs: []*filters.Program{p}, Counts: []int{2}, Variants: []Variant{VariantDefeat},
 				Loaders: []Loader{LoaderUnprivileged, LoaderPrivileged}, Placement: tt.placement}
-			largest, cache, err := buildStacks(cfg)
+			largest, cache, _, err := buildStacks(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -268,6 +268,39 @@ func TestEnvironmentMitigations(t *testing.T) {
 		}
 		if got := e.SeccompForcesSSBD(); got != tt.ssbd {
 			t.Errorf("SeccompForcesSSBD of %q = %v, want %v", tt.ssb, got, tt.ssbd)
+		}
+	}
+}
+
+// TestBuildStacksCapsPads: with random placement, a cell whose stack fits
+// only with a smaller pad gets a cap instead of an error; a fixed pad that
+// does not fit is an error.
+func TestBuildStacksCapsPads(t *testing.T) {
+	p := prog(t, "allow", allow)
+	// The largest count that fits with no pad at all.
+	n := filters.MaxStackCount([]*filters.Program{p})
+	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{1, n}, Variants: []Variant{VariantOn}, Placement: DefaultPlacement()}
+	_, _, caps, err := buildStacks(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cp, ok := caps[Cell{Variant: VariantOn, Filters: n}]; !ok || cp >= DefaultMaxPad {
+		t.Errorf("caps %v: want a cap below %d at %d filters", caps, DefaultMaxPad, n)
+	}
+	if _, ok := caps[Cell{Variant: VariantOn, Filters: 1}]; ok {
+		t.Errorf("caps %v: one filter needs no cap", caps)
+	}
+	if _, err := StackForPad(cfg.Programs, Cell{Variant: VariantOn, Filters: n}, caps[Cell{Variant: VariantOn, Filters: n}]); err != nil {
+		t.Errorf("the capped pad does not fit: %v", err)
+	}
+	cfg.Placement = Placement{Mode: PlacementFixed, Pad: DefaultMaxPad}
+	if _, _, _, err := buildStacks(cfg); err == nil {
+		t.Errorf("fixed pad %d at %d filters: no error", DefaultMaxPad, n)
+	}
+	capped := DefaultPlacement().capped(3)
+	for seq := range 200 {
+		if pad := capped.PadFor(9, seq); pad < 0 || pad > 3 {
+			t.Fatalf("capped PadFor = %d, want 0..3", pad)
 		}
 	}
 }

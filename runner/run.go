@@ -34,7 +34,7 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 	if err := cfg.Placement.Check(); err != nil {
 		return nil, info, fmt.Errorf("run: %w", err)
 	}
-	stacks, cache, err := buildStacks(cfg)
+	stacks, cache, padCaps, err := buildStacks(cfg)
 	if err != nil {
 		return nil, info, err
 	}
@@ -70,6 +70,9 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 	}
 	info.Iterations = cfg.Iterations
 	info.CPUs = cfg.cpus
+	if len(padCaps) > 0 {
+		info.PadCaps = padCaps
+	}
 	maxBlocks := max(cfg.Trials, cfg.MaxTrials)
 	perBlock := len(cfg.Counts) * len(cfg.Variants) * len(cfg.Loaders)
 	start := time.Now()
@@ -101,6 +104,9 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 			cc := cfg
 			cc.ChildTimeout = timeouts[c]
 			pad := cfg.Placement.PadFor(cfg.Seed, seq)
+			if cp, ok := padCaps[c]; ok {
+				pad = cfg.Placement.capped(cp).PadFor(cfg.Seed, seq)
+			}
 			stack, err := cache.get(c, pad)
 			if err != nil { // cannot happen: the largest pad fits
 				info.StopReason, info.Elapsed = StopFailed, time.Since(start)

@@ -144,6 +144,10 @@ type RunInfo struct {
 	// ChildTimeout is the longest deadline any cell's children got
 	// (Config.ChildTimeout, or derived by DeriveChildTimeout).
 	ChildTimeout time.Duration
+	// PadCaps lists the cells whose random pads were drawn from
+	// [MinPad, cap] instead of up to MaxPad, because a larger pad would
+	// take their stack over MAX_INSNS_PER_PATH; nil when none.
+	PadCaps map[Cell]int
 }
 
 // Sample is one child's result: the unit of replication.

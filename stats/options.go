@@ -29,6 +29,13 @@ type Observation struct {
 	// Pad is the number of never-executed instructions appended to every
 	// filter of the child (its placement cluster; see [Fit].PlacementSD).
 	Pad int
+	// InstallNs is the duration of each seccomp(2) call of the child, in ns
+	// ([SetupCost]); Analyze ignores it.
+	InstallNs []int64
+	// ControlBeforeNs and ControlAfterNs time the child's CPU-bound control
+	// loop before and after installing its filters, in ns
+	// ([ControlSlowdown]); 0 when not measured. Analyze ignores them.
+	ControlBeforeNs, ControlAfterNs float64
 }
 
 // DefaultConfidence is the confidence level [Analyze] uses when

@@ -6,31 +6,35 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/simulate"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/runner"
 )
 
-func init() {
-	extraCommands = append(extraCommands, func(f *Factory) *cobra.Command { return NewCmdSandbox(f, nil) })
-}
-
 // SandboxOptions are the flags and arguments of `seccompbench sandbox`.
 type SandboxOptions struct {
-	IO *IOStreams
+	IO *cmdutil.IOStreams
 
 	Policies    []string
 	Filters     int // stack depth by cycling the policies; 0 = one each
 	DefeatCache bool
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler  filters.Compiler
+	Compiler  scmp.Compiler
 	SpecAllow bool
-	Command   []string
+	// Loader is who installs the stack (--loader): unprivileged drops
+	// CAP_SYS_ADMIN first, so COMMAND runs without it too.
+	Loader  runner.Loader
+	Command []string
 }
 
 // NewCmdSandbox builds `seccompbench sandbox`. runF, if not nil, replaces
 // sandboxRun (tests use it to check flag parsing).
-func NewCmdSandbox(f *Factory, runF func(*SandboxOptions) error) *cobra.Command {
+func NewCmdSandbox(f *cmdutil.Factory, runF func(*SandboxOptions) error) *cobra.Command {
 	opts := &SandboxOptions{IO: f.IO}
+	var loader string
 	cmd := &cobra.Command{
 		Use:   "sandbox POLICY... -- COMMAND [ARG...]",
 		Short: "Run a command under a stack of filters",
@@ -47,15 +51,23 @@ long-running process with a known stack for inspect and run --pid.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dash := cmd.ArgsLenAtDash()
 			if dash < 0 || dash == len(args) {
-				return flagErrorf("give the command after --")
+				return cmdutil.FlagErrorf("give the command after --")
 			}
 			opts.Policies, opts.Command = args[:dash], args[dash:]
 			if len(opts.Policies) == 0 {
-				return flagErrorf("give at least one POLICY before --")
+				return cmdutil.FlagErrorf("give at least one POLICY before --")
 			}
 			if opts.Filters < 0 {
-				return flagErrorf("--filters: negative count %d", opts.Filters)
+				return cmdutil.FlagErrorf("--filters: negative count %d", opts.Filters)
 			}
+			ls, err := runner.Loaders(loader)
+			if err != nil {
+				return &cmdutil.FlagError{Err: fmt.Errorf("--loader: %w", err)}
+			}
+			if len(ls) != 1 {
+				return cmdutil.FlagErrorf("--loader: one process has one loader; give unprivileged or privileged")
+			}
+			opts.Loader = ls[0]
 			if runF != nil {
 				return runF(opts)
 			}
@@ -63,19 +75,20 @@ long-running process with a known stack for inspect and run --pid.`,
 		},
 	}
 	fl := cmd.Flags()
+	fl.StringVar(&loader, "loader", "unprivileged", "install without CAP_SYS_ADMIN (unprivileged: dropped from every set first, so COMMAND lacks it too, as under runc) or with it (privileged)")
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	fl.BoolVar(&opts.DefeatCache, "defeat-cache", false, "prepend ld [instruction_pointer] to every filter, as run --cache defeat does")
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install with SECCOMP_FILTER_FLAG_SPEC_ALLOW")
-	addCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	return cmd
 }
 
 func sandboxRun(opts *SandboxOptions) error {
-	stack, err := simulateStack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler, opts.IO.ErrOut)
+	stack, err := simulate.Stack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
-	if i, pc, ok := notifyAt(stack); ok {
+	if i, pc, ok := runjob.NotifyAt(stack); ok {
 		// Not refused: the command may be meant to meet it. But no
 		// supervisor will answer, so say what will happen.
 		fmt.Fprintf(opts.IO.ErrOut, "warning: filter %d (%s) returns SECCOMP_RET_USER_NOTIF at instruction %d; sandbox installs no listener, so the syscalls that reach it fail with ENOSYS\n", i, stack[i].Name, pc)
@@ -89,5 +102,5 @@ func sandboxRun(opts *SandboxOptions) error {
 			return fmt.Errorf("sandbox: the stack returns %s for execve, so COMMAND could not start", res.Action)
 		}
 	}
-	return runner.ExecUnder(raw, opts.SpecAllow, opts.Command, os.Environ())
+	return runner.ExecUnderWith(raw, runner.ExecOptions{SpecAllow: opts.SpecAllow, Loader: opts.Loader}, opts.Command, os.Environ())
 }
