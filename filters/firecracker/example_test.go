@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/firecracker"
 )
 
@@ -25,7 +26,7 @@ func ExampleLoad() {
 		fmt.Println(err)
 		return
 	}
-	nr, _ := filters.LookupSyscall(filters.ArchX86_64, "ioctl")
+	nr, _ := analysis.LookupSyscall(filters.ArchX86_64, "ioctl")
 	r, _ := filters.Emulate(progs[0], filters.ArchX86_64.Data(nr, 9, 44672)) // KVM_RUN
 	fmt.Println(progs[0].Name, r.Action)
 	fmt.Println(warnings[0][:61])

@@ -1,7 +1,7 @@
 // Package firecracker reads the JSON filters of Firecracker's seccompiler
 // (resources/seccomp/*.json in Firecracker; seccompiler-bin compiles them)
 // and compiles each thread category's filter by way of an OCI profile
-// (filters.ParseOCI).
+// (oci.Parse).
 //
 // A file maps thread categories ("vmm", "api", "vcpu") to a filter:
 //
@@ -51,6 +51,7 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/ocigen"
 )
 
@@ -342,7 +343,7 @@ func decodeCond(file, sys string, v *value) (Cond, error) {
 		}
 		return x, nil
 	}
-	idx, err := num("index", filters.MaxArgPosition)
+	idx, err := num("index", filters.MaxArgIndex)
 	if err != nil {
 		return c, err
 	}
@@ -432,7 +433,7 @@ type Options struct {
 	Thread string
 	// OCI resolves the generated profile (host arch, ...);
 	// NoENOSYSStub is forced on.
-	OCI filters.OCIOptions
+	OCI oci.Options
 }
 
 // Load parses the file and compiles the filter of every thread category,

@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/internal/formattest"
 )
 
 // TestDetect also covers the misdiagnosis case: a seccompiler file is a
-// JSON object with snake_case keys, which filters.DetectFormat takes for
+// JSON object with snake_case keys, which formats.DetectFormat takes for
 // a Beats policy.
 func TestDetect(t *testing.T) {
 	for _, f := range formattest.Files(t) {
@@ -25,8 +26,8 @@ func TestDetect(t *testing.T) {
 		}
 	}
 	fc := formattest.Read(t, "firecracker-vmm.json")
-	if got := filters.DetectFormat("firecracker-vmm.json", fc); got != filters.FormatPolicy {
-		t.Logf("filters.DetectFormat = %v", got)
+	if got := formats.DetectFormat("firecracker-vmm.json", fc); got != formats.Policy {
+		t.Logf("formats.DetectFormat = %v", got)
 	}
 	for _, s := range []string{
 		`{"default_action": "errno", "syscalls": [{"action": "allow", "names": ["read"]}]}`,

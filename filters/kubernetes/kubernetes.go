@@ -2,14 +2,14 @@
 // Security Profiles Operator (apiVersion
 // security-profiles-operator.x-k8s.io/v1beta1 or v1alpha1, kind
 // SeccompProfile) and compiles one to a seccomp filter by way of an OCI
-// profile (filters.ParseOCI).
+// profile (oci.Parse).
 //
 // A profile's spec is OCI-shaped and maps one to one: defaultAction,
 // architectures, syscalls[{names, action, errnoRet, args[{index, value,
 // valueTwo, op}]}] become the OCI profile's fields, so every action and
 // operator means what it means to runc (SCMP_ACT_KILL is KILL_THREAD,
 // SCMP_ACT_ERRNO without errnoRet is EPERM, SCMP_CMP_MASKED_EQ is
-// (arg & value) == valueTwo, ...; see filters.ParseOCI). The operator
+// (arg & value) == valueTwo, ...; see oci.Parse). The operator
 // hands the profile to the container runtime through the kubelet, so runc's
 // -ENOSYS stub is modeled unless Options.OCI.NoENOSYSStub says otherwise.
 //
@@ -21,7 +21,7 @@
 // not modeled: give their profile as an extra input instead.
 //
 // Not modeled, each with a warning: listenerPath, listenerMetadata and
-// flags (recorded nowhere, as in filters.ParseOCI); disabled profiles are
+// flags (recorded nowhere, as in oci.Parse); disabled profiles are
 // compiled all the same. Also not modeled: a profile's status and the ProfileBinding/ProfileRecording objects
 // a file may also hold (documents of other kinds are skipped).
 package kubernetes
@@ -38,6 +38,7 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/ocigen"
 )
 
@@ -314,7 +315,7 @@ func decodeProfile(file string, n *node) (*Profile, error) {
 	return p, nil
 }
 
-// supportedArches are the architectures filters.ParseOCI has syscall
+// supportedArches are the architectures oci.Parse has syscall
 // tables for.
 var supportedArches = []string{"SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32", "SCMP_ARCH_AARCH64", "SCMP_ARCH_ARM"}
 
@@ -393,7 +394,7 @@ func decodeSyscall(file string, n *node, i int) (Syscall, error) {
 			if idx == nil {
 				return sc, ocigen.Errorf(file, a.at, ErrBadProfile, "%s has no index", w)
 			}
-			v, err := number(file, idx, w+".index", filters.MaxArgPosition)
+			v, err := number(file, idx, w+".index", filters.MaxArgIndex)
 			if err != nil {
 				return sc, err
 			}
@@ -539,7 +540,7 @@ type Options struct {
 	Bases map[string][]byte
 	// OCI resolves the generated OCI profile (caps, kernel version, host
 	// arch, runc's ENOSYS stub).
-	OCI filters.OCIOptions
+	OCI oci.Options
 }
 
 // Load parses the file, selects one profile (Options.Name), resolves its

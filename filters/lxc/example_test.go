@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/lxc"
 )
 
@@ -16,7 +17,7 @@ func ExampleLoad() {
 		return
 	}
 	for _, name := range []string{"kexec_load", "read"} {
-		nr, _ := filters.LookupSyscall(filters.ArchI386, name)
+		nr, _ := analysis.LookupSyscall(filters.ArchI386, name)
 		r, _ := filters.Emulate(progs[0], filters.ArchI386.Data(nr))
 		fmt.Println(name, r.Action, r.Data)
 	}

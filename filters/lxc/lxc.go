@@ -1,7 +1,7 @@
 // Package lxc reads LXC and Incus seccomp policies (the "version 2" text
 // format of lxc.seccomp.profile, lxc/src/lxc/seccomp.c: parse_config_v2)
 // and compiles one to a seccomp filter by way of an OCI profile
-// (filters.ParseOCI).
+// (oci.Parse).
 //
 //	2
 //	denylist errno 38         # or allowlist; blacklist/whitelist are old names
@@ -52,6 +52,7 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/ocigen"
 )
 
@@ -307,7 +308,7 @@ func parseCond(file string, at ocigen.Pos, s string) (specs.LinuxSeccompArg, err
 		return a, errf(file, at, "condition [%s]: want [index,value,op] or [index,value,op,mask]", s)
 	}
 	idx, err := strconv.ParseUint(f[0], 0, 8)
-	if err != nil || idx > filters.MaxArgPosition {
+	if err != nil || idx > filters.MaxArgIndex {
 		return a, errf(file, at, "condition [%s]: index %q, want 0 to 5", s, f[0])
 	}
 	v, err := strconv.ParseUint(f[1], 0, 64)
@@ -413,7 +414,7 @@ func (p *Policy) ToOCI(arch string) (*ocigen.Profile, error) {
 type Options struct {
 	// OCI.Arch picks the host (x86_64 or aarch64); NoENOSYSStub is
 	// forced on, as LXC adds no such stub.
-	OCI filters.OCIOptions
+	OCI oci.Options
 }
 
 // Load parses and compiles a policy to one program named after the

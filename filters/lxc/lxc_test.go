@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/beats"
 	"github.com/seccompbench/seccompbench/filters/internal/formattest"
 )
 
 // TestDetect also covers the misdiagnosis case: an LXC policy is text that
-// filters.DetectFormat hands to the Beats parser, which fails with a YAML
+// formats.DetectFormat hands to the Beats parser, which fails with a YAML
 // error about line 2.
 func TestDetect(t *testing.T) {
 	for _, f := range formattest.Files(t) {
@@ -34,7 +35,7 @@ func TestDetect(t *testing.T) {
 			t.Errorf("Detect(%q) = true, want false", s)
 		}
 	}
-	if _, err := filters.ParsePolicy("lxc.seccomp", formattest.Read(t, "lxc.seccomp")); err == nil {
+	if _, err := beats.Parse("lxc.seccomp", formattest.Read(t, "lxc.seccomp")); err == nil {
 		t.Error("the Beats parser accepts lxc.seccomp; the detector order no longer matters")
 	}
 }

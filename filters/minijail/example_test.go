@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/minijail"
 )
 
@@ -15,7 +16,7 @@ func ExampleLoad() {
 		fmt.Println(err)
 		return
 	}
-	nr, _ := filters.LookupSyscall(filters.ArchX86_64, "openat")
+	nr, _ := analysis.LookupSyscall(filters.ArchX86_64, "openat")
 	for _, flags := range []uint64{0x80000, 0x41} { // O_CLOEXEC; O_WRONLY|O_CREAT
 		r, _ := filters.Emulate(progs[0], filters.ArchX86_64.Data(nr, 0, 0, flags))
 		fmt.Println(r.Action, r.Data)

@@ -1,6 +1,6 @@
 // Package minijail reads minijail seccomp policies (the .policy files of
 // ChromeOS and Android) and compiles one to a seccomp filter by way of an
-// OCI profile (filters.ParseOCI).
+// OCI profile (oci.Parse).
 //
 //	# renderer.policy
 //	@include ./common.policy
@@ -67,6 +67,7 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/ocigen"
 )
 
@@ -169,7 +170,7 @@ type Options struct {
 	// ReadFile reads @include files; nil means os.ReadFile.
 	ReadFile func(path string) ([]byte, error)
 	// OCI resolves the generated profile; NoENOSYSStub is forced on.
-	OCI filters.OCIOptions
+	OCI oci.Options
 }
 
 // parser reads one policy and its includes.
@@ -465,7 +466,7 @@ func (e *exprParser) atom() (Atom, error) {
 	a := Atom{At: t.at}
 	n, ok := strings.CutPrefix(t.s, "arg")
 	idx, err := strconv.Atoi(n)
-	if !ok || err != nil || idx < 0 || idx > filters.MaxArgPosition {
+	if !ok || err != nil || idx < 0 || idx > filters.MaxArgIndex {
 		return a, errf(t.at, "%q: want arg0 to arg5", t.s)
 	}
 	a.Arg = idx

@@ -1,5 +1,5 @@
 // Package ocigen turns a seccomp policy written in another format into an
-// OCI seccomp profile and compiles it with filters.ParseOCI, keeping the
+// OCI seccomp profile and compiles it with oci.Parse, keeping the
 // source positions: every error and warning ParseOCI reports about the
 // generated profile is moved back to the line of the source that produced
 // the offending entry.
@@ -27,6 +27,7 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/oci"
 )
 
 // Pos is a 1-based line and column in a policy source; 0 means unknown.
@@ -131,18 +132,18 @@ func (p *Profile) pos(line int) Pos {
 	return p.DefaultAt
 }
 
-// Compile compiles the profile with filters.ParseOCI under opt. file names
+// Compile compiles the profile with oci.Parse under opt. file names
 // the source and src is its content (hashed into Program.SourceSHA256).
 // The program is named p.Name and its Warnings are p.Warnings followed by
 // ParseOCI's, relocated to the source. A ParseOCI error comes back as a
 // *filters.SourceError for file, at the source position, wrapping both
 // sentinel and the OCI error.
-func (p *Profile) Compile(file string, src []byte, sentinel error, opt filters.OCIOptions) (*filters.Program, error) {
+func (p *Profile) Compile(file string, src []byte, sentinel error, opt oci.Options) (*filters.Program, error) {
 	data, err := p.JSON()
 	if err != nil {
 		return nil, err
 	}
-	prog, err := filters.ParseOCI(file, data, opt)
+	prog, err := oci.Parse(file, data, opt)
 	if err != nil {
 		var se *filters.SourceError
 		if !errors.As(err, &se) {
@@ -212,7 +213,7 @@ func Collect(progs []*filters.Program) []string {
 
 // MergeArgs ANDs conditions the way a format that ANDs every condition of
 // a rule means them, for an OCI profile, where runc ORs the conditions of
-// one entry that test the same argument (filters.ParseOCI splits them
+// one entry that test the same argument (oci.Parse splits them
 // into one rule each). Conditions on distinct arguments are kept as they
 // are. Several conditions on one argument are merged when each is an
 // equality, exact or masked (SCMP_CMP_EQ v is SCMP_CMP_MASKED_EQ with mask

@@ -3,9 +3,11 @@ package ocigen
 import (
 	"errors"
 
-	"github.com/seccompbench/seccompbench/filters"
 	"reflect"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/oci"
 
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 )
@@ -66,7 +68,7 @@ func TestJSONLayout(t *testing.T) {
 
 var errTest = errors.New("test format")
 
-var specsOpts = filters.OCIOptions{}
+var specsOpts = oci.Options{}
 
 // TestCompileErrorAt checks that a ParseOCI error about an entry is moved
 // to where the entry came from.
@@ -77,7 +79,7 @@ func TestCompileErrorAt(t *testing.T) {
 	p.Add(Pos{File: "inc.txt", Line: 9, Col: 2}, "SCMP_ACT_BOGUS", nil, nil, "write")
 	_, err := p.Compile("src.txt", nil, errTest, specsOpts)
 	var se *filters.SourceError
-	if !errors.As(err, &se) || !errors.Is(err, errTest) || !errors.Is(err, filters.ErrBadOCI) {
+	if !errors.As(err, &se) || !errors.Is(err, errTest) || !errors.Is(err, oci.ErrBadProfile) {
 		t.Fatalf("error %v: want a *filters.SourceError wrapping both sentinels", err)
 	}
 	if se.File != "inc.txt" || se.Line != 9 || se.Col != 2 {

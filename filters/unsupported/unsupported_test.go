@@ -13,7 +13,7 @@ func TestDetect(t *testing.T) {
 		{"testdata/nsjail-kafel.policy", Kafel, "Kafel policy"},
 		{"testdata/bwrap-filter.c", CSockFilter, "struct sock_filter array"},
 		{"testdata/strace-c.txt", StraceSummary, "use estimate --profile FILE"},
-		{"../testdata/profiles/strace-mixed.txt", StraceSummary, "strace -c output"},
+		{"../analysis/testdata/profiles/strace-mixed.txt", StraceSummary, "strace -c output"},
 		{"testdata/strace-trace.txt", StraceTrace, "an strace trace"},
 		{"testdata/strace-ff.txt", StraceTrace, "estimate --profile FILE"},
 	}

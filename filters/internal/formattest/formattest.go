@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 )
 
 // Dirs are the sample policy directories, relative to the repository
@@ -75,7 +76,7 @@ func Read(t testing.TB, name string) []byte {
 // and returns the action and data p returns.
 func Verdict(t testing.TB, p *filters.Program, arch *filters.Arch, name string, args ...uint64) (filters.Action, uint16) {
 	t.Helper()
-	nr, err := filters.LookupSyscall(arch, name)
+	nr, err := analysis.LookupSyscall(arch, name)
 	if err != nil {
 		t.Fatal(err)
 	}

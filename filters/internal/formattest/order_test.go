@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/firecracker"
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/internal/formattest"
 	"github.com/seccompbench/seccompbench/filters/kubernetes"
 	"github.com/seccompbench/seccompbench/filters/lxc"
@@ -17,10 +17,10 @@ import (
 // detect sniffs data in the order proposed for the format table: the
 // existing detectors that recognize a format positively (raw BPF, OCI,
 // systemd), then the new formats, then the known unsupported inputs, and
-// Beats last, since filters.DetectFormat falls back to it for any text.
+// Beats last, since formats.DetectFormat falls back to it for any text.
 func detect(name string, data []byte) string {
-	switch f := filters.DetectFormat(name, data); f {
-	case filters.FormatRawBPF, filters.FormatOCI, filters.FormatSystemdUnit, filters.FormatUnknown:
+	switch f := formats.DetectFormat(name, data); f {
+	case formats.RawBPF, formats.OCI, formats.SystemdUnit, formats.Unknown:
 		return f.String()
 	}
 	switch {
@@ -36,7 +36,7 @@ func detect(name string, data []byte) string {
 	if f, _, ok := unsupported.Detect(data); ok {
 		return f
 	}
-	return filters.FormatPolicy.String()
+	return formats.Policy.String()
 }
 
 // TestDetectOrder checks every sample against the format it is written
@@ -75,10 +75,10 @@ func TestDetectOrder(t *testing.T) {
 			t.Errorf("sample %s is gone", base)
 		}
 	}
-	// Today's filters.DetectFormat alone misreads three of them.
+	// Today's formats.DetectFormat alone misreads three of them.
 	for _, name := range []string{"k8s-profiles.yaml", "firecracker-vmm.json", "lxc.seccomp"} {
-		if got := filters.DetectFormat(name, formattest.Read(t, name)); got != filters.FormatPolicy {
-			t.Logf("filters.DetectFormat(%s) = %v: no longer a misdiagnosis", name, got)
+		if got := formats.DetectFormat(name, formattest.Read(t, name)); got != formats.Policy {
+			t.Logf("formats.DetectFormat(%s) = %v: no longer a misdiagnosis", name, got)
 		}
 	}
 	for _, f := range []string{"nsjail-kafel.policy", "bwrap-filter.c", "strace-c.txt", "strace-trace.txt"} {
