@@ -19,7 +19,11 @@ func resultWarnings(j *Job, samples []runner.Sample, res stats.Result, info runn
 		if j.Robust {
 			advice = "quiet the machine or add --trials"
 		}
-		warnings = append(warnings, fmt.Sprintf("the machine looks noisy: %d of %d children are outliers by the median/MAD rule (kept in every estimate); %s", out, n, advice))
+		w := fmt.Sprintf("the machine looks noisy: %d of %d children are outliers by the median/MAD rule (kept in every estimate); %s", out, n, advice)
+		if !j.PadSet {
+			w += "; the placement SD counts such noise in deep stacks as placement, so it is too large too"
+		}
+		warnings = append(warnings, w)
 	}
 	for _, s := range samples {
 		if s.PinErr != "" {
