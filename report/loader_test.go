@@ -128,3 +128,28 @@ func TestLoaderDocument(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareLoaders: compare pairs cells and fits by variant and loader,
+// so a --loader both result compares with another one loader by loader.
+func TestCompareLoaders(t *testing.T) {
+	a, b := loaderDoc(t, 0, "Not affected"), loaderDoc(t, 8, "SW loop")
+	c, err := Compare([]NamedDocument{{"a.json", a}, {"b.json", b}}, CompareOptions{Confidence: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Missing) != 0 || len(c.Cells) != 14 {
+		t.Fatalf("%d cells compared, missing %v; want 14 and none", len(c.Cells), c.Missing)
+	}
+	perFilter := map[string]float64{}
+	for _, f := range c.Fits {
+		if f.Term == "per_filter" {
+			perFilter[f.Variant] = f.Ns - f.BaseNs
+		}
+	}
+	if d := perFilter["defeat/unprivileged"]; d < 7 || d > 9 {
+		t.Errorf("unprivileged per-filter change %.2f, want about 8", d)
+	}
+	if d := perFilter["defeat/privileged"]; d < -1 || d > 1 {
+		t.Errorf("privileged per-filter change %.2f, want about 0", d)
+	}
+}
