@@ -39,7 +39,12 @@ var ociShaped = []string{"filters/kubernetes", "filters/firecracker", "filters/l
 //     compilers take the model);
 //   - analysis imports no format package, scmp or formats: it works on
 //     Programs and Stacks;
-//   - the internal helpers import no format package, formats or analysis.
+//   - the internal helpers import no format package, formats or analysis;
+//     sym, the symbolic machine under equiv and optimize, imports neither
+//     of them nor scmp;
+//   - equiv and optimize work on Programs and Stacks: no format package,
+//     formats or scmp; equiv does not import optimize or analysis (optimize
+//     calls equiv to prove its results and reads profiles via analysis).
 //
 // The check is transitive over the module's own packages.
 func TestImports(t *testing.T) {
@@ -52,6 +57,9 @@ func TestImports(t *testing.T) {
 		"filters/internal/suggest":     append([]string{"filters/formats", "filters/analysis", "filters/scmp"}, formatPackages...),
 		"filters/internal/filterstest": append([]string{"filters/formats", "filters/analysis", "filters/scmp"}, formatPackages...),
 		"filters/internal/lsdiff":      append([]string{"filters/formats", "filters/analysis"}, formatPackages...),
+		"filters/internal/sym":         append([]string{"filters/formats", "filters/analysis", "filters/scmp", "filters/equiv", "filters/optimize"}, formatPackages...),
+		"filters/equiv":                append([]string{"filters/formats", "filters/analysis", "filters/scmp", "filters/optimize"}, formatPackages...),
+		"filters/optimize":             append([]string{"filters/formats", "filters/scmp"}, formatPackages...),
 	}
 	for _, f := range append(slices.Clone(formatPackages), "filters/ocigen") {
 		bad := []string{"filters/formats", "filters/analysis"}
