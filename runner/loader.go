@@ -71,8 +71,8 @@ func (c Caps) String() string {
 
 // ErrLoaderCaps is wrapped by the *ChildError of a child whose capabilities
 // at install time do not match its Loader: an unprivileged child that still
-// has CAP_SYS_ADMIN in a set, or a privileged one without it in its
-// effective set (run as root for --loader privileged).
+// has CAP_SYS_ADMIN in its effective or permitted set, or a privileged one
+// without it in its effective set (run as root for --loader privileged).
 var ErrLoaderCaps = errors.New("loader capabilities not as required")
 
 // checkLoaderCaps returns nil if caps, read back in the child before its
@@ -82,7 +82,10 @@ func checkLoaderCaps(l Loader, caps Caps) error {
 	const bit = uint64(1) << capSysAdmin
 	switch l {
 	case LoaderUnprivileged:
-		if caps.Eff&bit != 0 || caps.Prm&bit != 0 || caps.Bnd&bit != 0 {
+		// The bounding set is not checked: a process without CAP_SETPCAP
+		// (a non-root user) cannot drop from it, and needs not, since
+		// no_new_privs keeps it from regaining the capability.
+		if caps.Eff&bit != 0 || caps.Prm&bit != 0 {
 			return fmt.Errorf("%w: unprivileged loader still has CAP_SYS_ADMIN (%s)", ErrLoaderCaps, caps)
 		}
 	case LoaderPrivileged:

@@ -47,8 +47,9 @@ func applyLoader(l Loader, tid int) (Caps, error) {
 func dropSysAdmin() error {
 	// The bounding set first: dropping from it needs CAP_SETPCAP in the
 	// effective set, which capset below leaves alone. EPERM (no
-	// CAP_SETPCAP) is ignored here; checkLoaderCaps then reports a
-	// bounding set that still holds CAP_SYS_ADMIN.
+	// CAP_SETPCAP, e.g. a non-root user) is ignored: such a process holds
+	// CAP_SYS_ADMIN in no other set, and no_new_privs keeps execve from
+	// granting it. The read-back (Sample.Caps) shows the bounding set.
 	in, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, capSysAdmin, 0, 0, 0)
 	if err != nil {
 		return fmt.Errorf("read bounding set: %w", err)

@@ -227,7 +227,8 @@ func TestParseCapsAndCheck(t *testing.T) {
 		ok   bool
 	}{
 		{"unprivileged dropped", LoaderUnprivileged, dropped, true},
-		{"unprivileged still in bounding", LoaderUnprivileged, Caps{Eff: dropped.Eff, Prm: dropped.Prm, Bnd: root.Bnd}, false},
+		{"unprivileged non-root, bounding kept", LoaderUnprivileged, Caps{Eff: dropped.Eff, Prm: dropped.Prm, Bnd: root.Bnd}, true},
+		{"unprivileged still permitted", LoaderUnprivileged, Caps{Eff: dropped.Eff, Prm: root.Prm, Bnd: dropped.Bnd}, false},
 		{"unprivileged root", LoaderUnprivileged, root, false},
 		{"privileged root", LoaderPrivileged, root, true},
 		{"privileged without", LoaderPrivileged, dropped, false},
