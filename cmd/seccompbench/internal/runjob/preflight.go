@@ -45,28 +45,28 @@ func NotifyAt(progs []*filters.Program) (i, pc int, ok bool) {
 // whose error path is then what gets measured. lint prints the same
 // findings, so both commands judge a stack alike.
 func preflight(stack filters.Stack, arch *filters.Arch, w runner.Workload) (warnings []string, err error) {
+	var refusals [3]error // by precedence: no listener, install denied, workload stopped
 	for _, f := range analysis.Preflight(stack, analysis.LintOptions{Workload: w.Syscalls, Arch: arch}) {
-		var sentinel error
-		switch f.Code {
-		case analysis.LintUserNotif:
-			sentinel = errNoListener
-		case analysis.LintInstallDenied:
-			sentinel = errInstallDenied
-		case analysis.LintWorkloadKilled:
-			sentinel = errPreflight
-		case analysis.LintWorkloadDenied:
-			warnings = append(warnings, f.Message)
-			continue
-		default:
-			if f.Severity != analysis.SeverityError {
-				continue
-			}
-			sentinel = errPreflight
+		where := ""
+		if f.Filter >= 0 && f.Filter < len(stack) {
+			where = fmt.Sprintf(" (filter %d: %s)", f.Filter, stack[f.Filter].Name)
 		}
-		if f.Code == analysis.LintWorkloadKilled {
-			return nil, fmt.Errorf("%w: the %s workload: %s: %s", sentinel, w.Name, f.Message, f.Hint)
+		switch {
+		case f.Code == analysis.LintUserNotif && refusals[0] == nil:
+			refusals[0] = fmt.Errorf("%w: %s; seccompbench installs filters without a listener (no supervisor answers, the kernel would fail those syscalls with ENOSYS): replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy",
+				errNoListener, f.Message)
+		case f.Code == analysis.LintInstallDenied && refusals[1] == nil:
+			refusals[1] = fmt.Errorf("%w: %s: %s", errInstallDenied, f.Message, f.Hint)
+		case f.Code == analysis.LintWorkloadDenied:
+			warnings = append(warnings, f.Message+where)
+		case f.Severity == analysis.SeverityError && refusals[2] == nil:
+			refusals[2] = fmt.Errorf("%w: the %s workload: %s%s: %s", errPreflight, w.Name, f.Message, where, f.Hint)
 		}
-		return nil, fmt.Errorf("%w: %s: %s", sentinel, f.Message, f.Hint)
+	}
+	for _, err := range refusals {
+		if err != nil {
+			return nil, err
+		}
 	}
 	return warnings, nil
 }
