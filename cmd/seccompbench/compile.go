@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
-	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/jitcost"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/jitcost"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"

@@ -44,11 +44,22 @@ type Job struct {
 	Samples    int
 	SpecAllow  bool
 	// Pad appends this many unreachable instructions to every filter
-	// (--pad): a check that a result is not a JIT placement effect.
-	Pad      int
-	Robust   bool
-	Quiet    bool
-	Parallel int
+	// (--pad) when PadSet; otherwise each child draws its own pad
+	// (runner.DefaultPlacement), so every cell averages over JIT image
+	// placements.
+	Pad    int
+	PadSet bool
+	// Loader is the --loader value (unprivileged, privileged or both) and
+	// Loaders the loaders it measures; LoaderSet reports that --loader was
+	// given (else a systemd unit's own loader applies). LoaderReason says
+	// why a unit's loader was chosen.
+	Loader       string
+	Loaders      []runner.Loader
+	LoaderSet    bool
+	LoaderReason string
+	Robust       bool
+	Quiet        bool
+	Parallel     int
 	// TargetCI is the per-filter CI half-width to reach: ns, or a fraction
 	// of the per-filter estimate when TargetCIRel. 0: fixed --trials.
 	TargetCI    float64
@@ -100,8 +111,10 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	variants := j.variants()
 	clipped := j.clipCounts(progs, variants)
 	maxN := slices.Max(j.Counts)
+	// The smallest pad must fit; random pads that do not are left out of
+	// the deepest cells' range (runner.RunInfo.PadCaps).
 	for _, v := range variants {
-		if _, err := runner.StackFor(progs, runner.Cell{Variant: v, Filters: maxN}); err != nil {
+		if _, err := runner.StackForPad(progs, runner.Cell{Variant: v, Filters: maxN}, j.smallestPad()); err != nil {
 			return fmt.Errorf("check stack of %d filters (%s): %w", maxN, v, err)
 		}
 	}
@@ -117,6 +130,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		fmt.Fprintf(ios.ErrOut, "warning: %s\n", w)
 	}
 	cfg, vnames := j.config(ios, progs, variants)
+	pl := reportPlacement(cfg.Placement)
 	// RunAdaptive calibrates the iterations (unless --iterations) and the
 	// children's deadline.
 	samples, info, runErr := runner.RunAdaptive(ctx, cfg)
@@ -132,11 +146,12 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		return fmt.Errorf("run: %w", runErr)
 	}
 	obs := Observations(samples)
-	res, err := stats.Analyze(obs, stats.Options{Confidence: j.Confidence, Robust: j.Robust, Seed: j.Seed, Variants: vnames})
+	res, err := stats.Analyze(obs, stats.Options{Confidence: j.Confidence, Robust: j.Robust, Seed: j.Seed, Variants: vnames, Loaders: LoaderNames(cfg.Loaders)})
 	if err != nil {
 		return fmt.Errorf("analyze samples: %w", err)
 	}
 	warnings = append(warnings, resultWarnings(j, samples, res, info)...)
+	warnings = append(warnings, padCapWarnings(info.PadCaps)...)
 	env := runner.CaptureEnvironment()
 	setup, jitWarn := j.jitSetup(ctx, progs, variants[0], maxN, setupOf(obs, j.Confidence), &env)
 	if jitWarn != "" {
@@ -152,6 +167,8 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 			Cache: j.Cache, Variants: vnames, Trials: j.Trials, Iterations: cfg.Iterations,
 			SamplesPerChild: cfg.Samples, Seed: j.Seed, Confidence: j.Confidence, CPU: cfg.CPU,
 			SpecAllow: j.SpecAllow, Robust: j.Robust, Pad: j.Pad,
+			Loader: j.loaderName(), LoaderReason: j.LoaderReason,
+			Placement: string(pl.Mode), PadMin: pl.MinPad, PadMax: pl.MaxPad,
 		},
 		Samples: samples,
 		Result:  res,
@@ -197,7 +214,7 @@ func (j *Job) clipCounts(progs []*filters.Program, variants []runner.Variant) st
 	if j.CountsSet {
 		return ""
 	}
-	fit := maxFittingCount(progs, variants)
+	fit := maxFittingCount(runner.PaddedPrograms(progs, j.smallestPad()), variants)
 	if fit >= slices.Max(j.Counts) {
 		return ""
 	}
@@ -221,7 +238,7 @@ func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants 
 		Programs: progs, Counts: j.Counts, Variants: variants, Workload: j.Workload,
 		Trials: j.Trials, Seed: j.Seed, CPU: cpu, Iterations: j.Iterations,
 		Samples: j.Samples, ControlIters: 200000, SpecAllow: j.SpecAllow,
-		Parallel: j.Parallel, Notify: j.Notify,
+		Parallel: j.Parallel, Notify: j.Notify, Loaders: j.Loaders, Placement: j.placement(),
 	}
 	vnames := VariantNames(variants)
 	if j.TargetCI > 0 {
@@ -238,6 +255,71 @@ func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants 
 		cfg.Progress = newProgress(ios.ErrOut)
 	}
 	return cfg, vnames
+}
+
+// placement is the job's pad choice: fixed with --pad, else random over
+// 0..runner.DefaultMaxPad per child.
+func (j *Job) placement() runner.Placement {
+	if j.PadSet {
+		return runner.Placement{Mode: runner.PlacementFixed, Pad: j.Pad}
+	}
+	return runner.DefaultPlacement()
+}
+
+// smallestPad is the fewest instructions the job appends to a filter:
+// the fixed --pad, or 0.
+func (j *Job) smallestPad() int {
+	if j.PadSet {
+		return j.Pad
+	}
+	return 0
+}
+
+// reportPlacement is p with its pad range as the report shows it (a fixed
+// pad is the range [Pad, Pad]).
+func reportPlacement(p runner.Placement) runner.Placement {
+	p = p.Normalized()
+	if p.Mode == runner.PlacementFixed {
+		p.MinPad, p.MaxPad = p.Pad, p.Pad
+	}
+	return p
+}
+
+// loaderName is the --loader value the report records: "both", or the
+// one loader measured.
+func (j *Job) loaderName() string {
+	switch len(j.Loaders) {
+	case 0:
+		return string(runner.LoaderUnprivileged)
+	case 1:
+		return string(j.Loaders[0])
+	}
+	return "both"
+}
+
+// padCapWarnings says which cells drew their random pads from a smaller
+// range because larger ones would not fit MAX_INSNS_PER_PATH.
+func padCapWarnings(caps map[runner.Cell]int) []string {
+	var cells []runner.Cell
+	for c := range caps {
+		cells = append(cells, c)
+	}
+	slices.SortFunc(cells, func(a, b runner.Cell) int { return strings.Compare(a.String(), b.String()) })
+	var out []string
+	for _, c := range cells {
+		out = append(out, fmt.Sprintf("%s: pads drawn from 0-%d only, since a larger pad takes the stack over MAX_INSNS_PER_PATH; that cell samples fewer program sizes", c, caps[c]))
+	}
+	return out
+}
+
+// LoaderNames are the names of loaders, in order, as stats and the report
+// name them.
+func LoaderNames(loaders []runner.Loader) []string {
+	var names []string
+	for _, l := range loaders {
+		names = append(names, string(l))
+	}
+	return names
 }
 
 // write renders doc to every -o FILE (atomically) or stdout.
@@ -265,7 +347,8 @@ func Observations(samples []runner.Sample) []stats.Observation {
 	obs := make([]stats.Observation, len(samples))
 	for i, s := range samples {
 		obs[i] = stats.Observation{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq, NsPerOp: s.NsPerOp,
-			InstallNs: s.InstallNs, ControlBeforeNs: s.ControlBeforeNs, ControlAfterNs: s.ControlAfterNs}
+			InstallNs: s.InstallNs, ControlBeforeNs: s.ControlBeforeNs, ControlAfterNs: s.ControlAfterNs,
+			Loader: string(s.Loader), Pad: s.Pad}
 	}
 	return obs
 }
