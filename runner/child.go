@@ -46,6 +46,9 @@ type childSpec struct {
 	PathArg string `json:"path_arg,omitempty"`
 	// ExecPaths are the exec workloads' candidate paths, tried in order.
 	ExecPaths []string `json:"exec_paths,omitempty"`
+	// Loader is the capabilities the measuring thread loads the filters
+	// with (applyLoader); "" changes nothing.
+	Loader Loader `json:"loader,omitempty"`
 	// Notify configures the notify workload (notify.go).
 	Notify *notifySpec `json:"notify,omitempty"`
 }
@@ -64,6 +67,7 @@ type childReport struct {
 	FailedFilter    int     `json:"failed_filter"`           // index of the filter that failed to install, -1 if none
 	ProbeErrno      int     `json:"probe_errno,omitempty"`   // after an EINVAL: errno of seccompProbe (EFAULT: filters supported)
 	ExecsOK         uint64  `json:"execs_ok"`                // exec workloads: children that exited 0
+	Caps            *Caps   `json:"caps,omitempty"`          // measuring thread's capabilities, read back before seccomp(2)
 	Err             string  `json:"err,omitempty"`
 	// Notify holds the notify workload's counts (notify.go).
 	Notify *notifyReport `json:"notify,omitempty"`
@@ -187,6 +191,7 @@ func runChild(in io.Reader) (childReport, error) {
 		tid    int
 		before int
 		cpu    int
+		caps   *Caps
 		pinErr error
 		err    error
 	}
@@ -205,6 +210,13 @@ func runChild(in io.Reader) (childReport, error) {
 			}
 		}
 		r.before = threadFilters(r.tid)
+		caps, err := applyLoader(spec.Loader, r.tid)
+		r.caps = &caps
+		if err != nil {
+			r.err = fmt.Errorf("set up %s loader: %w", spec.Loader, err)
+			readyc <- r
+			return
+		}
 		// Installing a filter needs no_new_privs (or CAP_SYS_ADMIN in the
 		// user namespace): seccomp(2), EACCES.
 		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
@@ -221,6 +233,7 @@ func runChild(in io.Reader) (childReport, error) {
 	r := <-readyc
 	rep.CPU = r.cpu
 	rep.FiltersBefore = r.before
+	rep.Caps = r.caps
 	if r.pinErr != nil {
 		rep.PinErr = r.pinErr.Error()
 	}

@@ -97,6 +97,9 @@ func execChildCmd(ctx context.Context, timeout time.Duration, c Cell, spec child
 					ce.Cause = ErrNotSupported
 				}
 			}
+			if rep.Caps != nil && checkLoaderCaps(spec.Loader, *rep.Caps) != nil {
+				ce.Cause = ErrLoaderCaps
+			}
 		case ce.Signal != 0:
 			ce.Reason = "died"
 		default:

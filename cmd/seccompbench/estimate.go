@@ -33,6 +33,7 @@ type EstimateOptions struct {
 func NewCmdEstimate(f *cmdutil.Factory, runF func(*EstimateOptions) error) *cobra.Command {
 	opts := &EstimateOptions{IO: f.IO, Options: estimate.Options{Measure: runner.Run}}
 	var calTrials int
+	var loader string
 	cmd := &cobra.Command{
 		Use:   "estimate POLICY... --profile FILE",
 		Short: "Predict what a policy costs a real workload, from its syscall profile",
@@ -95,11 +96,18 @@ added time per second of work. See docs/estimate.md.`,
 			if opts.Duration < 0 {
 				return cmdutil.FlagErrorf("--duration: negative %s", opts.Duration)
 			}
+			ls, err := runner.Loaders(loader)
+			if err != nil {
+				return &cmdutil.FlagError{Err: fmt.Errorf("--loader: %w", err)}
+			}
+			if len(ls) != 1 {
+				return cmdutil.FlagErrorf("--loader: an estimate models one loader; give unprivileged or privileged (run --loader both measures their difference)")
+			}
+			opts.Loader = ls[0]
 			opts.CalTrials = calTrials
 			if opts.CalTrials < 2 || opts.Trials < 2 {
 				return cmdutil.FlagErrorf("--calibration-trials and --trials: need at least 2 for a confidence interval")
 			}
-			var err error
 			if opts.Open, err = opts.Load.Options(f.IO.In); err != nil {
 				return err
 			}
@@ -125,6 +133,7 @@ added time per second of work. See docs/estimate.md.`,
 	fl.Float64Var(&opts.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1)")
 	fl.Uint64Var(&opts.Seed, "seed", 1, "seed of the block shuffles")
 	fl.IntVar(&opts.CPU, "cpu", -1, "CPU to pin measuring threads to (-1: the highest allowed CPU; -2: no pinning)")
+	fl.StringVar(&loader, "loader", "unprivileged", "who loads the estimated stack: unprivileged (without CAP_SYS_ADMIN, as runc and non-root services) or privileged; the calibration and --validate measure with it")
 	fl.BoolVar(&opts.Validate, "validate", false, "also measure each profiled syscall that runner can loop on under the stack, and report the prediction error")
 	fl.IntVar(&opts.Trials, "trials", 10, "randomized blocks per syscall for --validate")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on stderr")

@@ -84,7 +84,7 @@ func TestStdinPolicy(t *testing.T) {
 		{"compile unit", unit, []string{"compile", "-"}, 0, "3 filters"},
 		{"compile --systemd-stack -", unit, []string{"compile", "--systemd-stack", "-"}, 0, "3 filters"},
 		{"compile yaml", string(yaml), []string{"compile", "-", "--format", "json"}, 0, `"source": "stdin"`},
-		{"run unit", unit, []string{"run", "-", "--workload", "getpid", "-q"}, 1, "which is killed (KILL_PROCESS)"},
+		{"run unit", unit, []string{"run", "-", "--workload", "getpid", "-q"}, 1, "calls getpid, which is killed (KILL_PROCESS)"},
 		{"twice", unit, []string{"lint", "-", "-"}, 2, "given 2 times"},
 		{"empty", "", []string{"simulate", "-", "--syscall", "read"}, 1, "stdin"},
 	} {

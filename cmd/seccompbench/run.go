@@ -189,6 +189,11 @@ syscall (as on older kernels or with argument rules).`,
 			if opts.Pad < 0 || opts.Pad > filters.MaxInsns {
 				return cmdutil.FlagErrorf("--pad: %d instructions; want 0 to %d", opts.Pad, filters.MaxInsns)
 			}
+			opts.PadSet = cmd.Flags().Changed("pad")
+			if opts.Loaders, err = runner.Loaders(opts.Loader); err != nil {
+				return &cmdutil.FlagError{Err: fmt.Errorf("--loader: %w", err)}
+			}
+			opts.LoaderSet = cmd.Flags().Changed("loader")
 			if opts.Samples < 1 || opts.Samples > maxSamples {
 				return cmdutil.FlagErrorf("--samples: %d timed samples per child; want 1 to %d", opts.Samples, maxSamples)
 			}
@@ -222,7 +227,8 @@ syscall (as on older kernels or with argument rules).`,
 	fl.Uint64Var(&opts.Iterations, "iterations", 0, "loop iterations per sample (0: calibrate to ~2ms per sample)")
 	fl.IntVar(&opts.Samples, "samples", defaultSamples, "timed samples per child; the child's value is their median")
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install filters with SECCOMP_FILTER_FLAG_SPEC_ALLOW (no speculative store bypass mitigation)")
-	fl.IntVar(&opts.Pad, "pad", 0, "append `N` unreachable instructions to every filter: same verdicts and paths, another program size (a check for JIT placement effects; see docs/libseccomp.md)")
+	fl.IntVar(&opts.Pad, "pad", 0, "append exactly `N` unreachable instructions to every filter in every child (default: each child draws its own pad from 0-16 from the seed, so the CI covers JIT placement; see docs/methodology.md)")
+	fl.StringVar(&opts.Loader, "loader", "unprivileged", "load the filters without CAP_SYS_ADMIN as runc and non-root services do (unprivileged), with it (privileged), or both as separate variants (with --systemd-unit the default follows the unit)")
 	fl.BoolVar(&opts.Robust, "robust", false, "use medians with bootstrap CIs instead of means with t CIs")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on stderr")
 	fl.IntVar(&opts.Pid, "pid", 0, "replay exactly the filter stack of running process `PID` (dumped as inspect does; counts default to 0 and the full depth)")

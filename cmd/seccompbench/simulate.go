@@ -221,11 +221,11 @@ func simulateRun(opts *SimulateOptions) error {
 	if len(stacks) > 1 {
 		for _, out := range opts.Outputs {
 			if strings.HasSuffix(out, ".svg") || strings.HasSuffix(out, ".png") {
-				return cmdutil.FlagErrorf("-o %s: the policies hold alternative filters (%s); plot one with --thread", out, altNames(stacks))
+				return cmdutil.FlagErrorf("-o %s: the policies hold alternative filters (%s); plot one with --thread", out, simulate.Names(stacks))
 			}
 		}
 		if opts.Format == "svg" || opts.Format == "png" {
-			return cmdutil.FlagErrorf("--format %s: the policies hold alternative filters (%s); plot one with --thread", opts.Format, altNames(stacks))
+			return cmdutil.FlagErrorf("--format %s: the policies hold alternative filters (%s); plot one with --thread", opts.Format, simulate.Names(stacks))
 		}
 	}
 	if opts.All {
@@ -252,54 +252,15 @@ func simulateRun(opts *SimulateOptions) error {
 				docs = append(docs, doc)
 				continue
 			}
-			if err := writeAltHeader(w, i, n.Name, res); err != nil {
+			if err := report.WriteSimulateAltHeader(w, i, n.Name, res); err != nil {
 				return err
 			}
 			if err := report.WriteSimulateSyscallText(w, n.Stack, rs[i].cost, rs[i].sr); err != nil {
 				return err
 			}
 		}
-		return writeDocs(w, docs)
+		return report.WriteSimulateDocs(w, docs)
 	})
-}
-
-// altNames lists the alternatives' names.
-func altNames(stacks []simulate.Named) string {
-	var names []string
-	for _, n := range stacks {
-		names = append(names, n.Name)
-	}
-	return strings.Join(names, ", ")
-}
-
-// writeAltHeader writes, before the i-th stack's text, a blank line
-// between alternatives, the alternative's name, and (first) what resolved
-// the OCI-based sources.
-func writeAltHeader(w io.Writer, i int, name string, res *report.OCIResolution) error {
-	var b strings.Builder
-	if i > 0 {
-		b.WriteString("\n")
-	}
-	if i == 0 && res != nil {
-		fmt.Fprintf(&b, "oci       conditions resolved with %s\n", res.Text)
-	}
-	if name != "" {
-		fmt.Fprintf(&b, "== %s ==\n", name)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// writeDocs writes one JSON document, or an array of one per
-// alternative.
-func writeDocs(w io.Writer, docs []report.SimulateDoc) error {
-	switch len(docs) {
-	case 0:
-		return nil
-	case 1:
-		return report.WriteIndentedJSON(w, docs[0])
-	}
-	return report.WriteIndentedJSON(w, docs)
 }
 
 func simulateAll(opts *SimulateOptions, stacks []simulate.Named, res *report.OCIResolution) error {
@@ -331,13 +292,13 @@ func simulateAll(opts *SimulateOptions, stacks []simulate.Named, res *report.OCI
 				docs = append(docs, doc)
 				continue
 			}
-			if err := writeAltHeader(w, i, n.Name, res); err != nil {
+			if err := report.WriteSimulateAltHeader(w, i, n.Name, res); err != nil {
 				return err
 			}
 			if err := report.WriteSimulateAllText(w, n.Stack, rs[i].arches, rs[i].costs); err != nil {
 				return err
 			}
 		}
-		return writeDocs(w, docs)
+		return report.WriteSimulateDocs(w, docs)
 	})
 }

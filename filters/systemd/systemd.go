@@ -81,6 +81,12 @@ type Stack struct {
 	Warnings []string
 	// Compiler is the one that laid out the programs.
 	Compiler scmp.Compiler
+	// Privileged reports whether systemd loads these filters with
+	// CAP_SYS_ADMIN in the effective set (Loader), so that the kernel adds
+	// no branch-history barrier to them; LoaderReason says why, in words.
+	// A system service manager is assumed (not systemd --user).
+	Privileged   bool
+	LoaderReason string
 	// warnings are Warnings, located (Source).
 	warnings []*filters.SourceError
 }
@@ -227,6 +233,10 @@ type unitContext struct {
 	bools       map[string]bool
 	personality int // -1 unset
 	warnings    []*filters.SourceError
+	// Who loads the filters (loader.go): User=, PrivateUsers=, and
+	// whether AmbientCapabilities= holds CAP_SYS_ADMIN.
+	user, privateUsers string
+	ambientSysAdmin    bool
 }
 
 const nsInitial = ^uint64(0)
@@ -402,6 +412,12 @@ func (c *unitContext) set(file string, line int, key, value string) error {
 		return nil
 	}
 	switch key {
+	case "User":
+		c.user = value
+	case "PrivateUsers":
+		c.privateUsers = value
+	case "AmbientCapabilities":
+		c.setAmbient(value)
 	case "SystemCallFilter":
 		c.parseSyscallList(file, line, value, true)
 	case "SystemCallLog":
@@ -881,6 +897,7 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 			Insns:  insns,
 		})
 	}
+	st.Privileged, st.LoaderReason = Loader(c.loaderInput(len(st.Programs) > 0))
 	return st, nil
 }
 

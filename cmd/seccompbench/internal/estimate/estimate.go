@@ -43,6 +43,10 @@ type Options struct {
 	CPU          int
 	Validate     bool
 	Trials       int // validation trials
+	// Loader is who loads the estimated stack (--loader): the quick
+	// calibration and --validate measure with it, and a calibration
+	// file's fits of that loader are used.
+	Loader runner.Loader
 
 	// Progress receives "calibrating: ..." and "validating: ..." lines;
 	// nil for none.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
@@ -115,4 +116,13 @@ func Plot(s filters.Stack, costs []analysis.SyscallCost, archName, order string,
 			Cached: c.Cached, Allowed: c.Action == filters.ActionAllow, Verdict: filters.RetText(c.Ret)})
 	}
 	return p
+}
+
+// Names lists the alternatives' names, comma-separated.
+func Names(stacks []Named) string {
+	var names []string
+	for _, n := range stacks {
+		names = append(names, n.Name)
+	}
+	return strings.Join(names, ", ")
 }
