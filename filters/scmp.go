@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	elarch "github.com/elastic/go-seccomp-bpf/arch"
 	"golang.org/x/net/bpf"
 )
 
@@ -41,13 +40,13 @@ var (
 	scmpX86_64  = &scmpArch{oci: "SCMP_ARCH_X86_64", name: "x86_64", audit: AuditArchX86_64, bits: 64, table: ArchX86_64.Names}
 	scmpX86     = &scmpArch{oci: "SCMP_ARCH_X86", name: "x86", audit: AuditArchI386, bits: 32, table: ArchI386.Names}
 	scmpX32     = &scmpArch{oci: "SCMP_ARCH_X32", name: "x32", audit: AuditArchX86_64, x32: true, bits: 32, table: ArchX32.Names}
-	scmpAARCH64 = &scmpArch{oci: "SCMP_ARCH_AARCH64", name: "aarch64", audit: auditArchAARCH64, bits: 64, table: elarch.AARCH64.SyscallNames}
-	scmpARM     = &scmpArch{oci: "SCMP_ARCH_ARM", name: "arm", audit: auditArchARM, bits: 32, table: elarch.ARM.SyscallNames}
+	scmpAARCH64 = &scmpArch{oci: "SCMP_ARCH_AARCH64", name: "aarch64", audit: auditArchAARCH64, bits: 64, table: ArchAArch64.Names}
+	scmpARM     = &scmpArch{oci: "SCMP_ARCH_ARM", name: "arm", audit: auditArchARM, bits: 32, table: ArchARM.Names}
 )
 
 // scmpArches lists the architectures whose syscall tables we have (the x86
-// ones from arch.go, aarch64 and arm from
-// github.com/elastic/go-seccomp-bpf/arch), all little-endian.
+// ones from arch.go, aarch64 and arm from arch_aarch64.go), all
+// little-endian.
 var scmpArches = []*scmpArch{scmpX86_64, scmpX86, scmpX32, scmpAARCH64, scmpARM}
 
 func scmpArchByOCI(name string) *scmpArch {
