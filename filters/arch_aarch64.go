@@ -28,7 +28,7 @@ var (
 	// (SECCOMP_ARCH_NATIVE in arch/arm64/include/asm/seccomp.h). Its
 	// action-cache bitmap covers NR_syscalls = 470 numbers as of Linux
 	// 6.18 (__NR_syscalls, the highest number 469 plus one).
-	ArchAArch64 = withNames(newArch("aarch64", elarch.AARCH64, 470, false), newer6_18ARM)
+	ArchAArch64 = renamed(withNames(newArch("aarch64", elarch.AARCH64, 470, false), newer6_18ARM), aarch64Renames)
 	// ArchARM is the arm64 kernel's compat ABI: AArch32 tasks, EABI
 	// (SECCOMP_ARCH_COMPAT, CONFIG_COMPAT). Its bitmap covers
 	// __NR_compat_syscalls = 470 numbers as of Linux 6.18; the ARM private
@@ -36,6 +36,24 @@ var (
 	// usr26, usr32, set_tls, get_tls) lie outside it and are never cached.
 	ArchARM = withNames(newArch("arm", elarch.ARM, 470, true), newer6_18ARM)
 )
+
+// aarch64Renames corrects go-seccomp-bpf's aarch64 names to the kernel's:
+// its generator strips the __NR3264_ prefix from
+// include/uapi/asm-generic/unistd.h, which gives "fstatat" for number 79,
+// but 64-bit kernels (arm64's generated unistd_64.h) and libseccomp call it
+// newfstatat. The old name stays a lookup alias, since Beats policies
+// validated by go-seccomp-bpf spell it that way.
+var aarch64Renames = map[int]string{79: "newfstatat"}
+
+// renamed gives the numbers in names their new names in a (Numbers and
+// Names), keeping each old name as a Names alias, and returns a.
+func renamed(a *Arch, names map[int]string) *Arch {
+	for n, s := range names {
+		a.Numbers[n] = s
+		a.Names[s] = n
+	}
+	return a
+}
 
 // withNames adds the table entries names holds (number to name) that a
 // lacks and returns a.
@@ -84,10 +102,17 @@ func KernelArches(native *Arch) []*Arch {
 }
 
 // init teaches github.com/elastic/go-seccomp-bpf's aarch64 and arm tables
-// the names newer6_18ARM adds, as arch.go's init does for x86_64, so that
+// the names newer6_18ARM adds and aarch64's newfstatat (aarch64Renames, as
+// an extra name: its number table is left alone), as arch.go's init does
+// for x86_64, so that
 // Beats policies compiled for those ABIs (CompileFor) may name them. Only
 // missing entries are added.
 func init() {
+	for n, s := range aarch64Renames {
+		if _, ok := elarch.AARCH64.SyscallNames[s]; !ok {
+			elarch.AARCH64.SyscallNames[s] = n
+		}
+	}
 	for _, info := range []*elarch.Info{elarch.AARCH64, elarch.ARM} {
 		for n, s := range newer6_18ARM {
 			if _, ok := info.SyscallNames[s]; !ok {
