@@ -41,6 +41,7 @@ type options struct {
 	kernels  []string
 	pkgs     []string
 	run      string
+	bench    string
 	short    bool
 	timeout  time.Duration // per kernel
 	total    time.Duration // whole matrix
@@ -99,10 +100,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		cache = os.TempDir()
 	}
 	kernels := fs.String("kernels", strings.Join(names, ","), "comma-separated kernels to boot (known: "+strings.Join(names, ", ")+")")
-	pkgs := fs.String("pkgs", "./runner", "comma-separated packages whose tests run in the guest")
+	pkgs := fs.String("pkgs", "./runner,./internal/testutils", "comma-separated packages whose tests run in the guest")
 	o := &options{}
 	fs.StringVar(&o.run, "run", "", "go test -run pattern for the guest's tests (default: all)")
 	fs.BoolVar(&o.short, "short", false, "pass -test.short to the guest's tests")
+	fs.StringVar(&o.bench, "bench", "", "also run the runner's benchmarks matching this pattern once (-test.benchtime 1x), e.g. CachePrediction; their figures are logged, never judged")
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "bound on one kernel's boot and tests")
 	fs.DurationVar(&o.total, "total", 60*time.Minute, "bound on the whole matrix")
 	fs.StringVar(&o.cacheDir, "cache", filepath.Join(cache, "seccompbench-vmtest"), "directory for kernels and APT state (outside the repository)")
@@ -310,6 +312,18 @@ func buildInitramfs(ctx context.Context, root, work, arch string, o *options, lo
 	}
 	if len(plan.Steps) == 0 {
 		return "", errors.New("no test binaries to run")
+	}
+	if o.bench != "" {
+		for _, st := range plan.Steps {
+			if st.Name != "runner" {
+				continue
+			}
+			plan.Steps = append(plan.Steps, protocol.Step{
+				Name: "runner-bench", Path: st.Path, Dir: st.Dir, Env: st.Env, TimeoutSeconds: st.TimeoutSeconds,
+				Args: []string{"-test.v", "-test.run", "^$", "-test.bench", o.bench, "-test.benchtime", "1x", fmt.Sprintf("-test.timeout=%ds", stepTimeout)},
+			})
+			break
+		}
 	}
 	pj, err := json.MarshalIndent(plan, "", "  ")
 	if err != nil {
