@@ -2,6 +2,7 @@ package filters
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
@@ -77,4 +78,15 @@ func (p *Policy) CompileFor(a *Arch) (*Program, error) {
 		return nil, fmt.Errorf("compile policy %q for %s: %w", p.Name, a, err)
 	}
 	return &Program{Name: p.Name, Source: p.Source, SourceSHA256: p.SHA256, Insns: raw, Warnings: warnings}, nil
+}
+
+// compileArch is the ABI Compile targets: the native ABI of
+// runtime.GOARCH, as go-seccomp-bpf's own Assemble picks it (a
+// compile-time constant, not a look at the host), x86_64 when this
+// package has no table for GOARCH.
+func compileArch() *Arch {
+	if as := HostArches(runtime.GOARCH); len(as) > 0 {
+		return as[0]
+	}
+	return ArchX86_64
 }

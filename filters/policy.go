@@ -15,7 +15,6 @@ import (
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
 	"github.com/elastic/go-seccomp-bpf/arch"
-	"golang.org/x/net/bpf"
 )
 
 // Policy is a decoded seccomp policy in the schema of Elastic Beats and
@@ -496,24 +495,14 @@ func (p *Policy) ToSeccomp() (*seccomp.Policy, error) {
 // short (fewer than 256 instructions to skip); longer chains get extra
 // return or jump instructions. go-seccomp-bpf assembles for runtime.GOARCH,
 // so the same policy compiled on another architecture gives another
-// program (names are validated against PolicyArch, x86_64). Compile does
+// program (names are validated against PolicyArch, x86_64); Compile is
+// CompileFor of the host's native ABI (compilefor.go), so on arm64 names
+// aarch64 lacks are dropped with a warning rather than failing. Compile does
 // not check kernel limits: BuildStack does. Errors are the *PolicyError
 // values of Validate, or an assembler error wrapped as
 // "compile policy NAME: ...".
 func (p *Policy) Compile() (*Program, error) {
-	sp, err := p.ToSeccomp()
-	if err != nil {
-		return nil, err
-	}
-	insns, err := sp.Assemble()
-	if err != nil {
-		return nil, fmt.Errorf("compile policy %q: %w", p.Name, err)
-	}
-	raw, err := bpf.Assemble(insns)
-	if err != nil {
-		return nil, fmt.Errorf("compile policy %q: %w", p.Name, err)
-	}
-	return &Program{Name: p.Name, Source: p.Source, SourceSHA256: p.SHA256, Insns: raw}, nil
+	return p.CompileFor(compileArch())
 }
 
 // defaultPolicySource is the embedded default policy; testdata/policies/
