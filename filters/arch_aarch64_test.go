@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/bpf"
+
 	"github.com/seccompbench/seccompbench/internal/golden"
 )
 
@@ -328,5 +330,45 @@ func TestDockerDefaultAArch64(t *testing.T) {
 		if got := r.Action == ActionAllow; got != tt.allow {
 			t.Errorf("%s %s: %s, want allow=%v", tt.arch, tt.name, RetText(r.Ret), tt.allow)
 		}
+	}
+}
+
+// TestLintAArch64Bypass lints for an aarch64 host: a denylist matching
+// aarch64 numbers without an arch check lets the same syscalls through the
+// arm compat ABI, which Lint reports as LintBypassARM (and never the x86
+// codes); the default policy compiled for aarch64 checks the arch and is
+// not bypassable.
+func TestLintAArch64Bypass(t *testing.T) {
+	deny := tAsm(t, "denylist-aarch64",
+		tLdNr(),
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 117, SkipTrue: 2}, // ptrace (aarch64)
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 221, SkipTrue: 2}, // execve (aarch64)
+		tRet(ActionAllow, 0),
+		tRet(ActionKillProcess, 0),
+		tRet(ActionErrno, 1),
+	)
+	codes := func(fs []Finding) map[string]string {
+		m := map[string]string{}
+		for _, f := range fs {
+			m[f.Code] = f.Message
+		}
+		return m
+	}
+	got := codes(Lint(Stack{deny}, LintOptions{Arch: ArchAArch64}))
+	msg, ok := got[LintBypassARM]
+	if !ok || !strings.Contains(msg, "ptrace, execve") || !strings.Contains(msg, "arm compat ABI") {
+		t.Errorf("findings %v: want %s naming ptrace, execve", got, LintBypassARM)
+	}
+	for _, c := range []string{LintBypassI386, LintBypassX32, LintX32Unhandled} {
+		if _, ok := got[c]; ok {
+			t.Errorf("aarch64 lint reported %s", c)
+		}
+	}
+	p, err := DefaultPolicy().CompileFor(ArchAArch64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := codes(Lint(Stack{p}, LintOptions{Arch: ArchAArch64})); got[LintBypassARM] != "" {
+		t.Errorf("default policy for aarch64: %s", got[LintBypassARM])
 	}
 }
