@@ -372,3 +372,50 @@ func TestLintAArch64Bypass(t *testing.T) {
 		t.Errorf("default policy for aarch64: %s", got[LintBypassARM])
 	}
 }
+
+// TestOpenForAArch64 opens each policy format for an arm64 host: Beats
+// and OCI sources check AUDIT_ARCH_AARCH64 and allow getpid by its aarch64
+// number; allowlists refuse x86_64 callers, and minimal.yaml (default
+// allow) denies ptrace by its aarch64 number.
+func TestOpenForAArch64(t *testing.T) {
+	getpid, _ := ArchAArch64.Lookup("getpid")
+	for _, spec := range []string{"default", DockerDefaultName, "../testdata/policies/minimal.yaml"} {
+		t.Run(filepath.Base(spec), func(t *testing.T) {
+			p, err := OpenFor(spec, ArchAArch64, OpenOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := EmulateStack(Stack{p}, ArchAArch64.Data(getpid))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Action != ActionAllow {
+				t.Errorf("aarch64 getpid: %s, want allow", RetText(r.Ret))
+			}
+			x86, err := EmulateStack(Stack{p}, ArchX86_64.Data(39))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if spec == "../testdata/policies/minimal.yaml" {
+				ptrace, _ := ArchAArch64.Lookup("ptrace")
+				if r, _ := EmulateStack(Stack{p}, ArchAArch64.Data(ptrace)); r.Action != ActionErrno {
+					t.Errorf("aarch64 ptrace: %s, want errno", RetText(r.Ret))
+				}
+			} else if x86.Action == ActionAllow {
+				t.Errorf("x86_64 getpid allowed by a filter for aarch64")
+			}
+		})
+	}
+	// OpenFor(x86_64) gives Open's bytes for the embedded default.
+	a, err := OpenFor("default", ArchX86_64, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.SHA256() != b.SHA256() {
+		t.Error("OpenFor(default, x86_64) differs from Open(default)")
+	}
+}
