@@ -109,11 +109,11 @@ func TestRunHostilePolicyStillReports(t *testing.T) {
 	skipIfNoSeccomp(t)
 	deny := errno | 1
 	p := prog(t, "deny-harness", allow,
-		[2]uint32{1, deny},   // write
-		[2]uint32{202, deny}, // futex
-		[2]uint32{60, deny},  // exit
-		[2]uint32{231, deny}, // exit_group
-		[2]uint32{9, deny},   // mmap
+		[2]uint32{nrWrite, deny},
+		[2]uint32{nrFutex, deny},
+		[2]uint32{nrExit, deny},
+		[2]uint32{nrExitGroup, deny},
+		[2]uint32{nrMmap, deny},
 	)
 	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{2}, Variants: []Variant{VariantOn},
 		Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 2, ChildTimeout: 20 * time.Second}
