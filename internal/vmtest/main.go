@@ -50,6 +50,7 @@ type options struct {
 	mdOut    string
 	memMB    int
 	cpus     int
+	fromLogs bool
 }
 
 func main() {
@@ -69,7 +70,11 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, opts.total)
 	defer cancel()
-	rows, err := runMatrix(ctx, opts, stderr)
+	run := runMatrix
+	if opts.fromLogs {
+		run = readLogs
+	}
+	rows, err := run(ctx, opts, stderr)
 	fmt.Fprint(stdout, markdownTable(rows))
 	if opts.mdOut != "" {
 		if werr := os.WriteFile(opts.mdOut, []byte(markdownTable(rows)), 0o644); werr != nil && err == nil {
@@ -112,6 +117,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.mdOut, "o", "", "also write the results table (Markdown) to this file")
 	fs.IntVar(&o.memMB, "mem", 1024, "guest memory in MiB")
 	fs.IntVar(&o.cpus, "cpus", 2, "guest CPUs")
+	fs.BoolVar(&o.fromLogs, "from-logs", false, "boot nothing: render the table from the console logs of an earlier run (wall time is then the guest's step time)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -387,7 +393,35 @@ func markdownTable(rows []row) string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %d | %s | %s |\n",
 			r.kernel.Name, r.kernel.Arch, orDash(r.pkg), rel, p, f, s, r.wall.Round(time.Second), result)
 	}
+	b.WriteString(notes(rows))
 	return b.String()
+}
+
+// notes lists, per kernel, every failed and skipped test (subtests
+// included) with its skip reason: what differs between kernels.
+func notes(rows []row) string {
+	var b strings.Builder
+	for _, r := range rows {
+		if r.res == nil {
+			continue
+		}
+		for _, st := range r.res.Steps {
+			for _, name := range st.Failed {
+				fmt.Fprintf(&b, "- %s: FAIL %s/%s\n", r.kernel.Name, st.Name, name)
+			}
+			for _, name := range st.Skipped {
+				reason := st.SkipReasons[name]
+				if reason == "" {
+					reason = "(no reason logged)"
+				}
+				fmt.Fprintf(&b, "- %s: skip %s/%s: %s\n", r.kernel.Name, st.Name, name, reason)
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "\n" + b.String()
 }
 
 func orDash(s string) string {
@@ -395,4 +429,34 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// readLogs builds the rows from the console logs under o.logDir, for
+// re-rendering a run without booting again.
+func readLogs(_ context.Context, o *options, _ io.Writer) ([]row, error) {
+	var rows []row
+	for _, name := range o.kernels {
+		k, _ := lookupKernel(name)
+		r := row{kernel: k, logPath: filepath.Join(o.logDir, k.Name+".log")}
+		if p, err := os.ReadFile(filepath.Join(o.cacheDir, "kernels", k.Name, "package")); err == nil {
+			r.pkg = strings.TrimSpace(string(p))
+		}
+		f, err := os.Open(r.logPath)
+		if err != nil {
+			r.err = err
+			rows = append(rows, r)
+			continue
+		}
+		r.res, r.err = protocol.Parse(f)
+		f.Close()
+		if r.res != nil {
+			var secs float64
+			for _, st := range r.res.Steps {
+				secs += st.Seconds
+			}
+			r.wall = time.Duration(secs * float64(time.Second))
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
 }

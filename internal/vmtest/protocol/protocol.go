@@ -65,8 +65,9 @@ type StepResult struct {
 	// Passed, Failed and Skipped are go test's "--- PASS/FAIL/SKIP:"
 	// names, subtests included ("TestX/sub"), in log order.
 	Passed, Failed, Skipped []string
-	// SkipReasons maps a skipped test to the first line it logged after
-	// its "--- SKIP" line (go test -v prints the t.Skip message there).
+	// SkipReasons maps a skipped test to its t.Skip message: the "file.go:N:"
+	// line go test -v streams just before "--- SKIP", or failing that the
+	// first line after it (older go test output).
 	SkipReasons map[string]string
 	// Finished reports that the step's End marker was seen.
 	Finished bool
@@ -123,13 +124,16 @@ func (r *Result) Counts() (passed, failed, skipped int) {
 // so it is not anchored.
 var testLine = regexp.MustCompile(`--- (PASS|FAIL|SKIP): (\S+) \(`)
 
+// logLine matches a t.Log line as go test -v prints it: "file_test.go:N: msg".
+var logLine = regexp.MustCompile(`^\S+\.go:\d+: `)
+
 // Parse reads a console log and returns what it says. It never fails on
 // unexpected lines (kernel messages interleave with the guest's output);
 // only a read error is returned.
 func Parse(r io.Reader) (*Result, error) {
 	res := &Result{}
 	var cur *StepResult
-	var lastSkip string
+	var lastSkip, prevLog string
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
 	for sc.Scan() {
@@ -180,9 +184,19 @@ func Parse(r io.Reader) (*Result, error) {
 				cur.Failed = append(cur.Failed, m[2])
 			case "SKIP":
 				cur.Skipped = append(cur.Skipped, m[2])
-				lastSkip = m[2]
+				if prevLog != "" {
+					cur.SkipReasons[m[2]] = prevLog
+				} else {
+					lastSkip = m[2]
+				}
 			}
+			prevLog = ""
 			continue
+		}
+		if t := strings.TrimSpace(line); logLine.MatchString(t) {
+			prevLog = t
+		} else if strings.HasPrefix(t, "=== ") {
+			prevLog = ""
 		}
 		if lastSkip != "" {
 			if t := strings.TrimSpace(line); t != "" {

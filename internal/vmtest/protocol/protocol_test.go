@@ -21,8 +21,11 @@ const sampleLog = "SeaBIOS (version 1.16.2)\r\n" +
 	"        x_test.go:9: boom\r\n" +
 	"--- FAIL: TestB (0.00s)\r\n" +
 	"=== RUN   TestC\r\n" +
-	"--- SKIP: TestC (0.00s)\r\n" +
 	"    x_test.go:12: needs Linux 5.11; this kernel is 5.10.0\r\n" +
+	"--- SKIP: TestC (0.00s)\r\n" +
+	"=== RUN   TestF\r\n" +
+	"--- SKIP: TestF (0.00s)\r\n" +
+	"    f_test.go:3: old-style reason after the line\r\n" +
 	"[   12.3] audit: type=1326 audit(1.2:3): auid=4294967295 --- PASS: TestD (1.00s)\r\n" +
 	"FAIL\r\n" +
 	"VMTEST:END runner exit=1 seconds=12.5\r\n" +
@@ -53,17 +56,20 @@ func TestParse(t *testing.T) {
 	if got, want := s.Failed, []string{"TestB/two", "TestB"}; !slices.Equal(got, want) {
 		t.Errorf("failed %q, want %q", got, want)
 	}
-	if got := s.SkipReasons["TestC"]; !strings.Contains(got, "needs Linux 5.11") {
+	if got := s.SkipReasons["TestC"]; got != "x_test.go:12: needs Linux 5.11; this kernel is 5.10.0" {
+		t.Errorf("skip reason %q", got)
+	}
+	if got := s.SkipReasons["TestF"]; got != "f_test.go:3: old-style reason after the line" {
 		t.Errorf("skip reason %q", got)
 	}
 	p, f, sk := r.Counts()
-	if p != 3 || f != 1 || sk != 1 {
-		t.Errorf("Counts() = %d, %d, %d; want 3, 1, 1 (top-level tests only)", p, f, sk)
+	if p != 3 || f != 1 || sk != 2 {
+		t.Errorf("Counts() = %d, %d, %d; want 3, 1, 2 (top-level tests only)", p, f, sk)
 	}
 	if r.OK() {
 		t.Error("OK() = true with a failed test")
 	}
-	if sum := r.Summary(); !strings.Contains(sum, "FAIL runner: TestB/two") || !strings.Contains(sum, "3 passed, 1 failed, 1 skipped") {
+	if sum := r.Summary(); !strings.Contains(sum, "FAIL runner: TestB/two") || !strings.Contains(sum, "3 passed, 1 failed, 2 skipped") {
 		t.Errorf("Summary() = %q", sum)
 	}
 }
