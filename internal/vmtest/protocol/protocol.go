@@ -65,9 +65,10 @@ type StepResult struct {
 	// Passed, Failed and Skipped are go test's "--- PASS/FAIL/SKIP:"
 	// names, subtests included ("TestX/sub"), in log order.
 	Passed, Failed, Skipped []string
-	// SkipReasons maps a skipped test to its t.Skip message: the "file.go:N:"
-	// line go test -v streams just before "--- SKIP", or failing that the
-	// first line after it (older go test output).
+	// SkipReasons maps a skipped test to its t.Skip message: the last
+	// "file.go:N:" line go test -v streamed while that test was running
+	// (after its "=== RUN"; subtests' "--- SKIP" lines come later, with
+	// their parent's), or failing that the first line after "--- SKIP".
 	SkipReasons map[string]string
 	// Finished reports that the step's End marker was seen.
 	Finished bool
@@ -133,7 +134,8 @@ var logLine = regexp.MustCompile(`^\S+\.go:\d+: `)
 func Parse(r io.Reader) (*Result, error) {
 	res := &Result{}
 	var cur *StepResult
-	var lastSkip, prevLog string
+	var lastSkip, running string
+	lastLog := map[string]string{} // test name -> last t.Log line it printed
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
 	for sc.Scan() {
@@ -184,19 +186,22 @@ func Parse(r io.Reader) (*Result, error) {
 				cur.Failed = append(cur.Failed, m[2])
 			case "SKIP":
 				cur.Skipped = append(cur.Skipped, m[2])
-				if prevLog != "" {
-					cur.SkipReasons[m[2]] = prevLog
+				if r := lastLog[m[2]]; r != "" {
+					cur.SkipReasons[m[2]] = r
 				} else {
 					lastSkip = m[2]
 				}
 			}
-			prevLog = ""
 			continue
 		}
 		if t := strings.TrimSpace(line); logLine.MatchString(t) {
-			prevLog = t
-		} else if strings.HasPrefix(t, "=== ") {
-			prevLog = ""
+			if running != "" {
+				lastLog[running] = t
+			}
+		} else if name, ok := strings.CutPrefix(t, "=== RUN "); ok {
+			running = strings.TrimSpace(name)
+		} else if name, ok := strings.CutPrefix(t, "=== CONT "); ok {
+			running = strings.TrimSpace(name)
 		}
 		if lastSkip != "" {
 			if t := strings.TrimSpace(line); t != "" {

@@ -16,7 +16,11 @@ const sampleLog = "SeaBIOS (version 1.16.2)\r\n" +
 	"--- PASS: TestA (0.01s)\r\n" +
 	"=== RUN   TestB\r\n" +
 	"=== RUN   TestB/one\r\n" +
+	"=== RUN   TestB/skipped\r\n" +
+	"    x_test.go:7: needs Linux 5.19\r\n" +
+	"=== RUN   TestB/two\r\n" +
 	"    --- PASS: TestB/one (0.00s)\r\n" +
+	"    --- SKIP: TestB/skipped (0.00s)\r\n" +
 	"    --- FAIL: TestB/two (0.00s)\r\n" +
 	"        x_test.go:9: boom\r\n" +
 	"--- FAIL: TestB (0.00s)\r\n" +
@@ -58,6 +62,9 @@ func TestParse(t *testing.T) {
 	}
 	if got := s.SkipReasons["TestC"]; got != "x_test.go:12: needs Linux 5.11; this kernel is 5.10.0" {
 		t.Errorf("skip reason %q", got)
+	}
+	if got := s.SkipReasons["TestB/skipped"]; got != "x_test.go:7: needs Linux 5.19" {
+		t.Errorf("subtest skip reason %q", got)
 	}
 	if got := s.SkipReasons["TestF"]; got != "f_test.go:3: old-style reason after the line" {
 		t.Errorf("skip reason %q", got)
