@@ -51,6 +51,7 @@ type options struct {
 	memMB    int
 	cpus     int
 	fromLogs bool
+	systemd  bool
 }
 
 func main() {
@@ -73,6 +74,9 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 	run := runMatrix
 	if opts.fromLogs {
 		run = readLogs
+	}
+	if opts.systemd {
+		run = runSystemd
 	}
 	rows, err := run(ctx, opts, stderr)
 	fmt.Fprint(stdout, markdownTable(rows))
@@ -117,6 +121,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.mdOut, "o", "", "also write the results table (Markdown) to this file")
 	fs.IntVar(&o.memMB, "mem", 1024, "guest memory in MiB")
 	fs.IntVar(&o.cpus, "cpus", 2, "guest CPUs")
+	fs.BoolVar(&o.systemd, "systemd", false, "instead of the matrix: boot the first -kernels kernel (amd64) with the host's systemd as init and compare a unit's real filters with the model")
 	fs.BoolVar(&o.fromLogs, "from-logs", false, "boot nothing: render the table from the console logs of an earlier run (wall time is then the guest's step time)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -25,6 +26,13 @@ import (
 )
 
 func main() {
+	switch {
+	case filepath.Base(os.Args[0]) == "probe-daemon":
+		probeDaemon()
+	case len(os.Args) == 3 && os.Args[1] == "systemd-check":
+		systemdCheck(os.Args[2])
+		return
+	}
 	err := run()
 	if err != nil {
 		fmt.Printf("%s %v\n", protocol.Error, err)
