@@ -79,7 +79,7 @@ func TestLookupArchAArch64(t *testing.T) {
 		name string
 		want *Arch
 	}{
-		{"aarch64", ArchAArch64}, {"arm64", ArchAArch64}, {"AArch64", ArchAArch64},
+		{"aarch64", ArchAArch64}, {"AArch64", ArchAArch64},
 		{"arm", ArchARM}, {"aarch32", ArchARM},
 	}
 	for _, tt := range tests {
