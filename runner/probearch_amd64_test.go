@@ -9,3 +9,6 @@ var (
 	probeArches = [...]*filters.Arch{probeX86_64: filters.ArchX86_64, probeI386: filters.ArchI386, probeX32: filters.ArchX32}
 	probeABIs   = []int{probeX86_64, probeX32}
 )
+
+// nativeArch is the ABI this test binary's syscalls use.
+var nativeArch = filters.ArchX86_64

@@ -17,3 +17,6 @@ var (
 //
 //go:nosplit
 func probe32(nr, a0, a1, a2, a3, a4, a5 uint32) int32 { return -38 }
+
+// nativeArch is the ABI this test binary's syscalls use.
+var nativeArch = filters.ArchAArch64
