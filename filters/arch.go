@@ -172,7 +172,8 @@ func withoutNames(a *Arch, names []string) *Arch {
 var ErrUnknownArch = errors.New("unknown architecture")
 
 // LookupArch returns the ABI called name: "x86_64" (or "amd64"), "i386"
-// (or "386", "ia32"), "x32", "aarch64" or "arm" (see arch_aarch64.go). It returns an error wrapping ErrUnknownArch
+// (or "386", "ia32"), "x32", "aarch64" (or GOARCH's "arm64") or "arm" (or
+// "arm32", "aarch32"; see arch_aarch64.go). It returns an error wrapping ErrUnknownArch
 // for anything else.
 func LookupArch(name string) (*Arch, error) {
 	switch strings.ToLower(name) {
@@ -182,9 +183,7 @@ func LookupArch(name string) (*Arch, error) {
 		return ArchI386, nil
 	case "x32":
 		return ArchX32, nil
-	case "aarch64":
-		// Not "arm64" (GOARCH's spelling; HostArches takes that), which
-		// cmd/seccompbench's tests still expect --arch to refuse.
+	case "aarch64", "arm64":
 		return ArchAArch64, nil
 	case "arm", "arm32", "aarch32":
 		return ArchARM, nil
@@ -238,4 +237,21 @@ func init() {
 			elarch.X86_64.SyscallNumbers[n] = s
 		}
 	}
+}
+
+// ErrUnknownSyscall is returned when a syscall name is not in an ABI's
+// table.
+var ErrUnknownSyscall = errors.New("unknown syscall")
+
+// LookupSyscall returns the table number of name in arch, or an error
+// wrapping ErrUnknownSyscall. A decimal number is accepted as well.
+func LookupSyscall(arch *Arch, name string) (int, error) {
+	if n, ok := arch.Lookup(name); ok {
+		return n, nil
+	}
+	var n int
+	if _, err := fmt.Sscanf(name, "%d", &n); err == nil && fmt.Sprint(n) == name && n >= 0 {
+		return n, nil
+	}
+	return 0, fmt.Errorf("look up syscall %q for %s: %w", name, arch.Name, ErrUnknownSyscall)
 }

@@ -5,6 +5,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -218,8 +219,9 @@ type Control struct {
 type RunInfo struct {
 	// Blocks is the number of complete randomized blocks (children per cell).
 	Blocks int `json:"blocks"`
-	// StopReason is "trials", "precision", "max-trials" or "max-time".
-	StopReason string `json:"stop_reason"`
+	// StopReason is "trials", "precision", "max-trials" or "max-time"
+	// (runner.StopReason; "interrupted" or "failed" for a partial run).
+	StopReason runner.StopReason `json:"stop_reason"`
 	// ElapsedS is the wall time of the measurement in seconds.
 	ElapsedS float64 `json:"elapsed_s"`
 	// TargetCINs or TargetCIRel (a fraction) is the --target-ci, 0 if none.
@@ -266,15 +268,6 @@ type Linearity struct {
 type Meaning struct {
 	Variant string `json:"variant"`
 	Text    string `json:"text"`
-}
-
-// finite replaces NaN and ±Inf (which JSON cannot carry) by 0, for fields
-// whose absence is already explained by a warning.
-func finite(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0
-	}
-	return x
 }
 
 // Input is everything Build needs from a finished run.
@@ -350,10 +343,8 @@ func Build(in Input) *Document {
 	}
 	d.Throughput = throughput(d.Children)
 	vi := func(v string) int {
-		for i, x := range d.Config.Variants {
-			if x == v {
-				return i
-			}
+		if i := slices.Index(d.Config.Variants, v); i >= 0 {
+			return i
 		}
 		return len(d.Config.Variants)
 	}

@@ -13,12 +13,7 @@ import (
 
 // WriteJSON writes d as indented JSON followed by a newline.
 func WriteJSON(w io.Writer, d *Document) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(d); err != nil {
-		return fmt.Errorf("encode result: %w", err)
-	}
-	return nil
+	return writeIndented(w, d, "encode result")
 }
 
 // ReadJSON decodes a result document written by WriteJSON. It returns an
@@ -257,7 +252,7 @@ func blocksText(d *Document, le string) string {
 	case runner.StopFailed:
 		return plural(r.Blocks, "complete randomized block") + " (stopped: a child failed)"
 	default:
-		why = orDash(r.StopReason)
+		why = orDash(string(r.StopReason))
 	}
 	if target != "" {
 		why += ", " + target

@@ -10,10 +10,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -64,18 +62,12 @@ type childReport struct {
 	Err             string  `json:"err,omitempty"`
 }
 
-// sockFprog is struct sock_fprog (include/uapi/linux/filter.h).
-type sockFprog struct {
-	Len    uint16
-	_      [6]byte
-	Filter unsafe.Pointer
-}
-
 // measureState is everything the measuring thread touches after its first
 // filter is installed. It is allocated before, so the thread needs no
 // allocation, no lock and no syscall other than the workload's.
 type measureState struct {
 	spec     *childSpec
+	loop     loopKind // the workload's timed loop (workload table)
 	progs    []sockFprog
 	fd       uintptr
 	samples  []int64
@@ -144,24 +136,29 @@ func runChild(in io.Reader) (childReport, error) {
 	st.install = make([]int64, len(spec.Filters))
 	st.progs = make([]sockFprog, len(spec.Filters))
 	for i, f := range spec.Filters {
-		if len(f) == 0 || len(f)%8 != 0 || len(f)/8 > 0xffff {
+		fp, ok := newSockFprog(f)
+		if !ok {
 			return rep, fmt.Errorf("filter %d: bad length %d bytes", i, len(f))
 		}
-		st.progs[i] = sockFprog{Len: uint16(len(f) / 8), Filter: unsafe.Pointer(&f[0])}
+		st.progs[i] = fp
 	}
-	switch spec.Workload {
-	case "mix", "close":
+	wl := findWorkload(spec.Workload)
+	if wl == nil {
+		return rep, fmt.Errorf("unknown workload %q", spec.Workload)
+	}
+	st.loop = wl.loop
+	switch wl.loop {
+	case kindMix, kindClose:
 		var p [2]int
 		if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
 			return rep, fmt.Errorf("create pipe for %s workload: %w", spec.Workload, err)
 		}
 		st.fd = uintptr(p[0])
-	case "getpid":
-	case "syscall":
+	case kindSyscall:
 		if spec.PathArg != "" {
 			spec.Syscall[2] = int64(st.cstring(spec.PathArg))
 		}
-	case "exec", "execvpe-miss":
+	case kindExec:
 		if len(spec.ExecPaths) == 0 {
 			return rep, fmt.Errorf("%s workload: no exec paths", spec.Workload)
 		}
@@ -169,8 +166,6 @@ func runChild(in io.Reader) (childReport, error) {
 			st.execPaths = append(st.execPaths, st.cstring(p))
 		}
 		st.argv[0] = st.execPaths[len(st.execPaths)-1]
-	default:
-		return rep, fmt.Errorf("unknown workload %q", spec.Workload)
 	}
 
 	type ready struct {
@@ -233,7 +228,7 @@ func runChild(in io.Reader) (childReport, error) {
 	taskDir := "/proc/self/task/" + strconv.Itoa(r.tid)
 	pause := unix.NsecToTimespec(int64(time.Millisecond))
 	for st.done.Load() == 0 {
-		unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&pause)), 0, 0)
+		rawNanosleep(&pause)
 		if !threadAlive(taskDir) {
 			return rep, fmt.Errorf("measuring thread %d died after %d of %d filters were installed (killed by SECCOMP_RET_KILL_THREAD?)", r.tid, st.installed.Load(), len(spec.Filters))
 		}
@@ -280,87 +275,6 @@ func threadAlive(taskDir string) bool {
 	return true
 }
 
-// cstring keeps a NUL-terminated copy of s in st and returns its address.
-func (st *measureState) cstring(s string) uintptr {
-	b := append([]byte(s), 0)
-	st.cstrs = append(st.cstrs, b)
-	return uintptr(unsafe.Pointer(&b[0]))
-}
-
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64
-
-// measure installs the filters and times the workload on the calling,
-// locked thread, then spins forever. It is NOSPLIT so that no stack check
-// (the runtime's synchronous preemption point) runs while filters that may
-// deny futex are installed; everything it calls is NOSPLIT too.
-//
-//go:nosplit
-func measure(st *measureState) {
-	spec := st.spec
-	st.ctrlPre = timeControl(st)
-	for i := range st.progs {
-		t0 := nanotime()
-		_, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, uintptr(spec.Flags), uintptr(unsafe.Pointer(&st.progs[i])))
-		st.install[i] = nanotime() - t0
-		if e != 0 {
-			st.errno = uintptr(e)
-			st.failedAt = i
-			st.done.Store(1)
-			spin()
-		}
-		st.installed.Add(1)
-	}
-	st.ctrlPost = timeControl(st)
-	for i := 0; i < spec.Warmup; i++ {
-		runWorkload(st)
-	}
-	for i := range st.samples {
-		t0 := nanotime()
-		runWorkload(st)
-		st.samples[i] = nanotime() - t0
-	}
-	st.done.Store(1)
-	spin()
-}
-
-//go:nosplit
-func timeControl(st *measureState) int64 {
-	if st.spec.ControlIters == 0 {
-		return 0
-	}
-	loopControl(st.spec.ControlIters/4+1, &st.ctrlBuf[0]) // warm up
-	t0 := nanotime()
-	loopControl(st.spec.ControlIters, &st.ctrlBuf[0])
-	return nanotime() - t0
-}
-
-//go:nosplit
-func runWorkload(st *measureState) {
-	spec := st.spec
-	switch spec.Workload {
-	case "mix":
-		loopMix(spec.Iterations, st.fd)
-	case "close":
-		loopClose(spec.Iterations, st.fd)
-	case "getpid":
-		loopGetpid(spec.Iterations)
-	case "syscall":
-		loopSyscall(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]))
-	case "exec", "execvpe-miss":
-		st.execsOK += loopExec(spec.Iterations, &st.execPaths[0], uint64(len(st.execPaths)), &st.argv[0], &st.envp[0], &st.status)
-	}
-}
-
-// spin never returns and makes no call: the reporter goroutine exits the
-// process.
-//
-//go:nosplit
-func spin() {
-	for {
-	}
-}
-
 // isolate moves every thread of this process but the measuring thread tid
 // off cpu (when another CPU is allowed), so the runtime's own threads
 // (sysmon, the reporter) do not preempt the timed loop. Threads created
@@ -387,42 +301,6 @@ func isolate(tid, cpu int) {
 		}
 		unix.SchedSetaffinity(t, &set)
 	}
-}
-
-// threadFilters returns Seccomp_filters of thread tid of this process, or -1
-// if the kernel does not report it (before Linux 5.9) or it cannot be read.
-func threadFilters(tid int) int {
-	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/status")
-	if err != nil {
-		return -1
-	}
-	n, _, _ := statusFilters(b)
-	return n
-}
-
-// statusFilters parses the Seccomp and Seccomp_filters fields of a
-// /proc/PID/status file (man 5 proc). filters is -1 when the field is
-// missing (kernels before 5.9), mode -1 when Seccomp is missing.
-func statusFilters(status []byte) (filters, mode int, err error) {
-	filters, mode = -1, -1
-	for _, line := range strings.Split(string(status), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		v = strings.TrimSpace(v)
-		switch k {
-		case "Seccomp":
-			if mode, err = strconv.Atoi(v); err != nil {
-				return -1, -1, fmt.Errorf("parse Seccomp %q: %w", v, err)
-			}
-		case "Seccomp_filters":
-			if filters, err = strconv.Atoi(v); err != nil {
-				return -1, -1, fmt.Errorf("parse Seccomp_filters %q: %w", v, err)
-			}
-		}
-	}
-	return filters, mode, nil
 }
 
 // ErrNotSupported is returned when the kernel or architecture lacks a

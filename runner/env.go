@@ -73,7 +73,9 @@ func CaptureEnvironment() Environment {
 		e.Vulnerabilities[filepath.Base(p)] = firstLine(p)
 	}
 	if b, err := os.ReadFile("/proc/self/status"); err == nil {
-		e.ParentSeccompFilters, e.ParentSeccompMode, _ = statusFilters(b)
+		if st, err := parseProcStatus(b); err == nil {
+			e.ParentSeccompFilters, e.ParentSeccompMode = st.SeccompFilters, st.SeccompMode
+		}
 	}
 	return e
 }

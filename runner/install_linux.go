@@ -3,7 +3,6 @@ package runner
 import (
 	"fmt"
 	"runtime"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -49,10 +48,11 @@ func InstallFilters(progs [][]byte, flags uint) (installed int, err error) {
 	}
 	fps := make([]sockFprog, len(progs))
 	for i, p := range progs {
-		if len(p) == 0 || len(p)%8 != 0 || len(p)/8 > 0xffff {
+		fp, ok := newSockFprog(p)
+		if !ok {
 			return 0, fmt.Errorf("install filter %d of %d: bad length %d bytes: want a non-zero multiple of 8, at most 65535 instructions", i+1, len(progs), len(p))
 		}
-		fps[i] = sockFprog{Len: uint16(len(p) / 8), Filter: unsafe.Pointer(&p[0])}
+		fps[i] = fp
 	}
 	// Without no_new_privs, an unprivileged task gets EACCES (seccomp(2)).
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
@@ -67,23 +67,4 @@ func InstallFilters(progs [][]byte, flags uint) (installed int, err error) {
 		return n, fmt.Errorf("install filter %d of %d: seccomp(2): %w", n+1, len(fps), errno)
 	}
 	return n, fmt.Errorf("install filter %d of %d: seccomp(2) with SECCOMP_FILTER_FLAG_TSYNC: thread %d cannot be synchronized", n+1, len(fps), r1)
-}
-
-// installLoop attaches fps in order and returns how many were attached, and
-// for the first failing call its return value and errno. A non-zero return
-// value with errno 0 is a TSYNC failure: the ID of the thread that could
-// not be synchronized (seccomp(2)). It is NOSPLIT, like everything it
-// calls, so no preemption point runs between two filters, and NORACE, so
-// no race-detector hook (which may make syscalls) runs either.
-//
-//go:nosplit
-//go:norace
-func installLoop(fps []sockFprog, flags uintptr) (n int, r1 uintptr, errno unix.Errno) {
-	for i := range fps {
-		r, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&fps[i])))
-		if e != 0 || r != 0 {
-			return i, r, e
-		}
-	}
-	return len(fps), 0, 0
 }

@@ -106,3 +106,10 @@ func TestKernelActionCacheExpectation(t *testing.T) {
 	_, rel, _ := testutils.KernelVersion()
 	t.Logf("kernel %s has the action cache: constant-allowed syscalls skip every filter", rel)
 }
+
+// statusFilters returns the Seccomp_filters and Seccomp fields of a
+// /proc/PID/status file (parseProcStatus; -1 when missing).
+func statusFilters(status []byte) (filters, mode int, err error) {
+	st, err := parseProcStatus(status)
+	return st.SeccompFilters, st.SeccompMode, err
+}

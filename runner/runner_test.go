@@ -96,11 +96,11 @@ func parentFilters(t *testing.T) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, _, err := statusFilters(b)
+	st, err := parseProcStatus(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return max(n, 0)
+	return max(st.SeccompFilters, 0)
 }
 
 // A policy that denies write, futex, exit and exit_group on the measuring
@@ -141,7 +141,9 @@ func TestRunReportsKilledChild(t *testing.T) {
 	}
 }
 
-func TestStatusFilters(t *testing.T) {
+// TestProcStatusSeccompFields: the seccomp fields the child, the
+// environment and the support probe read through parseProcStatus.
+func TestProcStatusSeccompFields(t *testing.T) {
 	tests := []struct {
 		name       string
 		in         string
@@ -153,7 +155,8 @@ func TestStatusFilters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, m, err := statusFilters([]byte(tt.in))
+			st, err := parseProcStatus([]byte(tt.in))
+			f, m := st.SeccompFilters, st.SeccompMode
 			if err != nil || f != tt.filt || m != tt.mode {
 				t.Errorf("got %d %d %v, want %d %d", f, m, err, tt.filt, tt.mode)
 			}
@@ -301,7 +304,7 @@ func TestRunAdaptiveStops(t *testing.T) {
 		maxTrials  int
 		stopAfter  int // Stop returns true once this many samples exist
 		wantBlocks int
-		wantReason string
+		wantReason StopReason
 	}{
 		{"fixed trials", 0, -1, 2, StopTrials},
 		{"target reached", 10, 6, 3, StopPrecision},

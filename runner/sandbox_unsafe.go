@@ -15,10 +15,10 @@ import (
 // thread. With TSYNC, a thread that cannot be synchronized makes seccomp(2)
 // return its TID, reported as an error.
 func installFilter(f []byte, flags uintptr) error {
-	if len(f) == 0 || len(f)%8 != 0 || len(f)/8 > 0xffff {
+	prog, ok := newSockFprog(f)
+	if !ok {
 		return fmt.Errorf("bad filter length %d bytes", len(f))
 	}
-	prog := sockFprog{Len: uint16(len(f) / 8), Filter: unsafe.Pointer(&f[0])}
 	r, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&prog)))
 	runtime.KeepAlive(f)
 	if e != 0 {

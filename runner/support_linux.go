@@ -31,7 +31,7 @@ var probes sync.Map // uint -> func() error
 func ProbeFilterSupport(flags uint) error {
 	f, _ := probes.LoadOrStore(flags, sync.OnceValue(func() error {
 		if b, err := os.ReadFile("/proc/self/status"); err == nil {
-			if _, mode, err := statusFilters(b); err == nil && mode == 2 {
+			if st, err := parseProcStatus(b); err == nil && st.SeccompMode == SeccompModeFilter {
 				return nil
 			}
 		}
@@ -143,3 +143,7 @@ func installHint(e syscall.Errno, failed int, flags uint, inherited int, probe s
 	}
 	return fmt.Sprintf("a filter already installed (one of the first %d of the stack) or inherited denies seccomp(2) with this errno: allow seccomp in the policy", failed), false
 }
+
+// seccompFlagSpecAllow is SECCOMP_FILTER_FLAG_SPEC_ALLOW
+// (include/uapi/linux/seccomp.h, Linux 4.17).
+const seccompFlagSpecAllow = 1 << 2

@@ -73,7 +73,7 @@ func describe(xs []float64, confidence float64, th Thresholds) (s Summary, ok bo
 		s.Mean, s.Median, s.StdDev = xs[0], xs[0], math.NaN()
 	default:
 		s.Mean, s.StdDev = stat.MeanStdDev(xs, nil)
-		s.Median = median(xs)
+		s.Median = Median(xs)
 	}
 	if s.N > 0 && s.N < th.MinSamples {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("only %d samples; need at least %d for a usable interval", s.N, max(th.MinSamples, 2)))
@@ -85,9 +85,9 @@ func describe(xs []float64, confidence float64, th Thresholds) (s Summary, ok bo
 	return s, s.N >= 2
 }
 
-// median returns the median of xs (the mean of the two middle values for
+// Median returns the median of xs (the mean of the two middle values for
 // even n), NaN for none. xs is not modified.
-func median(xs []float64) float64 {
+func Median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}

@@ -57,8 +57,8 @@ func robustDiff(base, x []float64, confidence float64, seed uint64, th Threshold
 	if d.N1 == 0 || d.N2 == 0 {
 		return d
 	}
-	mb := median(base)
-	d.Delta = median(x) - mb
+	mb := Median(base)
+	d.Delta = Median(x) - mb
 	d.P = MannWhitney(base, x)
 	if err := CheckConfidence(confidence); err != nil {
 		d.Warnings = append(d.Warnings, err.Error())
@@ -191,13 +191,13 @@ func Outliers(xs []float64, k float64) []int {
 	if len(xs) < 3 {
 		return nil
 	}
-	med := median(xs)
+	med := Median(xs)
 	dev := make([]float64, len(xs))
 	for i, x := range xs {
 		dev[i] = math.Abs(x - med)
 	}
 	var scale float64 // z = |x - med| / scale
-	if mad := median(dev); mad > 0 {
+	if mad := Median(dev); mad > 0 {
 		scale = mad / 0.6745
 	} else {
 		var sum float64

@@ -62,8 +62,8 @@ func TestRobust(t *testing.T) {
 	if s1.Lo == s2.Lo && s1.Hi == s2.Hi {
 		t.Errorf("seeds 1 and 2 gave the same 50-resample interval [%v, %v]; the seed is ignored", s1.Lo, s1.Hi)
 	}
-	if a.Center != a.Median || a.Median != median(xs) {
-		t.Errorf("Center = %v, Median = %v; want the median %v", a.Center, a.Median, median(xs))
+	if a.Center != a.Median || a.Median != Median(xs) {
+		t.Errorf("Center = %v, Median = %v; want the median %v", a.Center, a.Median, Median(xs))
 	}
 	if !(a.Lo < a.Median && a.Median < a.Hi) {
 		t.Errorf("interval [%v, %v] does not contain the median %v", a.Lo, a.Hi, a.Median)
@@ -117,13 +117,13 @@ func TestRobustDiff(t *testing.T) {
 	if d.Lo != again.Lo || d.Hi != again.Hi {
 		t.Errorf("same seed: [%v, %v] then [%v, %v]; want identical", d.Lo, d.Hi, again.Lo, again.Hi)
 	}
-	if want := median(x) - median(base); d.Delta != want {
+	if want := Median(x) - Median(base); d.Delta != want {
 		t.Errorf("Delta = %v; want %v", d.Delta, want)
 	}
 	if !(d.Lo < d.Delta && d.Delta < d.Hi) || !(d.Lo > 250 && d.Hi < 350) {
 		t.Errorf("interval [%v, %v]; want around %v within (250, 350)", d.Lo, d.Hi, d.Delta)
 	}
-	if want := 100 * d.Delta / median(base); !near(d.Pct, want, 1e-9) {
+	if want := 100 * d.Delta / Median(base); !near(d.Pct, want, 1e-9) {
 		t.Errorf("Pct = %v; want %v", d.Pct, want)
 	}
 	if want := MannWhitney(base, x); d.P != want || d.P > 1e-6 {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/systemd"
 )
 
 // TestProbeUnitModel checks that every directive of the systemd-as-init
@@ -12,7 +12,7 @@ import (
 // x86_64 (7 directives × x86, x32, x86_64, SystemCallArchitectures= once,
 // LockPersonality=, SystemCallLog= and SystemCallFilter= once each).
 func TestProbeUnitModel(t *testing.T) {
-	st, err := filters.ParseSystemdUnit("probe.service", []byte(probeUnit), filters.SystemdOptions{})
+	st, err := systemd.ParseUnit("probe.service", []byte(probeUnit), systemd.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

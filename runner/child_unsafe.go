@@ -1,0 +1,98 @@
+package runner
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// This file holds the measuring child's code that handles raw pointers:
+// the NOSPLIT timed path that runs once filters are installed, and the
+// pointers it passes to the kernel.
+
+// rawNanosleep sleeps for *ts with a raw nanosleep(2), outside the Go
+// scheduler and its timers (see runChild's polling loop).
+func rawNanosleep(ts *unix.Timespec) {
+	unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(ts)), 0, 0)
+}
+
+// cstring keeps a NUL-terminated copy of s in st and returns its address.
+func (st *measureState) cstring(s string) uintptr {
+	b := append([]byte(s), 0)
+	st.cstrs = append(st.cstrs, b)
+	return uintptr(unsafe.Pointer(&b[0]))
+}
+
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64
+
+// measure installs the filters and times the workload on the calling,
+// locked thread, then spins forever. It is NOSPLIT so that no stack check
+// (the runtime's synchronous preemption point) runs while filters that may
+// deny futex are installed; everything it calls is NOSPLIT too.
+//
+//go:nosplit
+func measure(st *measureState) {
+	spec := st.spec
+	st.ctrlPre = timeControl(st)
+	for i := range st.progs {
+		t0 := nanotime()
+		_, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, uintptr(spec.Flags), uintptr(unsafe.Pointer(&st.progs[i])))
+		st.install[i] = nanotime() - t0
+		if e != 0 {
+			st.errno = uintptr(e)
+			st.failedAt = i
+			st.done.Store(1)
+			spin()
+		}
+		st.installed.Add(1)
+	}
+	st.ctrlPost = timeControl(st)
+	for i := 0; i < spec.Warmup; i++ {
+		runWorkload(st)
+	}
+	for i := range st.samples {
+		t0 := nanotime()
+		runWorkload(st)
+		st.samples[i] = nanotime() - t0
+	}
+	st.done.Store(1)
+	spin()
+}
+
+//go:nosplit
+func timeControl(st *measureState) int64 {
+	if st.spec.ControlIters == 0 {
+		return 0
+	}
+	loopControl(st.spec.ControlIters/4+1, &st.ctrlBuf[0]) // warm up
+	t0 := nanotime()
+	loopControl(st.spec.ControlIters, &st.ctrlBuf[0])
+	return nanotime() - t0
+}
+
+//go:nosplit
+func runWorkload(st *measureState) {
+	spec := st.spec
+	switch st.loop {
+	case kindMix:
+		loopMix(spec.Iterations, st.fd)
+	case kindClose:
+		loopClose(spec.Iterations, st.fd)
+	case kindGetpid:
+		loopGetpid(spec.Iterations)
+	case kindSyscall:
+		loopSyscall(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]))
+	case kindExec:
+		st.execsOK += loopExec(spec.Iterations, &st.execPaths[0], uint64(len(st.execPaths)), &st.argv[0], &st.envp[0], &st.status)
+	}
+}
+
+// spin never returns and makes no call: the reporter goroutine exits the
+// process.
+//
+//go:nosplit
+func spin() {
+	for {
+	}
+}

@@ -1,0 +1,16 @@
+package runner
+
+import (
+	"testing"
+
+	"github.com/seccompbench/seccompbench/internal/boundary"
+)
+
+// TestImports enforces the package boundary of DESIGN.md: runner measures
+// and hands samples on; it never imports report (which formats its
+// results) nor cmd (no package does). It may import filters and stats.
+func TestImports(t *testing.T) {
+	const module = "github.com/seccompbench/seccompbench/"
+	boundary.ForbidImports(t, "runner", boundary.Sources(t),
+		[]string{module + "report", module + "cmd/"})
+}

@@ -1,0 +1,167 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/seccompbench/seccompbench/filters"
+)
+
+// Schedule returns the run order: trials blocks, each holding every cell
+// once in an order shuffled by a PCG seeded with seed. Randomized blocks
+// make machine drift hit all counts alike.
+func Schedule(counts []int, variants []Variant, trials int, seed uint64) [][]Cell {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	blocks := make([][]Cell, trials)
+	for b := range blocks {
+		var cells []Cell
+		for _, v := range variants {
+			for _, n := range counts {
+				cells = append(cells, Cell{Variant: v, Filters: n})
+			}
+		}
+		rng.Shuffle(len(cells), func(i, j int) { cells[i], cells[j] = cells[j], cells[i] })
+		blocks[b] = cells
+	}
+	return blocks
+}
+
+// StackFor returns the stack a cell installs: BuildStack of the programs at
+// the cell's count, each program passed through DefeatCache for
+// VariantDefeat. It returns the *filters.LimitError of BuildStack.
+func StackFor(progs []*filters.Program, c Cell) (filters.Stack, error) {
+	return filters.BuildStack(VariantPrograms(progs, c.Variant), c.Filters)
+}
+
+// VariantPrograms returns the programs as variant v installs them: as
+// compiled for VariantOn, each passed through DefeatCache for
+// VariantDefeat (one instruction longer).
+func VariantPrograms(progs []*filters.Program, v Variant) []*filters.Program {
+	if v != VariantDefeat {
+		return progs
+	}
+	ps := make([]*filters.Program, len(progs))
+	for i, p := range progs {
+		ps[i] = p.DefeatCache()
+	}
+	return ps
+}
+
+// withDefaults fills the zero fields of cfg that have defaults: 2 ms
+// samples, 5 samples after 1 warm-up, the highest allowed CPU for CPU -1,
+// one copy and its CPUs, and the mix workload.
+func withDefaults(cfg Config) Config {
+	if cfg.SampleDuration == 0 {
+		cfg.SampleDuration = 2 * time.Millisecond
+	}
+	if cfg.Samples == 0 {
+		cfg.Samples = 5
+	}
+	if cfg.Warmup == 0 {
+		cfg.Warmup = 1
+	}
+	if cfg.CPU == -1 {
+		cfg.CPU = HighestCPU()
+	}
+	if cfg.Parallel < 1 {
+		cfg.Parallel = 1
+	}
+	if cfg.cpus == nil && cfg.CPU >= 0 {
+		cfg.cpus = []int{cfg.CPU}
+		if cfg.Parallel > 1 {
+			cfg.cpus = CopyCPUs(cfg.CPU, cfg.Parallel)
+		}
+	}
+	if cfg.Workload.SyscallsPerIter == 0 {
+		cfg.Workload = Workloads()["mix"]
+	}
+	return cfg
+}
+
+// minChildTimeout is the least time a child gets to report: process
+// start-up, reading the spec and installing the filters take milliseconds,
+// but a loaded machine may stall them for seconds.
+const minChildTimeout = 10 * time.Second
+
+// Upper bounds used by DeriveChildTimeout for what filters add per syscall:
+// interpreted classic BPF runs well under 5 ns per instruction, and each
+// filter's dispatch well under 100 ns (DESIGN.md: ~20 ns per filter
+// measured on x86_64 with retpolines).
+const (
+	maxNsPerInsn   = 5
+	maxNsPerFilter = 100
+)
+
+// DeriveChildTimeout returns the deadline of a child of cfg that installs
+// stack (sock_filter arrays), given the calibrated cost of one loop
+// iteration without filters, perIterNs in ns. The expected work is
+// (Warmup + Samples) x Iterations iterations, each costing perIterNs plus,
+// per syscall, an upper bound of what the stack can add (every instruction
+// of every filter executed: classic BPF only jumps forward), plus the
+// control loop twice at 5 ns per iteration. The deadline is
+// minChildTimeout (10 s) plus ten times that work, so a slow cell is never
+// mistaken for a hung one.
+func DeriveChildTimeout(cfg Config, stack [][]byte, perIterNs float64) time.Duration {
+	cfg = withDefaults(cfg)
+	var extra float64
+	for _, f := range stack {
+		extra += float64(len(f)/8)*maxNsPerInsn + maxNsPerFilter
+	}
+	iters := float64(cfg.Warmup+cfg.Samples) * float64(cfg.Iterations)
+	work := iters*(perIterNs+float64(cfg.Workload.SyscallsPerIter)*extra) + 2*float64(cfg.ControlIters)*5
+	if !(work < float64(math.MaxInt64)/20) { // would overflow: no deadline
+		return time.Duration(math.MaxInt64)
+	}
+	return minChildTimeout + time.Duration(10*work)
+}
+
+// buildStacks returns the stack of every cell of cfg, as sock_filter
+// arrays oldest first, before any child starts: StackFor checks the kernel
+// limits. An error names the cell and wraps StackFor's.
+func buildStacks(cfg Config) (map[Cell][][]byte, error) {
+	stacks := map[Cell][][]byte{}
+	for _, v := range cfg.Variants {
+		for _, n := range cfg.Counts {
+			c := Cell{Variant: v, Filters: n}
+			s, err := StackFor(cfg.Programs, c)
+			if err != nil {
+				return nil, fmt.Errorf("build stack for %s: %w", c, err)
+			}
+			var raw [][]byte
+			for _, p := range s {
+				raw = append(raw, p.Bytes())
+			}
+			stacks[c] = raw
+		}
+	}
+	return stacks, nil
+}
+
+// MaxChildWork bounds the timed work of one child: RunAdaptive refuses a
+// configuration whose calibrated loops, without any filter, would take
+// longer (error wrapping ErrTooMuchWork), instead of running a child for
+// hours. Defaults take about 10 ms.
+const MaxChildWork = 5 * time.Minute
+
+// ErrTooMuchWork is returned (wrapped) by RunAdaptive when Iterations and
+// Samples ask a child for more than MaxChildWork of timed loops.
+var ErrTooMuchWork = errors.New("too much work per child")
+
+// checkChildWork refuses work no one would wait for before starting it:
+// with no filters at all, a child of cfg would time (Warmup + Samples) x
+// Iterations loop iterations of perIterNs ns each. Over MaxChildWork the
+// error wraps ErrTooMuchWork; perIterNs 0 (not calibrated) passes.
+func checkChildWork(cfg Config, perIterNs float64) error {
+	if perIterNs <= 0 {
+		return nil
+	}
+	c := withDefaults(cfg)
+	if ns := float64(c.Warmup+c.Samples) * float64(c.Iterations) * perIterNs; ns > float64(MaxChildWork) {
+		return fmt.Errorf("%w: %d iterations x %d samples (+%d warm-up) at %.1f ns per iteration is about %.3g s per child, over %v; lower --iterations or --samples (0 iterations calibrates to ~2 ms per sample)",
+			ErrTooMuchWork, c.Iterations, c.Samples, c.Warmup, perIterNs, ns/1e9, MaxChildWork)
+	}
+	return nil
+}

@@ -1,0 +1,285 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// Run measures every cell of cfg in randomized blocks, one fresh child per
+// cell and block, and returns one Sample per child in run order. See
+// RunAdaptive, which it calls, for the details and errors.
+func Run(ctx context.Context, cfg Config) ([]Sample, error) {
+	s, _, err := RunAdaptive(ctx, cfg)
+	return s, err
+}
+
+// RunAdaptive measures every cell of cfg in randomized blocks and says how
+// the run ended. All stacks are built (and the kernel limits checked)
+// before the first child starts. It runs cfg.Trials blocks, then, while
+// cfg.Stop returns false, more blocks up to cfg.MaxTrials or cfg.MaxTime.
+// It stops at the first failing child with a *ChildError, and when ctx is
+// done with ctx.Err(); the samples gathered so far are returned with the
+// error.
+func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
+	var info RunInfo
+	cfg = withDefaults(cfg)
+	if len(cfg.Counts) == 0 || len(cfg.Variants) == 0 || cfg.Trials < 1 {
+		return nil, info, errors.New("run: need at least one count, one variant and one trial")
+	}
+	stacks, err := buildStacks(cfg)
+	if err != nil {
+		return nil, info, err
+	}
+	cleanup, err := cfg.ensureExecFixture()
+	if err != nil {
+		return nil, info, err
+	}
+	defer cleanup()
+	if err := checkSupport(cfg); err != nil {
+		return nil, info, err
+	}
+	var perIter float64
+	if cfg.Iterations == 0 || cfg.ChildTimeout == 0 {
+		it, p, err := calibrate(ctx, cfg)
+		if err != nil {
+			return nil, info, err
+		}
+		if cfg.Iterations == 0 {
+			cfg.Iterations = it
+		}
+		perIter = p
+	}
+	if err := checkChildWork(cfg, perIter); err != nil {
+		return nil, info, err
+	}
+	timeouts := map[Cell]time.Duration{}
+	for c, st := range stacks {
+		timeouts[c] = cfg.ChildTimeout
+		if cfg.ChildTimeout == 0 {
+			timeouts[c] = DeriveChildTimeout(cfg, st, perIter)
+		}
+		info.ChildTimeout = max(info.ChildTimeout, timeouts[c])
+	}
+	info.Iterations = cfg.Iterations
+	info.CPUs = cfg.cpus
+	maxBlocks := max(cfg.Trials, cfg.MaxTrials)
+	perBlock := len(cfg.Counts) * len(cfg.Variants)
+	start := time.Now()
+	var out []Sample
+	seq := 0
+	for b := 0; b < maxBlocks; b++ {
+		if b >= cfg.Trials {
+			if cfg.Stop == nil {
+				info.StopReason = StopTrials
+				break
+			}
+			if cfg.Stop(out) {
+				info.StopReason = StopPrecision
+				break
+			}
+			if cfg.MaxTime > 0 && time.Since(start) > cfg.MaxTime {
+				info.StopReason = StopMaxTime
+				break
+			}
+		}
+		// Each block gets its own shuffle, derived from the seed and the
+		// block index, so adding blocks never changes earlier ones.
+		cells := Schedule(cfg.Counts, cfg.Variants, 1, cfg.Seed+uint64(b)*0x9e3779b9)[0]
+		for _, c := range cells {
+			if err := ctx.Err(); err != nil {
+				info.StopReason, info.Elapsed = StopCancelled, time.Since(start)
+				return out, info, err
+			}
+			cc := cfg
+			cc.ChildTimeout = timeouts[c]
+			s, err := runCell(ctx, cc, c, stacks[c])
+			if err != nil {
+				info.StopReason, info.Elapsed = StopFailed, time.Since(start)
+				if ctx.Err() != nil {
+					info.StopReason = StopCancelled
+				}
+				return out, info, err
+			}
+			s.Block, s.Seq = b, seq
+			seq++
+			out = append(out, s)
+			if cfg.Progress != nil {
+				total := maxBlocks * perBlock
+				if cfg.Stop == nil || cfg.MaxTrials <= cfg.Trials {
+					total = cfg.Trials * perBlock
+				}
+				cfg.Progress(len(out), total, c)
+			}
+		}
+		info.Blocks = b + 1
+	}
+	if info.StopReason == "" {
+		if cfg.Stop != nil && cfg.Stop(out) {
+			info.StopReason = StopPrecision
+		} else if cfg.Stop != nil && maxBlocks > cfg.Trials {
+			info.StopReason = StopMaxTrials
+		} else {
+			info.StopReason = StopTrials
+		}
+	}
+	info.Elapsed = time.Since(start)
+	return out, info, nil
+}
+
+// ensureExecFixture writes the exec workloads' temporary program (when the
+// workload execs and none is set yet) and returns the function that
+// removes it.
+func (cfg *Config) ensureExecFixture() (cleanup func(), err error) {
+	if cfg.Workload.PathDirs == 0 || cfg.execPaths != nil {
+		return func() {}, nil
+	}
+	fx, err := newExecFixture(cfg.Workload.PathDirs)
+	if err != nil {
+		return nil, err
+	}
+	cfg.execPaths = fx.paths
+	return func() { fx.Close() }, nil
+}
+
+// Calibrate runs one unfiltered child with a short loop and returns the
+// iterations per sample that make one sample last about cfg.SampleDuration
+// (at least 100).
+func Calibrate(ctx context.Context, cfg Config) (uint64, error) {
+	it, _, err := calibrate(ctx, cfg)
+	return it, err
+}
+
+// calibrate is Calibrate, also returning the measured cost of one loop
+// iteration without filters, in ns.
+func calibrate(ctx context.Context, cfg Config) (uint64, float64, error) {
+	cfg = withDefaults(cfg)
+	cleanup, err := cfg.ensureExecFixture()
+	if err != nil {
+		return 0, 0, err
+	}
+	defer cleanup()
+	cfg.Iterations = 2000
+	if cfg.Workload.PathDirs > 0 {
+		cfg.Iterations = 20
+	}
+	cfg.Samples = 3
+	cfg.ControlIters = 0
+	cfg.Parallel = 1
+	if cfg.ChildTimeout == 0 {
+		cfg.ChildTimeout = minChildTimeout
+	}
+	s, err := runCell(ctx, cfg, Cell{Variant: VariantOn, Filters: 0}, nil)
+	if err != nil {
+		return 0, 0, fmt.Errorf("calibrate: %w", err)
+	}
+	perIter := s.NsPerOp * float64(cfg.Workload.SyscallsPerIter)
+	if perIter <= 0 || math.IsNaN(perIter) {
+		return 0, 0, fmt.Errorf("calibrate: measured %v ns per iteration", perIter)
+	}
+	it := uint64(float64(cfg.SampleDuration.Nanoseconds()) / perIter)
+	return max(it, 10), perIter, nil
+}
+
+// runCell runs cfg.Parallel children at once for cell c with the given
+// stack (sock_filter arrays, oldest first) and converts their reports into
+// one Sample.
+func runCell(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sample, error) {
+	if cfg.Parallel <= 1 {
+		cpu := -1
+		if len(cfg.cpus) > 0 {
+			cpu = cfg.cpus[0]
+		}
+		return runCopy(ctx, cfg, c, stack, cpu)
+	}
+	type res struct {
+		s   Sample
+		err error
+	}
+	results := make([]res, cfg.Parallel)
+	done := make(chan struct{})
+	for i := 0; i < cfg.Parallel; i++ {
+		cpu := -1
+		if len(cfg.cpus) > 0 {
+			cpu = cfg.cpus[i%len(cfg.cpus)]
+		}
+		go func(i, cpu int) {
+			s, err := runCopy(ctx, cfg, c, stack, cpu)
+			results[i] = res{s, err}
+			done <- struct{}{}
+		}(i, cpu)
+	}
+	for range cfg.Parallel {
+		<-done
+	}
+	var out Sample
+	var sum float64
+	for i, r := range results {
+		if r.err != nil {
+			return Sample{}, r.err
+		}
+		if i == 0 {
+			out = r.s
+			out.Copies = nil
+		}
+		out.Copies = append(out.Copies, r.s.Copies...)
+		sum += r.s.NsPerOp
+	}
+	out.NsPerOp = sum / float64(cfg.Parallel)
+	return out, nil
+}
+
+// runCopy runs one child pinned to cpu (-1: not pinned).
+func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (Sample, error) {
+	spec := childSpec{
+		Workload:     cfg.Workload.Name,
+		Syscall:      cfg.Workload.Syscall,
+		Filters:      stack,
+		CPU:          cpu,
+		Iterations:   cfg.Iterations,
+		Samples:      cfg.Samples,
+		Warmup:       cfg.Warmup,
+		ControlIters: cfg.ControlIters,
+		PathArg:      cfg.Workload.PathArg,
+		ExecPaths:    cfg.execPaths,
+	}
+	if cfg.SpecAllow {
+		spec.Flags |= seccompFlagSpecAllow
+	}
+	if spec.CPU < 0 {
+		spec.CPU = -1
+	}
+	rep, err := execChild(ctx, cfg.ChildTimeout, c, spec)
+	if err != nil {
+		return Sample{}, err
+	}
+	if rep.FiltersBefore >= 0 && rep.FiltersAfter >= 0 && rep.FiltersAfter != rep.FiltersBefore+len(stack) {
+		return Sample{}, &ChildError{Cell: c, ExitCode: 0,
+			Reason: fmt.Sprintf("Seccomp_filters is %d after installing %d filters on top of %d inherited", rep.FiltersAfter, len(stack), rep.FiltersBefore)}
+	}
+	if len(rep.SamplesNs) != cfg.Samples {
+		return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d samples, want %d", len(rep.SamplesNs), cfg.Samples)}
+	}
+	if cfg.Workload.PathDirs > 0 {
+		want := uint64(cfg.Warmup+cfg.Samples) * cfg.Iterations
+		if rep.ExecsOK != want {
+			return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("only %d of %d execs ran the program to exit(0): a filter may deny clone, execve, exit or wait4", rep.ExecsOK, want)}
+		}
+	}
+	ops := float64(cfg.Iterations) * float64(cfg.Workload.SyscallsPerIter)
+	s := Sample{Cell: c, InstallNs: rep.InstallNs, FiltersSeen: rep.FiltersAfter, CPU: rep.CPU, PinErr: rep.PinErr}
+	for _, ns := range rep.SamplesNs {
+		s.SamplesNsPerOp = append(s.SamplesNsPerOp, float64(ns)/ops)
+	}
+	s.NsPerOp = stats.Median(s.SamplesNsPerOp)
+	s.Copies = []Copy{{CPU: rep.CPU, NsPerOp: s.NsPerOp}}
+	if cfg.ControlIters > 0 {
+		s.ControlBeforeNs = float64(rep.ControlBeforeNs) / float64(cfg.ControlIters)
+		s.ControlAfterNs = float64(rep.ControlAfterNs) / float64(cfg.ControlIters)
+	}
+	return s, nil
+}
