@@ -198,6 +198,28 @@ func TestSimulateRun(t *testing.T) {
 			}
 		}
 	})
+	t.Run("all for aarch64", func(t *testing.T) {
+		ios, _, out, errOut := cmdutil.TestIOStreams()
+		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Arch: "aarch64", Sort: "nr", Format: "json"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc report.SimulateDoc
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Syscalls) != len(filters.ArchAArch64.Numbers) {
+			t.Fatalf("%d syscalls, want %d (aarch64's table)", len(doc.Syscalls), len(filters.ArchAArch64.Numbers))
+		}
+		for _, s := range doc.Syscalls {
+			if s.Name == "getpid" && (s.Nr != 172 || s.Action != "allow") {
+				t.Errorf("aarch64 getpid = %+v, want nr 172 allowed", s)
+			}
+		}
+		if !strings.Contains(errOut.String(), `"arch_prctl" does not exist on aarch64`) {
+			t.Errorf("no warning for the dropped x86-only name:\n%s", errOut)
+		}
+	})
 	t.Run("all table", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
 		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default", minimalPolicy}, Filters: 4, All: true, Sort: "nr", Format: "table"})
@@ -224,6 +246,10 @@ func TestLintCommand(t *testing.T) {
 		{"path limit", []string{"lint", "default", "--filters", "300"}, 1, "[path-limit]"},
 		{"json", []string{"lint", minimalPolicy, "--format", "json"}, 1, `"code": "abi-bypass-i386"`},
 		{"bad workload", []string{"lint", "default", "--workload", "nope"}, 2, ""},
+		{"aarch64 bypass is arm's", []string{"lint", minimalPolicy, "--arch", "aarch64"}, 1, "[abi-bypass-arm]"},
+		{"bad arch", []string{"lint", "default", "--arch", "sparc"}, 2, ""},
+		{"compile for aarch64", []string{"compile", "default", "--arch", "arm64"}, 0, "AUDIT_ARCH_AARCH64"},
+		{"compile bad arch", []string{"compile", "default", "--arch", "sparc"}, 2, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
