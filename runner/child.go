@@ -25,7 +25,10 @@ const childProtocol = "1"
 // IsChild reports whether this process was started by the runner as a
 // measuring child. main (and TestMain in tests that run children) must call
 // ChildMain before doing anything else when it returns true.
-func IsChild() bool { return os.Getenv(childEnv) == childProtocol }
+func IsChild() bool {
+	v := os.Getenv(childEnv)
+	return v == childProtocol || v == holdProtocol
+}
 
 // childSpec is what the parent writes on a child's standard input, as JSON.
 type childSpec struct {
@@ -43,6 +46,11 @@ type childSpec struct {
 	PathArg string `json:"path_arg,omitempty"`
 	// ExecPaths are the exec workloads' candidate paths, tried in order.
 	ExecPaths []string `json:"exec_paths,omitempty"`
+	// Loader is the capabilities the measuring thread loads the filters
+	// with (applyLoader); "" changes nothing.
+	Loader Loader `json:"loader,omitempty"`
+	// Notify configures the notify workload (notify.go).
+	Notify *notifySpec `json:"notify,omitempty"`
 }
 
 // childReport is what a child writes on its standard output, as JSON.
@@ -59,7 +67,10 @@ type childReport struct {
 	FailedFilter    int     `json:"failed_filter"`           // index of the filter that failed to install, -1 if none
 	ProbeErrno      int     `json:"probe_errno,omitempty"`   // after an EINVAL: errno of seccompProbe (EFAULT: filters supported)
 	ExecsOK         uint64  `json:"execs_ok"`                // exec workloads: children that exited 0
+	Caps            *Caps   `json:"caps,omitempty"`          // measuring thread's capabilities, read back before seccomp(2)
 	Err             string  `json:"err,omitempty"`
+	// Notify holds the notify workload's counts (notify.go).
+	Notify *notifyReport `json:"notify,omitempty"`
 }
 
 // measureState is everything the measuring thread touches after its first
@@ -84,6 +95,7 @@ type measureState struct {
 	cstrs     [][]byte
 	status    int32
 	execsOK   uint64
+	notify    *notifyState // notify workload only (notify_unsafe.go)
 	installed atomic.Int32 // filters installed so far
 	done      atomic.Uint32
 }
@@ -99,6 +111,9 @@ type measureState struct {
 // spins when done. Reporting and exiting happen on another, unfiltered
 // thread, so a policy that denies write, futex or exit cannot lose results.
 func ChildMain() {
+	if os.Getenv(childEnv) == holdProtocol {
+		holdMain() // JIT charge holder (jit_linux.go); never returns
+	}
 	debug.SetGCPercent(-1)
 	// An explicit GOMAXPROCS also stops the runtime's automatic updates
 	// (Go 1.25+), which stop the world when the affinity mask changes, as
@@ -166,12 +181,17 @@ func runChild(in io.Reader) (childReport, error) {
 			st.execPaths = append(st.execPaths, st.cstring(p))
 		}
 		st.argv[0] = st.execPaths[len(st.execPaths)-1]
+	case kindNotify:
+		if spec.Notify == nil || !st.setupNotify(spec.Notify) {
+			return rep, fmt.Errorf("%s workload: no valid notifying filter in the spec", spec.Workload)
+		}
 	}
 
 	type ready struct {
 		tid    int
 		before int
 		cpu    int
+		caps   *Caps
 		pinErr error
 		err    error
 	}
@@ -190,6 +210,13 @@ func runChild(in io.Reader) (childReport, error) {
 			}
 		}
 		r.before = threadFilters(r.tid)
+		caps, err := applyLoader(spec.Loader, r.tid)
+		r.caps = &caps
+		if err != nil {
+			r.err = fmt.Errorf("set up %s loader: %w", spec.Loader, err)
+			readyc <- r
+			return
+		}
 		// Installing a filter needs no_new_privs (or CAP_SYS_ADMIN in the
 		// user namespace): seccomp(2), EACCES.
 		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
@@ -206,6 +233,7 @@ func runChild(in io.Reader) (childReport, error) {
 	r := <-readyc
 	rep.CPU = r.cpu
 	rep.FiltersBefore = r.before
+	rep.Caps = r.caps
 	if r.pinErr != nil {
 		rep.PinErr = r.pinErr.Error()
 	}
@@ -229,6 +257,7 @@ func runChild(in io.Reader) (childReport, error) {
 	pause := unix.NsecToTimespec(int64(time.Millisecond))
 	for st.done.Load() == 0 {
 		rawNanosleep(&pause)
+		st.pollNotify()
 		if !threadAlive(taskDir) {
 			return rep, fmt.Errorf("measuring thread %d died after %d of %d filters were installed (killed by SECCOMP_RET_KILL_THREAD?)", r.tid, st.installed.Load(), len(spec.Filters))
 		}
@@ -237,6 +266,12 @@ func runChild(in io.Reader) (childReport, error) {
 	rep.InstallNs = st.install
 	rep.ControlBeforeNs = st.ctrlPre
 	rep.ControlAfterNs = st.ctrlPost
+	rep.Notify = st.notify.report()
+	if st.failedAt >= 0 && st.failedAt == len(spec.Filters) {
+		rep.FailedFilter = st.failedAt
+		rep.InstallErrno = int(st.errno)
+		return rep, fmt.Errorf("install the notifying filter on top of %d filters: seccomp(2) with SECCOMP_FILTER_FLAG_NEW_LISTENER: %w", len(spec.Filters), unix.Errno(st.errno))
+	}
 	if st.failedAt >= 0 {
 		rep.FailedFilter = st.failedAt
 		rep.InstallErrno = int(st.errno)

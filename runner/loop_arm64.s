@@ -156,3 +156,31 @@ extry:
 	MOVD $94, R8
 	SVC
 	B extry               // not reached
+
+// func loopSyscallCount(iters uint64, nr, a0, a1, a2 uintptr, res *[2]uint64)
+// Per iteration: syscall nr(a0, a1, a2): 1 syscall. res[0] counts the
+// calls that returned an error (R0 in -4095..-1: R0+4095 below 4095,
+// unsigned), res[1] holds the last return value. The notify workload uses
+// it to check, in the child, what the supervisor answered.
+TEXT ·loopSyscallCount(SB), NOSPLIT, $0-48
+	MOVD iters+0(FP), R9
+	MOVD res+40(FP), R10
+	CBZ R9, sccdone
+sccloop:
+	MOVD nr+8(FP), R8
+	MOVD a0+16(FP), R0
+	MOVD a1+24(FP), R1
+	MOVD a2+32(FP), R2
+	SVC
+	MOVD R0, 8(R10)
+	ADD $4095, R0, R11
+	CMP $4095, R11
+	BHS sccok
+	MOVD 0(R10), R12
+	ADD $1, R12, R12
+	MOVD R12, 0(R10)
+sccok:
+	SUB $1, R9, R9
+	CBNZ R9, sccloop
+sccdone:
+	RET

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"time"
 
 	"github.com/seccompbench/seccompbench/stats"
@@ -31,7 +32,10 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 	if len(cfg.Counts) == 0 || len(cfg.Variants) == 0 || cfg.Trials < 1 {
 		return nil, info, errors.New("run: need at least one count, one variant and one trial")
 	}
-	stacks, err := buildStacks(cfg)
+	if err := cfg.Placement.Check(); err != nil {
+		return nil, info, fmt.Errorf("run: %w", err)
+	}
+	stacks, cache, padCaps, err := buildStacks(cfg)
 	if err != nil {
 		return nil, info, err
 	}
@@ -67,8 +71,11 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 	}
 	info.Iterations = cfg.Iterations
 	info.CPUs = cfg.cpus
+	if len(padCaps) > 0 {
+		info.PadCaps = padCaps
+	}
 	maxBlocks := max(cfg.Trials, cfg.MaxTrials)
-	perBlock := len(cfg.Counts) * len(cfg.Variants)
+	perBlock := len(cfg.Counts) * len(cfg.Variants) * len(cfg.Loaders)
 	start := time.Now()
 	var out []Sample
 	seq := 0
@@ -89,7 +96,7 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 		}
 		// Each block gets its own shuffle, derived from the seed and the
 		// block index, so adding blocks never changes earlier ones.
-		cells := Schedule(cfg.Counts, cfg.Variants, 1, cfg.Seed+uint64(b)*0x9e3779b9)[0]
+		cells := ScheduleLoaders(cfg.Counts, cfg.Variants, cfg.Loaders, 1, cfg.Seed+uint64(b)*0x9e3779b9)[0]
 		for _, c := range cells {
 			if err := ctx.Err(); err != nil {
 				info.StopReason, info.Elapsed = StopCancelled, time.Since(start)
@@ -97,7 +104,17 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 			}
 			cc := cfg
 			cc.ChildTimeout = timeouts[c]
-			s, err := runCell(ctx, cc, c, stacks[c])
+			pad := cfg.Placement.PadFor(cfg.Seed, seq)
+			if cp, ok := padCaps[c]; ok {
+				pad = cfg.Placement.capped(cp).PadFor(cfg.Seed, seq)
+			}
+			stack, err := cache.get(c, pad)
+			if err != nil { // cannot happen: the largest pad fits
+				info.StopReason, info.Elapsed = StopFailed, time.Since(start)
+				return out, info, err
+			}
+			s, err := runCell(ctx, cc, c, stack)
+			s.Pad = pad
 			if err != nil {
 				info.StopReason, info.Elapsed = StopFailed, time.Since(start)
 				if ctx.Err() != nil {
@@ -246,6 +263,7 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 		ControlIters: cfg.ControlIters,
 		PathArg:      cfg.Workload.PathArg,
 		ExecPaths:    cfg.execPaths,
+		Loader:       c.Loader,
 	}
 	if cfg.SpecAllow {
 		spec.Flags |= seccompFlagSpecAllow
@@ -253,13 +271,31 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 	if spec.CPU < 0 {
 		spec.CPU = -1
 	}
-	rep, err := execChild(ctx, cfg.ChildTimeout, c, spec)
+	var err error
+	var sup *supervisor
+	var extra []*os.File
+	if cfg.Workload.IsNotify() {
+		if sup, err = startSupervisor(cfg.Notify, cfg.Workload.Syscall[0], &spec); err != nil {
+			return Sample{}, err
+		}
+		extra = append(extra, sup.child)
+	}
+	rep, err := execChild(ctx, cfg.ChildTimeout, c, spec, extra...)
+	installed := len(stack)
+	if sup != nil {
+		installed++ // the notifying filter
+		answers, serr := sup.finish()
+		if err == nil {
+			want := uint64(cfg.Warmup+cfg.Samples) * cfg.Iterations
+			err = notifyCellError(c, sup, answers, serr, rep.Notify, want)
+		}
+	}
 	if err != nil {
 		return Sample{}, err
 	}
-	if rep.FiltersBefore >= 0 && rep.FiltersAfter >= 0 && rep.FiltersAfter != rep.FiltersBefore+len(stack) {
+	if rep.FiltersBefore >= 0 && rep.FiltersAfter >= 0 && rep.FiltersAfter != rep.FiltersBefore+installed {
 		return Sample{}, &ChildError{Cell: c, ExitCode: 0,
-			Reason: fmt.Sprintf("Seccomp_filters is %d after installing %d filters on top of %d inherited", rep.FiltersAfter, len(stack), rep.FiltersBefore)}
+			Reason: fmt.Sprintf("Seccomp_filters is %d after installing %d filters on top of %d inherited", rep.FiltersAfter, installed, rep.FiltersBefore)}
 	}
 	if len(rep.SamplesNs) != cfg.Samples {
 		return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d samples, want %d", len(rep.SamplesNs), cfg.Samples)}
@@ -270,8 +306,19 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 			return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("only %d of %d execs ran the program to exit(0): a filter may deny clone, execve, exit or wait4", rep.ExecsOK, want)}
 		}
 	}
+	if c.Loader != "" {
+		if rep.Caps == nil {
+			return Sample{}, &ChildError{Cell: c, Reason: "reported no capabilities", Cause: ErrLoaderCaps}
+		}
+		if err := checkLoaderCaps(c.Loader, *rep.Caps); err != nil {
+			return Sample{}, &ChildError{Cell: c, Reason: err.Error(), Cause: ErrLoaderCaps}
+		}
+	}
 	ops := float64(cfg.Iterations) * float64(cfg.Workload.SyscallsPerIter)
 	s := Sample{Cell: c, InstallNs: rep.InstallNs, FiltersSeen: rep.FiltersAfter, CPU: rep.CPU, PinErr: rep.PinErr}
+	if rep.Caps != nil {
+		s.Caps, s.CapSysAdmin = *rep.Caps, rep.Caps.SysAdmin()
+	}
 	for _, ns := range rep.SamplesNs {
 		s.SamplesNsPerOp = append(s.SamplesNsPerOp, float64(ns)/ops)
 	}

@@ -105,15 +105,15 @@ func TestNewCmdSimulateFlags(t *testing.T) {
 			}
 		}, ""},
 		{"all sorted", []string{"a", "b", "--all", "--sort", "cost", "--arch", "i386", "--format", "json"}, func(t *testing.T, o *SimulateOptions) {
-			if !o.All || o.Sort != "cost" || o.Arch != "i386" || len(o.Policies) != 2 {
+			if !o.All || o.Sort != "cost" || o.Load.Arch != "i386" || len(o.Policies) != 2 {
 				t.Errorf("opts = %+v", o)
 			}
 		}, ""},
 		{"neither", []string{"default"}, nil, "exactly one"},
 		{"both", []string{"default", "--all", "--syscall", "getpid"}, nil, "exactly one"},
 		{"arm64 alias", []string{"default", "--all", "--arch", "arm64"}, func(t *testing.T, o *SimulateOptions) {
-			if o.Arch != "arm64" {
-				t.Errorf("Arch = %q", o.Arch)
+			if o.Load.Arch != "arm64" {
+				t.Errorf("Arch = %q", o.Load.Arch)
 			}
 		}, ""},
 		{"bad arch", []string{"default", "--all", "--arch", "ppc64le"}, nil, "--arch"},
@@ -181,7 +181,7 @@ func TestSimulateRun(t *testing.T) {
 	})
 	t.Run("all json", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Arch: "x86_64", Sort: "cost", Format: "json"})
+		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Load: cmdutil.LoadFlags{Arch: "x86_64"}, Sort: "cost", Format: "json"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,8 +189,13 @@ func TestSimulateRun(t *testing.T) {
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
-		if len(doc.Syscalls) != len(filters.ArchX86_64.Numbers) {
-			t.Fatalf("%d syscalls, want %d", len(doc.Syscalls), len(filters.ArchX86_64.Numbers))
+		// --all covers every ABI of --arch's kernel.
+		want := 0
+		for _, a := range filters.NativeArches() {
+			want += len(a.Numbers)
+		}
+		if len(doc.Syscalls) != want {
+			t.Fatalf("%d syscalls, want %d (x86_64, i386 and x32)", len(doc.Syscalls), want)
 		}
 		for i := 1; i < len(doc.Syscalls); i++ {
 			if doc.Syscalls[i].Effective > doc.Syscalls[i-1].Effective {
@@ -200,7 +205,7 @@ func TestSimulateRun(t *testing.T) {
 	})
 	t.Run("all for aarch64", func(t *testing.T) {
 		ios, _, out, errOut := cmdutil.TestIOStreams()
-		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Arch: "aarch64", Sort: "nr", Format: "json"})
+		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Load: cmdutil.LoadFlags{Arch: "aarch64"}, Sort: "nr", Format: "json"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,11 +213,12 @@ func TestSimulateRun(t *testing.T) {
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
-		if len(doc.Syscalls) != len(filters.ArchAArch64.Numbers) {
-			t.Fatalf("%d syscalls, want %d (aarch64's table)", len(doc.Syscalls), len(filters.ArchAArch64.Numbers))
+		// Every ABI of the aarch64 kernel: aarch64's table, then arm's.
+		if want := len(filters.ArchAArch64.Numbers) + len(filters.ArchARM.Numbers); len(doc.Syscalls) != want {
+			t.Fatalf("%d syscalls, want %d (aarch64's and arm's tables)", len(doc.Syscalls), want)
 		}
 		for _, s := range doc.Syscalls {
-			if s.Name == "getpid" && (s.Nr != 172 || s.Action != "allow") {
+			if s.Arch == "aarch64" && s.Name == "getpid" && (s.Nr != 172 || s.Action != "allow") {
 				t.Errorf("aarch64 getpid = %+v, want nr 172 allowed", s)
 			}
 		}

@@ -23,6 +23,9 @@ type EstimateOptions struct {
 	Top    int
 	Format string
 	Quiet  bool
+	// Load are --format-in, --caps, --kernel-version, --arch,
+	// --profile-name, --base and --thread.
+	Load cmdutil.LoadFlags
 }
 
 // NewCmdEstimate builds `seccompbench estimate`. runF, if not nil, replaces
@@ -30,6 +33,7 @@ type EstimateOptions struct {
 func NewCmdEstimate(f *cmdutil.Factory, runF func(*EstimateOptions) error) *cobra.Command {
 	opts := &EstimateOptions{IO: f.IO, Options: estimate.Options{Measure: runner.Run}}
 	var calTrials int
+	var loader string
 	cmd := &cobra.Command{
 		Use:   "estimate POLICY... --profile FILE",
 		Short: "Predict what a policy costs a real workload, from its syscall profile",
@@ -66,7 +70,7 @@ added time per second of work. See docs/estimate.md.`,
   seccompbench estimate default --profile git.strace --duration 12ms
   seccompbench estimate default --filters 8 --cache defeat --profile git.strace
   seccompbench estimate testdata/policies/positions.yaml --filters 8 --cache defeat --profile docs/validation-profile.csv --validate`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Context = cmd.Context()
 			opts.Policies = args
@@ -92,10 +96,25 @@ added time per second of work. See docs/estimate.md.`,
 			if opts.Duration < 0 {
 				return cmdutil.FlagErrorf("--duration: negative %s", opts.Duration)
 			}
+			ls, err := runner.Loaders(loader)
+			if err != nil {
+				return &cmdutil.FlagError{Err: fmt.Errorf("--loader: %w", err)}
+			}
+			if len(ls) != 1 {
+				return cmdutil.FlagErrorf("--loader: an estimate models one loader; give unprivileged or privileged (run --loader both measures their difference)")
+			}
+			opts.Loader = ls[0]
 			opts.CalTrials = calTrials
 			if opts.CalTrials < 2 || opts.Trials < 2 {
 				return cmdutil.FlagErrorf("--calibration-trials and --trials: need at least 2 for a confidence interval")
 			}
+			if opts.Open, err = opts.Load.Options(f.IO.In); err != nil {
+				return err
+			}
+			if err := cmdutil.CheckLocalArch("estimate", opts.Open); err != nil {
+				return err
+			}
+			opts.Systemd = opts.Load.Systemd
 			if runF != nil {
 				return runF(opts)
 			}
@@ -106,6 +125,8 @@ added time per second of work. See docs/estimate.md.`,
 	fl.StringVar(&opts.Profile, "profile", "", "syscall profile `FILE`: strace -c / strace -f -c output, or syscall,count[,seconds] CSV")
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddSystemdFlag(fl, &opts.Load)
+	cmdutil.AddLoadFlags(fl, &opts.Load)
 	fl.StringVar(&opts.Cache, "cache", "on", "evaluate the filters as installed (on) or with the action cache defeated (defeat: pre-5.11 kernels, argument rules)")
 	fl.StringArrayVar(&opts.Calibrations, "calibration", nil, "a run --format json result `FILE` with a defeat fit (repeatable); default: a quick calibration now")
 	fl.IntVar(&calTrials, "calibration-trials", 8, "randomized blocks per workload of the quick calibration")
@@ -115,6 +136,7 @@ added time per second of work. See docs/estimate.md.`,
 	fl.Float64Var(&opts.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1)")
 	fl.Uint64Var(&opts.Seed, "seed", 1, "seed of the block shuffles")
 	fl.IntVar(&opts.CPU, "cpu", -1, "CPU to pin measuring threads to (-1: the highest allowed CPU; -2: no pinning)")
+	fl.StringVar(&loader, "loader", "unprivileged", "who loads the estimated stack: unprivileged (without CAP_SYS_ADMIN, as runc and non-root services) or privileged; the calibration and --validate measure with it")
 	fl.BoolVar(&opts.Validate, "validate", false, "also measure each profiled syscall that runner can loop on under the stack, and report the prediction error")
 	fl.IntVar(&opts.Trials, "trials", 10, "randomized blocks per syscall for --validate")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on stderr")

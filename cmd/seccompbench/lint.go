@@ -9,7 +9,6 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
-	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
@@ -25,10 +24,14 @@ type LintOptions struct {
 	Format   string // text or json
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler scmp.Compiler
-	// Arch is --arch: the ABI of the host the policies are for ("": this
-	// machine's native ABI); a compat ABI stands for its kernel's native.
-	Arch string
+	// Load are --format-in, --caps, --kernel-version, --arch,
+	// --profile-name, --base and --thread.
+	Load cmdutil.LoadFlags
 }
+
+// lintOCIResolution is the code of the info finding that says what
+// resolved the OCI-based sources' conditions.
+const lintOCIResolution = "oci-resolution"
 
 // NewCmdLint builds `seccompbench lint`. runF, if not nil, replaces lintRun
 // (tests use it to check flag parsing).
@@ -42,23 +45,31 @@ with a severity and a fix hint:
 
   error    invalid or oversized filters, the stack over MAX_INSNS_PER_PATH at
            --filters N, syscalls denied on x86_64 but allowed through the i386
-           or x32 ABI (on aarch64: through the arm compat ABI), syscalls the Go runtime cannot live without killed, the
-           workload's syscalls killed or trapped, filters that return
-           SECCOMP_RET_USER_NOTIF (run refuses them: no listener)
+           or x32 ABI (on aarch64: through the arm compat ABI), syscalls the
+           Go runtime cannot live without killed, the workload's syscalls killed or trapped, filters that return
+           SECCOMP_RET_USER_NOTIF (run refuses them: its children install
+           filters without a listener; with --workload notify they are info)
   warning  dead rules (same action as the default), rules an earlier rule
            always decides, x32 numbers allowed, runtime syscalls denied,
            workload syscalls denied with an errno, problems the loader found
            in a source (e.g. OCI syscall names no table knows)
-  info     allowed syscalls the kernel's action cache cannot skip
+  info     allowed syscalls the kernel's action cache cannot skip; for
+           OCI-based sources, the capabilities, kernel version and host
+           arch that resolved their conditions
+
+POLICY is any format run reads ("-": standard input); a systemd unit is
+linted as the stack it installs, each finding naming the directive's
+filter (e.g. "filter 28 (unit/SystemCallFilter/x86_64)").
 
 Policies are opened and checked for a host of --arch (default: this
-machine's native ABI), e.g. --arch aarch64 on an x86_64 machine. Verdicts
-are computed with all syscall arguments 0. The exit code is 1 when an
+machine's native ABI), e.g. --arch aarch64 on an x86_64 machine; a compat
+ABI (i386, x32, arm) stands for its kernel's native one. Verdicts are
+computed with all syscall arguments 0. The exit code is 1 when an
 error-severity finding exists.`,
 		Example: `  seccompbench lint default
   seccompbench lint testdata/policies/denylist.yaml --workload mix --filters 32
   seccompbench lint --arch aarch64 default`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Policies = args
 			if opts.Workload != "" {
@@ -74,7 +85,7 @@ error-severity finding exists.`,
 			if opts.Filters < 0 {
 				return cmdutil.FlagErrorf("--filters: negative count %d", opts.Filters)
 			}
-			if _, err := cmdutil.LookupArch(opts.Arch); err != nil {
+			if _, err := opts.Load.Options(nil); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -88,31 +99,51 @@ error-severity finding exists.`,
 	fl.IntVar(&opts.Filters, "filters", 0, "check the path limit for this many filters, cycling the policies")
 	fl.StringVar(&opts.Format, "format", "text", "output format: text or json")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
-	cmdutil.AddArchFlag(fl, &opts.Arch)
+	cmdutil.AddSystemdFlag(fl, &opts.Load)
+	cmdutil.AddLoadFlags(fl, &opts.Load)
 	return cmd
 }
 
 func lintRun(opts *LintOptions) error {
-	arch, err := cmdutil.LookupArch(opts.Arch)
+	o, err := opts.Load.Options(opts.IO.In)
 	if err != nil {
 		return err
 	}
-	native := filters.KernelArches(arch)[0]
-	progs, _, err := cmdutil.OpenPolicies(opts.Policies, formats.OpenOptions{Compiler: opts.Compiler, Arch: native})
+	o.Compiler = opts.Compiler
+	l, err := opts.Load.LoadPolicies(opts.Policies, o)
 	if err != nil {
 		return err
+	}
+	progs, err := cmdutil.OneStack(l)
+	if err != nil {
+		return err
+	}
+	// Located source warnings (a unit's ignored lines) are printed; the
+	// filters' own warnings become findings.
+	for _, src := range l.Sources {
+		for _, w := range src.Warnings {
+			if src.Stacked {
+				fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
+			}
+		}
 	}
 	s := filters.Stack(progs)
-	lo := analysis.LintOptions{Count: opts.Filters, Arch: native}
+	lo := analysis.LintOptions{Count: opts.Filters, Arch: filters.KernelArches(o.Arch)[0]}
 	if opts.Workload != "" {
 		w, _ := runner.LookupWorkload(opts.Workload)
 		lo.Workload = w.Syscalls
+		lo.Listener = w.IsNotify()
 	}
 	findings := analysis.Lint(s, lo)
+	if res := l.OCIResolution(o); res != nil {
+		findings = append(findings, analysis.Finding{Severity: analysis.SeverityInfo, Code: lintOCIResolution, Filter: -1,
+			Message: "OCI conditions (includes/excludes, minKernel) resolved with " + res.Text,
+			Hint:    "model another container with --caps, --kernel-version and --arch"})
+	}
 	if opts.Format == "json" {
 		err = report.WriteLintJSON(opts.IO.Out, s, findings)
 	} else {
-		err = report.WriteLintText(opts.IO.Out, findings)
+		err = report.WriteLintStackText(opts.IO.Out, s, findings)
 	}
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,8 +16,6 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/formats"
-	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
@@ -45,7 +44,8 @@ func NewCmdRun(f *cmdutil.Factory, runF func(*RunOptions) error) *cobra.Command 
 	opts := &RunOptions{IO: f.IO, Now: f.Now}
 	var counts, workload, syscallSpec, targetCI string
 	var pathDirs int
-	var formatIn, caps, compiler string
+	var compiler, notifyReply string
+	var load cmdutil.LoadFlags
 	cmd := &cobra.Command{
 		Use:   "run [POLICY...]",
 		Short: "Measure the per-syscall cost of a policy stacked 0..32 deep",
@@ -55,11 +55,13 @@ process, in randomized blocks; the child installs the stack on a pinned
 thread and times a raw syscall loop.
 
 POLICY is a policy file: YAML or JSON in the Elastic Beats schema, a
-Docker/OCI seccomp profile (JSON), or raw BPF (struct sock_filter array, as
-bwrap --seccomp reads); the format is detected from the content
-(--format-in forces it). "default" is the embedded default policy (used
-when none is given), "docker-default" Docker's default profile. A systemd
-unit is a stack of filters: give it with --systemd-unit.
+Docker/OCI seccomp profile (JSON), raw BPF (struct sock_filter array, as
+bwrap --seccomp reads), a systemd unit (its modeled stack; counts default
+as with --systemd-unit), a Kubernetes SeccompProfile, a Firecracker
+seccompiler file (--thread picks the filter), an LXC/Incus policy or a
+minijail policy; the format is detected from the content (--format-in
+forces it); "-" reads standard input. "default" is the embedded default
+policy (used when none is given), "docker-default" Docker's default profile.
 Several policies form the stack by cycling: with P1 P2 and 5 filters the
 stack is P1 P2 P1 P2 P1, P1 installed first.
 
@@ -79,16 +81,15 @@ syscall (as on older kernels or with argument rules).`,
 			}
 			var err error
 			opts.CountsSet = cmd.Flags().Changed("filters")
-			if opts.FormatIn, err = formats.ParseFormat(formatIn); err != nil {
-				return &cmdutil.FlagError{Err: fmt.Errorf("--format-in: %w", err)}
+			if opts.Open, err = load.Options(nil); err != nil {
+				return err
 			}
+			if err := cmdutil.CheckLocalArch("run", opts.Open); err != nil {
+				return err
+			}
+			opts.FormatIn, opts.OCI = opts.Open.Format, opts.Open.OCI
 			if opts.Compiler, err = scmp.ParseCompiler(compiler); err != nil {
 				return &cmdutil.FlagError{Err: fmt.Errorf("--compiler: %w", err)}
-			}
-			if caps != "" {
-				if opts.OCI.Caps, err = oci.ParseCaps(caps); err != nil {
-					return &cmdutil.FlagError{Err: fmt.Errorf("--caps: %w", err)}
-				}
 			}
 			if opts.SystemdUnit != "" && opts.SystemdDirectives != "" {
 				return cmdutil.FlagErrorf("--systemd-unit and --systemd exclude each other")
@@ -113,6 +114,21 @@ syscall (as on older kernels or with argument rules).`,
 					return cmdutil.FlagErrorf("--path-dirs: needs --workload execvpe-miss and a value from 1 to 64")
 				}
 				opts.Workload = runner.ExecvpeMissWorkload(pathDirs)
+			}
+			if cmd.Flags().Changed("notify-sync") || cmd.Flags().Changed("notify-reply") {
+				if !opts.Workload.IsNotify() {
+					return cmdutil.FlagErrorf("--notify-sync and --notify-reply need --workload notify")
+				}
+			}
+			if opts.Notify.Errno, err = parseNotifyReply(notifyReply); err != nil {
+				return &cmdutil.FlagError{Err: fmt.Errorf("--notify-reply: %w", err)}
+			}
+			if syscallSpec != "" && opts.Workload.IsNotify() {
+				// --syscall names the notified syscall.
+				if opts.Workload, err = runner.NotifyWorkload(syscallSpec); err != nil {
+					return &cmdutil.FlagError{Err: fmt.Errorf("--syscall: %w; safe list:\n  %s", err, strings.Join(runner.SafeSyscalls(), "\n  "))}
+				}
+				syscallSpec = ""
 			}
 			if syscallSpec != "" {
 				if cmd.Flags().Changed("workload") {
@@ -167,6 +183,11 @@ syscall (as on older kernels or with argument rules).`,
 			if opts.Pad < 0 || opts.Pad > filters.MaxInsns {
 				return cmdutil.FlagErrorf("--pad: %d instructions; want 0 to %d", opts.Pad, filters.MaxInsns)
 			}
+			opts.PadSet = cmd.Flags().Changed("pad")
+			if opts.Loaders, err = runner.Loaders(opts.Loader); err != nil {
+				return &cmdutil.FlagError{Err: fmt.Errorf("--loader: %w", err)}
+			}
+			opts.LoaderSet = cmd.Flags().Changed("loader")
 			if opts.Samples < 1 || opts.Samples > maxSamples {
 				return cmdutil.FlagErrorf("--samples: %d timed samples per child; want 1 to %d", opts.Samples, maxSamples)
 			}
@@ -182,6 +203,9 @@ syscall (as on older kernels or with argument rules).`,
 	fl.StringVar(&workload, "workload", "mix", runner.WorkloadUsage())
 	fl.StringVar(&syscallSpec, "syscall", "", "loop on one syscall from the safe list instead, `NAME[:a0,a1,a2]` (e.g. getppid, read:-1, openat)")
 	fl.IntVar(&pathDirs, "path-dirs", 8, "execvpe-miss: PATH directories searched, the program is in the last")
+	fl.BoolVar(&opts.Notify.Sync, "notify-sync", false, "notify workload: set SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on the listener (Linux 6.6+)")
+	fl.StringVar(&notifyReply, "notify-reply", "continue", "notify workload: the supervisor's answer, `continue` (SECCOMP_USER_NOTIF_FLAG_CONTINUE: the syscall runs), errno (EPERM) or errno:N")
+	fl.BoolVar(&opts.JITMeasure, "jit-measure", false, "measure the deepest stack's JIT memory (root: lowers bpf_jit_limit for moments, restores it) instead of modelling it")
 	fl.IntVar(&opts.Parallel, "parallel", 1, "run N pinned copies of the workload at once per cell")
 	fl.StringVar(&targetCI, "target-ci", "", "keep adding blocks until the per-filter CI half-width is at most `NS`, or a % of the estimate (e.g. 5%; for estimates ~0, that % of 1% of the 0-filter ns/op)")
 	fl.DurationVar(&opts.MaxTime, "max-time", 60*time.Second, "with --target-ci: stop adding blocks after this long")
@@ -196,16 +220,15 @@ syscall (as on older kernels or with argument rules).`,
 	fl.Uint64Var(&opts.Iterations, "iterations", 0, "loop iterations per sample (0: calibrate to ~2ms per sample)")
 	fl.IntVar(&opts.Samples, "samples", defaultSamples, "timed samples per child; the child's value is their median")
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install filters with SECCOMP_FILTER_FLAG_SPEC_ALLOW (no speculative store bypass mitigation)")
-	fl.IntVar(&opts.Pad, "pad", 0, "append `N` unreachable instructions to every filter: same verdicts and paths, another program size (a check for JIT placement effects; see docs/libseccomp.md)")
+	fl.IntVar(&opts.Pad, "pad", 0, "append exactly `N` unreachable instructions to every filter in every child (default: each child draws its own pad from 0-16 from the seed, so the CI covers JIT placement; see docs/methodology.md)")
+	fl.StringVar(&opts.Loader, "loader", "unprivileged", "load the filters without CAP_SYS_ADMIN as runc and non-root services do (unprivileged), with it (privileged), or both as separate variants (with --systemd-unit the default follows the unit)")
 	fl.BoolVar(&opts.Robust, "robust", false, "use medians with bootstrap CIs instead of means with t CIs")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on stderr")
 	fl.IntVar(&opts.Pid, "pid", 0, "replay exactly the filter stack of running process `PID` (dumped as inspect does; counts default to 0 and the full depth)")
 	fl.StringVar(&opts.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (counts default to 0, each directive's prefix and the full stack)")
 	fl.StringVar(&opts.SystemdDirectives, "systemd", "", "like --systemd-unit, from directive text, e.g. 'SystemCallFilter=@system-service'")
-	fl.StringVar(&formatIn, "format-in", "", "force the policy format: policy (Beats YAML/JSON), oci, raw, systemd (default: detect from content)")
 	fl.StringVar(&compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (as runc and systemd install them; needs a -tags libseccomp build)")
-	fl.StringVar(&caps, "caps", "", "OCI profiles: capabilities to resolve includes/excludes with, e.g. default,-net_raw or all (default: Docker's default set)")
-	fl.StringVar(&opts.OCI.KernelVersion, "kernel-version", "", "OCI profiles: kernel version for minKernel conditions (default: "+oci.DefaultKernelVersion+")")
+	cmdutil.AddLoadFlags(fl, &load)
 	return cmd
 }
 
@@ -264,4 +287,21 @@ func runRun(opts *RunOptions) error {
 		ctx = context.Background()
 	}
 	return runjob.Run(ctx, opts.IO, opts.Now, &opts.Job)
+}
+
+// parseNotifyReply parses --notify-reply: "continue" (0) or "errno" /
+// "errno:N" (N a positive errno up to 4095, default EPERM).
+func parseNotifyReply(s string) (syscall.Errno, error) {
+	switch s {
+	case "continue":
+		return 0, nil
+	case "errno":
+		return syscall.EPERM, nil
+	}
+	if v, ok := strings.CutPrefix(s, "errno:"); ok {
+		if n, err := strconv.Atoi(v); err == nil && n > 0 && n <= 4095 {
+			return syscall.Errno(n), nil
+		}
+	}
+	return 0, fmt.Errorf("%q is not continue, errno or errno:N (N from 1 to 4095)", s)
 }

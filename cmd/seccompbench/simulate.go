@@ -25,7 +25,6 @@ type SimulateOptions struct {
 
 	Policies    []string
 	Syscall     string
-	Arch        string // "" = the native ABI for --syscall, every ABI of its kernel for --all
 	Args        []uint64
 	All         bool
 	Sort        string // cost, nr or name
@@ -33,7 +32,13 @@ type SimulateOptions struct {
 	DefeatCache bool
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler scmp.Compiler
-	Format   string // table, json, svg or png (svg and png need --all)
+	// Load are --format-in, --caps, --kernel-version, --arch,
+	// --profile-name, --base and --thread. --arch names the ABI --syscall
+	// simulates and, through its kernel (filters.KernelArches), the host
+	// the policies are for and the ABIs --all covers ("": this machine's
+	// native ABI).
+	Load   cmdutil.LoadFlags
+	Format string // table, json, svg or png (svg and png need --all)
 	// Outputs are the -o FILEs, each in the format of its extension
 	// (see output.Resolve); none means stdout in Format.
 	Outputs   []string
@@ -87,15 +92,26 @@ func NewCmdSimulate(f *cmdutil.Factory, runF func(*SimulateOptions) error) *cobr
 the instructions executed in each filter.
 
 The policies form the stack in order, the first installed first; --filters N
-cycles them to N filters as run does. --syscall prints the verdict and the
-path taken through each filter (--args gives the arguments, decimal or 0x
-hex); --all prints one row per syscall of every ABI of this machine's
-kernel (x86_64, i386 and x32 on amd64; aarch64 and arm on arm64) or of
---arch, sortable by cost. With --all, -o plot.svg or -o plot.png draws a bar
-per syscall of the native ABI (or --arch): instructions executed, cached
-ones marked. --arch also opens the policies for a host of that ABI: Beats
-policies check its audit arch and number syscalls from its table (names it
-lacks are dropped with a warning), OCI profiles resolve its architectures.
+cycles them to N filters as run does. POLICY is any format run reads ("-":
+standard input); a systemd unit (or --systemd 'Directive=...') is the whole
+stack systemd installs, and the verdict names the directive's filter that
+decided. A Firecracker file without --thread is simulated once per thread
+category (vmm, api, vcpu), side by side. For OCI-based sources the output
+says which capabilities and kernel version resolved the profile's
+conditions (--caps, --kernel-version, --arch). --syscall prints the verdict
+and the path taken through each filter (--args gives the arguments, decimal
+or 0x hex); --all prints one row per syscall of every ABI of the kernel,
+sortable by cost. With --all, -o plot.svg or -o plot.png draws a bar per
+syscall of one ABI: instructions executed, cached ones marked.
+
+--arch names an ABI: x86_64, aarch64 (or arm64), or a compat ABI i386, x32
+or arm (default: this machine's native ABI). The policies are opened for a
+host whose kernel's native ABI is its (i386 and x32 mean an x86_64 host,
+arm an aarch64 one): Beats policies check that audit arch and number
+syscalls from its table (names it lacks are dropped with a warning),
+OCI-based profiles resolve that host's architectures. --syscall and the
+plot take the ABI --arch names; --all covers every ABI of its kernel
+(x86_64, i386 and x32; or aarch64 and arm).
 -o FILE may repeat; each file's extension (.txt .json .svg .png) picks its
 format.
 
@@ -107,15 +123,14 @@ they do run.`,
   seccompbench simulate testdata/policies/args-workload.yaml --syscall write --args 1,0,10
   seccompbench simulate default default --all --sort cost --format json
   seccompbench simulate default --all -o plot.svg -o plot.png -o table.txt
+  seccompbench simulate /lib/systemd/system/systemd-logind.service --syscall chown
+  seccompbench simulate docker-default --syscall reboot --caps all
   seccompbench simulate --arch aarch64 default --all`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
 		RunE: func(cmd *cobra.Command, pos []string) error {
 			opts.Policies = pos
 			if (opts.Syscall == "") == !opts.All {
 				return cmdutil.FlagErrorf("give exactly one of --syscall NAME and --all")
-			}
-			if _, err := cmdutil.LookupArch(opts.Arch); err != nil {
-				return err
 			}
 			var err error
 			if opts.Args, err = parseArgs(args); err != nil {
@@ -133,6 +148,9 @@ they do run.`,
 			if opts.Filters < 0 {
 				return cmdutil.FlagErrorf("--filters: negative count %d", opts.Filters)
 			}
+			if _, err := opts.Load.Options(nil); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -142,12 +160,13 @@ they do run.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Syscall, "syscall", "", "syscall `NAME` (or number) to simulate")
 	fl.BoolVar(&opts.All, "all", false, "simulate every syscall of each ABI")
-	fl.StringVar(&opts.Arch, "arch", "", "`ABI` the policies are for and the one simulated: x86_64, i386, x32, aarch64 (or arm64) or arm (default: this machine's native ABI for --syscall, every ABI of its kernel for --all)")
 	fl.StringVar(&args, "args", "", "syscall arguments a0,a1,... (up to 6; missing ones are 0)")
 	fl.StringVar(&opts.Sort, "sort", "nr", "--all row order: cost (most instructions first), nr or name")
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	fl.BoolVar(&opts.DefeatCache, "defeat-cache", false, "prepend ld [instruction_pointer] to every filter, as run --cache defeat does")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddSystemdFlag(fl, &opts.Load)
+	cmdutil.AddLoadFlags(fl, &opts.Load)
 	fl.StringVar(&opts.Format, "format", "table", "output format: table, json, or with --all svg or png")
 	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .svg .png)")
 	return cmd
@@ -182,43 +201,110 @@ func parseArgs(s string) ([]uint64, error) {
 }
 
 func simulateRun(opts *SimulateOptions) error {
-	arch, err := cmdutil.LookupArch(opts.Arch)
+	o, err := opts.Load.Options(opts.IO.In)
 	if err != nil {
 		return err
 	}
-	s, err := simulate.Stack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler, arch, opts.IO.ErrOut)
+	o.Compiler = opts.Compiler
+	l, err := opts.Load.LoadPolicies(opts.Policies, o)
 	if err != nil {
 		return err
+	}
+	l.PrintWarnings(opts.IO.ErrOut)
+	alts, err := l.Alternatives()
+	if err != nil {
+		return err
+	}
+	res := l.OCIResolution(o)
+	var stacks []simulate.Named
+	for _, a := range alts {
+		s, err := simulate.Build(a.Progs, opts.Filters, opts.DefeatCache)
+		if err != nil {
+			return err
+		}
+		stacks = append(stacks, simulate.Named{Name: a.Name, Stack: s})
+	}
+	if len(stacks) > 1 {
+		for _, out := range opts.Outputs {
+			if strings.HasSuffix(out, ".svg") || strings.HasSuffix(out, ".png") {
+				return cmdutil.FlagErrorf("-o %s: the policies hold alternative filters (%s); plot one with --thread", out, simulate.Names(stacks))
+			}
+		}
+		if opts.Format == "svg" || opts.Format == "png" {
+			return cmdutil.FlagErrorf("--format %s: the policies hold alternative filters (%s); plot one with --thread", opts.Format, simulate.Names(stacks))
+		}
 	}
 	if opts.All {
-		return simulateAll(opts, s)
+		return simulateAll(opts, stacks, res)
 	}
-	cost, sr, err := simulate.Syscall(s, opts.Arch, opts.Syscall, opts.Args)
-	if err != nil {
-		return err
+	type result struct {
+		cost analysis.SyscallCost
+		sr   filters.StackResult
+	}
+	var rs []result
+	for _, n := range stacks {
+		cost, sr, err := simulate.Syscall(n.Stack, opts.Load.Arch, opts.Syscall, opts.Args)
+		if err != nil {
+			return err
+		}
+		rs = append(rs, result{cost, sr})
 	}
 	return writeSimulateOutputs(opts, func(format string, w io.Writer) error {
-		if format == "json" {
-			return report.WriteIndentedJSON(w, report.NewSimulateDoc(s, []analysis.SyscallCost{cost}, &sr))
+		var docs []report.SimulateDoc
+		for i, n := range stacks {
+			if format == "json" {
+				doc := report.NewSimulateDoc(n.Stack, []analysis.SyscallCost{rs[i].cost}, &rs[i].sr)
+				doc.Alternative, doc.OCI = n.Name, res
+				docs = append(docs, doc)
+				continue
+			}
+			if err := report.WriteSimulateAltHeader(w, i, n.Name, res); err != nil {
+				return err
+			}
+			if err := report.WriteSimulateSyscallText(w, n.Stack, rs[i].cost, rs[i].sr); err != nil {
+				return err
+			}
 		}
-		return report.WriteSimulateSyscallText(w, s, cost, sr)
+		return report.WriteSimulateDocs(w, docs)
 	})
 }
 
-func simulateAll(opts *SimulateOptions, s filters.Stack) error {
-	arches, costs, err := simulate.Costs(s, opts.Arch, opts.Sort)
-	if err != nil {
-		return err
+func simulateAll(opts *SimulateOptions, stacks []simulate.Named, res *report.OCIResolution) error {
+	type result struct {
+		arches []*filters.Arch
+		costs  []analysis.SyscallCost
+	}
+	var rs []result
+	for _, n := range stacks {
+		arches, costs, err := simulate.Costs(n.Stack, opts.Load.Arch, opts.Sort)
+		if err != nil {
+			return err
+		}
+		rs = append(rs, result{arches, costs})
 	}
 	return writeSimulateOutputs(opts, func(format string, w io.Writer) error {
+		s, costs := stacks[0].Stack, rs[0].costs
 		switch format {
-		case "json":
-			return report.WriteIndentedJSON(w, report.NewSimulateDoc(s, costs, nil))
 		case "svg":
-			return report.WriteSimulateSVG(w, simulate.Plot(s, costs, opts.Arch, opts.Sort, opts.DefeatCache))
+			return report.WriteSimulateSVG(w, simulate.Plot(s, costs, opts.Load.Arch, opts.Sort, opts.DefeatCache))
 		case "png":
-			return report.WriteSimulatePNG(w, simulate.Plot(s, costs, opts.Arch, opts.Sort, opts.DefeatCache))
+			return report.WriteSimulatePNG(w, simulate.Plot(s, costs, opts.Load.Arch, opts.Sort, opts.DefeatCache))
 		}
-		return report.WriteSimulateAllText(w, s, arches, costs)
+		var docs []report.SimulateDoc
+		for i, n := range stacks {
+			if format == "json" {
+				doc := report.NewSimulateDoc(n.Stack, rs[i].costs, nil)
+				doc.Alternative, doc.OCI = n.Name, res
+				docs = append(docs, doc)
+				continue
+			}
+			if err := report.WriteSimulateAltHeader(w, i, n.Name, res); err != nil {
+				return err
+			}
+			if err := report.WriteSimulateAllText(w, n.Stack, rs[i].arches, rs[i].costs); err != nil {
+				return err
+			}
+		}
+		return report.WriteSimulateDocs(w, docs)
 	})
 }

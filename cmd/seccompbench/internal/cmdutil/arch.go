@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/spf13/pflag"
-
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
 )
 
 // NativeArch returns the native ABI of the machine this binary is built
@@ -20,13 +19,8 @@ func NativeArch() *filters.Arch {
 	return filters.ArchX86_64
 }
 
-// ArchUsage is the help text of --arch.
-const ArchUsage = "`ABI` the policies are for: x86_64, i386, x32, aarch64 (or arm64) or arm (default: this machine's native ABI)"
-
-// AddArchFlag adds --arch to fl, storing the name into dst.
-func AddArchFlag(fl *pflag.FlagSet, dst *string) {
-	fl.StringVar(dst, "arch", "", ArchUsage)
-}
+// ArchUsage is the help text of --arch (AddLoadFlags).
+const ArchUsage = "native `ABI` of the host the policies are for: x86_64 or aarch64 (or arm64); a compat ABI i386, x32 or arm stands for its kernel's native one (default: this machine's native ABI)"
 
 // LookupArch resolves an --arch value: "" is NativeArch(), anything else
 // filters.LookupArch's names. An unknown name is a *FlagError wrapping
@@ -40,4 +34,21 @@ func LookupArch(name string) (*filters.Arch, error) {
 		return nil, &FlagError{Err: fmt.Errorf("--arch: %w", err)}
 	}
 	return a, nil
+}
+
+// CheckLocalArch is the --arch check of commands that measure this
+// machine (run, estimate): o.Arch (LoadFlags.Options) must be an ABI of
+// this machine's kernel, since filters built for another kernel's
+// arch check would decide every syscall here by their wrong-arch action.
+// Another kernel's ABI is a *FlagError naming the commands that analyze
+// other hosts.
+func CheckLocalArch(cmd string, o formats.OpenOptions) error {
+	if o.Arch == nil {
+		return nil
+	}
+	want, got := filters.KernelArches(NativeArch())[0], filters.KernelArches(o.Arch)[0]
+	if got != want {
+		return FlagErrorf("--arch %s: %s measures this machine, whose kernel is %s; analyze an %s host with simulate, lint or compile --arch", o.Arch.Name, cmd, want.Name, got.Name)
+	}
+	return nil
 }

@@ -1,12 +1,13 @@
 // Package simulate builds the filter stack of `simulate` and `sandbox` and
 // runs it through the emulator: one syscall with its arguments, or every
-// syscall of the native ABIs.
+// syscall of every ABI of one kernel.
 package simulate
 
 import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
@@ -20,7 +21,8 @@ import (
 // cmdutil.NativeArch; formats.OpenOptions.Arch), compiling OCI profiles
 // with comp, and builds the stack of n filters (0: one per policy) by
 // cycling them; defeat prepends the cache-defeating load to every filter.
-// Loader warnings go to warn.
+// Loader warnings go to warn. A source of alternative filters is an error
+// (simulate loads through cmdutil.LoadFlags and uses Build).
 func Stack(specs []string, n int, defeat bool, comp scmp.Compiler, arch *filters.Arch, warn io.Writer) (filters.Stack, error) {
 	if arch == nil {
 		arch = cmdutil.NativeArch()
@@ -30,6 +32,20 @@ func Stack(specs []string, n int, defeat bool, comp scmp.Compiler, arch *filters
 		return nil, err
 	}
 	cmdutil.PrintWarnings(warn, progs)
+	return Build(progs, n, defeat)
+}
+
+// Named is a stack with the name of the alternative filter it holds (a
+// Firecracker thread category; "" when the sources hold none).
+type Named struct {
+	Name  string
+	Stack filters.Stack
+}
+
+// Build cycles progs to n filters (0: one each), prepending the
+// cache-defeating load to every filter when defeat is set.
+func Build(progs []*filters.Program, n int, defeat bool) (filters.Stack, error) {
+	progs = append([]*filters.Program(nil), progs...)
 	if defeat {
 		for i, p := range progs {
 			progs[i] = p.DefeatCache()
@@ -45,9 +61,9 @@ func Stack(specs []string, n int, defeat bool, comp scmp.Compiler, arch *filters
 	return s, nil
 }
 
-// Syscall analyzes and emulates one syscall (name or number) of arch ("":
-// the native ABI, cmdutil.NativeArch) under s with args. An unknown
-// syscall or arch is a *cmdutil.FlagError.
+// Syscall analyzes and emulates one syscall (name or number) of the ABI
+// archName names ("": the native ABI, cmdutil.NativeArch) under s with
+// args. An unknown syscall or arch is a *cmdutil.FlagError.
 func Syscall(s filters.Stack, archName, name string, args []uint64) (analysis.SyscallCost, filters.StackResult, error) {
 	arch, err := cmdutil.LookupArch(archName)
 	if err != nil {
@@ -68,19 +84,17 @@ func Syscall(s filters.Stack, archName, name string, args []uint64) (analysis.Sy
 	return cost, sr, nil
 }
 
-// Costs analyzes every syscall of archName (when "", every ABI of the
-// native kernel: filters.KernelArches(cmdutil.NativeArch())) and sorts
-// them by order: "cost" (most instructions first), "name", or "nr" (as
-// analyzed). An unknown arch is a *cmdutil.FlagError.
+// Costs analyzes every syscall of every ABI of the kernel of the ABI
+// archName names (filters.KernelArches; "": the native ABI,
+// cmdutil.NativeArch, so x86_64, i386 and x32 on amd64, aarch64 and arm
+// on arm64) and sorts them by order: "cost" (most instructions first),
+// "name", or "nr" (as analyzed). An unknown arch is a *cmdutil.FlagError.
 func Costs(s filters.Stack, archName, order string) ([]*filters.Arch, []analysis.SyscallCost, error) {
-	arches := filters.KernelArches(cmdutil.NativeArch())
-	if archName != "" {
-		a, err := cmdutil.LookupArch(archName)
-		if err != nil {
-			return nil, nil, err
-		}
-		arches = []*filters.Arch{a}
+	a, err := cmdutil.LookupArch(archName)
+	if err != nil {
+		return nil, nil, err
 	}
+	arches := filters.KernelArches(a)
 	costs, err := analysis.Analyze(s, arches)
 	if err != nil {
 		return nil, nil, fmt.Errorf("simulate all syscalls: %w", err)
@@ -110,4 +124,13 @@ func Plot(s filters.Stack, costs []analysis.SyscallCost, archName, order string,
 			Cached: c.Cached, Allowed: c.Action == filters.ActionAllow, Verdict: filters.RetText(c.Ret)})
 	}
 	return p
+}
+
+// Names lists the alternatives' names, comma-separated.
+func Names(stacks []Named) string {
+	var names []string
+	for _, n := range stacks {
+		names = append(names, n.Name)
+	}
+	return strings.Join(names, ", ")
 }
