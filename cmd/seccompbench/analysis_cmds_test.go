@@ -290,3 +290,46 @@ func TestCompileSystemdStack(t *testing.T) {
 		t.Errorf("run --compiler gcc: exit %d, want 2", code)
 	}
 }
+
+// TestArchOneMeaning: --arch is the one load flag of every command that
+// loads policies, the native ABI of the host they are for. Options resolve
+// it to formats.OpenOptions.Arch and the OCI host arch (a compat ABI's
+// kernel-native one); run and estimate, which measure this machine,
+// refuse another kernel's ABI.
+func TestArchOneMeaning(t *testing.T) {
+	if cmdutil.NativeArch() != filters.ArchX86_64 {
+		t.Skip("the expectations are an x86_64 machine's")
+	}
+	r := parseFlags(t, NewCmdRun, []string{"--arch", "i386"}, errContaining(""))
+	if r.Open.Arch != filters.ArchI386 || r.OCI.Arch != "x86_64" {
+		t.Errorf("run --arch i386: Arch %v, OCI host arch %q; want i386, x86_64", r.Open.Arch, r.OCI.Arch)
+	}
+	r = parseFlags(t, NewCmdRun, nil, errContaining(""))
+	if r.Open.Arch != filters.ArchX86_64 || r.OCI.Arch != "x86_64" {
+		t.Errorf("run: Arch %v, OCI host arch %q; want the native x86_64", r.Open.Arch, r.OCI.Arch)
+	}
+	parseFlags(t, NewCmdRun, []string{"--arch", "aarch64"}, usageErrContaining("run measures this machine"))
+	parseFlags(t, NewCmdEstimate, []string{"p", "--profile", "x.csv", "--arch", "arm"}, usageErrContaining("estimate measures this machine"))
+	s := parseFlags(t, NewCmdSimulate, []string{"p", "--all", "--arch", "arm"}, errContaining(""))
+	o, err := s.Load.Options(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Arch != filters.ArchARM || o.OCI.Arch != "aarch64" {
+		t.Errorf("simulate --arch arm: Arch %v, OCI host arch %q; want arm, aarch64", o.Arch, o.OCI.Arch)
+	}
+	// simulate --arch aarch64 default --all: every ABI of the aarch64
+	// kernel, as the example runs it.
+	var out, errb bytes.Buffer
+	if code := run([]string{"simulate", "--arch", "aarch64", "default", "--all"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"# aarch64:", "# arm:"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("simulate --arch aarch64 --all lacks %q", want)
+		}
+	}
+	if strings.Contains(out.String(), "# x86_64:") {
+		t.Error("simulate --arch aarch64 --all analyzes x86_64")
+	}
+}

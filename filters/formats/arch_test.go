@@ -54,3 +54,45 @@ func TestOpenArchAArch64(t *testing.T) {
 		t.Error("OpenWith(default, Arch x86_64) differs from Open(default)")
 	}
 }
+
+// TestArchSetsOCIHostArch: Arch sets the OCI host arch of every OCI-based
+// format (its kernel's native ABI for a compat one), so a source opened
+// with Arch aarch64 or arm is the one opened with OCI.Arch "aarch64", and
+// not the x86_64 one.
+func TestArchSetsOCIHostArch(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "policies")
+	tests := []struct {
+		spec string
+		o    OpenOptions
+	}{
+		{oci.DockerDefaultName, OpenOptions{}},
+		{filepath.Join(dir, "podman-like.json"), OpenOptions{}},
+		{filepath.Join(dir, "k8s-profiles.yaml"), OpenOptions{ProfileName: "shop/checkout-api"}},
+		{filepath.Join(dir, "lxc.seccomp"), OpenOptions{}},
+		{filepath.Join(dir, "chrome-renderer.policy"), OpenOptions{}},
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.spec), func(t *testing.T) {
+			load := func(arch *filters.Arch, host string) string {
+				t.Helper()
+				o := tt.o
+				o.Arch, o.OCI.Arch = arch, host
+				src, err := Load(tt.spec, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return src.Filters[0].SHA256()
+			}
+			want := load(nil, "aarch64")
+			if got := load(filters.ArchAArch64, ""); got != want {
+				t.Error("Arch aarch64 differs from OCI.Arch aarch64")
+			}
+			if got := load(filters.ArchARM, ""); got != want {
+				t.Error("Arch arm differs from OCI.Arch aarch64 (its kernel's native ABI)")
+			}
+			if load(filters.ArchX86_64, "") == want {
+				t.Error("Arch x86_64 gives the aarch64 filter")
+			}
+		})
+	}
+}
