@@ -172,7 +172,8 @@ func withoutNames(a *Arch, names []string) *Arch {
 var ErrUnknownArch = errors.New("unknown architecture")
 
 // LookupArch returns the ABI called name: "x86_64" (or "amd64"), "i386"
-// (or "386", "ia32") or "x32". It returns an error wrapping ErrUnknownArch
+// (or "386", "ia32"), "x32", "aarch64" (or GOARCH's "arm64") or "arm" (or
+// "arm32", "aarch32"; see arch_aarch64.go). It returns an error wrapping ErrUnknownArch
 // for anything else.
 func LookupArch(name string) (*Arch, error) {
 	switch strings.ToLower(name) {
@@ -182,8 +183,12 @@ func LookupArch(name string) (*Arch, error) {
 		return ArchI386, nil
 	case "x32":
 		return ArchX32, nil
+	case "aarch64", "arm64":
+		return ArchAArch64, nil
+	case "arm", "arm32", "aarch32":
+		return ArchARM, nil
 	}
-	return nil, fmt.Errorf("look up arch %q: %w (want x86_64, i386 or x32)", name, ErrUnknownArch)
+	return nil, fmt.Errorf("look up arch %q: %w (want x86_64, i386, x32, aarch64 or arm)", name, ErrUnknownArch)
 }
 
 // NativeArches returns the ABIs an x86_64 process can use to enter the
@@ -199,6 +204,10 @@ func archByAudit(v uint32) *Arch {
 		return ArchX86_64
 	case AuditArchI386:
 		return ArchI386
+	case AuditArchAArch64:
+		return ArchAArch64
+	case AuditArchARM:
+		return ArchARM
 	}
 	return nil
 }

@@ -30,9 +30,9 @@ func BenchmarkCachePrediction(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(p.Name, func(b *testing.B) {
-			nr, _ := filters.ArchX86_64.Lookup("getpid")
-			pred := analysis.PredictCache(filters.Stack{p}, []*filters.Arch{filters.ArchX86_64})
-			e, _ := pred.Lookup("x86_64", nr)
+			nr, _ := nativeArch.Lookup("getpid")
+			pred := analysis.PredictCache(filters.Stack{p}, []*filters.Arch{nativeArch})
+			e, _ := pred.Lookup(nativeArch.Name, nr)
 			b.Logf("%s: getpid predicted cached=%v %s", p.Name, e.Cached, e.Reason)
 			var samples []Sample
 			for b.Loop() {

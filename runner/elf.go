@@ -7,9 +7,10 @@ import (
 	"path/filepath"
 )
 
-// MinimalELF returns a static x86_64 ELF executable of 129 bytes that only
-// calls exit(0): an ELF header, one PT_LOAD program header and three
-// instructions (mov eax, 60; xor edi, edi; syscall). The exec workloads run
+// MinimalELF returns a static ELF executable for GOARCH that only calls
+// exit(0): an ELF header, one PT_LOAD program header and elfExitCode
+// (elf_amd64.go, elf_arm64.go: three instructions, 129 bytes in all on
+// x86_64). The exec workloads run
 // it so that an op measures fork+execve+exit+wait4 and nothing else.
 // Layout: include/uapi/linux/elf.h (Elf64_Ehdr, Elf64_Phdr).
 func MinimalELF() []byte {
@@ -19,15 +20,15 @@ func MinimalELF() []byte {
 		phsize  = 56
 		codeOff = ehsize + phsize
 	)
-	code := []byte{0xb8, 0x3c, 0, 0, 0, 0x31, 0xff, 0x0f, 0x05}
+	code := elfExitCode
 	size := uint64(codeOff + len(code))
 	le := binary.LittleEndian
 	b := make([]byte, 0, size)
 	b = append(b, 0x7f, 'E', 'L', 'F', 2 /* 64-bit */, 1 /* little endian */, 1 /* version */, 0 /* SYSV ABI */)
 	b = append(b, make([]byte, 8)...)
-	b = le.AppendUint16(b, 2)    // e_type ET_EXEC
-	b = le.AppendUint16(b, 0x3e) // e_machine EM_X86_64
-	b = le.AppendUint32(b, 1)    // e_version
+	b = le.AppendUint16(b, 2) // e_type ET_EXEC
+	b = le.AppendUint16(b, elfMachine)
+	b = le.AppendUint32(b, 1) // e_version
 	b = le.AppendUint64(b, base+codeOff)
 	b = le.AppendUint64(b, ehsize) // e_phoff
 	b = le.AppendUint64(b, 0)      // e_shoff

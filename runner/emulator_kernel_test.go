@@ -1,4 +1,4 @@
-//go:build linux && amd64
+//go:build linux && (amd64 || arm64)
 
 package runner
 
@@ -57,7 +57,7 @@ type kernelProbe struct {
 }
 
 func (p kernelProbe) arch() *filters.Arch {
-	return [...]*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchX32}[p.ABI]
+	return probeArches[p.ABI]
 }
 
 func (p kernelProbe) String() string {
@@ -259,7 +259,7 @@ const installFlags = unix.SECCOMP_FILTER_FLAG_SPEC_ALLOW
 // emulator allows no probe).
 func installerPrefix() []bpf.RawInstruction {
 	checks := []struct{ off, val uint32 }{
-		{filters.OffsetArch, filters.ArchX86_64.AuditArch},
+		{filters.OffsetArch, probeArches[probeX86_64].AuditArch},
 		{filters.OffsetNr, unix.SYS_SECCOMP},
 		{filters.OffsetArgs + 0, unix.SECCOMP_SET_MODE_FILTER}, // args[0], low word
 		{filters.OffsetArgs + 4, 0},                            // args[0], high word
@@ -392,7 +392,7 @@ func makeProbes(rng *rand.Rand, pool []uint32, i386 bool) []kernelProbe {
 	}
 	const maxNr, argsBelow = 1023, 480
 	var ps []kernelProbe
-	abis := []int{probeX86_64, probeX32}
+	abis := append([]int(nil), probeABIs...)
 	if i386 {
 		abis = append(abis, probeI386)
 	}

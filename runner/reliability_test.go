@@ -13,9 +13,6 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 )
 
-// nrSeccomp is seccomp(2) on x86_64 (arch/x86/entry/syscalls/syscall_64.tbl).
-const nrSeccomp = 317
-
 // A filter that denies seccomp(2) stops the child while it installs the
 // next filter: the error names the cell and the signal, thread death or
 // errno, with what to do.

@@ -110,11 +110,11 @@ func TestRunHostilePolicyStillReports(t *testing.T) {
 	skipIfNoSeccomp(t)
 	deny := errno | 1
 	p := prog(t, "deny-harness", allow,
-		[2]uint32{1, deny},   // write
-		[2]uint32{202, deny}, // futex
-		[2]uint32{60, deny},  // exit
-		[2]uint32{231, deny}, // exit_group
-		[2]uint32{9, deny},   // mmap
+		[2]uint32{nrWrite, deny},
+		[2]uint32{nrFutex, deny},
+		[2]uint32{nrExit, deny},
+		[2]uint32{nrExitGroup, deny},
+		[2]uint32{nrMmap, deny},
 	)
 	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{2}, Variants: []Variant{VariantOn},
 		Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 2, ChildTimeout: 20 * time.Second}
@@ -129,7 +129,7 @@ func TestRunHostilePolicyStillReports(t *testing.T) {
 
 func TestRunReportsKilledChild(t *testing.T) {
 	skipIfNoSeccomp(t)
-	p := prog(t, "kill-getpid", allow, [2]uint32{39, uint32(filters.ActionKillProcess)})
+	p := prog(t, "kill-getpid", allow, [2]uint32{nrGetpid, uint32(filters.ActionKillProcess)})
 	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
 		Workload: Workloads()["getpid"], Trials: 1, Iterations: 10, Samples: 1}
 	_, err := Run(context.Background(), cfg)
@@ -227,7 +227,7 @@ func TestExecWorkloadsReallyExec(t *testing.T) {
 // A filter that makes execve fail must be reported, not averaged in.
 func TestExecWorkloadDeniedExecReported(t *testing.T) {
 	skipIfNoSeccomp(t)
-	p := prog(t, "deny-execve", allow, [2]uint32{59, errno | 13})
+	p := prog(t, "deny-execve", allow, [2]uint32{nrExecve, errno | 13})
 	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
 		Workload: ExecWorkload(), Trials: 1, Iterations: 3, Samples: 1}
 	_, err := Run(context.Background(), cfg)
@@ -254,11 +254,11 @@ func TestSyscallWorkload(t *testing.T) {
 		want    [4]int64
 		wantErr string
 	}{
-		{"getppid", [4]int64{110, 0, 0, 0}, ""},
-		{"read", [4]int64{0, -1, 0, 0}, ""},
-		{"read:-2,0,0", [4]int64{0, -2, 0, 0}, ""},
-		{"umask:0x12", [4]int64{95, 0x12, 0, 0}, ""},
-		{"openat", [4]int64{257, -100, 0, 0}, ""},
+		{"getppid", [4]int64{nrGetppid, 0, 0, 0}, ""},
+		{"read", [4]int64{nrRead, -1, 0, 0}, ""},
+		{"read:-2,0,0", [4]int64{nrRead, -2, 0, 0}, ""},
+		{"umask:0x12", [4]int64{nrUmask, 0x12, 0, 0}, ""},
+		{"openat", [4]int64{nrOpenat, -100, 0, 0}, ""},
 		{"reboot", [4]int64{}, "not on the safe list"},
 		{"read:x", [4]int64{}, "not an integer"},
 		{"openat:-100,5", [4]int64{}, "fixed path"},
@@ -289,7 +289,7 @@ func TestSyscallWorkloadRunsThatSyscall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := prog(t, "kill-openat", allow, [2]uint32{257, uint32(filters.ActionKillProcess)})
+	p := prog(t, "kill-openat", allow, [2]uint32{nrOpenat, uint32(filters.ActionKillProcess)})
 	_, err = Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
 		Workload: w, Trials: 1, Iterations: 3, Samples: 1})
 	var ce *ChildError

@@ -187,7 +187,7 @@ func ExecvpeMissWorkload(k int) Workload {
 
 // safeSyscall is a syscall the "syscall" workload may loop on: it has no
 // side effect with the given arguments. The numbers are per architecture
-// (safeSyscalls in syscalls_amd64.go).
+// (safeSyscalls in syscalls_amd64.go, syscalls_arm64.go).
 type safeSyscall struct {
 	nr      int64
 	args    [3]int64

@@ -105,13 +105,18 @@ func TestNewCmdSimulateFlags(t *testing.T) {
 			}
 		}, ""},
 		{"all sorted", []string{"a", "b", "--all", "--sort", "cost", "--arch", "i386", "--format", "json"}, func(t *testing.T, o *SimulateOptions) {
-			if !o.All || o.Sort != "cost" || o.Arch != "i386" || len(o.Policies) != 2 {
+			if !o.All || o.Sort != "cost" || o.Load.Arch != "i386" || len(o.Policies) != 2 {
 				t.Errorf("opts = %+v", o)
 			}
 		}, ""},
 		{"neither", []string{"default"}, nil, "exactly one"},
 		{"both", []string{"default", "--all", "--syscall", "getpid"}, nil, "exactly one"},
-		{"bad arch", []string{"default", "--all", "--arch", "arm64"}, nil, "--arch"},
+		{"arm64 alias", []string{"default", "--all", "--arch", "arm64"}, func(t *testing.T, o *SimulateOptions) {
+			if o.Load.Arch != "arm64" {
+				t.Errorf("Arch = %q", o.Load.Arch)
+			}
+		}, ""},
+		{"bad arch", []string{"default", "--all", "--arch", "ppc64le"}, nil, "--arch"},
 		{"too many args", []string{"default", "--syscall", "x", "--args", "1,2,3,4,5,6,7"}, nil, "at most 6"},
 		{"bad arg", []string{"default", "--syscall", "x", "--args", "1,z"}, nil, "not a number"},
 		{"arg over 64 bits", []string{"default", "--syscall", "x", "--args", "18446744073709551616"}, nil, "does not fit in 64 bits"},
@@ -176,7 +181,7 @@ func TestSimulateRun(t *testing.T) {
 	})
 	t.Run("all json", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Arch: "x86_64", Sort: "cost", Format: "json"})
+		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Load: cmdutil.LoadFlags{Arch: "x86_64"}, Sort: "cost", Format: "json"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,13 +189,41 @@ func TestSimulateRun(t *testing.T) {
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
-		if len(doc.Syscalls) != len(filters.ArchX86_64.Numbers) {
-			t.Fatalf("%d syscalls, want %d", len(doc.Syscalls), len(filters.ArchX86_64.Numbers))
+		// --all covers every ABI of --arch's kernel.
+		want := 0
+		for _, a := range filters.NativeArches() {
+			want += len(a.Numbers)
+		}
+		if len(doc.Syscalls) != want {
+			t.Fatalf("%d syscalls, want %d (x86_64, i386 and x32)", len(doc.Syscalls), want)
 		}
 		for i := 1; i < len(doc.Syscalls); i++ {
 			if doc.Syscalls[i].Effective > doc.Syscalls[i-1].Effective {
 				t.Fatalf("not sorted by cost at %d", i)
 			}
+		}
+	})
+	t.Run("all for aarch64", func(t *testing.T) {
+		ios, _, out, errOut := cmdutil.TestIOStreams()
+		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Load: cmdutil.LoadFlags{Arch: "aarch64"}, Sort: "nr", Format: "json"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc report.SimulateDoc
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		// Every ABI of the aarch64 kernel: aarch64's table, then arm's.
+		if want := len(filters.ArchAArch64.Numbers) + len(filters.ArchARM.Numbers); len(doc.Syscalls) != want {
+			t.Fatalf("%d syscalls, want %d (aarch64's and arm's tables)", len(doc.Syscalls), want)
+		}
+		for _, s := range doc.Syscalls {
+			if s.Arch == "aarch64" && s.Name == "getpid" && (s.Nr != 172 || s.Action != "allow") {
+				t.Errorf("aarch64 getpid = %+v, want nr 172 allowed", s)
+			}
+		}
+		if !strings.Contains(errOut.String(), `"arch_prctl" does not exist on aarch64`) {
+			t.Errorf("no warning for the dropped x86-only name:\n%s", errOut)
 		}
 	})
 	t.Run("all table", func(t *testing.T) {
@@ -222,6 +255,10 @@ func TestLintCommand(t *testing.T) {
 		{"cannot read", []string{"lint", "/nonexistent/policy.yaml"}, 1, ""},
 		{"bad flag value", []string{"lint", "default", "--filters", "x"}, 2, ""},
 		{"bad workload", []string{"lint", "default", "--workload", "nope"}, 2, ""},
+		{"aarch64 bypass is arm's", []string{"lint", minimalPolicy, "--arch", "aarch64"}, 1, "[abi-bypass-arm]"},
+		{"bad arch", []string{"lint", "default", "--arch", "sparc"}, 2, ""},
+		{"compile for aarch64", []string{"compile", "default", "--arch", "arm64"}, 0, "AUDIT_ARCH_AARCH64"},
+		{"compile bad arch", []string{"compile", "default", "--arch", "sparc"}, 2, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,5 +291,48 @@ func TestCompileSystemdStack(t *testing.T) {
 	}
 	if code := run([]string{"run", "--compiler", "gcc"}, strings.NewReader(""), &out, &errb); code != 2 {
 		t.Errorf("run --compiler gcc: exit %d, want 2", code)
+	}
+}
+
+// TestArchOneMeaning: --arch is the one load flag of every command that
+// loads policies, the native ABI of the host they are for. Options resolve
+// it to formats.OpenOptions.Arch and the OCI host arch (a compat ABI's
+// kernel-native one); run and estimate, which measure this machine,
+// refuse another kernel's ABI.
+func TestArchOneMeaning(t *testing.T) {
+	if cmdutil.NativeArch() != filters.ArchX86_64 {
+		t.Skip("the expectations are an x86_64 machine's")
+	}
+	r := parseFlags(t, NewCmdRun, []string{"--arch", "i386"}, errContaining(""))
+	if r.Open.Arch != filters.ArchI386 || r.OCI.Arch != "x86_64" {
+		t.Errorf("run --arch i386: Arch %v, OCI host arch %q; want i386, x86_64", r.Open.Arch, r.OCI.Arch)
+	}
+	r = parseFlags(t, NewCmdRun, nil, errContaining(""))
+	if r.Open.Arch != filters.ArchX86_64 || r.OCI.Arch != "x86_64" {
+		t.Errorf("run: Arch %v, OCI host arch %q; want the native x86_64", r.Open.Arch, r.OCI.Arch)
+	}
+	parseFlags(t, NewCmdRun, []string{"--arch", "aarch64"}, usageErrContaining("run measures this machine"))
+	parseFlags(t, NewCmdEstimate, []string{"p", "--profile", "x.csv", "--arch", "arm"}, usageErrContaining("estimate measures this machine"))
+	s := parseFlags(t, NewCmdSimulate, []string{"p", "--all", "--arch", "arm"}, errContaining(""))
+	o, err := s.Load.Options(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Arch != filters.ArchARM || o.OCI.Arch != "aarch64" {
+		t.Errorf("simulate --arch arm: Arch %v, OCI host arch %q; want arm, aarch64", o.Arch, o.OCI.Arch)
+	}
+	// simulate --arch aarch64 default --all: every ABI of the aarch64
+	// kernel, as the issue's example runs it.
+	var out, errb bytes.Buffer
+	if code := run([]string{"simulate", "--arch", "aarch64", "default", "--all"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"# aarch64:", "# arm:"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("simulate --arch aarch64 --all lacks %q", want)
+		}
+	}
+	if strings.Contains(out.String(), "# x86_64:") {
+		t.Error("simulate --arch aarch64 --all analyzes x86_64")
 	}
 }

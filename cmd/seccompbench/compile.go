@@ -73,6 +73,13 @@ pick one with --thread. For OCI-based formats, the output says which
 capabilities, kernel version and host arch resolved the profile's
 conditions (--caps, --kernel-version, --arch).
 
+--arch compiles for a host of that native ABI (default: this machine's
+native ABI): a Beats policy is assembled as go-seccomp-bpf does on that
+architecture (its audit arch checked, its syscall numbers; names it lacks
+are dropped with a warning), an OCI-based profile resolves that host's
+architectures. A compat ABI (i386, x32, arm) stands for its kernel's
+native one (x86_64, x86_64, aarch64).
+
 --systemd-stack UNIT (or a unit given as POLICY) prints the stack of
 filters systemd 252 installs for the unit on x86_64 (one filter per local
 architecture per directive, in systemd's order), with a count per
@@ -85,7 +92,8 @@ writes, so run, simulate and bubblewrap can use them.`,
   seccompbench compile docker-default --compiler libseccomp
   seccompbench compile --systemd-stack testdata/policies/hardened.service
   seccompbench compile --systemd-stack testdata/policies/hardened.service --save stack/
-  seccompbench compile testdata/policies/firecracker-vmm.json --thread vcpu`,
+  seccompbench compile testdata/policies/firecracker-vmm.json --thread vcpu
+  seccompbench compile --arch aarch64 default`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if opts.SystemdStack != "" {
 				if len(args) != 0 {
@@ -110,8 +118,12 @@ writes, so run, simulate and bubblewrap can use them.`,
 			if _, err := scmp.ParseCompiler(opts.Compiler); err != nil {
 				return cmdutil.FlagErrorf("--compiler: %q is not native or libseccomp", opts.Compiler)
 			}
-			if _, err := opts.Load.Options(nil); err != nil {
+			o, err := opts.Load.Options(nil)
+			if err != nil {
 				return err
+			}
+			if opts.SystemdStack != "" && !systemdArch(opts, o) {
+				return cmdutil.FlagErrorf("--systemd-stack models x86_64 hosts only, not --arch %s", opts.Load.Arch)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -123,8 +135,15 @@ writes, so run, simulate and bubblewrap can use them.`,
 	cmd.Flags().StringVar(&opts.Compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (needs a -tags libseccomp build)")
 	cmd.Flags().StringVar(&opts.SystemdStack, "systemd-stack", "", "print the filter stack systemd installs for the unit `FILE`")
 	cmd.Flags().StringVar(&opts.Save, "save", "", "also write the filters as raw BPF plus manifest.json into `DIR`, as inspect --save does")
-	cmdutil.AddLoadFlags(cmd.Flags(), &opts.Load, true)
+	cmdutil.AddLoadFlags(cmd.Flags(), &opts.Load)
 	return cmd
+}
+
+// systemdArch reports whether the systemd model (x86_64 only) fits o's
+// host: --arch left out (the model is x86_64's whatever this machine
+// is) or naming an ABI of the x86_64 kernel.
+func systemdArch(opts *CompileOptions, o formats.OpenOptions) bool {
+	return opts.Load.Arch == "" || filters.KernelArches(o.Arch)[0] == filters.ArchX86_64
 }
 
 // compileSystemdStack prints the modeled stack of the unit name whose
@@ -247,6 +266,9 @@ func compileRun(opts *CompileOptions) error {
 		return compileSystemdStack(opts, name, data, comp)
 	}
 	if data != nil && (o.Format == formats.SystemdUnit || o.Format == formats.Unknown && formats.DetectFormat(name, data) == formats.SystemdUnit) {
+		if !systemdArch(opts, o) {
+			return cmdutil.FlagErrorf("compile %s: a systemd unit is modeled for x86_64 hosts only, not --arch %s", name, opts.Load.Arch)
+		}
 		return compileSystemdStack(opts, name, data, comp)
 	}
 	load := func(o formats.OpenOptions) (*filters.Source, error) {

@@ -111,6 +111,9 @@ added time per second of work. See docs/estimate.md.`,
 			if opts.Open, err = opts.Load.Options(f.IO.In); err != nil {
 				return err
 			}
+			if err := cmdutil.CheckLocalArch("estimate", opts.Open); err != nil {
+				return err
+			}
 			opts.Systemd = opts.Load.Systemd
 			if runF != nil {
 				return runF(opts)
@@ -123,7 +126,7 @@ added time per second of work. See docs/estimate.md.`,
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	cmdutil.AddSystemdFlag(fl, &opts.Load)
-	cmdutil.AddLoadFlags(fl, &opts.Load, true)
+	cmdutil.AddLoadFlags(fl, &opts.Load)
 	fl.StringVar(&opts.Cache, "cache", "on", "evaluate the filters as installed (on) or with the action cache defeated (defeat: pre-5.11 kernels, argument rules)")
 	fl.StringArrayVar(&opts.Calibrations, "calibration", nil, "a run --format json result `FILE` with a defeat fit (repeatable); default: a quick calibration now")
 	fl.IntVar(&calTrials, "calibration-trials", 8, "randomized blocks per workload of the quick calibration")

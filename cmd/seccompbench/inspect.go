@@ -9,7 +9,6 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
-	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
@@ -88,7 +87,7 @@ on kernels without CONFIG_CHECKPOINT_RESTORE.`,
 			if syscalls != "" {
 				opts.Syscalls = strings.Split(syscalls, ",")
 				for _, s := range opts.Syscalls {
-					if _, err := analysis.LookupSyscall(filters.ArchX86_64, s); err != nil {
+					if _, err := analysis.LookupSyscall(cmdutil.NativeArch(), s); err != nil {
 						return &cmdutil.FlagError{Err: fmt.Errorf("--syscalls: %w", err)}
 					}
 				}

@@ -45,8 +45,8 @@ with a severity and a fix hint:
 
   error    invalid or oversized filters, the stack over MAX_INSNS_PER_PATH at
            --filters N, syscalls denied on x86_64 but allowed through the i386
-           or x32 ABI, syscalls the Go runtime cannot live without killed, the
-           workload's syscalls killed or trapped, filters that return
+           or x32 ABI (on aarch64: through the arm compat ABI), syscalls the
+           Go runtime cannot live without killed, the workload's syscalls killed or trapped, filters that return
            SECCOMP_RET_USER_NOTIF (run refuses them: its children install
            filters without a listener; with --workload notify they are info)
   warning  dead rules (same action as the default), rules an earlier rule
@@ -61,10 +61,14 @@ POLICY is any format run reads ("-": standard input); a systemd unit is
 linted as the stack it installs, each finding naming the directive's
 filter (e.g. "filter 28 (unit/SystemCallFilter/x86_64)").
 
-Verdicts are computed with all syscall arguments 0. The exit code is 1 when
-an error-severity finding exists.`,
+Policies are opened and checked for a host of --arch (default: this
+machine's native ABI), e.g. --arch aarch64 on an x86_64 machine; a compat
+ABI (i386, x32, arm) stands for its kernel's native one. Verdicts are
+computed with all syscall arguments 0. The exit code is 1 when an
+error-severity finding exists.`,
 		Example: `  seccompbench lint default
-  seccompbench lint testdata/policies/denylist.yaml --workload mix --filters 32`,
+  seccompbench lint testdata/policies/denylist.yaml --workload mix --filters 32
+  seccompbench lint --arch aarch64 default`,
 		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Policies = args
@@ -96,7 +100,7 @@ an error-severity finding exists.`,
 	fl.StringVar(&opts.Format, "format", "text", "output format: text or json")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	cmdutil.AddSystemdFlag(fl, &opts.Load)
-	cmdutil.AddLoadFlags(fl, &opts.Load, true)
+	cmdutil.AddLoadFlags(fl, &opts.Load)
 	return cmd
 }
 
@@ -124,7 +128,7 @@ func lintRun(opts *LintOptions) error {
 		}
 	}
 	s := filters.Stack(progs)
-	lo := analysis.LintOptions{Count: opts.Filters}
+	lo := analysis.LintOptions{Count: opts.Filters, Arch: filters.KernelArches(o.Arch)[0]}
 	if opts.Workload != "" {
 		w, _ := runner.LookupWorkload(opts.Workload)
 		lo.Workload = w.Syscalls

@@ -85,6 +85,9 @@ syscall (as on older kernels or with argument rules).`,
 			if opts.Open, err = load.Options(nil); err != nil {
 				return err
 			}
+			if err := cmdutil.CheckLocalArch("run", opts.Open); err != nil {
+				return err
+			}
 			opts.FormatIn, opts.OCI = opts.Open.Format, opts.Open.OCI
 			if opts.Compiler, err = scmp.ParseCompiler(compiler); err != nil {
 				return &cmdutil.FlagError{Err: fmt.Errorf("--compiler: %w", err)}
@@ -235,7 +238,7 @@ syscall (as on older kernels or with argument rules).`,
 	fl.StringVar(&opts.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (counts default to 0, each directive's prefix and the full stack)")
 	fl.StringVar(&opts.SystemdDirectives, "systemd", "", "like --systemd-unit, from directive text, e.g. 'SystemCallFilter=@system-service'")
 	fl.StringVar(&compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (as runc and systemd install them; needs a -tags libseccomp build)")
-	cmdutil.AddLoadFlags(fl, &load, true)
+	cmdutil.AddLoadFlags(fl, &load)
 	return cmd
 }
 

@@ -84,7 +84,8 @@ long-running process with a known stack for inspect and run --pid.`,
 }
 
 func sandboxRun(opts *SandboxOptions) error {
-	stack, err := simulate.Stack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler, opts.IO.ErrOut)
+	native := cmdutil.NativeArch()
+	stack, err := simulate.Stack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler, native, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,8 @@ func sandboxRun(opts *SandboxOptions) error {
 		raw[i] = p.Bytes()
 	}
 	if len(stack) > 0 {
-		if res, err := filters.EmulateStack(stack, filters.ArchX86_64.Data(59)); err == nil && res.Action != filters.ActionAllow {
+		execve, _ := native.Lookup("execve")
+		if res, err := filters.EmulateStack(stack, native.Data(execve)); err == nil && res.Action != filters.ActionAllow {
 			return fmt.Errorf("sandbox: the stack returns %s for execve, so COMMAND could not start", res.Action)
 		}
 	}

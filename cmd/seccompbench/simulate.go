@@ -25,7 +25,6 @@ type SimulateOptions struct {
 
 	Policies    []string
 	Syscall     string
-	Arch        string // "" = x86_64 for --syscall, every ABI for --all
 	Args        []uint64
 	All         bool
 	Sort        string // cost, nr or name
@@ -33,8 +32,11 @@ type SimulateOptions struct {
 	DefeatCache bool
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler scmp.Compiler
-	// Load are --format-in, --caps, --kernel-version, --profile-name,
-	// --base and --thread.
+	// Load are --format-in, --caps, --kernel-version, --arch,
+	// --profile-name, --base and --thread. --arch names the ABI --syscall
+	// simulates and, through its kernel (filters.KernelArches), the host
+	// the policies are for and the ABIs --all covers ("": this machine's
+	// native ABI).
 	Load   cmdutil.LoadFlags
 	Format string // table, json, svg or png (svg and png need --all)
 	// Outputs are the -o FILEs, each in the format of its extension
@@ -96,11 +98,20 @@ stack systemd installs, and the verdict names the directive's filter that
 decided. A Firecracker file without --thread is simulated once per thread
 category (vmm, api, vcpu), side by side. For OCI-based sources the output
 says which capabilities and kernel version resolved the profile's
-conditions (--caps, --kernel-version). --syscall prints the verdict and the
-path taken through each filter (--args gives the arguments, decimal or 0x
-hex); --all prints one row per syscall of x86_64, i386 and x32 (or --arch),
+conditions (--caps, --kernel-version, --arch). --syscall prints the verdict
+and the path taken through each filter (--args gives the arguments, decimal
+or 0x hex); --all prints one row per syscall of every ABI of the kernel,
 sortable by cost. With --all, -o plot.svg or -o plot.png draws a bar per
-syscall of x86_64 (or --arch): instructions executed, cached ones marked.
+syscall of one ABI: instructions executed, cached ones marked.
+
+--arch names an ABI: x86_64, aarch64 (or arm64), or a compat ABI i386, x32
+or arm (default: this machine's native ABI). The policies are opened for a
+host whose kernel's native ABI is its (i386 and x32 mean an x86_64 host,
+arm an aarch64 one): Beats policies check that audit arch and number
+syscalls from its table (names it lacks are dropped with a warning),
+OCI-based profiles resolve that host's architectures. --syscall and the
+plot take the ABI --arch names; --all covers every ABI of its kernel
+(x86_64, i386 and x32; or aarch64 and arm).
 -o FILE may repeat; each file's extension (.txt .json .svg .png) picks its
 format.
 
@@ -113,17 +124,13 @@ they do run.`,
   seccompbench simulate default default --all --sort cost --format json
   seccompbench simulate default --all -o plot.svg -o plot.png -o table.txt
   seccompbench simulate /lib/systemd/system/systemd-logind.service --syscall chown
-  seccompbench simulate docker-default --syscall reboot --caps all`,
+  seccompbench simulate docker-default --syscall reboot --caps all
+  seccompbench simulate --arch aarch64 default --all`,
 		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
 		RunE: func(cmd *cobra.Command, pos []string) error {
 			opts.Policies = pos
 			if (opts.Syscall == "") == !opts.All {
 				return cmdutil.FlagErrorf("give exactly one of --syscall NAME and --all")
-			}
-			if opts.Arch != "" {
-				if _, err := filters.LookupArch(opts.Arch); err != nil {
-					return &cmdutil.FlagError{Err: fmt.Errorf("--arch: %w", err)}
-				}
 			}
 			var err error
 			if opts.Args, err = parseArgs(args); err != nil {
@@ -153,14 +160,13 @@ they do run.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Syscall, "syscall", "", "syscall `NAME` (or number) to simulate")
 	fl.BoolVar(&opts.All, "all", false, "simulate every syscall of each ABI")
-	fl.StringVar(&opts.Arch, "arch", "", "ABI: x86_64, i386 or x32 (default x86_64 for --syscall, all three for --all)")
 	fl.StringVar(&args, "args", "", "syscall arguments a0,a1,... (up to 6; missing ones are 0)")
 	fl.StringVar(&opts.Sort, "sort", "nr", "--all row order: cost (most instructions first), nr or name")
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	fl.BoolVar(&opts.DefeatCache, "defeat-cache", false, "prepend ld [instruction_pointer] to every filter, as run --cache defeat does")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	cmdutil.AddSystemdFlag(fl, &opts.Load)
-	cmdutil.AddLoadFlags(fl, &opts.Load, false)
+	cmdutil.AddLoadFlags(fl, &opts.Load)
 	fl.StringVar(&opts.Format, "format", "table", "output format: table, json, or with --all svg or png")
 	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .svg .png)")
 	return cmd
@@ -237,7 +243,7 @@ func simulateRun(opts *SimulateOptions) error {
 	}
 	var rs []result
 	for _, n := range stacks {
-		cost, sr, err := simulate.Syscall(n.Stack, opts.Arch, opts.Syscall, opts.Args)
+		cost, sr, err := simulate.Syscall(n.Stack, opts.Load.Arch, opts.Syscall, opts.Args)
 		if err != nil {
 			return err
 		}
@@ -270,7 +276,7 @@ func simulateAll(opts *SimulateOptions, stacks []simulate.Named, res *report.OCI
 	}
 	var rs []result
 	for _, n := range stacks {
-		arches, costs, err := simulate.Costs(n.Stack, opts.Arch, opts.Sort)
+		arches, costs, err := simulate.Costs(n.Stack, opts.Load.Arch, opts.Sort)
 		if err != nil {
 			return err
 		}
@@ -280,9 +286,9 @@ func simulateAll(opts *SimulateOptions, stacks []simulate.Named, res *report.OCI
 		s, costs := stacks[0].Stack, rs[0].costs
 		switch format {
 		case "svg":
-			return report.WriteSimulateSVG(w, simulate.Plot(s, costs, opts.Arch, opts.Sort, opts.DefeatCache))
+			return report.WriteSimulateSVG(w, simulate.Plot(s, costs, opts.Load.Arch, opts.Sort, opts.DefeatCache))
 		case "png":
-			return report.WriteSimulatePNG(w, simulate.Plot(s, costs, opts.Arch, opts.Sort, opts.DefeatCache))
+			return report.WriteSimulatePNG(w, simulate.Plot(s, costs, opts.Load.Arch, opts.Sort, opts.DefeatCache))
 		}
 		var docs []report.SimulateDoc
 		for i, n := range stacks {

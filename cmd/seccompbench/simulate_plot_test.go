@@ -145,7 +145,7 @@ func TestSimulatePlotData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := simulate.Stack([]string{"default"}, 0, tt.defeat, scmp.CompilerNative, io.Discard)
+			s, err := simulate.Stack([]string{"default"}, 0, tt.defeat, scmp.CompilerNative, nil, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -81,7 +81,8 @@ type LintOptions struct {
 	// cycled to reach it (see BuildStack); 0 means len(s).
 	Count int
 	// Arch is the native ABI; nil means ArchX86_64. Foreign ABIs checked
-	// for bypasses are i386 and x32.
+	// for bypasses are i386 and x32 on x86_64, arm on aarch64
+	// (lint_aarch64.go).
 	Arch *filters.Arch
 	// Listener says the benchmark answers user notifications (run
 	// --workload notify installs a listener and a supervisor): a filter
@@ -154,8 +155,9 @@ func Lint(s filters.Stack, opts LintOptions) []Finding {
 	l.userNotif(valid, opts.Listener)
 	l.sourceWarnings()
 	if valid {
-		l.bypass(filters.ArchI386, LintBypassI386)
-		l.bypass(filters.ArchX32, LintBypassX32)
+		for _, f := range lintForeign(l.native) {
+			l.bypass(f.arch, f.code)
+		}
 		l.x32Unhandled()
 		l.rules()
 		l.runtime()
@@ -321,7 +323,7 @@ func (l *linter) bypass(foreign *filters.Arch, code string) {
 	if len(names) == 0 {
 		return
 	}
-	how := map[string]string{"i386": "the i386 ABI (int 0x80 or a 32-bit process)", "x32": "the x32 ABI (numbers with bit 0x40000000)"}[foreign.Name]
+	how := map[string]string{"i386": "the i386 ABI (int 0x80 or a 32-bit process)", "x32": "the x32 ABI (numbers with bit 0x40000000)", "arm": "the arm compat ABI (a 32-bit AArch32 process)"}[foreign.Name]
 	hint := "check seccomp_data.arch first and kill every arch but AUDIT_ARCH_" + strings.ToUpper(l.native.Name)
 	if foreign == filters.ArchX32 {
 		hint = "after the arch check, deny nr >= 0x40000000 (the x32 bit), as elastic/go-seccomp-bpf does for x86_64 policies"

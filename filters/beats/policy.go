@@ -14,7 +14,6 @@ import (
 	"github.com/elastic/go-seccomp-bpf/arch"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/internal/suggest"
-	"golang.org/x/net/bpf"
 )
 
 // Policy is a decoded seccomp policy in the schema of Elastic Beats and
@@ -392,24 +391,14 @@ func (p *Policy) ToSeccomp() (*seccomp.Policy, error) {
 // short (fewer than 256 instructions to skip); longer chains get extra
 // return or jump instructions. go-seccomp-bpf assembles for runtime.GOARCH,
 // so the same policy compiled on another architecture gives another
-// program (names are validated against PolicyArch, x86_64). Compile does
+// program (names are validated against PolicyArch, x86_64); Compile is
+// CompileFor of the host's native ABI (compilefor.go), so on arm64 names
+// aarch64 lacks are dropped with a warning rather than failing. Compile does
 // not check kernel limits: BuildStack does. Errors are the *SourceError
 // values of Validate, or an assembler error wrapped as
 // "compile policy NAME: ...".
 func (p *Policy) Compile() (*filters.Program, error) {
-	sp, err := p.ToSeccomp()
-	if err != nil {
-		return nil, err
-	}
-	insns, err := sp.Assemble()
-	if err != nil {
-		return nil, fmt.Errorf("compile policy %q: %w", p.Name, err)
-	}
-	raw, err := bpf.Assemble(insns)
-	if err != nil {
-		return nil, fmt.Errorf("compile policy %q: %w", p.Name, err)
-	}
-	return &filters.Program{Name: p.Name, Source: p.Source, SourceSHA256: p.SHA256, Insns: raw}, nil
+	return p.CompileFor(compileArch())
 }
 
 // defaultPolicySource is the embedded default policy; testdata/policies/
@@ -446,6 +435,13 @@ const FormatName = "policy"
 // shared loaded shape: one filter, format FormatName. A nil data loads the
 // embedded default policy (Default) under name.
 func LoadSource(name string, data []byte) (*filters.Source, error) {
+	return LoadSourceFor(name, data, nil)
+}
+
+// LoadSourceFor is LoadSource compiling with CompileFor(a) (a host whose
+// native ABI is a); a nil a means Compile. The program's Warnings name
+// the syscalls a lacks, dropped. Errors are Parse's and CompileFor's.
+func LoadSourceFor(name string, data []byte, a *filters.Arch) (*filters.Source, error) {
 	var pol *Policy
 	if data == nil {
 		pol = Default()
@@ -455,7 +451,13 @@ func LoadSource(name string, data []byte) (*filters.Source, error) {
 			return nil, err
 		}
 	}
-	p, err := pol.Compile()
+	var p *filters.Program
+	var err error
+	if a == nil {
+		p, err = pol.Compile()
+	} else {
+		p, err = pol.CompileFor(a)
+	}
 	if err != nil {
 		return nil, err
 	}

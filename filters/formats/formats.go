@@ -87,6 +87,38 @@ type OpenOptions struct {
 	Thread string
 	// Stdin is read for the spec StdinName ("-"); nil refuses it.
 	Stdin io.Reader
+	// Arch is the native ABI of the host the filters are for (`--arch`);
+	// nil means the library defaults: Beats policies compiled for
+	// runtime.GOARCH's ABI (beats.Policy.Compile), OCI profiles for
+	// OCI.Arch. A compat ABI stands for its kernel's native one
+	// (filters.KernelArches: i386 and x32 mean x86_64, arm means
+	// aarch64). Set, Beats policies, the embedded default included, are
+	// compiled with beats.Policy.CompileFor (the arch check names its
+	// audit arch; syscalls it lacks are dropped with a warning), and OCI
+	// profiles, docker-default and the other OCI rows (Kubernetes,
+	// Firecracker, LXC, minijail) are resolved with OCI.Arch set to its
+	// name unless OCI.Arch is set. Raw BPF is the same on every host;
+	// systemd units are modelled for x86_64 only.
+	Arch *filters.Arch
+}
+
+// native returns the kernel-native ABI of o.Arch, or nil.
+func (o OpenOptions) native() *filters.Arch {
+	if o.Arch == nil {
+		return nil
+	}
+	return filters.KernelArches(o.Arch)[0]
+}
+
+// withHostArch returns o with OCI.Arch set to the name of o.Arch's
+// kernel-native ABI when o.Arch is set and OCI.Arch is not, so every
+// OCI-based row (Table's OCI rows) resolves its arch conditions for the
+// host --arch names.
+func (o OpenOptions) withHostArch() OpenOptions {
+	if a := o.native(); a != nil && o.OCI.Arch == "" {
+		o.OCI.Arch = a.Name
+	}
+	return o
 }
 
 // Row is one format of the table.
@@ -119,11 +151,11 @@ var Table = []Row{
 		Format: Policy, Names: []string{"policy", "beats", "yaml", "json", "beats-yaml", "beats-json"},
 		Help:     "Beats YAML/JSON",
 		Builtins: []string{"default", beats.DefaultName},
-		Load: func(name string, data []byte, _ OpenOptions) (*filters.Source, error) {
+		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			if data == nil {
 				name = beats.DefaultName
 			}
-			return beats.LoadSource(name, data)
+			return beats.LoadSourceFor(name, data, o.native())
 		},
 	},
 	{
@@ -327,6 +359,7 @@ var ErrUnsupportedFormat = errors.New("unsupported filter format")
 // source, strace output) wraps ErrUnsupportedFormat after a hint saying
 // what it is and what to do instead.
 func Load(spec string, o OpenOptions) (*filters.Source, error) {
+	o = o.withHostArch()
 	for _, r := range Table {
 		for _, b := range r.Builtins {
 			if spec == b && (o.Format == Unknown || r.Format == OCI) {
@@ -362,6 +395,7 @@ func LoadData(name string, data []byte, o OpenOptions) (*filters.Source, error) 
 	if err := filters.CheckSize(name, int64(len(data))); err != nil {
 		return nil, fmt.Errorf("open filter: %w", err)
 	}
+	o = o.withHostArch()
 	f := o.Format
 	if f == Unknown {
 		f = DetectFormat(name, data)

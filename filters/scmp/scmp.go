@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	elarch "github.com/elastic/go-seccomp-bpf/arch"
 	"github.com/seccompbench/seccompbench/filters"
 	"golang.org/x/net/bpf"
 )
@@ -21,8 +20,8 @@ import (
 // Audit architecture values of the non-x86 ABIs OCI profiles may list
 // (include/uapi/linux/audit.h); the x86 ones are in arch.go.
 const (
-	auditArchAARCH64 = 0xc00000b7 // AUDIT_ARCH_AARCH64
-	auditArchARM     = 0x40000028 // AUDIT_ARCH_ARM
+	auditArchAARCH64 = filters.AuditArchAArch64
+	auditArchARM     = filters.AuditArchARM
 )
 
 // Arch is one architecture as libseccomp filters it.
@@ -44,13 +43,13 @@ var (
 	X86_64  = &Arch{OCI: "SCMP_ARCH_X86_64", Name: "x86_64", Audit: filters.AuditArchX86_64, Bits: 64, Table: filters.ArchX86_64.Names}
 	X86     = &Arch{OCI: "SCMP_ARCH_X86", Name: "x86", Audit: filters.AuditArchI386, Bits: 32, Table: filters.ArchI386.Names}
 	X32     = &Arch{OCI: "SCMP_ARCH_X32", Name: "x32", Audit: filters.AuditArchX86_64, X32: true, Bits: 32, Table: filters.ArchX32.Names}
-	AARCH64 = &Arch{OCI: "SCMP_ARCH_AARCH64", Name: "aarch64", Audit: auditArchAARCH64, Bits: 64, Table: elarch.AARCH64.SyscallNames}
-	ARM     = &Arch{OCI: "SCMP_ARCH_ARM", Name: "arm", Audit: auditArchARM, Bits: 32, Table: elarch.ARM.SyscallNames}
+	AARCH64 = &Arch{OCI: "SCMP_ARCH_AARCH64", Name: "aarch64", Audit: auditArchAARCH64, Bits: 64, Table: filters.ArchAArch64.Names}
+	ARM     = &Arch{OCI: "SCMP_ARCH_ARM", Name: "arm", Audit: auditArchARM, Bits: 32, Table: filters.ArchARM.Names}
 )
 
 // Arches lists the architectures whose syscall tables we have (the x86
-// ones from arch.go, aarch64 and arm from
-// github.com/elastic/go-seccomp-bpf/arch), all little-endian.
+// ones and aarch64 and arm from the filters package's tables), all
+// little-endian.
 var Arches = []*Arch{X86_64, X86, X32, AARCH64, ARM}
 
 // ArchByOCI returns the architecture an OCI profile names (e.g.

@@ -145,7 +145,7 @@ func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostMode
 			marks = append(marks, m)
 		}
 	}
-	prog, err := analysis.CalibrationFilter(filters.ArchX86_64, analysis.MaxCalibrationChain, marks...)
+	prog, err := analysis.CalibrationFilter(cmdutil.NativeArch(), analysis.MaxCalibrationChain, marks...)
 	if err != nil {
 		return stats.CostModel{}, nil, "", nil, err
 	}
@@ -170,8 +170,8 @@ func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostMode
 		if !ok {
 			return stats.CostModel{}, nil, "", nil, fmt.Errorf("quick calibration: no defeat fit for %s: %s", m.Name, strings.Join(res.Warnings, "; "))
 		}
-		nr, _ := filters.ArchX86_64.Lookup(m.Name)
-		c, err := analysis.AnalyzeSyscall(filters.Stack{prog.DefeatCache()}, filters.ArchX86_64, nr)
+		nr, _ := cmdutil.NativeArch().Lookup(m.Name)
+		c, err := analysis.AnalyzeSyscall(filters.Stack{prog.DefeatCache()}, cmdutil.NativeArch(), nr)
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
@@ -12,7 +13,7 @@ import (
 	"github.com/seccompbench/seccompbench/stats"
 )
 
-// validateEstimate measures, for every profiled x86_64 syscall on runner's
+// validateEstimate measures, for every profiled native-ABI syscall on runner's
 // safe list, the time the real stack adds (children at 0 and n filters; the
 // difference of the medians over children, with a bootstrap interval, so
 // that a child disturbed by other load on the machine does not decide it)
@@ -22,7 +23,7 @@ func validateEstimate(ctx context.Context, opts *Options, base []*filters.Progra
 	var items []stats.CostItem
 	var measTot, measVar, absErr float64
 	for i, e := range evals {
-		if !e.Known || e.Arch != filters.ArchX86_64.Name {
+		if !e.Known || e.Arch != cmdutil.NativeArch().Name {
 			continue
 		}
 		w, err := runner.SyscallWorkload(e.Name)

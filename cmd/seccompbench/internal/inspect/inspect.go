@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/jitcost"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
@@ -188,11 +189,13 @@ func DumpedStack(pf runner.ProcessFilters) (filters.Stack, error) {
 	return s, nil
 }
 
-// analyzeStack counts the cached syscalls per native ABI, finds the most
-// expensive uncached x86_64 syscall and costs the chosen syscalls.
+// analyzeStack counts the cached syscalls per ABI of this machine's kernel,
+// finds the most expensive uncached syscall of the native ABI
+// (cmdutil.NativeArch) and costs the chosen syscalls.
 func analyzeStack(stack filters.Stack, syscalls []string) (*report.InspectAnalysis, error) {
 	a := &report.InspectAnalysis{PathLength: stack.PathLength()}
-	costs, err := analysis.Analyze(stack, filters.NativeArches())
+	native := cmdutil.NativeArch()
+	costs, err := analysis.Analyze(stack, filters.KernelArches(native))
 	if err != nil {
 		return nil, fmt.Errorf("analyze dumped stack: %w", err)
 	}
@@ -210,7 +213,7 @@ func analyzeStack(stack filters.Stack, syscalls []string) (*report.InspectAnalys
 		if c.Cached {
 			cj.Cached++
 		}
-		if c.Arch == filters.ArchX86_64.Name {
+		if c.Arch == native.Name {
 			byName[c.Name] = c
 			if !c.Cached && c.Action == filters.ActionAllow && (a.MaxUncached == nil || c.Executed > a.MaxUncached.Instructions) {
 				s := syscallEntry(c)
@@ -224,11 +227,11 @@ func analyzeStack(stack filters.Stack, syscalls []string) (*report.InspectAnalys
 	for _, name := range syscalls {
 		c, ok := byName[name]
 		if !ok {
-			nr, err := analysis.LookupSyscall(filters.ArchX86_64, name)
+			nr, err := analysis.LookupSyscall(native, name)
 			if err != nil {
 				return nil, err
 			}
-			if c, err = analysis.AnalyzeSyscall(stack, filters.ArchX86_64, nr); err != nil {
+			if c, err = analysis.AnalyzeSyscall(stack, native, nr); err != nil {
 				return nil, err
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
@@ -85,7 +86,7 @@ func preflight(stack filters.Stack, arch *filters.Arch, w runner.Workload) (warn
 // workload's syscalls (native arch, zero arguments) and predicts the action
 // cache for each.
 func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int, w runner.Workload) ([]report.CacheVariant, []string, error) {
-	arch := filters.ArchX86_64
+	arch := cmdutil.NativeArch()
 	var out []report.CacheVariant
 	var warnings []string
 	for _, v := range variants {

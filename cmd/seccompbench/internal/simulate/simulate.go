@@ -1,6 +1,6 @@
 // Package simulate builds the filter stack of `simulate` and `sandbox` and
 // runs it through the emulator: one syscall with its arguments, or every
-// syscall of the native ABIs.
+// syscall of every ABI of one kernel.
 package simulate
 
 import (
@@ -17,12 +17,17 @@ import (
 	"github.com/seccompbench/seccompbench/report"
 )
 
-// Stack opens the policies, compiling OCI profiles with comp, and builds
-// the stack of n filters (0: one per policy) by cycling them; defeat
-// prepends the cache-defeating load to every filter. Loader warnings go to
-// warn. A source of alternative filters is an error (use Stacks).
-func Stack(specs []string, n int, defeat bool, comp scmp.Compiler, warn io.Writer) (filters.Stack, error) {
-	progs, _, err := cmdutil.OpenPolicies(specs, formats.OpenOptions{Compiler: comp})
+// Stack opens the policies for a host whose ABI is arch (nil:
+// cmdutil.NativeArch; formats.OpenOptions.Arch), compiling OCI profiles
+// with comp, and builds the stack of n filters (0: one per policy) by
+// cycling them; defeat prepends the cache-defeating load to every filter.
+// Loader warnings go to warn. A source of alternative filters is an error
+// (simulate loads through cmdutil.LoadFlags and uses Build).
+func Stack(specs []string, n int, defeat bool, comp scmp.Compiler, arch *filters.Arch, warn io.Writer) (filters.Stack, error) {
+	if arch == nil {
+		arch = cmdutil.NativeArch()
+	}
+	progs, _, err := cmdutil.OpenPolicies(specs, formats.OpenOptions{Compiler: comp, Arch: arch})
 	if err != nil {
 		return nil, err
 	}
@@ -56,12 +61,13 @@ func Build(progs []*filters.Program, n int, defeat bool) (filters.Stack, error) 
 	return s, nil
 }
 
-// Syscall analyzes and emulates one syscall (name or number) of arch ("":
-// x86_64) under s with args. An unknown syscall is a *cmdutil.FlagError.
+// Syscall analyzes and emulates one syscall (name or number) of the ABI
+// archName names ("": the native ABI, cmdutil.NativeArch) under s with
+// args. An unknown syscall or arch is a *cmdutil.FlagError.
 func Syscall(s filters.Stack, archName, name string, args []uint64) (analysis.SyscallCost, filters.StackResult, error) {
-	arch := filters.ArchX86_64
-	if archName != "" {
-		arch, _ = filters.LookupArch(archName)
+	arch, err := cmdutil.LookupArch(archName)
+	if err != nil {
+		return analysis.SyscallCost{}, filters.StackResult{}, err
 	}
 	nr, err := analysis.LookupSyscall(arch, name)
 	if err != nil {
@@ -78,15 +84,17 @@ func Syscall(s filters.Stack, archName, name string, args []uint64) (analysis.Sy
 	return cost, sr, nil
 }
 
-// Costs analyzes every syscall of archName (all native ABIs when "") and
-// sorts them by order: "cost" (most instructions first), "name", or "nr"
-// (as analyzed).
+// Costs analyzes every syscall of every ABI of the kernel of the ABI
+// archName names (filters.KernelArches; "": the native ABI,
+// cmdutil.NativeArch, so x86_64, i386 and x32 on amd64, aarch64 and arm
+// on arm64) and sorts them by order: "cost" (most instructions first),
+// "name", or "nr" (as analyzed). An unknown arch is a *cmdutil.FlagError.
 func Costs(s filters.Stack, archName, order string) ([]*filters.Arch, []analysis.SyscallCost, error) {
-	arches := filters.NativeArches()
-	if archName != "" {
-		a, _ := filters.LookupArch(archName)
-		arches = []*filters.Arch{a}
+	a, err := cmdutil.LookupArch(archName)
+	if err != nil {
+		return nil, nil, err
 	}
+	arches := filters.KernelArches(a)
 	costs, err := analysis.Analyze(s, arches)
 	if err != nil {
 		return nil, nil, fmt.Errorf("simulate all syscalls: %w", err)
@@ -100,10 +108,10 @@ func Costs(s filters.Stack, archName, order string) ([]*filters.Arch, []analysis
 	return arches, costs, nil
 }
 
-// Plot is the plot of one ABI's costs (archName, x86_64 when "" or
+// Plot is the plot of one ABI's costs (archName, the native ABI when "" or
 // unknown), in the given order; defeated says the cache was defeated.
 func Plot(s filters.Stack, costs []analysis.SyscallCost, archName, order string, defeated bool) *report.SimulatePlot {
-	arch := filters.ArchX86_64.Name
+	arch := cmdutil.NativeArch().Name
 	if a, err := filters.LookupArch(archName); archName != "" && err == nil {
 		arch = a.Name
 	}

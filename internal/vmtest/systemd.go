@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/seccompbench/seccompbench/internal/vmtest/protocol"
+)
+
+// probeUnit is the unit systemd starts in the systemd-as-init VM: every
+// directive below makes systemd 252 install seccomp filters, none needs a
+// mount namespace or a real root file system.
+const probeUnit = `[Unit]
+Description=seccompbench VM probe: a daemon under systemd's filters
+DefaultDependencies=no
+
+[Service]
+Type=simple
+ExecStart=/vmtest/probe-daemon
+NoNewPrivileges=yes
+ProtectHostname=yes
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
+RestrictNamespaces=yes
+RestrictRealtime=yes
+RestrictSUIDSGID=yes
+LockPersonality=yes
+MemoryDenyWriteExecute=yes
+SystemCallArchitectures=native
+SystemCallFilter=@system-service
+SystemCallFilter=~@privileged @resources
+SystemCallFilter=~reboot:EACCES
+SystemCallErrorNumber=EPERM
+SystemCallLog=@obsolete
+`
+
+const checkUnit = `[Unit]
+Description=seccompbench VM check: compare probe.service's filters with the model
+After=probe.service
+Requires=probe.service
+DefaultDependencies=no
+
+[Service]
+Type=oneshot
+ExecStart=/vmtest/init systemd-check probe.service
+StandardOutput=tty
+StandardError=tty
+TTYPath=/dev/console
+`
+
+const vmtestTarget = `[Unit]
+Description=seccompbench VM test
+Requires=probe.service check.service
+After=check.service
+AllowIsolate=yes
+DefaultDependencies=no
+`
+
+// runSystemd boots k (an amd64 kernel) with the host's systemd as PID 1
+// (rdinit=/usr/lib/systemd/systemd) and probe.service, whose filters
+// check.service reads back with `seccompbench inspect` and compares with
+// `seccompbench compile --systemd-stack --compiler libseccomp`. systemd,
+// seccompbench (built with -tags libseccomp, so it lays filters out with
+// the same libseccomp systemd links) and their shared libraries come from
+// the host, which must be Debian bookworm with systemd 252 (the version
+// the model follows) and libseccomp-dev.
+func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error) {
+	logf := func(format string, a ...any) { fmt.Fprintf(stderr, "vmtest: "+format+"\n", a...) }
+	root, err := moduleRoot()
+	if err != nil {
+		return nil, err
+	}
+	k, err := lookupKernel(o.kernels[0])
+	if err != nil {
+		return nil, err
+	}
+	if k.Arch != "amd64" {
+		return nil, fmt.Errorf("-systemd needs an amd64 kernel (the host's systemd is x86_64), not %s", k.Name)
+	}
+	work, err := os.MkdirTemp("", "vmtest-systemd-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	r := row{kernel: k}
+	start := time.Now()
+	r.err = func() error {
+		vmlinuz, err := fetchKernel(ctx, o.cacheDir, k, logf)
+		if err != nil {
+			return err
+		}
+		if p, err := os.ReadFile(filepath.Join(filepath.Dir(vmlinuz), "package")); err == nil {
+			r.pkg = strings.TrimSpace(string(p))
+		}
+		fs := newInitramfs()
+		for _, d := range []string{"proc", "sys", "dev", "run", "tmp", "root", "var/tmp"} {
+			fs.Dir(d)
+		}
+		fs.CharDev("dev/console", 5, 1)
+		initBin := filepath.Join(work, "init")
+		build := func(env []string, args ...string) error {
+			cmd := exec.CommandContext(ctx, "go", args...)
+			cmd.Dir = root
+			cmd.Env = append(os.Environ(), env...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out)
+			}
+			return nil
+		}
+		logf("building vminit and seccompbench (-tags libseccomp)")
+		if err := build([]string{"CGO_ENABLED=0", "GOARCH=amd64"}, "build", "-o", initBin, "./internal/vmtest/vminit"); err != nil {
+			return err
+		}
+		sb := filepath.Join(work, "seccompbench")
+		if err := build([]string{"CGO_ENABLED=1", "GOARCH=amd64"}, "build", "-tags", "libseccomp", "-o", sb, "./cmd/seccompbench"); err != nil {
+			return err
+		}
+		for dst, src := range map[string]string{"vmtest/init": initBin, "vmtest/probe-daemon": initBin, "vmtest/seccompbench": sb} {
+			if err := fs.Copy(dst, src); err != nil {
+				return err
+			}
+		}
+		systemd := "/usr/lib/systemd/systemd"
+		if err := fs.Copy(systemd, systemd); err != nil {
+			return fmt.Errorf("no systemd on this host: %w", err)
+		}
+		for _, bin := range []string{systemd, sb} {
+			libs, err := sharedLibs(ctx, bin)
+			if err != nil {
+				return err
+			}
+			for _, l := range libs {
+				if err := fs.Copy(l, l); err != nil {
+					return err
+				}
+			}
+		}
+		if err := fs.Copy("usr/lib/os-release", "/usr/lib/os-release"); err != nil {
+			return err
+		}
+		fs.File("etc/machine-id", nil, 0o444)
+		fs.File("etc/passwd", []byte("root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"), 0o644)
+		fs.File("etc/group", []byte("root:x:0:\nnogroup:x:65534:\n"), 0o644)
+		fs.File("etc/systemd/system/probe.service", []byte(probeUnit), 0o644)
+		fs.File("etc/systemd/system/check.service", []byte(checkUnit), 0o644)
+		fs.File("etc/systemd/system/vmtest.target", []byte(vmtestTarget), 0o644)
+		initrd := filepath.Join(work, "initramfs.cpio")
+		f, err := os.Create(initrd)
+		if err != nil {
+			return err
+		}
+		if _, err := fs.WriteTo(f); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+		bin, args, err := qemuArgs(k.Arch, vmlinuz, initrd, o.memMB, o.cpus)
+		if err != nil {
+			return err
+		}
+		for i, a := range args {
+			if a == "-append" {
+				args[i+1] = "console=ttyS0 panic=-1 rdinit=" + systemd + " systemd.unit=vmtest.target systemd.show_status=0 systemd.log_level=warning systemd.crash_reboot=1 systemd.log_target=console"
+			}
+		}
+		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
+			return err
+		}
+		r.logPath = filepath.Join(o.logDir, "systemd-"+k.Name+".log")
+		lf, err := os.Create(r.logPath)
+		if err != nil {
+			return err
+		}
+		defer lf.Close()
+		logf("kernel %s: booting systemd as init (log: %s)", k.Name, r.logPath)
+		start = time.Now()
+		bootErr := boot(ctx, bin, args, o.timeout, lf)
+		rf, err := os.Open(r.logPath)
+		if err != nil {
+			return err
+		}
+		defer rf.Close()
+		if r.res, err = protocol.Parse(rf); err != nil {
+			return err
+		}
+		return bootErr
+	}()
+	r.wall = time.Since(start)
+	if r.res != nil {
+		logf("systemd on %s: %s", k.Name, r.res.Summary())
+	}
+	return []row{r}, r.err
+}
+
+var lddLine = regexp.MustCompile(`(/\S+) \(0x`)
+
+// sharedLibs returns the absolute paths of bin's shared libraries and
+// dynamic loader, as ldd reports them.
+func sharedLibs(ctx context.Context, bin string) ([]string, error) {
+	out, err := exec.CommandContext(ctx, "ldd", bin).Output()
+	if err != nil {
+		return nil, fmt.Errorf("ldd %s: %w", bin, err)
+	}
+	var libs []string
+	for _, m := range lddLine.FindAllStringSubmatch(string(out), -1) {
+		libs = append(libs, m[1])
+	}
+	return libs, nil
+}
