@@ -43,6 +43,9 @@ type childSpec struct {
 	PathArg string `json:"path_arg,omitempty"`
 	// ExecPaths are the exec workloads' candidate paths, tried in order.
 	ExecPaths []string `json:"exec_paths,omitempty"`
+	// Command, if set, makes this child the command workload's timing
+	// process (runCommandChild).
+	Command *commandChildSpec `json:"command,omitempty"`
 }
 
 // childReport is what a child writes on its standard output, as JSON.
@@ -60,6 +63,8 @@ type childReport struct {
 	ProbeErrno      int     `json:"probe_errno,omitempty"`   // after an EINVAL: errno of seccompProbe (EFAULT: filters supported)
 	ExecsOK         uint64  `json:"execs_ok"`                // exec workloads: children that exited 0
 	Err             string  `json:"err,omitempty"`
+	// Command is the command workload's report (runCommandChild).
+	Command *commandChildReport `json:"command,omitempty"`
 }
 
 // measureState is everything the measuring thread touches after its first
@@ -99,6 +104,9 @@ type measureState struct {
 // spins when done. Reporting and exiting happen on another, unfiltered
 // thread, so a policy that denies write, futex or exit cannot lose results.
 func ChildMain() {
+	if isWrapper() {
+		wrapMain() // the command workload's wrapper: never returns
+	}
 	debug.SetGCPercent(-1)
 	// An explicit GOMAXPROCS also stops the runtime's automatic updates
 	// (Go 1.25+), which stop the world when the affinity mask changes, as
@@ -127,6 +135,9 @@ func runChild(in io.Reader) (childReport, error) {
 	}
 	if err := json.Unmarshal(data, &spec); err != nil {
 		return rep, fmt.Errorf("decode child spec: %w", err)
+	}
+	if spec.Command != nil {
+		return runCommandChild(&spec)
 	}
 	if !loopsSupported {
 		return rep, fmt.Errorf("timed loops on %s: %w", runtime.GOARCH, ErrNotSupported)
