@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -216,5 +217,32 @@ func TestCommandErrorText(t *testing.T) {
 		if got := tt.err.Error(); !strings.HasPrefix(got, tt.want) {
 			t.Errorf("Error() = %q, want prefix %q", got, tt.want)
 		}
+	}
+}
+
+// commandSample keeps every run, flags the outlier and takes medians
+// (synthetic report, no kernel).
+func TestCommandSampleFlagsOutliers(t *testing.T) {
+	cr := &commandChildReport{Warmup: 1, Installed: 2, Failed: 1,
+		Failure: &runFailure{Stage: "run", Run: 3, ExitCode: 2, Syscall: -1, Filter: -1}}
+	walls := []int64{100, 102, 98, 101, 99, 400, 100}
+	for i, w := range walls {
+		cr.Runs = append(cr.Runs, commandRun{WallNs: w + 50, CmdNs: w, InstallNs: 20 + int64(i), CPUNs: w / 2})
+		cr.FilterNs = append(cr.FilterNs, []int64{10 + int64(i), 5})
+	}
+	var s Sample
+	commandSample(&s, cr)
+	c := s.Command
+	if len(s.SamplesNsPerOp) != len(walls) || len(c.WallNs) != len(walls) || len(c.InstallNs) != len(walls) || len(c.CPUNs) != len(walls) {
+		t.Fatalf("runs dropped: %+v", s)
+	}
+	if !slices.Equal(c.Outliers, []int{5}) {
+		t.Errorf("outliers %v, want [5] (400 among ~100)", c.Outliers)
+	}
+	if want := []int64{13, 5}; !slices.Equal(s.InstallNs, want) {
+		t.Errorf("per-filter install %v, want medians %v", s.InstallNs, want)
+	}
+	if c.Runs != 7 || c.Warmup != 1 || c.Failed != 1 || c.FirstFailure == nil || c.FirstFailure.ExitCode != 2 || c.FirstFailure.Filters != 2 {
+		t.Errorf("counts %+v, first failure %+v", c, c.FirstFailure)
 	}
 }
