@@ -88,9 +88,10 @@ type CommandSample struct {
 	// InstallNs is the time the wrapper spent in seccomp(2) installing the
 	// stack, in ns per run: what the stack costs once per process.
 	InstallNs []float64
-	// CPUNs is the command's user+sys CPU time per run in ns
-	// (getrusage(2) of the reaped child, its waited-for descendants
-	// included, minus what the wrapper used before execve).
+	// CPUNs is the command's user+sys CPU time per run in ns, the
+	// seccomp(2) calls included (wait4(2)'s rusage of the reaped child,
+	// its waited-for descendants included, minus what the wrapper used
+	// before installing).
 	CPUNs []float64
 	// Runs and Warmup are the timed and untimed runs the child made.
 	Runs, Warmup int
