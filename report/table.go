@@ -136,6 +136,7 @@ func WriteTable(w io.Writer, d *Document) error {
 			ew.printf("  %-7s %s\n", cv.Variant+":", strings.Join(parts, ", "))
 		}
 	}
+	commandText(ew, d)
 	if d.Setup != nil {
 		ew.printf("\nsetup: one seccomp(2) call %.1f µs (%.0f%% CI [%.1f, %.1f]); installing %d filters %.1f µs\n",
 			num(d.Setup.PerFilterNs/1e3), pct, num(d.Setup.PerFilterCILowNs/1e3), num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, num(d.Setup.StackNs/1e3))

@@ -88,11 +88,15 @@ type CommandSample struct {
 	// InstallNs is the time the wrapper spent in seccomp(2) installing the
 	// stack, in ns per run: what the stack costs once per process.
 	InstallNs []float64
-	// CPUNs is the command's user+sys CPU time per run in ns, the
-	// seccomp(2) calls included (wait4(2)'s rusage of the reaped child,
-	// its waited-for descendants included, minus what the wrapper used
-	// before installing).
+	// CPUNs is the command's user+sys CPU time per run in ns (wait4(2)'s
+	// rusage of the reaped child, its waited-for descendants included,
+	// minus what the wrapper used before execve). When the stack denies
+	// getrusage(2) the wrapper cannot read its CPU time after installing,
+	// and the install's CPU time is included: InstallCPUNs is then empty.
 	CPUNs []float64
+	// InstallCPUNs is the install's user+sys CPU time per run in ns
+	// (empty when not measured, see CPUNs).
+	InstallCPUNs []float64
 	// Runs and Warmup are the timed and untimed runs the child made.
 	Runs, Warmup int
 	// Failed counts timed runs that did not exit 0 (kept, with

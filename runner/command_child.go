@@ -25,6 +25,7 @@ type commandChildSpec struct {
 	Runs          int      `json:"runs"`
 	IgnoreFailure bool     `json:"ignore_failure,omitempty"`
 	ShowOutput    bool     `json:"show_output,omitempty"`
+	CPUAfter      bool     `json:"cpu_after,omitempty"` // the stack allows getrusage(2): see wrapSpec
 }
 
 // commandRun is one run as the timing process saw it, times in ns.
@@ -32,7 +33,9 @@ type commandRun struct {
 	WallNs    int64 `json:"wall_ns"`    // fork of the wrapper to reaping
 	CmdNs     int64 `json:"cmd_ns"`     // wrapper's execve to reaping
 	InstallNs int64 `json:"install_ns"` // all seccomp(2) calls
-	CPUNs     int64 `json:"cpu_ns"`     // the command's user+sys, the seccomp(2) calls included
+	CPUNs     int64 `json:"cpu_ns"`     // the command's user+sys (the seccomp(2) calls included when InstallCPUNs < 0)
+	// InstallCPUNs is the user+sys CPU time of the install, -1 if not read.
+	InstallCPUNs int64 `json:"install_cpu_ns"`
 }
 
 // commandChildReport is the command workload's part of childReport.
@@ -79,7 +82,7 @@ func runCommandChild(spec *childSpec) (childReport, error) {
 	if err != nil {
 		return rep, fmt.Errorf("find own executable for the wrapper: %w", err)
 	}
-	specData, err := json.Marshal(wrapSpec{Path: cs.Path, Argv: cs.Argv, Env: cs.Env, Filters: spec.Filters, Flags: spec.Flags})
+	specData, err := json.Marshal(wrapSpec{Path: cs.Path, Argv: cs.Argv, Env: cs.Env, Filters: spec.Filters, Flags: spec.Flags, CPUAfter: cs.CPUAfter})
 	if err != nil {
 		return rep, fmt.Errorf("encode wrapper spec: %w", err)
 	}
@@ -156,10 +159,17 @@ func runCommandChild(spec *childSpec) (childReport, error) {
 		if state >= wrapStateExec {
 			r.InstallNs = slot(slotInstallEnd) - slot(slotInstallStart)
 			r.CmdNs = t1 - slot(slotInstallEnd)
-			// The install's CPU time stays in: its wall time (InstallNs)
-			// includes preemption on a loaded machine, and reading the CPU
-			// clock after installing is a syscall the stack may deny.
-			r.CPUNs = ru.Utime.Nano() + ru.Stime.Nano() - slot(slotCPUBefore)
+			// The wrapper read its CPU time after installing when the stack
+			// allows getrusage(2); else the install's CPU time stays in
+			// (its wall time, InstallNs, includes preemption on a loaded
+			// machine, so it cannot stand in).
+			total := ru.Utime.Nano() + ru.Stime.Nano()
+			r.InstallCPUNs = -1
+			if after := slot(slotCPUAfter); after > 0 {
+				r.CPUNs, r.InstallCPUNs = total-after, after-slot(slotCPUBefore)
+			} else {
+				r.CPUNs = total - slot(slotCPUBefore)
+			}
 		}
 		if ws.Exited() && ws.ExitStatus() == 0 {
 			return r, perFilter, nil, nil
@@ -270,6 +280,9 @@ func commandSample(s *Sample, cr *commandChildReport) {
 		cs.WallNs = append(cs.WallNs, float64(r.WallNs))
 		cs.InstallNs = append(cs.InstallNs, float64(r.InstallNs))
 		cs.CPUNs = append(cs.CPUNs, float64(r.CPUNs))
+		if r.InstallCPUNs >= 0 {
+			cs.InstallCPUNs = append(cs.InstallCPUNs, float64(r.InstallCPUNs))
+		}
 	}
 	// Each filter's seccomp(2) time, median over runs.
 	s.InstallNs = nil

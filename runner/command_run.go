@@ -8,10 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
 
+	"golang.org/x/sys/unix"
+
+	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -122,7 +126,8 @@ func runCommandCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sa
 		Filters:  stack,
 		CPU:      -1,
 		Command: &commandChildSpec{Path: cs.path, Argv: cs.Argv, Env: cs.Env, Prepare: cs.Prepare,
-			Warmup: cs.Warmup, Runs: cs.Runs, IgnoreFailure: cs.IgnoreFailure, ShowOutput: cs.ShowOutput},
+			Warmup: cs.Warmup, Runs: cs.Runs, IgnoreFailure: cs.IgnoreFailure, ShowOutput: cs.ShowOutput,
+			CPUAfter: getrusageAllowed(cfg.Programs, c)},
 	}
 	if cfg.SpecAllow {
 		spec.Flags |= seccompFlagSpecAllow
@@ -165,4 +170,24 @@ func quoteArgv(argv []string) string {
 		}
 	}
 	return "`" + strings.Join(q, " ") + "`"
+}
+
+// getrusageAllowed reports whether the stack of cell c allows
+// getrusage(RUSAGE_SELF) on this architecture, by emulating it
+// (filters.EmulateStack; the action cache does not change verdicts). The
+// wrapper then reads its CPU time after installing.
+func getrusageAllowed(progs []*filters.Program, c Cell) bool {
+	if c.Filters == 0 {
+		return true
+	}
+	arch, err := filters.LookupArch(runtime.GOARCH)
+	if err != nil {
+		return false
+	}
+	st, err := StackFor(progs, c)
+	if err != nil {
+		return false
+	}
+	r, err := filters.EmulateStack(st, arch.Data(unix.SYS_GETRUSAGE, unix.RUSAGE_SELF))
+	return err == nil && r.Action == filters.ActionAllow
 }

@@ -52,6 +52,9 @@ func TestCommandWorkloadRunsUnderStack(t *testing.T) {
 		if s.Command.Runs != 3 || s.Command.Warmup != 2 || len(s.SamplesNsPerOp) != 3 || len(s.Command.CPUNs) != 3 {
 			t.Errorf("%s: runs %d, warm-up %d, %d samples, %d CPU times; want 3, 2, 3, 3", s.Cell, s.Command.Runs, s.Command.Warmup, len(s.SamplesNsPerOp), len(s.Command.CPUNs))
 		}
+		if len(s.Command.InstallCPUNs) != 3 {
+			t.Errorf("%s: %d install CPU times, want 3 (the stack allows getrusage)", s.Cell, len(s.Command.InstallCPUNs))
+		}
 		if len(s.InstallNs) != s.Filters {
 			t.Errorf("%s: %d per-filter install times, want %d", s.Cell, len(s.InstallNs), s.Filters)
 		}
@@ -244,5 +247,27 @@ func TestCommandSampleFlagsOutliers(t *testing.T) {
 	}
 	if c.Runs != 7 || c.Warmup != 1 || c.Failed != 1 || c.FirstFailure == nil || c.FirstFailure.ExitCode != 2 || c.FirstFailure.Filters != 2 {
 		t.Errorf("counts %+v, first failure %+v", c, c.FirstFailure)
+	}
+}
+
+func TestGetrusageAllowed(t *testing.T) {
+	const getrusageNr = 98
+	tests := []struct {
+		name string
+		p    *filters.Program
+		n    int
+		want bool
+	}{
+		{"no filters", prog(t, "kill-all", uint32(filters.ActionKillProcess)), 0, true},
+		{"allow all", prog(t, "allow", allow), 2, true},
+		{"denied", prog(t, "deny", allow, [2]uint32{getrusageNr, errno | 1}), 2, false},
+		{"killed", prog(t, "kill", allow, [2]uint32{getrusageNr, uint32(filters.ActionKillProcess)}), 1, false},
+	}
+	for _, tt := range tests {
+		for _, v := range []Variant{VariantOn, VariantDefeat} {
+			if got := getrusageAllowed([]*filters.Program{tt.p}, Cell{Variant: v, Filters: tt.n}); got != tt.want {
+				t.Errorf("%s (%s): got %v, want %v", tt.name, v, got, tt.want)
+			}
+		}
 	}
 }

@@ -19,6 +19,9 @@ type wrapState struct {
 	argv    []uintptr // NULL-terminated
 	envp    []uintptr // NULL-terminated
 	cstrs   [][]byte  // keeps the C strings reachable
+	// cpuAfter: read the CPU time after installing into ru.
+	cpuAfter bool
+	ru       unix.Rusage
 }
 
 // setResult points st.res at the mapped result area mem.
@@ -86,6 +89,13 @@ func wrapInstallExec(st *wrapState) {
 		res[slotInstalled] = int64(i + 1)
 	}
 	res[slotInstallEnd] = nanotime()
+	if st.cpuAfter {
+		_, _, e := unix.RawSyscall(unix.SYS_GETRUSAGE, unix.RUSAGE_SELF, uintptr(unsafe.Pointer(&st.ru)), 0)
+		if e == 0 {
+			u, s := &st.ru.Utime, &st.ru.Stime
+			res[slotCPUAfter] = (u.Sec+s.Sec)*1e9 + (u.Usec+s.Usec)*1e3
+		}
+	}
 	res[slotState] = wrapStateExec
 	_, _, e := unix.RawSyscall(unix.SYS_EXECVE, st.path, uintptr(unsafe.Pointer(&st.argv[0])), uintptr(unsafe.Pointer(&st.envp[0])))
 	res[slotErrno] = int64(e)

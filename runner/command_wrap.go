@@ -41,6 +41,7 @@ const (
 	slotInstallStart        // nanotime before the first seccomp(2)
 	slotInstallEnd          // nanotime after the last, just before execve
 	slotCPUBefore           // the wrapper's user+sys CPU before installing, ns
+	slotCPUAfter            // and after (0 when not read: wrapSpec.CPUAfter false)
 	wrapSlots               // first per-filter slot: seccomp(2) duration, ns
 )
 
@@ -67,6 +68,10 @@ type wrapSpec struct {
 	Env     []string `json:"env"`     // its environment
 	Filters [][]byte `json:"filters"` // sock_filter arrays, oldest first
 	Flags   uint     `json:"flags"`   // SECCOMP_FILTER_FLAG_* (TSYNC is added)
+	// CPUAfter asks for getrusage(2) after installing: set only when the
+	// stack allows it (getrusageAllowed), so the install's CPU time can be
+	// told from the command's.
+	CPUAfter bool `json:"cpu_after,omitempty"`
 }
 
 // isWrapper reports whether this process is the command workload's
@@ -111,7 +116,7 @@ func newWrapState(entry int64) (*wrapState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("map result area (fd %d, %d bytes): %w", wrapResultFd, size, err)
 	}
-	st := &wrapState{flags: uintptr(spec.Flags) | seccompFlagTSync}
+	st := &wrapState{flags: uintptr(spec.Flags) | seccompFlagTSync, cpuAfter: spec.CPUAfter}
 	st.setResult(mem)
 	st.res[slotEntry] = entry
 	for i, f := range spec.Filters {
