@@ -57,6 +57,27 @@ type CommandSplit struct {
 	Clear    bool   `json:"clear"`
 }
 
+// copyFinite returns a copy of c with NaN and infinities (no interval, too
+// few children) replaced by 0, as Build does for every other number, so
+// that the JSON encodes; nil for nil.
+func (c *CommandCost) copyFinite() *CommandCost {
+	if c == nil {
+		return nil
+	}
+	cc := *c
+	c = &cc
+	c.Argv = append([]string(nil), c.Argv...)
+	c.Splits = append([]CommandSplit(nil), c.Splits...)
+	c.BaselineRunNs, c.BaselineCPUNs = finite(c.BaselineRunNs), finite(c.BaselineCPUNs)
+	for i := range c.Splits {
+		s := &c.Splits[i]
+		for _, p := range []*float64{&s.InstallNs, &s.InstallCILowNs, &s.InstallCIHighNs, &s.RunningNs, &s.RunningCILowNs, &s.RunningCIHighNs, &s.CPUAddedNs, &s.InstallShare} {
+			*p = finite(*p)
+		}
+	}
+	return c
+}
+
 // commandText writes the command workload's lines of the table report.
 func commandText(ew *errWriter, d *Document) {
 	c := d.CommandWorkload

@@ -386,7 +386,7 @@ func Build(in Input) *Document {
 	if st := d.Setup; st != nil {
 		st.PerFilterNs, st.PerFilterCILowNs, st.PerFilterCIHiNs, st.StackNs = finite(st.PerFilterNs), finite(st.PerFilterCILowNs), finite(st.PerFilterCIHiNs), finite(st.StackNs)
 	}
-	d.CommandWorkload = in.CommandWorkload
+	d.CommandWorkload = in.CommandWorkload.copyFinite()
 	d.Warnings = append(d.Warnings, in.Result.Warnings...)
 	d.Meaning = Explain(d)
 	if d.Results == nil {
