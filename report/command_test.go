@@ -42,3 +42,23 @@ func TestDurationText(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteEstimateCommandText(t *testing.T) {
+	c := &EstimateCommand{Argv: []string{"find", "/usr/share", "-name", "x"}, Filters: 16, Variant: "defeat", Trials: 10, RunsPerChild: 2,
+		BaselineRunNs: 150e6, PredictedAddedNs: 39e6, PredictedCILowNs: 36e6, PredictedCIHighNs: 42e6, CalibrationCILowNs: 37e6, CalibrationCIHighNs: 41e6,
+		MeasuredAddedNs: 50e6, MeasuredCILowNs: 36e6, MeasuredCIHighNs: 64e6, MeasuredCPUAddedNs: 49e6, MeasuredCPUCILowNs: 45e6, MeasuredCPUCIHighNs: 53e6,
+		Ratio: 0.78, ErrorPct: -22, Covered: false, InstallNs: 1.2e6, InstallShare: 1.2 / 51.2, Dominant: "running"}
+	var b bytes.Buffer
+	WriteEstimateCommandText(&b, c)
+	for _, want := range []string{
+		"measured: find /usr/share -name x under 0 and 16 filters (defeat), 10 blocks of fresh children, 2 timed runs each",
+		"predicted added  +39.0 ms [+36.0 ms, +42.0 ms]   (calibration only: [+37.0 ms, +41.0 ms])",
+		"measured added   +50.0 ms [+36.0 ms, +64.0 ms]   (CPU user+sys +49.0 ms [+45.0 ms, +53.0 ms])",
+		"ratio            0.78 (error -22.0%): the prediction's interval does NOT cover the measurement",
+		"install          1.2 ms once per process, not in either added time: the running cost dominates (a long-running process), install 2% of the total",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in\n%s", want, b.String())
+		}
+	}
+}
