@@ -22,17 +22,17 @@ import (
 
 // diffOps are the opcodes random programs draw from.
 var diffOps = []uint16{
-	sfLD | sfW | sfABS, sfLD | sfW | sfABS, sfLD | sfW | sfABS, sfLD | sfW | sfLEN,
-	sfLD | sfIMM, sfLDX | sfIMM, sfLD | sfMEM, sfLDX | sfMEM, sfST, sfSTX,
-	sfALU | sfADD | sfK, sfALU | sfSUB | sfK, sfALU | sfMUL | sfK, sfALU | sfDIV | sfK,
-	sfALU | sfAND | sfK, sfALU | sfOR | sfK, sfALU | sfXOR | sfK, sfALU | sfLSH | sfK, sfALU | sfRSH | sfK,
-	sfALU | sfADD | sfX, sfALU | sfSUB | sfX, sfALU | sfMUL | sfX, sfALU | sfDIV | sfX,
-	sfALU | sfAND | sfX, sfALU | sfOR | sfX, sfALU | sfXOR | sfX,
-	sfMISC | sfTAX, sfMISC | sfTXA,
-	sfJMP | sfJA,
-	sfJMP | sfJEQ | sfK, sfJMP | sfJGT | sfK, sfJMP | sfJGE | sfK, sfJMP | sfJSET | sfK,
-	sfJMP | sfJEQ | sfX, sfJMP | sfJGT | sfX, sfJMP | sfJGE | sfX, sfJMP | sfJSET | sfX,
-	sfRET | sfK, sfRET | sfA,
+	Ld | W | Abs, Ld | W | Abs, Ld | W | Abs, Ld | W | Len,
+	Ld | Imm, Ldx | Imm, Ld | Mem, Ldx | Mem, St, Stx,
+	Alu | Add | K, Alu | Sub | K, Alu | Mul | K, Alu | Div | K,
+	Alu | And | K, Alu | Or | K, Alu | Xor | K, Alu | Lsh | K, Alu | Rsh | K,
+	Alu | Add | X, Alu | Sub | X, Alu | Mul | X, Alu | Div | X,
+	Alu | And | X, Alu | Or | X, Alu | Xor | X,
+	Misc | Tax, Misc | Txa,
+	Jmp | Ja,
+	Jmp | Jeq | K, Jmp | Jgt | K, Jmp | Jge | K, Jmp | Jset | K,
+	Jmp | Jeq | X, Jmp | Jgt | X, Jmp | Jge | X, Jmp | Jset | X,
+	Ret | K, Ret | A,
 }
 
 const diffInsnBytes = 7 // op selector, jt, jf, k (4 bytes)
@@ -53,9 +53,9 @@ func diffProgram(b []byte) ([]bpf.RawInstruction, bool) {
 		jt, jf, k := c[1], c[2], binary.LittleEndian.Uint32(c[3:7])
 		left := n - pc - 1 // instructions after this one
 		if pc == n-1 {
-			op = sfRET | sfK
+			op = Ret | K
 			if c[0]&1 == 1 {
-				op = sfRET | sfA
+				op = Ret | A
 			}
 		}
 		switch k & 0x300 { // small constants collide with data and each other
@@ -66,26 +66,26 @@ func diffProgram(b []byte) ([]bpf.RawInstruction, bool) {
 		}
 		in := bpf.RawInstruction{Op: op, K: k}
 		switch op {
-		case sfLD | sfW | sfABS:
+		case Ld | W | Abs:
 			in.K = (k % 16) * 4
-		case sfLD | sfMEM, sfLDX | sfMEM, sfST, sfSTX:
+		case Ld | Mem, Ldx | Mem, St, Stx:
 			in.K = k % 4 // few cells, so loads often find a store
-		case sfALU | sfDIV | sfK:
+		case Alu | Div | K:
 			if k == 0 {
 				in.K = 1
 			}
-		case sfALU | sfLSH | sfK, sfALU | sfRSH | sfK:
+		case Alu | Lsh | K, Alu | Rsh | K:
 			in.K = k % 32
-		case sfJMP | sfJA:
+		case Jmp | Ja:
 			if left == 0 {
-				in = bpf.RawInstruction{Op: sfRET | sfA}
+				in = bpf.RawInstruction{Op: Ret | A}
 				break
 			}
 			in.K = k % uint32(left)
-		case sfJMP | sfJEQ | sfK, sfJMP | sfJGT | sfK, sfJMP | sfJGE | sfK, sfJMP | sfJSET | sfK,
-			sfJMP | sfJEQ | sfX, sfJMP | sfJGT | sfX, sfJMP | sfJGE | sfX, sfJMP | sfJSET | sfX:
+		case Jmp | Jeq | K, Jmp | Jgt | K, Jmp | Jge | K, Jmp | Jset | K,
+			Jmp | Jeq | X, Jmp | Jgt | X, Jmp | Jge | X, Jmp | Jset | X:
 			if left == 0 {
-				in = bpf.RawInstruction{Op: sfRET | sfA}
+				in = bpf.RawInstruction{Op: Ret | A}
 				break
 			}
 			in.Jt, in.Jf = uint8(int(jt)%left), uint8(int(jf)%left)
@@ -101,7 +101,7 @@ func diffProgram(b []byte) ([]bpf.RawInstruction, bool) {
 		if !errors.As(err, &ve) || ve.PC < 0 {
 			return nil, false
 		}
-		insns[ve.PC] = bpf.RawInstruction{Op: sfLD | sfIMM, K: insns[ve.PC].K}
+		insns[ve.PC] = bpf.RawInstruction{Op: Ld | Imm, K: insns[ve.PC].K}
 	}
 	return nil, false
 }

@@ -28,73 +28,77 @@ type Line struct {
 	Targets []int
 }
 
-// aZero etc. describe what the accumulator holds at an instruction, for
+// WordZero etc. describe what the accumulator holds at an instruction, for
 // annotating constants: a seccomp_data word index 0..15, or one of these.
 const (
-	aZero  int8 = -1 // A is 0, as at program start
-	aOther int8 = -2 // A holds a computed value
-	aMixed int8 = -3 // paths disagree
+	WordZero  int8 = -1 // A is 0, as at program start
+	WordOther int8 = -2 // A holds a computed value
+	WordMixed int8 = -3 // paths disagree
 )
 
-// flowState is what is known on entry to an instruction.
-type flowState struct {
-	reached bool
-	a       int8  // seccomp_data word in A, or aZero/aOther/aMixed
-	arch    *Arch // ABI known from an earlier `jeq #AUDIT_ARCH_...`, or nil
+// FlowState is what is known on entry to an instruction (see Flow).
+type FlowState struct {
+	// Reached is false for an instruction no path reaches.
+	Reached bool
+	// Word is the seccomp_data word (offset/4, 0..15) the accumulator
+	// holds, or WordZero, WordOther or WordMixed.
+	Word int8
+	// Arch is the ABI an earlier `jeq #AUDIT_ARCH_...` established, or nil.
+	Arch *Arch
 }
 
-func mergeFlow(dst *flowState, src flowState) {
-	if !dst.reached {
+func mergeFlow(dst *FlowState, src FlowState) {
+	if !dst.Reached {
 		*dst = src
 		return
 	}
-	if dst.a != src.a {
-		dst.a = aMixed
+	if dst.Word != src.Word {
+		dst.Word = WordMixed
 	}
-	if dst.arch != src.arch {
-		dst.arch = nil
+	if dst.Arch != src.Arch {
+		dst.Arch = nil
 	}
 }
 
-// flow computes, for each instruction of insns, which seccomp_data word the
+// Flow computes, for each instruction of insns, which seccomp_data word the
 // accumulator holds and which ABI earlier arch checks established. Jumps
 // only go forward, so one pass in order suffices. Out-of-range jump targets
 // are ignored (Validate reports them).
-func flow(insns []bpf.RawInstruction) []flowState {
-	st := make([]flowState, len(insns))
+func Flow(insns []bpf.RawInstruction) []FlowState {
+	st := make([]FlowState, len(insns))
 	if len(insns) == 0 {
 		return st
 	}
-	st[0] = flowState{reached: true, a: aZero}
-	push := func(t int, s flowState) {
+	st[0] = FlowState{Reached: true, Word: WordZero}
+	push := func(t int, s FlowState) {
 		if t >= 0 && t < len(st) {
 			mergeFlow(&st[t], s)
 		}
 	}
 	for pc, ri := range insns {
 		in := st[pc]
-		if !in.reached {
+		if !in.Reached {
 			continue
 		}
 		out := in
-		cls := ri.Op & 0x07
+		cls := ri.Op & ClassMask
 		switch {
-		case ri.Op == sfLD|sfW|sfABS:
-			out.a = int8(ri.K / 4)
+		case ri.Op == Ld|W|Abs:
+			out.Word = int8(ri.K / 4)
 			if ri.K >= SeccompDataSize || ri.K&3 != 0 {
-				out.a = aOther
+				out.Word = WordOther
 			}
-		case cls == sfLD || cls == sfALU || ri.Op == sfMISC|sfTXA:
-			out.a = aOther
-		case cls == sfRET:
+		case cls == Ld || cls == Alu || ri.Op == Misc|Txa:
+			out.Word = WordOther
+		case cls == Ret:
 			continue
-		case ri.Op == sfJMP|sfJA:
+		case ri.Op == Jmp|Ja:
 			push(pc+1+int(ri.K), out)
 			continue
 		case isCondJump(ri.Op):
 			tOut := out
-			if ri.Op == sfJMP|sfJEQ|sfK && in.a == OffsetArch/4 {
-				tOut.arch = archByAudit(ri.K)
+			if ri.Op == Jmp|Jeq|K && in.Word == OffsetArch/4 {
+				tOut.Arch = archByAudit(ri.K)
 			}
 			push(pc+1+int(ri.Jt), tOut)
 			push(pc+1+int(ri.Jf), out)
@@ -113,29 +117,29 @@ func Disassemble(p *Program, arch *Arch) []Line {
 	if arch == nil {
 		arch = ArchX86_64
 	}
-	st := flow(p.Insns)
+	st := Flow(p.Insns)
 	lines := make([]Line, len(p.Insns))
 	for pc, ri := range p.Insns {
 		l := Line{PC: pc, Raw: ri, Insn: ri.Disassemble()}
-		l.Text = insnText(ri, pc)
+		l.Text = InstructionText(ri, pc)
 		condJump := isCondJump(ri.Op)
 		switch {
-		case ri.Op == sfJMP|sfJA:
+		case ri.Op == Jmp|Ja:
 			l.Targets = []int{pc + 1 + int(ri.K)}
 		case condJump:
 			l.Targets = []int{pc + 1 + int(ri.Jt), pc + 1 + int(ri.Jf)}
 		}
-		if st[pc].reached && condJump && ri.Op&sfX == 0 {
+		if st[pc].Reached && condJump && ri.Op&X == 0 {
 			a := arch
-			if st[pc].arch != nil {
-				a = st[pc].arch
+			if st[pc].Arch != nil {
+				a = st[pc].Arch
 			}
-			l.Comment = constComment(st[pc].a, ri.K, a)
-			if a != arch && l.Comment != "" && st[pc].a == OffsetNr/4 {
+			l.Comment = constComment(st[pc].Word, ri.K, a)
+			if a != arch && l.Comment != "" && st[pc].Word == OffsetNr/4 {
 				l.Comment += " (" + a.Name + ")"
 			}
 		}
-		if !st[pc].reached {
+		if !st[pc].Reached {
 			l.Comment = "unreachable"
 		}
 		lines[pc] = l
@@ -146,8 +150,8 @@ func Disassemble(p *Program, arch *Arch) []Line {
 // isCondJump reports whether op is one of the conditional jumps seccomp
 // accepts (jeq, jgt, jge, jset with K or X).
 func isCondJump(op uint16) bool {
-	switch op &^ sfX {
-	case sfJMP | sfJEQ, sfJMP | sfJGT, sfJMP | sfJGE, sfJMP | sfJSET:
+	switch op &^ X {
+	case Jmp | Jeq, Jmp | Jgt, Jmp | Jge, Jmp | Jset:
 		return true
 	}
 	return false
@@ -189,39 +193,39 @@ func RetText(ret uint32) string {
 	return name
 }
 
-// insnText formats one instruction: golang.org/x/net/bpf's String for most,
+// InstructionText formats one instruction: golang.org/x/net/bpf's String for most,
 // with seccomp_data field names for loads, action names for RET K, and
 // absolute targets for jumps.
-func insnText(ri bpf.RawInstruction, pc int) string {
+func InstructionText(ri bpf.RawInstruction, pc int) string {
 	switch {
-	case ri.Op == sfLD|sfW|sfABS:
+	case ri.Op == Ld|W|Abs:
 		return "ld [" + FieldName(ri.K) + "]"
-	case ri.Op == sfRET|sfK:
+	case ri.Op == Ret|K:
 		return "ret " + RetText(ri.K)
-	case ri.Op == sfRET|sfA:
+	case ri.Op == Ret|A:
 		return "ret a"
-	case ri.Op == sfLD|sfW|sfLEN:
+	case ri.Op == Ld|W|Len:
 		return "ld #len"
-	case ri.Op == sfLDX|sfW|sfLEN:
+	case ri.Op == Ldx|W|Len:
 		return "ldx #len"
-	case ri.Op == sfJMP|sfJA:
+	case ri.Op == Jmp|Ja:
 		return fmt.Sprintf("ja %d", pc+1+int(ri.K))
-	case ri.Op&0x07 == sfJMP:
+	case ri.Op&ClassMask == Jmp:
 		var name string
-		switch ri.Op & 0xf0 {
-		case sfJEQ:
+		switch ri.Op & OpMask {
+		case Jeq:
 			name = "jeq"
-		case sfJGT:
+		case Jgt:
 			name = "jgt"
-		case sfJGE:
+		case Jge:
 			name = "jge"
-		case sfJSET:
+		case Jset:
 			name = "jset"
 		default:
 			return fmt.Sprintf("unknown opcode %#04x jt %d jf %d k %#x", ri.Op, ri.Jt, ri.Jf, ri.K)
 		}
 		operand := "x"
-		if ri.Op&sfX == 0 {
+		if ri.Op&X == 0 {
 			operand = constText(ri.K)
 		}
 		return fmt.Sprintf("%s %s jt %d jf %d", name, operand, pc+1+int(ri.Jt), pc+1+int(ri.Jf))

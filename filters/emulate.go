@@ -2,11 +2,8 @@ package filters
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"strings"
-
-	"golang.org/x/net/bpf"
 )
 
 // This file is the seccomp BPF emulator: the kernel's validation rules and
@@ -39,320 +36,24 @@ import (
 //     run; PredictCache says when they do not run.
 //   - x86_64 only: loads are little-endian and NativeArches are x86's.
 
-// Opcode bits of struct sock_filter.code (include/uapi/linux/bpf_common.h,
-// include/uapi/linux/filter.h).
-const (
-	sfLD   = 0x00 // BPF_LD: load into A
-	sfLDX  = 0x01 // BPF_LDX: load into X
-	sfST   = 0x02 // BPF_ST: store A in scratch memory
-	sfSTX  = 0x03 // BPF_STX: store X in scratch memory
-	sfALU  = 0x04 // BPF_ALU: A = A op (K or X)
-	sfJMP  = 0x05 // BPF_JMP
-	sfRET  = 0x06 // BPF_RET
-	sfMISC = 0x07 // BPF_MISC: TAX, TXA
-
-	sfW = 0x00 // BPF_W: 32-bit load
-
-	sfIMM = 0x00 // BPF_IMM: load K
-	sfABS = 0x20 // BPF_ABS: load data at offset K
-	sfMEM = 0x60 // BPF_MEM: load scratch word K
-	sfLEN = 0x80 // BPF_LEN: load the data length
-
-	sfADD  = 0x00
-	sfSUB  = 0x10
-	sfMUL  = 0x20
-	sfDIV  = 0x30
-	sfOR   = 0x40
-	sfAND  = 0x50
-	sfLSH  = 0x60
-	sfRSH  = 0x70
-	sfNEG  = 0x80
-	sfMOD  = 0x90
-	sfXOR  = 0xa0
-	sfJA   = 0x00
-	sfJEQ  = 0x10
-	sfJGT  = 0x20
-	sfJGE  = 0x30
-	sfJSET = 0x40
-
-	sfK = 0x00 // BPF_K: operand is the constant K
-	sfX = 0x08 // BPF_X: operand is register X
-	sfA = 0x10 // BPF_A: RET returns register A
-
-	sfTAX = 0x00
-	sfTXA = 0x80
-
-	// sfMemWords is BPF_MEMWORDS: the number of 32-bit scratch cells.
-	sfMemWords = 16
-)
-
-// emKind is the emulator's decoded opcode: one dense value per opcode the
-// kernel accepts in a seccomp filter.
-type emKind uint8
-
-const (
-	emLdAbs emKind = iota
-	emLdLen
-	emLdxLen
-	emLdImm
-	emLdxImm
-	emLdMem
-	emLdxMem
-	emSt
-	emStx
-	emAddK
-	emAddX
-	emSubK
-	emSubX
-	emMulK
-	emMulX
-	emDivK
-	emDivX
-	emAndK
-	emAndX
-	emOrK
-	emOrX
-	emXorK
-	emXorX
-	emLshK
-	emLshX
-	emRshK
-	emRshX
-	emNeg
-	emTax
-	emTxa
-	emJa
-	emJeqK
-	emJeqX
-	emJgtK
-	emJgtX
-	emJgeK
-	emJgeX
-	emJsetK
-	emJsetX
-	emRetK
-	emRetA
-)
-
-// emSeccompOps maps every opcode kernel/seccomp.c: seccomp_check_filter
-// accepts to its decoded kind. Anything else is rejected.
-var emSeccompOps = map[uint16]emKind{
-	sfLD | sfW | sfABS:   emLdAbs,
-	sfLD | sfW | sfLEN:   emLdLen,
-	sfLDX | sfW | sfLEN:  emLdxLen,
-	sfLD | sfIMM:         emLdImm,
-	sfLDX | sfIMM:        emLdxImm,
-	sfLD | sfMEM:         emLdMem,
-	sfLDX | sfMEM:        emLdxMem,
-	sfST:                 emSt,
-	sfSTX:                emStx,
-	sfALU | sfADD | sfK:  emAddK,
-	sfALU | sfADD | sfX:  emAddX,
-	sfALU | sfSUB | sfK:  emSubK,
-	sfALU | sfSUB | sfX:  emSubX,
-	sfALU | sfMUL | sfK:  emMulK,
-	sfALU | sfMUL | sfX:  emMulX,
-	sfALU | sfDIV | sfK:  emDivK,
-	sfALU | sfDIV | sfX:  emDivX,
-	sfALU | sfAND | sfK:  emAndK,
-	sfALU | sfAND | sfX:  emAndX,
-	sfALU | sfOR | sfK:   emOrK,
-	sfALU | sfOR | sfX:   emOrX,
-	sfALU | sfXOR | sfK:  emXorK,
-	sfALU | sfXOR | sfX:  emXorX,
-	sfALU | sfLSH | sfK:  emLshK,
-	sfALU | sfLSH | sfX:  emLshX,
-	sfALU | sfRSH | sfK:  emRshK,
-	sfALU | sfRSH | sfX:  emRshX,
-	sfALU | sfNEG:        emNeg,
-	sfMISC | sfTAX:       emTax,
-	sfMISC | sfTXA:       emTxa,
-	sfJMP | sfJA:         emJa,
-	sfJMP | sfJEQ | sfK:  emJeqK,
-	sfJMP | sfJEQ | sfX:  emJeqX,
-	sfJMP | sfJGT | sfK:  emJgtK,
-	sfJMP | sfJGT | sfX:  emJgtX,
-	sfJMP | sfJGE | sfK:  emJgeK,
-	sfJMP | sfJGE | sfX:  emJgeX,
-	sfJMP | sfJSET | sfK: emJsetK,
-	sfJMP | sfJSET | sfX: emJsetX,
-	sfRET | sfK:          emRetK,
-	sfRET | sfA:          emRetA,
-}
-
-// emClassicOnly lists opcodes classic BPF accepts (net/core/filter.c:
-// chk_code_allowed) but seccomp filters may not use, with the reason.
-var emClassicOnly = map[uint16]string{
-	sfLD | 0x08 | sfABS: "16-bit loads (ldh) are not allowed in seccomp filters, only 32-bit BPF_LD|BPF_W|BPF_ABS",
-	sfLD | 0x10 | sfABS: "8-bit loads (ldb) are not allowed in seccomp filters, only 32-bit BPF_LD|BPF_W|BPF_ABS",
-	sfLD | sfW | 0x40:   "indirect loads (BPF_IND) are not allowed in seccomp filters",
-	sfLD | 0x08 | 0x40:  "indirect loads (BPF_IND) are not allowed in seccomp filters",
-	sfLD | 0x10 | 0x40:  "indirect loads (BPF_IND) are not allowed in seccomp filters",
-	sfLDX | 0x10 | 0xa0: "BPF_LDX|BPF_B|BPF_MSH is not allowed in seccomp filters",
-	sfALU | sfMOD | sfK: "BPF_MOD is not allowed in seccomp filters",
-	sfALU | sfMOD | sfX: "BPF_MOD is not allowed in seccomp filters",
-}
-
-// ErrInvalidProgram is returned, wrapped in a *ValidationError, when a
-// program breaks a rule the kernel enforces when a seccomp filter is
-// attached; seccomp(2) would fail with EINVAL.
-var ErrInvalidProgram = errors.New("invalid seccomp filter")
-
-// ValidationError says which instruction breaks which kernel rule.
-type ValidationError struct {
-	// PC is the offending instruction's index, or -1 for the whole program
-	// (empty or too long).
-	PC int
-	// Reason says what is wrong and names the kernel check.
-	Reason string
-}
-
-// Error returns "invalid seccomp filter: pc N: reason".
-func (e *ValidationError) Error() string {
-	if e.PC < 0 {
-		return fmt.Sprintf("%v: %s", ErrInvalidProgram, e.Reason)
-	}
-	return fmt.Sprintf("%v: pc %d: %s", ErrInvalidProgram, e.PC, e.Reason)
-}
-
-// Unwrap returns ErrInvalidProgram.
-func (e *ValidationError) Unwrap() error { return ErrInvalidProgram }
-
-// emInsn is a validated instruction in decoded form: jt and jf are absolute
-// targets (jt alone for ja).
-type emInsn struct {
-	emKind emKind
-	jt, jf uint16
-	k      uint32
-}
-
-// emProg is a validated program ready to run.
-type emProg struct {
+// Executable is a validated Program decoded for the emulator: only an
+// Executable runs (gVisor pkg/bpf: Compile returns the program Exec runs).
+// NewExecutable makes one.
+type Executable struct {
 	prog  *Program
-	insns []emInsn
+	insns []decoded
 	id    int // index among the distinct programs of a compiled stack
 }
 
-// Validate checks insns against every rule the kernel applies when a seccomp
-// filter is attached, in the order the kernel checks them:
-// kernel/seccomp.c: seccomp_prepare_filter (1..BPF_MAXINSNS instructions),
-// net/core/filter.c: bpf_check_classic (known opcode, division by a constant
-// 0, shift by a constant >= 32, scratch cell < 16, jumps inside the program,
-// last instruction a RET), net/core/filter.c: check_load_and_stores (no
-// scratch cell read before a store on every path, with the kernel's
-// conservative merge at jump targets) and kernel/seccomp.c:
-// seccomp_check_filter (only the opcodes seccomp allows; loads only
-// BPF_LD|BPF_W|BPF_ABS at a 4-byte aligned offset below 64). Jumps only go
-// forward, so with a RET last every path ends in a RET.
-//
-// It returns nil or a *ValidationError wrapping ErrInvalidProgram.
-func Validate(insns []bpf.RawInstruction) error {
-	_, err := emDecode(insns)
-	return err
-}
-
-func emInvalid(pc int, format string, args ...any) error {
-	return &ValidationError{PC: pc, Reason: fmt.Sprintf(format, args...)}
-}
-
-func emDecode(insns []bpf.RawInstruction) ([]emInsn, error) {
-	n := len(insns)
-	if n == 0 {
-		return nil, emInvalid(-1, "empty program (kernel/seccomp.c: seccomp_prepare_filter wants 1..%d instructions)", MaxInsns)
-	}
-	if n > MaxInsns {
-		return nil, emInvalid(-1, "%d instructions, over BPF_MAXINSNS (%d) (kernel/seccomp.c: seccomp_prepare_filter)", n, MaxInsns)
-	}
-	out := make([]emInsn, n)
-	for pc, ins := range insns {
-		kd, ok := emSeccompOps[ins.Op]
-		if !ok {
-			if why, known := emClassicOnly[ins.Op]; known {
-				return nil, emInvalid(pc, "opcode %#04x: %s (kernel/seccomp.c: seccomp_check_filter)", ins.Op, why)
-			}
-			return nil, emInvalid(pc, "opcode %#04x is not allowed in a seccomp filter (net/core/filter.c: chk_code_allowed, kernel/seccomp.c: seccomp_check_filter)", ins.Op)
-		}
-		c := emInsn{emKind: kd, k: ins.K}
-		switch kd {
-		case emDivK:
-			if ins.K == 0 {
-				return nil, emInvalid(pc, "division by constant 0 (net/core/filter.c: bpf_check_classic)")
-			}
-		case emLshK, emRshK:
-			if ins.K >= 32 {
-				return nil, emInvalid(pc, "shift by constant %d >= 32 (net/core/filter.c: bpf_check_classic)", ins.K)
-			}
-		case emLdMem, emLdxMem, emSt, emStx:
-			if ins.K >= sfMemWords {
-				return nil, emInvalid(pc, "scratch cell M[%d] out of range 0..%d (net/core/filter.c: bpf_check_classic)", ins.K, sfMemWords-1)
-			}
-		case emJa:
-			if uint64(ins.K) >= uint64(n-pc-1) {
-				return nil, emInvalid(pc, "ja %d jumps to pc %d, past the last instruction %d (net/core/filter.c: bpf_check_classic)", ins.K, uint64(pc)+1+uint64(ins.K), n-1)
-			}
-			c.jt = uint16(pc + 1 + int(ins.K))
-		case emJeqK, emJeqX, emJgtK, emJgtX, emJgeK, emJgeX, emJsetK, emJsetX:
-			if pc+int(ins.Jt)+1 >= n || pc+int(ins.Jf)+1 >= n {
-				return nil, emInvalid(pc, "conditional jump (jt %d, jf %d) leaves the program of %d instructions (net/core/filter.c: bpf_check_classic)", ins.Jt, ins.Jf, n)
-			}
-			c.jt = uint16(pc + 1 + int(ins.Jt))
-			c.jf = uint16(pc + 1 + int(ins.Jf))
-		}
-		out[pc] = c
-	}
-	if k := out[n-1].emKind; k != emRetK && k != emRetA {
-		return nil, emInvalid(n-1, "last instruction is not a RET (net/core/filter.c: bpf_check_classic)")
-	}
-	if err := checkLoadAndStores(out); err != nil {
-		return nil, err
-	}
-	for pc, c := range out {
-		if c.emKind == emLdAbs && (c.k >= SeccompDataSize || c.k&3 != 0) {
-			return nil, emInvalid(pc, "ld [%d]: loads must be 4-byte aligned and inside the %d-byte seccomp_data (kernel/seccomp.c: seccomp_check_filter)", c.k, SeccompDataSize)
-		}
-	}
-	return out, nil
-}
-
-// checkLoadAndStores reproduces net/core/filter.c: check_load_and_stores:
-// walking the program in order, a scratch cell is valid after a store; at
-// each jump the valid set flows into the targets (ANDed with what already
-// flows there) and the instruction after the jump starts from all-valid,
-// restricted by what flows into it.
-func checkLoadAndStores(insns []emInsn) error {
-	masks := make([]uint16, len(insns))
-	for i := range masks {
-		masks[i] = 0xffff
-	}
-	var valid uint16
-	for pc, c := range insns {
-		valid &= masks[pc]
-		switch c.emKind {
-		case emSt, emStx:
-			valid |= 1 << c.k
-		case emLdMem, emLdxMem:
-			if valid&(1<<c.k) == 0 {
-				return emInvalid(pc, "M[%d] may be read before any store to it (net/core/filter.c: check_load_and_stores)", c.k)
-			}
-		case emJa:
-			masks[c.jt] &= valid
-			valid = 0xffff
-		case emJeqK, emJeqX, emJgtK, emJgtX, emJgeK, emJgeX, emJsetK, emJsetX:
-			masks[c.jt] &= valid
-			masks[c.jf] &= valid
-			valid = 0xffff
-		}
-	}
-	return nil
-}
-
-// emCompile validates p and decodes it for the interpreter.
-func emCompile(p *Program) (*emProg, error) {
-	insns, err := emDecode(p.Insns)
+// NewExecutable validates p as the kernel does on attach (see Validate)
+// and decodes it for the interpreter. It returns a *ValidationError
+// wrapping ErrInvalidProgram if the kernel would reject p.
+func NewExecutable(p *Program) (*Executable, error) {
+	insns, err := decodeInsns(p.Insns)
 	if err != nil {
 		return nil, err
 	}
-	return &emProg{prog: p, insns: insns}, nil
+	return &Executable{prog: p, insns: insns}, nil
 }
 
 // SeccompData is struct seccomp_data as the kernel fills it for one syscall
@@ -482,11 +183,21 @@ type Result struct {
 	Read FieldSet
 }
 
+// Program returns the program c was decoded from.
+func (c *Executable) Program() *Program { return c.prog }
+
+// Exec runs c on d and returns its result, without recording the path.
+func (c *Executable) Exec(d *SeccompData) Result { return c.run(d, nil) }
+
+// InstrumentedExec runs c on d, appending the PC of every instruction it
+// executes to *path (which may start non-empty); Result.Path is *path.
+func (c *Executable) InstrumentedExec(d *SeccompData, path *[]int) Result { return c.run(d, path) }
+
 // run interprets c on d. It appends the PCs it runs to path when path is
 // non-nil.
-func (c *emProg) run(d *SeccompData, path *[]int) Result {
+func (c *Executable) run(d *SeccompData, path *[]int) Result {
 	var a, x uint32
-	var mem [sfMemWords]uint32
+	var mem [MemWords]uint32
 	var read FieldSet
 	insns := c.insns
 	n := 0
@@ -498,108 +209,108 @@ func (c *emProg) run(d *SeccompData, path *[]int) Result {
 			*path = append(*path, pc)
 		}
 		next := pc + 1
-		switch in.emKind {
-		case emLdAbs:
+		switch in.op {
+		case opLdAbs:
 			a = d.Word(in.k)
 			read |= 1 << (in.k / 4)
-		case emLdLen:
+		case opLdLen:
 			a = SeccompDataSize
-		case emLdxLen:
+		case opLdxLen:
 			x = SeccompDataSize
-		case emLdImm:
+		case opLdImm:
 			a = in.k
-		case emLdxImm:
+		case opLdxImm:
 			x = in.k
-		case emLdMem:
+		case opLdMem:
 			a = mem[in.k]
-		case emLdxMem:
+		case opLdxMem:
 			x = mem[in.k]
-		case emSt:
+		case opSt:
 			mem[in.k] = a
-		case emStx:
+		case opStx:
 			mem[in.k] = x
-		case emAddK:
+		case opAddK:
 			a += in.k
-		case emAddX:
+		case opAddX:
 			a += x
-		case emSubK:
+		case opSubK:
 			a -= in.k
-		case emSubX:
+		case opSubX:
 			a -= x
-		case emMulK:
+		case opMulK:
 			a *= in.k
-		case emMulX:
+		case opMulX:
 			a *= x
-		case emDivK:
+		case opDivK:
 			a /= in.k
-		case emDivX:
+		case opDivX:
 			if x == 0 {
 				// net/core/filter.c: bpf_convert_filter makes classic
 				// programs return 0 on division by zero.
-				return emFinish(0, n, path, read)
+				return finish(0, n, path, read)
 			}
 			a /= x
-		case emAndK:
+		case opAndK:
 			a &= in.k
-		case emAndX:
+		case opAndX:
 			a &= x
-		case emOrK:
+		case opOrK:
 			a |= in.k
-		case emOrX:
+		case opOrX:
 			a |= x
-		case emXorK:
+		case opXorK:
 			a ^= in.k
-		case emXorX:
+		case opXorX:
 			a ^= x
-		case emLshK:
+		case opLshK:
 			a <<= in.k
-		case emLshX:
+		case opLshX:
 			a <<= x & 31
-		case emRshK:
+		case opRshK:
 			a >>= in.k
-		case emRshX:
+		case opRshX:
 			a >>= x & 31
-		case emNeg:
+		case opNeg:
 			a = -a
-		case emTax:
+		case opTax:
 			x = a
-		case emTxa:
+		case opTxa:
 			a = x
-		case emJa:
+		case opJa:
 			next = int(in.jt)
-		case emJeqK:
-			next = emBranch(a == in.k, in)
-		case emJeqX:
-			next = emBranch(a == x, in)
-		case emJgtK:
-			next = emBranch(a > in.k, in)
-		case emJgtX:
-			next = emBranch(a > x, in)
-		case emJgeK:
-			next = emBranch(a >= in.k, in)
-		case emJgeX:
-			next = emBranch(a >= x, in)
-		case emJsetK:
-			next = emBranch(a&in.k != 0, in)
-		case emJsetX:
-			next = emBranch(a&x != 0, in)
-		case emRetK:
-			return emFinish(in.k, n, path, read)
-		case emRetA:
-			return emFinish(a, n, path, read)
+		case opJeqK:
+			next = branch(a == in.k, in)
+		case opJeqX:
+			next = branch(a == x, in)
+		case opJgtK:
+			next = branch(a > in.k, in)
+		case opJgtX:
+			next = branch(a > x, in)
+		case opJgeK:
+			next = branch(a >= in.k, in)
+		case opJgeX:
+			next = branch(a >= x, in)
+		case opJsetK:
+			next = branch(a&in.k != 0, in)
+		case opJsetX:
+			next = branch(a&x != 0, in)
+		case opRetK:
+			return finish(in.k, n, path, read)
+		case opRetA:
+			return finish(a, n, path, read)
 		}
 		pc = next
 	}
 }
 
-func emBranch(cond bool, in *emInsn) int {
+func branch(cond bool, in *decoded) int {
 	if cond {
 		return int(in.jt)
 	}
 	return int(in.jf)
 }
 
-func emFinish(ret uint32, n int, path *[]int, read FieldSet) Result {
+func finish(ret uint32, n int, path *[]int, read FieldSet) Result {
 	act, data := SplitRet(ret)
 	r := Result{Ret: ret, Action: act, Data: data, Executed: n, Read: read}
 	if path != nil {
@@ -612,7 +323,7 @@ func emFinish(ret uint32, n int, path *[]int, read FieldSet) Result {
 // It returns a *ValidationError wrapping ErrInvalidProgram if the kernel
 // would reject p.
 func Emulate(p *Program, d SeccompData) (Result, error) {
-	c, err := emCompile(p)
+	c, err := NewExecutable(p)
 	if err != nil {
 		return Result{}, fmt.Errorf("emulate filter %q: %w", p.Name, err)
 	}
@@ -687,24 +398,26 @@ func (r StackResult) Errno() (int, bool) {
 //
 // It returns an error wrapping ErrInvalidProgram if a filter is invalid.
 func EmulateStack(s Stack, d SeccompData) (StackResult, error) {
-	cs, err := emCompileStack(s)
+	cs, err := NewExecutableStack(s)
 	if err != nil {
 		return StackResult{}, err
 	}
-	return emRunStack(cs, &d, true), nil
+	return cs.run(&d, true), nil
 }
 
-// emCompileStack compiles each distinct program of s once; the result has one
-// entry per stack index.
-func emCompileStack(s Stack) ([]*emProg, error) {
-	out := make([]*emProg, len(s))
-	seen := make(map[*Program]*emProg)
+// NewExecutableStack decodes each distinct program of s once (see
+// NewExecutable); the result has one entry per stack index. It returns an
+// error wrapping ErrInvalidProgram, naming the filter's index and name, if
+// a filter is invalid.
+func NewExecutableStack(s Stack) (ExecutableStack, error) {
+	out := make(ExecutableStack, len(s))
+	seen := make(map[*Program]*Executable)
 	for i, p := range s {
 		if c, ok := seen[p]; ok {
 			out[i] = c
 			continue
 		}
-		c, err := emCompile(p)
+		c, err := NewExecutable(p)
 		if err != nil {
 			return nil, fmt.Errorf("compile filter %d (%q): %w", i, p.Name, err)
 		}
@@ -715,9 +428,22 @@ func emCompileStack(s Stack) ([]*emProg, error) {
 	return out, nil
 }
 
-// emRunStack evaluates a compiled stack (from emCompileStack). With paths
-// false it skips recording paths and runs each distinct program only once.
-func emRunStack(cs []*emProg, d *SeccompData, paths bool) StackResult {
+// ExecutableStack is a Stack whose programs are decoded for the emulator,
+// one entry per stack index; a program that occurs several times is decoded
+// once (NewExecutableStack).
+type ExecutableStack []*Executable
+
+// Exec runs the stack on d as EmulateStack does, without recording paths
+// (StackResult.PerFilter[i].Path is nil); each distinct program runs once.
+func (cs ExecutableStack) Exec(d *SeccompData) StackResult { return cs.run(d, false) }
+
+// InstrumentedExec runs the stack on d as EmulateStack does, recording
+// every filter's path.
+func (cs ExecutableStack) InstrumentedExec(d *SeccompData) StackResult { return cs.run(d, true) }
+
+// run evaluates the stack. With paths false it skips recording paths and
+// runs each distinct program only once.
+func (cs ExecutableStack) run(d *SeccompData, paths bool) StackResult {
 	res := StackResult{Ret: uint32(ActionAllow), Decider: -1, PerFilter: make([]Result, len(cs))}
 	var memo []Result
 	var have []bool

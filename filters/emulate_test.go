@@ -37,7 +37,7 @@ func tRaw(op uint16, jt, jf uint8, k uint32) bpf.RawInstruction {
 }
 
 func TestValidate(t *testing.T) {
-	retAllow := tRaw(sfRET|sfK, 0, 0, uint32(ActionAllow))
+	retAllow := tRaw(Ret|K, 0, 0, uint32(ActionAllow))
 	long := make([]bpf.RawInstruction, MaxInsns+1)
 	for i := range long {
 		long[i] = retAllow
@@ -51,45 +51,45 @@ func TestValidate(t *testing.T) {
 		{"max length", long[:MaxInsns], -2},
 		{"empty", nil, -1},
 		{"over BPF_MAXINSNS", long, -1},
-		{"ld nr", []bpf.RawInstruction{tRaw(sfLD|sfW|sfABS, 0, 0, 0), retAllow}, -2},
-		{"ld args[5] hi", []bpf.RawInstruction{tRaw(sfLD|sfW|sfABS, 0, 0, 60), retAllow}, -2},
-		{"ld past seccomp_data", []bpf.RawInstruction{tRaw(sfLD|sfW|sfABS, 0, 0, 64), retAllow}, 0},
-		{"ld misaligned", []bpf.RawInstruction{tRaw(sfLD|sfW|sfABS, 0, 0, 2), retAllow}, 0},
-		{"ld ancillary offset", []bpf.RawInstruction{tRaw(sfLD|sfW|sfABS, 0, 0, 0xfffff000), retAllow}, 0},
-		{"ldh", []bpf.RawInstruction{tRaw(sfLD|0x08|sfABS, 0, 0, 0), retAllow}, 0},
-		{"ldb", []bpf.RawInstruction{tRaw(sfLD|0x10|sfABS, 0, 0, 0), retAllow}, 0},
-		{"ld ind", []bpf.RawInstruction{tRaw(sfLD|sfW|0x40, 0, 0, 0), retAllow}, 0},
-		{"ldx msh", []bpf.RawInstruction{tRaw(sfLDX|0x10|0xa0, 0, 0, 0), retAllow}, 0},
-		{"ld len", []bpf.RawInstruction{tRaw(sfLD|sfW|sfLEN, 0, 0, 0), tRaw(sfRET|sfA, 0, 0, 0)}, -2},
-		{"mod", []bpf.RawInstruction{tRaw(sfALU|sfMOD|sfK, 0, 0, 3), retAllow}, 0},
+		{"ld nr", []bpf.RawInstruction{tRaw(Ld|W|Abs, 0, 0, 0), retAllow}, -2},
+		{"ld args[5] hi", []bpf.RawInstruction{tRaw(Ld|W|Abs, 0, 0, 60), retAllow}, -2},
+		{"ld past seccomp_data", []bpf.RawInstruction{tRaw(Ld|W|Abs, 0, 0, 64), retAllow}, 0},
+		{"ld misaligned", []bpf.RawInstruction{tRaw(Ld|W|Abs, 0, 0, 2), retAllow}, 0},
+		{"ld ancillary offset", []bpf.RawInstruction{tRaw(Ld|W|Abs, 0, 0, 0xfffff000), retAllow}, 0},
+		{"ldh", []bpf.RawInstruction{tRaw(Ld|0x08|Abs, 0, 0, 0), retAllow}, 0},
+		{"ldb", []bpf.RawInstruction{tRaw(Ld|0x10|Abs, 0, 0, 0), retAllow}, 0},
+		{"ld ind", []bpf.RawInstruction{tRaw(Ld|W|0x40, 0, 0, 0), retAllow}, 0},
+		{"ldx msh", []bpf.RawInstruction{tRaw(Ldx|0x10|0xa0, 0, 0, 0), retAllow}, 0},
+		{"ld len", []bpf.RawInstruction{tRaw(Ld|W|Len, 0, 0, 0), tRaw(Ret|A, 0, 0, 0)}, -2},
+		{"mod", []bpf.RawInstruction{tRaw(Alu|Mod|K, 0, 0, 3), retAllow}, 0},
 		{"unknown opcode", []bpf.RawInstruction{retAllow, tRaw(0xffff, 0, 0, 0), retAllow}, 1},
-		{"ret x", []bpf.RawInstruction{tRaw(sfRET|sfX, 0, 0, 0)}, 0},
-		{"div by constant 0", []bpf.RawInstruction{tRaw(sfALU|sfDIV|sfK, 0, 0, 0), retAllow}, 0},
-		{"div by x", []bpf.RawInstruction{tRaw(sfALU|sfDIV|sfX, 0, 0, 0), retAllow}, -2},
-		{"lsh 31", []bpf.RawInstruction{tRaw(sfALU|sfLSH|sfK, 0, 0, 31), retAllow}, -2},
-		{"lsh 32", []bpf.RawInstruction{tRaw(sfALU|sfLSH|sfK, 0, 0, 32), retAllow}, 0},
-		{"rsh 40", []bpf.RawInstruction{tRaw(sfALU|sfRSH|sfK, 0, 0, 40), retAllow}, 0},
-		{"ja to last", []bpf.RawInstruction{tRaw(sfJMP|sfJA, 0, 0, 1), retAllow, retAllow}, -2},
-		{"ja past end", []bpf.RawInstruction{tRaw(sfJMP|sfJA, 0, 0, 2), retAllow, retAllow}, 0},
-		{"ja huge", []bpf.RawInstruction{tRaw(sfJMP|sfJA, 0, 0, 0xffffffff), retAllow}, 0},
-		{"jeq in range", []bpf.RawInstruction{tRaw(sfJMP|sfJEQ|sfK, 1, 0, 0), retAllow, retAllow}, -2},
-		{"jeq jt past end", []bpf.RawInstruction{tRaw(sfJMP|sfJEQ|sfK, 2, 0, 0), retAllow, retAllow}, 0},
-		{"jset jf past end", []bpf.RawInstruction{tRaw(sfJMP|sfJSET|sfX, 0, 2, 0), retAllow, retAllow}, 0},
-		{"last not ret", []bpf.RawInstruction{retAllow, tRaw(sfLD|sfIMM, 0, 0, 0)}, 1},
-		{"M[16]", []bpf.RawInstruction{tRaw(sfST, 0, 0, 16), retAllow}, 0},
-		{"load before store", []bpf.RawInstruction{tRaw(sfLD|sfMEM, 0, 0, 3), retAllow}, 0},
-		{"store then load", []bpf.RawInstruction{tRaw(sfST, 0, 0, 3), tRaw(sfLDX|sfMEM, 0, 0, 3), retAllow}, -2},
+		{"ret x", []bpf.RawInstruction{tRaw(Ret|X, 0, 0, 0)}, 0},
+		{"div by constant 0", []bpf.RawInstruction{tRaw(Alu|Div|K, 0, 0, 0), retAllow}, 0},
+		{"div by x", []bpf.RawInstruction{tRaw(Alu|Div|X, 0, 0, 0), retAllow}, -2},
+		{"lsh 31", []bpf.RawInstruction{tRaw(Alu|Lsh|K, 0, 0, 31), retAllow}, -2},
+		{"lsh 32", []bpf.RawInstruction{tRaw(Alu|Lsh|K, 0, 0, 32), retAllow}, 0},
+		{"rsh 40", []bpf.RawInstruction{tRaw(Alu|Rsh|K, 0, 0, 40), retAllow}, 0},
+		{"ja to last", []bpf.RawInstruction{tRaw(Jmp|Ja, 0, 0, 1), retAllow, retAllow}, -2},
+		{"ja past end", []bpf.RawInstruction{tRaw(Jmp|Ja, 0, 0, 2), retAllow, retAllow}, 0},
+		{"ja huge", []bpf.RawInstruction{tRaw(Jmp|Ja, 0, 0, 0xffffffff), retAllow}, 0},
+		{"jeq in range", []bpf.RawInstruction{tRaw(Jmp|Jeq|K, 1, 0, 0), retAllow, retAllow}, -2},
+		{"jeq jt past end", []bpf.RawInstruction{tRaw(Jmp|Jeq|K, 2, 0, 0), retAllow, retAllow}, 0},
+		{"jset jf past end", []bpf.RawInstruction{tRaw(Jmp|Jset|X, 0, 2, 0), retAllow, retAllow}, 0},
+		{"last not ret", []bpf.RawInstruction{retAllow, tRaw(Ld|Imm, 0, 0, 0)}, 1},
+		{"M[16]", []bpf.RawInstruction{tRaw(St, 0, 0, 16), retAllow}, 0},
+		{"load before store", []bpf.RawInstruction{tRaw(Ld|Mem, 0, 0, 3), retAllow}, 0},
+		{"store then load", []bpf.RawInstruction{tRaw(St, 0, 0, 3), tRaw(Ldx|Mem, 0, 0, 3), retAllow}, -2},
 		{"store on one path only", []bpf.RawInstruction{
-			tRaw(sfJMP|sfJEQ|sfK, 0, 1, 7),
-			tRaw(sfST, 0, 0, 2),
-			tRaw(sfLD|sfMEM, 0, 0, 2),
+			tRaw(Jmp|Jeq|K, 0, 1, 7),
+			tRaw(St, 0, 0, 2),
+			tRaw(Ld|Mem, 0, 0, 2),
 			retAllow,
 		}, 2},
 		{"store on both paths", []bpf.RawInstruction{
-			tRaw(sfST, 0, 0, 2),
-			tRaw(sfJMP|sfJEQ|sfK, 0, 1, 7),
-			tRaw(sfSTX, 0, 0, 2),
-			tRaw(sfLD|sfMEM, 0, 0, 2),
+			tRaw(St, 0, 0, 2),
+			tRaw(Jmp|Jeq|K, 0, 1, 7),
+			tRaw(Stx, 0, 0, 2),
+			tRaw(Ld|Mem, 0, 0, 2),
 			retAllow,
 		}, -2},
 	}
@@ -193,7 +193,7 @@ func TestEmulate(t *testing.T) {
 	for i := range tests {
 		if tests[i].name == "ldx len" {
 			tests[i].p = &Program{Name: "ldxlen", Insns: []bpf.RawInstruction{
-				tRaw(sfLDX|sfW|sfLEN, 0, 0, 0), tRaw(sfMISC|sfTXA, 0, 0, 0), tRaw(sfRET|sfA, 0, 0, 0),
+				tRaw(Ldx|W|Len, 0, 0, 0), tRaw(Misc|Txa, 0, 0, 0), tRaw(Ret|A, 0, 0, 0),
 			}}
 		}
 	}
@@ -228,9 +228,9 @@ func TestEmulateRejectsInvalid(t *testing.T) {
 		name string
 		p    *Program
 	}{
-		{"division by zero", &Program{Name: "div0", Insns: []bpf.RawInstruction{tRaw(sfALU|sfDIV|sfK, 0, 0, 0), tRaw(sfRET|sfA, 0, 0, 0)}}},
-		{"load out of range", &Program{Name: "ld64", Insns: []bpf.RawInstruction{tRaw(sfLD|sfW|sfABS, 0, 0, 64), tRaw(sfRET|sfA, 0, 0, 0)}}},
-		{"load misaligned", &Program{Name: "ld6", Insns: []bpf.RawInstruction{tRaw(sfLD|sfW|sfABS, 0, 0, 6), tRaw(sfRET|sfA, 0, 0, 0)}}},
+		{"division by zero", &Program{Name: "div0", Insns: []bpf.RawInstruction{tRaw(Alu|Div|K, 0, 0, 0), tRaw(Ret|A, 0, 0, 0)}}},
+		{"load out of range", &Program{Name: "ld64", Insns: []bpf.RawInstruction{tRaw(Ld|W|Abs, 0, 0, 64), tRaw(Ret|A, 0, 0, 0)}}},
+		{"load misaligned", &Program{Name: "ld6", Insns: []bpf.RawInstruction{tRaw(Ld|W|Abs, 0, 0, 6), tRaw(Ret|A, 0, 0, 0)}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,5 +1,18 @@
-// Package filters loads seccomp policies, compiles them to classic BPF
-// programs, stacks them within the kernel's limits, and analyzes them.
+// Package filters is the seccomp BPF machine: the Program and Stack of
+// classic BPF filters and the kernel's limits on them (BuildStack,
+// MaxStackCount, LimitError), actions and architectures with their syscall
+// tables, the opcode constants (opcode.go), a label-resolving Builder, the
+// kernel's validation (Validate), an emulator (Emulate, EmulateStack,
+// Executable), a disassembler (Disassemble, FormatText), the raw
+// struct sock_filter reader (ParseRaw), and what every source format
+// loader shares: the Source it returns and the SourceError it fails with.
+//
+// Policy languages live beside it, never inside it (compare gVisor's
+// pkg/bpf and pkg/seccomp): filters/scmp (the libseccomp rule model and its
+// compilers), filters/beats, filters/oci and filters/systemd (one source
+// format each), filters/formats (the table of formats) and
+// filters/analysis (cost, cache prediction, lint). The root imports none
+// of them.
 //
 // The package is pure Go and deterministic: it makes no system calls, so the
 // same policy yields the same bytes on any host and every test runs anywhere.
@@ -106,33 +119,27 @@ func (p *Program) EBPFLen() int {
 // ebpfInsns is the number of eBPF instructions bpf_convert_filter emits for
 // one classic instruction (opcode bits: include/uapi/linux/bpf_common.h).
 func ebpfInsns(ins bpf.RawInstruction) int {
-	const (
-		classALU, classJMP, classRET = 0x04, 0x05, 0x06
-		srcX                         = 0x08
-		opJA, opJEQ, opJGT, opJGE    = 0x00, 0x10, 0x20, 0x30
-		opDIV, opMOD                 = 0x30, 0x90
-	)
-	op := ins.Op & 0xf0
-	switch ins.Op & 0x07 {
-	case classRET:
+	op := ins.Op & OpMask
+	switch ins.Op & ClassMask {
+	case Ret:
 		return 2
-	case classALU:
-		if ins.Op&srcX != 0 && (op == opDIV || op == opMOD) {
+	case Alu:
+		if ins.Op&SrcMask == X && (op == Div || op == Mod) {
 			return 5
 		}
 		return 1
-	case classJMP:
-		if op == opJA {
+	case Jmp:
+		if op == Ja {
 			return 1
 		}
 		n := 0
-		if ins.Op&srcX == 0 && int32(ins.K) < 0 {
+		if ins.Op&SrcMask == K && int32(ins.K) < 0 {
 			n++
 		}
 		switch {
 		case ins.Jf == 0:
 			return n + 1
-		case ins.Jt == 0 && (op == opJEQ || op == opJGT || op == opJGE):
+		case ins.Jt == 0 && (op == Jeq || op == Jgt || op == Jge):
 			return n + 1
 		}
 		return n + 2
@@ -176,7 +183,7 @@ func (p *Program) DefeatCache() *Program {
 	q := *p
 	q.Insns = make([]bpf.RawInstruction, 0, len(p.Insns)+1)
 	q.Insns = append(q.Insns, bpf.RawInstruction{
-		Op: opLdAbsW,
+		Op: Ld | W | Abs,
 		K:  OffsetInstructionPointer,
 	})
 	q.Insns = append(q.Insns, p.Insns...)
@@ -191,7 +198,7 @@ func (p *Program) DefeatCache() *Program {
 // (kernel/seccomp.c: seccomp_do_user_notification).
 func (p *Program) UserNotifAt() (pc int, ok bool) {
 	for pc, ri := range p.Insns {
-		if a, _ := SplitRet(ri.K); ri.Op == opRetK && a == ActionUserNotif {
+		if a, _ := SplitRet(ri.K); ri.Op == Ret|K && a == ActionUserNotif {
 			return pc, true
 		}
 	}
@@ -210,8 +217,8 @@ func (p *Program) Padded(n int) *Program {
 		return p
 	}
 	ret := p.Insns[len(p.Insns)-1]
-	if ret.Op != opRetK {
-		ret = bpf.RawInstruction{Op: opRetK, K: uint32(ActionKillProcess)}
+	if ret.Op != Ret|K {
+		ret = bpf.RawInstruction{Op: Ret | K, K: uint32(ActionKillProcess)}
 	}
 	q := *p
 	q.Insns = make([]bpf.RawInstruction, 0, len(p.Insns)+n)
@@ -221,9 +228,6 @@ func (p *Program) Padded(n int) *Program {
 	}
 	return &q
 }
-
-// opLdAbsW is BPF_LD|BPF_W|BPF_ABS (include/uapi/linux/filter.h).
-const opLdAbsW = 0x20
 
 // Stack is an ordered list of filters as attached to one task: index 0 is the
 // oldest (installed first). The kernel runs them newest first on every

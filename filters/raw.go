@@ -1,11 +1,11 @@
 package filters
 
 import (
-	"crypto/sha256"
+	"bytes"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"golang.org/x/net/bpf"
 )
@@ -36,7 +36,7 @@ func ParseRaw(name string, data []byte) (*Program, error) {
 		return nil, &SourceError{File: name, Err: fmt.Errorf("%w: size %d bytes is not a multiple of %d (sizeof(struct sock_filter)): %d stray bytes at the end",
 			ErrBadRaw, len(data), SockFilterSize, r)}
 	}
-	insns := decodeSockFilters(data, binary.LittleEndian)
+	insns := DecodeSockFilters(data, binary.LittleEndian)
 	if err := Validate(insns); err != nil {
 		e := &SourceError{File: name, Err: fmt.Errorf("%w: %w", ErrBadRaw, err)}
 		var ve *ValidationError
@@ -47,14 +47,14 @@ func ParseRaw(name string, data []byte) (*Program, error) {
 		}
 		return nil, e
 	}
-	return sourceProgram(name, data, insns), nil
+	return SourceProgram(name, data, insns), nil
 }
 
-// decodeSockFilters reads b as an array of struct sock_filter
+// DecodeSockFilters reads b as an array of struct sock_filter
 // {u16 code; u8 jt; u8 jf; u32 k}, SockFilterSize bytes each, with code and
 // k in the given byte order. The caller checks that len(b) is a multiple of
 // SockFilterSize; a partial record at the end is ignored.
-func decodeSockFilters(b []byte, order binary.ByteOrder) []bpf.RawInstruction {
+func DecodeSockFilters(b []byte, order binary.ByteOrder) []bpf.RawInstruction {
 	insns := make([]bpf.RawInstruction, len(b)/SockFilterSize)
 	for i := range insns {
 		r := b[i*SockFilterSize:]
@@ -68,15 +68,25 @@ func decodeSockFilters(b []byte, order binary.ByteOrder) []bpf.RawInstruction {
 	return insns
 }
 
-// sourceProgram returns the Program of insns compiled from the source file
-// name whose content is data: named after the file's base name without its
-// extension, and identified by the hex SHA-256 of data.
-func sourceProgram(name string, data []byte, insns []bpf.RawInstruction) *Program {
-	sum := sha256.Sum256(data)
-	return &Program{
-		Name:         srcBaseName(name),
-		Source:       name,
-		SourceSHA256: hex.EncodeToString(sum[:]),
-		Insns:        insns,
+// LooksRaw reports whether data can only be a raw BPF filter: it is binary
+// (has a NUL byte or is not valid UTF-8) and a non-zero multiple of
+// SockFilterSize bytes long.
+func LooksRaw(data []byte) bool {
+	return len(data) > 0 && len(data)%SockFilterSize == 0 && IsBinary(data)
+}
+
+// IsBinary reports whether data is not text: it has a NUL byte or is not
+// valid UTF-8. No text format (YAML, JSON, unit files) is binary.
+func IsBinary(data []byte) bool {
+	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
+}
+
+// LoadRaw is ParseRaw returning the shared loaded shape: one filter,
+// format "raw-bpf".
+func LoadRaw(name string, data []byte) (*Source, error) {
+	p, err := ParseRaw(name, data)
+	if err != nil {
+		return nil, err
 	}
+	return &Source{Name: name, Format: "raw-bpf", Filters: []*Program{p}}, nil
 }

@@ -2,32 +2,9 @@ package filters
 
 import (
 	"errors"
-	"reflect"
 	"strings"
 	"testing"
 )
-
-// TestRawRoundTrip: Program.Bytes then ParseRaw gives the same instructions,
-// for compiled OCI and systemd programs.
-func TestRawRoundTrip(t *testing.T) {
-	dd, err := DockerDefault(OCIOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := mustSystemd(t, "SystemCallFilter=@system-service\nRestrictNamespaces=yes")
-	for _, p := range append([]*Program{dd}, st.Programs...) {
-		q, err := ParseRaw(p.Name+".bpf", p.Bytes())
-		if err != nil {
-			t.Fatalf("%s: %v", p.Name, err)
-		}
-		if !reflect.DeepEqual(q.Insns, p.Insns) {
-			t.Fatalf("%s: round trip changed the program", p.Name)
-		}
-		if q.SHA256() != p.SHA256() {
-			t.Errorf("%s: sha256 differs after round trip", p.Name)
-		}
-	}
-}
 
 func TestParseRawErrors(t *testing.T) {
 	retAllow := []byte{0x06, 0, 0, 0, 0, 0, 0xff, 0x7f}

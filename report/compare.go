@@ -1,11 +1,11 @@
 package report
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -261,12 +261,7 @@ func change(d stats.Diff, alpha float64) Change {
 
 // WriteComparisonJSON writes c as indented JSON.
 func WriteComparisonJSON(w io.Writer, c *Comparison) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(c); err != nil {
-		return fmt.Errorf("encode comparison: %w", err)
-	}
-	return nil
+	return writeIndented(w, c, "encode comparison")
 }
 
 // deltaText is a change as people read it: "~" when not significant, "?"
@@ -343,12 +338,7 @@ func WriteComparisonTable(w io.Writer, c *Comparison) error {
 }
 
 func hasFits(c *Comparison, src int) bool {
-	for _, f := range c.Fits {
-		if f.Source == src {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(c.Fits, func(f FitChange) bool { return f.Source == src })
 }
 
 // legendLines explain the comparison's columns and methods.

@@ -5,6 +5,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -273,15 +274,6 @@ type Meaning struct {
 	Text    string `json:"text"`
 }
 
-// finite replaces NaN and ±Inf (which JSON cannot carry) by 0, for fields
-// whose absence is already explained by a warning.
-func finite(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0
-	}
-	return x
-}
-
 // Input is everything Build needs from a finished run.
 type Input struct {
 	Tool        Tool
@@ -358,10 +350,8 @@ func Build(in Input) *Document {
 	}
 	d.Throughput = throughput(d.Children)
 	vi := func(v string) int {
-		for i, x := range d.Config.Variants {
-			if x == v {
-				return i
-			}
+		if i := slices.Index(d.Config.Variants, v); i >= 0 {
+			return i
 		}
 		return len(d.Config.Variants)
 	}

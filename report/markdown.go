@@ -129,7 +129,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		ew.printf("| %s | %d | `%s` |\n", mdEscape(p.Path), p.Instructions, shortHash(p.SHA256))
 	}
 	ew.printf("\n")
-	ew.printf("- filter counts: %s\n", joinInts(d.Config.FilterCounts))
+	ew.printf("- filter counts: %s\n", joinInts(d.Config.FilterCounts, ", "))
 	ew.printf("- variants: %s (cache flag `%s`)\n", strings.Join(d.Config.Variants, ", "), d.Config.Cache)
 	ew.printf("- workload `%s`: one op is %s\n", d.Config.Workload, d.Config.Op)
 	ew.printf("- %s; each block runs every cell once, in shuffled order, in fresh children\n", blocksText(d, "≤"))
@@ -205,14 +205,6 @@ func shortHash(h string) string {
 		return h[:16]
 	}
 	return orDash(h)
-}
-
-func joinInts(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = fmt.Sprint(x)
-	}
-	return strings.Join(s, ", ")
 }
 
 func maxCount(xs []int) int {

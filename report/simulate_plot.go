@@ -32,7 +32,7 @@ type SyscallBar struct {
 	Nr   int
 	// Instructions is the number of BPF instructions the filters execute
 	// for this syscall when they run, summed over the stack, even if the
-	// action cache skips them (filters.SyscallCost.Executed).
+	// action cache skips them (analysis.SyscallCost.Executed).
 	Instructions int
 	// Cached reports that the action cache (Linux 5.11+) allows the
 	// syscall without running any filter (kernel/seccomp.c:
@@ -492,14 +492,6 @@ func simCaption(sp *SimulatePlot, arch string) string {
 	}
 	fmt.Fprintf(&s, " and %s with another verdict.", plural(n[classOther], "syscall"))
 	return s.String()
-}
-
-// plural writes "1 thing" or "n things".
-func plural(n int, s string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, s)
-	}
-	return fmt.Sprintf("%d %ss", n, s)
 }
 
 // simGrid draws horizontal grid lines only (vertical ones would cross

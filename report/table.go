@@ -13,12 +13,7 @@ import (
 
 // WriteJSON writes d as indented JSON followed by a newline.
 func WriteJSON(w io.Writer, d *Document) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(d); err != nil {
-		return fmt.Errorf("encode result: %w", err)
-	}
-	return nil
+	return writeIndented(w, d, "encode result")
 }
 
 // ReadJSON decodes a result document written by WriteJSON. It returns an

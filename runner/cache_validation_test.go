@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
 // BenchmarkCachePrediction checks the action-cache prediction against
 // measured behaviour (issue 3): for each policy it predicts whether getpid
-// is cached (filters.PredictCache), then measures getpid under 0, 1, 16 and
+// is cached (analysis.PredictCache), then measures getpid under 0, 1, 16 and
 // 32 filters with the cache as installed ("on") and defeated ("defeat"), in
 // randomized blocks. A cached syscall shows no per-filter slope in "on"; an
 // uncached one shows the same slope as "defeat". It asserts nothing (timing
@@ -23,13 +25,13 @@ func BenchmarkCachePrediction(b *testing.B) {
 	counts := []int{0, 1, 16, 32}
 	variants := []Variant{VariantOn, VariantDefeat}
 	for _, spec := range policies {
-		p, err := filters.Open(spec)
+		p, err := formats.Open(spec)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Run(p.Name, func(b *testing.B) {
 			nr, _ := filters.ArchX86_64.Lookup("getpid")
-			pred := filters.PredictCache(filters.Stack{p}, []*filters.Arch{filters.ArchX86_64})
+			pred := analysis.PredictCache(filters.Stack{p}, []*filters.Arch{filters.ArchX86_64})
 			e, _ := pred.Lookup("x86_64", nr)
 			b.Logf("%s: getpid predicted cached=%v %s", p.Name, e.Cached, e.Reason)
 			var samples []Sample

@@ -26,6 +26,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/systemd"
 )
 
 // The emulator-vs-kernel agreement test (issue 3): every testdata policy,
@@ -444,7 +447,7 @@ func kernelStacks(t *testing.T) []kernelStack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	specs := append([]string{"default", filters.DockerDefaultName}, files...)
+	specs := append([]string{"default", oci.DockerDefaultName}, files...)
 	var singles []kernelStack
 	var progs []*filters.Program
 	byName := map[string]*filters.Program{}
@@ -457,7 +460,7 @@ func kernelStacks(t *testing.T) []kernelStack {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := filters.ParseSystemdUnit(spec, data, filters.SystemdOptions{})
+			st, err := systemd.ParseUnit(spec, data, systemd.Options{})
 			if err != nil {
 				t.Logf("skip %s: %v", name, err)
 				continue
@@ -465,7 +468,7 @@ func kernelStacks(t *testing.T) []kernelStack {
 			units = append(units, kernelStack{name: name, stack: st.Stack(), modes: []string{remapDistinct, remapPrecedence}})
 			continue
 		}
-		p, err := filters.Open(spec)
+		p, err := formats.Open(spec)
 		if err != nil {
 			t.Logf("skip %s: %v", name, err)
 			continue

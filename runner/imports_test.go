@@ -1,10 +1,9 @@
 package runner
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/internal/importcheck"
+	"github.com/seccompbench/seccompbench/internal/boundary"
 )
 
 // TestImports enforces the package boundary of DESIGN.md: runner measures
@@ -12,12 +11,6 @@ import (
 // results) nor cmd (no package does). It may import filters and stats.
 func TestImports(t *testing.T) {
 	const module = "github.com/seccompbench/seccompbench/"
-	importcheck.Check(t, "runner", func(path string) bool {
-		for _, bad := range []string{module + "report", module + "cmd"} {
-			if path == bad || strings.HasPrefix(path, bad+"/") {
-				return true
-			}
-		}
-		return false
-	})
+	boundary.ForbidImports(t, "runner", boundary.Sources(t),
+		[]string{module + "report", module + "cmd/"})
 }

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
 )
 
 const pathLimitEnv = "SECCOMPBENCH_PATHLIMIT_CHILD"
@@ -125,7 +126,7 @@ func TestPathLimitMatchesKernel(t *testing.T) {
 		})...),
 	}
 	for _, name := range []string{"default.yaml", "docker-default.json", "pathological.yaml", "minimal.yaml", "large-allowlist.yaml"} {
-		p, err := filters.Open(filepath.Join("..", "testdata", "policies", name))
+		p, err := formats.Open(filepath.Join("..", "testdata", "policies", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,6 +22,13 @@ type Observation struct {
 	// NsPerOp is the child's measured time in nanoseconds per op. It must be
 	// finite and not negative.
 	NsPerOp float64
+	// InstallNs is the duration of each seccomp(2) call of the child, in ns
+	// ([SetupCost]); Analyze ignores it.
+	InstallNs []int64
+	// ControlBeforeNs and ControlAfterNs time the child's CPU-bound control
+	// loop before and after installing its filters, in ns
+	// ([ControlSlowdown]); 0 when not measured. Analyze ignores them.
+	ControlBeforeNs, ControlAfterNs float64
 }
 
 // DefaultConfidence is the confidence level [Analyze] uses when

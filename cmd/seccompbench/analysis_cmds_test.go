@@ -8,7 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/report"
 )
 
 const minimalPolicy = "../../testdata/policies/minimal.yaml"
@@ -37,12 +41,12 @@ func TestNewCmdCompileFlags(t *testing.T) {
 }
 
 func TestCompileRun(t *testing.T) {
-	p, err := filters.Open("default")
+	p, err := formats.Open("default")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Run("text", func(t *testing.T) {
-		ios, _, out, _ := testIOStreams()
+		ios, _, out, _ := cmdutil.TestIOStreams()
 		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Format: "text"}); err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +57,7 @@ func TestCompileRun(t *testing.T) {
 		}
 	})
 	t.Run("raw", func(t *testing.T) {
-		ios, _, out, _ := testIOStreams()
+		ios, _, out, _ := cmdutil.TestIOStreams()
 		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Format: "raw"}); err != nil {
 			t.Fatal(err)
 		}
@@ -62,11 +66,11 @@ func TestCompileRun(t *testing.T) {
 		}
 	})
 	t.Run("json", func(t *testing.T) {
-		ios, _, out, _ := testIOStreams()
+		ios, _, out, _ := cmdutil.TestIOStreams()
 		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Format: "json"}); err != nil {
 			t.Fatal(err)
 		}
-		var doc compileJSON
+		var doc report.CompileDoc
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +130,7 @@ func TestNewCmdSimulateFlags(t *testing.T) {
 
 func TestSimulateRun(t *testing.T) {
 	t.Run("syscall text", func(t *testing.T) {
-		ios, _, out, _ := testIOStreams()
+		ios, _, out, _ := cmdutil.TestIOStreams()
 		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, Syscall: "getpid", Sort: "nr", Format: "table"})
 		if err != nil {
 			t.Fatal(err)
@@ -138,7 +142,7 @@ func TestSimulateRun(t *testing.T) {
 		}
 	})
 	t.Run("syscall json with defeated cache", func(t *testing.T) {
-		ios, _, out, _ := testIOStreams()
+		ios, _, out, _ := cmdutil.TestIOStreams()
 		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, Syscall: "getpid", Filters: 3, DefeatCache: true, Sort: "nr", Format: "json"})
 		if err != nil {
 			t.Fatal(err)
@@ -164,19 +168,19 @@ func TestSimulateRun(t *testing.T) {
 		}
 	})
 	t.Run("unknown syscall", func(t *testing.T) {
-		ios, _, _, _ := testIOStreams()
+		ios, _, _, _ := cmdutil.TestIOStreams()
 		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, Syscall: "nosuch", Sort: "nr", Format: "table"})
-		if !errors.Is(err, filters.ErrUnknownSyscall) {
+		if !errors.Is(err, analysis.ErrUnknownSyscall) {
 			t.Errorf("error = %v, want ErrUnknownSyscall", err)
 		}
 	})
 	t.Run("all json", func(t *testing.T) {
-		ios, _, out, _ := testIOStreams()
+		ios, _, out, _ := cmdutil.TestIOStreams()
 		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Arch: "x86_64", Sort: "cost", Format: "json"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var doc simDocJSON
+		var doc report.SimulateDoc
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +194,7 @@ func TestSimulateRun(t *testing.T) {
 		}
 	})
 	t.Run("all table", func(t *testing.T) {
-		ios, _, out, _ := testIOStreams()
+		ios, _, out, _ := cmdutil.TestIOStreams()
 		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default", minimalPolicy}, Filters: 4, All: true, Sort: "nr", Format: "table"})
 		if err != nil {
 			t.Fatal(err)
@@ -227,5 +231,25 @@ func TestLintCommand(t *testing.T) {
 				t.Errorf("stdout lacks %q:\n%s", tt.wantOut, out.String())
 			}
 		})
+	}
+}
+
+func TestCompileSystemdStack(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"compile", "--systemd-stack", "../../testdata/policies/hardened.service"}, strings.NewReader(""), &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	// hardened.service models 35 filters (filters/systemd_test.go derives
+	// the count directive by directive).
+	if last := lines[len(lines)-1]; last != "35 filters" {
+		t.Errorf("last line %q, want \"35 filters\"", last)
+	}
+	if code := run([]string{"compile", "default", "--systemd-stack", "x.service"}, strings.NewReader(""), &out, &errb); code != 2 {
+		t.Errorf("POLICY with --systemd-stack: exit %d, want 2", code)
+	}
+	if code := run([]string{"run", "--compiler", "gcc"}, strings.NewReader(""), &out, &errb); code != 2 {
+		t.Errorf("run --compiler gcc: exit %d, want 2", code)
 	}
 }

@@ -4,22 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
-func init() {
-	extraCommands = append(extraCommands, func(f *Factory) *cobra.Command { return NewCmdCompare(f, nil) })
-}
-
 // CompareOptions are the flags and arguments of `seccompbench compare`.
 type CompareOptions struct {
-	IO *IOStreams
+	IO *cmdutil.IOStreams
 
 	// Files are the result files; the first is the base.
 	Files      []string
@@ -31,7 +28,7 @@ type CompareOptions struct {
 
 // NewCmdCompare builds `seccompbench compare`. runF, if not nil, replaces
 // compareRun (tests use it to check flag parsing).
-func NewCmdCompare(f *Factory, runF func(*CompareOptions) error) *cobra.Command {
+func NewCmdCompare(f *cmdutil.Factory, runF func(*CompareOptions) error) *cobra.Command {
 	opts := &CompareOptions{IO: f.IO}
 	cmd := &cobra.Command{
 		Use:   "compare BASE.json NEW.json [MORE.json...]",
@@ -66,7 +63,7 @@ may come from the machine, not the policy.`,
   seccompbench compare --format json a.json b.json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 2 {
-				return flagErrorf("compare needs at least two result files (BASE.json NEW.json), got %d", len(args))
+				return cmdutil.FlagErrorf("compare needs at least two result files (BASE.json NEW.json), got %d", len(args))
 			}
 			return nil
 		},
@@ -75,10 +72,10 @@ may come from the machine, not the policy.`,
 			switch opts.Format {
 			case "table", "markdown", "json":
 			default:
-				return flagErrorf("--format: %q is not table, markdown or json", opts.Format)
+				return cmdutil.FlagErrorf("--format: %q is not table, markdown or json", opts.Format)
 			}
 			if err := stats.CheckConfidence(opts.Confidence); err != nil {
-				return &FlagError{Err: fmt.Errorf("--confidence: %w", err)}
+				return &cmdutil.FlagError{Err: fmt.Errorf("--confidence: %w", err)}
 			}
 			if runF != nil {
 				return runF(opts)
@@ -101,7 +98,7 @@ func compareRun(opts *CompareOptions) error {
 	var docs []report.NamedDocument
 	names := displayNames(opts.Files)
 	for i, path := range opts.Files {
-		d, err := readResult(path)
+		d, err := cmdutil.ReadDocument(path, "result")
 		if err != nil {
 			return err
 		}
@@ -109,7 +106,7 @@ func compareRun(opts *CompareOptions) error {
 	}
 	c, err := report.Compare(docs, report.CompareOptions{Confidence: opts.Confidence, Force: opts.Force})
 	if errors.Is(err, report.ErrWorkloadMismatch) {
-		return &FlagError{Err: fmt.Errorf("%w; pass --force to compare anyway", err)}
+		return &cmdutil.FlagError{Err: fmt.Errorf("%w; pass --force to compare anyway", err)}
 	}
 	if err != nil {
 		return err
@@ -132,25 +129,11 @@ func compareRun(opts *CompareOptions) error {
 	if opts.Output == "" {
 		return render(opts.IO.Out)
 	}
-	if err := writeFileAtomic(opts.Output, render); err != nil {
+	if err := output.WriteFileAtomic(opts.Output, render); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "wrote %s\n", opts.Output)
 	return nil
-}
-
-// readResult reads one result file.
-func readResult(path string) (*report.Document, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read result: %w", err)
-	}
-	defer f.Close()
-	d, err := report.ReadJSON(f)
-	if err != nil {
-		return nil, fmt.Errorf("read result %s: %w", path, err)
-	}
-	return d, nil
 }
 
 // displayNames are the files' base names, or their full paths when two

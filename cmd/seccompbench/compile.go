@@ -1,22 +1,23 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/filters/systemd"
+	"github.com/seccompbench/seccompbench/report"
 )
-
-func init() {
-	extraCommands = append(extraCommands, func(f *Factory) *cobra.Command { return NewCmdCompile(f, nil) })
-}
 
 // CompileOptions are the flags and arguments of `seccompbench compile`.
 type CompileOptions struct {
-	IO *IOStreams
+	IO *cmdutil.IOStreams
 
 	Policy   string
 	Format   string
@@ -28,7 +29,7 @@ type CompileOptions struct {
 
 // NewCmdCompile builds `seccompbench compile`. runF, if not nil, replaces
 // compileRun (tests use it to check flag parsing).
-func NewCmdCompile(f *Factory, runF func(*CompileOptions) error) *cobra.Command {
+func NewCmdCompile(f *cmdutil.Factory, runF func(*CompileOptions) error) *cobra.Command {
 	opts := &CompileOptions{IO: f.IO}
 	cmd := &cobra.Command{
 		Use:   "compile POLICY | --systemd-stack UNIT",
@@ -64,12 +65,12 @@ systemd's order), with a count per directive, ending with "N filters".`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if opts.SystemdStack != "" {
 				if len(args) != 0 {
-					return flagErrorf("compile: give POLICY or --systemd-stack UNIT, not both")
+					return cmdutil.FlagErrorf("compile: give POLICY or --systemd-stack UNIT, not both")
 				}
 				return nil
 			}
 			if len(args) != 1 {
-				return flagErrorf("compile: need exactly one POLICY (or --systemd-stack UNIT), got %d arguments", len(args))
+				return cmdutil.FlagErrorf("compile: need exactly one POLICY (or --systemd-stack UNIT), got %d arguments", len(args))
 			}
 			return nil
 		},
@@ -80,10 +81,10 @@ systemd's order), with a count per directive, ending with "N filters".`,
 			switch opts.Format {
 			case "text", "raw", "json":
 			default:
-				return flagErrorf("--format: %q is not text, raw or json", opts.Format)
+				return cmdutil.FlagErrorf("--format: %q is not text, raw or json", opts.Format)
 			}
-			if _, err := filters.ParseCompiler(opts.Compiler); err != nil {
-				return flagErrorf("--compiler: %q is not native or libseccomp", opts.Compiler)
+			if _, err := scmp.ParseCompiler(opts.Compiler); err != nil {
+				return cmdutil.FlagErrorf("--compiler: %q is not native or libseccomp", opts.Compiler)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -97,38 +98,20 @@ systemd's order), with a count per directive, ending with "N filters".`,
 	return cmd
 }
 
-// systemdStackJSON is `compile --systemd-stack --format json`.
-type systemdStackJSON struct {
-	Unit       string                     `json:"unit"`
-	Compiler   string                     `json:"compiler"`
-	Filters    []systemdStackJSONFilter   `json:"filters"`
-	Directives []filters.SystemdDirective `json:"directives"`
-	// Layouts is the stack's total instructions per layout built in.
-	Layouts map[string]int `json:"layouts"`
-	Count   int            `json:"count"`
-}
-
-type systemdStackJSONFilter struct {
-	Index        int    `json:"index"`
-	Name         string `json:"name"`
-	Instructions int    `json:"instructions"`
-	SHA256       string `json:"sha256"`
-}
-
 // compileSystemdStack prints the modeled stack of opts.SystemdStack.
-func compileSystemdStack(opts *CompileOptions, comp filters.Compiler) error {
+func compileSystemdStack(opts *CompileOptions, comp scmp.Compiler) error {
 	data, err := os.ReadFile(opts.SystemdStack)
 	if err != nil {
 		return fmt.Errorf("read systemd unit: %w", err)
 	}
-	unit, err := filters.ParseSystemdUnit(opts.SystemdStack, data, filters.SystemdOptions{Compiler: comp})
+	unit, err := systemd.ParseUnit(opts.SystemdStack, data, systemd.Options{Compiler: comp})
 	if err != nil {
 		return fmt.Errorf("model systemd stack: %w", err)
 	}
 	for _, w := range unit.Warnings {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
 	}
-	total := func(u *filters.SystemdStack) int {
+	total := func(u *systemd.Stack) int {
 		n := 0
 		for _, p := range u.Programs {
 			n += p.Len()
@@ -136,188 +119,87 @@ func compileSystemdStack(opts *CompileOptions, comp filters.Compiler) error {
 		return n
 	}
 	layouts := map[string]int{comp.String(): total(unit)}
-	other := filters.CompilerNative
-	if comp == filters.CompilerNative {
-		other = filters.CompilerLibseccomp
+	other := scmp.CompilerNative
+	if comp == scmp.CompilerNative {
+		other = scmp.CompilerLibseccomp
 	}
-	if other == filters.CompilerNative || filters.LibseccompAvailable() {
-		if u2, err := filters.ParseSystemdUnit(opts.SystemdStack, data, filters.SystemdOptions{Compiler: other}); err == nil {
+	if other == scmp.CompilerNative || scmp.LibseccompAvailable() {
+		if u2, err := systemd.ParseUnit(opts.SystemdStack, data, systemd.Options{Compiler: other}); err == nil {
 			layouts[other.String()] = total(u2)
 		}
 	}
-	out := opts.IO.Out
 	switch opts.Format {
 	case "json":
-		doc := systemdStackJSON{Unit: unit.Unit, Compiler: comp.String(), Directives: unit.Directives, Layouts: layouts, Count: len(unit.Programs)}
-		for i, p := range unit.Programs {
-			doc.Filters = append(doc.Filters, systemdStackJSONFilter{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256()})
-		}
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
-			return fmt.Errorf("write stack json: %w", err)
-		}
-		return nil
+		return report.WriteSystemdStackJSON(opts.IO.Out, unit, comp, layouts)
 	case "raw":
-		return flagErrorf("--format raw: a systemd stack is several filters; use --format text or json (or inspect --save on a running unit)")
+		return cmdutil.FlagErrorf("--format raw: a systemd stack is several filters; use --format text or json (or inspect --save on a running unit)")
 	}
-	lay := fmt.Sprintf("; layouts: native %d instructions in total", layouts["native"])
-	if n, ok := layouts["libseccomp"]; ok {
-		lay += fmt.Sprintf(", libseccomp %d (as systemd installs it)", n)
-	} else {
-		lay += "; libseccomp not built in (build with -tags libseccomp)"
-	}
-	if _, err := fmt.Fprintf(out, "%s; shown: %s\n%s", lay, comp, unit.String()); err != nil {
-		return fmt.Errorf("write stack: %w", err)
-	}
-	return nil
-}
-
-// compileJSON is the `compile --format json` document.
-type compileJSON struct {
-	Name         string `json:"name"`
-	Source       string `json:"source"`
-	SHA256       string `json:"sha256"`
-	Instructions int    `json:"instructions"`
-	// PathCost is what the filter adds to MAX_INSNS_PER_PATH when another
-	// is attached on top: its converted eBPF length + 4
-	// (filters.Program.EBPFLen, kernel/seccomp.c: seccomp_attach_filter).
-	PathCost int `json:"path_cost"`
-	// EBPFInstructions is the filter's length after the kernel converts it
-	// to eBPF (net/core/filter.c: bpf_convert_filter).
-	EBPFInstructions int               `json:"ebpf_instructions"`
-	Counts           map[string]int    `json:"counts"`
-	Program          []compileJSONInsn `json:"program"`
-	// Compiler is "native" or "libseccomp" for OCI profiles, absent for
-	// formats --compiler does not apply to.
-	Compiler string `json:"compiler,omitempty"`
-	// Layouts gives the instruction count of each layout available in
-	// this build, keyed "native" and "libseccomp" (OCI profiles only).
-	Layouts map[string]int `json:"layouts,omitempty"`
-	// LibseccompVersion is the linked libseccomp, when there is one.
-	LibseccompVersion string `json:"libseccomp_version,omitempty"`
-}
-
-type compileJSONInsn struct {
-	Line    int    `json:"line"`
-	Op      uint16 `json:"op"`
-	Jt      uint8  `json:"jt"`
-	Jf      uint8  `json:"jf"`
-	K       uint32 `json:"k"`
-	Text    string `json:"text"`
-	Comment string `json:"comment,omitempty"`
-	Targets []int  `json:"targets,omitempty"`
-}
-
-// insnClass names the BPF instruction class of op (include/uapi/linux/bpf_common.h).
-func insnClass(op uint16) string {
-	return [...]string{"ld", "ldx", "st", "stx", "alu", "jmp", "ret", "misc"}[op&0x07]
-}
-
-// compileLayouts compares the layouts of one OCI profile.
-type compileLayouts struct {
-	native, libseccomp int // instructions; libseccomp 0 when not built in
-	version            string
+	return report.WriteSystemdStackText(opts.IO.Out, unit, comp, layouts)
 }
 
 // ociSource reports whether spec names an OCI profile, the only format
 // --compiler applies to.
 func ociSource(spec string) bool {
-	if spec == filters.DockerDefaultName {
+	if spec == oci.DockerDefaultName {
 		return true
 	}
 	data, err := os.ReadFile(spec)
-	return err == nil && filters.DetectFormat(spec, data) == filters.FormatOCI
+	return err == nil && formats.DetectFormat(spec, data) == formats.OCI
 }
 
 // layoutsOf compiles an OCI profile with every compiler built in.
-func layoutsOf(spec string) (*compileLayouts, error) {
-	n, err := filters.OpenWith(spec, filters.OpenOptions{Compiler: filters.CompilerNative})
+func layoutsOf(spec string) (*report.Layouts, error) {
+	n, err := formats.OpenWith(spec, formats.OpenOptions{Compiler: scmp.CompilerNative})
 	if err != nil {
 		return nil, err
 	}
-	l := &compileLayouts{native: n.Len()}
-	if !filters.LibseccompAvailable() {
+	l := &report.Layouts{Native: n.Len()}
+	if !scmp.LibseccompAvailable() {
 		return l, nil
 	}
-	p, err := filters.OpenWith(spec, filters.OpenOptions{Compiler: filters.CompilerLibseccomp})
+	p, err := formats.OpenWith(spec, formats.OpenOptions{Compiler: scmp.CompilerLibseccomp})
 	if err != nil {
 		return nil, err
 	}
-	l.libseccomp = p.Len()
-	l.version, _ = filters.LibseccompVersion()
+	l.Libseccomp = p.Len()
+	l.Version, _ = scmp.LibseccompVersion()
 	return l, nil
 }
 
-// text is the comment line `compile` prints above an OCI disassembly.
-func (l *compileLayouts) text(shown filters.Compiler) string {
-	if l.libseccomp == 0 {
-		return fmt.Sprintf("; layouts: native %d instructions; libseccomp not built in (build with -tags libseccomp, needs libseccomp-dev and cgo)\n", l.native)
-	}
-	return fmt.Sprintf("; layouts: native %d instructions, libseccomp %s %d instructions (as runc installs it); shown: %s\n",
-		l.native, l.version, l.libseccomp, shown)
-}
-
 func compileRun(opts *CompileOptions) error {
-	comp, err := filters.ParseCompiler(opts.Compiler)
+	comp, err := scmp.ParseCompiler(opts.Compiler)
 	if err != nil {
-		return &FlagError{Err: err}
+		return &cmdutil.FlagError{Err: err}
 	}
 	if opts.SystemdStack != "" {
 		return compileSystemdStack(opts, comp)
 	}
-	p, err := filters.OpenWith(opts.Policy, filters.OpenOptions{Compiler: comp})
+	p, err := formats.OpenWith(opts.Policy, formats.OpenOptions{Compiler: comp})
 	if err != nil {
 		return fmt.Errorf("compile policy: %w", err)
 	}
-	printWarnings(opts.IO.ErrOut, []*filters.Program{p})
+	cmdutil.PrintWarnings(opts.IO.ErrOut, []*filters.Program{p})
 	// A filter the kernel would refuse is not printed as if it were one
 	// (run, simulate and lint refuse it too).
 	if _, err := filters.BuildStack([]*filters.Program{p}, 1); err != nil {
 		return fmt.Errorf("compile policy %s: %w", opts.Policy, err)
 	}
-	var layouts *compileLayouts
+	var layouts *report.Layouts
 	if ociSource(opts.Policy) {
 		if layouts, err = layoutsOf(opts.Policy); err != nil {
 			return fmt.Errorf("compile policy: %w", err)
 		}
-	} else if comp != filters.CompilerNative {
+	} else if comp != scmp.CompilerNative {
 		fmt.Fprintf(opts.IO.ErrOut, "note: --compiler applies to OCI profiles; %s is not one and is shown as loaded\n", opts.Policy)
 	}
-	out := opts.IO.Out
 	switch opts.Format {
 	case "raw":
-		if _, err := out.Write(p.Bytes()); err != nil {
+		if _, err := opts.IO.Out.Write(p.Bytes()); err != nil {
 			return fmt.Errorf("write filter: %w", err)
 		}
 		return nil
 	case "json":
-		doc := compileJSON{Name: p.Name, Source: p.Source, SHA256: p.SHA256(), Instructions: p.Len(),
-			PathCost: p.EBPFLen() + filters.PathPenalty, EBPFInstructions: p.EBPFLen(), Counts: map[string]int{}}
-		if layouts != nil {
-			doc.Compiler = comp.String()
-			doc.Layouts = map[string]int{"native": layouts.native}
-			if layouts.libseccomp != 0 {
-				doc.Layouts["libseccomp"] = layouts.libseccomp
-				doc.LibseccompVersion = layouts.version
-			}
-		}
-		for _, l := range filters.Disassemble(p, filters.ArchX86_64) {
-			doc.Counts[insnClass(l.Raw.Op)]++
-			doc.Program = append(doc.Program, compileJSONInsn{Line: l.PC, Op: l.Raw.Op, Jt: l.Raw.Jt, Jf: l.Raw.Jf, K: l.Raw.K,
-				Text: l.Text, Comment: l.Comment, Targets: l.Targets})
-		}
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
-			return fmt.Errorf("write filter json: %w", err)
-		}
-		return nil
+		return report.WriteCompileJSON(opts.IO.Out, p, comp, layouts)
 	}
-	if layouts != nil {
-		if _, err := fmt.Fprint(out, layouts.text(comp)); err != nil {
-			return fmt.Errorf("write filter: %w", err)
-		}
-	}
-	return filters.FormatText(out, p)
+	return report.WriteCompileText(opts.IO.Out, p, comp, layouts)
 }

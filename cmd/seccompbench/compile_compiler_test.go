@@ -8,7 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/report"
 )
 
 func TestNewCmdCompileCompilerFlag(t *testing.T) {
@@ -36,18 +41,18 @@ func TestNewCmdCompileCompilerFlag(t *testing.T) {
 // layouts' instruction counts when libseccomp is built in, and say how to
 // get it when not.
 func TestCompileLayouts(t *testing.T) {
-	native, err := filters.OpenWith(filters.DockerDefaultName, filters.OpenOptions{})
+	native, err := formats.OpenWith(oci.DockerDefaultName, formats.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var lib *filters.Program
-	if filters.LibseccompAvailable() {
-		if lib, err = filters.OpenWith(filters.DockerDefaultName, filters.OpenOptions{Compiler: filters.CompilerLibseccomp}); err != nil {
+	if scmp.LibseccompAvailable() {
+		if lib, err = formats.OpenWith(oci.DockerDefaultName, formats.OpenOptions{Compiler: scmp.CompilerLibseccomp}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	t.Run("text", func(t *testing.T) {
-		ios, _, out, _ := testIOStreams()
+		ios, _, out, _ := cmdutil.TestIOStreams()
 		if err := compileRun(&CompileOptions{IO: ios, Policy: "docker-default", Format: "text", Compiler: "native"}); err != nil {
 			t.Fatal(err)
 		}
@@ -64,11 +69,11 @@ func TestCompileLayouts(t *testing.T) {
 		}
 	})
 	t.Run("json", func(t *testing.T) {
-		ios, _, out, _ := testIOStreams()
+		ios, _, out, _ := cmdutil.TestIOStreams()
 		if err := compileRun(&CompileOptions{IO: ios, Policy: "docker-default", Format: "json", Compiler: "native"}); err != nil {
 			t.Fatal(err)
 		}
-		var doc compileJSON
+		var doc report.CompileDoc
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
@@ -81,10 +86,10 @@ func TestCompileLayouts(t *testing.T) {
 		}
 	})
 	t.Run("libseccomp", func(t *testing.T) {
-		ios, _, out, _ := testIOStreams()
+		ios, _, out, _ := cmdutil.TestIOStreams()
 		err := compileRun(&CompileOptions{IO: ios, Policy: "docker-default", Format: "raw", Compiler: "libseccomp"})
 		if lib == nil {
-			if !errors.Is(err, filters.ErrNoLibseccomp) {
+			if !errors.Is(err, scmp.ErrNoLibseccomp) {
 				t.Fatalf("error = %v, want ErrNoLibseccomp", err)
 			}
 			return
@@ -97,7 +102,7 @@ func TestCompileLayouts(t *testing.T) {
 		}
 	})
 	t.Run("policy: no layouts line, a note", func(t *testing.T) {
-		ios, _, out, errOut := testIOStreams()
+		ios, _, out, errOut := cmdutil.TestIOStreams()
 		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Format: "text", Compiler: "libseccomp"}); err != nil {
 			t.Fatal(err)
 		}
@@ -118,10 +123,10 @@ func TestCompilerFlagOnAnalysisCommands(t *testing.T) {
 		name string
 		args []string
 		want execWant
-		comp filters.Compiler
+		comp scmp.Compiler
 	}{
-		{"simulate default", []string{"docker-default", "--syscall", "openat"}, errContaining(""), filters.CompilerNative},
-		{"simulate libseccomp", []string{"docker-default", "--syscall", "openat", "--compiler", "libseccomp"}, errContaining(""), filters.CompilerLibseccomp},
+		{"simulate default", []string{"docker-default", "--syscall", "openat"}, errContaining(""), scmp.CompilerNative},
+		{"simulate libseccomp", []string{"docker-default", "--syscall", "openat", "--compiler", "libseccomp"}, errContaining(""), scmp.CompilerLibseccomp},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,13 +136,13 @@ func TestCompilerFlagOnAnalysisCommands(t *testing.T) {
 			}
 		})
 	}
-	if got := parseFlags(t, NewCmdLint, []string{"docker-default", "--compiler", "libseccomp"}, errContaining("")); got.Compiler != filters.CompilerLibseccomp {
+	if got := parseFlags(t, NewCmdLint, []string{"docker-default", "--compiler", "libseccomp"}, errContaining("")); got.Compiler != scmp.CompilerLibseccomp {
 		t.Errorf("lint: Compiler = %v, want libseccomp", got.Compiler)
 	}
-	if got := parseFlags(t, NewCmdEstimate, []string{"docker-default", "--profile", "p.txt", "--compiler", "libseccomp"}, errContaining("")); got.Compiler != filters.CompilerLibseccomp {
+	if got := parseFlags(t, NewCmdEstimate, []string{"docker-default", "--profile", "p.txt", "--compiler", "libseccomp"}, errContaining("")); got.Compiler != scmp.CompilerLibseccomp {
 		t.Errorf("estimate: Compiler = %v, want libseccomp", got.Compiler)
 	}
-	if got := parseFlags(t, NewCmdSandbox, []string{"docker-default", "--compiler", "libseccomp", "--", "true"}, errContaining("")); got.Compiler != filters.CompilerLibseccomp {
+	if got := parseFlags(t, NewCmdSandbox, []string{"docker-default", "--compiler", "libseccomp", "--", "true"}, errContaining("")); got.Compiler != scmp.CompilerLibseccomp {
 		t.Errorf("sandbox: Compiler = %v, want libseccomp", got.Compiler)
 	}
 	for _, cmd := range []string{"simulate", "lint", "estimate", "sandbox"} {

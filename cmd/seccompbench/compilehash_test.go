@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/internal/golden"
 )
 
@@ -51,13 +51,13 @@ func TestCompileHashesUnchanged(t *testing.T) {
 	}
 	compileRaw("default", "default")
 	compileRaw("docker-default", "docker-default")
-	if filters.LibseccompAvailable() {
+	if scmp.LibseccompAvailable() {
 		compileRaw("docker-default/libseccomp", "docker-default", "--compiler", "libseccomp")
 		compileRaw("docker-default.json/libseccomp", "../../testdata/policies/docker-default.json", "--compiler", "libseccomp")
 	}
 	for _, u := range units {
 		compilers := []string{"native"}
-		if filters.LibseccompAvailable() {
+		if scmp.LibseccompAvailable() {
 			compilers = append(compilers, "libseccomp")
 		}
 		for _, c := range compilers {
@@ -82,7 +82,7 @@ func TestCompileHashesUnchanged(t *testing.T) {
 		}
 	}
 	name := "compile-hashes.txt"
-	if filters.LibseccompAvailable() {
+	if scmp.LibseccompAvailable() {
 		name = "compile-hashes-libseccomp.txt"
 	}
 	golden.Check(t, name, b.Bytes())

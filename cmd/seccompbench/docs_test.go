@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 )
 
 // docCommandLines returns every "seccompbench ..." command line inside a
@@ -61,8 +63,8 @@ func TestDocExamples(t *testing.T) {
 			lines[k] = v
 		}
 	}
-	ios, _, _, _ := testIOStreams()
-	f := &Factory{IO: ios}
+	ios, _, _, _ := cmdutil.TestIOStreams()
+	f := &cmdutil.Factory{IO: ios}
 	root := NewCmdRoot(f)
 	for _, c := range root.Commands() {
 		for i, ex := range strings.Split(c.Example, "\n") {

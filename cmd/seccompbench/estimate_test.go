@@ -3,14 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 )
@@ -55,7 +56,7 @@ func TestNewCmdEstimateFlags(t *testing.T) {
 func estimateFixture(t *testing.T) (dir, policy, profile string) {
 	t.Helper()
 	dir = t.TempDir()
-	p, err := filters.CalibrationFilter(filters.ArchX86_64, 10, filters.CalibrationMark{Name: "getppid", Pos: 1})
+	p, err := analysis.CalibrationFilter(filters.ArchX86_64, 10, analysis.CalibrationMark{Name: "getppid", Pos: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,17 +99,17 @@ func writeCalibration(t *testing.T, path string, entry, entryHW, pf, pfHW float6
 	}
 }
 
-func runEstimate(t *testing.T, args ...string) *estimateJSON {
+func runEstimate(t *testing.T, args ...string) *report.Estimate {
 	t.Helper()
-	ios, _, out, errOut := testIOStreams()
-	cmd := NewCmdEstimate(&Factory{IO: ios}, nil)
+	ios, _, out, errOut := cmdutil.TestIOStreams()
+	cmd := NewCmdEstimate(&cmdutil.Factory{IO: ios}, nil)
 	cmd.SetArgs(append(args, "--format", "json"))
 	cmd.SetOut(ios.Out)
 	cmd.SetErr(ios.ErrOut)
 	if err := cmd.Execute(); err != nil {
 		t.Fatalf("estimate: %v; stderr: %s", err, errOut)
 	}
-	var got estimateJSON
+	var got report.Estimate
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("decode: %v\n%s", err, out)
 	}
@@ -189,7 +190,7 @@ func fakeMeasure(_ context.Context, cfg runner.Config) ([]runner.Sample, error) 
 					if err != nil {
 						return nil, err
 					}
-					cost, err := filters.AnalyzeSyscall(s, filters.ArchX86_64, nr)
+					cost, err := analysis.AnalyzeSyscall(s, filters.ArchX86_64, nr)
 					if err != nil {
 						return nil, err
 					}
@@ -221,8 +222,8 @@ func TestEstimateQuickCalibrationAndValidate(t *testing.T) {
 	_, policy, profile := estimateFixture(t)
 	for _, cache := range []string{"defeat", "on"} {
 		t.Run(cache, func(t *testing.T) {
-			ios, _, out, errOut := testIOStreams()
-			cmd := NewCmdEstimate(&Factory{IO: ios}, func(o *EstimateOptions) error {
+			ios, _, out, errOut := cmdutil.TestIOStreams()
+			cmd := NewCmdEstimate(&cmdutil.Factory{IO: ios}, func(o *EstimateOptions) error {
 				o.Measure = fakeMeasure
 				return estimateRun(o)
 			})
@@ -230,7 +231,7 @@ func TestEstimateQuickCalibrationAndValidate(t *testing.T) {
 			if err := cmd.Execute(); err != nil {
 				t.Fatalf("%v; stderr %s", err, errOut)
 			}
-			var got estimateJSON
+			var got report.Estimate
 			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 				t.Fatal(err)
 			}
@@ -257,48 +258,6 @@ func TestEstimateQuickCalibrationAndValidate(t *testing.T) {
 	}
 }
 
-func TestCalibrationCounts(t *testing.T) {
-	tests := []struct {
-		n    int
-		want string
-	}{{0, "[0 1 2]"}, {1, "[0 1 2]"}, {2, "[0 1 2]"}, {8, "[0 1 4 8]"}, {31, "[0 1 16 31]"}, {500, "[0 1 64 127]"}}
-	for _, tt := range tests {
-		if got := calibrationCounts(tt.n); fmt.Sprint(got) != tt.want {
-			t.Errorf("calibrationCounts(%d) = %v, want %s", tt.n, got, tt.want)
-		}
-	}
-}
-
-// TestEstimateNumberFormats: a value and its CI bounds share unit and
-// decimals, an absolute error has no sign, counts of one are singular.
-func TestEstimateNumberFormats(t *testing.T) {
-	f := func(x float64) *float64 { return &x }
-	tests := []struct {
-		name, got, want string
-	}{
-		{"ms with CI", fmtEst(26.05e6, f(24.6e6), f(27.49e6), nsFormatter(26.05e6)), "26.05 ms [24.60 ms, 27.49 ms]"},
-		{"µs with CI", fmtEst(25.96e3, f(24.99e3), f(26.9e3), nsFormatter(25.96e3)), "25.96 µs [24.99 µs, 26.90 µs]"},
-		{"bound in a larger unit", fmtEst(950e3, f(900e3), f(1.05e6), nsFormatter(950e3)), "950.0 µs [900.0 µs, 1050.0 µs]"},
-		{"ns", fmtNs(35.5), "35.5 ns"},
-		{"zero", fmtNs(0), "0 ns"},
-		{"seconds", fmtNs(2.5e9), "2.50 s"},
-		{"percent with CI", fmtEst(0.8, f(0.776), f(0.836), pctFormatter(0.8)), "0.800% [0.776%, 0.836%]"},
-		{"negative zero", nsShort(-0.04), "0.0"},
-		{"negative zero bound", fmtEst(12, f(-0.2), f(24), nsFormatter(12)), "12.0 ns [-0.2 ns, 24.0 ns]"},
-		{"mean |error|", fmtUnsignedPct(f(7.1)), "7.1%"},
-		{"signed error", fmtSignedPct(f(7.1)), "+7.1%"},
-		{"negative error", fmtSignedPct(f(-26.4)), "-26.4%"},
-		{"signed zero", fmtSignedPct(f(-0.01)), "+0.0%"},
-		{"one filter", plural(1, "filter"), "1 filter"},
-		{"filters", plural(int64(32), "filter"), "32 filters"},
-	}
-	for _, tt := range tests {
-		if tt.got != tt.want {
-			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
-		}
-	}
-}
-
 // TestEstimateTextOneFilter renders the hand-computed estimate for a stack
 // of one filter as text.
 func TestEstimateTextOneFilter(t *testing.T) {
@@ -306,8 +265,8 @@ func TestEstimateTextOneFilter(t *testing.T) {
 	c1, c2 := filepath.Join(dir, "c1.json"), filepath.Join(dir, "c2.json")
 	writeCalibration(t, c1, 30, 10, 20, 2, 20)
 	writeCalibration(t, c2, 40, 20, 60, 4, 420)
-	ios, _, out, errOut := testIOStreams()
-	cmd := NewCmdEstimate(&Factory{IO: ios}, nil)
+	ios, _, out, errOut := cmdutil.TestIOStreams()
+	cmd := NewCmdEstimate(&cmdutil.Factory{IO: ios}, nil)
 	cmd.SetArgs([]string{policy, "--profile", profile, "--filters", "1", "--cache", "defeat", "--calibration", c1, "--calibration", c2, "--duration", "1ms"})
 	cmd.SetOut(ios.Out)
 	cmd.SetErr(ios.ErrOut)

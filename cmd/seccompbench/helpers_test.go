@@ -7,20 +7,22 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 )
 
 // execWant is what a flag-parsing test wants Execute to return.
 type execWant struct {
 	Err      bool   // an error instead of options
 	Contains string // in the error's message; "" matches any error
-	Usage    bool   // the error is a *FlagError (usage printed, exit code 2)
+	Usage    bool   // the error is a *cmdutil.FlagError (usage printed, exit code 2)
 }
 
 // errContaining wants an error whose message contains s, or no error when s
 // is "".
 func errContaining(s string) execWant { return execWant{Err: s != "", Contains: s} }
 
-// usageErrContaining wants a *FlagError whose message contains s, or no
+// usageErrContaining wants a *cmdutil.FlagError whose message contains s, or no
 // error when s is "".
 func usageErrContaining(s string) execWant {
 	return execWant{Err: s != "", Contains: s, Usage: true}
@@ -31,7 +33,7 @@ func (w execWant) String() string {
 	case !w.Err:
 		return "no error"
 	case w.Usage:
-		return fmt.Sprintf("a *FlagError containing %q", w.Contains)
+		return fmt.Sprintf("a *cmdutil.FlagError containing %q", w.Contains)
 	default:
 		return fmt.Sprintf("an error containing %q", w.Contains)
 	}
@@ -43,11 +45,11 @@ func (w execWant) String() string {
 // Execute's error against want. It returns the parsed options when no error
 // is wanted and nil when one is, so the caller returns; any other outcome
 // fails the test.
-func parseFlags[O any](t *testing.T, newCmd func(*Factory, func(*O) error) *cobra.Command, args []string, want execWant) *O {
+func parseFlags[O any](t *testing.T, newCmd func(*cmdutil.Factory, func(*O) error) *cobra.Command, args []string, want execWant) *O {
 	t.Helper()
-	ios, _, _, _ := testIOStreams()
+	ios, _, _, _ := cmdutil.TestIOStreams()
 	var got *O
-	cmd := newCmd(&Factory{IO: ios}, func(o *O) error { got = o; return nil })
+	cmd := newCmd(&cmdutil.Factory{IO: ios}, func(o *O) error { got = o; return nil })
 	cmd.SetArgs(args)
 	cmd.SetOut(ios.Out)
 	cmd.SetErr(ios.ErrOut)
@@ -61,7 +63,7 @@ func parseFlags[O any](t *testing.T, newCmd func(*Factory, func(*O) error) *cobr
 		}
 		return got
 	}
-	var fe *FlagError
+	var fe *cmdutil.FlagError
 	if err == nil || !strings.Contains(err.Error(), want.Contains) || want.Usage && !errors.As(err, &fe) {
 		t.Fatalf("Execute() error = %v, want %v", err, want)
 	}

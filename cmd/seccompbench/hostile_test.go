@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -56,7 +57,7 @@ func TestRunHostilePolicies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			args := []string{"run", tt.policy, "--trials", "2", "--iterations", "100", "--samples", "2", "--cache", "defeat", "--format", "json", "-q"}
-			if !contains(tt.args, "--filters") {
+			if !slices.Contains(tt.args, "--filters") {
 				args = append(args, "--filters", "0,1,2")
 			}
 			var out, errb bytes.Buffer
@@ -94,13 +95,4 @@ func TestRunHostilePolicies(t *testing.T) {
 			}
 		})
 	}
-}
-
-func contains(xs []string, x string) bool {
-	for _, s := range xs {
-		if s == x {
-			return true
-		}
-	}
-	return false
 }

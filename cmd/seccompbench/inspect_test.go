@@ -11,7 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 )
 
@@ -53,11 +58,11 @@ func TestNewCmdInspectFlags(t *testing.T) {
 // seccomp.
 func fakeProcesses(t *testing.T) (map[int]runner.ProcessFilters, [][]byte) {
 	t.Helper()
-	a, err := filters.CalibrationFilter(filters.ArchX86_64, 3)
+	a, err := analysis.CalibrationFilter(filters.ArchX86_64, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := filters.CalibrationFilter(filters.ArchX86_64, 4)
+	b, err := analysis.CalibrationFilter(filters.ArchX86_64, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,8 +76,9 @@ func fakeProcesses(t *testing.T) (map[int]runner.ProcessFilters, [][]byte) {
 }
 
 func newInspectOpts(t *testing.T, procs map[int]runner.ProcessFilters) (*InspectOptions, *bytes.Buffer, *bytes.Buffer) {
-	ios, _, out, errOut := testIOStreams()
-	return &InspectOptions{IO: ios, Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }, Format: "json", Syscalls: []string{"getppid", "getpid"},
+	ios, _, out, errOut := cmdutil.TestIOStreams()
+	return &InspectOptions{IO: ios, Format: "json", Options: inspect.Options{
+		Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }, Syscalls: []string{"getppid", "getpid"},
 		Inspect: func(pid int) (runner.ProcessFilters, error) {
 			pf, ok := procs[pid]
 			if !ok {
@@ -81,7 +87,7 @@ func newInspectOpts(t *testing.T, procs map[int]runner.ProcessFilters) (*Inspect
 			return pf, nil
 		},
 		ListPids: func() ([]int, error) { return []int{1, 42, 43, 99, os.Getpid()}, nil },
-	}, out, errOut
+	}}, out, errOut
 }
 
 func TestInspectRunJSON(t *testing.T) {
@@ -147,8 +153,8 @@ func TestInspectRunErrorsAndAll(t *testing.T) {
 		opts.Pids = []int{43, 99}
 		opts.Format = "table"
 		err := inspectRun(opts)
-		if !errors.Is(err, errInspect) {
-			t.Fatalf("got %v, want errInspect", err)
+		if !errors.Is(err, inspect.ErrInspect) {
+			t.Fatalf("got %v, want ErrInspect", err)
 		}
 		for _, want := range []string{"pid 43", "needs CAP_SYS_ADMIN", "pid 99\n", "file does not exist"} {
 			if !strings.Contains(out.String(), want) {
@@ -162,7 +168,7 @@ func TestInspectRunErrorsAndAll(t *testing.T) {
 		if err := inspectRun(opts); err != nil {
 			t.Fatalf("--all must not fail on processes it may not read: %v", err)
 		}
-		var got []inspectJSON
+		var got []report.InspectProcess
 		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +190,7 @@ func TestInspectSave(t *testing.T) {
 	if err := inspectRun(opts); err != nil {
 		t.Fatal(err)
 	}
-	var m inspectManifest
+	var m report.InspectManifest
 	b, err := os.ReadFile(filepath.Join(opts.Save, "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +206,7 @@ func TestInspectSave(t *testing.T) {
 			t.Errorf("manifest filter %d: %+v", i, f)
 		}
 		// Saved files load through the policy loader as raw BPF, unchanged.
-		p, err := filters.Open(filepath.Join(opts.Save, f.File))
+		p, err := formats.Open(filepath.Join(opts.Save, f.File))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,8 +225,8 @@ func TestIndexRanges(t *testing.T) {
 		want string
 	}{{[]int{0}, "0"}, {[]int{0, 1, 2, 5, 7, 8}, "0-2,5,7-8"}, {nil, ""}}
 	for _, tt := range tests {
-		if got := indexRanges(tt.in); got != tt.want {
-			t.Errorf("indexRanges(%v) = %q, want %q", tt.in, got, tt.want)
+		if got := report.IndexRanges(tt.in); got != tt.want {
+			t.Errorf("report.IndexRanges(%v) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

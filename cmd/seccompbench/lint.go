@@ -2,34 +2,34 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 )
 
-func init() {
-	extraCommands = append(extraCommands, func(f *Factory) *cobra.Command { return NewCmdLint(f, nil) })
-}
-
 // LintOptions are the flags and arguments of `seccompbench lint`.
 type LintOptions struct {
-	IO *IOStreams
+	IO *cmdutil.IOStreams
 
 	Policies []string
 	Workload string // "" = no workload check
 	Filters  int    // requested stack depth; 0 = one filter per policy
 	Format   string // text or json
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler filters.Compiler
+	Compiler scmp.Compiler
 }
 
 // NewCmdLint builds `seccompbench lint`. runF, if not nil, replaces lintRun
 // (tests use it to check flag parsing).
-func NewCmdLint(f *Factory, runF func(*LintOptions) error) *cobra.Command {
+func NewCmdLint(f *cmdutil.Factory, runF func(*LintOptions) error) *cobra.Command {
 	opts := &LintOptions{IO: f.IO}
 	cmd := &cobra.Command{
 		Use:   "lint POLICY...",
@@ -57,16 +57,16 @@ an error-severity finding exists.`,
 			opts.Policies = args
 			if opts.Workload != "" {
 				if _, err := runner.LookupWorkload(opts.Workload); err != nil {
-					return &FlagError{Err: fmt.Errorf("--workload: %w", err)}
+					return &cmdutil.FlagError{Err: fmt.Errorf("--workload: %w", err)}
 				}
 			}
 			switch opts.Format {
 			case "text", "json":
 			default:
-				return flagErrorf("--format: %q is not text or json", opts.Format)
+				return cmdutil.FlagErrorf("--format: %q is not text or json", opts.Format)
 			}
 			if opts.Filters < 0 {
-				return flagErrorf("--filters: negative count %d", opts.Filters)
+				return cmdutil.FlagErrorf("--filters: negative count %d", opts.Filters)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -78,69 +78,32 @@ an error-severity finding exists.`,
 	fl.StringVar(&opts.Workload, "workload", "", "also check the syscalls of this run workload: "+strings.Join(runner.WorkloadNames(), ", "))
 	fl.IntVar(&opts.Filters, "filters", 0, "check the path limit for this many filters, cycling the policies")
 	fl.StringVar(&opts.Format, "format", "text", "output format: text or json")
-	addCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	return cmd
 }
 
-// lintJSON is one finding in `lint --format json`.
-type lintJSON struct {
-	Severity filters.Severity `json:"severity"`
-	Code     string           `json:"code"`
-	Filter   int              `json:"filter"`
-	Policy   string           `json:"policy,omitempty"`
-	Syscall  string           `json:"syscall,omitempty"`
-	Message  string           `json:"message"`
-	Hint     string           `json:"hint"`
-}
-
 func lintRun(opts *LintOptions) error {
-	progs, _, err := openPolicies(opts.Policies, filters.OpenOptions{Compiler: opts.Compiler})
+	progs, _, err := cmdutil.OpenPolicies(opts.Policies, formats.OpenOptions{Compiler: opts.Compiler})
 	if err != nil {
 		return err
 	}
 	s := filters.Stack(progs)
-	lo := filters.LintOptions{Count: opts.Filters}
+	lo := analysis.LintOptions{Count: opts.Filters}
 	if opts.Workload != "" {
 		w, _ := runner.LookupWorkload(opts.Workload)
 		lo.Workload = w.Syscalls
 	}
-	findings := filters.Lint(s, lo)
+	findings := analysis.Lint(s, lo)
 	if opts.Format == "json" {
-		out := make([]lintJSON, 0, len(findings))
-		for _, f := range findings {
-			j := lintJSON{Severity: f.Severity, Code: f.Code, Filter: f.Filter, Syscall: f.Syscall, Message: f.Message, Hint: f.Hint}
-			if f.Filter >= 0 && f.Filter < len(s) {
-				j.Policy = s[f.Filter].Source
-			}
-			out = append(out, j)
-		}
-		if err := writeJSON(opts.IO.Out, out); err != nil {
-			return err
-		}
-	} else if err := writeFindings(opts.IO.Out, findings); err != nil {
+		err = report.WriteLintJSON(opts.IO.Out, s, findings)
+	} else {
+		err = report.WriteLintText(opts.IO.Out, findings)
+	}
+	if err != nil {
 		return err
 	}
-	if filters.HasErrors(findings) {
+	if analysis.HasErrors(findings) {
 		return errFindings
-	}
-	return nil
-}
-
-func writeFindings(w io.Writer, fs []filters.Finding) error {
-	var b strings.Builder
-	counts := map[filters.Severity]int{}
-	for _, f := range fs {
-		counts[f.Severity]++
-		where := "stack"
-		if f.Filter >= 0 {
-			where = fmt.Sprintf("filter %d", f.Filter)
-		}
-		fmt.Fprintf(&b, "%s: %s [%s]: %s\n", f.Severity, where, f.Code, f.Message)
-		fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
-	}
-	fmt.Fprintf(&b, "%d errors, %d warnings, %d info\n", counts[filters.SeverityError], counts[filters.SeverityWarning], counts[filters.SeverityInfo])
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("write findings: %w", err)
 	}
 	return nil
 }

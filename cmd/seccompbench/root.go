@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 )
 
 // Exit codes of the command (DEVELOPERS.md): 0 ok, 1 failure, 2 usage,
@@ -23,43 +24,8 @@ const (
 	exitInterrupted = 130
 )
 
-// IOStreams are the command's standard streams. Results go to Out; progress,
-// warnings and status go to ErrOut.
-type IOStreams struct {
-	In     io.Reader
-	Out    io.Writer
-	ErrOut io.Writer
-	// ErrTTY reports whether ErrOut is a terminal (progress is shown only
-	// then).
-	ErrTTY bool
-}
-
-// testIOStreams returns streams backed by buffers, and the buffers.
-func testIOStreams() (*IOStreams, *bytes.Buffer, *bytes.Buffer, *bytes.Buffer) {
-	in, out, errOut := &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
-	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
-}
-
-// Factory carries what commands need from outside: streams, clock, context.
-type Factory struct {
-	IO  *IOStreams
-	Now func() time.Time
-	// Context is cancelled on SIGINT/SIGTERM.
-	Context context.Context
-}
-
-// FlagError is a usage error: the command prints its usage and exits 2.
-type FlagError struct{ Err error }
-
-func (e *FlagError) Error() string { return e.Err.Error() }
-func (e *FlagError) Unwrap() error { return e.Err }
-
-func flagErrorf(format string, args ...any) error {
-	return &FlagError{Err: fmt.Errorf(format, args...)}
-}
-
-// NewCmdRoot builds the command tree.
-func NewCmdRoot(f *Factory) *cobra.Command {
+// NewCmdRoot builds the command tree, adding every command explicitly.
+func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "seccompbench",
 		Short: "Measure what seccomp filters cost per syscall, and why",
@@ -69,26 +35,34 @@ overhead with confidence intervals, together with the reason behind each
 number: the kernel's action cache, instructions executed, mitigations.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Version:       version(),
+		Version:       cmdutil.Version(),
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return flagErrorf("unknown command %q", args[0])
+				return cmdutil.FlagErrorf("unknown command %q", args[0])
 			}
 			return cmd.Help()
 		},
 	}
-	root.SetVersionTemplate(versionLine())
+	root.SetVersionTemplate(cmdutil.VersionLine())
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &FlagError{Err: err}
+		return &cmdutil.FlagError{Err: err}
 	})
-	root.AddCommand(NewCmdRun(f, nil))
-	for _, add := range extraCommands {
-		root.AddCommand(add(f))
-	}
+	root.AddCommand(
+		NewCmdRun(f, nil),
+		NewCmdCompile(f, nil),
+		NewCmdSimulate(f, nil),
+		NewCmdLint(f, nil),
+		NewCmdCompare(f, nil),
+		NewCmdEstimate(f, nil),
+		NewCmdInspect(f, nil),
+		NewCmdSandbox(f, nil),
+		NewCmdVersion(f, nil),
+		NewCmdMan(f, nil),
+	)
 	usageArgs(root)
 	return root
 }
@@ -100,11 +74,10 @@ func usageArgs(c *cobra.Command) {
 	if check := c.Args; check != nil {
 		c.Args = func(cmd *cobra.Command, args []string) error {
 			if err := check(cmd, args); err != nil {
-				var fe *FlagError
-				if errors.As(err, &fe) {
+				if cmdutil.IsFlagError(err) {
 					return err
 				}
-				return &FlagError{Err: fmt.Errorf("%s: %w (usage: %s)", cmd.Name(), err, cmd.UseLine())}
+				return &cmdutil.FlagError{Err: fmt.Errorf("%s: %w (usage: %s)", cmd.Name(), err, cmd.UseLine())}
 			}
 			return nil
 		}
@@ -113,10 +86,6 @@ func usageArgs(c *cobra.Command) {
 		usageArgs(sub)
 	}
 }
-
-// extraCommands are added by other files of this package (each registers
-// its NewCmdX in an init function), so commands stay one file each.
-var extraCommands []func(*Factory) *cobra.Command
 
 // run executes the command line args and returns the exit code. It is the
 // only place that maps errors to exit codes.
@@ -128,15 +97,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Then the default handling comes back, so a second one ends the
 	// process at once (children die with it: PR_SET_PDEATHSIG).
 	go func() { <-ctx.Done(); stop() }()
-	ios := &IOStreams{In: stdin, Out: stdout, ErrOut: stderr, ErrTTY: isTerminal(stderr)}
-	f := &Factory{IO: ios, Now: time.Now, Context: ctx}
+	ios := &cmdutil.IOStreams{In: stdin, Out: stdout, ErrOut: stderr, ErrTTY: cmdutil.IsTerminal(stderr)}
+	f := &cmdutil.Factory{IO: ios, Now: time.Now, Context: ctx}
 	root := NewCmdRoot(f)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
-	return exitCode(err, root, stderr)
+	return exitCode(err, stderr)
 }
 
-func exitCode(err error, root *cobra.Command, stderr io.Writer) int {
+func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
@@ -145,9 +114,8 @@ func exitCode(err error, root *cobra.Command, stderr io.Writer) int {
 		return exitFailure
 	}
 	fmt.Fprintf(stderr, "seccompbench: %v\n", err)
-	var fe *FlagError
 	switch {
-	case errors.As(err, &fe):
+	case cmdutil.IsFlagError(err):
 		fmt.Fprintln(stderr, "Run 'seccompbench --help' or 'seccompbench COMMAND --help' for usage.")
 		return exitUsage
 	case errors.Is(err, context.Canceled):
@@ -159,14 +127,3 @@ func exitCode(err error, root *cobra.Command, stderr io.Writer) int {
 // errFindings is returned by commands (lint) that ran fine but found
 // error-severity problems: exit code 1, no extra message.
 var errFindings = errors.New("error-severity findings")
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-func asFlagError(err error, target **FlagError) bool { return errors.As(err, target) }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/runner"
-	"github.com/seccompbench/seccompbench/stats"
 )
 
 func TestMain(m *testing.M) {
@@ -19,40 +17,6 @@ func TestMain(m *testing.M) {
 		runner.ChildMain()
 	}
 	os.Exit(m.Run())
-}
-
-func TestParseCounts(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    []int
-		wantErr string
-	}{
-		{"0,1,2,4,8,16,32", []int{0, 1, 2, 4, 8, 16, 32}, ""},
-		{"0-4", []int{0, 1, 2, 3, 4}, ""},
-		{"0-32/8", []int{0, 8, 16, 24, 32}, ""},
-		{"4,0-2,2", []int{0, 1, 2, 4}, ""},
-		{"", nil, "empty element"},
-		{"1,,2", nil, "empty element"},
-		{"a", nil, "bad count"},
-		{"5-2", nil, "bad range"},
-		{"0-8/0", nil, "bad stride"},
-		{"-1", nil, "negative count"},
-		{"5000", nil, "out of range"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, err := ParseCounts(tt.in)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil || !slices.Equal(got, tt.want) {
-				t.Errorf("got %v, %v; want %v", got, err, tt.want)
-			}
-		})
-	}
 }
 
 func TestNewCmdRunFlags(t *testing.T) {
@@ -84,7 +48,7 @@ func TestNewCmdRunFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			// A wanted error is a *FlagError naming the flag.
+			// A wanted error is a *cmdutil.FlagError naming the flag.
 			got := parseFlags(t, NewCmdRun, tt.args, execWant{Err: tt.wantErr, Contains: "--", Usage: true})
 			if got == nil {
 				return
@@ -212,97 +176,6 @@ func TestRunTableAndAtomicOutput(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
 	if len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
-	}
-}
-
-func TestCompileSystemdStack(t *testing.T) {
-	var out, errb bytes.Buffer
-	code := run([]string{"compile", "--systemd-stack", "../../testdata/policies/hardened.service"}, strings.NewReader(""), &out, &errb)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	// hardened.service models 35 filters (filters/systemd_test.go derives
-	// the count directive by directive).
-	if last := lines[len(lines)-1]; last != "35 filters" {
-		t.Errorf("last line %q, want \"35 filters\"", last)
-	}
-	if code := run([]string{"compile", "default", "--systemd-stack", "x.service"}, strings.NewReader(""), &out, &errb); code != 2 {
-		t.Errorf("POLICY with --systemd-stack: exit %d, want 2", code)
-	}
-	if code := run([]string{"run", "--compiler", "gcc"}, strings.NewReader(""), &out, &errb); code != 2 {
-		t.Errorf("run --compiler gcc: exit %d, want 2", code)
-	}
-}
-
-func TestLinearity(t *testing.T) {
-	cell := func(n int, center float64) stats.CellResult {
-		// Four children spread ±1 around center.
-		return stats.CellResult{Variant: "defeat", Filters: n, Samples: []float64{center - 1, center - 0.5, center + 0.5, center + 1}}
-	}
-	tests := []struct {
-		name            string
-		cells           []stats.CellResult
-		wantLow, wantHi float64
-		differs         bool
-	}{
-		{"linear", []stats.CellResult{cell(1, 120), cell(2, 140), cell(16, 420), cell(32, 740)}, 20, 20, false},
-		{"grows with depth", []stats.CellResult{cell(1, 120), cell(2, 140), cell(16, 500), cell(32, 1140)}, 20, 40, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := linearity(stats.Result{Cells: tt.cells}, []string{"defeat"}, 0.95)
-			if len(got) != 1 {
-				t.Fatalf("got %v", got)
-			}
-			l := got[0]
-			if math.Abs(l.LowNs-tt.wantLow) > 1e-9 || math.Abs(l.HighNs-tt.wantHi) > 1e-9 || l.DiffersFromFit != tt.differs ||
-				l.LowFrom != 1 || l.LowTo != 2 || l.HighFrom != 16 || l.HighTo != 32 {
-				t.Errorf("got %+v, want low %v high %v differs %v", l, tt.wantLow, tt.wantHi, tt.differs)
-			}
-		})
-	}
-}
-
-// preciseEnough stops a run once every variant's per-filter half-width
-// reaches --target-ci: synthetic children with known spread.
-func TestPreciseEnough(t *testing.T) {
-	mk := func(blocks int, noise float64) []runner.Sample {
-		var out []runner.Sample
-		seq := 0
-		for b := 0; b < blocks; b++ {
-			for _, n := range []int{0, 1, 2, 4, 8} {
-				// Alternate ±noise so the spread is known and symmetric.
-				e := noise
-				if (b+n)%2 == 0 {
-					e = -noise
-				}
-				out = append(out, runner.Sample{Cell: runner.Cell{Variant: runner.VariantDefeat, Filters: n}, Block: b, Seq: seq,
-					NsPerOp: 100 + 30*float64(min(n, 1)) + 20*float64(n) + e})
-				seq++
-			}
-		}
-		return out
-	}
-	tests := []struct {
-		name   string
-		s      []runner.Sample
-		target float64
-		rel    bool
-		want   bool
-	}{
-		{"quiet, 10 blocks, 1 ns", mk(10, 0.5), 1, false, true},
-		{"noisy, 3 blocks, 1 ns", mk(3, 20), 1, false, false},
-		{"noisy, 3 blocks, 50%", mk(3, 20), 0.5, true, true},
-		{"too few counts", mk(10, 0.5)[:2], 1, false, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			o := &RunOptions{Confidence: 0.95, TargetCI: tt.target, TargetCIRel: tt.rel}
-			if got := preciseEnough(tt.s, []string{"defeat"}, o); got != tt.want {
-				t.Errorf("preciseEnough = %v, want %v", got, tt.want)
-			}
-		})
 	}
 }
 

@@ -6,30 +6,30 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/simulate"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/runner"
 )
 
-func init() {
-	extraCommands = append(extraCommands, func(f *Factory) *cobra.Command { return NewCmdSandbox(f, nil) })
-}
-
 // SandboxOptions are the flags and arguments of `seccompbench sandbox`.
 type SandboxOptions struct {
-	IO *IOStreams
+	IO *cmdutil.IOStreams
 
 	Policies    []string
 	Filters     int // stack depth by cycling the policies; 0 = one each
 	DefeatCache bool
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler  filters.Compiler
+	Compiler  scmp.Compiler
 	SpecAllow bool
 	Command   []string
 }
 
 // NewCmdSandbox builds `seccompbench sandbox`. runF, if not nil, replaces
 // sandboxRun (tests use it to check flag parsing).
-func NewCmdSandbox(f *Factory, runF func(*SandboxOptions) error) *cobra.Command {
+func NewCmdSandbox(f *cmdutil.Factory, runF func(*SandboxOptions) error) *cobra.Command {
 	opts := &SandboxOptions{IO: f.IO}
 	cmd := &cobra.Command{
 		Use:   "sandbox POLICY... -- COMMAND [ARG...]",
@@ -47,14 +47,14 @@ long-running process with a known stack for inspect and run --pid.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dash := cmd.ArgsLenAtDash()
 			if dash < 0 || dash == len(args) {
-				return flagErrorf("give the command after --")
+				return cmdutil.FlagErrorf("give the command after --")
 			}
 			opts.Policies, opts.Command = args[:dash], args[dash:]
 			if len(opts.Policies) == 0 {
-				return flagErrorf("give at least one POLICY before --")
+				return cmdutil.FlagErrorf("give at least one POLICY before --")
 			}
 			if opts.Filters < 0 {
-				return flagErrorf("--filters: negative count %d", opts.Filters)
+				return cmdutil.FlagErrorf("--filters: negative count %d", opts.Filters)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -66,16 +66,16 @@ long-running process with a known stack for inspect and run --pid.`,
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	fl.BoolVar(&opts.DefeatCache, "defeat-cache", false, "prepend ld [instruction_pointer] to every filter, as run --cache defeat does")
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install with SECCOMP_FILTER_FLAG_SPEC_ALLOW")
-	addCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	return cmd
 }
 
 func sandboxRun(opts *SandboxOptions) error {
-	stack, err := simulateStack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler, opts.IO.ErrOut)
+	stack, err := simulate.Stack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
-	if i, pc, ok := notifyAt(stack); ok {
+	if i, pc, ok := runjob.NotifyAt(stack); ok {
 		// Not refused: the command may be meant to meet it. But no
 		// supervisor will answer, so say what will happen.
 		fmt.Fprintf(opts.IO.ErrOut, "warning: filter %d (%s) returns SECCOMP_RET_USER_NOTIF at instruction %d; sandbox installs no listener, so the syscalls that reach it fail with ENOSYS\n", i, stack[i].Name, pc)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 )
 
 func TestNewCmdSandboxFlags(t *testing.T) {
@@ -49,7 +51,7 @@ func TestSandboxRefusesDeniedExecve(t *testing.T) {
 		return strings.TrimSpace(strings.SplitN(v, "\n", 2)[0])
 	}
 	before := filtersNow()
-	ios, _, _, _ := testIOStreams()
+	ios, _, _, _ := cmdutil.TestIOStreams()
 	err := sandboxRun(&SandboxOptions{IO: ios, Policies: []string{policy}, Command: []string{"true"}})
 	if err == nil || !strings.Contains(err.Error(), "execve") {
 		t.Fatalf("got %v, want a refusal naming execve", err)

@@ -12,7 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/simulate"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -21,14 +24,14 @@ func TestSimulateOutputFlags(t *testing.T) {
 	tests := []struct {
 		name    string
 		args    []string
-		want    []outputSpec
+		want    []output.Spec
 		wantErr string
 	}{
-		{"stdout table", []string{"default", "--all"}, []outputSpec{{Format: "table"}}, ""},
-		{"svg to stdout", []string{"default", "--all", "--format", "svg"}, []outputSpec{{Format: "svg"}}, ""},
+		{"stdout table", []string{"default", "--all"}, []output.Spec{{Format: "table"}}, ""},
+		{"svg to stdout", []string{"default", "--all", "--format", "svg"}, []output.Spec{{Format: "svg"}}, ""},
 		{"files by extension", []string{"default", "--all", "-o", "p.svg", "-o", "p.png", "-o", "t.txt", "-o", "t.json"},
-			[]outputSpec{{"p.svg", "svg"}, {"p.png", "png"}, {"t.txt", "table"}, {"t.json", "json"}}, ""},
-		{"one syscall to json file", []string{"default", "--syscall", "getpid", "-o", "g.json"}, []outputSpec{{"g.json", "json"}}, ""},
+			[]output.Spec{{Path: "p.svg", Format: "svg"}, {Path: "p.png", Format: "png"}, {Path: "t.txt", Format: "table"}, {Path: "t.json", Format: "json"}}, ""},
+		{"one syscall to json file", []string{"default", "--syscall", "getpid", "-o", "g.json"}, []output.Spec{{Path: "g.json", Format: "json"}}, ""},
 		{"plot needs --all", []string{"default", "--syscall", "getpid", "-o", "p.svg"}, nil, "add --all"},
 		{"png needs a file", []string{"default", "--all", "--format", "png"}, nil, "-o plot.png"},
 		{"csv is not a simulate format", []string{"default", "--all", "-o", "t.csv"}, nil, "simulate writes"},
@@ -57,7 +60,7 @@ func TestSimulateOutputFlags(t *testing.T) {
 func TestSimulateRunPlots(t *testing.T) {
 	dir := t.TempDir()
 	path := func(n string) string { return filepath.Join(dir, n) }
-	ios, _, out, errOut := testIOStreams()
+	ios, _, out, errOut := cmdutil.TestIOStreams()
 	opts := &SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Sort: "nr", Format: "table",
 		Outputs: []string{path("p.svg"), path("p.png"), path("t.txt"), path("t.json")}}
 	if err := simulateRun(opts); err != nil {
@@ -117,7 +120,7 @@ func TestSimulateRunPlots(t *testing.T) {
 	if !strings.Contains(string(txt), "# x86_64: 108 of 383 syscalls cached") {
 		t.Errorf("table lacks the x86_64 cache line:\n%.300s", txt)
 	}
-	var doc simDocJSON
+	var doc report.SimulateDoc
 	b, err := os.ReadFile(path("t.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -142,17 +145,16 @@ func TestSimulatePlotData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := simulateStack([]string{"default"}, 0, tt.defeat, filters.CompilerNative, io.Discard)
+			s, err := simulate.Stack([]string{"default"}, 0, tt.defeat, scmp.CompilerNative, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var captured *report.SimulatePlot
-			opts := &SimulateOptions{Arch: tt.arch, Sort: tt.sort, DefeatCache: tt.defeat}
-			_, costs, err := simulateCosts(opts, s)
+			_, costs, err := simulate.Costs(s, tt.arch, tt.sort)
 			if err != nil {
 				t.Fatal(err)
 			}
-			captured = simulatePlot(opts, s, costs)
+			captured = simulate.Plot(s, costs, tt.arch, tt.sort, tt.defeat)
 			if captured.Arch != tt.wantArch || len(captured.Bars) != tt.wantBars || captured.Order != tt.sort || captured.CacheDefeated != tt.defeat {
 				t.Fatalf("plot = arch %s, %d bars, order %s, defeated %v; want %s, %d, %s, %v",
 					captured.Arch, len(captured.Bars), captured.Order, captured.CacheDefeated, tt.wantArch, tt.wantBars, tt.sort, tt.defeat)

@@ -1,0 +1,226 @@
+package estimate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// calibrationFromFiles reads run results and fits the model from their
+// "defeat" fits; the first file with an all-cached "on" variant gives the
+// cached cost at the stack depth n.
+func calibrationFromFiles(opts *Options, n int) (stats.CostModel, []report.EstimatePoint, string, []string, error) {
+	var pts []stats.CalibrationPoint
+	var js []report.EstimatePoint
+	var warnings []string
+	var cached stats.Estimate
+	haveCached := false
+	env := runner.CaptureEnvironment()
+	for _, path := range opts.Calibrations {
+		doc, err := cmdutil.ReadDocument(path, "calibration")
+		if err != nil {
+			return stats.CostModel{}, nil, "", nil, err
+		}
+		pt, c, ok, err := pointFromDoc(doc, n)
+		if err != nil {
+			return stats.CostModel{}, nil, "", nil, fmt.Errorf("calibration %s: %w", path, err)
+		}
+		if doc.Config.Confidence != opts.Confidence {
+			warnings = append(warnings, fmt.Sprintf("calibration %s has %.0f%% intervals, the estimate uses %.0f%%; its intervals are used as they are", path, doc.Config.Confidence*100, opts.Confidence*100))
+		}
+		if doc.Environment.Kernel != env.Kernel || doc.Environment.CPUModel != env.CPUModel {
+			warnings = append(warnings, fmt.Sprintf("calibration %s was measured on kernel %s, %s; this machine is kernel %s, %s", path, doc.Environment.Kernel, doc.Environment.CPUModel, env.Kernel, env.CPUModel))
+		}
+		if maxN := slices.Max(append([]int{0}, doc.Config.FilterCounts...)); maxN > 0 && (n > 2*maxN || 4*n < maxN) {
+			warnings = append(warnings, fmt.Sprintf("calibration %s was measured up to %d filters, the estimate is for %d: the per-filter and per-instruction costs depend on depth (instruction cache), so calibrate near %d filters", path, maxN, n, n))
+		}
+		if doc.Partial {
+			warnings = append(warnings, fmt.Sprintf("calibration %s is a partial (interrupted) run", path))
+		}
+		for _, ctl := range doc.Control {
+			if ctl.SlowdownPctLow > 0 {
+				warnings = append(warnings, fmt.Sprintf("calibration %s: installing filters slowed a CPU-bound loop by %.1f%% (%s variant; a mitigation such as speculative store bypass); that slowdown of all code is not in this estimate", path, ctl.SlowdownPct, ctl.Variant))
+			}
+		}
+		pts = append(pts, pt)
+		js = append(js, report.EstimatePoint{Source: path + " (" + doc.Config.Workload + ")", InsnsPerFilter: pt.InsnsPerFilter, EntryNs: pt.Entry.Center,
+			PerFilterNs: pt.PerFilter.Center, PerFilterLowNs: pt.PerFilter.Lo, PerFilterHiNs: pt.PerFilter.Hi})
+		if ok && !haveCached {
+			cached, haveCached = c, true
+		}
+	}
+	if !haveCached {
+		warnings = append(warnings, "no calibration measured the cached path (an \"on\" fit whose workload syscalls are all cached): cached syscalls are taken as free")
+	}
+	m, w, err := stats.FitCostModel(pts, cached, opts.Confidence)
+	if err != nil {
+		return m, nil, "", nil, err
+	}
+	return m, js, "calibration files " + strings.Join(opts.Calibrations, ", "), append(warnings, w...), nil
+}
+
+// pointFromDoc extracts a calibration point from a run result: the defeat
+// fit, and the instructions per filter of the workload's syscalls in the
+// deepest defeat stack (the document's cache section). cached is the on
+// fit's entry + n·per_filter when every workload syscall was cached with
+// the cache on.
+func pointFromDoc(doc *report.Document, n int) (pt stats.CalibrationPoint, cached stats.Estimate, haveCached bool, err error) {
+	var def, on *report.Fit
+	for i := range doc.Fits {
+		switch doc.Fits[i].Variant {
+		case "defeat":
+			def = &doc.Fits[i]
+		case "on":
+			on = &doc.Fits[i]
+		}
+	}
+	if def == nil {
+		return pt, cached, false, errors.New("no \"defeat\" fit: calibrate with run --cache defeat (or both) at two or more filter counts above 0 and at 0")
+	}
+	maxN := 0
+	for _, c := range doc.Config.FilterCounts {
+		maxN = max(maxN, c)
+	}
+	var ins []int
+	allCachedOn := on != nil
+	for _, cv := range doc.Cache {
+		for _, s := range cv.Syscalls {
+			switch cv.Variant {
+			case "defeat":
+				ins = append(ins, s.Instructions)
+			case "on":
+				allCachedOn = allCachedOn && s.Cached
+			}
+		}
+	}
+	if len(ins) == 0 || maxN == 0 {
+		return pt, cached, false, errors.New("no instruction counts for the defeat variant's workload syscalls (cache section)")
+	}
+	sum := 0
+	for _, x := range ins {
+		sum += x
+	}
+	pt = stats.CalibrationPoint{
+		Entry:          stats.Estimate{Center: def.EntryNs, Lo: def.EntryCILowNs, Hi: def.EntryCIHighNs},
+		PerFilter:      stats.Estimate{Center: def.PerFilterNs, Lo: def.PerFilterCILowNs, Hi: def.PerFilterCIHighNs},
+		InsnsPerFilter: float64(sum) / float64(len(ins)) / float64(maxN),
+	}
+	if allCachedOn {
+		cached = stats.AtDepth(stats.Estimate{Center: on.EntryNs, Lo: on.EntryCILowNs, Hi: on.EntryCIHighNs},
+			stats.Estimate{Center: on.PerFilterNs, Lo: on.PerFilterCILowNs, Hi: on.PerFilterCIHighNs}, n)
+	}
+	return pt, cached, allCachedOn, nil
+}
+
+// calibrationWorkloads are the quick calibration's syscalls and their
+// positions in CalibrationFilter's chain (0: unmarked, the chain's end).
+var calibrationWorkloads = []analysis.CalibrationMark{{Name: "getppid", Pos: 1}, {Name: "gettid", Pos: 125}, {Name: "getpid", Pos: 0}}
+
+// quickCalibration measures the cost model on this machine: for each
+// calibration workload, runs of CalibrationFilter at calibrationCounts(n)
+// with the cache defeated (a calibration point) and as installed (every
+// syscall cached: the cached cost at depth n, averaged over the workloads).
+func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostModel, []report.EstimatePoint, string, []string, error) {
+	var marks []analysis.CalibrationMark
+	for _, m := range calibrationWorkloads {
+		if m.Pos > 0 {
+			marks = append(marks, m)
+		}
+	}
+	prog, err := analysis.CalibrationFilter(filters.ArchX86_64, analysis.MaxCalibrationChain, marks...)
+	if err != nil {
+		return stats.CostModel{}, nil, "", nil, err
+	}
+	counts := calibrationCounts(n)
+	var pts []stats.CalibrationPoint
+	var js []report.EstimatePoint
+	var cached stats.Estimate
+	start := time.Now()
+	var cachedEsts []stats.Estimate
+	for _, m := range calibrationWorkloads {
+		w, err := runner.SyscallWorkload(m.Name)
+		if err != nil {
+			return stats.CostModel{}, nil, "", nil, err
+		}
+		variants := []runner.Variant{runner.VariantDefeat, runner.VariantOn}
+		opts.progressf("calibrating: %s, %d trials ...\n", m.Name, opts.CalTrials)
+		res, err := measureFits(ctx, opts, []*filters.Program{prog}, counts, variants, w, opts.CalTrials, false)
+		if err != nil {
+			return stats.CostModel{}, nil, "", nil, fmt.Errorf("quick calibration: %w", err)
+		}
+		fit, ok := res.Fit(string(runner.VariantDefeat))
+		if !ok {
+			return stats.CostModel{}, nil, "", nil, fmt.Errorf("quick calibration: no defeat fit for %s: %s", m.Name, strings.Join(res.Warnings, "; "))
+		}
+		nr, _ := filters.ArchX86_64.Lookup(m.Name)
+		c, err := analysis.AnalyzeSyscall(filters.Stack{prog.DefeatCache()}, filters.ArchX86_64, nr)
+		if err != nil {
+			return stats.CostModel{}, nil, "", nil, err
+		}
+		pt := stats.CalibrationPoint{
+			Entry:          stats.Estimate{Center: fit.Entry, Lo: fit.EntryLo, Hi: fit.EntryHi},
+			PerFilter:      stats.Estimate{Center: fit.PerFilter, Lo: fit.PerFilterLo, Hi: fit.PerFilterHi},
+			InsnsPerFilter: float64(c.Executed),
+		}
+		pts = append(pts, pt)
+		js = append(js, report.EstimatePoint{Source: "quick calibration: " + m.Name, InsnsPerFilter: pt.InsnsPerFilter, EntryNs: fit.Entry,
+			PerFilterNs: fit.PerFilter, PerFilterLowNs: fit.PerFilterLo, PerFilterHiNs: fit.PerFilterHi})
+		if onFit, ok := res.Fit(string(runner.VariantOn)); ok {
+			cachedEsts = append(cachedEsts, stats.AtDepth(stats.Estimate{Center: onFit.Entry, Lo: onFit.EntryLo, Hi: onFit.EntryHi},
+				stats.Estimate{Center: onFit.PerFilter, Lo: onFit.PerFilterLo, Hi: onFit.PerFilterHi}, n))
+		}
+	}
+	cached = stats.InverseVarianceMean(cachedEsts)
+	m, w, err := stats.FitCostModel(pts, cached, opts.Confidence)
+	if err != nil {
+		return m, nil, "", nil, err
+	}
+	src := fmt.Sprintf("quick calibration on this machine in %s (allow-all linear chain, cache defeated, filters %v, %d trials per workload)",
+		time.Since(start).Round(100*time.Millisecond), counts, opts.CalTrials)
+	return m, js, src, w, nil
+}
+
+// calibrationCounts returns the quick calibration's filter counts for an
+// estimate at stack depth n: 0, 1, n/2 and n (at least 0, 1, 2), so the
+// per-filter cost is measured where the estimate applies it. Deep stacks
+// cost more per instruction than shallow ones on this machine (more JIT
+// code per syscall than the instruction cache holds; docs/estimate.md), so
+// a calibration at other depths would be biased. n is capped at the
+// deepest stack of CalibrationFilter that fits MAX_INSNS_PER_PATH.
+func calibrationCounts(n int) []int {
+	limit := filters.MaxInsnsPerPath / (analysis.MaxCalibrationChain + 3 + 1 + filters.PathPenalty)
+	n = min(max(n, 2), limit)
+	c := []int{0, 1, (n + 1) / 2, n}
+	slices.Sort(c)
+	return slices.Compact(c)
+}
+
+// measureFits runs cfg's cells and analyzes them; robust selects medians
+// with bootstrap intervals for the cells and their overheads (the fits are
+// least squares either way).
+func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, counts []int, variants []runner.Variant, w runner.Workload, trials int, robust bool) (stats.Result, error) {
+	cpu := opts.CPU
+	if cpu == -1 {
+		cpu = runner.HighestCPU()
+	}
+	if cpu < 0 {
+		cpu = -2
+	}
+	cfg := runner.Config{Programs: progs, Counts: counts, Variants: variants, Workload: w, Trials: trials, Seed: opts.Seed, CPU: cpu, Samples: 5}
+	samples, err := opts.Measure(ctx, cfg)
+	if err != nil {
+		return stats.Result{}, err
+	}
+	return stats.Analyze(runjob.Observations(samples), stats.Options{Confidence: opts.Confidence, Seed: opts.Seed, Variants: runjob.VariantNames(variants), Robust: robust})
+}

@@ -1,0 +1,191 @@
+// Package estimate predicts what a seccomp stack adds to a real workload:
+// it evaluates every syscall of the workload's profile through the stack,
+// calibrates a cost model on this machine (or reads one from run results)
+// and, on request, validates the prediction by measuring. It is the
+// pipeline of `seccompbench estimate`.
+package estimate
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// Options say what to estimate and how to calibrate.
+type Options struct {
+	Policies []string
+	// Compiler lays out OCI profiles and systemd filters (--compiler).
+	Compiler     scmp.Compiler
+	Profile      string
+	Filters      int    // stack depth, cycling the policies; 0 = one each
+	Cache        string // on or defeat
+	Calibrations []string
+	CalTrials    int
+	Duration     time.Duration // wall time of the profiled run, 0 if unknown
+	Confidence   float64
+	Seed         uint64
+	CPU          int
+	Validate     bool
+	Trials       int // validation trials
+
+	// Progress receives "calibrating: ..." and "validating: ..." lines;
+	// nil for none.
+	Progress io.Writer
+	// Measure runs the calibration and validation children
+	// (runner.Run unless a test replaces it).
+	Measure func(context.Context, runner.Config) ([]runner.Sample, error)
+}
+
+// Run computes the estimate. Loader warnings go to warn; the estimate's own
+// warnings are in its Warnings.
+func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, error) {
+	base, _, err := cmdutil.OpenPolicies(opts.Policies, formats.OpenOptions{Compiler: opts.Compiler})
+	if err != nil {
+		return nil, err
+	}
+	cmdutil.PrintWarnings(warn, base)
+	n := opts.Filters
+	if n == 0 {
+		n = len(base)
+	}
+	variant := runner.Variant(opts.Cache)
+	stack, err := runner.StackFor(base, runner.Cell{Variant: variant, Filters: n})
+	if err != nil {
+		return nil, fmt.Errorf("build stack: %w", err)
+	}
+	data, err := os.ReadFile(opts.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("read profile: %w", err)
+	}
+	prof, err := analysis.ParseProfile(opts.Profile, data)
+	if err != nil {
+		return nil, err
+	}
+	out := &report.Estimate{Cache: opts.Cache, Warnings: append([]string{}, prof.Warnings...)}
+	evals, err := analysis.EvaluateProfile(stack, prof)
+	if err != nil {
+		return nil, err
+	}
+	var model stats.CostModel
+	var points []report.EstimatePoint
+	var source string
+	var mwarn []string
+	if len(opts.Calibrations) > 0 {
+		model, points, source, mwarn, err = calibrationFromFiles(opts, n)
+	} else {
+		model, points, source, mwarn, err = quickCalibration(ctx, opts, n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out.Warnings = append(out.Warnings, mwarn...)
+	fillEstimate(out, opts, prof, stack, evals, model, points, source)
+	if opts.Validate {
+		v, err := validateEstimate(ctx, opts, base, variant, n, evals, out.Syscalls, model)
+		if err != nil {
+			return nil, err
+		}
+		out.Validation = v
+	}
+	return out, nil
+}
+
+// progressf writes one progress line, if opts.Progress is set.
+func (opts *Options) progressf(format string, args ...any) {
+	if opts.Progress != nil {
+		fmt.Fprintf(opts.Progress, format, args...)
+	}
+}
+
+// estimateItems turns evaluated profile entries into cost items; unknown
+// entries get no calls.
+func estimateItems(evals []analysis.ProfileCost, n int) []stats.CostItem {
+	items := make([]stats.CostItem, len(evals))
+	for i, e := range evals {
+		if !e.Known {
+			continue
+		}
+		items[i] = stats.CostItem{Calls: float64(e.Calls), Cached: e.Cost.Cached, Filters: float64(n), Instructions: float64(e.Cost.Executed)}
+	}
+	return items
+}
+
+// fillEstimate predicts every entry and the total and fills out.
+func fillEstimate(out *report.Estimate, opts *Options, prof *analysis.Profile, stack filters.Stack, evals []analysis.ProfileCost, model stats.CostModel, points []report.EstimatePoint, source string) {
+	n := len(stack)
+	out.Profile.Source, out.Profile.Format, out.Profile.Calls, out.Profile.Syscalls = prof.Source, prof.Format, prof.TotalCalls, len(prof.Entries)
+	out.Profile.Seconds = report.Nullable(prof.TotalSeconds)
+	if opts.Duration > 0 {
+		out.Profile.Duration = report.Nullable(opts.Duration.Seconds())
+	}
+	for i, p := range stack {
+		out.Stack = append(out.Stack, report.StackEntry{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256()})
+	}
+	out.Model = report.EstimateModel{Source: source,
+		EntryNs: model.Entry.Center, EntryCILowNs: report.Nullable(model.Entry.Lo), EntryCIHighNs: report.Nullable(model.Entry.Hi),
+		PerFilterNs: model.PerFilter.Center, PerFilterCILowNs: report.Nullable(model.PerFilter.Lo), PerFilterCIHigh: report.Nullable(model.PerFilter.Hi),
+		PerInsnNs: model.PerInsn.Center, PerInsnCILowNs: report.Nullable(model.PerInsn.Lo), PerInsnCIHighNs: report.Nullable(model.PerInsn.Hi),
+		Corr: model.Corr, CachedNs: model.Cached.Center, CachedCILowNs: report.Nullable(model.Cached.Lo), CachedCIHighNs: report.Nullable(model.Cached.Hi),
+		Confidence: model.Confidence, Points: points}
+	per, total := model.Predict(estimateItems(evals, n))
+	for i, e := range evals {
+		s := report.EstimateSyscall{Name: e.Name, Arch: e.Arch, Nr: e.Nr, Known: e.Known, Calls: e.Calls, Errors: e.Errors, Seconds: report.Nullable(e.Seconds)}
+		if e.Known {
+			s.Action, s.Cached, s.Filters, s.Instructions = e.Cost.Action.String(), e.Cost.Cached, n, e.Cost.Executed
+			if !e.Cost.Cached {
+				s.CacheReason = e.Cost.CacheReason
+			}
+			p := per[i]
+			s.AddedNs, s.AddedLowNs, s.AddedHighNs = report.Nullable(p.PerCall.Center), report.Nullable(p.PerCall.Lo), report.Nullable(p.PerCall.Hi)
+			s.TotalNs, s.TotalLowNs, s.TotalHighNs = report.Nullable(p.Total.Center), report.Nullable(p.Total.Lo), report.Nullable(p.Total.Hi)
+			if total.Center != 0 {
+				s.Share = report.Nullable(p.Total.Center / total.Center)
+			}
+			out.Total.Calls += e.Calls
+			if e.Cost.Cached {
+				out.Total.CachedCalls += e.Calls
+			}
+		} else {
+			out.Total.UnknownCalls += e.Calls
+		}
+		out.Syscalls = append(out.Syscalls, s)
+	}
+	out.Total.AddedNs, out.Total.CILowNs, out.Total.CIHighNs = total.Center, report.Nullable(total.Lo), report.Nullable(total.Hi)
+	if out.Total.Calls > 0 {
+		out.Total.PerCallNs = total.Center / float64(out.Total.Calls)
+	}
+	if prof.HasSeconds && prof.TotalSeconds > 0 {
+		k := 100 / (prof.TotalSeconds * 1e9)
+		out.Total.PctOfSyscallTime, out.Total.PctOfSyscallTimeLo, out.Total.PctOfSyscallTimeHi = report.Nullable(total.Center*k), report.Nullable(total.Lo*k), report.Nullable(total.Hi*k)
+	}
+	if opts.Duration > 0 {
+		k := 1 / opts.Duration.Seconds()
+		out.Total.NsPerSecond, out.Total.NsPerSecondLow, out.Total.NsPerSecondHigh = report.Nullable(total.Center*k), report.Nullable(total.Lo*k), report.Nullable(total.Hi*k)
+	}
+	var denied []string
+	var deniedCalls int64
+	for _, e := range evals {
+		if e.Known && e.Cost.Action != filters.ActionAllow {
+			denied = append(denied, fmt.Sprintf("%s (%s)", e.Name, e.Cost.Action))
+			deniedCalls += e.Calls
+		}
+	}
+	if len(denied) > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d profiled calls get a verdict other than ALLOW from the stack (with arguments 0): %s; under this stack the workload would not run as profiled, and their added time counts filter evaluation only, not the syscall work the verdict saves",
+			deniedCalls, report.SummarizeNames(denied)))
+	}
+	if out.Total.UnknownCalls > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d calls of syscalls unknown to the ABI tables are not estimated", out.Total.UnknownCalls))
+	}
+}

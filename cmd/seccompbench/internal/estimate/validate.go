@@ -1,0 +1,82 @@
+package estimate
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// validateEstimate measures, for every profiled x86_64 syscall on runner's
+// safe list, the time the real stack adds (children at 0 and n filters; the
+// difference of the medians over children, with a bootstrap interval, so
+// that a child disturbed by other load on the machine does not decide it)
+// and compares it with the prediction.
+func validateEstimate(ctx context.Context, opts *Options, base []*filters.Program, variant runner.Variant, n int, evals []analysis.ProfileCost, rows []report.EstimateSyscall, model stats.CostModel) (*report.EstimateValidation, error) {
+	v := &report.EstimateValidation{Trials: opts.Trials, Skipped: []string{}}
+	var items []stats.CostItem
+	var measTot, measVar, absErr float64
+	for i, e := range evals {
+		if !e.Known || e.Arch != filters.ArchX86_64.Name {
+			continue
+		}
+		w, err := runner.SyscallWorkload(e.Name)
+		if err != nil {
+			v.Skipped = append(v.Skipped, e.Name)
+			continue
+		}
+		opts.progressf("validating: %s under %d filters, %d trials ...\n", e.Name, n, opts.Trials)
+		res, err := measureFits(ctx, opts, base, []int{0, n}, []runner.Variant{variant}, w, opts.Trials, true)
+		if err != nil {
+			return nil, fmt.Errorf("validate %s: %w", e.Name, err)
+		}
+		var cell *stats.CellResult
+		var baseline float64
+		for k := range res.Cells {
+			switch res.Cells[k].Filters {
+			case n:
+				cell = &res.Cells[k]
+			case 0:
+				baseline = res.Cells[k].Summary.Center
+			}
+		}
+		if cell == nil {
+			return nil, fmt.Errorf("validate %s: no cell at %d filters", e.Name, n)
+		}
+		d := cell.Overhead
+		r := rows[i]
+		row := report.EstimateValidationRow{Name: e.Name, Calls: e.Calls, Workload: w.Op,
+			PredictedNs: *r.AddedNs, PredictedLowNs: r.AddedLowNs, PredictedHiNs: r.AddedHighNs,
+			MeasuredNs: d.Delta, MeasuredLowNs: report.Nullable(d.Lo), MeasuredHiNs: report.Nullable(d.Hi), BaselineNs: baseline}
+		row.ErrorNs = row.PredictedNs - row.MeasuredNs
+		if math.Abs(d.Delta) > 0 {
+			row.ErrorPct = report.Nullable(100 * row.ErrorNs / d.Delta)
+			if row.ErrorPct != nil {
+				absErr += math.Abs(*row.ErrorPct)
+			}
+		}
+		v.Rows = append(v.Rows, row)
+		items = append(items, estimateItems([]analysis.ProfileCost{e}, n)...)
+		c := float64(e.Calls)
+		measTot += c * d.Delta
+		hw := (d.Hi - d.Lo) / 2
+		measVar += c * c * hw * hw
+	}
+	if len(v.Rows) == 0 {
+		return v, nil
+	}
+	_, pt := model.Predict(items)
+	v.PredictedTotalNs, v.PredictedLowNs, v.PredictedHighNs = pt.Center, report.Nullable(pt.Lo), report.Nullable(pt.Hi)
+	hw := math.Sqrt(measVar)
+	v.MeasuredTotalNs, v.MeasuredLowNs, v.MeasuredHighNs = measTot, report.Nullable(measTot-hw), report.Nullable(measTot+hw)
+	if measTot != 0 {
+		v.ErrorPct = report.Nullable(100 * (pt.Center - measTot) / measTot)
+	}
+	v.MeanAbsErrorPct = report.Nullable(absErr / float64(len(v.Rows)))
+	return v, nil
+}

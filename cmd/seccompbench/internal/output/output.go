@@ -1,0 +1,258 @@
+// Package output decides where and in which format a command writes its
+// result (-o FILE and --format) and writes files atomically.
+package output
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// RunFormats are the output formats of `run`.
+var RunFormats = []string{"table", "json", "markdown", "csv", "benchstat", "svg", "png"}
+
+// formatByExt maps file extensions to output formats for -o.
+var formatByExt = map[string]string{
+	".txt": "table", ".json": "json", ".md": "markdown", ".markdown": "markdown",
+	".csv": "csv", ".bench": "benchstat", ".benchstat": "benchstat", ".svg": "svg", ".png": "png",
+}
+
+// Spec is one rendering of the result: a format and a file ("" for
+// stdout).
+type Spec struct {
+	Path   string
+	Format string
+}
+
+// Resolve decides what to write. Without -o the result goes to
+// stdout in --format (png is refused: binary on a terminal). With one -o,
+// an explicit --format wins, else the file's extension decides (unknown
+// extensions fall back to --format). With several -o each file's
+// extension decides; an explicit --format covers files whose extension is
+// unknown, and without it such a file is a usage error.
+func Resolve(format string, formatSet bool, paths []string) ([]Spec, error) {
+	if !slices.Contains(RunFormats, format) {
+		return nil, cmdutil.FlagErrorf("--format: %q is not one of %s", format, strings.Join(RunFormats, ", "))
+	}
+	if len(paths) == 0 {
+		if format == "png" {
+			return nil, cmdutil.FlagErrorf("--format png writes binary data: give a file with -o plot.png")
+		}
+		return []Spec{{Format: format}}, nil
+	}
+	var out []Spec
+	seen := map[string]bool{}
+	for _, p := range paths {
+		if p == "" {
+			return nil, cmdutil.FlagErrorf("-o: empty file name")
+		}
+		if seen[filepath.Clean(p)] {
+			return nil, cmdutil.FlagErrorf("-o: %s given twice", p)
+		}
+		seen[filepath.Clean(p)] = true
+		f, known := formatByExt[strings.ToLower(filepath.Ext(p))]
+		switch {
+		case len(paths) == 1 && formatSet:
+			f = format
+		case !known && (formatSet || len(paths) == 1):
+			f = format
+		case !known:
+			return nil, cmdutil.FlagErrorf("-o %s: cannot tell the format from the extension; use one of .txt .json .md .csv .bench .svg .png, or --format", p)
+		}
+		out = append(out, Spec{Path: p, Format: f})
+	}
+	return out, nil
+}
+
+// RenderResult writes doc to w in format. Machine formats (csv, benchstat,
+// svg, png) send their notes and the result's warnings to warn; table,
+// markdown and json carry warnings inside.
+func RenderResult(format string, w, warn io.Writer, doc *report.Document) error {
+	switch format {
+	case "table":
+		return report.WriteTable(w, doc)
+	case "json":
+		return report.WriteJSON(w, doc)
+	case "markdown":
+		return report.WriteMarkdown(w, doc)
+	case "csv":
+		return report.WriteCSV(w, warn, doc)
+	case "benchstat":
+		return report.WriteBenchstat(w, warn, doc)
+	case "svg":
+		return report.WriteSVG(w, warn, doc)
+	case "png":
+		return report.WritePNG(w, warn, doc)
+	}
+	return fmt.Errorf("render result: unknown format %q", format)
+}
+
+// OnceLineWriter passes each distinct line through once, so warnings that
+// several renderers report reach the user once.
+type OnceLineWriter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	seen map[string]bool
+	buf  []byte
+}
+
+// NewOnceLineWriter returns an OnceLineWriter writing to w.
+func NewOnceLineWriter(w io.Writer) *OnceLineWriter {
+	return &OnceLineWriter{w: w, seen: map[string]bool{}}
+}
+
+// Write buffers p and passes each complete line not seen before to the
+// underlying writer; a partial line waits for its end.
+func (o *OnceLineWriter) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.buf = append(o.buf, p...)
+	for {
+		i := bytes.IndexByte(o.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := string(o.buf[:i+1])
+		o.buf = o.buf[i+1:]
+		if o.seen[line] {
+			continue
+		}
+		o.seen[line] = true
+		if _, err := io.WriteString(o.w, line); err != nil {
+			return len(p), err
+		}
+	}
+}
+
+// WriteResult renders doc into every output: stdout directly, files
+// atomically (WriteFileAtomic), announcing each file on errOut. A file
+// that cannot be written does not stop the others; if any failed and the
+// report went nowhere else on stdout, the whole document is printed on
+// stdout as JSON, so a measured run is never lost to a full disk. The
+// error then joins every write error and says where the result went.
+func WriteResult(outs []Spec, stdout, errOut io.Writer, doc *report.Document) error {
+	warn := NewOnceLineWriter(errOut)
+	var errs []error
+	var failed []string
+	onStdout := false
+	for _, o := range outs {
+		render := func(w io.Writer) error { return RenderResult(o.Format, w, warn, doc) }
+		if o.Path == "" {
+			onStdout = true
+			if err := render(stdout); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := WriteFileAtomic(o.Path, render); err != nil {
+			errs = append(errs, err)
+			failed = append(failed, o.Path)
+			continue
+		}
+		fmt.Fprintf(errOut, "wrote %s (%s)\n", o.Path, o.Format)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	if !onStdout {
+		if err := RenderResult("json", stdout, warn, doc); err != nil {
+			errs = append(errs, fmt.Errorf("print the result on stdout instead: %w", err))
+		} else {
+			errs = append(errs, fmt.Errorf("the result is on stdout as JSON instead of in %s, so nothing is lost", strings.Join(failed, ", ")))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Check makes sure, before anything is measured, that every -o FILE
+// can be written: its directory exists and accepts new files (the atomic
+// write creates a temporary file there), and the file is not a directory.
+// Devices and pipes (e.g. /dev/null, /dev/stdout) are written directly.
+// The error names the path and what to do about it.
+func Check(outs []Spec) error {
+	for _, o := range outs {
+		if o.Path == "" {
+			continue
+		}
+		if err := checkOutputPath(o.Path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkOutputPath(path string) error {
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("-o %s: is a directory; give a file name, e.g. %s", path, filepath.Join(path, "result.json"))
+		}
+		if !fi.Mode().IsRegular() {
+			return nil // a device or pipe: written directly
+		}
+	}
+	target, err := outputTarget(path)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(target)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("-o %s: directory %s does not exist; create it (mkdir -p %s) or write elsewhere", path, dir, dir)
+	case err != nil:
+		return fmt.Errorf("-o %s: %w; write elsewhere", path, err)
+	case !fi.IsDir():
+		return fmt.Errorf("-o %s: %s is not a directory; write elsewhere", path, dir)
+	}
+	probe, err := os.CreateTemp(dir, ".seccompbench-probe*")
+	if err != nil {
+		return fmt.Errorf("-o %s: cannot create files in %s (%w); choose a writable directory", path, dir, unwrapPath(err))
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}
+
+// outputTarget returns the file that writing path replaces: path itself or,
+// when it is a symbolic link, the file it points to (so the link stays).
+func outputTarget(path string) (string, error) {
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return path, nil
+	}
+	t, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A dangling link: write where it points.
+		l, lerr := os.Readlink(path)
+		if lerr != nil {
+			return "", fmt.Errorf("-o %s: %w", path, lerr)
+		}
+		if !filepath.IsAbs(l) {
+			l = filepath.Join(filepath.Dir(path), l)
+		}
+		return l, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("-o %s: %w", path, err)
+	}
+	return t, nil
+}
+
+// unwrapPath drops the *fs.PathError around err, whose path (a random
+// temporary name) would only confuse.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

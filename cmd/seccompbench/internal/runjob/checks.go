@@ -1,0 +1,114 @@
+package runjob
+
+import (
+	"fmt"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// resultWarnings are what the measured children and their analysis say
+// about the run: a noisy machine, an unpinned thread, an unverified filter
+// count, a --target-ci not reached.
+func resultWarnings(j *Job, samples []runner.Sample, res stats.Result, info runner.RunInfo) []string {
+	var warnings []string
+	if out, n := res.OutlierCount(); n > 0 && float64(out) > 0.05*float64(n) {
+		advice := "means and t CIs suffer first: quiet the machine, add --trials, or use --robust (medians, bootstrap CIs)"
+		if j.Robust {
+			advice = "quiet the machine or add --trials"
+		}
+		warnings = append(warnings, fmt.Sprintf("the machine looks noisy: %d of %d children are outliers by the median/MAD rule (kept in every estimate); %s", out, n, advice))
+	}
+	for _, s := range samples {
+		if s.PinErr != "" {
+			warnings = append(warnings, "the measuring thread ran unpinned: "+s.PinErr+"; results are noisier (choose an allowed CPU with --cpu)")
+			break
+		}
+	}
+	if len(samples) > 0 && samples[0].FiltersSeen < 0 {
+		warnings = append(warnings, "this kernel does not report Seccomp_filters in /proc (before Linux 5.9): the installed filter count could not be verified")
+	}
+	if j.TargetCI > 0 && (info.StopReason == runner.StopMaxTime || info.StopReason == runner.StopMaxTrials) {
+		for _, f := range res.Fits {
+			if j.target().MetBy(f) {
+				continue
+			}
+			raise := "--max-time"
+			if info.StopReason == runner.StopMaxTrials {
+				raise = "--max-trials"
+			}
+			warnings = append(warnings, fmt.Sprintf("variant %q: --target-ci %s not reached (per-filter CI half-width %.2f ns after %d blocks, stopped by %s): the machine is too noisy for this precision in this budget; raise %s or quiet the machine",
+				f.Variant, j.targetString(), f.PerFilterHalfWidth(), info.Blocks, info.StopReason, raise))
+		}
+	}
+	return warnings
+}
+
+func (j *Job) targetString() string {
+	if j.TargetCIRel {
+		return fmt.Sprintf("%g%%", j.TargetCI*100)
+	}
+	return fmt.Sprintf("%g ns", j.TargetCI)
+}
+
+func (j *Job) targetNs() float64 {
+	if j.TargetCIRel {
+		return 0
+	}
+	return j.TargetCI
+}
+
+func (j *Job) targetRel() float64 {
+	if j.TargetCIRel {
+		return j.TargetCI
+	}
+	return 0
+}
+
+// setupOf is stats.SetupCost for the report; nil without enough installs.
+func setupOf(obs []stats.Observation, conf float64) *report.Setup {
+	s, ok := stats.SetupCost(obs, conf)
+	if !ok {
+		return nil
+	}
+	r := report.Setup(s)
+	return &r
+}
+
+// controlOf is stats.ControlSlowdown for the report.
+func controlOf(obs []stats.Observation, variants []string, conf float64) []report.Control {
+	var out []report.Control
+	for _, c := range stats.ControlSlowdown(obs, variants, conf) {
+		out = append(out, report.Control(c))
+	}
+	return out
+}
+
+// driftOf is stats.DriftByVariant for the report.
+func driftOf(obs []stats.Observation, variants []string, conf float64) []report.Drift {
+	var out []report.Drift
+	for _, tr := range stats.DriftByVariant(obs, variants, conf) {
+		out = append(out, report.Drift{Variant: tr.Variant, SlopeNsPerChild: tr.Slope, SlopeCILow: tr.SlopeLo, SlopeCIHigh: tr.SlopeHi,
+			OverRunNs: tr.OverRun(), P: tr.P})
+	}
+	return out
+}
+
+// linearityIfHomogeneous runs the depth check (stats.DepthLinearity) only
+// when every filter of the stack is the same program: in a stack of
+// different filters (a systemd unit's, or several policies cycled) a slope
+// between two counts also depends on which filters those counts add.
+func linearityIfHomogeneous(progs []*filters.Program, res stats.Result, variants []string, conf float64) []report.Linearity {
+	for _, p := range progs[1:] {
+		if p.SHA256() != progs[0].SHA256() {
+			return nil
+		}
+	}
+	var out []report.Linearity
+	for _, l := range stats.DepthLinearity(res, variants, conf) {
+		out = append(out, report.Linearity(l))
+	}
+	return out
+}

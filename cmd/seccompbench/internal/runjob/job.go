@@ -1,0 +1,269 @@
+// Package runjob is the pipeline of `seccompbench run`: it opens the
+// policies (or a unit's or a process's stack), checks that the stack can be
+// measured, runs the randomized blocks of children through runner, analyzes
+// them with stats and writes the report.
+package runjob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// Job is what `run` measures and where it writes the result, as parsed
+// from the command line.
+type Job struct {
+	Policies   []string
+	Counts     []int
+	Workload   runner.Workload
+	Cache      string // on, defeat or both
+	Trials     int
+	Seed       uint64
+	CPU        int // -1: pick the highest allowed CPU; -2: no pinning
+	Confidence float64
+	Format     string
+	Output     string // the first -o FILE, "" for stdout
+	// Outputs are every -o FILE; Specs is what to write, resolved from
+	// them and Format (output.Resolve).
+	Outputs    []string
+	Specs      []output.Spec
+	Iterations uint64
+	Samples    int
+	SpecAllow  bool
+	// Pad appends this many unreachable instructions to every filter
+	// (--pad): a check that a result is not a JIT placement effect.
+	Pad      int
+	Robust   bool
+	Quiet    bool
+	Parallel int
+	// TargetCI is the per-filter CI half-width to reach: ns, or a fraction
+	// of the per-filter estimate when TargetCIRel. 0: fixed --trials.
+	TargetCI    float64
+	TargetCIRel bool
+	MaxTime     time.Duration
+	MaxTrials   int
+	// SystemdUnit is a unit file whose modeled filter stack goes first;
+	// SystemdDirectives is the same given as directive text.
+	SystemdUnit       string
+	SystemdDirectives string
+	// CountsSet reports that --filters was given (else units pick counts).
+	CountsSet bool
+	FormatIn  formats.Format
+	OCI       oci.Options
+	Compiler  scmp.Compiler
+	Args      []string // the command line, for the report
+
+	// Pid, if set, replays the filter stack dumped from this process
+	// (inspect.PidPolicies) instead of policies.
+	Pid int
+}
+
+// target is the job's --target-ci as a stats precision goal.
+func (j *Job) target() stats.Target { return stats.Target{CI: j.TargetCI, Rel: j.TargetCIRel} }
+
+// Run measures the job and writes its result. Progress and warnings go to
+// ios.ErrOut; now stamps the report. An interrupted run (ctx cancelled)
+// returns a *cmdutil.InterruptedError, after writing a partial result when
+// -o was given.
+func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *Job) error {
+	// Refuse an unwritable -o before measuring, not after.
+	if err := output.Check(j.Specs); err != nil {
+		return err
+	}
+	progs, pols, err := openSources(ios, j)
+	if err != nil {
+		return err
+	}
+	variants := j.variants()
+	clipped := j.clipCounts(progs, variants)
+	maxN := slices.Max(j.Counts)
+	for _, v := range variants {
+		if _, err := runner.StackFor(progs, runner.Cell{Variant: v, Filters: maxN}); err != nil {
+			return fmt.Errorf("check stack of %d filters (%s): %w", maxN, v, err)
+		}
+	}
+	cache, warnings, err := predictWorkload(progs, variants, maxN, j.Workload)
+	if clipped != "" {
+		warnings = append(warnings, clipped)
+	}
+	if err != nil {
+		return err
+	}
+	warnings = append(warnings, KernelWarnings(runner.CaptureEnvironment().Kernel)...)
+	for _, w := range warnings {
+		fmt.Fprintf(ios.ErrOut, "warning: %s\n", w)
+	}
+	cfg, vnames := j.config(ios, progs, variants)
+	// RunAdaptive calibrates the iterations (unless --iterations) and the
+	// children's deadline.
+	samples, info, runErr := runner.RunAdaptive(ctx, cfg)
+	cfg.Iterations = info.Iterations
+	partial := runErr != nil
+	if errors.Is(runErr, context.Canceled) && (j.Output == "" || len(samples) == 0) {
+		if j.Output == "" {
+			return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %d children; no result written (with -o FILE a partial result is kept)", len(samples)), Err: runErr}
+		}
+		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted before the first child finished; nothing written to %s", strings.Join(j.Outputs, ", ")), Err: runErr}
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return fmt.Errorf("run: %w", runErr)
+	}
+	obs := Observations(samples)
+	res, err := stats.Analyze(obs, stats.Options{Confidence: j.Confidence, Robust: j.Robust, Seed: j.Seed, Variants: vnames})
+	if err != nil {
+		return fmt.Errorf("analyze samples: %w", err)
+	}
+	warnings = append(warnings, resultWarnings(j, samples, res, info)...)
+	doc := report.Build(report.Input{
+		Tool:        report.Tool{Name: "seccompbench", Version: cmdutil.Version()},
+		Command:     strings.Join(j.Args, " "),
+		Created:     now(),
+		Environment: runner.CaptureEnvironment(),
+		Config: report.Config{
+			Policies: pols, FilterCounts: j.Counts, Workload: j.Workload.Name, Op: j.Workload.Op,
+			Cache: j.Cache, Variants: vnames, Trials: j.Trials, Iterations: cfg.Iterations,
+			SamplesPerChild: cfg.Samples, Seed: j.Seed, Confidence: j.Confidence, CPU: cfg.CPU,
+			SpecAllow: j.SpecAllow, Robust: j.Robust, Pad: j.Pad,
+		},
+		Samples: samples,
+		Result:  res,
+		Run: &report.RunInfo{Blocks: info.Blocks, StopReason: info.StopReason, ElapsedS: info.Elapsed.Seconds(),
+			TargetCINs: j.targetNs(), TargetCIRel: j.targetRel(), Parallel: j.Parallel, CPUs: info.CPUs},
+		Drift:     driftOf(obs, vnames, j.Confidence),
+		Linearity: linearityIfHomogeneous(progs, res, vnames, j.Confidence),
+		Cache:     cache,
+		Setup:     setupOf(obs, j.Confidence),
+		Control:   controlOf(obs, vnames, j.Confidence),
+		Partial:   partial,
+		Warnings:  warnings,
+	})
+	if err := j.write(ios, doc); err != nil {
+		if partial {
+			// Interrupted is what happened; the write error says where
+			// the partial result went instead.
+			return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %d children; %v", len(samples), err), Err: runErr}
+		}
+		return err
+	}
+	if partial {
+		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %d children; partial result written to %s", len(samples), strings.Join(j.Outputs, ", ")), Err: runErr}
+	}
+	return nil
+}
+
+// variants are the cache variants --cache asks for.
+func (j *Job) variants() []runner.Variant {
+	switch j.Cache {
+	case "on":
+		return []runner.Variant{runner.VariantOn}
+	case "defeat":
+		return []runner.Variant{runner.VariantDefeat}
+	}
+	return []runner.Variant{runner.VariantOn, runner.VariantDefeat}
+}
+
+// clipCounts: with default counts, a long policy (docker-default fits 20
+// times) measures up to the deepest stack that fits instead of failing. It
+// returns the warning that says so, or "".
+func (j *Job) clipCounts(progs []*filters.Program, variants []runner.Variant) string {
+	if j.CountsSet {
+		return ""
+	}
+	fit := maxFittingCount(progs, variants)
+	if fit >= slices.Max(j.Counts) {
+		return ""
+	}
+	var keep []int
+	for _, n := range j.Counts {
+		if n < fit {
+			keep = append(keep, n)
+		}
+	}
+	j.Counts = append(keep, fit)
+	return fmt.Sprintf("at most %d of these filters fit MAX_INSNS_PER_PATH (32768 eBPF instructions), so the default counts stop there: %v (choose others with --filters)", fit, j.Counts)
+}
+
+// config is the runner configuration of the job, and the variant names.
+func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants []runner.Variant) (runner.Config, []string) {
+	cpu := j.CPU
+	if cpu == -1 {
+		cpu = runner.HighestCPU()
+	}
+	cfg := runner.Config{
+		Programs: progs, Counts: j.Counts, Variants: variants, Workload: j.Workload,
+		Trials: j.Trials, Seed: j.Seed, CPU: cpu, Iterations: j.Iterations,
+		Samples: j.Samples, ControlIters: 200000, SpecAllow: j.SpecAllow,
+		Parallel: j.Parallel,
+	}
+	vnames := VariantNames(variants)
+	if j.TargetCI > 0 {
+		cfg.MaxTrials = j.MaxTrials
+		cfg.MaxTime = j.MaxTime
+		cfg.Stop = func(s []runner.Sample) bool {
+			return stats.PreciseEnough(Observations(s), vnames, j.Confidence, j.target())
+		}
+	}
+	if cfg.CPU < 0 {
+		cfg.CPU = -2
+	}
+	if !j.Quiet && ios.ErrTTY {
+		cfg.Progress = newProgress(ios.ErrOut)
+	}
+	return cfg, vnames
+}
+
+// write renders doc to every -o FILE (atomically) or stdout.
+func (j *Job) write(ios *cmdutil.IOStreams, doc *report.Document) error {
+	outs := j.Specs
+	if len(outs) == 0 {
+		outs = []output.Spec{{Format: j.Format}}
+	}
+	return output.WriteResult(outs, ios.Out, ios.ErrOut, doc)
+}
+
+// VariantNames are the names of variants, in order, as stats and the
+// report name them.
+func VariantNames(variants []runner.Variant) []string {
+	var names []string
+	for _, v := range variants {
+		names = append(names, string(v))
+	}
+	return names
+}
+
+// Observations converts measured children to stats observations, one per
+// child, keeping the install and control-loop times.
+func Observations(samples []runner.Sample) []stats.Observation {
+	obs := make([]stats.Observation, len(samples))
+	for i, s := range samples {
+		obs[i] = stats.Observation{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq, NsPerOp: s.NsPerOp,
+			InstallNs: s.InstallNs, ControlBeforeNs: s.ControlBeforeNs, ControlAfterNs: s.ControlAfterNs}
+	}
+	return obs
+}
+
+// maxFittingCount returns the largest filter count whose stack fits the
+// kernel's limits for every variant (the defeated programs are one
+// instruction longer).
+func maxFittingCount(progs []*filters.Program, variants []runner.Variant) int {
+	fit := -1
+	for _, v := range variants {
+		if n := filters.MaxStackCount(runner.VariantPrograms(progs, v)); fit < 0 || n < fit {
+			fit = n
+		}
+	}
+	return fit
+}

@@ -1,0 +1,104 @@
+// Package simulate builds the filter stack of `simulate` and `sandbox` and
+// runs it through the emulator: one syscall with its arguments, or every
+// syscall of the native ABIs.
+package simulate
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// Stack opens the policies, compiling OCI profiles with comp, and builds
+// the stack of n filters (0: one per policy) by cycling them; defeat
+// prepends the cache-defeating load to every filter. Loader warnings go to
+// warn.
+func Stack(specs []string, n int, defeat bool, comp scmp.Compiler, warn io.Writer) (filters.Stack, error) {
+	progs, _, err := cmdutil.OpenPolicies(specs, formats.OpenOptions{Compiler: comp})
+	if err != nil {
+		return nil, err
+	}
+	cmdutil.PrintWarnings(warn, progs)
+	if defeat {
+		for i, p := range progs {
+			progs[i] = p.DefeatCache()
+		}
+	}
+	if n == 0 {
+		n = len(progs)
+	}
+	s, err := filters.BuildStack(progs, n)
+	if err != nil {
+		return nil, fmt.Errorf("build stack: %w", err)
+	}
+	return s, nil
+}
+
+// Syscall analyzes and emulates one syscall (name or number) of arch ("":
+// x86_64) under s with args. An unknown syscall is a *cmdutil.FlagError.
+func Syscall(s filters.Stack, archName, name string, args []uint64) (analysis.SyscallCost, filters.StackResult, error) {
+	arch := filters.ArchX86_64
+	if archName != "" {
+		arch, _ = filters.LookupArch(archName)
+	}
+	nr, err := analysis.LookupSyscall(arch, name)
+	if err != nil {
+		return analysis.SyscallCost{}, filters.StackResult{}, &cmdutil.FlagError{Err: fmt.Errorf("--syscall: %w", err)}
+	}
+	cost, err := analysis.AnalyzeSyscall(s, arch, nr, args...)
+	if err != nil {
+		return analysis.SyscallCost{}, filters.StackResult{}, fmt.Errorf("simulate %s: %w", name, err)
+	}
+	sr, err := filters.EmulateStack(s, arch.Data(nr, args...))
+	if err != nil {
+		return analysis.SyscallCost{}, filters.StackResult{}, fmt.Errorf("simulate %s: %w", name, err)
+	}
+	return cost, sr, nil
+}
+
+// Costs analyzes every syscall of archName (all native ABIs when "") and
+// sorts them by order: "cost" (most instructions first), "name", or "nr"
+// (as analyzed).
+func Costs(s filters.Stack, archName, order string) ([]*filters.Arch, []analysis.SyscallCost, error) {
+	arches := filters.NativeArches()
+	if archName != "" {
+		a, _ := filters.LookupArch(archName)
+		arches = []*filters.Arch{a}
+	}
+	costs, err := analysis.Analyze(s, arches)
+	if err != nil {
+		return nil, nil, fmt.Errorf("simulate all syscalls: %w", err)
+	}
+	switch order {
+	case "cost":
+		analysis.SortByCost(costs)
+	case "name":
+		sort.SliceStable(costs, func(i, j int) bool { return costs[i].Name < costs[j].Name })
+	}
+	return arches, costs, nil
+}
+
+// Plot is the plot of one ABI's costs (archName, x86_64 when "" or
+// unknown), in the given order; defeated says the cache was defeated.
+func Plot(s filters.Stack, costs []analysis.SyscallCost, archName, order string, defeated bool) *report.SimulatePlot {
+	arch := filters.ArchX86_64.Name
+	if a, err := filters.LookupArch(archName); archName != "" && err == nil {
+		arch = a.Name
+	}
+	p := &report.SimulatePlot{Arch: arch, Stack: report.StackText(s), Order: order, CacheDefeated: defeated}
+	for _, c := range costs {
+		if c.Arch != arch {
+			continue
+		}
+		p.Bars = append(p.Bars, report.SyscallBar{Arch: c.Arch, Name: c.Name, Nr: c.Nr, Instructions: c.Executed,
+			Cached: c.Cached, Allowed: c.Action == filters.ActionAllow, Verdict: filters.RetText(c.Ret)})
+	}
+	return p
+}

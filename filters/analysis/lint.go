@@ -1,0 +1,652 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/seccompbench/seccompbench/filters"
+)
+
+// Severity ranks a lint finding.
+type Severity int
+
+// Severities, lowest first. Lint's caller exits 1 when an error exists.
+const (
+	SeverityInfo Severity = iota
+	SeverityWarning
+	SeverityError
+)
+
+// String returns "info", "warning" or "error".
+func (s Severity) String() string {
+	switch s {
+	case SeverityInfo:
+		return "info"
+	case SeverityWarning:
+		return "warning"
+	case SeverityError:
+		return "error"
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// MarshalText encodes the severity as its name, for JSON output.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Lint finding codes.
+const (
+	LintInvalid        = "invalid-filter"              // the kernel would reject the filter (EINVAL)
+	LintTooLong        = "filter-too-long"             // over BPF_MAXINSNS
+	LintPathLimit      = "path-limit"                  // stack over MAX_INSNS_PER_PATH
+	LintBypassI386     = "abi-bypass-i386"             // denied natively, allowed via int 0x80
+	LintBypassX32      = "abi-bypass-x32"              // denied natively, allowed via the x32 ABI
+	LintX32Unhandled   = "x32-unhandled"               // unknown x32 numbers are allowed
+	LintDeadRule       = "dead-rule"                   // a rule returns the default action
+	LintDuplicateRule  = "duplicate-rule"              // an earlier rule always decides the syscall
+	LintRuntimeNeeds   = "runtime-needs"               // Go runtime or glibc needs a denied syscall
+	LintWorkloadKilled = "workload-killed"             // the workload's syscall is killed or trapped
+	LintWorkloadDenied = "workload-denied"             // the workload's syscall fails with an errno
+	LintUnknownSyscall = "unknown-syscall"             // a workload name not in the table
+	LintUncached       = "uncached-allowed"            // allowed syscalls the action cache cannot skip
+	LintWorkloadCost   = "workload-uncached"           // a workload syscall runs the filters
+	LintUserNotif      = "user-notif"                  // a filter returns SECCOMP_RET_USER_NOTIF
+	LintSourceWarning  = "source-warning"              // the loader warned about the source (Program.Warnings)
+	LintInstallDenied  = "install-denied"              // a filter stops the filters above it from being installed (Preflight only)
+	lintSampleNames    = 8                             // names listed in a message before "+N more"
+	lintUnknownX32Nr   = filters.X32SyscallBit | 0x3ff // an x32 number no table names
+)
+
+// Finding is one lint result.
+type Finding struct {
+	// Severity is error (the stack is broken or unsafe, or the benchmark
+	// cannot run), warning (likely a mistake) or info.
+	Severity Severity
+	// Code is one of the Lint* codes, stable for scripts.
+	Code string
+	// Message says what is wrong; Hint how to fix it.
+	Message, Hint string
+	// Filter is the stack index the finding is about, or -1 for the stack
+	// as a whole.
+	Filter int
+	// Syscall names the syscall the finding is about, if one.
+	Syscall string
+}
+
+// LintOptions tunes Lint.
+type LintOptions struct {
+	// Workload lists the syscall names the benchmark loop makes.
+	Workload []string
+	// Count is the requested number of filters, the stack's programs being
+	// cycled to reach it (see BuildStack); 0 means len(s).
+	Count int
+	// Arch is the native ABI; nil means ArchX86_64. Foreign ABIs checked
+	// for bypasses are i386 and x32.
+	Arch *filters.Arch
+}
+
+// HasErrors reports whether fs holds an error-severity finding.
+func HasErrors(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// runtimeNeed is a syscall the Go runtime or glibc makes on its own.
+type runtimeNeed struct {
+	name string
+	why  string
+	// fatal: a failing call (any errno) breaks the process, not only a kill.
+	fatal bool
+	// okErrno is an errno the caller handles by falling back (0: none).
+	okErrno int
+}
+
+// runtimeNeeds lists syscalls a Go program (and glibc, for cgo or C
+// workloads) makes at start or under load without the program asking.
+// Sources: the Go runtime (runtime/os_linux.go, netpoll_epoll.go,
+// mem_linux.go, signal_unix.go) and glibc's nptl.
+var runtimeNeeds = []runtimeNeed{
+	{"futex", "Go and glibc park and wake threads with it (locks, channels, GC); Go aborts with \"futexwakeup ... returned\" when it fails", true, 0},
+	{"mmap", "Go and glibc allocate the heap and thread stacks with it; Go aborts with \"out of memory\" when it fails", true, 0},
+	{"munmap", "Go and glibc release memory with it", false, 0},
+	{"madvise", "Go's scavenger and glibc's free return memory with it; when it fails memory stays resident", false, 0},
+	{"rt_sigreturn", "every signal handler returns through it, and Go's async preemption sends SIGURG constantly under load", true, 0},
+	{"rt_sigaction", "Go installs its signal handlers with it at start and throws \"sigaction failed\"", true, 0},
+	{"rt_sigprocmask", "Go and glibc mask signals with it around thread creation", false, 0},
+	{"sigaltstack", "every new Go thread installs a signal stack with it; Go throws \"sigaltstack failed\"", true, 0},
+	{"clone", "Go starts OS threads with it (glibc too when clone3 is unavailable); Go throws when newosproc fails", true, 0},
+	{"clone3", "glibc >= 2.34 starts threads with it and falls back to clone only on ENOSYS", true, filters.ENOSYS},
+	{"rseq", "glibc >= 2.35 registers restartable sequences with it at thread start; failure only disables rseq", false, 0},
+	{"prlimit64", "Go >= 1.19 raises RLIMIT_NOFILE with it at start, and glibc's getrlimit/setrlimit use it", false, 0},
+	{"sched_yield", "Go's scheduler and locks spin with it", false, 0},
+	{"nanosleep", "Go's sysmon and spinning loops sleep with it", false, 0},
+	{"epoll_create1", "Go's network poller (pipes, sockets, os/exec) starts with it; netpollinit throws when it fails", true, 0},
+	{"epoll_ctl", "Go's network poller registers every pollable file descriptor with it", true, 0},
+	{"epoll_pwait", "Go's network poller waits in it and throws \"netpoll failed\" when it fails", true, 0},
+	{"eventfd2", "Go >= 1.21 wakes its network poller through an eventfd; netpollinit throws when it fails", true, 0},
+	{"tgkill", "Go's async preemption signals threads with it, as do glibc's raise and abort", false, 0},
+	{"exit_group", "Go's os.Exit and return from main end the process with it", true, 0},
+}
+
+// Lint checks a stack for mistakes and for what would break the benchmark:
+// invalid or oversized filters, the path limit at opts.Count, foreign-ABI
+// bypasses (syscalls denied on the native ABI but allowed through i386 or
+// x32), x32 numbers falling to allow, rules whose action equals the
+// default (dead) or that an earlier rule always decides (duplicate),
+// syscalls the Go runtime or glibc need that the stack kills or denies,
+// the workload's syscalls that it kills, traps or denies, filters that can
+// return SECCOMP_RET_USER_NOTIF (which run refuses), the loaders' warnings
+// about the sources (Program.Warnings), and allowed
+// syscalls the action cache cannot skip. Verdicts are computed with all
+// arguments 0; a finding whose verdict depends on arguments says so.
+// Findings come sorted: errors first, then by filter, code and syscall.
+func Lint(s filters.Stack, opts LintOptions) []Finding {
+	l, valid := newLinter(s, opts)
+	l.userNotif(valid)
+	l.sourceWarnings()
+	if valid {
+		l.bypass(filters.ArchI386, LintBypassI386)
+		l.bypass(filters.ArchX32, LintBypassX32)
+		l.x32Unhandled()
+		l.rules()
+		l.runtime()
+		l.uncached()
+	}
+	l.workload(opts.Workload, valid)
+	return l.sorted()
+}
+
+// sorted returns the findings sorted: errors first, then by filter, code
+// and syscall.
+func (l *linter) sorted() []Finding {
+	sort.SliceStable(l.out, func(i, j int) bool {
+		a, b := l.out[i], l.out[j]
+		if a.Severity != b.Severity {
+			return a.Severity > b.Severity
+		}
+		if a.Filter != b.Filter {
+			return a.Filter < b.Filter
+		}
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		return a.Syscall < b.Syscall
+	})
+	return l.out
+}
+
+// newLinter checks the kernel limits at opts.Count and each filter's
+// validity, and decodes the stack for the emulator when every filter is
+// valid (valid).
+func newLinter(s filters.Stack, opts LintOptions) (l *linter, valid bool) {
+	native := opts.Arch
+	if native == nil {
+		native = filters.ArchX86_64
+	}
+	l = &linter{s: s, native: native}
+	l.limits(opts.Count)
+	if valid = l.validity(); valid {
+		l.cs, _ = filters.NewExecutableStack(s)
+	}
+	return l, valid
+}
+
+type linter struct {
+	s      filters.Stack
+	native *filters.Arch
+	cs     filters.ExecutableStack
+	out    []Finding
+}
+
+func (l *linter) add(f Finding) { l.out = append(l.out, f) }
+
+// stackFilter is the Filter value for a stack-wide finding: the index when
+// the stack holds one distinct program, else -1.
+func (l *linter) stackFilter() int {
+	for _, p := range l.s {
+		if p != l.s[0] {
+			return -1
+		}
+	}
+	if len(l.s) == 0 {
+		return -1
+	}
+	return 0
+}
+
+// distinct returns the index of each program's first occurrence.
+func (l *linter) distinct() []int {
+	seen := map[*filters.Program]bool{}
+	var out []int
+	for i, p := range l.s {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (l *linter) limits(count int) {
+	if count <= 0 {
+		count = len(l.s)
+	}
+	for _, i := range l.distinct() {
+		p := l.s[i]
+		if p.Len() > filters.MaxInsns {
+			l.add(Finding{Severity: SeverityError, Code: LintTooLong, Filter: i,
+				Message: fmt.Sprintf("filter %d (%s) has %d instructions, over BPF_MAXINSNS (%d): seccomp(2) fails with EINVAL", i, p.Name, p.Len(), filters.MaxInsns),
+				Hint:    "split the policy into several filters or group syscalls with range checks"})
+		}
+	}
+	if len(l.s) == 0 || count == 0 {
+		return
+	}
+	progs := []*filters.Program(l.s)
+	stack := make(filters.Stack, count)
+	for i := range count {
+		stack[i] = progs[i%len(progs)]
+	}
+	if total := stack.PathLength(); total > filters.MaxInsnsPerPath {
+		l.add(Finding{Severity: SeverityError, Code: LintPathLimit, Filter: -1,
+			Message: fmt.Sprintf("%d filters need %d instructions on the path (converted eBPF length, +%d for all but the newest), over MAX_INSNS_PER_PATH (%d): the filter that crosses it fails with ENOMEM", count, total, filters.PathPenalty, filters.MaxInsnsPerPath),
+			Hint:    fmt.Sprintf("at most %d of these filters fit; shorten them or stack fewer", filters.MaxStackCount(progs))})
+	}
+}
+
+func (l *linter) validity() bool {
+	ok := true
+	for _, i := range l.distinct() {
+		p := l.s[i]
+		if p.Len() > filters.MaxInsns {
+			ok = false
+			continue // reported by limits
+		}
+		if err := filters.Validate(p.Insns); err != nil {
+			ok = false
+			l.add(Finding{Severity: SeverityError, Code: LintInvalid, Filter: i,
+				Message: fmt.Sprintf("filter %d (%s): %v", i, p.Name, err),
+				Hint:    "the kernel rejects this filter with EINVAL; fix the instruction named"})
+		}
+	}
+	return ok
+}
+
+// verdict runs the stack on d.
+func (l *linter) verdict(d filters.SeccompData) filters.StackResult { return l.cs.Exec(&d) }
+
+// allowed reports whether the kernel lets the syscall run: ALLOW or LOG.
+func allowed(a filters.Action) bool { return a == filters.ActionAllow || a == filters.ActionLog }
+
+func readsBeyondNrArch(r filters.StackResult) bool {
+	for _, f := range r.PerFilter {
+		if !f.Read.Only(filters.FieldNr | filters.FieldArch) {
+			return true
+		}
+	}
+	return false
+}
+
+// bypass reports syscalls the stack denies on the native ABI but allows
+// under the same name through foreign.
+func (l *linter) bypass(foreign *filters.Arch, code string) {
+	var names []string
+	for _, n := range l.native.SortedNumbers() {
+		name := l.native.SyscallName(n)
+		fn, ok := foreign.Lookup(name)
+		if !ok {
+			continue
+		}
+		if allowed(l.verdict(l.native.Data(n)).Action) {
+			continue
+		}
+		if allowed(l.verdict(foreign.Data(fn)).Action) {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	how := map[string]string{"i386": "the i386 ABI (int 0x80 or a 32-bit process)", "x32": "the x32 ABI (numbers with bit 0x40000000)"}[foreign.Name]
+	hint := "check seccomp_data.arch first and kill every arch but AUDIT_ARCH_" + strings.ToUpper(l.native.Name)
+	if foreign == filters.ArchX32 {
+		hint = "after the arch check, deny nr >= 0x40000000 (the x32 bit), as elastic/go-seccomp-bpf does for x86_64 policies"
+	}
+	l.add(Finding{Severity: SeverityError, Code: code, Filter: l.stackFilter(),
+		Message: fmt.Sprintf("%s denied on %s %s allowed through %s: %s", plural(len(names), "syscall"), l.native.Name, isAre(len(names)), how, sampleNames(names)),
+		Hint:    hint})
+}
+
+// x32Unhandled warns when a stack that denies some native syscall lets
+// unknown x32 numbers through.
+func (l *linter) x32Unhandled() {
+	if l.native != filters.ArchX86_64 {
+		return
+	}
+	for _, f := range l.out {
+		if f.Code == LintBypassX32 {
+			return
+		}
+	}
+	deniesSome := false
+	for _, n := range l.native.SortedNumbers() {
+		if !allowed(l.verdict(l.native.Data(n)).Action) {
+			deniesSome = true
+			break
+		}
+	}
+	d := filters.SeccompData{Nr: lintUnknownX32Nr, Arch: filters.AuditArchX86_64}
+	if r := l.verdict(d); deniesSome && allowed(r.Action) {
+		l.add(Finding{Severity: SeverityWarning, Code: LintX32Unhandled, Filter: l.stackFilter(),
+			Message: fmt.Sprintf("x32 syscall numbers (bit 0x40000000 set) fall through to %s: the filter never checks the x32 bit", filters.RetText(r.Ret)),
+			Hint:    "deny nr >= 0x40000000 right after the arch check"})
+	}
+}
+
+// plural returns "1 syscall" or "2 syscalls".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func sampleNames(names []string) string {
+	if len(names) <= lintSampleNames {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s (+%d more)", strings.Join(names[:lintSampleNames], ", "), len(names)-lintSampleNames)
+}
+
+// ruleSite is a `jeq #k` on the syscall number, with the ABIs it can be
+// reached under.
+type ruleSite struct {
+	pc     int
+	arches []*filters.Arch
+	nr     int // table number
+	name   string
+}
+
+// ruleSites finds the syscall-number comparisons of program p.
+func (l *linter) ruleSites(i int) []ruleSite {
+	p := l.s[i]
+	st := filters.Flow(p.Insns)
+	var out []ruleSite
+	for pc, ri := range p.Insns {
+		if !st[pc].Reached || st[pc].Word != filters.OffsetNr/4 || ri.Op != filters.Jmp|filters.Jeq|filters.K {
+			continue
+		}
+		site := ruleSite{pc: pc}
+		switch {
+		case ri.K&filters.X32SyscallBit != 0 && (st[pc].Arch == nil || st[pc].Arch == filters.ArchX86_64):
+			site.arches = []*filters.Arch{filters.ArchX32}
+			site.nr = int(ri.K &^ filters.X32SyscallBit)
+		case st[pc].Arch != nil:
+			site.arches = []*filters.Arch{st[pc].Arch}
+			site.nr = int(ri.K)
+		default:
+			site.arches = []*filters.Arch{l.native, filters.ArchI386}
+			site.nr = int(ri.K)
+		}
+		site.name = site.arches[0].SyscallName(site.nr)
+		if site.name == "" {
+			continue
+		}
+		out = append(out, site)
+	}
+	return out
+}
+
+// rules looks for dead and duplicate rules in each distinct program.
+func (l *linter) rules() {
+	for _, i := range l.distinct() {
+		p := l.s[i]
+		c := l.cs[i]
+		sites := l.ruleSites(i)
+		compared := map[int]bool{}
+		for _, s := range sites {
+			compared[s.nr] = true
+		}
+		// The default action: what an unnamed, uncompared number gets.
+		def, defOK := uint32(0), false
+		for n := range 1024 {
+			if l.native.SyscallName(n) != "" || compared[n] {
+				continue
+			}
+			d := l.native.Data(n)
+			r := c.Exec(&d)
+			def, defOK = r.Ret, r.Read.Only(filters.FieldNr|filters.FieldArch)
+			break
+		}
+		for _, site := range sites {
+			l.checkSite(i, p, c, site, def, defOK)
+		}
+	}
+}
+
+func (l *linter) checkSite(i int, p *filters.Program, c *filters.Executable, site ruleSite, def uint32, defOK bool) {
+	reached, sameAsDefault := false, true
+	var first *filters.Result
+	for _, a := range site.arches {
+		d := a.Data(site.nr)
+		path := make([]int, 0, 32)
+		r := c.InstrumentedExec(&d, &path)
+		if !r.Read.Only(filters.FieldNr | filters.FieldArch) {
+			return // arguments decide: cannot judge statically
+		}
+		for _, pc := range r.Path {
+			if pc == site.pc {
+				reached = true
+			}
+		}
+		if r.Ret != def || a != l.native {
+			sameAsDefault = false
+		}
+		if first == nil {
+			first = &r
+		}
+	}
+	if !reached {
+		// The comparison is true only for this number, and no run with it
+		// gets here: an earlier instruction always decides the syscall.
+		l.add(Finding{Severity: SeverityWarning, Code: LintDuplicateRule, Filter: i, Syscall: site.name,
+			Message: fmt.Sprintf("filter %d (%s) line %d: the rule for %s never applies; an earlier rule always decides %s (%s)", i, p.Name, site.pc, site.name, site.name, filters.RetText(first.Ret)),
+			Hint:    "remove the duplicate, or merge the two rules if both actions were meant"})
+		return
+	}
+	if defOK && sameAsDefault && first != nil && first.Ret == def {
+		l.add(Finding{Severity: SeverityWarning, Code: LintDeadRule, Filter: i, Syscall: site.name,
+			Message: fmt.Sprintf("filter %d (%s) line %d: the rule for %s returns %s, the same as the default action", i, p.Name, site.pc, site.name, filters.RetText(def)),
+			Hint:    "remove the rule: it changes no verdict but lengthens the path of every syscall compared after it"})
+	}
+}
+
+func (l *linter) runtime() {
+	for _, need := range runtimeNeeds {
+		n, ok := l.native.Lookup(need.name)
+		if !ok {
+			continue
+		}
+		r := l.verdict(l.native.Data(n))
+		if allowed(r.Action) {
+			continue
+		}
+		argNote := ""
+		if readsBeyondNrArch(r) {
+			argNote = " (with all arguments 0; the verdict depends on arguments)"
+		}
+		f := Finding{Code: LintRuntimeNeeds, Filter: r.Decider, Syscall: need.name}
+		errno, isErrno := r.Errno()
+		switch {
+		case !isErrno: // kill_process, kill_thread, trap, unknown
+			f.Severity = SeverityError
+			if !need.fatal {
+				f.Severity = SeverityWarning
+			}
+			f.Message = fmt.Sprintf("%s is %s%s, so the process gets SIGSYS: %s", need.name, verb(r), argNote, need.why)
+		case need.okErrno != 0 && errno == need.okErrno:
+			continue
+		default:
+			f.Severity = SeverityInfo
+			if need.fatal {
+				f.Severity = SeverityWarning
+			}
+			f.Message = fmt.Sprintf("%s fails with errno %d%s: %s", need.name, errno, argNote, need.why)
+		}
+		f.Hint = "allow " + need.name + " if a Go program (or glibc) runs under this stack; the benchmark's own child is a Go program"
+		if need.okErrno != 0 {
+			f.Hint = fmt.Sprintf("allow %s, or deny it with errno %d (ENOSYS) so callers fall back", need.name, need.okErrno)
+		}
+		l.add(f)
+	}
+}
+
+// userNotif reports each filter holding a `ret` of SECCOMP_RET_USER_NOTIF,
+// the check `run` refuses a stack on: its children install filters without
+// SECCOMP_FILTER_FLAG_NEW_LISTENER, so no supervisor answers and the kernel
+// fails the syscall with ENOSYS (kernel/seccomp.c:
+// seccomp_do_user_notification). Like run, it looks at every `ret #k`,
+// reachable or not; for a valid stack it names the native syscalls the
+// filter notifies for with all arguments 0.
+func (l *linter) userNotif(valid bool) {
+	for _, i := range l.distinct() {
+		p := l.s[i]
+		first, ok := p.UserNotifAt()
+		if !ok {
+			continue
+		}
+		var names []string
+		if valid {
+			for _, n := range l.native.SortedNumbers() {
+				d := l.native.Data(n)
+				if a, _ := filters.SplitRet(l.cs[i].Exec(&d).Ret); a == filters.ActionUserNotif {
+					names = append(names, l.native.SyscallName(n))
+				}
+			}
+		}
+		f := Finding{Severity: SeverityError, Code: LintUserNotif, Filter: i,
+			Hint: "run refuses it: no listener; replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy"}
+		switch {
+		case !valid:
+			f.Message = fmt.Sprintf("filter %d (%s) returns SECCOMP_RET_USER_NOTIF at line %d; without a listener the syscall would fail with ENOSYS", i, p.Name, first)
+		case len(names) == 0:
+			f.Message = fmt.Sprintf("filter %d (%s) returns SECCOMP_RET_USER_NOTIF at line %d, for no %s syscall with all arguments 0 (other arguments or ABIs may reach it); without a listener the syscall would fail with ENOSYS", i, p.Name, first, l.native.Name)
+		default:
+			if len(names) == 1 {
+				f.Syscall = names[0]
+			}
+			f.Message = fmt.Sprintf("filter %d (%s) returns SECCOMP_RET_USER_NOTIF for %s on %s: %s; without a listener %s would fail with ENOSYS", i, p.Name, plural(len(names), "syscall"), l.native.Name, sampleNames(names), map[bool]string{true: "it", false: "they"}[len(names) == 1])
+		}
+		l.add(f)
+	}
+}
+
+// sourceWarnings turns each distinct program's Program.Warnings (problems
+// the loader found in the source, such as an OCI syscall name no table
+// knows) into a warning finding.
+func (l *linter) sourceWarnings() {
+	for _, i := range l.distinct() {
+		for _, w := range l.s[i].Warnings {
+			l.add(Finding{Severity: SeverityWarning, Code: LintSourceWarning, Filter: i,
+				Message: fmt.Sprintf("filter %d (%s): %s", i, l.s[i].Name, w),
+				Hint:    "fix the source at the place named; the filter is built as if the item were not there"})
+		}
+	}
+}
+
+// verb describes a non-errno verdict: "killed (KILL_PROCESS) by filter 2".
+func verb(r filters.StackResult) string {
+	what := "killed"
+	if r.Action == filters.ActionTrap {
+		what = "trapped"
+	}
+	by := ""
+	if r.Decider >= 0 {
+		by = fmt.Sprintf(" by filter %d", r.Decider)
+	}
+	return fmt.Sprintf("%s (%s)%s", what, filters.RetText(r.Ret), by)
+}
+
+func (l *linter) workload(names []string, valid bool) {
+	var report CacheReport
+	if valid {
+		report = PredictCache(l.s, []*filters.Arch{l.native})
+	}
+	for _, name := range names {
+		n, ok := l.native.Lookup(name)
+		if !ok {
+			l.add(Finding{Severity: SeverityError, Code: LintUnknownSyscall, Filter: -1, Syscall: name,
+				Message: fmt.Sprintf("workload syscall %q is not in the %s table", name, l.native.Name),
+				Hint:    "check the spelling (names as in syscall_64.tbl, e.g. getpid, close, execve)"})
+			continue
+		}
+		if !valid {
+			continue
+		}
+		r := l.verdict(l.native.Data(n))
+		argNote := ""
+		if readsBeyondNrArch(r) {
+			argNote = " (with all arguments 0; the verdict depends on arguments)"
+		}
+		errno, isErrno := r.Errno()
+		switch {
+		case allowed(r.Action):
+		case !isErrno:
+			l.add(Finding{Severity: SeverityError, Code: LintWorkloadKilled, Filter: r.Decider, Syscall: name,
+				Message: fmt.Sprintf("the workload calls %s, which is %s%s: the benchmark child would die", name, verb(r), argNote),
+				Hint:    "allow " + name + " in the policy, or pick a workload whose syscalls the policy allows"})
+		default:
+			l.add(Finding{Severity: SeverityWarning, Code: LintWorkloadDenied, Filter: r.Decider, Syscall: name,
+				Message: fmt.Sprintf("the workload calls %s, which fails with errno %d%s: the benchmark times the error path", name, errno, argNote),
+				Hint:    "allow " + name + " if you mean to measure the syscall itself"})
+		}
+		if e, ok := report.Lookup(l.native.Name, n); ok && !e.Cached && len(l.s) > 0 && allowed(r.Action) {
+			l.add(Finding{Severity: SeverityInfo, Code: LintWorkloadCost, Filter: e.Filter, Syscall: name,
+				Message: fmt.Sprintf("%s runs the filters on every call (%d instructions over the stack): %s", name, r.Instructions, e.Reason),
+				Hint:    "plain nr rules that return ALLOW let the kernel's action cache skip the filters (Linux >= 5.11)"})
+		}
+	}
+}
+
+// uncached reports allowed native syscalls the action cache cannot skip.
+func (l *linter) uncached() {
+	if len(l.s) == 0 {
+		return
+	}
+	report := PredictCache(l.s, []*filters.Arch{l.native})
+	var names []string
+	cause := map[string]int{}
+	for _, e := range report.Entries {
+		if e.Cached {
+			continue
+		}
+		if !allowed(l.verdict(l.native.Data(e.Nr)).Action) {
+			continue
+		}
+		names = append(names, e.Name)
+		cause[e.Cause]++
+	}
+	if len(names) == 0 {
+		return
+	}
+	var causes []string
+	for _, c := range []string{CacheLoad, CacheRet, CacheInsn, CacheRange, CacheInvalid} {
+		if cause[c] > 0 {
+			causes = append(causes, fmt.Sprintf("%s %d", c, cause[c]))
+		}
+	}
+	l.add(Finding{Severity: SeverityInfo, Code: LintUncached, Filter: -1,
+		Message: fmt.Sprintf("%s allowed on %s %s the filters on every call (%s): %s", plural(len(names), "syscall"), l.native.Name, map[bool]string{true: "runs", false: "run"}[len(names) == 1], strings.Join(causes, ", "), sampleNames(names)),
+		Hint:    "argument checks, loads of instruction_pointer and non-ALLOW returns keep the kernel's action cache from skipping the filters; see simulate --all"})
+}

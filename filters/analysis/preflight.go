@@ -1,0 +1,61 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/seccompbench/seccompbench/filters"
+)
+
+// Preflight runs the rules that decide whether a benchmark child can run
+// under s at all, the checks a command makes before it installs anything:
+//
+//   - a filter that can return SECCOMP_RET_USER_NOTIF (LintUserNotif,
+//     error): children install filters without a listener;
+//   - a proper prefix of the stack that kills, traps or denies seccomp(2)
+//     (LintInstallDenied, error): each filter is installed by a thread
+//     already running the filters below it, so the rest could not be
+//     installed (kernel/seccomp.c: seccomp_set_mode_filter runs under the
+//     installed filters like any syscall);
+//   - workload syscalls (opts.Workload, with all arguments 0) the stack
+//     kills or traps (LintWorkloadKilled, error), fails with an errno
+//     (LintWorkloadDenied, warning) or that the table does not know
+//     (LintUnknownSyscall, error).
+//
+// Kernel limits (LintTooLong, LintPathLimit at opts.Count) and invalid
+// filters (LintInvalid) are errors too; an invalid or oversized filter
+// stops the emulated checks. All but LintInstallDenied are Lint's own
+// rules with Lint's words; Lint reports them too, plus its other rules.
+// Findings come sorted like Lint's; HasErrors tells whether to stop.
+func Preflight(s filters.Stack, opts LintOptions) []Finding {
+	l, valid := newLinter(s, opts)
+	l.userNotif(valid)
+	if valid {
+		l.install()
+	}
+	l.workload(opts.Workload, valid)
+	return l.sorted()
+}
+
+// install reports the first proper prefix of the stack under which
+// seccomp(SECCOMP_SET_MODE_FILTER, ...) is not allowed or logged.
+func (l *linter) install() {
+	nr, ok := l.native.Lookup("seccomp")
+	if !ok || len(l.s) < 2 {
+		return
+	}
+	for i := 1; i < len(l.s); i++ {
+		d := l.native.Data(nr, 1) // SECCOMP_SET_MODE_FILTER
+		r := l.cs[:i].Exec(&d)
+		if allowed(r.Action) {
+			continue
+		}
+		what := r.Action.KernelName()
+		if r.Action == filters.ActionErrno {
+			what = fmt.Sprintf("%s(%d)", what, r.Data)
+		}
+		l.add(Finding{Severity: SeverityError, Code: LintInstallDenied, Filter: r.Decider, Syscall: "seccomp",
+			Message: fmt.Sprintf("filter %d (%s) returns %s for seccomp(2), so installing filter %d of %d would fail or kill the process", r.Decider, l.s[r.Decider].Name, what, i+1, len(l.s)),
+			Hint:    fmt.Sprintf("allow seccomp in the policy, or stack at most %d filters", i)})
+		return
+	}
+}

@@ -1,0 +1,173 @@
+package formats
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
+	"github.com/seccompbench/seccompbench/filters/oci"
+)
+
+func TestDetectFormatCorpus(t *testing.T) {
+	tests := []struct {
+		file string
+		want Format
+	}{
+		{"docker-default.json", OCI},
+		{"podman-like.json", OCI},
+		{"vmm-like.json", OCI},
+		{"raw.bpf", RawBPF},
+		{"hardened.service", SystemdUnit},
+		{"timesyncd-like.service", SystemdUnit},
+		{"default.yaml", Policy},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(filterstest.PoliciesDir, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := DetectFormat(tt.file, b); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+	for _, tt := range []struct {
+		name, data string
+		want       Format
+	}{
+		{"directive string", "SystemCallFilter=@system-service", SystemdUnit},
+		{"comment then section", "# x\n\n[Service]\nUser=x\n", SystemdUnit},
+		{"unknown section is not a unit", "[Frobnicate]\n", Policy},
+		{"other key=value is not a unit", "Foo=bar\n", Policy},
+		{"yaml", "seccomp:\n  default_action: allow\n", Policy},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := DetectFormat("x", []byte(tt.data)); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for in, want := range map[string]Format{"auto": Unknown, "oci": OCI, "systemd": SystemdUnit, "raw-bpf": RawBPF, "beats-yaml": Policy} {
+		got, err := ParseFormat(in)
+		if err != nil || got != want {
+			t.Errorf("ParseFormat(%q) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	if _, err := ParseFormat("xml"); err == nil {
+		t.Error("ParseFormat(xml) succeeded")
+	}
+}
+
+// TestOpenFormats opens every non-policy corpus entry through Open and
+// OpenWith, and checks that options reach the OCI compiler.
+func TestOpenFormats(t *testing.T) {
+	for _, spec := range []string{oci.DockerDefaultName, filterstest.Policy("vmm-like.json"), filterstest.Policy("raw.bpf")} {
+		p, err := Open(spec)
+		if err != nil {
+			t.Fatalf("Open(%s): %v", spec, err)
+		}
+		if err := filters.Validate(p.Insns); err != nil {
+			t.Errorf("Open(%s): invalid program: %v", spec, err)
+		}
+	}
+	if _, err := Open(filterstest.Policy("hardened.service")); !errors.Is(err, ErrUnsupportedFormat) {
+		t.Errorf("Open(unit) = %v, want ErrUnsupportedFormat", err)
+	}
+	nr, _ := filters.ArchX86_64.Lookup("mount")
+	for _, tt := range []struct {
+		name string
+		opt  OpenOptions
+		spec string
+		want filters.Action
+	}{
+		{"default caps", OpenOptions{}, oci.DockerDefaultName, filters.ActionErrno},
+		{"CAP_SYS_ADMIN", OpenOptions{OCI: oci.Options{Caps: []string{"CAP_SYS_ADMIN"}}}, oci.DockerDefaultName, filters.ActionAllow},
+		{"file with caps", OpenOptions{OCI: oci.Options{Caps: []string{"CAP_SYS_ADMIN"}}}, filterstest.Policy("docker-default.json"), filters.ActionAllow},
+		{"forced format", OpenOptions{Format: OCI}, filterstest.Policy("docker-default.json"), filters.ActionErrno},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := OpenWith(tt.spec, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := filters.Emulate(p, filters.ArchX86_64.Data(nr))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := filters.KernelAction(r.Ret); got != tt.want {
+				t.Errorf("mount = %s, want %s", got, tt.want)
+			}
+		})
+	}
+	if _, err := OpenWith(filterstest.Policy("docker-default.json"), OpenOptions{Format: RawBPF}); !errors.Is(err, filters.ErrBadRaw) {
+		t.Errorf("forcing raw-bpf on JSON = %v, want ErrBadRaw", err)
+	}
+}
+
+// TestTable: --format-in parsing, its help and the format names all come
+// from Table; every row has a loader and the text rows but one a detector.
+func TestTable(t *testing.T) {
+	if got, want := Choices(), "auto, policy, oci, systemd or raw-bpf"; got != want {
+		t.Errorf("Choices() = %q, want %q", got, want)
+	}
+	fallbacks := 0
+	for _, r := range Table {
+		if r.Load == nil {
+			t.Errorf("%s: no loader", r.Format)
+		}
+		if r.Detect == nil {
+			fallbacks++
+		}
+		for _, n := range append([]string{string(r.Format)}, r.Names...) {
+			if got, err := ParseFormat(strings.ToUpper(n)); err != nil || got != r.Format {
+				t.Errorf("ParseFormat(%q) = %q, %v; want %q", n, got, err, r.Format)
+			}
+		}
+		if !strings.Contains(Help(), r.Names[0]+" (") {
+			t.Errorf("Help() = %q lacks %s", Help(), r.Names[0])
+		}
+	}
+	if fallbacks != 1 {
+		t.Errorf("%d rows without a detector, want exactly one fallback", fallbacks)
+	}
+}
+
+// TestLoadWarnings: Load keeps the loaders' warnings located, and the
+// program's text form says the same.
+func TestLoadWarnings(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		file, data string
+		line, col  int
+	}{
+		{"p.json", "{\"defaultAction\": \"SCMP_ACT_ERRNO\",\n \"syscalls\": [{\"names\": [\"read\", \"raed\"], \"action\": \"SCMP_ACT_ALLOW\"}]}", 2, 34},
+		{"u.service", "[Service]\nSystemCallFilter=read nosuchcall\n", 2, 0},
+	} {
+		path := filepath.Join(dir, tt.file)
+		if err := os.WriteFile(path, []byte(tt.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src, err := Load(path, OpenOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(src.Warnings) != 1 {
+			t.Fatalf("%s: warnings %v, want one", tt.file, src.Warnings)
+		}
+		w := src.Warnings[0]
+		if w.File != path || w.Line != tt.line || w.Col != tt.col {
+			t.Errorf("%s: warning at %s:%d:%d, want %s:%d:%d", tt.file, w.File, w.Line, w.Col, path, tt.line, tt.col)
+		}
+		if src.Format == string(OCI) && src.Filters[0].Warnings[0] != w.Error() {
+			t.Errorf("Program.Warnings %q, Source.Warnings %q", src.Filters[0].Warnings, w.Error())
+		}
+	}
+}

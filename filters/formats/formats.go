@@ -1,0 +1,271 @@
+// Package formats is the one table of filter source formats: it parses
+// --format-in values (ParseFormat), sniffs a source's format from its
+// content (DetectFormat), and opens a source by path or built-in name
+// (Load, Open, OpenWith), all from the rows of one table. Adding a format
+// is a package that exports a detector and a loader returning
+// *filters.Source, plus one row here.
+//
+// Format packages never import each other; they meet only in this table.
+package formats
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/beats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/filters/systemd"
+)
+
+// Format names a filter source format, as Source.Format and --format-in
+// spell it; Unknown ("") means "detect from content" where a Format is an
+// option, and "no format fits" where DetectFormat returns it.
+type Format string
+
+// The formats of the table.
+const (
+	Unknown     Format = ""
+	Policy      Format = beats.FormatName   // Beats / go-seccomp-bpf YAML or JSON
+	OCI         Format = oci.FormatName     // OCI runtime-spec / Docker seccomp profile
+	RawBPF      Format = "raw-bpf"          // array of struct sock_filter
+	SystemdUnit Format = systemd.FormatName // systemd unit file or directives
+)
+
+// String returns the format's name, "unknown" for Unknown.
+func (f Format) String() string {
+	if f == Unknown {
+		return "unknown"
+	}
+	return string(f)
+}
+
+// OpenOptions are the choices Load makes by itself, for callers that expose
+// them (`--format-in`, `--caps`, `--kernel`, `--compiler`).
+type OpenOptions struct {
+	// Format forces the input format; Unknown means detect it.
+	Format Format
+	// OCI resolves OCI profiles' conditions (and docker-default's).
+	OCI oci.Options
+	// Compiler lays out OCI profiles, docker-default and systemd units
+	// (`--compiler`): scmp.CompilerNative or scmp.CompilerLibseccomp
+	// (which needs a -tags libseccomp build). Beats policies are always
+	// compiled by go-seccomp-bpf, as Beats does, and raw BPF is taken as
+	// it is.
+	Compiler scmp.Compiler
+	// Systemd models systemd units; its Compiler is replaced by Compiler
+	// when that is not scmp.CompilerNative.
+	Systemd systemd.Options
+}
+
+// Row is one format of the table.
+type Row struct {
+	// Format is the format's name.
+	Format Format
+	// Names are the --format-in spellings ParseFormat accepts; the first
+	// is the one help texts show.
+	Names []string
+	// Help describes the format in a few words, for --format-in's help.
+	Help string
+	// Builtins are names Load serves without a file (loaded with nil data).
+	Builtins []string
+	// Binary rows are tried for data that is not text (filters.IsBinary),
+	// the others for text.
+	Binary bool
+	// Detect reports whether data is in this format; nil for the fallback
+	// row, which takes text no other row claims.
+	Detect func(data []byte) bool
+	// Load compiles the source; data is nil for a built-in name.
+	Load func(name string, data []byte, o OpenOptions) (*filters.Source, error)
+}
+
+// Table lists the formats, in the order help texts show them.
+var Table = []Row{
+	{
+		Format: Policy, Names: []string{"policy", "beats", "yaml", "json", "beats-yaml", "beats-json"},
+		Help:     "Beats YAML/JSON",
+		Builtins: []string{"default", beats.DefaultName},
+		Load: func(name string, data []byte, _ OpenOptions) (*filters.Source, error) {
+			if data == nil {
+				name = beats.DefaultName
+			}
+			return beats.LoadSource(name, data)
+		},
+	},
+	{
+		Format: OCI, Names: []string{"oci", "docker", "oci-json"},
+		Help:     "OCI/Docker seccomp profile",
+		Builtins: []string{oci.DockerDefaultName},
+		Detect:   oci.Detect,
+		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+			return oci.LoadSource(name, data, o.OCI, o.Compiler)
+		},
+	},
+	{
+		Format: SystemdUnit, Names: []string{"systemd", "systemd-unit", "unit"},
+		Help:   "systemd unit or directives",
+		Detect: systemd.Detect,
+		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+			so := o.Systemd
+			if o.Compiler != scmp.CompilerNative {
+				so.Compiler = o.Compiler
+			}
+			return systemd.LoadSource(name, data, so)
+		},
+	},
+	{
+		Format: RawBPF, Names: []string{"raw-bpf", "raw", "bpf"},
+		Help:   "struct sock_filter array",
+		Binary: true,
+		Detect: filters.LooksRaw,
+		Load: func(name string, data []byte, _ OpenOptions) (*filters.Source, error) {
+			return filters.LoadRaw(name, data)
+		},
+	},
+}
+
+// row returns the table row of f, or nil.
+func row(f Format) *Row {
+	for i := range Table {
+		if Table[i].Format == f {
+			return &Table[i]
+		}
+	}
+	return nil
+}
+
+// Choices returns the --format-in values as help and errors list them:
+// "auto, policy, oci, systemd or raw-bpf".
+func Choices() string {
+	names := []string{"auto"}
+	for _, r := range Table {
+		names = append(names, r.Names[0])
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// Help returns a one-line description of the --format-in values, e.g.
+// "policy (Beats YAML/JSON), oci (OCI/Docker seccomp profile), ...".
+func Help() string {
+	var parts []string
+	for _, r := range Table {
+		parts = append(parts, fmt.Sprintf("%s (%s)", r.Names[0], r.Help))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ParseFormat parses a --format-in value: "auto" or "" (Unknown: detect
+// from content) or any of a row's Names, case-insensitive.
+func ParseFormat(s string) (Format, error) {
+	s = strings.ToLower(s)
+	if s == "" || s == "auto" {
+		return Unknown, nil
+	}
+	for _, r := range Table {
+		for _, n := range r.Names {
+			if s == n || s == string(r.Format) {
+				return r.Format, nil
+			}
+		}
+	}
+	return Unknown, fmt.Errorf("parse input format %q: want %s", s, Choices())
+}
+
+// DetectFormat guesses a filter source's format from its content (the name
+// is only for future use of extensions): binary data (filters.IsBinary) is
+// the first Binary row whose Detect accepts it (RawBPF when its length is
+// a multiple of filters.SockFilterSize), else Unknown; text is the first
+// other row whose Detect accepts it (an OCI profile: text starting with "{"
+// with an OCI key, valid JSON or not, so a broken profile gets the JSON
+// syntax error with its line and column rather than the Beats schema's
+// complaints; a systemd unit: a known [Section] or seccomp directive
+// first), else the fallback row (Policy), whose parser reports any
+// remaining problem with a line number.
+func DetectFormat(name string, data []byte) Format {
+	bin := filters.IsBinary(data)
+	fallback := Unknown
+	for _, r := range Table {
+		switch {
+		case r.Binary != bin:
+		case r.Detect == nil:
+			fallback = r.Format
+		case r.Detect(data):
+			return r.Format
+		}
+	}
+	return fallback
+}
+
+// ErrUnsupportedFormat is returned by Open for a source it cannot load as
+// one filter (a systemd unit: a stack), or whose format it cannot detect.
+var ErrUnsupportedFormat = errors.New("unsupported filter format")
+
+// Load returns the filters named by spec:
+//
+//   - a row's built-in name: "default" or "embedded:default" (the embedded
+//     default policy; a file named "default" must be written "./default"),
+//     "docker-default" (Docker's default profile for o.OCI's capabilities);
+//     docker-default is served whatever o.Format says, the others only
+//     when o.Format is Unknown;
+//   - anything else: a file path, whose format is o.Format or detected
+//     (DetectFormat).
+//
+// Read errors wrap the *os.PathError (which names the path); source errors
+// are *filters.SourceError values naming the path; binary data of no
+// format wraps ErrUnsupportedFormat and says why the raw reader refused it.
+func Load(spec string, o OpenOptions) (*filters.Source, error) {
+	for _, r := range Table {
+		for _, b := range r.Builtins {
+			if spec == b && (o.Format == Unknown || r.Format == OCI) {
+				return r.Load(spec, nil, o)
+			}
+		}
+	}
+	if rest, ok := strings.CutPrefix(spec, "embedded:"); ok && o.Format == Unknown {
+		return nil, fmt.Errorf("open filter: no embedded policy %q; the only one is %q: %w", rest, beats.DefaultName, ErrUnsupportedFormat)
+	}
+	data, err := os.ReadFile(spec)
+	if err != nil {
+		return nil, fmt.Errorf("open filter: %w", err)
+	}
+	return LoadData(spec, data, o)
+}
+
+// LoadData loads data read from the file name: its format is o.Format or
+// detected (DetectFormat). Errors are those of Load but for reading.
+func LoadData(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+	f := o.Format
+	if f == Unknown {
+		f = DetectFormat(name, data)
+	}
+	if r := row(f); r != nil {
+		return r.Load(name, data, o)
+	}
+	// Binary data that is no whole number of sock_filter records: the raw
+	// reader says how many bytes are left over.
+	if _, err := filters.ParseRaw(name, data); err != nil {
+		return nil, fmt.Errorf("open filter %q: binary data, neither a YAML/JSON policy nor a raw BPF filter: %w", name, err)
+	}
+	return nil, fmt.Errorf("open filter %q: %s: %w", name, f, ErrUnsupportedFormat)
+}
+
+// Open is OpenWith with default options.
+func Open(spec string) (*filters.Program, error) { return OpenWith(spec, OpenOptions{}) }
+
+// OpenWith is Load for callers that take one filter: it returns the
+// source's only filter. A systemd unit, which installs a stack, is refused
+// with an error wrapping ErrUnsupportedFormat that points to the
+// commands that model stacks.
+func OpenWith(spec string, o OpenOptions) (*filters.Program, error) {
+	src, err := Load(spec, o)
+	if err != nil {
+		return nil, err
+	}
+	if src.Stacked || len(src.Filters) != 1 {
+		return nil, fmt.Errorf("open filter %q: a systemd unit installs a stack of filters, not one; model it with run --systemd-unit or compile --systemd-stack: %w", spec, ErrUnsupportedFormat)
+	}
+	return src.Filters[0], nil
+}

@@ -1,0 +1,145 @@
+package filters
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/seccompbench/seccompbench/"
+
+// formatPackages are the packages that each read one source format.
+var formatPackages = []string{"filters/beats", "filters/oci", "filters/systemd"}
+
+// TestImports enforces the package boundaries of the filters tree
+// (DESIGN.md, STYLE.md) on the non-test source of every package under
+// filters/, build-tagged files included and `//go:build ignore` generators
+// excluded:
+//
+//   - none imports runner, report or cmd, x/sys/unix or os/exec:
+//     filters is pure and deterministic;
+//   - the root imports none of its sub-packages;
+//   - a format package imports no other format package and neither
+//     formats nor analysis (formats reaches them through its table);
+//   - scmp imports no format package (formats build its rule model; its
+//     compilers take the model);
+//   - analysis imports no format package, scmp or formats: it works on
+//     Programs and Stacks;
+//   - the internal helpers import no format package, formats or analysis.
+//
+// The check is transitive over the module's own packages.
+func TestImports(t *testing.T) {
+	forbiddenEverywhere := []string{module + "runner", module + "report", module + "cmd/", "golang.org/x/sys/unix", "os/exec"}
+	rules := map[string][]string{
+		"filters":                      {"filters/"},
+		"filters/scmp":                 append([]string{"filters/formats", "filters/analysis"}, formatPackages...),
+		"filters/formats":              {"filters/analysis"},
+		"filters/analysis":             append([]string{"filters/formats", "filters/scmp"}, formatPackages...),
+		"filters/internal/suggest":     append([]string{"filters/formats", "filters/analysis", "filters/scmp"}, formatPackages...),
+		"filters/internal/filterstest": append([]string{"filters/formats", "filters/analysis", "filters/scmp"}, formatPackages...),
+		"filters/internal/lsdiff":      append([]string{"filters/formats", "filters/analysis"}, formatPackages...),
+	}
+	for _, f := range formatPackages {
+		rules[f] = append([]string{"filters/formats", "filters/analysis"}, formatPackages...)
+	}
+	for pkg, bad := range rules {
+		t.Run(pkg, func(t *testing.T) {
+			deps := moduleDeps(t, pkg)
+			if len(deps) == 0 {
+				t.Fatal("no imports found")
+			}
+			for dep, via := range deps {
+				for _, f := range forbiddenEverywhere {
+					if strings.HasPrefix(dep, f) || dep == strings.TrimSuffix(f, "/") {
+						t.Errorf("%s imports %s (via %s); filters must stay pure", pkg, dep, via)
+					}
+				}
+				rel, ok := strings.CutPrefix(dep, module)
+				if !ok || rel == pkg {
+					continue
+				}
+				for _, b := range bad {
+					if rel == b || strings.HasSuffix(b, "/") && strings.HasPrefix(rel, b) && !strings.HasPrefix(rel, "filters/internal/") {
+						t.Errorf("%s imports %s (via %s)", pkg, rel, via)
+					}
+				}
+			}
+		})
+	}
+}
+
+// moduleDeps returns every import of pkg (a module-relative directory),
+// following the module's own packages transitively, each with the package
+// that imports it.
+func moduleDeps(t *testing.T, pkg string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	queue := []string{pkg}
+	seen := map[string]bool{pkg: true}
+	for len(queue) > 0 {
+		dir := queue[0]
+		queue = queue[1:]
+		for _, imp := range directImports(t, dir) {
+			if _, ok := out[imp]; !ok {
+				out[imp] = dir
+			}
+			if rel, ok := strings.CutPrefix(imp, module); ok && !seen[rel] {
+				seen[rel] = true
+				queue = append(queue, rel)
+			}
+		}
+	}
+	return out
+}
+
+// directImports parses the non-test Go files of the module directory dir
+// (relative to the module root, which is this package's parent).
+func directImports(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ImportsOnly|parser.ParseComments)
+		if err != nil {
+			t.Fatalf("parse %s: %v", name, err)
+		}
+		if ignored(f.Comments) {
+			continue
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// ignored reports whether a file is a `//go:build ignore` generator.
+func ignored(groups []*ast.CommentGroup) bool {
+	for _, g := range groups {
+		for _, c := range g.List {
+			if c.Text == "//go:build ignore" {
+				return true
+			}
+		}
+	}
+	return false
+}

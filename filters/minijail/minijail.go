@@ -1,0 +1,622 @@
+// Package minijail reads minijail seccomp policies (the .policy files of
+// ChromeOS and Android) and compiles one to a seccomp filter by way of an
+// OCI profile (oci.Parse).
+//
+//	# renderer.policy
+//	@include ./common.policy
+//	read: 1
+//	openat: arg2 in O_RDONLY|O_CLOEXEC|O_NONBLOCK; return EACCES
+//	mmap: arg2 in ~PROT_EXEC || arg3 & MAP_FIXED
+//	prctl: arg0 == PR_SET_NAME || arg0 == PR_GET_NAME
+//	ptrace: return EPERM
+//
+// Each line is "syscall: filter", where filter is an action or an
+// argument expression optionally followed by "; action". A call of a
+// listed syscall whose expression holds is allowed; one whose expression
+// does not gets the action after ";" or, without one, the default action;
+// an unlisted syscall gets the default: the process is killed
+// (SCMP_ACT_KILL_PROCESS: minijail uses SECCOMP_RET_KILL_PROCESS where
+// the kernel has it).
+//
+// Mapping to the OCI profile:
+//
+//   - actions: "1" and "allow" → SCMP_ACT_ALLOW, "return E" →
+//     SCMP_ACT_ERRNO with errnoRet E (a number or an errno name), "kill"
+//     and "kill-process" → SCMP_ACT_KILL_PROCESS, "kill-thread" →
+//     SCMP_ACT_KILL_THREAD, "trap", "trace", "log", "user-notify" →
+//     SCMP_ACT_TRAP, _TRACE, _LOG, _NOTIFY;
+//   - "argN == v", "!=", "<", "<=", ">", ">=" → SCMP_CMP_EQ, NE, LT, LE, GT,
+//     GE on argument N; "argN & M" (some bit of M set) → one rule per bit b
+//     of M with SCMP_CMP_MASKED_EQ (b, b), ORed; "argN in M" (no bit
+//     outside M set) → SCMP_CMP_MASKED_EQ (^M, 0);
+//   - "||" of "&&" clauses → one OCI entry per clause (a product over the
+//     "&" expansions), equalities on one argument merged exactly
+//     (ocigen.MergeArgs); other conditions ANDed on one argument are an
+//     error, as runc would OR them;
+//   - "; action" → an entry after the clauses, conditioned on arg0 >= 0
+//     (always true), with that action: our OCI compiler tries a
+//     syscall's conditional rules in order, so the clauses' allow wins
+//     where one holds. (libseccomp may order overlapping rules otherwise:
+//     the generated profile is for this tool, not for runc.)
+//   - values: numbers (decimal, 0x hex, 0 octal), the named constants of
+//     a small table (O_*, PROT_*, MAP_*, MADV_*, AF_*, SOCK_*, F_*,
+//     FUTEX_*, PR_*, CLONE_*, TC*/FIO*, CLOCK_*, E* errnos; Linux x86_64
+//     values), "|" to OR them, "~" to complement;
+//   - "@include PATH" reads PATH relative to the including file (cycles
+//     and missing files are errors naming the line); "@frequency PATH" is
+//     accepted and ignored, with a note in the warnings (it only orders
+//     minijail's own binary tree).
+//
+// Not modeled: minijail's program layout and its architecture check (a
+// foreign architecture is killed there; the OCI model returns
+// SCMP_ACT_KILL, KILL_THREAD); the x86_64 filter only, so x32 and i386
+// calls get the bad-arch verdict; syscall numbers in place of names;
+// "{...}" blocks and "@denylist" policies of newer minijail; runc's
+// ENOSYS stub is never added, whatever Options.OCI says.
+package minijail
+
+import (
+	"errors"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	specs "github.com/opencontainers/runtime-spec/specs-go"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/beats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/ocigen"
+)
+
+// ErrBadPolicy is returned, wrapped in a *filters.SourceError naming the
+// file, line and column, when a minijail policy cannot be read or uses
+// what the OCI model cannot express.
+var ErrBadPolicy = errors.New("invalid minijail seccomp policy")
+
+// MaxSize is the largest policy file Parse reads, in bytes; MaxIncludeDepth
+// is how deep @include may nest; MaxRules is how many OCI entries one
+// syscall's expression may expand to.
+const (
+	MaxSize         = 16 << 20
+	MaxIncludeDepth = 16
+	MaxRules        = 256
+)
+
+// Policy is a policy file with its includes resolved.
+type Policy struct {
+	File string
+	// Rules are the syscall lines, in order, included ones in place.
+	Rules []Rule
+	// Notes are things accepted and ignored, as warnings: "@frequency".
+	Notes []string
+}
+
+// Rule is one "syscall: filter" line.
+type Rule struct {
+	Syscall string
+	At      ocigen.Pos // At.File is set when the line is in an included file
+	// Action is the action of a filter that is one, nil when the filter
+	// is an expression.
+	Action *Action
+	// Expr is the expression: clauses ORed, atoms of each ANDed.
+	Expr [][]Atom
+	// Else is the action after ";", nil when absent.
+	Else *Action
+}
+
+// Atom is one comparison "argN op value".
+type Atom struct {
+	Arg   int
+	Op    string // "==", "!=", "<", "<=", ">", ">=", "&", "in"
+	Value uint64
+	At    ocigen.Pos
+}
+
+// Action is one minijail action.
+type Action struct {
+	Word  string
+	OCI   specs.LinuxSeccompAction
+	Errno *uint
+	At    ocigen.Pos
+}
+
+// Detect reports whether data is a minijail policy: its first line that
+// is not blank, a comment or an @directive is "name: filter" where name is
+// a syscall name of x86_64 and filter starts with "1", "return", an action
+// word or "arg" followed by a digit; or data consists of @include lines
+// only. A Beats YAML policy's first key is default_action or seccomp, no
+// syscall.
+func Detect(data []byte) bool {
+	sawInclude := false
+	for _, line := range strings.Split(string(data[:min(len(data), 64<<10)]), "\n") {
+		t := strings.TrimSpace(line)
+		if i := strings.IndexByte(t, '#'); i >= 0 {
+			t = strings.TrimSpace(t[:i])
+		}
+		if t == "" {
+			continue
+		}
+		if strings.HasPrefix(t, "@include ") || strings.HasPrefix(t, "@frequency ") {
+			sawInclude = true
+			continue
+		}
+		name, filter, ok := strings.Cut(t, ":")
+		if !ok {
+			return false
+		}
+		if _, err := analysis.LookupSyscall(filters.ArchX86_64, strings.TrimSpace(name)); err != nil {
+			return false
+		}
+		f := strings.TrimSpace(filter)
+		if f == "1" || strings.HasPrefix(f, "return ") || actionWords[f] != "" {
+			return true
+		}
+		return len(f) > 3 && strings.HasPrefix(f, "arg") && f[3] >= '0' && f[3] <= '5'
+	}
+	return sawInclude
+}
+
+var actionWords = map[string]specs.LinuxSeccompAction{
+	"1": specs.ActAllow, "allow": specs.ActAllow, "kill": specs.ActKillProcess, "kill-process": specs.ActKillProcess,
+	"kill-thread": specs.ActKillThread, "trap": specs.ActTrap, "trace": specs.ActTrace, "log": specs.ActLog,
+	"user-notify": specs.ActNotify,
+}
+
+// Options say how to read and compile a policy.
+type Options struct {
+	// ReadFile reads @include files; nil means os.ReadFile.
+	ReadFile func(path string) ([]byte, error)
+	// OCI resolves the generated profile; NoENOSYSStub is forced on.
+	OCI oci.Options
+}
+
+// parser reads one policy and its includes.
+type parser struct {
+	read  func(string) ([]byte, error)
+	stack []string // files being read, outermost first
+	out   *Policy
+	seen  map[string]ocigen.Pos
+}
+
+func errf(at ocigen.Pos, format string, args ...any) error {
+	return ocigen.Errorf("", at, ErrBadPolicy, format, args...)
+}
+
+// Parse reads a policy named name with content data, and the files it
+// includes through opts.ReadFile. Errors are *filters.SourceError values
+// wrapping ErrBadPolicy, naming the file (an included one where the
+// problem is there), line and column.
+func Parse(name string, data []byte, opts Options) (*Policy, error) {
+	read := opts.ReadFile
+	if read == nil {
+		read = os.ReadFile
+	}
+	p := &parser{read: read, out: &Policy{File: name}, seen: map[string]ocigen.Pos{}}
+	if err := p.file(name, data); err != nil {
+		return nil, err
+	}
+	return p.out, nil
+}
+
+// file parses one file's lines, joining those ending in a backslash.
+func (p *parser) file(name string, data []byte) error {
+	if len(data) > MaxSize {
+		return errf(ocigen.Pos{File: name}, "file is %d bytes, above the limit of %d", len(data), MaxSize)
+	}
+	p.stack = append(p.stack, filepath.Clean(name))
+	defer func() { p.stack = p.stack[:len(p.stack)-1] }()
+	lines := strings.Split(string(data), "\n")
+	for i := 0; i < len(lines); i++ {
+		// A logical line and, per byte of it, the physical column:
+		// continuation lines keep their own line numbers.
+		var text strings.Builder
+		var pos []ocigen.Pos
+		for {
+			l := strings.TrimSuffix(lines[i], "\r")
+			cont := strings.HasSuffix(l, "\\")
+			l = strings.TrimSuffix(l, "\\")
+			for c := range len(l) {
+				pos = append(pos, ocigen.Pos{File: name, Line: i + 1, Col: c + 1})
+			}
+			text.WriteString(l)
+			if !cont || i+1 >= len(lines) {
+				break
+			}
+			text.WriteByte(' ')
+			pos = append(pos, ocigen.Pos{File: name, Line: i + 2, Col: 1})
+			i++
+		}
+		end := ocigen.Pos{File: name, Line: i + 1, Col: len(lines[i]) + 1}
+		at := func(off int) ocigen.Pos {
+			if off < len(pos) {
+				return pos[off]
+			}
+			return end
+		}
+		if err := p.line(name, text.String(), at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// line parses one logical line; at maps a byte offset to its position.
+func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
+	if i := strings.IndexByte(text, '#'); i >= 0 {
+		text = text[:i]
+	}
+	off := len(text) - len(strings.TrimLeft(text, " \t"))
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil
+	}
+	if text[0] == '@' {
+		dir, arg, _ := strings.Cut(text, " ")
+		arg = strings.TrimSpace(arg)
+		switch dir {
+		case "@include":
+			return p.include(name, arg, at(off))
+		case "@frequency":
+			p.out.Notes = append(p.out.Notes, ocigen.Warning("", at(off),
+				"@frequency %s ignored: it only orders minijail's own binary tree; the OCI model has its own layout", arg))
+			return nil
+		}
+		return errf(at(off), "unknown directive %s; want @include or @frequency", dir)
+	}
+	colon := strings.IndexByte(text, ':')
+	if colon < 0 {
+		return errf(at(off), "%q is no \"syscall: filter\" line", text)
+	}
+	sys := strings.TrimSpace(text[:colon])
+	if _, err := analysis.LookupSyscall(filters.ArchX86_64, sys); err != nil {
+		return errf(at(off), "unknown syscall %q on x86_64", sys)
+	}
+	if prev, ok := p.seen[sys]; ok {
+		return errf(at(off), "%s is already filtered at %s:%d:%d", sys, prev.File, prev.Line, prev.Col)
+	}
+	r := Rule{Syscall: sys, At: at(off)}
+	p.seen[sys] = r.At
+	ts, err := tokenize(text[colon+1:], off+colon+1, at)
+	if err != nil {
+		return err
+	}
+	e := &exprParser{toks: ts, end: at(off + len(text))}
+	if err := e.filter(&r); err != nil {
+		return err
+	}
+	p.out.Rules = append(p.out.Rules, r)
+	return nil
+}
+
+// include reads an included file, relative to the including one.
+func (p *parser) include(from, path string, at ocigen.Pos) error {
+	if path == "" {
+		return errf(at, "@include without a path")
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(from), path)
+	}
+	clean := filepath.Clean(path)
+	if slices.Contains(p.stack, clean) {
+		return errf(at, "@include %s forms a cycle: %s", path, strings.Join(append(slices.Clone(p.stack), clean), " → "))
+	}
+	if len(p.stack) >= MaxIncludeDepth {
+		return errf(at, "@include nests deeper than %d files", MaxIncludeDepth)
+	}
+	data, err := p.read(path)
+	if err != nil {
+		return errf(at, "@include %s: %v", path, err)
+	}
+	return p.file(path, data)
+}
+
+// token is one word or operator of a filter, with its position.
+type token struct {
+	s  string
+	at ocigen.Pos
+}
+
+var operators = []string{"==", "!=", "<=", ">=", "&&", "||", "<", ">", "&", "|", "~", ";"}
+
+func isWord(c byte) bool {
+	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func tokenize(s string, base int, at func(int) ocigen.Pos) ([]token, error) {
+	var out []token
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+			continue
+		case isWord(c):
+			j := i
+			for j < len(s) && isWord(s[j]) {
+				j++
+			}
+			out = append(out, token{s[i:j], at(base + i)})
+			i = j
+			continue
+		}
+		ok := false
+		for _, op := range operators {
+			if strings.HasPrefix(s[i:], op) {
+				out = append(out, token{op, at(base + i)})
+				i += len(op)
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return nil, errf(at(base+i), "unexpected %q", string(c))
+		}
+	}
+	return out, nil
+}
+
+// exprParser parses a filter's tokens.
+type exprParser struct {
+	toks []token
+	i    int
+	end  ocigen.Pos
+}
+
+func (e *exprParser) peek() string {
+	if e.i < len(e.toks) {
+		return e.toks[e.i].s
+	}
+	return ""
+}
+
+func (e *exprParser) pos() ocigen.Pos {
+	if e.i < len(e.toks) {
+		return e.toks[e.i].at
+	}
+	return e.end
+}
+
+func (e *exprParser) next() token {
+	t := token{"", e.end}
+	if e.i < len(e.toks) {
+		t = e.toks[e.i]
+		e.i++
+	}
+	return t
+}
+
+func (e *exprParser) filter(r *Rule) error {
+	if e.peek() == "" {
+		return errf(e.pos(), "%s: empty filter; want 1, return ERRNO, or an argument expression", r.Syscall)
+	}
+	if !strings.HasPrefix(e.peek(), "arg") {
+		a, err := e.action()
+		if err != nil {
+			return err
+		}
+		r.Action = a
+		return e.done()
+	}
+	for {
+		var clause []Atom
+		for {
+			a, err := e.atom()
+			if err != nil {
+				return err
+			}
+			clause = append(clause, a)
+			if e.peek() != "&&" {
+				break
+			}
+			e.next()
+		}
+		r.Expr = append(r.Expr, clause)
+		if e.peek() != "||" {
+			break
+		}
+		e.next()
+	}
+	if e.peek() == ";" {
+		e.next()
+		a, err := e.action()
+		if err != nil {
+			return err
+		}
+		r.Else = a
+	}
+	return e.done()
+}
+
+func (e *exprParser) done() error {
+	if e.peek() != "" {
+		return errf(e.pos(), "unexpected %q", e.peek())
+	}
+	return nil
+}
+
+func (e *exprParser) action() (*Action, error) {
+	t := e.next()
+	a := &Action{Word: t.s, At: t.at}
+	if t.s == "return" {
+		at := e.pos()
+		v, err := e.value()
+		if err != nil {
+			return nil, err
+		}
+		if v > filters.RetData {
+			return nil, errf(at, "return %d: want an errno from 0 to %d", v, filters.RetData)
+		}
+		u := uint(v)
+		a.OCI, a.Errno = specs.ActErrno, &u
+		return a, nil
+	}
+	act, ok := actionWords[t.s]
+	if !ok {
+		return nil, errf(t.at, "unknown action %q; want 1, allow, return ERRNO, kill, kill-process, kill-thread, trap, trace, log or user-notify", t.s)
+	}
+	a.OCI = act
+	return a, nil
+}
+
+func (e *exprParser) atom() (Atom, error) {
+	t := e.next()
+	a := Atom{At: t.at}
+	n, ok := strings.CutPrefix(t.s, "arg")
+	idx, err := strconv.Atoi(n)
+	if !ok || err != nil || idx < 0 || idx > beats.MaxArgPosition {
+		return a, errf(t.at, "%q: want arg0 to arg5", t.s)
+	}
+	a.Arg = idx
+	op := e.next()
+	switch op.s {
+	case "==", "!=", "<", "<=", ">", ">=", "&", "in":
+		a.Op = op.s
+	default:
+		return a, errf(op.at, "after %s: want ==, !=, <, <=, >, >=, & or in, not %q", t.s, op.s)
+	}
+	a.Value, err = e.value()
+	return a, err
+}
+
+// value parses term ("|" term)*, a term being ~term, a number or a name.
+func (e *exprParser) value() (uint64, error) {
+	var v uint64
+	for {
+		t, err := e.term()
+		if err != nil {
+			return 0, err
+		}
+		v |= t
+		if e.peek() != "|" {
+			return v, nil
+		}
+		e.next()
+	}
+}
+
+func (e *exprParser) term() (uint64, error) {
+	t := e.next()
+	if t.s == "~" {
+		v, err := e.term()
+		return ^v, err
+	}
+	if t.s == "" {
+		return 0, errf(t.at, "missing value")
+	}
+	if c := t.s[0]; c >= '0' && c <= '9' {
+		v, err := strconv.ParseUint(t.s, 0, 64)
+		if err != nil {
+			return 0, errf(t.at, "%q is no unsigned 64-bit number", t.s)
+		}
+		return v, nil
+	}
+	v, ok := constants[t.s]
+	if !ok {
+		return 0, errf(t.at, "unknown constant %q; the table knows O_*, PROT_*, MAP_*, MADV_*, AF_*, SOCK_*, F_*, FUTEX_*, PR_*, CLONE_*, CLOCK_*, TCGETS/FIO* and E* errno names; write the number instead", t.s)
+	}
+	return v, nil
+}
+
+// ToOCI converts the policy to an OCI profile for x86_64 (see the package
+// documentation). A clause that cannot be expressed is an error; one that
+// can never hold is left out with a warning; @frequency notes come first
+// among the warnings.
+func (p *Policy) ToOCI() (*ocigen.Profile, error) {
+	out := &ocigen.Profile{Name: ocigen.BaseName(p.File), DefaultAt: ocigen.Pos{File: p.File, Line: 1, Col: 1}}
+	out.Seccomp.DefaultAction = specs.ActKillProcess
+	out.Warnings = append(out.Warnings, p.Notes...)
+	for _, r := range p.Rules {
+		if r.Action != nil {
+			out.Add(r.At, r.Action.OCI, r.Action.Errno, nil, r.Syscall)
+			continue
+		}
+		var entries [][]specs.LinuxSeccompArg
+		for _, clause := range r.Expr {
+			alts := [][]specs.LinuxSeccompArg{nil}
+			for _, a := range clause {
+				opts := atomArgs(a)
+				if len(opts) == 0 {
+					out.Warnings = append(out.Warnings, ocigen.Warning("", a.At, "arg%d & 0 never holds; the clause is left out", a.Arg))
+				}
+				if len(alts)*len(opts) > MaxRules {
+					return nil, errf(a.At, "%s: the expression expands to more than %d OCI rules", r.Syscall, MaxRules)
+				}
+				var next [][]specs.LinuxSeccompArg
+				for _, base := range alts {
+					for _, o := range opts {
+						next = append(next, append(slices.Clone(base), o))
+					}
+				}
+				alts = next
+			}
+			for _, conds := range alts {
+				merged, ok, conflict := ocigen.MergeArgs(conds)
+				if conflict >= 0 {
+					return nil, errf(clause[0].At, "%s: conditions on arg%d ANDed with &&, not all equalities or masks: an OCI profile cannot express that (runc ORs conditions on one argument)", r.Syscall, conflict)
+				}
+				if !ok {
+					out.Warnings = append(out.Warnings, ocigen.Warning("", clause[0].At, "%s: a clause can never hold (its conditions on one argument contradict each other); left out", r.Syscall))
+					continue
+				}
+				entries = append(entries, merged)
+			}
+			if len(entries) > MaxRules {
+				return nil, errf(clause[0].At, "%s: the expression expands to more than %d OCI rules", r.Syscall, MaxRules)
+			}
+		}
+		for _, args := range entries {
+			out.Add(r.At, specs.ActAllow, nil, args, r.Syscall)
+		}
+		if r.Else != nil && r.Else.OCI != specs.ActKillProcess {
+			out.Add(r.Else.At, r.Else.OCI, r.Else.Errno, []specs.LinuxSeccompArg{{Index: 0, Op: specs.OpGreaterEqual, Value: 0}}, r.Syscall)
+		}
+	}
+	return out, nil
+}
+
+// atomArgs returns the OCI conditions, ORed, that one atom is.
+func atomArgs(a Atom) []specs.LinuxSeccompArg {
+	i := uint(a.Arg)
+	switch a.Op {
+	case "&":
+		var out []specs.LinuxSeccompArg
+		for m := a.Value; m != 0; m &= m - 1 {
+			b := uint64(1) << bits.TrailingZeros64(m)
+			out = append(out, specs.LinuxSeccompArg{Index: i, Op: specs.OpMaskedEqual, Value: b, ValueTwo: b})
+		}
+		return out
+	case "in":
+		return []specs.LinuxSeccompArg{{Index: i, Op: specs.OpMaskedEqual, Value: ^a.Value, ValueTwo: 0}}
+	}
+	ops := map[string]specs.LinuxSeccompOperator{"==": specs.OpEqualTo, "!=": specs.OpNotEqual, "<": specs.OpLessThan,
+		"<=": specs.OpLessEqual, ">": specs.OpGreaterThan, ">=": specs.OpGreaterEqual}
+	return []specs.LinuxSeccompArg{{Index: i, Op: ops[a.Op], Value: a.Value}}
+}
+
+// Load parses a policy (reading its includes) and compiles it to one
+// program named after the file's base name. Its Warnings hold the
+// @frequency notes and what the conversion and ParseOCI found; the second
+// result lists them again, once each.
+func Load(name string, data []byte, opts Options) ([]*filters.Program, []string, error) {
+	p, err := Parse(name, data, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	prof, err := p.ToOCI()
+	if err != nil {
+		return nil, nil, err
+	}
+	opt := opts.OCI
+	opt.NoENOSYSStub = true
+	prog, err := prof.Compile(name, data, ErrBadPolicy, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	progs := []*filters.Program{prog}
+	return progs, ocigen.Collect(progs), nil
+}

@@ -1,0 +1,86 @@
+package scmp
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
+	"golang.org/x/net/bpf"
+)
+
+func TestParseCompiler(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Compiler
+		wantErr bool
+	}{
+		{"", CompilerNative, false},
+		{"native", CompilerNative, false},
+		{"libseccomp", CompilerLibseccomp, false},
+		{"LibSeccomp", CompilerLibseccomp, false},
+		{"gcc", 0, true},
+	}
+	for _, tt := range tests {
+		got, err := ParseCompiler(tt.in)
+		if tt.wantErr {
+			if !errors.Is(err, ErrUnknownCompiler) {
+				t.Errorf("ParseCompiler(%q) error = %v, want ErrUnknownCompiler", tt.in, err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("ParseCompiler(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+		if round, _ := ParseCompiler(got.String()); round != got {
+			t.Errorf("ParseCompiler(%v.String()) = %v", got, round)
+		}
+	}
+}
+
+// TestRuncENOSYSStub checks the layout of runc's stub as
+// oci.CompileLibseccomp prepends it: its length for each shape and, run in
+// front of `ret ALLOW`, its verdicts.
+func TestRuncENOSYSStub(t *testing.T) {
+	tests := []struct {
+		name    string
+		bounds  []StubBound
+		wantLen int
+		cases   []filterstest.VerdictCase
+	}{
+		{"no arch", nil, 4, []filterstest.VerdictCase{{Name: "anything passes", Nr: 5000, Action: filters.ActionAllow}}},
+		{"x86_64, x86, x32", []StubBound{{filters.AuditArchX86_64, 435, filters.X32SyscallBit | 547}, {filters.AuditArchI386, 435, 0}}, 1 + 2 + 1 + 5 + 3 + 2, []filterstest.VerdictCase{
+			{Name: "x86_64 at bound", Nr: 435, Action: filters.ActionAllow},
+			{Name: "x86_64 above", Nr: 436, Action: filters.ActionErrno, Data: filters.ENOSYS},
+			{Name: "x32 at bound", Arch: filters.ArchX32, Nr: 547, Action: filters.ActionAllow},
+			{Name: "x32 above", Arch: filters.ArchX32, Nr: 548, Action: filters.ActionErrno, Data: filters.ENOSYS},
+			{Name: "i386 above", Arch: filters.ArchI386, Nr: 436, Action: filters.ActionErrno, Data: filters.ENOSYS},
+			{Name: "i386 below", Arch: filters.ArchI386, Nr: 3, Action: filters.ActionAllow},
+		}},
+		{"x86_64 only", []StubBound{{filters.AuditArchX86_64, 10, 0}}, 1 + 1 + 1 + 4 + 2, []filterstest.VerdictCase{
+			{Name: "above", Nr: 11, Action: filters.ActionErrno, Data: filters.ENOSYS},
+			{Name: "x32 numbers skip the test", Arch: filters.ArchX32, Nr: 600, Action: filters.ActionAllow},
+			{Name: "other arch passes", Arch: filters.ArchI386, Nr: 600, Action: filters.ActionAllow},
+		}},
+		{"x32 only", []StubBound{{filters.AuditArchX86_64, 0, filters.X32SyscallBit | 20}}, 1 + 1 + 1 + 4 + 2, []filterstest.VerdictCase{
+			{Name: "x32 above", Arch: filters.ArchX32, Nr: 21, Action: filters.ActionErrno, Data: filters.ENOSYS},
+			{Name: "x86_64 numbers skip the test", Nr: 600, Action: filters.ActionAllow},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stub, err := RuncENOSYSStub(tt.bounds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(stub) != tt.wantLen {
+				t.Errorf("stub has %d instructions, want %d", len(stub), tt.wantLen)
+			}
+			p := &filters.Program{Name: tt.name, Insns: append(stub, bpf.RawInstruction{Op: filters.Ret | filters.K, K: uint32(filters.ActionAllow)})}
+			if err := filters.Validate(p.Insns); err != nil {
+				t.Fatal(err)
+			}
+			filterstest.RunVerdicts(t, filters.Stack{p}, tt.cases)
+		})
+	}
+}

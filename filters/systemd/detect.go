@@ -1,0 +1,46 @@
+package systemd
+
+import (
+	"bufio"
+	"bytes"
+	"slices"
+	"strings"
+)
+
+// sectionNames are the unit file sections systemd knows; a file whose
+// first meaningful line is one of them is a unit.
+var sectionNames = []string{
+	"Unit", "Service", "Install", "Socket", "Mount", "Automount", "Swap", "Timer", "Path",
+	"Slice", "Scope", "Target", "Device",
+}
+
+// Detect reports whether text data is a unit: its first line
+// that is not blank or a comment is a known [Section] header, or a
+// "Key=Value" assignment whose key is a directive the model reads (so a
+// `--systemd` string sniffs as a unit too). YAML and JSON policies never
+// start either way.
+func Detect(data []byte) bool {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		t := strings.TrimSpace(sc.Text())
+		if t == "" || t[0] == '#' || t[0] == ';' {
+			continue
+		}
+		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+			return slices.Contains(sectionNames, t[1:len(t)-1])
+		}
+		key, _, ok := strings.Cut(t, "=")
+		if !ok {
+			return false
+		}
+		key = strings.TrimSpace(key)
+		switch key {
+		case "SystemCallFilter", "SystemCallErrorNumber", "SystemCallArchitectures", "SystemCallLog",
+			"RestrictNamespaces", "RestrictAddressFamilies", "Personality":
+			return true
+		}
+		return slices.Contains(boolDirectives, key)
+	}
+	return false
+}

@@ -1,0 +1,1178 @@
+package systemd
+
+//go:generate go run mksyscallgroups.go
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/suggest"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"golang.org/x/net/bpf"
+)
+
+// This file models the seccomp filters systemd 252 installs for a service
+// (src/core/execute.c: exec_child and its apply_* helpers;
+// src/shared/seccomp-util.c), on an x86_64 host. Each hardening directive
+// installs its own libseccomp filter per local architecture
+// (seccomp-util.c: seccomp_local_archs = x86, x32, x86_64, native last),
+// each made by seccomp_init_for_arch: one architecture, bad-arch action
+// ALLOW, so a filter only judges its own ABI. The directives run in
+// exec_child's order, SystemCallFilter last, ProtectHostname before all
+// (it is applied with the UTS namespace setup).
+
+// group is one system call group: help text and members (syscall
+// names and nested @groups).
+type group struct {
+	Help  string
+	Items []string
+}
+
+// Options says which host and which systemd behaviour to model.
+type Options struct {
+	// Arch is the host architecture; only "x86_64" (the default) is
+	// modeled: local architectures x86, x32 and x86_64.
+	Arch string
+	// MDWEPrctl models systemd 254 and later on Linux 6.3 and later,
+	// where MemoryDenyWriteExecute= uses prctl(PR_SET_MDWE) and installs no
+	// filter (src/core/exec-invoke.c: apply_memory_deny_write_execute).
+	// The default, false, is systemd 252: one filter per architecture.
+	MDWEPrctl bool
+	// Compiler lays out each filter's BPF: CompilerNative (the default)
+	// or CompilerLibseccomp, systemd's own way (CompileLibseccomp).
+	Compiler scmp.Compiler
+}
+
+// Directive is one directive's share of a modeled stack.
+type Directive struct {
+	// Name is the unit directive, e.g. "RestrictNamespaces".
+	Name string
+	// Count is the number of filters it installed (one per architecture it
+	// applies to; 0 if it applied to none).
+	Count int
+}
+
+// Stack is the ordered set of seccomp filters systemd installs for a
+// unit, as modeled from its directives.
+type Stack struct {
+	// Unit is the source path or name.
+	Unit string
+	// Programs are the filters, index 0 installed first.
+	Programs []*filters.Program
+	// Arches names each program's architecture ("x86", "x32", "x86_64",
+	// or "all" for the SystemCallArchitectures filter).
+	Arches []string
+	// Directives lists the directives that installed filters, in
+	// installation order; their counts sum to len(Programs).
+	Directives []Directive
+	// Warnings are the unit's items systemd would log and ignore, e.g.
+	// unknown system calls, as "file:line: message".
+	Warnings []string
+	// Compiler is the one that laid out the programs.
+	Compiler scmp.Compiler
+	// warnings are Warnings, located (Source).
+	warnings []*filters.SourceError
+}
+
+// Stack returns the programs as a Stack (index 0 installed first).
+func (s *Stack) Stack() filters.Stack { return append(filters.Stack(nil), s.Programs...) }
+
+// Prefixes returns the filter count after each directive: the stacks
+// systemd has built once that directive is applied, e.g. [3 5 8 ...]. The
+// last entry is len(Programs).
+func (s *Stack) Prefixes() []int { return s.Source().Prefixes() }
+
+// String formats the stack for `compile --systemd-stack`: one line per
+// filter (index, directive, arch, instructions), one per directive with
+// its count, and a last line "N filters".
+func (s *Stack) String() string {
+	var b bytes.Buffer
+	layout := ""
+	if s.Compiler == scmp.CompilerLibseccomp {
+		layout = ", compiled by libseccomp"
+		if v, err := scmp.LibseccompVersion(); err == nil {
+			layout += " " + v
+		}
+	}
+	fmt.Fprintf(&b, "%s: filters as systemd 252 installs them on x86_64 (%s groups%s), index 0 first\n", s.Unit, GroupsVersion, layout)
+	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tdirective\tarch\tinstructions")
+	i := 0
+	for _, d := range s.Directives {
+		for k := 0; k < d.Count; k++ {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%d\n", i, d.Name, s.Arches[i], s.Programs[i].Len())
+			i++
+		}
+	}
+	tw.Flush()
+	b.WriteString("\n")
+	tw = tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "directive\tfilters\tstack after")
+	for k, d := range s.Directives {
+		fmt.Fprintf(tw, "%s\t%d\t%d\n", d.Name, d.Count, s.Prefixes()[k])
+	}
+	tw.Flush()
+	for _, w := range s.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	fmt.Fprintf(&b, "%d filters\n", len(s.Programs))
+	return b.String()
+}
+
+// ErrBadUnit is returned (wrapped in a *SourceError) for a unit file line
+// systemd could not parse, or a value of a modeled directive it would
+// reject: a line without '=', an unterminated section header, a bad
+// boolean, errno or personality.
+var ErrBadUnit = errors.New("invalid systemd unit")
+
+// ParseUnit models the seccomp filters systemd 252 installs for the
+// unit in data (name is its path, used in messages). Directives are read
+// from the [Service], [Socket], [Mount] and [Swap] sections (and from lines
+// before any section, so a bare list of directives works too); later lines
+// override or extend earlier ones as systemd's config parsers do, and an
+// empty assignment resets a list. Modeled: SystemCallFilter (allow lists
+// with implicit @default, ~deny lists, @groups, name:errno, merged across
+// lines), SystemCallErrorNumber, SystemCallArchitectures, SystemCallLog,
+// RestrictNamespaces, RestrictAddressFamilies, MemoryDenyWriteExecute,
+// RestrictRealtime, RestrictSUIDSGID (also implied by DynamicUser=yes),
+// LockPersonality with Personality, ProtectKernelModules,
+// ProtectKernelTunables, ProtectKernelLogs, ProtectClock, ProtectHostname
+// and PrivateDevices. Other directives are ignored, silently unless they
+// start like a hardening directive without being one (a typo such as
+// SystemCallFilters=, see hardeningPrefixes) or sit in a section without
+// exec settings ([Unit], [Install]); those get a warning.
+//
+// Syntax errors are *SourceError values wrapping ErrBadUnit with the line;
+// names systemd would ignore with a warning (unknown syscalls, groups,
+// address families, namespace types, architectures) end up in
+// Stack.Warnings.
+func ParseUnit(name string, data []byte, opt Options) (*Stack, error) {
+	if opt.Arch != "" && opt.Arch != "x86_64" && opt.Arch != "amd64" {
+		return nil, &filters.SourceError{File: name, Err: fmt.Errorf("%w: host arch %q is not modeled; only x86_64", ErrBadUnit, opt.Arch)}
+	}
+	compile, err := compileFunc(opt.Compiler)
+	if err != nil {
+		return nil, err
+	}
+	c, err := parseUnit(name, data)
+	if err != nil {
+		return nil, err
+	}
+	st, err := c.stack(name, opt, compile)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	for _, p := range st.Programs {
+		p.SourceSHA256 = hex.EncodeToString(sum[:])
+	}
+	st.Compiler = opt.Compiler
+	return st, nil
+}
+
+// ParseDirectives is ParseUnit for directives given on the
+// command line: text holds "Key=Value" lines (a `--systemd` value); name
+// labels it in messages, e.g. "--systemd".
+func ParseDirectives(name, text string, opt Options) (*Stack, error) {
+	return ParseUnit(name, []byte(text), opt)
+}
+
+// Namespace flags (include/uapi/linux/sched.h) in systemd's
+// namespace_flag_map order (src/shared/nsflags.c).
+var namespaces = []struct {
+	name string
+	flag uint64
+}{
+	{"cgroup", 0x02000000}, // CLONE_NEWCGROUP
+	{"ipc", 0x08000000},    // CLONE_NEWIPC
+	{"net", 0x40000000},    // CLONE_NEWNET
+	{"mnt", 0x00020000},    // CLONE_NEWNS
+	{"pid", 0x20000000},    // CLONE_NEWPID
+	{"user", 0x10000000},   // CLONE_NEWUSER
+	{"uts", 0x04000000},    // CLONE_NEWUTS
+}
+
+const namespacesAll = 0x02000000 | 0x08000000 | 0x40000000 | 0x00020000 | 0x20000000 | 0x10000000 | 0x04000000
+
+// errnoKill is systemd's SECCOMP_ERROR_NUMBER_KILL: "kill" instead of an
+// errno, meaning SCMP_ACT_KILL_PROCESS.
+const errnoKill = -2
+
+// unitContext is the part of systemd's ExecContext the seccomp model needs.
+type unitContext struct {
+	filter      map[string]int // SystemCallFilter: name -> errno, -1 none, errnoKill
+	filterAllow bool
+	filterSet   bool
+	filterLine  int
+	errnoNum    int // SystemCallErrorNumber, default kill
+	archs       map[string]bool
+	logSet      bool
+	log         map[string]int
+	logAllow    bool
+	nsRetain    uint64 // RestrictNamespaces: flags retained; nsInitial = unset
+	afSet       bool
+	afAllow     bool
+	afs         map[int]bool
+	bools       map[string]bool
+	personality int // -1 unset
+	warnings    []*filters.SourceError
+}
+
+const nsInitial = ^uint64(0)
+
+// boolDirectives are the boolean directives the model reads.
+var boolDirectives = []string{
+	"MemoryDenyWriteExecute", "RestrictRealtime", "RestrictSUIDSGID", "LockPersonality",
+	"ProtectKernelModules", "ProtectKernelTunables", "ProtectKernelLogs", "ProtectClock",
+	"ProtectHostname", "PrivateDevices", "DynamicUser",
+}
+
+// modeledKeys are the directives set reads (boolDirectives plus the
+// ones with their own parser).
+var modeledKeys = append([]string{
+	"SystemCallFilter", "SystemCallErrorNumber", "SystemCallArchitectures", "SystemCallLog",
+	"RestrictNamespaces", "RestrictAddressFamilies", "Personality",
+}, boolDirectives...)
+
+// Unknown directives. systemd logs "Unknown key name 'FooBar' in section
+// 'Service', ignoring." for any key it does not know, but the keys it knows
+// number in the hundreds across [Service], [Socket], [Mount], [Swap]
+// (exec, kill and cgroup settings) and grow with every release; a copy of
+// that list would warn about valid keys of other versions, and a warning on
+// a valid ExecStart= or User= is worse than none. So the model warns only
+// where a mistake costs a filter: keys whose name starts like a hardening
+// directive (hardeningPrefixes, compared without case) and that are
+// neither modeled (modeledKeys) nor a hardening directive systemd has
+// that installs no seccomp filter (unmodeledKeys). A typo such as
+// SystemCallFilters= or RestrictNamespace= is reported with the closest
+// directive; FooBar= stays silent. Such keys are also reported in sections
+// that take no exec settings ([Unit], [Install], ...), where systemd ignores
+// them as unknown.
+var hardeningPrefixes = []string{"systemcall", "restrict", "protect", "private", "lock", "memorydeny"}
+
+// unmodeledKeys are the directives systemd has (systemd.exec(5),
+// systemd.resource-control(5); up to systemd 258) that start with an
+// hardeningPrefixes prefix but install no seccomp filter, so the model
+// ignores them.
+var unmodeledKeys = []string{
+	"RestrictFileSystems", "RestrictNetworkInterfaces",
+	"ProtectSystem", "ProtectHome", "ProtectProc", "ProtectControlGroups",
+	"PrivateTmp", "PrivateNetwork", "PrivateUsers", "PrivateMounts", "PrivateIPC", "PrivatePIDs", "PrivateBPF",
+}
+
+// hardeningLike reports whether key starts like a hardening directive.
+func hardeningLike(key string) bool {
+	low := strings.ToLower(key)
+	for _, p := range hardeningPrefixes {
+		if strings.HasPrefix(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownKey returns the warning for a key of an exec section that
+// looks like a hardening directive systemd does not have, or "".
+func unknownKey(key string) string {
+	if !hardeningLike(key) || slices.Contains(modeledKeys, key) || slices.Contains(unmodeledKeys, key) {
+		return ""
+	}
+	msg := fmt.Sprintf("unknown directive %q, ignoring (systemd does too)", key)
+	lower := map[string]string{}
+	for _, k := range append(append([]string(nil), modeledKeys...), unmodeledKeys...) {
+		lower[strings.ToLower(k)] = k
+	}
+	if s := suggest.Closest(key, lower, 1); len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean %q?", lower[s[0]])
+	}
+	return msg
+}
+
+func parseBool(s string) (bool, bool) {
+	switch strings.ToLower(s) {
+	case "1", "yes", "y", "true", "t", "on":
+		return true, true
+	case "0", "no", "n", "false", "f", "off":
+		return false, true
+	}
+	return false, false
+}
+
+// parseUnit reads the unit's lines into a unitContext.
+func parseUnit(name string, data []byte) (*unitContext, error) {
+	c := &unitContext{errnoNum: errnoKill, nsRetain: nsInitial, bools: map[string]bool{}, personality: -1}
+	section := ""
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		start := lineNo
+		line := sc.Text()
+		// A trailing backslash continues the line (src/shared/conf-parser.c).
+		for strings.HasSuffix(line, "\\") && sc.Scan() {
+			lineNo++
+			next := sc.Text()
+			if t := strings.TrimSpace(next); strings.HasPrefix(t, "#") || strings.HasPrefix(t, ";") {
+				next = "\\"
+			}
+			line = strings.TrimSuffix(line, "\\") + " " + next
+		}
+		line = strings.TrimSuffix(line, "\\")
+		t := strings.TrimSpace(line)
+		if t == "" || t[0] == '#' || t[0] == ';' {
+			continue
+		}
+		if t[0] == '[' {
+			if !strings.HasSuffix(t, "]") || len(t) < 3 {
+				return nil, &filters.SourceError{File: name, Line: start, Err: fmt.Errorf("%w: invalid section header %q", ErrBadUnit, t)}
+			}
+			section = t[1 : len(t)-1]
+			continue
+		}
+		key, value, ok := strings.Cut(t, "=")
+		if !ok {
+			return nil, &filters.SourceError{File: name, Line: start, Err: fmt.Errorf("%w: missing '=' in %q", ErrBadUnit, t)}
+		}
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		if key == "" {
+			return nil, &filters.SourceError{File: name, Line: start, Err: fmt.Errorf("%w: empty key in %q", ErrBadUnit, t)}
+		}
+		switch section {
+		case "", "Service", "Socket", "Mount", "Swap":
+		default:
+			if hardeningLike(key) {
+				c.warn(name, start, "%s= is no [%s] directive, ignoring (systemd does too); put it in [Service]", key, section)
+			}
+			continue
+		}
+		if err := c.set(name, start, key, value); err != nil {
+			return nil, err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &filters.SourceError{File: name, Line: lineNo + 1, Err: fmt.Errorf("%w: %v", ErrBadUnit, err)}
+	}
+	return c, nil
+}
+
+func (c *unitContext) warn(file string, line int, format string, args ...any) {
+	c.warnings = append(c.warnings, &filters.SourceError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// set applies one assignment as the directive's config parser in systemd
+// 252 does (src/core/load-fragment.c: config_parse_*).
+func (c *unitContext) set(file string, line int, key, value string) error {
+	bad := func(format string, args ...any) error {
+		return &filters.SourceError{File: file, Line: line, Err: fmt.Errorf("%w: %s: "+format, append([]any{ErrBadUnit, key}, args...)...)}
+	}
+	if slices.Contains(boolDirectives, key) {
+		if value == "" {
+			delete(c.bools, key)
+			return nil
+		}
+		v, ok := parseBool(value)
+		if !ok {
+			return bad("invalid boolean %q; want yes or no", value)
+		}
+		c.bools[key] = v
+		return nil
+	}
+	switch key {
+	case "SystemCallFilter":
+		c.parseSyscallList(file, line, value, true)
+	case "SystemCallLog":
+		c.parseSyscallList(file, line, value, false)
+	case "SystemCallErrorNumber":
+		if value == "" {
+			c.errnoNum = errnoKill
+			return nil
+		}
+		e, ok := parseErrno(value)
+		if !ok {
+			return bad("invalid errno %q; want a name such as EPERM, a number 0-4095, or kill", value)
+		}
+		c.errnoNum = e
+	case "SystemCallArchitectures":
+		if value == "" {
+			c.archs = nil
+			return nil
+		}
+		if c.archs == nil {
+			c.archs = map[string]bool{}
+		}
+		for _, w := range strings.Fields(value) {
+			switch w {
+			case "native", "x86", "x86-64", "x32":
+				c.archs[w] = true
+			case "arm", "arm64", "mips", "mips64", "mips64-n32", "mips-le", "mips64-le", "mips64-le-n32",
+				"ppc", "ppc64", "ppc64-le", "s390", "s390x", "riscv64", "loongarch64", "parisc", "parisc64":
+				// Valid names of architectures this host cannot run.
+			default:
+				c.warn(file, line, "SystemCallArchitectures: unknown architecture %q, ignoring", w)
+			}
+		}
+	case "RestrictNamespaces":
+		return c.parseNamespaces(file, line, value, bad)
+	case "RestrictAddressFamilies":
+		c.parseAddressFamilies(file, line, value)
+	case "Personality":
+		switch value {
+		case "":
+			c.personality = -1
+		case "x86-64":
+			c.personality = 0 // PER_LINUX
+		case "x86":
+			c.personality = 0x0008 // PER_LINUX32
+		default:
+			return bad("personality %q is not one an x86_64 host runs; want x86 or x86-64", value)
+		}
+	default:
+		if w := unknownKey(key); w != "" {
+			c.warn(file, line, "%s", w)
+		}
+	}
+	return nil
+}
+
+// parseSyscallList parses a SystemCallFilter= (filter true) or
+// SystemCallLog= line as config_parse_syscall_filter / _log and
+// seccomp_parse_syscall_filter (src/shared/seccomp-util.c) do.
+func (c *unitContext) parseSyscallList(file string, line int, value string, filter bool) {
+	key := "SystemCallLog"
+	m, allow, set := &c.log, &c.logAllow, &c.logSet
+	if filter {
+		key = "SystemCallFilter"
+		m, allow, set = &c.filter, &c.filterAllow, &c.filterSet
+		c.filterLine = line
+	}
+	if value == "" {
+		*m, *allow, *set = nil, false, false
+		return
+	}
+	invert := false
+	if value[0] == '~' {
+		invert = true
+		value = value[1:]
+	}
+	if *m == nil {
+		*m = map[string]int{}
+		*set = true
+		*allow = !invert
+		if filter && !invert {
+			// Accept default syscalls if we are on an allow list.
+			c.addSyscall(file, line, key, *m, "@default", -1, false, true, 0)
+		}
+	}
+	for _, w := range strings.Fields(value) {
+		name, num := w, -1
+		if filter {
+			if n, e, ok := strings.Cut(w, ":"); ok {
+				v, ok := parseErrno(e)
+				if !ok || n == "" {
+					c.warn(file, line, "%s: failed to parse syscall:errno %q, ignoring", key, w)
+					continue
+				}
+				name, num = n, v
+			}
+			if !invert && num != -1 {
+				c.warn(file, line, "%s: allow-listed system calls cannot take an error number, ignoring %q", key, w)
+				continue
+			}
+		}
+		c.addSyscall(file, line, key, *m, name, num, invert, *allow, 0)
+	}
+}
+
+// addSyscall adds or removes one name or @group from a filter map the way
+// seccomp_parse_syscall_filter does: an entry is put when the line's
+// polarity matches the list's (allow line on an allow list, ~ line on a
+// deny list) or for ~name:errno on an allow list, and removed otherwise.
+func (c *unitContext) addSyscall(file string, line int, key string, m map[string]int, name string, num int, invert, allow bool, depth int) {
+	if strings.HasPrefix(name, "@") {
+		g, ok := syscallGroups[name]
+		if !ok || depth > 8 {
+			c.warn(file, line, "%s: unknown system call group %q, ignoring", key, name)
+			return
+		}
+		for _, it := range g.Items {
+			c.addSyscall(file, line, key, m, it, num, invert, allow, depth+1)
+		}
+		return
+	}
+	if !knownSyscall(name) {
+		if depth == 0 {
+			c.warn(file, line, "%s: unknown system call %q, ignoring", key, name)
+		}
+		return
+	}
+	if !invert == allow || (invert && allow && num != -1) {
+		m[name] = num
+	} else {
+		delete(m, name)
+	}
+}
+
+var knownNames = func() map[string]bool {
+	k := map[string]bool{}
+	for _, n := range syscallGroups["@known"].Items {
+		k[n] = true
+	}
+	for _, a := range []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchX32} {
+		for n := range a.Names {
+			k[n] = true
+		}
+	}
+	return k
+}()
+
+// knownSyscall reports whether libseccomp resolves name on some
+// architecture (seccomp_syscall_resolve_name): we take a name as known if
+// systemd's @known group or one of our x86 tables has it.
+func knownSyscall(name string) bool { return knownNames[name] }
+
+func (c *unitContext) parseNamespaces(file string, line int, value string, bad func(string, ...any) error) error {
+	if value == "" {
+		c.nsRetain = nsInitial
+		return nil
+	}
+	if v, ok := parseBool(value); ok {
+		if v {
+			c.nsRetain = 0
+		} else {
+			c.nsRetain = namespacesAll
+		}
+		return nil
+	}
+	invert := false
+	if value[0] == '~' {
+		invert = true
+		value = value[1:]
+	}
+	var flags uint64
+	for _, w := range strings.Fields(value) {
+		found := false
+		for _, ns := range namespaces {
+			if ns.name == w {
+				flags |= ns.flag
+				found = true
+			}
+		}
+		if !found {
+			return bad("unknown namespace type %q; want cgroup, ipc, net, mnt, pid, user or uts", w)
+		}
+	}
+	if c.nsRetain == nsInitial {
+		if invert {
+			c.nsRetain = ^flags & namespacesAll
+		} else {
+			c.nsRetain = flags
+		}
+	} else if invert {
+		c.nsRetain &^= flags
+	} else {
+		c.nsRetain |= flags
+	}
+	return nil
+}
+
+func (c *unitContext) parseAddressFamilies(file string, line int, value string) {
+	if value == "" {
+		c.afs, c.afAllow, c.afSet = nil, false, false
+		return
+	}
+	if value == "none" {
+		c.afs, c.afAllow, c.afSet = map[int]bool{}, true, true
+		return
+	}
+	invert := false
+	if value[0] == '~' {
+		invert = true
+		value = value[1:]
+	}
+	if c.afs == nil {
+		c.afs, c.afAllow, c.afSet = map[int]bool{}, !invert, true
+	}
+	for _, w := range strings.Fields(value) {
+		af, ok := addressFamilies[w]
+		if !ok {
+			c.warn(file, line, "RestrictAddressFamilies: unknown address family %q, ignoring", w)
+			continue
+		}
+		if !invert == c.afAllow {
+			c.afs[af] = true
+		} else {
+			delete(c.afs, af)
+		}
+	}
+}
+
+// parseErrno parses an errno name, a number 0-4095 or "kill"
+// (src/shared/seccomp-util.c: seccomp_parse_errno_or_action).
+func parseErrno(s string) (int, bool) {
+	if s == "kill" {
+		return errnoKill, true
+	}
+	if n, ok := errnoNames[s]; ok {
+		return n, true
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > 4095 {
+		return 0, false
+	}
+	return n, true
+}
+
+// Action return values systemd's filters use.
+func errnoRet(e int) uint32 { return uint32(filters.ActionErrno) | uint32(e)&filters.RetData }
+
+var (
+	retAllow       = uint32(filters.ActionAllow)
+	retEPERM       = errnoRet(1)
+	retENOSYS      = errnoRet(38)
+	retEAFNOSUPP   = errnoRet(97)
+	retKillProcess = uint32(filters.ActionKillProcess)
+)
+
+// localArches is seccomp_local_archs on x86_64: x86, x32, x86_64 (the
+// native architecture last).
+var localArches = []*scmp.Arch{scmp.X86, scmp.X32, scmp.X86_64}
+
+// unitFilter is one filter of the model before compilation.
+type unitFilter struct {
+	arch string
+	f    *scmp.Filter
+}
+
+// forArch is seccomp_init_for_arch: one architecture, bad-arch ALLOW.
+func forArch(a *scmp.Arch, def uint32) *scmp.Filter {
+	return &scmp.Filter{DefAction: def, BadArch: retAllow, Arches: []*scmp.Arch{a}}
+}
+
+func hasAll(a *scmp.Arch, names ...string) bool {
+	for _, n := range names {
+		if _, ok := a.Nr(n); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func masked(arg int, v uint64) scmp.Cond {
+	return scmp.Cond{Arg: arg, Op: scmp.MaskedEQ, Mask: v, Datum: v}
+}
+
+// stack builds the modeled filters in exec_child's order.
+func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter) ([]bpf.RawInstruction, error)) (*Stack, error) {
+	st := &Stack{Unit: name, Warnings: filters.WarningText(c.warnings), warnings: c.warnings}
+	local := append([]*scmp.Arch(nil), localArches...)
+	var allFilters []unitFilter
+	add := func(directive string, fs []unitFilter) {
+		if len(fs) == 0 {
+			return
+		}
+		st.Directives = append(st.Directives, Directive{Name: directive, Count: len(fs)})
+		for _, f := range fs {
+			allFilters = append(allFilters, f)
+			st.Arches = append(st.Arches, f.arch)
+		}
+	}
+	perArch := func(build func(a *scmp.Arch) *scmp.Filter) []unitFilter {
+		var out []unitFilter
+		for _, a := range local {
+			if f := build(a); f != nil {
+				out = append(out, unitFilter{a.Name, f})
+			}
+		}
+		return out
+	}
+	set := func(group string) func(a *scmp.Arch) *scmp.Filter {
+		// seccomp_load_syscall_filter_set: members the arch lacks are
+		// skipped, the filter is loaded even if none is left.
+		return func(a *scmp.Arch) *scmp.Filter {
+			f := forArch(a, retAllow)
+			for _, n := range expand(group) {
+				f.Rules = append(f.Rules, scmp.Rule{Syscall: n, Action: retEPERM})
+			}
+			return f
+		}
+	}
+	simple := func(names ...string) func(a *scmp.Arch) *scmp.Filter {
+		return func(a *scmp.Arch) *scmp.Filter {
+			if !hasAll(a, names...) {
+				return nil // seccomp_rule_add_exact fails: "skipping"
+			}
+			f := forArch(a, retAllow)
+			for _, n := range names {
+				f.Rules = append(f.Rules, scmp.Rule{Syscall: n, Action: retEPERM})
+			}
+			return f
+		}
+	}
+	b := c.bools
+
+	// apply_protect_hostname -> seccomp_protect_hostname
+	if b["ProtectHostname"] {
+		add("ProtectHostname", perArch(simple("sethostname", "setdomainname")))
+	}
+	// apply_address_families -> seccomp_restrict_address_families: x86
+	// multiplexes socket() through socketcall(), so it is skipped.
+	if c.afSet && (c.afAllow || len(c.afs) > 0) {
+		add("RestrictAddressFamilies", perArch(func(a *scmp.Arch) *scmp.Filter {
+			if a == scmp.X86 {
+				return nil
+			}
+			return addressFamilyFilter(a, c.afs, c.afAllow)
+		}))
+	}
+	// apply_memory_deny_write_execute -> seccomp_memory_deny_write_execute
+	if b["MemoryDenyWriteExecute"] && !opt.MDWEPrctl {
+		add("MemoryDenyWriteExecute", perArch(mdweFilter))
+	}
+	// apply_restrict_realtime -> seccomp_restrict_realtime
+	if b["RestrictRealtime"] {
+		add("RestrictRealtime", perArch(func(a *scmp.Arch) *scmp.Filter {
+			f := forArch(a, retAllow)
+			// SCHED_OTHER 0, SCHED_BATCH 3 and SCHED_IDLE 5 stay allowed;
+			// FIFO 1, RR 2, ISO 4 and everything above 5 are refused.
+			for _, p := range []uint64{1, 2, 4} {
+				f.Rules = append(f.Rules, scmp.Rule{Syscall: "sched_setscheduler", Action: retEPERM, Conds: []scmp.Cond{{Arg: 1, Op: scmp.EQ, Datum: p}}})
+			}
+			f.Rules = append(f.Rules, scmp.Rule{Syscall: "sched_setscheduler", Action: retEPERM, Conds: []scmp.Cond{{Arg: 1, Op: scmp.GT, Datum: 5}}})
+			return f
+		}))
+	}
+	// apply_restrict_suid_sgid -> seccomp_restrict_suid_sgid; DynamicUser=
+	// implies RestrictSUIDSGID= (src/core/unit.c: unit_patch_contexts).
+	if b["RestrictSUIDSGID"] || b["DynamicUser"] {
+		add("RestrictSUIDSGID", perArch(suidFilter))
+	}
+	// apply_restrict_namespaces -> seccomp_restrict_namespaces
+	if c.nsRetain&namespacesAll != namespacesAll {
+		add("RestrictNamespaces", perArch(func(a *scmp.Arch) *scmp.Filter {
+			return namespaceFilter(a, c.nsRetain&namespacesAll)
+		}))
+	}
+	// apply_protect_sysctl -> seccomp_protect_sysctl: x32 has no _sysctl.
+	if b["ProtectKernelTunables"] {
+		add("ProtectKernelTunables", perArch(func(a *scmp.Arch) *scmp.Filter {
+			if a == scmp.X32 {
+				return nil
+			}
+			return simple("_sysctl")(a)
+		}))
+	}
+	// apply_protect_kernel_modules: the @module set
+	if b["ProtectKernelModules"] {
+		add("ProtectKernelModules", perArch(set("@module")))
+	}
+	// apply_protect_kernel_logs -> seccomp_protect_syslog
+	if b["ProtectKernelLogs"] {
+		add("ProtectKernelLogs", perArch(simple("syslog")))
+	}
+	// apply_protect_clock: the @clock set
+	if b["ProtectClock"] {
+		add("ProtectClock", perArch(set("@clock")))
+	}
+	// apply_private_devices: the @raw-io set
+	if b["PrivateDevices"] {
+		add("PrivateDevices", perArch(set("@raw-io")))
+	}
+	// apply_syscall_archs -> seccomp_restrict_archs: one filter for all
+	// architectures, native x86_64 always kept, the others kept only if
+	// listed; bad-arch action SCMP_ACT_KILL (libseccomp's default). Blocked
+	// architectures get no filters from the directives after it
+	// (SECCOMP_LOCAL_ARCH_BLOCKED).
+	if len(c.archs) > 0 {
+		f := &scmp.Filter{DefAction: retAllow, BadArch: uint32(filters.ActionKillThread), Arches: []*scmp.Arch{scmp.X86_64}}
+		var keep []*scmp.Arch
+		blocked := false
+		for _, a := range local {
+			if a == scmp.X86_64 {
+				keep = append(keep, a)
+				continue
+			}
+			tok := map[*scmp.Arch]string{scmp.X86: "x86", scmp.X32: "x32"}[a]
+			if c.archs[tok] {
+				f.Arches = append(f.Arches, a)
+				keep = append(keep, a)
+			} else {
+				blocked = true
+			}
+		}
+		if blocked {
+			add("SystemCallArchitectures", []unitFilter{{"all", f}})
+			local = keep
+		}
+	}
+	// apply_lock_personality -> seccomp_lock_personality
+	if b["LockPersonality"] {
+		pers := uint64(0) // opinionated_personality: PER_LINUX on x86_64
+		if c.personality >= 0 {
+			pers = uint64(c.personality)
+		}
+		add("LockPersonality", perArch(func(a *scmp.Arch) *scmp.Filter {
+			f := forArch(a, retAllow)
+			f.Rules = []scmp.Rule{{Syscall: "personality", Action: retEPERM, Conds: []scmp.Cond{{Arg: 0, Op: scmp.NE, Datum: pers}}}}
+			return f
+		}))
+	}
+	// apply_syscall_log
+	if c.logSet {
+		def, act := uint32(filters.ActionLog), retAllow
+		if c.logAllow {
+			def, act = retAllow, uint32(filters.ActionLog)
+		}
+		if !(len(c.log) == 0 && def == retAllow) {
+			add("SystemCallLog", perArch(func(a *scmp.Arch) *scmp.Filter {
+				return rawFilter(a, def, act, c.log, true)
+			}))
+		}
+	}
+	// apply_syscall_filter: last, as close to execve() as possible.
+	if c.filterSet {
+		neg := errnoRet(c.errnoNum)
+		if c.errnoNum == errnoKill {
+			neg = retKillProcess
+		}
+		def, act := retAllow, neg
+		if c.filterAllow {
+			def, act = neg, retAllow
+		}
+		if !(len(c.filter) == 0 && def == retAllow) {
+			add("SystemCallFilter", perArch(func(a *scmp.Arch) *scmp.Filter {
+				return rawFilter(a, def, act, c.filter, false)
+			}))
+		}
+	}
+
+	base := filters.BaseName(name)
+	for i, f := range allFilters {
+		insns, err := compile(f.f)
+		if err != nil {
+			return nil, &filters.SourceError{File: name, Err: fmt.Errorf("%w: compile filter %d: %w", ErrBadUnit, i, err)}
+		}
+		st.Programs = append(st.Programs, &filters.Program{
+			Name:   fmt.Sprintf("%s/%s/%s", base, directiveOf(st, i), f.arch),
+			Source: name,
+			Insns:  insns,
+		})
+	}
+	return st, nil
+}
+
+// directiveOf returns the directive that installed filter i.
+func directiveOf(st *Stack, i int) string {
+	for _, d := range st.Directives {
+		if i < d.Count {
+			return d.Name
+		}
+		i -= d.Count
+	}
+	return ""
+}
+
+// expand returns the syscall names of a group, nested groups expanded.
+func expand(group string) []string {
+	var out []string
+	seen := map[string]bool{}
+	var walk func(g string, depth int)
+	walk = func(g string, depth int) {
+		for _, it := range syscallGroups[g].Items {
+			if strings.HasPrefix(it, "@") {
+				if depth < 8 {
+					walk(it, depth+1)
+				}
+				continue
+			}
+			if !seen[it] {
+				seen[it] = true
+				out = append(out, it)
+			}
+		}
+	}
+	walk(group, 0)
+	return out
+}
+
+// Group returns the syscall names in a systemd group such as
+// "@system-service", nested groups expanded, in systemd's order, and false
+// if there is no such group. The data is SystemdGroupsVersion's.
+func Group(name string) ([]string, bool) {
+	if _, ok := syscallGroups[name]; !ok {
+		return nil, false
+	}
+	return expand(name), true
+}
+
+// GroupNames lists the groups in systemd's order.
+func GroupNames() []string { return append([]string(nil), groupOrder...) }
+
+// rawFilter is seccomp_load_syscall_filter_set_raw for one architecture:
+// one unconditional rule per entry; entries with an errno get
+// SCMP_ACT_ERRNO(errno), "kill" SCMP_ACT_KILL_PROCESS, log filters
+// SCMP_ACT_LOG, the rest action.
+func rawFilter(a *scmp.Arch, def, action uint32, m map[string]int, log bool) *scmp.Filter {
+	f := forArch(a, def)
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		act := action
+		switch e := m[n]; {
+		case e == errnoKill:
+			act = retKillProcess
+		case log && action == uint32(filters.ActionLog):
+			act = uint32(filters.ActionLog)
+		case e >= 0:
+			act = errnoRet(e)
+		}
+		f.Rules = append(f.Rules, scmp.Rule{Syscall: n, Action: act})
+	}
+	return f
+}
+
+// addressFamilyFilter is seccomp_restrict_address_families for one
+// architecture: socket() with a refused family fails with EAFNOSUPPORT.
+func addressFamilyFilter(a *scmp.Arch, afs map[int]bool, allow bool) *scmp.Filter {
+	f := forArch(a, retAllow)
+	rule := func(c ...scmp.Cond) {
+		f.Rules = append(f.Rules, scmp.Rule{Syscall: "socket", Action: retEAFNOSUPP, Conds: c})
+	}
+	if !allow {
+		var l []int
+		for af := range afs {
+			l = append(l, af)
+		}
+		sort.Ints(l)
+		for _, af := range l {
+			rule(scmp.Cond{Arg: 0, Op: scmp.EQ, Datum: uint64(af)})
+		}
+		return f
+	}
+	first, last := 0, 0
+	for af := range afs {
+		if af <= 0 || af >= afMax {
+			continue
+		}
+		if first == 0 || af < first {
+			first = af
+		}
+		if last == 0 || af > last {
+			last = af
+		}
+	}
+	if first == 0 {
+		rule()
+		return f
+	}
+	rule(scmp.Cond{Arg: 0, Op: scmp.LT, Datum: uint64(first)})
+	rule(scmp.Cond{Arg: 0, Op: scmp.GT, Datum: uint64(last)})
+	for af := 1; af < afMax; af++ {
+		if !afs[af] {
+			rule(scmp.Cond{Arg: 0, Op: scmp.EQ, Datum: uint64(af)})
+		}
+	}
+	return f
+}
+
+// Memory protection flags (include/uapi/asm-generic/mman-common.h,
+// include/uapi/linux/shm.h).
+const (
+	protWrite = 0x2
+	protExec  = 0x4
+	shmExec   = 0o100000
+)
+
+// mdweFilter is seccomp_memory_deny_write_execute for one architecture.
+// x86 filters mmap2 and refuses old mmap outright; shmat is multiplexed
+// through ipc() there and left alone.
+func mdweFilter(a *scmp.Arch) *scmp.Filter {
+	f := forArch(a, retAllow)
+	mapCall, block, shmat := "mmap", "", "shmat"
+	if a == scmp.X86 {
+		mapCall, block, shmat = "mmap2", "mmap", ""
+	}
+	f.Rules = append(f.Rules, scmp.Rule{Syscall: mapCall, Action: retEPERM, Conds: []scmp.Cond{masked(2, protExec|protWrite)}})
+	if block != "" {
+		f.Rules = append(f.Rules, scmp.Rule{Syscall: block, Action: retEPERM})
+	}
+	f.Rules = append(f.Rules,
+		scmp.Rule{Syscall: "mprotect", Action: retEPERM, Conds: []scmp.Cond{masked(2, protExec)}},
+		scmp.Rule{Syscall: "pkey_mprotect", Action: retEPERM, Conds: []scmp.Cond{masked(2, protExec)}})
+	if shmat != "" {
+		f.Rules = append(f.Rules, scmp.Rule{Syscall: shmat, Action: retEPERM, Conds: []scmp.Cond{masked(2, shmExec)}})
+	}
+	return f
+}
+
+// File mode bits and open flags (include/uapi/linux/stat.h,
+// include/uapi/asm-generic/fcntl.h).
+const (
+	modeSISUID = 0o4000
+	modeSISGID = 0o2000
+	flagOCreat = 0o100
+)
+
+// suidFilter is seccomp_restrict_suid_sgid for one architecture: creating
+// or chmod-ing a file with the set-user-ID or set-group-ID bit fails with
+// EPERM, openat2 (whose flags are out of reach) with ENOSYS.
+func suidFilter(a *scmp.Arch) *scmp.Filter {
+	f := forArch(a, retAllow)
+	for _, m := range []uint64{modeSISUID, modeSISGID} {
+		for _, r := range []struct {
+			name string
+			arg  int
+		}{{"chmod", 1}, {"fchmod", 1}, {"fchmodat", 2}, {"mkdir", 1}, {"mkdirat", 2}, {"mknod", 1}, {"mknodat", 2}} {
+			f.Rules = append(f.Rules, scmp.Rule{Syscall: r.name, Action: retEPERM, Conds: []scmp.Cond{masked(r.arg, m)}})
+		}
+		f.Rules = append(f.Rules,
+			scmp.Rule{Syscall: "open", Action: retEPERM, Conds: []scmp.Cond{masked(1, flagOCreat), masked(2, m)}},
+			scmp.Rule{Syscall: "openat", Action: retEPERM, Conds: []scmp.Cond{masked(2, flagOCreat), masked(3, m)}},
+			scmp.Rule{Syscall: "openat2", Action: retENOSYS},
+			scmp.Rule{Syscall: "creat", Action: retEPERM, Conds: []scmp.Cond{masked(1, m)}})
+	}
+	return f
+}
+
+// namespaceFilter is seccomp_restrict_namespaces for one architecture:
+// clone3 fails with ENOSYS (its flags are out of reach, so callers fall
+// back to clone); unshare and clone with a refused CLONE_NEW* flag, and
+// setns with one or with flags 0 (or setns at all when nothing is
+// retained), fail with EPERM.
+func namespaceFilter(a *scmp.Arch, retain uint64) *scmp.Filter {
+	f := forArch(a, retAllow)
+	f.Rules = append(f.Rules, scmp.Rule{Syscall: "clone3", Action: retENOSYS})
+	if retain == 0 {
+		f.Rules = append(f.Rules, scmp.Rule{Syscall: "setns", Action: retEPERM})
+	} else {
+		f.Rules = append(f.Rules, scmp.Rule{Syscall: "setns", Action: retEPERM, Conds: []scmp.Cond{{Arg: 1, Op: scmp.EQ, Datum: 0}}})
+	}
+	for _, ns := range namespaces {
+		if retain&ns.flag != 0 {
+			continue
+		}
+		f.Rules = append(f.Rules,
+			scmp.Rule{Syscall: "unshare", Action: retEPERM, Conds: []scmp.Cond{masked(0, ns.flag)}},
+			scmp.Rule{Syscall: "clone", Action: retEPERM, Conds: []scmp.Cond{masked(0, ns.flag)}})
+		if retain != 0 {
+			f.Rules = append(f.Rules, scmp.Rule{Syscall: "setns", Action: retEPERM, Conds: []scmp.Cond{masked(1, ns.flag)}})
+		}
+	}
+	return f
+}
+
+// afMax is AF_MAX of the kernel headers systemd 252 is built with (Linux
+// 6.1: AF_MCTP 45 is the last family).
+const afMax = 46
+
+// addressFamilies maps AF_* names to numbers (include/linux/socket.h).
+var addressFamilies = map[string]int{
+	"AF_UNIX": 1, "AF_LOCAL": 1, "AF_INET": 2, "AF_AX25": 3, "AF_IPX": 4, "AF_APPLETALK": 5,
+	"AF_NETROM": 6, "AF_BRIDGE": 7, "AF_ATMPVC": 8, "AF_X25": 9, "AF_INET6": 10, "AF_ROSE": 11,
+	"AF_NETBEUI": 13, "AF_SECURITY": 14, "AF_KEY": 15, "AF_NETLINK": 16, "AF_ROUTE": 16,
+	"AF_PACKET": 17, "AF_ASH": 18, "AF_ECONET": 19, "AF_ATMSVC": 20, "AF_RDS": 21, "AF_SNA": 22,
+	"AF_IRDA": 23, "AF_PPPOX": 24, "AF_WANPIPE": 25, "AF_LLC": 26, "AF_IB": 27, "AF_MPLS": 28,
+	"AF_CAN": 29, "AF_TIPC": 30, "AF_BLUETOOTH": 31, "AF_IUCV": 32, "AF_RXRPC": 33, "AF_ISDN": 34,
+	"AF_PHONET": 35, "AF_IEEE802154": 36, "AF_CAIF": 37, "AF_ALG": 38, "AF_NFC": 39, "AF_VSOCK": 40,
+	"AF_KCM": 41, "AF_QIPCRTR": 42, "AF_SMC": 43, "AF_XDP": 44, "AF_MCTP": 45,
+}
+
+// errnoNames maps errno names to numbers (include/uapi/asm-generic/errno-base.h
+// and errno.h, as on x86).
+var errnoNames = map[string]int{
+	"EPERM": 1, "ENOENT": 2, "ESRCH": 3, "EINTR": 4, "EIO": 5, "ENXIO": 6, "E2BIG": 7, "ENOEXEC": 8,
+	"EBADF": 9, "ECHILD": 10, "EAGAIN": 11, "EWOULDBLOCK": 11, "ENOMEM": 12, "EACCES": 13, "EFAULT": 14,
+	"ENOTBLK": 15, "EBUSY": 16, "EEXIST": 17, "EXDEV": 18, "ENODEV": 19, "ENOTDIR": 20, "EISDIR": 21,
+	"EINVAL": 22, "ENFILE": 23, "EMFILE": 24, "ENOTTY": 25, "ETXTBSY": 26, "EFBIG": 27, "ENOSPC": 28,
+	"ESPIPE": 29, "EROFS": 30, "EMLINK": 31, "EPIPE": 32, "EDOM": 33, "ERANGE": 34, "EDEADLK": 35,
+	"EDEADLOCK": 35, "ENAMETOOLONG": 36, "ENOLCK": 37, "ENOSYS": 38, "ENOTEMPTY": 39, "ELOOP": 40,
+	"ENOMSG": 42, "EIDRM": 43, "ECHRNG": 44, "EL2NSYNC": 45, "EL3HLT": 46, "EL3RST": 47, "ELNRNG": 48,
+	"EUNATCH": 49, "ENOCSI": 50, "EL2HLT": 51, "EBADE": 52, "EBADR": 53, "EXFULL": 54, "ENOANO": 55,
+	"EBADRQC": 56, "EBADSLT": 57, "EBFONT": 59, "ENOSTR": 60, "ENODATA": 61, "ETIME": 62, "ENOSR": 63,
+	"ENONET": 64, "ENOPKG": 65, "EREMOTE": 66, "ENOLINK": 67, "EADV": 68, "ESRMNT": 69, "ECOMM": 70,
+	"EPROTO": 71, "EMULTIHOP": 72, "EDOTDOT": 73, "EBADMSG": 74, "EOVERFLOW": 75, "ENOTUNIQ": 76,
+	"EBADFD": 77, "EREMCHG": 78, "ELIBACC": 79, "ELIBBAD": 80, "ELIBSCN": 81, "ELIBMAX": 82,
+	"ELIBEXEC": 83, "EILSEQ": 84, "ERESTART": 85, "ESTRPIPE": 86, "EUSERS": 87, "ENOTSOCK": 88,
+	"EDESTADDRREQ": 89, "EMSGSIZE": 90, "EPROTOTYPE": 91, "ENOPROTOOPT": 92, "EPROTONOSUPPORT": 93,
+	"ESOCKTNOSUPPORT": 94, "EOPNOTSUPP": 95, "ENOTSUP": 95, "EPFNOSUPPORT": 96, "EAFNOSUPPORT": 97,
+	"EADDRINUSE": 98, "EADDRNOTAVAIL": 99, "ENETDOWN": 100, "ENETUNREACH": 101, "ENETRESET": 102,
+	"ECONNABORTED": 103, "ECONNRESET": 104, "ENOBUFS": 105, "EISCONN": 106, "ENOTCONN": 107,
+	"ESHUTDOWN": 108, "ETOOMANYREFS": 109, "ETIMEDOUT": 110, "ECONNREFUSED": 111, "EHOSTDOWN": 112,
+	"EHOSTUNREACH": 113, "EALREADY": 114, "EINPROGRESS": 115, "ESTALE": 116, "EUCLEAN": 117,
+	"ENOTNAM": 118, "ENAVAIL": 119, "EISNAM": 120, "EREMOTEIO": 121, "EDQUOT": 122, "ENOMEDIUM": 123,
+	"EMEDIUMTYPE": 124, "ECANCELED": 125, "ENOKEY": 126, "EKEYEXPIRED": 127, "EKEYREVOKED": 128,
+	"EKEYREJECTED": 129, "EOWNERDEAD": 130, "ENOTRECOVERABLE": 131, "ERFKILL": 132, "EHWPOISON": 133,
+}
+
+// CompileLibseccomp models the unit's stack like ParseUnit
+// and compiles every filter with libseccomp as systemd 252 does
+// (src/shared/seccomp-util.c): one filter per local architecture per
+// directive (seccomp_init_for_arch: that architecture only, bad-arch
+// action ALLOW), rules added with seccomp_rule_add_exact, libseccomp's
+// default optimize level. opt.Compiler is ignored. Errors are those of
+// ParseUnit, plus an error wrapping ErrNoLibseccomp in a build
+// without libseccomp.
+func CompileLibseccomp(name string, data []byte, opt Options) (*Stack, error) {
+	opt.Compiler = scmp.CompilerLibseccomp
+	return ParseUnit(name, data, opt)
+}
+
+// compileFunc returns the function that turns one modeled systemd
+// filter into BPF for c.
+func compileFunc(c scmp.Compiler) (func(*scmp.Filter) ([]bpf.RawInstruction, error), error) {
+	switch c {
+	case scmp.CompilerNative:
+		return (*scmp.Filter).Compile, nil
+	case scmp.CompilerLibseccomp:
+		if !scmp.LibseccompAvailable() {
+			return nil, fmt.Errorf("compile systemd filters: %w; %s", scmp.ErrNoLibseccomp, scmp.LibseccompHint)
+		}
+		return func(f *scmp.Filter) ([]bpf.RawInstruction, error) {
+			return scmp.CompileLibseccomp(f, scmp.LibseccompOptions{Exact: true})
+		}, nil
+	}
+	return nil, fmt.Errorf("compile systemd filters: %w: %v", scmp.ErrUnknownCompiler, c)
+}
+
+// FormatName is the name of this format in the filters/formats table.
+const FormatName = "systemd-unit"
+
+// Source returns the stack in the shared loaded shape: the filters as one
+// stack (Stacked), one part per directive.
+func (s *Stack) Source() *filters.Source {
+	src := &filters.Source{
+		Name:     s.Unit,
+		Format:   FormatName,
+		Filters:  append([]*filters.Program(nil), s.Programs...),
+		Stacked:  true,
+		Arches:   append([]string(nil), s.Arches...),
+		Warnings: append([]*filters.SourceError(nil), s.warnings...),
+	}
+	for _, d := range s.Directives {
+		src.Parts = append(src.Parts, filters.Part{Name: d.Name, Count: d.Count})
+	}
+	return src
+}
+
+// LoadSource models a unit (ParseUnit) and returns it in the shared loaded
+// shape.
+func LoadSource(name string, data []byte, opt Options) (*filters.Source, error) {
+	st, err := ParseUnit(name, data, opt)
+	if err != nil {
+		return nil, err
+	}
+	return st.Source(), nil
+}

@@ -1,0 +1,86 @@
+// Package unsupported recognizes inputs that people give as a seccomp
+// policy but that no loader here reads, so that they are refused with a
+// message naming what they are and what to do instead, never with a
+// misleading parse error from the YAML policy parser:
+//
+//   - Kafel policies (nsjail --seccomp_policy/--seccomp_string):
+//     "POLICY name { ALLOW { read, write } } USE name DEFAULT KILL";
+//   - C source holding a classic BPF program, as bubblewrap's users and
+//     many sandboxes write it: "struct sock_filter f[] = { BPF_STMT(...),
+//     BPF_JUMP(...) }";
+//   - strace output: a "strace -c" summary table (a syscall profile for
+//     `estimate --profile`), or a raw trace ("openat(AT_FDCWD, ...) = 3").
+package unsupported
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+)
+
+// Format names returned by Detect.
+const (
+	Kafel         = "kafel"
+	CSockFilter   = "c-sock-filter"
+	StraceSummary = "strace-summary"
+	StraceTrace   = "strace-trace"
+)
+
+// Detect reads at most sniffBytes; a trace is recognized when at least
+// traceThreshold of the first traceSample non-blank lines, and more than
+// half of them, are traced calls.
+const (
+	sniffBytes     = 64 << 10
+	traceSample    = 20
+	traceThreshold = 2
+)
+
+var (
+	kafelPolicy = regexp.MustCompile(`(?m)^\s*POLICY\s+[A-Za-z_][A-Za-z0-9_]*\s*\{`)
+	kafelUse    = regexp.MustCompile(`(?m)^\s*USE\s+[A-Za-z_][A-Za-z0-9_]*(\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*\s+DEFAULT\s+[A-Z]+`)
+	cBPF        = regexp.MustCompile(`\b(BPF_STMT|BPF_JUMP)\s*\(`)
+	straceHead  = regexp.MustCompile(`(?m)^\s*%\s*time\s+seconds\s+usecs/call\s+calls\s+(errors\s+)?syscall`)
+	// A traced call: optional pid ("[pid 12]" or "12 "), optional
+	// timestamp, name(args) = result, or an unfinished/resumed call.
+	straceCall = regexp.MustCompile(`^(\[pid\s+\d+\]\s+|\d+\s+)?(\d+(\.\d+)?\s+|\d\d:\d\d:\d\d(\.\d+)?\s+)?([a-z_][a-z0-9_]*\(.*\)\s+=\s+(-?\d+|0x[0-9a-f]+|\?)|[a-z_][a-z0-9_]*\(.*<unfinished \.\.\.>|<\.\.\. [a-z_][a-z0-9_]* resumed>|--- SIG[A-Z]+ |\+\+\+ (exited|killed) )`)
+)
+
+// Detect reports whether data is one of the known unsupported inputs. It
+// returns the format's name (Kafel, CSockFilter, StraceSummary,
+// StraceTrace) and a one-line hint saying what the input is and what to
+// do with it, meant to follow the file name in an error. It reads at most
+// the first 64 KiB, and never matches a Beats or OCI policy, a systemd
+// unit or raw BPF (binary data is never matched).
+func Detect(data []byte) (format, hint string, ok bool) {
+	if len(data) > sniffBytes {
+		data = data[:sniffBytes]
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return "", "", false
+	}
+	switch {
+	case straceHead.Match(data):
+		return StraceSummary, "this is strace -c output, a syscall profile, not a filter: use estimate --profile FILE", true
+	case kafelPolicy.Match(data) || kafelUse.Match(data):
+		return Kafel, "this is a Kafel policy (nsjail --seccomp_policy), which is not read here: compile it with Kafel and save the sock_filter array as raw BPF (8 bytes per instruction), or rewrite it as an OCI or Beats policy", true
+	case bytes.Contains(data, []byte("sock_filter")) && cBPF.Match(data):
+		return CSockFilter, "this is C source holding a struct sock_filter array (BPF_STMT/BPF_JUMP), not a policy: build it and write the array to a file, as bwrap --seccomp FD reads it, then pass that raw .bpf file", true
+	}
+	n, calls := 0, 0
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if n++; n > traceSample {
+			break
+		}
+		if straceCall.MatchString(line) {
+			calls++
+		}
+	}
+	if calls >= traceThreshold && calls*2 > n {
+		return StraceTrace, "this is an strace trace, not a filter: count the calls with strace -f -c -o FILE CMD and give that summary to estimate --profile FILE", true
+	}
+	return "", "", false
+}

@@ -1,0 +1,139 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/filters/systemd"
+)
+
+// CompileDoc is the `compile --format json` document.
+type CompileDoc struct {
+	Name         string `json:"name"`
+	Source       string `json:"source"`
+	SHA256       string `json:"sha256"`
+	Instructions int    `json:"instructions"`
+	// PathCost is what the filter adds to MAX_INSNS_PER_PATH when another
+	// is attached on top: its converted eBPF length + 4
+	// (filters.Program.EBPFLen, kernel/seccomp.c: seccomp_attach_filter).
+	PathCost int `json:"path_cost"`
+	// EBPFInstructions is the filter's length after the kernel converts it
+	// to eBPF (net/core/filter.c: bpf_convert_filter).
+	EBPFInstructions int            `json:"ebpf_instructions"`
+	Counts           map[string]int `json:"counts"`
+	Program          []CompileInsn  `json:"program"`
+	// Compiler is "native" or "libseccomp" for OCI profiles, absent for
+	// formats --compiler does not apply to.
+	Compiler string `json:"compiler,omitempty"`
+	// Layouts gives the instruction count of each layout available in
+	// this build, keyed "native" and "libseccomp" (OCI profiles only).
+	Layouts map[string]int `json:"layouts,omitempty"`
+	// LibseccompVersion is the linked libseccomp, when there is one.
+	LibseccompVersion string `json:"libseccomp_version,omitempty"`
+}
+
+// CompileInsn is one instruction of a CompileDoc, with its disassembly.
+type CompileInsn struct {
+	Line    int    `json:"line"`
+	Op      uint16 `json:"op"`
+	Jt      uint8  `json:"jt"`
+	Jf      uint8  `json:"jf"`
+	K       uint32 `json:"k"`
+	Text    string `json:"text"`
+	Comment string `json:"comment,omitempty"`
+	Targets []int  `json:"targets,omitempty"`
+}
+
+// Layouts compares the layouts of one OCI profile, in instructions.
+type Layouts struct {
+	Native int
+	// Libseccomp is 0 when libseccomp is not built in; Version is the
+	// linked libseccomp's.
+	Libseccomp int
+	Version    string
+}
+
+// text is the comment line `compile` prints above an OCI disassembly.
+func (l *Layouts) text(shown scmp.Compiler) string {
+	if l.Libseccomp == 0 {
+		return fmt.Sprintf("; layouts: native %d instructions; libseccomp not built in (build with -tags libseccomp, needs libseccomp-dev and cgo)\n", l.Native)
+	}
+	return fmt.Sprintf("; layouts: native %d instructions, libseccomp %s %d instructions (as runc installs it); shown: %s\n",
+		l.Native, l.Version, l.Libseccomp, shown)
+}
+
+// insnClass names the BPF instruction class of op (include/uapi/linux/bpf_common.h).
+func insnClass(op uint16) string {
+	return [...]string{"ld", "ldx", "st", "stx", "alu", "jmp", "ret", "misc"}[op&0x07]
+}
+
+// WriteCompileJSON writes program p as a CompileDoc; layouts, for OCI
+// profiles, names the compiler shown and every layout's length.
+func WriteCompileJSON(w io.Writer, p *filters.Program, comp scmp.Compiler, layouts *Layouts) error {
+	doc := CompileDoc{Name: p.Name, Source: p.Source, SHA256: p.SHA256(), Instructions: p.Len(),
+		PathCost: p.EBPFLen() + filters.PathPenalty, EBPFInstructions: p.EBPFLen(), Counts: map[string]int{}}
+	if layouts != nil {
+		doc.Compiler = comp.String()
+		doc.Layouts = map[string]int{"native": layouts.Native}
+		if layouts.Libseccomp != 0 {
+			doc.Layouts["libseccomp"] = layouts.Libseccomp
+			doc.LibseccompVersion = layouts.Version
+		}
+	}
+	for _, l := range filters.Disassemble(p, filters.ArchX86_64) {
+		doc.Counts[insnClass(l.Raw.Op)]++
+		doc.Program = append(doc.Program, CompileInsn{Line: l.PC, Op: l.Raw.Op, Jt: l.Raw.Jt, Jf: l.Raw.Jf, K: l.Raw.K,
+			Text: l.Text, Comment: l.Comment, Targets: l.Targets})
+	}
+	return writeIndented(w, doc, "write filter json")
+}
+
+// WriteCompileText writes the disassembly of p, after a comment line
+// comparing the layouts (OCI profiles: layouts not nil) and naming the one
+// shown.
+func WriteCompileText(w io.Writer, p *filters.Program, comp scmp.Compiler, layouts *Layouts) error {
+	if layouts != nil {
+		if _, err := fmt.Fprint(w, layouts.text(comp)); err != nil {
+			return fmt.Errorf("write filter: %w", err)
+		}
+	}
+	return filters.FormatText(w, p)
+}
+
+// SystemdStackDoc is `compile --systemd-stack --format json`.
+type SystemdStackDoc struct {
+	Unit       string              `json:"unit"`
+	Compiler   string              `json:"compiler"`
+	Filters    []StackEntry        `json:"filters"`
+	Directives []systemd.Directive `json:"directives"`
+	// Layouts is the stack's total instructions per layout built in.
+	Layouts map[string]int `json:"layouts"`
+	Count   int            `json:"count"`
+}
+
+// WriteSystemdStackJSON writes unit's modeled stack as a SystemdStackDoc;
+// layouts maps each compiler built in to the stack's total instructions.
+func WriteSystemdStackJSON(w io.Writer, unit *systemd.Stack, comp scmp.Compiler, layouts map[string]int) error {
+	doc := SystemdStackDoc{Unit: unit.Unit, Compiler: comp.String(), Directives: unit.Directives, Layouts: layouts, Count: len(unit.Programs)}
+	for i, p := range unit.Programs {
+		doc.Filters = append(doc.Filters, StackEntry{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256()})
+	}
+	return writeIndented(w, doc, "write stack json")
+}
+
+// WriteSystemdStackText writes unit's modeled stack (ending "N filters")
+// after a comment line comparing the layouts.
+func WriteSystemdStackText(w io.Writer, unit *systemd.Stack, comp scmp.Compiler, layouts map[string]int) error {
+	lay := fmt.Sprintf("; layouts: native %d instructions in total", layouts["native"])
+	if n, ok := layouts["libseccomp"]; ok {
+		lay += fmt.Sprintf(", libseccomp %d (as systemd installs it)", n)
+	} else {
+		lay += "; libseccomp not built in (build with -tags libseccomp)"
+	}
+	if _, err := fmt.Fprintf(w, "%s; shown: %s\n%s", lay, comp, unit.String()); err != nil {
+		return fmt.Errorf("write stack: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,33 @@
+package report
+
+import "testing"
+
+// TestEstimateNumberFormats: a value and its CI bounds share unit and
+// decimals, an absolute error has no sign, counts of one are singular.
+func TestEstimateNumberFormats(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	tests := []struct {
+		name, got, want string
+	}{
+		{"ms with CI", fmtEst(26.05e6, f(24.6e6), f(27.49e6), nsFormatter(26.05e6)), "26.05 ms [24.60 ms, 27.49 ms]"},
+		{"µs with CI", fmtEst(25.96e3, f(24.99e3), f(26.9e3), nsFormatter(25.96e3)), "25.96 µs [24.99 µs, 26.90 µs]"},
+		{"bound in a larger unit", fmtEst(950e3, f(900e3), f(1.05e6), nsFormatter(950e3)), "950.0 µs [900.0 µs, 1050.0 µs]"},
+		{"ns", fmtNs(35.5), "35.5 ns"},
+		{"zero", fmtNs(0), "0 ns"},
+		{"seconds", fmtNs(2.5e9), "2.50 s"},
+		{"percent with CI", fmtEst(0.8, f(0.776), f(0.836), pctFormatter(0.8)), "0.800% [0.776%, 0.836%]"},
+		{"negative zero", nsShort(-0.04), "0.0"},
+		{"negative zero bound", fmtEst(12, f(-0.2), f(24), nsFormatter(12)), "12.0 ns [-0.2 ns, 24.0 ns]"},
+		{"mean |error|", fmtUnsignedPct(f(7.1)), "7.1%"},
+		{"signed error", fmtSignedPct(f(7.1)), "+7.1%"},
+		{"negative error", fmtSignedPct(f(-26.4)), "-26.4%"},
+		{"signed zero", fmtSignedPct(f(-0.01)), "+0.0%"},
+		{"one filter", plural(1, "filter"), "1 filter"},
+		{"filters", plural(int64(32), "filter"), "32 filters"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+}

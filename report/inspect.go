@@ -1,0 +1,180 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/runner"
+)
+
+// InspectFilter is one filter in `inspect --format json` (keys fixed by
+// DESIGN.md: index, instructions, sha256; index 0 = oldest).
+type InspectFilter struct {
+	Index        int    `json:"index"`
+	Instructions int    `json:"instructions"`
+	SHA256       string `json:"sha256"`
+	// Group is the index into groups of the filter's content.
+	Group int `json:"group"`
+}
+
+// InspectGroup is a set of identical filters of one process (same SHA-256),
+// with their indexes and, with --disasm, the disassembly.
+type InspectGroup struct {
+	SHA256       string `json:"sha256"`
+	Instructions int    `json:"instructions"`
+	Count        int    `json:"count"`
+	Indexes      []int  `json:"indexes"`
+	Disasm       string `json:"disasm,omitempty"`
+}
+
+// InspectCache counts, for one ABI, the syscalls the action cache serves.
+type InspectCache struct {
+	Arch   string `json:"arch"`
+	Cached int    `json:"cached"`
+	Total  int    `json:"total"`
+}
+
+// InspectSyscall is one syscall's verdict and cost under the dumped stack
+// (all arguments 0); Instructions counts those executed over the stack.
+type InspectSyscall struct {
+	Name         string `json:"name"`
+	Nr           int    `json:"nr"`
+	Arch         string `json:"arch"`
+	Action       string `json:"action"`
+	Cached       bool   `json:"cached"`
+	Instructions int    `json:"instructions"`
+}
+
+// InspectAnalysis is the emulator's view of a dumped stack.
+type InspectAnalysis struct {
+	// PathLength is the stack's sum of (converted eBPF len + 4, but the
+	// newest) instructions (filters.Stack.PathLength) against
+	// MAX_INSNS_PER_PATH (32768).
+	PathLength int              `json:"path_length"`
+	Cache      []InspectCache   `json:"cache"`
+	Syscalls   []InspectSyscall `json:"syscalls"`
+	// MaxUncached is the uncached x86_64 syscall that executes the most
+	// instructions (all arguments 0), if any.
+	MaxUncached *InspectSyscall `json:"max_uncached,omitempty"`
+}
+
+// InspectProcess is one process in `inspect --format json` (keys fixed by
+// DESIGN.md: pid, seccomp_mode, filters). SeccompMode is -1 when the
+// process could not be read at all.
+type InspectProcess struct {
+	Pid            int              `json:"pid"`
+	Name           string           `json:"name"`
+	Cmdline        []string         `json:"cmdline"`
+	State          string           `json:"state"`
+	SeccompMode    int              `json:"seccomp_mode"`
+	NoNewPrivs     int              `json:"no_new_privs"`
+	SeccompFilters int              `json:"seccomp_filters"`
+	Filters        []InspectFilter  `json:"filters"`
+	Groups         []InspectGroup   `json:"groups"`
+	Analysis       *InspectAnalysis `json:"analysis,omitempty"`
+	Saved          string           `json:"saved,omitempty"`
+	Error          string           `json:"error,omitempty"`
+}
+
+// InspectManifest is DIR/manifest.json of `inspect --save`.
+type InspectManifest struct {
+	Pid            int      `json:"pid"`
+	Name           string   `json:"name"`
+	Cmdline        []string `json:"cmdline"`
+	SeccompMode    int      `json:"seccomp_mode"`
+	NoNewPrivs     int      `json:"no_new_privs"`
+	SeccompFilters int      `json:"seccomp_filters"`
+	Captured       string   `json:"captured"`
+	Kernel         string   `json:"kernel"`
+	// Filters are in installation order: index 0 = oldest. Replaying
+	// them in this order (run FILE...) rebuilds the stack.
+	Filters []InspectSavedFilter `json:"filters"`
+}
+
+// InspectSavedFilter is one raw filter file of `inspect --save`.
+type InspectSavedFilter struct {
+	Index        int    `json:"index"`
+	File         string `json:"file"`
+	Instructions int    `json:"instructions"`
+	SHA256       string `json:"sha256"`
+}
+
+// WriteInspectJSON writes the processes as an indented JSON array ([] for
+// none).
+func WriteInspectJSON(w io.Writer, ps []*InspectProcess) error {
+	if ps == nil {
+		ps = []*InspectProcess{}
+	}
+	return WriteIndentedJSON(w, ps)
+}
+
+// WriteInspectText writes one process for people: its seccomp state, the
+// groups of identical filters, the action cache per ABI and the chosen
+// syscalls' cost; with disasm, every group's disassembly.
+func WriteInspectText(w io.Writer, j *InspectProcess, disasm bool) {
+	cmdline := strings.Join(j.Cmdline, " ")
+	if cmdline == "" && j.Name != "" {
+		cmdline = "[" + j.Name + "]"
+	}
+	fmt.Fprintf(w, "%s\n", strings.TrimSpace(fmt.Sprintf("pid %d  %s", j.Pid, cmdline)))
+	if j.SeccompMode < 0 && j.Error != "" {
+		fmt.Fprintf(w, "  error     %s\n", j.Error)
+		return
+	}
+	fmt.Fprintf(w, "  seccomp   %s mode (%d), no_new_privs %d, %d filters (Seccomp_filters)\n", seccompModeName(j.SeccompMode), j.SeccompMode, j.NoNewPrivs, j.SeccompFilters)
+	if j.Error != "" {
+		fmt.Fprintf(w, "  error     %s\n", j.Error)
+		return
+	}
+	if len(j.Filters) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  stack     %d filters, %d distinct, path length %d of %d instructions (index 0 = oldest, installed first)\n",
+		len(j.Filters), len(j.Groups), j.Analysis.PathLength, filters.MaxInsnsPerPath)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  GROUP\tCOUNT\tINSNS\tSHA256\tINDEXES")
+	for g, gr := range j.Groups {
+		fmt.Fprintf(tw, "  %d\t%d\t%d\t%s\t%s\n", g, gr.Count, gr.Instructions, gr.SHA256[:16], IndexRanges(gr.Indexes))
+	}
+	tw.Flush()
+	a := j.Analysis
+	var parts []string
+	for _, c := range a.Cache {
+		parts = append(parts, fmt.Sprintf("%s %d/%d", c.Arch, c.Cached, c.Total))
+	}
+	fmt.Fprintf(w, "  cached    %s syscalls served by the action cache (no filter runs)\n", strings.Join(parts, ", "))
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  SYSCALL\tVERDICT\tCACHED\tINSNS")
+	for _, s := range a.Syscalls {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\n", s.Name, s.Action, yesNo(s.Cached), s.Instructions)
+	}
+	tw.Flush()
+	if a.MaxUncached != nil {
+		fmt.Fprintf(w, "  longest   uncached allowed x86_64 syscall: %s, %d instructions over the stack\n", a.MaxUncached.Name, a.MaxUncached.Instructions)
+	}
+	fmt.Fprintln(w, "  (INSNS: instructions the filters execute when they run, all arguments 0; a cached syscall runs none)")
+	if disasm {
+		for g, gr := range j.Groups {
+			fmt.Fprintf(w, "\n  group %d (filters %s), sha256 %s:\n", g, IndexRanges(gr.Indexes), gr.SHA256)
+			for _, line := range strings.Split(strings.TrimRight(gr.Disasm, "\n"), "\n") {
+				fmt.Fprintf(w, "    %s\n", line)
+			}
+		}
+	}
+}
+
+// seccompModeName names a Seccomp: value of /proc/PID/status.
+func seccompModeName(m int) string {
+	switch m {
+	case runner.SeccompModeDisabled:
+		return "disabled"
+	case runner.SeccompModeStrict:
+		return "strict"
+	case runner.SeccompModeFilter:
+		return "filter"
+	}
+	return "unknown"
+}

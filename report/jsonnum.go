@@ -1,0 +1,52 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+)
+
+// JSON has no NaN or ±Inf, and encoding/json refuses them. Undefined
+// numbers (stats returns NaN, e.g. for an interval from one sample) reach
+// JSON one of two ways, by the type of the field:
+//
+//   - a field typed *float64 is null: Nullable (estimate output, whose
+//     schema has always allowed null);
+//   - a field typed float64 in the result document (schema_version 1) and
+//     the comparison is 0, beside a warning or Known = false that says the
+//     number is missing: finite. Readers of schema 1 expect a number there.
+
+// WriteIndentedJSON writes v as JSON indented by two spaces, ending with a
+// newline: the shape of every JSON output.
+func WriteIndentedJSON(w io.Writer, v any) error { return writeIndented(w, v, "write json") }
+
+// writeIndented writes v as JSON indented by two spaces, ending with a
+// newline; an error is wrapped as "what: ...".
+func writeIndented(w io.Writer, v any, what string) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}
+
+// Nullable returns &x, or nil (JSON null) for NaN and ±Inf, which JSON
+// cannot carry: the one way a JSON output of seccompbench writes an
+// undefined number in a field typed *float64.
+func Nullable(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// finite replaces NaN and ±Inf by 0, for float64 fields of the result
+// document and comparison whose absence is already explained by a warning.
+func finite(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
+}

@@ -1,0 +1,42 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// TestJSONUndefinedNumbers: an undefined number never breaks a JSON output;
+// it is null in a *float64 field and 0 in a float64 field of the result
+// document.
+func TestJSONUndefinedNumbers(t *testing.T) {
+	nan := math.NaN()
+	t.Run("estimate", func(t *testing.T) {
+		e := &Estimate{Model: EstimateModel{EntryCILowNs: Nullable(nan), EntryCIHighNs: Nullable(math.Inf(1))}}
+		var b bytes.Buffer
+		if err := WriteEstimateJSON(&b, e); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), `"entry_ci_low_ns": null`) || !strings.Contains(b.String(), `"entry_ci_high_ns": null`) {
+			t.Errorf("undefined bounds are not null:\n%s", b.String())
+		}
+	})
+	t.Run("document", func(t *testing.T) {
+		// One child per cell: no interval anywhere.
+		res := stats.Result{
+			Cells: []stats.CellResult{{Variant: "on", Filters: 0, Summary: stats.Summary{N: 1, Mean: 100, Lo: nan, Hi: nan, StdDev: nan}, Overhead: stats.Diff{P: nan, Lo: nan, Hi: nan}}},
+			Fits:  []stats.Fit{{Variant: "on", PerFilter: nan, PerFilterLo: nan, PerFilterHi: nan, R2: nan}},
+		}
+		doc := Build(Input{Result: res, Setup: &Setup{PerFilterNs: 5, PerFilterCILowNs: nan, PerFilterCIHiNs: nan, StackNs: nan}})
+		var b bytes.Buffer
+		if err := WriteJSON(&b, doc); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(b.String(), "NaN") || !strings.Contains(b.String(), `"ci_low_ns": 0`) {
+			t.Errorf("undefined numbers are not 0:\n%s", b.String())
+		}
+	})
+}

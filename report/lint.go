@@ -1,0 +1,57 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+)
+
+// LintFinding is one finding in `lint --format json`; Policy is the source
+// of the filter the finding is about, if any.
+type LintFinding struct {
+	Severity analysis.Severity `json:"severity"`
+	Code     string            `json:"code"`
+	Filter   int               `json:"filter"`
+	Policy   string            `json:"policy,omitempty"`
+	Syscall  string            `json:"syscall,omitempty"`
+	Message  string            `json:"message"`
+	Hint     string            `json:"hint"`
+}
+
+// WriteLintJSON writes the findings about stack s as an indented JSON
+// array ([] for none).
+func WriteLintJSON(w io.Writer, s filters.Stack, findings []analysis.Finding) error {
+	out := make([]LintFinding, 0, len(findings))
+	for _, f := range findings {
+		j := LintFinding{Severity: f.Severity, Code: f.Code, Filter: f.Filter, Syscall: f.Syscall, Message: f.Message, Hint: f.Hint}
+		if f.Filter >= 0 && f.Filter < len(s) {
+			j.Policy = s[f.Filter].Source
+		}
+		out = append(out, j)
+	}
+	return WriteIndentedJSON(w, out)
+}
+
+// WriteLintText writes each finding with its severity, filter, code and
+// hint, then the count per severity.
+func WriteLintText(w io.Writer, fs []analysis.Finding) error {
+	var b strings.Builder
+	counts := map[analysis.Severity]int{}
+	for _, f := range fs {
+		counts[f.Severity]++
+		where := "stack"
+		if f.Filter >= 0 {
+			where = fmt.Sprintf("filter %d", f.Filter)
+		}
+		fmt.Fprintf(&b, "%s: %s [%s]: %s\n", f.Severity, where, f.Code, f.Message)
+		fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
+	}
+	fmt.Fprintf(&b, "%d errors, %d warnings, %d info\n", counts[analysis.SeverityError], counts[analysis.SeverityWarning], counts[analysis.SeverityInfo])
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write findings: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,210 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+)
+
+// SimulateSyscall is one syscall in `simulate --format json` (keys fixed by
+// DESIGN.md: name, nr, arch, action, errno, cached, instructions,
+// per_filter).
+type SimulateSyscall struct {
+	Name         string   `json:"name"`
+	Nr           int      `json:"nr"`
+	Arch         string   `json:"arch"`
+	Args         []uint64 `json:"args,omitempty"`
+	Action       string   `json:"action"`
+	Ret          string   `json:"ret"`
+	Errno        *int     `json:"errno"`
+	Decider      int      `json:"decider"`
+	Cached       bool     `json:"cached"`
+	CacheCause   string   `json:"cache_cause"`
+	CacheReason  string   `json:"cache_reason,omitempty"`
+	Instructions int      `json:"instructions"`
+	Effective    int      `json:"effective_instructions"`
+	PerFilter    []int    `json:"per_filter"`
+	Paths        [][]int  `json:"paths,omitempty"`
+}
+
+// StackEntry is one filter of a simulated or estimated stack, index 0 =
+// installed first.
+type StackEntry struct {
+	Index        int    `json:"index"`
+	Name         string `json:"name"`
+	Instructions int    `json:"instructions"`
+	SHA256       string `json:"sha256"`
+}
+
+// SimulateDoc is the document of `simulate --format json`.
+type SimulateDoc struct {
+	Stack    []StackEntry      `json:"stack"`
+	Syscalls []SimulateSyscall `json:"syscalls"`
+}
+
+// NewSimulateDoc describes the stack s and each cost. sr, when not nil, is
+// the emulation of the single syscall of costs, whose arguments and paths
+// are then included.
+func NewSimulateDoc(s filters.Stack, costs []analysis.SyscallCost, sr *filters.StackResult) SimulateDoc {
+	doc := SimulateDoc{Stack: StackEntries(s), Syscalls: make([]SimulateSyscall, 0, len(costs))}
+	for _, c := range costs {
+		doc.Syscalls = append(doc.Syscalls, simulateSyscall(c, sr))
+	}
+	return doc
+}
+
+func simulateSyscall(c analysis.SyscallCost, sr *filters.StackResult) SimulateSyscall {
+	j := SimulateSyscall{Name: c.Name, Nr: c.Nr, Arch: c.Arch, Action: c.Action.String(), Ret: filters.RetText(c.Ret),
+		Decider: c.Decider, Cached: c.Cached, CacheCause: c.CacheCause, CacheReason: c.CacheReason,
+		Instructions: c.Executed, Effective: c.EffectiveInstructions, PerFilter: c.PerFilter}
+	res := filters.StackResult{Action: c.Action, Data: c.Data}
+	if e, ok := res.Errno(); ok {
+		j.Errno = &e
+	}
+	if sr != nil {
+		j.Args = c.Args[:]
+		for _, r := range sr.PerFilter {
+			j.Paths = append(j.Paths, r.Path)
+		}
+	}
+	return j
+}
+
+// StackEntries describes each filter of s.
+func StackEntries(s filters.Stack) []StackEntry {
+	out := make([]StackEntry, len(s))
+	for i, p := range s {
+		out[i] = StackEntry{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256()}
+	}
+	return out
+}
+
+// WriteSimulateSyscallText writes one simulated syscall for people: the
+// verdict and which filter decided it, the cache's decision, the cost and
+// each filter's path (newest first, as the kernel runs them).
+func WriteSimulateSyscallText(w io.Writer, s filters.Stack, c analysis.SyscallCost, sr filters.StackResult) error {
+	var b strings.Builder
+	name := c.Name
+	if name == "" {
+		name = "(unnamed)"
+	}
+	fmt.Fprintf(&b, "syscall   %s (%s nr %d)  args %s\n", name, c.Arch, c.Nr, joinUints(c.Args[:]))
+	verdict := filters.RetText(c.Ret)
+	if c.Decider >= 0 {
+		verdict += fmt.Sprintf(" from filter %d (%s)", c.Decider, s[c.Decider].Name)
+	} else if len(s) > 0 && !c.Cached {
+		verdict += " (every filter allows)"
+	}
+	fmt.Fprintf(&b, "verdict   %s\n", verdict)
+	if c.Cached {
+		fmt.Fprintf(&b, "cache     cached (%s): the kernel runs no filter for this syscall\n", c.CacheCause)
+	} else {
+		fmt.Fprintf(&b, "cache     not cached: %s\n", c.CacheReason)
+	}
+	fmt.Fprintf(&b, "cost      %d instructions run; the filters execute %d when they run (%s)\n", c.EffectiveInstructions, c.Executed, StackText(s))
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FILTER\tNAME\tRETURNS\tINSNS\tREAD\tPATH (lines)")
+	for i := len(s) - 1; i >= 0; i-- {
+		r := sr.PerFilter[i]
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i, s[i].Name, filters.RetText(r.Ret), r.Executed, r.Read, IndexRanges(r.Path))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(s) > 1 {
+		b.WriteString("filters run newest first; the lowest action wins, ties go to the newer filter\n")
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write simulation: %w", err)
+	}
+	return nil
+}
+
+// WriteSimulateAllText writes the `simulate --all` table: the stack, the
+// cached count per ABI, and one row per syscall in the order of costs.
+func WriteSimulateAllText(w io.Writer, s filters.Stack, arches []*filters.Arch, costs []analysis.SyscallCost) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# stack: %s\n", StackText(s))
+	for _, a := range arches {
+		cached, total := 0, 0
+		for _, c := range costs {
+			if c.Arch == a.Name {
+				total++
+				if c.Cached {
+					cached++
+				}
+			}
+		}
+		fmt.Fprintf(&b, "# %s: %d of %d syscalls cached\n", a.Name, cached, total)
+	}
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ARCH\tNR\tNAME\tVERDICT\tCACHED\tINSNS\tEFFECTIVE\tPER-FILTER")
+	for _, c := range costs {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%d\t%s\n", c.Arch, c.Nr, c.Name, filters.RetText(c.Ret), yesNo(c.Cached), c.Executed, c.EffectiveInstructions, perFilterText(c.PerFilter))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write simulation: %w", err)
+	}
+	return nil
+}
+
+// StackText describes a stack: "1 filter: default", "32 filters: default
+// repeated", "5 filters: a, b cycled (a installed first)".
+func StackText(s filters.Stack) string {
+	if len(s) == 0 {
+		return "no filters"
+	}
+	var names []string
+	seen := map[*filters.Program]bool{}
+	for _, p := range s {
+		if !seen[p] {
+			seen[p] = true
+			names = append(names, p.Name)
+		}
+	}
+	switch {
+	case len(s) == 1:
+		return "1 filter: " + names[0]
+	case len(names) == 1:
+		return fmt.Sprintf("%d filters: %s repeated", len(s), names[0])
+	case len(names) == len(s):
+		return fmt.Sprintf("%d filters, oldest first: %s", len(s), strings.Join(names, ", "))
+	}
+	return fmt.Sprintf("%d filters: %s cycled, %s installed first", len(s), strings.Join(names, ", "), names[0])
+}
+
+// perFilterText lists per-filter counts in stack order (oldest first),
+// shortening "7,7,7,7" to "7 x4".
+func perFilterText(n []int) string {
+	if len(n) > 1 {
+		same := true
+		for _, v := range n {
+			same = same && v == n[0]
+		}
+		if same {
+			return fmt.Sprintf("%d x%d", n[0], len(n))
+		}
+	}
+	return joinInts(n, ",")
+}
+
+// joinUints joins syscall arguments with commas, in hex above 0xffff.
+func joinUints(v []uint64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		if x > 0xffff {
+			s[i] = fmt.Sprintf("%#x", x)
+		} else {
+			s[i] = strconv.FormatUint(x, 10)
+		}
+	}
+	return strings.Join(s, ",")
+}
