@@ -89,8 +89,11 @@ func commandText(ew *errWriter, d *Document) {
 		ew.printf(", --prepare %q before each", c.Prepare)
 	}
 	ew.printf("\n  ns/op = one run, from execve to reaping: baseline %s (CPU user+sys %s)\n", durationText(c.BaselineRunNs), durationText(c.BaselineCPUNs))
-	if c.FailedRuns > 0 || c.OutlierRuns > 0 {
-		ew.printf("  %d runs did not exit 0 (kept: --ignore-failure); %d runs flagged as outliers within their child (modified z-score > 3.5, kept)\n", c.FailedRuns, c.OutlierRuns)
+	if c.FailedRuns > 0 {
+		ew.printf("  %d timed runs did not exit 0 (kept: --ignore-failure)\n", c.FailedRuns)
+	}
+	if c.OutlierRuns > 0 {
+		ew.printf("  %d timed runs flagged as outliers within their child (modified z-score > 3.5; kept in every estimate)\n", c.OutlierRuns)
 	}
 	for _, s := range c.Splits {
 		ew.printf("  %s, %d filters: install %s [%s, %s] once per process, running %s [%s, %s] per run, CPU %s per run: ",

@@ -21,7 +21,8 @@ func TestCommandText(t *testing.T) {
 	for _, want := range []string{
 		"command: find /usr/share -name 'x y'; 3 timed runs per child after 1 warm-up",
 		"baseline 150.2 ms (CPU user+sys 148.0 ms)",
-		"1 runs did not exit 0 (kept: --ignore-failure); 2 runs flagged as outliers",
+		"1 timed runs did not exit 0 (kept: --ignore-failure)",
+		"2 timed runs flagged as outliers within their child",
 		"defeat, 16 filters: install 1.2 ms [1.1 ms, 1.3 ms] once per process, running +50.0 ms [+36.0 ms, +64.0 ms] per run, CPU +49.0 ms per run: the running cost dominates (a long-running process), install 2% of the total",
 		"on, 16 filters: install 1.2 ms [1.1 ms, 1.3 ms] once per process, running +500.0 µs [-200.0 µs, +1.4 ms] per run, CPU -1.5 µs per run: the install dominates (a short-lived process), though their intervals overlap, install 71% of the total",
 	} {

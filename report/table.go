@@ -71,8 +71,12 @@ func WriteTable(w io.Writer, d *Document) error {
 	if d.Config.Robust {
 		est = "medians with bootstrap CIs (--robust)"
 	}
-	ew.printf("%s, %d iterations x %d samples per child, seed %d, CPU %s, %.0f%% CIs, %s\n",
-		blocksText(d, "<="), d.Config.Iterations, d.Config.SamplesPerChild, d.Config.Seed, cpuString(d.Config.CPU), pct, est)
+	per := fmt.Sprintf("%d iterations x %d samples per child", d.Config.Iterations, d.Config.SamplesPerChild)
+	if d.CommandWorkload != nil {
+		per = fmt.Sprintf("%d timed runs per child (its value: their median)", d.Config.SamplesPerChild)
+	}
+	ew.printf("%s, %s, seed %d, CPU %s, %.0f%% CIs, %s\n",
+		blocksText(d, "<="), per, d.Config.Seed, cpuString(d.Config.CPU), pct, est)
 	if d.Config.SpecAllow {
 		ew.printf("filters installed with SECCOMP_FILTER_FLAG_SPEC_ALLOW (--spec-allow): no speculative store bypass mitigation is switched on\n")
 	}
@@ -117,7 +121,7 @@ func WriteTable(w io.Writer, d *Document) error {
 		tw.Flush()
 	}
 
-	if len(d.Cache) > 0 {
+	if len(d.Cache) > 0 && d.CommandWorkload == nil {
 		ew.printf("\naction cache (Linux >= 5.11) for the workload's syscalls at the deepest stack:\n")
 		for _, cv := range d.Cache {
 			var parts []string

@@ -111,6 +111,9 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	// children's deadline.
 	samples, info, runErr := runner.RunAdaptive(ctx, cfg)
 	cfg.Iterations = info.Iterations
+	if info.Runs > 0 {
+		cfg.Samples = info.Runs // the command workload: timed runs per child
+	}
 	partial := runErr != nil
 	if errors.Is(runErr, context.Canceled) && (j.Output == "" || len(samples) == 0) {
 		if j.Output == "" {
@@ -149,6 +152,8 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		Control:   controlOf(obs, vnames, j.Confidence),
 		Partial:   partial,
 		Warnings:  warnings,
+
+		CommandWorkload: commandCostOf(j, samples, res, info),
 	})
 	if err := j.write(ios, doc); err != nil {
 		if partial {
@@ -218,6 +223,10 @@ func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants 
 	}
 	if cfg.CPU < 0 {
 		cfg.CPU = -2
+	}
+	if j.Workload.Command != nil {
+		// A hard bound for the command workload (runner.Config.MaxTime).
+		cfg.MaxTime = j.MaxTime
 	}
 	if !j.Quiet && ios.ErrTTY {
 		cfg.Progress = newProgress(ios.ErrOut)
