@@ -51,8 +51,8 @@ type CostSplit struct {
 	// Install is the seccomp(2) time per process, Running the added time
 	// of one run with the stack installed.
 	Install, Running Estimate
-	// InstallShare is Install / (Install + Running), a fraction (NaN when
-	// the sum is not positive).
+	// InstallShare is Install / (Install + max(Running, 0)), a fraction
+	// (NaN when the sum is not positive).
 	InstallShare float64
 	// Dominant is "install" or "running": the larger center.
 	Dominant string
@@ -65,7 +65,8 @@ type CostSplit struct {
 // processes pay mostly the install, long-running ones the running cost.
 func SplitCost(install, running Estimate) CostSplit {
 	s := CostSplit{Install: install, Running: running, InstallShare: math.NaN(), Dominant: "running"}
-	if sum := install.Center + running.Center; sum > 0 {
+	// A negative running cost (noise around zero) counts as none.
+	if sum := install.Center + math.Max(running.Center, 0); sum > 0 {
 		s.InstallShare = install.Center / sum
 	}
 	if install.Center > running.Center {

@@ -52,6 +52,7 @@ func TestSplitCost(t *testing.T) {
 		{"long-running", Estimate{Center: 16000, Lo: 15000, Hi: 17000}, Estimate{Center: 5e7, Lo: 3.6e7, Hi: 6.4e7}, 16000 / (16000 + 5e7), "running", true},
 		{"overlapping", Estimate{Center: 10, Lo: 8, Hi: 12}, Estimate{Center: 9, Lo: 0, Hi: 20}, 10.0 / 19, "install", false},
 		{"nothing", Estimate{}, Estimate{}, math.NaN(), "running", false},
+		{"negative running", Estimate{Center: 10, Lo: 9, Hi: 11}, Estimate{Center: -5, Lo: -20, Hi: 10}, 1, "install", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

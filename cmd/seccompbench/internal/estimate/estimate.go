@@ -9,7 +9,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
@@ -37,7 +39,17 @@ type Options struct {
 	Seed         uint64
 	CPU          int
 	Validate     bool
-	Trials       int // validation trials
+	Trials       int // validation trials (and --command's blocks)
+
+	// Command, if set (estimate --command -- CMD), is profiled with
+	// strace -f -c when Profile is empty, and measured with the command
+	// workload at the same stack and variant after the prediction.
+	Command []string
+	// MaxTime bounds the command's measurement (runner.Config.MaxTime).
+	MaxTime time.Duration
+	// MeasureCommand runs the command's children (runner.RunAdaptive
+	// unless a test replaces it).
+	MeasureCommand func(context.Context, runner.Config) ([]runner.Sample, runner.RunInfo, error)
 
 	// Progress receives "calibrating: ..." and "validating: ..." lines;
 	// nil for none.
@@ -63,6 +75,16 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	stack, err := runner.StackFor(base, runner.Cell{Variant: variant, Filters: n})
 	if err != nil {
 		return nil, fmt.Errorf("build stack: %w", err)
+	}
+	if len(opts.Command) > 0 && opts.Profile == "" {
+		opts.progressf("profiling: strace -f -c %s ...\n", strings.Join(opts.Command, " "))
+		path, cleanup, err := profileCommand(ctx, opts.Command)
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
+		opts.Profile = path
+		defer func() { opts.Profile = "" }()
 	}
 	data, err := os.ReadFile(opts.Profile)
 	if err != nil {
@@ -98,7 +120,28 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 		}
 		out.Validation = v
 	}
+	if len(opts.Command) > 0 {
+		t := out.Total
+		predicted := stats.Estimate{Center: t.AddedNs, Lo: deref(t.CILowNs), Hi: deref(t.CIHighNs)}
+		stated := stats.Estimate{Center: t.AddedNs, Lo: deref(t.StatedCILowNs), Hi: deref(t.StatedCIHighNs)}
+		c, err := measureCommand(ctx, opts, base, variant, n, predicted, stated)
+		if err != nil {
+			return nil, err
+		}
+		if out.Validation == nil {
+			out.Validation = &report.EstimateValidation{Trials: opts.Trials}
+		}
+		out.Validation.EstimateCommand = c.Finite()
+	}
 	return out, nil
+}
+
+// deref returns *p, NaN for nil.
+func deref(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
 }
 
 // progressf writes one progress line, if opts.Progress is set.
@@ -162,6 +205,9 @@ func fillEstimate(out *report.Estimate, opts *Options, prof *analysis.Profile, s
 		out.Syscalls = append(out.Syscalls, s)
 	}
 	out.Total.AddedNs, out.Total.CILowNs, out.Total.CIHighNs = total.Center, report.Nullable(total.Lo), report.Nullable(total.Hi)
+	stated := stats.WithModelError(total, ModelError)
+	out.Total.ModelErrorPct = 100 * ModelError
+	out.Total.StatedCILowNs, out.Total.StatedCIHighNs = report.Nullable(stated.Lo), report.Nullable(stated.Hi)
 	if out.Total.Calls > 0 {
 		out.Total.PerCallNs = total.Center / float64(out.Total.Calls)
 	}
