@@ -91,7 +91,7 @@ with intervals, their ratio, and whether the prediction's stated interval
 				return cmdutil.FlagErrorf("give at least one POLICY")
 			}
 			if opts.Profile == "" && !withCommand {
-				return cmdutil.FlagErrorf("--profile FILE or --command -- CMD is required")
+				return cmdutil.FlagErrorf("--profile FILE is required (or --command -- CMD [ARG...])")
 			}
 			switch opts.Cache {
 			case "on", "defeat":
