@@ -129,6 +129,7 @@ with intervals, their ratio, and whether the prediction's stated interval
 	fl.StringVar(&opts.Cache, "cache", "on", "evaluate the filters as installed (on) or with the action cache defeated (defeat: pre-5.11 kernels, argument rules)")
 	fl.StringArrayVar(&opts.Calibrations, "calibration", nil, "a run --format json result `FILE` with a defeat fit (repeatable); default: a quick calibration now")
 	fl.IntVar(&calTrials, "calibration-trials", 8, "randomized blocks per workload of the quick calibration")
+	fl.BoolVar(&opts.ColdCalibration, "cold", false, "quick calibration with openat of a missing path (kernel work between filter runs, as in real programs) instead of getppid, gettid and getpid; see docs/estimate.md")
 	fl.DurationVar(&opts.Duration, "duration", 0, "wall time of the profiled run (e.g. 12ms), for the added time per second of work")
 	fl.IntVar(&opts.Top, "top", 15, "syscall rows in the table, most added time first (0: all)")
 	fl.StringVar(&opts.Format, "format", "table", "output format: table or json")

@@ -8,8 +8,10 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
@@ -139,5 +141,31 @@ func TestProfileCommand(t *testing.T) {
 	}
 	if prof.TotalCalls < 1 {
 		t.Errorf("profile of true has %d calls", prof.TotalCalls)
+	}
+}
+
+// Warm and cold quick calibrations put their syscalls at the same
+// instructions per filter (cache defeated): 4, 128 and 253.
+func TestCalibrationRunsPaths(t *testing.T) {
+	for _, cold := range []bool{false, true} {
+		runs, err := calibrationRuns(cold)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, r := range runs {
+			nr, _ := filters.ArchX86_64.Lookup(r.name)
+			c, err := analysis.AnalyzeSyscall(filters.Stack{r.prog.DefeatCache()}, filters.ArchX86_64, nr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, c.Executed)
+			if cold && r.name != "openat" {
+				t.Errorf("cold calibration loops on %s, want openat", r.name)
+			}
+		}
+		if want := []int{4, 128, 253}; !slices.Equal(got, want) {
+			t.Errorf("cold %v: instructions per filter %v, want %v", cold, got, want)
+		}
 	}
 }

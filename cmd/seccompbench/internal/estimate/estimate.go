@@ -34,12 +34,16 @@ type Options struct {
 	Cache        string // on or defeat
 	Calibrations []string
 	CalTrials    int
-	Duration     time.Duration // wall time of the profiled run, 0 if unknown
-	Confidence   float64
-	Seed         uint64
-	CPU          int
-	Validate     bool
-	Trials       int // validation trials (and --command's blocks)
+	// ColdCalibration makes the quick calibration loop on openat of a
+	// missing path (kernel work between filter runs, as in real programs)
+	// instead of getppid, gettid and getpid (calibrationRuns).
+	ColdCalibration bool
+	Duration        time.Duration // wall time of the profiled run, 0 if unknown
+	Confidence      float64
+	Seed            uint64
+	CPU             int
+	Validate        bool
+	Trials          int // validation trials (and --command's blocks)
 
 	// Command, if set (estimate --command -- CMD), is profiled with
 	// strace -f -c when Profile is empty, and measured with the command
