@@ -33,7 +33,7 @@ func NewCmdEstimate(f *cmdutil.Factory, runF func(*EstimateOptions) error) *cobr
 	var calTrials int
 	var withCommand bool
 	cmd := &cobra.Command{
-		Use:   "estimate POLICY... (--profile FILE | --command -- CMD [ARG...])",
+		Use:   "estimate [POLICY...] [--systemd-unit FILE] (--profile FILE | --command -- CMD [ARG...])",
 		Short: "Predict what a policy costs a real workload, from its syscall profile",
 		Long: `Predict the time a seccomp stack adds to a real workload, from the workload's
 syscall profile and a cost model calibrated on this machine.
@@ -77,7 +77,7 @@ with intervals, their ratio, and whether the prediction's stated interval
   seccompbench estimate default --filters 8 --cache defeat --profile git.strace
   seccompbench estimate testdata/policies/positions.yaml --filters 8 --cache defeat --profile docs/validation-profile.csv --validate
   seccompbench estimate docker-default --filters 16 --cache defeat --command -- find /usr/share -name x`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Context = cmd.Context()
 			opts.Policies = args
@@ -87,8 +87,8 @@ with intervals, their ratio, and whether the prediction's stated interval
 			if withCommand != (len(opts.Command) > 0) {
 				return cmdutil.FlagErrorf("--command: give it with the command after --, e.g. estimate docker-default --command -- find /usr/share -name x")
 			}
-			if len(opts.Policies) == 0 {
-				return cmdutil.FlagErrorf("give at least one POLICY")
+			if len(opts.Policies) == 0 && opts.SystemdUnit == "" {
+				return cmdutil.FlagErrorf("requires at least 1 arg: give at least one POLICY (or --systemd-unit FILE)")
 			}
 			if opts.Profile == "" && !withCommand {
 				return cmdutil.FlagErrorf("--profile FILE is required (or --command -- CMD [ARG...])")
@@ -129,6 +129,7 @@ with intervals, their ratio, and whether the prediction's stated interval
 	fl.StringVar(&opts.Cache, "cache", "on", "evaluate the filters as installed (on) or with the action cache defeated (defeat: pre-5.11 kernels, argument rules)")
 	fl.StringArrayVar(&opts.Calibrations, "calibration", nil, "a run --format json result `FILE` with a defeat fit (repeatable); default: a quick calibration now")
 	fl.IntVar(&calTrials, "calibration-trials", 8, "randomized blocks per workload of the quick calibration")
+	fl.StringVar(&opts.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (with no POLICY: that stack alone)")
 	fl.BoolVar(&opts.ColdCalibration, "cold", false, "quick calibration with openat of a missing path (kernel work between filter runs, as in real programs) instead of getppid, gettid and getpid; see docs/estimate.md")
 	fl.DurationVar(&opts.Duration, "duration", 0, "wall time of the profiled run (e.g. 12ms), for the added time per second of work")
 	fl.IntVar(&opts.Top, "top", 15, "syscall rows in the table, most added time first (0: all)")

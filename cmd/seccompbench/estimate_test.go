@@ -42,6 +42,9 @@ func TestNewCmdEstimateFlags(t *testing.T) {
 		{"default --profile p --command -- true", "", func(o *EstimateOptions) bool {
 			return o.Profile == "p" && slices.Equal(o.Command, []string{"true"})
 		}},
+		{"--systemd-unit u.service --profile p --cold", "", func(o *EstimateOptions) bool {
+			return o.SystemdUnit == "u.service" && len(o.Policies) == 0 && o.ColdCalibration
+		}},
 		{"default --command", "--command", nil},
 		{"default -- true", "--command", nil},
 		{"--command -- true", "POLICY", nil},

@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
@@ -34,6 +36,9 @@ type Options struct {
 	Cache        string // on or defeat
 	Calibrations []string
 	CalTrials    int
+	// SystemdUnit, if set, is a unit file whose modeled filter stack
+	// (systemd.ParseUnit) goes first, before Policies.
+	SystemdUnit string
 	// ColdCalibration makes the quick calibration loop on openat of a
 	// missing path (kernel work between filter runs, as in real programs)
 	// instead of getppid, gettid and getpid (calibrationRuns).
@@ -69,6 +74,21 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	base, _, err := cmdutil.OpenPolicies(opts.Policies, formats.OpenOptions{Compiler: opts.Compiler})
 	if err != nil {
 		return nil, err
+	}
+	if opts.SystemdUnit != "" {
+		data, err := os.ReadFile(opts.SystemdUnit)
+		if err != nil {
+			return nil, fmt.Errorf("read systemd unit: %w", err)
+		}
+		unit, err := systemd.ParseUnit(opts.SystemdUnit, data, systemd.Options{Compiler: opts.Compiler})
+		if err != nil {
+			return nil, fmt.Errorf("model systemd stack: %w", err)
+		}
+		if len(unit.Programs) == 0 {
+			return nil, fmt.Errorf("model systemd stack: %s installs no seccomp filter", opts.SystemdUnit)
+		}
+		// The unit's stack goes first, as run --systemd-unit puts it.
+		base = append(slices.Clone(unit.Programs), base...)
 	}
 	cmdutil.PrintWarnings(warn, base)
 	n := opts.Filters
