@@ -159,7 +159,22 @@ func (e *CommandError) Error() string {
 	case "prepare":
 		b.WriteString("--prepare command ")
 	case "install":
-		fmt.Fprintf(&b, "install filter %d: seccomp(2): %v", e.Filter+1, e.Errno)
+		if e.Errno != 0 {
+			fmt.Fprintf(&b, "install filter %d: seccomp(2): %v", e.Filter+1, e.Errno)
+			return b.String()
+		}
+		// The wrapper ended before execve without a failed seccomp(2):
+		// killed, or the Go runtime gave up (its message went to the
+		// command's stderr: --show-output keeps it).
+		b.WriteString("the wrapper ended before execve of the command, ")
+		if e.Filter >= 0 {
+			fmt.Fprintf(&b, "with %d filters installed, ", e.Filter)
+		}
+		if e.Signal != 0 {
+			fmt.Fprintf(&b, "killed by signal %s", unix.SignalName(e.Signal))
+		} else {
+			fmt.Fprintf(&b, "exit status %d", e.ExitCode)
+		}
 		return b.String()
 	case "exec":
 		fmt.Fprintf(&b, "execve of the command: %v", e.Errno)

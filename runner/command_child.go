@@ -183,7 +183,7 @@ func runCommandChild(spec *childSpec) (childReport, error) {
 			if f.Signal == 0 && f.ExitCode == wrapExitSetup {
 				return r, nil, nil, fmt.Errorf("wrapper could not set up (exit %d; see stderr)", wrapExitSetup)
 			}
-			f.Stage = "install"
+			f.Stage, f.Filter = "install", installed
 		case wrapStateInstallFailed:
 			f.Stage, f.Errno, f.Filter = "install", int(slot(slotErrno)), installed
 		case wrapStateExecFailed:
