@@ -78,9 +78,15 @@ func runCommandChild(spec *childSpec) (childReport, error) {
 	rep.FiltersBefore = threadFilters(unix.Gettid())
 	cr := &commandChildReport{}
 	rep.Command = cr
-	exe, err := os.Executable()
-	if err != nil {
-		return rep, fmt.Errorf("find own executable for the wrapper: %w", err)
+	// /proc/self/exe, not os.Executable(): it names this very binary even
+	// when its path has been replaced since (a rebuild during a long run
+	// would otherwise exec another program as the wrapper). The kernel
+	// resolves it in the forked child, still this binary before execve.
+	exe := "/proc/self/exe"
+	if _, err := os.Stat(exe); err != nil {
+		if exe, err = os.Executable(); err != nil {
+			return rep, fmt.Errorf("find own executable for the wrapper: %w", err)
+		}
 	}
 	specData, err := json.Marshal(wrapSpec{Path: cs.Path, Argv: cs.Argv, Env: cs.Env, Filters: spec.Filters, Flags: spec.Flags, CPUAfter: cs.CPUAfter})
 	if err != nil {
