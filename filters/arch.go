@@ -229,3 +229,20 @@ func init() {
 		}
 	}
 }
+
+// ErrUnknownSyscall is returned when a syscall name is not in an ABI's
+// table.
+var ErrUnknownSyscall = errors.New("unknown syscall")
+
+// LookupSyscall returns the table number of name in arch, or an error
+// wrapping ErrUnknownSyscall. A decimal number is accepted as well.
+func LookupSyscall(arch *Arch, name string) (int, error) {
+	if n, ok := arch.Lookup(name); ok {
+		return n, nil
+	}
+	var n int
+	if _, err := fmt.Sscanf(name, "%d", &n); err == nil && fmt.Sprint(n) == name && n >= 0 {
+		return n, nil
+	}
+	return 0, fmt.Errorf("look up syscall %q for %s: %w", name, arch.Name, ErrUnknownSyscall)
+}

@@ -15,7 +15,13 @@ import (
 const module = "github.com/seccompbench/seccompbench/"
 
 // formatPackages are the packages that each read one source format.
-var formatPackages = []string{"filters/beats", "filters/oci", "filters/systemd"}
+var formatPackages = []string{"filters/beats", "filters/oci", "filters/systemd",
+	"filters/kubernetes", "filters/firecracker", "filters/lxc", "filters/minijail", "filters/unsupported"}
+
+// ociShaped are the format packages whose files are converted to an OCI
+// profile and compiled by filters/oci (through filters/ocigen): they may
+// import oci, the profile model, and no other format package.
+var ociShaped = []string{"filters/kubernetes", "filters/firecracker", "filters/lxc", "filters/minijail", "filters/ocigen"}
 
 // TestImports enforces the package boundaries of the filters tree
 // (DESIGN.md, STYLE.md) on the non-test source of every package under
@@ -26,12 +32,19 @@ var formatPackages = []string{"filters/beats", "filters/oci", "filters/systemd"}
 //     filters is pure and deterministic;
 //   - the root imports none of its sub-packages;
 //   - a format package imports no other format package and neither
-//     formats nor analysis (formats reaches them through its table);
+//     formats nor analysis (formats reaches them through its table); the
+//     OCI-shaped ones (ociShaped) may import filters/oci, the profile
+//     model they compile through;
 //   - scmp imports no format package (formats build its rule model; its
 //     compilers take the model);
 //   - analysis imports no format package, scmp or formats: it works on
 //     Programs and Stacks;
-//   - the internal helpers import no format package, formats or analysis.
+//   - the internal helpers import no format package, formats or analysis;
+//     sym, the symbolic machine under equiv and optimize, imports neither
+//     of them nor scmp;
+//   - equiv and optimize work on Programs and Stacks: no format package,
+//     formats or scmp; equiv does not import optimize or analysis (optimize
+//     calls equiv to prove its results and reads profiles via analysis).
 //
 // The check is transitive over the module's own packages.
 func TestImports(t *testing.T) {
@@ -44,9 +57,18 @@ func TestImports(t *testing.T) {
 		"filters/internal/suggest":     append([]string{"filters/formats", "filters/analysis", "filters/scmp"}, formatPackages...),
 		"filters/internal/filterstest": append([]string{"filters/formats", "filters/analysis", "filters/scmp"}, formatPackages...),
 		"filters/internal/lsdiff":      append([]string{"filters/formats", "filters/analysis"}, formatPackages...),
+		"filters/internal/sym":         append([]string{"filters/formats", "filters/analysis", "filters/scmp", "filters/equiv", "filters/optimize"}, formatPackages...),
+		"filters/equiv":                append([]string{"filters/formats", "filters/analysis", "filters/scmp", "filters/optimize"}, formatPackages...),
+		"filters/optimize":             append([]string{"filters/formats", "filters/scmp"}, formatPackages...),
 	}
-	for _, f := range formatPackages {
-		rules[f] = append([]string{"filters/formats", "filters/analysis"}, formatPackages...)
+	for _, f := range append(slices.Clone(formatPackages), "filters/ocigen") {
+		bad := []string{"filters/formats", "filters/analysis"}
+		for _, g := range formatPackages {
+			if g != "filters/oci" || !slices.Contains(ociShaped, f) {
+				bad = append(bad, g)
+			}
+		}
+		rules[f] = bad
 	}
 	for pkg, bad := range rules {
 		t.Run(pkg, func(t *testing.T) {

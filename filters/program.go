@@ -45,6 +45,9 @@ const (
 	OffsetArgs               = 16
 	// SeccompDataSize is sizeof(struct seccomp_data) in bytes.
 	SeccompDataSize = 64
+	// MaxArgIndex is the highest index of seccomp_data.args: a syscall
+	// has at most 6 arguments (include/uapi/linux/seccomp.h).
+	MaxArgIndex = 5
 )
 
 // Kernel limits on seccomp filters.

@@ -105,9 +105,9 @@ func TestErrorPaths(t *testing.T) {
 		{"raw BPF user_notif", []string{"run", rawNotify}, 1, []string{"returns SECCOMP_RET_USER_NOTIF", "without a listener", "replace the notify action"}},
 		{"OCI SCMP_ACT_NOTIFY", []string{"run", ociNotify}, 1, []string{"SECCOMP_RET_USER_NOTIF", "without a listener"}},
 		// Hostile to the workload: refused before any child starts.
-		{"kills the workload syscall", []string{"run", killPid, "--workload", "getpid"}, 1, []string{"(killpid) returns SECCOMP_RET_KILL_PROCESS for getpid", "allow getpid in the policy or pick another --workload"}},
-		{"traps the workload syscall", []string{"run", trapPid, "--workload", "getpid"}, 1, []string{"returns SECCOMP_RET_TRAP for getpid"}},
-		{"kills the workload thread", []string{"run", killThread}, 1, []string{"returns SECCOMP_RET_KILL_THREAD for dup", "mix workload"}},
+		{"kills the workload syscall", []string{"run", killPid, "--workload", "getpid"}, 1, []string{"calls getpid, which is killed (KILL_PROCESS)", "(filter 31: killpid)", "allow getpid in the policy, or pick a workload"}},
+		{"traps the workload syscall", []string{"run", trapPid, "--workload", "getpid"}, 1, []string{"calls getpid, which is trapped (TRAP)"}},
+		{"kills the workload thread", []string{"run", killThread}, 1, []string{"calls dup, which is killed (KILL_THREAD)", "mix workload"}},
 		// Paths: exit 1, the path and what to do.
 		{"policy file missing", []string{"run", missing}, 1, []string{missing, "no such file or directory", `POLICY is a file, "default"`}},
 		{"policy is a directory", []string{"run", dir}, 1, []string{dir, "is a directory"}},

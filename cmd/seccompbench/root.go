@@ -57,6 +57,9 @@ number: the kernel's action cache, instructions executed, mitigations.`,
 		NewCmdSimulate(f, nil),
 		NewCmdLint(f, nil),
 		NewCmdCompare(f, nil),
+		NewCmdMerge(f, nil),
+		NewCmdOptimize(f, nil),
+		NewCmdEquiv(f, nil),
 		NewCmdEstimate(f, nil),
 		NewCmdInspect(f, nil),
 		NewCmdSandbox(f, nil),
@@ -124,6 +127,7 @@ func exitCode(err error, stderr io.Writer) int {
 	return exitFailure
 }
 
-// errFindings is returned by commands (lint) that ran fine but found
-// error-severity problems: exit code 1, no extra message.
+// errFindings is returned by commands that ran fine but found what makes
+// the exit code 1, having printed it: lint's error-severity problems,
+// equiv's counterexample. No extra message.
 var errFindings = errors.New("error-severity findings")

@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 
@@ -46,9 +45,9 @@ type SyscallCost struct {
 	Read filters.FieldSet
 }
 
-// ErrUnknownSyscall is returned when a syscall name is not in an ABI's
-// table.
-var ErrUnknownSyscall = errors.New("unknown syscall")
+// ErrUnknownSyscall is filters.ErrUnknownSyscall, kept here for callers of
+// the analysis API.
+var ErrUnknownSyscall = filters.ErrUnknownSyscall
 
 // Analyze computes SyscallCost for every named syscall of each ABI in
 // arches (NativeArches when nil), with all arguments and the instruction
@@ -90,17 +89,9 @@ func AnalyzeSyscall(s filters.Stack, arch *filters.Arch, nr int, args ...uint64)
 	return costOf(cs, arch, nr, arch.Data(nr, args...), e), nil
 }
 
-// LookupSyscall returns the table number of name in arch, or an error
-// wrapping ErrUnknownSyscall. A decimal number is accepted as well.
+// LookupSyscall is filters.LookupSyscall.
 func LookupSyscall(arch *filters.Arch, name string) (int, error) {
-	if n, ok := arch.Lookup(name); ok {
-		return n, nil
-	}
-	var n int
-	if _, err := fmt.Sscanf(name, "%d", &n); err == nil && fmt.Sprint(n) == name && n >= 0 {
-		return n, nil
-	}
-	return 0, fmt.Errorf("look up syscall %q for %s: %w", name, arch.Name, ErrUnknownSyscall)
+	return filters.LookupSyscall(arch, name)
 }
 
 func costOf(cs filters.ExecutableStack, a *filters.Arch, nr int, d filters.SeccompData, e CacheEntry) SyscallCost {

@@ -282,9 +282,13 @@ func (l *linter) verdict(d filters.SeccompData) filters.StackResult { return l.c
 // allowed reports whether the kernel lets the syscall run: ALLOW or LOG.
 func allowed(a filters.Action) bool { return a == filters.ActionAllow || a == filters.ActionLog }
 
-func readsBeyondNrArch(r filters.StackResult) bool {
+// readsArgs reports whether a filter on r's path loaded an argument word,
+// so that a verdict taken with all arguments 0 may differ for others. The
+// instruction pointer does not count: run's cache-defeat prefix loads it
+// without deciding anything (Program.DefeatCache).
+func readsArgs(r filters.StackResult) bool {
 	for _, f := range r.PerFilter {
-		if !f.Read.Only(filters.FieldNr | filters.FieldArch) {
+		if !f.Read.Only(filters.FieldNr | filters.FieldArch | filters.FieldIP) {
 			return true
 		}
 	}
@@ -483,7 +487,7 @@ func (l *linter) runtime() {
 			continue
 		}
 		argNote := ""
-		if readsBeyondNrArch(r) {
+		if readsArgs(r) {
 			argNote = " (with all arguments 0; the verdict depends on arguments)"
 		}
 		f := Finding{Code: LintRuntimeNeeds, Filter: r.Decider, Syscall: need.name}
@@ -596,7 +600,7 @@ func (l *linter) workload(names []string, valid bool) {
 		}
 		r := l.verdict(l.native.Data(n))
 		argNote := ""
-		if readsBeyondNrArch(r) {
+		if readsArgs(r) {
 			argNote = " (with all arguments 0; the verdict depends on arguments)"
 		}
 		errno, isErrno := r.Errno()

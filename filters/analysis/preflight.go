@@ -55,7 +55,7 @@ func (l *linter) install() {
 		}
 		l.add(Finding{Severity: SeverityError, Code: LintInstallDenied, Filter: r.Decider, Syscall: "seccomp",
 			Message: fmt.Sprintf("filter %d (%s) returns %s for seccomp(2), so installing filter %d of %d would fail or kill the process", r.Decider, l.s[r.Decider].Name, what, i+1, len(l.s)),
-			Hint:    fmt.Sprintf("allow seccomp in the policy, or stack at most %d filters", i)})
+			Hint:    fmt.Sprintf("allow seccomp in the policy, or stack at most %d filters (run --filters 0-%d)", i, i)})
 		return
 	}
 }

@@ -113,7 +113,7 @@ type Pos struct {
 
 // MaxArgPosition is the highest syscall argument index a condition may
 // name: struct seccomp_data has args[6] (include/uapi/linux/seccomp.h).
-const MaxArgPosition = 5
+const MaxArgPosition = filters.MaxArgIndex
 
 // MaxSize is the largest policy source Parse accepts, in bytes.
 const MaxSize = 16 << 20

@@ -51,7 +51,6 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/beats"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/ocigen"
 )
@@ -344,7 +343,7 @@ func decodeCond(file, sys string, v *value) (Cond, error) {
 		}
 		return x, nil
 	}
-	idx, err := num("index", beats.MaxArgPosition)
+	idx, err := num("index", filters.MaxArgIndex)
 	if err != nil {
 		return c, err
 	}

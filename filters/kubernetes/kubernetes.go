@@ -38,7 +38,6 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/beats"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/ocigen"
 )
@@ -395,7 +394,7 @@ func decodeSyscall(file string, n *node, i int) (Syscall, error) {
 			if idx == nil {
 				return sc, ocigen.Errorf(file, a.at, ErrBadProfile, "%s has no index", w)
 			}
-			v, err := number(file, idx, w+".index", beats.MaxArgPosition)
+			v, err := number(file, idx, w+".index", filters.MaxArgIndex)
 			if err != nil {
 				return sc, err
 			}

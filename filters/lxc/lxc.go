@@ -52,7 +52,6 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/beats"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/ocigen"
 )
@@ -309,7 +308,7 @@ func parseCond(file string, at ocigen.Pos, s string) (specs.LinuxSeccompArg, err
 		return a, errf(file, at, "condition [%s]: want [index,value,op] or [index,value,op,mask]", s)
 	}
 	idx, err := strconv.ParseUint(f[0], 0, 8)
-	if err != nil || idx > beats.MaxArgPosition {
+	if err != nil || idx > filters.MaxArgIndex {
 		return a, errf(file, at, "condition [%s]: index %q, want 0 to 5", s, f[0])
 	}
 	v, err := strconv.ParseUint(f[1], 0, 64)

@@ -67,8 +67,6 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/analysis"
-	"github.com/seccompbench/seccompbench/filters/beats"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/ocigen"
 )
@@ -149,7 +147,7 @@ func Detect(data []byte) bool {
 		if !ok {
 			return false
 		}
-		if _, err := analysis.LookupSyscall(filters.ArchX86_64, strings.TrimSpace(name)); err != nil {
+		if _, err := filters.LookupSyscall(filters.ArchX86_64, strings.TrimSpace(name)); err != nil {
 			return false
 		}
 		f := strings.TrimSpace(filter)
@@ -273,7 +271,7 @@ func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 		return errf(at(off), "%q is no \"syscall: filter\" line", text)
 	}
 	sys := strings.TrimSpace(text[:colon])
-	if _, err := analysis.LookupSyscall(filters.ArchX86_64, sys); err != nil {
+	if _, err := filters.LookupSyscall(filters.ArchX86_64, sys); err != nil {
 		return errf(at(off), "unknown syscall %q on x86_64", sys)
 	}
 	if prev, ok := p.seen[sys]; ok {
@@ -468,7 +466,7 @@ func (e *exprParser) atom() (Atom, error) {
 	a := Atom{At: t.at}
 	n, ok := strings.CutPrefix(t.s, "arg")
 	idx, err := strconv.Atoi(n)
-	if !ok || err != nil || idx < 0 || idx > beats.MaxArgPosition {
+	if !ok || err != nil || idx < 0 || idx > filters.MaxArgIndex {
 		return a, errf(t.at, "%q: want arg0 to arg5", t.s)
 	}
 	a.Arg = idx

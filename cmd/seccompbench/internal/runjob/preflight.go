@@ -23,19 +23,6 @@ var errNoListener = errors.New("policy notifies a user-space supervisor")
 // itself, so the filters after it could not be installed.
 var errInstallDenied = errors.New("policy denies installing further filters")
 
-// CheckNotify refuses programs that can return SECCOMP_RET_USER_NOTIF (a
-// `ret #k` with that action anywhere in the program). Without a listener
-// the kernel fails such syscalls with ENOSYS (kernel/seccomp.c:
-// seccomp_do_user_notification), so the result would describe neither the
-// policy as deployed nor a plain deny.
-func CheckNotify(progs []*filters.Program) error {
-	if i, pc, ok := NotifyAt(progs); ok {
-		return fmt.Errorf("%w: policy %d (%s) returns SECCOMP_RET_USER_NOTIF at instruction %d; seccompbench installs filters without a listener (no supervisor answers, the kernel would fail those syscalls with ENOSYS): replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy",
-			errNoListener, i, progs[i].Name, pc)
-	}
-	return nil
-}
-
 // NotifyAt returns the first program (index i) with a `ret` of
 // SECCOMP_RET_USER_NOTIF, and that instruction's index pc.
 func NotifyAt(progs []*filters.Program) (i, pc int, ok bool) {
@@ -47,55 +34,58 @@ func NotifyAt(progs []*filters.Program) (i, pc int, ok bool) {
 	return 0, 0, false
 }
 
-// checkInstall emulates seccomp(SECCOMP_SET_MODE_FILTER, 0, ptr) under every
-// proper prefix of stack: each filter is installed by a thread that already
-// runs the filters below it, so a prefix that kills, traps or denies
-// seccomp(2) stops the child at install time (kernel: SIGSYS, or EPERM or
-// another errno from seccomp(2)). The error names the filter, its action
-// and the largest filter count that can be installed.
-func checkInstall(stack filters.Stack, arch *filters.Arch) error {
-	nr, ok := arch.Lookup("seccomp")
-	if !ok || len(stack) < 2 {
-		return nil
+// preflight runs lint's own rule set (analysis.Preflight) on the deepest
+// stack of the first variant and turns its findings into run's answer: an
+// error for what would stop the children instead of measuring them (a
+// filter returning SECCOMP_RET_USER_NOTIF: no listener answers, and the
+// kernel fails those syscalls with ENOSYS, kernel/seccomp.c:
+// seccomp_do_user_notification; a prefix that denies seccomp(2) itself; a
+// workload syscall killed or trapped), and warnings for workload syscalls
+// that fail with an errno (TRACE without a tracer is ENOSYS, seccomp(2)),
+// whose error path is then what gets measured. lint prints the same
+// findings, so both commands judge a stack alike.
+func preflight(stack filters.Stack, arch *filters.Arch, w runner.Workload) (warnings []string, err error) {
+	var refusals [3]error // by precedence: no listener, install denied, workload stopped
+	for _, f := range analysis.Preflight(stack, analysis.LintOptions{Workload: w.Syscalls, Arch: arch}) {
+		where := ""
+		if f.Filter >= 0 && f.Filter < len(stack) {
+			where = fmt.Sprintf(" (filter %d: %s)", f.Filter, stack[f.Filter].Name)
+		}
+		switch {
+		case f.Code == analysis.LintUserNotif && refusals[0] == nil:
+			refusals[0] = fmt.Errorf("%w: %s; seccompbench installs filters without a listener (no supervisor answers, the kernel would fail those syscalls with ENOSYS): replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy",
+				errNoListener, f.Message)
+		case f.Code == analysis.LintInstallDenied && refusals[1] == nil:
+			refusals[1] = fmt.Errorf("%w: %s: %s", errInstallDenied, f.Message, f.Hint)
+		case f.Code == analysis.LintWorkloadDenied:
+			warnings = append(warnings, f.Message+where)
+		case f.Severity == analysis.SeverityError && refusals[2] == nil:
+			refusals[2] = fmt.Errorf("%w: the %s workload: %s%s: %s", errPreflight, w.Name, f.Message, where, f.Hint)
+		}
 	}
-	for i := 1; i < len(stack); i++ {
-		res, err := filters.EmulateStack(stack[:i], arch.Data(nr, 1)) // SECCOMP_SET_MODE_FILTER
+	for _, err := range refusals {
 		if err != nil {
-			return fmt.Errorf("emulate seccomp(2) under the first %d filters: %w", i, err)
+			return nil, err
 		}
-		switch res.Action {
-		case filters.ActionAllow, filters.ActionLog:
-			continue
-		}
-		what := res.Action.KernelName()
-		if res.Action == filters.ActionErrno {
-			what = fmt.Sprintf("%s(%d)", what, res.Data)
-		}
-		return fmt.Errorf("%w: filter %d (%s) returns %s for seccomp(2), so installing filter %d of %d would fail or kill the child: allow seccomp in the policy, or measure at most %d (--filters 0-%d)",
-			errInstallDenied, res.Decider, stack[res.Decider].Name, what, i+1, len(stack), i, i)
 	}
-	return nil
+	return warnings, nil
 }
 
-// predictWorkload emulates the deepest stack of each variant on the
+// predictWorkload checks the deepest stack of the first variant with
+// preflight, then emulates the deepest stack of each variant on the
 // workload's syscalls (native arch, zero arguments) and predicts the action
-// cache. It refuses stacks that kill or trap a workload syscall, naming the
-// syscall and the filter, and warns when one returns an errno (the deny path
-// is then what gets measured).
+// cache for each.
 func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int, w runner.Workload) ([]report.CacheVariant, []string, error) {
 	arch := filters.ArchX86_64
 	var out []report.CacheVariant
 	var warnings []string
-	if err := CheckNotify(progs); err != nil {
-		return nil, nil, err
-	}
 	for _, v := range variants {
 		stack, err := runner.StackFor(progs, runner.Cell{Variant: v, Filters: n})
 		if err != nil {
 			return nil, nil, err
 		}
 		if v == variants[0] {
-			if err := checkInstall(stack, arch); err != nil {
+			if warnings, err = preflight(stack, arch, w); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -120,21 +110,6 @@ func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int,
 				cs.Action = res.Action.String()
 				if !cs.Cached {
 					cs.Instructions = res.Instructions
-				}
-				src := "none"
-				if res.Decider >= 0 {
-					src = stack[res.Decider].Name
-				}
-				switch res.Action {
-				case filters.ActionKillProcess, filters.ActionKillThread, filters.ActionTrap, filters.ActionUserNotif, filters.ActionTrace:
-					if v == variants[0] {
-						return nil, nil, fmt.Errorf("%w: filter %d (%s) returns %s for %s, which the %s workload calls; the child would be stopped instead of measured: allow %s in the policy or pick another --workload",
-							errPreflight, res.Decider, src, res.Action.KernelName(), name, w.Name, name)
-					}
-				case filters.ActionErrno:
-					if v == variants[0] {
-						warnings = append(warnings, fmt.Sprintf("filter %d (%s) returns ERRNO(%d) for %s: the deny path is measured, not the syscall itself", res.Decider, src, res.Data, name))
-					}
 				}
 			}
 			cv.Syscalls = append(cv.Syscalls, cs)

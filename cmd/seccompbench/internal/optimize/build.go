@@ -1,0 +1,140 @@
+package optimize
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	filteropt "github.com/seccompbench/seccompbench/filters/optimize"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// Merge merges stack s (installation order) into one filter named
+// "merged" with source desc, proven equivalent by filters/optimize.Merge,
+// and summarizes it. Errors are Merge's (a *filteropt.TooLongError when
+// the result exceeds BPF_MAXINSNS, 4096 instructions), wrapped with desc.
+func Merge(s filters.Stack, desc string) (*filters.Program, *report.BuildSummary, error) {
+	res, err := filteropt.Merge(s, filteropt.Weights{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("merge %s: %w", desc, err)
+	}
+	res.Program.Name = "merged"
+	res.Program.Source = desc
+	sum, err := Summarize(s, res, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	sum.Command = "merge"
+	return res.Program, sum, nil
+}
+
+// Optimize lays p out again (filters/optimize.Optimize), weighted by the
+// syscall profile in the file profile (strace -c output or CSV; "" for a
+// balanced layout), and summarizes it; desc names p (the result's
+// Source). The profile's warnings go to warn. Errors: reading or parsing
+// the profile, and Optimize's, wrapped with desc.
+func Optimize(p *filters.Program, desc, profile string, warn io.Writer) (*filters.Program, *report.BuildSummary, error) {
+	var w filteropt.Weights
+	var prof *analysis.Profile
+	if profile != "" {
+		data, err := os.ReadFile(profile)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read profile: %w", err)
+		}
+		if prof, err = analysis.ParseProfile(profile, data); err != nil {
+			return nil, nil, err
+		}
+		for _, msg := range prof.Warnings {
+			fmt.Fprintf(warn, "warning: %s\n", msg)
+		}
+		if w, err = filteropt.WeightsFromProfile(prof); err != nil {
+			return nil, nil, fmt.Errorf("read profile: %w", err)
+		}
+	}
+	res, err := filteropt.Optimize(p, w)
+	if err != nil {
+		return nil, nil, fmt.Errorf("optimize %s: %w", desc, err)
+	}
+	res.Program.Source = desc
+	sum, err := Summarize(filters.Stack{p}, res, prof)
+	if err != nil {
+		return nil, nil, err
+	}
+	sum.Command = "optimize"
+	return res.Program, sum, nil
+}
+
+// Summarize describes res, built from stack s, for report.BuildSummary:
+// sizes, the proof, mean paths (profile-weighted too when prof is not
+// nil) and cache changes. Command is left for the caller to set.
+func Summarize(s filters.Stack, res *filteropt.Result, prof *analysis.Profile) (*report.BuildSummary, error) {
+	sum := &report.BuildSummary{Filters: len(s), Instructions: res.Program.Len(), Equivalent: res.Check.Equivalent,
+		InputClasses: res.Check.Paths, CacheLost: res.CacheLost, CacheGained: res.CacheGained, Longer: res.Longer, Passes: res.Passes}
+	if sum.CacheLost == nil {
+		sum.CacheLost = []filteropt.CacheChange{}
+	}
+	if sum.CacheGained == nil {
+		sum.CacheGained = []filteropt.CacheChange{}
+	}
+	for _, p := range s {
+		sum.InstructionsBefore += p.Len()
+	}
+	after := filters.Stack{res.Program}
+	var err error
+	if sum.MeanPathBefore, err = MeanPath(s); err != nil {
+		return nil, err
+	}
+	if sum.MeanPathAfter, err = MeanPath(after); err != nil {
+		return nil, err
+	}
+	if prof != nil {
+		sum.Profile = prof.Source
+		if sum.WeightedPathBefore, err = WeightedPath(s, prof); err != nil {
+			return nil, err
+		}
+		if sum.WeightedPathAfter, err = WeightedPath(after, prof); err != nil {
+			return nil, err
+		}
+	}
+	return sum, nil
+}
+
+// MeanPath is the mean number of instructions stack s executes, summed
+// over its filters, over every named syscall of x86_64, i386 and x32,
+// arguments 0, the action cache ignored (analysis.Analyze).
+func MeanPath(s filters.Stack) (float64, error) {
+	costs, err := analysis.Analyze(s, nil)
+	if err != nil {
+		return 0, fmt.Errorf("analyze path lengths: %w", err)
+	}
+	if len(costs) == 0 {
+		return 0, nil
+	}
+	n := 0
+	for _, c := range costs {
+		n += c.Executed
+	}
+	return float64(n) / float64(len(costs)), nil
+}
+
+// WeightedPath is the call-weighted mean of instructions stack s executes
+// over the profile's known syscalls; 0 when none is known.
+func WeightedPath(s filters.Stack, prof *analysis.Profile) (float64, error) {
+	costs, err := analysis.EvaluateProfile(s, prof)
+	if err != nil {
+		return 0, fmt.Errorf("evaluate profile: %w", err)
+	}
+	var sum, n float64
+	for _, c := range costs {
+		if c.Known {
+			sum += float64(c.Calls) * float64(c.Cost.Executed)
+			n += float64(c.Calls)
+		}
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	return sum / n, nil
+}

@@ -1,0 +1,146 @@
+// Package optimize is the pipeline behind `merge`, `optimize` and
+// `equiv`: it loads a filter stack from what the user names (policies, a
+// systemd unit or directives, a directory written by inspect --save), runs
+// the builders of filters/optimize on it, and summarizes the result for
+// report.BuildSummary. It computes; the commands pick a renderer in report.
+package optimize
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// ErrEmptyStack is returned by OpenStack when the sources install no
+// filter (e.g. a systemd unit without seccomp directives).
+var ErrEmptyStack = errors.New("no seccomp filter to work on")
+
+// OpenStack loads a stack in installation order (index 0 = oldest) and
+// names it for summaries. With directives (the text of --systemd) the
+// stack is the one systemd models for them and specs must be empty.
+// Otherwise each spec adds its filters on top of the previous ones: a
+// policy or raw filter adds one, a systemd unit its modeled stack
+// (formats.Load, Source.Stacked), a directory written by inspect --save
+// the filters it holds. comp lays out OCI profiles and systemd filters.
+// Loader warnings go to warn, one "warning: " line each.
+//
+// Errors: an unsupported format is a *cmdutil.FlagError; a missing file
+// says what a spec may be; ErrEmptyStack when nothing installs a filter.
+func OpenStack(specs []string, directives string, comp scmp.Compiler, warn io.Writer) (filters.Stack, string, error) {
+	o := formats.OpenOptions{Compiler: comp}
+	if directives != "" {
+		o.Format = formats.SystemdUnit
+		src, err := formats.LoadData("--systemd", []byte(directives), o)
+		if err != nil {
+			return nil, "", fmt.Errorf("model --systemd: %w", err)
+		}
+		printWarnings(warn, src)
+		return nonEmpty(src.Stack(), "--systemd")
+	}
+	var s filters.Stack
+	for _, spec := range specs {
+		part, err := openSpec(spec, o, warn)
+		if err != nil {
+			return nil, "", err
+		}
+		s = append(s, part...)
+	}
+	return nonEmpty(s, strings.Join(specs, " "))
+}
+
+// nonEmpty returns s and desc, or ErrEmptyStack for an empty s.
+func nonEmpty(s filters.Stack, desc string) (filters.Stack, string, error) {
+	if len(s) == 0 {
+		return nil, "", fmt.Errorf("open stack %s: %w", desc, ErrEmptyStack)
+	}
+	return s, desc, nil
+}
+
+// openSpec loads one spec of OpenStack.
+func openSpec(spec string, o formats.OpenOptions, warn io.Writer) (filters.Stack, error) {
+	if fi, err := os.Stat(spec); err == nil && fi.IsDir() {
+		return OpenDir(spec)
+	}
+	src, err := formats.Load(spec, o)
+	switch {
+	case errors.Is(err, formats.ErrUnsupportedFormat):
+		return nil, &cmdutil.FlagError{Err: fmt.Errorf("open stack: %w", err)}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("open stack: %w; give a policy or filter file, a systemd unit, a directory written by inspect --save, \"default\" or %q",
+			err, oci.DockerDefaultName)
+	case err != nil:
+		return nil, fmt.Errorf("open stack: %w", err)
+	}
+	printWarnings(warn, src)
+	return src.Stack(), nil
+}
+
+// printWarnings prints a source's warnings, located where the loader
+// located them, else those its filters carry.
+func printWarnings(w io.Writer, src *filters.Source) {
+	if len(src.Warnings) == 0 {
+		cmdutil.PrintWarnings(w, src.Filters)
+		return
+	}
+	for _, msg := range filters.WarningText(src.Warnings) {
+		fmt.Fprintf(w, "warning: %s\n", msg)
+	}
+}
+
+// OpenDir reads a directory written by inspect --save: the files its
+// manifest.json (report.InspectManifest) lists, in index order, else its
+// filter-*.bpf files sorted by name. Every file must be raw BPF.
+func OpenDir(dir string) (filters.Stack, error) {
+	var files []string
+	manifest := filepath.Join(dir, "manifest.json")
+	b, err := os.ReadFile(manifest)
+	switch {
+	case err == nil:
+		var m report.InspectManifest
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, fmt.Errorf("read %s: %w", manifest, err)
+		}
+		sort.SliceStable(m.Filters, func(i, j int) bool { return m.Filters[i].Index < m.Filters[j].Index })
+		for _, f := range m.Filters {
+			files = append(files, filepath.Join(dir, f.File))
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		// Glob fails only on a malformed pattern, and this one is fixed.
+		files, _ = filepath.Glob(filepath.Join(dir, "filter-*.bpf"))
+		sort.Strings(files)
+	default:
+		return nil, fmt.Errorf("read stack directory: %w", err)
+	}
+	if len(files) == 0 {
+		if err == nil {
+			return nil, fmt.Errorf("read %s: lists no filter: %w", manifest, ErrEmptyStack)
+		}
+		return nil, fmt.Errorf("read stack directory %s: no manifest.json and no filter-*.bpf files (as inspect --save writes them): %w", dir, ErrEmptyStack)
+	}
+	var s filters.Stack
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("read stack directory: %w", err)
+		}
+		p, err := filters.ParseRaw(f, data)
+		if err != nil {
+			return nil, fmt.Errorf("read stack directory: %w", err)
+		}
+		s = append(s, p)
+	}
+	return s, nil
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// MergeOptions are the flags and arguments of `seccompbench merge`.
+type MergeOptions struct {
+	IO *cmdutil.IOStreams
+
+	// Specs are the stack's sources, oldest first: policies and raw
+	// filters (one filter each), systemd units (their modeled stacks) and
+	// directories written by inspect --save (the filters saved).
+	Specs []string
+	// Systemd is directive text modeled as a unit (--systemd).
+	Systemd string
+	Output  string // -o FILE, "" for stdout
+	Format  string // raw, text or json; "" = raw with -o, text without
+	// Compiler lays out OCI profiles and systemd filters (--compiler).
+	Compiler scmp.Compiler
+}
+
+// NewCmdMerge builds `seccompbench merge`. runF, if not nil, replaces
+// mergeRun (tests use it to check flag parsing).
+func NewCmdMerge(f *cmdutil.Factory, runF func(*MergeOptions) error) *cobra.Command {
+	opts := &MergeOptions{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "merge STACK... | --systemd DIRECTIVES",
+		Short: "Merge a stack of filters into one equivalent filter",
+		Long: `Merge a stack of seccomp filters into one classic BPF filter that gives every
+syscall the same outcome as the stack: the same action and the same data
+(errno, trap data) under the kernel's precedence (the lowest action wins,
+ties go to the newest filter; kernel/seccomp.c: seccomp_run_filters), for
+every arch value, syscall number and argument.
+
+The stack is built from the STACK arguments in the order given, the first
+installed first: a policy or raw filter adds one filter, a systemd unit the
+filters systemd 252 installs for it, a directory written by inspect --save
+the filters it holds (its manifest.json, else its filter-*.bpf files in name
+order). --systemd with directive text models a unit instead.
+
+Every merged program is proven equivalent to the stack by the exact checker
+(see equiv) before it is written; merge refuses to write one that is not,
+and refuses a result over BPF_MAXINSNS (4096 instructions), saying by how
+much and how many of the newest filters would fit. Syscalls the stack's
+action cache skips stay cacheable; merge lists any syscall whose cache
+status changes (a lost cache can make a merged filter slower).
+
+Output: -o FILE writes the filter (--format raw, the default with -o: an
+array of struct sock_filter, little-endian, loadable by every command that
+takes a POLICY); --format text is a disassembly, --format json the program
+with the checks. A summary goes to standard error.`,
+		Example: `  seccompbench merge testdata/policies/hardened.service -o merged.bpf
+  seccompbench equiv merged.bpf testdata/policies/hardened.service
+  seccompbench merge default testdata/policies/denylist.yaml --format text`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.Systemd != "" && len(args) > 0 {
+				return cmdutil.FlagErrorf("merge: give STACK... or --systemd, not both")
+			}
+			if opts.Systemd == "" && len(args) == 0 {
+				return cmdutil.FlagErrorf("merge: need STACK... (policies, raw filters, a systemd unit, an inspect --save directory) or --systemd")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Specs = args
+			if err := resolveProgramFormat(&opts.Format, opts.Output); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return mergeRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&opts.Output, "output", "o", "", "write the merged filter to `FILE`")
+	fl.StringVar(&opts.Format, "format", "", "output format: raw, text or json (default raw with -o, else text)")
+	fl.StringVar(&opts.Systemd, "systemd", "", "model the stack of these systemd directives, e.g. 'SystemCallFilter=@system-service'")
+	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	return cmd
+}
+
+// resolveProgramFormat checks --format and picks its default.
+func resolveProgramFormat(format *string, out string) error {
+	switch *format {
+	case "":
+		*format = "text"
+		if out != "" {
+			*format = "raw"
+		}
+	case "raw", "text", "json":
+	default:
+		return cmdutil.FlagErrorf("--format: %q is not raw, text or json", *format)
+	}
+	return nil
+}
+
+func mergeRun(opts *MergeOptions) error {
+	s, desc, err := optimize.OpenStack(opts.Specs, opts.Systemd, opts.Compiler, opts.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	p, sum, err := optimize.Merge(s, desc)
+	if err != nil {
+		return err
+	}
+	if err := writeBuilt(opts.IO, opts.Output, opts.Format, p, sum); err != nil {
+		return err
+	}
+	return report.WriteBuildSummary(opts.IO.ErrOut, desc, sum)
+}
+
+// writeBuilt writes the built program p to output (stdout when "",
+// else atomically) in format: raw struct sock_filter, json with the
+// summary, or a text disassembly.
+func writeBuilt(ios *cmdutil.IOStreams, out, format string, p *filters.Program, sum *report.BuildSummary) error {
+	render := func(w io.Writer) error {
+		switch format {
+		case "raw":
+			if _, err := w.Write(p.Bytes()); err != nil {
+				return fmt.Errorf("write filter: %w", err)
+			}
+			return nil
+		case "json":
+			return report.WriteBuildJSON(w, p, sum)
+		}
+		return filters.FormatText(w, p)
+	}
+	if out == "" {
+		return render(ios.Out)
+	}
+	return output.WriteFileAtomic(out, render)
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// OptimizeOptions are the flags and arguments of `seccompbench optimize`.
+type OptimizeOptions struct {
+	IO *cmdutil.IOStreams
+
+	Policy  string
+	Profile string // --profile FILE, "" for none
+	Output  string // -o FILE, "" for stdout
+	Format  string // raw, text or json; "" = raw with -o, text without
+	// Compiler lays out OCI profiles (--compiler).
+	Compiler scmp.Compiler
+}
+
+// NewCmdOptimize builds `seccompbench optimize`. runF, if not nil, replaces
+// optimizeRun (tests use it to check flag parsing).
+func NewCmdOptimize(f *cmdutil.Factory, runF func(*OptimizeOptions) error) *cobra.Command {
+	opts := &OptimizeOptions{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "optimize POLICY [--profile FILE] [-o FILE]",
+		Short: "Lay a filter out for a workload, proven equivalent",
+		Long: `Rebuild one filter with the same outcome for every syscall and argument,
+laid out for a workload: a search over arch, then over the syscall number,
+weight-balanced on the profile's call counts so that hot syscalls are tested
+first, with equal rule bodies and returns shared. Syscalls whose outcome does
+not depend on their arguments stay on a path the kernel's action cache
+understands (ld [arch], ld [nr], jeq/jge, ret), so every syscall that was
+cacheable stays so.
+
+--profile FILE is the summary strace -c or strace -f -c prints, or a CSV of
+syscall,count[,seconds]. Without a profile the layout is balanced over the
+named syscalls and no syscall's path (all arguments 0) is longer than in
+POLICY; the summary lists any for which that could not be kept.
+
+The result is proven equivalent to POLICY by the exact checker (see equiv)
+before it is written. Output formats are those of merge.`,
+		Example: `  strace -f -c -o git.txt git status
+  seccompbench optimize docker-default --profile git.txt -o docker-git.bpf
+  seccompbench optimize testdata/policies/large-allowlist.yaml --format text`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Policy = args[0]
+			if err := resolveProgramFormat(&opts.Format, opts.Output); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return optimizeRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Profile, "profile", "", "lay the filter out for this syscall profile `FILE` (strace -c output or CSV)")
+	fl.StringVarP(&opts.Output, "output", "o", "", "write the optimized filter to `FILE`")
+	fl.StringVar(&opts.Format, "format", "", "output format: raw, text or json (default raw with -o, else text)")
+	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	return cmd
+}
+
+func optimizeRun(opts *OptimizeOptions) error {
+	progs, _, err := cmdutil.OpenPolicies([]string{opts.Policy}, formats.OpenOptions{Compiler: opts.Compiler})
+	if err != nil {
+		return err
+	}
+	cmdutil.PrintWarnings(opts.IO.ErrOut, progs)
+	p, sum, err := optimize.Optimize(progs[0], opts.Policy, opts.Profile, opts.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	if err := writeBuilt(opts.IO, opts.Output, opts.Format, p, sum); err != nil {
+		return err
+	}
+	return report.WriteBuildSummary(opts.IO.ErrOut, opts.Policy, sum)
+}
