@@ -77,7 +77,12 @@ with intervals, their ratio, and whether the prediction's stated interval
   seccompbench estimate default --filters 8 --cache defeat --profile git.strace
   seccompbench estimate testdata/policies/positions.yaml --filters 8 --cache defeat --profile docs/validation-profile.csv --validate
   seccompbench estimate docker-default --filters 16 --cache defeat --command -- find /usr/share -name x`,
-		Args: cobra.ArbitraryArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 && opts.SystemdUnit == "" {
+				return fmt.Errorf("requires at least 1 arg: a POLICY, or --systemd-unit FILE")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Context = cmd.Context()
 			opts.Policies = args
