@@ -32,6 +32,9 @@ type CompileDoc struct {
 	Layouts map[string]int `json:"layouts,omitempty"`
 	// LibseccompVersion is the linked libseccomp, when there is one.
 	LibseccompVersion string `json:"libseccomp_version,omitempty"`
+	// JIT is the filter's JIT memory when loaded, predicted from its size
+	// (model), if given.
+	JIT *JITEstimate `json:"jit,omitempty"`
 }
 
 // CompileInsn is one instruction of a CompileDoc, with its disassembly.
@@ -71,9 +74,9 @@ func insnClass(op uint16) string {
 
 // WriteCompileJSON writes program p as a CompileDoc; layouts, for OCI
 // profiles, names the compiler shown and every layout's length.
-func WriteCompileJSON(w io.Writer, p *filters.Program, comp scmp.Compiler, layouts *Layouts) error {
+func WriteCompileJSON(w io.Writer, p *filters.Program, comp scmp.Compiler, layouts *Layouts, jit *JITEstimate) error {
 	doc := CompileDoc{Name: p.Name, Source: p.Source, SHA256: p.SHA256(), Instructions: p.Len(),
-		PathCost: p.EBPFLen() + filters.PathPenalty, EBPFInstructions: p.EBPFLen(), Counts: map[string]int{}}
+		PathCost: p.EBPFLen() + filters.PathPenalty, EBPFInstructions: p.EBPFLen(), Counts: map[string]int{}, JIT: jit}
 	if layouts != nil {
 		doc.Compiler = comp.String()
 		doc.Layouts = map[string]int{"native": layouts.Native}
@@ -92,14 +95,22 @@ func WriteCompileJSON(w io.Writer, p *filters.Program, comp scmp.Compiler, layou
 
 // WriteCompileText writes the disassembly of p, after a comment line
 // comparing the layouts (OCI profiles: layouts not nil) and naming the one
-// shown.
-func WriteCompileText(w io.Writer, p *filters.Program, comp scmp.Compiler, layouts *Layouts) error {
+// shown, and ends with a comment line giving the JIT memory (jit not nil).
+func WriteCompileText(w io.Writer, p *filters.Program, comp scmp.Compiler, layouts *Layouts, jit *JITEstimate) error {
 	if layouts != nil {
 		if _, err := fmt.Fprint(w, layouts.text(comp)); err != nil {
 			return fmt.Errorf("write filter: %w", err)
 		}
 	}
-	return filters.FormatText(w, p)
+	if err := filters.FormatText(w, p); err != nil {
+		return err
+	}
+	if jit != nil {
+		if _, err := fmt.Fprintf(w, "; loaded: %s\n", jit.Line()); err != nil {
+			return fmt.Errorf("write filter: %w", err)
+		}
+	}
+	return nil
 }
 
 // SystemdStackDoc is `compile --systemd-stack --format json`.

@@ -203,6 +203,19 @@ type Setup struct {
 	// StackNs is the mean time to install the deepest stack, in ns.
 	StackNs     float64 `json:"stack_ns"`
 	StackFilter int     `json:"stack_filters"`
+	// JITBytesPerFilter is the JIT memory charged against bpf_jit_limit
+	// per filter of the deepest stack (its mean over the stack's filters),
+	// in bytes; JITBytesStack the charge of that whole stack, in bytes
+	// (kernel/bpf/core.c: bpf_jit_charge_modmem). 0 when not known.
+	JITBytesPerFilter float64 `json:"jit_bytes_per_filter"`
+	JITBytesStack     int64   `json:"jit_bytes_stack"`
+	// JITSource says where the JIT bytes come from: "measured" (probe
+	// loads under a lowered bpf_jit_limit, root only) or "model" (the
+	// allocator model of internal/jitmem from each filter's eBPF length).
+	JITSource string `json:"jit_source,omitempty"`
+	// JITAllocator is the modelled allocator: "pack" (64-byte chunks,
+	// x86_64 Linux 5.18+) or "page".
+	JITAllocator string `json:"jit_allocator,omitempty"`
 }
 
 // Control is the CPU-bound control loop's slowdown after installing filters,

@@ -34,6 +34,9 @@ func Explain(d *Document) []Meaning {
 			}
 		}
 		var b strings.Builder
+		if d.Config.Workload == "notify" {
+			b.WriteString(notifyRoundTrip(d, v))
+		}
 		switch {
 		case len(cached) > 0 && len(uncached) == 0:
 			fmt.Fprintf(&b, "%s %s allowed unconditionally by every filter: the kernel's action cache skips the filters", list(cached), verbFor(cached, "is", "are"))
@@ -92,4 +95,23 @@ func verbFor(names []string, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// notifyRoundTrip states the notify workload's round trip in microseconds
+// at the variant's lowest filter count: "one SECCOMP_RET_USER_NOTIF round
+// trip takes 16.1 µs at 0 filters (mean 18.0 µs, 95% CI [15.2, 20.9] µs);
+// ". "" when that cell has no result.
+func notifyRoundTrip(d *Document, v string) string {
+	var low *CellResult
+	for i := range d.Results {
+		r := &d.Results[i]
+		if r.Variant == v && (low == nil || r.Filters < low.Filters) {
+			low = r
+		}
+	}
+	if low == nil || low.N == 0 {
+		return ""
+	}
+	return fmt.Sprintf("one SECCOMP_RET_USER_NOTIF round trip takes %.1f µs at %d filters (median; mean %.1f µs, %.0f%% CI [%.1f, %.1f] µs); ",
+		num(low.MedianNs/1e3), low.Filters, num(low.MeanNs/1e3), d.Config.Confidence*100, num(low.CILowNs/1e3), num(low.CIHighNs/1e3))
 }

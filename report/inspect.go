@@ -18,6 +18,36 @@ type InspectFilter struct {
 	SHA256       string `json:"sha256"`
 	// Group is the index into groups of the filter's content.
 	Group int `json:"group"`
+	// JITBytes is the filter's JIT memory charged against bpf_jit_limit,
+	// in bytes, as InspectProcess.JIT's source says (0: not known).
+	JITBytes int64 `json:"jit_bytes,omitempty"`
+}
+
+// JITEstimate is the JIT memory of a filter stack (kernel/bpf/core.c:
+// bpf_jit_charge_modmem), in bytes, with where it comes from.
+type JITEstimate struct {
+	// StackBytes is the whole stack's charge, PerFilterBytes its mean per
+	// filter.
+	StackBytes     int64   `json:"stack_bytes"`
+	PerFilterBytes float64 `json:"per_filter_bytes"`
+	// Source is "model" (internal/jitmem's allocator model from each
+	// filter's eBPF length) or "measured".
+	Source string `json:"source"`
+	// Allocator is the modelled allocator, "pack" or "page".
+	Allocator string `json:"allocator"`
+	// Limit is bpf_jit_limit (0: unreadable).
+	Limit int64 `json:"bpf_jit_limit"`
+}
+
+// Line describes the estimate for people, e.g. "16,320 bytes of JIT
+// memory (model, pack allocator; 16,320 per filter); bpf_jit_limit
+// 528,482,304 bytes".
+func (e *JITEstimate) Line() string {
+	s := fmt.Sprintf("%s bytes of JIT memory (%s, %s allocator; %s per filter)", group(e.StackBytes), e.Source, e.Allocator, group(int64(e.PerFilterBytes+0.5)))
+	if e.Limit > 0 {
+		s += fmt.Sprintf("; bpf_jit_limit %s bytes", group(e.Limit))
+	}
+	return s
 }
 
 // InspectGroup is a set of identical filters of one process (same SHA-256),
@@ -75,8 +105,10 @@ type InspectProcess struct {
 	Filters        []InspectFilter  `json:"filters"`
 	Groups         []InspectGroup   `json:"groups"`
 	Analysis       *InspectAnalysis `json:"analysis,omitempty"`
-	Saved          string           `json:"saved,omitempty"`
-	Error          string           `json:"error,omitempty"`
+	// JIT is the stack's JIT memory (model), nil without filters.
+	JIT   *JITEstimate `json:"jit,omitempty"`
+	Saved string       `json:"saved,omitempty"`
+	Error string       `json:"error,omitempty"`
 }
 
 // InspectManifest is DIR/manifest.json of `inspect --save`.
@@ -146,6 +178,9 @@ func WriteInspectText(w io.Writer, j *InspectProcess, disasm bool) {
 		parts = append(parts, fmt.Sprintf("%s %d/%d", c.Arch, c.Cached, c.Total))
 	}
 	fmt.Fprintf(w, "  cached    %s syscalls served by the action cache (no filter runs)\n", strings.Join(parts, ", "))
+	if j.JIT != nil {
+		fmt.Fprintf(w, "  jit       %s\n", j.JIT.Line())
+	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  SYSCALL\tVERDICT\tCACHED\tINSNS")
 	for _, s := range a.Syscalls {

@@ -79,6 +79,9 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			ew.printf("- Installing one filter (one seccomp(2) call): %.1f µs (%.0f %% CI [%.1f, %.1f]); installing the %d-filter stack: %.1f µs. This is paid once per process, not per syscall.\n",
 				num(d.Setup.PerFilterNs/1e3), pct, num(d.Setup.PerFilterCILowNs/1e3), num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, num(d.Setup.StackNs/1e3))
 		}
+		if line := jitLine(d); line != "" {
+			ew.printf("- %s\n", mdEscape(line))
+		}
 		for _, p := range d.Config.Policies {
 			if p.CompileUs > 0 {
 				ew.printf("- Compiling %s took %.0f µs.\n", mdEscape(p.Path), p.CompileUs)

@@ -140,6 +140,9 @@ func WriteTable(w io.Writer, d *Document) error {
 		ew.printf("\nsetup: one seccomp(2) call %.1f µs (%.0f%% CI [%.1f, %.1f]); installing %d filters %.1f µs\n",
 			num(d.Setup.PerFilterNs/1e3), pct, num(d.Setup.PerFilterCILowNs/1e3), num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, num(d.Setup.StackNs/1e3))
 	}
+	if line := jitLine(d); line != "" {
+		ew.printf("%s\n", line)
+	}
 	for _, p := range d.Config.Policies {
 		if p.CompileUs > 0 {
 			ew.printf("compile: %s in %.0f µs\n", p.Path, p.CompileUs)

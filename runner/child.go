@@ -25,7 +25,10 @@ const childProtocol = "1"
 // IsChild reports whether this process was started by the runner as a
 // measuring child. main (and TestMain in tests that run children) must call
 // ChildMain before doing anything else when it returns true.
-func IsChild() bool { return os.Getenv(childEnv) == childProtocol }
+func IsChild() bool {
+	v := os.Getenv(childEnv)
+	return v == childProtocol || v == holdProtocol
+}
 
 // childSpec is what the parent writes on a child's standard input, as JSON.
 type childSpec struct {
@@ -46,6 +49,8 @@ type childSpec struct {
 	// Command, if set, makes this child the command workload's timing
 	// process (runCommandChild).
 	Command *commandChildSpec `json:"command,omitempty"`
+	// Notify configures the notify workload (notify.go).
+	Notify *notifySpec `json:"notify,omitempty"`
 }
 
 // childReport is what a child writes on its standard output, as JSON.
@@ -65,6 +70,8 @@ type childReport struct {
 	Err             string  `json:"err,omitempty"`
 	// Command is the command workload's report (runCommandChild).
 	Command *commandChildReport `json:"command,omitempty"`
+	// Notify holds the notify workload's counts (notify.go).
+	Notify *notifyReport `json:"notify,omitempty"`
 }
 
 // measureState is everything the measuring thread touches after its first
@@ -89,6 +96,7 @@ type measureState struct {
 	cstrs     [][]byte
 	status    int32
 	execsOK   uint64
+	notify    *notifyState // notify workload only (notify_unsafe.go)
 	installed atomic.Int32 // filters installed so far
 	done      atomic.Uint32
 }
@@ -106,6 +114,9 @@ type measureState struct {
 func ChildMain() {
 	if isWrapper() {
 		wrapMain() // the command workload's wrapper: never returns
+	}
+	if os.Getenv(childEnv) == holdProtocol {
+		holdMain() // JIT charge holder (jit_linux.go); never returns
 	}
 	debug.SetGCPercent(-1)
 	// An explicit GOMAXPROCS also stops the runtime's automatic updates
@@ -177,6 +188,10 @@ func runChild(in io.Reader) (childReport, error) {
 			st.execPaths = append(st.execPaths, st.cstring(p))
 		}
 		st.argv[0] = st.execPaths[len(st.execPaths)-1]
+	case kindNotify:
+		if spec.Notify == nil || !st.setupNotify(spec.Notify) {
+			return rep, fmt.Errorf("%s workload: no valid notifying filter in the spec", spec.Workload)
+		}
 	}
 
 	type ready struct {
@@ -240,6 +255,7 @@ func runChild(in io.Reader) (childReport, error) {
 	pause := unix.NsecToTimespec(int64(time.Millisecond))
 	for st.done.Load() == 0 {
 		rawNanosleep(&pause)
+		st.pollNotify()
 		if !threadAlive(taskDir) {
 			return rep, fmt.Errorf("measuring thread %d died after %d of %d filters were installed (killed by SECCOMP_RET_KILL_THREAD?)", r.tid, st.installed.Load(), len(spec.Filters))
 		}
@@ -248,6 +264,12 @@ func runChild(in io.Reader) (childReport, error) {
 	rep.InstallNs = st.install
 	rep.ControlBeforeNs = st.ctrlPre
 	rep.ControlAfterNs = st.ctrlPost
+	rep.Notify = st.notify.report()
+	if st.failedAt >= 0 && st.failedAt == len(spec.Filters) {
+		rep.FailedFilter = st.failedAt
+		rep.InstallErrno = int(st.errno)
+		return rep, fmt.Errorf("install the notifying filter on top of %d filters: seccomp(2) with SECCOMP_FILTER_FLAG_NEW_LISTENER: %w", len(spec.Filters), unix.Errno(st.errno))
+	}
 	if st.failedAt >= 0 {
 		rep.FailedFilter = st.failedAt
 		rep.InstallErrno = int(st.errno)

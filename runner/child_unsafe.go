@@ -47,6 +47,10 @@ func measure(st *measureState) {
 		}
 		st.installed.Add(1)
 	}
+	if st.notify != nil && !installNotify(st) {
+		st.done.Store(1)
+		spin()
+	}
 	st.ctrlPost = timeControl(st)
 	for i := 0; i < spec.Warmup; i++ {
 		runWorkload(st)
@@ -83,6 +87,8 @@ func runWorkload(st *measureState) {
 		loopGetpid(spec.Iterations)
 	case kindSyscall:
 		loopSyscall(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]))
+	case kindNotify:
+		runNotify(st)
 	case kindExec:
 		st.execsOK += loopExec(spec.Iterations, &st.execPaths[0], uint64(len(st.execPaths)), &st.argv[0], &st.envp[0], &st.status)
 	}

@@ -40,6 +40,23 @@ type Environment struct {
 	// Clocksource is the current clocksource; only vDSO-capable ones (tsc,
 	// kvm-clock) keep clock reads out of the filtered syscall path.
 	Clocksource string `json:"clocksource"`
+	// BPFJitLimit is /proc/sys/net/core/bpf_jit_limit in bytes: the JIT
+	// memory that loaders without CAP_BPF or CAP_SYS_ADMIN may be charged
+	// in total before seccomp(2) fails with errno 524 (kernel/bpf/core.c:
+	// bpf_jit_charge_modmem). -1 if unreadable.
+	BPFJitLimit int64 `json:"bpf_jit_limit"`
+	// BPFJitHarden is /proc/sys/net/core/bpf_jit_harden ("" if absent);
+	// constant blinding (1, 2) makes JIT images bigger.
+	BPFJitHarden string `json:"bpf_jit_harden"`
+	// BPFJitCharge is the kernel's JIT charge (bpf_jit_current) in bytes
+	// when it was measured (budget --measure, run --jit-measure: root
+	// only, by probe loads under a lowered bpf_jit_limit); -1 otherwise:
+	// the kernel does not export it.
+	BPFJitCharge int64 `json:"bpf_jit_charge"`
+	// BPFProgPackBytes is the size of the bpf_prog_pack areas in
+	// /proc/vmallocinfo (root only), in bytes: an upper bound of the JIT
+	// charge of programs that fit a pack. -1 if unreadable.
+	BPFProgPackBytes int64 `json:"bpf_prog_pack_bytes"`
 }
 
 // CaptureEnvironment reads the environment of this machine. Fields it cannot
@@ -51,6 +68,8 @@ func CaptureEnvironment() Environment {
 		Vulnerabilities:      map[string]string{},
 		ParentSeccompFilters: -1,
 		ParentSeccompMode:    -1,
+		BPFJitCharge:         -1,
+		BPFProgPackBytes:     -1,
 	}
 	var uts unix.Utsname
 	if unix.Uname(&uts) == nil {
@@ -66,7 +85,11 @@ func CaptureEnvironment() Environment {
 		}
 		f.Close()
 	}
-	e.BPFJitEnable = firstLine("/proc/sys/net/core/bpf_jit_enable")
+	ji := ReadJITInfo()
+	e.BPFJitEnable, e.BPFJitHarden, e.BPFJitLimit = ji.Enable, ji.Harden, ji.Limit
+	if ji.VmallocErr == "" {
+		e.BPFProgPackBytes = ji.Vmalloc.PackBytes
+	}
 	e.Clocksource = firstLine("/sys/devices/system/clocksource/clocksource0/current_clocksource")
 	paths, _ := filepath.Glob("/sys/devices/system/cpu/vulnerabilities/*")
 	for _, p := range paths {

@@ -15,7 +15,9 @@ import (
 
 // execChild starts one child, feeds it spec and decodes its report. The
 // child dies with the parent (PR_SET_PDEATHSIG) and is killed at timeout.
-func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpec) (childReport, error) {
+// extra files become the child's fds 3, 4, ... (the notify workload's
+// socket).
+func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpec, extra ...*os.File) (childReport, error) {
 	var rep childReport
 	in, err := json.Marshal(spec)
 	if err != nil {
@@ -33,6 +35,7 @@ func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpe
 	cmd := exec.CommandContext(cctx, exe)
 	cmd.Env = childEnviron()
 	cmd.Stdin = bytes.NewReader(in)
+	cmd.ExtraFiles = extra
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &limitedBuffer{max: 8 << 10, buf: &stderr}

@@ -23,3 +23,6 @@ func loopExec(iters uint64, paths *uintptr, npaths uint64, argv, envp *uintptr, 
 
 // loopsSupported reports whether this architecture has timed loops.
 const loopsSupported = true
+
+//go:noescape
+func loopSyscallCount(iters uint64, nr, a0, a1, a2 uintptr, res *[2]uint64)

@@ -161,3 +161,29 @@ extry:
 	MOVQ $127, DI
 	SYSCALL
 	JMP extry             // not reached
+
+// func loopSyscallCount(iters uint64, nr, a0, a1, a2 uintptr, res *[2]uint64)
+// Per iteration: syscall nr(a0, a1, a2): 1 syscall. res[0] counts the
+// calls that returned an error (RAX in -4095..-1, compared unsigned),
+// res[1] holds the last return value. The notify workload uses it to
+// check, in the child, what the supervisor answered.
+TEXT ·loopSyscallCount(SB), NOSPLIT, $0-48
+	MOVQ iters+0(FP), R12
+	MOVQ res+40(FP), R13
+	TESTQ R12, R12
+	JZ sccdone
+sccloop:
+	MOVQ nr+8(FP), AX
+	MOVQ a0+16(FP), DI
+	MOVQ a1+24(FP), SI
+	MOVQ a2+32(FP), DX
+	SYSCALL
+	MOVQ AX, 8(R13)
+	CMPQ AX, $-4095
+	JCS sccok
+	INCQ 0(R13)
+sccok:
+	DECQ R12
+	JNZ sccloop
+sccdone:
+	RET

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"time"
 
 	"github.com/seccompbench/seccompbench/stats"
@@ -272,13 +273,31 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 	if spec.CPU < 0 {
 		spec.CPU = -1
 	}
-	rep, err := execChild(ctx, cfg.ChildTimeout, c, spec)
+	var err error
+	var sup *supervisor
+	var extra []*os.File
+	if cfg.Workload.IsNotify() {
+		if sup, err = startSupervisor(cfg.Notify, cfg.Workload.Syscall[0], &spec); err != nil {
+			return Sample{}, err
+		}
+		extra = append(extra, sup.child)
+	}
+	rep, err := execChild(ctx, cfg.ChildTimeout, c, spec, extra...)
+	installed := len(stack)
+	if sup != nil {
+		installed++ // the notifying filter
+		answers, serr := sup.finish()
+		if err == nil {
+			want := uint64(cfg.Warmup+cfg.Samples) * cfg.Iterations
+			err = notifyCellError(c, sup, answers, serr, rep.Notify, want)
+		}
+	}
 	if err != nil {
 		return Sample{}, err
 	}
-	if rep.FiltersBefore >= 0 && rep.FiltersAfter >= 0 && rep.FiltersAfter != rep.FiltersBefore+len(stack) {
+	if rep.FiltersBefore >= 0 && rep.FiltersAfter >= 0 && rep.FiltersAfter != rep.FiltersBefore+installed {
 		return Sample{}, &ChildError{Cell: c, ExitCode: 0,
-			Reason: fmt.Sprintf("Seccomp_filters is %d after installing %d filters on top of %d inherited", rep.FiltersAfter, len(stack), rep.FiltersBefore)}
+			Reason: fmt.Sprintf("Seccomp_filters is %d after installing %d filters on top of %d inherited", rep.FiltersAfter, installed, rep.FiltersBefore)}
 	}
 	if len(rep.SamplesNs) != cfg.Samples {
 		return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d samples, want %d", len(rep.SamplesNs), cfg.Samples)}

@@ -91,8 +91,19 @@ func probeExplain(e syscall.Errno, flags uint) (msg string, notSup bool) {
 }
 
 // checkSupport probes the kernel once before the first child of cfg when
-// any cell installs filters.
+// any cell installs filters (every cell of the notify workload does, with
+// SECCOMP_FILTER_FLAG_NEW_LISTENER).
 func checkSupport(cfg Config) error {
+	if cfg.Workload.IsNotify() {
+		if err := checkNotifySupport(cfg.Notify); err != nil {
+			return err
+		}
+		flags := uint(seccompFlagNewListener)
+		if cfg.SpecAllow {
+			flags |= seccompFlagSpecAllow
+		}
+		return ProbeFilterSupport(flags)
+	}
 	for _, n := range cfg.Counts {
 		if n > 0 {
 			var flags uint

@@ -73,6 +73,10 @@ type Config struct {
 	// the total.
 	Progress func(done, total int, c Cell)
 
+	// Notify configures the supervisor of the notify workload
+	// (NotifyWorkload); ignored by the other workloads.
+	Notify NotifyOptions
+
 	// Parallel runs this many copies of the workload at once per cell, each
 	// in its own child pinned to its own CPU where there are enough
 	// (default 1). A Sample's NsPerOp is then the mean over copies.

@@ -46,6 +46,7 @@ const (
 	kindSyscall                     // loopSyscall: one syscall with fixed arguments
 	kindExec                        // loopExec: clone, execve along PATH, wait4
 	kindCommand                     // no loop: runCommandChild runs a whole command
+	kindNotify                      // loopSyscallCount: one notified syscall, results counted
 )
 
 // WorkloadInfo is one row of the workload table: what the CLI help, the
@@ -103,6 +104,9 @@ var workloadTable = []WorkloadInfo{
 	{Name: "execvpe-miss", Help: "execvpe's PATH search, --path-dirs", loop: kindExec, ByName: true, PathDirs: 8, PathDirsParam: true,
 		SyscallsPerIter: 1, Syscalls: []string{"clone", "execve", "exit", "wait4"},
 		Op: "one clone + K execve attempts along a K-directory PATH (K-1 ENOENT misses) + exit + wait4"},
+	{Name: "notify", Help: "SECCOMP_RET_USER_NOTIF round trip to a supervisor process, --syscall, --notify-sync, --notify-reply", loop: kindNotify, ByName: true,
+		SyscallsPerIter: 1, Syscalls: []string{"getppid"},
+		Op: "one getppid() notified to a supervisor in another process and answered (SECCOMP_RET_USER_NOTIF round trip)"},
 	{Name: "syscall", Help: "one syscall from the safe list, --syscall", loop: kindSyscall,
 		SyscallsPerIter: 1,
 		Op:              "one syscall from the safe list with fixed arguments"},
@@ -255,6 +259,9 @@ func Workloads() map[string]Workload {
 	for i := range workloadTable {
 		if wi := &workloadTable[i]; wi.ByName && !wi.NeedsExecFixture() {
 			m[wi.Name] = wi.workload()
+			if wi.loop == kindNotify {
+				m[wi.Name], _ = NotifyWorkload("")
+			}
 		}
 	}
 	return m
@@ -270,6 +277,9 @@ func LookupWorkload(name string) (Workload, error) {
 	}
 	if wi.PathDirsParam {
 		return ExecvpeMissWorkload(wi.PathDirs), nil
+	}
+	if wi.loop == kindNotify {
+		return NotifyWorkload("")
 	}
 	return wi.workload(), nil
 }

@@ -57,8 +57,9 @@ func TestLookupWorkload(t *testing.T) {
 		{name: "close", want: Workload{Name: "close", SyscallsPerIter: 2, Syscalls: []string{"dup", "close"}}},
 		{name: "exec", want: Workload{Name: "exec", SyscallsPerIter: 1, PathDirs: 1, Syscalls: []string{"clone", "execve", "exit", "wait4"}}},
 		{name: "execvpe-miss", want: Workload{Name: "execvpe-miss", SyscallsPerIter: 1, PathDirs: 8, Syscalls: []string{"clone", "execve", "exit", "wait4"}}},
-		{name: "syscall", wantErr: `unknown workload "syscall": use one of close, getpid, mix, exec, execvpe-miss`},
-		{name: "fork", wantErr: `unknown workload "fork": use one of close, getpid, mix, exec, execvpe-miss`},
+		{name: "notify", want: Workload{Name: "notify", SyscallsPerIter: 1, Syscalls: []string{"getppid"}}},
+		{name: "syscall", wantErr: `unknown workload "syscall": use one of close, getpid, mix, exec, execvpe-miss, notify`},
+		{name: "fork", wantErr: `unknown workload "fork": use one of close, getpid, mix, exec, execvpe-miss, notify`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

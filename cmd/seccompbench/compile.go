@@ -7,12 +7,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/jitcost"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner"
 )
 
 // CompileOptions are the flags and arguments of `seccompbench compile`.
@@ -192,6 +194,9 @@ func compileRun(opts *CompileOptions) error {
 	} else if comp != scmp.CompilerNative {
 		fmt.Fprintf(opts.IO.ErrOut, "note: --compiler applies to OCI profiles; %s is not one and is shown as loaded\n", opts.Policy)
 	}
+	// The JIT memory the filter takes once loaded, predicted from its size.
+	ji := runner.ReadJITInfo()
+	jit := jitcost.Estimate(jitcost.Model([]*filters.Program{p}, ji.Kernel), ji.Limit)
 	switch opts.Format {
 	case "raw":
 		if _, err := opts.IO.Out.Write(p.Bytes()); err != nil {
@@ -199,7 +204,7 @@ func compileRun(opts *CompileOptions) error {
 		}
 		return nil
 	case "json":
-		return report.WriteCompileJSON(opts.IO.Out, p, comp, layouts)
+		return report.WriteCompileJSON(opts.IO.Out, p, comp, layouts, jit)
 	}
-	return report.WriteCompileText(opts.IO.Out, p, comp, layouts)
+	return report.WriteCompileText(opts.IO.Out, p, comp, layouts, jit)
 }

@@ -41,7 +41,8 @@ with a severity and a fix hint:
            --filters N, syscalls denied on x86_64 but allowed through the i386
            or x32 ABI, syscalls the Go runtime cannot live without killed, the
            workload's syscalls killed or trapped, filters that return
-           SECCOMP_RET_USER_NOTIF (run refuses them: no listener)
+           SECCOMP_RET_USER_NOTIF (run refuses them: its children install
+           filters without a listener; with --workload notify they are info)
   warning  dead rules (same action as the default), rules an earlier rule
            always decides, x32 numbers allowed, runtime syscalls denied,
            workload syscalls denied with an errno, problems the loader found
@@ -92,6 +93,7 @@ func lintRun(opts *LintOptions) error {
 	if opts.Workload != "" {
 		w, _ := runner.LookupWorkload(opts.Workload)
 		lo.Workload = w.Syscalls
+		lo.Listener = w.IsNotify()
 	}
 	findings := analysis.Lint(s, lo)
 	if opts.Format == "json" {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -45,7 +46,7 @@ func NewCmdRun(f *cmdutil.Factory, runF func(*RunOptions) error) *cobra.Command 
 	opts := &RunOptions{IO: f.IO, Now: f.Now}
 	var counts, workload, syscallSpec, targetCI string
 	var pathDirs int
-	var formatIn, caps, compiler string
+	var formatIn, caps, compiler, notifyReply string
 	var cmdSpec runner.CommandSpec
 	cmd := &cobra.Command{
 		Use:   "run [POLICY...] [--workload command -- CMD [ARG...]]",
@@ -147,6 +148,21 @@ syscall when the kernel logged it. --max-time bounds the whole run.`,
 				}
 				opts.Workload = runner.ExecvpeMissWorkload(pathDirs)
 			}
+			if cmd.Flags().Changed("notify-sync") || cmd.Flags().Changed("notify-reply") {
+				if !opts.Workload.IsNotify() {
+					return cmdutil.FlagErrorf("--notify-sync and --notify-reply need --workload notify")
+				}
+			}
+			if opts.Notify.Errno, err = parseNotifyReply(notifyReply); err != nil {
+				return &cmdutil.FlagError{Err: fmt.Errorf("--notify-reply: %w", err)}
+			}
+			if syscallSpec != "" && opts.Workload.IsNotify() {
+				// --syscall names the notified syscall.
+				if opts.Workload, err = runner.NotifyWorkload(syscallSpec); err != nil {
+					return &cmdutil.FlagError{Err: fmt.Errorf("--syscall: %w; safe list:\n  %s", err, strings.Join(runner.SafeSyscalls(), "\n  "))}
+				}
+				syscallSpec = ""
+			}
 			if syscallSpec != "" {
 				if cmd.Flags().Changed("workload") {
 					return cmdutil.FlagErrorf("--syscall and --workload exclude each other")
@@ -220,6 +236,9 @@ syscall when the kernel logged it. --max-time bounds the whole run.`,
 	fl.BoolVar(&cmdSpec.ShowOutput, "show-output", false, "command workload: send the command's output to stderr (shown with a failing cell) instead of /dev/null")
 	fl.StringVar(&syscallSpec, "syscall", "", "loop on one syscall from the safe list instead, `NAME[:a0,a1,a2]` (e.g. getppid, read:-1, openat)")
 	fl.IntVar(&pathDirs, "path-dirs", 8, "execvpe-miss: PATH directories searched, the program is in the last")
+	fl.BoolVar(&opts.Notify.Sync, "notify-sync", false, "notify workload: set SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on the listener (Linux 6.6+)")
+	fl.StringVar(&notifyReply, "notify-reply", "continue", "notify workload: the supervisor's answer, `continue` (SECCOMP_USER_NOTIF_FLAG_CONTINUE: the syscall runs), errno (EPERM) or errno:N")
+	fl.BoolVar(&opts.JITMeasure, "jit-measure", false, "measure the deepest stack's JIT memory (root: lowers bpf_jit_limit for moments, restores it) instead of modelling it")
 	fl.IntVar(&opts.Parallel, "parallel", 1, "run N pinned copies of the workload at once per cell")
 	fl.StringVar(&targetCI, "target-ci", "", "keep adding blocks until the per-filter CI half-width is at most `NS`, or a % of the estimate (e.g. 5%; for estimates ~0, that % of 1% of the 0-filter ns/op)")
 	fl.DurationVar(&opts.MaxTime, "max-time", 60*time.Second, "with --target-ci: stop adding blocks after this long; with --workload command: a hard bound on the whole run (no block starts after it once two are done)")
@@ -302,4 +321,21 @@ func runRun(opts *RunOptions) error {
 		ctx = context.Background()
 	}
 	return runjob.Run(ctx, opts.IO, opts.Now, &opts.Job)
+}
+
+// parseNotifyReply parses --notify-reply: "continue" (0) or "errno" /
+// "errno:N" (N a positive errno up to 4095, default EPERM).
+func parseNotifyReply(s string) (syscall.Errno, error) {
+	switch s {
+	case "continue":
+		return 0, nil
+	case "errno":
+		return syscall.EPERM, nil
+	}
+	if v, ok := strings.CutPrefix(s, "errno:"); ok {
+		if n, err := strconv.Atoi(v); err == nil && n > 0 && n <= 4095 {
+			return syscall.Errno(n), nil
+		}
+	}
+	return 0, fmt.Errorf("%q is not continue, errno or errno:N (N from 1 to 4095)", s)
 }

@@ -10,7 +10,8 @@ import (
 // under s at all, the checks a command makes before it installs anything:
 //
 //   - a filter that can return SECCOMP_RET_USER_NOTIF (LintUserNotif,
-//     error): children install filters without a listener;
+//     error): children install filters without a listener (info with
+//     opts.Listener: the notify workload answers the workload syscall);
 //   - a proper prefix of the stack that kills, traps or denies seccomp(2)
 //     (LintInstallDenied, error): each filter is installed by a thread
 //     already running the filters below it, so the rest could not be
@@ -28,7 +29,7 @@ import (
 // Findings come sorted like Lint's; HasErrors tells whether to stop.
 func Preflight(s filters.Stack, opts LintOptions) []Finding {
 	l, valid := newLinter(s, opts)
-	l.userNotif(valid)
+	l.userNotif(valid, opts.Listener)
 	if valid {
 		l.install()
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/jitcost"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
@@ -150,9 +151,16 @@ func Analyze(pf runner.ProcessFilters, disasm bool, syscalls []string) Process {
 		}
 		j.Groups = append(j.Groups, gj)
 	}
+	ji := runner.ReadJITInfo()
+	jf := jitcost.Model(stack, ji.Kernel)
 	for i, p := range stack {
 		h := p.SHA256()
-		j.Filters = append(j.Filters, report.InspectFilter{Index: i, Instructions: p.Len(), SHA256: h, Group: groupOf[h]})
+		j.Filters = append(j.Filters, report.InspectFilter{Index: i, Instructions: p.Len(), SHA256: h, Group: groupOf[h], JITBytes: jf.PerFilter[i]})
+	}
+	if len(stack) > 0 {
+		// Modelled from each filter's size: the process's own charge is
+		// not readable (classic programs have no BPF ID or kallsyms entry).
+		j.JIT = jitcost.Estimate(jf, ji.Limit)
 	}
 	if len(stack) > 0 {
 		a, err := analyzeStack(stack, syscalls)

@@ -73,8 +73,8 @@ func setupOf(obs []stats.Observation, conf float64) *report.Setup {
 	if !ok {
 		return nil
 	}
-	r := report.Setup(s)
-	return &r
+	return &report.Setup{PerFilterNs: s.PerFilterNs, PerFilterCILowNs: s.PerFilterCILowNs, PerFilterCIHiNs: s.PerFilterCIHiNs,
+		StackNs: s.StackNs, StackFilter: s.StackFilter}
 }
 
 // controlOf is stats.ControlSlowdown for the report.

@@ -69,6 +69,12 @@ type Job struct {
 	// Pid, if set, replays the filter stack dumped from this process
 	// (inspect.PidPolicies) instead of policies.
 	Pid int
+	// Notify configures the notify workload's supervisor (--notify-sync,
+	// --notify-reply).
+	Notify runner.NotifyOptions
+	// JITMeasure measures the deepest stack's JIT charge (--jit-measure,
+	// root: lowers bpf_jit_limit for moments) instead of modelling it.
+	JITMeasure bool
 }
 
 // target is the job's --target-ci as a stats precision goal.
@@ -130,11 +136,16 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		return fmt.Errorf("analyze samples: %w", err)
 	}
 	warnings = append(warnings, resultWarnings(j, samples, res, info)...)
+	env := runner.CaptureEnvironment()
+	setup, jitWarn := j.jitSetup(ctx, progs, variants[0], maxN, setupOf(obs, j.Confidence), &env)
+	if jitWarn != "" {
+		warnings = append(warnings, jitWarn)
+	}
 	doc := report.Build(report.Input{
 		Tool:        report.Tool{Name: "seccompbench", Version: cmdutil.Version()},
 		Command:     strings.Join(j.Args, " "),
 		Created:     now(),
-		Environment: runner.CaptureEnvironment(),
+		Environment: env,
 		Config: report.Config{
 			Policies: pols, FilterCounts: j.Counts, Workload: j.Workload.Name, Op: j.Workload.Op,
 			Cache: j.Cache, Variants: vnames, Trials: j.Trials, Iterations: cfg.Iterations,
@@ -148,7 +159,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		Drift:     driftOf(obs, vnames, j.Confidence),
 		Linearity: linearityIfHomogeneous(progs, res, vnames, j.Confidence),
 		Cache:     cache,
-		Setup:     setupOf(obs, j.Confidence),
+		Setup:     setup,
 		Control:   controlOf(obs, vnames, j.Confidence),
 		Partial:   partial,
 		Warnings:  warnings,
@@ -211,7 +222,7 @@ func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants 
 		Programs: progs, Counts: j.Counts, Variants: variants, Workload: j.Workload,
 		Trials: j.Trials, Seed: j.Seed, CPU: cpu, Iterations: j.Iterations,
 		Samples: j.Samples, ControlIters: 200000, SpecAllow: j.SpecAllow,
-		Parallel: j.Parallel,
+		Parallel: j.Parallel, Notify: j.Notify,
 	}
 	vnames := VariantNames(variants)
 	if j.TargetCI > 0 {

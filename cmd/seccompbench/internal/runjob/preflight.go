@@ -44,17 +44,26 @@ func NotifyAt(progs []*filters.Program) (i, pc int, ok bool) {
 // that fail with an errno (TRACE without a tracer is ENOSYS, seccomp(2)),
 // whose error path is then what gets measured. lint prints the same
 // findings, so both commands judge a stack alike.
+//
+// The notify workload installs a listener on top of the stack
+// (runner.NotifyWorkload): there, notifying filters are fine
+// (analysis.LintOptions.Listener makes them info), and a workload syscall
+// that fails with an errno is refused: the lower ERRNO verdict wins over
+// the workload's USER_NOTIF, so nothing would be notified.
 func preflight(stack filters.Stack, arch *filters.Arch, w runner.Workload) (warnings []string, err error) {
 	var refusals [3]error // by precedence: no listener, install denied, workload stopped
-	for _, f := range analysis.Preflight(stack, analysis.LintOptions{Workload: w.Syscalls, Arch: arch}) {
+	for _, f := range analysis.Preflight(stack, analysis.LintOptions{Workload: w.Syscalls, Arch: arch, Listener: w.IsNotify()}) {
 		where := ""
 		if f.Filter >= 0 && f.Filter < len(stack) {
 			where = fmt.Sprintf(" (filter %d: %s)", f.Filter, stack[f.Filter].Name)
 		}
 		switch {
-		case f.Code == analysis.LintUserNotif && refusals[0] == nil:
-			refusals[0] = fmt.Errorf("%w: %s; seccompbench installs filters without a listener (no supervisor answers, the kernel would fail those syscalls with ENOSYS): replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy",
+		case f.Code == analysis.LintUserNotif && f.Severity == analysis.SeverityError && refusals[0] == nil:
+			refusals[0] = fmt.Errorf("%w: %s; seccompbench installs filters without a listener (no supervisor answers, the kernel would fail those syscalls with ENOSYS): replace the notify action (e.g. SCMP_ACT_NOTIFY) with allow or errno to measure the policy, or measure the notification round trip with --workload notify",
 				errNoListener, f.Message)
+		case f.Code == analysis.LintWorkloadDenied && w.IsNotify() && refusals[2] == nil:
+			refusals[2] = fmt.Errorf("%w: the %s workload: %s%s, which wins over the notify workload's SECCOMP_RET_USER_NOTIF: nothing would be notified; allow it in the policy",
+				errPreflight, w.Name, f.Message, where)
 		case f.Code == analysis.LintInstallDenied && refusals[1] == nil:
 			refusals[1] = fmt.Errorf("%w: %s: %s", errInstallDenied, f.Message, f.Hint)
 		case f.Code == analysis.LintWorkloadDenied:
@@ -96,7 +105,7 @@ func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int,
 			if !ok {
 				return nil, nil, fmt.Errorf("workload syscall %q unknown on %s", name, arch.Name)
 			}
-			cs := report.CacheSyscall{Name: name, Nr: nr, Cached: n == 0}
+			cs := report.CacheSyscall{Name: name, Nr: nr, Cached: n == 0 && !w.IsNotify()}
 			if n > 0 {
 				e, ok := pred.Lookup(arch.Name, nr)
 				cs.Cached = ok && e.Cached
@@ -108,6 +117,12 @@ func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int,
 					return nil, nil, fmt.Errorf("emulate %s under the stack: %w", name, err)
 				}
 				cs.Action = res.Action.String()
+				if w.IsNotify() {
+					// The workload's notifying filter on top never allows
+					// it, so the cache never serves it.
+					cs.Cached = false
+					cs.Reason = "the notify workload's filter returns SECCOMP_RET_USER_NOTIF for it"
+				}
 				if !cs.Cached {
 					cs.Instructions = res.Instructions
 				}

@@ -1,0 +1,155 @@
+// Package budget is the pipeline of `seccompbench budget`: it opens the
+// stack (a systemd unit's, then the policies), models or measures its JIT
+// charge, reads or measures the node's current charge, does the budget
+// arithmetic of internal/jitmem, optionally runs the errno-524 validation,
+// and renders report.Budget.
+package budget
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/jitcost"
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/filters/systemd"
+	"github.com/seccompbench/seccompbench/internal/jitmem"
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner"
+)
+
+// Job is what `budget` computes, as parsed from the command line.
+type Job struct {
+	Policies []string
+	// SystemdUnit is a unit file whose modelled filter stack goes first.
+	SystemdUnit string
+	// PerNode is the planned number of separate loads of the stack on the
+	// node (containers, services); Processes the processes sharing each
+	// load (forked: no extra charge).
+	PerNode, Processes int64
+	// Measure measures the current charge and the stack's charge (root).
+	Measure bool
+	// Validate runs the errno-524 experiment with ValidateCount stacks
+	// predicted (root).
+	Validate      bool
+	ValidateCount int
+	Format        string // text or json
+	Compiler      scmp.Compiler
+}
+
+// ErrNoJIT is returned when bpf_jit_limit cannot be read.
+var ErrNoJIT = errors.New("bpf_jit_limit is not readable")
+
+// Run computes the budget of j and writes it to ios.Out.
+func Run(ctx context.Context, ios *cmdutil.IOStreams, j *Job) error {
+	stack, names, err := openStack(j)
+	if err != nil {
+		return err
+	}
+	ji := runner.ReadJITInfo()
+	if ji.Limit <= 0 {
+		return fmt.Errorf("budget: %w: /proc/sys/net/core/bpf_jit_limit (a kernel without CONFIG_BPF_JIT?)", ErrNoJIT)
+	}
+	model := jitcost.Model(stack, ji.Kernel)
+	b := &report.Budget{SchemaVersion: report.SchemaVersion, Tool: report.Tool{Name: "seccompbench", Version: cmdutil.Version()},
+		Kernel: ji.Kernel, Policies: names, StackFilters: len(stack), StackBytes: model.Stack, PerFilterBytes: model.PerFilter,
+		StackBasis: "model", ModelStackBytes: model.Stack, Allocator: ji.Allocator.String(), Limit: ji.Limit, Harden: ji.Harden}
+	if ji.Harden != "" && ji.Harden != "0" {
+		b.Notes = append(b.Notes, "bpf_jit_harden is "+ji.Harden+": constant blinding makes images bigger than the model says")
+	}
+	switch {
+	case j.Validate:
+		if err := validate(ctx, j, stack, model, b); err != nil {
+			return err
+		}
+	case j.Measure:
+		mf, charge, err := jitcost.Measure(ctx, stack, model)
+		if err != nil {
+			return fmt.Errorf("budget --measure: %w", err)
+		}
+		b.StackBytes, b.PerFilterBytes, b.StackBasis = mf.Stack, mf.PerFilter, "measured"
+		b.Current, b.CurrentBasis = charge, "measured"
+	case ji.VmallocErr == "":
+		b.Current = ji.Vmalloc.JITUpperBound()
+		b.CurrentBasis = fmt.Sprintf("vmallocinfo upper bound: bpf_prog_pack areas: %d; the fit is a lower bound", ji.Vmalloc.Packs)
+	default:
+		b.CurrentBasis = "unknown, assumed 0 (/proc/vmallocinfo unreadable: run as root, or --measure); the fit is an upper bound"
+	}
+	bud := jitmem.Budget{Limit: b.Limit, Current: b.Current, StackBytes: b.StackBytes}
+	if b.Fit, err = bud.Fit(); err != nil && !errors.Is(err, jitmem.ErrNoRoom) {
+		return fmt.Errorf("budget: %w", err)
+	}
+	b.FirstFailure = b.Fit + 1
+	if j.PerNode > 0 {
+		p, err := bud.Plan(j.PerNode)
+		if err != nil {
+			return fmt.Errorf("budget: %w", err)
+		}
+		b.PerNode, b.Processes, b.TotalProcesses = j.PerNode, j.Processes, j.PerNode*max(j.Processes, 1)
+		b.PlannedCharge, b.PlannedFits, b.HeadroomAfter = p.Charge, p.Fits, p.HeadroomAfter
+	}
+	if j.Format == "json" {
+		return report.WriteBudgetJSON(ios.Out, b)
+	}
+	return report.WriteBudgetText(ios.Out, b)
+}
+
+// validate runs runner.ValidateBudget on the stack and takes the stack's
+// and the node's charge from its measurement.
+func validate(ctx context.Context, j *Job, stack []*filters.Program, model jitcost.Figures, b *report.Budget) error {
+	var raw [][]byte
+	for _, p := range stack {
+		raw = append(raw, p.Bytes())
+	}
+	v, err := runner.ValidateBudget(ctx, raw, model.Stack, j.ValidateCount)
+	if err != nil {
+		return fmt.Errorf("budget --validate: %w", err)
+	}
+	scale := float64(v.StackBytes) / float64(model.Stack)
+	b.PerFilterBytes = nil
+	for _, c := range model.PerFilter {
+		b.PerFilterBytes = append(b.PerFilterBytes, int64(float64(c)*scale+0.5))
+	}
+	b.StackBytes, b.StackBasis = v.StackBytes, "measured"
+	b.Current, b.CurrentBasis = v.Current, "measured"
+	b.Validation = &report.BudgetValidation{TestLimit: v.TestLimit, Current: v.Current, CurrentAfter: v.CurrentAfter,
+		ProbeBytes: v.ProbeBytes, MeasuredStack: v.StackBytes, Predicted: v.Predicted, PredictedMeasured: v.PredictedMeasured,
+		Loaded: v.Loaded, FailedAtFilter: v.FailedAt, CapEff: v.CapEff, Probes: v.Probes, LoweredMs: v.Lowered.Milliseconds()}
+	b.Notes = append(b.Notes, v.Notes...)
+	return nil
+}
+
+// openStack opens the unit's stack (first) and the policies, one filter
+// each, and names the sources.
+func openStack(j *Job) ([]*filters.Program, []string, error) {
+	var stack []*filters.Program
+	var names []string
+	if j.SystemdUnit != "" {
+		data, err := os.ReadFile(j.SystemdUnit)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read systemd unit: %w", err)
+		}
+		unit, err := systemd.ParseUnit(j.SystemdUnit, data, systemd.Options{Compiler: j.Compiler})
+		if err != nil {
+			return nil, nil, fmt.Errorf("model systemd stack: %w", err)
+		}
+		if len(unit.Programs) == 0 {
+			return nil, nil, fmt.Errorf("model systemd stack: %s installs no seccomp filter", j.SystemdUnit)
+		}
+		stack = append(stack, unit.Programs...)
+		names = append(names, fmt.Sprintf("%s (systemd stack of %d filters)", j.SystemdUnit, len(unit.Programs)))
+	}
+	if len(j.Policies) > 0 {
+		progs, _, err := cmdutil.OpenPolicies(j.Policies, formats.OpenOptions{Compiler: j.Compiler})
+		if err != nil {
+			return nil, nil, err
+		}
+		stack = append(stack, progs...)
+		names = append(names, j.Policies...)
+	}
+	return stack, names, nil
+}

@@ -1,0 +1,141 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Budget is the result of `seccompbench budget`: how many processes that
+// each load a filter stack fit under this node's bpf_jit_limit. All sizes
+// are bytes. The JSON keys are documented in docs/budget.md.
+type Budget struct {
+	SchemaVersion int    `json:"schema_version"`
+	Tool          Tool   `json:"tool"`
+	Kernel        string `json:"kernel"`
+	// Policies are the stack's sources, in stack order (cycled).
+	Policies []string `json:"policies"`
+	// StackFilters is the number of filters in one process's stack.
+	StackFilters int `json:"stack_filters"`
+	// StackBytes is one stack's charge; PerFilterBytes the charge of each
+	// filter, oldest first; StackBasis "model" or "measured".
+	StackBytes     int64   `json:"stack_bytes"`
+	PerFilterBytes []int64 `json:"per_filter_bytes"`
+	StackBasis     string  `json:"stack_basis"`
+	// ModelStackBytes is the model's charge even when measured.
+	ModelStackBytes int64 `json:"model_stack_bytes"`
+	// Allocator is the modelled JIT allocator ("pack" or "page").
+	Allocator string `json:"allocator"`
+	// Limit is bpf_jit_limit; Harden is bpf_jit_harden.
+	Limit  int64  `json:"bpf_jit_limit"`
+	Harden string `json:"bpf_jit_harden"`
+	// Current is the charge taken already; CurrentBasis says how it was
+	// obtained: "measured" (probe loads under a lowered limit, root),
+	// "vmallocinfo upper bound" (the bpf_prog_pack areas: the fit is then
+	// a lower bound) or "unknown, assumed 0" (the fit is an upper bound).
+	Current      int64  `json:"current_charge"`
+	CurrentBasis string `json:"current_basis"`
+	// Fit is floor((Limit − Current) / StackBytes): processes that load the
+	// stack without CAP_BPF or CAP_SYS_ADMIN before loading fails;
+	// FirstFailure = Fit + 1 is the first that gets errno 524 (ENOTSUPP).
+	Fit          int64 `json:"fit"`
+	FirstFailure int64 `json:"first_failure"`
+	// PerNode is --per-node (separate loads planned on the node, 0 if not
+	// given) and Processes --processes (processes sharing each load:
+	// forked children inherit the filters and add no charge).
+	PerNode   int64 `json:"per_node,omitempty"`
+	Processes int64 `json:"processes,omitempty"`
+	// TotalProcesses is PerNode × Processes.
+	TotalProcesses int64 `json:"total_processes,omitempty"`
+	PlannedCharge  int64 `json:"planned_charge,omitempty"`
+	PlannedFits    bool  `json:"planned_fits,omitempty"`
+	HeadroomAfter  int64 `json:"headroom_after,omitempty"`
+	// Validation is the errno-524 experiment (--validate), if run.
+	Validation *BudgetValidation `json:"validation,omitempty"`
+	Notes      []string          `json:"notes"`
+}
+
+// BudgetValidation reports the errno-524 experiment: bpf_jit_limit lowered
+// to TestLimit, stacks loaded by children without capabilities until the
+// first errno 524.
+type BudgetValidation struct {
+	TestLimit         int64  `json:"test_limit"`
+	Current           int64  `json:"current_charge"`
+	CurrentAfter      int64  `json:"current_charge_after"`
+	ProbeBytes        int64  `json:"probe_bytes"`
+	MeasuredStack     int64  `json:"measured_stack_bytes"`
+	Predicted         int64  `json:"predicted"`
+	PredictedMeasured int64  `json:"predicted_measured_stack"`
+	Loaded            int    `json:"loaded"`
+	FailedAtFilter    int    `json:"failed_at_filter"`
+	CapEff            string `json:"cap_eff"`
+	Probes            int    `json:"probes"`
+	LoweredMs         int64  `json:"lowered_ms"`
+}
+
+// WriteBudgetJSON writes b as indented JSON.
+func WriteBudgetJSON(w io.Writer, b *Budget) error {
+	if b.Notes == nil {
+		b.Notes = []string{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(b)
+}
+
+// WriteBudgetText writes b for people: the stack's charge and its basis,
+// the limit and the current charge with theirs, the fit with the formula
+// filled in, the plan and the validation when present.
+func WriteBudgetText(w io.Writer, b *Budget) error {
+	ew := &errWriter{w: w}
+	ew.printf("stack: %s, %s, %s bytes of JIT memory (%s; %s allocator)\n",
+		strings.Join(b.Policies, " "), plural(b.StackFilters, "filter"), group(b.StackBytes), b.StackBasis, b.Allocator)
+	if b.StackBasis == "measured" && b.ModelStackBytes > 0 {
+		ew.printf("  model: %s bytes\n", group(b.ModelStackBytes))
+	}
+	ew.printf("bpf_jit_limit: %s bytes; current charge: %s bytes (%s)\n", group(b.Limit), group(b.Current), b.CurrentBasis)
+	ew.printf("fit: %s processes can each load this stack without CAP_BPF or CAP_SYS_ADMIN; process %s fails with errno 524 (ENOTSUPP)\n",
+		group(b.Fit), group(b.FirstFailure))
+	ew.printf("basis: floor((%d - %d) / %d) = %d\n", b.Limit, b.Current, b.StackBytes, b.Fit)
+	if b.PerNode > 0 {
+		verdict := "fits"
+		if !b.PlannedFits {
+			verdict = "does NOT fit"
+		}
+		procs := ""
+		if b.Processes > 1 {
+			procs = fmt.Sprintf(" (%s processes in all: forked processes share their parent's filters and add no charge)", group(b.TotalProcesses))
+		}
+		ew.printf("plan: %s loads%s charge %s bytes: %s, %s bytes left\n", group(b.PerNode), procs, group(b.PlannedCharge), verdict, group(b.HeadroomAfter))
+	}
+	if v := b.Validation; v != nil {
+		ew.printf("validation: bpf_jit_limit lowered to %d (charge %d before, %d after), stacks loaded without capabilities (CapEff %s) until errno 524:\n",
+			v.TestLimit, v.Current, v.CurrentAfter, v.CapEff)
+		ew.printf("  predicted %d (model stack %d bytes), %d (measured stack %d bytes); measured %d, the next failed at filter %d\n",
+			v.Predicted, b.ModelStackBytes, v.PredictedMeasured, v.MeasuredStack, v.Loaded, v.FailedAtFilter)
+		ew.printf("  %d probe children; the limit was lowered for %d ms in all and restored\n", v.Probes, v.LoweredMs)
+	}
+	for _, n := range b.Notes {
+		ew.printf("note: %s\n", n)
+	}
+	return ew.err
+}
+
+// group writes n with thousands separators: 528482304 -> 528,482,304.
+func group(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

@@ -1,0 +1,51 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestWriteBudgetText(t *testing.T) {
+	b := &Budget{Policies: []string{"docker-default"}, StackFilters: 1, StackBytes: 16320, StackBasis: "model", Allocator: "pack",
+		Limit: 528482304, Current: 2101248, CurrentBasis: "vmallocinfo upper bound", Fit: 32254, FirstFailure: 32255,
+		PerNode: 100, Processes: 5, TotalProcesses: 500, PlannedCharge: 1632000, PlannedFits: true, HeadroomAfter: 524749056}
+	var buf bytes.Buffer
+	if err := WriteBudgetText(&buf, b); err != nil {
+		t.Fatal(err)
+	}
+	want := `stack: docker-default, 1 filter, 16,320 bytes of JIT memory (model; pack allocator)
+bpf_jit_limit: 528,482,304 bytes; current charge: 2,101,248 bytes (vmallocinfo upper bound)
+fit: 32,254 processes can each load this stack without CAP_BPF or CAP_SYS_ADMIN; process 32,255 fails with errno 524 (ENOTSUPP)
+basis: floor((528482304 - 2101248) / 16320) = 32254
+plan: 100 loads (500 processes in all: forked processes share their parent's filters and add no charge) charge 1,632,000 bytes: fits, 524,749,056 bytes left
+`
+	if got := buf.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestWriteBudgetJSONKeys(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteBudgetJSON(&buf, &Budget{Validation: &BudgetValidation{Loaded: 7}}); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"stack_bytes", "stack_basis", "bpf_jit_limit", "current_charge", "current_basis", "fit", "first_failure", "validation", "notes"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON lacks %q: %s", k, strings.TrimSpace(buf.String()))
+		}
+	}
+}
+
+func TestGroup(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 528482304: "528,482,304", -1234: "-1,234"} {
+		if got := group(n); got != want {
+			t.Errorf("group(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
