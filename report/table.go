@@ -255,6 +255,9 @@ func blocksText(d *Document, le string) string {
 		why = "--max-trials reached before the target CI"
 	case runner.StopMaxTime:
 		why = "--max-time reached before the target CI"
+		if target == "" {
+			why = fmt.Sprintf("--max-time reached after %d of --trials %d", r.Blocks, d.Config.Trials)
+		}
 	case runner.StopCancelled:
 		return plural(r.Blocks, "complete randomized block") + " (stopped: interrupted)"
 	case runner.StopFailed:
