@@ -185,29 +185,43 @@ func Compare(docs []NamedDocument, opt CompareOptions) (*Comparison, error) {
 	return c, nil
 }
 
+// sameLoader reports whether cells or fits of loaders a and b compare:
+// equal, or one of them from a document written before --loader.
+func sameLoader(a, b string) bool { return a == b || a == "" || b == "" }
+
+// compareLabel names a variant for a comparison: with its loader when the
+// document measured several ("defeat/privileged").
+func compareLabel(d *Document, variant, loader string) string {
+	if d.Config.Loader == "both" && loader != "" {
+		return variant + "/" + loader
+	}
+	return variant
+}
+
 func compareCells(c *Comparison, src int, base, o NamedDocument, conf float64) {
-	find := func(d *Document, v string, n int) *CellResult {
+	find := func(d *Document, v, l string, n int) *CellResult {
 		for i := range d.Results {
-			if d.Results[i].Variant == v && d.Results[i].Filters == n {
+			if d.Results[i].Variant == v && sameLoader(d.Results[i].Loader, l) && d.Results[i].Filters == n {
 				return &d.Results[i]
 			}
 		}
 		return nil
 	}
 	for _, br := range base.Doc.Results {
-		or := find(o.Doc, br.Variant, br.Filters)
+		name := compareLabel(base.Doc, br.Variant, br.Loader)
+		or := find(o.Doc, br.Variant, br.Loader, br.Filters)
 		if or == nil {
-			c.Missing = append(c.Missing, MissingCell{Source: src, Variant: br.Variant, Filters: br.Filters, In: base.Name})
+			c.Missing = append(c.Missing, MissingCell{Source: src, Variant: name, Filters: br.Filters, In: base.Name})
 			continue
 		}
 		d := stats.Welch(br.SamplesNs, or.SamplesNs, conf)
-		cc := CellChange{Source: src, Variant: br.Variant, Filters: br.Filters, NBase: len(br.SamplesNs), N: len(or.SamplesNs), Change: change(d, c.Alpha)}
+		cc := CellChange{Source: src, Variant: name, Filters: br.Filters, NBase: len(br.SamplesNs), N: len(or.SamplesNs), Change: change(d, c.Alpha)}
 		cc.BaseNs, cc.Ns = br.MeanNs, or.MeanNs
 		c.Cells = append(c.Cells, cc)
 	}
 	for _, or := range o.Doc.Results {
-		if find(base.Doc, or.Variant, or.Filters) == nil {
-			c.Missing = append(c.Missing, MissingCell{Source: src, Variant: or.Variant, Filters: or.Filters, In: o.Name})
+		if find(base.Doc, or.Variant, or.Loader, or.Filters) == nil {
+			c.Missing = append(c.Missing, MissingCell{Source: src, Variant: compareLabel(o.Doc, or.Variant, or.Loader), Filters: or.Filters, In: o.Name})
 		}
 	}
 }
@@ -215,13 +229,15 @@ func compareCells(c *Comparison, src int, base, o NamedDocument, conf float64) {
 func compareFits(c *Comparison, src int, base, o NamedDocument, conf float64) {
 	for _, bf := range base.Doc.Fits {
 		var of *Fit
+		name := compareLabel(base.Doc, bf.Variant, bf.Loader)
 		for i := range o.Doc.Fits {
-			if o.Doc.Fits[i].Variant == bf.Variant {
+			if o.Doc.Fits[i].Variant == bf.Variant && sameLoader(o.Doc.Fits[i].Loader, bf.Loader) {
 				of = &o.Doc.Fits[i]
+				break
 			}
 		}
 		if of == nil {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s has no fit for variant %s; its per-filter change is not shown", o.Name, bf.Variant))
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s has no fit for variant %s; its per-filter change is not shown", o.Name, name))
 			continue
 		}
 		bc, oc := base.Doc.Config.Confidence, o.Doc.Config.Confidence
@@ -244,7 +260,7 @@ func compareFits(c *Comparison, src int, base, o NamedDocument, conf float64) {
 			d := stats.DiffIndependent(t.b, t.x, conf)
 			ch := change(d, c.Alpha)
 			ch.BaseNs, ch.Ns = t.b.Center, t.x.Center
-			c.Fits = append(c.Fits, FitChange{Source: src, Variant: bf.Variant, Term: t.name, Change: ch})
+			c.Fits = append(c.Fits, FitChange{Source: src, Variant: name, Term: t.name, Change: ch})
 		}
 	}
 }

@@ -35,6 +35,8 @@ type CompileDoc struct {
 	// JIT is the filter's JIT memory when loaded, predicted from its size
 	// (model), if given.
 	JIT *JITEstimate `json:"jit,omitempty"`
+	// OCI says what resolved an OCI-based source; absent for others.
+	OCI *OCIResolution `json:"oci,omitempty"`
 }
 
 // CompileInsn is one instruction of a CompileDoc, with its disassembly.
@@ -49,17 +51,34 @@ type CompileInsn struct {
 	Targets []int  `json:"targets,omitempty"`
 }
 
-// Layouts compares the layouts of one OCI profile, in instructions.
+// Layouts compares the layouts of one OCI profile, in instructions, and
+// says what resolved an OCI-based source.
 type Layouts struct {
+	// Native is 0 for OCI-based formats --compiler does not apply to
+	// (Kubernetes, Firecracker, LXC, minijail): no layouts are shown.
 	Native int
 	// Libseccomp is 0 when libseccomp is not built in; Version is the
 	// linked libseccomp's.
 	Libseccomp int
 	Version    string
+	// OCI says what resolved the source's conditions; nil if nothing.
+	OCI *OCIResolution
 }
 
 // text is the comment line `compile` prints above an OCI disassembly.
 func (l *Layouts) text(shown scmp.Compiler) string {
+	res := ""
+	if l.OCI != nil {
+		res = "; OCI conditions resolved with " + l.OCI.Text + "\n"
+	}
+	if l.Native == 0 {
+		return res
+	}
+	return l.layoutText(shown) + res
+}
+
+// layoutText compares the layouts.
+func (l *Layouts) layoutText(shown scmp.Compiler) string {
 	if l.Libseccomp == 0 {
 		return fmt.Sprintf("; layouts: native %d instructions; libseccomp not built in (build with -tags libseccomp, needs libseccomp-dev and cgo)\n", l.Native)
 	}
@@ -78,6 +97,9 @@ func WriteCompileJSON(w io.Writer, p *filters.Program, comp scmp.Compiler, layou
 	doc := CompileDoc{Name: p.Name, Source: p.Source, SHA256: p.SHA256(), Instructions: p.Len(),
 		PathCost: p.EBPFLen() + filters.PathPenalty, EBPFInstructions: p.EBPFLen(), Counts: map[string]int{}, JIT: jit}
 	if layouts != nil {
+		doc.OCI = layouts.OCI
+	}
+	if layouts != nil && layouts.Native != 0 {
 		doc.Compiler = comp.String()
 		doc.Layouts = map[string]int{"native": layouts.Native}
 		if layouts.Libseccomp != 0 {

@@ -8,7 +8,7 @@ import (
 )
 
 // CSVHeader is the header row of [WriteCSV].
-var CSVHeader = []string{"variant", "filters", "block", "seq", "ns_per_op", "install_ns_total", "cpu", "filters_seen", "workload"}
+var CSVHeader = []string{"variant", "filters", "block", "seq", "ns_per_op", "install_ns_total", "cpu", "filters_seen", "workload", "loader", "pad", "cap_sys_admin"}
 
 // WriteCSV writes one row per measuring child (the unit of replication), in
 // run order, for people's own analysis. Columns ([CSVHeader]): variant;
@@ -16,7 +16,9 @@ var CSVHeader = []string{"variant", "filters", "block", "seq", "ns_per_op", "ins
 // 0-based); seq (position in the run, 0-based); ns_per_op (the child's
 // median sample, ns per op); install_ns_total (summed seccomp(2) time, ns);
 // cpu (pinned CPU, -1 none); filters_seen (Seccomp_filters after installing,
-// -1 unknown); workload.
+// -1 unknown); workload; loader ("unprivileged", "privileged", or empty
+// for older documents); pad (never-executed instructions appended to every
+// filter); cap_sys_admin (read back in the child before seccomp(2)).
 //
 // A document without per-child records (written before they were added)
 // yields rows from results[].samples_ns with empty block, seq,
@@ -31,15 +33,21 @@ func WriteCSV(w, warn io.Writer, d *Document) error {
 	if len(d.Children) > 0 {
 		for _, c := range d.Children {
 			cw.Write([]string{c.Variant, strconv.Itoa(c.Filters), strconv.Itoa(c.Block), strconv.Itoa(c.Seq), fmtFloat(c.NsPerOp),
-				strconv.FormatInt(c.InstallNsTotal, 10), strconv.Itoa(c.CPU), strconv.Itoa(c.FiltersSeen), d.Config.Workload})
+				strconv.FormatInt(c.InstallNsTotal, 10), strconv.Itoa(c.CPU), strconv.Itoa(c.FiltersSeen), d.Config.Workload,
+				c.Loader, strconv.Itoa(c.Pad), strconv.FormatBool(c.CapSysAdmin)})
 		}
 	} else {
 		if len(d.Results) > 0 {
 			fmt.Fprintln(warn, "note: the result has no per-child records (children); block, seq, install_ns_total, cpu and filters_seen are empty")
 		}
 		for _, r := range d.Results {
-			for _, x := range r.SamplesNs {
-				cw.Write([]string{r.Variant, strconv.Itoa(r.Filters), "", "", fmtFloat(x), "", "", "", d.Config.Workload})
+			for i, x := range r.SamplesNs {
+				pad := ""
+				if i < len(r.Pads) {
+					pad = strconv.Itoa(r.Pads[i])
+				}
+				cw.Write([]string{r.Variant, strconv.Itoa(r.Filters), "", "", fmtFloat(x), "", "", "", d.Config.Workload,
+					r.Loader, pad, strconv.FormatBool(r.CapSysAdmin)})
 			}
 		}
 	}

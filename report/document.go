@@ -4,6 +4,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -29,15 +30,18 @@ type Document struct {
 	Config        Config             `json:"config"`
 	Results       []CellResult       `json:"results"`
 	Fits          []Fit              `json:"fits"`
-	Cache         []CacheVariant     `json:"cache"`
-	Setup         *Setup             `json:"setup,omitempty"`
-	Control       []Control          `json:"control,omitempty"`
-	Run           *RunInfo           `json:"run,omitempty"`
-	Drift         []Drift            `json:"drift,omitempty"`
-	Linearity     []Linearity        `json:"linearity,omitempty"`
-	Throughput    []Throughput       `json:"throughput,omitempty"`
-	Meaning       []Meaning          `json:"meaning"`
-	Warnings      []string           `json:"warnings"`
+	// LoaderDiffs compares the loaders' per-filter costs (run --loader
+	// both): one entry per variant.
+	LoaderDiffs []LoaderDiff   `json:"loader_diffs,omitempty"`
+	Cache       []CacheVariant `json:"cache"`
+	Setup       *Setup         `json:"setup,omitempty"`
+	Control     []Control      `json:"control,omitempty"`
+	Run         *RunInfo       `json:"run,omitempty"`
+	Drift       []Drift        `json:"drift,omitempty"`
+	Linearity   []Linearity    `json:"linearity,omitempty"`
+	Throughput  []Throughput   `json:"throughput,omitempty"`
+	Meaning     []Meaning      `json:"meaning"`
+	Warnings    []string       `json:"warnings"`
 	// Children holds one entry per measuring child, in run order (Seq);
 	// added after the first schema 1 documents, so it may be absent.
 	Children []Child `json:"children,omitempty"`
@@ -75,6 +79,19 @@ type Config struct {
 	// Pad is the number of unreachable instructions appended to every
 	// filter (run --pad), 0 for none.
 	Pad int `json:"pad,omitempty"`
+	// Loader is "unprivileged", "privileged" or "both" (--loader): whether
+	// the children drop CAP_SYS_ADMIN before seccomp(2).
+	Loader string `json:"loader,omitempty"`
+	// LoaderReason says why this loader was measured when a systemd unit
+	// chose it (run --systemd-unit without --loader), or how systemd would
+	// load the unit's filters when --loader overrode it.
+	LoaderReason string `json:"loader_reason,omitempty"`
+	// Placement is "random" (each child draws its pad from PadMin..PadMax,
+	// from the seed) or "fixed" (every child pads with Pad; PadMin =
+	// PadMax = Pad). Pads are in instructions.
+	Placement string `json:"placement,omitempty"`
+	PadMin    int    `json:"pad_min"`
+	PadMax    int    `json:"pad_max"`
 }
 
 // Policy is one policy of the stack, in cycling order.
@@ -85,11 +102,19 @@ type Policy struct {
 	Instructions int `json:"instructions"`
 	// CompileUs is the time to load and compile the policy, in µs.
 	CompileUs float64 `json:"compile_us"`
+	// OCI says what resolved an OCI-based policy's conditions (caps,
+	// kernel version, host arch); absent for other formats.
+	OCI *OCIResolution `json:"oci,omitempty"`
 }
 
 // CellResult is one (variant, filter count) cell. Times in ns/op.
 type CellResult struct {
-	Variant          string    `json:"variant"`
+	Variant string `json:"variant"`
+	// Loader is who loaded the cell's filters ("" in documents from before
+	// --loader); CapSysAdmin whether its children had CAP_SYS_ADMIN in
+	// their effective set at seccomp(2) time, read back in each child.
+	Loader           string    `json:"loader,omitempty"`
+	CapSysAdmin      bool      `json:"cap_sys_admin"`
 	Filters          int       `json:"filters"`
 	N                int       `json:"n"`
 	MeanNs           float64   `json:"mean_ns"`
@@ -106,7 +131,10 @@ type CellResult struct {
 	OverheadP        float64   `json:"overhead_p"`
 	Outliers         int       `json:"outliers"`
 	SamplesNs        []float64 `json:"samples_ns"`
-	Warnings         []string  `json:"warnings,omitempty"`
+	// Pads are the children's pads in instructions, aligned with
+	// SamplesNs.
+	Pads     []int    `json:"pads"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Child is one measuring child process: the unit of replication. Times in
@@ -114,6 +142,13 @@ type CellResult struct {
 type Child struct {
 	Variant string `json:"variant"`
 	Filters int    `json:"filters"`
+	// Loader, Pad (instructions appended to every filter), CapSysAdmin and
+	// CapEff (the measuring thread's effective set in hexadecimal, as
+	// /proc shows it) say how the child loaded its filters.
+	Loader      string `json:"loader,omitempty"`
+	Pad         int    `json:"pad"`
+	CapSysAdmin bool   `json:"cap_sys_admin"`
+	CapEff      string `json:"cap_eff,omitempty"`
 	// Block is the randomized block (trial) index, Seq the child's position
 	// in the whole run, both 0-based.
 	Block int `json:"block"`
@@ -157,18 +192,44 @@ type Throughput struct {
 // Fit is the per-variant model cost(N) = baseline + entry + N·per_filter
 // for N ≥ 1. Times in ns/op.
 type Fit struct {
-	Variant           string   `json:"variant"`
-	PerFilterNs       float64  `json:"per_filter_ns"`
-	PerFilterCILowNs  float64  `json:"per_filter_ci_low_ns"`
-	PerFilterCIHighNs float64  `json:"per_filter_ci_high_ns"`
-	EntryNs           float64  `json:"entry_ns"`
-	EntryCILowNs      float64  `json:"entry_ci_low_ns"`
-	EntryCIHighNs     float64  `json:"entry_ci_high_ns"`
-	BaselineNs        float64  `json:"baseline_ns"`
-	DriftNsPerChild   float64  `json:"drift_ns_per_child"`
-	R2                float64  `json:"r2"`
-	N                 int      `json:"n"`
-	Warnings          []string `json:"warnings,omitempty"`
+	Variant           string  `json:"variant"`
+	Loader            string  `json:"loader,omitempty"`
+	PerFilterNs       float64 `json:"per_filter_ns"`
+	PerFilterCILowNs  float64 `json:"per_filter_ci_low_ns"`
+	PerFilterCIHighNs float64 `json:"per_filter_ci_high_ns"`
+	EntryNs           float64 `json:"entry_ns"`
+	EntryCILowNs      float64 `json:"entry_ci_low_ns"`
+	EntryCIHighNs     float64 `json:"entry_ci_high_ns"`
+	BaselineNs        float64 `json:"baseline_ns"`
+	DriftNsPerChild   float64 `json:"drift_ns_per_child"`
+	R2                float64 `json:"r2"`
+	N                 int     `json:"n"`
+	// PlacementSDNs is the between-placement standard deviation of the
+	// per-filter cost, in ns/op per filter (stats.Fit.PlacementSD): how
+	// far one program size's per-filter cost typically lies from the
+	// average. The per-filter CI includes this variance. 0 with
+	// Placements 1 (fixed placement: not estimable).
+	PlacementSDNs float64 `json:"placement_sd_ns"`
+	// Placements is the number of distinct pads among the fit's children
+	// with filters.
+	Placements int      `json:"placements"`
+	Warnings   []string `json:"warnings,omitempty"`
+}
+
+// LoaderDiff is the per-filter cost of loader A minus that of loader B for
+// one variant (run --loader both: A unprivileged, B privileged), in ns/op
+// per filter, with its CI (Welch–Satterthwaite over the two fits) and
+// p-value.
+type LoaderDiff struct {
+	Variant         string   `json:"variant"`
+	A               string   `json:"a"`
+	B               string   `json:"b"`
+	PerFilterDiffNs float64  `json:"per_filter_diff_ns"`
+	CILowNs         float64  `json:"ci_low_ns"`
+	CIHighNs        float64  `json:"ci_high_ns"`
+	P               float64  `json:"p"`
+	Significant     bool     `json:"significant"`
+	Warnings        []string `json:"warnings,omitempty"`
 }
 
 // CacheVariant says, for each syscall of the workload, whether the kernel's
@@ -230,6 +291,9 @@ type Control struct {
 	SlowdownPct     float64 `json:"slowdown_pct"`
 	SlowdownPctLow  float64 `json:"slowdown_pct_ci_low"`
 	SlowdownPctHigh float64 `json:"slowdown_pct_ci_high"`
+	// Verdict says in words whether the slowdown is a mitigation's cost
+	// (Build fills it).
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // RunInfo says how the run went: blocks, why it stopped, how long it took.
@@ -268,6 +332,7 @@ type Drift struct {
 // cells divided by the count difference).
 type Linearity struct {
 	Variant        string  `json:"variant"`
+	Loader         string  `json:"loader,omitempty"`
 	LowFrom        int     `json:"low_from"`
 	LowTo          int     `json:"low_to"`
 	LowNs          float64 `json:"low_ns_per_filter"`
@@ -281,9 +346,12 @@ type Linearity struct {
 	DiffersFromFit bool    `json:"differs"`
 }
 
-// Meaning is one sentence per variant saying what the numbers mean.
+// Meaning is one sentence per variant (and loader) saying what the
+// numbers mean. Loader is "" for a single-loader run, and "A-B" for the
+// sentence about a loader difference.
 type Meaning struct {
 	Variant string `json:"variant"`
+	Loader  string `json:"loader,omitempty"`
 	Text    string `json:"text"`
 }
 
@@ -328,11 +396,22 @@ func Build(in Input) *Document {
 		Linearity:     in.Linearity,
 		Warnings:      append([]string{}, in.Warnings...),
 	}
+	capOf := map[[3]string]bool{}
+	for _, s := range in.Samples {
+		if s.CapSysAdmin {
+			capOf[[3]string{string(s.Variant), string(s.Loader), fmt.Sprint(s.Filters)}] = true
+		}
+	}
 	for _, c := range in.Result.Cells {
 		s, o := c.Summary, c.Overhead
+		pads := c.Pads
+		if pads == nil {
+			pads = []int{}
+		}
 		d.Results = append(d.Results, CellResult{
-			Variant: c.Variant, Filters: c.Filters, N: s.N,
-			MeanNs: finite(s.Mean), MedianNs: finite(s.Median), StddevNs: finite(s.StdDev),
+			Variant: c.Variant, Loader: c.Loader, Filters: c.Filters, N: s.N, Pads: pads,
+			CapSysAdmin: capOf[[3]string{c.Variant, c.Loader, fmt.Sprint(c.Filters)}],
+			MeanNs:      finite(s.Mean), MedianNs: finite(s.Median), StddevNs: finite(s.StdDev),
 			CILowNs: finite(s.Lo), CIHighNs: finite(s.Hi),
 			OverheadNs: finite(o.Delta), OverheadCILowNs: finite(o.Lo), OverheadCIHighNs: finite(o.Hi),
 			OverheadPct: finite(o.Pct), OverheadPctLow: finite(o.PctLo), OverheadPctHigh: finite(o.PctHi),
@@ -345,7 +424,13 @@ func Build(in Input) *Document {
 			Variant: f.Variant, PerFilterNs: finite(f.PerFilter), PerFilterCILowNs: finite(f.PerFilterLo), PerFilterCIHighNs: finite(f.PerFilterHi),
 			EntryNs: finite(f.Entry), EntryCILowNs: finite(f.EntryLo), EntryCIHighNs: finite(f.EntryHi),
 			BaselineNs: finite(f.Baseline), DriftNsPerChild: finite(f.Drift), R2: finite(f.R2), N: f.N, Warnings: f.Warnings,
+			Loader: f.Loader, PlacementSDNs: finite(f.PlacementSD), Placements: f.Pads,
 		})
+	}
+	for _, ld := range in.Result.LoaderDiffs {
+		d.LoaderDiffs = append(d.LoaderDiffs, LoaderDiff{Variant: ld.Variant, A: ld.A, B: ld.B,
+			PerFilterDiffNs: finite(ld.Delta), CILowNs: finite(ld.Lo), CIHighNs: finite(ld.Hi), P: finite(ld.P),
+			Significant: ld.Significant(), Warnings: ld.Warnings})
 	}
 	for _, s := range in.Samples {
 		var inst int64
@@ -353,7 +438,11 @@ func Build(in Input) *Document {
 			inst += ns
 		}
 		c := Child{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq,
-			NsPerOp: finite(s.NsPerOp), InstallNsTotal: inst, CPU: s.CPU, FiltersSeen: s.FiltersSeen}
+			NsPerOp: finite(s.NsPerOp), InstallNsTotal: inst, CPU: s.CPU, FiltersSeen: s.FiltersSeen,
+			Loader: string(s.Loader), Pad: s.Pad, CapSysAdmin: s.CapSysAdmin}
+		if s.Caps.Eff|s.Caps.Prm|s.Caps.Bnd != 0 {
+			c.CapEff = fmt.Sprintf("%016x", s.Caps.Eff)
+		}
 		if len(s.Copies) > 1 {
 			for _, cp := range s.Copies {
 				c.Copies = append(c.Copies, CopyResult{CPU: cp.CPU, NsPerOp: finite(cp.NsPerOp)})
@@ -385,6 +474,9 @@ func Build(in Input) *Document {
 		c := &d.Control[i]
 		c.BeforeNs, c.AfterNs = finite(c.BeforeNs), finite(c.AfterNs)
 		c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh = finite(c.SlowdownPct), finite(c.SlowdownPctLow), finite(c.SlowdownPctHigh)
+		if c.Verdict == "" {
+			c.Verdict = controlVerdict(*c, d.Environment.Vulnerabilities["spec_store_bypass"])
+		}
 	}
 	if st := d.Setup; st != nil {
 		st.PerFilterNs, st.PerFilterCILowNs, st.PerFilterCIHiNs, st.StackNs = finite(st.PerFilterNs), finite(st.PerFilterCILowNs), finite(st.PerFilterCIHiNs), finite(st.StackNs)

@@ -158,6 +158,8 @@ type Estimate struct {
 	Total      EstimateTotal       `json:"total"`
 	Validation *EstimateValidation `json:"validation,omitempty"`
 	Warnings   []string            `json:"warnings"`
+	// OCI says what resolved OCI-based sources; nil when there are none.
+	OCI *OCIResolution `json:"oci,omitempty"`
 }
 
 // WriteEstimateText writes an estimate for people: the profile, stack and
@@ -174,6 +176,9 @@ func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 		fmt.Fprintf(w, ", %s wall time (--duration)", fmtNs(*p.Duration*1e9))
 	}
 	fmt.Fprintln(w)
+	if e.OCI != nil {
+		fmt.Fprintf(w, "oci       conditions resolved with %s\n", e.OCI.Text)
+	}
 	var names []string
 	for _, s := range e.Stack {
 		names = append(names, s.Name)

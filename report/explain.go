@@ -5,17 +5,40 @@ import (
 	"strings"
 )
 
-// Explain returns one sentence per variant that says what its numbers mean,
-// from the document's fits and cache predictions.
+// Explain returns one sentence per variant and loader that says what its
+// numbers mean, from the document's fits and cache predictions, with the
+// loader and placement behind them, and one per loader difference.
 func Explain(d *Document) []Meaning {
 	var out []Meaning
 	for _, v := range d.Config.Variants {
-		var fit *Fit
+		var fits []*Fit
 		for i := range d.Fits {
 			if d.Fits[i].Variant == v {
-				fit = &d.Fits[i]
+				fits = append(fits, &d.Fits[i])
 			}
 		}
+		if len(fits) == 0 {
+			fits = append(fits, nil)
+		}
+		for _, fit := range fits {
+			m := Meaning{Variant: v, Text: explainFit(d, v, fit)}
+			if fit != nil {
+				m.Loader = fit.Loader
+			}
+			out = append(out, m)
+		}
+		for _, ld := range d.LoaderDiffs {
+			if ld.Variant == v {
+				out = append(out, Meaning{Variant: v, Loader: ld.A + "-" + ld.B, Text: explainLoaderDiff(d, ld)})
+			}
+		}
+	}
+	return out
+}
+
+// explainFit is the sentence for variant v's fit (nil: none).
+func explainFit(d *Document, v string, fit *Fit) string {
+	{
 		var cached, uncached []string
 		var reasons []string
 		for _, cv := range d.Cache {
@@ -71,11 +94,118 @@ func Explain(d *Document) []Meaning {
 			if fit.EntryCILowNs > 0 || fit.EntryCIHighNs < 0 {
 				fmt.Fprintf(&b, ", and turning filtering on costs %.0f ns per op once (entry, CI [%.0f, %.0f])", num(fit.EntryNs), num(fit.EntryCILowNs), num(fit.EntryCIHighNs))
 			}
+			b.WriteString(placementClause(d, fit))
+			b.WriteString(loaderClause(d, fit))
 		}
 		b.WriteString(".")
-		out = append(out, Meaning{Variant: v, Text: b.String()})
+		return b.String()
 	}
-	return out
+}
+
+// placementClause says how much placement moves the per-filter cost, or
+// that one program size was measured.
+func placementClause(d *Document, fit *Fit) string {
+	switch {
+	case fit.Placements > 1:
+		return fmt.Sprintf("; placement moves the per-filter cost by ±%.1f ns (between-placement SD over %d program sizes, pads %d–%d instructions; the CI includes it)",
+			num(fit.PlacementSDNs), fit.Placements, d.Config.PadMin, d.Config.PadMax)
+	case d.Config.Placement == "fixed":
+		return fmt.Sprintf("; one program size only (pad %d): the CI leaves out placement, which moved per-filter cost by 25 %% on this project's measurements (drop --pad to sample it)", d.Config.Pad)
+	}
+	return ""
+}
+
+// bhiState is the BHI part of the spectre_v2 line, "" if none.
+func bhiState(d *Document) string { return d.Environment.BHI() }
+
+// barrierEmitted says whether this host's kernel adds the branch-history
+// barrier to classic BPF loaded without CAP_SYS_ADMIN: only where it
+// clears branch history with the software loop (bpf_jit_comp.c:
+// emit_spectre_bhb_barrier needs X86_FEATURE_CLEAR_BHB_LOOP), shown as
+// "SW loop" in the BHI state. known is false without a BHI state.
+func barrierEmitted(d *Document) (emitted, known bool) {
+	bhi := bhiState(d)
+	if bhi == "" {
+		return false, false
+	}
+	return strings.Contains(bhi, "SW loop"), true
+}
+
+// loaderClause says who loaded the fit's filters and what that means on
+// this host, for a run that measured one loader.
+func loaderClause(d *Document, fit *Fit) string {
+	if fit.Loader == "" || d.Config.Loader == "both" {
+		return ""
+	}
+	emitted, known := barrierEmitted(d)
+	switch fit.Loader {
+	case "unprivileged":
+		s := "; loaded without CAP_SYS_ADMIN (dropped and read back in each child), as runc and non-root services load filters"
+		if known && emitted {
+			s += ", so each filter includes the kernel's branch-history barrier (BHI: " + bhiState(d) + ")"
+		}
+		return s
+	case "privileged":
+		s := "; loaded with CAP_SYS_ADMIN, as a root process that keeps it"
+		switch {
+		case known && emitted:
+			s += ": runtimes that load unprivileged pay the kernel's branch-history barrier on top on this host (BHI: " + bhiState(d) + "); measure --loader both"
+		case known:
+			s += "; unprivileged loaders pay the same on this host (BHI: " + bhiState(d) + ": no barrier)"
+		}
+		return s
+	}
+	return ""
+}
+
+// explainLoaderDiff is the plain-words sentence about a loader difference.
+func explainLoaderDiff(d *Document, ld LoaderDiff) string {
+	if ld.Warnings != nil && ld.CILowNs == 0 && ld.CIHighNs == 0 {
+		return fmt.Sprintf("filters loaded %s cost %+.1f ns each relative to filters loaded %s; no interval: %s.", loaderWords(ld.A), num(ld.PerFilterDiffNs), loaderWords(ld.B), strings.Join(ld.Warnings, "; "))
+	}
+	ci := fmt.Sprintf("%.0f%% CI [%+.2f, %+.2f]", d.Config.Confidence*100, num(ld.CILowNs), num(ld.CIHighNs))
+	emitted, known := barrierEmitted(d)
+	bhi := bhiState(d)
+	unprivA := ld.A == "unprivileged" && ld.B == "privileged"
+	if ld.Significant && ld.PerFilterDiffNs > 0 && unprivA {
+		s := fmt.Sprintf("filters loaded without CAP_SYS_ADMIN cost %.1f ns more each (%s)", num(ld.PerFilterDiffNs), ci)
+		switch {
+		case known && emitted:
+			s += ": the kernel's branch-history barrier (spectre_v2 BHI: " + bhi + "; arch/x86/net/bpf_jit_comp.c: emit_spectre_bhb_barrier)"
+		case known:
+			s += ": not the branch-history barrier, which this host does not emit (BHI: " + bhi + "); suspect placement or noise and repeat the run"
+		default:
+			s += ": the kernel's branch-history barrier, if this kernel has it (no BHI state in spectre_v2)"
+		}
+		return s + "."
+	}
+	s := fmt.Sprintf("filters loaded %s cost %+.2f ns each relative to filters loaded %s (%s", loaderWords(ld.A), num(ld.PerFilterDiffNs), loaderWords(ld.B), ci)
+	if ld.Significant {
+		s += ")"
+	} else {
+		s += ", not distinguishable from 0)"
+	}
+	switch {
+	case !unprivA:
+	case known && !emitted:
+		s += ": as expected, this CPU does not need the branch-history barrier (spectre_v2 BHI: " + bhi + "), so the JIT emits it for neither loader"
+	case known && emitted:
+		s += ": although this kernel clears branch history with the software loop; a kernel without x86 commit d4e89d212d40 (stable 5.15.183 and later have it) emits no barrier"
+	default:
+		s += ": this kernel reports no BHI state (before 6.9, or not x86), so whether it emits the branch-history barrier is unknown"
+	}
+	return s + "."
+}
+
+// loaderWords names a loader in a sentence.
+func loaderWords(l string) string {
+	switch l {
+	case "unprivileged":
+		return "without CAP_SYS_ADMIN"
+	case "privileged":
+		return "with CAP_SYS_ADMIN"
+	}
+	return "by " + l
 }
 
 // list joins names as "a, b and c".

@@ -121,6 +121,10 @@ type InspectManifest struct {
 	SeccompFilters int      `json:"seccomp_filters"`
 	Captured       string   `json:"captured"`
 	Kernel         string   `json:"kernel"`
+	// Modeled, for a stack this tool modeled rather than read from a
+	// process (compile --save), says what: e.g. "systemd 252 stack of
+	// unit.service on x86_64"; the process fields are then zero.
+	Modeled string `json:"modeled,omitempty"`
 	// Filters are in installation order: index 0 = oldest. Replaying
 	// them in this order (run FILE...) rebuilds the stack.
 	Filters []InspectSavedFilter `json:"filters"`
@@ -132,6 +136,12 @@ type InspectSavedFilter struct {
 	File         string `json:"file"`
 	Instructions int    `json:"instructions"`
 	SHA256       string `json:"sha256"`
+	// Name is the filter's name; Directive and Arch, for a modeled
+	// systemd stack, the directive that installs it and its architecture
+	// ("x86", "x32", "x86_64" or "all").
+	Name      string `json:"name,omitempty"`
+	Directive string `json:"directive,omitempty"`
+	Arch      string `json:"arch,omitempty"`
 }
 
 // WriteInspectJSON writes the processes as an indented JSON array ([] for

@@ -38,6 +38,13 @@ func WriteLintJSON(w io.Writer, s filters.Stack, findings []analysis.Finding) er
 // WriteLintText writes each finding with its severity, filter, code and
 // hint, then the count per severity.
 func WriteLintText(w io.Writer, fs []analysis.Finding) error {
+	return WriteLintStackText(w, nil, fs)
+}
+
+// WriteLintStackText is WriteLintText naming each finding's filter after
+// its index, as s names it (e.g. "filter 28 (unit/SystemCallFilter/x86_64)"
+// for a systemd unit's directive filter).
+func WriteLintStackText(w io.Writer, s filters.Stack, fs []analysis.Finding) error {
 	var b strings.Builder
 	counts := map[analysis.Severity]int{}
 	for _, f := range fs {
@@ -45,6 +52,9 @@ func WriteLintText(w io.Writer, fs []analysis.Finding) error {
 		where := "stack"
 		if f.Filter >= 0 {
 			where = fmt.Sprintf("filter %d", f.Filter)
+			if f.Filter < len(s) && s[f.Filter].Name != "" {
+				where += " (" + s[f.Filter].Name + ")"
+			}
 		}
 		fmt.Fprintf(&b, "%s: %s [%s]: %s\n", f.Severity, where, f.Code, f.Message)
 		fmt.Fprintf(&b, "    hint: %s\n", f.Hint)

@@ -24,7 +24,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	if len(d.Meaning) > 0 {
 		ew.printf("## What it means\n\n")
 		for _, m := range d.Meaning {
-			ew.printf("- **%s** (%s): %s\n", m.Variant, variantLabel(m.Variant), mdEscape(m.Text))
+			name := m.Variant
+			if m.Loader != "" && d.Config.Loader == "both" {
+				name += ", " + m.Loader
+			}
+			ew.printf("- **%s** (%s): %s\n", name, variantLabel(m.Variant), mdEscape(m.Text))
 		}
 		ew.printf("\n")
 	}
@@ -49,10 +53,25 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		ew.printf("| variant | per-filter ns/op | %.0f %% CI | entry ns/op | %.0f %% CI | baseline ns/op | R² | children |\n", pct, pct)
 		ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|\n")
 		for _, f := range d.Fits {
-			ew.printf("| %s | %.2f | [%.2f, %.2f] | %.1f | [%.1f, %.1f] | %.1f | %.3f | %d |\n", f.Variant, num(f.PerFilterNs), num(f.PerFilterCILowNs), num(f.PerFilterCIHighNs),
+			name := f.Variant
+			if d.Config.Loader == "both" && f.Loader != "" {
+				name += ", " + f.Loader
+			}
+			ew.printf("| %s | %.2f | [%.2f, %.2f] | %.1f | [%.1f, %.1f] | %.1f | %.3f | %d |\n", name, num(f.PerFilterNs), num(f.PerFilterCILowNs), num(f.PerFilterCIHighNs),
 				num(f.EntryNs), num(f.EntryCILowNs), num(f.EntryCIHighNs), num(f.BaselineNs), num(f.R2), f.N)
 		}
 		ew.printf("\n")
+		for _, f := range d.Fits {
+			if f.Placements > 1 {
+				ew.printf("- Placement (%s): the per-filter cost moves by ±%.2f ns between program sizes (SD over %d pads); the CI above includes this variance.\n", f.Variant+loaderSuffix(d, f.Loader), num(f.PlacementSDNs), f.Placements)
+			}
+		}
+		for _, ld := range d.LoaderDiffs {
+			ew.printf("- Loader (%s): per-filter %s − %s = %+.2f ns (%.0f %% CI [%+.2f, %+.2f]).\n", ld.Variant, ld.A, ld.B, num(ld.PerFilterDiffNs), pct, num(ld.CILowNs), num(ld.CIHighNs))
+		}
+		if len(d.LoaderDiffs) > 0 || d.Config.Placement == "random" {
+			ew.printf("\n")
+		}
 	}
 
 	if len(d.Cache) > 0 {
@@ -112,6 +131,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	if !d.Created.IsZero() {
 		ew.printf("| run at | %s |\n", d.Created.Format("2006-01-02 15:04:05 MST"))
 	}
+	ew.printf("\n%s.\n", mdEscape(mitigationLine(d)))
 	if len(e.Vulnerabilities) > 0 {
 		keys := make([]string, 0, len(e.Vulnerabilities))
 		for k := range e.Vulnerabilities {
@@ -135,6 +155,12 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	ew.printf("- filter counts: %s\n", joinInts(d.Config.FilterCounts, ", "))
 	ew.printf("- variants: %s (cache flag `%s`)\n", strings.Join(d.Config.Variants, ", "), d.Config.Cache)
 	ew.printf("- workload `%s`: one op is %s\n", d.Config.Workload, d.Config.Op)
+	if l := loaderLine(d); l != "" {
+		ew.printf("- %s\n", l)
+	}
+	if d.Config.Placement == "random" {
+		ew.printf("- placement sampled: each child pads every filter with %d–%d never-executed instructions drawn from the seed (`pads` in the JSON)\n", d.Config.PadMin, d.Config.PadMax)
+	}
 	ew.printf("- %s; each block runs every cell once, in shuffled order, in fresh children\n", blocksText(d, "≤"))
 	if r := d.Run; r != nil {
 		ew.printf("- measured in %.1f s", r.ElapsedS)
@@ -233,4 +259,12 @@ func sortedCopy(s []string) []string {
 func mdEscape(s string) string {
 	r := strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "\n", " ")
 	return r.Replace(s)
+}
+
+// loaderSuffix is ", loader" for a --loader both document, else "".
+func loaderSuffix(d *Document, loader string) string {
+	if d.Config.Loader == "both" && loader != "" {
+		return ", " + loader
+	}
+	return ""
 }

@@ -43,8 +43,13 @@ type StackEntry struct {
 
 // SimulateDoc is the document of `simulate --format json`.
 type SimulateDoc struct {
-	Stack    []StackEntry      `json:"stack"`
-	Syscalls []SimulateSyscall `json:"syscalls"`
+	// Alternative names the alternative filter this stack holds (a
+	// Firecracker thread category), empty when the sources have none.
+	Alternative string            `json:"alternative,omitempty"`
+	Stack       []StackEntry      `json:"stack"`
+	Syscalls    []SimulateSyscall `json:"syscalls"`
+	// OCI says what resolved OCI-based sources; nil when there are none.
+	OCI *OCIResolution `json:"oci,omitempty"`
 }
 
 // NewSimulateDoc describes the stack s and each cost. sr, when not nil, is
@@ -207,4 +212,34 @@ func joinUints(v []uint64) string {
 		}
 	}
 	return strings.Join(s, ",")
+}
+
+// WriteSimulateAltHeader writes, before the i-th stack's text, a blank line
+// between alternatives, the alternative's name, and (first) what resolved
+// the OCI-based sources.
+func WriteSimulateAltHeader(w io.Writer, i int, name string, res *OCIResolution) error {
+	var b strings.Builder
+	if i > 0 {
+		b.WriteString("\n")
+	}
+	if i == 0 && res != nil {
+		fmt.Fprintf(&b, "oci       conditions resolved with %s\n", res.Text)
+	}
+	if name != "" {
+		fmt.Fprintf(&b, "== %s ==\n", name)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteSimulateDocs writes one JSON document, or an array of one per
+// alternative.
+func WriteSimulateDocs(w io.Writer, docs []SimulateDoc) error {
+	switch len(docs) {
+	case 0:
+		return nil
+	case 1:
+		return WriteIndentedJSON(w, docs[0])
+	}
+	return WriteIndentedJSON(w, docs)
 }

@@ -66,6 +66,11 @@ func WriteTable(w io.Writer, d *Document) error {
 		pol = append(pol, fmt.Sprintf("%s (%d instructions)", p.Path, p.Instructions))
 	}
 	ew.printf("seccompbench %s: %s\n", d.Tool.Version, strings.Join(pol, ", "))
+	for _, p := range d.Config.Policies {
+		if p.OCI != nil && p.OCI.Text != "" {
+			ew.printf("oci: %s resolved with %s\n", p.Path, p.OCI.Text)
+		}
+	}
 	ew.printf("workload %s: ns/op = %s\n", d.Config.Workload, d.Config.Op)
 	est := "means with t CIs"
 	if d.Config.Robust {
@@ -80,8 +85,14 @@ func WriteTable(w io.Writer, d *Document) error {
 	if d.Config.SpecAllow {
 		ew.printf("filters installed with SECCOMP_FILTER_FLAG_SPEC_ALLOW (--spec-allow): no speculative store bypass mitigation is switched on\n")
 	}
-	if d.Config.Pad > 0 {
+	switch {
+	case d.Config.Placement == "random":
+		ew.printf("placement sampled: each child pads every filter with %d–%d unreachable instructions drawn from the seed (same verdicts and paths, another JIT image size and placement)\n", d.Config.PadMin, d.Config.PadMax)
+	case d.Config.Pad > 0:
 		ew.printf("every filter padded with %d unreachable instructions (--pad): same verdicts and paths, another JIT image size\n", d.Config.Pad)
+	}
+	if l := loaderLine(d); l != "" {
+		ew.printf("%s\n", l)
 	}
 	if r := d.Run; r != nil {
 		ew.printf("measured in %.1f s", r.ElapsedS)
@@ -93,19 +104,27 @@ func WriteTable(w io.Writer, d *Document) error {
 	e := d.Environment
 	ew.printf("kernel %s, %s, %d CPUs, bpf_jit_enable=%s, spec_store_bypass: %s\n",
 		e.Kernel, e.CPUModel, e.CPUs, orDash(e.BPFJitEnable), orDash(e.Vulnerabilities["spec_store_bypass"]))
+	ew.printf("%s\n", mitigationLine(d))
 	if e.ParentSeccompFilters > 0 {
 		ew.printf("note: this process already has %d inherited seccomp filters; every child inherits them, so the baseline is \"inherited filters only\"\n", e.ParentSeccompFilters)
 	}
 	ew.printf("\n")
 
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+	both := d.Config.Loader == "both"
+	vname := func(v, l string) string {
+		if both && l != "" {
+			return v + "/" + l
+		}
+		return v
+	}
 	fmt.Fprintf(tw, "variant\tfilters\tn\tmean ns/op\tmedian\t%.0f%% CI\toverhead ns\t%.0f%% CI\toverhead %%\t\n", pct, pct)
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t-\t\t\t\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), num(r.CILowNs), num(r.CIHighNs))
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t-\t\t\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), num(r.CILowNs), num(r.CIHighNs))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t%+.1f\t[%+.1f, %+.1f]\t%+.1f%%\t\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), num(r.CILowNs), num(r.CIHighNs),
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t%+.1f\t[%+.1f, %+.1f]\t%+.1f%%\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), num(r.CILowNs), num(r.CIHighNs),
 			num(r.OverheadNs), num(r.OverheadCILowNs), num(r.OverheadCIHighNs), num(r.OverheadPct))
 	}
 	tw.Flush()
@@ -113,12 +132,28 @@ func WriteTable(w io.Writer, d *Document) error {
 	if len(d.Fits) > 0 {
 		ew.printf("\nmodel: ns/op(N) = baseline + entry + N x per-filter, for N >= 1 (least squares over children, drift term included)\n")
 		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "variant\tper-filter ns\t%.0f%% CI\tentry ns\t%.0f%% CI\tR²\t\n", pct, pct)
+		placed := d.Config.Placement == "random"
+		if placed {
+			fmt.Fprintf(tw, "variant\tper-filter ns\t%.0f%% CI\tplacement ±ns\tentry ns\t%.0f%% CI\tR²\t\n", pct, pct)
+		} else {
+			fmt.Fprintf(tw, "variant\tper-filter ns\t%.0f%% CI\tentry ns\t%.0f%% CI\tR²\t\n", pct, pct)
+		}
 		for _, f := range d.Fits {
-			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%.1f\t[%.1f, %.1f]\t%.3f\t\n", f.Variant, num(f.PerFilterNs), num(f.PerFilterCILowNs), num(f.PerFilterCIHighNs),
-				num(f.EntryNs), num(f.EntryCILowNs), num(f.EntryCIHighNs), num(f.R2))
+			pl := ""
+			if placed {
+				pl = fmt.Sprintf("%.2f\t", num(f.PlacementSDNs))
+			}
+			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%s%.1f\t[%.1f, %.1f]\t%.3f\t\n", vname(f.Variant, f.Loader), num(f.PerFilterNs), num(f.PerFilterCILowNs), num(f.PerFilterCIHighNs),
+				pl, num(f.EntryNs), num(f.EntryCILowNs), num(f.EntryCIHighNs), num(f.R2))
 		}
 		tw.Flush()
+		for _, ld := range d.LoaderDiffs {
+			sig := "not distinguishable from 0"
+			if ld.Significant {
+				sig = fmt.Sprintf("p = %.3g", ld.P)
+			}
+			ew.printf("%s: per-filter %s − %s = %+.2f ns (%.0f%% CI [%+.2f, %+.2f], %s)\n", ld.Variant, ld.A, ld.B, num(ld.PerFilterDiffNs), pct, num(ld.CILowNs), num(ld.CIHighNs), sig)
+		}
 	}
 
 	if len(d.Cache) > 0 && d.CommandWorkload == nil {
@@ -174,6 +209,10 @@ func WriteTable(w io.Writer, d *Document) error {
 	}
 	ew.printf("\n")
 	for _, m := range d.Meaning {
+		if m.Loader != "" && both {
+			ew.printf("%s/%s: %s\n", m.Variant, m.Loader, m.Text)
+			continue
+		}
 		ew.printf("%s: %s\n", m.Variant, m.Text)
 	}
 	if len(d.Warnings) > 0 {
@@ -185,6 +224,54 @@ func WriteTable(w io.Writer, d *Document) error {
 		}
 	}
 	return ew.err
+}
+
+// loaderLine says who loaded the filters, "" for documents from before
+// --loader.
+func loaderLine(d *Document) string {
+	var s string
+	switch d.Config.Loader {
+	case "unprivileged":
+		s = "filters loaded without CAP_SYS_ADMIN (dropped from the effective, permitted and bounding sets and read back in each child), as runc with NoNewPrivileges and non-root services load them"
+	case "privileged":
+		s = "filters loaded with CAP_SYS_ADMIN (read back in each child), as a root process that keeps it"
+	case "both":
+		s = "filters loaded both without and with CAP_SYS_ADMIN (--loader both), as separate variants; capabilities read back in each child"
+	default:
+		return ""
+	}
+	if d.Config.LoaderReason != "" {
+		s += "; " + d.Config.LoaderReason
+	}
+	return s
+}
+
+// mitigationLine lists the kernel command line's mitigation parameters and
+// what this host's mitigation state means for seccomp: whether the JIT
+// adds the branch-history barrier for unprivileged loaders, and whether
+// installing a filter switches on speculative store bypass disable.
+func mitigationLine(d *Document) string {
+	e := d.Environment
+	cmd := "none"
+	if len(e.CmdlineMitigations) > 0 {
+		cmd = strings.Join(e.CmdlineMitigations, " ")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "mitigations: boot parameters %s; ", cmd)
+	switch emitted, known := barrierEmitted(d); {
+	case !known:
+		b.WriteString("no BHI state (spectre_v2), barrier for unprivileged loaders unknown; ")
+	case emitted:
+		fmt.Fprintf(&b, "BHI: %s, so filters loaded without CAP_SYS_ADMIN get the branch-history barrier; ", bhiState(d))
+	default:
+		fmt.Fprintf(&b, "BHI: %s, so no branch-history barrier for any loader; ", bhiState(d))
+	}
+	if e.SeccompForcesSSBD() {
+		b.WriteString("installing a filter switches on speculative store bypass disable (spec_store_bypass: via prctl and seccomp) unless --spec-allow")
+	} else {
+		fmt.Fprintf(&b, "installing a filter switches on no speculation mitigation (spec_store_bypass: %s)", orDash(e.Vulnerabilities["spec_store_bypass"]))
+	}
+	return b.String()
 }
 
 func cpuString(cpu int) string {

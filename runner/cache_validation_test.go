@@ -48,7 +48,8 @@ func BenchmarkCachePrediction(b *testing.B) {
 			med := map[Cell]float64{}
 			by := map[Cell][]float64{}
 			for _, s := range samples {
-				by[s.Cell] = append(by[s.Cell], s.NsPerOp)
+				k := Cell{Variant: s.Variant, Filters: s.Filters}
+				by[k] = append(by[k], s.NsPerOp)
 			}
 			for c, xs := range by {
 				med[c] = stats.Median(xs)
@@ -56,13 +57,13 @@ func BenchmarkCachePrediction(b *testing.B) {
 			for _, v := range variants {
 				row := ""
 				for _, n := range counts {
-					row += fmt.Sprintf(" %d:%.0f", n, med[Cell{v, n}])
+					row += fmt.Sprintf(" %d:%.0f", n, med[Cell{Variant: v, Filters: n}])
 				}
-				slope := (med[Cell{v, 32}] - med[Cell{v, 1}]) / 31
-				entry := med[Cell{v, 1}] - med[Cell{v, 0}]
+				slope := (med[Cell{Variant: v, Filters: 32}] - med[Cell{Variant: v, Filters: 1}]) / 31
+				entry := med[Cell{Variant: v, Filters: 1}] - med[Cell{Variant: v, Filters: 0}]
 				b.Logf("%-6s median ns/op by filter count:%s; entry %.0f ns, slope %.1f ns/filter", v, row, entry, slope)
 				b.ReportMetric(slope, string(v)+"-ns/filter")
-				b.ReportMetric(med[Cell{v, 32}]-med[Cell{v, 0}], string(v)+"-ns@32")
+				b.ReportMetric(med[Cell{Variant: v, Filters: 32}]-med[Cell{Variant: v, Filters: 0}], string(v)+"-ns@32")
 			}
 			cached := 0.0
 			if e.Cached {

@@ -49,6 +49,9 @@ type childSpec struct {
 	// Command, if set, makes this child the command workload's timing
 	// process (runCommandChild).
 	Command *commandChildSpec `json:"command,omitempty"`
+	// Loader is the capabilities the measuring thread loads the filters
+	// with (applyLoader); "" changes nothing.
+	Loader Loader `json:"loader,omitempty"`
 	// Notify configures the notify workload (notify.go).
 	Notify *notifySpec `json:"notify,omitempty"`
 }
@@ -67,6 +70,7 @@ type childReport struct {
 	FailedFilter    int     `json:"failed_filter"`           // index of the filter that failed to install, -1 if none
 	ProbeErrno      int     `json:"probe_errno,omitempty"`   // after an EINVAL: errno of seccompProbe (EFAULT: filters supported)
 	ExecsOK         uint64  `json:"execs_ok"`                // exec workloads: children that exited 0
+	Caps            *Caps   `json:"caps,omitempty"`          // measuring thread's capabilities, read back before seccomp(2)
 	Err             string  `json:"err,omitempty"`
 	// Command is the command workload's report (runCommandChild).
 	Command *commandChildReport `json:"command,omitempty"`
@@ -198,6 +202,7 @@ func runChild(in io.Reader) (childReport, error) {
 		tid    int
 		before int
 		cpu    int
+		caps   *Caps
 		pinErr error
 		err    error
 	}
@@ -216,6 +221,13 @@ func runChild(in io.Reader) (childReport, error) {
 			}
 		}
 		r.before = threadFilters(r.tid)
+		caps, err := applyLoader(spec.Loader, r.tid)
+		r.caps = &caps
+		if err != nil {
+			r.err = fmt.Errorf("set up %s loader: %w", spec.Loader, err)
+			readyc <- r
+			return
+		}
 		// Installing a filter needs no_new_privs (or CAP_SYS_ADMIN in the
 		// user namespace): seccomp(2), EACCES.
 		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
@@ -232,6 +244,7 @@ func runChild(in io.Reader) (childReport, error) {
 	r := <-readyc
 	rep.CPU = r.cpu
 	rep.FiltersBefore = r.before
+	rep.Caps = r.caps
 	if r.pinErr != nil {
 		rep.PinErr = r.pinErr.Error()
 	}

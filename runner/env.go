@@ -40,6 +40,12 @@ type Environment struct {
 	// Clocksource is the current clocksource; only vDSO-capable ones (tsc,
 	// kvm-clock) keep clock reads out of the filtered syscall path.
 	Clocksource string `json:"clocksource"`
+	// CmdlineMitigations are the kernel command line's parameters that
+	// choose CPU vulnerability mitigations (mitigations=, pti=,
+	// spectre_v2_user=, spec_store_bypass_disable=, spectre_bhi=, …; see
+	// mitigationParam), in command-line order, as "key" or "key=value";
+	// empty when there are none or /proc/cmdline cannot be read.
+	CmdlineMitigations []string `json:"cmdline_mitigations"`
 	// BPFJitLimit is /proc/sys/net/core/bpf_jit_limit in bytes: the JIT
 	// memory that loaders without CAP_BPF or CAP_SYS_ADMIN may be charged
 	// in total before seccomp(2) fails with errno 524 (kernel/bpf/core.c:
@@ -57,6 +63,70 @@ type Environment struct {
 	// /proc/vmallocinfo (root only), in bytes: an upper bound of the JIT
 	// charge of programs that fit a pack. -1 if unreadable.
 	BPFProgPackBytes int64 `json:"bpf_prog_pack_bytes"`
+}
+
+// mitigationParams are the kernel parameters (Documentation/admin-guide/
+// kernel-parameters.txt) that select CPU vulnerability mitigations; those
+// starting with "nospec" or "spectre" count too (mitigationParam).
+var mitigationParams = map[string]bool{
+	"mitigations": true, "pti": true, "nopti": true, "ssbd": true,
+	"spec_store_bypass_disable": true, "retbleed": true, "mds": true,
+	"tsx_async_abort": true, "mmio_stale_data": true, "srbds": true,
+	"l1tf": true, "gather_data_sampling": true, "reg_file_data_sampling": true,
+	"spec_rstack_overflow": true, "ibt": true, "kpti": true, "nosmt": true,
+	"indirect_target_selection": true, "tsa": true, "vmscape": true,
+	"retpoline": true, "noibrs": true, "noibpb": true, "l1d_flush": true,
+}
+
+// mitigationParam reports whether kernel parameter key chooses a CPU
+// vulnerability mitigation.
+func mitigationParam(key string) bool {
+	return mitigationParams[key] || strings.HasPrefix(key, "nospec") || strings.HasPrefix(key, "spectre")
+}
+
+// parseCmdlineMitigations returns the mitigation parameters of a kernel
+// command line (/proc/cmdline), in order, up to the "--" that starts
+// init's arguments.
+func parseCmdlineMitigations(cmdline string) []string {
+	out := []string{}
+	for _, f := range strings.Fields(cmdline) {
+		if f == "--" {
+			break
+		}
+		k, _, _ := strings.Cut(f, "=")
+		if mitigationParam(k) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// BHI returns the "BHI:" part of the spectre_v2 vulnerability line (e.g.
+// "Not affected", "BHI_DIS_S", "SW loop, KVM: SW loop"), "" when the line
+// has none (kernels before 6.9 and its backports, or non-x86). The x86 JIT
+// emits its branch-history barrier for unprivileged classic BPF only when
+// the kernel clears branch history with the software loop
+// (X86_FEATURE_CLEAR_BHB_LOOP: "SW loop" here; arch/x86/net/bpf_jit_comp.c:
+// emit_spectre_bhb_barrier), so "Not affected" means the loader cannot
+// matter on this host.
+func (e Environment) BHI() string {
+	line := e.Vulnerabilities["spectre_v2"]
+	for _, part := range strings.Split(line, ";") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(part), "BHI:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// SeccompForcesSSBD reports whether installing a filter switches on the
+// speculative store bypass mitigation for the task (unless
+// SECCOMP_FILTER_FLAG_SPEC_ALLOW is passed): the spec_store_bypass line
+// says "via prctl and seccomp" (arch/x86/kernel/cpu/bugs.c: ssb_strings,
+// SPEC_STORE_BYPASS_SECCOMP; arch_seccomp_spec_mitigate). Kernels before
+// 5.16 chose that mode by default; 2f46993d83ff made prctl the default.
+func (e Environment) SeccompForcesSSBD() bool {
+	return strings.Contains(e.Vulnerabilities["spec_store_bypass"], "seccomp")
 }
 
 // CaptureEnvironment reads the environment of this machine. Fields it cannot
@@ -91,6 +161,9 @@ func CaptureEnvironment() Environment {
 		e.BPFProgPackBytes = ji.Vmalloc.PackBytes
 	}
 	e.Clocksource = firstLine("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+	if b, err := os.ReadFile("/proc/cmdline"); err == nil {
+		e.CmdlineMitigations = parseCmdlineMitigations(string(b))
+	}
 	paths, _ := filepath.Glob("/sys/devices/system/cpu/vulnerabilities/*")
 	for _, p := range paths {
 		e.Vulnerabilities[filepath.Base(p)] = firstLine(p)

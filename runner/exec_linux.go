@@ -86,6 +86,9 @@ func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpe
 					ce.Cause = ErrNotSupported
 				}
 			}
+			if rep.Caps != nil && checkLoaderCaps(spec.Loader, *rep.Caps) != nil {
+				ce.Cause = ErrLoaderCaps
+			}
 		case ce.Signal != 0:
 			ce.Reason = "died"
 		default:

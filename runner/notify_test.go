@@ -35,11 +35,11 @@ func TestNotifyAnswersEveryCall(t *testing.T) {
 	for _, n := range []int{0, 1, 4} {
 		t.Run(map[int]string{0: "0 filters", 1: "1 filter", 4: "4 filters"}[n], func(t *testing.T) {
 			cfg := withDefaults(notifyCfg(t, []int{n}, NotifyOptions{}))
-			stacks, err := buildStacks(cfg)
+			stacks, _, _, err := buildStacks(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := Cell{Variant: VariantDefeat, Filters: n}
+			c := Cell{Variant: VariantDefeat, Filters: n, Loader: LoaderUnprivileged}
 			spec := childSpec{Workload: "notify", Syscall: cfg.Workload.Syscall, Filters: stacks[c], CPU: -1,
 				Iterations: cfg.Iterations, Samples: cfg.Samples, Warmup: cfg.Warmup}
 			sup, err := startSupervisor(cfg.Notify, cfg.Workload.Syscall[0], &spec)
@@ -94,11 +94,11 @@ func TestRunNotify(t *testing.T) {
 func TestNotifyReplyErrno(t *testing.T) {
 	skipIfNoSeccomp(t)
 	cfg := withDefaults(notifyCfg(t, []int{1}, NotifyOptions{Errno: syscall.EPERM}))
-	stacks, err := buildStacks(cfg)
+	stacks, _, _, err := buildStacks(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := Cell{Variant: VariantDefeat, Filters: 1}
+	c := Cell{Variant: VariantDefeat, Filters: 1, Loader: LoaderUnprivileged}
 	spec := childSpec{Workload: "notify", Syscall: cfg.Workload.Syscall, Filters: stacks[c], CPU: -1,
 		Iterations: cfg.Iterations, Samples: cfg.Samples, Warmup: cfg.Warmup}
 	sup, err := startSupervisor(cfg.Notify, cfg.Workload.Syscall[0], &spec)

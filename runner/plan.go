@@ -12,15 +12,28 @@ import (
 
 // Schedule returns the run order: trials blocks, each holding every cell
 // once in an order shuffled by a PCG seeded with seed. Randomized blocks
-// make machine drift hit all counts alike.
+// make machine drift hit all counts alike. Its cells carry no Loader; see
+// ScheduleLoaders.
 func Schedule(counts []int, variants []Variant, trials int, seed uint64) [][]Cell {
+	return ScheduleLoaders(counts, variants, nil, trials, seed)
+}
+
+// ScheduleLoaders is Schedule with every cell measured once per loader
+// (none: one cell with Loader ""). With one loader the order is the one
+// Schedule gives for the same seed.
+func ScheduleLoaders(counts []int, variants []Variant, loaders []Loader, trials int, seed uint64) [][]Cell {
+	if len(loaders) == 0 {
+		loaders = []Loader{""}
+	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	blocks := make([][]Cell, trials)
 	for b := range blocks {
 		var cells []Cell
 		for _, v := range variants {
-			for _, n := range counts {
-				cells = append(cells, Cell{Variant: v, Filters: n})
+			for _, l := range loaders {
+				for _, n := range counts {
+					cells = append(cells, Cell{Variant: v, Filters: n, Loader: l})
+				}
 			}
 		}
 		rng.Shuffle(len(cells), func(i, j int) { cells[i], cells[j] = cells[j], cells[i] })
@@ -29,11 +42,32 @@ func Schedule(counts []int, variants []Variant, trials int, seed uint64) [][]Cel
 	return blocks
 }
 
-// StackFor returns the stack a cell installs: BuildStack of the programs at
-// the cell's count, each program passed through DefeatCache for
-// VariantDefeat. It returns the *filters.LimitError of BuildStack.
+// StackFor returns the stack a cell installs without padding: BuildStack
+// of the programs at the cell's count, each program passed through
+// DefeatCache for VariantDefeat. It returns the *filters.LimitError of
+// BuildStack.
 func StackFor(progs []*filters.Program, c Cell) (filters.Stack, error) {
-	return filters.BuildStack(VariantPrograms(progs, c.Variant), c.Filters)
+	return StackForPad(progs, c, 0)
+}
+
+// StackForPad is StackFor with pad never-executed instructions appended to
+// every program (filters.Program.Padded, after DefeatCache), as a child
+// whose Sample.Pad is pad installs it.
+func StackForPad(progs []*filters.Program, c Cell, pad int) (filters.Stack, error) {
+	return filters.BuildStack(PaddedPrograms(VariantPrograms(progs, c.Variant), pad), c.Filters)
+}
+
+// PaddedPrograms returns progs with pad never-executed instructions
+// appended to each (filters.Program.Padded); progs itself for pad <= 0.
+func PaddedPrograms(progs []*filters.Program, pad int) []*filters.Program {
+	if pad <= 0 {
+		return progs
+	}
+	ps := make([]*filters.Program, len(progs))
+	for i, p := range progs {
+		ps[i] = p.Padded(pad)
+	}
+	return ps
 }
 
 // VariantPrograms returns the programs as variant v installs them: as
@@ -52,7 +86,8 @@ func VariantPrograms(progs []*filters.Program, v Variant) []*filters.Program {
 
 // withDefaults fills the zero fields of cfg that have defaults: 2 ms
 // samples, 5 samples after 1 warm-up, the highest allowed CPU for CPU -1,
-// one copy and its CPUs, and the mix workload.
+// one copy and its CPUs, the mix workload, the unprivileged loader, and
+// the placement's mode.
 func withDefaults(cfg Config) Config {
 	if cfg.SampleDuration == 0 {
 		cfg.SampleDuration = 2 * time.Millisecond
@@ -78,6 +113,10 @@ func withDefaults(cfg Config) Config {
 	if cfg.Workload.SyscallsPerIter == 0 {
 		cfg.Workload = Workloads()["mix"]
 	}
+	if len(cfg.Loaders) == 0 {
+		cfg.Loaders = []Loader{LoaderUnprivileged}
+	}
+	cfg.Placement = cfg.Placement.withDefaults()
 	return cfg
 }
 
@@ -118,26 +157,78 @@ func DeriveChildTimeout(cfg Config, stack [][]byte, perIterNs float64) time.Dura
 	return minChildTimeout + time.Duration(10*work)
 }
 
-// buildStacks returns the stack of every cell of cfg, as sock_filter
-// arrays oldest first, before any child starts: StackFor checks the kernel
-// limits. An error names the cell and wraps StackFor's.
-func buildStacks(cfg Config) (map[Cell][][]byte, error) {
-	stacks := map[Cell][][]byte{}
+// stackKey names one stack: the loader does not change what is installed.
+type stackKey struct {
+	variant Variant
+	filters int
+	pad     int
+}
+
+// stacks builds and keeps the stacks of a run as sock_filter arrays,
+// oldest first, one per (variant, count, pad).
+type stacks struct {
+	progs []*filters.Program
+	built map[stackKey][][]byte
+}
+
+// get returns the stack of cell c with pad, building it on first use. An
+// error names the cell and pad and wraps StackForPad's.
+func (s *stacks) get(c Cell, pad int) ([][]byte, error) {
+	k := stackKey{c.Variant, c.Filters, pad}
+	if st, ok := s.built[k]; ok {
+		return st, nil
+	}
+	st, err := StackForPad(s.progs, c, pad)
+	if err != nil {
+		return nil, fmt.Errorf("build stack for %s with pad %d: %w", c, pad, err)
+	}
+	var raw [][]byte
+	for _, p := range st {
+		raw = append(raw, p.Bytes())
+	}
+	s.built[k] = raw
+	return raw, nil
+}
+
+// buildStacks builds, before any child starts, the stack of every cell of
+// cfg with the largest pad its children may get, and returns them by cell
+// with the cache that builds the others, and the cells whose random pads
+// must stay below cfg.Placement's MaxPad (the value: the largest pad whose
+// stack fits). StackForPad checks the kernel limits, and a shorter pad
+// gives a shorter stack, which fits too. With random placement a cell
+// whose deepest stack would exceed MAX_INSNS_PER_PATH at MaxPad draws its
+// pads from a smaller range instead of failing; an error (naming the cell
+// and wrapping StackForPad's) means not even the smallest pad fits.
+func buildStacks(cfg Config) (map[Cell][][]byte, *stacks, map[Cell]int, error) {
+	cache := &stacks{progs: cfg.Programs, built: map[stackKey][][]byte{}}
+	largest := map[Cell][][]byte{}
+	caps := map[Cell]int{}
+	pl := cfg.Placement.withDefaults()
+	loaders := cfg.Loaders
+	if len(loaders) == 0 {
+		loaders = []Loader{""}
+	}
 	for _, v := range cfg.Variants {
-		for _, n := range cfg.Counts {
-			c := Cell{Variant: v, Filters: n}
-			s, err := StackFor(cfg.Programs, c)
-			if err != nil {
-				return nil, fmt.Errorf("build stack for %s: %w", c, err)
+		for _, l := range loaders {
+			for _, n := range cfg.Counts {
+				c := Cell{Variant: v, Filters: n, Loader: l}
+				pad := pl.Largest()
+				raw, err := cache.get(c, pad)
+				for err != nil && pl.Mode == PlacementRandom && pad > pl.MinPad {
+					pad--
+					raw, err = cache.get(c, pad)
+				}
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				if pad < pl.Largest() {
+					caps[c] = pad
+				}
+				largest[c] = raw
 			}
-			var raw [][]byte
-			for _, p := range s {
-				raw = append(raw, p.Bytes())
-			}
-			stacks[c] = raw
 		}
 	}
-	return stacks, nil
+	return largest, cache, caps, nil
 }
 
 // MaxChildWork bounds the timed work of one child: RunAdaptive refuses a

@@ -41,7 +41,7 @@ func TestInstallTimeDenialReported(t *testing.T) {
 			if !errors.As(err, &ce) {
 				t.Fatalf("err = %v, want *ChildError", err)
 			}
-			if ce.Cell != (Cell{Variant: VariantOn, Filters: 2}) || ce.Signal != tt.wantSignal || ce.Errno != tt.wantErrno {
+			if ce.Cell != (Cell{Variant: VariantOn, Filters: 2, Loader: LoaderUnprivileged}) || ce.Signal != tt.wantSignal || ce.Errno != tt.wantErrno {
 				t.Errorf("cell %v signal %v errno %v, want filters=2, %v, %v", ce.Cell, ce.Signal, ce.Errno, tt.wantSignal, tt.wantErrno)
 			}
 			for _, w := range append(tt.wantReason, "variant=on filters=2") {

@@ -32,7 +32,10 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 	if len(cfg.Counts) == 0 || len(cfg.Variants) == 0 || cfg.Trials < 1 {
 		return nil, info, errors.New("run: need at least one count, one variant and one trial")
 	}
-	stacks, err := buildStacks(cfg)
+	if err := cfg.Placement.Check(); err != nil {
+		return nil, info, fmt.Errorf("run: %w", err)
+	}
+	stacks, cache, padCaps, err := buildStacks(cfg)
 	if err != nil {
 		return nil, info, err
 	}
@@ -79,8 +82,11 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 	}
 	info.Iterations = cfg.Iterations
 	info.CPUs = cfg.cpus
+	if len(padCaps) > 0 {
+		info.PadCaps = padCaps
+	}
 	maxBlocks := max(cfg.Trials, cfg.MaxTrials)
-	perBlock := len(cfg.Counts) * len(cfg.Variants)
+	perBlock := len(cfg.Counts) * len(cfg.Variants) * len(cfg.Loaders)
 	start := time.Now()
 	var out []Sample
 	seq := 0
@@ -106,7 +112,7 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 		}
 		// Each block gets its own shuffle, derived from the seed and the
 		// block index, so adding blocks never changes earlier ones.
-		cells := Schedule(cfg.Counts, cfg.Variants, 1, cfg.Seed+uint64(b)*0x9e3779b9)[0]
+		cells := ScheduleLoaders(cfg.Counts, cfg.Variants, cfg.Loaders, 1, cfg.Seed+uint64(b)*0x9e3779b9)[0]
 		for _, c := range cells {
 			if err := ctx.Err(); err != nil {
 				info.StopReason, info.Elapsed = StopCancelled, time.Since(start)
@@ -114,7 +120,17 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 			}
 			cc := cfg
 			cc.ChildTimeout = timeouts[c]
-			s, err := runCell(ctx, cc, c, stacks[c])
+			pad := cfg.Placement.PadFor(cfg.Seed, seq)
+			if cp, ok := padCaps[c]; ok {
+				pad = cfg.Placement.capped(cp).PadFor(cfg.Seed, seq)
+			}
+			stack, err := cache.get(c, pad)
+			if err != nil { // cannot happen: the largest pad fits
+				info.StopReason, info.Elapsed = StopFailed, time.Since(start)
+				return out, info, err
+			}
+			s, err := runCell(ctx, cc, c, stack)
+			s.Pad = pad
 			if err != nil {
 				info.StopReason, info.Elapsed = StopFailed, time.Since(start)
 				if ctx.Err() != nil {
@@ -266,6 +282,7 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 		ControlIters: cfg.ControlIters,
 		PathArg:      cfg.Workload.PathArg,
 		ExecPaths:    cfg.execPaths,
+		Loader:       c.Loader,
 	}
 	if cfg.SpecAllow {
 		spec.Flags |= seccompFlagSpecAllow
@@ -308,8 +325,19 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 			return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("only %d of %d execs ran the program to exit(0): a filter may deny clone, execve, exit or wait4", rep.ExecsOK, want)}
 		}
 	}
+	if c.Loader != "" {
+		if rep.Caps == nil {
+			return Sample{}, &ChildError{Cell: c, Reason: "reported no capabilities", Cause: ErrLoaderCaps}
+		}
+		if err := checkLoaderCaps(c.Loader, *rep.Caps); err != nil {
+			return Sample{}, &ChildError{Cell: c, Reason: err.Error(), Cause: ErrLoaderCaps}
+		}
+	}
 	ops := float64(cfg.Iterations) * float64(cfg.Workload.SyscallsPerIter)
 	s := Sample{Cell: c, InstallNs: rep.InstallNs, FiltersSeen: rep.FiltersAfter, CPU: rep.CPU, PinErr: rep.PinErr}
+	if rep.Caps != nil {
+		s.Caps, s.CapSysAdmin = *rep.Caps, rep.Caps.SysAdmin()
+	}
 	for _, ns := range rep.SamplesNs {
 		s.SamplesNsPerOp = append(s.SamplesNsPerOp, float64(ns)/ops)
 	}

@@ -24,6 +24,27 @@ const seccompFlagTSync = 1
 // refuses (the error names it and wraps the errno) or a failed execve, in
 // which case this process stays filtered.
 func ExecUnder(stack [][]byte, specAllow bool, argv []string, env []string) error {
+	return ExecUnderWith(stack, ExecOptions{SpecAllow: specAllow}, argv, env)
+}
+
+// ExecOptions are the settings of ExecUnderWith.
+type ExecOptions struct {
+	// SpecAllow passes SECCOMP_FILTER_FLAG_SPEC_ALLOW (Linux 4.17).
+	SpecAllow bool
+	// Loader gives the calling thread the capabilities of a Loader before
+	// the first filter goes in (applyLoader): LoaderUnprivileged drops
+	// CAP_SYS_ADMIN from the bounding, effective, permitted and
+	// inheritable sets, so the kernel JIT-compiles the filters as for an
+	// unprivileged runtime, and the program exec'd afterwards cannot get
+	// the capability back; LoaderPrivileged requires it; "" changes
+	// nothing.
+	Loader Loader
+}
+
+// ExecUnderWith is ExecUnder with ExecOptions. Errors also wrap those of
+// applyLoader (ErrLoaderCaps when the read-back capabilities are wrong).
+func ExecUnderWith(stack [][]byte, opts ExecOptions, argv []string, env []string) error {
+	specAllow := opts.SpecAllow
 	if len(argv) == 0 {
 		return fmt.Errorf("exec under filters: no command")
 	}
@@ -33,6 +54,11 @@ func ExecUnder(stack [][]byte, specAllow bool, argv []string, env []string) erro
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	if opts.Loader != "" {
+		if _, err := applyLoader(opts.Loader, unix.Gettid()); err != nil {
+			return fmt.Errorf("exec under filters: set up %s loader: %w", opts.Loader, err)
+		}
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("exec under filters: set no_new_privs: %w", err)
 	}

@@ -22,15 +22,22 @@ const (
 	VariantDefeat Variant = "defeat"
 )
 
-// Cell is one configuration: a variant at a filter count.
+// Cell is one configuration: a variant at a filter count, loaded by a
+// Loader ("" for a cell built without one, e.g. calibration).
 type Cell struct {
 	Variant Variant
 	Filters int
+	Loader  Loader
 }
 
-// String names the cell as "variant=V filters=N", as errors and progress
-// lines show it.
-func (c Cell) String() string { return fmt.Sprintf("variant=%s filters=%d", c.Variant, c.Filters) }
+// String names the cell as "variant=V filters=N loader=L" (without the
+// loader part when Loader is ""), as errors and progress lines show it.
+func (c Cell) String() string {
+	if c.Loader == "" {
+		return fmt.Sprintf("variant=%s filters=%d", c.Variant, c.Filters)
+	}
+	return fmt.Sprintf("variant=%s filters=%d loader=%s", c.Variant, c.Filters, c.Loader)
+}
 
 // Config describes a measurement run.
 type Config struct {
@@ -41,11 +48,19 @@ type Config struct {
 	Counts []int
 	// Variants are measured at every count.
 	Variants []Variant
+	// Loaders are measured at every variant and count, each as its own
+	// cells (default: LoaderUnprivileged only). See Loader.
+	Loaders []Loader
+	// Placement chooses each child's pad: the never-executed instructions
+	// appended to every filter of its stack. The zero value appends none;
+	// DefaultPlacement draws a pad from [0, DefaultMaxPad] per child from
+	// Seed, as `run` does by default.
+	Placement Placement
 	// Workload is the timed loop.
 	Workload Workload
 	// Trials is the number of randomized blocks: each holds every cell once.
 	Trials int
-	// Seed seeds the block shuffles.
+	// Seed seeds the block shuffles and the random pads.
 	Seed uint64
 	// CPU pins the measuring thread; -1 picks one (HighestCPU), -2 disables
 	// pinning.
@@ -141,6 +156,10 @@ type RunInfo struct {
 	// RunNs is the command workload's calibrated wall time of one run in
 	// ns, wrapper start-up included (0 for the loops).
 	RunNs float64
+	// PadCaps lists the cells whose random pads were drawn from
+	// [MinPad, cap] instead of up to MaxPad, because a larger pad would
+	// take their stack over MAX_INSNS_PER_PATH; nil when none.
+	PadCaps map[Cell]int
 }
 
 // Sample is one child's result: the unit of replication.
@@ -175,6 +194,16 @@ type Sample struct {
 	// (execve to reaping), SamplesNsPerOp each run's, and InstallNs each
 	// filter's seccomp(2) time, median over runs.
 	Command *CommandSample
+	// Pad is the number of never-executed instructions appended to every
+	// filter of the child's stack (Config.Placement), in instructions.
+	Pad int
+	// Caps are the measuring thread's capability sets, read back in the
+	// child after applying its Loader and before its first seccomp(2)
+	// (zero when the child did not report them).
+	Caps Caps
+	// CapSysAdmin reports whether CAP_SYS_ADMIN was in the effective set
+	// then: whether the kernel JIT-compiled the filters as privileged.
+	CapSysAdmin bool
 }
 
 // ErrChild is wrapped by every *ChildError.

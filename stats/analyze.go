@@ -11,8 +11,10 @@ import (
 
 // CellResult is the analysis of one cell: one variant at one filter count.
 type CellResult struct {
-	// Variant and Filters identify the cell (Filters = N, 0 = baseline).
+	// Variant, Loader and Filters identify the cell (Filters = N, 0 =
+	// baseline; Loader "" when the run did not record one).
 	Variant string
+	Loader  string
 	Filters int
 	// Summary is [Normal] or, with [Options].Robust, [Robust] of Samples.
 	Summary Summary
@@ -22,6 +24,8 @@ type CellResult struct {
 	Overhead Diff
 	// Samples are the cell's ns/op values in run (Seq) order.
 	Samples []float64
+	// Pads are the samples' pads (Observation.Pad), aligned with Samples.
+	Pads []int
 	// Outliers is the number of samples flagged by [Outliers]; they are
 	// kept in every estimate. OutlierIndex holds their indices in Samples.
 	Outliers     int
@@ -33,10 +37,15 @@ type Result struct {
 	// Cells are ordered by variant (see [Options].Variants), then by
 	// ascending filter count.
 	Cells []CellResult
-	// Fits holds one [FitStack] result per variant that has at least two
-	// filter counts ≥ 1, in the order of Cells; each carries its Variant.
-	// A slice rather than a map keeps the order deterministic.
+	// Fits holds one [FitStack] result per variant and loader that has at
+	// least two filter counts ≥ 1, in the order of Cells; each carries its
+	// Variant and Loader. A slice rather than a map keeps the order
+	// deterministic.
 	Fits []Fit
+	// LoaderDiffs compares, per variant measured with more than one
+	// loader, the per-filter cost of the first loader (Options.Loaders
+	// order) with each other one ([DiffFits]).
+	LoaderDiffs []FitDiff
 	// Confidence is the confidence level of every interval in the result.
 	Confidence float64
 	// Robust reports whether cells use median/bootstrap (true) or mean/t.
@@ -46,7 +55,8 @@ type Result struct {
 	Warnings []string
 }
 
-// Fit returns the fit for variant and whether there is one.
+// Fit returns the first fit for variant (of any loader) and whether there
+// is one; see [Result.FitFor] when a run measured several loaders.
 func (r Result) Fit(variant string) (Fit, bool) {
 	for _, f := range r.Fits {
 		if f.Variant == variant {
@@ -56,17 +66,41 @@ func (r Result) Fit(variant string) (Fit, bool) {
 	return Fit{}, false
 }
 
+// FitFor returns the fit for variant and loader and whether there is one.
+func (r Result) FitFor(variant, loader string) (Fit, bool) {
+	for _, f := range r.Fits {
+		if f.Variant == variant && f.Loader == loader {
+			return f, true
+		}
+	}
+	return Fit{}, false
+}
+
+// where names a variant and loader in warnings: `variant "on"` or
+// `variant "on", loader "privileged"`.
+func where(variant, loader string) string {
+	if loader == "" {
+		return fmt.Sprintf("variant %q", variant)
+	}
+	return fmt.Sprintf("variant %q, loader %q", variant, loader)
+}
+
 // AllWarnings returns the run's warnings followed by every fit's and cell's,
 // each prefixed with where it comes from, e.g. `variant "on", 4 filters: …`.
 func (r Result) AllWarnings() []string {
 	out := slices.Clone(r.Warnings)
 	for _, f := range r.Fits {
 		for _, w := range f.Warnings {
-			out = append(out, fmt.Sprintf("variant %q, stack fit: %s", f.Variant, w))
+			out = append(out, fmt.Sprintf("%s, stack fit: %s", where(f.Variant, f.Loader), w))
+		}
+	}
+	for _, d := range r.LoaderDiffs {
+		for _, w := range d.Warnings {
+			out = append(out, fmt.Sprintf("variant %q, loader difference: %s", d.Variant, w))
 		}
 	}
 	for _, c := range r.Cells {
-		where := fmt.Sprintf("variant %q, %d filters", c.Variant, c.Filters)
+		where := fmt.Sprintf("%s, %d filters", where(c.Variant, c.Loader), c.Filters)
 		for _, w := range c.Summary.Warnings {
 			out = append(out, where+": "+w)
 		}
@@ -79,7 +113,14 @@ func (r Result) AllWarnings() []string {
 
 type cellKey struct {
 	variant string
+	loader  string
 	filters int
+}
+
+// groupKey is one fit's observations: a variant and a loader.
+type groupKey struct {
+	variant string
+	loader  string
 }
 
 // Analyze groups obs into cells (variant × filter count), summarizes each
@@ -112,31 +153,47 @@ func Analyze(obs []Observation, opt Options) (Result, error) {
 	slices.SortStableFunc(sorted, func(a, b Observation) int { return cmp.Compare(a.Seq, b.Seq) })
 	cells := map[cellKey][]Observation{}
 	byVariant := map[string][]Observation{}
+	byLoader := map[string][]Observation{}
+	byGroup := map[groupKey][]Observation{}
 	var pooledBase []Observation
 	for _, o := range sorted {
-		k := cellKey{o.Variant, max(o.Filters, 0)}
+		k := cellKey{o.Variant, o.Loader, max(o.Filters, 0)}
 		cells[k] = append(cells[k], o)
 		byVariant[o.Variant] = append(byVariant[o.Variant], o)
+		byLoader[o.Loader] = append(byLoader[o.Loader], o)
+		g := groupKey{o.Variant, o.Loader}
+		byGroup[g] = append(byGroup[g], o)
 		if k.filters == 0 {
 			pooledBase = append(pooledBase, o)
 		}
 	}
 	variants := orderVariants(byVariant, opt.Variants)
+	loaders := orderVariants(byLoader, opt.Loaders)
+	rank, lrank := map[string]int{}, map[string]int{}
+	for i, v := range variants {
+		rank[v] = i
+	}
+	for i, l := range loaders {
+		lrank[l] = i
+	}
 
 	keys := make([]cellKey, 0, len(cells))
 	for k := range cells {
 		keys = append(keys, k)
 	}
-	rank := map[string]int{}
-	for i, v := range variants {
-		rank[v] = i
-	}
 	slices.SortFunc(keys, func(a, b cellKey) int {
-		return cmp.Or(cmp.Compare(rank[a.variant], rank[b.variant]), cmp.Compare(a.filters, b.filters))
+		return cmp.Or(cmp.Compare(rank[a.variant], rank[b.variant]), cmp.Compare(lrank[a.loader], lrank[b.loader]), cmp.Compare(a.filters, b.filters))
+	})
+	groups := make([]groupKey, 0, len(byGroup))
+	for g := range byGroup {
+		groups = append(groups, g)
+	}
+	slices.SortFunc(groups, func(a, b groupKey) int {
+		return cmp.Or(cmp.Compare(rank[a.variant], rank[b.variant]), cmp.Compare(lrank[a.loader], lrank[b.loader]))
 	})
 
-	baseOf := func(v string) ([]Observation, bool) {
-		if b, ok := cells[cellKey{v, 0}]; ok {
+	baseOf := func(g groupKey) ([]Observation, bool) {
+		if b, ok := cells[cellKey{g.variant, g.loader, 0}]; ok {
 			return b, true
 		}
 		return pooledBase, false
@@ -144,7 +201,7 @@ func Analyze(obs []Observation, opt Options) (Result, error) {
 	for _, k := range keys {
 		xs := values(cells[k])
 		seed := cellSeed(opt.Seed, k)
-		c := CellResult{Variant: k.variant, Filters: k.filters, Samples: xs}
+		c := CellResult{Variant: k.variant, Loader: k.loader, Filters: k.filters, Samples: xs, Pads: pads(cells[k])}
 		if opt.Robust {
 			c.Summary = robust(xs, conf, seed, th)
 		} else {
@@ -157,7 +214,7 @@ func Analyze(obs []Observation, opt Options) (Result, error) {
 				"%d of %d samples are outliers by the median/MAD rule (|modified z| > %g); kept in every estimate",
 				c.Outliers, len(xs), th.OutlierK))
 		}
-		base, own := baseOf(k.variant)
+		base, own := baseOf(groupKey{k.variant, k.loader})
 		switch {
 		case k.filters == 0:
 			c.Overhead = Diff{Confidence: conf, N1: len(xs), N2: len(xs), P: 1, DF: math.NaN()}
@@ -181,29 +238,49 @@ func Analyze(obs []Observation, opt Options) (Result, error) {
 		res.Cells = append(res.Cells, c)
 	}
 
-	for _, v := range variants {
-		hasStack := slices.ContainsFunc(byVariant[v], func(o Observation) bool { return o.Filters > 0 })
+	for _, g := range groups {
+		hasStack := slices.ContainsFunc(byGroup[g], func(o Observation) bool { return o.Filters > 0 })
 		if !hasStack {
 			continue
 		}
-		fitObs := slices.DeleteFunc(slices.Clone(byVariant[v]), func(o Observation) bool { return o.Filters <= 0 })
-		base, _ := baseOf(v)
+		fitObs := slices.DeleteFunc(slices.Clone(byGroup[g]), func(o Observation) bool { return o.Filters <= 0 })
+		base, _ := baseOf(g)
 		fitObs = append(fitObs, base...)
 		f, err := FitStack(fitObs, conf)
 		if err != nil {
 			if errors.Is(err, ErrNotIdentifiable) {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("variant %q: no per-filter fit: %v", v, err))
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: no per-filter fit: %v", where(g.variant, g.loader), err))
 				continue
 			}
-			return Result{}, fmt.Errorf("analyze variant %q: %w", v, err)
+			return Result{}, fmt.Errorf("analyze %s: %w", where(g.variant, g.loader), err)
 		}
-		f.Variant = v
+		f.Variant, f.Loader = g.variant, g.loader
 		if w := driftWarning(f, th); w != "" {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("variant %q: %s", v, w))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %s", where(g.variant, g.loader), w))
 		}
 		res.Fits = append(res.Fits, f)
 	}
+	for _, v := range variants {
+		var fs []Fit
+		for _, f := range res.Fits {
+			if f.Variant == v {
+				fs = append(fs, f)
+			}
+		}
+		for _, f := range fs[min(1, len(fs)):] {
+			res.LoaderDiffs = append(res.LoaderDiffs, DiffFits(fs[0], f))
+		}
+	}
 	return res, nil
+}
+
+// pads returns the Pad of obs in order.
+func pads(obs []Observation) []int {
+	ps := make([]int, len(obs))
+	for i, o := range obs {
+		ps[i] = o.Pad
+	}
+	return ps
 }
 
 // driftWarning returns a warning if the fitted drift is significant and moves
@@ -257,5 +334,8 @@ func values(obs []Observation) []float64 {
 func cellSeed(seed uint64, k cellKey) uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s\x00%d", k.variant, k.filters)
+	if k.loader != "" {
+		fmt.Fprintf(h, "\x00%s", k.loader)
+	}
 	return seed ^ h.Sum64()
 }

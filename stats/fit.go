@@ -33,6 +33,8 @@ const maxCond = 1e10
 type Fit struct {
 	// Variant is the variant of the N ≥ 1 observations.
 	Variant string
+	// Loader is the loader of the N ≥ 1 observations ([Analyze] sets it).
+	Loader string
 	// PerFilter is the cost of each filter in ns/op; PerFilterLo and
 	// PerFilterHi bound its interval.
 	PerFilter, PerFilterLo, PerFilterHi float64
@@ -60,6 +62,20 @@ type Fit struct {
 	// SeqSpan is max(Seq) - min(Seq) over the observations, so that
 	// Drift·SeqSpan is the modeled drift over the run in ns/op.
 	SeqSpan int
+	// PerFilterSE is the standard error of PerFilter and PerFilterDF the
+	// degrees of freedom of its interval, which is PerFilter ±
+	// t(1-α/2, PerFilterDF)·PerFilterSE. With several pads they come from
+	// the placement-aware (cluster-robust) variance when that is the
+	// larger; see placement.go.
+	PerFilterSE, PerFilterDF float64
+	// PlacementSD is the between-placement standard deviation of the
+	// per-filter cost in ns/op per filter (σ_p of the random-slope model
+	// in placement.go): how far one program size's per-filter cost
+	// typically lies from the average over sizes. NaN when the
+	// observations have fewer than two pads (fixed placement).
+	PlacementSD float64
+	// Pads is the number of distinct pads among the N ≥ 1 observations.
+	Pads int
 	// Warnings explain reduced models and missing intervals.
 	Warnings []string
 }
@@ -186,6 +202,7 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 	f.DF, f.R2 = res.df, res.r2
 	f.Baseline, f.Entry, f.EntryLo, f.EntryHi, f.EntryP = nan, nan, nan, nan, nan
 	f.DriftLo, f.DriftHi = nan, nan
+	f.PlacementSD = nan
 	for i, name := range names {
 		c, lo, hi, p := res.coef[i], res.lo[i], res.hi[i], res.p[i]
 		switch name {
@@ -197,6 +214,10 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 			f.Entry, f.EntryLo, f.EntryHi, f.EntryP = c, lo, hi, p
 		case "per_filter":
 			f.PerFilter, f.PerFilterLo, f.PerFilterHi, f.PerFilterP = c, lo, hi, p
+			f.PerFilterSE, f.PerFilterDF = res.se[i], res.df
+			if res.df >= 1 {
+				f.applyPlacement(x, y, obs, i, confidence)
+			}
 		case "drift":
 			f.Drift, f.DriftLo, f.DriftHi = c, lo, hi
 		}
@@ -208,6 +229,33 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 		f.Warnings = append(f.Warnings, fmt.Sprintf("%d observations for %d parameters: no intervals; need at least %d", len(obs), len(names), len(names)+1))
 	}
 	return f, nil
+}
+
+// applyPlacement estimates the between-placement SD from the pads of obs
+// and widens the per-filter interval to the placement-aware one when that
+// is wider (placement.go). col is the per-filter column of x.
+func (f *Fit) applyPlacement(x *mat.Dense, y []float64, obs []Observation, col int, confidence float64) {
+	filters := make([]int, len(obs))
+	pads := make([]int, len(obs))
+	for i, o := range obs {
+		filters[i], pads[i] = max(o.Filters, 0), o.Pad
+	}
+	pr := placementFit(x, y, filters, pads, col)
+	f.Pads = max(pr.clusters, 1)
+	f.PlacementSD = pr.sd
+	if math.IsNaN(pr.se) || pr.df < 1 {
+		return
+	}
+	olsHalf := tQuantile(confidence, f.PerFilterDF) * f.PerFilterSE
+	crHalf := tQuantile(confidence, pr.df) * pr.se
+	if !(crHalf > olsHalf) {
+		return
+	}
+	f.PerFilterSE, f.PerFilterDF = pr.se, pr.df
+	f.PerFilterLo, f.PerFilterHi = f.PerFilter-crHalf, f.PerFilter+crHalf
+	if pr.se > 0 {
+		f.PerFilterP = tTwoSidedP(f.PerFilter/pr.se, pr.df)
+	}
 }
 
 // Trend is a straight line y = Intercept + Slope·Seq fitted by least

@@ -22,6 +22,13 @@ type Observation struct {
 	// NsPerOp is the child's measured time in nanoseconds per op. It must be
 	// finite and not negative.
 	NsPerOp float64
+	// Loader names who loaded the filters, e.g. "unprivileged" or
+	// "privileged"; cells and fits are per (Variant, Loader). "" when the
+	// run did not record it.
+	Loader string
+	// Pad is the number of never-executed instructions appended to every
+	// filter of the child (its placement cluster; see [Fit].PlacementSD).
+	Pad int
 	// InstallNs is the duration of each seccomp(2) call of the child, in ns
 	// ([SetupCost]); Analyze ignores it.
 	InstallNs []int64
@@ -102,6 +109,9 @@ type Options struct {
 	// Variants optionally fixes the order of variants in the result;
 	// variants not listed follow in lexical order.
 	Variants []string
+	// Loaders optionally fixes the order of loaders within a variant, the
+	// same way; the first is the reference of [Result].LoaderDiffs.
+	Loaders []string
 	// Thresholds tunes warnings, outlier detection and the bootstrap.
 	Thresholds Thresholds
 }

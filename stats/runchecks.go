@@ -1,6 +1,9 @@
 package stats
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // This file holds the checks a run reports beside its estimates: what
 // installing filters costs, whether installing them slowed unrelated code,
@@ -119,7 +122,9 @@ func DriftByVariant(obs []Observation, variants []string, confidence float64) []
 // ns/op per filter with intervals ([Welch] difference of the cells divided
 // by the count difference). A linear model assumes they are equal.
 type Linearity struct {
-	Variant        string
+	Variant string
+	// Loader is the cells' loader ("" when not recorded).
+	Loader         string
 	LowFrom        int
 	LowTo          int
 	LowNs          float64
@@ -139,10 +144,20 @@ type Linearity struct {
 // out.
 func DepthLinearity(res Result, variants []string, confidence float64) []Linearity {
 	var out []Linearity
+	type group struct{ v, l string }
+	var groups []group
 	for _, v := range variants {
+		for _, c := range res.Cells {
+			if g := (group{v, c.Loader}); c.Variant == v && !slices.Contains(groups, g) {
+				groups = append(groups, g)
+			}
+		}
+	}
+	for _, g := range groups {
+		v := g.v
 		var cells []CellResult
 		for _, c := range res.Cells {
-			if c.Variant == v && c.Filters >= 1 {
+			if c.Variant == v && c.Loader == g.l && c.Filters >= 1 {
 				cells = append(cells, c)
 			}
 		}
@@ -155,7 +170,7 @@ func DepthLinearity(res Result, variants []string, confidence float64) []Lineari
 			return d.Delta / n, d.Lo / n, d.Hi / n
 		}
 		lo, hi := cells[:2], cells[len(cells)-2:]
-		l := Linearity{Variant: v, LowFrom: lo[0].Filters, LowTo: lo[1].Filters, HighFrom: hi[0].Filters, HighTo: hi[1].Filters}
+		l := Linearity{Variant: v, Loader: g.l, LowFrom: lo[0].Filters, LowTo: lo[1].Filters, HighFrom: hi[0].Filters, HighTo: hi[1].Filters}
 		l.LowNs, l.LowCILowNs, l.LowCIHighNs = slope(lo[0], lo[1])
 		l.HighNs, l.HighCILowNs, l.HighCIHighNs = slope(hi[0], hi[1])
 		if math.IsNaN(l.LowNs) || math.IsNaN(l.HighNs) || math.IsNaN(l.LowCILowNs) || math.IsNaN(l.HighCILowNs) {
@@ -202,18 +217,29 @@ func (t Target) MetBy(f Fit) bool {
 }
 
 // PreciseEnough reports whether every variant's per-filter fit ([FitStack])
-// over obs meets the target; a variant that cannot be fitted does not.
+// over obs meets the target, one fit per loader of the variant; a variant
+// or loader that cannot be fitted does not.
 func PreciseEnough(obs []Observation, variants []string, confidence float64, t Target) bool {
 	for _, v := range variants {
-		var vobs []Observation
+		byLoader := map[string][]Observation{}
+		var loaders []string
 		for _, o := range obs {
-			if o.Variant == v {
-				vobs = append(vobs, o)
+			if o.Variant != v {
+				continue
 			}
+			if _, ok := byLoader[o.Loader]; !ok {
+				loaders = append(loaders, o.Loader)
+			}
+			byLoader[o.Loader] = append(byLoader[o.Loader], o)
 		}
-		f, err := FitStack(vobs, confidence)
-		if err != nil || !t.MetBy(f) {
+		if len(loaders) == 0 {
 			return false
+		}
+		for _, l := range loaders {
+			f, err := FitStack(byLoader[l], confidence)
+			if err != nil || !t.MetBy(f) {
+				return false
+			}
 		}
 	}
 	return true

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/jitcost"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
@@ -25,14 +30,22 @@ type CompileOptions struct {
 	Format   string
 	Compiler string
 	// SystemdStack is a unit file whose modeled filter stack is printed
-	// instead of a policy.
+	// instead of a policy ("-": standard input).
 	SystemdStack string
+	// Save is a directory to write the compiled filters to, as inspect
+	// --save does (--save).
+	Save string
+	// Load are --format-in, --caps, --kernel-version, --arch,
+	// --profile-name, --base and --thread.
+	Load cmdutil.LoadFlags
+	// Now stamps --save's manifest.
+	Now func() time.Time
 }
 
 // NewCmdCompile builds `seccompbench compile`. runF, if not nil, replaces
 // compileRun (tests use it to check flag parsing).
 func NewCmdCompile(f *cmdutil.Factory, runF func(*CompileOptions) error) *cobra.Command {
-	opts := &CompileOptions{IO: f.IO}
+	opts := &CompileOptions{IO: f.IO, Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "compile POLICY | --systemd-stack UNIT",
 		Short: "Show the BPF filter a policy compiles to",
@@ -54,16 +67,26 @@ output show both side by side. libseccomp needs a binary built with
 -tags libseccomp (cgo and libseccomp-dev). Beats policies are compiled by
 go-seccomp-bpf and raw BPF is shown as it is, whatever --compiler says.
 
-POLICY is a policy file, "default" for the embedded default policy or
-"docker-default" for Docker's default profile.
+POLICY is a policy file of any format run reads ("-": standard input),
+"default" for the embedded default policy or "docker-default" for Docker's
+default profile. A Firecracker file holds one filter per thread category:
+pick one with --thread. For OCI-based formats, the output says which
+capabilities, kernel version and host arch resolved the profile's
+conditions (--caps, --kernel-version, --arch).
 
---systemd-stack UNIT prints the stack of filters systemd 252 installs for
-the unit on x86_64 (one filter per local architecture per directive, in
-systemd's order), with a count per directive, ending with "N filters".`,
+--systemd-stack UNIT (or a unit given as POLICY) prints the stack of
+filters systemd 252 installs for the unit on x86_64 (one filter per local
+architecture per directive, in systemd's order), with a count per
+directive, ending with "N filters". --save DIR writes the compiled
+filters as DIR/filter-NN.bpf (raw, oldest first) plus DIR/manifest.json
+(directive, arch and instructions of each), the layout inspect --save
+writes, so run, simulate and bubblewrap can use them.`,
 		Example: `  seccompbench compile default
   seccompbench compile testdata/policies/denylist.yaml --format raw > filter.bpf
   seccompbench compile docker-default --compiler libseccomp
-  seccompbench compile --systemd-stack testdata/policies/hardened.service`,
+  seccompbench compile --systemd-stack testdata/policies/hardened.service
+  seccompbench compile --systemd-stack testdata/policies/hardened.service --save stack/
+  seccompbench compile testdata/policies/firecracker-vmm.json --thread vcpu`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if opts.SystemdStack != "" {
 				if len(args) != 0 {
@@ -88,6 +111,9 @@ systemd's order), with a count per directive, ending with "N filters".`,
 			if _, err := scmp.ParseCompiler(opts.Compiler); err != nil {
 				return cmdutil.FlagErrorf("--compiler: %q is not native or libseccomp", opts.Compiler)
 			}
+			if _, err := opts.Load.Options(nil); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -97,16 +123,15 @@ systemd's order), with a count per directive, ending with "N filters".`,
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output format: text, raw or json")
 	cmd.Flags().StringVar(&opts.Compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (needs a -tags libseccomp build)")
 	cmd.Flags().StringVar(&opts.SystemdStack, "systemd-stack", "", "print the filter stack systemd installs for the unit `FILE`")
+	cmd.Flags().StringVar(&opts.Save, "save", "", "also write the filters as raw BPF plus manifest.json into `DIR`, as inspect --save does")
+	cmdutil.AddLoadFlags(cmd.Flags(), &opts.Load, true)
 	return cmd
 }
 
-// compileSystemdStack prints the modeled stack of opts.SystemdStack.
-func compileSystemdStack(opts *CompileOptions, comp scmp.Compiler) error {
-	data, err := os.ReadFile(opts.SystemdStack)
-	if err != nil {
-		return fmt.Errorf("read systemd unit: %w", err)
-	}
-	unit, err := systemd.ParseUnit(opts.SystemdStack, data, systemd.Options{Compiler: comp})
+// compileSystemdStack prints the modeled stack of the unit name whose
+// content is data.
+func compileSystemdStack(opts *CompileOptions, name string, data []byte, comp scmp.Compiler) error {
+	unit, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: comp})
 	if err != nil {
 		return fmt.Errorf("model systemd stack: %w", err)
 	}
@@ -126,46 +151,73 @@ func compileSystemdStack(opts *CompileOptions, comp scmp.Compiler) error {
 		other = scmp.CompilerLibseccomp
 	}
 	if other == scmp.CompilerNative || scmp.LibseccompAvailable() {
-		if u2, err := systemd.ParseUnit(opts.SystemdStack, data, systemd.Options{Compiler: other}); err == nil {
+		if u2, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: other}); err == nil {
 			layouts[other.String()] = total(u2)
 		}
 	}
-	switch opts.Format {
-	case "json":
+	if opts.Format == "raw" {
+		return cmdutil.FlagErrorf("--format raw: a systemd stack is several filters; use --format text or json, or --save DIR for one raw file per filter")
+	}
+	if opts.Save != "" {
+		if err := saveStack(opts, unit.Source(), fmt.Sprintf("systemd 252 stack of %s on x86_64 (%s layout)", name, comp)); err != nil {
+			return err
+		}
+	}
+	if opts.Format == "json" {
 		return report.WriteSystemdStackJSON(opts.IO.Out, unit, comp, layouts)
-	case "raw":
-		return cmdutil.FlagErrorf("--format raw: a systemd stack is several filters; use --format text or json (or inspect --save on a running unit)")
 	}
 	return report.WriteSystemdStackText(opts.IO.Out, unit, comp, layouts)
 }
 
-// ociSource reports whether spec names an OCI profile, the only format
-// --compiler applies to.
-func ociSource(spec string) bool {
-	if spec == oci.DockerDefaultName {
-		return true
+// saveStack writes src's filters to opts.Save in inspect --save's
+// layout, each with its directive (src.Parts) and arch (src.Arches).
+func saveStack(opts *CompileOptions, src *filters.Source, modeled string) error {
+	var directive []string
+	for _, p := range src.Parts {
+		for range p.Count {
+			directive = append(directive, p.Name)
+		}
 	}
-	data, err := os.ReadFile(spec)
-	return err == nil && formats.DetectFormat(spec, data) == formats.OCI
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	m := report.InspectManifest{Name: src.Name, Captured: now().UTC().Format(time.RFC3339), Modeled: modeled}
+	err := inspect.SaveStack(opts.Save, m, src.Filters, func(i int, f *report.InspectSavedFilter) {
+		f.Name = src.Filters[i].Name
+		if i < len(directive) && src.Stacked {
+			f.Directive = directive[i]
+		}
+		if i < len(src.Arches) {
+			f.Arch = src.Arches[i]
+		}
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "saved %d filters to %s\n", len(src.Filters), opts.Save)
+	return nil
 }
 
-// layoutsOf compiles an OCI profile with every compiler built in.
-func layoutsOf(spec string) (*report.Layouts, error) {
-	n, err := formats.OpenWith(spec, formats.OpenOptions{Compiler: scmp.CompilerNative})
+// readSpec reads the source spec names: standard input for "-" (named
+// "stdin"), else the file; nil data (and no error) for a name that is no
+// file, which formats.Load then serves as a built-in name or refuses.
+func readSpec(spec string, in io.Reader) (string, []byte, error) {
+	if spec == formats.StdinName {
+		b, err := io.ReadAll(in)
+		if err != nil {
+			return "", nil, fmt.Errorf("read standard input: %w", err)
+		}
+		return formats.StdinSource, b, nil
+	}
+	b, err := os.ReadFile(spec)
+	if errors.Is(err, fs.ErrNotExist) {
+		return spec, nil, nil
+	}
 	if err != nil {
-		return nil, err
+		return "", nil, fmt.Errorf("read policy: %w", err)
 	}
-	l := &report.Layouts{Native: n.Len()}
-	if !scmp.LibseccompAvailable() {
-		return l, nil
-	}
-	p, err := formats.OpenWith(spec, formats.OpenOptions{Compiler: scmp.CompilerLibseccomp})
-	if err != nil {
-		return nil, err
-	}
-	l.Libseccomp = p.Len()
-	l.Version, _ = scmp.LibseccompVersion()
-	return l, nil
+	return spec, b, nil
 }
 
 func compileRun(opts *CompileOptions) error {
@@ -173,26 +225,73 @@ func compileRun(opts *CompileOptions) error {
 	if err != nil {
 		return &cmdutil.FlagError{Err: err}
 	}
-	if opts.SystemdStack != "" {
-		return compileSystemdStack(opts, comp)
+	o, err := opts.Load.Options(opts.IO.In)
+	if err != nil {
+		return err
 	}
-	p, err := formats.OpenWith(opts.Policy, formats.OpenOptions{Compiler: comp})
+	o.Compiler = comp
+	spec := opts.Policy
+	if opts.SystemdStack != "" {
+		spec = opts.SystemdStack
+	}
+	name, data, err := readSpec(spec, opts.IO.In)
+	if err != nil {
+		return err
+	}
+	if opts.SystemdStack != "" {
+		if data == nil {
+			return fmt.Errorf("read systemd unit: open %s: %w", spec, fs.ErrNotExist)
+		}
+		return compileSystemdStack(opts, name, data, comp)
+	}
+	if data != nil && (o.Format == formats.SystemdUnit || o.Format == formats.Unknown && formats.DetectFormat(name, data) == formats.SystemdUnit) {
+		return compileSystemdStack(opts, name, data, comp)
+	}
+	load := func(o formats.OpenOptions) (*filters.Source, error) {
+		if data == nil {
+			return formats.Load(spec, o)
+		}
+		return formats.LoadData(name, data, o)
+	}
+	src, err := load(o)
+	if errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, formats.ErrAlternatives) {
+		return &cmdutil.FlagError{Err: fmt.Errorf("compile policy: %w", err)}
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("compile policy: %w; POLICY is a file, \"default\", %q or \"-\" (standard input)", err, oci.DockerDefaultName)
+	}
 	if err != nil {
 		return fmt.Errorf("compile policy: %w", err)
 	}
+	if err := formats.OneFilter(src); err != nil {
+		return &cmdutil.FlagError{Err: fmt.Errorf("compile policy: %w", err)}
+	}
+	p := src.Filters[0]
 	cmdutil.PrintWarnings(opts.IO.ErrOut, []*filters.Program{p})
 	// A filter the kernel would refuse is not printed as if it were one
 	// (run, simulate and lint refuse it too).
 	if _, err := filters.BuildStack([]*filters.Program{p}, 1); err != nil {
-		return fmt.Errorf("compile policy %s: %w", opts.Policy, err)
+		return fmt.Errorf("compile policy %s: %w", name, err)
 	}
 	var layouts *report.Layouts
-	if ociSource(opts.Policy) {
-		if layouts, err = layoutsOf(opts.Policy); err != nil {
+	if src.Format == string(formats.OCI) {
+		if layouts, err = layoutsOf(load, o); err != nil {
 			return fmt.Errorf("compile policy: %w", err)
 		}
 	} else if comp != scmp.CompilerNative {
-		fmt.Fprintf(opts.IO.ErrOut, "note: --compiler applies to OCI profiles; %s is not one and is shown as loaded\n", opts.Policy)
+		fmt.Fprintf(opts.IO.ErrOut, "note: --compiler applies to OCI profiles; %s is not one and is shown as loaded\n", name)
+	}
+	if formats.UsesOCI(src.Format) {
+		if layouts == nil {
+			layouts = &report.Layouts{}
+		}
+		r := o.OCI.Resolution()
+		layouts.OCI = report.NewOCIResolution(&r)
+	}
+	if opts.Save != "" {
+		if err := saveStack(opts, src, fmt.Sprintf("%s compiled from %s", p.Name, name)); err != nil {
+			return err
+		}
 	}
 	// The JIT memory the filter takes once loaded, predicted from its size.
 	ji := runner.ReadJITInfo()
@@ -207,4 +306,25 @@ func compileRun(opts *CompileOptions) error {
 		return report.WriteCompileJSON(opts.IO.Out, p, comp, layouts, jit)
 	}
 	return report.WriteCompileText(opts.IO.Out, p, comp, layouts, jit)
+}
+
+// layoutsOf compiles an OCI profile with every compiler built in.
+func layoutsOf(load func(formats.OpenOptions) (*filters.Source, error), o formats.OpenOptions) (*report.Layouts, error) {
+	o.Compiler = scmp.CompilerNative
+	n, err := load(o)
+	if err != nil {
+		return nil, err
+	}
+	l := &report.Layouts{Native: n.Filters[0].Len()}
+	if !scmp.LibseccompAvailable() {
+		return l, nil
+	}
+	o.Compiler = scmp.CompilerLibseccomp
+	p, err := load(o)
+	if err != nil {
+		return nil, err
+	}
+	l.Libseccomp = p.Filters[0].Len()
+	l.Version, _ = scmp.LibseccompVersion()
+	return l, nil
 }

@@ -24,6 +24,9 @@ type EstimateOptions struct {
 	Top    int
 	Format string
 	Quiet  bool
+	// Load are --format-in, --caps, --kernel-version, --arch,
+	// --profile-name, --base and --thread.
+	Load cmdutil.LoadFlags
 }
 
 // NewCmdEstimate builds `seccompbench estimate`. runF, if not nil, replaces
@@ -32,6 +35,7 @@ func NewCmdEstimate(f *cmdutil.Factory, runF func(*EstimateOptions) error) *cobr
 	opts := &EstimateOptions{IO: f.IO, Options: estimate.Options{Measure: runner.Run}}
 	var calTrials int
 	var withCommand bool
+	var loader string
 	cmd := &cobra.Command{
 		Use:   "estimate [POLICY...] [--systemd-unit FILE] (--profile FILE | --command -- CMD [ARG...])",
 		Short: "Predict what a policy costs a real workload, from its syscall profile",
@@ -78,10 +82,10 @@ with intervals, their ratio, and whether the prediction's stated interval
   seccompbench estimate testdata/policies/positions.yaml --filters 8 --cache defeat --profile docs/validation-profile.csv --validate
   seccompbench estimate docker-default --filters 16 --cache defeat --command -- find /usr/share -name x`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 && opts.SystemdUnit == "" {
-				return fmt.Errorf("requires at least 1 arg: a POLICY, or --systemd-unit FILE")
+			if opts.SystemdUnit != "" {
+				return nil
 			}
-			return nil
+			return opts.Load.PolicyArgs(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Context = cmd.Context()
@@ -92,7 +96,7 @@ with intervals, their ratio, and whether the prediction's stated interval
 			if withCommand != (len(opts.Command) > 0) {
 				return cmdutil.FlagErrorf("--command: give it with the command after --, e.g. estimate docker-default --command -- find /usr/share -name x")
 			}
-			if len(opts.Policies) == 0 && opts.SystemdUnit == "" {
+			if len(opts.Policies) == 0 && opts.SystemdUnit == "" && opts.Load.Systemd == "" {
 				return cmdutil.FlagErrorf("requires at least 1 arg: give at least one POLICY (or --systemd-unit FILE)")
 			}
 			if opts.Profile == "" && !withCommand {
@@ -117,10 +121,22 @@ with intervals, their ratio, and whether the prediction's stated interval
 			if opts.Duration < 0 {
 				return cmdutil.FlagErrorf("--duration: negative %s", opts.Duration)
 			}
+			ls, err := runner.Loaders(loader)
+			if err != nil {
+				return &cmdutil.FlagError{Err: fmt.Errorf("--loader: %w", err)}
+			}
+			if len(ls) != 1 {
+				return cmdutil.FlagErrorf("--loader: an estimate models one loader; give unprivileged or privileged (run --loader both measures their difference)")
+			}
+			opts.Loader = ls[0]
 			opts.CalTrials = calTrials
 			if opts.CalTrials < 2 || opts.Trials < 2 {
 				return cmdutil.FlagErrorf("--calibration-trials and --trials: need at least 2 for a confidence interval")
 			}
+			if opts.Open, err = opts.Load.Options(f.IO.In); err != nil {
+				return err
+			}
+			opts.Systemd = opts.Load.Systemd
 			if runF != nil {
 				return runF(opts)
 			}
@@ -131,6 +147,8 @@ with intervals, their ratio, and whether the prediction's stated interval
 	fl.StringVar(&opts.Profile, "profile", "", "syscall profile `FILE`: strace -c / strace -f -c output, or syscall,count[,seconds] CSV")
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddSystemdFlag(fl, &opts.Load)
+	cmdutil.AddLoadFlags(fl, &opts.Load, true)
 	fl.StringVar(&opts.Cache, "cache", "on", "evaluate the filters as installed (on) or with the action cache defeated (defeat: pre-5.11 kernels, argument rules)")
 	fl.StringArrayVar(&opts.Calibrations, "calibration", nil, "a run --format json result `FILE` with a defeat fit (repeatable); default: a quick calibration now")
 	fl.IntVar(&calTrials, "calibration-trials", 8, "randomized blocks per workload of the quick calibration")
@@ -142,6 +160,7 @@ with intervals, their ratio, and whether the prediction's stated interval
 	fl.Float64Var(&opts.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1)")
 	fl.Uint64Var(&opts.Seed, "seed", 1, "seed of the block shuffles")
 	fl.IntVar(&opts.CPU, "cpu", -1, "CPU to pin measuring threads to (-1: the highest allowed CPU; -2: no pinning)")
+	fl.StringVar(&loader, "loader", "unprivileged", "who loads the estimated stack: unprivileged (without CAP_SYS_ADMIN, as runc and non-root services) or privileged; the calibration and --validate measure with it")
 	fl.BoolVar(&opts.Validate, "validate", false, "also measure each profiled syscall that runner can loop on under the stack, and report the prediction error")
 	fl.IntVar(&opts.Trials, "trials", 10, "randomized blocks per syscall for --validate, and for measuring --command")
 	fl.BoolVar(&withCommand, "command", false, "profile (unless --profile) and measure the command given after --, and compare the prediction with the measurement")

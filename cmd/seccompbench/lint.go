@@ -9,7 +9,6 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
-	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
@@ -25,7 +24,14 @@ type LintOptions struct {
 	Format   string // text or json
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler scmp.Compiler
+	// Load are --format-in, --caps, --kernel-version, --arch,
+	// --profile-name, --base and --thread.
+	Load cmdutil.LoadFlags
 }
+
+// lintOCIResolution is the code of the info finding that says what
+// resolved the OCI-based sources' conditions.
+const lintOCIResolution = "oci-resolution"
 
 // NewCmdLint builds `seccompbench lint`. runF, if not nil, replaces lintRun
 // (tests use it to check flag parsing).
@@ -47,13 +53,19 @@ with a severity and a fix hint:
            always decides, x32 numbers allowed, runtime syscalls denied,
            workload syscalls denied with an errno, problems the loader found
            in a source (e.g. OCI syscall names no table knows)
-  info     allowed syscalls the kernel's action cache cannot skip
+  info     allowed syscalls the kernel's action cache cannot skip; for
+           OCI-based sources, the capabilities, kernel version and host
+           arch that resolved their conditions
+
+POLICY is any format run reads ("-": standard input); a systemd unit is
+linted as the stack it installs, each finding naming the directive's
+filter (e.g. "filter 28 (unit/SystemCallFilter/x86_64)").
 
 Verdicts are computed with all syscall arguments 0. The exit code is 1 when
 an error-severity finding exists.`,
 		Example: `  seccompbench lint default
   seccompbench lint testdata/policies/denylist.yaml --workload mix --filters 32`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Policies = args
 			if opts.Workload != "" {
@@ -69,6 +81,9 @@ an error-severity finding exists.`,
 			if opts.Filters < 0 {
 				return cmdutil.FlagErrorf("--filters: negative count %d", opts.Filters)
 			}
+			if _, err := opts.Load.Options(nil); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -80,13 +95,33 @@ an error-severity finding exists.`,
 	fl.IntVar(&opts.Filters, "filters", 0, "check the path limit for this many filters, cycling the policies")
 	fl.StringVar(&opts.Format, "format", "text", "output format: text or json")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddSystemdFlag(fl, &opts.Load)
+	cmdutil.AddLoadFlags(fl, &opts.Load, true)
 	return cmd
 }
 
 func lintRun(opts *LintOptions) error {
-	progs, _, err := cmdutil.OpenPolicies(opts.Policies, formats.OpenOptions{Compiler: opts.Compiler})
+	o, err := opts.Load.Options(opts.IO.In)
 	if err != nil {
 		return err
+	}
+	o.Compiler = opts.Compiler
+	l, err := opts.Load.LoadPolicies(opts.Policies, o)
+	if err != nil {
+		return err
+	}
+	progs, err := cmdutil.OneStack(l)
+	if err != nil {
+		return err
+	}
+	// Located source warnings (a unit's ignored lines) are printed; the
+	// filters' own warnings become findings.
+	for _, src := range l.Sources {
+		for _, w := range src.Warnings {
+			if src.Stacked {
+				fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
+			}
+		}
 	}
 	s := filters.Stack(progs)
 	lo := analysis.LintOptions{Count: opts.Filters}
@@ -96,10 +131,15 @@ func lintRun(opts *LintOptions) error {
 		lo.Listener = w.IsNotify()
 	}
 	findings := analysis.Lint(s, lo)
+	if res := l.OCIResolution(o); res != nil {
+		findings = append(findings, analysis.Finding{Severity: analysis.SeverityInfo, Code: lintOCIResolution, Filter: -1,
+			Message: "OCI conditions (includes/excludes, minKernel) resolved with " + res.Text,
+			Hint:    "model another container with --caps, --kernel-version and --arch"})
+	}
 	if opts.Format == "json" {
 		err = report.WriteLintJSON(opts.IO.Out, s, findings)
 	} else {
-		err = report.WriteLintText(opts.IO.Out, findings)
+		err = report.WriteLintStackText(opts.IO.Out, s, findings)
 	}
 	if err != nil {
 		return err

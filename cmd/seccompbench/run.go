@@ -16,8 +16,6 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/formats"
-	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
@@ -46,7 +44,8 @@ func NewCmdRun(f *cmdutil.Factory, runF func(*RunOptions) error) *cobra.Command 
 	opts := &RunOptions{IO: f.IO, Now: f.Now}
 	var counts, workload, syscallSpec, targetCI string
 	var pathDirs int
-	var formatIn, caps, compiler, notifyReply string
+	var compiler, notifyReply string
+	var load cmdutil.LoadFlags
 	var cmdSpec runner.CommandSpec
 	cmd := &cobra.Command{
 		Use:   "run [POLICY...] [--workload command -- CMD [ARG...]]",
@@ -57,11 +56,13 @@ process, in randomized blocks; the child installs the stack on a pinned
 thread and times a raw syscall loop.
 
 POLICY is a policy file: YAML or JSON in the Elastic Beats schema, a
-Docker/OCI seccomp profile (JSON), or raw BPF (struct sock_filter array, as
-bwrap --seccomp reads); the format is detected from the content
-(--format-in forces it). "default" is the embedded default policy (used
-when none is given), "docker-default" Docker's default profile. A systemd
-unit is a stack of filters: give it with --systemd-unit.
+Docker/OCI seccomp profile (JSON), raw BPF (struct sock_filter array, as
+bwrap --seccomp reads), a systemd unit (its modeled stack; counts default
+as with --systemd-unit), a Kubernetes SeccompProfile, a Firecracker
+seccompiler file (--thread picks the filter), an LXC/Incus policy or a
+minijail policy; the format is detected from the content (--format-in
+forces it); "-" reads standard input. "default" is the embedded default
+policy (used when none is given), "docker-default" Docker's default profile.
 Several policies form the stack by cycling: with P1 P2 and 5 filters the
 stack is P1 P2 P1 P2 P1, P1 installed first.
 
@@ -96,16 +97,12 @@ syscall when the kernel logged it. --max-time bounds the whole run.`,
 			}
 			var err error
 			opts.CountsSet = cmd.Flags().Changed("filters")
-			if opts.FormatIn, err = formats.ParseFormat(formatIn); err != nil {
-				return &cmdutil.FlagError{Err: fmt.Errorf("--format-in: %w", err)}
+			if opts.Open, err = load.Options(nil); err != nil {
+				return err
 			}
+			opts.FormatIn, opts.OCI = opts.Open.Format, opts.Open.OCI
 			if opts.Compiler, err = scmp.ParseCompiler(compiler); err != nil {
 				return &cmdutil.FlagError{Err: fmt.Errorf("--compiler: %w", err)}
-			}
-			if caps != "" {
-				if opts.OCI.Caps, err = oci.ParseCaps(caps); err != nil {
-					return &cmdutil.FlagError{Err: fmt.Errorf("--caps: %w", err)}
-				}
 			}
 			if opts.SystemdUnit != "" && opts.SystemdDirectives != "" {
 				return cmdutil.FlagErrorf("--systemd-unit and --systemd exclude each other")
@@ -216,6 +213,11 @@ syscall when the kernel logged it. --max-time bounds the whole run.`,
 			if opts.Pad < 0 || opts.Pad > filters.MaxInsns {
 				return cmdutil.FlagErrorf("--pad: %d instructions; want 0 to %d", opts.Pad, filters.MaxInsns)
 			}
+			opts.PadSet = cmd.Flags().Changed("pad")
+			if opts.Loaders, err = runner.Loaders(opts.Loader); err != nil {
+				return &cmdutil.FlagError{Err: fmt.Errorf("--loader: %w", err)}
+			}
+			opts.LoaderSet = cmd.Flags().Changed("loader")
 			if opts.Samples < 1 || opts.Samples > maxSamples {
 				return cmdutil.FlagErrorf("--samples: %d timed samples per child; want 1 to %d", opts.Samples, maxSamples)
 			}
@@ -253,16 +255,15 @@ syscall when the kernel logged it. --max-time bounds the whole run.`,
 	fl.Uint64Var(&opts.Iterations, "iterations", 0, "loop iterations per sample (0: calibrate to ~2ms per sample)")
 	fl.IntVar(&opts.Samples, "samples", defaultSamples, "timed samples per child; the child's value is their median")
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install filters with SECCOMP_FILTER_FLAG_SPEC_ALLOW (no speculative store bypass mitigation)")
-	fl.IntVar(&opts.Pad, "pad", 0, "append `N` unreachable instructions to every filter: same verdicts and paths, another program size (a check for JIT placement effects; see docs/libseccomp.md)")
+	fl.IntVar(&opts.Pad, "pad", 0, "append exactly `N` unreachable instructions to every filter in every child (default: each child draws its own pad from 0-16 from the seed, so the CI covers JIT placement; see docs/methodology.md)")
+	fl.StringVar(&opts.Loader, "loader", "unprivileged", "load the filters without CAP_SYS_ADMIN as runc and non-root services do (unprivileged), with it (privileged), or both as separate variants (with --systemd-unit the default follows the unit)")
 	fl.BoolVar(&opts.Robust, "robust", false, "use medians with bootstrap CIs instead of means with t CIs")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on stderr")
 	fl.IntVar(&opts.Pid, "pid", 0, "replay exactly the filter stack of running process `PID` (dumped as inspect does; counts default to 0 and the full depth)")
 	fl.StringVar(&opts.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (counts default to 0, each directive's prefix and the full stack)")
 	fl.StringVar(&opts.SystemdDirectives, "systemd", "", "like --systemd-unit, from directive text, e.g. 'SystemCallFilter=@system-service'")
-	fl.StringVar(&formatIn, "format-in", "", "force the policy format: policy (Beats YAML/JSON), oci, raw, systemd (default: detect from content)")
 	fl.StringVar(&compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (as runc and systemd install them; needs a -tags libseccomp build)")
-	fl.StringVar(&caps, "caps", "", "OCI profiles: capabilities to resolve includes/excludes with, e.g. default,-net_raw or all (default: Docker's default set)")
-	fl.StringVar(&opts.OCI.KernelVersion, "kernel-version", "", "OCI profiles: kernel version for minKernel conditions (default: "+oci.DefaultKernelVersion+")")
+	cmdutil.AddLoadFlags(fl, &load, true)
 	return cmd
 }
 

@@ -62,6 +62,17 @@ func TestNewCmdRunFlags(t *testing.T) {
 		{name: "command without CMD", args: []string{"--workload", "command"}, wantErr: true},
 		{name: "CMD without command workload", args: []string{"default", "--", "true"}, wantErr: true},
 		{name: "runs without command workload", args: []string{"--runs", "3"}, wantErr: true},
+		{name: "loader default", args: nil, check: func(t *testing.T, o *RunOptions) {
+			if o.Loader != "unprivileged" || o.LoaderSet || len(o.Loaders) != 1 || o.Loaders[0] != runner.LoaderUnprivileged || o.PadSet {
+				t.Errorf("loader %q %v set %v, pad set %v", o.Loader, o.Loaders, o.LoaderSet, o.PadSet)
+			}
+		}},
+		{name: "loader both, fixed pad", args: []string{"--loader", "both", "--pad", "0"}, check: func(t *testing.T, o *RunOptions) {
+			if !o.LoaderSet || len(o.Loaders) != 2 || !o.PadSet || o.Pad != 0 {
+				t.Errorf("loaders %v set %v, pad %d set %v", o.Loaders, o.LoaderSet, o.Pad, o.PadSet)
+			}
+		}},
+		{name: "bad loader", args: []string{"--loader", "root"}, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -299,5 +310,71 @@ func TestRunPad(t *testing.T) {
 	errb.Reset()
 	if code := run([]string{"run", "--pad", "-1"}, strings.NewReader(""), &out, &errb); code != 2 || !strings.Contains(errb.String(), "--pad: -1 instructions; want 0 to 4096") {
 		t.Errorf("--pad -1: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestRunLoaderBothJSON: --loader both measures two sets of cells, records
+// the loader, the capabilities read back in each child and each child's
+// pad, fits each loader and gives their difference; the pads come from the
+// seed, so the same seed gives the same pads.
+func TestRunLoaderBothJSON(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("--loader privileged needs root")
+	}
+	runOnce := func() map[string]any {
+		var out, errb bytes.Buffer
+		code := run([]string{"run", "--loader", "both", "--cache", "defeat", "--filters", "0,1,2", "--trials", "2", "--iterations", "200", "--samples", "2", "--seed", "5", "--format", "json", "-q"}, strings.NewReader(""), &out, &errb)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	doc := runOnce()
+	cfg := doc["config"].(map[string]any)
+	if cfg["loader"] != "both" || cfg["placement"] != "random" || cfg["pad_min"] != 0.0 || cfg["pad_max"] != 16.0 {
+		t.Errorf("config: loader %v placement %v pads %v-%v", cfg["loader"], cfg["placement"], cfg["pad_min"], cfg["pad_max"])
+	}
+	if _, ok := doc["environment"].(map[string]any)["cmdline_mitigations"]; !ok {
+		t.Error("environment.cmdline_mitigations missing")
+	}
+	results := doc["results"].([]any)
+	if len(results) != 6 {
+		t.Fatalf("%d results, want 6 (2 loaders x 3 counts)", len(results))
+	}
+	for _, r := range results {
+		m := r.(map[string]any)
+		if want := m["loader"] == "privileged"; m["cap_sys_admin"] != want {
+			t.Errorf("result %v/%v: cap_sys_admin %v, want %v", m["loader"], m["filters"], m["cap_sys_admin"], want)
+		}
+		if len(m["pads"].([]any)) != len(m["samples_ns"].([]any)) {
+			t.Errorf("result %v/%v: pads not aligned with samples_ns", m["loader"], m["filters"])
+		}
+	}
+	fits := doc["fits"].([]any)
+	if len(fits) != 2 {
+		t.Fatalf("%d fits, want 2", len(fits))
+	}
+	for _, f := range fits {
+		m := f.(map[string]any)
+		if _, ok := m["placement_sd_ns"]; !ok || m["loader"] == nil {
+			t.Errorf("fit %v: loader or placement_sd_ns missing", m)
+		}
+	}
+	if d, _ := doc["loader_diffs"].([]any); len(d) != 1 {
+		t.Errorf("loader_diffs: %v, want one entry", doc["loader_diffs"])
+	}
+	pads := func(doc map[string]any) []float64 {
+		var ps []float64
+		for _, c := range doc["children"].([]any) {
+			ps = append(ps, c.(map[string]any)["pad"].(float64))
+		}
+		return ps
+	}
+	if a, b := pads(doc), pads(runOnce()); !slices.Equal(a, b) {
+		t.Errorf("same seed, other pads: %v and %v", a, b)
 	}
 }

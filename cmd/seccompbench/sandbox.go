@@ -24,13 +24,17 @@ type SandboxOptions struct {
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler  scmp.Compiler
 	SpecAllow bool
-	Command   []string
+	// Loader is who installs the stack (--loader): unprivileged drops
+	// CAP_SYS_ADMIN first, so COMMAND runs without it too.
+	Loader  runner.Loader
+	Command []string
 }
 
 // NewCmdSandbox builds `seccompbench sandbox`. runF, if not nil, replaces
 // sandboxRun (tests use it to check flag parsing).
 func NewCmdSandbox(f *cmdutil.Factory, runF func(*SandboxOptions) error) *cobra.Command {
 	opts := &SandboxOptions{IO: f.IO}
+	var loader string
 	cmd := &cobra.Command{
 		Use:   "sandbox POLICY... -- COMMAND [ARG...]",
 		Short: "Run a command under a stack of filters",
@@ -56,6 +60,14 @@ long-running process with a known stack for inspect and run --pid.`,
 			if opts.Filters < 0 {
 				return cmdutil.FlagErrorf("--filters: negative count %d", opts.Filters)
 			}
+			ls, err := runner.Loaders(loader)
+			if err != nil {
+				return &cmdutil.FlagError{Err: fmt.Errorf("--loader: %w", err)}
+			}
+			if len(ls) != 1 {
+				return cmdutil.FlagErrorf("--loader: one process has one loader; give unprivileged or privileged")
+			}
+			opts.Loader = ls[0]
 			if runF != nil {
 				return runF(opts)
 			}
@@ -63,6 +75,7 @@ long-running process with a known stack for inspect and run --pid.`,
 		},
 	}
 	fl := cmd.Flags()
+	fl.StringVar(&loader, "loader", "unprivileged", "install without CAP_SYS_ADMIN (unprivileged: dropped from every set first, so COMMAND lacks it too, as under runc) or with it (privileged)")
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	fl.BoolVar(&opts.DefeatCache, "defeat-cache", false, "prepend ld [instruction_pointer] to every filter, as run --cache defeat does")
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install with SECCOMP_FILTER_FLAG_SPEC_ALLOW")
@@ -89,5 +102,5 @@ func sandboxRun(opts *SandboxOptions) error {
 			return fmt.Errorf("sandbox: the stack returns %s for execve, so COMMAND could not start", res.Action)
 		}
 	}
-	return runner.ExecUnder(raw, opts.SpecAllow, opts.Command, os.Environ())
+	return runner.ExecUnderWith(raw, runner.ExecOptions{SpecAllow: opts.SpecAllow, Loader: opts.Loader}, opts.Command, os.Environ())
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,6 +24,8 @@ func TestNewCmdSandboxFlags(t *testing.T) {
 		{"default --", "after --", ""},
 		{"-- sleep 1", "at least one POLICY", ""},
 		{"default --filters -2 -- true", "negative", ""},
+		{"default --loader both -- true", "one process has one loader", ""},
+		{"default --loader root -- true", "--loader", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
@@ -77,5 +80,38 @@ func TestSandboxWarnsAboutNotify(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "SECCOMP_RET_USER_NOTIF") || !strings.Contains(string(out), "fail with ENOSYS") {
 		t.Errorf("no notify warning:\n%s", out)
+	}
+}
+
+// TestSandboxLoader: by default the command runs, as under runc, without
+// CAP_SYS_ADMIN in any set (it was dropped before the filters went in);
+// --loader privileged keeps it.
+func TestSandboxLoader(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to hold CAP_SYS_ADMIN")
+	}
+	bin := buildBinary(t)
+	const sysAdmin = uint64(1) << 21
+	for _, tt := range []struct {
+		loader string
+		want   bool
+	}{{"unprivileged", false}, {"privileged", true}} {
+		out, err := exec.Command(bin, "sandbox", "default", "--loader", tt.loader, "--", "grep", "^Cap", "/proc/self/status").CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", tt.loader, err, out)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			k, v, _ := strings.Cut(line, ":")
+			if k != "CapEff" && k != "CapPrm" && k != "CapBnd" {
+				continue
+			}
+			n, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			if err != nil {
+				t.Fatalf("%s: %q: %v", tt.loader, line, err)
+			}
+			if got := n&sysAdmin != 0; got != tt.want {
+				t.Errorf("--loader %s: %s has CAP_SYS_ADMIN %v, want %v", tt.loader, k, got, tt.want)
+			}
+		}
 	}
 }

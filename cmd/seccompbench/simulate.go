@@ -33,7 +33,10 @@ type SimulateOptions struct {
 	DefeatCache bool
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler scmp.Compiler
-	Format   string // table, json, svg or png (svg and png need --all)
+	// Load are --format-in, --caps, --kernel-version, --profile-name,
+	// --base and --thread.
+	Load   cmdutil.LoadFlags
+	Format string // table, json, svg or png (svg and png need --all)
 	// Outputs are the -o FILEs, each in the format of its extension
 	// (see output.Resolve); none means stdout in Format.
 	Outputs   []string
@@ -87,7 +90,13 @@ func NewCmdSimulate(f *cmdutil.Factory, runF func(*SimulateOptions) error) *cobr
 the instructions executed in each filter.
 
 The policies form the stack in order, the first installed first; --filters N
-cycles them to N filters as run does. --syscall prints the verdict and the
+cycles them to N filters as run does. POLICY is any format run reads ("-":
+standard input); a systemd unit (or --systemd 'Directive=...') is the whole
+stack systemd installs, and the verdict names the directive's filter that
+decided. A Firecracker file without --thread is simulated once per thread
+category (vmm, api, vcpu), side by side. For OCI-based sources the output
+says which capabilities and kernel version resolved the profile's
+conditions (--caps, --kernel-version). --syscall prints the verdict and the
 path taken through each filter (--args gives the arguments, decimal or 0x
 hex); --all prints one row per syscall of x86_64, i386 and x32 (or --arch),
 sortable by cost. With --all, -o plot.svg or -o plot.png draws a bar per
@@ -102,8 +111,10 @@ they do run.`,
 		Example: `  seccompbench simulate default --syscall getpid
   seccompbench simulate testdata/policies/args-workload.yaml --syscall write --args 1,0,10
   seccompbench simulate default default --all --sort cost --format json
-  seccompbench simulate default --all -o plot.svg -o plot.png -o table.txt`,
-		Args: cobra.MinimumNArgs(1),
+  seccompbench simulate default --all -o plot.svg -o plot.png -o table.txt
+  seccompbench simulate /lib/systemd/system/systemd-logind.service --syscall chown
+  seccompbench simulate docker-default --syscall reboot --caps all`,
+		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
 		RunE: func(cmd *cobra.Command, pos []string) error {
 			opts.Policies = pos
 			if (opts.Syscall == "") == !opts.All {
@@ -130,6 +141,9 @@ they do run.`,
 			if opts.Filters < 0 {
 				return cmdutil.FlagErrorf("--filters: negative count %d", opts.Filters)
 			}
+			if _, err := opts.Load.Options(nil); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -145,6 +159,8 @@ they do run.`,
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
 	fl.BoolVar(&opts.DefeatCache, "defeat-cache", false, "prepend ld [instruction_pointer] to every filter, as run --cache defeat does")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddSystemdFlag(fl, &opts.Load)
+	cmdutil.AddLoadFlags(fl, &opts.Load, false)
 	fl.StringVar(&opts.Format, "format", "table", "output format: table, json, or with --all svg or png")
 	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .svg .png)")
 	return cmd
@@ -179,39 +195,110 @@ func parseArgs(s string) ([]uint64, error) {
 }
 
 func simulateRun(opts *SimulateOptions) error {
-	s, err := simulate.Stack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler, opts.IO.ErrOut)
+	o, err := opts.Load.Options(opts.IO.In)
 	if err != nil {
 		return err
+	}
+	o.Compiler = opts.Compiler
+	l, err := opts.Load.LoadPolicies(opts.Policies, o)
+	if err != nil {
+		return err
+	}
+	l.PrintWarnings(opts.IO.ErrOut)
+	alts, err := l.Alternatives()
+	if err != nil {
+		return err
+	}
+	res := l.OCIResolution(o)
+	var stacks []simulate.Named
+	for _, a := range alts {
+		s, err := simulate.Build(a.Progs, opts.Filters, opts.DefeatCache)
+		if err != nil {
+			return err
+		}
+		stacks = append(stacks, simulate.Named{Name: a.Name, Stack: s})
+	}
+	if len(stacks) > 1 {
+		for _, out := range opts.Outputs {
+			if strings.HasSuffix(out, ".svg") || strings.HasSuffix(out, ".png") {
+				return cmdutil.FlagErrorf("-o %s: the policies hold alternative filters (%s); plot one with --thread", out, simulate.Names(stacks))
+			}
+		}
+		if opts.Format == "svg" || opts.Format == "png" {
+			return cmdutil.FlagErrorf("--format %s: the policies hold alternative filters (%s); plot one with --thread", opts.Format, simulate.Names(stacks))
+		}
 	}
 	if opts.All {
-		return simulateAll(opts, s)
+		return simulateAll(opts, stacks, res)
 	}
-	cost, sr, err := simulate.Syscall(s, opts.Arch, opts.Syscall, opts.Args)
-	if err != nil {
-		return err
+	type result struct {
+		cost analysis.SyscallCost
+		sr   filters.StackResult
+	}
+	var rs []result
+	for _, n := range stacks {
+		cost, sr, err := simulate.Syscall(n.Stack, opts.Arch, opts.Syscall, opts.Args)
+		if err != nil {
+			return err
+		}
+		rs = append(rs, result{cost, sr})
 	}
 	return writeSimulateOutputs(opts, func(format string, w io.Writer) error {
-		if format == "json" {
-			return report.WriteIndentedJSON(w, report.NewSimulateDoc(s, []analysis.SyscallCost{cost}, &sr))
+		var docs []report.SimulateDoc
+		for i, n := range stacks {
+			if format == "json" {
+				doc := report.NewSimulateDoc(n.Stack, []analysis.SyscallCost{rs[i].cost}, &rs[i].sr)
+				doc.Alternative, doc.OCI = n.Name, res
+				docs = append(docs, doc)
+				continue
+			}
+			if err := report.WriteSimulateAltHeader(w, i, n.Name, res); err != nil {
+				return err
+			}
+			if err := report.WriteSimulateSyscallText(w, n.Stack, rs[i].cost, rs[i].sr); err != nil {
+				return err
+			}
 		}
-		return report.WriteSimulateSyscallText(w, s, cost, sr)
+		return report.WriteSimulateDocs(w, docs)
 	})
 }
 
-func simulateAll(opts *SimulateOptions, s filters.Stack) error {
-	arches, costs, err := simulate.Costs(s, opts.Arch, opts.Sort)
-	if err != nil {
-		return err
+func simulateAll(opts *SimulateOptions, stacks []simulate.Named, res *report.OCIResolution) error {
+	type result struct {
+		arches []*filters.Arch
+		costs  []analysis.SyscallCost
+	}
+	var rs []result
+	for _, n := range stacks {
+		arches, costs, err := simulate.Costs(n.Stack, opts.Arch, opts.Sort)
+		if err != nil {
+			return err
+		}
+		rs = append(rs, result{arches, costs})
 	}
 	return writeSimulateOutputs(opts, func(format string, w io.Writer) error {
+		s, costs := stacks[0].Stack, rs[0].costs
 		switch format {
-		case "json":
-			return report.WriteIndentedJSON(w, report.NewSimulateDoc(s, costs, nil))
 		case "svg":
 			return report.WriteSimulateSVG(w, simulate.Plot(s, costs, opts.Arch, opts.Sort, opts.DefeatCache))
 		case "png":
 			return report.WriteSimulatePNG(w, simulate.Plot(s, costs, opts.Arch, opts.Sort, opts.DefeatCache))
 		}
-		return report.WriteSimulateAllText(w, s, arches, costs)
+		var docs []report.SimulateDoc
+		for i, n := range stacks {
+			if format == "json" {
+				doc := report.NewSimulateDoc(n.Stack, rs[i].costs, nil)
+				doc.Alternative, doc.OCI = n.Name, res
+				docs = append(docs, doc)
+				continue
+			}
+			if err := report.WriteSimulateAltHeader(w, i, n.Name, res); err != nil {
+				return err
+			}
+			if err := report.WriteSimulateAllText(w, n.Stack, rs[i].arches, rs[i].costs); err != nil {
+				return err
+			}
+		}
+		return report.WriteSimulateDocs(w, docs)
 	})
 }

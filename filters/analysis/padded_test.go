@@ -41,3 +41,42 @@ func TestPadded(t *testing.T) {
 		}
 	}
 }
+
+// TestPaddedRange extends TestPadded to every pad a run can draw (0..16,
+// runner.DefaultMaxPad), on the program as compiled and with the action
+// cache defeated, in a stack of three: every x86_64 syscall gets the same
+// verdict after the same number of executed instructions, and the action
+// cache decides the same.
+func TestPaddedRange(t *testing.T) {
+	p, err := formats.OpenWith(beats.DefaultName, formats.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, base := range []*filters.Program{p, p.DefeatCache()} {
+		ref := filters.Stack{base, base, base}
+		refPred := PredictCache(ref, []*filters.Arch{filters.ArchX86_64})
+		for pad := 0; pad <= 16; pad++ {
+			q := base.Padded(pad)
+			st := filters.Stack{q, q, q}
+			if err := filters.Validate(q.Insns); err != nil {
+				t.Fatalf("pad %d: invalid program: %v", pad, err)
+			}
+			pred := PredictCache(st, []*filters.Arch{filters.ArchX86_64})
+			for nr := 0; nr < 470; nr++ {
+				d := filters.ArchX86_64.Data(nr, 1, 2, 3)
+				for i := range st {
+					a, _ := filters.Emulate(ref[i], d)
+					b, _ := filters.Emulate(st[i], d)
+					if a.Ret != b.Ret || a.Executed != b.Executed {
+						t.Fatalf("pad %d nr %d filter %d: returns %#x after %d, unpadded %#x after %d", pad, nr, i, b.Ret, b.Executed, a.Ret, a.Executed)
+					}
+				}
+				ea, _ := refPred.Lookup("x86_64", nr)
+				eb, _ := pred.Lookup("x86_64", nr)
+				if ea.Cached != eb.Cached {
+					t.Fatalf("pad %d nr %d: cached %v padded, %v unpadded", pad, nr, eb.Cached, ea.Cached)
+				}
+			}
+		}
+	}
+}

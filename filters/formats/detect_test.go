@@ -115,7 +115,7 @@ func TestOpenFormats(t *testing.T) {
 // TestTable: --format-in parsing, its help and the format names all come
 // from Table; every row has a loader and the text rows but one a detector.
 func TestTable(t *testing.T) {
-	if got, want := Choices(), "auto, policy, oci, systemd or raw-bpf"; got != want {
+	if got, want := Choices(), "auto, policy, oci, systemd, raw-bpf, kubernetes, firecracker, lxc or minijail"; got != want {
 		t.Errorf("Choices() = %q, want %q", got, want)
 	}
 	fallbacks := 0
@@ -169,5 +169,113 @@ func TestLoadWarnings(t *testing.T) {
 		if src.Format == string(OCI) && src.Filters[0].Warnings[0] != w.Error() {
 			t.Errorf("Program.Warnings %q, Source.Warnings %q", src.Filters[0].Warnings, w.Error())
 		}
+	}
+}
+
+// TestDetectNewFormats: every sample of the formats wired in issue 12 is
+// detected as its format through the table, and the inputs that used to
+// be misdiagnosed are read (or named) instead.
+func TestDetectNewFormats(t *testing.T) {
+	for _, tt := range []struct {
+		file string
+		want Format
+	}{
+		{"k8s-profiles.yaml", Kubernetes},
+		{"firecracker-vmm.json", Firecracker},
+		{"lxc.seccomp", LXC},
+		{"chrome-renderer.policy", Minijail},
+		{"minijail/common.policy", Minijail},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			b, err := os.ReadFile(filterstest.Policy(tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := DetectFormat(tt.file, b); got != tt.want {
+				t.Errorf("DetectFormat = %s, want %s", got, tt.want)
+			}
+		})
+	}
+	// The three cases of issue 12, as a new user met them.
+	for _, tt := range []struct {
+		name, data string
+		want       Format
+		thread     string
+		filters    int
+	}{
+		{"firecracker seccompiler JSON (was: unknown key \"vmm\")",
+			`{"vmm": {"default_action": "trap", "filter_action": "allow", "filter": [{"syscall": "read"}]},
+			  "api": {"default_action": "trap", "filter_action": "allow", "filter": [{"syscall": "write"}]}}`,
+			Firecracker, "", 2},
+		{"two SeccompProfile documents (was: more than one YAML document)",
+			"apiVersion: security-profiles-operator.x-k8s.io/v1beta1\nkind: SeccompProfile\nmetadata:\n  name: a\nspec:\n  defaultAction: SCMP_ACT_ERRNO\n  syscalls:\n  - action: SCMP_ACT_ALLOW\n    names: [read]\n" +
+				"---\napiVersion: security-profiles-operator.x-k8s.io/v1beta1\nkind: SeccompProfile\nmetadata:\n  name: b\nspec:\n  defaultAction: SCMP_ACT_ALLOW\n",
+			Kubernetes, "", 1},
+		{"incus profile (was: YAML parse error)", "2\ndenylist\nreject_force_umount\n[all]\nkexec_load errno 38\n", LXC, "", 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := DetectFormat("x", []byte(tt.data)); got != tt.want {
+				t.Fatalf("DetectFormat = %s, want %s", got, tt.want)
+			}
+			o := OpenOptions{Thread: tt.thread}
+			if tt.want == Kubernetes {
+				o.ProfileName = "b"
+			}
+			src, err := LoadData("x", []byte(tt.data), o)
+			if err != nil {
+				t.Fatalf("LoadData: %v", err)
+			}
+			if got := len(src.Filters); got != tt.filters {
+				t.Errorf("%d filters, want %d", got, tt.filters)
+			}
+		})
+	}
+}
+
+// TestLoadUnsupported: a Kafel policy, C sock_filter source and strace
+// output are refused with ErrUnsupportedFormat and a hint naming them.
+func TestLoadUnsupported(t *testing.T) {
+	for _, tt := range []struct{ name, data, want string }{
+		{"kafel", "POLICY p { ALLOW { read, write } }\nUSE p DEFAULT KILL\n", "Kafel"},
+		{"c", "struct sock_filter f[] = {\n BPF_STMT(BPF_LD|BPF_W|BPF_ABS, 0),\n};\n", "sock_filter"},
+		{"strace -c", "% time     seconds  usecs/call     calls    errors syscall\n------ ----------- ----------- --------- --------- ----------------\n100.00    0.000010          10         1           read\n", "strace -c"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := DetectFormat("x", []byte(tt.data)); got != Unknown {
+				t.Errorf("DetectFormat = %s, want unknown", got)
+			}
+			_, err := LoadData("x", []byte(tt.data), OpenOptions{})
+			if !errors.Is(err, ErrUnsupportedFormat) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("LoadData = %v, want ErrUnsupportedFormat mentioning %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestLoadStdin: "-" reads OpenOptions.Stdin, named "stdin".
+func TestLoadStdin(t *testing.T) {
+	src, err := Load(StdinName, OpenOptions{Stdin: strings.NewReader("SystemCallFilter=@system-service\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Name != StdinSource || src.Format != string(SystemdUnit) {
+		t.Errorf("got %s %s, want %s %s", src.Name, src.Format, StdinSource, SystemdUnit)
+	}
+	if _, err := Load(StdinName, OpenOptions{}); !errors.Is(err, ErrUnsupportedFormat) {
+		t.Errorf("Load(-) without Stdin = %v, want ErrUnsupportedFormat", err)
+	}
+}
+
+// TestOneFilter: Firecracker's thread categories are alternatives that
+// OpenWith names, and --thread picks one.
+func TestOneFilter(t *testing.T) {
+	path := filterstest.Policy("firecracker-vmm.json")
+	_, err := OpenWith(path, OpenOptions{})
+	if !errors.Is(err, ErrAlternatives) || !strings.Contains(err.Error(), "vmm, api, vcpu") {
+		t.Errorf("OpenWith without thread = %v, want ErrAlternatives naming vmm, api, vcpu", err)
+	}
+	p, err := OpenWith(path, OpenOptions{Thread: "vcpu"})
+	if err != nil || p.Name != "vcpu" {
+		t.Errorf("OpenWith --thread vcpu = %v, %v; want the vcpu filter", p, err)
 	}
 }

@@ -11,14 +11,20 @@ package formats
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/beats"
+	"github.com/seccompbench/seccompbench/filters/firecracker"
+	"github.com/seccompbench/seccompbench/filters/kubernetes"
+	"github.com/seccompbench/seccompbench/filters/lxc"
+	"github.com/seccompbench/seccompbench/filters/minijail"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/filters/systemd"
+	"github.com/seccompbench/seccompbench/filters/unsupported"
 )
 
 // Format names a filter source format, as Source.Format and --format-in
@@ -33,6 +39,17 @@ const (
 	OCI         Format = oci.FormatName     // OCI runtime-spec / Docker seccomp profile
 	RawBPF      Format = "raw-bpf"          // array of struct sock_filter
 	SystemdUnit Format = systemd.FormatName // systemd unit file or directives
+	Kubernetes  Format = "kubernetes"       // security-profiles-operator SeccompProfile
+	Firecracker Format = "firecracker"      // Firecracker seccompiler JSON
+	LXC         Format = "lxc"              // LXC/Incus/LXD seccomp policy
+	Minijail    Format = "minijail"         // minijail/ChromeOS .policy
+)
+
+// StdinName is the POLICY spelling that reads the source from
+// OpenOptions.Stdin; the source is then named StdinSource in errors.
+const (
+	StdinName   = "-"
+	StdinSource = "stdin"
 )
 
 // String returns the format's name, "unknown" for Unknown.
@@ -59,6 +76,18 @@ type OpenOptions struct {
 	// Systemd models systemd units; its Compiler is replaced by Compiler
 	// when that is not scmp.CompilerNative.
 	Systemd systemd.Options
+	// ProfileName selects one SeccompProfile of a Kubernetes file by
+	// metadata.name or "namespace/name" (`--profile-name`); "" takes the
+	// file's only one.
+	ProfileName string
+	// Bases are extra Kubernetes files (path → content) holding base
+	// profiles (`--base`).
+	Bases map[string][]byte
+	// Thread selects one Firecracker thread category: "vmm", "api" or
+	// "vcpu" (`--thread`); "" loads every one, as alternatives.
+	Thread string
+	// Stdin is read for the spec StdinName ("-"); nil refuses it.
+	Stdin io.Reader
 }
 
 // Row is one format of the table.
@@ -75,6 +104,9 @@ type Row struct {
 	// Binary rows are tried for data that is not text (filters.IsBinary),
 	// the others for text.
 	Binary bool
+	// OCI rows compile through an OCI profile, so OpenOptions.OCI (caps,
+	// kernel version, host arch) decides their conditional parts.
+	OCI bool
 	// Detect reports whether data is in this format; nil for the fallback
 	// row, which takes text no other row claims.
 	Detect func(data []byte) bool
@@ -99,6 +131,7 @@ var Table = []Row{
 		Format: OCI, Names: []string{"oci", "docker", "oci-json"},
 		Help:     "OCI/Docker seccomp profile",
 		Builtins: []string{oci.DockerDefaultName},
+		OCI:      true,
 		Detect:   oci.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			return oci.LoadSource(name, data, o.OCI, o.Compiler)
@@ -106,7 +139,7 @@ var Table = []Row{
 	},
 	{
 		Format: SystemdUnit, Names: []string{"systemd", "systemd-unit", "unit"},
-		Help:   "systemd unit or directives",
+		Help:   "systemd unit or directives: the stack systemd 252 installs; docs/policy-formats.md lists the modeled directives",
 		Detect: systemd.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			so := o.Systemd
@@ -125,6 +158,74 @@ var Table = []Row{
 			return filters.LoadRaw(name, data)
 		},
 	},
+	{
+		Format: Kubernetes, Names: []string{"kubernetes", "k8s", "seccompprofile", "spo"},
+		Help:   "Kubernetes SeccompProfile; --profile-name, --base",
+		OCI:    true,
+		Detect: kubernetes.Detect,
+		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+			if d, err := kubernetes.Parse(name, data); err == nil && o.ProfileName == "" && len(d.Profiles) > 1 {
+				return nil, fmt.Errorf("open filter %q: %w: %d SeccompProfiles (%s); choose one with --profile-name NAME",
+					name, ErrAlternatives, len(d.Profiles), strings.Join(d.Names(), ", "))
+			}
+			progs, _, err := kubernetes.Load(name, data, kubernetes.Options{Name: o.ProfileName, Bases: o.Bases, OCI: o.OCI})
+			return single(name, Kubernetes, progs, err)
+		},
+	},
+	{
+		Format: Firecracker, Names: []string{"firecracker", "seccompiler"},
+		Help:   "Firecracker seccompiler JSON; --thread",
+		OCI:    true,
+		Detect: firecracker.Detect,
+		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+			progs, _, err := firecracker.Load(name, data, firecracker.Options{Thread: o.Thread, OCI: o.OCI})
+			if err != nil {
+				return nil, err
+			}
+			src := &filters.Source{Name: name, Format: string(Firecracker), Filters: progs}
+			for _, p := range progs {
+				src.Parts = append(src.Parts, filters.Part{Name: p.Name, Count: 1})
+			}
+			return src, nil
+		},
+	},
+	{
+		Format: LXC, Names: []string{"lxc", "incus", "lxd"},
+		Help:   "LXC/Incus seccomp policy",
+		OCI:    true,
+		Detect: lxc.Detect,
+		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+			progs, _, err := lxc.Load(name, data, lxc.Options{OCI: o.OCI})
+			return single(name, LXC, progs, err)
+		},
+	},
+	{
+		Format: Minijail, Names: []string{"minijail"},
+		Help:   "minijail .policy",
+		OCI:    true,
+		Detect: minijail.Detect,
+		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+			progs, _, err := minijail.Load(name, data, minijail.Options{OCI: o.OCI})
+			return single(name, Minijail, progs, err)
+		},
+	},
+}
+
+// single wraps the one program a format loader returned as a Source. The
+// loaders of the formats generated through filters/ocigen keep their
+// warnings as text in Program.Warnings, so Source.Warnings stays nil.
+func single(name string, f Format, progs []*filters.Program, err error) (*filters.Source, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &filters.Source{Name: name, Format: string(f), Filters: progs}, nil
+}
+
+// UsesOCI reports whether sources of the format named f (as
+// Source.Format spells it) are resolved with OpenOptions.OCI.
+func UsesOCI(f string) bool {
+	r := row(Format(f))
+	return r != nil && r.OCI
 }
 
 // row returns the table row of f, or nil.
@@ -182,8 +283,11 @@ func ParseFormat(s string) (Format, error) {
 // with an OCI key, valid JSON or not, so a broken profile gets the JSON
 // syntax error with its line and column rather than the Beats schema's
 // complaints; a systemd unit: a known [Section] or seccomp directive
-// first), else the fallback row (Policy), whose parser reports any
-// remaining problem with a line number.
+// first; then a Kubernetes SeccompProfile, a Firecracker seccompiler
+// file, an LXC policy and a minijail policy, in table order), else
+// Unknown for text that filters/unsupported recognizes (Kafel, C
+// sock_filter arrays, strace output), else the fallback row (Policy),
+// whose parser reports any remaining problem with a line number.
 func DetectFormat(name string, data []byte) Format {
 	bin := filters.IsBinary(data)
 	fallback := Unknown
@@ -195,6 +299,9 @@ func DetectFormat(name string, data []byte) Format {
 		case r.Detect(data):
 			return r.Format
 		}
+	}
+	if _, _, ok := unsupported.Detect(data); ok && !bin {
+		return Unknown
 	}
 	return fallback
 }
@@ -210,12 +317,16 @@ var ErrUnsupportedFormat = errors.New("unsupported filter format")
 //     "docker-default" (Docker's default profile for o.OCI's capabilities);
 //     docker-default is served whatever o.Format says, the others only
 //     when o.Format is Unknown;
+//   - StdinName ("-"): the content of o.Stdin, named StdinSource;
 //   - anything else: a file path, whose format is o.Format or detected
 //     (DetectFormat).
 //
 // Read errors wrap the *os.PathError (which names the path); source errors
 // are *filters.SourceError values naming the path; binary data of no
-// format wraps ErrUnsupportedFormat and says why the raw reader refused it.
+// format wraps ErrUnsupportedFormat and says why the raw reader refused it;
+// a known format no row reads (filters/unsupported: Kafel, C sock_filter
+// source, strace output) wraps ErrUnsupportedFormat after a hint saying
+// what it is and what to do instead.
 func Load(spec string, o OpenOptions) (*filters.Source, error) {
 	for _, r := range Table {
 		for _, b := range r.Builtins {
@@ -226,6 +337,16 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 	}
 	if rest, ok := strings.CutPrefix(spec, "embedded:"); ok && o.Format == Unknown {
 		return nil, fmt.Errorf("open filter: no embedded policy %q; the only one is %q: %w", rest, beats.DefaultName, ErrUnsupportedFormat)
+	}
+	if spec == StdinName {
+		if o.Stdin == nil {
+			return nil, fmt.Errorf("open filter: %q means standard input, which this caller does not offer: %w", spec, ErrUnsupportedFormat)
+		}
+		data, err := io.ReadAll(o.Stdin)
+		if err != nil {
+			return nil, fmt.Errorf("open filter: read standard input: %w", err)
+		}
+		return LoadData(StdinSource, data, o)
 	}
 	data, err := os.ReadFile(spec)
 	if err != nil {
@@ -244,6 +365,9 @@ func LoadData(name string, data []byte, o OpenOptions) (*filters.Source, error) 
 	if r := row(f); r != nil {
 		return r.Load(name, data, o)
 	}
+	if _, hint, ok := unsupported.Detect(data); ok {
+		return nil, fmt.Errorf("open filter %q: %s: %w", name, hint, ErrUnsupportedFormat)
+	}
 	// Binary data that is no whole number of sock_filter records: the raw
 	// reader says how many bytes are left over.
 	if _, err := filters.ParseRaw(name, data); err != nil {
@@ -258,14 +382,41 @@ func Open(spec string) (*filters.Program, error) { return OpenWith(spec, OpenOpt
 // OpenWith is Load for callers that take one filter: it returns the
 // source's only filter. A systemd unit, which installs a stack, is refused
 // with an error wrapping ErrUnsupportedFormat that points to the
-// commands that model stacks.
+// commands that model stacks; a source of several alternative filters
+// (a Firecracker file without OpenOptions.Thread) with one
+// (ErrAlternatives) that names them.
 func OpenWith(spec string, o OpenOptions) (*filters.Program, error) {
 	src, err := Load(spec, o)
 	if err != nil {
 		return nil, err
 	}
-	if src.Stacked || len(src.Filters) != 1 {
-		return nil, fmt.Errorf("open filter %q: a systemd unit installs a stack of filters, not one; model it with run --systemd-unit or compile --systemd-stack: %w", spec, ErrUnsupportedFormat)
+	if err := OneFilter(src); err != nil {
+		return nil, err
 	}
 	return src.Filters[0], nil
+}
+
+// ErrAlternatives is returned (wrapped) by OneFilter for a source that
+// holds several alternative filters where one is needed, and by Load for
+// a Kubernetes file of several SeccompProfiles without
+// OpenOptions.ProfileName.
+var ErrAlternatives = errors.New("several alternative filters")
+
+// OneFilter returns nil when src installs exactly one filter, else an
+// error: for a stack (a systemd unit) one wrapping ErrUnsupportedFormat,
+// for alternatives (a Firecracker file's thread categories) one wrapping
+// ErrAlternatives that names them and the --thread flag.
+func OneFilter(src *filters.Source) error {
+	switch {
+	case src.Stacked:
+		return fmt.Errorf("open filter %q: a systemd unit installs a stack of filters, not one; model it with compile --systemd-stack, run --systemd-unit, or give it as POLICY to simulate, lint, estimate or run: %w", src.Name, ErrUnsupportedFormat)
+	case len(src.Filters) != 1:
+		var names []string
+		for _, p := range src.Filters {
+			names = append(names, p.Name)
+		}
+		return fmt.Errorf("open filter %q: %w: %s; choose one with --thread %s", src.Name, ErrAlternatives,
+			strings.Join(names, ", "), strings.Join(names, "|"))
+	}
+	return nil
 }

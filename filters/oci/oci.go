@@ -504,7 +504,7 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 			}
 		}
 	}
-	res.warnings = unknownNames(name, data, known)
+	res.warnings = unknownNames(name, data, known, profileArches(prof))
 	if res.stub {
 		f.ENOSYSAbove = runcENOSYSBounds(res.listed, f.Rules)
 	}
@@ -531,18 +531,63 @@ var (
 	otherArchNames    = []string{"sync_file_range2", "swapcontext", "switch_endian", "subpage_prot", "sys_debug_setcontext", "cachectl", "sysmips"}
 )
 
+// privateNames are the syscalls that exist only on some architectures
+// with no syscall table here, by the SCMP_ARCH_* names that have them
+// (arch/*/kernel/syscalls/syscall.tbl and unistd.h of each).
+var privateNames = map[string][]string{
+	"SCMP_ARCH_MIPS":        {"syscall", "sysmips", "cachectl", "cacheflush"},
+	"SCMP_ARCH_MIPSEL":      {"syscall", "sysmips", "cachectl", "cacheflush"},
+	"SCMP_ARCH_MIPS64":      {"syscall", "sysmips", "cachectl", "cacheflush"},
+	"SCMP_ARCH_MIPSEL64":    {"syscall", "sysmips", "cachectl", "cacheflush"},
+	"SCMP_ARCH_MIPS64N32":   {"syscall", "sysmips", "cachectl", "cacheflush"},
+	"SCMP_ARCH_MIPSEL64N32": {"syscall", "sysmips", "cachectl", "cacheflush"},
+	"SCMP_ARCH_PPC":         ppcNames,
+	"SCMP_ARCH_PPC64":       ppcNames,
+	"SCMP_ARCH_PPC64LE":     ppcNames,
+	"SCMP_ARCH_S390":        s390Names,
+	"SCMP_ARCH_S390X":       s390Names,
+	"SCMP_ARCH_RISCV64":     {"riscv_flush_icache", "riscv_hwprobe"},
+	"SCMP_ARCH_M68K":        {"atomic_cmpxchg_32", "atomic_barrier", "cacheflush"},
+	"SCMP_ARCH_SH":          {"cacheflush"},
+	"SCMP_ARCH_SHEB":        {"cacheflush"},
+}
+
+var (
+	ppcNames  = []string{"spu_run", "spu_create", "swapcontext", "switch_endian", "subpage_prot", "sys_debug_setcontext", "rtas", "multiplexer", "sync_file_range2"}
+	s390Names = []string{"s390_runtime_instr", "s390_pci_mmio_read", "s390_pci_mmio_write", "s390_guarded_storage", "s390_sthyi"}
+)
+
+// profileArches returns every architecture prof lists: architectures,
+// and each archMap entry with its subArchitectures, whichever host the
+// profile is resolved for.
+func profileArches(prof *mobyseccomp.Seccomp) []string {
+	var out []string
+	for _, a := range prof.Architectures {
+		out = append(out, string(a))
+	}
+	for _, m := range prof.ArchMap {
+		out = append(out, string(m.Arch))
+		for _, sa := range m.SubArches {
+			out = append(out, string(sa))
+		}
+	}
+	return out
+}
+
 // unknownNames returns a warning, located at the name, for each
 // distinct name of names that no syscall table here has (x86_64, x86, x32,
 // aarch64, arm; on x86 the socket and IPC calls libseccomp multiplexes,
 // scmp.X86Muxed, count) and that is not another architecture's
-// (otherArchPrefixes, otherArchNames). Names unknown on the
+// (otherArchPrefixes, otherArchNames) or private to one of arches, the
+// SCMP_ARCH_* names the profile lists (privateNames: Podman's default
+// profile lists "syscall" for its MIPS entries). Names unknown on the
 // profile's own architectures but real on another are how
 // multi-architecture profiles are written, so only names no table knows,
 // most likely typos, are reported. libseccomp skips rules for such names
 // on every architecture (runc ignores the error), and so does the filter
 // built here; a close x86_64 name is suggested. Past
 // maxNameWarnings names, one last warning counts the rest.
-func unknownNames(file string, data []byte, names []syscallName) []*filters.SourceError {
+func unknownNames(file string, data []byte, names []syscallName, arches []string) []*filters.SourceError {
 	var out []*filters.SourceError
 	var at map[string]int // lazily: JSON path -> offset of every name
 	seen := map[string]bool{}
@@ -562,6 +607,9 @@ func unknownNames(file string, data []byte, names []syscallName) []*filters.Sour
 			known = known || strings.HasPrefix(n.name, p)
 		}
 		known = known || slices.Contains(otherArchNames, n.name)
+		for _, a := range arches {
+			known = known || slices.Contains(privateNames[a], n.name)
+		}
 		if known {
 			continue
 		}
@@ -869,4 +917,68 @@ func LoadSource(name string, data []byte, opt Options, c scmp.Compiler) (*filter
 		return nil, err
 	}
 	return &filters.Source{Name: name, Format: FormatName, Filters: []*filters.Program{p}, Warnings: res.warnings}, nil
+}
+
+// Resolution says what resolved a profile's conditional parts
+// (includes/excludes on caps, minKernel, arches): Options with their
+// defaults filled in, for outputs to state.
+type Resolution struct {
+	// Caps is the capability set, CAP_* names in AllCaps order.
+	Caps []string
+	// DefaultCaps is true when Options.Caps was nil (DockerDefaultCaps).
+	DefaultCaps bool
+	// KernelVersion is "major.minor".
+	KernelVersion string
+	// DefaultKernel is true when Options.KernelVersion was ""
+	// (DefaultKernelVersion).
+	DefaultKernel bool
+	// Arch is the host architecture, e.g. "x86_64".
+	Arch string
+}
+
+// Resolution returns o with its defaults filled in.
+func (o Options) Resolution() Resolution {
+	r := Resolution{Caps: o.Caps, KernelVersion: o.KernelVersion, Arch: o.Arch}
+	if r.Caps == nil {
+		r.Caps, r.DefaultCaps = DockerDefaultCaps, true
+	}
+	if r.KernelVersion == "" {
+		r.KernelVersion, r.DefaultKernel = DefaultKernelVersion, true
+	}
+	if r.Arch == "" {
+		r.Arch = "x86_64"
+	}
+	return r
+}
+
+// String says it in one line, e.g. "capabilities: Docker's default set
+// (14); kernel 6.18 (default); host arch x86_64".
+func (r Resolution) String() string {
+	caps := fmt.Sprintf("%d: %s", len(r.Caps), strings.Join(r.Caps, ","))
+	switch {
+	case r.DefaultCaps:
+		caps = fmt.Sprintf("Docker's default set (%d)", len(r.Caps))
+	case len(r.Caps) == 0:
+		caps = "none"
+	case len(r.Caps) == len(AllCaps):
+		caps = fmt.Sprintf("all (%d)", len(r.Caps))
+	}
+	kv := r.KernelVersion
+	if r.DefaultKernel {
+		kv += " (default)"
+	}
+	return fmt.Sprintf("capabilities: %s; kernel %s; host arch %s", caps, kv, r.Arch)
+}
+
+// CheckOptions reports whether o's kernel version and host architecture
+// are ones Parse accepts, so commands can refuse bad flags before
+// loading anything.
+func CheckOptions(o Options) error {
+	if _, err := parseKernelVersion(o.KernelVersion); err != nil {
+		return err
+	}
+	if _, ok := nativeArch[o.Arch]; !ok && o.Arch != "" {
+		return fmt.Errorf("check host arch %q: want x86_64, aarch64, x86 or arm", o.Arch)
+	}
+	return nil
 }

@@ -429,3 +429,47 @@ func TestOCIUnknownSyscallWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestPrivateNamesOfListedArches: a name private to an architecture the
+// profile lists (Podman's default lists "syscall" for MIPS) is no
+// typo; the same name in a profile without that architecture, and a real
+// typo in either, still warn (issue 12).
+func TestPrivateNamesOfListedArches(t *testing.T) {
+	profile := func(archMap string) []byte {
+		return []byte(`{"defaultAction": "SCMP_ACT_ERRNO", "archMap": [` + archMap + `],
+  "syscalls": [{"names": ["read", "syscall", "spu_run", "raed"], "action": "SCMP_ACT_ALLOW"}]}`)
+	}
+	x86 := `{"architecture": "SCMP_ARCH_X86_64", "subArchitectures": ["SCMP_ARCH_X86", "SCMP_ARCH_X32"]}`
+	mips := `{"architecture": "SCMP_ARCH_MIPS64", "subArchitectures": ["SCMP_ARCH_MIPS", "SCMP_ARCH_MIPS64N32"]}`
+	for _, tt := range []struct {
+		name    string
+		data    []byte
+		want    []string
+		notWant []string
+	}{
+		{"x86 only", profile(x86), []string{`"syscall"`, `"raed"`}, nil},
+		{"x86 and MIPS", profile(x86 + "," + mips), []string{`"raed"`}, []string{`"syscall"`}},
+		{"MIPS as a subarchitecture", profile(`{"architecture": "SCMP_ARCH_MIPSEL64", "subArchitectures": ["SCMP_ARCH_MIPSEL"]},` + x86), []string{`"raed"`}, []string{`"syscall"`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Parse("p.json", tt.data, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Join(p.Warnings, "\n")
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("warnings %q lack %s", got, w)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(got, w) {
+					t.Errorf("warnings %q mention %s", got, w)
+				}
+			}
+			if strings.Contains(got, "spu_run") {
+				t.Errorf("warnings %q mention spu_run, another architecture's name", got)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -80,6 +81,12 @@ type Stack struct {
 	Warnings []string
 	// Compiler is the one that laid out the programs.
 	Compiler scmp.Compiler
+	// Privileged reports whether systemd loads these filters with
+	// CAP_SYS_ADMIN in the effective set (Loader), so that the kernel adds
+	// no branch-history barrier to them; LoaderReason says why, in words.
+	// A system service manager is assumed (not systemd --user).
+	Privileged   bool
+	LoaderReason string
 	// warnings are Warnings, located (Source).
 	warnings []*filters.SourceError
 }
@@ -226,6 +233,10 @@ type unitContext struct {
 	bools       map[string]bool
 	personality int // -1 unset
 	warnings    []*filters.SourceError
+	// Who loads the filters (loader.go): User=, PrivateUsers=, and
+	// whether AmbientCapabilities= holds CAP_SYS_ADMIN.
+	user, privateUsers string
+	ambientSysAdmin    bool
 }
 
 const nsInitial = ^uint64(0)
@@ -308,7 +319,13 @@ func parseBool(s string) (bool, bool) {
 	return false, false
 }
 
-// parseUnit reads the unit's lines into a unitContext.
+// templatePlaceholder matches what systemd's build fills into unit
+// templates (units/*.service.in): meson's @NAME@ and jinja2's {{ name }}.
+var templatePlaceholder = regexp.MustCompile(`@[A-Z][A-Z0-9_]*@|\{\{[^}]*\}\}`)
+
+// parseUnit reads the unit's lines into a unitContext: a line holding a
+// template placeholder (templatePlaceholder) is a warning and otherwise
+// ignored.
 func parseUnit(name string, data []byte) (*unitContext, error) {
 	c := &unitContext{errnoNum: errnoKill, nsRetain: nsInitial, bools: map[string]bool{}, personality: -1}
 	section := ""
@@ -338,6 +355,12 @@ func parseUnit(name string, data []byte) (*unitContext, error) {
 				return nil, &filters.SourceError{File: name, Line: start, Err: fmt.Errorf("%w: invalid section header %q", ErrBadUnit, t)}
 			}
 			section = t[1 : len(t)-1]
+			continue
+		}
+		if m := templatePlaceholder.FindString(t); m != "" {
+			// A unit template (units/*.service.in) before meson fills it
+			// in: systemd warns about such a line and ignores it.
+			c.warn(name, start, "template placeholder %s, ignoring the line (systemd would not parse it either; install the built unit)", m)
 			continue
 		}
 		key, value, ok := strings.Cut(t, "=")
@@ -389,6 +412,12 @@ func (c *unitContext) set(file string, line int, key, value string) error {
 		return nil
 	}
 	switch key {
+	case "User":
+		c.user = value
+	case "PrivateUsers":
+		c.privateUsers = value
+	case "AmbientCapabilities":
+		c.setAmbient(value)
 	case "SystemCallFilter":
 		c.parseSyscallList(file, line, value, true)
 	case "SystemCallLog":
@@ -868,6 +897,7 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 			Insns:  insns,
 		})
 	}
+	st.Privileged, st.LoaderReason = Loader(c.loaderInput(len(st.Programs) > 0))
 	return st, nil
 }
 

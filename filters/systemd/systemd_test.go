@@ -369,3 +369,38 @@ func TestSystemdGroups(t *testing.T) {
 		t.Errorf("group data from %q, want systemd 252", GroupsVersion)
 	}
 }
+
+// TestTemplatePlaceholders: a unit template as systemd's source tree
+// holds it (units/systemd-resolved.service.in) loads with one warning per
+// placeholder line, at its line, and the placeholders change nothing else.
+func TestTemplatePlaceholders(t *testing.T) {
+	tmpl := "[Unit]\nDescription=Network Name Resolution\n\n[Service]\n" +
+		"@SERVICE_WATCHDOG@\n" +
+		"{{SERVICE_WATCHDOG}}\n" +
+		"ExecStart={{LIBEXECDIR}}/systemd-resolved\n" +
+		"SystemCallArchitectures=native\nSystemCallErrorNumber=EPERM\nSystemCallFilter=@system-service\n"
+	built := "[Unit]\nDescription=Network Name Resolution\n\n[Service]\n" +
+		"SystemCallArchitectures=native\nSystemCallErrorNumber=EPERM\nSystemCallFilter=@system-service\n"
+	got, err := ParseUnit("systemd-resolved.service.in", []byte(tmpl), Options{})
+	if err != nil {
+		t.Fatalf("ParseUnit(template): %v", err)
+	}
+	want, err := ParseUnit("systemd-resolved.service.in", []byte(built), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(got.Warnings, "\n")
+	for _, at := range []string{"systemd-resolved.service.in:5: template placeholder @SERVICE_WATCHDOG@", "systemd-resolved.service.in:6: template placeholder {{SERVICE_WATCHDOG}}", "systemd-resolved.service.in:7: template placeholder {{LIBEXECDIR}}"} {
+		if !strings.Contains(joined, at) {
+			t.Errorf("warnings %q lack %q", joined, at)
+		}
+	}
+	if len(got.Programs) != len(want.Programs) {
+		t.Fatalf("template: %d filters, built unit: %d", len(got.Programs), len(want.Programs))
+	}
+	for i := range got.Programs {
+		if got.Programs[i].SHA256() != want.Programs[i].SHA256() {
+			t.Errorf("filter %d differs between the template and the built unit", i)
+		}
+	}
+}

@@ -14,9 +14,9 @@ import (
 )
 
 // Dirs are the sample policy directories, relative to the repository
-// root: testdata/policies, and testdata/formats, which holds the samples
-// of the formats no loader table lists yet (the command's golden tests
-// compile every file of testdata/policies).
+// root: testdata/policies, where every sample lives now that the loader
+// table lists their formats (the command's golden tests compile every
+// file there), and testdata/formats, where they were before.
 var Dirs = []string{filepath.Join("testdata", "policies"), filepath.Join("testdata", "formats")}
 
 // root returns the repository root, found from this file's path.

@@ -39,7 +39,7 @@ func TestOpenPolicies(t *testing.T) {
 		wantErr string
 	}{
 		{"default", "default", ""},
-		{"missing", dir + "/nosuch.yaml", `POLICY is a file, "default" or "docker-default"`},
+		{"missing", dir + "/nosuch.yaml", `POLICY is a file, "default", "docker-default" or "-"`},
 		{"directory", dir, "is a directory"},
 	}
 	for _, tt := range tests {

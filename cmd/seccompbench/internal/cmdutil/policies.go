@@ -18,34 +18,194 @@ import (
 	"github.com/seccompbench/seccompbench/report"
 )
 
-// OpenPolicies opens each policy argument and describes it for the report.
-// An unsupported format is a *FlagError; a missing file or a directory
-// names what POLICY may be.
-func OpenPolicies(specs []string, o formats.OpenOptions) ([]*filters.Program, []report.Policy, error) {
-	var progs []*filters.Program
-	var pols []report.Policy
+// Loaded is what LoadPolicies opened: each source, and its filters
+// flattened into one stack in install order.
+type Loaded struct {
+	// Sources are the loaded sources, one per POLICY.
+	Sources []*filters.Source
+	// Progs are the sources' filters, source after source, each source's
+	// in install order (a systemd unit contributes its whole stack).
+	Progs []*filters.Program
+	// Pols describe each source for the report: one entry per source
+	// (a unit's entry sums its filters' instructions).
+	Pols []report.Policy
+}
+
+// LoadPolicies opens each policy argument ("-": o.Stdin, at most once)
+// and describes it for the report. An unsupported format is a
+// *FlagError; a missing file or a directory names what POLICY may be. A
+// source of alternative filters (a Firecracker file without --thread)
+// is kept as it is: Progs then holds every alternative, and
+// Alternatives splits them.
+func LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
+	l := &Loaded{}
+	if n := countStdin(specs); n > 1 {
+		return nil, FlagErrorf("POLICY %q (standard input) given %d times; it can be read once", formats.StdinName, n)
+	}
 	for _, s := range specs {
 		t0 := time.Now()
-		p, err := formats.OpenWith(s, o)
-		if errors.Is(err, formats.ErrUnsupportedFormat) {
-			return nil, nil, &FlagError{Err: fmt.Errorf("open policy: %w", err)}
+		src, err := formats.Load(s, o)
+		if errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, formats.ErrAlternatives) {
+			return nil, &FlagError{Err: fmt.Errorf("open policy: %w", err)}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("open policy: %w; POLICY is a file, \"default\" or %q", err, oci.DockerDefaultName)
+			return nil, fmt.Errorf("open policy: %w; POLICY is a file, \"default\", %q or \"-\" (standard input)", err, oci.DockerDefaultName)
 		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) && errors.Is(pe.Err, syscall.EISDIR) {
-			return nil, nil, fmt.Errorf("open policy %s: is a directory; POLICY is a file, \"default\" or %q", s, oci.DockerDefaultName)
+			return nil, fmt.Errorf("open policy %s: is a directory; POLICY is a file, \"default\", %q or \"-\" (standard input)", s, oci.DockerDefaultName)
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("open policy: %w", err)
+			return nil, fmt.Errorf("open policy: %w", err)
 		}
 		compile := time.Since(t0)
-		progs = append(progs, p)
-		pols = append(pols, report.Policy{Path: p.Source, SHA256: p.SourceSHA256, Instructions: p.Len(),
-			CompileUs: float64(compile.Nanoseconds()) / 1e3})
+		l.Sources = append(l.Sources, src)
+		l.Progs = append(l.Progs, src.Filters...)
+		pol := describe(src, compile)
+		if formats.UsesOCI(src.Format) {
+			r := o.OCI.Resolution()
+			pol.OCI = report.NewOCIResolution(&r)
+		}
+		l.Pols = append(l.Pols, pol)
 	}
-	return progs, pols, nil
+	return l, nil
+}
+
+// countStdin counts the specs that read standard input.
+func countStdin(specs []string) int {
+	n := 0
+	for _, s := range specs {
+		if s == formats.StdinName {
+			n++
+		}
+	}
+	return n
+}
+
+// describe is the report's entry for src: its path, hash and
+// instructions (summed over a stack's filters).
+func describe(src *filters.Source, compile time.Duration) report.Policy {
+	us := float64(compile.Nanoseconds()) / 1e3
+	if len(src.Filters) == 1 && !src.Stacked {
+		p := src.Filters[0]
+		return report.Policy{Path: p.Source, SHA256: p.SourceSHA256, Instructions: p.Len(), CompileUs: us}
+	}
+	n := 0
+	for _, p := range src.Filters {
+		n += p.Len()
+	}
+	kind := "alternative filters"
+	if src.Stacked {
+		kind = "systemd stack"
+	}
+	pol := report.Policy{Path: fmt.Sprintf("%s (%s of %d filters)", src.Name, kind, len(src.Filters)), Instructions: n, CompileUs: us}
+	if len(src.Filters) > 0 {
+		pol.SHA256 = src.Filters[0].SourceSHA256
+	}
+	return pol
+}
+
+// Alternative is one choice among a source's alternative filters (a
+// Firecracker thread category) with the stack it gives.
+type Alternative struct {
+	// Name names the choice, e.g. "vmm"; "" when there is no choice.
+	Name string
+	// Progs is the stack with that choice made.
+	Progs []*filters.Program
+}
+
+// Alternatives splits Progs by the alternatives of its one source that
+// has several (a Firecracker file without --thread): one stack per
+// choice, the other sources' filters around it as given. Without such a
+// source it returns the one stack, unnamed. Two such sources are a
+// *FlagError naming --thread.
+func (l *Loaded) Alternatives() ([]Alternative, error) {
+	alt := -1
+	for i, src := range l.Sources {
+		if !src.Stacked && len(src.Filters) > 1 {
+			if alt >= 0 {
+				return nil, FlagErrorf("%s and %s both hold alternative filters; choose one with --thread", l.Sources[alt].Name, src.Name)
+			}
+			alt = i
+		}
+	}
+	if alt < 0 {
+		return []Alternative{{Progs: l.Progs}}, nil
+	}
+	var out []Alternative
+	for _, choice := range l.Sources[alt].Filters {
+		var progs []*filters.Program
+		for i, src := range l.Sources {
+			if i == alt {
+				progs = append(progs, choice)
+				continue
+			}
+			progs = append(progs, src.Filters...)
+		}
+		out = append(out, Alternative{Name: choice.Name, Progs: progs})
+	}
+	return out, nil
+}
+
+// PrintWarnings prints what the loaders noticed in the sources on w, one
+// "warning: " line each: a source's located Warnings (a systemd unit's
+// unknown lines and template placeholders), else its filters'
+// Program.Warnings, each distinct text once.
+func (l *Loaded) PrintWarnings(w io.Writer) {
+	seen := map[string]bool{}
+	for _, src := range l.Sources {
+		texts := filters.WarningText(src.Warnings)
+		if len(texts) == 0 {
+			for _, p := range src.Filters {
+				texts = append(texts, p.Warnings...)
+			}
+		}
+		for _, t := range texts {
+			if !seen[t] {
+				seen[t] = true
+				fmt.Fprintf(w, "warning: %s\n", t)
+			}
+		}
+	}
+}
+
+// OCIResolution returns what resolved the OCI-based sources (OCI
+// profiles, docker-default, Kubernetes, Firecracker, LXC, minijail) under
+// o, for outputs to state; nil when no source is OCI-based.
+func (l *Loaded) OCIResolution(o formats.OpenOptions) *report.OCIResolution {
+	for _, src := range l.Sources {
+		if formats.UsesOCI(src.Format) {
+			r := o.OCI.Resolution()
+			return report.NewOCIResolution(&r)
+		}
+	}
+	return nil
+}
+
+// OneStack returns l's stack for commands that measure or compile one
+// stack: a source of alternative filters is a *FlagError that names them
+// and --thread.
+func OneStack(l *Loaded) ([]*filters.Program, error) {
+	for _, src := range l.Sources {
+		if !src.Stacked && len(src.Filters) > 1 {
+			return nil, &FlagError{Err: fmt.Errorf("open policy: %w", formats.OneFilter(src))}
+		}
+	}
+	return l.Progs, nil
+}
+
+// OpenPolicies is LoadPolicies and OneStack: the stack's filters and the
+// report's description of each source.
+func OpenPolicies(specs []string, o formats.OpenOptions) ([]*filters.Program, []report.Policy, error) {
+	l, err := LoadPolicies(specs, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	progs, err := OneStack(l)
+	if err != nil {
+		return nil, nil, err
+	}
+	return progs, l.Pols, nil
 }
 
 // ReadDocument reads a run result (`run --format json`) from path; what

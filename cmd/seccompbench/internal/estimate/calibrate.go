@@ -32,7 +32,7 @@ func calibrationFromFiles(opts *Options, n int) (stats.CostModel, []report.Estim
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, err
 		}
-		pt, c, ok, err := pointFromDoc(doc, n)
+		pt, c, ok, err := pointFromDoc(doc, n, opts.loader())
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, fmt.Errorf("calibration %s: %w", path, err)
 		}
@@ -75,9 +75,15 @@ func calibrationFromFiles(opts *Options, n int) (stats.CostModel, []report.Estim
 // deepest defeat stack (the document's cache section). cached is the on
 // fit's entry + n·per_filter when every workload syscall was cached with
 // the cache on.
-func pointFromDoc(doc *report.Document, n int) (pt stats.CalibrationPoint, cached stats.Estimate, haveCached bool, err error) {
+//
+// A result measured with --loader both has one fit per loader: those of
+// loader are used (a result from before --loader has fits without one).
+func pointFromDoc(doc *report.Document, n int, loader runner.Loader) (pt stats.CalibrationPoint, cached stats.Estimate, haveCached bool, err error) {
 	var def, on *report.Fit
 	for i := range doc.Fits {
+		if l := doc.Fits[i].Loader; l != "" && l != string(loader) {
+			continue
+		}
 		switch doc.Fits[i].Variant {
 		case "defeat":
 			def = &doc.Fits[i]
@@ -86,7 +92,7 @@ func pointFromDoc(doc *report.Document, n int) (pt stats.CalibrationPoint, cache
 		}
 	}
 	if def == nil {
-		return pt, cached, false, errors.New("no \"defeat\" fit: calibrate with run --cache defeat (or both) at two or more filter counts above 0 and at 0")
+		return pt, cached, false, fmt.Errorf("no \"defeat\" fit of the %s loader: calibrate with run --cache defeat (or both) --loader %s (or both) at two or more filter counts above 0 and at 0", loader, loader)
 	}
 	maxN := 0
 	for _, c := range doc.Config.FilterCounts {
@@ -271,10 +277,22 @@ func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, c
 	if cpu < 0 {
 		cpu = -2
 	}
-	cfg := runner.Config{Programs: progs, Counts: counts, Variants: variants, Workload: w, Trials: trials, Seed: opts.Seed, CPU: cpu, Samples: 5}
+	// One loader, as the estimated stack is loaded; no padding, so the
+	// calibration filter keeps its deepest stack within the path limit.
+	cfg := runner.Config{Programs: progs, Counts: counts, Variants: variants, Workload: w, Trials: trials, Seed: opts.Seed, CPU: cpu, Samples: 5,
+		Loaders: []runner.Loader{opts.loader()}}
 	samples, err := opts.Measure(ctx, cfg)
 	if err != nil {
 		return stats.Result{}, err
 	}
 	return stats.Analyze(runjob.Observations(samples), stats.Options{Confidence: opts.Confidence, Seed: opts.Seed, Variants: runjob.VariantNames(variants), Robust: robust})
+}
+
+// loader is the loader the estimate models (--loader; default
+// unprivileged).
+func (o *Options) loader() runner.Loader {
+	if o.Loader == "" {
+		return runner.LoaderUnprivileged
+	}
+	return o.Loader
 }

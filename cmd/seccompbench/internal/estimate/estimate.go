@@ -30,7 +30,13 @@ import (
 type Options struct {
 	Policies []string
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler     scmp.Compiler
+	Compiler scmp.Compiler
+	// Open are the other load options (cmdutil.LoadFlags); its Compiler
+	// is replaced by Compiler.
+	Open formats.OpenOptions
+	// Systemd is --systemd's directive text, whose modeled stack goes
+	// first; "" for none.
+	Systemd      string
 	Profile      string
 	Filters      int    // stack depth, cycling the policies; 0 = one each
 	Cache        string // on or defeat
@@ -59,6 +65,10 @@ type Options struct {
 	// MeasureCommand runs the command's children (runner.RunAdaptive
 	// unless a test replaces it).
 	MeasureCommand func(context.Context, runner.Config) ([]runner.Sample, runner.RunInfo, error)
+	// Loader is who loads the estimated stack (--loader): the quick
+	// calibration and --validate measure with it, and a calibration
+	// file's fits of that loader are used.
+	Loader runner.Loader
 
 	// Progress receives "calibrating: ..." and "validating: ..." lines;
 	// nil for none.
@@ -71,7 +81,14 @@ type Options struct {
 // Run computes the estimate. Loader warnings go to warn; the estimate's own
 // warnings are in its Warnings.
 func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, error) {
-	base, _, err := cmdutil.OpenPolicies(opts.Policies, formats.OpenOptions{Compiler: opts.Compiler})
+	o := opts.Open
+	o.Compiler = opts.Compiler
+	l, err := (&cmdutil.LoadFlags{Systemd: opts.Systemd}).LoadPolicies(opts.Policies, o)
+	if err != nil {
+		return nil, err
+	}
+	l.PrintWarnings(warn)
+	base, err := cmdutil.OneStack(l)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +107,6 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 		// The unit's stack goes first, as run --systemd-unit puts it.
 		base = append(slices.Clone(unit.Programs), base...)
 	}
-	cmdutil.PrintWarnings(warn, base)
 	n := opts.Filters
 	if n == 0 {
 		n = len(base)
@@ -118,7 +134,7 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	if err != nil {
 		return nil, err
 	}
-	out := &report.Estimate{Cache: opts.Cache, Warnings: append([]string{}, prof.Warnings...)}
+	out := &report.Estimate{Cache: opts.Cache, Warnings: append([]string{}, prof.Warnings...), OCI: l.OCIResolution(o)}
 	evals, err := analysis.EvaluateProfile(stack, prof)
 	if err != nil {
 		return nil, err

@@ -17,19 +17,31 @@ import (
 // sock_filter, little-endian, zero-padded so that a shell glob sorts them
 // oldest first) and DIR/manifest.json, stamped with now.
 func Save(dir string, p Process, now time.Time) error {
+	j := p.Report
+	m := report.InspectManifest{Pid: j.Pid, Name: j.Name, Cmdline: j.Cmdline, SeccompMode: j.SeccompMode, NoNewPrivs: j.NoNewPrivs,
+		SeccompFilters: j.SeccompFilters, Captured: now.UTC().Format(time.RFC3339), Kernel: runner.CaptureEnvironment().Kernel}
+	return SaveStack(dir, m, p.Stack, nil)
+}
+
+// SaveStack writes stack in Save's layout with manifest m, whose Filters
+// it fills; describe, if not nil, adds to each filter's entry (e.g. the
+// systemd directive and arch of a modeled stack).
+func SaveStack(dir string, m report.InspectManifest, stack []*filters.Program, describe func(i int, f *report.InspectSavedFilter)) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("save filters: %w", err)
 	}
-	j := p.Report
-	width := max(2, len(strconv.Itoa(len(p.Stack)-1)))
-	m := report.InspectManifest{Pid: j.Pid, Name: j.Name, Cmdline: j.Cmdline, SeccompMode: j.SeccompMode, NoNewPrivs: j.NoNewPrivs,
-		SeccompFilters: j.SeccompFilters, Captured: now.UTC().Format(time.RFC3339), Kernel: runner.CaptureEnvironment().Kernel}
-	for i, prog := range p.Stack {
+	width := max(2, len(strconv.Itoa(len(stack)-1)))
+	m.Filters = nil
+	for i, prog := range stack {
 		name := fmt.Sprintf("filter-%0*d.bpf", width, i)
 		if err := os.WriteFile(filepath.Join(dir, name), prog.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("save filters: %w", err)
 		}
-		m.Filters = append(m.Filters, report.InspectSavedFilter{Index: i, File: name, Instructions: prog.Len(), SHA256: prog.SHA256()})
+		f := report.InspectSavedFilter{Index: i, File: name, Instructions: prog.Len(), SHA256: prog.SHA256()}
+		if describe != nil {
+			describe(i, &f)
+		}
+		m.Filters = append(m.Filters, f)
 	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {

@@ -19,7 +19,11 @@ func resultWarnings(j *Job, samples []runner.Sample, res stats.Result, info runn
 		if j.Robust {
 			advice = "quiet the machine or add --trials"
 		}
-		warnings = append(warnings, fmt.Sprintf("the machine looks noisy: %d of %d children are outliers by the median/MAD rule (kept in every estimate); %s", out, n, advice))
+		w := fmt.Sprintf("the machine looks noisy: %d of %d children are outliers by the median/MAD rule (kept in every estimate); %s", out, n, advice)
+		if !j.PadSet {
+			w += "; the placement SD counts such noise in deep stacks as placement, so it is too large too"
+		}
+		warnings = append(warnings, w)
 	}
 	for _, s := range samples {
 		if s.PinErr != "" {
@@ -81,7 +85,8 @@ func setupOf(obs []stats.Observation, conf float64) *report.Setup {
 func controlOf(obs []stats.Observation, variants []string, conf float64) []report.Control {
 	var out []report.Control
 	for _, c := range stats.ControlSlowdown(obs, variants, conf) {
-		out = append(out, report.Control(c))
+		out = append(out, report.Control{Variant: c.Variant, BeforeNs: c.BeforeNs, AfterNs: c.AfterNs,
+			SlowdownPct: c.SlowdownPct, SlowdownPctLow: c.SlowdownPctLow, SlowdownPctHigh: c.SlowdownPctHigh})
 	}
 	return out
 }

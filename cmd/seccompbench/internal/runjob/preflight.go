@@ -55,7 +55,7 @@ func preflight(stack filters.Stack, arch *filters.Arch, w runner.Workload) (warn
 	for _, f := range analysis.Preflight(stack, analysis.LintOptions{Workload: w.Syscalls, Arch: arch, Listener: w.IsNotify()}) {
 		where := ""
 		if f.Filter >= 0 && f.Filter < len(stack) {
-			where = fmt.Sprintf(" (filter %d: %s)", f.Filter, stack[f.Filter].Name)
+			where = fmt.Sprintf(" (filter %d is %s)", f.Filter, stack[f.Filter].Name)
 		}
 		switch {
 		case f.Code == analysis.LintUserNotif && f.Severity == analysis.SeverityError && refusals[0] == nil:

@@ -11,20 +11,31 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner"
 )
 
 // openSources opens what the job measures: its policies, or the stack of
-// process j.Pid, with a systemd unit's stack first; then pads every
-// program. Without --filters, a process's or unit's stack picks the
+// process j.Pid, with a systemd unit's stack first (whose loader, unless
+// --loader was given, becomes the job's). Without --filters, a process's or unit's stack picks the
 // counts. Loader warnings go to ios.ErrOut.
 func openSources(ios *cmdutil.IOStreams, j *Job) ([]*filters.Program, []report.Policy, error) {
-	progs, pols, err := cmdutil.OpenPolicies(j.Policies, formats.OpenOptions{Format: j.FormatIn, OCI: j.OCI, Compiler: j.Compiler})
-	cmdutil.PrintWarnings(ios.ErrOut, progs)
+	o := j.Open
+	o.Format, o.OCI, o.Compiler, o.Stdin = j.FormatIn, j.OCI, j.Compiler, ios.In
+	l, err := cmdutil.LoadPolicies(j.Policies, o)
 	if err != nil {
 		return nil, nil, err
+	}
+	l.PrintWarnings(ios.ErrOut)
+	if _, err := cmdutil.OneStack(l); err != nil {
+		return nil, nil, err
+	}
+	progs, pols := l.Progs, l.Pols
+	if len(l.Sources) == 1 && l.Sources[0].Stacked && !j.CountsSet {
+		// A unit given as POLICY is measured as --systemd-unit measures
+		// it: counts 0, each directive's prefix and the full stack.
+		j.Counts = slices.Compact(append([]int{0}, l.Sources[0].Prefixes()...))
 	}
 	if j.Pid > 0 {
 		if progs, pols, err = inspect.PidPolicies(j.Pid); err != nil {
@@ -42,6 +53,17 @@ func openSources(ios *cmdutil.IOStreams, j *Job) ([]*filters.Program, []report.P
 		for _, w := range unit.Warnings {
 			fmt.Fprintf(ios.ErrOut, "warning: %s\n", w)
 		}
+		// The modeled stack is loaded as systemd loads it, unless --loader
+		// says otherwise.
+		if !j.LoaderSet {
+			j.Loaders = []runner.Loader{runner.LoaderUnprivileged}
+			if unit.Privileged {
+				j.Loaders = []runner.Loader{runner.LoaderPrivileged}
+			}
+			j.LoaderReason = "loader follows the unit: " + unit.LoaderReason
+		} else {
+			j.LoaderReason = "--loader given; systemd would load this unit's filters " + map[bool]string{true: "with", false: "without"}[unit.Privileged] + " CAP_SYS_ADMIN: " + unit.LoaderReason
+		}
 		// The unit's filters go first, in the order systemd installs them;
 		// policies given as arguments go on top. Counts up to the unit's
 		// depth are its prefixes.
@@ -56,12 +78,8 @@ func openSources(ios *cmdutil.IOStreams, j *Job) ([]*filters.Program, []report.P
 			j.Counts = slices.Compact(counts)
 		}
 	}
-	// Padding comes after every source is in (policies, a unit's stack, a
-	// process's filters); the report's policy lengths stay unpadded and
-	// its header names the padding.
-	for i, p := range progs {
-		progs[i] = p.Padded(j.Pad)
-	}
+	// Padding is the runner's, per child (Job.placement): the programs
+	// and the report's policy lengths stay unpadded.
 	return progs, pols, nil
 }
 

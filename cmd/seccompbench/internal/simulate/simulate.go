@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
@@ -19,13 +20,27 @@ import (
 // Stack opens the policies, compiling OCI profiles with comp, and builds
 // the stack of n filters (0: one per policy) by cycling them; defeat
 // prepends the cache-defeating load to every filter. Loader warnings go to
-// warn.
+// warn. A source of alternative filters is an error (use Stacks).
 func Stack(specs []string, n int, defeat bool, comp scmp.Compiler, warn io.Writer) (filters.Stack, error) {
 	progs, _, err := cmdutil.OpenPolicies(specs, formats.OpenOptions{Compiler: comp})
 	if err != nil {
 		return nil, err
 	}
 	cmdutil.PrintWarnings(warn, progs)
+	return Build(progs, n, defeat)
+}
+
+// Named is a stack with the name of the alternative filter it holds (a
+// Firecracker thread category; "" when the sources hold none).
+type Named struct {
+	Name  string
+	Stack filters.Stack
+}
+
+// Build cycles progs to n filters (0: one each), prepending the
+// cache-defeating load to every filter when defeat is set.
+func Build(progs []*filters.Program, n int, defeat bool) (filters.Stack, error) {
+	progs = append([]*filters.Program(nil), progs...)
 	if defeat {
 		for i, p := range progs {
 			progs[i] = p.DefeatCache()
@@ -101,4 +116,13 @@ func Plot(s filters.Stack, costs []analysis.SyscallCost, archName, order string,
 			Cached: c.Cached, Allowed: c.Action == filters.ActionAllow, Verdict: filters.RetText(c.Ret)})
 	}
 	return p
+}
+
+// Names lists the alternatives' names, comma-separated.
+func Names(stacks []Named) string {
+	var names []string
+	for _, n := range stacks {
+		names = append(names, n.Name)
+	}
+	return strings.Join(names, ", ")
 }

@@ -1,0 +1,120 @@
+package cmdutil
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// LoadFlags are the flags of every command that loads policies: how to
+// read them (--format-in) and the choices the OCI-based formats leave to
+// the container being modeled (--caps, --kernel-version, --arch), to a
+// Kubernetes file (--profile-name, --base) and to a Firecracker file
+// (--thread).
+type LoadFlags struct {
+	FormatIn      string
+	Caps          string
+	KernelVersion string
+	Arch          string
+	ProfileName   string
+	Bases         []string
+	Thread        string
+	// Systemd is directive text (`--systemd 'SystemCallFilter=...'`)
+	// whose modeled stack goes first, as run --systemd puts it; only
+	// commands that call AddSystemdFlag have it.
+	Systemd string
+}
+
+// AddSystemdFlag adds --systemd to fl (run has its own).
+func AddSystemdFlag(fl *pflag.FlagSet, lf *LoadFlags) {
+	fl.StringVar(&lf.Systemd, "systemd", "", "put the filter stack systemd 252 installs for these directives first, e.g. 'SystemCallFilter=@system-service' (POLICY may then be left out)")
+}
+
+// LoadPolicies is the package's LoadPolicies with --systemd's modeled
+// stack (named "--systemd") as the first source.
+func (lf *LoadFlags) LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
+	l, err := LoadPolicies(specs, o)
+	if err != nil || lf.Systemd == "" {
+		return l, err
+	}
+	so := o
+	so.Format = formats.SystemdUnit
+	src, err := formats.LoadData("--systemd", []byte(lf.Systemd), so)
+	if err != nil {
+		return nil, fmt.Errorf("model systemd stack: %w", err)
+	}
+	l.Sources = append([]*filters.Source{src}, l.Sources...)
+	l.Progs = append(append([]*filters.Program(nil), src.Filters...), l.Progs...)
+	l.Pols = append([]report.Policy{describe(src, 0)}, l.Pols...)
+	return l, nil
+}
+
+// PolicyArgs is the Args check of commands with --systemd: at least one
+// POLICY unless --systemd is given.
+func (lf *LoadFlags) PolicyArgs(cmd *cobra.Command, args []string) error {
+	if lf.Systemd == "" {
+		return cobra.MinimumNArgs(1)(cmd, args)
+	}
+	return nil
+}
+
+// FirecrackerThreads are the thread categories --thread accepts.
+var FirecrackerThreads = []string{"vmm", "api", "vcpu"}
+
+// AddLoadFlags adds the load flags to fl. withArch is false for commands
+// whose --arch already means something else (simulate: the ABI); their
+// OCI host architecture is x86_64.
+func AddLoadFlags(fl *pflag.FlagSet, lf *LoadFlags, withArch bool) {
+	fl.StringVar(&lf.FormatIn, "format-in", "", "force the policy format: "+formats.Help()+" (default: detect from content)")
+	fl.StringVar(&lf.Caps, "caps", "", "OCI-based profiles: capabilities to resolve includes/excludes with, e.g. default,-net_raw, all or none (default: Docker's default set)")
+	fl.StringVar(&lf.KernelVersion, "kernel-version", "", "OCI-based profiles: kernel version `MAJOR.MINOR` for minKernel conditions (default: "+oci.DefaultKernelVersion+")")
+	if withArch {
+		fl.StringVar(&lf.Arch, "arch", "", "OCI-based profiles: host architecture x86_64, aarch64, x86 or arm (default x86_64)")
+	}
+	fl.StringVar(&lf.ProfileName, "profile-name", "", "Kubernetes files: the SeccompProfile `NAME` (metadata.name or namespace/name) to load (default: the file's only one)")
+	fl.StringArrayVar(&lf.Bases, "base", nil, "Kubernetes files: a `FILE` holding base profiles (repeatable)")
+	fl.StringVar(&lf.Thread, "thread", "", "Firecracker files: the thread category's filter to load: vmm, api or vcpu (default: all; simulate shows them side by side)")
+}
+
+// Options checks the flags and returns the load options they give, with
+// in as the standard input "-" reads. Bad values are *FlagError; a base
+// file that cannot be read is not.
+func (lf *LoadFlags) Options(in io.Reader) (formats.OpenOptions, error) {
+	o := formats.OpenOptions{Stdin: in, ProfileName: lf.ProfileName, Thread: lf.Thread}
+	var err error
+	if o.Format, err = formats.ParseFormat(lf.FormatIn); err != nil {
+		return o, &FlagError{Err: fmt.Errorf("--format-in: %w", err)}
+	}
+	if lf.Caps != "" {
+		if o.OCI.Caps, err = oci.ParseCaps(lf.Caps); err != nil {
+			return o, &FlagError{Err: fmt.Errorf("--caps: %w", err)}
+		}
+	}
+	o.OCI.KernelVersion, o.OCI.Arch = lf.KernelVersion, lf.Arch
+	if err := oci.CheckOptions(o.OCI); err != nil {
+		return o, &FlagError{Err: fmt.Errorf("--kernel-version/--arch: %w", err)}
+	}
+	if lf.Thread != "" && !slices.Contains(FirecrackerThreads, lf.Thread) {
+		return o, FlagErrorf("--thread: %q is not vmm, api or vcpu", lf.Thread)
+	}
+	for _, b := range lf.Bases {
+		data, err := os.ReadFile(b)
+		if err != nil {
+			return o, fmt.Errorf("read base profiles: %w", err)
+		}
+		if o.Bases == nil {
+			o.Bases = map[string][]byte{}
+		}
+		o.Bases[b] = data
+	}
+	return o, nil
+}

@@ -1,0 +1,155 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// loaderDoc builds a --loader both document from synthetic children: the
+// unprivileged loader's filters cost extra ns more each, every child has a
+// pad, and the host's spectre_v2 line reports bhi.
+func loaderDoc(t *testing.T, extra float64, bhi string) *Document {
+	t.Helper()
+	var samples []runner.Sample
+	seq := 0
+	for b := range 6 {
+		for _, l := range []runner.Loader{runner.LoaderUnprivileged, runner.LoaderPrivileged} {
+			for _, n := range fixtureCounts {
+				pad := (seq * 7) % 17
+				y := fixtureNs(runner.VariantDefeat, n, b, 0) + float64(pad%3-1)*0.2*float64(n)
+				if l == runner.LoaderUnprivileged {
+					y += extra * float64(n)
+				}
+				priv := l == runner.LoaderPrivileged
+				caps := runner.Caps{Eff: 0x1ffffdfffff, Prm: 0x1ffffdfffff, Bnd: 0x1ffffdfffff}
+				if priv {
+					caps = runner.Caps{Eff: 0x1ffffffffff, Prm: 0x1ffffffffff, Bnd: 0x1ffffffffff}
+				}
+				samples = append(samples, runner.Sample{Cell: runner.Cell{Variant: runner.VariantDefeat, Filters: n, Loader: l},
+					Block: b, Seq: seq, NsPerOp: y, CPU: 1, FiltersSeen: n, Pad: pad, Caps: caps, CapSysAdmin: priv})
+				seq++
+			}
+		}
+	}
+	obs := make([]stats.Observation, len(samples))
+	for i, s := range samples {
+		obs[i] = stats.Observation{Variant: string(s.Variant), Loader: string(s.Loader), Filters: s.Filters, Block: s.Block, Seq: s.Seq, NsPerOp: s.NsPerOp, Pad: s.Pad}
+	}
+	res, err := stats.Analyze(obs, stats.Options{Confidence: 0.95, Seed: 1, Variants: []string{"defeat"}, Loaders: []string{"unprivileged", "privileged"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Build(Input{
+		Tool: Tool{Name: "seccompbench", Version: "test"}, Created: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
+		Environment: runner.Environment{Kernel: "6.18", Vulnerabilities: map[string]string{
+			"spectre_v2": "Mitigation: Retpolines; STIBP: disabled; RSB filling; PBRSB-eIBRS: Not affected; BHI: " + bhi, "spec_store_bypass": "Vulnerable"},
+			CmdlineMitigations: []string{"mitigations=auto", "pti=on"}},
+		Config: Config{FilterCounts: fixtureCounts, Workload: "getpid", Op: "one getpid() syscall", Cache: "defeat", Variants: []string{"defeat"},
+			Trials: 6, Confidence: 0.95, Loader: "both", Placement: "random", PadMin: 0, PadMax: 16},
+		Samples: samples, Result: res,
+	})
+}
+
+// TestLoaderDocument: the JSON carries the loader, capabilities, pads and
+// placement keys of the contract, and the sentences say why the loaders
+// differ or not on the host.
+func TestLoaderDocument(t *testing.T) {
+	tests := []struct {
+		name  string
+		extra float64
+		bhi   string
+		want  []string
+	}{
+		{"not affected, no difference", 0, "Not affected", []string{"not distinguishable from 0", "the JIT emits it for neither loader", "placement moves the per-filter cost by ±"}},
+		{"SW loop, barrier costs", 8, "SW loop, KVM: SW loop", []string{"filters loaded without CAP_SYS_ADMIN cost 8.0 ns more each", "the kernel's branch-history barrier"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := loaderDoc(t, tt.extra, tt.bhi)
+			var buf bytes.Buffer
+			if err := WriteJSON(&buf, d); err != nil {
+				t.Fatal(err)
+			}
+			var raw struct {
+				Config      map[string]any   `json:"config"`
+				Environment map[string]any   `json:"environment"`
+				Results     []map[string]any `json:"results"`
+				Fits        []map[string]any `json:"fits"`
+				LoaderDiffs []map[string]any `json:"loader_diffs"`
+			}
+			if err := json.Unmarshal(buf.Bytes(), &raw); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"loader", "placement", "pad_min", "pad_max"} {
+				if _, ok := raw.Config[k]; !ok {
+					t.Errorf("config.%s missing", k)
+				}
+			}
+			if _, ok := raw.Environment["cmdline_mitigations"]; !ok {
+				t.Error("environment.cmdline_mitigations missing")
+			}
+			for _, r := range raw.Results {
+				pads, _ := r["pads"].([]any)
+				samples, _ := r["samples_ns"].([]any)
+				if len(pads) != len(samples) {
+					t.Errorf("result %v/%v/%v: %d pads for %d samples", r["variant"], r["loader"], r["filters"], len(pads), len(samples))
+				}
+				want := r["loader"] == "privileged"
+				if got, ok := r["cap_sys_admin"].(bool); !ok || got != want {
+					t.Errorf("result %v/%v: cap_sys_admin %v, want %v", r["loader"], r["filters"], r["cap_sys_admin"], want)
+				}
+			}
+			if len(raw.Fits) != 2 {
+				t.Fatalf("%d fits, want 2", len(raw.Fits))
+			}
+			for _, f := range raw.Fits {
+				if _, ok := f["placement_sd_ns"]; !ok || f["loader"] == nil {
+					t.Errorf("fit %v: placement_sd_ns or loader missing", f)
+				}
+			}
+			if len(raw.LoaderDiffs) != 1 {
+				t.Fatalf("%d loader diffs, want 1", len(raw.LoaderDiffs))
+			}
+			var text bytes.Buffer
+			if err := WriteTable(&text, d); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(text.String(), w) {
+					t.Errorf("report lacks %q:\n%s", w, text.String())
+				}
+			}
+		})
+	}
+}
+
+// TestCompareLoaders: compare pairs cells and fits by variant and loader,
+// so a --loader both result compares with another one loader by loader.
+func TestCompareLoaders(t *testing.T) {
+	a, b := loaderDoc(t, 0, "Not affected"), loaderDoc(t, 8, "SW loop")
+	c, err := Compare([]NamedDocument{{"a.json", a}, {"b.json", b}}, CompareOptions{Confidence: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Missing) != 0 || len(c.Cells) != 14 {
+		t.Fatalf("%d cells compared, missing %v; want 14 and none", len(c.Cells), c.Missing)
+	}
+	perFilter := map[string]float64{}
+	for _, f := range c.Fits {
+		if f.Term == "per_filter" {
+			perFilter[f.Variant] = f.Ns - f.BaseNs
+		}
+	}
+	if d := perFilter["defeat/unprivileged"]; d < 7 || d > 9 {
+		t.Errorf("unprivileged per-filter change %.2f, want about 8", d)
+	}
+	if d := perFilter["defeat/privileged"]; d < -1 || d > 1 {
+		t.Errorf("privileged per-filter change %.2f, want about 0", d)
+	}
+}

@@ -1,0 +1,31 @@
+package report
+
+import "github.com/seccompbench/seccompbench/filters/oci"
+
+// OCIResolution is the "oci" object of JSON outputs: what resolved the
+// includes/excludes (caps, minKernel, arches) of the OCI-based sources
+// (OCI profiles, docker-default, Kubernetes, Firecracker, LXC, minijail).
+// Outputs leave it out when no source is OCI-based.
+type OCIResolution struct {
+	// Caps is the capability set, CAP_* names.
+	Caps []string `json:"caps"`
+	// CapsDefault is true when --caps was not given (Docker's set).
+	CapsDefault bool `json:"caps_default"`
+	// KernelVersion is "major.minor".
+	KernelVersion string `json:"kernel_version"`
+	// KernelDefault is true when --kernel-version was not given.
+	KernelDefault bool `json:"kernel_version_default"`
+	// Arch is the host architecture, e.g. "x86_64".
+	Arch string `json:"arch"`
+	// Text says it in one line for text outputs.
+	Text string `json:"-"`
+}
+
+// NewOCIResolution converts r; nil for nil.
+func NewOCIResolution(r *oci.Resolution) *OCIResolution {
+	if r == nil {
+		return nil
+	}
+	return &OCIResolution{Caps: append([]string{}, r.Caps...), CapsDefault: r.DefaultCaps, KernelVersion: r.KernelVersion,
+		KernelDefault: r.DefaultKernel, Arch: r.Arch, Text: r.String()}
+}
