@@ -311,6 +311,10 @@ type RunInfo struct {
 	// Parallel is the number of copies per cell; CPUs the CPUs used.
 	Parallel int   `json:"parallel"`
 	CPUs     []int `json:"cpus"`
+	// ForeignLoad is the share of the measuring CPUs' time that other
+	// processes took while the children ran (absent when unpinned, or in
+	// results from before it was recorded).
+	ForeignLoad *runner.ForeignLoad `json:"foreign_load,omitempty"`
 }
 
 // Drift is the trend of a variant's baseline (0-filter) cells over the run,
@@ -475,7 +479,7 @@ func Build(in Input) *Document {
 		c.BeforeNs, c.AfterNs = finite(c.BeforeNs), finite(c.AfterNs)
 		c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh = finite(c.SlowdownPct), finite(c.SlowdownPctLow), finite(c.SlowdownPctHigh)
 		if c.Verdict == "" {
-			c.Verdict = controlVerdict(*c, d.Environment.Vulnerabilities["spec_store_bypass"])
+			c.Verdict = controlVerdict(*c, d)
 		}
 	}
 	if st := d.Setup; st != nil {

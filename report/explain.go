@@ -61,8 +61,10 @@ func explainFit(d *Document, v string, fit *Fit) string {
 			b.WriteString(notifyRoundTrip(d, v))
 		}
 		switch {
-		case len(cached) > 0 && len(uncached) == 0:
+		case len(cached) > 0 && len(uncached) == 0 && cacheSupported(fit):
 			fmt.Fprintf(&b, "%s %s allowed unconditionally by every filter: the kernel's action cache skips the filters", list(cached), verbFor(cached, "is", "are"))
+		case len(cached) > 0 && len(uncached) == 0:
+			fmt.Fprintf(&b, "%s %s allowed unconditionally by every filter, so the kernel's action cache should skip the filters, but this run's per-filter cost cannot confirm it", list(cached), verbFor(cached, "is", "are"))
 		case len(cached) == 0 && len(uncached) > 0:
 			fmt.Fprintf(&b, "no workload syscall is served by the action cache, so every filter runs on every syscall")
 			if v == "defeat" {
@@ -81,19 +83,8 @@ func explainFit(d *Document, v string, fit *Fit) string {
 		if fit == nil {
 			b.WriteString("; too few filter counts ≥ 1 to fit a per-filter cost")
 		} else {
-			ci := fmt.Sprintf("%.0f%% CI [%.2f, %.2f]", d.Config.Confidence*100, num(fit.PerFilterCILowNs), num(fit.PerFilterCIHighNs))
-			half := (fit.PerFilterCIHighNs - fit.PerFilterCILowNs) / 2
-			switch {
-			case fit.PerFilterCILowNs <= 0 && fit.PerFilterCIHighNs >= 0 && half <= max(2, 0.002*fit.BaselineNs):
-				fmt.Fprintf(&b, "; per-filter cost ~0 ns (%.1f ns, %s includes 0)", num(fit.PerFilterNs), ci)
-			case fit.PerFilterCILowNs <= 0 && fit.PerFilterCIHighNs >= 0:
-				fmt.Fprintf(&b, "; no per-filter cost is distinguishable from 0 at this precision (%.1f ns, %s): add --trials or quiet the machine", num(fit.PerFilterNs), ci)
-			default:
-				fmt.Fprintf(&b, "; each filter adds %.1f ns per op (%s)", num(fit.PerFilterNs), ci)
-			}
-			if fit.EntryCILowNs > 0 || fit.EntryCIHighNs < 0 {
-				fmt.Fprintf(&b, ", and turning filtering on costs %.0f ns per op once (entry, CI [%.0f, %.0f])", num(fit.EntryNs), num(fit.EntryCILowNs), num(fit.EntryCIHighNs))
-			}
+			b.WriteString(perFilterConclusion(*fit, d.Config.Confidence, runTrials(d)))
+			b.WriteString(entryConclusion(*fit, d.Config.Confidence, runTrials(d)))
 			b.WriteString(placementClause(d, fit))
 			b.WriteString(loaderClause(d, fit))
 		}

@@ -30,6 +30,9 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			}
 			ew.printf("- **%s** (%s): %s\n", name, variantLabel(m.Variant), mdEscape(m.Text))
 		}
+		for _, n := range NegativeCells(d) {
+			ew.printf("- %s\n", mdEscape(n))
+		}
 		ew.printf("\n")
 	}
 
@@ -39,11 +42,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			ew.printf("| %s | %d | %d | %.1f | %.1f | [%.1f, %.1f] | baseline | | |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), num(r.CILowNs), num(r.CIHighNs))
+			ew.printf("| %s | %d | %d | %.1f | %.1f | %s | baseline | | |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), cellCI(r.N, r.CILowNs, r.CIHighNs, false))
 			continue
 		}
-		ew.printf("| %s | %d | %d | %.1f | %.1f | [%.1f, %.1f] | %+.1f | [%+.1f, %+.1f] | %+.1f %% |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs),
-			num(r.CILowNs), num(r.CIHighNs), num(r.OverheadNs), num(r.OverheadCILowNs), num(r.OverheadCIHighNs), num(r.OverheadPct))
+		ew.printf("| %s | %d | %d | %.1f | %.1f | %s | %+.1f | %s | %+.1f %% |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs),
+			cellCI(r.N, r.CILowNs, r.CIHighNs, false), num(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs, r.OverheadCIHighNs, true), num(r.OverheadPct))
 	}
 	ew.printf("\n")
 
@@ -111,7 +114,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 				dr.Variant, num(dr.SlopeNsPerChild), num(dr.SlopeCILow), num(dr.SlopeCIHigh), num(dr.OverRunNs), driftSpan(d, dr.Variant))
 		}
 		for _, c := range d.Control {
-			verdict := controlVerdict(c, d.Environment.Vulnerabilities["spec_store_bypass"])
+			verdict := controlVerdict(c, d)
 			ew.printf("- Control loop without syscalls, %s: %.3f → %.3f ns per iteration, %+.1f %% (CI [%+.1f, %+.1f]): %s.\n",
 				c.Variant, num(c.BeforeNs), num(c.AfterNs), num(c.SlowdownPct), num(c.SlowdownPctLow), num(c.SlowdownPctHigh), verdict)
 		}
@@ -166,6 +169,9 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		ew.printf("- measured in %.1f s", r.ElapsedS)
 		if r.Parallel > 1 {
 			ew.printf("; %d parallel copies per cell on CPUs %v, ns/op is the mean over copies", r.Parallel, r.CPUs)
+		}
+		if f := r.ForeignLoad; f != nil {
+			ew.printf("; %s", foreignLoadText(f))
 		}
 		ew.printf("\n")
 	}

@@ -63,23 +63,41 @@ type SimulatePlot struct {
 	Bars          []SyscallBar
 }
 
-// barClass is how a bar is coloured.
+// barClass is how a bar is coloured: cached, or the stack's action.
 type barClass int
 
 const (
-	classCached  barClass = iota // cached: costs nothing
-	classAllowed                 // allowed, filters run on every call
-	classOther                   // another verdict, filters run
+	classCached    barClass = iota // cached: costs nothing
+	classAllowed                   // ALLOW, filters run on every call
+	classLog                       // LOG: allowed and logged
+	classUserNotif                 // USER_NOTIF: a supervisor decides
+	classTrace                     // TRACE: a tracer decides
+	classErrno                     // ERRNO(n): the call fails
+	classTrap                      // TRAP: SIGSYS instead of the call
+	classKill                      // KILL_PROCESS, KILL_THREAD
 	numClasses
 )
 
-// classColors are Okabe and Ito colours: pale sky blue for free calls (a
-// ghost of what would run), vermillion for the cost that matters, grey for
-// calls that do not go through anyway.
+// classColors are Okabe and Ito's eight colours, one per class, so every
+// action reads apart (and black for KILL, the hardest verdict): pale sky
+// blue for free calls (a ghost of what would run), vermillion for the
+// allowed cost that matters.
 var classColors = [numClasses]color.Color{
-	classCached:  color.RGBA{R: 0xAB, G: 0xDA, B: 0xF4, A: 0xFF}, // #56B4E9 half-way to white
-	classAllowed: color.RGBA{R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF},
-	classOther:   color.Gray{Y: 0x8C},
+	classCached:    color.RGBA{R: 0xAB, G: 0xDA, B: 0xF4, A: 0xFF}, // #56B4E9 half-way to white
+	classAllowed:   color.RGBA{R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}, // vermillion
+	classLog:       color.RGBA{R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF}, // orange
+	classUserNotif: color.RGBA{R: 0x00, G: 0x9E, B: 0x73, A: 0xFF}, // bluish green
+	classTrace:     color.RGBA{R: 0xB8, G: 0xA9, B: 0x00, A: 0xFF}, // yellow, darkened to show on white
+	classErrno:     color.RGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0xFF}, // blue
+	classTrap:      color.RGBA{R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF}, // reddish purple
+	classKill:      color.RGBA{R: 0x00, G: 0x00, B: 0x00, A: 0xFF}, // black
+}
+
+// classAction is the action name of each verdict class, as verdicts
+// start ("ERRNO(1)" is ERRNO); KILL covers KILL_PROCESS and KILL_THREAD.
+var classAction = [numClasses]string{
+	classAllowed: "ALLOW", classLog: "LOG", classUserNotif: "USER_NOTIF", classTrace: "TRACE",
+	classErrno: "ERRNO", classTrap: "TRAP", classKill: "KILL",
 }
 
 func (b SyscallBar) class() barClass {
@@ -89,7 +107,12 @@ func (b SyscallBar) class() barClass {
 	case b.Allowed:
 		return classAllowed
 	}
-	return classOther
+	for c := classLog; c < numClasses; c++ {
+		if strings.HasPrefix(b.Verdict, classAction[c]) {
+			return c
+		}
+	}
+	return classErrno // an unknown verdict: refused, as the kernel does
 }
 
 // SimulateLegendCached is the legend entry of the cached bars.
@@ -97,12 +120,23 @@ const SimulateLegendCached = "cached: the kernel skips the filters (bar = what t
 
 // SimulateLegendAllowed is the legend entry of allowed syscalls that are
 // not cached.
-const SimulateLegendAllowed = "allowed, not cached: the filters run on every call"
+const SimulateLegendAllowed = "ALLOW, not cached: the filters run on every call"
+
+// classEffect says what happens after the filters ran, per verdict class.
+var classEffect = [numClasses]string{
+	classLog:       "the filters run, then the call runs and is logged",
+	classUserNotif: "the filters run, then a supervisor decides (ENOSYS without one)",
+	classTrace:     "the filters run, then a tracer decides (ENOSYS without one)",
+	classErrno:     "the filters run, then the call fails with that errno",
+	classTrap:      "the filters run, then SIGSYS is sent instead of the call",
+	classKill:      "the filters run, then the kernel kills the thread or process",
+}
 
 // SimulateSeriesNames returns the legend entries of the plot of p, in
-// order: cached, allowed and not cached, other verdicts (listing them);
-// only classes with bars appear. Tests and docs use it to find the series
-// in the SVG.
+// order: cached, ALLOW not cached, then one per other action present,
+// naming its verdicts (e.g. "ERRNO(1), ERRNO(13): the filters run, then
+// the call fails with that errno"). Tests and docs use it to find the
+// series in the SVG.
 func SimulateSeriesNames(p *SimulatePlot) []string {
 	var names []string
 	for c := range numClasses {
@@ -119,8 +153,10 @@ func simClassName(p *SimulatePlot, c barClass) string {
 		if b.class() != c {
 			continue
 		}
-		v, _, _ := strings.Cut(b.Verdict, "(")
-		v = strings.TrimSpace(v)
+		v := strings.TrimSpace(b.Verdict)
+		if v == "" {
+			v = classAction[c]
+		}
 		if !slices.Contains(verdicts, v) {
 			verdicts = append(verdicts, v)
 		}
@@ -135,17 +171,11 @@ func simClassName(p *SimulatePlot, c barClass) string {
 		return SimulateLegendAllowed
 	}
 	slices.Sort(verdicts)
-	refused := !slices.ContainsFunc(verdicts, func(v string) bool { return !slices.Contains(refusingVerdicts, v) })
-	if refused {
-		return fmt.Sprintf("%s, not cached: the filters run, then the call is refused", strings.Join(verdicts, ", "))
+	if len(verdicts) > 4 {
+		verdicts = append(verdicts[:4], fmt.Sprintf("%d more", len(verdicts)-4))
 	}
-	return fmt.Sprintf("%s, not cached: the filters run on every call", strings.Join(verdicts, ", "))
+	return fmt.Sprintf("%s: %s", strings.Join(verdicts, ", "), classEffect[c])
 }
-
-// refusingVerdicts are the verdicts under which the syscall itself never
-// runs (seccomp(2): ERRNO fails it, TRAP sends SIGSYS instead, KILL_*
-// kill the thread or process).
-var refusingVerdicts = []string{"ERRNO", "TRAP", "KILL_PROCESS", "KILL_THREAD"}
 
 // WriteSimulateSVG writes the plot of [WriteSimulatePNG] as SVG (fonts
 // referenced by name, not embedded). Errors wrap [ErrNothingToPlot] or
@@ -224,8 +254,12 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 }
 
 // maxBarLabels is how many uncached allowed syscalls get their name above
-// the bar.
-const maxBarLabels = 12
+// the bar; maxVerdictLabels how many with another verdict (each verdict
+// at least once, the most expensive bar first).
+const (
+	maxBarLabels     = 12
+	maxVerdictLabels = 8
+)
 
 func drawSimulate(dc draw.Canvas, sp *SimulatePlot) error {
 	if len(sp.Bars) == 0 {
@@ -278,7 +312,7 @@ func drawSimulate(dc draw.Canvas, sp *SimulatePlot) error {
 	bottom := legH + capH + vg.Points(24)
 	plotArea := draw.Crop(dc, 0, 0, bottom, 0)
 
-	lblSty := draw.TextStyle{Color: classColors[classAllowed], Font: sans(10), Handler: plot.DefaultTextHandler,
+	lblSty := draw.TextStyle{Color: color.Gray{Y: 0x20}, Font: sans(10), Handler: plot.DefaultTextHandler,
 		Rotation: math.Pi / 2, XAlign: draw.XLeft, YAlign: draw.YCenter}
 	// Headroom so that names written upwards above the bars fit: lay the
 	// labels out on the data area, then raise Y.Max until the longest
@@ -301,9 +335,9 @@ func drawSimulate(dc draw.Canvas, sp *SimulatePlot) error {
 	da := p.DataCanvas(plotArea)
 	labels = layoutLabels(sp, p, da, lblSty)
 	trX, trY := p.Transforms(&da)
-	leader := draw.LineStyle{Color: classColors[classAllowed], Width: vg.Points(0.7)}
 	for _, l := range labels {
 		b := sp.Bars[l.bar]
+		leader := draw.LineStyle{Color: classColors[b.class()], Width: vg.Points(0.7)}
 		bx, by := trX(float64(l.bar)), trY(float64(b.Instructions))+vg.Points(1)
 		lx, ly := trX(l.x), trY(l.base)+vg.Points(3)
 		if l.x != float64(l.bar) || l.base > float64(b.Instructions) {
@@ -324,8 +358,18 @@ func drawSimulate(dc draw.Canvas, sp *SimulatePlot) error {
 	return nil
 }
 
+// labelText names a bar's syscall as the man pages do, "kill(2)", so it
+// never reads as an action, then the verdict when it is not ALLOW and
+// the instructions: "kill(2): 118", "ptrace(2) → KILL_PROCESS: 14".
 func labelText(b SyscallBar) string {
-	return fmt.Sprintf("%s: %d", barName(b), b.Instructions)
+	name := barName(b)
+	if b.Name != "" {
+		name += "(2)"
+	}
+	if !b.Allowed && b.Verdict != "" {
+		return fmt.Sprintf("%s → %s: %d", name, b.Verdict, b.Instructions)
+	}
+	return fmt.Sprintf("%s: %d", name, b.Instructions)
 }
 
 func barName(b SyscallBar) string {
@@ -351,14 +395,38 @@ type barLabel struct {
 // bars, so its names form one row. The caller draws a leader line from
 // each bar to a moved label.
 func layoutLabels(sp *SimulatePlot, p *plot.Plot, da draw.Canvas, sty draw.TextStyle) []barLabel {
-	var pick []int
+	var pick, refused []int
 	for i, b := range sp.Bars {
-		if b.class() == classAllowed {
+		switch c := b.class(); {
+		case c == classAllowed:
 			pick = append(pick, i)
+		case c != classCached && b.Instructions > 0:
+			refused = append(refused, i)
 		}
 	}
-	slices.SortStableFunc(pick, func(a, b int) int { return sp.Bars[b].Instructions - sp.Bars[a].Instructions })
+	byCost := func(a, b int) int { return sp.Bars[b].Instructions - sp.Bars[a].Instructions }
+	slices.SortStableFunc(pick, byCost)
 	pick = pick[:min(len(pick), maxBarLabels)]
+	// Every other action gets named too: the most expensive bar of each
+	// verdict, then others, up to maxVerdictLabels.
+	slices.SortStableFunc(refused, byCost)
+	var seen []string
+	var extra []int
+	for _, i := range refused {
+		if !slices.Contains(seen, sp.Bars[i].Verdict) {
+			seen = append(seen, sp.Bars[i].Verdict)
+			extra = append(extra, i)
+		}
+	}
+	for _, i := range refused {
+		if len(extra) >= maxVerdictLabels {
+			break
+		}
+		if !slices.Contains(extra, i) {
+			extra = append(extra, i)
+		}
+	}
+	pick = append(pick, extra[:min(len(extra), maxVerdictLabels)]...)
 	slices.Sort(pick)
 	if len(pick) == 0 {
 		return nil
@@ -490,7 +558,11 @@ func simCaption(sp *SimulatePlot, arch string) string {
 	} else if n[classAllowed] > 0 {
 		s.WriteString(" (named)")
 	}
-	fmt.Fprintf(&s, " and %s with another verdict.", plural(n[classOther], "syscall"))
+	other := 0
+	for c := classLog; c < numClasses; c++ {
+		other += n[c]
+	}
+	fmt.Fprintf(&s, " and %s with another action, coloured by action and named above their bars (syscalls as name(2)).", plural(other, "syscall"))
 	return s.String()
 }
 

@@ -51,17 +51,18 @@ func TestSimulateSVG(t *testing.T) {
 		"stack: 1 filter: default",
 		"instructions executed per call (all filters)",
 		"x86_64 syscall number",
-		"kill: 118",
-		"424", // the tick after the gap in the numbering
+		"kill(2): 118",
+		"mount(2) → ERRNO(1): 114", // another action: named with its verdict
+		"424",                      // the tick after the gap in the numbering
 	)
 	for _, w := range want {
 		if !slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(s, w) }) {
 			t.Errorf("SVG has no text %q; texts: %q", w, texts)
 		}
 	}
-	for _, notWant := range []string{"read: 6", "mount: 114"} {
+	for _, notWant := range []string{"read(2): 6", "mount(2): 114", "refused"} {
 		if slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(s, notWant) }) {
-			t.Errorf("SVG names %q; only uncached allowed syscalls get names", notWant)
+			t.Errorf("SVG says %q; cached syscalls get no name, others their verdict, and no legend says refused", notWant)
 		}
 	}
 }
@@ -105,11 +106,18 @@ func TestSimulateSeriesNames(t *testing.T) {
 	}{
 		{"all three", []SyscallBar{cached, allowed, verdict("ERRNO(1)")}, []string{
 			SimulateLegendCached, SimulateLegendAllowed,
-			"ERRNO, not cached: the filters run, then the call is refused"}},
-		{"refusals sorted, errno values merged", []SyscallBar{verdict("KILL_PROCESS"), verdict("ERRNO(38)"), verdict("ERRNO(1)")}, []string{
-			"ERRNO, KILL_PROCESS, not cached: the filters run, then the call is refused"}},
+			"ERRNO(1): the filters run, then the call fails with that errno"}},
+		// issue 17: KILL_PROCESS was a grey bar like ERRNO, both "refused".
+		{"each action its own entry", []SyscallBar{verdict("KILL_PROCESS"), verdict("ERRNO(38)"), verdict("ERRNO(1)"), verdict("TRAP"), verdict("KILL_THREAD")}, []string{
+			"ERRNO(1), ERRNO(38): the filters run, then the call fails with that errno",
+			"TRAP: the filters run, then SIGSYS is sent instead of the call",
+			"KILL_PROCESS, KILL_THREAD: the filters run, then the kernel kills the thread or process"}},
 		{"log lets the call through", []SyscallBar{verdict("LOG"), verdict("ERRNO(1)")}, []string{
-			"ERRNO, LOG, not cached: the filters run on every call"}},
+			"LOG: the filters run, then the call runs and is logged",
+			"ERRNO(1): the filters run, then the call fails with that errno"}},
+		{"notify and trace", []SyscallBar{verdict("USER_NOTIF"), verdict("TRACE(0)")}, []string{
+			"USER_NOTIF: the filters run, then a supervisor decides (ENOSYS without one)",
+			"TRACE(0): the filters run, then a tracer decides (ENOSYS without one)"}},
 		{"nothing cached", []SyscallBar{allowed}, []string{SimulateLegendAllowed}},
 	}
 	for _, tt := range tests {
@@ -128,7 +136,7 @@ func TestSimCaption(t *testing.T) {
 		defeat bool
 		want   []string
 	}{
-		{"cache on", false, []string{"3 of 7 are cached", "1 allowed syscall (named) and 3 syscalls with another verdict"}},
+		{"cache on", false, []string{"3 of 7 are cached", "1 allowed syscall (named) and 3 syscalls with another action"}},
 		{"cache defeated", true, []string{"Cache defeated", "1 of 7 still skip the filters", "3 allowed syscalls (named)"}},
 	}
 	for _, tt := range tests {
@@ -154,7 +162,7 @@ func TestSimCaption(t *testing.T) {
 func TestLayoutLabels(t *testing.T) {
 	sp := &SimulatePlot{Order: "nr"}
 	for i := range 300 {
-		b := SyscallBar{Name: fmt.Sprintf("s%d", i), Nr: i, Instructions: 50, Verdict: "ERRNO(1)"}
+		b := SyscallBar{Name: fmt.Sprintf("s%d", i), Nr: i, Instructions: 50, Cached: true, Allowed: true, Verdict: "ALLOW"}
 		if i >= 100 && i < 120 {
 			b = SyscallBar{Name: fmt.Sprintf("s%d", i), Nr: i, Instructions: 10 + i%7, Allowed: true, Verdict: "ALLOW"}
 		}
@@ -184,7 +192,7 @@ func TestLayoutLabels(t *testing.T) {
 		if !b.Allowed || b.Cached {
 			t.Errorf("label %q on a bar that is not allowed-uncached", l.text)
 		}
-		if want := fmt.Sprintf("%s: %d", b.Name, b.Instructions); l.text != want {
+		if want := fmt.Sprintf("%s(2): %d", b.Name, b.Instructions); l.text != want {
 			t.Errorf("label %d = %q, want %q", k, l.text, want)
 		}
 		if l.base < float64(b.Instructions) {
@@ -223,6 +231,33 @@ func TestLayoutLabels(t *testing.T) {
 	for _, i := range named {
 		if i != 299 && (i < 100 || i >= 120 || i%7 < 3) {
 			t.Errorf("bar %d (cost %d) named while a more expensive one is not: %v", i, sp.Bars[i].Instructions, named)
+		}
+	}
+}
+
+// Every class has its own colour, and a bar's label names the syscall as
+// name(2) and, unless ALLOW, its verdict.
+func TestSimulateClassesDistinct(t *testing.T) {
+	for a := range numClasses {
+		if classColors[a] == nil {
+			t.Errorf("class %d has no colour", a)
+		}
+		for b := a + 1; b < numClasses; b++ {
+			if classColors[a] == classColors[b] {
+				t.Errorf("classes %d and %d share a colour", a, b)
+			}
+		}
+	}
+	for _, tt := range []struct {
+		bar  SyscallBar
+		want string
+	}{
+		{SyscallBar{Name: "kill", Instructions: 118, Allowed: true, Verdict: "ALLOW"}, "kill(2): 118"},
+		{SyscallBar{Name: "ptrace", Instructions: 14, Verdict: "KILL_PROCESS"}, "ptrace(2) → KILL_PROCESS: 14"},
+		{SyscallBar{Nr: 999, Instructions: 3, Verdict: "ERRNO(38)"}, "nr 999 → ERRNO(38): 3"},
+	} {
+		if got := labelText(tt.bar); got != tt.want {
+			t.Errorf("labelText(%+v) = %q, want %q", tt.bar, got, tt.want)
 		}
 	}
 }

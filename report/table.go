@@ -38,20 +38,10 @@ func ReadJSON(r io.Reader) (*Document, error) {
 // slowdown whose CI lies above it is attributed to a mitigation.
 const ControlNoisePct = 15
 
-// controlVerdict says what a control-loop comparison means; ssb is the
-// kernel's spec_store_bypass state ("" if unknown).
-func controlVerdict(c Control, ssb string) string {
-	switch {
-	case c.SlowdownPctLow > ControlNoisePct:
-		v := "installing filters slowed code that makes no syscall, beyond run-to-run noise: a mitigation's cost (e.g. speculative store bypass), not filter evaluation"
-		if ssb != "" {
-			v += " (spec_store_bypass: " + ssb + ")"
-		}
-		return v
-	case c.SlowdownPctLow > 0:
-		return fmt.Sprintf("a slowdown within the ±%d %% this comparison swings between runs: not attributed to a mitigation", ControlNoisePct)
-	}
-	return "no mitigation slowdown detected"
+// controlVerdict says what a control-loop comparison of d means
+// (controlConclusion).
+func controlVerdict(c Control, d *Document) string {
+	return controlConclusion(c, d.Environment.Vulnerabilities["spec_store_bypass"], runTrials(d))
 }
 
 // WriteTable writes d as the human-readable report.
@@ -99,6 +89,9 @@ func WriteTable(w io.Writer, d *Document) error {
 		if r.Parallel > 1 {
 			ew.printf("; %d parallel copies per cell on CPUs %v, ns/op is the mean over copies", r.Parallel, r.CPUs)
 		}
+		if f := r.ForeignLoad; f != nil {
+			ew.printf("; %s", foreignLoadText(f))
+		}
 		ew.printf("\n")
 	}
 	e := d.Environment
@@ -121,11 +114,11 @@ func WriteTable(w io.Writer, d *Document) error {
 	fmt.Fprintf(tw, "variant\tfilters\tn\tmean ns/op\tmedian\t%.0f%% CI\toverhead ns\t%.0f%% CI\toverhead %%\t\n", pct, pct)
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t-\t\t\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), num(r.CILowNs), num(r.CIHighNs))
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t-\t\t\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), cellCI(r.N, r.CILowNs, r.CIHighNs, false))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t[%.1f, %.1f]\t%+.1f\t[%+.1f, %+.1f]\t%+.1f%%\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), num(r.CILowNs), num(r.CIHighNs),
-			num(r.OverheadNs), num(r.OverheadCILowNs), num(r.OverheadCIHighNs), num(r.OverheadPct))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t%+.1f\t%s\t%+.1f%%\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), cellCI(r.N, r.CILowNs, r.CIHighNs, false),
+			num(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs, r.OverheadCIHighNs, true), num(r.OverheadPct))
 	}
 	tw.Flush()
 
@@ -205,9 +198,12 @@ func WriteTable(w io.Writer, d *Document) error {
 	}
 	for _, c := range d.Control {
 		ew.printf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]): ", c.Variant, num(c.BeforeNs), num(c.AfterNs), num(c.SlowdownPct), num(c.SlowdownPctLow), num(c.SlowdownPctHigh))
-		ew.printf("%s\n", controlVerdict(c, d.Environment.Vulnerabilities["spec_store_bypass"]))
+		ew.printf("%s\n", controlVerdict(c, d))
 	}
 	ew.printf("\n")
+	for _, n := range NegativeCells(d) {
+		ew.printf("%s\n", n)
+	}
 	for _, m := range d.Meaning {
 		if m.Loader != "" && both {
 			ew.printf("%s/%s: %s\n", m.Variant, m.Loader, m.Text)

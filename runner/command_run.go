@@ -132,7 +132,7 @@ func runCommandCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sa
 	if cfg.SpecAllow {
 		spec.Flags |= seccompFlagSpecAllow
 	}
-	rep, err := execChild(ctx, cfg.ChildTimeout, c, spec)
+	rep, _, err := execChild(ctx, cfg.ChildTimeout, c, spec)
 	if err != nil {
 		var ce *ChildError
 		if errors.As(err, &ce) && rep.Command != nil && rep.Command.Failure != nil {

@@ -57,12 +57,13 @@ type execFixture struct {
 }
 
 // newExecFixture writes MinimalELF into the last of k directories under a
-// new temporary directory. Close removes it all.
+// new temporary directory named with this process's PID
+// (CleanStaleExecFixtures). Close removes it all.
 func newExecFixture(k int) (*execFixture, error) {
 	if k < 1 {
 		return nil, fmt.Errorf("exec fixture: need at least one directory, got %d", k)
 	}
-	root, err := os.MkdirTemp("", "seccompbench-exec-")
+	root, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", execFixturePrefix, os.Getpid()))
 	if err != nil {
 		return nil, fmt.Errorf("exec fixture: %w", err)
 	}

@@ -15,6 +15,10 @@ import (
 // carries it: the numbers mean nothing without the kernel, CPU and
 // mitigations.
 type Environment struct {
+	// Hostname is the node name (uname -n), so results collected from a
+	// fleet say where they were measured; "" in results from before it
+	// was recorded.
+	Hostname string `json:"hostname,omitempty"`
 	// Kernel is the kernel release (uname -r).
 	Kernel string `json:"kernel"`
 	// CPUModel is the first "model name" of /proc/cpuinfo.
@@ -144,6 +148,7 @@ func CaptureEnvironment() Environment {
 	var uts unix.Utsname
 	if unix.Uname(&uts) == nil {
 		e.Kernel = unix.ByteSliceToString(uts.Release[:])
+		e.Hostname = unix.ByteSliceToString(uts.Nodename[:])
 	}
 	if f, err := os.Open("/proc/cpuinfo"); err == nil {
 		sc := bufio.NewScanner(f)

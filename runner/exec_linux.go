@@ -16,16 +16,27 @@ import (
 // execChild starts one child, feeds it spec and decodes its report. The
 // child dies with the parent (PR_SET_PDEATHSIG) and is killed at timeout.
 // extra files become the child's fds 3, 4, ... (the notify workload's
-// socket).
-func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpec, extra ...*os.File) (childReport, error) {
+// socket). It also returns the child's CPU time, user plus system over all
+// its threads and the descendants it waited for (wait4(2) rusage).
+func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpec, extra ...*os.File) (childReport, time.Duration, error) {
+	rep, cmd, err := execChildCmd(ctx, timeout, c, spec, extra...)
+	var own time.Duration
+	if cmd != nil && cmd.ProcessState != nil {
+		own = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	return rep, own, err
+}
+
+// execChildCmd is execChild, returning the finished command.
+func execChildCmd(ctx context.Context, timeout time.Duration, c Cell, spec childSpec, extra ...*os.File) (childReport, *exec.Cmd, error) {
 	var rep childReport
 	in, err := json.Marshal(spec)
 	if err != nil {
-		return rep, fmt.Errorf("encode child spec: %w", err)
+		return rep, nil, fmt.Errorf("encode child spec: %w", err)
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return rep, fmt.Errorf("find own executable for re-exec: %w", err)
+		return rep, nil, fmt.Errorf("find own executable for re-exec: %w", err)
 	}
 	if timeout <= 0 {
 		timeout = minChildTimeout
@@ -54,14 +65,14 @@ func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpe
 	cmd.WaitDelay = time.Second
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
-		return rep, ctx.Err()
+		return rep, cmd, ctx.Err()
 	}
 	decErr := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &rep)
 	if runErr != nil {
 		ce := &ChildError{Cell: c, ExitCode: -1, Stderr: stderr.String()}
 		if cctx.Err() == context.DeadlineExceeded {
 			ce.Reason = fmt.Sprintf("no report within %s; killed (hung child: a filter may block a syscall the harness needs)", timeout)
-			return rep, ce
+			return rep, cmd, ce
 		}
 		var ee *exec.ExitError
 		if errors.As(runErr, &ee) {
@@ -94,12 +105,12 @@ func execChild(ctx context.Context, timeout time.Duration, c Cell, spec childSpe
 		default:
 			ce.Reason = fmt.Sprintf("exited with status %d", ce.ExitCode)
 		}
-		return rep, ce
+		return rep, cmd, ce
 	}
 	if decErr != nil {
-		return rep, &ChildError{Cell: c, Reason: fmt.Sprintf("decode report: %v", decErr), Stderr: stderr.String()}
+		return rep, cmd, &ChildError{Cell: c, Reason: fmt.Sprintf("decode report: %v", decErr), Stderr: stderr.String()}
 	}
-	return rep, nil
+	return rep, cmd, nil
 }
 
 // childEnviron is the parent's environment plus the child marker and the

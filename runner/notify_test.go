@@ -46,7 +46,7 @@ func TestNotifyAnswersEveryCall(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := execChild(context.Background(), cfg.ChildTimeout, c, spec, sup.child)
+			rep, _, err := execChild(context.Background(), cfg.ChildTimeout, c, spec, sup.child)
 			answers, serr := sup.finish()
 			if err != nil || serr != nil {
 				t.Fatalf("child: %v; supervisor: %v", err, serr)
@@ -105,7 +105,7 @@ func TestNotifyReplyErrno(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := execChild(context.Background(), cfg.ChildTimeout, c, spec, sup.child)
+	rep, _, err := execChild(context.Background(), cfg.ChildTimeout, c, spec, sup.child)
 	answers, serr := sup.finish()
 	if err != nil || serr != nil {
 		t.Fatalf("child: %v; supervisor: %v", err, serr)

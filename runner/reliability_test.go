@@ -67,7 +67,7 @@ func TestChildInvalidFilterIsNotUnsupported(t *testing.T) {
 	// An unknown opcode (0xffff), then ret ALLOW: bpf_check_classic
 	// (net/core/filter.c) rejects it with EINVAL.
 	bad := []byte{0xff, 0xff, 0, 0, 0, 0, 0, 0, 0x06, 0, 0, 0, 0, 0, 0xff, 0x7f}
-	_, err := execChild(context.Background(), 0, Cell{Variant: VariantOn, Filters: 1},
+	_, _, err := execChild(context.Background(), 0, Cell{Variant: VariantOn, Filters: 1},
 		childSpec{Workload: "getpid", Filters: [][]byte{bad}, CPU: -1, Iterations: 10, Samples: 1})
 	var ce *ChildError
 	if !errors.As(err, &ce) || ce.Errno != syscall.EINVAL {

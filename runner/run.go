@@ -26,12 +26,25 @@ func Run(ctx context.Context, cfg Config) ([]Sample, error) {
 // It stops at the first failing child with a *ChildError, and when ctx is
 // done with ctx.Err(); the samples gathered so far are returned with the
 // error.
+//
+// Before anything else it removes exec fixtures left by runs that were
+// killed (CleanStaleExecFixtures) and locks its measuring CPUs (see
+// Config.CPU), returning a *CPUBusyError when they stay held by another
+// run. While children run it watches those CPUs for foreign load
+// (RunInfo.ForeignLoad).
 func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 	var info RunInfo
-	cfg = withDefaults(cfg)
 	if len(cfg.Counts) == 0 || len(cfg.Variants) == 0 || cfg.Trials < 1 {
 		return nil, info, errors.New("run: need at least one count, one variant and one trial")
 	}
+	CleanStaleExecFixtures()
+	locks, err := lockRunCPUs(ctx, &cfg)
+	if err != nil {
+		return nil, info, err
+	}
+	defer locks.Release()
+	cfg = withDefaults(cfg)
+	cfg.watch = &loadWatch{}
 	if err := cfg.Placement.Check(); err != nil {
 		return nil, info, fmt.Errorf("run: %w", err)
 	}
@@ -116,6 +129,7 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 		for _, c := range cells {
 			if err := ctx.Err(); err != nil {
 				info.StopReason, info.Elapsed = StopCancelled, time.Since(start)
+				info.ForeignLoad = cfg.watch.result()
 				return out, info, err
 			}
 			cc := cfg
@@ -136,6 +150,7 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 				if ctx.Err() != nil {
 					info.StopReason = StopCancelled
 				}
+				info.ForeignLoad = cfg.watch.result()
 				return out, info, err
 			}
 			s.Block, s.Seq = b, seq
@@ -161,6 +176,7 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 		}
 	}
 	info.Elapsed = time.Since(start)
+	info.ForeignLoad = cfg.watch.result()
 	return out, info, nil
 }
 
@@ -299,7 +315,25 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 		}
 		extra = append(extra, sup.child)
 	}
-	rep, err := execChild(ctx, cfg.ChildTimeout, c, spec, extra...)
+	var before cpuStat
+	var statErr error
+	var selfBefore time.Duration
+	if cpu >= 0 && cfg.watch != nil {
+		before, statErr = readCPUStat(cpu)
+		selfBefore = selfCPUTime()
+	}
+	rep, own, err := execChild(ctx, cfg.ChildTimeout, c, spec, extra...)
+	if err == nil && cpu >= 0 && cfg.watch != nil && statErr == nil {
+		if sup != nil {
+			// The supervisor answering the notifications is part of
+			// what is measured, and runs in this process: count this
+			// process's CPU time as the child's own (an upper bound).
+			own += selfCPUTime() - selfBefore
+		}
+		if after, err := readCPUStat(cpu); err == nil {
+			cfg.watch.add(cpu, before, after, own)
+		}
+	}
 	installed := len(stack)
 	if sup != nil {
 		installed++ // the notifying filter

@@ -22,6 +22,7 @@ func TestMain(m *testing.M) {
 	if IsChild() {
 		ChildMain()
 	}
+	maybeRunLockHelper()
 	os.Exit(m.Run())
 }
 
@@ -200,6 +201,9 @@ func TestExecWorkloadsReallyExec(t *testing.T) {
 	p := prog(t, "allow", allow)
 	for _, w := range []Workload{ExecWorkload(), ExecvpeMissWorkload(4)} {
 		t.Run(w.Name, func(t *testing.T) {
+			// A private TMPDIR: other processes on the machine make
+			// and remove fixtures of their own meanwhile.
+			t.Setenv("TMPDIR", t.TempDir())
 			before, _ := filepath.Glob(filepath.Join(os.TempDir(), "seccompbench-exec-*"))
 			cfg := Config{Programs: []*filters.Program{p}, Counts: []int{0, 2}, Variants: []Variant{VariantOn},
 				Workload: w, Trials: 1, Iterations: 5, Samples: 2}

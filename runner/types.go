@@ -62,9 +62,21 @@ type Config struct {
 	Trials int
 	// Seed seeds the block shuffles and the random pads.
 	Seed uint64
-	// CPU pins the measuring thread; -1 picks one (HighestCPU), -2 disables
-	// pinning.
+	// CPU pins the measuring thread; -1 picks one, -2 disables pinning.
+	// RunAdaptive locks the CPUs it measures on (LockCPUs): with -1 it
+	// takes the highest allowed CPU no other run holds; with an explicit
+	// CPU it waits for that one. Either way it never shares a measuring
+	// CPU with another run.
 	CPU int
+	// CPUWait bounds the wait for a CPU lock held by another run before
+	// RunAdaptive gives up with a *CPUBusyError; 0 means DefaultCPUWait
+	// (1 min), negative means not to wait.
+	CPUWait time.Duration
+	// OnCPUWait, if set, is called once with a sentence naming the busy
+	// CPUs and their owners when RunAdaptive starts to wait for them.
+	OnCPUWait func(msg string)
+	// LockDir is the directory of the CPU lock files ("": DefaultLockDir).
+	LockDir string
 	// Iterations per timed sample; 0 calibrates to SampleDuration.
 	Iterations uint64
 	// SampleDuration is the calibration target for one sample (default 2ms).
@@ -108,8 +120,9 @@ type Config struct {
 	// far are precise enough; true stops the run.
 	Stop func([]Sample) bool
 
-	execPaths []string // set by Run and Calibrate for the exec workloads
-	cpus      []int    // CPUs of the parallel copies
+	execPaths []string   // set by Run and Calibrate for the exec workloads
+	cpus      []int      // CPUs of the parallel copies
+	watch     *loadWatch // foreign load on the measuring CPUs, set by RunAdaptive
 }
 
 // Copy is one parallel copy's result within a Sample.
@@ -156,6 +169,10 @@ type RunInfo struct {
 	// RunNs is the command workload's calibrated wall time of one run in
 	// ns, wrapper start-up included (0 for the loops).
 	RunNs float64
+	// ForeignLoad is the share of the measuring CPUs' time other
+	// processes took while the children ran; nil when unpinned or
+	// /proc/stat is unreadable.
+	ForeignLoad *ForeignLoad
 	// PadCaps lists the cells whose random pads were drawn from
 	// [MinPad, cap] instead of up to MaxPad, because a larger pad would
 	// take their stack over MAX_INSNS_PER_PATH; nil when none.

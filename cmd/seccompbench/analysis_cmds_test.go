@@ -215,9 +215,12 @@ func TestLintCommand(t *testing.T) {
 		wantOut  string
 	}{
 		{"default is clean", []string{"lint", "default", "--workload", "mix"}, 0, "0 errors"},
-		{"bypass is an error", []string{"lint", minimalPolicy}, 1, "[abi-bypass-i386]"},
-		{"path limit", []string{"lint", "default", "--filters", "300"}, 1, "[path-limit]"},
-		{"json", []string{"lint", minimalPolicy, "--format", "json"}, 1, `"code": "abi-bypass-i386"`},
+		// Findings exit 3, so scripts tell them from "could not lint" (1).
+		{"bypass is an error", []string{"lint", minimalPolicy}, 3, "[abi-bypass-i386]"},
+		{"path limit", []string{"lint", "default", "--filters", "300"}, 3, "[path-limit]"},
+		{"json", []string{"lint", minimalPolicy, "--format", "json"}, 3, `"code": "abi-bypass-i386"`},
+		{"cannot read", []string{"lint", "/nonexistent/policy.yaml"}, 1, ""},
+		{"bad flag value", []string{"lint", "default", "--filters", "x"}, 2, ""},
 		{"bad workload", []string{"lint", "default", "--workload", "nope"}, 2, ""},
 	}
 	for _, tt := range tests {

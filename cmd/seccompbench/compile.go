@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -204,13 +203,16 @@ func saveStack(opts *CompileOptions, src *filters.Source, modeled string) error 
 // file, which formats.Load then serves as a built-in name or refuses.
 func readSpec(spec string, in io.Reader) (string, []byte, error) {
 	if spec == formats.StdinName {
-		b, err := io.ReadAll(in)
+		b, err := io.ReadAll(io.LimitReader(in, filters.MaxInputSize+1))
 		if err != nil {
 			return "", nil, fmt.Errorf("read standard input: %w", err)
 		}
+		if err := filters.CheckSize(formats.StdinSource, int64(len(b))); err != nil {
+			return "", nil, err
+		}
 		return formats.StdinSource, b, nil
 	}
-	b, err := os.ReadFile(spec)
+	b, err := filters.ReadInput(spec)
 	if errors.Is(err, fs.ErrNotExist) {
 		return spec, nil, nil
 	}

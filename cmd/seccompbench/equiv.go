@@ -40,9 +40,9 @@ into classes that behave alike, so every arch value, syscall number and
 argument value is covered. Programs doing arithmetic on loaded words other
 than and/or with a constant cannot be proven either way; equiv says so.
 
-Exit status: 0 equivalent, 1 different (the first counterexample found is
-printed: arch, syscall, arguments and both outcomes) or not decidable,
-2 usage.`,
+Exit status: 0 equivalent, 3 different (the first counterexample found is
+printed: arch, syscall, arguments and both outcomes), 1 not decidable or
+an input that cannot be read, 2 usage (docs/limits.md, "Exit codes").`,
 		Example: `  seccompbench merge testdata/policies/hardened.service -o merged.bpf
   seccompbench equiv merged.bpf testdata/policies/hardened.service`,
 		Args: cobra.ExactArgs(2),

@@ -221,3 +221,29 @@ func TestLoaderWarningsPrinted(t *testing.T) {
 		}
 	}
 }
+
+// A policy that denies seccomp(2) and is long enough that the default
+// counts are clipped to the path limit: the refusal says the depth it
+// names is the clipped one, not a count the user asked for (issue 17:
+// "installing filter 2 of 11").
+func TestClippedCountsNamedInRefusal(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("default_action: allow\nsyscalls:\n  - action: errno\n    names: [seccomp]\n  - action: errno\n    names_with_args:\n")
+	for v := range 500 {
+		fmt.Fprintf(&b, "      - name: ioctl\n        arguments:\n          - {position: 1, operation: Equal, value: %d}\n", 1000+v)
+	}
+	path := filepath.Join(t.TempDir(), "clip.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"run", path, "--workload", "getpid", "--trials", "2"}, strings.NewReader(""), &out, &errb)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	for _, want := range []string{"installing filter 2 of 16", "is not a count you asked for", "--filters 0-1"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
+	}
+}

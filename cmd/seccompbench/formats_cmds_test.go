@@ -118,7 +118,7 @@ func TestUnitsEverywhere(t *testing.T) {
 		t.Errorf("simulate json: exit %d, err %v, doc %+v\n%s", code, err, doc, errs)
 	}
 	code, out, errs = runCmd(t, "", "lint", unit)
-	if code != 1 || !strings.Contains(out, "error: filter 1 (go/SystemCallFilter/x86_64) [runtime-needs]: clone is killed") {
+	if code != 3 || !strings.Contains(out, "error: filter 1 (go/SystemCallFilter/x86_64) [runtime-needs]: clone is killed") {
 		t.Errorf("lint: exit %d\n%s%s", code, out, errs)
 	}
 	save := filepath.Join(dir, "stack")
@@ -266,7 +266,7 @@ func TestSystemdDirectivesFlag(t *testing.T) {
 		t.Errorf("simulate --systemd: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, errs = runCmd(t, "", "lint", "--systemd", "SystemCallFilter=~clone", "default")
-	if code != 1 || !strings.Contains(out, "(--systemd/SystemCallFilter/x86_64) [runtime-needs]: clone is killed") {
+	if code != 3 || !strings.Contains(out, "(--systemd/SystemCallFilter/x86_64) [runtime-needs]: clone is killed") {
 		t.Errorf("lint --systemd: exit %d\n%s%s", code, out, errs)
 	}
 	e := parseFlags(t, NewCmdEstimate, []string{"--systemd", "LockPersonality=yes", "--profile", "p.csv"}, errContaining(""))

@@ -54,47 +54,44 @@ func marked(mark, dir string) []int {
 }
 
 // TestInterruptedRun starts the built binary on a long run, interrupts it
-// once children are running, and checks: exit code 130, a partial result
-// only with -o and marked as such (JSON "partial": true, table header), no
-// process of the run left, no temporary file left.
+// once children have finished, and checks: exit code 128 + the signal's
+// number, a partial result marked as such (JSON "partial": true, table
+// header) in the -o file or, without -o, on stdout; no process of the run
+// left, no temporary file left.
 func TestInterruptedRun(t *testing.T) {
 	bin := buildBinary(t)
+	partialJSON := func(t *testing.T, data []byte) {
+		var doc struct {
+			Partial bool              `json:"partial"`
+			Results []json.RawMessage `json:"results"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatalf("partial JSON does not decode: %v", err)
+		}
+		if !doc.Partial || len(doc.Results) == 0 {
+			t.Errorf("partial %v with %d results, want true with some", doc.Partial, len(doc.Results))
+		}
+	}
+	partialTable := func(t *testing.T, data []byte) {
+		if !bytes.HasPrefix(data, []byte("*** PARTIAL RESULT")) {
+			t.Errorf("table header does not say partial:\n%.300s", data)
+		}
+	}
 	tests := []struct {
-		name   string
-		sig    syscall.Signal
-		group  bool // signal the whole process group, as Ctrl-C on a terminal does
-		args   []string
-		output string // -o file name, "" for none
-		check  func(t *testing.T, data []byte)
+		name     string
+		sig      syscall.Signal
+		wantCode int
+		group    bool // signal the whole process group, as Ctrl-C on a terminal does
+		args     []string
+		output   string // -o file name, "" for stdout
+		check    func(t *testing.T, data []byte)
 	}{
-		{name: "SIGINT, JSON", sig: syscall.SIGINT, args: []string{"--format", "json"}, output: "out.json", check: func(t *testing.T, data []byte) {
-			var doc struct {
-				Partial bool              `json:"partial"`
-				Results []json.RawMessage `json:"results"`
-			}
-			if err := json.Unmarshal(data, &doc); err != nil {
-				t.Fatalf("partial JSON does not decode: %v", err)
-			}
-			if !doc.Partial || len(doc.Results) == 0 {
-				t.Errorf("partial %v with %d results, want true with some", doc.Partial, len(doc.Results))
-			}
-		}},
-		{name: "SIGTERM, table", sig: syscall.SIGTERM, output: "out.txt", check: func(t *testing.T, data []byte) {
-			if !bytes.HasPrefix(data, []byte("*** PARTIAL RESULT")) {
-				t.Errorf("table header does not say partial:\n%.300s", data)
-			}
-		}},
-		{name: "SIGHUP (ssh session dropped), JSON", sig: syscall.SIGHUP, args: []string{"--format", "json"}, output: "out.json", check: func(t *testing.T, data []byte) {
-			if !bytes.Contains(data, []byte(`"partial": true`)) {
-				t.Errorf("JSON not marked partial:\n%.300s", data)
-			}
-		}},
-		{name: "SIGINT without -o", sig: syscall.SIGINT},
-		{name: "Ctrl-C: SIGINT to the process group", sig: syscall.SIGINT, group: true, args: []string{"--format", "json"}, output: "out.json", check: func(t *testing.T, data []byte) {
-			if !bytes.Contains(data, []byte(`"partial": true`)) {
-				t.Errorf("JSON not marked partial:\n%.300s", data)
-			}
-		}},
+		{name: "SIGINT, JSON", sig: syscall.SIGINT, wantCode: 130, args: []string{"--format", "json"}, output: "out.json", check: partialJSON},
+		{name: "SIGTERM, table", sig: syscall.SIGTERM, wantCode: 143, output: "out.txt", check: partialTable},
+		{name: "SIGHUP (ssh session dropped), JSON", sig: syscall.SIGHUP, wantCode: 129, args: []string{"--format", "json"}, output: "out.json", check: partialJSON},
+		{name: "SIGINT without -o: partial table on stdout", sig: syscall.SIGINT, wantCode: 130, check: partialTable},
+		{name: "SIGTERM without -o, JSON on stdout", sig: syscall.SIGTERM, wantCode: 143, args: []string{"--format", "json"}, check: partialJSON},
+		{name: "Ctrl-C: SIGINT to the process group", sig: syscall.SIGINT, wantCode: 130, group: true, args: []string{"--format", "json"}, output: "out.json", check: partialJSON},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,22 +113,25 @@ func TestInterruptedRun(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			// Wait until children measure (the exec fixture exists and a
-			// child of the run is alive), then a little more.
-			deadline := time.Now().Add(20 * time.Second)
-			for {
-				fx, _ := filepath.Glob(filepath.Join(tmp, "seccompbench-exec-*"))
-				if len(fx) > 0 && len(marked(mark, "")) > 1 {
-					break
+			// Wait for an event, not a delay: children run one at a
+			// time and only the first (calibration) does not count, so
+			// once five distinct children have been seen, several
+			// measured children have finished and a partial result
+			// exists (three was seen to be too few, so five leaves
+			// room). However loaded the machine, this only takes longer.
+			seen := map[int]bool{}
+			deadline := time.Now().Add(2 * time.Minute)
+			for len(seen) < 5 {
+				for _, pid := range childrenOf(cmd.Process.Pid) {
+					seen[pid] = true
 				}
 				if time.Now().After(deadline) {
 					cmd.Process.Kill()
 					cmd.Wait()
-					t.Fatalf("no child started within 20 s; stderr:\n%s", stderr.String())
+					t.Fatalf("saw %d children within 2 minutes, want 5; stderr:\n%s", len(seen), stderr.String())
 				}
-				time.Sleep(10 * time.Millisecond)
+				time.Sleep(2 * time.Millisecond)
 			}
-			time.Sleep(time.Second)
 			target := cmd.Process.Pid
 			if tt.group {
 				target = -target
@@ -143,13 +143,13 @@ func TestInterruptedRun(t *testing.T) {
 			go func() { done <- cmd.Wait() }()
 			select {
 			case <-done:
-			case <-time.After(30 * time.Second):
+			case <-time.After(60 * time.Second):
 				cmd.Process.Kill()
 				<-done
-				t.Fatalf("still running 30 s after %v; stderr:\n%s", tt.sig, stderr.String())
+				t.Fatalf("still running 60 s after %v; stderr:\n%s", tt.sig, stderr.String())
 			}
-			if code := cmd.ProcessState.ExitCode(); code != 130 {
-				t.Errorf("exit code %d, want 130; stderr:\n%s", code, stderr.String())
+			if code := cmd.ProcessState.ExitCode(); code != tt.wantCode {
+				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tt.wantCode, stderr.String())
 			}
 			if !strings.Contains(stderr.String(), "interrupted") || strings.Contains(stderr.String(), "panic") {
 				t.Errorf("stderr:\n%s", stderr.String())
@@ -161,9 +161,10 @@ func TestInterruptedRun(t *testing.T) {
 				t.Errorf("temporary files left in $TMPDIR: %v", left)
 			}
 			if tt.output == "" {
-				if stdout.Len() != 0 || !strings.Contains(stderr.String(), "no result written") {
-					t.Errorf("without -o: stdout %q, stderr:\n%s", stdout.String(), stderr.String())
+				if !strings.Contains(stderr.String(), "partial result printed above") {
+					t.Errorf("without -o, stderr does not point to the partial result:\n%s", stderr.String())
 				}
+				tt.check(t, stdout.Bytes())
 				return
 			}
 			data, err := os.ReadFile(filepath.Join(dir, tt.output))
@@ -176,6 +177,112 @@ func TestInterruptedRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFirstSignalEndsBlockedInput: a command blocked opening an input (a
+// FIFO without a writer blocks open(2)) exits on the first signal with
+// 128 + its number, as single-signal stoppers (timeout, service managers,
+// CI) expect.
+func TestFirstSignalEndsBlockedInput(t *testing.T) {
+	bin := buildBinary(t)
+	tests := []struct {
+		name     string
+		args     []string
+		sig      syscall.Signal
+		wantCode int
+	}{
+		{"lint, SIGTERM (timeout 10 seccompbench lint f)", []string{"lint", "FIFO"}, syscall.SIGTERM, 143},
+		{"compile, SIGINT", []string{"compile", "FIFO"}, syscall.SIGINT, 130},
+		{"simulate, SIGHUP", []string{"simulate", "FIFO", "--all"}, syscall.SIGHUP, 129},
+		{"run, SIGTERM", []string{"run", "FIFO", "-q"}, syscall.SIGTERM, 143},
+		{"compare, SIGINT", []string{"compare", "FIFO", "FIFO"}, syscall.SIGINT, 130},
+		{"report, SIGTERM", []string{"report", "FIFO"}, syscall.SIGTERM, 143},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fifo := filepath.Join(t.TempDir(), "f")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skip("mkfifo:", err)
+			}
+			var args []string
+			for _, a := range tt.args {
+				args = append(args, strings.ReplaceAll(a, "FIFO", fifo))
+			}
+			cmd := exec.Command(bin, args...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait until the process is blocked in open(2) on the FIFO:
+			// its /proc/PID/syscall names openat (257 on x86_64) with
+			// the path, or wchan says it sleeps in fifo_open.
+			deadline := time.Now().Add(time.Minute)
+			for !blockedOnFIFO(cmd.Process.Pid) {
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					cmd.Wait()
+					t.Fatalf("not blocked on the FIFO within a minute; stderr:\n%s", stderr.String())
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if err := cmd.Process.Signal(tt.sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("still blocked 30 s after one %v; stderr:\n%s", tt.sig, stderr.String())
+			}
+			if code := cmd.ProcessState.ExitCode(); code != tt.wantCode {
+				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tt.wantCode, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "interrupted by") {
+				t.Errorf("stderr does not say it was interrupted:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+// childrenOf returns the PIDs of the live processes whose parent is pid
+// (the measuring children of a run, not the exec workload's programs).
+func childrenOf(pid int) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		// pid (comm) state ppid ...: comm may hold spaces, so cut at
+		// the last ')'.
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// blockedOnFIFO reports whether some thread of pid sleeps in fifo_open.
+func blockedOnFIFO(pid int) bool {
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, task := range tasks {
+		w, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/wchan", pid, task.Name()))
+		if strings.Contains(string(w), "fifo_open") || strings.Contains(string(w), "wait_for_partner") {
+			return true
+		}
+	}
+	return false
 }
 
 // Environment hooks for TestRunUnderInheritedFilter: the test binary

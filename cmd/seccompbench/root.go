@@ -13,15 +13,21 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
+	"github.com/seccompbench/seccompbench/filters/formats"
 )
 
-// Exit codes of the command (DEVELOPERS.md): 0 ok, 1 failure, 2 usage,
-// 130 interrupted.
+// Exit codes of the command, one table for every command (docs/limits.md,
+// "Exit codes"; TestExitCodeTable checks the two agree): 0 ok, 1 failure,
+// 2 usage, 3 findings (lint: error-severity problems; equiv: the filters
+// differ), 128 + the signal's
+// number when interrupted (interrupt.ExitCode: 130 SIGINT, 143 SIGTERM,
+// 129 SIGHUP).
 const (
-	exitOK          = 0
-	exitFailure     = 1
-	exitUsage       = 2
-	exitInterrupted = 130
+	exitOK       = 0
+	exitFailure  = 1
+	exitUsage    = 2
+	exitFindings = 3
 )
 
 // NewCmdRoot builds the command tree, adding every command explicitly.
@@ -57,6 +63,7 @@ number: the kernel's action cache, instructions executed, mitigations.`,
 		NewCmdSimulate(f, nil),
 		NewCmdLint(f, nil),
 		NewCmdCompare(f, nil),
+		NewCmdReport(f, nil),
 		NewCmdMerge(f, nil),
 		NewCmdOptimize(f, nil),
 		NewCmdEquiv(f, nil),
@@ -93,42 +100,77 @@ func usageArgs(c *cobra.Command) {
 
 // run executes the command line args and returns the exit code. It is the
 // only place that maps errors to exit codes.
+//
+// The first SIGINT, SIGTERM or SIGHUP (a dropped ssh session) cancels the
+// command's context with an *interrupt.SignalError. If no phase is held
+// (interrupt.Hold: children running, output being written) run returns
+// 128 + the signal's number at once, even while the command is blocked
+// opening or reading an input (a FIFO without a writer); otherwise the
+// command kills and reaps its children, removes its temporary files,
+// writes a partial result and returns, with the same code. The signal's
+// default action comes back after the first, so a second one ends the
+// process at once (children die with it: PR_SET_PDEATHSIG).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-	// The first SIGINT/SIGTERM/SIGHUP (a dropped ssh session) cancels ctx: children are killed and reaped,
-	// temporary files removed, a partial result written if -o was given.
-	// Then the default handling comes back, so a second one ends the
-	// process at once (children die with it: PR_SET_PDEATHSIG).
-	go func() { <-ctx.Done(); stop() }()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigc)
+	now := make(chan os.Signal, 1)
+	go func() {
+		select {
+		case sig := <-sigc:
+			signal.Stop(sigc)
+			cancel(&interrupt.SignalError{Signal: sig})
+			if interrupt.Signalled() {
+				now <- sig
+			}
+		case <-ctx.Done():
+		}
+	}()
 	ios := &cmdutil.IOStreams{In: stdin, Out: stdout, ErrOut: stderr, ErrTTY: cmdutil.IsTerminal(stderr)}
 	f := &cmdutil.Factory{IO: ios, Now: time.Now, Context: ctx}
 	root := NewCmdRoot(f)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
-	return exitCode(err, stderr)
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	select {
+	case err := <-done:
+		return exitCode(ctx, err, stderr)
+	case sig := <-now:
+		fmt.Fprintf(stderr, "seccompbench: interrupted by %s\n", interrupt.Name(sig))
+		return interrupt.ExitCode(sig)
+	}
 }
 
-func exitCode(err error, stderr io.Writer) int {
+// exitCode maps the error a command returned to the exit code, printing
+// the error; ctx is the command's context, whose cause names the signal
+// of an interruption.
+func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
 	if errors.Is(err, errFindings) {
 		// The findings were printed; the exit code says the rest.
-		return exitFailure
+		return exitFindings
 	}
 	fmt.Fprintf(stderr, "seccompbench: %v\n", err)
-	switch {
-	case cmdutil.IsFlagError(err):
+	// A usage error: a bad flag or argument, or an input of a kind this
+	// command does not take (formats.ErrUnsupportedFormat; the message
+	// names what takes it), whichever command found it.
+	if cmdutil.IsFlagError(err) || errors.Is(err, formats.ErrUnsupportedFormat) {
 		fmt.Fprintln(stderr, "Run 'seccompbench --help' or 'seccompbench COMMAND --help' for usage.")
 		return exitUsage
-	case errors.Is(err, context.Canceled):
-		return exitInterrupted
+	}
+	if code, ok := interrupt.CodeFor(ctx, err); ok {
+		return code
 	}
 	return exitFailure
 }
 
-// errFindings is returned by commands that ran fine but found what makes
-// the exit code 1, having printed it: lint's error-severity problems,
-// equiv's counterexample. No extra message.
+// errFindings is returned by commands that ran fine and found what they
+// look for, having printed it: lint's error-severity problems, equiv's
+// counterexample. Exit code 3 (exitFindings), no extra message, so a
+// script tells "the policy has errors" or "the filters differ" from "the
+// command could not check" (exit 1).
 var errFindings = errors.New("error-severity findings")

@@ -44,6 +44,7 @@ func NewCmdRun(f *cmdutil.Factory, runF func(*RunOptions) error) *cobra.Command 
 	opts := &RunOptions{IO: f.IO, Now: f.Now}
 	var counts, workload, syscallSpec, targetCI string
 	var pathDirs int
+	var cpuWait time.Duration
 	var compiler, notifyReply string
 	var load cmdutil.LoadFlags
 	var cmdSpec runner.CommandSpec
@@ -186,6 +187,14 @@ syscall when the kernel logged it. --max-time bounds the whole run.`,
 			} else if opts.CPU != -1 && opts.CPU != -2 {
 				return cmdutil.FlagErrorf("--cpu: %d is not a CPU number, -1 (pick) or -2 (no pinning)", opts.CPU)
 			}
+			switch {
+			case cpuWait < 0:
+				return cmdutil.FlagErrorf("--cpu-wait: %v is negative", cpuWait)
+			case cpuWait == 0:
+				opts.CPUWait = -1 // refuse at once
+			default:
+				opts.CPUWait = cpuWait
+			}
 			if opts.Parallel < 1 || opts.Parallel > 256 {
 				return cmdutil.FlagErrorf("--parallel: %d is not between 1 and 256", opts.Parallel)
 			}
@@ -248,7 +257,8 @@ syscall when the kernel logged it. --max-time bounds the whole run.`,
 	fl.StringVar(&opts.Cache, "cache", "both", "measure the filters as installed (on), with the action cache defeated (defeat), or both")
 	fl.IntVar(&opts.Trials, "trials", 20, "randomized blocks; each runs every cell once in a fresh child")
 	fl.Uint64Var(&opts.Seed, "seed", 1, "seed of the block shuffles and the bootstrap")
-	fl.IntVar(&opts.CPU, "cpu", -1, "CPU to pin the measuring thread to (-1: the highest allowed CPU, as the kernel selftest does; -2: no pinning)")
+	fl.IntVar(&opts.CPU, "cpu", -1, "CPU to pin the measuring thread to (-1: the highest allowed CPU that no other run is measuring on; -2: no pinning)")
+	fl.DurationVar(&cpuWait, "cpu-wait", runner.DefaultCPUWait, "how long to wait for a measuring CPU another seccompbench run holds before refusing (0: refuse at once)")
 	fl.Float64Var(&opts.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1)")
 	fl.StringVar(&opts.Format, "format", "table", "output format: table, json, markdown, csv, benchstat, svg or png")
 	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write the result to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .md .csv .bench .svg .png)")

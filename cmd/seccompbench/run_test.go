@@ -237,7 +237,10 @@ func TestRunSetupAndControlFields(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Setup == nil || !(doc.Setup.PerFilterNs > 0) || !(doc.Setup.StackNs >= doc.Setup.PerFilterNs) {
+	// Both are means of timings: on a loaded machine one slow seccomp(2)
+	// call can make the per-call mean exceed the 2-filter stack's, so only
+	// their presence is checked, not their order.
+	if doc.Setup == nil || !(doc.Setup.PerFilterNs > 0) || !(doc.Setup.StackNs > 0) {
 		t.Errorf("setup %+v: want positive per-filter and stack times", doc.Setup)
 	}
 	if len(doc.Control) != 1 || !(doc.Control[0].BeforeNs > 0) || !(doc.Control[0].AfterNs > 0) {

@@ -94,7 +94,7 @@ func TestSimulateRunPlots(t *testing.T) {
 		}
 	}
 	all := strings.Join(texts, "\n")
-	for _, w := range []string{report.SimulateLegendCached, report.SimulateLegendAllowed, "stack: 1 filter: default", "x86_64 syscall number", "kill: 118"} {
+	for _, w := range []string{report.SimulateLegendCached, report.SimulateLegendAllowed, "stack: 1 filter: default", "x86_64 syscall number", "kill(2): 118"} {
 		if !strings.Contains(all, w) {
 			t.Errorf("svg lacks %q", w)
 		}

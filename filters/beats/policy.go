@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
@@ -115,8 +114,9 @@ type Pos struct {
 // name: struct seccomp_data has args[6] (include/uapi/linux/seccomp.h).
 const MaxArgPosition = filters.MaxArgIndex
 
-// MaxSize is the largest policy source Parse accepts, in bytes.
-const MaxSize = 16 << 20
+// MaxSize is the largest policy source Parse accepts, in bytes: the one
+// limit of every input (filters.MaxInputSize).
+const MaxSize = filters.MaxInputSize
 
 // Arch is the architecture whose syscall table policy names are
 // checked against: x86_64, the architecture this project measures. Note
@@ -161,7 +161,7 @@ func Parse(name string, data []byte) (*Policy, error) {
 // errors wrap the *os.PathError, which names the path; decoding errors are
 // *SourceError values whose File is path.
 func Load(path string) (*Policy, error) {
-	data, err := os.ReadFile(path)
+	data, err := filters.ReadInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("load policy: %w", err)
 	}

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
@@ -342,13 +341,14 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 		if o.Stdin == nil {
 			return nil, fmt.Errorf("open filter: %q means standard input, which this caller does not offer: %w", spec, ErrUnsupportedFormat)
 		}
-		data, err := io.ReadAll(o.Stdin)
+		// One byte over the limit is enough for LoadData to refuse it.
+		data, err := io.ReadAll(io.LimitReader(o.Stdin, filters.MaxInputSize+1))
 		if err != nil {
 			return nil, fmt.Errorf("open filter: read standard input: %w", err)
 		}
 		return LoadData(StdinSource, data, o)
 	}
-	data, err := os.ReadFile(spec)
+	data, err := filters.ReadInput(spec)
 	if err != nil {
 		return nil, fmt.Errorf("open filter: %w", err)
 	}
@@ -358,6 +358,10 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 // LoadData loads data read from the file name: its format is o.Format or
 // detected (DetectFormat). Errors are those of Load but for reading.
 func LoadData(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+	// One size limit for every format, checked before any parser runs.
+	if err := filters.CheckSize(name, int64(len(data))); err != nil {
+		return nil, fmt.Errorf("open filter: %w", err)
+	}
 	f := o.Format
 	if f == Unknown {
 		f = DetectFormat(name, data)

@@ -58,7 +58,6 @@ package minijail
 import (
 	"errors"
 	"math/bits"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -167,7 +166,7 @@ var actionWords = map[string]specs.LinuxSeccompAction{
 
 // Options say how to read and compile a policy.
 type Options struct {
-	// ReadFile reads @include files; nil means os.ReadFile.
+	// ReadFile reads @include files; nil means filters.ReadInput (the one input size limit).
 	ReadFile func(path string) ([]byte, error)
 	// OCI resolves the generated profile; NoENOSYSStub is forced on.
 	OCI oci.Options
@@ -192,7 +191,7 @@ func errf(at ocigen.Pos, format string, args ...any) error {
 func Parse(name string, data []byte, opts Options) (*Policy, error) {
 	read := opts.ReadFile
 	if read == nil {
-		read = os.ReadFile
+		read = filters.ReadInput
 	}
 	p := &parser{read: read, out: &Policy{File: name}, seen: map[string]ocigen.Pos{}}
 	if err := p.file(name, data); err != nil {

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/jitcost"
@@ -129,7 +128,7 @@ func openStack(j *Job) ([]*filters.Program, []string, error) {
 	var stack []*filters.Program
 	var names []string
 	if j.SystemdUnit != "" {
-		data, err := os.ReadFile(j.SystemdUnit)
+		data, err := filters.ReadInput(j.SystemdUnit)
 		if err != nil {
 			return nil, nil, fmt.Errorf("read systemd unit: %w", err)
 		}

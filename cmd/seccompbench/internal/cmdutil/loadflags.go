@@ -3,7 +3,6 @@ package cmdutil
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -107,7 +106,7 @@ func (lf *LoadFlags) Options(in io.Reader) (formats.OpenOptions, error) {
 		return o, FlagErrorf("--thread: %q is not vmm, api or vcpu", lf.Thread)
 	}
 	for _, b := range lf.Bases {
-		data, err := os.ReadFile(b)
+		data, err := filters.ReadInput(b)
 		if err != nil {
 			return o, fmt.Errorf("read base profiles: %w", err)
 		}

@@ -1,11 +1,11 @@
 package cmdutil
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"syscall"
 	"time"
 
@@ -211,12 +211,11 @@ func OpenPolicies(specs []string, o formats.OpenOptions) ([]*filters.Program, []
 // ReadDocument reads a run result (`run --format json`) from path; what
 // names the file in errors ("result", "calibration").
 func ReadDocument(path, what string) (*report.Document, error) {
-	f, err := os.Open(path)
+	data, err := filters.ReadInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", what, err)
 	}
-	defer f.Close()
-	d, err := report.ReadJSON(f)
+	d, err := report.ReadJSON(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("read %s %s: %w", what, path, err)
 	}

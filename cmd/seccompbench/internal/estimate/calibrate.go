@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"slices"
 	"strings"
 	"time"
@@ -270,18 +271,19 @@ func calibrationCounts(n int) []int {
 // with bootstrap intervals for the cells and their overheads (the fits are
 // least squares either way).
 func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, counts []int, variants []runner.Variant, w runner.Workload, trials int, robust bool) (stats.Result, error) {
+	// CPU -1 stays -1: the runner locks the highest allowed CPU that no
+	// other run measures on.
 	cpu := opts.CPU
-	if cpu == -1 {
-		cpu = runner.HighestCPU()
-	}
-	if cpu < 0 {
+	if cpu < -1 {
 		cpu = -2
 	}
 	// One loader, as the estimated stack is loaded; no padding, so the
 	// calibration filter keeps its deepest stack within the path limit.
 	cfg := runner.Config{Programs: progs, Counts: counts, Variants: variants, Workload: w, Trials: trials, Seed: opts.Seed, CPU: cpu, Samples: 5,
 		Loaders: []runner.Loader{opts.loader()}}
+	release := interrupt.Hold() // children run: a signal cancels ctx, the runner cleans up
 	samples, err := opts.Measure(ctx, cfg)
+	release()
 	if err != nil {
 		return stats.Result{}, err
 	}

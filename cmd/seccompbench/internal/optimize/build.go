@@ -3,7 +3,6 @@ package optimize
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
@@ -39,7 +38,7 @@ func Optimize(p *filters.Program, desc, profile string, warn io.Writer) (*filter
 	var w filteropt.Weights
 	var prof *analysis.Profile
 	if profile != "" {
-		data, err := os.ReadFile(profile)
+		data, err := filters.ReadInput(profile)
 		if err != nil {
 			return nil, nil, fmt.Errorf("read profile: %w", err)
 		}

@@ -106,7 +106,7 @@ func printWarnings(w io.Writer, src *filters.Source) {
 func OpenDir(dir string) (filters.Stack, error) {
 	var files []string
 	manifest := filepath.Join(dir, "manifest.json")
-	b, err := os.ReadFile(manifest)
+	b, err := filters.ReadInput(manifest)
 	switch {
 	case err == nil:
 		var m report.InspectManifest
@@ -132,7 +132,7 @@ func OpenDir(dir string) (filters.Stack, error) {
 	}
 	var s filters.Stack
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := filters.ReadInput(f)
 		if err != nil {
 			return nil, fmt.Errorf("read stack directory: %w", err)
 		}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 )
 
 // WriteFileAtomic writes path through a temporary file in the same
@@ -28,6 +30,10 @@ func WriteFileAtomic(path string, render func(io.Writer) error) error {
 	fail := func(err error) error {
 		return fmt.Errorf("write %s: %w (any previous %s is untouched)", path, unwrapPath(err), path)
 	}
+	// A signal now must not end the process before the temporary file is
+	// renamed or removed.
+	release := interrupt.Hold()
+	defer release()
 	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp*")
 	if err != nil {
 		return fail(err)

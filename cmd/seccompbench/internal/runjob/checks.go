@@ -2,6 +2,7 @@ package runjob
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
@@ -30,6 +31,9 @@ func resultWarnings(j *Job, samples []runner.Sample, res stats.Result, info runn
 			warnings = append(warnings, "the measuring thread ran unpinned: "+s.PinErr+"; results are noisier (choose an allowed CPU with --cpu)")
 			break
 		}
+	}
+	if f := info.ForeignLoad; f != nil && f.Large() {
+		warnings = append(warnings, ForeignLoadWarning(*f))
 	}
 	if len(samples) > 0 && samples[0].FiltersSeen < 0 {
 		warnings = append(warnings, "this kernel does not report Seccomp_filters in /proc (before Linux 5.9): the installed filter count could not be verified")
@@ -116,4 +120,19 @@ func linearityIfHomogeneous(progs []*filters.Program, res stats.Result, variants
 		out = append(out, report.Linearity(l))
 	}
 	return out
+}
+
+// ForeignLoadWarning says how much of the measuring CPUs' time other
+// processes took while the children ran, and what to do about it.
+func ForeignLoadWarning(f runner.ForeignLoad) string {
+	cpus := make([]string, len(f.CPUs))
+	for i, c := range f.CPUs {
+		cpus[i] = fmt.Sprint(c)
+	}
+	which := "CPU " + strings.Join(cpus, ", ")
+	if len(cpus) > 1 {
+		which = "CPUs " + strings.Join(cpus, ", ")
+	}
+	return fmt.Sprintf("other processes took at least %.0f %% of measuring %s while the children ran (busy %.2f s, the children's own %.2f s, of %.2f s): they slowed the timed loops and widen or shift every interval; stop them (top -1 shows the load per CPU) or choose an idle CPU with --cpu",
+		100*f.Share, which, float64(f.BusyNs)/1e9, float64(f.OwnNs)/1e9, float64(f.WindowNs)/1e9)
 }

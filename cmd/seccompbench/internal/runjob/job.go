@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
@@ -26,13 +27,16 @@ import (
 // Job is what `run` measures and where it writes the result, as parsed
 // from the command line.
 type Job struct {
-	Policies   []string
-	Counts     []int
-	Workload   runner.Workload
-	Cache      string // on, defeat or both
-	Trials     int
-	Seed       uint64
-	CPU        int // -1: pick the highest allowed CPU; -2: no pinning
+	Policies []string
+	Counts   []int
+	Workload runner.Workload
+	Cache    string // on, defeat or both
+	Trials   int
+	Seed     uint64
+	CPU      int // -1: pick the highest allowed CPU no other run holds; -2: no pinning
+	// CPUWait bounds the wait for a measuring CPU another run holds
+	// (runner.Config.CPUWait; negative: refuse at once).
+	CPUWait    time.Duration
 	Confidence float64
 	Format     string
 	Output     string // the first -o FILE, "" for stdout
@@ -97,8 +101,8 @@ func (j *Job) target() stats.Target { return stats.Target{CI: j.TargetCI, Rel: j
 
 // Run measures the job and writes its result. Progress and warnings go to
 // ios.ErrOut; now stamps the report. An interrupted run (ctx cancelled)
-// returns a *cmdutil.InterruptedError, after writing a partial result when
-// -o was given.
+// returns a *cmdutil.InterruptedError, after writing the partial result
+// (marked partial) to the -o files, or to ios.Out without -o.
 func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *Job) error {
 	// Refuse an unwritable -o before measuring, not after.
 	if err := output.Check(j.Specs); err != nil {
@@ -122,6 +126,10 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	if clipped != "" {
 		warnings = append(warnings, clipped)
 	}
+	if err != nil && clipped != "" {
+		// The user asked for no such depth: say where it came from.
+		return fmt.Errorf("%w (%d filters is not a count you asked for: it is the most that fit MAX_INSNS_PER_PATH, where the default counts were clipped)", err, maxN)
+	}
 	if err != nil {
 		return err
 	}
@@ -133,17 +141,23 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	pl := reportPlacement(cfg.Placement)
 	// RunAdaptive calibrates the iterations (unless --iterations) and the
 	// children's deadline.
+	// From here on a signal only cancels ctx: the runner kills and reaps
+	// the children and removes its files, and what was measured is
+	// written (interrupt.Hold).
+	release := interrupt.Hold()
+	defer release()
 	samples, info, runErr := runner.RunAdaptive(ctx, cfg)
 	cfg.Iterations = info.Iterations
 	if info.Runs > 0 {
 		cfg.Samples = info.Runs // the command workload: timed runs per child
 	}
 	partial := runErr != nil
-	if errors.Is(runErr, context.Canceled) && (j.Output == "" || len(samples) == 0) {
-		if j.Output == "" {
-			return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %d children; no result written (with -o FILE a partial result is kept)", len(samples)), Err: runErr}
+	if errors.Is(runErr, context.Canceled) && len(samples) == 0 {
+		where := "nothing written"
+		if len(j.Outputs) > 0 {
+			where = "nothing written to " + strings.Join(j.Outputs, ", ")
 		}
-		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted before the first child finished; nothing written to %s", strings.Join(j.Outputs, ", ")), Err: runErr}
+		return &cmdutil.InterruptedError{Msg: "run interrupted before the first child finished; " + where, Err: runErr}
 	}
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return fmt.Errorf("run: %w", runErr)
@@ -168,7 +182,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		Config: report.Config{
 			Policies: pols, FilterCounts: j.Counts, Workload: j.Workload.Name, Op: j.Workload.Op,
 			Cache: j.Cache, Variants: vnames, Trials: j.Trials, Iterations: cfg.Iterations,
-			SamplesPerChild: cfg.Samples, Seed: j.Seed, Confidence: j.Confidence, CPU: cfg.CPU,
+			SamplesPerChild: cfg.Samples, Seed: j.Seed, Confidence: j.Confidence, CPU: runCPU(info),
 			SpecAllow: j.SpecAllow, Robust: j.Robust, Pad: j.Pad,
 			Loader: j.loaderName(), LoaderReason: j.LoaderReason,
 			Placement: string(pl.Mode), PadMin: pl.MinPad, PadMax: pl.MaxPad,
@@ -176,7 +190,8 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		Samples: samples,
 		Result:  res,
 		Run: &report.RunInfo{Blocks: info.Blocks, StopReason: info.StopReason, ElapsedS: info.Elapsed.Seconds(),
-			TargetCINs: j.targetNs(), TargetCIRel: j.targetRel(), Parallel: j.Parallel, CPUs: info.CPUs},
+			TargetCINs: j.targetNs(), TargetCIRel: j.targetRel(), Parallel: j.Parallel, CPUs: info.CPUs,
+			ForeignLoad: info.ForeignLoad},
 		Drift:     driftOf(obs, vnames, j.Confidence),
 		Linearity: linearityIfHomogeneous(progs, res, vnames, j.Confidence),
 		Cache:     cache,
@@ -196,9 +211,22 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		return err
 	}
 	if partial {
-		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %d children; partial result written to %s", len(samples), strings.Join(j.Outputs, ", ")), Err: runErr}
+		where := "partial result printed above"
+		if len(j.Outputs) > 0 {
+			where = "partial result written to " + strings.Join(j.Outputs, ", ")
+		}
+		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %d children; %s", len(samples), where), Err: runErr}
 	}
 	return nil
+}
+
+// runCPU is the CPU the run measured on, from the CPUs RunAdaptive locked
+// (-1: not pinned).
+func runCPU(info runner.RunInfo) int {
+	if len(info.CPUs) == 0 {
+		return -1
+	}
+	return info.CPUs[0]
 }
 
 // variants are the cache variants --cache asks for.
@@ -235,15 +263,14 @@ func (j *Job) clipCounts(progs []*filters.Program, variants []runner.Variant) st
 
 // config is the runner configuration of the job, and the variant names.
 func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants []runner.Variant) (runner.Config, []string) {
-	cpu := j.CPU
-	if cpu == -1 {
-		cpu = runner.HighestCPU()
-	}
+	// CPU -1 stays -1: runner.RunAdaptive takes the highest allowed CPU
+	// no other run has locked, so two runs never share a measuring CPU.
 	cfg := runner.Config{
 		Programs: progs, Counts: j.Counts, Variants: variants, Workload: j.Workload,
-		Trials: j.Trials, Seed: j.Seed, CPU: cpu, Iterations: j.Iterations,
+		Trials: j.Trials, Seed: j.Seed, CPU: j.CPU, Iterations: j.Iterations,
 		Samples: j.Samples, ControlIters: 200000, SpecAllow: j.SpecAllow,
 		Parallel: j.Parallel, Notify: j.Notify, Loaders: j.Loaders, Placement: j.placement(),
+		CPUWait: j.CPUWait, OnCPUWait: func(msg string) { fmt.Fprintf(ios.ErrOut, "seccompbench: %s\n", msg) },
 	}
 	vnames := VariantNames(variants)
 	if j.TargetCI > 0 {
@@ -253,7 +280,7 @@ func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants 
 			return stats.PreciseEnough(Observations(s), vnames, j.Confidence, j.target())
 		}
 	}
-	if cfg.CPU < 0 {
+	if cfg.CPU < -1 {
 		cfg.CPU = -2
 	}
 	if j.Workload.Command != nil {

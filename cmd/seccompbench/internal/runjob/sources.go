@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"slices"
 	"time"
 
@@ -91,7 +90,7 @@ func openSystemd(j *Job) (*systemd.Stack, report.Policy, error) {
 	var err error
 	var sum [32]byte
 	if j.SystemdUnit != "" {
-		data, rerr := os.ReadFile(j.SystemdUnit)
+		data, rerr := filters.ReadInput(j.SystemdUnit)
 		if rerr != nil {
 			return nil, report.Policy{}, fmt.Errorf("read systemd unit: %w", rerr)
 		}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
+)
+
+// TestExitCodeTable reads the exit-code table of docs/limits.md, checks it
+// against the constants of root.go and interrupt.ExitCode, and runs every
+// numeric row's example command, which must exit with that code.
+func TestExitCodeTable(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/limits.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "## Exit codes\n")
+	if !ok {
+		t.Fatal(`docs/limits.md has no "## Exit codes" section`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	row := regexp.MustCompile("(?m)^\\| ([0-9+N]+) \\| (.*) \\| `([^`]*)`")
+	rows := row.FindAllStringSubmatch(section, -1)
+	documented := map[string]bool{}
+	for _, r := range rows {
+		documented[r[1]] = true
+	}
+	for _, want := range []int{exitOK, exitFailure, exitUsage, exitFindings} {
+		if !documented[strconv.Itoa(want)] {
+			t.Errorf("exit code %d (root.go) is not in the docs/limits.md table", want)
+		}
+	}
+	if !documented["128+N"] {
+		t.Error("the signal exit codes (128+N) are not in the table")
+	}
+	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143, syscall.SIGHUP: 129} {
+		if got := interrupt.ExitCode(sig); got != want || !strings.Contains(section, strconv.Itoa(want)+" "+interrupt.Name(sig)) {
+			t.Errorf("%s: interrupt.ExitCode = %d, want %d, written as %q in the table", interrupt.Name(sig), got, want, strconv.Itoa(want)+" "+interrupt.Name(sig))
+		}
+	}
+	for _, r := range rows {
+		code, err := strconv.Atoi(r[1])
+		if err != nil {
+			continue // 128+N: TestInterruptedRun and TestFirstSignalEndsBlockedInput
+		}
+		t.Run(r[3], func(t *testing.T) {
+			args := strings.Fields(r[3])
+			if args[0] != "seccompbench" {
+				t.Fatalf("example %q does not start with seccompbench", r[3])
+			}
+			args = args[1:]
+			for i, a := range args {
+				if strings.HasPrefix(a, "testdata/") {
+					args[i] = "../../" + a
+				}
+			}
+			var out, errb bytes.Buffer
+			if got := run(args, strings.NewReader(""), &out, &errb); got != code {
+				t.Errorf("exit %d, want %d (docs/limits.md); stderr:\n%s", got, code, errb.String())
+			}
+		})
+	}
+	if len(rows) < 5 {
+		t.Errorf("found %d rows in the table, want 5", len(rows))
+	}
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// ReportOptions are the flags and arguments of `seccompbench report`.
+type ReportOptions struct {
+	IO *cmdutil.IOStreams
+
+	// Files are the result files, globs already expanded.
+	Files     []string
+	Format    string
+	FormatSet bool
+	Outputs   []string
+	Specs     []output.Spec
+}
+
+// NewCmdReport builds `seccompbench report`. runF, if not nil, replaces
+// reportRun (tests use it to check flag parsing).
+func NewCmdReport(f *cmdutil.Factory, runF func(*ReportOptions) error) *cobra.Command {
+	opts := &ReportOptions{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "report RESULT.json... (or a glob: 'results/*.json')",
+		Short: "One table and plot over many run results (a fleet), grouped by policy",
+		Long: `Read results written by 'seccompbench run -o FILE.json' (one per host, kernel
+or configuration) and show them side by side: per result the host, kernel,
+CPU model, who loaded the filters (when recorded) and the mitigations that
+change a filter's cost (spec_store_bypass, spectre_v2, and the kernel
+command line's mitigation parameters when recorded); per fitted variant
+the baseline, the per-filter cost and the entry cost with their confidence
+intervals, and whether the kernel's action cache served the workload
+("on (cached)" is the cached cost, "defeat (not cached)" what every filter
+costs when it runs).
+
+Results are grouped by policy (the SHA-256 of every policy in the stack)
+and workload: only rows of one group measured the same thing. Nothing is
+recomputed: the numbers are those of each result; 'compare' tests
+differences between results.
+
+An argument that names no file is expanded as a glob, so
+'seccompbench report "out/*.json"' works where the shell does not expand
+it.`,
+		Example: `  seccompbench report node-a.json node-b.json node-c.json
+  seccompbench report 'fleet/*.json' -o fleet.md -o fleet.svg
+  seccompbench report --format csv fleet/*.json > fleet.csv`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			files, err := expandResults(args)
+			if err != nil {
+				return err
+			}
+			opts.Files = files
+			opts.FormatSet = cmd.Flags().Changed("format")
+			specs, err := output.Resolve(opts.Format, opts.FormatSet, opts.Outputs)
+			if err != nil {
+				return err
+			}
+			opts.Specs = specs
+			if runF != nil {
+				return runF(opts)
+			}
+			return reportRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Format, "format", "table", "output format: "+strings.Join(output.RunFormats, ", "))
+	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write the report to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .md .csv .bench .svg .png)")
+	return cmd
+}
+
+// expandResults returns the files named by args: an argument that exists
+// is kept, any other is expanded as a glob; a glob matching nothing is a
+// usage error.
+func expandResults(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if _, err := os.Lstat(a); err == nil || !strings.ContainsAny(a, "*?[") {
+			out = append(out, a)
+			continue
+		}
+		m, err := filepath.Glob(a)
+		if err != nil {
+			return nil, cmdutil.FlagErrorf("report: bad glob %q: %v", a, err)
+		}
+		if len(m) == 0 {
+			return nil, cmdutil.FlagErrorf("report: %q matches no file", a)
+		}
+		out = append(out, m...)
+	}
+	return out, nil
+}
+
+// reportRun reads the results, lays them out and renders the report.
+func reportRun(opts *ReportOptions) error {
+	names := displayNames(opts.Files)
+	var entries []report.FleetEntry
+	for i, path := range opts.Files {
+		data, err := filters.ReadInput(path)
+		if err != nil {
+			return fmt.Errorf("read result: %w", err)
+		}
+		e, err := report.ReadFleetEntry(names[i], data)
+		if err != nil {
+			return fmt.Errorf("read result %s: %w", path, err)
+		}
+		entries = append(entries, e)
+	}
+	fl, err := report.BuildFleet(entries)
+	if err != nil {
+		return err
+	}
+	return output.WriteEach(opts.Specs, opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
+		switch format {
+		case "json":
+			for _, wn := range fl.Warnings {
+				fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", wn)
+			}
+			return report.WriteFleetJSON(w, fl)
+		case "markdown":
+			return report.WriteFleetMarkdown(w, fl)
+		case "csv":
+			return report.WriteFleetCSV(w, opts.IO.ErrOut, fl)
+		case "benchstat":
+			return report.WriteFleetBenchstat(w, opts.IO.ErrOut, entries)
+		case "svg":
+			return report.WriteFleetSVG(w, fl)
+		case "png":
+			return report.WriteFleetPNG(w, fl)
+		}
+		return report.WriteFleetTable(w, fl)
+	})
+}

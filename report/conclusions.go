@@ -1,0 +1,209 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// Conclusion sentences. A report states a conclusion ("no mitigation
+// slowdown", "per-filter cost ~0", "each filter adds ...", "the cache
+// serves ...") only when the interval behind it supports it
+// (stats.Conclude against the margin below which the effect does not
+// matter). Otherwise it says the run is inconclusive, how far the interval
+// would have to shrink, and how to get there. An estimate that filters
+// cannot produce (a negative cost) is said to be unanswerable by this run.
+
+// PerFilterMargin returns the per-filter cost, in ns per op, below which a
+// filter counts as free for a baseline of baselineNs: 2 ns, or 0.2 % of the
+// baseline on hosts where one syscall costs more than 1 µs.
+func PerFilterMargin(baselineNs float64) float64 { return max(2, 0.002*baselineNs) }
+
+// EntryMargin returns the entry cost, in ns per op, below which turning
+// filtering on counts as free: 5 ns, or 0.5 % of the baseline.
+func EntryMargin(baselineNs float64) float64 { return max(5, 0.005*baselineNs) }
+
+// LowR2 is the R² under which a fitted line is said to explain almost
+// none of the spread between children.
+const LowR2 = 0.1
+
+// inconclusiveAdvice says how far an interval (in unit) must shrink and
+// how: more trials (scaled from trials by the conclusion's factor),
+// --target-ci, a quieter CPU.
+func inconclusiveAdvice(c stats.Conclusion, unit string, trials int, targetCI bool) string {
+	if c.Shrink <= 0 || math.IsInf(c.TrialsFactor, 1) {
+		return "no narrower interval around this estimate would decide it; measure again with more --trials on a quieter CPU"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "the interval (±%.3g%s) would have to shrink to ±%.3g%s, %sx narrower", c.HalfWidth, unit, c.NeedHalfWidth, unit, factorText(1/c.Shrink))
+	if trials > 0 {
+		need := int(math.Ceil(float64(trials) * c.TrialsFactor))
+		fmt.Fprintf(&b, ", about %sx the children (--trials %d instead of %d)", factorText(c.TrialsFactor), need, trials)
+	} else {
+		fmt.Fprintf(&b, ", about %sx the children", factorText(c.TrialsFactor))
+	}
+	if targetCI {
+		fmt.Fprintf(&b, ", --target-ci %.3g to add blocks until it has", c.NeedHalfWidth)
+	}
+	b.WriteString(", or a quieter CPU (idle machine, no other run on the measuring CPU)")
+	return b.String()
+}
+
+// controlConclusion says what a control-loop comparison supports, given
+// the kernel's spec_store_bypass state ssb ("" if unknown), the run's
+// trials and confidence: a mitigation's cost only when the whole interval
+// lies above the ±ControlNoisePct band, "no mitigation slowdown" only when
+// it lies within it.
+func controlConclusion(c Control, ssb string, trials int) string {
+	con := stats.Conclude(c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh, ControlNoisePct)
+	switch {
+	case c.SlowdownPctLow > ControlNoisePct:
+		v := "installing filters slowed code that makes no syscall, beyond run-to-run noise: a mitigation's cost (e.g. speculative store bypass), not filter evaluation"
+		if ssb != "" {
+			v += " (spec_store_bypass: " + ssb + ")"
+		}
+		return v
+	case con.Verdict == stats.Negligible:
+		return fmt.Sprintf("no mitigation slowdown detected: the interval lies within the ±%d %% this comparison swings between runs", ControlNoisePct)
+	case con.Verdict == stats.Negative:
+		return "code that makes no syscall ran faster after installing filters, which filters cannot cause: noise or drift dominates, so this run cannot answer whether a mitigation slows it; measure again with more --trials on a quieter CPU"
+	case c.SlowdownPctLow > 0:
+		return fmt.Sprintf("a slowdown, but its interval reaches into the ±%d %% this comparison swings between runs: not attributed to a mitigation", ControlNoisePct)
+	}
+	return fmt.Sprintf("inconclusive: the interval is too wide to tell a mitigation's slowdown from the ±%d %% run-to-run noise; %s",
+		ControlNoisePct, inconclusiveAdvice(con, " points", trials, false))
+}
+
+// perFilterConclusion is the clause of Explain about a fit's per-filter
+// cost, starting with "; ".
+func perFilterConclusion(fit Fit, conf float64, trials int) string {
+	ci := fmt.Sprintf("%.0f%% CI [%.2f, %.2f]", conf*100, num(fit.PerFilterCILowNs), num(fit.PerFilterCIHighNs))
+	m := PerFilterMargin(fit.BaselineNs)
+	con := stats.Conclude(fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs, m)
+	switch con.Verdict {
+	case stats.Negligible:
+		return fmt.Sprintf("; per-filter cost ~0 ns (%.2f ns, %s, within ±%.2g ns)", num(fit.PerFilterNs), ci, m)
+	case stats.Positive:
+		return fmt.Sprintf("; each filter adds %.1f ns per op (%s)", num(fit.PerFilterNs), ci)
+	case stats.Negative:
+		return fmt.Sprintf("; the per-filter cost came out negative (%.2f ns, %s), which no filter can cause: noise or drift dominates, so this run cannot answer what a filter costs; measure again with more --trials on a quieter CPU", num(fit.PerFilterNs), ci)
+	}
+	return fmt.Sprintf("; the per-filter cost is inconclusive (%.2f ns, %s): it can be told neither from 0 nor bounded within ±%.2g ns; %s",
+		num(fit.PerFilterNs), ci, m, inconclusiveAdvice(con, " ns", trials, true))
+}
+
+// entryConclusion is the clause of Explain about a fit's entry cost,
+// starting with ", " (or "" when there is nothing to say: an entry within
+// its margin is not worth a sentence).
+func entryConclusion(fit Fit, conf float64, trials int) string {
+	con := stats.Conclude(fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs, EntryMargin(fit.BaselineNs))
+	ci := fmt.Sprintf("%.0f%% CI [%.0f, %.0f]", conf*100, num(fit.EntryCILowNs), num(fit.EntryCIHighNs))
+	var s string
+	switch con.Verdict {
+	case stats.Positive:
+		s = fmt.Sprintf(", and turning filtering on costs %.0f ns per op once (entry, %s)", num(fit.EntryNs), ci)
+	case stats.Negative:
+		s = fmt.Sprintf("; the entry term came out negative (%.0f ns, %s), which no filter can cause: this run cannot answer what turning filtering on costs", num(fit.EntryNs), ci)
+	}
+	if s != "" && fit.R2 < LowR2 && fit.N > 0 {
+		s += fmt.Sprintf(" (the fitted line explains %.1f %% of the spread between children, R² %.3f)", 100*math.Max(0, fit.R2), num(fit.R2))
+	}
+	return s
+}
+
+// cacheSupported reports whether the variant's measurement supports the
+// emulator's prediction that the cache serves its syscalls: the fitted
+// per-filter cost is negligible. No fit: nothing to contradict it.
+func cacheSupported(fit *Fit) bool {
+	if fit == nil {
+		return true
+	}
+	return stats.Conclude(fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs, PerFilterMargin(fit.BaselineNs)).Verdict == stats.Negligible
+}
+
+// NegativeCells returns one sentence per variant whose cells measured
+// faster with filters than without, with intervals entirely below zero:
+// something filters cannot cause, so the run cannot answer for those
+// cells.
+func NegativeCells(d *Document) []string {
+	var out []string
+	for _, v := range d.Config.Variants {
+		var cells []string
+		for _, r := range d.Results {
+			if r.Variant != v || r.Filters == 0 || !(r.OverheadCIHighNs < 0) {
+				continue
+			}
+			cells = append(cells, fmt.Sprintf("%d filters %+.1f %% (CI [%+.1f, %+.1f] ns)", r.Filters, num(r.OverheadPct), num(r.OverheadCILowNs), num(r.OverheadCIHighNs)))
+		}
+		if len(cells) == 0 {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: measured faster with filters than without at %s, which filters cannot cause: noise or drift dominates, so this run cannot answer for these cells; measure again with more --trials on a quieter CPU",
+			v, strings.Join(cells, ", ")))
+	}
+	return out
+}
+
+// foreignLoadText says how much of the measuring CPUs' time other
+// processes took, e.g. "other processes took 3 % of CPU 1 while children
+// ran".
+func foreignLoadText(f *runner.ForeignLoad) string {
+	cpus := make([]string, len(f.CPUs))
+	for i, c := range f.CPUs {
+		cpus[i] = fmt.Sprint(c)
+	}
+	word := "CPU"
+	if len(cpus) > 1 {
+		word = "CPUs"
+	}
+	s := fmt.Sprintf("other processes took %.0f %% of measuring %s %s while children ran", 100*f.Share, word, strings.Join(cpus, ", "))
+	if f.Large() {
+		s += " (enough to matter: see the warnings)"
+	}
+	return s
+}
+
+// runTrials is the number of randomized blocks the run completed (its
+// --trials when the document does not say).
+func runTrials(d *Document) int {
+	if d.Run != nil && d.Run.Blocks > 0 {
+		return d.Run.Blocks
+	}
+	return d.Config.Trials
+}
+
+// cellCI formats an interval as "[lo, hi]" (with signs when signed), or
+// as "- (n=1)" when fewer than two children stand behind it: one child has
+// no interval, and "[0.0, 0.0]" would read as a precise zero.
+func cellCI(n int, lo, hi float64, signed bool) string {
+	if n < 2 {
+		return fmt.Sprintf("- (n=%d)", n)
+	}
+	if signed {
+		return fmt.Sprintf("[%+.1f, %+.1f]", num(lo), num(hi))
+	}
+	return fmt.Sprintf("[%.1f, %.1f]", num(lo), num(hi))
+}
+
+// baselineN is the number of children of variant v's 0-filter cell (0
+// if there is none).
+func baselineN(d *Document, v string) int {
+	for _, r := range d.Results {
+		if r.Variant == v && r.Filters == 0 {
+			return r.N
+		}
+	}
+	return 0
+}
+
+// factorText formats a ratio with one decimal below 10 ("2.4"), whole
+// above ("692").
+func factorText(x float64) string {
+	if x < 10 {
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.0f", x)
+}

@@ -1,0 +1,444 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// FleetSchemaVersion is the version of the JSON written by WriteFleetJSON.
+const FleetSchemaVersion = 1
+
+// ErrNoResults is returned by BuildFleet when it gets no result.
+var ErrNoResults = errors.New("no results")
+
+// FleetEntry is one result document read for `seccompbench report`, with
+// the keys newer runs add that this package's Document may not know yet
+// (a document without them reads the same, with those fields empty).
+type FleetEntry struct {
+	// Name is how the result is shown: its file name, or its path when
+	// two files share one.
+	Name string
+	Doc  *Document
+	// Loader is config.loader: "unprivileged", "privileged" or "both" (""
+	// in results from before --loader).
+	Loader string
+	// FitLoaders are fits[].loader, aligned with Doc.Fits ("" each when
+	// absent).
+	FitLoaders []string
+	// CmdlineMitigations is environment.cmdline_mitigations: the kernel
+	// command line's mitigation parameters (nil when absent).
+	CmdlineMitigations []string
+}
+
+// fleetExtras are the keys ReadFleetEntry decodes beside the Document.
+type fleetExtras struct {
+	Config struct {
+		Loader string `json:"loader"`
+	} `json:"config"`
+	Fits []struct {
+		Loader string `json:"loader"`
+	} `json:"fits"`
+	Environment struct {
+		CmdlineMitigations []string `json:"cmdline_mitigations"`
+	} `json:"environment"`
+}
+
+// ReadFleetEntry decodes one result document (ReadJSON's rules and
+// errors) and the optional keys of FleetEntry.
+func ReadFleetEntry(name string, data []byte) (FleetEntry, error) {
+	d, err := ReadJSON(bytes.NewReader(data))
+	if err != nil {
+		return FleetEntry{}, err
+	}
+	var x fleetExtras
+	if err := json.Unmarshal(data, &x); err != nil {
+		return FleetEntry{}, fmt.Errorf("decode result: %w", err)
+	}
+	e := FleetEntry{Name: name, Doc: d, Loader: x.Config.Loader, CmdlineMitigations: x.Environment.CmdlineMitigations}
+	for i := range d.Fits {
+		l := ""
+		if i < len(x.Fits) {
+			l = x.Fits[i].Loader
+		}
+		e.FitLoaders = append(e.FitLoaders, l)
+	}
+	return e, nil
+}
+
+// Fleet is many run results in one view (`seccompbench report`), grouped
+// by policy and workload: one row per result and fitted variant (and
+// loader). Times are ns per op.
+type Fleet struct {
+	SchemaVersion int          `json:"schema_version"`
+	Kind          string       `json:"kind"`
+	Groups        []FleetGroup `json:"groups"`
+	Warnings      []string     `json:"warnings"`
+}
+
+// FleetGroup is the results that measured the same policies (by SHA-256,
+// in stack order) with the same workload.
+type FleetGroup struct {
+	// Policy names the policies, by path as the first result gave them,
+	// with a short hash.
+	Policy   string     `json:"policy"`
+	Workload string     `json:"workload"`
+	Op       string     `json:"op"`
+	Rows     []FleetRow `json:"rows"`
+}
+
+// FleetRow is one fitted model of one result.
+type FleetRow struct {
+	Result   string `json:"result"`
+	Host     string `json:"host"`
+	Kernel   string `json:"kernel"`
+	CPUModel string `json:"cpu_model"`
+	// Loader is who loaded the filters: the fit's loader, else the run's
+	// --loader, else "" (not recorded).
+	Loader string `json:"loader"`
+	// Mitigations summarizes spec_store_bypass and spectre_v2 from
+	// /sys/devices/system/cpu/vulnerabilities, and the kernel command
+	// line's mitigation parameters when recorded.
+	Mitigations string `json:"mitigations"`
+	Variant     string `json:"variant"`
+	// Cache is "cached" when the action cache serves every workload
+	// syscall under the variant's deepest stack, "not cached" when none,
+	// "partly", or "" when the result has no prediction.
+	Cache             string  `json:"cache"`
+	Confidence        float64 `json:"confidence"`
+	BaselineNs        float64 `json:"baseline_ns"`
+	PerFilterNs       float64 `json:"per_filter_ns"`
+	PerFilterCILowNs  float64 `json:"per_filter_ci_low_ns"`
+	PerFilterCIHighNs float64 `json:"per_filter_ci_high_ns"`
+	EntryNs           float64 `json:"entry_ns"`
+	EntryCILowNs      float64 `json:"entry_ci_low_ns"`
+	EntryCIHighNs     float64 `json:"entry_ci_high_ns"`
+	Children          int     `json:"children"`
+	Partial           bool    `json:"partial,omitempty"`
+	// ForeignLoad is the share of the measuring CPU's time other
+	// processes took during the run (run.foreign_load.share); -1 when
+	// the result does not say.
+	ForeignLoad float64 `json:"foreign_load"`
+}
+
+// BuildFleet lays out entries: groups in the order their first result
+// comes, rows in entry order. It copies numbers from each document's fits;
+// results without fits get a warning, as do partial ones. Errors wrap
+// ErrNoResults.
+func BuildFleet(entries []FleetEntry) (*Fleet, error) {
+	if len(entries) == 0 {
+		return nil, fmt.Errorf("build report: %w", ErrNoResults)
+	}
+	f := &Fleet{SchemaVersion: FleetSchemaVersion, Kind: "seccompbench-report", Warnings: []string{}}
+	index := map[string]int{}
+	kernels, cpus := map[string]bool{}, map[string]bool{}
+	for _, e := range entries {
+		d := e.Doc
+		key := fleetKey(d)
+		gi, ok := index[key]
+		if !ok {
+			gi = len(f.Groups)
+			index[key] = gi
+			f.Groups = append(f.Groups, FleetGroup{Policy: fleetPolicy(d), Workload: d.Config.Workload, Op: d.Config.Op})
+		}
+		kernels[d.Environment.Kernel], cpus[d.Environment.CPUModel] = true, true
+		if d.Partial {
+			f.Warnings = append(f.Warnings, fmt.Sprintf("%s is a partial result (the run was interrupted)", e.Name))
+		}
+		if len(d.Fits) == 0 {
+			f.Warnings = append(f.Warnings, fmt.Sprintf("%s has no fitted model (too few filter counts >= 1): not in the table", e.Name))
+		}
+		foreign := -1.0
+		if d.Run != nil && d.Run.ForeignLoad != nil {
+			foreign = d.Run.ForeignLoad.Share
+		}
+		for i, fit := range d.Fits {
+			loader := e.Loader
+			if i < len(e.FitLoaders) && e.FitLoaders[i] != "" {
+				loader = e.FitLoaders[i]
+			}
+			f.Groups[gi].Rows = append(f.Groups[gi].Rows, FleetRow{
+				Result: e.Name, Host: d.Environment.Hostname, Kernel: d.Environment.Kernel, CPUModel: d.Environment.CPUModel,
+				Loader: loader, Mitigations: fleetMitigations(d, e.CmdlineMitigations), Variant: fit.Variant,
+				Cache: fleetCache(d, fit.Variant), Confidence: d.Config.Confidence, BaselineNs: fit.BaselineNs,
+				PerFilterNs: fit.PerFilterNs, PerFilterCILowNs: fit.PerFilterCILowNs, PerFilterCIHighNs: fit.PerFilterCIHighNs,
+				EntryNs: fit.EntryNs, EntryCILowNs: fit.EntryCILowNs, EntryCIHighNs: fit.EntryCIHighNs,
+				Children: fit.N, Partial: d.Partial, ForeignLoad: foreign,
+			})
+		}
+	}
+	if len(kernels) > 1 || len(cpus) > 1 {
+		f.Warnings = append(f.Warnings, fmt.Sprintf("%d kernels and %d CPU models among these results: compare rows of the same kernel and CPU first; across them the machine, not the policy, may make the difference", len(kernels), len(cpus)))
+	}
+	return f, nil
+}
+
+// fleetKey groups documents: same policies (by hash, in stack order) and
+// workload.
+func fleetKey(d *Document) string {
+	var b strings.Builder
+	for _, p := range d.Config.Policies {
+		b.WriteString(p.SHA256)
+		b.WriteByte(',')
+	}
+	return b.String() + "|" + d.Config.Workload
+}
+
+// fleetPolicy names a document's policies: base names and short hashes.
+func fleetPolicy(d *Document) string {
+	var parts []string
+	for _, p := range d.Config.Policies {
+		name := p.Path
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			name = name[i+1:]
+		}
+		h := p.SHA256
+		if len(h) > 8 {
+			h = h[:8]
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", orDash(name), orDash(h)))
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, " + ")
+}
+
+// fleetMitigations summarizes the mitigation states that change what a
+// filter costs: spec_store_bypass ("ssb": seccomp may switch it on) and
+// spectre_v2 (retpolines or IBRS on every indirect BPF call), each cut at
+// its first ";" or "," and without the kernel's "Mitigation: " prefix,
+// then the command line's mitigation parameters.
+func fleetMitigations(d *Document, cmdline []string) string {
+	var parts []string
+	for _, k := range []struct{ file, short string }{{"spec_store_bypass", "ssb"}, {"spectre_v2", "spectre_v2"}} {
+		v := d.Environment.Vulnerabilities[k.file]
+		if v == "" {
+			continue
+		}
+		if i := strings.IndexAny(v, ";,"); i >= 0 {
+			v = v[:i]
+		}
+		v = strings.TrimPrefix(strings.TrimSpace(v), "Mitigation: ")
+		v = strings.Replace(v, "Speculative Store Bypass disabled", "disabled", 1)
+		parts = append(parts, k.short+": "+v)
+	}
+	if len(cmdline) > 0 {
+		parts = append(parts, "cmdline: "+strings.Join(cmdline, " "))
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// fleetCache says whether the action cache served the workload's syscalls
+// for variant v.
+func fleetCache(d *Document, v string) string {
+	for _, cv := range d.Cache {
+		if cv.Variant != v || len(cv.Syscalls) == 0 {
+			continue
+		}
+		n := 0
+		for _, s := range cv.Syscalls {
+			if s.Cached {
+				n++
+			}
+		}
+		switch n {
+		case len(cv.Syscalls):
+			return "cached"
+		case 0:
+			return "not cached"
+		}
+		return "partly"
+	}
+	return ""
+}
+
+// fleetVariant is a row's variant with its cache state, e.g.
+// "defeat (not cached)".
+func fleetVariant(r FleetRow) string {
+	if r.Cache == "" {
+		return r.Variant
+	}
+	return r.Variant + " (" + r.Cache + ")"
+}
+
+// WriteFleetJSON writes f as indented JSON.
+func WriteFleetJSON(w io.Writer, f *Fleet) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(f); err != nil {
+		return fmt.Errorf("encode report: %w", err)
+	}
+	return nil
+}
+
+// WriteFleetTable writes f as text: per group a heading and a table with
+// one row per result and variant, then the warnings.
+func WriteFleetTable(w io.Writer, f *Fleet) error {
+	ew := &errWriter{w: w}
+	for gi, g := range f.Groups {
+		if gi > 0 {
+			ew.printf("\n")
+		}
+		ew.printf("policy %s, workload %s (ns/op = %s)\n", g.Policy, orDash(g.Workload), orDash(g.Op))
+		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "result\thost\tkernel\tCPU\tloader\tmitigations\tforeign load\tvariant\tbaseline ns\tper-filter ns\tCI\tentry ns\tCI\tn\n")
+		for _, r := range g.Rows {
+			name := r.Result
+			if r.Partial {
+				name += " (partial)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%.2f\t%s\t%.1f\t%s\t%d\n", name, orDash(r.Host), orDash(r.Kernel), orDash(r.CPUModel),
+				orDash(r.Loader), r.Mitigations, foreignText(r.ForeignLoad), fleetVariant(r), num(r.BaselineNs), num(r.PerFilterNs),
+				fleetCI(r.Confidence, r.PerFilterCILowNs, r.PerFilterCIHighNs, 2), num(r.EntryNs), fleetCI(r.Confidence, r.EntryCILowNs, r.EntryCIHighNs, 1), r.Children)
+		}
+		tw.Flush()
+	}
+	for _, wn := range f.Warnings {
+		ew.printf("warning: %s\n", wn)
+	}
+	return ew.err
+}
+
+// fleetCI formats an interval as "95% [lo, hi]" with prec decimals.
+func fleetCI(conf, lo, hi float64, prec int) string {
+	return fmt.Sprintf("%.0f%% [%.*f, %.*f]", conf*100, prec, num(lo), prec, num(hi))
+}
+
+// WriteFleetMarkdown writes f as Markdown: per group a heading and a table.
+func WriteFleetMarkdown(w io.Writer, f *Fleet) error {
+	ew := &errWriter{w: w}
+	ew.printf("# seccompbench report: %s\n", plural(fleetResults(f), "result"))
+	for _, g := range f.Groups {
+		ew.printf("\n## %s, workload %s\n\nns/op = %s\n\n", mdEscape(g.Policy), mdEscape(orDash(g.Workload)), mdEscape(orDash(g.Op)))
+		ew.printf("| result | host | kernel | CPU | loader | mitigations | foreign load | variant | baseline ns | per-filter ns (CI) | entry ns (CI) | n |\n")
+		ew.printf("|---|---|---|---|---|---|--:|---|--:|--:|--:|--:|\n")
+		for _, r := range g.Rows {
+			name := r.Result
+			if r.Partial {
+				name += " (partial)"
+			}
+			ew.printf("| %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %.2f %s | %.1f %s | %d |\n",
+				mdEscape(name), mdEscape(orDash(r.Host)), mdEscape(orDash(r.Kernel)), mdEscape(orDash(r.CPUModel)), mdEscape(orDash(r.Loader)),
+				mdEscape(r.Mitigations), foreignText(r.ForeignLoad), mdEscape(fleetVariant(r)), num(r.BaselineNs), num(r.PerFilterNs),
+				fleetCI(r.Confidence, r.PerFilterCILowNs, r.PerFilterCIHighNs, 2), num(r.EntryNs), fleetCI(r.Confidence, r.EntryCILowNs, r.EntryCIHighNs, 1), r.Children)
+		}
+	}
+	if len(f.Warnings) > 0 {
+		ew.printf("\n")
+		for _, wn := range f.Warnings {
+			ew.printf("- **warning:** %s\n", mdEscape(wn))
+		}
+	}
+	return ew.err
+}
+
+// fleetResults counts the distinct results in f.
+func fleetResults(f *Fleet) int {
+	seen := map[string]bool{}
+	for _, g := range f.Groups {
+		for _, r := range g.Rows {
+			seen[r.Result] = true
+		}
+	}
+	return len(seen)
+}
+
+// WriteFleetCSV writes one row per FleetRow with a header; warnings go to
+// warn.
+func WriteFleetCSV(w, warn io.Writer, f *Fleet) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"policy", "workload", "result", "host", "kernel", "cpu_model", "loader", "mitigations", "foreign_load", "variant", "cache",
+		"confidence", "baseline_ns", "per_filter_ns", "per_filter_ci_low_ns", "per_filter_ci_high_ns", "entry_ns", "entry_ci_low_ns", "entry_ci_high_ns", "children", "partial"})
+	ff := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	for _, g := range f.Groups {
+		for _, r := range g.Rows {
+			cw.Write([]string{g.Policy, g.Workload, r.Result, r.Host, r.Kernel, r.CPUModel, r.Loader, r.Mitigations, ff(r.ForeignLoad), r.Variant, r.Cache,
+				ff(r.Confidence), ff(r.BaselineNs), ff(r.PerFilterNs), ff(r.PerFilterCILowNs), ff(r.PerFilterCIHighNs),
+				ff(r.EntryNs), ff(r.EntryCILowNs), ff(r.EntryCIHighNs), strconv.Itoa(r.Children), strconv.FormatBool(r.Partial)})
+		}
+	}
+	cw.Flush()
+	for _, wn := range f.Warnings {
+		fmt.Fprintf(warn, "warning: %s\n", wn)
+	}
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("write csv: %w", err)
+	}
+	return nil
+}
+
+// WriteFleetBenchstat writes every entry in the benchstat format of
+// WriteBenchstat, each preceded by "host:" and "result:" configuration
+// lines, so `benchstat -col .config:host` (or -row) lines hosts up.
+func WriteFleetBenchstat(w, warn io.Writer, entries []FleetEntry) error {
+	ew := &errWriter{w: w}
+	for i, e := range entries {
+		if i > 0 {
+			ew.printf("\n")
+		}
+		ew.printf("host: %s\n", oneLine(orDash(e.Doc.Environment.Hostname)))
+		ew.printf("result: %s\n", oneLine(e.Name))
+		if err := WriteBenchstat(ew, warn, e.Doc); err != nil {
+			return err
+		}
+	}
+	return ew.err
+}
+
+// FleetRowLabels returns the plot's row labels, top to bottom: per group,
+// per row "result, variant".
+func FleetRowLabels(f *Fleet) []string {
+	var out []string
+	for _, g := range f.Groups {
+		for _, r := range g.Rows {
+			out = append(out, fleetRowLabel(r))
+		}
+	}
+	return out
+}
+
+func fleetRowLabel(r FleetRow) string {
+	l := r.Result
+	if r.Host != "" && !strings.Contains(r.Result, r.Host) {
+		l += " @" + r.Host
+	}
+	l += ", " + fleetVariant(r)
+	if r.Loader != "" {
+		l += ", " + r.Loader
+	}
+	return l
+}
+
+// fleetVariants lists the variants of f in first-seen order.
+func fleetVariants(f *Fleet) []string {
+	var vs []string
+	for _, g := range f.Groups {
+		for _, r := range g.Rows {
+			if !slices.Contains(vs, r.Variant) {
+				vs = append(vs, r.Variant)
+			}
+		}
+	}
+	sort.SliceStable(vs, func(i, j int) bool { return vs[i] == "defeat" && vs[j] != "defeat" })
+	return vs
+}
+
+// foreignText formats a foreign-load share as "34 %", "-" when unknown.
+func foreignText(share float64) string {
+	if share < 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f %%", 100*share)
+}

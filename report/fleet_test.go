@@ -1,0 +1,152 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/internal/golden"
+)
+
+// fleetFixture returns three results of the fixture policy: node-a as
+// fixtureDoc, node-b 30 ns slower per defeated child on another kernel
+// whose JSON carries the keys of newer runs (loader, fits[].loader,
+// environment.cmdline_mitigations), and node-c of another policy.
+func fleetFixture(t *testing.T) []FleetEntry {
+	t.Helper()
+	var entries []FleetEntry
+	for i, name := range []string{"node-a.json", "node-b.json", "node-c.json"} {
+		d := fixtureDoc(t, float64(30*i))
+		d.Environment.Hostname = strings.TrimSuffix(name, ".json")
+		if i == 1 {
+			d.Environment.Kernel = "6.1.0-test"
+		}
+		if i == 2 {
+			d.Config.Policies[0].Path = "/policies/other.yaml"
+			d.Config.Policies[0].SHA256 = "fedcba9876543210" + d.Config.Policies[0].SHA256[16:]
+		}
+		data, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 {
+			var m map[string]any
+			json.Unmarshal(data, &m)
+			m["config"].(map[string]any)["loader"] = "unprivileged"
+			for _, f := range m["fits"].([]any) {
+				f.(map[string]any)["loader"] = "unprivileged"
+			}
+			m["environment"].(map[string]any)["cmdline_mitigations"] = []string{"spectre_bhi=on"}
+			data, _ = json.Marshal(m)
+		}
+		e, err := ReadFleetEntry(name, data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		entries = append(entries, e)
+	}
+	return entries
+}
+
+func TestFleetRenderers(t *testing.T) {
+	f, err := BuildFleet(fleetFixture(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(f.Groups), 2; got != want {
+		t.Fatalf("got %d groups, want %d (two results share a policy)", got, want)
+	}
+	if got, want := len(f.Groups[0].Rows), 4; got != want {
+		t.Errorf("first group has %d rows, want %d (2 results x 2 variants)", got, want)
+	}
+	b := f.Groups[0].Rows[2]
+	if b.Loader != "unprivileged" || !strings.Contains(b.Mitigations, "cmdline: spectre_bhi=on") || b.Host != "node-b" {
+		t.Errorf("node-b row %+v: want loader, cmdline mitigations and host from the JSON", b)
+	}
+	if a := f.Groups[0].Rows[0]; a.Loader != "" || strings.Contains(a.Mitigations, "cmdline") {
+		t.Errorf("node-a row %+v: keys absent from its JSON must stay empty", a)
+	}
+	for _, tt := range []struct {
+		name  string
+		write func(*bytes.Buffer) error
+	}{
+		{"fleet.txt", func(b *bytes.Buffer) error { return WriteFleetTable(b, f) }},
+		{"fleet.md", func(b *bytes.Buffer) error { return WriteFleetMarkdown(b, f) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := tt.write(&b); err != nil {
+				t.Fatal(err)
+			}
+			golden.Check(t, tt.name, b.Bytes())
+		})
+	}
+	t.Run("csv", func(t *testing.T) {
+		var b, warn bytes.Buffer
+		if err := WriteFleetCSV(&b, &warn, f); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(&b).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := len(rows), 1+6; got != want {
+			t.Errorf("got %d CSV rows, want %d (header + 3 results x 2 variants)", got, want)
+		}
+		if !strings.Contains(warn.String(), "2 kernels") {
+			t.Errorf("warnings %q do not mention the mixed kernels", warn.String())
+		}
+	})
+	t.Run("json", func(t *testing.T) {
+		var b bytes.Buffer
+		if err := WriteFleetJSON(&b, f); err != nil {
+			t.Fatal(err)
+		}
+		var back Fleet
+		if err := json.Unmarshal(b.Bytes(), &back); err != nil || len(back.Groups) != 2 || back.Kind != "seccompbench-report" {
+			t.Errorf("JSON round trip: %v, %+v", err, back)
+		}
+	})
+	t.Run("benchstat", func(t *testing.T) {
+		var b, warn bytes.Buffer
+		if err := WriteFleetBenchstat(&b, &warn, fleetFixture(t)); err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range []string{"host: node-a\n", "host: node-b\n", "host: node-c\n"} {
+			if !strings.Contains(b.String(), h) {
+				t.Errorf("benchstat output lacks %q", h)
+			}
+		}
+	})
+	t.Run("svg", func(t *testing.T) {
+		var b bytes.Buffer
+		if err := WriteFleetSVG(&b, f); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range append(FleetLegend(f), FleetRowLabels(f)...) {
+			if !strings.Contains(b.String(), svgEscape(want)) {
+				t.Errorf("SVG lacks %q", want)
+			}
+		}
+	})
+}
+
+// svgEscape escapes text as vgsvg writes it.
+func svgEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+func TestBuildFleetEmpty(t *testing.T) {
+	if _, err := BuildFleet(nil); !errors.Is(err, ErrNoResults) {
+		t.Errorf("got %v, want ErrNoResults", err)
+	}
+}
+
+func TestReadFleetEntryRejectsOtherJSON(t *testing.T) {
+	if _, err := ReadFleetEntry("sim.json", []byte(`{"syscalls": []}`)); err == nil || !strings.Contains(err.Error(), "schema_version") {
+		t.Errorf("got %v, want the no-schema_version error", err)
+	}
+}

@@ -1,0 +1,162 @@
+package runner
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Foreign-load watch. A lock keeps other seccompbench runs off a measuring
+// CPU, but not a build, a browser or a busy loop. So, around every child,
+// the parent reads the counters of the child's CPU in /proc/stat (man 5
+// proc; kernel fs/proc/stat.c: show_stat, in USER_HZ ticks) and the
+// child's own CPU time from wait4(2) (all its threads and the exec
+// workloads' programs it waited for). Busy time of the CPU beyond the
+// child's own time was taken by something else while the child measured.
+//
+// The estimate errs low, never high: the child's own time includes what
+// its other threads spent on other CPUs, and is all subtracted from the
+// measuring CPU's busy time. Tick accounting samples in 10 ms steps, so one
+// child's window is coarse but the sum over a run is not biased.
+
+// userHZ is the unit of /proc/stat's CPU counters: USER_HZ, 100 on every
+// Linux architecture (sysconf(_SC_CLK_TCK)).
+const userHZ = 100
+
+// ForeignLoadWarnShare is the share of the measuring CPU's time taken by
+// other processes above which a result should carry a warning: 5 % of a
+// CPU slows a timed loop enough to move per-filter costs of a few ns.
+const ForeignLoadWarnShare = 0.05
+
+// ForeignLoad says how much of the measuring CPUs' time other processes
+// took while the children of a run were alive.
+type ForeignLoad struct {
+	// CPUs are the watched CPUs.
+	CPUs []int `json:"cpus"`
+	// Children is the number of children watched.
+	Children int `json:"children"`
+	// WindowNs is the wall time watched: each child's lifetime on its
+	// CPU, summed, in ns (a multiple of the 10 ms tick).
+	WindowNs int64 `json:"window_ns"`
+	// BusyNs is the time the CPUs were busy in that window (user, nice,
+	// system, irq, softirq and steal by the hypervisor), in ns.
+	BusyNs int64 `json:"busy_ns"`
+	// OwnNs is the CPU time of the children themselves, in ns.
+	OwnNs int64 `json:"own_ns"`
+	// Share is max(0, BusyNs-OwnNs)/WindowNs: the fraction of the
+	// measuring CPUs' time that other processes (or the hypervisor) took,
+	// a lower bound.
+	Share float64 `json:"share"`
+}
+
+// Large reports whether Share reaches ForeignLoadWarnShare.
+func (f ForeignLoad) Large() bool { return f.Share >= ForeignLoadWarnShare }
+
+// cpuStat is one CPU's line of /proc/stat, in USER_HZ ticks.
+type cpuStat struct {
+	busy, total uint64
+}
+
+// parseCPUStat returns the counters of cpu from /proc/stat's contents:
+// the "cpuN" line's user nice system idle iowait irq softirq steal (guest
+// time is already part of user).
+func parseCPUStat(b []byte, cpu int) (cpuStat, error) {
+	key := []byte("cpu" + strconv.Itoa(cpu) + " ")
+	for line := range bytes.Lines(b) {
+		if !bytes.HasPrefix(line, key) {
+			continue
+		}
+		f := bytes.Fields(line[len(key):])
+		if len(f) < 4 {
+			return cpuStat{}, fmt.Errorf("/proc/stat: cpu%d has %d fields, want at least 4", cpu, len(f))
+		}
+		var v [8]uint64
+		for i := 0; i < len(v) && i < len(f); i++ {
+			n, err := strconv.ParseUint(string(f[i]), 10, 64)
+			if err != nil {
+				return cpuStat{}, fmt.Errorf("/proc/stat: cpu%d field %d: %w", cpu, i+1, err)
+			}
+			v[i] = n
+		}
+		user, nice, system, idle, iowait, irq, softirq, steal := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+		busy := user + nice + system + irq + softirq + steal
+		return cpuStat{busy: busy, total: busy + idle + iowait}, nil
+	}
+	return cpuStat{}, fmt.Errorf("/proc/stat: no line for cpu%d (offline?)", cpu)
+}
+
+// readCPUStat reads cpu's counters from /proc/stat.
+func readCPUStat(cpu int) (cpuStat, error) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return cpuStat{}, err
+	}
+	return parseCPUStat(b, cpu)
+}
+
+// loadWatch sums the foreign-load windows of a run's children; safe for
+// the parallel copies.
+type loadWatch struct {
+	mu          sync.Mutex
+	cpus        []int
+	children    int
+	busy, total uint64 // ticks
+	own         time.Duration
+}
+
+// add records one child's window on cpu: the counters before and after
+// and the child's own CPU time.
+func (w *loadWatch) add(cpu int, before, after cpuStat, own time.Duration) {
+	if w == nil || after.total < before.total || after.busy < before.busy {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !slices.Contains(w.cpus, cpu) {
+		w.cpus = append(w.cpus, cpu)
+	}
+	w.children++
+	w.busy += after.busy - before.busy
+	w.total += after.total - before.total
+	w.own += own
+}
+
+// result returns the sums as a ForeignLoad, nil when nothing was watched.
+func (w *loadWatch) result() *ForeignLoad {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.children == 0 {
+		return nil
+	}
+	return foreignLoad(slices.Sorted(slices.Values(w.cpus)), w.children, w.busy, w.total, w.own)
+}
+
+// foreignLoad converts tick sums and own CPU time into a ForeignLoad.
+func foreignLoad(cpus []int, children int, busyTicks, totalTicks uint64, own time.Duration) *ForeignLoad {
+	const tick = int64(time.Second / userHZ)
+	f := &ForeignLoad{CPUs: cpus, Children: children, WindowNs: int64(totalTicks) * tick,
+		BusyNs: int64(busyTicks) * tick, OwnNs: own.Nanoseconds()}
+	if f.WindowNs > 0 && f.BusyNs > f.OwnNs {
+		f.Share = float64(f.BusyNs-f.OwnNs) / float64(f.WindowNs)
+	}
+	return f
+}
+
+// selfCPUTime is this process's CPU time so far, user plus system over
+// all its threads (getrusage(2) RUSAGE_SELF); 0 if it cannot be read.
+func selfCPUTime() time.Duration {
+	var ru unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
