@@ -45,6 +45,10 @@ type Document struct {
 	// Children holds one entry per measuring child, in run order (Seq);
 	// added after the first schema 1 documents, so it may be absent.
 	Children []Child `json:"children,omitempty"`
+
+	// CommandWorkload is the command workload's detail (run --workload
+	// command); absent for the loops.
+	CommandWorkload *CommandCost `json:"command_workload,omitempty"`
 }
 
 // Tool names the measuring tool.
@@ -372,6 +376,9 @@ type Input struct {
 	Run         *RunInfo
 	Drift       []Drift
 	Linearity   []Linearity
+
+	// CommandWorkload is copied to the document as is.
+	CommandWorkload *CommandCost
 }
 
 // Build assembles the result document. It copies numbers; the statistics
@@ -478,6 +485,7 @@ func Build(in Input) *Document {
 	if st := d.Setup; st != nil {
 		st.PerFilterNs, st.PerFilterCILowNs, st.PerFilterCIHiNs, st.StackNs = finite(st.PerFilterNs), finite(st.PerFilterCILowNs), finite(st.PerFilterCIHiNs), finite(st.StackNs)
 	}
+	d.CommandWorkload = in.CommandWorkload.copyFinite()
 	d.Warnings = append(d.Warnings, in.Result.Warnings...)
 	d.Meaning = Explain(d)
 	if d.Results == nil {

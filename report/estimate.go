@@ -88,6 +88,15 @@ type EstimateTotal struct {
 	NsPerSecond     *float64 `json:"ns_per_second"`
 	NsPerSecondLow  *float64 `json:"ns_per_second_ci_low"`
 	NsPerSecondHigh *float64 `json:"ns_per_second_ci_high"`
+
+	// ModelErrorPct is the model error measured on real programs
+	// (docs/estimate.md), in percent of the added time; StatedCI{Low,High}Ns
+	// is the total's interval with it added in quadrature to the
+	// calibration interval (stats.WithModelError): the interval estimate
+	// states.
+	ModelErrorPct  float64  `json:"model_error_pct"`
+	StatedCILowNs  *float64 `json:"stated_ci_low_ns"`
+	StatedCIHighNs *float64 `json:"stated_ci_high_ns"`
 }
 
 // EstimateValidationRow compares one syscall's predicted added time with
@@ -123,6 +132,12 @@ type EstimateValidation struct {
 	// MeanAbsErrorPct is the mean over syscalls of |error %|.
 	MeanAbsErrorPct *float64 `json:"mean_abs_error_pct"`
 	Trials          int      `json:"trials"`
+
+	// EstimateCommand, with estimate --command, compares the prediction
+	// with a measurement of the whole command; its keys sit directly
+	// under "validation" (predicted_added_ns, measured_added_ns, covered,
+	// ...). nil otherwise.
+	*EstimateCommand
 }
 
 // Estimate is the result of `seccompbench estimate --format json`. NaN
@@ -221,8 +236,14 @@ func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 		fmt.Fprintln(w, "          (give --duration, the profiled run's wall time, for the cost per second of work)")
 	}
 	fmt.Fprintf(w, "dominant  %s\n", dominant(rows))
-	fmt.Fprintln(w, "          (intervals: calibration uncertainty only; args 0 for every verdict and path; see --validate for model error)")
-	if v := e.Validation; v != nil {
+	if t.ModelErrorPct > 0 {
+		fmt.Fprintf(w, "model     error ±%.0f%% on real programs (docs/estimate.md): total with it %s\n", t.ModelErrorPct,
+			fmtEst(t.AddedNs, t.StatedCILowNs, t.StatedCIHighNs, nsFormatter(t.AddedNs)))
+		fmt.Fprintln(w, "          (intervals above: calibration uncertainty only; args 0 for every verdict and path; --command measures the program itself)")
+	} else {
+		fmt.Fprintln(w, "          (intervals: calibration uncertainty only; args 0 for every verdict and path; see --validate for model error)")
+	}
+	if v := e.Validation; v != nil && v.Skipped != nil {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "validation: each syscall timed in a loop under the stack (children without filters and with %s, %s; medians), added ns per call\n", plural(len(e.Stack), "filter"), plural(v.Trials, "trial"))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -241,6 +262,9 @@ func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 		if len(v.Skipped) > 0 {
 			fmt.Fprintf(w, "not validated (not on runner's safe list): %s\n", strings.Join(v.Skipped, ", "))
 		}
+	}
+	if v := e.Validation; v != nil {
+		WriteEstimateCommandText(w, v.EstimateCommand)
 	}
 }
 

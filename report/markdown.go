@@ -175,7 +175,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		ew.printf("\n")
 	}
-	ew.printf("- %d loop iterations × %d timed samples per child; the child's value is the median sample\n", d.Config.Iterations, d.Config.SamplesPerChild)
+	if c := d.CommandWorkload; c != nil {
+		ew.printf("- command `%s`: %d timed runs per child after %d warm-up; the child's value is the median run\n", shellWords(c.Argv), c.RunsPerChild, c.WarmupRuns)
+	} else {
+		ew.printf("- %d loop iterations × %d timed samples per child; the child's value is the median sample\n", d.Config.Iterations, d.Config.SamplesPerChild)
+	}
 	ew.printf("- seed %d, measuring CPU %s, confidence %.0f %%, estimator %s, SPEC_ALLOW %t\n", d.Config.Seed, cpuString(d.Config.CPU), pct, estimator(d.Config.Robust), d.Config.SpecAllow)
 	if d.Config.Pad > 0 {
 		ew.printf("- every filter padded with %d unreachable instructions (`--pad`): same verdicts and paths, another JIT image size\n", d.Config.Pad)

@@ -353,6 +353,7 @@ func TestBlocksText(t *testing.T) {
 		{"relative target", &RunInfo{Blocks: 12, StopReason: "precision", TargetCIRel: 0.05}, "12 randomized blocks (stopped: target CI reached, per-filter CI half-width <= 5% of the estimate)"},
 		{"max-trials", &RunInfo{Blocks: 200, StopReason: "max-trials", TargetCINs: 0.1}, "200 randomized blocks (stopped: --max-trials reached before the target CI, per-filter CI half-width <= 0.1 ns)"},
 		{"max-time", &RunInfo{Blocks: 57, StopReason: "max-time", TargetCINs: 0.1}, "57 randomized blocks (stopped: --max-time reached before the target CI, per-filter CI half-width <= 0.1 ns)"},
+		{"max-time, no target (command workload)", &RunInfo{Blocks: 2, StopReason: "max-time"}, "2 randomized blocks (stopped: --max-time reached after 2 of --trials 3)"},
 		{"interrupted", &RunInfo{Blocks: 1, StopReason: "interrupted"}, "1 complete randomized block (stopped: interrupted)"},
 	}
 	for _, tt := range tests {

@@ -66,8 +66,12 @@ func WriteTable(w io.Writer, d *Document) error {
 	if d.Config.Robust {
 		est = "medians with bootstrap CIs (--robust)"
 	}
-	ew.printf("%s, %d iterations x %d samples per child, seed %d, CPU %s, %.0f%% CIs, %s\n",
-		blocksText(d, "<="), d.Config.Iterations, d.Config.SamplesPerChild, d.Config.Seed, cpuString(d.Config.CPU), pct, est)
+	per := fmt.Sprintf("%d iterations x %d samples per child", d.Config.Iterations, d.Config.SamplesPerChild)
+	if d.CommandWorkload != nil {
+		per = fmt.Sprintf("%d timed runs per child (its value: their median)", d.Config.SamplesPerChild)
+	}
+	ew.printf("%s, %s, seed %d, CPU %s, %.0f%% CIs, %s\n",
+		blocksText(d, "<="), per, d.Config.Seed, cpuString(d.Config.CPU), pct, est)
 	if d.Config.SpecAllow {
 		ew.printf("filters installed with SECCOMP_FILTER_FLAG_SPEC_ALLOW (--spec-allow): no speculative store bypass mitigation is switched on\n")
 	}
@@ -145,7 +149,7 @@ func WriteTable(w io.Writer, d *Document) error {
 		}
 	}
 
-	if len(d.Cache) > 0 {
+	if len(d.Cache) > 0 && d.CommandWorkload == nil {
 		ew.printf("\naction cache (Linux >= 5.11) for the workload's syscalls at the deepest stack:\n")
 		for _, cv := range d.Cache {
 			var parts []string
@@ -159,6 +163,7 @@ func WriteTable(w io.Writer, d *Document) error {
 			ew.printf("  %-7s %s\n", cv.Variant+":", strings.Join(parts, ", "))
 		}
 	}
+	commandText(ew, d)
 	if d.Setup != nil {
 		ew.printf("\nsetup: one seccomp(2) call %.1f µs (%.0f%% CI [%.1f, %.1f]); installing %d filters %.1f µs\n",
 			num(d.Setup.PerFilterNs/1e3), pct, num(d.Setup.PerFilterCILowNs/1e3), num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, num(d.Setup.StackNs/1e3))
@@ -333,6 +338,9 @@ func blocksText(d *Document, le string) string {
 		why = "--max-trials reached before the target CI"
 	case runner.StopMaxTime:
 		why = "--max-time reached before the target CI"
+		if target == "" {
+			why = fmt.Sprintf("--max-time reached after %d of --trials %d", r.Blocks, d.Config.Trials)
+		}
 	case runner.StopCancelled:
 		return plural(r.Blocks, "complete randomized block") + " (stopped: interrupted)"
 	case runner.StopFailed:

@@ -46,6 +46,9 @@ type childSpec struct {
 	PathArg string `json:"path_arg,omitempty"`
 	// ExecPaths are the exec workloads' candidate paths, tried in order.
 	ExecPaths []string `json:"exec_paths,omitempty"`
+	// Command, if set, makes this child the command workload's timing
+	// process (runCommandChild).
+	Command *commandChildSpec `json:"command,omitempty"`
 	// Loader is the capabilities the measuring thread loads the filters
 	// with (applyLoader); "" changes nothing.
 	Loader Loader `json:"loader,omitempty"`
@@ -69,6 +72,8 @@ type childReport struct {
 	ExecsOK         uint64  `json:"execs_ok"`                // exec workloads: children that exited 0
 	Caps            *Caps   `json:"caps,omitempty"`          // measuring thread's capabilities, read back before seccomp(2)
 	Err             string  `json:"err,omitempty"`
+	// Command is the command workload's report (runCommandChild).
+	Command *commandChildReport `json:"command,omitempty"`
 	// Notify holds the notify workload's counts (notify.go).
 	Notify *notifyReport `json:"notify,omitempty"`
 }
@@ -111,6 +116,9 @@ type measureState struct {
 // spins when done. Reporting and exiting happen on another, unfiltered
 // thread, so a policy that denies write, futex or exit cannot lose results.
 func ChildMain() {
+	if isWrapper() {
+		wrapMain() // the command workload's wrapper: never returns
+	}
 	if os.Getenv(childEnv) == holdProtocol {
 		holdMain() // JIT charge holder (jit_linux.go); never returns
 	}
@@ -142,6 +150,9 @@ func runChild(in io.Reader) (childReport, error) {
 	}
 	if err := json.Unmarshal(data, &spec); err != nil {
 		return rep, fmt.Errorf("decode child spec: %w", err)
+	}
+	if spec.Command != nil {
+		return runCommandChild(&spec)
 	}
 	if !loopsSupported {
 		return rep, fmt.Errorf("timed loops on %s: %w", runtime.GOARCH, ErrNotSupported)

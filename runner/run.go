@@ -61,7 +61,14 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 		return nil, info, err
 	}
 	var perIter float64
-	if cfg.Iterations == 0 || cfg.ChildTimeout == 0 {
+	if cfg.Workload.Command != nil {
+		runNs, err := setupCommand(ctx, &cfg)
+		if err != nil {
+			return nil, info, err
+		}
+		cfg.Iterations = 1
+		info.Runs, info.RunNs = cfg.Workload.Command.Runs, runNs
+	} else if cfg.Iterations == 0 || cfg.ChildTimeout == 0 {
 		it, p, err := calibrate(ctx, cfg)
 		if err != nil {
 			return nil, info, err
@@ -77,7 +84,11 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 	timeouts := map[Cell]time.Duration{}
 	for c, st := range stacks {
 		timeouts[c] = cfg.ChildTimeout
-		if cfg.ChildTimeout == 0 {
+		switch {
+		case cfg.ChildTimeout != 0:
+		case cfg.Workload.Command != nil:
+			timeouts[c] = commandTimeout(cfg.Workload.Command, info.Runs, info.RunNs)
+		default:
 			timeouts[c] = DeriveChildTimeout(cfg, st, perIter)
 		}
 		info.ChildTimeout = max(info.ChildTimeout, timeouts[c])
@@ -93,6 +104,11 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 	var out []Sample
 	seq := 0
 	for b := 0; b < maxBlocks; b++ {
+		// The command workload's --max-time is a hard bound.
+		if cfg.Workload.Command != nil && cfg.MaxTime > 0 && b >= minCommandBlocks && time.Since(start) > cfg.MaxTime {
+			info.StopReason = StopMaxTime
+			break
+		}
 		if b >= cfg.Trials {
 			if cfg.Stop == nil {
 				info.StopReason = StopTrials
@@ -268,6 +284,9 @@ func runCell(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sample, e
 
 // runCopy runs one child pinned to cpu (-1: not pinned).
 func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (Sample, error) {
+	if cfg.Workload.Command != nil {
+		return runCommandCopy(ctx, cfg, c, stack)
+	}
 	spec := childSpec{
 		Workload:     cfg.Workload.Name,
 		Syscall:      cfg.Workload.Syscall,

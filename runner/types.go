@@ -112,7 +112,9 @@ type Config struct {
 	// Stop returns false, up to MaxTrials.
 	MaxTrials int
 	// MaxTime stops adding blocks beyond Trials once this much time has
-	// passed since Run started (0: no limit).
+	// passed since Run started (0: no limit). For the command workload it
+	// is a hard bound: no block starts after it once two blocks are done,
+	// and a calibrated R is lowered so that two blocks fit in it.
 	MaxTime time.Duration
 	// Stop is asked after each block from Trials on whether the samples so
 	// far are precise enough; true stops the run.
@@ -161,6 +163,12 @@ type RunInfo struct {
 	// ChildTimeout is the longest deadline any cell's children got
 	// (Config.ChildTimeout, or derived by DeriveChildTimeout).
 	ChildTimeout time.Duration
+	// Runs is the command workload's timed runs per child (R, given or
+	// calibrated); 0 for the loops.
+	Runs int
+	// RunNs is the command workload's calibrated wall time of one run in
+	// ns, wrapper start-up included (0 for the loops).
+	RunNs float64
 	// ForeignLoad is the share of the measuring CPUs' time other
 	// processes took while the children ran; nil when unpinned or
 	// /proc/stat is unreadable.
@@ -198,6 +206,11 @@ type Sample struct {
 	// PinErr says why the measuring thread could not be pinned (e.g. no
 	// permission, CPU offline); "" when pinned or pinning was off.
 	PinErr string
+	// Command holds the command workload's per-run detail; nil for the
+	// loops. NsPerOp is then the median over runs of one run's wall time
+	// (execve to reaping), SamplesNsPerOp each run's, and InstallNs each
+	// filter's seccomp(2) time, median over runs.
+	Command *CommandSample
 	// Pad is the number of never-executed instructions appended to every
 	// filter of the child's stack (Config.Placement), in instructions.
 	Pad int

@@ -29,6 +29,9 @@ type Workload struct {
 	// PathDirs is the number of PATH directories the exec workloads search;
 	// the program is only in the last (1 for "exec").
 	PathDirs int
+	// Command is the command workload's command (CommandWorkload); nil
+	// for the loops.
+	Command *CommandSpec
 }
 
 // loopKind selects the child's timed loop (loop_amd64.s); the child maps
@@ -42,6 +45,7 @@ const (
 	kindGetpid                      // loopGetpid: getpid
 	kindSyscall                     // loopSyscall: one syscall with fixed arguments
 	kindExec                        // loopExec: clone, execve along PATH, wait4
+	kindCommand                     // no loop: runCommandChild runs a whole command
 	kindNotify                      // loopSyscallCount: one notified syscall, results counted
 )
 
@@ -106,6 +110,9 @@ var workloadTable = []WorkloadInfo{
 	{Name: "syscall", Help: "one syscall from the safe list, --syscall", loop: kindSyscall,
 		SyscallsPerIter: 1,
 		Op:              "one syscall from the safe list with fixed arguments"},
+	{Name: "command", Help: "a whole command, --workload command -- CMD [ARG...]", loop: kindCommand,
+		SyscallsPerIter: 1,
+		Op:              "one run of the command: execve to wait4, under the stack"},
 }
 
 // WorkloadTable returns a copy of the workload table, in CLI order.

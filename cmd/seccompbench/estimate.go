@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -33,9 +34,10 @@ type EstimateOptions struct {
 func NewCmdEstimate(f *cmdutil.Factory, runF func(*EstimateOptions) error) *cobra.Command {
 	opts := &EstimateOptions{IO: f.IO, Options: estimate.Options{Measure: runner.Run}}
 	var calTrials int
+	var withCommand bool
 	var loader string
 	cmd := &cobra.Command{
-		Use:   "estimate POLICY... --profile FILE",
+		Use:   "estimate [POLICY...] [--systemd-unit FILE] (--profile FILE | --command -- CMD [ARG...])",
 		Short: "Predict what a policy costs a real workload, from its syscall profile",
 		Long: `Predict the time a seccomp stack adds to a real workload, from the workload's
 syscall profile and a cost model calibrated on this machine.
@@ -62,20 +64,43 @@ getpid on testdata/policies/positions.yaml) to separate the two; with one
 file, the whole per-filter cost is charged per instruction.
 
 Intervals propagate the calibration's confidence intervals (delta method);
-they do not include model error: --validate measures the profile's syscalls
-that runner can loop on safely under the real stack and prints the
-prediction error. --duration gives the profiled run's wall time, for the
-added time per second of work. See docs/estimate.md.`,
+they do not include model error. The total is also stated with the model
+error measured on real programs (docs/estimate.md) added. --validate
+measures the profile's syscalls that runner can loop on safely under the
+real stack and prints the prediction error. --duration gives the profiled run's wall time, for the
+added time per second of work.
+
+--command -- CMD [ARG...] profiles CMD with strace -f -c (unless --profile
+is given), predicts, then measures CMD itself with run's command workload
+at the same stack and variant (children at 0 and N filters, --trials
+blocks) and prints predicted against measured added time per run, both
+with intervals, their ratio, and whether the prediction's stated interval
+(calibration and model error) covers the measurement. See docs/estimate.md.`,
 		Example: `  strace -f -c -o git.strace git status
   seccompbench estimate default --profile git.strace --duration 12ms
   seccompbench estimate default --filters 8 --cache defeat --profile git.strace
-  seccompbench estimate testdata/policies/positions.yaml --filters 8 --cache defeat --profile docs/validation-profile.csv --validate`,
-		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
+  seccompbench estimate testdata/policies/positions.yaml --filters 8 --cache defeat --profile docs/validation-profile.csv --validate
+  seccompbench estimate docker-default --filters 16 --cache defeat --command -- find /usr/share -name x`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.SystemdUnit != "" {
+				return nil
+			}
+			return opts.Load.PolicyArgs(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Context = cmd.Context()
 			opts.Policies = args
-			if opts.Profile == "" {
-				return cmdutil.FlagErrorf("--profile FILE is required")
+			if dash := cmd.ArgsLenAtDash(); dash >= 0 {
+				opts.Policies, opts.Command = args[:dash], args[dash:]
+			}
+			if withCommand != (len(opts.Command) > 0) {
+				return cmdutil.FlagErrorf("--command: give it with the command after --, e.g. estimate docker-default --command -- find /usr/share -name x")
+			}
+			if len(opts.Policies) == 0 && opts.SystemdUnit == "" && opts.Load.Systemd == "" {
+				return cmdutil.FlagErrorf("requires at least 1 arg: give at least one POLICY (or --systemd-unit FILE)")
+			}
+			if opts.Profile == "" && !withCommand {
+				return cmdutil.FlagErrorf("--profile FILE is required (or --command -- CMD [ARG...])")
 			}
 			switch opts.Cache {
 			case "on", "defeat":
@@ -130,6 +155,8 @@ added time per second of work. See docs/estimate.md.`,
 	fl.StringVar(&opts.Cache, "cache", "on", "evaluate the filters as installed (on) or with the action cache defeated (defeat: pre-5.11 kernels, argument rules)")
 	fl.StringArrayVar(&opts.Calibrations, "calibration", nil, "a run --format json result `FILE` with a defeat fit (repeatable); default: a quick calibration now")
 	fl.IntVar(&calTrials, "calibration-trials", 8, "randomized blocks per workload of the quick calibration")
+	fl.StringVar(&opts.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (with no POLICY: that stack alone)")
+	fl.BoolVar(&opts.ColdCalibration, "cold", false, "quick calibration with openat of a missing path (kernel work between filter runs, as in real programs) instead of getppid, gettid and getpid; see docs/estimate.md")
 	fl.DurationVar(&opts.Duration, "duration", 0, "wall time of the profiled run (e.g. 12ms), for the added time per second of work")
 	fl.IntVar(&opts.Top, "top", 15, "syscall rows in the table, most added time first (0: all)")
 	fl.StringVar(&opts.Format, "format", "table", "output format: table or json")
@@ -138,7 +165,9 @@ added time per second of work. See docs/estimate.md.`,
 	fl.IntVar(&opts.CPU, "cpu", -1, "CPU to pin measuring threads to (-1: the highest allowed CPU; -2: no pinning)")
 	fl.StringVar(&loader, "loader", "unprivileged", "who loads the estimated stack: unprivileged (without CAP_SYS_ADMIN, as runc and non-root services) or privileged; the calibration and --validate measure with it")
 	fl.BoolVar(&opts.Validate, "validate", false, "also measure each profiled syscall that runner can loop on under the stack, and report the prediction error")
-	fl.IntVar(&opts.Trials, "trials", 10, "randomized blocks per syscall for --validate")
+	fl.IntVar(&opts.Trials, "trials", 10, "randomized blocks per syscall for --validate, and for measuring --command")
+	fl.BoolVar(&withCommand, "command", false, "profile (unless --profile) and measure the command given after --, and compare the prediction with the measurement")
+	fl.DurationVar(&opts.MaxTime, "max-time", 2*time.Minute, "with --command: a hard bound on measuring the command (no block starts after it once two are done)")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on stderr")
 	return cmd
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,6 +36,18 @@ func TestNewCmdEstimateFlags(t *testing.T) {
 		{"default --profile p --filters -1", "negative", nil},
 		{"default --profile p --trials 1", "at least 2", nil},
 		{"default --profile p --confidence 2", "--confidence", nil},
+		{"docker-default --filters 16 --cache defeat --command -- find /usr/share -name x", "", func(o *EstimateOptions) bool {
+			return slices.Equal(o.Policies, []string{"docker-default"}) && slices.Equal(o.Command, []string{"find", "/usr/share", "-name", "x"}) && o.Profile == "" && o.Filters == 16
+		}},
+		{"default --profile p --command -- true", "", func(o *EstimateOptions) bool {
+			return o.Profile == "p" && slices.Equal(o.Command, []string{"true"})
+		}},
+		{"--systemd-unit u.service --profile p --cold", "", func(o *EstimateOptions) bool {
+			return o.SystemdUnit == "u.service" && len(o.Policies) == 0 && o.ColdCalibration
+		}},
+		{"default --command", "--command", nil},
+		{"default -- true", "--command", nil},
+		{"--command -- true", "POLICY", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {

@@ -47,8 +47,9 @@ func NewCmdRun(f *cmdutil.Factory, runF func(*RunOptions) error) *cobra.Command 
 	var cpuWait time.Duration
 	var compiler, notifyReply string
 	var load cmdutil.LoadFlags
+	var cmdSpec runner.CommandSpec
 	cmd := &cobra.Command{
-		Use:   "run [POLICY...]",
+		Use:   "run [POLICY...] [--workload command -- CMD [ARG...]]",
 		Short: "Measure the per-syscall cost of a policy stacked 0..32 deep",
 		Long: `Measure what a seccomp policy adds to every syscall, and how that grows as
 filters stack. Each (variant, filter count) cell runs in a fresh child
@@ -69,13 +70,28 @@ stack is P1 P2 P1 P2 P1, P1 installed first.
 Variants: "on" installs the filters as compiled, so the kernel's action cache
 (Linux 5.11+) may skip them; "defeat" prepends ld [instruction_pointer] to
 each filter, which keeps every verdict but makes every filter run on every
-syscall (as on older kernels or with argument rules).`,
+syscall (as on older kernels or with argument rules).
+
+--workload command -- CMD [ARG...] times a whole program instead of a loop:
+each run of CMD is a fresh process under the stack (installed on all its
+threads with SECCOMP_FILTER_FLAG_TSYNC, as a runtime does; its children
+inherit it), stdin /dev/null, output discarded; ns/op is one run, from
+execve to reaping, and its CPU time is reported beside it. The report
+separates what installing the stack costs once per process from what CMD
+pays while running, and says which dominates. Every run must exit 0
+(--ignore-failure keeps failing runs); a run killed by the stack names the
+syscall when the kernel logged it. --max-time bounds the whole run.`,
 		Example: `  seccompbench run
   seccompbench run --cache defeat --workload getpid --filters 0,1,2,4,8,16,32
-  seccompbench run testdata/policies/denylist.yaml --filters 0-32/8 --format json -o result.json`,
+  seccompbench run testdata/policies/denylist.yaml --filters 0-32/8 --format json -o result.json
+  seccompbench run default --workload command -- find /usr/share -name x`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Context = cmd.Context()
+			if dash := cmd.ArgsLenAtDash(); dash >= 0 {
+				cmdSpec.Argv = args[dash:]
+				args = args[:dash]
+			}
 			opts.Policies = args
 			if len(opts.Policies) == 0 {
 				opts.Policies = []string{"default"}
@@ -107,8 +123,25 @@ syscall (as on older kernels or with argument rules).`,
 			if opts.Counts, err = ParseCounts(counts); err != nil {
 				return &cmdutil.FlagError{Err: fmt.Errorf("--filters: %w", err)}
 			}
-			if opts.Workload, err = runner.LookupWorkload(workload); err != nil {
-				return &cmdutil.FlagError{Err: fmt.Errorf("--workload: %w", err)}
+			if workload == "command" {
+				if len(cmdSpec.Argv) == 0 {
+					return cmdutil.FlagErrorf("--workload command: give the command after --, e.g. run default --workload command -- find /usr/share -name x")
+				}
+				if opts.Workload, err = runner.CommandWorkload(cmdSpec); err != nil {
+					return &cmdutil.FlagError{Err: fmt.Errorf("--workload command: %w", err)}
+				}
+			} else {
+				if len(cmdSpec.Argv) > 0 {
+					return cmdutil.FlagErrorf("a command after -- needs --workload command")
+				}
+				for _, f := range []string{"prepare", "warmup", "runs", "ignore-failure", "show-output"} {
+					if cmd.Flags().Changed(f) {
+						return cmdutil.FlagErrorf("--%s: needs --workload command", f)
+					}
+				}
+				if opts.Workload, err = runner.LookupWorkload(workload); err != nil {
+					return &cmdutil.FlagError{Err: fmt.Errorf("--workload: %w", err)}
+				}
 			}
 			if cmd.Flags().Changed("path-dirs") {
 				if wi, _ := runner.FindWorkload(workload); !wi.PathDirsParam || pathDirs < 1 || pathDirs > 64 {
@@ -209,7 +242,12 @@ syscall (as on older kernels or with argument rules).`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&counts, "filters", "0,1,2,4,8,16,32", "filter `counts` to measure: a list (0,1,2), ranges (0-32) and strides (0-32/4)")
-	fl.StringVar(&workload, "workload", "mix", runner.WorkloadUsage())
+	fl.StringVar(&workload, "workload", "mix", runner.WorkloadUsage()+", or command (a whole program: --workload command -- CMD [ARG...])")
+	fl.StringVar(&cmdSpec.Prepare, "prepare", "", "command workload: shell `CMD` run before every run of the command (unfiltered, untimed), e.g. to drop caches")
+	fl.IntVar(&cmdSpec.Warmup, "warmup", 1, "command workload: untimed runs per child before the timed ones")
+	fl.IntVar(&cmdSpec.Runs, "runs", 0, "command workload: timed runs per child, R (0: calibrate to ~300ms of runs per child)")
+	fl.BoolVar(&cmdSpec.IgnoreFailure, "ignore-failure", false, "command workload: keep runs that exit non-zero or are killed instead of failing the cell")
+	fl.BoolVar(&cmdSpec.ShowOutput, "show-output", false, "command workload: send the command's output to stderr (shown with a failing cell) instead of /dev/null")
 	fl.StringVar(&syscallSpec, "syscall", "", "loop on one syscall from the safe list instead, `NAME[:a0,a1,a2]` (e.g. getppid, read:-1, openat)")
 	fl.IntVar(&pathDirs, "path-dirs", 8, "execvpe-miss: PATH directories searched, the program is in the last")
 	fl.BoolVar(&opts.Notify.Sync, "notify-sync", false, "notify workload: set SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on the listener (Linux 6.6+)")
@@ -217,7 +255,7 @@ syscall (as on older kernels or with argument rules).`,
 	fl.BoolVar(&opts.JITMeasure, "jit-measure", false, "measure the deepest stack's JIT memory (root: lowers bpf_jit_limit for moments, restores it) instead of modelling it")
 	fl.IntVar(&opts.Parallel, "parallel", 1, "run N pinned copies of the workload at once per cell")
 	fl.StringVar(&targetCI, "target-ci", "", "keep adding blocks until the per-filter CI half-width is at most `NS`, or a % of the estimate (e.g. 5%; for estimates ~0, that % of 1% of the 0-filter ns/op)")
-	fl.DurationVar(&opts.MaxTime, "max-time", 60*time.Second, "with --target-ci: stop adding blocks after this long")
+	fl.DurationVar(&opts.MaxTime, "max-time", 60*time.Second, "with --target-ci: stop adding blocks after this long; with --workload command: a hard bound on the whole run (no block starts after it once two are done)")
 	fl.IntVar(&opts.MaxTrials, "max-trials", 200, "with --target-ci: at most this many blocks")
 	fl.StringVar(&opts.Cache, "cache", "both", "measure the filters as installed (on), with the action cache defeated (defeat), or both")
 	fl.IntVar(&opts.Trials, "trials", 20, "randomized blocks; each runs every cell once in a fresh child")

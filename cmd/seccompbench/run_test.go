@@ -45,6 +45,23 @@ func TestNewCmdRunFlags(t *testing.T) {
 		{name: "bad confidence", args: []string{"--confidence", "95"}, wantErr: true},
 		{name: "bad format", args: []string{"--format", "xml"}, wantErr: true},
 		{name: "one trial", args: []string{"--trials", "1"}, wantErr: true},
+		{name: "command", args: []string{"docker-default", "--workload", "command", "--runs", "3", "--warmup", "2", "--prepare", "sync", "--ignore-failure", "--", "find", "/usr/share", "-name", "x"},
+			check: func(t *testing.T, o *RunOptions) {
+				c := o.Workload.Command
+				if !slices.Equal(o.Policies, []string{"docker-default"}) || o.Workload.Name != "command" || c == nil ||
+					!slices.Equal(c.Argv, []string{"find", "/usr/share", "-name", "x"}) || c.Runs != 3 || c.Warmup != 2 || c.Prepare != "sync" || !c.IgnoreFailure {
+					t.Errorf("got %+v, command %+v", o, c)
+				}
+			}},
+		{name: "command, default policy", args: []string{"--workload", "command", "--", "true"},
+			check: func(t *testing.T, o *RunOptions) {
+				if !slices.Equal(o.Policies, []string{"default"}) || o.Workload.Command == nil || o.Workload.Command.Warmup != 1 || o.Workload.Command.Runs != 0 {
+					t.Errorf("got %+v", o)
+				}
+			}},
+		{name: "command without CMD", args: []string{"--workload", "command"}, wantErr: true},
+		{name: "CMD without command workload", args: []string{"default", "--", "true"}, wantErr: true},
+		{name: "runs without command workload", args: []string{"--runs", "3"}, wantErr: true},
 		{name: "loader default", args: nil, check: func(t *testing.T, o *RunOptions) {
 			if o.Loader != "unprivileged" || o.LoaderSet || len(o.Loaders) != 1 || o.Loaders[0] != runner.LoaderUnprivileged || o.PadSet {
 				t.Errorf("loader %q %v set %v, pad set %v", o.Loader, o.Loaders, o.LoaderSet, o.PadSet)

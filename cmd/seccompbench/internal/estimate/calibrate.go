@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
@@ -134,18 +135,67 @@ func pointFromDoc(doc *report.Document, n int, loader runner.Loader) (pt stats.C
 // positions in CalibrationFilter's chain (0: unmarked, the chain's end).
 var calibrationWorkloads = []analysis.CalibrationMark{{Name: "getppid", Pos: 1}, {Name: "gettid", Pos: 125}, {Name: "getpid", Pos: 0}}
 
+// coldCalibrationPositions are the positions of openat in
+// CalibrationFilter's chain for the cold quick calibration (0: unmarked,
+// the chain's end): the same 4, 128 and 253 instructions per filter as the
+// warm one's getppid, gettid and getpid.
+var coldCalibrationPositions = []int{1, 125, 0}
+
+// calibrationRun is one workload of the quick calibration: a syscall loop
+// under its own CalibrationFilter.
+type calibrationRun struct {
+	name string // the syscall looped on
+	prog *filters.Program
+}
+
+// calibrationRuns returns the quick calibration's workloads. Warm (the
+// default) loops on getppid, gettid and getpid, which do almost nothing in
+// the kernel, under one filter marking them at 1 and 125 (getpid
+// unmarked): the filters' JIT code and the branch predictor stay hot from
+// one syscall to the next. Cold loops on openat of a missing path, under
+// three filters that mark it at 1, 125 and nowhere: the path walk between
+// two filter runs evicts part of the instruction cache and retrains the
+// branch predictor, as a real program's syscalls do (docs/estimate.md,
+// "Whole programs").
+func calibrationRuns(cold bool) ([]calibrationRun, error) {
+	if !cold {
+		var marks []analysis.CalibrationMark
+		for _, m := range calibrationWorkloads {
+			if m.Pos > 0 {
+				marks = append(marks, m)
+			}
+		}
+		prog, err := analysis.CalibrationFilter(cmdutil.NativeArch(), analysis.MaxCalibrationChain, marks...)
+		if err != nil {
+			return nil, err
+		}
+		var out []calibrationRun
+		for _, m := range calibrationWorkloads {
+			out = append(out, calibrationRun{name: m.Name, prog: prog})
+		}
+		return out, nil
+	}
+	var out []calibrationRun
+	for _, pos := range coldCalibrationPositions {
+		var marks []analysis.CalibrationMark
+		if pos > 0 {
+			marks = append(marks, analysis.CalibrationMark{Name: "openat", Pos: pos})
+		}
+		prog, err := analysis.CalibrationFilter(cmdutil.NativeArch(), analysis.MaxCalibrationChain, marks...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, calibrationRun{name: "openat", prog: prog})
+	}
+	return out, nil
+}
+
 // quickCalibration measures the cost model on this machine: for each
 // calibration workload, runs of CalibrationFilter at calibrationCounts(n)
 // with the cache defeated (a calibration point) and as installed (every
 // syscall cached: the cached cost at depth n, averaged over the workloads).
 func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostModel, []report.EstimatePoint, string, []string, error) {
-	var marks []analysis.CalibrationMark
-	for _, m := range calibrationWorkloads {
-		if m.Pos > 0 {
-			marks = append(marks, m)
-		}
-	}
-	prog, err := analysis.CalibrationFilter(cmdutil.NativeArch(), analysis.MaxCalibrationChain, marks...)
+	runs, err := calibrationRuns(opts.ColdCalibration)
 	if err != nil {
 		return stats.CostModel{}, nil, "", nil, err
 	}
@@ -155,22 +205,23 @@ func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostMode
 	var cached stats.Estimate
 	start := time.Now()
 	var cachedEsts []stats.Estimate
-	for _, m := range calibrationWorkloads {
-		w, err := runner.SyscallWorkload(m.Name)
+	for _, m := range runs {
+		prog := m.prog
+		w, err := runner.SyscallWorkload(m.name)
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, err
 		}
 		variants := []runner.Variant{runner.VariantDefeat, runner.VariantOn}
-		opts.progressf("calibrating: %s, %d trials ...\n", m.Name, opts.CalTrials)
+		opts.progressf("calibrating: %s, %d trials ...\n", m.name, opts.CalTrials)
 		res, err := measureFits(ctx, opts, []*filters.Program{prog}, counts, variants, w, opts.CalTrials, false)
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, fmt.Errorf("quick calibration: %w", err)
 		}
 		fit, ok := res.Fit(string(runner.VariantDefeat))
 		if !ok {
-			return stats.CostModel{}, nil, "", nil, fmt.Errorf("quick calibration: no defeat fit for %s: %s", m.Name, strings.Join(res.Warnings, "; "))
+			return stats.CostModel{}, nil, "", nil, fmt.Errorf("quick calibration: no defeat fit for %s: %s", m.name, strings.Join(res.Warnings, "; "))
 		}
-		nr, _ := cmdutil.NativeArch().Lookup(m.Name)
+		nr, _ := cmdutil.NativeArch().Lookup(m.name)
 		c, err := analysis.AnalyzeSyscall(filters.Stack{prog.DefeatCache()}, cmdutil.NativeArch(), nr)
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, err
@@ -181,7 +232,7 @@ func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostMode
 			InsnsPerFilter: float64(c.Executed),
 		}
 		pts = append(pts, pt)
-		js = append(js, report.EstimatePoint{Source: "quick calibration: " + m.Name, InsnsPerFilter: pt.InsnsPerFilter, EntryNs: fit.Entry,
+		js = append(js, report.EstimatePoint{Source: "quick calibration: " + m.name, InsnsPerFilter: pt.InsnsPerFilter, EntryNs: fit.Entry,
 			PerFilterNs: fit.PerFilter, PerFilterLowNs: fit.PerFilterLo, PerFilterHiNs: fit.PerFilterHi})
 		if onFit, ok := res.Fit(string(runner.VariantOn)); ok {
 			cachedEsts = append(cachedEsts, stats.AtDepth(stats.Estimate{Center: onFit.Entry, Lo: onFit.EntryLo, Hi: onFit.EntryHi},
@@ -193,8 +244,12 @@ func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostMode
 	if err != nil {
 		return m, nil, "", nil, err
 	}
-	src := fmt.Sprintf("quick calibration on this machine in %s (allow-all linear chain, cache defeated, filters %v, %d trials per workload)",
-		time.Since(start).Round(100*time.Millisecond), counts, opts.CalTrials)
+	kind := "warm: getppid, gettid, getpid"
+	if opts.ColdCalibration {
+		kind = "cold: openat of a missing path"
+	}
+	src := fmt.Sprintf("quick calibration on this machine in %s (%s; allow-all linear chain, cache defeated, filters %v, %d trials per workload)",
+		time.Since(start).Round(100*time.Millisecond), kind, counts, opts.CalTrials)
 	return m, js, src, w, nil
 }
 

@@ -9,6 +9,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
@@ -16,6 +20,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/stats"
@@ -37,12 +42,29 @@ type Options struct {
 	Cache        string // on or defeat
 	Calibrations []string
 	CalTrials    int
-	Duration     time.Duration // wall time of the profiled run, 0 if unknown
-	Confidence   float64
-	Seed         uint64
-	CPU          int
-	Validate     bool
-	Trials       int // validation trials
+	// SystemdUnit, if set, is a unit file whose modeled filter stack
+	// (systemd.ParseUnit) goes first, before Policies.
+	SystemdUnit string
+	// ColdCalibration makes the quick calibration loop on openat of a
+	// missing path (kernel work between filter runs, as in real programs)
+	// instead of getppid, gettid and getpid (calibrationRuns).
+	ColdCalibration bool
+	Duration        time.Duration // wall time of the profiled run, 0 if unknown
+	Confidence      float64
+	Seed            uint64
+	CPU             int
+	Validate        bool
+	Trials          int // validation trials (and --command's blocks)
+
+	// Command, if set (estimate --command -- CMD), is profiled with
+	// strace -f -c when Profile is empty, and measured with the command
+	// workload at the same stack and variant after the prediction.
+	Command []string
+	// MaxTime bounds the command's measurement (runner.Config.MaxTime).
+	MaxTime time.Duration
+	// MeasureCommand runs the command's children (runner.RunAdaptive
+	// unless a test replaces it).
+	MeasureCommand func(context.Context, runner.Config) ([]runner.Sample, runner.RunInfo, error)
 	// Loader is who loads the estimated stack (--loader): the quick
 	// calibration and --validate measure with it, and a calibration
 	// file's fits of that loader are used.
@@ -70,6 +92,21 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	if err != nil {
 		return nil, err
 	}
+	if opts.SystemdUnit != "" {
+		data, err := os.ReadFile(opts.SystemdUnit)
+		if err != nil {
+			return nil, fmt.Errorf("read systemd unit: %w", err)
+		}
+		unit, err := systemd.ParseUnit(opts.SystemdUnit, data, systemd.Options{Compiler: opts.Compiler})
+		if err != nil {
+			return nil, fmt.Errorf("model systemd stack: %w", err)
+		}
+		if len(unit.Programs) == 0 {
+			return nil, fmt.Errorf("model systemd stack: %s installs no seccomp filter", opts.SystemdUnit)
+		}
+		// The unit's stack goes first, as run --systemd-unit puts it.
+		base = append(slices.Clone(unit.Programs), base...)
+	}
 	n := opts.Filters
 	if n == 0 {
 		n = len(base)
@@ -78,6 +115,16 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	stack, err := runner.StackFor(base, runner.Cell{Variant: variant, Filters: n})
 	if err != nil {
 		return nil, fmt.Errorf("build stack: %w", err)
+	}
+	if len(opts.Command) > 0 && opts.Profile == "" {
+		opts.progressf("profiling: strace -f -c %s ...\n", strings.Join(opts.Command, " "))
+		path, cleanup, err := profileCommand(ctx, opts.Command)
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
+		opts.Profile = path
+		defer func() { opts.Profile = "" }()
 	}
 	data, err := filters.ReadInput(opts.Profile)
 	if err != nil {
@@ -113,7 +160,28 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 		}
 		out.Validation = v
 	}
+	if len(opts.Command) > 0 {
+		t := out.Total
+		predicted := stats.Estimate{Center: t.AddedNs, Lo: deref(t.CILowNs), Hi: deref(t.CIHighNs)}
+		stated := stats.Estimate{Center: t.AddedNs, Lo: deref(t.StatedCILowNs), Hi: deref(t.StatedCIHighNs)}
+		c, err := measureCommand(ctx, opts, base, variant, n, predicted, stated)
+		if err != nil {
+			return nil, err
+		}
+		if out.Validation == nil {
+			out.Validation = &report.EstimateValidation{Trials: opts.Trials}
+		}
+		out.Validation.EstimateCommand = c.Finite()
+	}
 	return out, nil
+}
+
+// deref returns *p, NaN for nil.
+func deref(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
 }
 
 // progressf writes one progress line, if opts.Progress is set.
@@ -177,6 +245,9 @@ func fillEstimate(out *report.Estimate, opts *Options, prof *analysis.Profile, s
 		out.Syscalls = append(out.Syscalls, s)
 	}
 	out.Total.AddedNs, out.Total.CILowNs, out.Total.CIHighNs = total.Center, report.Nullable(total.Lo), report.Nullable(total.Hi)
+	stated := stats.WithModelError(total, ModelError)
+	out.Total.ModelErrorPct = 100 * ModelError
+	out.Total.StatedCILowNs, out.Total.StatedCIHighNs = report.Nullable(stated.Lo), report.Nullable(stated.Hi)
 	if out.Total.Calls > 0 {
 		out.Total.PerCallNs = total.Center / float64(out.Total.Calls)
 	}

@@ -148,6 +148,9 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	defer release()
 	samples, info, runErr := runner.RunAdaptive(ctx, cfg)
 	cfg.Iterations = info.Iterations
+	if info.Runs > 0 {
+		cfg.Samples = info.Runs // the command workload: timed runs per child
+	}
 	partial := runErr != nil
 	if errors.Is(runErr, context.Canceled) && len(samples) == 0 {
 		where := "nothing written"
@@ -196,6 +199,8 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		Control:   controlOf(obs, vnames, j.Confidence),
 		Partial:   partial,
 		Warnings:  warnings,
+
+		CommandWorkload: commandCostOf(j, samples, res, info),
 	})
 	if err := j.write(ios, doc); err != nil {
 		if partial {
@@ -277,6 +282,10 @@ func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants 
 	}
 	if cfg.CPU < -1 {
 		cfg.CPU = -2
+	}
+	if j.Workload.Command != nil {
+		// A hard bound for the command workload (runner.Config.MaxTime).
+		cfg.MaxTime = j.MaxTime
 	}
 	if !j.Quiet && ios.ErrTTY {
 		cfg.Progress = newProgress(ios.ErrOut)

@@ -1,0 +1,171 @@
+package estimate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"slices"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// fakeCommandRun returns children with the given run times (ns/op), at 0
+// filters and at n, as the command workload reports them.
+func fakeCommandRun(base, stacked []float64, n int) func(context.Context, runner.Config) ([]runner.Sample, runner.RunInfo, error) {
+	return func(_ context.Context, cfg runner.Config) ([]runner.Sample, runner.RunInfo, error) {
+		var out []runner.Sample
+		add := func(filters int, ns, cpu, inst float64) {
+			out = append(out, runner.Sample{Cell: runner.Cell{Variant: cfg.Variants[0], Filters: filters}, NsPerOp: ns,
+				Command: &runner.CommandSample{CPUNs: []float64{cpu}, InstallNs: []float64{inst}, Runs: 1}})
+		}
+		for i := range base {
+			add(0, base[i], base[i]/2, 0)
+			add(n, stacked[i], stacked[i]/2+1e6, 2e6)
+		}
+		return out, runner.RunInfo{Blocks: len(base), Runs: 1}, nil
+	}
+}
+
+// The predicted-vs-measured arithmetic, by hand: medians 100 ms and 150 ms
+// give +50 ms measured; predicted 39 ms [36, 42] (calibration) is stated
+// with the model error as 39 ± √(3² + (0.25·39)²) = 39 ± 10.20 ms, so
+// [28.80, 49.20]: ratio 0.78, error -22 %, not covered. CPU: medians 50
+// and 76 ms, +26 ms. Install 2 ms against 50 ms running: running
+// dominates, install 2/52 of the total.
+func TestMeasureCommandArithmetic(t *testing.T) {
+	ms := func(xs ...float64) []float64 {
+		for i := range xs {
+			xs[i] *= 1e6
+		}
+		return xs
+	}
+	base := ms(100, 102, 98, 101, 99, 100)
+	stacked := ms(150, 152, 148, 151, 149, 150)
+	opts := &Options{Command: []string{"find", "/usr/share"}, Trials: 6, Confidence: 0.95, Seed: 1,
+		MeasureCommand: fakeCommandRun(base, stacked, 16)}
+	predicted := stats.Estimate{Center: 39e6, Lo: 36e6, Hi: 42e6}
+	stated := stats.WithModelError(predicted, ModelError)
+	if hw := math.Hypot(3e6, 0.25*39e6); math.Abs(stated.Hi-39e6-hw) > 1 || math.Abs(39e6-stated.Lo-hw) > 1 {
+		t.Fatalf("stated interval %+v, want 39 ms ± %.0f ns", stated, hw)
+	}
+	c, err := measureCommand(context.Background(), opts, nil, runner.VariantDefeat, 16, predicted, stated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-6*math.Max(1, math.Abs(want)) }
+	checks := []struct {
+		name      string
+		got, want float64
+	}{
+		{"measured added", c.MeasuredAddedNs, 50e6},
+		{"predicted added", c.PredictedAddedNs, 39e6},
+		{"stated low", c.PredictedCILowNs, 39e6 - math.Hypot(3e6, 9.75e6)},
+		{"stated high", c.PredictedCIHighNs, 39e6 + math.Hypot(3e6, 9.75e6)},
+		{"calibration low", c.CalibrationCILowNs, 36e6},
+		{"ratio", c.Ratio, 0.78},
+		{"error %", c.ErrorPct, -22},
+		{"baseline", c.BaselineRunNs, 100e6},
+		{"CPU added", c.MeasuredCPUAddedNs, 26e6},
+		{"install", c.InstallNs, 2e6},
+		{"install share", c.InstallShare, 2.0 / 52},
+	}
+	for _, ck := range checks {
+		if !near(ck.got, ck.want) {
+			t.Errorf("%s = %v, want %v", ck.name, ck.got, ck.want)
+		}
+	}
+	if c.Covered || c.CoveredByCalibration || c.Dominant != "running" || c.Filters != 16 || c.Variant != "defeat" {
+		t.Errorf("covered %v / %v, dominant %q, cell %d %s; want false, false, running, 16 defeat", c.Covered, c.CoveredByCalibration, c.Dominant, c.Filters, c.Variant)
+	}
+	if !(c.MeasuredCILowNs <= 50e6 && 50e6 <= c.MeasuredCIHighNs) {
+		t.Errorf("measured interval [%v, %v] misses its center", c.MeasuredCILowNs, c.MeasuredCIHighNs)
+	}
+}
+
+// The keys the issue names sit directly under "validation".
+func TestCommandValidationJSONKeys(t *testing.T) {
+	e := &report.Estimate{Validation: &report.EstimateValidation{EstimateCommand: &report.EstimateCommand{Covered: true}}}
+	var b bytes.Buffer
+	if err := report.WriteEstimateJSON(&b, e); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Validation map[string]any `json:"validation"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"predicted_added_ns", "predicted_ci_low_ns", "predicted_ci_high_ns", "measured_added_ns", "measured_ci_low_ns", "measured_ci_high_ns", "covered"} {
+		if _, ok := doc.Validation[k]; !ok {
+			t.Errorf("validation has no %q: %v", k, doc.Validation)
+		}
+	}
+	if doc.Validation["covered"] != true {
+		t.Errorf("covered = %v, want true", doc.Validation["covered"])
+	}
+}
+
+func TestProfileCommandNeedsStrace(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, _, err := profileCommand(context.Background(), []string{"true"})
+	if !errors.Is(err, ErrNoStrace) {
+		t.Errorf("err = %v, want ErrNoStrace", err)
+	}
+}
+
+func TestProfileCommand(t *testing.T) {
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skip("no strace")
+	}
+	path, cleanup, err := profileCommand(context.Background(), []string{"true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof, err := analysis.ParseProfile(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prof.TotalCalls < 1 {
+		t.Errorf("profile of true has %d calls", prof.TotalCalls)
+	}
+}
+
+// Warm and cold quick calibrations put their syscalls at the same
+// instructions per filter (cache defeated): 4, 128 and 253.
+func TestCalibrationRunsPaths(t *testing.T) {
+	for _, cold := range []bool{false, true} {
+		runs, err := calibrationRuns(cold)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, r := range runs {
+			nr, _ := filters.ArchX86_64.Lookup(r.name)
+			c, err := analysis.AnalyzeSyscall(filters.Stack{r.prog.DefeatCache()}, filters.ArchX86_64, nr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, c.Executed)
+			if cold && r.name != "openat" {
+				t.Errorf("cold calibration loops on %s, want openat", r.name)
+			}
+		}
+		if want := []int{4, 128, 253}; !slices.Equal(got, want) {
+			t.Errorf("cold %v: instructions per filter %v, want %v", cold, got, want)
+		}
+	}
+}

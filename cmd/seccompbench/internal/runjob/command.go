@@ -1,0 +1,64 @@
+package runjob
+
+import (
+	"slices"
+
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// commandCostOf builds the command workload's section of the report: per
+// variant at the deepest count, what installing the stack costs once per
+// process (each child's median seccomp(2) time per run, then a bootstrap
+// interval of the median over children) against what the command pays
+// while running (the cell's overhead over the 0-filter baseline, from
+// stats.Analyze). nil for the loops.
+func commandCostOf(j *Job, samples []runner.Sample, res stats.Result, info runner.RunInfo) *report.CommandCost {
+	cs := j.Workload.Command
+	if cs == nil || len(samples) == 0 {
+		return nil
+	}
+	c := &report.CommandCost{Argv: cs.Argv, Prepare: cs.Prepare, RunsPerChild: info.Runs, WarmupRuns: cs.Warmup}
+	maxN := slices.Max(j.Counts)
+	type key struct {
+		v string
+		n int
+	}
+	cpu := map[key][]float64{}
+	inst := map[key][]float64{}
+	var baseRun, baseCPU []float64
+	for _, s := range samples {
+		if s.Command == nil {
+			continue
+		}
+		c.FailedRuns += s.Command.Failed
+		c.OutlierRuns += len(s.Command.Outliers)
+		k := key{string(s.Variant), s.Filters}
+		cpu[k] = append(cpu[k], stats.Median(s.Command.CPUNs))
+		inst[k] = append(inst[k], stats.Median(s.Command.InstallNs))
+		if s.Filters == 0 {
+			baseRun = append(baseRun, s.NsPerOp)
+			baseCPU = append(baseCPU, stats.Median(s.Command.CPUNs))
+		}
+	}
+	c.BaselineRunNs, c.BaselineCPUNs = stats.Median(baseRun), stats.Median(baseCPU)
+	if maxN == 0 {
+		return c
+	}
+	for _, cell := range res.Cells {
+		if cell.Filters != maxN {
+			continue
+		}
+		k := key{cell.Variant, maxN}
+		is := stats.Robust(inst[k], j.Confidence, j.Seed)
+		install := stats.Estimate{Center: is.Center, Lo: is.Lo, Hi: is.Hi, Confidence: j.Confidence}
+		split := stats.SplitCost(install, stats.DiffEstimate(cell.Overhead))
+		c.Splits = append(c.Splits, report.CommandSplit{Variant: cell.Variant, Filters: maxN,
+			InstallNs: install.Center, InstallCILowNs: install.Lo, InstallCIHighNs: install.Hi,
+			RunningNs: split.Running.Center, RunningCILowNs: split.Running.Lo, RunningCIHighNs: split.Running.Hi,
+			CPUAddedNs:   stats.Median(cpu[k]) - stats.Median(cpu[key{cell.Variant, 0}]),
+			InstallShare: split.InstallShare, Dominant: split.Dominant, Clear: split.Clear})
+	}
+	return c
+}

@@ -1,0 +1,149 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// CommandCost is the command workload's part of a run result: what was
+// run, and, per variant at the deepest count, what the stack costs once
+// per process (installing it) against what the command pays while it runs.
+// All times are ns per run of the command (ns/op), or per process for the
+// install.
+type CommandCost struct {
+	// Argv is the command and its arguments.
+	Argv []string `json:"argv"`
+	// Prepare is the --prepare command, "" if none.
+	Prepare string `json:"prepare,omitempty"`
+	// RunsPerChild is R, the timed runs per child; WarmupRuns the untimed
+	// runs before them.
+	RunsPerChild int `json:"runs_per_child"`
+	WarmupRuns   int `json:"warmup_runs"`
+	// FailedRuns counts timed runs that did not exit 0 (kept with
+	// --ignore-failure); OutlierRuns those flagged by the modified z-score
+	// within their child (kept).
+	FailedRuns  int `json:"failed_runs"`
+	OutlierRuns int `json:"outlier_runs"`
+	// BaselineRunNs is the median run time without filters (execve to
+	// reaping), BaselineCPUNs its median user+sys CPU time.
+	BaselineRunNs float64 `json:"baseline_run_ns"`
+	BaselineCPUNs float64 `json:"baseline_cpu_ns"`
+	// Splits holds one entry per variant, at the deepest count.
+	Splits []CommandSplit `json:"splits"`
+}
+
+// CommandSplit separates the two costs of the stack at one cell.
+type CommandSplit struct {
+	Variant string `json:"variant"`
+	Filters int    `json:"filters"`
+	// InstallNs is the seccomp(2) time per process (median over runs of
+	// each child, then over children), with its CI.
+	InstallNs       float64 `json:"install_ns"`
+	InstallCILowNs  float64 `json:"install_ci_low_ns"`
+	InstallCIHighNs float64 `json:"install_ci_high_ns"`
+	// RunningNs is the added run time per run (the cell's overhead over
+	// the 0-filter baseline), with its CI.
+	RunningNs       float64 `json:"running_ns"`
+	RunningCILowNs  float64 `json:"running_ci_low_ns"`
+	RunningCIHighNs float64 `json:"running_ci_high_ns"`
+	// CPUAddedNs is the added user+sys CPU time per run, the install
+	// included (difference of medians).
+	CPUAddedNs float64 `json:"cpu_added_ns"`
+	// InstallShare is install / (install + running), a fraction.
+	InstallShare float64 `json:"install_share"`
+	// Dominant is "install" or "running"; Clear reports that their
+	// intervals do not overlap.
+	Dominant string `json:"dominant"`
+	Clear    bool   `json:"clear"`
+}
+
+// copyFinite returns a copy of c with NaN and infinities (no interval, too
+// few children) replaced by 0, as Build does for every other number, so
+// that the JSON encodes; nil for nil.
+func (c *CommandCost) copyFinite() *CommandCost {
+	if c == nil {
+		return nil
+	}
+	cc := *c
+	c = &cc
+	c.Argv = append([]string(nil), c.Argv...)
+	c.Splits = append([]CommandSplit(nil), c.Splits...)
+	c.BaselineRunNs, c.BaselineCPUNs = finite(c.BaselineRunNs), finite(c.BaselineCPUNs)
+	for i := range c.Splits {
+		s := &c.Splits[i]
+		for _, p := range []*float64{&s.InstallNs, &s.InstallCILowNs, &s.InstallCIHighNs, &s.RunningNs, &s.RunningCILowNs, &s.RunningCIHighNs, &s.CPUAddedNs, &s.InstallShare} {
+			*p = finite(*p)
+		}
+	}
+	return c
+}
+
+// commandText writes the command workload's lines of the table report.
+func commandText(ew *errWriter, d *Document) {
+	c := d.CommandWorkload
+	if c == nil {
+		return
+	}
+	ew.printf("\ncommand: %s; %d timed runs per child after %d warm-up", shellWords(c.Argv), c.RunsPerChild, c.WarmupRuns)
+	if c.Prepare != "" {
+		ew.printf(", --prepare %q before each", c.Prepare)
+	}
+	ew.printf("\n  ns/op = one run, from execve to reaping: baseline %s (CPU user+sys %s)\n", durationText(c.BaselineRunNs), durationText(c.BaselineCPUNs))
+	if c.FailedRuns > 0 {
+		ew.printf("  %d timed runs did not exit 0 (kept: --ignore-failure)\n", c.FailedRuns)
+	}
+	if c.OutlierRuns > 0 {
+		ew.printf("  %d timed runs flagged as outliers within their child (modified z-score > 3.5; kept in every estimate)\n", c.OutlierRuns)
+	}
+	for _, s := range c.Splits {
+		ew.printf("  %s, %d filters: install %s [%s, %s] once per process, running %s [%s, %s] per run, CPU %s per run: ",
+			s.Variant, s.Filters, durationText(s.InstallNs), durationText(s.InstallCILowNs), durationText(s.InstallCIHighNs),
+			signed(s.RunningNs), signed(s.RunningCILowNs), signed(s.RunningCIHighNs), signed(s.CPUAddedNs))
+		what := "the running cost dominates (a long-running process)"
+		if s.Dominant == "install" {
+			what = "the install dominates (a short-lived process)"
+		}
+		if !s.Clear {
+			what += ", though their intervals overlap"
+		}
+		ew.printf("%s, install %.0f%% of the total\n", what, 100*s.InstallShare)
+	}
+}
+
+// durationText formats ns with a unit that keeps 3-4 significant digits: "812
+// ns", "12.3 µs", "150.2 ms", "2.041 s". Negative values keep their sign.
+func durationText(ns float64) string {
+	a := ns
+	if a < 0 {
+		a = -a
+	}
+	switch {
+	case a >= 1e9:
+		return fmt.Sprintf("%.3f s", ns/1e9)
+	case a >= 1e6:
+		return fmt.Sprintf("%.1f ms", ns/1e6)
+	case a >= 1e3:
+		return fmt.Sprintf("%.1f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}
+
+// signed is durationText with an explicit sign.
+func signed(ns float64) string {
+	if ns >= 0 {
+		return "+" + durationText(ns)
+	}
+	return durationText(ns)
+}
+
+// shellWords renders argv for people, quoting words with blanks or quotes.
+func shellWords(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = a
+		if a == "" || strings.ContainsAny(a, " \t\n'\"$") {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(q, " ")
+}

@@ -1,0 +1,65 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestCommandText(t *testing.T) {
+	d := &Document{CommandWorkload: &CommandCost{
+		Argv: []string{"find", "/usr/share", "-name", "x y"}, RunsPerChild: 3, WarmupRuns: 1,
+		FailedRuns: 1, OutlierRuns: 2, BaselineRunNs: 150.2e6, BaselineCPUNs: 148e6,
+		Splits: []CommandSplit{
+			{Variant: "defeat", Filters: 16, InstallNs: 1.2e6, InstallCILowNs: 1.1e6, InstallCIHighNs: 1.3e6,
+				RunningNs: 50e6, RunningCILowNs: 36e6, RunningCIHighNs: 64e6, CPUAddedNs: 49e6, InstallShare: 1.2 / 51.2, Dominant: "running", Clear: true},
+			{Variant: "on", Filters: 16, InstallNs: 1.2e6, InstallCILowNs: 1.1e6, InstallCIHighNs: 1.3e6,
+				RunningNs: 0.5e6, RunningCILowNs: -0.2e6, RunningCIHighNs: 1.4e6, CPUAddedNs: -1500, InstallShare: 1.2 / 1.7, Dominant: "install", Clear: false},
+		}}}
+	var b bytes.Buffer
+	commandText(&errWriter{w: &b}, d)
+	for _, want := range []string{
+		"command: find /usr/share -name 'x y'; 3 timed runs per child after 1 warm-up",
+		"baseline 150.2 ms (CPU user+sys 148.0 ms)",
+		"1 timed runs did not exit 0 (kept: --ignore-failure)",
+		"2 timed runs flagged as outliers within their child",
+		"defeat, 16 filters: install 1.2 ms [1.1 ms, 1.3 ms] once per process, running +50.0 ms [+36.0 ms, +64.0 ms] per run, CPU +49.0 ms per run: the running cost dominates (a long-running process), install 2% of the total",
+		"on, 16 filters: install 1.2 ms [1.1 ms, 1.3 ms] once per process, running +500.0 µs [-200.0 µs, +1.4 ms] per run, CPU -1.5 µs per run: the install dominates (a short-lived process), though their intervals overlap, install 71% of the total",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in\n%s", want, b.String())
+		}
+	}
+}
+
+func TestDurationText(t *testing.T) {
+	tests := []struct {
+		ns   float64
+		want string
+	}{{812, "812 ns"}, {12345, "12.3 µs"}, {150.24e6, "150.2 ms"}, {2.0414e9, "2.041 s"}, {-1500, "-1.5 µs"}}
+	for _, tt := range tests {
+		if got := durationText(tt.ns); got != tt.want {
+			t.Errorf("durationText(%v) = %q, want %q", tt.ns, got, tt.want)
+		}
+	}
+}
+
+func TestWriteEstimateCommandText(t *testing.T) {
+	c := &EstimateCommand{Argv: []string{"find", "/usr/share", "-name", "x"}, Filters: 16, Variant: "defeat", Trials: 10, RunsPerChild: 2,
+		BaselineRunNs: 150e6, PredictedAddedNs: 39e6, PredictedCILowNs: 36e6, PredictedCIHighNs: 42e6, CalibrationCILowNs: 37e6, CalibrationCIHighNs: 41e6,
+		MeasuredAddedNs: 50e6, MeasuredCILowNs: 36e6, MeasuredCIHighNs: 64e6, MeasuredCPUAddedNs: 49e6, MeasuredCPUCILowNs: 45e6, MeasuredCPUCIHighNs: 53e6,
+		Ratio: 0.78, ErrorPct: -22, Covered: false, InstallNs: 1.2e6, InstallShare: 1.2 / 51.2, Dominant: "running"}
+	var b bytes.Buffer
+	WriteEstimateCommandText(&b, c)
+	for _, want := range []string{
+		"measured: find /usr/share -name x under 0 and 16 filters (defeat), 10 blocks of fresh children, 2 timed runs each",
+		"predicted added  +39.0 ms [+36.0 ms, +42.0 ms]   (calibration only: [+37.0 ms, +41.0 ms])",
+		"measured added   +50.0 ms [+36.0 ms, +64.0 ms]   (CPU user+sys +49.0 ms [+45.0 ms, +53.0 ms])",
+		"ratio            0.78 (error -22.0%): the prediction's interval does NOT cover the measurement",
+		"install          1.2 ms once per process, not in either added time: the running cost dominates (a long-running process), install 2% of the total",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in\n%s", want, b.String())
+		}
+	}
+}

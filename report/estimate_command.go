@@ -1,0 +1,99 @@
+package report
+
+import (
+	"fmt"
+	"io"
+)
+
+// EstimateCommand compares estimate's prediction for a whole command with
+// a measurement of that command under the same stack and variant (estimate
+// --command). Times are ns per run of the command. Embedded in the
+// estimate's validation, its keys sit directly under "validation".
+type EstimateCommand struct {
+	// Argv is the measured command.
+	Argv []string `json:"command"`
+	// Filters and Variant are the measured stack depth and cache variant.
+	Filters int    `json:"command_filters"`
+	Variant string `json:"command_variant"`
+	// Trials are the randomized blocks run, RunsPerChild the timed runs
+	// of each child.
+	Trials       int `json:"command_trials"`
+	RunsPerChild int `json:"command_runs_per_child"`
+	// BaselineRunNs is the median run without filters (execve to reaping).
+	BaselineRunNs float64 `json:"baseline_run_ns"`
+	// PredictedAddedNs is the predicted added time of one run with the
+	// stated interval (calibration and model error);
+	// CalibrationCI{Low,High}Ns is the calibration-only interval.
+	PredictedAddedNs    float64 `json:"predicted_added_ns"`
+	PredictedCILowNs    float64 `json:"predicted_ci_low_ns"`
+	PredictedCIHighNs   float64 `json:"predicted_ci_high_ns"`
+	CalibrationCILowNs  float64 `json:"predicted_calibration_ci_low_ns"`
+	CalibrationCIHighNs float64 `json:"predicted_calibration_ci_high_ns"`
+	// MeasuredAddedNs is the measured added run time (difference of the
+	// medians over children), with a bootstrap interval.
+	MeasuredAddedNs  float64 `json:"measured_added_ns"`
+	MeasuredCILowNs  float64 `json:"measured_ci_low_ns"`
+	MeasuredCIHighNs float64 `json:"measured_ci_high_ns"`
+	// MeasuredCPUAddedNs is the added user+sys CPU time per run, with its
+	// interval: less disturbed by other load than the wall time.
+	MeasuredCPUAddedNs  float64 `json:"measured_cpu_added_ns"`
+	MeasuredCPUCILowNs  float64 `json:"measured_cpu_ci_low_ns"`
+	MeasuredCPUCIHighNs float64 `json:"measured_cpu_ci_high_ns"`
+	// Ratio is predicted / measured; ErrorPct is (predicted - measured) /
+	// measured in percent.
+	Ratio    float64 `json:"ratio"`
+	ErrorPct float64 `json:"error_pct"`
+	// Covered reports that the stated interval contains the measured
+	// center; CoveredByCalibration the same for the calibration-only
+	// interval.
+	Covered              bool `json:"covered"`
+	CoveredByCalibration bool `json:"covered_by_calibration_ci"`
+	// InstallNs is what installing the stack costs once per process
+	// (median seccomp(2) time), not part of either added time;
+	// InstallShare is install / (install + measured added), and Dominant
+	// says which of the two is larger: "install" or "running".
+	InstallNs    float64 `json:"install_ns"`
+	InstallShare float64 `json:"install_share"`
+	Dominant     string  `json:"dominant"`
+}
+
+// Finite returns a copy of c with NaN and infinities replaced by 0 so that
+// the JSON encodes; nil for nil.
+func (c *EstimateCommand) Finite() *EstimateCommand {
+	if c == nil {
+		return nil
+	}
+	cc := *c
+	for _, p := range []*float64{&cc.BaselineRunNs, &cc.PredictedAddedNs, &cc.PredictedCILowNs, &cc.PredictedCIHighNs,
+		&cc.CalibrationCILowNs, &cc.CalibrationCIHighNs, &cc.MeasuredAddedNs, &cc.MeasuredCILowNs, &cc.MeasuredCIHighNs,
+		&cc.MeasuredCPUAddedNs, &cc.MeasuredCPUCILowNs, &cc.MeasuredCPUCIHighNs, &cc.Ratio, &cc.ErrorPct, &cc.InstallNs, &cc.InstallShare} {
+		*p = finite(*p)
+	}
+	return &cc
+}
+
+// WriteEstimateCommandText writes the predicted-vs-measured lines of
+// estimate --command for people.
+func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
+	if c == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nmeasured: %s under 0 and %d filters (%s), %d blocks of fresh children, %d timed runs each; per run, execve to reaping\n",
+		shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild)
+	fmt.Fprintf(w, "  baseline run     %s\n", durationText(c.BaselineRunNs))
+	fmt.Fprintf(w, "  predicted added  %s [%s, %s]   (calibration only: [%s, %s])\n", signed(c.PredictedAddedNs),
+		signed(c.PredictedCILowNs), signed(c.PredictedCIHighNs), signed(c.CalibrationCILowNs), signed(c.CalibrationCIHighNs))
+	fmt.Fprintf(w, "  measured added   %s [%s, %s]   (CPU user+sys %s [%s, %s])\n", signed(c.MeasuredAddedNs),
+		signed(c.MeasuredCILowNs), signed(c.MeasuredCIHighNs), signed(c.MeasuredCPUAddedNs), signed(c.MeasuredCPUCILowNs), signed(c.MeasuredCPUCIHighNs))
+	verdict := "the prediction's interval covers the measurement"
+	if !c.Covered {
+		verdict = "the prediction's interval does NOT cover the measurement"
+	}
+	fmt.Fprintf(w, "  ratio            %.2f (error %+.1f%%): %s\n", c.Ratio, c.ErrorPct, verdict)
+	what := "the running cost dominates (a long-running process)"
+	if c.Dominant == "install" {
+		what = "the install dominates (a short-lived process)"
+	}
+	fmt.Fprintf(w, "  install          %s once per process, not in either added time: %s, install %.0f%% of the total\n",
+		durationText(c.InstallNs), what, 100*c.InstallShare)
+}
