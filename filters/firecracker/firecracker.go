@@ -61,7 +61,7 @@ import (
 var ErrBadFilter = errors.New("invalid Firecracker seccomp filter")
 
 // MaxSize is the largest file Parse accepts, in bytes.
-const MaxSize = 16 << 20
+const MaxSize = filters.MaxInputSize
 
 // Document is one seccompiler JSON file.
 type Document struct {

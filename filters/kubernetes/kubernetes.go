@@ -55,7 +55,7 @@ const Kind = "SeccompProfile"
 var ErrBadProfile = errors.New("invalid Kubernetes SeccompProfile")
 
 // MaxSize is the largest file Parse accepts, in bytes.
-const MaxSize = 16 << 20
+const MaxSize = filters.MaxInputSize
 
 // Document is one file of SeccompProfile objects.
 type Document struct {

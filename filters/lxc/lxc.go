@@ -61,7 +61,7 @@ import (
 var ErrBadPolicy = errors.New("invalid LXC seccomp policy")
 
 // MaxSize is the largest policy Parse accepts, in bytes.
-const MaxSize = 16 << 20
+const MaxSize = filters.MaxInputSize
 
 // Policy is one LXC seccomp policy file.
 type Policy struct {

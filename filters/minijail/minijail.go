@@ -79,7 +79,7 @@ var ErrBadPolicy = errors.New("invalid minijail seccomp policy")
 // is how deep @include may nest; MaxRules is how many OCI entries one
 // syscall's expression may expand to.
 const (
-	MaxSize         = 16 << 20
+	MaxSize         = filters.MaxInputSize
 	MaxIncludeDepth = 16
 	MaxRules        = 256
 )
