@@ -97,6 +97,12 @@ func explainFit(d *Document, v string, fit *Fit) string {
 // that one program size was measured.
 func placementClause(d *Document, fit *Fit) string {
 	switch {
+	case fit.Placements > 1 && fit.PlacementSDNs == 0:
+		// The moment estimate of σ_p² came out negative and was set to 0
+		// (stats/placement.go): the spread between pads is smaller than
+		// the noise between children predicts, not proof of no effect.
+		return fmt.Sprintf("; placement's effect is not separable from the noise between children in this run (between-placement SD estimated at 0 over %d program sizes, pads %d–%d instructions; the CI still includes the between-pad spread, through the cluster-robust variance)",
+			fit.Placements, d.Config.PadMin, d.Config.PadMax)
 	case fit.Placements > 1:
 		return fmt.Sprintf("; placement moves the per-filter cost by ±%.1f ns (between-placement SD over %d program sizes, pads %d–%d instructions; the CI includes it)",
 			num(fit.PlacementSDNs), fit.Placements, d.Config.PadMin, d.Config.PadMax)

@@ -153,3 +153,23 @@ func TestCompareLoaders(t *testing.T) {
 		t.Errorf("privileged per-filter change %.2f, want about 0", d)
 	}
 }
+
+// TestPlacementClauseZero: a between-placement SD estimated at 0 (the
+// moment estimate came out negative) is reported as not separable from
+// the noise, never as "moves the per-filter cost by ±0.0 ns".
+func TestPlacementClauseZero(t *testing.T) {
+	d := &Document{Config: Config{Placement: "random", PadMin: 0, PadMax: 16}}
+	tests := []struct {
+		sd   float64
+		want string
+	}{
+		{0, "not separable from the noise between children"},
+		{4.1, "placement moves the per-filter cost by ±4.1 ns"},
+	}
+	for _, tt := range tests {
+		got := placementClause(d, &Fit{Placements: 17, PlacementSDNs: tt.sd})
+		if !strings.Contains(got, tt.want) || (tt.sd == 0 && strings.Contains(got, "±0.0")) {
+			t.Errorf("sd %v: %q, want it to contain %q", tt.sd, got, tt.want)
+		}
+	}
+}

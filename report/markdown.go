@@ -65,7 +65,9 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		ew.printf("\n")
 		for _, f := range d.Fits {
-			if f.Placements > 1 {
+			if f.Placements > 1 && f.PlacementSDNs == 0 {
+				ew.printf("- Placement (%s): not separable from the noise between children in this run (between-placement SD estimated at 0 over %d pads); the CI above still includes the between-pad spread.\n", f.Variant+loaderSuffix(d, f.Loader), f.Placements)
+			} else if f.Placements > 1 {
 				ew.printf("- Placement (%s): the per-filter cost moves by ±%.2f ns between program sizes (SD over %d pads); the CI above includes this variance.\n", f.Variant+loaderSuffix(d, f.Loader), num(f.PlacementSDNs), f.Placements)
 			}
 		}

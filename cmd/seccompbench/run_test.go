@@ -307,8 +307,8 @@ func TestRunPad(t *testing.T) {
 	// The padding is part of what is checked and installed: 149 + 4000
 	// instructions is over BPF_MAXINSNS.
 	errb.Reset()
-	if code := run([]string{"run", "--pad", "4000", "-q"}, strings.NewReader(""), &out, &errb); code != 1 || !strings.Contains(errb.String(), "4149 instructions, 53 over BPF_MAXINSNS") {
-		t.Errorf("--pad 4000: exit %d, %q; want the filter refused at 4149 instructions", code, errb.String())
+	if code := run([]string{"run", "--pad", "4000", "-q"}, strings.NewReader(""), &out, &errb); code != 1 || !strings.Contains(errb.String(), "4160 instructions, 64 over BPF_MAXINSNS") {
+		t.Errorf("--pad 4000: exit %d, %q; want the filter refused at 4160 instructions", code, errb.String())
 	}
 	errb.Reset()
 	if code := run([]string{"run", "--pad", "-1"}, strings.NewReader(""), &out, &errb); code != 2 || !strings.Contains(errb.String(), "--pad: -1 instructions; want 0 to 4096") {

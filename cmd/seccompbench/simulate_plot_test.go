@@ -94,7 +94,7 @@ func TestSimulateRunPlots(t *testing.T) {
 		}
 	}
 	all := strings.Join(texts, "\n")
-	for _, w := range []string{report.SimulateLegendCached, report.SimulateLegendAllowed, "stack: 1 filter: default", "x86_64 syscall number", "kill(2): 118"} {
+	for _, w := range []string{report.SimulateLegendCached, report.SimulateLegendAllowed, "stack: 1 filter: default", "x86_64 syscall number", "kill(2): 129"} {
 		if !strings.Contains(all, w) {
 			t.Errorf("svg lacks %q", w)
 		}
@@ -117,7 +117,7 @@ func TestSimulateRunPlots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(txt), "# x86_64: 108 of 383 syscalls cached") {
+	if !strings.Contains(string(txt), "# x86_64: 119 of 383 syscalls cached") {
 		t.Errorf("table lacks the x86_64 cache line:\n%.300s", txt)
 	}
 	var doc report.SimulateDoc
@@ -170,7 +170,7 @@ func TestSimulatePlotData(t *testing.T) {
 				if i > 0 && tt.sort == "nr" && b.Nr <= captured.Bars[i-1].Nr {
 					t.Fatalf("bars not in number order at %d", i)
 				}
-				want := 118
+				want := 129
 				if tt.defeat {
 					want++ // the prepended ld [instruction_pointer]
 				}
@@ -181,8 +181,8 @@ func TestSimulatePlotData(t *testing.T) {
 			if tt.defeat && cached != 2 { // uretprobe and uprobe pass anyway
 				t.Errorf("%d cached with the cache defeated, want 2", cached)
 			}
-			if !tt.defeat && tt.wantArch == "x86_64" && cached != 108 {
-				t.Errorf("%d cached, want 108", cached)
+			if !tt.defeat && tt.wantArch == "x86_64" && cached != 119 {
+				t.Errorf("%d cached, want 119", cached)
 			}
 		})
 	}
