@@ -278,3 +278,31 @@ func scaleEstimate(e Estimate, k float64) Estimate {
 	e.Center, e.Lo, e.Hi = e.Center*k, lo, hi
 	return e
 }
+
+// ReanchorCostModel returns m re-anchored on a measurement of the real
+// stack: entry and perFilter are the stack's fit (ns per syscall, cache
+// defeated) for a loop syscall whose path executes insns instructions per
+// filter. The result keeps m's PerInsn k and Cached and sets Entry = entry
+// and PerFilter = perFilter − k·insns, so that a syscall executing x
+// instructions per filter costs entry + N·(perFilter + k·(x − insns)): the
+// stack's own per-filter cost, shifted by the chain's per-instruction
+// slope for paths longer or shorter than the loop's.
+//
+// perFilter and k come from independent runs, so the new PerFilter's
+// half-width is √(hw_a² + insns²·hw_k²) and its correlation with PerInsn
+// is −insns·hw_k / hw_f. Half-widths stand in for standard errors (one
+// confidence level throughout). Without intervals the result has none.
+func ReanchorCostModel(m CostModel, entry, perFilter Estimate, insns float64) CostModel {
+	out := m
+	out.Entry = Estimate{Center: entry.Center, Lo: entry.Lo, Hi: entry.Hi, Confidence: m.Confidence}
+	k, hwK := m.PerInsn.Center, halfWidth(m.PerInsn)
+	c := perFilter.Center - k*insns
+	hwA := halfWidth(perFilter)
+	hw := math.Sqrt(hwA*hwA + insns*insns*hwK*hwK)
+	out.PerFilter = Estimate{Center: c, Lo: c - hw, Hi: c + hw, Confidence: m.Confidence}
+	out.Corr = 0
+	if hw > 0 && hwK > 0 {
+		out.Corr = -insns * hwK / hw
+	}
+	return out
+}

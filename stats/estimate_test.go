@@ -162,3 +162,34 @@ func TestScaleEstimate(t *testing.T) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
+
+// TestReanchorCostModel: the re-anchored model reproduces the stack's
+// measured per-filter cost at the loop's path length, keeps the chain's
+// per-instruction slope, and propagates both intervals (hand-computed).
+func TestReanchorCostModel(t *testing.T) {
+	chain := CostModel{
+		Entry:      Estimate{Center: 60, Lo: 50, Hi: 70},
+		PerFilter:  Estimate{Center: 40, Lo: 38, Hi: 42},
+		PerInsn:    Estimate{Center: 0.2, Lo: 0.15, Hi: 0.25},
+		Cached:     Estimate{Center: 15, Lo: 10, Hi: 20},
+		Confidence: 0.95,
+	}
+	got := ReanchorCostModel(chain, Estimate{Center: 100, Lo: 90, Hi: 110}, Estimate{Center: 55, Lo: 52, Hi: 58}, 16)
+	// PerFilter = 55 - 0.2·16 = 51.8; half-width √(3² + 16²·0.05²) = √(9 + 0.64).
+	hw := math.Sqrt(9.64)
+	if math.Abs(got.PerFilter.Center-51.8) > 1e-9 || math.Abs(halfWidth(got.PerFilter)-hw) > 1e-9 {
+		t.Errorf("PerFilter = %+v, want 51.8 ± %.4f", got.PerFilter, hw)
+	}
+	if got.Entry.Center != 100 || got.Entry.Lo != 90 || got.PerInsn != chain.PerInsn || got.Cached != chain.Cached {
+		t.Errorf("Entry %+v, PerInsn %+v, Cached %+v: want the stack's entry and the chain's slope and cached cost", got.Entry, got.PerInsn, got.Cached)
+	}
+	if want := -16 * 0.05 / hw; math.Abs(got.Corr-want) > 1e-9 {
+		t.Errorf("Corr = %v, want %v", got.Corr, want)
+	}
+	// A syscall at the loop's own path length (16 per filter) under 8
+	// filters costs entry + 8·55 = 540, the stack's measurement.
+	_, total := got.Predict([]CostItem{{Calls: 1, Filters: 8, Instructions: 8 * 16}})
+	if math.Abs(total.Center-540) > 1e-9 {
+		t.Errorf("predicted %v ns at the loop's path, want 540", total.Center)
+	}
+}

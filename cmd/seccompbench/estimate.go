@@ -157,6 +157,7 @@ with intervals, their ratio, and whether the prediction's stated interval
 	fl.IntVar(&calTrials, "calibration-trials", 8, "randomized blocks per workload of the quick calibration")
 	fl.StringVar(&opts.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (with no POLICY: that stack alone)")
 	fl.BoolVar(&opts.ColdCalibration, "cold", false, "quick calibration with openat of a missing path (kernel work between filter runs, as in real programs) instead of getppid, gettid and getpid; see docs/estimate.md")
+	fl.BoolVar(&opts.StackCalibration, "stack-calibration", true, "re-anchor the quick calibration on the estimated stack's own filters (cache defeated, placement sampled), keeping the chain's per-instruction slope; =false: the calibration chain alone")
 	fl.DurationVar(&opts.Duration, "duration", 0, "wall time of the profiled run (e.g. 12ms), for the added time per second of work")
 	fl.IntVar(&opts.Top, "top", 15, "syscall rows in the table, most added time first (0: all)")
 	fl.StringVar(&opts.Format, "format", "table", "output format: table or json")

@@ -252,8 +252,9 @@ func TestEstimateQuickCalibrationAndValidate(t *testing.T) {
 			if !near(m.EntryNs, 30, 1e-6) || !near(m.PerFilterNs, 20, 1e-6) || !near(m.PerInsnNs, 0.2, 1e-6) || !near(m.CachedNs, 5+0.5*4, 1e-6) {
 				t.Errorf("model %+v, want entry 30, per filter 20, per insn 0.2, cached 7", m)
 			}
-			if len(m.Points) != 3 || m.Points[0].InsnsPerFilter != 4 || m.Points[1].InsnsPerFilter != 128 || m.Points[2].InsnsPerFilter != 253 {
-				t.Errorf("points %+v, want 4, 128, 253 instructions per filter", m.Points)
+			if len(m.Points) != 4 || m.Points[0].InsnsPerFilter != 4 || m.Points[1].InsnsPerFilter != 128 || m.Points[2].InsnsPerFilter != 253 ||
+				!strings.HasPrefix(m.Points[3].Source, "stack calibration: getppid") {
+				t.Errorf("points %+v, want the chain's at 4, 128, 253 instructions per filter, then the stack's on getppid", m.Points)
 			}
 			v := got.Validation
 			if v == nil || len(v.Rows) != 2 || len(v.Skipped) != 0 {
@@ -297,5 +298,75 @@ func TestEstimateTextOneFilter(t *testing.T) {
 	}
 	if strings.Contains(got, "1 filters") {
 		t.Errorf("text says \"1 filters\":\n%s", got)
+	}
+}
+
+// realFilterExtra is what fakeMeasureReal adds per filter run for programs
+// other than the calibration chain, in ns: a real policy's filters cost
+// more than the chain at the same executed instructions.
+const realFilterExtra = 12
+
+// fakeMeasureReal is fakeMeasure with realFilterExtra ns more per filter
+// for every uncached stack that is not the calibration chain.
+func fakeMeasureReal(ctx context.Context, cfg runner.Config) ([]runner.Sample, error) {
+	out, err := fakeMeasure(ctx, cfg)
+	if err != nil || strings.HasPrefix(cfg.Programs[0].Name, "calibration-") {
+		return out, err
+	}
+	nr, _ := filters.ArchX86_64.Lookup(cfg.Workload.Syscalls[0])
+	for i, s := range out {
+		if s.Filters == 0 {
+			continue
+		}
+		st, err := runner.StackFor(cfg.Programs, s.Cell)
+		if err != nil {
+			return nil, err
+		}
+		if c, err := analysis.AnalyzeSyscall(st, filters.ArchX86_64, nr); err == nil && !c.Cached {
+			out[i].NsPerOp += realFilterExtra * float64(s.Filters)
+		}
+	}
+	return out, nil
+}
+
+// TestEstimateStackCalibration: when the estimated stack's filters cost
+// more than the calibration chain's, the stack calibration (the default)
+// recovers their per-filter cost and --validate finds no error; the chain
+// alone (--stack-calibration=false) underestimates by the difference.
+func TestEstimateStackCalibration(t *testing.T) {
+	_, policy, profile := estimateFixture(t)
+	for _, tt := range []struct {
+		flag      string
+		perFilter float64
+		zeroErr   bool
+	}{
+		{"--stack-calibration=true", 20 + realFilterExtra, true},
+		{"--stack-calibration=false", 20, false},
+	} {
+		t.Run(tt.flag, func(t *testing.T) {
+			ios, _, out, errOut := cmdutil.TestIOStreams()
+			cmd := NewCmdEstimate(&cmdutil.Factory{IO: ios}, func(o *EstimateOptions) error {
+				o.Measure = fakeMeasureReal
+				return estimateRun(o)
+			})
+			cmd.SetArgs([]string{policy, "--profile", profile, "--filters", "4", "--cache", "defeat", "--validate", "--trials", "4", "--calibration-trials", "4", "--format", "json", tt.flag})
+			if err := cmd.Execute(); err != nil {
+				t.Fatalf("%v; stderr %s", err, errOut)
+			}
+			var got report.Estimate
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			if m := got.Model; !near(m.PerFilterNs, tt.perFilter, 1e-6) || !near(m.PerInsnNs, 0.2, 1e-6) || !near(m.EntryNs, 30, 1e-6) {
+				t.Errorf("model %+v, want entry 30, per filter %v, per insn 0.2", m, tt.perFilter)
+			}
+			v := got.Validation
+			if v == nil || v.ErrorPct == nil {
+				t.Fatalf("validation %+v", v)
+			}
+			if zero := math.Abs(*v.ErrorPct) < 1e-6; zero != tt.zeroErr {
+				t.Errorf("validation error %v %%, want zero: %v", *v.ErrorPct, tt.zeroErr)
+			}
+		})
 	}
 }

@@ -213,7 +213,7 @@ func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostMode
 		}
 		variants := []runner.Variant{runner.VariantDefeat, runner.VariantOn}
 		opts.progressf("calibrating: %s, %d trials ...\n", m.name, opts.CalTrials)
-		res, err := measureFits(ctx, opts, []*filters.Program{prog}, counts, variants, w, opts.CalTrials, false)
+		res, err := measureFits(ctx, opts, []*filters.Program{prog}, counts, variants, w, opts.CalTrials, false, runner.Placement{})
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, fmt.Errorf("quick calibration: %w", err)
 		}
@@ -271,17 +271,20 @@ func calibrationCounts(n int) []int {
 // measureFits runs cfg's cells and analyzes them; robust selects medians
 // with bootstrap intervals for the cells and their overheads (the fits are
 // least squares either way).
-func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, counts []int, variants []runner.Variant, w runner.Workload, trials int, robust bool) (stats.Result, error) {
+//
+// placement is the children's pads: the zero value (none) for the
+// calibration chain, whose deepest stack must stay within the path limit;
+// runner.DefaultPlacement for the estimated stack's own filters.
+func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, counts []int, variants []runner.Variant, w runner.Workload, trials int, robust bool, placement runner.Placement) (stats.Result, error) {
 	// CPU -1 stays -1: the runner locks the highest allowed CPU that no
 	// other run measures on.
 	cpu := opts.CPU
 	if cpu < -1 {
 		cpu = -2
 	}
-	// One loader, as the estimated stack is loaded; no padding, so the
-	// calibration filter keeps its deepest stack within the path limit.
+	// One loader, as the estimated stack is loaded.
 	cfg := runner.Config{Programs: progs, Counts: counts, Variants: variants, Workload: w, Trials: trials, Seed: opts.Seed, CPU: cpu, Samples: 5,
-		Loaders: []runner.Loader{opts.loader()}}
+		Loaders: []runner.Loader{opts.loader()}, Placement: placement}
 	release := interrupt.Hold() // children run: a signal cancels ctx, the runner cleans up
 	samples, err := opts.Measure(ctx, cfg)
 	release()
@@ -298,4 +301,84 @@ func (o *Options) loader() runner.Loader {
 		return runner.LoaderUnprivileged
 	}
 	return o.Loader
+}
+
+// stackLoopSyscalls are the loop syscalls stackCalibration tries, in
+// order: openat of a missing path first for a cold calibration, getppid
+// first for a warm one.
+func stackLoopSyscalls(cold bool) []string {
+	if cold {
+		return []string{"openat", "getppid", "gettid", "getpid"}
+	}
+	return []string{"getppid", "gettid", "getpid", "openat"}
+}
+
+// stackCalibration re-anchors the chain model m on the estimated stack's
+// own filters. The calibration chain (CalibrationFilter) is a few hundred
+// instructions laid out one way; a real policy's filters are other sizes
+// and shapes, and on this project's measurements (docs/estimate.md, "Whole
+// programs") docker-default's filters cost 20–30 % more per filter than
+// the chain at the same number of executed instructions, with the JIT
+// images' placement moving that further (kernel/bpf/core.c:
+// bpf_jit_binary_pack_alloc). So the stack itself is measured: base cycled
+// to calibrationCounts(n), cache defeated, placement sampled as run
+// samples it, on the first loop syscall of stackLoopSyscalls whose
+// verdict under the stack lets the loop run (ALLOW or ERRNO). Its fit
+// gives the entry cost E and the per-filter cost a at x instructions per
+// filter; the returned model keeps m's per-instruction slope k (which
+// separates syscalls with longer or shorter paths) and sets
+//
+//	Entry = E,  PerFilter = a − k·x
+//
+// so that a syscall executing x_s instructions per filter costs
+// E + N·(a + k·(x_s − x)). The intervals combine a's and k's (independent
+// measurements); Corr is that of PerFilter and PerInsn. ok is false, with
+// m unchanged, when no loop syscall can run under the stack.
+func stackCalibration(ctx context.Context, opts *Options, base []*filters.Program, n int, m stats.CostModel) (out stats.CostModel, pt report.EstimatePoint, desc string, ok bool, err error) {
+	arch := cmdutil.NativeArch()
+	stack, err := runner.StackFor(base, runner.Cell{Variant: runner.VariantDefeat, Filters: n})
+	if err != nil {
+		return m, pt, "", false, fmt.Errorf("stack calibration: %w", err)
+	}
+	var name string
+	var x float64
+	for _, s := range stackLoopSyscalls(opts.ColdCalibration) {
+		nr, found := arch.Lookup(s)
+		if !found {
+			continue
+		}
+		c, aerr := analysis.AnalyzeSyscall(stack, arch, nr)
+		if aerr != nil {
+			return m, pt, "", false, fmt.Errorf("stack calibration: %w", aerr)
+		}
+		if c.Action == filters.ActionAllow || c.Action == filters.ActionErrno {
+			name, x = s, float64(c.Executed)/float64(max(len(stack), 1))
+			break
+		}
+	}
+	if name == "" {
+		return m, pt, "", false, nil
+	}
+	w, err := runner.SyscallWorkload(name)
+	if err != nil {
+		return m, pt, "", false, err
+	}
+	counts := calibrationCounts(n)
+	opts.progressf("calibrating: %s under the estimated stack, %d trials ...\n", name, opts.CalTrials)
+	res, err := measureFits(ctx, opts, base, counts, []runner.Variant{runner.VariantDefeat}, w, opts.CalTrials, false, runner.DefaultPlacement())
+	if err != nil {
+		return m, pt, "", false, fmt.Errorf("stack calibration: %w", err)
+	}
+	fit, found := res.Fit(string(runner.VariantDefeat))
+	if !found {
+		return m, pt, "", false, fmt.Errorf("stack calibration: no defeat fit for %s: %s", name, strings.Join(res.Warnings, "; "))
+	}
+	out = stats.ReanchorCostModel(m,
+		stats.Estimate{Center: fit.Entry, Lo: fit.EntryLo, Hi: fit.EntryHi},
+		stats.Estimate{Center: fit.PerFilter, Lo: fit.PerFilterLo, Hi: fit.PerFilterHi}, x)
+	pt = report.EstimatePoint{Source: "stack calibration: " + name + " under the estimated stack", InsnsPerFilter: x, EntryNs: fit.Entry,
+		PerFilterNs: fit.PerFilter, PerFilterLowNs: fit.PerFilterLo, PerFilterHiNs: fit.PerFilterHi}
+	desc = fmt.Sprintf("re-anchored on the stack's own filters: %s, cache defeated, placement sampled, filters %v, %d trials: %.1f ns per filter at %.1f instructions",
+		name, counts, opts.CalTrials, fit.PerFilter, x)
+	return out, pt, desc, true, nil
 }

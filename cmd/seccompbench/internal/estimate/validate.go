@@ -32,7 +32,7 @@ func validateEstimate(ctx context.Context, opts *Options, base []*filters.Progra
 			continue
 		}
 		opts.progressf("validating: %s under %d filters, %d trials ...\n", e.Name, n, opts.Trials)
-		res, err := measureFits(ctx, opts, base, []int{0, n}, []runner.Variant{variant}, w, opts.Trials, true)
+		res, err := measureFits(ctx, opts, base, []int{0, n}, []runner.Variant{variant}, w, opts.Trials, true, runner.DefaultPlacement())
 		if err != nil {
 			return nil, fmt.Errorf("validate %s: %w", e.Name, err)
 		}
