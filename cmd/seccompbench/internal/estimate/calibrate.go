@@ -303,6 +303,10 @@ func (o *Options) loader() runner.Loader {
 	return o.Loader
 }
 
+// stackCalibrationTrials is how many times --calibration-trials blocks
+// the stack calibration measures.
+const stackCalibrationTrials = 3
+
 // stackLoopSyscalls are the loop syscalls stackCalibration tries, in
 // order: openat of a missing path first for a cold calibration, getppid
 // first for a warm one.
@@ -364,8 +368,11 @@ func stackCalibration(ctx context.Context, opts *Options, base []*filters.Progra
 		return m, pt, "", false, err
 	}
 	counts := calibrationCounts(n)
-	opts.progressf("calibrating: %s under the estimated stack, %d trials ...\n", name, opts.CalTrials)
-	res, err := measureFits(ctx, opts, base, counts, []runner.Variant{runner.VariantDefeat}, w, opts.CalTrials, false, runner.DefaultPlacement())
+	// Three times the chain's blocks: sampled placement spreads this fit
+	// over 17 program sizes, and it alone sets the per-filter cost.
+	trials := stackCalibrationTrials * opts.CalTrials
+	opts.progressf("calibrating: %s under the estimated stack, %d trials ...\n", name, trials)
+	res, err := measureFits(ctx, opts, base, counts, []runner.Variant{runner.VariantDefeat}, w, trials, false, runner.DefaultPlacement())
 	if err != nil {
 		return m, pt, "", false, fmt.Errorf("stack calibration: %w", err)
 	}
@@ -379,6 +386,6 @@ func stackCalibration(ctx context.Context, opts *Options, base []*filters.Progra
 	pt = report.EstimatePoint{Source: "stack calibration: " + name + " under the estimated stack", InsnsPerFilter: x, EntryNs: fit.Entry,
 		PerFilterNs: fit.PerFilter, PerFilterLowNs: fit.PerFilterLo, PerFilterHiNs: fit.PerFilterHi}
 	desc = fmt.Sprintf("re-anchored on the stack's own filters: %s, cache defeated, placement sampled, filters %v, %d trials: %.1f ns per filter at %.1f instructions",
-		name, counts, opts.CalTrials, fit.PerFilter, x)
+		name, counts, trials, fit.PerFilter, x)
 	return out, pt, desc, true, nil
 }
