@@ -40,6 +40,41 @@ SystemCallErrorNumber=EPERM
 SystemCallLog=@obsolete
 `
 
+// variantUnit covers what probeUnit and the host's units leave out:
+// DynamicUser= (which implies RestrictSUIDSGID=), a RestrictNamespaces=
+// list (setns by flag) that retains CLONE_NEWTIME, a
+// RestrictAddressFamilies= deny list, SystemCallArchitectures= keeping x86
+// (so the later directives install x86 filters too), Personality=,
+// a SystemCallLog= deny list, SystemCallFilter= deny lists with the
+// default action (kill) and a per-call errno, and the directives that need
+// a mount namespace (ProtectKernelTunables=, PrivateDevices=, ...).
+const variantUnit = `[Unit]
+Description=seccompbench VM probe: the directives and forms probe.service leaves out
+DefaultDependencies=no
+
+[Service]
+Type=simple
+ExecStart=/vmtest/` + variantComm + `
+DynamicUser=yes
+RestrictNamespaces=net time
+RestrictAddressFamilies=~AF_PACKET AF_NETLINK
+MemoryDenyWriteExecute=yes
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectClock=yes
+PrivateDevices=yes
+SystemCallArchitectures=native x86
+Personality=x86-64
+LockPersonality=yes
+SystemCallLog=~@basic-io @io-event @signal @timer
+SystemCallFilter=~@mount @swap @reboot @raw-io
+SystemCallFilter=~mincore:ENOSYS
+`
+
+// variantComm is variantUnit's daemon.
+const variantComm = "variant-probe"
+
 // probeComm is the probe unit's daemon, as /vmtest/probe-daemon runs it.
 const probeComm = "probe-daemon"
 
@@ -152,7 +187,11 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 				return err
 			}
 		}
-		units := [][2]string{{"probe.service", probeComm}}
+		units := [][2]string{{"probe.service", probeComm}, {"variant.service", variantComm}}
+		fs.File("etc/systemd/system/variant.service", []byte(variantUnit), 0o644)
+		if err := fs.Copy("vmtest/"+variantComm, initBin); err != nil {
+			return err
+		}
 		for _, u := range realUnits {
 			data, err := os.ReadFile(filepath.Join(hostUnitDir, u.Name))
 			if err != nil {

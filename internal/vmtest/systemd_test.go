@@ -25,10 +25,39 @@ func TestProbeUnitModel(t *testing.T) {
 	for _, w := range st.Warnings {
 		t.Errorf("warning: %s", w)
 	}
-	for _, u := range []string{checkUnit([][2]string{{"probe.service", probeComm}}), vmtestTarget, probeUnit} {
+	for _, u := range []string{checkUnit([][2]string{{"probe.service", probeComm}}), vmtestTarget, probeUnit, variantUnit} {
 		if !strings.Contains(u, "DefaultDependencies=no") {
 			t.Errorf("unit without DefaultDependencies=no (the initramfs has no sysinit.target):\n%s", u)
 		}
+	}
+}
+
+// TestVariantUnitModel: variant.service installs 32 filters in the model
+// (x32 blocked by SystemCallArchitectures=native x86, so LockPersonality=,
+// SystemCallLog= and SystemCallFilter= install one each for x86 and
+// x86_64), and every directive is one the model reads.
+func TestVariantUnitModel(t *testing.T) {
+	st, err := systemd.ParseUnit("variant.service", []byte(variantUnit), systemd.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []systemd.Directive{
+		{Name: "RestrictAddressFamilies", Count: 2}, {Name: "MemoryDenyWriteExecute", Count: 3},
+		{Name: "RestrictSUIDSGID", Count: 3}, {Name: "RestrictNamespaces", Count: 3},
+		{Name: "ProtectKernelTunables", Count: 2}, {Name: "ProtectKernelModules", Count: 3},
+		{Name: "ProtectKernelLogs", Count: 3}, {Name: "ProtectClock", Count: 3},
+		{Name: "PrivateDevices", Count: 3}, {Name: "SystemCallArchitectures", Count: 1},
+		{Name: "LockPersonality", Count: 2}, {Name: "SystemCallLog", Count: 2},
+		{Name: "SystemCallFilter", Count: 2},
+	}
+	if !reflect.DeepEqual(st.Directives, want) {
+		t.Errorf("directives = %v\nwant %v", st.Directives, want)
+	}
+	if got := len(st.Programs); got != 32 {
+		t.Errorf("model installs %d filters, want 32", got)
+	}
+	for _, w := range st.Warnings {
+		t.Errorf("warning: %s", w)
 	}
 }
 
