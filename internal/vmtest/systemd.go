@@ -75,6 +75,34 @@ SystemCallFilter=~mincore:ENOSYS
 // variantComm is variantUnit's daemon.
 const variantComm = "variant-probe"
 
+// allowUnit covers an allow list whose default action is kill (no
+// SystemCallErrorNumber=) with a ~name:errno exception and a deny line
+// merged in, SystemCallLog= as a list, RestrictNamespaces= inverted,
+// RestrictAddressFamilies=none and SystemCallArchitectures= keeping x32
+// (so the later directives install x32 filters too).
+const allowUnit = `[Unit]
+Description=seccompbench VM probe: an allow list that kills, and x32 kept
+DefaultDependencies=no
+
+[Service]
+Type=simple
+ExecStart=/vmtest/` + allowComm + `
+NoNewPrivileges=yes
+RestrictNamespaces=~user mnt
+RestrictAddressFamilies=none
+MemoryDenyWriteExecute=yes
+RestrictRealtime=yes
+SystemCallArchitectures=x86-64 x32
+LockPersonality=yes
+SystemCallFilter=@system-service @clock
+SystemCallFilter=~@resources
+SystemCallFilter=~write:EROFS
+SystemCallLog=@privileged
+`
+
+// allowComm is allowUnit's daemon.
+const allowComm = "allow-probe"
+
 // probeComm is the probe unit's daemon, as /vmtest/probe-daemon runs it.
 const probeComm = "probe-daemon"
 
@@ -187,10 +215,13 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 				return err
 			}
 		}
-		units := [][2]string{{"probe.service", probeComm}, {"variant.service", variantComm}}
-		fs.File("etc/systemd/system/variant.service", []byte(variantUnit), 0o644)
-		if err := fs.Copy("vmtest/"+variantComm, initBin); err != nil {
-			return err
+		units := [][2]string{{"probe.service", probeComm}}
+		for _, p := range []struct{ name, text, comm string }{{"variant.service", variantUnit, variantComm}, {"allowlist.service", allowUnit, allowComm}} {
+			fs.File("etc/systemd/system/"+p.name, []byte(p.text), 0o644)
+			if err := fs.Copy("vmtest/"+p.comm, initBin); err != nil {
+				return err
+			}
+			units = append(units, [2]string{p.name, p.comm})
 		}
 		for _, u := range realUnits {
 			data, err := os.ReadFile(filepath.Join(hostUnitDir, u.Name))

@@ -25,39 +25,53 @@ func TestProbeUnitModel(t *testing.T) {
 	for _, w := range st.Warnings {
 		t.Errorf("warning: %s", w)
 	}
-	for _, u := range []string{checkUnit([][2]string{{"probe.service", probeComm}}), vmtestTarget, probeUnit, variantUnit} {
+	for _, u := range []string{checkUnit([][2]string{{"probe.service", probeComm}}), vmtestTarget, probeUnit, variantUnit, allowUnit} {
 		if !strings.Contains(u, "DefaultDependencies=no") {
 			t.Errorf("unit without DefaultDependencies=no (the initramfs has no sysinit.target):\n%s", u)
 		}
 	}
 }
 
-// TestVariantUnitModel: variant.service installs 32 filters in the model
-// (x32 blocked by SystemCallArchitectures=native x86, so LockPersonality=,
-// SystemCallLog= and SystemCallFilter= install one each for x86 and
-// x86_64), and every directive is one the model reads.
-func TestVariantUnitModel(t *testing.T) {
-	st, err := systemd.ParseUnit("variant.service", []byte(variantUnit), systemd.Options{})
-	if err != nil {
-		t.Fatal(err)
+// TestProbeUnitsModel checks the model's stack for the VM's two other
+// probe units. variant.service: x32 blocked by SystemCallArchitectures=
+// native x86, so LockPersonality=, SystemCallLog= and SystemCallFilter=
+// install one filter each for x86 and x86_64; RestrictSUIDSGID= comes
+// from DynamicUser=. allowlist.service: x86 blocked, x32 kept.
+func TestProbeUnitsModel(t *testing.T) {
+	d := func(name string, n int) systemd.Directive { return systemd.Directive{Name: name, Count: n} }
+	tests := []struct {
+		name, text string
+		want       []systemd.Directive
+		filters    int
+	}{
+		{"variant.service", variantUnit, []systemd.Directive{
+			d("RestrictAddressFamilies", 2), d("MemoryDenyWriteExecute", 3), d("RestrictSUIDSGID", 3),
+			d("RestrictNamespaces", 3), d("ProtectKernelTunables", 2), d("ProtectKernelModules", 3),
+			d("ProtectKernelLogs", 3), d("ProtectClock", 3), d("PrivateDevices", 3),
+			d("SystemCallArchitectures", 1), d("LockPersonality", 2), d("SystemCallLog", 2), d("SystemCallFilter", 2),
+		}, 32},
+		{"allowlist.service", allowUnit, []systemd.Directive{
+			d("RestrictAddressFamilies", 2), d("MemoryDenyWriteExecute", 3), d("RestrictRealtime", 3),
+			d("RestrictNamespaces", 3), d("SystemCallArchitectures", 1), d("LockPersonality", 2),
+			d("SystemCallLog", 2), d("SystemCallFilter", 2),
+		}, 18},
 	}
-	want := []systemd.Directive{
-		{Name: "RestrictAddressFamilies", Count: 2}, {Name: "MemoryDenyWriteExecute", Count: 3},
-		{Name: "RestrictSUIDSGID", Count: 3}, {Name: "RestrictNamespaces", Count: 3},
-		{Name: "ProtectKernelTunables", Count: 2}, {Name: "ProtectKernelModules", Count: 3},
-		{Name: "ProtectKernelLogs", Count: 3}, {Name: "ProtectClock", Count: 3},
-		{Name: "PrivateDevices", Count: 3}, {Name: "SystemCallArchitectures", Count: 1},
-		{Name: "LockPersonality", Count: 2}, {Name: "SystemCallLog", Count: 2},
-		{Name: "SystemCallFilter", Count: 2},
-	}
-	if !reflect.DeepEqual(st.Directives, want) {
-		t.Errorf("directives = %v\nwant %v", st.Directives, want)
-	}
-	if got := len(st.Programs); got != 32 {
-		t.Errorf("model installs %d filters, want 32", got)
-	}
-	for _, w := range st.Warnings {
-		t.Errorf("warning: %s", w)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, err := systemd.ParseUnit(tt.name, []byte(tt.text), systemd.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(st.Directives, tt.want) {
+				t.Errorf("directives = %v\nwant %v", st.Directives, tt.want)
+			}
+			if got := len(st.Programs); got != tt.filters {
+				t.Errorf("model installs %d filters, want %d", got, tt.filters)
+			}
+			for _, w := range st.Warnings {
+				t.Errorf("warning: %s", w)
+			}
+		})
 	}
 }
 
