@@ -154,7 +154,9 @@ var ErrBadUnit = errors.New("invalid systemd unit")
 // RestrictRealtime, RestrictSUIDSGID (also implied by DynamicUser=yes),
 // LockPersonality with Personality, ProtectKernelModules,
 // ProtectKernelTunables, ProtectKernelLogs, ProtectClock, ProtectHostname
-// and PrivateDevices. Other directives are ignored, silently unless they
+// and PrivateDevices; and the first ExecStart= command's "+" prefix, with
+// which systemd applies no sandboxing and so installs no filters (a
+// warning says so). Other directives are ignored, silently unless they
 // start like a hardening directive without being one (a typo such as
 // SystemCallFilters=, see hardeningPrefixes) or sit in a section without
 // exec settings ([Unit], [Install]); those get a warning.
@@ -245,6 +247,15 @@ type unitContext struct {
 	// whether AmbientCapabilities= holds CAP_SYS_ADMIN.
 	user, privateUsers string
 	ambientSysAdmin    bool
+	// execStart holds, per ExecStart= line (reset by an empty one), its
+	// line number and whether its prefix has "+" (fully privileged).
+	execStart []execLine
+}
+
+// execLine is one ExecStart= command as far as the model cares.
+type execLine struct {
+	line int
+	plus bool
 }
 
 const nsInitial = ^uint64(0)
@@ -420,6 +431,16 @@ func (c *unitContext) set(file string, line int, key, value string) error {
 		return nil
 	}
 	switch key {
+	case "ExecStart":
+		// src/core/load-fragment.c: config_parse_exec reads the prefix
+		// characters "@-:+!" before the path; "+" is
+		// EXEC_COMMAND_FULLY_PRIVILEGED.
+		if value == "" {
+			c.execStart = nil
+			return nil
+		}
+		prefix := value[:len(value)-len(strings.TrimLeft(value, "@-:+!|"))]
+		c.execStart = append(c.execStart, execLine{line, strings.Contains(prefix, "+")})
 	case "User":
 		c.user = value
 	case "PrivateUsers":
@@ -760,6 +781,26 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 		}
 	}
 	b := c.bools
+
+	// exec_child: needs_sandboxing is false for a command with the "+"
+	// prefix (EXEC_COMMAND_FULLY_PRIVILEGED), and every apply_* below
+	// runs only when it is true. The model follows the first ExecStart=,
+	// the main process of every service type but oneshot.
+	if len(c.execStart) > 0 {
+		for _, e := range c.execStart[1:] {
+			if e.plus != c.execStart[0].plus {
+				c.warn(name, e.line, "ExecStart= commands differ in the \"+\" prefix, so systemd gives them different filters; the model follows the first (line %d)", c.execStart[0].line)
+				break
+			}
+		}
+		if c.execStart[0].plus {
+			c.warn(name, c.execStart[0].line, "ExecStart=+ runs the command fully privileged: systemd installs no seccomp filters for it")
+			st.Warnings, st.warnings = filters.WarningText(c.warnings), c.warnings
+			st.Privileged, st.LoaderReason = Loader(c.loaderInput(false))
+			return st, nil
+		}
+	}
+	st.Warnings, st.warnings = filters.WarningText(c.warnings), c.warnings
 
 	// apply_protect_hostname -> seccomp_protect_hostname
 	if b["ProtectHostname"] {

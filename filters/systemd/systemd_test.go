@@ -447,3 +447,38 @@ func TestTemplatePlaceholders(t *testing.T) {
 		}
 	}
 }
+
+// TestSystemdExecStartPrefix: exec_child applies no sandboxing, so no
+// filter, to a command with the "+" prefix (EXEC_COMMAND_FULLY_PRIVILEGED);
+// "!" and "!!" change credentials only and keep every filter.
+func TestSystemdExecStartPrefix(t *testing.T) {
+	const dirs = "SystemCallFilter=@system-service\nRestrictNamespaces=yes\n"
+	tests := []struct {
+		name     string
+		text     string
+		filters  int
+		warnings []string
+	}{
+		{"plain", "ExecStart=/bin/x\n" + dirs, 6, nil},
+		{"!! keeps the filters", "ExecStart=!!/bin/x\n" + dirs, 6, nil},
+		{"-! keeps the filters", "ExecStart=-!/bin/x\n" + dirs, 6, nil},
+		{"+ installs none", "ExecStart=+/bin/x\n" + dirs, 0, []string{
+			"--systemd:1: ExecStart=+ runs the command fully privileged: systemd installs no seccomp filters for it"}},
+		{"-+ installs none", dirs + "ExecStart=-+/bin/x\n", 0, []string{
+			"--systemd:3: ExecStart=+ runs the command fully privileged: systemd installs no seccomp filters for it"}},
+		{"empty ExecStart= resets", "ExecStart=+/bin/x\nExecStart=\nExecStart=/bin/y\n" + dirs, 6, nil},
+		{"mixed prefixes follow the first", "ExecStart=/bin/x\nExecStart=+/bin/y\n" + dirs, 6, []string{
+			`--systemd:2: ExecStart= commands differ in the "+" prefix, so systemd gives them different filters; the model follows the first (line 1)`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := mustSystemd(t, tt.text)
+			if got := len(st.Programs); got != tt.filters {
+				t.Errorf("filters = %d, want %d", got, tt.filters)
+			}
+			if !reflect.DeepEqual(st.Warnings, tt.warnings) {
+				t.Errorf("warnings = %q\nwant %q", st.Warnings, tt.warnings)
+			}
+		})
+	}
+}
