@@ -154,7 +154,9 @@ var ErrBadUnit = errors.New("invalid systemd unit")
 // RestrictRealtime, RestrictSUIDSGID (also implied by DynamicUser=yes),
 // LockPersonality with Personality, ProtectKernelModules,
 // ProtectKernelTunables, ProtectKernelLogs, ProtectClock, ProtectHostname
-// and PrivateDevices. Other directives are ignored, silently unless they
+// and PrivateDevices; and the first ExecStart= command's "+" prefix, with
+// which systemd applies no sandboxing and so installs no filters (a
+// warning says so). Other directives are ignored, silently unless they
 // start like a hardening directive without being one (a typo such as
 // SystemCallFilters=, see hardeningPrefixes) or sit in a section without
 // exec settings ([Unit], [Install]); those get a warning.
@@ -194,8 +196,13 @@ func ParseDirectives(name, text string, opt Options) (*Stack, error) {
 	return ParseUnit(name, []byte(text), opt)
 }
 
-// Namespace flags (include/uapi/linux/sched.h) in systemd's
-// namespace_flag_map order (src/shared/nsflags.c).
+// Namespace flags (include/uapi/linux/sched.h) in the order of systemd
+// 252.38's namespace_info table (src/basic/namespace-util.c), which
+// RestrictNamespaces= parses names with (src/shared/nsflags.c:
+// namespace_flags_from_string) and seccomp_restrict_namespaces walks.
+// "time" (CLONE_NEWTIME) is in that table but not in NAMESPACE_FLAGS_ALL
+// (src/shared/nsflags.h), so it is never retained unless named, and a
+// filter that restricts anything also refuses it.
 var namespaces = []struct {
 	name string
 	flag uint64
@@ -207,8 +214,11 @@ var namespaces = []struct {
 	{"pid", 0x20000000},    // CLONE_NEWPID
 	{"user", 0x10000000},   // CLONE_NEWUSER
 	{"uts", 0x04000000},    // CLONE_NEWUTS
+	{"time", 0x00000080},   // CLONE_NEWTIME
 }
 
+// namespacesAll is systemd's NAMESPACE_FLAGS_ALL (src/shared/nsflags.h):
+// every flag of namespaces except CLONE_NEWTIME.
 const namespacesAll = 0x02000000 | 0x08000000 | 0x40000000 | 0x00020000 | 0x20000000 | 0x10000000 | 0x04000000
 
 // errnoKill is systemd's SECCOMP_ERROR_NUMBER_KILL: "kill" instead of an
@@ -237,6 +247,15 @@ type unitContext struct {
 	// whether AmbientCapabilities= holds CAP_SYS_ADMIN.
 	user, privateUsers string
 	ambientSysAdmin    bool
+	// execStart holds, per ExecStart= line (reset by an empty one), its
+	// line number and whether its prefix has "+" (fully privileged).
+	execStart []execLine
+}
+
+// execLine is one ExecStart= command as far as the model cares.
+type execLine struct {
+	line int
+	plus bool
 }
 
 const nsInitial = ^uint64(0)
@@ -412,6 +431,16 @@ func (c *unitContext) set(file string, line int, key, value string) error {
 		return nil
 	}
 	switch key {
+	case "ExecStart":
+		// src/core/load-fragment.c: config_parse_exec reads the prefix
+		// characters "@-:+!" before the path; "+" is
+		// EXEC_COMMAND_FULLY_PRIVILEGED.
+		if value == "" {
+			c.execStart = nil
+			return nil
+		}
+		prefix := value[:len(value)-len(strings.TrimLeft(value, "@-:+!|"))]
+		c.execStart = append(c.execStart, execLine{line, strings.Contains(prefix, "+")})
 	case "User":
 		c.user = value
 	case "PrivateUsers":
@@ -598,7 +627,10 @@ func (c *unitContext) parseNamespaces(file string, line int, value string, bad f
 			}
 		}
 		if !found {
-			return bad("unknown namespace type %q; want cgroup, ipc, net, mnt, pid, user or uts", w)
+			// config_parse_restrict_namespaces: "Failed to parse
+			// namespace type string, ignoring" drops the whole line.
+			c.warn(file, line, "RestrictNamespaces: unknown namespace type %q, ignoring the line (systemd does too); want cgroup, ipc, net, mnt, pid, user, uts or time", w)
+			return nil
 		}
 	}
 	if c.nsRetain == nsInitial {
@@ -750,6 +782,26 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 	}
 	b := c.bools
 
+	// exec_child: needs_sandboxing is false for a command with the "+"
+	// prefix (EXEC_COMMAND_FULLY_PRIVILEGED), and every apply_* below
+	// runs only when it is true. The model follows the first ExecStart=,
+	// the main process of every service type but oneshot.
+	if len(c.execStart) > 0 {
+		for _, e := range c.execStart[1:] {
+			if e.plus != c.execStart[0].plus {
+				c.warn(name, e.line, "ExecStart= commands differ in the \"+\" prefix, so systemd gives them different filters; the model follows the first (line %d)", c.execStart[0].line)
+				break
+			}
+		}
+		if c.execStart[0].plus {
+			c.warn(name, c.execStart[0].line, "ExecStart=+ runs the command fully privileged: systemd installs no seccomp filters for it")
+			st.Warnings, st.warnings = filters.WarningText(c.warnings), c.warnings
+			st.Privileged, st.LoaderReason = Loader(c.loaderInput(false))
+			return st, nil
+		}
+	}
+	st.Warnings, st.warnings = filters.WarningText(c.warnings), c.warnings
+
 	// apply_protect_hostname -> seccomp_protect_hostname
 	if b["ProtectHostname"] {
 		add("ProtectHostname", perArch(simple("sethostname", "setdomainname")))
@@ -787,9 +839,11 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 		add("RestrictSUIDSGID", perArch(suidFilter))
 	}
 	// apply_restrict_namespaces -> seccomp_restrict_namespaces
+	// (exec_context_restrict_namespaces_set): the full value goes to the
+	// filter, CLONE_NEWTIME bit included.
 	if c.nsRetain&namespacesAll != namespacesAll {
 		add("RestrictNamespaces", perArch(func(a *scmp.Arch) *scmp.Filter {
-			return namespaceFilter(a, c.nsRetain&namespacesAll)
+			return namespaceFilter(a, c.nsRetain)
 		}))
 	}
 	// apply_protect_sysctl -> seccomp_protect_sysctl: x32 has no _sysctl.
@@ -1056,16 +1110,23 @@ const (
 	flagOCreat = 0o100
 )
 
-// suidFilter is seccomp_restrict_suid_sgid for one architecture: creating
-// or chmod-ing a file with the set-user-ID or set-group-ID bit fails with
-// EPERM, openat2 (whose flags are out of reach) with ENOSYS.
+// suidFilter is seccomp_restrict_suid_sgid for one architecture
+// (src/shared/seccomp-util.c: seccomp_restrict_sxid, once for S_ISUID and
+// once for S_ISGID): creating or chmod-ing a file with the set-user-ID or
+// set-group-ID bit fails with EPERM, openat2 (whose flags are out of
+// reach) with ENOSYS. fchmodat2(dirfd, path, mode, flags) (Linux 6.6,
+// x86_64 nr 452) is checked like fchmodat, on its mode in args[2]: systemd
+// 252.38 adds that rule when libseccomp knows the call (__SNR_fchmodat2),
+// as Debian 12's libseccomp 2.5.4-1+deb12u1 does; with an older
+// libseccomp systemd refuses nr 452 with ENOSYS instead, which this model
+// does not follow.
 func suidFilter(a *scmp.Arch) *scmp.Filter {
 	f := forArch(a, retAllow)
 	for _, m := range []uint64{modeSISUID, modeSISGID} {
 		for _, r := range []struct {
 			name string
 			arg  int
-		}{{"chmod", 1}, {"fchmod", 1}, {"fchmodat", 2}, {"mkdir", 1}, {"mkdirat", 2}, {"mknod", 1}, {"mknodat", 2}} {
+		}{{"chmod", 1}, {"fchmod", 1}, {"fchmodat", 2}, {"fchmodat2", 2}, {"mkdir", 1}, {"mkdirat", 2}, {"mknod", 1}, {"mknodat", 2}} {
 			f.Rules = append(f.Rules, scmp.Rule{Syscall: r.name, Action: retEPERM, Conds: []scmp.Cond{masked(r.arg, m)}})
 		}
 		f.Rules = append(f.Rules,
@@ -1077,15 +1138,18 @@ func suidFilter(a *scmp.Arch) *scmp.Filter {
 	return f
 }
 
-// namespaceFilter is seccomp_restrict_namespaces for one architecture:
-// clone3 fails with ENOSYS (its flags are out of reach, so callers fall
-// back to clone); unshare and clone with a refused CLONE_NEW* flag, and
-// setns with one or with flags 0 (or setns at all when nothing is
-// retained), fail with EPERM.
+// namespaceFilter is seccomp_restrict_namespaces
+// (src/shared/seccomp-util.c) for one architecture: clone3 fails with
+// ENOSYS (its flags are out of reach, so callers fall back to clone);
+// unshare and clone with a refused CLONE_NEW* flag, and setns with one or
+// with flags 0 (or setns at all when nothing of NAMESPACE_FLAGS_ALL is
+// retained), fail with EPERM. The refused flags are every entry of
+// namespace_info that retain lacks, CLONE_NEWTIME included (systemd
+// 252.38; the VM check found its three extra instructions per filter).
 func namespaceFilter(a *scmp.Arch, retain uint64) *scmp.Filter {
 	f := forArch(a, retAllow)
 	f.Rules = append(f.Rules, scmp.Rule{Syscall: "clone3", Action: retENOSYS})
-	if retain == 0 {
+	if retain&namespacesAll == 0 {
 		f.Rules = append(f.Rules, scmp.Rule{Syscall: "setns", Action: retEPERM})
 	} else {
 		f.Rules = append(f.Rules, scmp.Rule{Syscall: "setns", Action: retEPERM, Conds: []scmp.Cond{{Arg: 1, Op: scmp.EQ, Datum: 0}}})
@@ -1097,7 +1161,7 @@ func namespaceFilter(a *scmp.Arch, retain uint64) *scmp.Filter {
 		f.Rules = append(f.Rules,
 			scmp.Rule{Syscall: "unshare", Action: retEPERM, Conds: []scmp.Cond{masked(0, ns.flag)}},
 			scmp.Rule{Syscall: "clone", Action: retEPERM, Conds: []scmp.Cond{masked(0, ns.flag)}})
-		if retain != 0 {
+		if retain&namespacesAll != 0 {
 			f.Rules = append(f.Rules, scmp.Rule{Syscall: "setns", Action: retEPERM, Conds: []scmp.Cond{masked(1, ns.flag)}})
 		}
 	}

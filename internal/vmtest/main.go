@@ -132,7 +132,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.mdOut, "o", "", "also write the results table (Markdown) to this file")
 	fs.IntVar(&o.memMB, "mem", 1024, "guest memory in MiB")
 	fs.IntVar(&o.cpus, "cpus", 2, "guest CPUs")
-	fs.BoolVar(&o.systemd, "systemd", false, "instead of the matrix: boot the first -kernels kernel (amd64) with the host's systemd as init and compare a unit's real filters with the model")
+	fs.BoolVar(&o.systemd, "systemd", false, "instead of the matrix: boot the first -kernels kernel (amd64) with the host's systemd as init and compare the real filters of probe units and of VM copies of the host's logind, journald, timesyncd and networkd units with the model, filter by filter")
 	fs.BoolVar(&o.fromLogs, "from-logs", false, "boot nothing: render the table from the console logs of an earlier run (wall time is then the guest's step time)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err

@@ -40,32 +40,141 @@ SystemCallErrorNumber=EPERM
 SystemCallLog=@obsolete
 `
 
-const checkUnit = `[Unit]
-Description=seccompbench VM check: compare probe.service's filters with the model
-After=probe.service
-Requires=probe.service
+// variantUnit covers what probeUnit and the host's units leave out:
+// DynamicUser= (which implies RestrictSUIDSGID=), a RestrictNamespaces=
+// list (setns by flag) that retains CLONE_NEWTIME, a
+// RestrictAddressFamilies= deny list, SystemCallArchitectures= keeping x86
+// (so the later directives install x86 filters too), Personality=,
+// a SystemCallLog= deny list, SystemCallFilter= deny lists with the
+// default action (kill) and a per-call errno, and the directives that need
+// a mount namespace (ProtectKernelTunables=, PrivateDevices=, ...).
+const variantUnit = `[Unit]
+Description=seccompbench VM probe: the directives and forms probe.service leaves out
+DefaultDependencies=no
+
+[Service]
+Type=simple
+ExecStart=/vmtest/` + variantComm + `
+DynamicUser=yes
+RestrictNamespaces=net time
+RestrictAddressFamilies=~AF_PACKET AF_NETLINK
+MemoryDenyWriteExecute=yes
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectClock=yes
+PrivateDevices=yes
+SystemCallArchitectures=native x86
+Personality=x86-64
+LockPersonality=yes
+SystemCallLog=~@basic-io @io-event @signal @timer
+SystemCallFilter=~@mount @swap @reboot @raw-io
+SystemCallFilter=~mincore:ENOSYS
+`
+
+// variantComm is variantUnit's daemon.
+const variantComm = "variant-probe"
+
+// allowUnit covers an allow list whose default action is kill (no
+// SystemCallErrorNumber=) with a ~name:errno exception and a deny line
+// merged in, SystemCallLog= as a list, RestrictNamespaces= inverted,
+// RestrictAddressFamilies=none and SystemCallArchitectures= keeping x32
+// (so the later directives install x32 filters too).
+const allowUnit = `[Unit]
+Description=seccompbench VM probe: an allow list that kills, and x32 kept
+DefaultDependencies=no
+
+[Service]
+Type=simple
+ExecStart=/vmtest/` + allowComm + `
+NoNewPrivileges=yes
+RestrictNamespaces=~user mnt
+RestrictAddressFamilies=none
+MemoryDenyWriteExecute=yes
+RestrictRealtime=yes
+SystemCallArchitectures=x86-64 x32
+LockPersonality=yes
+SystemCallFilter=@system-service @clock
+SystemCallFilter=~@resources
+SystemCallFilter=~write:EROFS
+SystemCallLog=@privileged
+`
+
+// allowComm is allowUnit's daemon.
+const allowComm = "allow-probe"
+
+// plusUnit runs its command with the "+" prefix: systemd applies no
+// sandboxing to it (src/core/execute.c: exec_child, needs_sandboxing), so
+// none of its hardening directives may install a filter.
+const plusUnit = `[Unit]
+Description=seccompbench VM probe: ExecStart=+ installs no filters
+DefaultDependencies=no
+
+[Service]
+Type=simple
+ExecStart=+/vmtest/` + plusComm + `
+NoNewPrivileges=yes
+RestrictNamespaces=yes
+RestrictSUIDSGID=yes
+SystemCallArchitectures=native
+SystemCallFilter=@system-service
+`
+
+// plusComm is plusUnit's daemon.
+const plusComm = "plus-probe"
+
+// probeComm is the probe unit's daemon, as /vmtest/probe-daemon runs it.
+const probeComm = "probe-daemon"
+
+// checkUnit returns the unit that compares each of units (VM unit name
+// and its daemon's comm) with the model once they run. It only Wants=
+// them: a unit that does not start is reported as a failure of its own
+// test, not as a check that never ran.
+func checkUnit(units [][2]string) string {
+	var names, args []string
+	for _, u := range units {
+		names = append(names, u[0])
+		args = append(args, u[0]+"="+u[1])
+	}
+	return `[Unit]
+Description=seccompbench VM check: compare the units' filters with the model
+After=` + strings.Join(names, " ") + `
+Wants=` + strings.Join(names, " ") + `
 DefaultDependencies=no
 
 [Service]
 Type=oneshot
-ExecStart=/vmtest/init systemd-check probe.service
+ExecStart=/vmtest/init systemd-check ` + strings.Join(args, " ") + `
 StandardOutput=tty
 StandardError=tty
 TTYPath=/dev/console
 `
+}
 
 const vmtestTarget = `[Unit]
 Description=seccompbench VM test
-Requires=probe.service check.service
+Requires=check.service
 After=check.service
 AllowIsolate=yes
 DefaultDependencies=no
 `
 
+// vmUsers are /etc/passwd and /etc/group of the VM: root, nobody and the
+// system users the real units name in User= (Debian 12's sysusers
+// entries; the IDs are the VM's own).
+const (
+	vmPasswd = "root:x:0:0:root:/root:/bin/sh\n" +
+		"nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n" +
+		"systemd-network:x:998:998:systemd Network Management:/:/usr/sbin/nologin\n" +
+		"systemd-timesync:x:997:997:systemd Time Synchronization:/:/usr/sbin/nologin\n"
+	vmGroup = "root:x:0:\nnogroup:x:65534:\nsystemd-network:x:998:\nsystemd-timesync:x:997:\n"
+)
+
 // runSystemd boots k (an amd64 kernel) with the host's systemd as PID 1
-// (rdinit=/usr/lib/systemd/systemd) and probe.service, whose filters
-// check.service reads back with `seccompbench inspect` and compares with
-// `seccompbench compile --systemd-stack --compiler libseccomp`. systemd,
+// (rdinit=/usr/lib/systemd/systemd), probe.service and a VM copy of each
+// of the host's realUnits (deriveUnit), whose filters check.service reads
+// back with `seccompbench inspect` and compares with `seccompbench compile
+// --systemd-stack --compiler libseccomp`, unit by unit. systemd,
 // seccompbench (built with -tags libseccomp, so it lays filters out with
 // the same libseccomp systemd links) and their shared libraries come from
 // the host, which must be Debian bookworm with systemd 252 (the version
@@ -121,10 +230,42 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 		if err := build([]string{"CGO_ENABLED=1", "GOARCH=amd64"}, "build", "-tags", "libseccomp", "-o", sb, "./cmd/seccompbench"); err != nil {
 			return err
 		}
-		for dst, src := range map[string]string{"vmtest/init": initBin, "vmtest/probe-daemon": initBin, "vmtest/seccompbench": sb} {
+		for dst, src := range map[string]string{"vmtest/init": initBin, "vmtest/" + probeComm: initBin, "vmtest/seccompbench": sb} {
 			if err := fs.Copy(dst, src); err != nil {
 				return err
 			}
+		}
+		units := [][2]string{{"probe.service", probeComm}}
+		for _, p := range []struct{ name, text, comm string }{
+			{"variant.service", variantUnit, variantComm},
+			{"allowlist.service", allowUnit, allowComm},
+			{"privileged.service", plusUnit, plusComm},
+		} {
+			fs.File("etc/systemd/system/"+p.name, []byte(p.text), 0o644)
+			if err := fs.Copy("vmtest/"+p.comm, initBin); err != nil {
+				return err
+			}
+			units = append(units, [2]string{p.name, p.comm})
+		}
+		for _, u := range realUnits {
+			data, err := os.ReadFile(filepath.Join(hostUnitDir, u.Name))
+			if err != nil {
+				logf("%s: not checked: %v", u.Name, err)
+				continue
+			}
+			text, changes, err := deriveUnit(u, data)
+			if err != nil {
+				return err
+			}
+			logf("%s -> %s:", u.Name, u.vmName())
+			for _, c := range changes {
+				logf("  %s", c)
+			}
+			fs.File("etc/systemd/system/"+u.vmName(), []byte(text), 0o644)
+			if err := fs.Copy("vmtest/"+u.Comm, initBin); err != nil {
+				return err
+			}
+			units = append(units, [2]string{u.vmName(), u.Comm})
 		}
 		systemd := "/usr/lib/systemd/systemd"
 		if err := fs.Copy(systemd, systemd); err != nil {
@@ -145,10 +286,10 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 			return err
 		}
 		fs.File("etc/machine-id", nil, 0o444)
-		fs.File("etc/passwd", []byte("root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"), 0o644)
-		fs.File("etc/group", []byte("root:x:0:\nnogroup:x:65534:\n"), 0o644)
+		fs.File("etc/passwd", []byte(vmPasswd), 0o644)
+		fs.File("etc/group", []byte(vmGroup), 0o644)
 		fs.File("etc/systemd/system/probe.service", []byte(probeUnit), 0o644)
-		fs.File("etc/systemd/system/check.service", []byte(checkUnit), 0o644)
+		fs.File("etc/systemd/system/check.service", []byte(checkUnit(units)), 0o644)
 		fs.File("etc/systemd/system/vmtest.target", []byte(vmtestTarget), 0o644)
 		initrd := filepath.Join(work, "initramfs.cpio")
 		f, err := os.Create(initrd)
@@ -166,9 +307,12 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 		if err != nil {
 			return err
 		}
+		// loglevel=4: the kernel's audit lines for SystemCallLog= (type
+		// 1326, KERN_NOTICE) stay off the console, where they would land
+		// in the middle of the check's marker and result lines.
 		for i, a := range args {
 			if a == "-append" {
-				args[i+1] = "console=ttyS0 panic=-1 rdinit=" + systemd + " systemd.unit=vmtest.target systemd.show_status=0 systemd.log_level=warning systemd.crash_reboot=1 systemd.log_target=console"
+				args[i+1] = "console=ttyS0 loglevel=4 panic=-1 rdinit=" + systemd + " systemd.unit=vmtest.target systemd.show_status=0 systemd.log_level=warning systemd.crash_reboot=1 systemd.log_target=console"
 			}
 		}
 		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
@@ -196,6 +340,11 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 	r.wall = time.Since(start)
 	if r.res != nil {
 		logf("systemd on %s: %s", k.Name, r.res.Summary())
+		if b, err := os.ReadFile(r.logPath); err == nil {
+			for _, l := range unitSummaries(b) {
+				logf("%s", l)
+			}
+		}
 	}
 	return []row{r}, r.err
 }
@@ -215,3 +364,21 @@ func sharedLibs(ctx context.Context, bin string) ([]string, error) {
 	}
 	return libs, nil
 }
+
+// unitSummaries returns the guest's per-unit verdict lines ("UNIT: N of M
+// filters byte-identical ..." and "UNIT: no ... process") from a console
+// log.
+func unitSummaries(log []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(log), "\n") {
+		l = strings.TrimSpace(strings.TrimRight(l, "\r"))
+		if i := strings.Index(l, summaryTag); i >= 0 {
+			out = append(out, strings.TrimSpace(l[i+len(summaryTag):]))
+		}
+	}
+	return out
+}
+
+// summaryTag starts the guest's per-unit verdict line
+// (vminit/systemd.go prints the same text).
+const summaryTag = "unit verdict:"

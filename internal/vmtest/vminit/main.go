@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -27,10 +26,10 @@ import (
 
 func main() {
 	switch {
-	case filepath.Base(os.Args[0]) == "probe-daemon":
+	case isProbeDaemon(os.Args[0]):
 		probeDaemon()
-	case len(os.Args) == 3 && os.Args[1] == "systemd-check":
-		systemdCheck(os.Args[2])
+	case len(os.Args) >= 3 && os.Args[1] == "systemd-check":
+		systemdCheck(os.Args[2:])
 		return
 	}
 	err := run()

@@ -15,18 +15,25 @@ import (
 )
 
 // The systemd-as-init check (go run ./internal/vmtest -systemd): systemd
-// is PID 1; probe.service runs this binary as /vmtest/probe-daemon, which
-// only sleeps under the filters systemd installed; check.service runs it
-// as "vminit systemd-check UNIT", which reads the daemon's filters back
-// with `seccompbench inspect` and compares them, filter by filter, with
-// `seccompbench compile --systemd-stack UNIT --compiler libseccomp`, then
-// powers off.
+// is PID 1; probe.service runs this binary as /vmtest/probe-daemon, and
+// each VM copy of a host unit runs it under a name of its own
+// (/vmtest/logind-probe, ...); all only sleep under the filters systemd
+// installed. check.service runs it as "vminit systemd-check UNIT=COMM...",
+// which reads each daemon's filters back with `seccompbench inspect` and
+// compares them, filter by filter, with `seccompbench compile
+// --systemd-stack UNIT --compiler libseccomp`, then powers off.
 
 // probeDaemon blocks forever.
 func probeDaemon() {
 	for {
 		time.Sleep(time.Hour)
 	}
+}
+
+// isProbeDaemon reports whether argv0 names a probe daemon.
+func isProbeDaemon(argv0 string) bool {
+	b := filepath.Base(argv0)
+	return b == "probe-daemon" || strings.HasSuffix(b, "-probe")
 }
 
 type filterSum struct {
@@ -36,17 +43,32 @@ type filterSum struct {
 	SHA256       string `json:"sha256"`
 }
 
-// systemdCheck prints one go-test-like result line per filter between
-// protocol markers and powers the machine off.
-func systemdCheck(unit string) {
+// summaryTag starts the per-unit verdict line the host collects
+// (internal/vmtest/systemd.go: unitSummaries).
+const summaryTag = "unit verdict:"
+
+// systemdCheck compares each UNIT=COMM of args, printing one go-test-like
+// top-level result per unit (TestSystemd_UNIT, with a subtest per filter)
+// between protocol markers, and powers the machine off.
+func systemdCheck(args []string) {
 	fmt.Printf("%s systemd-stack\n", protocol.Begin)
 	start := time.Now()
 	code := 0
-	if err := compareStack(unit); err != nil {
-		fmt.Printf("--- FAIL: TestSystemdStack (0.00s)\n    %v\n", err)
-		code = 1
-	} else {
-		fmt.Printf("--- PASS: TestSystemdStack (0.00s)\n")
+	// The units start together; one deadline for all of them.
+	deadline := time.Now().Add(30 * time.Second)
+	for _, a := range args {
+		unit, comm, ok := strings.Cut(a, "=")
+		if !ok {
+			unit, comm = a, "probe-daemon"
+		}
+		test := "TestSystemd_" + strings.TrimSuffix(unit, ".service")
+		t0 := time.Now()
+		if err := compareStack(test, unit, comm, deadline); err != nil {
+			fmt.Printf("--- FAIL: %s (%.2fs)\n    %v\n", test, time.Since(t0).Seconds(), err)
+			code = 1
+		} else {
+			fmt.Printf("--- PASS: %s (%.2fs)\n", test, time.Since(t0).Seconds())
+		}
 	}
 	fmt.Printf("%s systemd-stack exit=%d seconds=%.1f\n", protocol.End, code, time.Since(start).Seconds())
 	fmt.Println(protocol.Done)
@@ -55,12 +77,14 @@ func systemdCheck(unit string) {
 	syscall.Reboot(syscall.LINUX_REBOOT_CMD_POWER_OFF)
 }
 
-func compareStack(unit string) error {
-	pid, err := findProc("probe-daemon", 30*time.Second)
+func compareStack(test, unit, comm string, deadline time.Time) error {
+	pid, err := findProc(comm, deadline)
 	if err != nil {
+		fmt.Printf("    %s %s: %v (the unit did not start; see systemd's messages above)\n", summaryTag, unit, err)
 		return err
 	}
-	out, err := exec.Command("/vmtest/seccompbench", "inspect", "--format", "json", "--save", "/tmp/saved", fmt.Sprint(pid)).Output()
+	saved := "/tmp/saved-" + unit
+	out, err := exec.Command("/vmtest/seccompbench", "inspect", "--format", "json", "--save", saved, fmt.Sprint(pid)).Output()
 	if err != nil {
 		return fmt.Errorf("inspect %d: %w\n%s", pid, err, out)
 	}
@@ -85,9 +109,10 @@ func compareStack(unit string) error {
 	if err := json.Unmarshal(out, &model); err != nil {
 		return fmt.Errorf("decode compile output: %w", err)
 	}
-	fmt.Printf("    systemd installed %d filters on %s (pid %d); the model has %d\n", len(real), unit, pid, len(model.Filters))
-	bad := 0
-	for i := 0; i < max(len(real), len(model.Filters)); i++ {
+	fmt.Printf("    systemd installed %d filters on %s (pid %d, %s; %s); the model has %d\n", len(real), unit, pid, comm, procFacts(pid), len(model.Filters))
+	bad, same := 0, 0
+	n := max(len(real), len(model.Filters))
+	for i := 0; i < n; i++ {
 		var r, m filterSum
 		if i < len(real) {
 			r = real[i]
@@ -101,17 +126,51 @@ func compareStack(unit string) error {
 			bad++
 			// The kernel's copy, disassembled, for comparison with
 			// `compile --systemd-stack --format text` on the host.
-			if out, err := exec.Command("/vmtest/seccompbench", "compile", fmt.Sprintf("/tmp/saved/filter-%02d.bpf", i)).CombinedOutput(); err == nil {
+			if out, err := exec.Command("/vmtest/seccompbench", "compile", fmt.Sprintf("%s/filter-%02d.bpf", saved, i)).CombinedOutput(); err == nil {
 				fmt.Printf("        kernel filter %d (%s):\n%s", i, m.Name, indent(string(out), "        | "))
 			}
+		} else {
+			same++
 		}
-		fmt.Printf("    --- %s: TestSystemdStack/filter-%02d (0.00s)\n", verdict, i)
+		fmt.Printf("    --- %s: %s/filter-%02d (0.00s)\n", verdict, test, i)
 		fmt.Printf("        kernel: %d insns %.16s   model: %s %d insns %.16s\n", r.Instructions, r.SHA256, m.Name, m.Instructions, m.SHA256)
 	}
+	fmt.Printf("    %s %s: %d of %d filters byte-identical (kernel %d, model %d)\n", summaryTag, unit, same, n, len(real), len(model.Filters))
 	if bad > 0 {
-		return fmt.Errorf("%d of %d filters differ from the model", bad, max(len(real), len(model.Filters)))
+		return fmt.Errorf("%d of %d filters differ from the model", bad, n)
 	}
 	return nil
+}
+
+// procFacts says under which identity and sandbox pid runs, from
+// /proc/PID/status (Uid, NoNewPrivs, Seccomp_filters) and whether its
+// mount namespace is PID 1's: evidence that the unit's other directives
+// (User=, ProtectSystem=, PrivateTmp=, ...) took effect too.
+func procFacts(pid int) string {
+	var facts []string
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			k, v, _ := strings.Cut(l, ":")
+			switch k {
+			case "Uid":
+				if f := strings.Fields(v); len(f) > 0 {
+					facts = append(facts, "uid "+f[0])
+				}
+			case "NoNewPrivs", "Seccomp_filters":
+				facts = append(facts, k+" "+strings.TrimSpace(v))
+			}
+		}
+	}
+	own, err1 := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", pid))
+	init, err2 := os.Readlink("/proc/1/ns/mnt")
+	switch {
+	case err1 != nil || err2 != nil:
+	case own == init:
+		facts = append(facts, "PID 1's mount namespace")
+	default:
+		facts = append(facts, "own mount namespace")
+	}
+	return strings.Join(facts, ", ")
 }
 
 // decodeOneOrMany decodes a JSON array of processes, or one object.
@@ -131,9 +190,9 @@ func decodeOneOrMany(b []byte, procs any) error {
 }
 
 // findProc returns the PID of the first process whose comm is name,
-// waiting up to timeout for it to appear.
-func findProc(name string, timeout time.Duration) (int, error) {
-	deadline := time.Now().Add(timeout)
+// waiting until deadline for it to appear.
+func findProc(name string, deadline time.Time) (int, error) {
+	start := time.Now()
 	for {
 		dirs, _ := filepath.Glob("/proc/[0-9]*/comm")
 		for _, d := range dirs {
@@ -145,7 +204,7 @@ func findProc(name string, timeout time.Duration) (int, error) {
 			}
 		}
 		if time.Now().After(deadline) {
-			return 0, fmt.Errorf("no %s process after %s", name, timeout)
+			return 0, fmt.Errorf("no %s process after %s", name, time.Since(start).Round(time.Second))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
