@@ -85,6 +85,7 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 	is := stats.Robust(inst, opts.Confidence, opts.Seed)
 	split := stats.SplitCost(stats.Estimate{Center: is.Center, Lo: is.Lo, Hi: is.Hi}, meas)
 	cpu := stats.RobustDiff(bcpu, xcpu, opts.Confidence, opts.Seed)
+	cpuChk := stats.CheckPrediction(stated, stats.DiffEstimate(cpu))
 	return &report.EstimateCommand{Argv: opts.Command, Filters: n, Variant: string(variant), Trials: info.Blocks, RunsPerChild: info.Runs,
 		BaselineRunNs:    stats.Median(b),
 		PredictedAddedNs: stated.Center, PredictedCILowNs: stated.Lo, PredictedCIHighNs: stated.Hi,
@@ -92,6 +93,7 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 		MeasuredAddedNs: meas.Center, MeasuredCILowNs: meas.Lo, MeasuredCIHighNs: meas.Hi,
 		MeasuredCPUAddedNs: cpu.Delta, MeasuredCPUCILowNs: cpu.Lo, MeasuredCPUCIHighNs: cpu.Hi,
 		Ratio: chk.Ratio, ErrorPct: chk.ErrorPct, Covered: chk.Covered, CoveredByCalibration: calOnly.Covered,
+		Overlap: chk.Overlap, CPURatio: cpuChk.Ratio, CPUErrorPct: cpuChk.ErrorPct, CPUCovered: cpuChk.Covered,
 		InstallNs: is.Center, InstallShare: split.InstallShare, Dominant: split.Dominant}, nil
 }
 

@@ -40,7 +40,8 @@ func fakeCommandRun(base, stacked []float64, n int) func(context.Context, runner
 // with the model error as 39 ± √(3² + (0.25·39)²) = 39 ± 10.20 ms, so
 // [28.80, 49.20]: ratio 0.78, error -22 %, not covered. CPU: medians 50
 // and 76 ms, +26 ms. Install 2 ms against 50 ms running: running
-// dominates, install 2/52 of the total.
+// dominates, install 2/52 of the total. Against CPU: ratio 39/26 = 1.5,
+// error +50 %, not covered.
 func TestMeasureCommandArithmetic(t *testing.T) {
 	ms := func(xs ...float64) []float64 {
 		for i := range xs {
@@ -75,6 +76,8 @@ func TestMeasureCommandArithmetic(t *testing.T) {
 		{"error %", c.ErrorPct, -22},
 		{"baseline", c.BaselineRunNs, 100e6},
 		{"CPU added", c.MeasuredCPUAddedNs, 26e6},
+		{"CPU ratio", c.CPURatio, 1.5},
+		{"CPU error %", c.CPUErrorPct, 50},
 		{"install", c.InstallNs, 2e6},
 		{"install share", c.InstallShare, 2.0 / 52},
 	}
@@ -85,6 +88,13 @@ func TestMeasureCommandArithmetic(t *testing.T) {
 	}
 	if c.Covered || c.CoveredByCalibration || c.Dominant != "running" || c.Filters != 16 || c.Variant != "defeat" {
 		t.Errorf("covered %v / %v, dominant %q, cell %d %s; want false, false, running, 16 defeat", c.Covered, c.CoveredByCalibration, c.Dominant, c.Filters, c.Variant)
+	}
+	// CPU +26 ms lies below the stated [28.80, 49.20] ms.
+	if c.CPUCovered {
+		t.Errorf("CPU covered, want not: +26 ms is below the stated interval")
+	}
+	if want := c.PredictedCILowNs <= c.MeasuredCIHighNs && c.MeasuredCILowNs <= c.PredictedCIHighNs; c.Overlap != want {
+		t.Errorf("overlap %v, want %v for stated [%v, %v] and measured [%v, %v]", c.Overlap, want, c.PredictedCILowNs, c.PredictedCIHighNs, c.MeasuredCILowNs, c.MeasuredCIHighNs)
 	}
 	if !(c.MeasuredCILowNs <= 50e6 && 50e6 <= c.MeasuredCIHighNs) {
 		t.Errorf("measured interval [%v, %v] misses its center", c.MeasuredCILowNs, c.MeasuredCIHighNs)
