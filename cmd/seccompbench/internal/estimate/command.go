@@ -56,8 +56,11 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 	if err != nil {
 		return nil, err
 	}
+	// Placement sampled as run samples it: the prediction's stack
+	// calibration averages over JIT placements, so the measurement must
+	// too, or one placement's luck (±25 % per filter) decides the error.
 	cfg := runner.Config{Programs: base, Counts: []int{0, n}, Variants: []runner.Variant{variant}, Workload: w,
-		Trials: opts.Trials, Seed: opts.Seed, MaxTime: opts.MaxTime}
+		Trials: opts.Trials, Seed: opts.Seed, MaxTime: opts.MaxTime, Placement: runner.DefaultPlacement()}
 	opts.progressf("measuring: %s under 0 and %d filters, %d trials ...\n", w.Op, n, opts.Trials)
 	run := opts.MeasureCommand
 	if run == nil {
