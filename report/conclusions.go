@@ -80,16 +80,17 @@ func controlConclusion(c Control, ssb string, trials int) string {
 // perFilterConclusion is the clause of Explain about a fit's per-filter
 // cost, starting with "; ".
 func perFilterConclusion(fit Fit, conf float64, trials int) string {
-	ci := fmt.Sprintf("%.0f%% CI [%.2f, %.2f]", conf*100, num(fit.PerFilterCILowNs), num(fit.PerFilterCIHighNs))
+	u := unitFor(fit.BaselineNs)
+	ci := fmt.Sprintf("%.0f%% CI [%.2f, %.2f]", conf*100, u.v(fit.PerFilterCILowNs), u.v(fit.PerFilterCIHighNs))
 	m := PerFilterMargin(fit.BaselineNs)
 	con := stats.Conclude(fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs, m)
 	switch con.Verdict {
 	case stats.Negligible:
-		return fmt.Sprintf("; per-filter cost ~0 ns (%.2f ns, %s, within ±%.2g ns)", num(fit.PerFilterNs), ci, m)
+		return fmt.Sprintf("; per-filter cost ~0 %s (%.2f %s, %s, within ±%.2g %s)", u.name, u.v(fit.PerFilterNs), u.name, ci, m/u.div, u.name)
 	case stats.Positive:
-		return fmt.Sprintf("; each filter adds %.1f ns per op (%s)", num(fit.PerFilterNs), ci)
+		return fmt.Sprintf("; each filter adds %.1f %s per op (%s)", u.v(fit.PerFilterNs), u.name, ci)
 	case stats.Negative:
-		return fmt.Sprintf("; the per-filter cost came out negative (%.2f ns, %s), which no filter can cause: noise or drift dominates, so this run cannot answer what a filter costs; measure again with more --trials on a quieter CPU", num(fit.PerFilterNs), ci)
+		return fmt.Sprintf("; the per-filter cost came out negative (%.2f %s, %s), which no filter can cause: noise or drift dominates, so this run cannot answer what a filter costs; measure again with more --trials on a quieter CPU", u.v(fit.PerFilterNs), u.name, ci)
 	}
 	return fmt.Sprintf("; the per-filter cost is inconclusive (%.2f ns, %s): it can be told neither from 0 nor bounded within ±%.2g ns; %s",
 		num(fit.PerFilterNs), ci, m, inconclusiveAdvice(con, " ns", trials, true))
@@ -100,13 +101,14 @@ func perFilterConclusion(fit Fit, conf float64, trials int) string {
 // its margin is not worth a sentence).
 func entryConclusion(fit Fit, conf float64, trials int) string {
 	con := stats.Conclude(fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs, EntryMargin(fit.BaselineNs))
-	ci := fmt.Sprintf("%.0f%% CI [%.0f, %.0f]", conf*100, num(fit.EntryCILowNs), num(fit.EntryCIHighNs))
+	u := unitFor(fit.BaselineNs)
+	ci := fmt.Sprintf("%.0f%% CI [%s, %s]", conf*100, u.f0(fit.EntryCILowNs), u.f0(fit.EntryCIHighNs))
 	var s string
 	switch con.Verdict {
 	case stats.Positive:
-		s = fmt.Sprintf(", and turning filtering on costs %.0f ns per op once (entry, %s)", num(fit.EntryNs), ci)
+		s = fmt.Sprintf(", and turning filtering on costs %s %s per op once (entry, %s)", u.f0(fit.EntryNs), u.name, ci)
 	case stats.Negative:
-		s = fmt.Sprintf("; the entry term came out negative (%.0f ns, %s), which no filter can cause: this run cannot answer what turning filtering on costs", num(fit.EntryNs), ci)
+		s = fmt.Sprintf("; the entry term came out negative (%s %s, %s), which no filter can cause: this run cannot answer what turning filtering on costs", u.f0(fit.EntryNs), u.name, ci)
 	}
 	if s != "" && fit.R2 < LowR2 && fit.N > 0 {
 		s += fmt.Sprintf(" (the fitted line explains %.1f %% of the spread between children, R² %.3f)", 100*math.Max(0, fit.R2), num(fit.R2))
@@ -206,4 +208,36 @@ func factorText(x float64) string {
 		return fmt.Sprintf("%.1f", x)
 	}
 	return fmt.Sprintf("%.0f", x)
+}
+
+// timeUnit scales ns for display: syscall loops stay in ns, whole
+// commands (the command workload, whose runs take milliseconds) read in
+// µs or ms instead of eight-digit ns.
+type timeUnit struct {
+	name string  // "ns", "µs" or "ms"
+	div  float64 // ns per unit
+}
+
+// unitFor picks the unit for a document or fit whose 0-filter baseline is
+// baselineNs ns per op: ms from 1 ms, µs from 10 µs, else ns.
+func unitFor(baselineNs float64) timeUnit {
+	switch {
+	case baselineNs >= 1e6:
+		return timeUnit{"ms", 1e6}
+	case baselineNs >= 1e4:
+		return timeUnit{"µs", 1e3}
+	}
+	return timeUnit{"ns", 1}
+}
+
+// v returns ns in the unit (NaN stays NaN for num's callers).
+func (u timeUnit) v(ns float64) num { return num(ns / u.div) }
+
+// f0 formats ns in the unit: no decimals in ns (as before), two in µs
+// and ms.
+func (u timeUnit) f0(ns float64) string {
+	if u.div == 1 {
+		return fmt.Sprintf("%.0f", num(ns))
+	}
+	return fmt.Sprintf("%.2f", u.v(ns))
 }

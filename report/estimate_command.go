@@ -29,6 +29,18 @@ type EstimateCommand struct {
 	PredictedCIHighNs   float64 `json:"predicted_ci_high_ns"`
 	CalibrationCILowNs  float64 `json:"predicted_calibration_ci_low_ns"`
 	CalibrationCIHighNs float64 `json:"predicted_calibration_ci_high_ns"`
+	// SyscallsAddedNs is the per-syscall model's share of
+	// PredictedAddedNs; ProcessAddedNs (with its interval) the per-process
+	// term, what the stack adds to a run of ProcessProbe (/bin/true):
+	// starting and ending a process under a freshly installed stack,
+	// beyond the install. ProcessCPUAddedNs is its CPU part. Zero with an
+	// empty ProcessProbe when not measured.
+	SyscallsAddedNs   float64 `json:"predicted_syscalls_added_ns"`
+	ProcessAddedNs    float64 `json:"process_added_ns"`
+	ProcessCILowNs    float64 `json:"process_ci_low_ns"`
+	ProcessCIHighNs   float64 `json:"process_ci_high_ns"`
+	ProcessCPUAddedNs float64 `json:"process_cpu_added_ns"`
+	ProcessProbe      string  `json:"process_probe,omitempty"`
 	// MeasuredAddedNs is the measured added run time (difference of the
 	// medians over children), with a bootstrap interval.
 	MeasuredAddedNs  float64 `json:"measured_added_ns"`
@@ -75,7 +87,7 @@ func (c *EstimateCommand) Finite() *EstimateCommand {
 		return nil
 	}
 	cc := *c
-	for _, p := range []*float64{&cc.BaselineRunNs, &cc.PredictedAddedNs, &cc.PredictedCILowNs, &cc.PredictedCIHighNs,
+	for _, p := range []*float64{&cc.BaselineRunNs, &cc.PredictedAddedNs, &cc.SyscallsAddedNs, &cc.ProcessAddedNs, &cc.ProcessCILowNs, &cc.ProcessCIHighNs, &cc.ProcessCPUAddedNs, &cc.PredictedCILowNs, &cc.PredictedCIHighNs,
 		&cc.CalibrationCILowNs, &cc.CalibrationCIHighNs, &cc.MeasuredAddedNs, &cc.MeasuredCILowNs, &cc.MeasuredCIHighNs,
 		&cc.MeasuredCPUAddedNs, &cc.MeasuredCPUCILowNs, &cc.MeasuredCPUCIHighNs, &cc.Ratio, &cc.ErrorPct, &cc.CPURatio, &cc.CPUErrorPct, &cc.InstallNs, &cc.InstallShare} {
 		*p = finite(*p)
@@ -94,6 +106,10 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
 	fmt.Fprintf(w, "  baseline run     %s\n", durationText(c.BaselineRunNs))
 	fmt.Fprintf(w, "  predicted added  %s [%s, %s]   (calibration only: [%s, %s])\n", signed(c.PredictedAddedNs),
 		signed(c.PredictedCILowNs), signed(c.PredictedCIHighNs), signed(c.CalibrationCILowNs), signed(c.CalibrationCIHighNs))
+	if c.ProcessProbe != "" {
+		fmt.Fprintf(w, "  of which          %s from the syscalls (model) and %s [%s, %s] per process (measured: `%s` under the same stack, beyond the install; CPU %s)\n",
+			signed(c.SyscallsAddedNs), signed(c.ProcessAddedNs), signed(c.ProcessCILowNs), signed(c.ProcessCIHighNs), c.ProcessProbe, signed(c.ProcessCPUAddedNs))
+	}
 	fmt.Fprintf(w, "  measured added   %s [%s, %s]   (CPU user+sys %s [%s, %s])\n", signed(c.MeasuredAddedNs),
 		signed(c.MeasuredCILowNs), signed(c.MeasuredCIHighNs), signed(c.MeasuredCPUAddedNs), signed(c.MeasuredCPUCILowNs), signed(c.MeasuredCPUCIHighNs))
 	verdict := "the prediction's interval covers the measurement"

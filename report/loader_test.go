@@ -173,3 +173,24 @@ func TestPlacementClauseZero(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeUnit: whole commands (baselines of milliseconds) read in ms in
+// the sentences, syscall loops stay in ns.
+func TestTimeUnit(t *testing.T) {
+	for _, tt := range []struct {
+		base float64
+		want string
+	}{{300, "ns"}, {2e4, "µs"}, {1.4e8, "ms"}} {
+		if got := unitFor(tt.base).name; got != tt.want {
+			t.Errorf("unitFor(%v) = %s, want %s", tt.base, got, tt.want)
+		}
+	}
+	fit := Fit{BaselineNs: 1.4e8, PerFilterNs: 1.88e6, PerFilterCILowNs: 1.19e6, PerFilterCIHighNs: 2.57e6, N: 40}
+	if got, want := perFilterConclusion(fit, 0.95, 8), "each filter adds 1.9 ms per op (95% CI [1.19, 2.57])"; !strings.Contains(got, want) {
+		t.Errorf("perFilterConclusion = %q, want it to contain %q", got, want)
+	}
+	fit = Fit{BaselineNs: 300, PerFilterNs: 40.5, PerFilterCILowNs: 38.2, PerFilterCIHighNs: 42.7, N: 40}
+	if got, want := perFilterConclusion(fit, 0.95, 8), "each filter adds 40.5 ns per op (95% CI [38.20, 42.70])"; !strings.Contains(got, want) {
+		t.Errorf("perFilterConclusion = %q, want it to contain %q", got, want)
+	}
+}

@@ -111,14 +111,15 @@ func WriteTable(w io.Writer, d *Document) error {
 		}
 		return v
 	}
-	fmt.Fprintf(tw, "variant\tfilters\tn\tmean ns/op\tmedian\t%.0f%% CI\toverhead ns\t%.0f%% CI\toverhead %%\t\n", pct, pct)
+	u := unitFor(baselineMedian(d))
+	fmt.Fprintf(tw, "variant\tfilters\tn\tmean %s/op\tmedian\t%.0f%% CI\toverhead %s\t%.0f%% CI\toverhead %%\t\n", u.name, pct, u.name, pct)
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t-\t\t\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), cellCI(r.N, r.CILowNs, r.CIHighNs, false))
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t-\t\t\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t%+.1f\t%s\t%+.1f%%\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), cellCI(r.N, r.CILowNs, r.CIHighNs, false),
-			num(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs, r.OverheadCIHighNs, true), num(r.OverheadPct))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t%+.1f\t%s\t%+.1f%%\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false),
+			u.v(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs/u.div, r.OverheadCIHighNs/u.div, true), num(r.OverheadPct))
 	}
 	tw.Flush()
 
@@ -127,17 +128,17 @@ func WriteTable(w io.Writer, d *Document) error {
 		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 		placed := d.Config.Placement == "random"
 		if placed {
-			fmt.Fprintf(tw, "variant\tper-filter ns\t%.0f%% CI\tplacement ±ns\tentry ns\t%.0f%% CI\tR²\t\n", pct, pct)
+			fmt.Fprintf(tw, "variant\tper-filter %s\t%.0f%% CI\tplacement ±%s\tentry %s\t%.0f%% CI\tR²\t\n", u.name, pct, u.name, u.name, pct)
 		} else {
-			fmt.Fprintf(tw, "variant\tper-filter ns\t%.0f%% CI\tentry ns\t%.0f%% CI\tR²\t\n", pct, pct)
+			fmt.Fprintf(tw, "variant\tper-filter %s\t%.0f%% CI\tentry %s\t%.0f%% CI\tR²\t\n", u.name, pct, u.name, pct)
 		}
 		for _, f := range d.Fits {
 			pl := ""
 			if placed {
-				pl = fmt.Sprintf("%.2f\t", num(f.PlacementSDNs))
+				pl = fmt.Sprintf("%.2f\t", u.v(f.PlacementSDNs))
 			}
-			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%s%.1f\t[%.1f, %.1f]\t%.3f\t\n", vname(f.Variant, f.Loader), num(f.PerFilterNs), num(f.PerFilterCILowNs), num(f.PerFilterCIHighNs),
-				pl, num(f.EntryNs), num(f.EntryCILowNs), num(f.EntryCIHighNs), num(f.R2))
+			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%s%.1f\t[%.1f, %.1f]\t%.3f\t\n", vname(f.Variant, f.Loader), u.v(f.PerFilterNs), u.v(f.PerFilterCILowNs), u.v(f.PerFilterCIHighNs),
+				pl, u.v(f.EntryNs), u.v(f.EntryCILowNs), u.v(f.EntryCIHighNs), num(f.R2))
 		}
 		tw.Flush()
 		for _, ld := range d.LoaderDiffs {
@@ -374,4 +375,16 @@ func driftSpan(d *Document, variant string) string {
 		return "over the run"
 	}
 	return fmt.Sprintf("over %d children (first to last baseline child, all variants counted)", hi-lo+1)
+}
+
+// baselineMedian is the largest median of the document's 0-filter cells,
+// in ns per op (0 when there is none): it picks the tables' time unit.
+func baselineMedian(d *Document) float64 {
+	b := 0.0
+	for _, r := range d.Results {
+		if r.Filters == 0 {
+			b = max(b, r.MedianNs)
+		}
+	}
+	return b
 }

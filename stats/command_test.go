@@ -86,3 +86,16 @@ func TestWithModelError(t *testing.T) {
 		})
 	}
 }
+
+// TestSumEstimates checks the worked example of SumEstimates's doc and
+// that a zero Estimate adds nothing.
+func TestSumEstimates(t *testing.T) {
+	got := SumEstimates(Estimate{Center: 10, Lo: 7, Hi: 14}, Estimate{Center: 2, Lo: 1, Hi: 6})
+	if got.Center != 12 || math.Abs(got.Lo-(12-math.Sqrt(10))) > 1e-12 || math.Abs(got.Hi-(12+math.Sqrt(32))) > 1e-12 {
+		t.Errorf("SumEstimates = %+v, want 12 [%.4f, %.4f]", got, 12-math.Sqrt(10), 12+math.Sqrt(32))
+	}
+	a := Estimate{Center: 3, Lo: 1, Hi: 5}
+	if got := SumEstimates(a, Estimate{}); got != a {
+		t.Errorf("SumEstimates(a, zero) = %+v, want %+v", got, a)
+	}
+}

@@ -168,6 +168,7 @@ with intervals, their ratio, and whether the prediction's stated interval
 	fl.BoolVar(&opts.Validate, "validate", false, "also measure each profiled syscall that runner can loop on under the stack, and report the prediction error")
 	fl.IntVar(&opts.Trials, "trials", 10, "randomized blocks per syscall for --validate, and for measuring --command")
 	fl.BoolVar(&withCommand, "command", false, "profile (unless --profile) and measure the command given after --, and compare the prediction with the measurement")
+	fl.BoolVar(&opts.ProcessTerm, "process-term", true, "with --command: also measure what the stack adds to a run of /bin/true (starting and ending a process under a freshly installed stack, beyond the install) and add it to the prediction")
 	fl.DurationVar(&opts.MaxTime, "max-time", 2*time.Minute, "with --command: a hard bound on measuring the command (no block starts after it once two are done)")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress on stderr")
 	return cmd

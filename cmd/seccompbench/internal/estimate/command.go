@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
@@ -44,29 +45,15 @@ func profileCommand(ctx context.Context, argv []string) (path string, cleanup fu
 	return path, cleanup, nil
 }
 
-// measureCommand measures argv with the command workload at 0 and n
-// filters of the estimated stack and variant (trials randomized blocks)
-// and compares the added run time with predicted, the prediction's total
-// for one run. The measured added time is the difference of the medians
-// over children of each child's median run, from execve to reaping (so
-// the install, which the profile does not see, is outside it), with a
-// bootstrap interval.
-func measureCommand(ctx context.Context, opts *Options, base []*filters.Program, variant runner.Variant, n int, predicted, stated stats.Estimate) (*report.EstimateCommand, error) {
-	w, err := runner.CommandWorkload(runner.CommandSpec{Argv: opts.Command, Warmup: 1})
-	if err != nil {
-		return nil, err
-	}
-	// Placement sampled as run samples it: the prediction's stack
-	// calibration averages over JIT placements, so the measurement must
-	// too, or one placement's luck (±25 % per filter) decides the error.
-	cfg := runner.Config{Programs: base, Counts: []int{0, n}, Variants: []runner.Variant{variant}, Workload: w,
-		Trials: opts.Trials, Seed: opts.Seed, MaxTime: opts.MaxTime, Placement: runner.DefaultPlacement()}
-	opts.progressf("measuring: %s under 0 and %d filters, %d trials ...\n", w.Op, n, opts.Trials)
-	run := opts.MeasureCommand
-	if run == nil {
-		run = runner.RunAdaptive
-	}
-	samples, info, err := run(ctx, cfg)
+// measureCommand measures the command at 0 and n filters and compares
+// the prediction with it. syscalls is the per-syscall model's prediction
+// for one run (calibration interval only); proc and procCPU are the
+// per-process term (processTerm; zero Estimates when not measured). The
+// predicted added time of a run is syscalls + proc, stated with the model
+// error on the per-syscall part and proc's interval in quadrature; the
+// CPU comparison uses syscalls + procCPU.
+func measureCommand(ctx context.Context, opts *Options, base []*filters.Program, variant runner.Variant, n int, syscalls, proc, procCPU stats.Estimate) (*report.EstimateCommand, error) {
+	samples, info, err := commandSamples(ctx, opts, opts.Command, base, variant, n)
 	if err != nil {
 		return nil, fmt.Errorf("measure the command: %w", err)
 	}
@@ -81,6 +68,9 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 			inst = append(inst, stats.Median(s.Command.InstallNs))
 		}
 	}
+	predicted := stats.SumEstimates(syscalls, proc)
+	stated := stats.SumEstimates(stats.WithModelError(syscalls, ModelError), proc)
+	statedCPU := stats.SumEstimates(stats.WithModelError(syscalls, ModelError), procCPU)
 	d := stats.RobustDiff(b, x, opts.Confidence, opts.Seed)
 	meas := stats.DiffEstimate(d)
 	chk := stats.CheckPrediction(stated, meas)
@@ -88,16 +78,27 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 	is := stats.Robust(inst, opts.Confidence, opts.Seed)
 	split := stats.SplitCost(stats.Estimate{Center: is.Center, Lo: is.Lo, Hi: is.Hi}, meas)
 	cpu := stats.RobustDiff(bcpu, xcpu, opts.Confidence, opts.Seed)
-	cpuChk := stats.CheckPrediction(stated, stats.DiffEstimate(cpu))
+	cpuChk := stats.CheckPrediction(statedCPU, stats.DiffEstimate(cpu))
 	return &report.EstimateCommand{Argv: opts.Command, Filters: n, Variant: string(variant), Trials: info.Blocks, RunsPerChild: info.Runs,
 		BaselineRunNs:    stats.Median(b),
 		PredictedAddedNs: stated.Center, PredictedCILowNs: stated.Lo, PredictedCIHighNs: stated.Hi,
 		CalibrationCILowNs: predicted.Lo, CalibrationCIHighNs: predicted.Hi,
+		SyscallsAddedNs: syscalls.Center, ProcessAddedNs: proc.Center, ProcessCILowNs: proc.Lo, ProcessCIHighNs: proc.Hi,
+		ProcessCPUAddedNs: procCPU.Center, ProcessProbe: processProbeText(proc),
 		MeasuredAddedNs: meas.Center, MeasuredCILowNs: meas.Lo, MeasuredCIHighNs: meas.Hi,
 		MeasuredCPUAddedNs: cpu.Delta, MeasuredCPUCILowNs: cpu.Lo, MeasuredCPUCIHighNs: cpu.Hi,
 		Ratio: chk.Ratio, ErrorPct: chk.ErrorPct, Covered: chk.Covered, CoveredByCalibration: calOnly.Covered,
 		Overlap: chk.Overlap, CPURatio: cpuChk.Ratio, CPUErrorPct: cpuChk.ErrorPct, CPUCovered: cpuChk.Covered,
 		InstallNs: is.Center, InstallShare: split.InstallShare, Dominant: split.Dominant}, nil
+}
+
+// processProbeText names the per-process probe, "" when the term was not
+// measured (a zero Estimate).
+func processProbeText(proc stats.Estimate) string {
+	if proc == (stats.Estimate{}) {
+		return ""
+	}
+	return strings.Join(ProcessProbe, " ")
 }
 
 // ModelError is the relative model error of a prediction for a whole
@@ -109,3 +110,57 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 // bound. Every estimate states its total with it (stats.WithModelError)
 // beside the calibration-only interval.
 const ModelError = 0.25
+
+// commandSamples runs argv with the command workload at 0 and n filters of
+// base (variant), opts.Trials blocks, one warm-up run per child.
+func commandSamples(ctx context.Context, opts *Options, argv []string, base []*filters.Program, variant runner.Variant, n int) ([]runner.Sample, runner.RunInfo, error) {
+	w, err := runner.CommandWorkload(runner.CommandSpec{Argv: argv, Warmup: 1})
+	if err != nil {
+		return nil, runner.RunInfo{}, err
+	}
+	// Placement sampled as run samples it: the prediction's stack
+	// calibration averages over JIT placements, so the measurement must
+	// too, or one placement's luck (±25 % per filter) decides the error.
+	cfg := runner.Config{Programs: base, Counts: []int{0, n}, Variants: []runner.Variant{variant}, Workload: w,
+		Trials: opts.Trials, Seed: opts.Seed, MaxTime: opts.MaxTime, Placement: runner.DefaultPlacement()}
+	opts.progressf("measuring: %s under 0 and %d filters, %d trials ...\n", w.Op, n, opts.Trials)
+	run := opts.MeasureCommand
+	if run == nil {
+		run = runner.RunAdaptive
+	}
+	return run(ctx, cfg)
+}
+
+// ProcessProbe is the command whose run under the stack measures the
+// per-process term: it makes almost no syscall, so what a stack adds to
+// it is what starting and ending a process under a freshly installed
+// stack costs beyond the install.
+var ProcessProbe = []string{"/bin/true"}
+
+// processTerm measures what the stack adds to one run of ProcessProbe,
+// wall and CPU (user+sys), in ns per run with bootstrap intervals. The
+// command workload installs a fresh stack in every process it starts, as
+// runc and systemd do; on this project's VM (docs/estimate.md) /bin/true
+// then took 1.6-1.8 ms longer under docker-default x16, cached or not,
+// excluding the install: the kernel frees the process's filters when it
+// is reaped (kernel/seccomp.c: seccomp_filter_release, from
+// kernel/exit.c: release_task; kernel/bpf/core.c: bpf_prog_free hands the
+// JIT image to a workqueue), and the install's JIT work leaves caches
+// cold for the command's start. The per-syscall model cannot see either.
+func processTerm(ctx context.Context, opts *Options, base []*filters.Program, variant runner.Variant, n int) (wall, cpu stats.Estimate, err error) {
+	samples, _, err := commandSamples(ctx, opts, ProcessProbe, base, variant, n)
+	if err != nil {
+		return wall, cpu, fmt.Errorf("measure the per-process term (%s): %w", strings.Join(ProcessProbe, " "), err)
+	}
+	var b, x, bcpu, xcpu []float64
+	for _, s := range samples {
+		c := stats.Median(s.Command.CPUNs)
+		if s.Filters == 0 {
+			b, bcpu = append(b, s.NsPerOp), append(bcpu, c)
+		} else {
+			x, xcpu = append(x, s.NsPerOp), append(xcpu, c)
+		}
+	}
+	return stats.DiffEstimate(stats.RobustDiff(b, x, opts.Confidence, opts.Seed)),
+		stats.DiffEstimate(stats.RobustDiff(bcpu, xcpu, opts.Confidence, opts.Seed)), nil
+}

@@ -58,7 +58,7 @@ func TestMeasureCommandArithmetic(t *testing.T) {
 	if hw := math.Hypot(3e6, 0.25*39e6); math.Abs(stated.Hi-39e6-hw) > 1 || math.Abs(39e6-stated.Lo-hw) > 1 {
 		t.Fatalf("stated interval %+v, want 39 ms ± %.0f ns", stated, hw)
 	}
-	c, err := measureCommand(context.Background(), opts, nil, runner.VariantDefeat, 16, predicted, stated)
+	c, err := measureCommand(context.Background(), opts, nil, runner.VariantDefeat, 16, predicted, stats.Estimate{}, stats.Estimate{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,5 +177,46 @@ func TestCalibrationRunsPaths(t *testing.T) {
 		if want := []int{4, 128, 253}; !slices.Equal(got, want) {
 			t.Errorf("cold %v: instructions per filter %v, want %v", cold, got, want)
 		}
+	}
+}
+
+// The per-process term adds to the prediction, its interval in
+// quadrature with the stated one, by hand: syscalls 39 ms [36, 42] stated
+// as 39 ± 10.20 ms, process term 2 ms [1, 4]: predicted 41 ms, low
+// 41 − √(10.20² + 1²) = 30.75, high 41 + √(10.20² + 2²) = 51.40 ms; the
+// CPU comparison uses the CPU term (0.5 ms): 39.5 against +26 ms.
+func TestMeasureCommandProcessTerm(t *testing.T) {
+	ms := func(xs ...float64) []float64 {
+		for i := range xs {
+			xs[i] *= 1e6
+		}
+		return xs
+	}
+	opts := &Options{Command: []string{"find", "/usr/share"}, Trials: 6, Confidence: 0.95, Seed: 1,
+		MeasureCommand: fakeCommandRun(ms(100, 102, 98, 101, 99, 100), ms(150, 152, 148, 151, 149, 150), 16)}
+	syscalls := stats.Estimate{Center: 39e6, Lo: 36e6, Hi: 42e6}
+	proc := stats.Estimate{Center: 2e6, Lo: 1e6, Hi: 4e6}
+	c, err := measureCommand(context.Background(), opts, nil, runner.VariantDefeat, 16, syscalls, proc, stats.Estimate{Center: 0.5e6, Lo: 0, Hi: 1e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw := math.Hypot(3e6, 0.25*39e6)
+	for _, ck := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"predicted", c.PredictedAddedNs, 41e6},
+		{"stated low", c.PredictedCILowNs, 41e6 - math.Hypot(hw, 1e6)},
+		{"stated high", c.PredictedCIHighNs, 41e6 + math.Hypot(hw, 2e6)},
+		{"syscalls", c.SyscallsAddedNs, 39e6},
+		{"process", c.ProcessAddedNs, 2e6},
+		{"CPU ratio", c.CPURatio, 39.5 / 26},
+	} {
+		if math.Abs(ck.got-ck.want) > 1e-6*math.Abs(ck.want) {
+			t.Errorf("%s = %v, want %v", ck.name, ck.got, ck.want)
+		}
+	}
+	if c.ProcessProbe != "/bin/true" {
+		t.Errorf("process probe %q, want /bin/true", c.ProcessProbe)
 	}
 }

@@ -63,6 +63,9 @@ type Options struct {
 	// strace -f -c when Profile is empty, and measured with the command
 	// workload at the same stack and variant after the prediction.
 	Command []string
+	// ProcessTerm adds the per-process term (processTerm: what the stack
+	// adds to a run of /bin/true) to the prediction --command compares.
+	ProcessTerm bool
 	// MaxTime bounds the command's measurement (runner.Config.MaxTime).
 	MaxTime time.Duration
 	// MeasureCommand runs the command's children (runner.RunAdaptive
@@ -176,9 +179,14 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	}
 	if len(opts.Command) > 0 {
 		t := out.Total
-		predicted := stats.Estimate{Center: t.AddedNs, Lo: deref(t.CILowNs), Hi: deref(t.CIHighNs)}
-		stated := stats.Estimate{Center: t.AddedNs, Lo: deref(t.StatedCILowNs), Hi: deref(t.StatedCIHighNs)}
-		c, err := measureCommand(ctx, opts, base, variant, n, predicted, stated)
+		syscalls := stats.Estimate{Center: t.AddedNs, Lo: deref(t.CILowNs), Hi: deref(t.CIHighNs)}
+		var proc, procCPU stats.Estimate
+		if opts.ProcessTerm {
+			if proc, procCPU, err = processTerm(ctx, opts, base, variant, n); err != nil {
+				return nil, err
+			}
+		}
+		c, err := measureCommand(ctx, opts, base, variant, n, syscalls, proc, procCPU)
 		if err != nil {
 			return nil, err
 		}
