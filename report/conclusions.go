@@ -33,12 +33,15 @@ const LowR2 = 0.1
 // inconclusiveAdvice says how far an interval (in unit) must shrink and
 // how: more trials (scaled from trials by the conclusion's factor),
 // --target-ci, a quieter CPU.
-func inconclusiveAdvice(c stats.Conclusion, unit string, trials int, targetCI bool) string {
+//
+// div scales the half-widths for display (ns per unit: 1e6 when unit is
+// " ms"); --target-ci's value stays in ns, the flag's unit.
+func inconclusiveAdvice(c stats.Conclusion, unit string, div float64, trials int, targetCI bool) string {
 	if c.Shrink <= 0 || math.IsInf(c.TrialsFactor, 1) {
 		return "no narrower interval around this estimate would decide it; measure again with more --trials on a quieter CPU"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "the interval (±%.3g%s) would have to shrink to ±%.3g%s, %sx narrower", c.HalfWidth, unit, c.NeedHalfWidth, unit, factorText(1/c.Shrink))
+	fmt.Fprintf(&b, "the interval (±%.3g%s) would have to shrink to ±%.3g%s, %sx narrower", c.HalfWidth/div, unit, c.NeedHalfWidth/div, unit, factorText(1/c.Shrink))
 	if trials > 0 {
 		need := int(math.Ceil(float64(trials) * c.TrialsFactor))
 		fmt.Fprintf(&b, ", about %sx the children (--trials %d instead of %d)", factorText(c.TrialsFactor), need, trials)
@@ -46,7 +49,7 @@ func inconclusiveAdvice(c stats.Conclusion, unit string, trials int, targetCI bo
 		fmt.Fprintf(&b, ", about %sx the children", factorText(c.TrialsFactor))
 	}
 	if targetCI {
-		fmt.Fprintf(&b, ", --target-ci %.3g to add blocks until it has", c.NeedHalfWidth)
+		fmt.Fprintf(&b, ", --target-ci %.3g (ns) to add blocks until it has", c.NeedHalfWidth)
 	}
 	b.WriteString(", or a quieter CPU (idle machine, no other run on the measuring CPU)")
 	return b.String()
@@ -74,7 +77,7 @@ func controlConclusion(c Control, ssb string, trials int) string {
 		return fmt.Sprintf("a slowdown, but its interval reaches into the ±%d %% this comparison swings between runs: not attributed to a mitigation", ControlNoisePct)
 	}
 	return fmt.Sprintf("inconclusive: the interval is too wide to tell a mitigation's slowdown from the ±%d %% run-to-run noise; %s",
-		ControlNoisePct, inconclusiveAdvice(con, " points", trials, false))
+		ControlNoisePct, inconclusiveAdvice(con, " points", 1, trials, false))
 }
 
 // perFilterConclusion is the clause of Explain about a fit's per-filter
@@ -92,8 +95,8 @@ func perFilterConclusion(fit Fit, conf float64, trials int) string {
 	case stats.Negative:
 		return fmt.Sprintf("; the per-filter cost came out negative (%.2f %s, %s), which no filter can cause: noise or drift dominates, so this run cannot answer what a filter costs; measure again with more --trials on a quieter CPU", u.v(fit.PerFilterNs), u.name, ci)
 	}
-	return fmt.Sprintf("; the per-filter cost is inconclusive (%.2f ns, %s): it can be told neither from 0 nor bounded within ±%.2g ns; %s",
-		num(fit.PerFilterNs), ci, m, inconclusiveAdvice(con, " ns", trials, true))
+	return fmt.Sprintf("; the per-filter cost is inconclusive (%.2f %s, %s): it can be told neither from 0 nor bounded within ±%.2g %s; %s",
+		u.v(fit.PerFilterNs), u.name, ci, m/u.div, u.name, inconclusiveAdvice(con, " "+u.name, u.div, trials, true))
 }
 
 // entryConclusion is the clause of Explain about a fit's entry cost,

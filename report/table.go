@@ -178,8 +178,8 @@ func WriteTable(w io.Writer, d *Document) error {
 		}
 	}
 	for _, dr := range d.Drift {
-		ew.printf("drift of the 0-filter baseline (%s): %+.3f ns/op per child run (CI [%+.3f, %+.3f]), %+.1f ns/op %s; corrected for in the fit\n",
-			dr.Variant, num(dr.SlopeNsPerChild), num(dr.SlopeCILow), num(dr.SlopeCIHigh), num(dr.OverRunNs), driftSpan(d, dr.Variant))
+		ew.printf("drift of the 0-filter baseline (%s): %+.3f %s/op per child run (CI [%+.3f, %+.3f]), %+.1f %s/op %s; corrected for in the fit\n",
+			dr.Variant, u.v(dr.SlopeNsPerChild), u.name, u.v(dr.SlopeCILow), u.v(dr.SlopeCIHigh), u.v(dr.OverRunNs), u.name, driftSpan(d, dr.Variant))
 	}
 	if len(d.Throughput) > 0 {
 		ew.printf("\nparallel copies (each pinned to its own CPU where there are enough):\n")
