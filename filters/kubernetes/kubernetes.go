@@ -1,6 +1,6 @@
 // Package kubernetes reads the SeccompProfile objects of the Kubernetes
 // Security Profiles Operator (apiVersion
-// security-profiles-operator.x-k8s.io/v1beta1 or v1alpha1, kind
+// security-profiles-operator.x-k8s.io/v1, v1beta1 or v1alpha1, kind
 // SeccompProfile) and compiles one to a seccomp filter by way of an OCI
 // profile (oci.Parse).
 //
@@ -217,11 +217,13 @@ func decodeProfile(file string, n *node) (*Profile, error) {
 	p := &Profile{File: file, At: n.at}
 	av := n.get("apiVersion")
 	if av == nil {
-		return nil, ocigen.Errorf(file, n.at, ErrBadProfile, "SeccompProfile without apiVersion; want %s/v1beta1", Group)
+		return nil, ocigen.Errorf(file, n.at, ErrBadProfile, "SeccompProfile without apiVersion; want %s/v1", Group)
 	}
 	p.APIVersion = av.str
-	if p.APIVersion != Group+"/v1beta1" && p.APIVersion != Group+"/v1alpha1" {
-		return nil, ocigen.Errorf(file, av.at, ErrBadProfile, "apiVersion %q: want %s/v1beta1 or /v1alpha1", av.str, Group)
+	// v1 is what the operator's own examples use since 2024
+	// (examples/seccompprofile.yaml); v1beta1 and v1alpha1 came before.
+	if p.APIVersion != Group+"/v1" && p.APIVersion != Group+"/v1beta1" && p.APIVersion != Group+"/v1alpha1" {
+		return nil, ocigen.Errorf(file, av.at, ErrBadProfile, "apiVersion %q: want %s/v1, /v1beta1 or /v1alpha1", av.str, Group)
 	}
 	md := n.get("metadata")
 	if md == nil {

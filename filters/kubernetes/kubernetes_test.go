@@ -211,6 +211,8 @@ func TestErrors(t *testing.T) {
 		{"several", head + "spec: {defaultAction: SCMP_ACT_ALLOW}\n---\n" + strings.Replace(head, "name: p", "name: q", 1) + "spec: {defaultAction: SCMP_ACT_LOG}\n", "",
 			"p.yaml: invalid Kubernetes SeccompProfile: the file holds 2 SeccompProfiles (p, q); choose one by name"},
 		{"wrong name", head + "spec: {defaultAction: SCMP_ACT_ALLOW}\n", "r", `p.yaml: invalid Kubernetes SeccompProfile: no SeccompProfile named "r"; the file holds p`},
+		{"unknown version", strings.Replace(head, "/v1beta1", "/v2", 1) + "spec: {defaultAction: SCMP_ACT_ALLOW}\n", "",
+			`p.yaml:1:13: invalid Kubernetes SeccompProfile: apiVersion "security-profiles-operator.x-k8s.io/v2": want security-profiles-operator.x-k8s.io/v1, /v1beta1 or /v1alpha1`},
 		{"none", "apiVersion: v1\nkind: ConfigMap\n", "", "p.yaml:1:1: invalid Kubernetes SeccompProfile: no SeccompProfile object; the file holds ConfigMap"},
 		{"errnoRet on allow", head + "spec:\n  defaultAction: SCMP_ACT_ERRNO\n  syscalls:\n  - {names: [read], action: SCMP_ACT_ALLOW, errnoRet: 5}\n",
 			"", "p.yaml:8:55: invalid Kubernetes SeccompProfile: spec.syscalls[0]: errnoRet is only allowed"},
@@ -232,5 +234,17 @@ func TestErrors(t *testing.T) {
 				t.Errorf("error = %q, want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestAPIVersions: the operator's current examples use v1
+// (examples/seccompprofile.yaml), older ones v1beta1 and v1alpha1; all
+// three load to the same profile.
+func TestAPIVersions(t *testing.T) {
+	for _, v := range []string{"v1", "v1beta1", "v1alpha1"} {
+		src := "apiVersion: security-profiles-operator.x-k8s.io/" + v + "\nkind: SeccompProfile\nmetadata:\n  name: p\nspec:\n  defaultAction: SCMP_ACT_ERRNO\n"
+		if _, _, err := Load("p.yaml", []byte(src), Options{}); err != nil {
+			t.Errorf("%s: %v", v, err)
+		}
 	}
 }

@@ -51,8 +51,15 @@
 // foreign architecture is killed there; the OCI model returns
 // SCMP_ACT_KILL, KILL_THREAD); the x86_64 filter only, so x32 and i386
 // calls get the bad-arch verdict; syscall numbers in place of names;
-// "{...}" blocks and "@denylist" policies of newer minijail; runc's
-// ENOSYS stub is never added, whatever Options.OCI says.
+// "{...}" blocks of newer minijail, argument expressions in a @denylist
+// policy; runc's ENOSYS stub is never added, whatever Options.OCI says.
+//
+// "@denylist" (ChromeOS's policies/cros_default_v0.policy) makes the
+// policy a deny list, as minijail's tools/compile_seccomp_policy.py
+// --denylist compiles it: unlisted syscalls are allowed and every line
+// must be "syscall: return ERRNO" (tools/parser.py refuses other actions
+// there); minijail0's own C parser does not read the directive, which a
+// note in the warnings says.
 package minijail
 
 import (
@@ -91,6 +98,9 @@ type Policy struct {
 	Rules []Rule
 	// Notes are things accepted and ignored, as warnings: "@frequency".
 	Notes []string
+	// Denylist is set by a "@denylist" line: unlisted syscalls are
+	// allowed, and every rule must return an errno.
+	Denylist bool
 }
 
 // Rule is one "syscall: filter" line.
@@ -138,7 +148,7 @@ func Detect(data []byte) bool {
 		if t == "" {
 			continue
 		}
-		if strings.HasPrefix(t, "@include ") || strings.HasPrefix(t, "@frequency ") {
+		if strings.HasPrefix(t, "@include ") || strings.HasPrefix(t, "@frequency ") || t == "@denylist" {
 			sawInclude = true
 			continue
 		}
@@ -262,8 +272,18 @@ func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 			p.out.Notes = append(p.out.Notes, ocigen.Warning("", at(off),
 				"@frequency %s ignored: it only orders minijail's own binary tree; the OCI model has its own layout", arg))
 			return nil
+		case "@denylist":
+			if arg != "" {
+				return errf(at(off), "@denylist takes no argument, not %q", arg)
+			}
+			if !p.out.Denylist {
+				p.out.Notes = append(p.out.Notes, ocigen.Warning("", at(off),
+					"@denylist: a deny list (unlisted syscalls allowed), as minijail's compile_seccomp_policy.py --denylist compiles it; minijail0 itself does not read this directive"))
+			}
+			p.out.Denylist = true
+			return nil
 		}
-		return errf(at(off), "unknown directive %s; want @include or @frequency", dir)
+		return errf(at(off), "unknown directive %s; want @include, @frequency or @denylist", dir)
 	}
 	colon := strings.IndexByte(text, ':')
 	if colon < 0 {
@@ -527,6 +547,17 @@ func (p *Policy) ToOCI() (*ocigen.Profile, error) {
 	out := &ocigen.Profile{Name: ocigen.BaseName(p.File), DefaultAt: ocigen.Pos{File: p.File, Line: 1, Col: 1}}
 	out.Seccomp.DefaultAction = specs.ActKillProcess
 	out.Warnings = append(out.Warnings, p.Notes...)
+	if p.Denylist {
+		out.Seccomp.DefaultAction = specs.ActAllow
+		for _, r := range p.Rules {
+			if r.Action == nil {
+				return nil, errf(r.At, "%s: argument expressions in a @denylist policy are not modeled; give \"%s: return ERRNO\"", r.Syscall, r.Syscall)
+			}
+			if r.Action.OCI != specs.ActErrno {
+				return nil, errf(r.Action.At, "%s: a @denylist policy must return an errno on every line (minijail tools/parser.py), not %q", r.Syscall, r.Action.Word)
+			}
+		}
+	}
 	for _, r := range p.Rules {
 		if r.Action != nil {
 			out.Add(r.At, r.Action.OCI, r.Action.Errno, nil, r.Syscall)

@@ -25,7 +25,7 @@ func TestDetect(t *testing.T) {
 			t.Errorf("Detect(%s) = %v, want %v", f, got, want)
 		}
 	}
-	for _, s := range []string{"read: 1\n", "# c\n\nopenat: arg2 == 0\n", "@include ./a.policy\n", "ptrace: return EPERM\n", "kill: kill-thread\n"} {
+	for _, s := range []string{"read: 1\n", "# c\n\nopenat: arg2 == 0\n", "@include ./a.policy\n", "ptrace: return EPERM\n", "kill: kill-thread\n", "@denylist\n# c\n\nbpf: return EPERM\n"} {
 		if !Detect([]byte(s)) {
 			t.Errorf("Detect(%q) = false, want true", s)
 		}
@@ -165,6 +165,46 @@ func TestElseAction(t *testing.T) {
 	} {
 		if act, d := formattest.Verdict(t, progs[0], x, tt.name, tt.args...); act != tt.want || d != tt.errno {
 			t.Errorf("%s(%#x) = %v/%d, want %v/%d", tt.name, tt.args, act, d, tt.want, tt.errno)
+		}
+	}
+}
+
+// TestDenylist: a "@denylist" policy (the shape of ChromeOS's
+// policies/cros_default_v0.policy) allows what it does not list, and
+// refuses lines that do not return an errno, as minijail's tools/parser.py
+// does.
+func TestDenylist(t *testing.T) {
+	src := "@denylist\n# a default runtime policy\n\nbpf: return EPERM\nptrace: return EACCES\n"
+	progs, warns, err := Load("deny.policy", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0], "deny.policy:1:1: @denylist: a deny list") {
+		t.Errorf("warnings %q, want the @denylist note", warns)
+	}
+	x := filters.ArchX86_64
+	for _, tt := range []struct {
+		name  string
+		want  filters.Action
+		errno uint16
+	}{
+		{"bpf", filters.ActionErrno, 1},
+		{"ptrace", filters.ActionErrno, 13},
+		{"read", filters.ActionAllow, 0},
+		{"execve", filters.ActionAllow, 0},
+	} {
+		if act, d := formattest.Verdict(t, progs[0], x, tt.name); act != tt.want || d != tt.errno {
+			t.Errorf("%s = %v/%d, want %v/%d", tt.name, act, d, tt.want, tt.errno)
+		}
+	}
+	for _, tt := range []struct{ src, want string }{
+		{"@denylist\nbpf: kill\n", `deny.policy:2:6: invalid minijail seccomp policy: bpf: a @denylist policy must return an errno on every line (minijail tools/parser.py), not "kill"`},
+		{"@denylist\nioctl: arg1 == 0x5401\n", `deny.policy:2:1: invalid minijail seccomp policy: ioctl: argument expressions in a @denylist policy are not modeled`},
+		{"@denylist now\nbpf: return EPERM\n", `deny.policy:1:1: invalid minijail seccomp policy: @denylist takes no argument, not "now"`},
+	} {
+		_, _, err := Load("deny.policy", []byte(tt.src), Options{})
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !errors.Is(err, ErrBadPolicy) {
+			t.Errorf("Load(%q) = %v, want an ErrBadPolicy containing %q", tt.src, err, tt.want)
 		}
 	}
 }
