@@ -223,8 +223,12 @@ func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 	}
 	fmt.Fprintln(w)
 	t := e.Total
-	fmt.Fprintf(w, "total     +%s over %s (%s ns per call on average; %d calls cached)\n",
-		fmtEst(t.AddedNs, t.CILowNs, t.CIHighNs, nsFormatter(t.AddedNs)), plural(t.Calls, "call"), nsShort(t.PerCallNs), t.CachedCalls)
+	sign := "+"
+	if t.AddedNs < 0 {
+		sign = "" // the number carries its "-"
+	}
+	fmt.Fprintf(w, "total     %s%s over %s (%s ns per call on average; %d calls cached)\n",
+		sign, fmtEst(t.AddedNs, t.CILowNs, t.CIHighNs, nsFormatter(t.AddedNs)), plural(t.Calls, "call"), nsShort(t.PerCallNs), t.CachedCalls)
 	if t.PctOfSyscallTime != nil {
 		fmt.Fprintf(w, "          = %s of the %s the profile spent in syscalls\n",
 			fmtEst(*t.PctOfSyscallTime, t.PctOfSyscallTimeLo, t.PctOfSyscallTimeHi, pctFormatter(*t.PctOfSyscallTime)), fmtNs(*p.Seconds*1e9))

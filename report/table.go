@@ -124,7 +124,7 @@ func WriteTable(w io.Writer, d *Document) error {
 	tw.Flush()
 
 	if len(d.Fits) > 0 {
-		ew.printf("\nmodel: ns/op(N) = baseline + entry + N x per-filter, for N >= 1 (least squares over children, drift term included)\n")
+		ew.printf("\nmodel: %s/op(N) = baseline + entry + N x per-filter, for N >= 1 (least squares over children, drift term included)\n", u.name)
 		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 		placed := d.Config.Placement == "random"
 		if placed {

@@ -125,7 +125,7 @@ func commandSamples(ctx context.Context, opts *Options, argv []string, base []*f
 	// too, or one placement's luck (±25 % per filter) decides the error.
 	cfg := runner.Config{Programs: base, Counts: []int{0, n}, Variants: []runner.Variant{variant}, Workload: w,
 		Trials: opts.Trials, Seed: opts.Seed, MaxTime: opts.MaxTime, Placement: runner.DefaultPlacement()}
-	opts.progressf("measuring: %s under 0 and %d filters, %d trials ...\n", w.Op, n, opts.Trials)
+	opts.progressf("measuring: `%s` at 0 and %d filters, %d trials ...\n", strings.Join(argv, " "), n, opts.Trials)
 	run := opts.MeasureCommand
 	if run == nil {
 		run = runner.RunAdaptive

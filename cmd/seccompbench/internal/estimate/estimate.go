@@ -145,6 +145,16 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	if err != nil {
 		return nil, err
 	}
+	if len(opts.Command) > 0 {
+		// Say now, not after a minute of calibration, that the command
+		// will likely fail under the stack (verdicts with arguments 0).
+		for _, e := range evals {
+			if e.Known && e.Calls > 0 && killsOrTraps(e.Cost.Action) {
+				fmt.Fprintf(warn, "warning: the stack answers %s with %s (with arguments 0; the profile has %d calls): the command will likely be killed under it, and --command's measurement fail\n",
+					e.Name, e.Cost.Action, e.Calls)
+			}
+		}
+	}
 	var model stats.CostModel
 	var points []report.EstimatePoint
 	var source string
@@ -169,6 +179,7 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 		return nil, err
 	}
 	out.Warnings = append(out.Warnings, mwarn...)
+	out.Warnings = append(out.Warnings, negativeCostWarnings(model)...)
 	fillEstimate(out, opts, prof, stack, evals, model, points, source)
 	if opts.Validate {
 		v, err := validateEstimate(ctx, opts, base, variant, n, evals, out.Syscalls, model)
@@ -296,4 +307,30 @@ func fillEstimate(out *report.Estimate, opts *Options, prof *analysis.Profile, s
 	if out.Total.UnknownCalls > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d calls of syscalls unknown to the ABI tables are not estimated", out.Total.UnknownCalls))
 	}
+}
+
+// negativeCostWarnings flags model parameters whose centre came out
+// negative: no filter makes a syscall faster, so such a value is noise
+// (another process on the measuring CPU, too few blocks), and totals
+// built on it can come out negative too.
+func negativeCostWarnings(m stats.CostModel) []string {
+	var neg []string
+	for _, p := range []struct {
+		name string
+		e    stats.Estimate
+	}{{"entry", m.Entry}, {"per filter", m.PerFilter}, {"per cached syscall", m.Cached}} {
+		if p.e.Center < 0 {
+			neg = append(neg, fmt.Sprintf("%s %.1f ns", p.name, p.e.Center))
+		}
+	}
+	if len(neg) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("the calibration measured a negative cost (%s), which no filter can cause: the measuring CPU was busy or the blocks too few; quiet the machine or raise --calibration-trials, and read totals built on it with care", strings.Join(neg, ", "))}
+}
+
+// killsOrTraps reports whether a verdict stops the calling thread or
+// process (SECCOMP_RET_KILL_*, SECCOMP_RET_TRAP: SIGSYS).
+func killsOrTraps(a filters.Action) bool {
+	return a == filters.ActionKillProcess || a == filters.ActionKillThread || a == filters.ActionTrap
 }

@@ -206,7 +206,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		if partial {
 			// Interrupted is what happened; the write error says where
 			// the partial result went instead.
-			return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %d children; %v", len(samples), err), Err: runErr}
+			return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %s; %v", childrenText(len(samples)), err), Err: runErr}
 		}
 		return err
 	}
@@ -215,7 +215,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		if len(j.Outputs) > 0 {
 			where = "partial result written to " + strings.Join(j.Outputs, ", ")
 		}
-		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %d children; %s", len(samples), where), Err: runErr}
+		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %s; %s", childrenText(len(samples)), where), Err: runErr}
 	}
 	return nil
 }
@@ -299,7 +299,21 @@ func (j *Job) write(ios *cmdutil.IOStreams, doc *report.Document) error {
 	if len(outs) == 0 {
 		outs = []output.Spec{{Format: j.Format}}
 	}
-	return output.WriteResult(outs, ios.Out, ios.ErrOut, doc)
+	if err := output.WriteResult(outs, ios.Out, ios.ErrOut, doc); err != nil {
+		return err
+	}
+	// With every result in files, the warnings (a busy measuring CPU,
+	// drift, noise) would only be in them: repeat them on stderr.
+	toStdout := false
+	for _, o := range outs {
+		toStdout = toStdout || o.Path == "" || o.Path == "-"
+	}
+	if !toStdout {
+		for _, w := range doc.Warnings {
+			fmt.Fprintf(ios.ErrOut, "warning: %s\n", w)
+		}
+	}
+	return nil
 }
 
 // VariantNames are the names of variants, in order, as stats and the
@@ -335,4 +349,12 @@ func maxFittingCount(progs []*filters.Program, variants []runner.Variant) int {
 		}
 	}
 	return fit
+}
+
+// childrenText is "1 child" or "N children".
+func childrenText(n int) string {
+	if n == 1 {
+		return "1 child"
+	}
+	return fmt.Sprintf("%d children", n)
 }
