@@ -40,7 +40,7 @@ func TestOpenPolicies(t *testing.T) {
 	}{
 		{"default", "default", ""},
 		{"missing", dir + "/nosuch.yaml", `POLICY is a file, "default", "docker-default" or "-"`},
-		{"directory", dir, "is a directory"},
+		{"directory", dir, "is a directory without manifest.json or filter-*.bpf files"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

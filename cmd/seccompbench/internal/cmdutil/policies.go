@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"syscall"
 	"time"
 
@@ -44,7 +45,13 @@ func LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
 	}
 	for _, s := range specs {
 		t0 := time.Now()
-		src, err := formats.Load(s, o)
+		var src *filters.Source
+		var err error
+		if fi, serr := os.Stat(s); serr == nil && fi.IsDir() {
+			src, err = stackDirSource(s)
+		} else {
+			src, err = formats.Load(s, o)
+		}
 		if errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, formats.ErrAlternatives) {
 			return nil, &FlagError{Err: fmt.Errorf("open policy: %w", err)}
 		}
@@ -53,7 +60,7 @@ func LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
 		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) && errors.Is(pe.Err, syscall.EISDIR) {
-			return nil, fmt.Errorf("open policy %s: is a directory; POLICY is a file, \"default\", %q or \"-\" (standard input)", s, oci.DockerDefaultName)
+			return nil, fmt.Errorf("open policy %s: is a directory; POLICY is a file, a directory written by inspect --save or compile --save, \"default\", %q or \"-\" (standard input)", s, oci.DockerDefaultName)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("open policy: %w", err)
@@ -95,7 +102,10 @@ func describe(src *filters.Source, compile time.Duration) report.Policy {
 		n += p.Len()
 	}
 	kind := "alternative filters"
-	if src.Stacked {
+	switch {
+	case src.Format == StackDirFormat:
+		kind = "saved stack"
+	case src.Stacked:
 		kind = "systemd stack"
 	}
 	pol := report.Policy{Path: fmt.Sprintf("%s (%s of %d filters)", src.Name, kind, len(src.Filters)), Instructions: n, CompileUs: us}
@@ -260,4 +270,18 @@ func (c *compilerValue) Type() string { return "string" }
 // AddCompilerFlag adds --compiler to fl, storing into dst (default native).
 func AddCompilerFlag(fl *pflag.FlagSet, dst *scmp.Compiler) {
 	fl.Var((*compilerValue)(dst), "compiler", compilerUsage)
+}
+
+// StackDirFormat is the Source.Format of a directory written by inspect
+// --save or compile --save.
+const StackDirFormat = "stack-dir"
+
+// stackDirSource loads a saved stack directory (OpenStackDir) as one
+// stacked source.
+func stackDirSource(dir string) (*filters.Source, error) {
+	st, err := OpenStackDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &filters.Source{Name: dir, Format: StackDirFormat, Filters: st, Stacked: true}, nil
 }

@@ -6,14 +6,11 @@
 package optimize
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
@@ -21,7 +18,6 @@ import (
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/scmp"
-	"github.com/seccompbench/seccompbench/report"
 )
 
 // ErrEmptyStack is returned by OpenStack when the sources install no
@@ -100,47 +96,12 @@ func printWarnings(w io.Writer, src *filters.Source) {
 	}
 }
 
-// OpenDir reads a directory written by inspect --save: the files its
-// manifest.json (report.InspectManifest) lists, in index order, else its
-// filter-*.bpf files sorted by name. Every file must be raw BPF.
+// OpenDir reads a directory written by inspect --save or compile --save
+// (cmdutil.OpenStackDir); an empty one wraps ErrEmptyStack.
 func OpenDir(dir string) (filters.Stack, error) {
-	var files []string
-	manifest := filepath.Join(dir, "manifest.json")
-	b, err := filters.ReadInput(manifest)
-	switch {
-	case err == nil:
-		var m report.InspectManifest
-		if err := json.Unmarshal(b, &m); err != nil {
-			return nil, fmt.Errorf("read %s: %w", manifest, err)
-		}
-		sort.SliceStable(m.Filters, func(i, j int) bool { return m.Filters[i].Index < m.Filters[j].Index })
-		for _, f := range m.Filters {
-			files = append(files, filepath.Join(dir, f.File))
-		}
-	case errors.Is(err, fs.ErrNotExist):
-		// Glob fails only on a malformed pattern, and this one is fixed.
-		files, _ = filepath.Glob(filepath.Join(dir, "filter-*.bpf"))
-		sort.Strings(files)
-	default:
-		return nil, fmt.Errorf("read stack directory: %w", err)
+	s, err := cmdutil.OpenStackDir(dir)
+	if errors.Is(err, cmdutil.ErrEmptyStackDir) {
+		return nil, fmt.Errorf("%w: %w", err, ErrEmptyStack)
 	}
-	if len(files) == 0 {
-		if err == nil {
-			return nil, fmt.Errorf("read %s: lists no filter: %w", manifest, ErrEmptyStack)
-		}
-		return nil, fmt.Errorf("read stack directory %s: no manifest.json and no filter-*.bpf files (as inspect --save writes them): %w", dir, ErrEmptyStack)
-	}
-	var s filters.Stack
-	for _, f := range files {
-		data, err := filters.ReadInput(f)
-		if err != nil {
-			return nil, fmt.Errorf("read stack directory: %w", err)
-		}
-		p, err := filters.ParseRaw(f, data)
-		if err != nil {
-			return nil, fmt.Errorf("read stack directory: %w", err)
-		}
-		s = append(s, p)
-	}
-	return s, nil
+	return s, err
 }
