@@ -57,20 +57,11 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 	if err != nil {
 		return nil, fmt.Errorf("measure the command: %w", err)
 	}
-	var b, x, inst, bcpu, xcpu []float64
-	for _, s := range samples {
-		if s.Filters == 0 {
-			b = append(b, s.NsPerOp)
-			bcpu = append(bcpu, stats.Median(s.Command.CPUNs))
-		} else {
-			x = append(x, s.NsPerOp)
-			xcpu = append(xcpu, stats.Median(s.Command.CPUNs))
-			inst = append(inst, stats.Median(s.Command.InstallNs))
-		}
-	}
+	b, x, bcpu, xcpu, inst := splitCommandSamples(samples)
 	predicted := stats.SumEstimates(syscalls, proc)
-	stated := stats.SumEstimates(stats.WithModelError(syscalls, ModelError), proc)
-	statedCPU := stats.SumEstimates(stats.WithModelError(syscalls, ModelError), procCPU)
+	withModel := stats.WithModelError(syscalls, ModelError)
+	stated := stats.SumEstimates(withModel, proc)
+	statedCPU := stats.SumEstimates(withModel, procCPU)
 	d := stats.RobustDiff(b, x, opts.Confidence, opts.Seed)
 	meas := stats.DiffEstimate(d)
 	chk := stats.CheckPrediction(stated, meas)
@@ -154,15 +145,24 @@ func processTerm(ctx context.Context, opts *Options, base []*filters.Program, va
 	if err != nil {
 		return wall, cpu, fmt.Errorf("measure the per-process term (%s): %w", strings.Join(ProcessProbe, " "), err)
 	}
-	var b, x, bcpu, xcpu []float64
+	b, x, bcpu, xcpu, _ := splitCommandSamples(samples)
+	return stats.DiffEstimate(stats.RobustDiff(b, x, opts.Confidence, opts.Seed)),
+		stats.DiffEstimate(stats.RobustDiff(bcpu, xcpu, opts.Confidence, opts.Seed)), nil
+}
+
+// splitCommandSamples separates the children of a 0-and-n command
+// measurement: the run times (ns per run) and CPU times (user+sys, the
+// child's median run) of the 0-filter children (b, bcpu) and of the
+// stacked ones (x, xcpu), and the stacked children's median install time.
+func splitCommandSamples(samples []runner.Sample) (b, x, bcpu, xcpu, inst []float64) {
 	for _, s := range samples {
 		c := stats.Median(s.Command.CPUNs)
 		if s.Filters == 0 {
 			b, bcpu = append(b, s.NsPerOp), append(bcpu, c)
 		} else {
 			x, xcpu = append(x, s.NsPerOp), append(xcpu, c)
+			inst = append(inst, stats.Median(s.Command.InstallNs))
 		}
 	}
-	return stats.DiffEstimate(stats.RobustDiff(b, x, opts.Confidence, opts.Seed)),
-		stats.DiffEstimate(stats.RobustDiff(bcpu, xcpu, opts.Confidence, opts.Seed)), nil
+	return b, x, bcpu, xcpu, inst
 }
