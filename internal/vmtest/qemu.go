@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -201,7 +202,7 @@ func bootGuest(ctx context.Context, g guest, choice string, timeout time.Duratio
 		return out, fmt.Errorf("%w (and keeping its log: %v)", err, rerr)
 	}
 	logf("%s cannot run under KVM (%s), detected in %s; booting again under TCG (KVM log: %s)",
-		g.kernel, ge.cause, out.Detect.Round(time.Second), logPath+".kvm")
+		filepath.Base(g.kernel), ge.cause, out.Detect.Round(time.Second), logPath+".kvm")
 	out.Accel = accelTCG
 	return out, bootOnce(ctx, g, accelTCG, timeout, logPath)
 }
