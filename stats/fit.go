@@ -33,11 +33,11 @@ const maxCond = 1e10
 // placement (pads) or time-order (blocks) terms say so (placement.go).
 //
 // A paired fit (every child has its own baseline, Observation.BaselineNs)
-// fits the same model to y = ns/op ÷ the child's own baseline, so that
-// the coefficients are fractions of the bare op (PerFilterRel, EntryRel),
-// and converts them to ns/op with the mean of the children's baselines
-// (BareNs), whose time-order uncertainty enters the ns intervals
-// (paired.go).
+// adds each child's baseline as a covariate that also scales the entry
+// and per-filter columns, so the coefficients are the costs at the mean
+// baseline of the run's children (BareNs), and states them also as
+// fractions of it (PerFilterRel, EntryRel); the time-order uncertainty of
+// that mean enters the ns intervals (paired.go).
 type Fit struct {
 	// Variant is the variant of the N ≥ 1 observations.
 	Variant string
@@ -189,15 +189,21 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 		seqMean += float64(o.Seq)
 	}
 	seqMean /= float64(len(obs))
-	f.Paired = paired(obs)
 	y := make([]float64, len(obs))
 	for i, o := range obs {
 		y[i] = o.NsPerOp
-		if f.Paired {
-			y[i] = o.NsPerOp / o.BaselineNs
-		}
 	}
-	build := func(withDrift bool) (*mat.Dense, []string) {
+	// Paired children: each one's own baseline relative to their mean,
+	// δ = b/b̄ − 1, enters as a covariate and scales the entry and
+	// per-filter columns (paired.go).
+	var bareMean float64
+	if paired(obs) {
+		for _, o := range obs {
+			bareMean += o.BaselineNs
+		}
+		bareMean /= float64(len(obs))
+	}
+	build := func(withDrift, withSpeed bool) (*mat.Dense, []string) {
 		names := []string{"baseline"}
 		if hasBase {
 			names = append(names, "entry")
@@ -205,6 +211,13 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 		names = append(names, "per_filter")
 		if withDrift {
 			names = append(names, "drift")
+		}
+		if withSpeed {
+			names = append(names, "speed")
+			if hasBase {
+				names = append(names, "speed_entry")
+			}
+			names = append(names, "speed_filter")
 		}
 		x := mat.NewDense(len(obs), len(names), nil)
 		for i, o := range obs {
@@ -221,17 +234,40 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 			c++
 			if withDrift {
 				x.Set(i, c, float64(o.Seq)-seqMean)
+				c++
+			}
+			if withSpeed {
+				d := o.BaselineNs/bareMean - 1
+				x.Set(i, c, d)
+				c++
+				if hasBase {
+					if o.Filters > 0 {
+						x.Set(i, c, d)
+					}
+					c++
+				}
+				x.Set(i, c, d*float64(max(o.Filters, 0)))
 			}
 		}
 		return x, names
 	}
-	x, names := build(true)
+	withSpeed := bareMean > 0
+	x, names := build(true, withSpeed)
 	res, err := ols(x, y, confidence)
-	if errors.Is(err, ErrNotIdentifiable) {
-		f.Warnings = append(f.Warnings, "Seq is constant or collinear with the filter counts; drift is not modeled and may bias the estimates")
-		x, names = build(false)
+	if errors.Is(err, ErrNotIdentifiable) && withSpeed {
+		// The children's baselines are all equal, or collinear with
+		// the design: nothing to adjust by.
+		withSpeed = false
+		f.Warnings = append(f.Warnings, "the children's own baselines do not vary independently of the design; the fit does not adjust for them")
+		x, names = build(true, false)
 		res, err = ols(x, y, confidence)
 	}
+	if errors.Is(err, ErrNotIdentifiable) {
+		f.Warnings = append(f.Warnings, "Seq is constant or collinear with the filter counts; drift is not modeled and may bias the estimates")
+		x, names = build(false, withSpeed)
+		res, err = ols(x, y, confidence)
+	}
+	f.Paired = withSpeed
 	if err != nil {
 		return f, fmt.Errorf("fit stack: %w", err)
 	}
@@ -265,7 +301,7 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 		}
 	}
 	if f.Paired {
-		f.toNs(obs, entrySE, res.df, confidence)
+		f.relative(obs, entrySE, res.df, confidence)
 	}
 	if !hasBase {
 		f.Warnings = append(f.Warnings, "no N = 0 observations: entry cost and baseline cannot be separated; per-filter slope only")

@@ -4,32 +4,43 @@ import "math"
 
 // Paired children: every measuring child times the workload twice on the
 // same thread and CPU, first without filters (its own baseline b_i), then
-// with its stack installed (y_i). The stack model is fitted to the ratio
+// with its stack installed (y_i). A host that runs a few per cent faster
+// or slower for one child or one block multiplies both:
 //
-//	y_i / b_i = β₀ + β_E·[N_i ≥ 1] + β_F·N_i + δ·(Seq_i − mean Seq) + ε_i
+//	b_i = h_i·bare + e₁,   y_i = h_i·(bare + E·[N_i ≥ 1] + F·N_i) + e₂
 //
-// so β_F is the per-filter cost as a fraction of the bare op measured in
-// the same children, and β₀ (≈ 1) absorbs whatever the second timing of a
-// child differs from its first without filters. A host that runs a few
-// per cent faster or slower, for one child, one block or the whole run,
-// multiplies y_i and b_i alike and cancels in the ratio; an additive
-// disturbance of one timing does not cancel, in a ratio or a difference.
-// docs/methodology.md ("Paired children") gives the simulation and the
-// measurements behind choosing the ratio over the difference y_i − b_i.
+// With δ_i = b_i/b̄ − 1 (b̄ the mean of the baselines) this is, to first
+// order, the stack model plus three covariates,
 //
-// The ns figures are the ratios times B̄, the mean of the children's own
-// baselines: PerFilter = β_F·B̄. B̄ carries the host's speed during the run,
-// and its uncertainty comes from the run's time order: with K blocks and
-// block means m_k of the baselines, SE(B̄) = sd(m_k)/√K on K − 1 degrees
-// of freedom, so a host whose speed moved between parts of the run widens
-// the ns interval by that much. By the delta method
+//	y_i = β₀ + β_E·[N_i ≥ 1] + β_F·N_i + δ·(Seq_i − mean Seq)
+//	      + γ₀·δ_i + γ_E·δ_i·[N_i ≥ 1] + γ_F·δ_i·N_i + ε_i,
 //
-//	SE(β_F·B̄)² = B̄²·SE(β_F)² + β_F²·SE(B̄)²
+// fitted by OLS (analysis of covariance with the pre-treatment
+// measurement as covariate; Senn 2006). β_F is the per-filter cost at the
+// children's mean speed. The difference y_i − b_i fixes γ₀ = b̄, γ_E =
+// γ_F = 0 and leaves the speed's share on the added part; the ratio
+// y_i/b_i fixes all three at the noiseless values and multiplies the
+// baseline's own timing noise by y_i/b_i (10× at 32 filters on getpid).
+// Estimating them lets the run decide how much of b_i's spread is speed:
+// with pure timing noise the γ come out near 0 and the fit is as good as
+// the unpaired one; with a moving host speed it removes it, better than
+// the difference. TestPairedRatioVersusDifference shows both cases;
+// docs/methodology.md ("Paired children") has the figures.
 //
-// with Welch–Satterthwaite degrees of freedom. What the run cannot see
-// inside itself (a host that runs at one speed for the whole run) moves
-// the ns figure and not the relative one; BareSegmentSD states how much
-// the speed moved within the run.
+// Randomization makes δ_i independent of N_i, so adjusting for it changes
+// the precision of β_F, not its expectation.
+//
+// b̄ carries the host's speed during the run, and so does β_F. Its
+// uncertainty comes from the run's time order: with K blocks and block
+// means m_k of the baselines, SE(b̄) = sd(m_k)/√K on K − 1 degrees of
+// freedom. The ns interval adds β_F·SE(b̄)/b̄ in quadrature (delta method,
+// Welch–Satterthwaite degrees of freedom): a host whose speed moved
+// between parts of the run widens it by that much. The relative figure
+// PerFilterRel = β_F/b̄ is a ratio of two estimates from the same children,
+// in which the speed cancels; its interval uses the children's SE of b̄.
+// What the run cannot see inside itself (a host that runs at one speed
+// for the whole run) moves the ns figure and not the relative one;
+// BareSegmentSD states how much the speed moved within the run.
 
 // paired reports whether every observation has its own baseline.
 func paired(obs []Observation) bool {
@@ -95,30 +106,43 @@ func productSE(c, seC, dfC, m, seM, dfM float64) (v, se, df float64) {
 	return v, se, df
 }
 
-// toNs turns a paired fit's relative coefficients (fractions of the bare
-// op) into ns/op with B̄ from obs, keeping the relative ones in the Rel
-// fields. entrySE and entryDF are the entry coefficient's OLS standard
-// error and degrees of freedom.
-func (f *Fit) toNs(obs []Observation, entrySE, entryDF, confidence float64) {
+// relative adds the relative figures of a paired fit (fractions of b̄, the
+// mean of obs' own baselines) and widens its ns intervals by the
+// time-order uncertainty of b̄ (see above). entrySE and entryDF are the
+// entry coefficient's OLS standard error and degrees of freedom.
+func (f *Fit) relative(obs []Observation, entrySE, entryDF, confidence float64) {
 	bare, seB, dfB, segSD := bareLevel(obs)
 	f.BareNs, f.BareSegmentSD = bare, segSD
-	f.PerFilterRel, f.PerFilterRelLo, f.PerFilterRelHi = f.PerFilter, f.PerFilterLo, f.PerFilterHi
-	f.EntryRel, f.EntryRelLo, f.EntryRelHi = f.Entry, f.EntryLo, f.EntryHi
+	// The children's own SE of b̄, for the relative figures.
+	var ss float64
+	for _, o := range obs {
+		ss += (o.BaselineNs - bare) * (o.BaselineNs - bare)
+	}
+	n := float64(len(obs))
+	seIID := math.Sqrt(ss / (n - 1) / n)
 	if math.IsNaN(seB) {
-		seB, dfB = 0, 1
+		seB, dfB = seIID, n-1
 	}
-	v, se, df := productSE(f.PerFilter, f.PerFilterSE, f.PerFilterDF, bare, seB, dfB)
-	f.PerFilter, f.PerFilterSE, f.PerFilterDF = v, se, df
-	f.PerFilterLo, f.PerFilterHi = halfInterval(v, se, df, confidence)
+	conv := func(c, se, df float64) (rel, relLo, relHi, ns, nsSE, nsDF float64) {
+		r, rse, rdf := productSE(c, se, df, 1/bare, seIID/(bare*bare), n-1)
+		rel = r
+		relLo, relHi = halfInterval(r, rse, rdf, confidence)
+		ns, nsSE, nsDF = productSE(c, se, df, 1, seB/bare, dfB)
+		return
+	}
+	var lo, hi float64
+	var se, df float64
+	f.PerFilterRel, f.PerFilterRelLo, f.PerFilterRelHi, _, se, df = conv(f.PerFilter, f.PerFilterSE, f.PerFilterDF)
+	if lo, hi = halfInterval(f.PerFilter, se, df, confidence); !math.IsNaN(lo) {
+		f.PerFilterSE, f.PerFilterDF = se, df
+		f.PerFilterLo, f.PerFilterHi = lo, hi
+	}
 	if !math.IsNaN(f.Entry) {
-		v, se, df := productSE(f.Entry, entrySE, entryDF, bare, seB, dfB)
-		f.Entry = v
-		f.EntryLo, f.EntryHi = halfInterval(v, se, df, confidence)
+		f.EntryRel, f.EntryRelLo, f.EntryRelHi, _, se, df = conv(f.Entry, entrySE, entryDF)
+		if lo, hi = halfInterval(f.Entry, se, df, confidence); !math.IsNaN(lo) {
+			f.EntryLo, f.EntryHi = lo, hi
+		}
 	}
-	f.Baseline *= bare
-	f.Drift, f.DriftLo, f.DriftHi = f.Drift*bare, f.DriftLo*bare, f.DriftHi*bare
-	f.PlacementSD *= bare
-	f.BlockSD *= bare
 }
 
 // halfInterval returns v ± t(1-α/2, df)·se, NaN bounds without an SE.
