@@ -26,8 +26,8 @@ func ReadJSON(r io.Reader) (*Document, error) {
 	if d.SchemaVersion == 0 {
 		return nil, fmt.Errorf("decode result: no schema_version: not the JSON of seccompbench run (simulate, inspect, estimate and compile JSON cannot be compared); write one with run --format json or -o result.json")
 	}
-	if d.SchemaVersion != SchemaVersion {
-		return nil, fmt.Errorf("decode result: schema_version %d, want %d", d.SchemaVersion, SchemaVersion)
+	if d.SchemaVersion != SchemaVersion && d.SchemaVersion != 1 {
+		return nil, fmt.Errorf("decode result: schema_version %d, want 1 or %d", d.SchemaVersion, SchemaVersion)
 	}
 	return &d, nil
 }
