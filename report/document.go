@@ -471,6 +471,13 @@ func Build(in Input) *Document {
 			BareNs: f.BareNs, BareSegmentSDPct: 100 * f.BareSegmentSD,
 		})
 	}
+	for i := range d.Fits {
+		if f := &d.Fits[i]; !f.Paired {
+			nan := math.NaN()
+			f.PerFilterRel, f.PerFilterRelCILow, f.PerFilterRelCIHigh = nan, nan, nan
+			f.EntryRel, f.EntryRelCILow, f.EntryRelCIHigh, f.BareNs, f.BareSegmentSDPct = nan, nan, nan, nan, nan
+		}
+	}
 	for _, ld := range in.Result.LoaderDiffs {
 		d.LoaderDiffs = append(d.LoaderDiffs, LoaderDiff{Variant: ld.Variant, A: ld.A, B: ld.B,
 			PerFilterDiffNs: ld.Delta, CILowNs: ld.Lo, CIHighNs: ld.Hi, P: ld.P,

@@ -205,3 +205,6 @@ func (c *Child) UnmarshalJSON(data []byte) error {
 	type plain Child
 	return decodeNullNaN(data, (*plain)(c), c)
 }
+
+// MarshalJSON writes undefined (NaN) numbers as null.
+func (r FleetRow) MarshalJSON() ([]byte, error) { return marshalNullNaN(r) }
