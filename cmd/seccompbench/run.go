@@ -44,6 +44,7 @@ func NewCmdRun(f *cmdutil.Factory, runF func(*RunOptions) error) *cobra.Command 
 	opts := &RunOptions{IO: f.IO, Now: f.Now}
 	var counts, workload, syscallSpec, targetCI string
 	var pathDirs int
+	var paired bool
 	var cpuWait time.Duration
 	var compiler, notifyReply string
 	var load cmdutil.LoadFlags
@@ -226,6 +227,7 @@ syscall when the kernel logged it. --max-time bounds the whole run.`,
 				return cmdutil.FlagErrorf("--pad: %d instructions; want 0 to %d", opts.Pad, filters.MaxInsns)
 			}
 			opts.PadSet = cmd.Flags().Changed("pad")
+			opts.Unpaired = !paired
 			if opts.Loaders, err = runner.Loaders(opts.Loader); err != nil {
 				return &cmdutil.FlagError{Err: fmt.Errorf("--loader: %w", err)}
 			}
@@ -267,6 +269,7 @@ syscall when the kernel logged it. --max-time bounds the whole run.`,
 	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write the result to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .md .csv .bench .svg .png)")
 	fl.Uint64Var(&opts.Iterations, "iterations", 0, "loop iterations per sample (0: calibrate to ~2ms per sample)")
 	fl.IntVar(&opts.Samples, "samples", defaultSamples, "timed samples per child; the child's value is their median")
+	fl.BoolVar(&paired, "paired", true, "each child also times the workload before installing its stack, and the fit adjusts for that baseline (docs/methodology.md); --paired=false for the unpaired design")
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install filters with SECCOMP_FILTER_FLAG_SPEC_ALLOW (no speculative store bypass mitigation)")
 	fl.IntVar(&opts.Pad, "pad", 0, "append exactly `N` unreachable instructions to every filter in every child (default: each child draws its own pad from 0-16 from the seed, so the CI covers JIT placement; see docs/methodology.md)")
 	fl.StringVar(&opts.Loader, "loader", "unprivileged", "load the filters without CAP_SYS_ADMIN as runc and non-root services do (unprivileged), with it (privileged), or both as separate variants (with --systemd-unit the default follows the unit)")
