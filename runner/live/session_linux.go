@@ -318,6 +318,9 @@ func (s *Session) Flush() {
 	time.Sleep(20 * time.Millisecond)
 }
 
+// CPUs returns the number of CPUs sampled (one cpu-clock event each).
+func (s *Session) CPUs() int { return len(s.perfFDs) }
+
 // Lost returns the number of samples dropped because the ring buffer was
 // full.
 func (s *Session) Lost() uint64 {
