@@ -59,7 +59,9 @@ type Options struct {
 	// Seed seeds the placement of the counter's on-times in each cycle.
 	Seed uint64
 
-	// Kernel access; tests replace them.
+	// Kernel access; tests replace them. Check runs first and says which
+	// permission is missing.
+	Check      func() error
 	Open       func(live.Options) (Sampler, error)
 	Monotonic  func() uint64
 	Now        func() time.Time
@@ -82,6 +84,7 @@ func DefaultOptions() Options {
 		Confidence: 0.95,
 		Predict:    true,
 		Seed:       1,
+		Check:      live.CheckPermissions,
 		Open: func(o live.Options) (Sampler, error) {
 			s, err := live.Open(o)
 			if err != nil {
@@ -134,6 +137,11 @@ type dumped struct {
 // Open checks the selection, reads the kernel symbols and opens the
 // sampling session. Close the Watcher to detach everything.
 func Open(opts *Options) (*Watcher, error) {
+	if opts.Check != nil {
+		if err := opts.Check(); err != nil {
+			return nil, err
+		}
+	}
 	ks, err := opts.Kallsyms()
 	if err != nil {
 		return nil, err
@@ -141,7 +149,7 @@ func Open(opts *Options) (*Watcher, error) {
 	syms, err := kstack.ParseKallsyms(ks)
 	if err != nil {
 		if errors.Is(err, kstack.ErrHiddenAddresses) {
-			return nil, fmt.Errorf("%w: /proc/kallsyms shows no addresses to this process; run as root or grant CAP_SYSLOG (kernel.kptr_restrict is above 0)", err)
+			return nil, fmt.Errorf("%w: /proc/kallsyms shows no addresses to this process; run as root or grant CAP_SYSLOG (kernel/kallsyms.c: kallsyms_show_value also shows them with kernel.kptr_restrict 0 and kernel.perf_event_paranoid <= 1)", err)
 		}
 		return nil, err
 	}
