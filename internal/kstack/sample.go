@@ -17,6 +17,8 @@ type Sample struct {
 	Tid  uint32 `json:"tid"`
 	// CPU is the CPU the sample was taken on.
 	CPU uint32 `json:"cpu"`
+	// Comm is the thread's comm (at most 15 bytes), "" if not recorded.
+	Comm string `json:"comm,omitempty"`
 	// User is set when the sample interrupted user mode.
 	User bool `json:"user,omitempty"`
 	// Nr is orig_ax of the thread's entry registers: the number of the

@@ -11,6 +11,8 @@ type Interval struct{ Start, End uint64 }
 // Tally is what a window's samples say about one thread group.
 type Tally struct {
 	Tgid uint32
+	// Comm is the comm of the thread-group's last sample that had one.
+	Comm string
 	// Samples counts every sample of the thread group; Seccomp those in
 	// seccomp, Filter those in a filter image (a subset of Seccomp),
 	// Inferred those recognized by an unnamed image alone (a subset of
@@ -72,6 +74,9 @@ func TallySamples(c *Classifier, samples []Sample, o TallyOptions) []*Tally {
 		}
 		t.Samples++
 		t.Batches[b].Total++
+		if s.Comm != "" {
+			t.Comm = s.Comm
+		}
 		v := c.Classify(s)
 		switch v.Class {
 		case ClassUser:

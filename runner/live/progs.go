@@ -15,7 +15,8 @@ const (
 	recNr    = 24 // s64 orig_ax of the task's entry pt_regs
 	recAX    = 32 // s64 ax of the task's entry pt_regs
 	recStack = 40 // s64 bytes bpf_get_stack wrote, or its negative errno
-	recIPs   = 48 // u64 × StackDepth kernel return addresses, innermost first
+	recComm  = 48 // [16]byte bpf_get_current_comm
+	recIPs   = 64 // u64 × StackDepth kernel return addresses, innermost first
 )
 
 // StackDepth is the number of kernel frames a sample keeps, innermost
@@ -49,7 +50,7 @@ const (
 // samplerProgram returns the BPF_PROG_TYPE_PERF_EVENT program that runs on
 // every cpu-clock sample: for a thread group in the targets hash map (or
 // every one, when cfgAll is set) it reserves a record in the ring buffer
-// and stores the time, IDs, CPU, whether user mode was interrupted, orig_ax
+// and stores the time, IDs, CPU, comm, whether user mode was interrupted, orig_ax
 // and ax of the task's entry registers (bpf_task_pt_regs of
 // bpf_get_current_task_btf; Linux 5.15) and the kernel callchain
 // (bpf_get_stack with the perf event's regs). It returns 0, so perf writes
@@ -129,6 +130,12 @@ func samplerProgram(cfgFD, targetsFD, ringFD, lostFD int) asm.Instructions {
 		asm.Add.Imm(asm.R1, recAX),
 		asm.Mov.Imm(asm.R2, 8),
 		asm.FnProbeReadKernel.Call(),
+		// The thread's comm: short-lived processes are gone before
+		// /proc can name them.
+		asm.Mov.Reg(asm.R1, asm.R9),
+		asm.Add.Imm(asm.R1, recComm),
+		asm.Mov.Imm(asm.R2, 16),
+		asm.FnGetCurrentComm.Call(),
 		// Kernel callchain, innermost first.
 		asm.Mov.Reg(asm.R1, asm.R6),
 		asm.Mov.Reg(asm.R2, asm.R9),

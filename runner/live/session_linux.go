@@ -1,6 +1,7 @@
 package live
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -292,6 +293,7 @@ func decodeSample(b []byte) (kstack.Sample, bool) {
 		User: ne.Uint32(b[recUser:]) != 0,
 		Nr:   int64(ne.Uint64(b[recNr:])),
 		AX:   int64(ne.Uint64(b[recAX:])),
+		Comm: cString(b[recComm : recComm+16]),
 	}
 	n := int64(ne.Uint64(b[recStack:]))
 	if !smp.User && n > 0 {
@@ -302,6 +304,14 @@ func decodeSample(b []byte) (kstack.Sample, bool) {
 		}
 	}
 	return smp, true
+}
+
+// cString returns b up to its first NUL.
+func cString(b []byte) string {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return string(b)
 }
 
 // Take returns the samples collected since the last Take, and the first

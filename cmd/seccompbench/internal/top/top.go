@@ -349,6 +349,9 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 	if p.Comm == "" {
 		p.Comm = c0.comm
 	}
+	if p.Comm == "" {
+		p.Comm = tl.Comm
+	}
 	if ok0 && ok1 {
 		p.CPUNs = float64(c1.cpu - c0.cpu)
 	} else {

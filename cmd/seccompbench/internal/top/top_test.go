@@ -36,8 +36,8 @@ type fakeSampler struct {
 }
 
 func (f *fakeSampler) Take() ([]kstack.Sample, error) { s := f.samples; f.samples = nil; return s, nil }
-func (f *fakeSampler) Flush()                        {}
-func (f *fakeSampler) CountOn() error                { f.on = true; f.balance++; return nil }
+func (f *fakeSampler) Flush()                         {}
+func (f *fakeSampler) CountOn() error                 { f.on = true; f.balance++; return nil }
 func (f *fakeSampler) CountOff() error {
 	f.on = false
 	f.balance--
