@@ -3,7 +3,8 @@
 // then exit. Prints the number of calls and the wall time on stderr.
 //
 // Build: gcc -O2 -static -o top-loop top-loop.c
-// Run:   ./top-loop [calls]   (default 30000000)
+// Run:   ./top-loop [calls [delay_ms]]   (default 30000000 calls, no delay;
+//        the delay lets a sampler attach before the timed loop starts)
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 
 int main(int argc, char **argv) {
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 30000000ul;
+	if (argc > 2)
+		usleep(1000 * strtoul(argv[2], NULL, 10));
 	struct timespec a, b;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (unsigned long i = 0; i < n; i++)
