@@ -97,8 +97,8 @@ See docs/top.md.`,
 			default:
 				return cmdutil.FlagErrorf("--format: %q is not table or json", opts.Format)
 			}
-			if opts.Duration < 0 || opts.Refresh <= 0 || opts.Batch <= 0 {
-				return cmdutil.FlagErrorf("--duration, --refresh and --batch must be positive")
+			if opts.Duration < 0 || opts.Refresh <= 0 || opts.Batch < 0 {
+				return cmdutil.FlagErrorf("--duration and --refresh must be positive, --batch not negative")
 			}
 			if opts.Frequency < 1 || opts.Frequency > 10000 {
 				return cmdutil.FlagErrorf("--frequency: %d Hz is not in 1..10000", opts.Frequency)
@@ -125,7 +125,7 @@ See docs/top.md.`,
 	fl.DurationVar(&opts.Duration, "duration", 0, "sample one window this long and print a report (default: a live view)")
 	fl.DurationVar(&opts.Refresh, "refresh", 2*time.Second, "live view: window per refresh")
 	fl.IntVar(&opts.Frequency, "frequency", opts.Frequency, "cpu-clock samples per second per CPU, in Hz")
-	fl.DurationVar(&opts.Batch, "batch", opts.Batch, "batch length of the share's batch-means interval")
+	fl.DurationVar(&opts.Batch, "batch", opts.Batch, "batch length of the share's batch-means interval (0: a twentieth of the window, at least 50ms)")
 	fl.Float64Var(&opts.CountDuty, "count-duty", opts.CountDuty, "share of each second the syscall counter is attached (0: no call counts)")
 	fl.Float64Var(&opts.Confidence, "confidence", opts.Confidence, "confidence level of the intervals, a fraction in (0,1)")
 	fl.BoolVar(&opts.Predict, "predict", opts.Predict, "predict what merging each stack would save (dumps the stack: CAP_SYS_ADMIN)")

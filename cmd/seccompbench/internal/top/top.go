@@ -46,7 +46,8 @@ type Options struct {
 	All    bool
 	// Frequency is the sampling rate per CPU, in Hz.
 	Frequency int
-	// Batch is the batch length of the share intervals.
+	// Batch is the batch length of the share intervals; 0 picks a twentieth
+	// of each window, at least 50 ms (batchFor).
 	Batch time.Duration
 	// CountDuty is the share of each CountCycle the syscall counter is
 	// attached, a fraction in (0, 1]; 0 never counts.
@@ -78,7 +79,7 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{
 		Frequency:  live.DefaultFrequency,
-		Batch:      250 * time.Millisecond,
+		Batch:      0,
 		CountDuty:  0.1,
 		CountCycle: time.Second,
 		Confidence: 0.95,
@@ -301,7 +302,8 @@ type windowInput struct {
 // build turns one window's raw data into the report.
 func (w *Watcher) build(in windowInput) *report.Top {
 	o := w.opts
-	tallies := kstack.TallySamples(w.cls, in.samples, kstack.TallyOptions{Start: in.start, End: in.end, BatchNs: uint64(o.Batch), CounterOn: in.on})
+	batch := batchFor(o.Batch, time.Duration(in.end-in.start))
+	tallies := kstack.TallySamples(w.cls, in.samples, kstack.TallyOptions{Start: in.start, End: in.end, BatchNs: uint64(batch), CounterOn: in.on})
 	period := float64(time.Second) / float64(o.Frequency)
 	var onNs uint64
 	for _, iv := range in.on {
@@ -310,7 +312,7 @@ func (w *Watcher) build(in windowInput) *report.Top {
 	window := in.end - in.start
 	t := &report.Top{SchemaVersion: report.TopSchemaVersion, Kind: "top", Start: in.startWall.UTC().Format(time.RFC3339),
 		WindowNs: int64(window), Processes: []report.TopProcess{}, Warnings: []string{},
-		Method: report.TopMethod{SamplingHz: o.Frequency, PeriodNs: int64(period), CPUs: w.s.CPUs(), BatchNs: int64(o.Batch),
+		Method: report.TopMethod{SamplingHz: o.Frequency, PeriodNs: int64(period), CPUs: w.s.CPUs(), BatchNs: int64(batch),
 			Confidence: o.Confidence, CountDuty: float64(onNs) / math.Max(1, float64(window)), CountOnNs: int64(onNs), LostSamples: in.lost}}
 	callsBy := map[uint32]map[int32]uint64{}
 	for _, c := range in.counts {
@@ -335,6 +337,16 @@ func (w *Watcher) build(in windowInput) *report.Top {
 	}
 	sort.SliceStable(t.Processes, func(i, j int) bool { return t.Processes[i].SeccompNs > t.Processes[j].SeccompNs })
 	return t
+}
+
+// batchFor returns the batch length for a window: set, or a twentieth of
+// the window (BatchShare wants at least 10 batches) but at least 50 ms, so
+// that a batch holds about 50 samples of a busy thread at 997 Hz.
+func batchFor(set, window time.Duration) time.Duration {
+	if set > 0 {
+		return set
+	}
+	return max(window/20, 50*time.Millisecond)
 }
 
 // process builds one process's report entry.
