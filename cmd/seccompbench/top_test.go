@@ -59,7 +59,7 @@ func TestTopReportShapes(t *testing.T) {
 	top := &report.Top{SchemaVersion: report.TopSchemaVersion, Kind: "top", Start: "2026-12-01T00:00:00Z", WindowNs: 5e9,
 		Method: report.TopMethod{SamplingHz: 997, PeriodNs: 1003009, CPUs: 2, BatchNs: 25e7, Confidence: 0.95, CountDuty: 0.1},
 		Processes: []report.TopProcess{{Pid: 42, Comm: "loop", CPUNs: 5e9, SeccompNs: 2e9, SeccompShare: f(0.4), SeccompShareCILow: f(0.38), SeccompShareCIHigh: f(0.42),
-			Samples: 5000, SeccompSamples: 2000, Filters: &n, FilterHashes: []report.TopFilter{{0, 1406, strings.Repeat("ab", 32)}},
+			Samples: 5000, SeccompSamples: 2000, Filters: &n, FilterHashes: []report.TopFilter{{Index: 0, Instructions: 1406, SHA256: strings.Repeat("ab", 32)}},
 			Syscalls: []report.TopSyscall{{Name: "getppid", Nr: 110, Calls: f(4e6), SeccompNs: 2e9, SeccompNsPerCall: f(500), Samples: 2000},
 				{Name: "futex", Nr: 202, SeccompNs: 1e6, Samples: 1}},
 			Prediction: &report.TopPrediction{Label: "prediction (model)", Rows: []report.TopPredictionRow{{Name: "merge", Instructions: 1800, SeccompNs: 0, SavedNs: 2e9, SavedShare: 0.4}}}}},
