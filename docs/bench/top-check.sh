@@ -51,13 +51,19 @@ within() { # a b tolerance -> 1 if |a/b - 1| <= tol
 	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { r = a / b - 1; if (r < 0) r = -r; print (b > 0 && r <= t) ? 1 : 0 }'
 }
 
+watch_loop() { # OUT.json CMD...: start CMD, run top --pid on it, stop it; sets $loop
+	out=$1
+	shift
+	"$@" 2>"$out.log" &
+	loop=$!
+	sleep 1
+	"$sb" top --pid "$loop" --duration "$dur" --format json -o "$out"
+	kill "$loop" 2>/dev/null || true
+	wait "$loop" 2>/dev/null || true
+}
+
 # --- 1. getppid under 16 filters -----------------------------------------
-"$work/top-wrap" "$work/docker-default.bpf" 16 -- "$work/top-loop" "$calls" 2>"$work/loop16.log" &
-loop=$!
-sleep 1
-"$sb" top --pid "$loop" --duration "$dur" --format json -o "$work/top16.json"
-kill "$loop" 2>/dev/null || true
-wait "$loop" 2>/dev/null || true
+watch_loop "$work/top16.json" "$work/top-wrap" "$work/docker-default.bpf" 16 -- "$work/top-loop" "$calls"
 top_ns=$(jq '[.processes[] | select(.pid == '"$loop"') | .syscalls[] | select(.name == "getppid") | .seccomp_ns_per_call][0]' "$work/top16.json")
 # The share interval scaled to ns per call.
 top_lo=$(jq '[.processes[] | select(.pid == '"$loop"') | . as $p | .syscalls[] | select(.name == "getppid") | .seccomp_ns_per_call * $p.seccomp_share_ci_low / $p.seccomp_share][0]' "$work/top16.json")
@@ -71,12 +77,7 @@ verdict getppid "$(within "$top_ns" "$run_ns" 0.15)" \
 	"top $top_ns ns/call [$top_lo, $top_hi] vs run 16-0 $run_ns ns [$run_lo, $run_hi] (±15 %)"
 
 # --- 2. the same loop without filters ------------------------------------
-"$work/top-loop" "$calls" 2>"$work/loop0.log" &
-loop=$!
-sleep 1
-"$sb" top --pid "$loop" --duration "$dur" --format json -o "$work/top0.json"
-kill "$loop" 2>/dev/null || true
-wait "$loop" 2>/dev/null || true
+watch_loop "$work/top0.json" "$work/top-loop" "$calls"
 lo0=$(jq '[.processes[] | select(.pid == '"$loop"') | .seccomp_share_ci_low][0]' "$work/top0.json")
 hi0=$(jq '[.processes[] | select(.pid == '"$loop"') | .seccomp_share_ci_high][0]' "$work/top0.json")
 c0=$(jq '[.processes[] | select(.pid == '"$loop"') | .seccomp_share][0]' "$work/top0.json")

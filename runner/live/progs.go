@@ -58,28 +58,15 @@ const (
 // Samples of the idle task (tgid 0) are dropped. When the ring buffer is
 // full the sample is counted in lost[0].
 func samplerProgram(cfgFD, targetsFD, ringFD, lostFD int) asm.Instructions {
-	return asm.Instructions{
+	ins := asm.Instructions{
 		asm.Mov.Reg(asm.R6, asm.R1), // ctx
 		asm.FnGetCurrentPidTgid.Call(),
 		asm.Mov.Reg(asm.R7, asm.R0), // pid_tgid
 		asm.Mov.Reg(asm.R8, asm.R0),
 		asm.RSh.Imm(asm.R8, 32), // tgid
-		asm.JEq.Imm(asm.R8, 0, "out"),
-		// Filter on the thread group unless cfgAll.
-		asm.StoreImm(asm.RFP, -4, 0, asm.Word),
-		asm.LoadMapPtr(asm.R1, cfgFD),
-		asm.Mov.Reg(asm.R2, asm.RFP),
-		asm.Add.Imm(asm.R2, -4),
-		asm.FnMapLookupElem.Call(),
-		asm.JEq.Imm(asm.R0, 0, "out"),
-		asm.LoadMem(asm.R1, asm.R0, cfgAll, asm.Word),
-		asm.JNE.Imm(asm.R1, 0, "take"),
-		asm.StoreMem(asm.RFP, -8, asm.R8, asm.Word),
-		asm.LoadMapPtr(asm.R1, targetsFD),
-		asm.Mov.Reg(asm.R2, asm.RFP),
-		asm.Add.Imm(asm.R2, -8),
-		asm.FnMapLookupElem.Call(),
-		asm.JEq.Imm(asm.R0, 0, "out"),
+	}
+	ins = append(ins, selectTgid(cfgFD, targetsFD)...)
+	return append(ins, asm.Instructions{
 		// Reserve the record.
 		asm.LoadMapPtr(asm.R1, ringFD).WithSymbol("take"),
 		asm.Mov.Imm(asm.R2, recSize),
@@ -149,7 +136,7 @@ func samplerProgram(cfgFD, targetsFD, ringFD, lostFD int) asm.Instructions {
 		asm.FnRingbufSubmit.Call(),
 		asm.Mov.Imm(asm.R0, 0).WithSymbol("out"),
 		asm.Return(),
-	}
+	}...)
 }
 
 // counterProgram returns the BPF_PROG_TYPE_RAW_TRACEPOINT program for
@@ -160,26 +147,14 @@ func samplerProgram(cfgFD, targetsFD, ringFD, lostFD int) asm.Instructions {
 // skips sys_enter but still reaches sys_exit (kernel/entry/common.c:
 // syscall_trace_enter returns early; syscall_exit_work still runs).
 func counterProgram(cfgFD, targetsFD, countsFD int) asm.Instructions {
-	return asm.Instructions{
+	ins := asm.Instructions{
 		asm.Mov.Reg(asm.R6, asm.R1), // ctx: u64 args[2]
 		asm.FnGetCurrentPidTgid.Call(),
 		asm.Mov.Reg(asm.R8, asm.R0),
 		asm.RSh.Imm(asm.R8, 32), // tgid
-		asm.JEq.Imm(asm.R8, 0, "out"),
-		asm.StoreImm(asm.RFP, -4, 0, asm.Word),
-		asm.LoadMapPtr(asm.R1, cfgFD),
-		asm.Mov.Reg(asm.R2, asm.RFP),
-		asm.Add.Imm(asm.R2, -4),
-		asm.FnMapLookupElem.Call(),
-		asm.JEq.Imm(asm.R0, 0, "out"),
-		asm.LoadMem(asm.R1, asm.R0, cfgAll, asm.Word),
-		asm.JNE.Imm(asm.R1, 0, "take"),
-		asm.StoreMem(asm.RFP, -8, asm.R8, asm.Word),
-		asm.LoadMapPtr(asm.R1, targetsFD),
-		asm.Mov.Reg(asm.R2, asm.RFP),
-		asm.Add.Imm(asm.R2, -8),
-		asm.FnMapLookupElem.Call(),
-		asm.JEq.Imm(asm.R0, 0, "out"),
+	}
+	ins = append(ins, selectTgid(cfgFD, targetsFD)...)
+	return append(ins, asm.Instructions{
 		// nr = regs->orig_ax
 		asm.LoadMem(asm.R3, asm.R6, 0, asm.DWord).WithSymbol("take"),
 		asm.Add.Imm(asm.R3, ptRegsOrigAX),
@@ -222,5 +197,29 @@ func counterProgram(cfgFD, targetsFD, countsFD int) asm.Instructions {
 		asm.StoreXAdd(asm.R0, asm.R1, asm.DWord),
 		asm.Mov.Imm(asm.R0, 0).WithSymbol("out"),
 		asm.Return(),
+	}...)
+}
+
+// selectTgid continues a program whose R8 holds the current tgid: it jumps
+// to "out" for the idle task (tgid 0) and for a thread group that is not
+// in the targets map, unless cfgAll is set, and falls through to "take"
+// (the caller's next instruction must carry that symbol).
+func selectTgid(cfgFD, targetsFD int) asm.Instructions {
+	return asm.Instructions{
+		asm.JEq.Imm(asm.R8, 0, "out"),
+		asm.StoreImm(asm.RFP, -4, 0, asm.Word),
+		asm.LoadMapPtr(asm.R1, cfgFD),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, -4),
+		asm.FnMapLookupElem.Call(),
+		asm.JEq.Imm(asm.R0, 0, "out"),
+		asm.LoadMem(asm.R1, asm.R0, cfgAll, asm.Word),
+		asm.JNE.Imm(asm.R1, 0, "take"),
+		asm.StoreMem(asm.RFP, -8, asm.R8, asm.Word),
+		asm.LoadMapPtr(asm.R1, targetsFD),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, -8),
+		asm.FnMapLookupElem.Call(),
+		asm.JEq.Imm(asm.R0, 0, "out"),
 	}
 }
