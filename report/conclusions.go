@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -155,7 +155,7 @@ func NegativeCells(d *Document) []string {
 // foreignLoadText says how much of the measuring CPUs' time other
 // processes took, e.g. "other processes took 3 % of CPU 1 while children
 // ran".
-func foreignLoadText(f *runner.ForeignLoad) string {
+func foreignLoadText(f *result.ForeignLoad) string {
 	cpus := make([]string, len(f.CPUs))
 	for i, c := range f.CPUs {
 		cpus[i] = fmt.Sprint(c)

@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // InspectFilter is one filter in `inspect --format json` (keys fixed by
@@ -214,11 +214,11 @@ func WriteInspectText(w io.Writer, j *InspectProcess, disasm bool) {
 // seccompModeName names a Seccomp: value of /proc/PID/status.
 func seccompModeName(m int) string {
 	switch m {
-	case runner.SeccompModeDisabled:
+	case result.SeccompModeDisabled:
 		return "disabled"
-	case runner.SeccompModeStrict:
+	case result.SeccompModeStrict:
 		return "strict"
-	case runner.SeccompModeFilter:
+	case result.SeccompModeFilter:
 		return "filter"
 	}
 	return "unknown"

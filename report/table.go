@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // WriteJSON writes d as indented JSON followed by a newline.
@@ -331,20 +331,20 @@ func blocksText(d *Document, le string) string {
 	}
 	var why string
 	switch r.StopReason {
-	case runner.StopTrials:
+	case result.StopTrials:
 		return fmt.Sprintf("%s (--trials %d)", blocks, d.Config.Trials)
-	case runner.StopPrecision:
+	case result.StopPrecision:
 		why = "target CI reached"
-	case runner.StopMaxTrials:
+	case result.StopMaxTrials:
 		why = "--max-trials reached before the target CI"
-	case runner.StopMaxTime:
+	case result.StopMaxTime:
 		why = "--max-time reached before the target CI"
 		if target == "" {
 			why = fmt.Sprintf("--max-time reached after %d of --trials %d", r.Blocks, d.Config.Trials)
 		}
-	case runner.StopCancelled:
+	case result.StopCancelled:
 		return plural(r.Blocks, "complete randomized block") + " (stopped: interrupted)"
-	case runner.StopFailed:
+	case result.StopFailed:
 		return plural(r.Blocks, "complete randomized block") + " (stopped: a child failed)"
 	default:
 		why = orDash(string(r.StopReason))

@@ -3,6 +3,7 @@ package runner
 import (
 	"unsafe"
 
+	"github.com/seccompbench/seccompbench/runner/internal/sys"
 	"golang.org/x/sys/unix"
 )
 
@@ -10,21 +11,12 @@ import (
 // the NOSPLIT timed path that runs once filters are installed, and the
 // pointers it passes to the kernel.
 
-// rawNanosleep sleeps for *ts with a raw nanosleep(2), outside the Go
-// scheduler and its timers (see runChild's polling loop).
-func rawNanosleep(ts *unix.Timespec) {
-	unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(ts)), 0, 0)
-}
-
 // cstring keeps a NUL-terminated copy of s in st and returns its address.
 func (st *measureState) cstring(s string) uintptr {
 	b := append([]byte(s), 0)
 	st.cstrs = append(st.cstrs, b)
 	return uintptr(unsafe.Pointer(&b[0]))
 }
-
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64
 
 // measure installs the filters and times the workload on the calling,
 // locked thread, then spins forever. It is NOSPLIT so that no stack check
@@ -36,9 +28,9 @@ func measure(st *measureState) {
 	spec := st.spec
 	st.ctrlPre = timeControl(st)
 	for i := range st.progs {
-		t0 := nanotime()
+		t0 := sys.Nanotime()
 		_, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, uintptr(spec.Flags), uintptr(unsafe.Pointer(&st.progs[i])))
-		st.install[i] = nanotime() - t0
+		st.install[i] = sys.Nanotime() - t0
 		if e != 0 {
 			st.errno = uintptr(e)
 			st.failedAt = i
@@ -56,9 +48,9 @@ func measure(st *measureState) {
 		runWorkload(st)
 	}
 	for i := range st.samples {
-		t0 := nanotime()
+		t0 := sys.Nanotime()
 		runWorkload(st)
-		st.samples[i] = nanotime() - t0
+		st.samples[i] = sys.Nanotime() - t0
 	}
 	st.done.Store(1)
 	spin()
@@ -70,9 +62,9 @@ func timeControl(st *measureState) int64 {
 		return 0
 	}
 	loopControl(st.spec.ControlIters/4+1, &st.ctrlBuf[0]) // warm up
-	t0 := nanotime()
+	t0 := sys.Nanotime()
 	loopControl(st.spec.ControlIters, &st.ctrlBuf[0])
-	return nanotime() - t0
+	return sys.Nanotime() - t0
 }
 
 //go:nosplit

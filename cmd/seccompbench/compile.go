@@ -18,7 +18,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/jit"
 )
 
 // CompileOptions are the flags and arguments of `seccompbench compile`.
@@ -318,7 +318,7 @@ func compileRun(opts *CompileOptions) error {
 		}
 	}
 	// The JIT memory the filter takes once loaded, predicted from its size.
-	ji := runner.ReadJITInfo()
+	ji := jit.ReadJITInfo()
 	jit := jitcost.Estimate(jitcost.Model([]*filters.Program{p}, ji.Kernel), ji.Limit)
 	switch opts.Format {
 	case "raw":

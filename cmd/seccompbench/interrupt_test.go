@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/sandbox"
 )
 
 // buildBinary builds the command into a temporary directory, as a user
@@ -308,7 +309,7 @@ func init() {
 				}
 			}
 			allowAll := []byte{0x06, 0, 0, 0, 0, 0, 0xff, 0x7f} // ret ALLOW
-			err = runner.ExecUnder([][]byte{allowAll}, false, []string{exe}, env)
+			err = sandbox.ExecUnder([][]byte{allowAll}, false, []string{exe}, env)
 		}
 		fmt.Fprintln(os.Stderr, "exec under a filter:", err)
 		os.Exit(99)
