@@ -15,6 +15,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/internal/child"
+	"github.com/seccompbench/seccompbench/runner/internal/loop"
 	"github.com/seccompbench/seccompbench/runner/internal/sys"
 	"github.com/seccompbench/seccompbench/runner/jit"
 	"github.com/seccompbench/seccompbench/runner/notify"
@@ -148,7 +149,7 @@ func runChild(in io.Reader) (childReport, error) {
 	if err := json.Unmarshal(data, &spec); err != nil {
 		return rep, fmt.Errorf("decode child spec: %w", err)
 	}
-	if !loopsSupported {
+	if !loop.Supported {
 		return rep, fmt.Errorf("timed loops on %s: %w", runtime.GOARCH, sys.ErrNotSupported)
 	}
 	st, err := newMeasureState(&spec)

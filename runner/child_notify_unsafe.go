@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/seccompbench/seccompbench/runner/internal/loop"
 	"github.com/seccompbench/seccompbench/runner/internal/sys"
 	"github.com/seccompbench/seccompbench/runner/notify"
 	"golang.org/x/sys/unix"
@@ -19,7 +20,7 @@ type notifyState struct {
 	listener atomic.Int32 // listener fd once installed, 0 before
 	sent     bool         // reporter: listener passed on (or given up)
 	sendErr  string
-	res      [2]uint64 // loopSyscallCount: failed calls, last return value
+	res      [2]uint64 // loop.SyscallCount: failed calls, last return value
 	calls    uint64
 }
 
@@ -59,7 +60,7 @@ func installNotify(st *measureState) bool {
 func runNotify(st *measureState) {
 	spec := st.spec
 	n := st.notify
-	loopSyscallCount(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]), &n.res)
+	loop.SyscallCount(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]), &n.res)
 	n.calls += spec.Iterations
 }
 

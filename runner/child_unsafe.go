@@ -3,6 +3,7 @@ package runner
 import (
 	"unsafe"
 
+	"github.com/seccompbench/seccompbench/runner/internal/loop"
 	"github.com/seccompbench/seccompbench/runner/internal/sys"
 	"golang.org/x/sys/unix"
 )
@@ -61,9 +62,9 @@ func timeControl(st *measureState) int64 {
 	if st.spec.ControlIters == 0 {
 		return 0
 	}
-	loopControl(st.spec.ControlIters/4+1, &st.ctrlBuf[0]) // warm up
+	loop.Control(st.spec.ControlIters/4+1, &st.ctrlBuf[0]) // warm up
 	t0 := sys.Nanotime()
-	loopControl(st.spec.ControlIters, &st.ctrlBuf[0])
+	loop.Control(st.spec.ControlIters, &st.ctrlBuf[0])
 	return sys.Nanotime() - t0
 }
 
@@ -72,17 +73,17 @@ func runWorkload(st *measureState) {
 	spec := st.spec
 	switch st.loop {
 	case kindMix:
-		loopMix(spec.Iterations, st.fd)
+		loop.Mix(spec.Iterations, st.fd)
 	case kindClose:
-		loopClose(spec.Iterations, st.fd)
+		loop.Close(spec.Iterations, st.fd)
 	case kindGetpid:
-		loopGetpid(spec.Iterations)
+		loop.Getpid(spec.Iterations)
 	case kindSyscall:
-		loopSyscall(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]))
+		loop.Syscall(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]))
 	case kindNotify:
 		runNotify(st)
 	case kindExec:
-		st.execsOK += loopExec(spec.Iterations, &st.execPaths[0], uint64(len(st.execPaths)), &st.argv[0], &st.envp[0], &st.status)
+		st.execsOK += loop.Exec(spec.Iterations, &st.execPaths[0], uint64(len(st.execPaths)), &st.argv[0], &st.envp[0], &st.status)
 	}
 }
 

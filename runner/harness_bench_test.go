@@ -11,6 +11,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/runner/cpulock"
+	"github.com/seccompbench/seccompbench/runner/internal/loop"
 	"github.com/seccompbench/seccompbench/runner/internal/sys"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
@@ -33,11 +34,11 @@ func BenchmarkHarnessOverhead(b *testing.B) {
 			set.Set(cpu)
 			unix.SchedSetaffinity(0, &set)
 		}
-		loopGetpid(iters) // warm up
+		loop.Getpid(iters) // warm up
 		var xs []float64
 		for i := 0; i < 200; i++ {
 			t0 := sys.Nanotime()
-			loopGetpid(iters)
+			loop.Getpid(iters)
 			xs = append(xs, float64(sys.Nanotime()-t0)/iters)
 		}
 		sort.Float64s(xs)

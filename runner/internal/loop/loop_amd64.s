@@ -6,10 +6,10 @@
 // counter lives in R12 and the pipe fd in R13.
 // Syscall numbers: arch/x86/entry/syscalls/syscall_64.tbl.
 
-// func loopMix(iters uint64, fd uintptr)
+// func Mix(iters uint64, fd uintptr)
 // Per iteration (UnixBench syscall.c "mix"): close(dup(fd)); getpid();
 // getuid(); umask(022): 5 syscalls.
-TEXT ·loopMix(SB), NOSPLIT, $0-16
+TEXT ·Mix(SB), NOSPLIT, $0-16
 	MOVQ iters+0(FP), R12
 	MOVQ fd+8(FP), R13
 	TESTQ R12, R12
@@ -33,9 +33,9 @@ mixloop:
 mixdone:
 	RET
 
-// func loopGetpid(iters uint64)
+// func Getpid(iters uint64)
 // Per iteration: getpid(): 1 syscall.
-TEXT ·loopGetpid(SB), NOSPLIT, $0-8
+TEXT ·Getpid(SB), NOSPLIT, $0-8
 	MOVQ iters+0(FP), R12
 	TESTQ R12, R12
 	JZ gpdone
@@ -47,9 +47,9 @@ gploop:
 gpdone:
 	RET
 
-// func loopClose(iters uint64, fd uintptr)
+// func Close(iters uint64, fd uintptr)
 // Per iteration (UnixBench syscall.c "close"): close(dup(fd)): 2 syscalls.
-TEXT ·loopClose(SB), NOSPLIT, $0-16
+TEXT ·Close(SB), NOSPLIT, $0-16
 	MOVQ iters+0(FP), R12
 	MOVQ fd+8(FP), R13
 	TESTQ R12, R12
@@ -66,9 +66,9 @@ clloop:
 cldone:
 	RET
 
-// func loopSyscall(iters uint64, nr, a0, a1, a2 uintptr)
+// func Syscall(iters uint64, nr, a0, a1, a2 uintptr)
 // Per iteration: syscall nr(a0, a1, a2): 1 syscall.
-TEXT ·loopSyscall(SB), NOSPLIT, $0-40
+TEXT ·Syscall(SB), NOSPLIT, $0-40
 	MOVQ iters+0(FP), R12
 	TESTQ R12, R12
 	JZ scdone
@@ -83,11 +83,11 @@ scloop:
 scdone:
 	RET
 
-// func loopControl(iters uint64, buf *uint64)
+// func Control(iters uint64, buf *uint64)
 // CPU-bound control loop without syscalls: a chain of store then dependent
 // load through memory, the pattern the speculative-store-bypass mitigation
 // (SSBD) slows down. Per iteration: one store, one load, one add.
-TEXT ·loopControl(SB), NOSPLIT, $0-16
+TEXT ·Control(SB), NOSPLIT, $0-16
 	MOVQ iters+0(FP), R12
 	MOVQ buf+8(FP), R13
 	MOVQ $0, AX
@@ -104,7 +104,7 @@ ctloop:
 ctdone:
 	RET
 
-// func loopExec(iters uint64, paths *uintptr, npaths uint64, argv, envp *uintptr, status *int32) (ok uint64)
+// func Exec(iters uint64, paths *uintptr, npaths uint64, argv, envp *uintptr, status *int32) (ok uint64)
 // Per iteration: vfork-style clone(CLONE_VM|CLONE_VFORK|SIGCHLD); the new
 // process tries execve on each of the npaths paths in order (all but the
 // last missing: ENOENT) and exits 127 if none succeeds; the parent waits
@@ -112,7 +112,7 @@ ctdone:
 // really ran the program. The child runs on the parent's stack (as Go's
 // own forkExec does) and touches only registers and the read-only
 // arguments; the parent is suspended until the child execs or exits.
-TEXT ·loopExec(SB), NOSPLIT, $0-56
+TEXT ·Exec(SB), NOSPLIT, $0-56
 	MOVQ iters+0(FP), R12
 	XORQ BX, BX
 	TESTQ R12, R12
@@ -162,12 +162,12 @@ extry:
 	SYSCALL
 	JMP extry             // not reached
 
-// func loopSyscallCount(iters uint64, nr, a0, a1, a2 uintptr, res *[2]uint64)
+// func SyscallCount(iters uint64, nr, a0, a1, a2 uintptr, res *[2]uint64)
 // Per iteration: syscall nr(a0, a1, a2): 1 syscall. res[0] counts the
 // calls that returned an error (RAX in -4095..-1, compared unsigned),
 // res[1] holds the last return value. The notify workload uses it to
 // check, in the child, what the supervisor answered.
-TEXT ·loopSyscallCount(SB), NOSPLIT, $0-48
+TEXT ·SyscallCount(SB), NOSPLIT, $0-48
 	MOVQ iters+0(FP), R12
 	MOVQ res+40(FP), R13
 	TESTQ R12, R12

@@ -11,10 +11,10 @@
 // of its own): dup 23, close 57, umask 166, getpid 172, getuid 174,
 // clone 220, execve 221, wait4 260, exit_group 94.
 
-// func loopMix(iters uint64, fd uintptr)
+// func Mix(iters uint64, fd uintptr)
 // Per iteration (UnixBench syscall.c "mix"): close(dup(fd)); getpid();
 // getuid(); umask(022): 5 syscalls.
-TEXT ·loopMix(SB), NOSPLIT, $0-16
+TEXT ·Mix(SB), NOSPLIT, $0-16
 	MOVD iters+0(FP), R9
 	MOVD fd+8(FP), R10
 	CBZ R9, mixdone
@@ -36,9 +36,9 @@ mixloop:
 mixdone:
 	RET
 
-// func loopGetpid(iters uint64)
+// func Getpid(iters uint64)
 // Per iteration: getpid(): 1 syscall.
-TEXT ·loopGetpid(SB), NOSPLIT, $0-8
+TEXT ·Getpid(SB), NOSPLIT, $0-8
 	MOVD iters+0(FP), R9
 	CBZ R9, gpdone
 	MOVD $172, R8
@@ -49,9 +49,9 @@ gploop:
 gpdone:
 	RET
 
-// func loopClose(iters uint64, fd uintptr)
+// func Close(iters uint64, fd uintptr)
 // Per iteration (UnixBench syscall.c "close"): close(dup(fd)): 2 syscalls.
-TEXT ·loopClose(SB), NOSPLIT, $0-16
+TEXT ·Close(SB), NOSPLIT, $0-16
 	MOVD iters+0(FP), R9
 	MOVD fd+8(FP), R10
 	CBZ R9, cldone
@@ -66,9 +66,9 @@ clloop:
 cldone:
 	RET
 
-// func loopSyscall(iters uint64, nr, a0, a1, a2 uintptr)
+// func Syscall(iters uint64, nr, a0, a1, a2 uintptr)
 // Per iteration: syscall nr(a0, a1, a2): 1 syscall.
-TEXT ·loopSyscall(SB), NOSPLIT, $0-40
+TEXT ·Syscall(SB), NOSPLIT, $0-40
 	MOVD iters+0(FP), R9
 	CBZ R9, scdone
 scloop:
@@ -82,11 +82,11 @@ scloop:
 scdone:
 	RET
 
-// func loopControl(iters uint64, buf *uint64)
+// func Control(iters uint64, buf *uint64)
 // CPU-bound control loop without syscalls: a chain of store then dependent
 // load through memory, the pattern the speculative-store-bypass mitigation
 // (SSBD) slows down. Per iteration: one store, one load, one add.
-TEXT ·loopControl(SB), NOSPLIT, $0-16
+TEXT ·Control(SB), NOSPLIT, $0-16
 	MOVD iters+0(FP), R9
 	MOVD buf+8(FP), R10
 	MOVD $0, R0
@@ -102,7 +102,7 @@ ctloop:
 ctdone:
 	RET
 
-// func loopExec(iters uint64, paths *uintptr, npaths uint64, argv, envp *uintptr, status *int32) (ok uint64)
+// func Exec(iters uint64, paths *uintptr, npaths uint64, argv, envp *uintptr, status *int32) (ok uint64)
 // Per iteration: vfork-style clone(CLONE_VM|CLONE_VFORK|SIGCHLD, 0, ...);
 // the new process tries execve on each of the npaths paths in order (all
 // but the last missing: ENOENT) and exits 127 if none succeeds; the parent
@@ -111,7 +111,7 @@ ctdone:
 // touches only registers and the read-only arguments; the parent is
 // suspended until the child execs or exits. arm64 takes clone's arguments
 // as (flags, newsp, parent_tid, tls, child_tid): CONFIG_CLONE_BACKWARDS.
-TEXT ·loopExec(SB), NOSPLIT, $0-56
+TEXT ·Exec(SB), NOSPLIT, $0-56
 	MOVD iters+0(FP), R9
 	MOVD $0, R11
 	CBZ R9, exdone
@@ -157,12 +157,12 @@ extry:
 	SVC
 	B extry               // not reached
 
-// func loopSyscallCount(iters uint64, nr, a0, a1, a2 uintptr, res *[2]uint64)
+// func SyscallCount(iters uint64, nr, a0, a1, a2 uintptr, res *[2]uint64)
 // Per iteration: syscall nr(a0, a1, a2): 1 syscall. res[0] counts the
 // calls that returned an error (R0 in -4095..-1: R0+4095 below 4095,
 // unsigned), res[1] holds the last return value. The notify workload uses
 // it to check, in the child, what the supervisor answered.
-TEXT ·loopSyscallCount(SB), NOSPLIT, $0-48
+TEXT ·SyscallCount(SB), NOSPLIT, $0-48
 	MOVD iters+0(FP), R9
 	MOVD res+40(FP), R10
 	CBZ R9, sccdone
