@@ -114,7 +114,7 @@ func entryConclusion(fit Fit, conf float64, trials int) string {
 		s = fmt.Sprintf("; the entry term came out negative (%s %s, %s), which no filter can cause: this run cannot answer what turning filtering on costs", u.f0(fit.EntryNs), u.name, ci)
 	}
 	if s != "" && fit.R2 < LowR2 && fit.N > 0 {
-		s += fmt.Sprintf(" (the fitted line explains %.1f %% of the spread between children, R² %.3f)", 100*math.Max(0, fit.R2), num(fit.R2))
+		s += fmt.Sprintf(" (the fitted line explains %.1f %% of the spread between children, R² %.3f)", 100*math.Max(0, fit.R2), Num(fit.R2))
 	}
 	return s
 }
@@ -141,7 +141,7 @@ func NegativeCells(d *Document) []string {
 			if r.Variant != v || r.Filters == 0 || !(r.OverheadCIHighNs < 0) {
 				continue
 			}
-			cells = append(cells, fmt.Sprintf("%d filters %+.1f %% (CI [%+.1f, %+.1f] ns)", r.Filters, num(r.OverheadPct), num(r.OverheadCILowNs), num(r.OverheadCIHighNs)))
+			cells = append(cells, fmt.Sprintf("%d filters %+.1f %% (CI [%+.1f, %+.1f] ns)", r.Filters, Num(r.OverheadPct), Num(r.OverheadCILowNs), Num(r.OverheadCIHighNs)))
 		}
 		if len(cells) == 0 {
 			continue
@@ -188,9 +188,9 @@ func cellCI(n int, lo, hi float64, signed bool) string {
 		return fmt.Sprintf("- (n=%d)", n)
 	}
 	if signed {
-		return fmt.Sprintf("[%+.1f, %+.1f]", num(lo), num(hi))
+		return fmt.Sprintf("[%+.1f, %+.1f]", Num(lo), Num(hi))
 	}
-	return fmt.Sprintf("[%.1f, %.1f]", num(lo), num(hi))
+	return fmt.Sprintf("[%.1f, %.1f]", Num(lo), Num(hi))
 }
 
 // baselineN is the number of children of variant v's 0-filter cell (0
@@ -233,14 +233,14 @@ func unitFor(baselineNs float64) timeUnit {
 	return timeUnit{"ns", 1}
 }
 
-// v returns ns in the unit (NaN stays NaN for num's callers).
-func (u timeUnit) v(ns float64) num { return num(ns / u.div) }
+// v returns ns in the unit (NaN stays NaN for Num's callers).
+func (u timeUnit) v(ns float64) Num { return Num(ns / u.div) }
 
 // f0 formats ns in the unit: no decimals in ns (as before), two in µs
 // and ms.
 func (u timeUnit) f0(ns float64) string {
 	if u.div == 1 {
-		return fmt.Sprintf("%.0f", num(ns))
+		return fmt.Sprintf("%.0f", Num(ns))
 	}
 	return fmt.Sprintf("%.2f", u.v(ns))
 }

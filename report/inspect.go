@@ -43,9 +43,9 @@ type JITEstimate struct {
 // memory (model, pack allocator; 16,320 per filter); bpf_jit_limit
 // 528,482,304 bytes".
 func (e *JITEstimate) Line() string {
-	s := fmt.Sprintf("%s bytes of JIT memory (%s, %s allocator; %s per filter)", group(e.StackBytes), e.Source, e.Allocator, group(int64(e.PerFilterBytes+0.5)))
+	s := fmt.Sprintf("%s bytes of JIT memory (%s, %s allocator; %s per filter)", GroupDigits(e.StackBytes), e.Source, e.Allocator, GroupDigits(int64(e.PerFilterBytes+0.5)))
 	if e.Limit > 0 {
-		s += fmt.Sprintf("; bpf_jit_limit %s bytes", group(e.Limit))
+		s += fmt.Sprintf("; bpf_jit_limit %s bytes", GroupDigits(e.Limit))
 	}
 	return s
 }

@@ -15,7 +15,7 @@ import (
 func WriteMarkdown(w io.Writer, d *Document) error {
 	ew := &errWriter{w: w}
 	pct := d.Config.Confidence * 100
-	ew.printf("# seccompbench: %s, workload %s\n\n", policyTitle(d), d.Config.Workload)
+	ew.printf("# seccompbench: %s, workload %s\n\n", PolicyTitle(d), d.Config.Workload)
 	if d.Partial {
 		ew.printf("> **Partial result:** the run was interrupted; only the children that finished are included.\n\n")
 	}
@@ -28,7 +28,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			if m.Loader != "" && d.Config.Loader == "both" {
 				name += ", " + m.Loader
 			}
-			ew.printf("- **%s** (%s): %s\n", name, variantLabel(m.Variant), mdEscape(m.Text))
+			ew.printf("- **%s** (%s): %s\n", name, VariantLabel(m.Variant), mdEscape(m.Text))
 		}
 		for _, n := range NegativeCells(d) {
 			ew.printf("- %s\n", mdEscape(n))
@@ -42,11 +42,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			ew.printf("| %s | %d | %d | %.1f | %.1f | %s | baseline | | |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), cellCI(r.N, r.CILowNs, r.CIHighNs, false))
+			ew.printf("| %s | %d | %d | %.1f | %.1f | %s | baseline | | |\n", r.Variant, r.Filters, r.N, Num(r.MeanNs), Num(r.MedianNs), cellCI(r.N, r.CILowNs, r.CIHighNs, false))
 			continue
 		}
-		ew.printf("| %s | %d | %d | %.1f | %.1f | %s | %+.1f | %s | %+.1f %% |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs),
-			cellCI(r.N, r.CILowNs, r.CIHighNs, false), num(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs, r.OverheadCIHighNs, true), num(r.OverheadPct))
+		ew.printf("| %s | %d | %d | %.1f | %.1f | %s | %+.1f | %s | %+.1f %% |\n", r.Variant, r.Filters, r.N, Num(r.MeanNs), Num(r.MedianNs),
+			cellCI(r.N, r.CILowNs, r.CIHighNs, false), Num(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs, r.OverheadCIHighNs, true), Num(r.OverheadPct))
 	}
 	ew.printf("\n")
 
@@ -60,19 +60,19 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			if d.Config.Loader == "both" && f.Loader != "" {
 				name += ", " + f.Loader
 			}
-			ew.printf("| %s | %.2f | [%.2f, %.2f] | %.1f | [%.1f, %.1f] | %.1f | %.3f | %d |\n", name, num(f.PerFilterNs), num(f.PerFilterCILowNs), num(f.PerFilterCIHighNs),
-				num(f.EntryNs), num(f.EntryCILowNs), num(f.EntryCIHighNs), num(f.BaselineNs), num(f.R2), f.N)
+			ew.printf("| %s | %.2f | [%.2f, %.2f] | %.1f | [%.1f, %.1f] | %.1f | %.3f | %d |\n", name, Num(f.PerFilterNs), Num(f.PerFilterCILowNs), Num(f.PerFilterCIHighNs),
+				Num(f.EntryNs), Num(f.EntryCILowNs), Num(f.EntryCIHighNs), Num(f.BaselineNs), Num(f.R2), f.N)
 		}
 		ew.printf("\n")
 		for _, f := range d.Fits {
 			if f.Placements > 1 && f.PlacementSDNs == 0 {
 				ew.printf("- Placement (%s): not separable from the noise between children in this run (between-placement SD estimated at 0 over %d pads); the CI above still includes the between-pad spread.\n", f.Variant+loaderSuffix(d, f.Loader), f.Placements)
 			} else if f.Placements > 1 {
-				ew.printf("- Placement (%s): the per-filter cost moves by ±%.2f ns between program sizes (SD over %d pads); the CI above includes this variance.\n", f.Variant+loaderSuffix(d, f.Loader), num(f.PlacementSDNs), f.Placements)
+				ew.printf("- Placement (%s): the per-filter cost moves by ±%.2f ns between program sizes (SD over %d pads); the CI above includes this variance.\n", f.Variant+loaderSuffix(d, f.Loader), Num(f.PlacementSDNs), f.Placements)
 			}
 		}
 		for _, ld := range d.LoaderDiffs {
-			ew.printf("- Loader (%s): per-filter %s − %s = %+.2f ns (%.0f %% CI [%+.2f, %+.2f]).\n", ld.Variant, ld.A, ld.B, num(ld.PerFilterDiffNs), pct, num(ld.CILowNs), num(ld.CIHighNs))
+			ew.printf("- Loader (%s): per-filter %s − %s = %+.2f ns (%.0f %% CI [%+.2f, %+.2f]).\n", ld.Variant, ld.A, ld.B, Num(ld.PerFilterDiffNs), pct, Num(ld.CILowNs), Num(ld.CIHighNs))
 		}
 		if len(d.LoaderDiffs) > 0 || d.Config.Placement == "random" {
 			ew.printf("\n")
@@ -91,7 +91,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 				if s.Cached {
 					cached = "yes"
 				}
-				ew.printf("| %s | %s | %d | %s | %s | %d | %s |\n", cv.Variant, s.Name, s.Nr, cached, orDash(s.Action), s.Instructions, mdEscape(orDash(s.Reason)))
+				ew.printf("| %s | %s | %d | %s | %s | %d | %s |\n", cv.Variant, s.Name, s.Nr, cached, OrDash(s.Action), s.Instructions, mdEscape(OrDash(s.Reason)))
 			}
 		}
 		ew.printf("\n")
@@ -101,7 +101,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		ew.printf("## Setup, drift and mitigations\n\n")
 		if d.Setup != nil {
 			ew.printf("- Installing one filter (one seccomp(2) call): %.1f µs (%.0f %% CI [%.1f, %.1f]); installing the %d-filter stack: %.1f µs. This is paid once per process, not per syscall.\n",
-				num(d.Setup.PerFilterNs/1e3), pct, num(d.Setup.PerFilterCILowNs/1e3), num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, num(d.Setup.StackNs/1e3))
+				Num(d.Setup.PerFilterNs/1e3), pct, Num(d.Setup.PerFilterCILowNs/1e3), Num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, Num(d.Setup.StackNs/1e3))
 		}
 		if line := jitLine(d); line != "" {
 			ew.printf("- %s\n", mdEscape(line))
@@ -113,12 +113,12 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		for _, dr := range d.Drift {
 			ew.printf("- Drift of the 0-filter baseline (%s): %+.3f ns/op per child run (CI [%+.3f, %+.3f]), %+.1f ns/op %s; the fit includes a drift term, so this does not bias the per-filter cost.\n",
-				dr.Variant, num(dr.SlopeNsPerChild), num(dr.SlopeCILow), num(dr.SlopeCIHigh), num(dr.OverRunNs), driftSpan(d, dr.Variant))
+				dr.Variant, Num(dr.SlopeNsPerChild), Num(dr.SlopeCILow), Num(dr.SlopeCIHigh), Num(dr.OverRunNs), driftSpan(d, dr.Variant))
 		}
 		for _, c := range d.Control {
 			verdict := controlVerdict(c, d)
 			ew.printf("- Control loop without syscalls, %s: %.3f → %.3f ns per iteration, %+.1f %% (CI [%+.1f, %+.1f]): %s.\n",
-				c.Variant, num(c.BeforeNs), num(c.AfterNs), num(c.SlowdownPct), num(c.SlowdownPctLow), num(c.SlowdownPctHigh), verdict)
+				c.Variant, Num(c.BeforeNs), Num(c.AfterNs), Num(c.SlowdownPct), Num(c.SlowdownPctLow), Num(c.SlowdownPctHigh), verdict)
 		}
 		ew.printf("\n")
 	}
@@ -126,11 +126,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	ew.printf("## Environment\n\n")
 	e := d.Environment
 	ew.printf("| | |\n|---|---|\n")
-	ew.printf("| kernel | %s |\n", orDash(e.Kernel))
-	ew.printf("| CPU | %s (%d CPUs online) |\n", mdEscape(orDash(e.CPUModel)), e.CPUs)
-	ew.printf("| bpf_jit_enable | %s |\n", orDash(e.BPFJitEnable))
-	ew.printf("| clocksource | %s |\n", orDash(e.Clocksource))
-	ew.printf("| Go | %s |\n", orDash(e.GoVersion))
+	ew.printf("| kernel | %s |\n", OrDash(e.Kernel))
+	ew.printf("| CPU | %s (%d CPUs online) |\n", mdEscape(OrDash(e.CPUModel)), e.CPUs)
+	ew.printf("| bpf_jit_enable | %s |\n", OrDash(e.BPFJitEnable))
+	ew.printf("| clocksource | %s |\n", OrDash(e.Clocksource))
+	ew.printf("| Go | %s |\n", OrDash(e.GoVersion))
 	ew.printf("| tool | %s %s |\n", d.Tool.Name, d.Tool.Version)
 	ew.printf("| inherited seccomp filters | %s |\n", inherited(e.ParentSeccompFilters))
 	if !d.Created.IsZero() {
@@ -201,8 +201,8 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	return ew.err
 }
 
-// policyTitle names the stack's policies, e.g. "default" or "a.yaml + b.yaml".
-func policyTitle(d *Document) string {
+// PolicyTitle names the stack's policies, e.g. "default" or "a.yaml + b.yaml".
+func PolicyTitle(d *Document) string {
 	var names []string
 	for _, p := range d.Config.Policies {
 		names = append(names, p.Path)
@@ -213,8 +213,8 @@ func policyTitle(d *Document) string {
 	return strings.Join(names, " + ")
 }
 
-// variantLabel says in words what a variant measured.
-func variantLabel(v string) string {
+// VariantLabel says in words what a variant measured.
+func VariantLabel(v string) string {
 	switch v {
 	case "on":
 		return "filters as installed, action cache on"
@@ -245,7 +245,7 @@ func shortHash(h string) string {
 	if len(h) > 16 {
 		return h[:16]
 	}
-	return orDash(h)
+	return OrDash(h)
 }
 
 func maxCount(xs []int) int {

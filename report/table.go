@@ -96,7 +96,7 @@ func WriteTable(w io.Writer, d *Document) error {
 	}
 	e := d.Environment
 	ew.printf("kernel %s, %s, %d CPUs, bpf_jit_enable=%s, spec_store_bypass: %s\n",
-		e.Kernel, e.CPUModel, e.CPUs, orDash(e.BPFJitEnable), orDash(e.Vulnerabilities["spec_store_bypass"]))
+		e.Kernel, e.CPUModel, e.CPUs, OrDash(e.BPFJitEnable), OrDash(e.Vulnerabilities["spec_store_bypass"]))
 	ew.printf("%s\n", mitigationLine(d))
 	if e.ParentSeccompFilters > 0 {
 		ew.printf("note: this process already has %d inherited seccomp filters; every child inherits them, so the baseline is \"inherited filters only\"\n", e.ParentSeccompFilters)
@@ -119,7 +119,7 @@ func WriteTable(w io.Writer, d *Document) error {
 			continue
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t%+.1f\t%s\t%+.1f%%\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false),
-			u.v(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs/u.div, r.OverheadCIHighNs/u.div, true), num(r.OverheadPct))
+			u.v(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs/u.div, r.OverheadCIHighNs/u.div, true), Num(r.OverheadPct))
 	}
 	tw.Flush()
 
@@ -138,7 +138,7 @@ func WriteTable(w io.Writer, d *Document) error {
 				pl = fmt.Sprintf("%.2f\t", u.v(f.PlacementSDNs))
 			}
 			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%s%.1f\t[%.1f, %.1f]\t%.3f\t\n", vname(f.Variant, f.Loader), u.v(f.PerFilterNs), u.v(f.PerFilterCILowNs), u.v(f.PerFilterCIHighNs),
-				pl, u.v(f.EntryNs), u.v(f.EntryCILowNs), u.v(f.EntryCIHighNs), num(f.R2))
+				pl, u.v(f.EntryNs), u.v(f.EntryCILowNs), u.v(f.EntryCIHighNs), Num(f.R2))
 		}
 		tw.Flush()
 		for _, ld := range d.LoaderDiffs {
@@ -146,7 +146,7 @@ func WriteTable(w io.Writer, d *Document) error {
 			if ld.Significant {
 				sig = fmt.Sprintf("p = %.3g", ld.P)
 			}
-			ew.printf("%s: per-filter %s − %s = %+.2f ns (%.0f%% CI [%+.2f, %+.2f], %s)\n", ld.Variant, ld.A, ld.B, num(ld.PerFilterDiffNs), pct, num(ld.CILowNs), num(ld.CIHighNs), sig)
+			ew.printf("%s: per-filter %s − %s = %+.2f ns (%.0f%% CI [%+.2f, %+.2f], %s)\n", ld.Variant, ld.A, ld.B, Num(ld.PerFilterDiffNs), pct, Num(ld.CILowNs), Num(ld.CIHighNs), sig)
 		}
 	}
 
@@ -167,7 +167,7 @@ func WriteTable(w io.Writer, d *Document) error {
 	commandText(ew, d)
 	if d.Setup != nil {
 		ew.printf("\nsetup: one seccomp(2) call %.1f µs (%.0f%% CI [%.1f, %.1f]); installing %d filters %.1f µs\n",
-			num(d.Setup.PerFilterNs/1e3), pct, num(d.Setup.PerFilterCILowNs/1e3), num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, num(d.Setup.StackNs/1e3))
+			Num(d.Setup.PerFilterNs/1e3), pct, Num(d.Setup.PerFilterCILowNs/1e3), Num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, Num(d.Setup.StackNs/1e3))
 	}
 	if line := jitLine(d); line != "" {
 		ew.printf("%s\n", line)
@@ -186,7 +186,7 @@ func WriteTable(w io.Writer, d *Document) error {
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "variant\tfilters\tcopies\ttotal Mops/s\tper copy Mops/s\tfastest copy ns/op\tslowest copy ns/op\t\n")
 		for _, t := range d.Throughput {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.1f\t%.1f\t\n", t.Variant, t.Filters, t.Copies, num(t.OpsPerSecTotal/1e6), num(t.OpsPerSecCopy/1e6), num(t.FastestCopyNs), num(t.SlowestCopyNs))
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.1f\t%.1f\t\n", t.Variant, t.Filters, t.Copies, Num(t.OpsPerSecTotal/1e6), Num(t.OpsPerSecCopy/1e6), Num(t.FastestCopyNs), Num(t.SlowestCopyNs))
 		}
 		tw.Flush()
 	}
@@ -195,10 +195,10 @@ func WriteTable(w io.Writer, d *Document) error {
 			continue
 		}
 		ew.printf("per-filter cost depends on depth (%s): %.1f ns/filter from %d to %d filters (CI [%.1f, %.1f]), %.1f from %d to %d (CI [%.1f, %.1f]); the fitted line averages them, and its entry term absorbs the difference\n",
-			l.Variant, num(l.LowNs), l.LowFrom, l.LowTo, num(l.LowCILowNs), num(l.LowCIHighNs), num(l.HighNs), l.HighFrom, l.HighTo, num(l.HighCILowNs), num(l.HighCIHighNs))
+			l.Variant, Num(l.LowNs), l.LowFrom, l.LowTo, Num(l.LowCILowNs), Num(l.LowCIHighNs), Num(l.HighNs), l.HighFrom, l.HighTo, Num(l.HighCILowNs), Num(l.HighCIHighNs))
 	}
 	for _, c := range d.Control {
-		ew.printf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]): ", c.Variant, num(c.BeforeNs), num(c.AfterNs), num(c.SlowdownPct), num(c.SlowdownPctLow), num(c.SlowdownPctHigh))
+		ew.printf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]): ", c.Variant, Num(c.BeforeNs), Num(c.AfterNs), Num(c.SlowdownPct), Num(c.SlowdownPctLow), Num(c.SlowdownPctHigh))
 		ew.printf("%s\n", controlVerdict(c, d))
 	}
 	ew.printf("\n")
@@ -266,7 +266,7 @@ func mitigationLine(d *Document) string {
 	if e.SeccompForcesSSBD() {
 		b.WriteString("installing a filter switches on speculative store bypass disable (spec_store_bypass: via prctl and seccomp) unless --spec-allow")
 	} else {
-		fmt.Fprintf(&b, "installing a filter switches on no speculation mitigation (spec_store_bypass: %s)", orDash(e.Vulnerabilities["spec_store_bypass"]))
+		fmt.Fprintf(&b, "installing a filter switches on no speculation mitigation (spec_store_bypass: %s)", OrDash(e.Vulnerabilities["spec_store_bypass"]))
 	}
 	return b.String()
 }
@@ -278,7 +278,8 @@ func cpuString(cpu int) string {
 	return fmt.Sprint(cpu)
 }
 
-func orDash(s string) string {
+// OrDash returns s, or "-" when s is empty.
+func OrDash(s string) string {
 	if s == "" {
 		return "-"
 	}
@@ -320,9 +321,9 @@ func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, 
 func blocksText(d *Document, le string) string {
 	r := d.Run
 	if r == nil {
-		return fmt.Sprintf("%s (--trials %d)", plural(d.Config.Trials, "randomized block"), d.Config.Trials)
+		return fmt.Sprintf("%s (--trials %d)", Plural(d.Config.Trials, "randomized block"), d.Config.Trials)
 	}
-	blocks := plural(r.Blocks, "randomized block")
+	blocks := Plural(r.Blocks, "randomized block")
 	target := ""
 	if r.TargetCINs > 0 {
 		target = fmt.Sprintf("per-filter CI half-width %s %g ns", le, r.TargetCINs)
@@ -343,11 +344,11 @@ func blocksText(d *Document, le string) string {
 			why = fmt.Sprintf("--max-time reached after %d of --trials %d", r.Blocks, d.Config.Trials)
 		}
 	case result.StopCancelled:
-		return plural(r.Blocks, "complete randomized block") + " (stopped: interrupted)"
+		return Plural(r.Blocks, "complete randomized block") + " (stopped: interrupted)"
 	case result.StopFailed:
-		return plural(r.Blocks, "complete randomized block") + " (stopped: a child failed)"
+		return Plural(r.Blocks, "complete randomized block") + " (stopped: a child failed)"
 	default:
-		why = orDash(string(r.StopReason))
+		why = OrDash(string(r.StopReason))
 	}
 	if target != "" {
 		why += ", " + target

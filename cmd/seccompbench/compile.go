@@ -310,7 +310,7 @@ func compileRun(opts *CompileOptions) error {
 			layouts = &report.Layouts{}
 		}
 		r := o.OCI.Resolution()
-		layouts.OCI = report.NewOCIResolution(&r)
+		layouts.OCI = cmdutil.NewOCIResolution(&r)
 	}
 	if opts.Save != "" {
 		if err := saveStack(opts, src, fmt.Sprintf("%s compiled from %s", p.Name, name)); err != nil {

@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/seccompbench/seccompbench/report"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -270,7 +271,7 @@ func drawSimulate(dc draw.Canvas, sp *SimulatePlot) error {
 		arch = sp.Bars[0].Arch
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("BPF instructions the seccomp filters execute per %s syscall\nstack: %s", arch, orDash(sp.Stack))
+	p.Title.Text = fmt.Sprintf("BPF instructions the seccomp filters execute per %s syscall\nstack: %s", arch, report.OrDash(sp.Stack))
 	p.Title.TextStyle.Font = sans(15)
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = simXLabel(sp, arch)
@@ -552,7 +553,7 @@ func simCaption(sp *SimulatePlot, arch string) string {
 	} else {
 		fmt.Fprintf(&s, "%d of %d are cached: the kernel allows them without running any filter (the action cache, Linux 5.11+), so they cost nothing however tall the bar. ", n[classCached], len(sp.Bars))
 	}
-	fmt.Fprintf(&s, "Not cached, so the filters run on every call: %s", plural(n[classAllowed], "allowed syscall"))
+	fmt.Fprintf(&s, "Not cached, so the filters run on every call: %s", report.Plural(n[classAllowed], "allowed syscall"))
 	if n[classAllowed] > maxBarLabels {
 		fmt.Fprintf(&s, " (the %d most expensive named)", maxBarLabels)
 	} else if n[classAllowed] > 0 {
@@ -562,7 +563,7 @@ func simCaption(sp *SimulatePlot, arch string) string {
 	for c := classLog; c < numClasses; c++ {
 		other += n[c]
 	}
-	fmt.Fprintf(&s, " and %s with another action, coloured by action and named above their bars (syscalls as name(2)).", plural(other, "syscall"))
+	fmt.Fprintf(&s, " and %s with another action, coloured by action and named above their bars (syscalls as name(2)).", report.Plural(other, "syscall"))
 	return s.String()
 }
 

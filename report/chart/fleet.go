@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/seccompbench/seccompbench/report"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -15,8 +16,8 @@ import (
 )
 
 // WriteFleetSVG writes the plot of WriteFleetPNG as SVG.
-func WriteFleetSVG(w io.Writer, f *Fleet) error {
-	c := vgsvg.New(plotWidth, fleetPlotHeight(f))
+func WriteFleetSVG(w io.Writer, f *report.Fleet) error {
+	c := vgsvg.New(PlotWidth, fleetPlotHeight(f))
 	if err := drawFleet(draw.New(c), f); err != nil {
 		return err
 	}
@@ -32,8 +33,8 @@ func WriteFleetSVG(w io.Writer, f *Fleet) error {
 // variant as in WritePNG, on one ns axis starting at 0 (or below, when an
 // interval does). The legend names each variant and what the bars are.
 // Errors wrap ErrNothingToPlot or come from drawing and writing.
-func WriteFleetPNG(w io.Writer, f *Fleet) error {
-	c := vgimg.NewWith(vgimg.UseWH(plotWidth, fleetPlotHeight(f)), vgimg.UseDPI(PNGDPI))
+func WriteFleetPNG(w io.Writer, f *report.Fleet) error {
+	c := vgimg.NewWith(vgimg.UseWH(PlotWidth, fleetPlotHeight(f)), vgimg.UseDPI(PNGDPI))
 	if err := drawFleet(draw.New(c), f); err != nil {
 		return err
 	}
@@ -45,8 +46,8 @@ func WriteFleetPNG(w io.Writer, f *Fleet) error {
 
 // fleetPlotHeight grows with the rows: 0.32 inch each, 3 inches at least
 // for title, axis and legend.
-func fleetPlotHeight(f *Fleet) vg.Length {
-	return 3*vg.Inch + vg.Length(len(FleetRowLabels(f)))*0.32*vg.Inch
+func fleetPlotHeight(f *report.Fleet) vg.Length {
+	return 3*vg.Inch + vg.Length(len(report.FleetRowLabels(f)))*0.32*vg.Inch
 }
 
 // fleetPoints is one variant's rows: per-filter cost at y = row position.
@@ -56,7 +57,7 @@ type fleetPoints struct {
 }
 
 // FleetLegend returns the plot's legend entries, one per variant.
-func FleetLegend(f *Fleet) []string {
+func FleetLegend(f *report.Fleet) []string {
 	var out []string
 	conf := 0.95
 	for _, g := range f.Groups {
@@ -64,19 +65,19 @@ func FleetLegend(f *Fleet) []string {
 			conf = r.Confidence
 		}
 	}
-	for _, v := range fleetVariants(f) {
-		out = append(out, fmt.Sprintf("%s: per-filter cost, bars = %.0f%% CI", variantLabel(v), conf*100))
+	for _, v := range report.FleetVariants(f) {
+		out = append(out, fmt.Sprintf("%s: per-filter cost, bars = %.0f%% CI", report.VariantLabel(v), conf*100))
 	}
 	return out
 }
 
-func drawFleet(dc draw.Canvas, f *Fleet) error {
-	labels := FleetRowLabels(f)
+func drawFleet(dc draw.Canvas, f *report.Fleet) error {
+	labels := report.FleetRowLabels(f)
 	if len(labels) == 0 {
 		return fmt.Errorf("plot report: %w", ErrNothingToPlot)
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Per-filter cost across %s", plural(fleetResults(f), "result"))
+	p.Title.Text = fmt.Sprintf("Per-filter cost across %s", report.Plural(report.FleetResults(f), "result"))
 	p.Title.TextStyle.Font = sans(15)
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = "ns per op added by each filter (lower is better)"
@@ -99,7 +100,7 @@ func drawFleet(dc draw.Canvas, f *Fleet) error {
 	}
 	legend := FleetLegend(f)
 	var seps []float64
-	for vi, v := range fleetVariants(f) {
+	for vi, v := range report.FleetVariants(f) {
 		st := variantStyles[vi%len(variantStyles)]
 		var pts fleetPoints
 		row := 0

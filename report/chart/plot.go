@@ -1,4 +1,8 @@
-package report
+// Package chart draws the plots of results as SVG and PNG: the run's cost
+// per filter count, a fleet's per-filter costs, and simulate's per-syscall
+// instruction counts. It is the only package that imports gonum/plot; it
+// reads finished results from report and computes nothing.
+package chart
 
 import (
 	"errors"
@@ -10,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/seccompbench/seccompbench/report"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -21,7 +26,8 @@ import (
 
 // Plot size and PNG resolution.
 const (
-	plotWidth  = 9 * vg.Inch
+	// PlotWidth is the width of the run plot.
+	PlotWidth  = 9 * vg.Inch
 	plotHeight = 6.5 * vg.Inch
 	// PNGDPI is the resolution of [WritePNG], in dots per inch.
 	PNGDPI = 120
@@ -34,8 +40,8 @@ var ErrNothingToPlot = errors.New("no results to plot")
 // WriteSVG writes the plot of [WritePNG] as SVG (fonts referenced by name,
 // not embedded). Notes about what could not be drawn go to warn. Errors
 // wrap [ErrNothingToPlot] or come from drawing and writing.
-func WriteSVG(w, warn io.Writer, d *Document) error {
-	c := vgsvg.New(plotWidth, plotHeight)
+func WriteSVG(w, warn io.Writer, d *report.Document) error {
+	c := vgsvg.New(PlotWidth, plotHeight)
 	if err := drawPlot(draw.New(c), warn, d); err != nil {
 		return err
 	}
@@ -54,8 +60,8 @@ func WriteSVG(w, warn io.Writer, d *Document) error {
 // below the plot so it never hides data. The image is [PNGDPI] dots per
 // inch. Notes about what could not be drawn go to warn. Errors wrap
 // [ErrNothingToPlot] or come from drawing and writing.
-func WritePNG(w, warn io.Writer, d *Document) error {
-	c := vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(PNGDPI))
+func WritePNG(w, warn io.Writer, d *report.Document) error {
+	c := vgimg.NewWith(vgimg.UseWH(PlotWidth, plotHeight), vgimg.UseDPI(PNGDPI))
 	if err := drawPlot(draw.New(c), warn, d); err != nil {
 		return err
 	}
@@ -82,7 +88,7 @@ var variantStyles = []variantStyle{
 // PlotSeriesNames returns the legend entries of the plot of d, in order:
 // per variant the measured points and (if fitted) the fitted line, then
 // the baseline. Tests and docs use it to find the series in the SVG.
-func PlotSeriesNames(d *Document) []string {
+func PlotSeriesNames(d *report.Document) []string {
 	var names []string
 	for _, v := range plotVariants(d) {
 		names = append(names, measuredName(d, v))
@@ -96,25 +102,25 @@ func PlotSeriesNames(d *Document) []string {
 	return names
 }
 
-func measuredName(d *Document, v string) string {
+func measuredName(d *report.Document, v string) string {
 	center := "mean"
 	if d.Config.Robust {
 		center = "median"
 	}
-	return fmt.Sprintf("%s: measured %s, bars = %.0f%% CI", variantLabel(v), center, d.Config.Confidence*100)
+	return fmt.Sprintf("%s: measured %s, bars = %.0f%% CI", report.VariantLabel(v), center, d.Config.Confidence*100)
 }
 
-func fitName(d *Document, f *Fit) string {
+func fitName(d *report.Document, f *report.Fit) string {
 	return fmt.Sprintf("%s: fitted line, %+.1f ns per filter (%.0f%% CI %.1f to %.1f), %+.0f ns step at the first filter",
-		variantLabel(f.Variant), num(f.PerFilterNs), d.Config.Confidence*100, num(f.PerFilterCILowNs), num(f.PerFilterCIHighNs), num(f.EntryNs))
+		report.VariantLabel(f.Variant), report.Num(f.PerFilterNs), d.Config.Confidence*100, report.Num(f.PerFilterCILowNs), report.Num(f.PerFilterCIHighNs), report.Num(f.EntryNs))
 }
 
 func baselineName(b float64) string {
-	return fmt.Sprintf("baseline, no filters: %.0f ns/op", num(b))
+	return fmt.Sprintf("baseline, no filters: %.0f ns/op", report.Num(b))
 }
 
 // plotVariants lists the variants with results, in config order first.
-func plotVariants(d *Document) []string {
+func plotVariants(d *report.Document) []string {
 	var vs []string
 	add := func(v string) {
 		if !slices.Contains(vs, v) {
@@ -134,7 +140,7 @@ func plotVariants(d *Document) []string {
 	return vs
 }
 
-func findFit(d *Document, v string) *Fit {
+func findFit(d *report.Document, v string) *report.Fit {
 	for i := range d.Fits {
 		if d.Fits[i].Variant == v {
 			return &d.Fits[i]
@@ -146,7 +152,7 @@ func findFit(d *Document, v string) *Fit {
 // baseline is the mean ns/op of the 0-filter cells, pooled over variants
 // (weighted by children; every variant's 0-filter cell runs the same
 // unfiltered child).
-func baseline(d *Document) (float64, bool) {
+func baseline(d *report.Document) (float64, bool) {
 	var sum float64
 	var n int
 	for _, r := range d.Results {
@@ -167,13 +173,13 @@ type cellPoints struct {
 	plotter.YErrors
 }
 
-func drawPlot(dc draw.Canvas, warn io.Writer, d *Document) error {
+func drawPlot(dc draw.Canvas, warn io.Writer, d *report.Document) error {
 	if len(d.Results) == 0 {
 		return fmt.Errorf("plot result: %w", ErrNothingToPlot)
 	}
 	p := plot.New()
 	pct := d.Config.Confidence * 100
-	p.Title.Text = fmt.Sprintf("Syscall cost vs. seccomp filters stacked\npolicy %s, workload %s, kernel %s", policyTitle(d), d.Config.Workload, orDash(d.Environment.Kernel))
+	p.Title.Text = fmt.Sprintf("Syscall cost vs. seccomp filters stacked\npolicy %s, workload %s, kernel %s", report.PolicyTitle(d), d.Config.Workload, report.OrDash(d.Environment.Kernel))
 	if d.Partial {
 		p.Title.Text = "PARTIAL RESULT (run interrupted): " + p.Title.Text
 	}
@@ -281,7 +287,7 @@ func drawPlot(dc draw.Canvas, warn io.Writer, d *Document) error {
 
 	// Caption below the legend: what one op is and how to read the bars.
 	caption := fmt.Sprintf("op = %s. Each point: the %s of %s fresh processes, run in randomized order; bars: its %.0f%% confidence interval.",
-		orDash(d.Config.Op), center, childrenPerPoint(d), pct)
+		report.OrDash(d.Config.Op), center, childrenPerPoint(d), pct)
 	capSty := draw.TextStyle{Color: color.Gray{Y: 0x30}, Font: sans(10), Handler: plot.DefaultTextHandler}
 	caption = wrapText(caption, capSty, dc.Max.X-dc.Min.X-vg.Points(20))
 
@@ -335,7 +341,7 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 
 // childrenPerPoint says how many children each cell has: "5", or "5 to 7"
 // when cells differ.
-func childrenPerPoint(d *Document) string {
+func childrenPerPoint(d *report.Document) string {
 	lo, hi := math.MaxInt, 0
 	for _, r := range d.Results {
 		lo, hi = min(lo, r.N), max(hi, r.N)

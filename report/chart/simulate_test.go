@@ -1,4 +1,4 @@
-package report
+package chart
 
 import (
 	"bytes"
@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/report/internal/svgtest"
 	"gonum.org/v1/plot"
+
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -40,7 +42,7 @@ func TestSimulateSVG(t *testing.T) {
 	if err := WriteSimulateSVG(&out, sp); err != nil {
 		t.Fatal(err)
 	}
-	texts := svgTexts(t, out.Bytes())
+	texts := svgtest.Texts(t, out.Bytes())
 	want := SimulateSeriesNames(sp)
 	if len(want) != 3 {
 		t.Fatalf("series = %q, want cached, allowed, ERRNO", want)
