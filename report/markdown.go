@@ -14,13 +14,26 @@ import (
 // reproduces the run, and every warning. It returns the first write error.
 func WriteMarkdown(w io.Writer, d *Document) error {
 	ew := &errWriter{w: w}
+	for _, s := range runSections {
+		if s.markdown != nil {
+			s.markdown(ew, d)
+		}
+	}
+	return ew.err
+}
+
+// mdHeader writes the title, a partial-result notice and what one op is.
+func mdHeader(ew *errWriter, d *Document) {
 	pct := d.Config.Confidence * 100
 	ew.printf("# seccompbench: %s, workload %s\n\n", PolicyTitle(d), d.Config.Workload)
 	if d.Partial {
 		ew.printf("> **Partial result:** the run was interrupted; only the children that finished are included.\n\n")
 	}
 	ew.printf("One op is %s; every time below is nanoseconds per op (ns/op). Intervals are %.0f %% confidence intervals (CI).\n\n", d.Config.Op, pct)
+}
 
+// mdMeaning writes what the numbers mean, per variant.
+func mdMeaning(ew *errWriter, d *Document) {
 	if len(d.Meaning) > 0 {
 		ew.printf("## What it means\n\n")
 		for _, m := range d.Meaning {
@@ -35,7 +48,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		ew.printf("\n")
 	}
+}
 
+// mdResults writes the table of cells.
+func mdResults(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
 	ew.printf("## Results\n\n")
 	ew.printf("Each row is one cell: a variant with N filters stacked, measured in `n` fresh child processes. Overhead is the difference to the same variant's 0-filter baseline (Welch interval).\n\n")
 	ew.printf("| variant | filters | n | mean ns/op | median ns/op | %.0f %% CI | overhead ns/op | %.0f %% CI | overhead %% |\n", pct, pct)
@@ -49,7 +66,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			cellCI(r.N, r.CILowNs, r.CIHighNs, false), Num(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs, r.OverheadCIHighNs, true), Num(r.OverheadPct))
 	}
 	ew.printf("\n")
+}
 
+// mdModel writes the per-filter fit, placement and loader differences.
+func mdModel(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
 	if len(d.Fits) > 0 {
 		ew.printf("## Per-filter model\n\n")
 		ew.printf("`ns/op(N) = baseline + entry + N × per-filter` for N ≥ 1, fitted by least squares over every child of the variant, with a linear drift term. *Entry* is the one-off cost of having any filter at all (BPF dispatch); *per-filter* is what each further filter adds.\n\n")
@@ -78,7 +99,10 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			ew.printf("\n")
 		}
 	}
+}
 
+// mdCache writes the action-cache prediction.
+func mdCache(ew *errWriter, d *Document) {
 	if len(d.Cache) > 0 {
 		ew.printf("## Action cache\n\n")
 		ew.printf("Since Linux 5.11 the kernel emulates each filter once, when it is attached, for every syscall number (kernel/seccomp.c: seccomp_cache_prepare_bitmap). A syscall that every filter in the stack allows knowing only its number and architecture is *cached*: no filter runs for it, so stacking more filters costs ~nothing. Argument checks, other verdicts and kernels before 5.11 make every filter run on every syscall. The `defeat` variant prepends `ld [instruction_pointer]` to each filter: verdicts stay the same, but nothing is cached, which shows the cost the cache hides.\n\n")
@@ -96,7 +120,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		ew.printf("\n")
 	}
+}
 
+// mdSetup writes install cost, JIT, compile time, drift and the control loop.
+func mdSetup(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
 	if d.Setup != nil || len(d.Control) > 0 || len(d.Drift) > 0 {
 		ew.printf("## Setup, drift and mitigations\n\n")
 		if d.Setup != nil {
@@ -122,7 +150,10 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		ew.printf("\n")
 	}
+}
 
+// mdEnvironment writes the machine.
+func mdEnvironment(ew *errWriter, d *Document) {
 	ew.printf("## Environment\n\n")
 	e := d.Environment
 	ew.printf("| | |\n|---|---|\n")
@@ -150,7 +181,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		ew.printf("\n</details>\n")
 	}
 	ew.printf("\n")
+}
 
+// mdConfiguration writes the policies and how the run was made.
+func mdConfiguration(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
 	ew.printf("## Configuration\n\n")
 	ew.printf("| policy (installed in this order, cycling) | instructions | sha256 |\n|---|--:|---|\n")
 	for _, p := range d.Config.Policies {
@@ -187,10 +222,17 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		ew.printf("- every filter padded with %d unreachable instructions (`--pad`): same verdicts and paths, another JIT image size\n", d.Config.Pad)
 	}
 	ew.printf("\n")
+}
 
+// mdReproduce writes the command line.
+func mdReproduce(ew *errWriter, d *Document) {
 	if d.Command != "" {
 		ew.printf("## Reproduce\n\n```sh\n%s\n```\n\n", d.Command)
 	}
+}
+
+// mdWarnings writes every warning.
+func mdWarnings(ew *errWriter, d *Document) {
 	if ws := dedupe(sortedCopy(d.Warnings)); len(ws) > 0 {
 		ew.printf("## Warnings\n\n")
 		for _, wn := range ws {
@@ -198,7 +240,6 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		ew.printf("\n")
 	}
-	return ew.err
 }
 
 // PolicyTitle names the stack's policies, e.g. "default" or "a.yaml + b.yaml".

@@ -47,6 +47,16 @@ func controlVerdict(c Control, d *Document) string {
 // WriteTable writes d as the human-readable report.
 func WriteTable(w io.Writer, d *Document) error {
 	ew := &errWriter{w: w}
+	for _, s := range runSections {
+		if s.table != nil {
+			s.table(ew, d)
+		}
+	}
+	return ew.err
+}
+
+// tableHeader writes the policies, the configuration and the machine, one line each.
+func tableHeader(ew *errWriter, d *Document) {
 	pct := d.Config.Confidence * 100
 	if d.Partial {
 		ew.printf("*** PARTIAL RESULT: the run was interrupted; only completed children are included ***\n\n")
@@ -102,30 +112,32 @@ func WriteTable(w io.Writer, d *Document) error {
 		ew.printf("note: this process already has %d inherited seccomp filters; every child inherits them, so the baseline is \"inherited filters only\"\n", e.ParentSeccompFilters)
 	}
 	ew.printf("\n")
+}
 
+// tableResults writes the table of cells.
+func tableResults(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-	both := d.Config.Loader == "both"
-	vname := func(v, l string) string {
-		if both && l != "" {
-			return v + "/" + l
-		}
-		return v
-	}
 	u := unitFor(baselineMedian(d))
 	fmt.Fprintf(tw, "variant\tfilters\tn\tmean %s/op\tmedian\t%.0f%% CI\toverhead %s\t%.0f%% CI\toverhead %%\t\n", u.name, pct, u.name, pct)
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t-\t\t\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false))
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t-\t\t\t\n", tableVariant(d, r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t%+.1f\t%s\t%+.1f%%\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false),
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t%+.1f\t%s\t%+.1f%%\t\n", tableVariant(d, r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false),
 			u.v(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs/u.div, r.OverheadCIHighNs/u.div, true), Num(r.OverheadPct))
 	}
 	tw.Flush()
+}
 
+// tableModel writes the per-filter fit and loader differences.
+func tableModel(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
+	u := unitFor(baselineMedian(d))
 	if len(d.Fits) > 0 {
 		ew.printf("\nmodel: %s/op(N) = baseline + entry + N x per-filter, for N >= 1 (least squares over children, drift term included)\n", u.name)
-		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 		placed := d.Config.Placement == "random"
 		if placed {
 			fmt.Fprintf(tw, "variant\tper-filter %s\t%.0f%% CI\tplacement ±%s\tentry %s\t%.0f%% CI\tR²\t\n", u.name, pct, u.name, u.name, pct)
@@ -137,7 +149,7 @@ func WriteTable(w io.Writer, d *Document) error {
 			if placed {
 				pl = fmt.Sprintf("%.2f\t", u.v(f.PlacementSDNs))
 			}
-			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%s%.1f\t[%.1f, %.1f]\t%.3f\t\n", vname(f.Variant, f.Loader), u.v(f.PerFilterNs), u.v(f.PerFilterCILowNs), u.v(f.PerFilterCIHighNs),
+			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%s%.1f\t[%.1f, %.1f]\t%.3f\t\n", tableVariant(d, f.Variant, f.Loader), u.v(f.PerFilterNs), u.v(f.PerFilterCILowNs), u.v(f.PerFilterCIHighNs),
 				pl, u.v(f.EntryNs), u.v(f.EntryCILowNs), u.v(f.EntryCIHighNs), Num(f.R2))
 		}
 		tw.Flush()
@@ -149,7 +161,10 @@ func WriteTable(w io.Writer, d *Document) error {
 			ew.printf("%s: per-filter %s − %s = %+.2f ns (%.0f%% CI [%+.2f, %+.2f], %s)\n", ld.Variant, ld.A, ld.B, Num(ld.PerFilterDiffNs), pct, Num(ld.CILowNs), Num(ld.CIHighNs), sig)
 		}
 	}
+}
 
+// tableCache writes the action-cache prediction of a loop workload.
+func tableCache(ew *errWriter, d *Document) {
 	if len(d.Cache) > 0 && d.CommandWorkload == nil {
 		ew.printf("\naction cache (Linux >= 5.11) for the workload's syscalls at the deepest stack:\n")
 		for _, cv := range d.Cache {
@@ -164,7 +179,12 @@ func WriteTable(w io.Writer, d *Document) error {
 			ew.printf("  %-7s %s\n", cv.Variant+":", strings.Join(parts, ", "))
 		}
 	}
-	commandText(ew, d)
+}
+
+// tableSetup writes install cost, JIT, compile time, drift, parallel throughput, depth dependence and the control loop.
+func tableSetup(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
+	u := unitFor(baselineMedian(d))
 	if d.Setup != nil {
 		ew.printf("\nsetup: one seccomp(2) call %.1f µs (%.0f%% CI [%.1f, %.1f]); installing %d filters %.1f µs\n",
 			Num(d.Setup.PerFilterNs/1e3), pct, Num(d.Setup.PerFilterCILowNs/1e3), Num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, Num(d.Setup.StackNs/1e3))
@@ -201,12 +221,16 @@ func WriteTable(w io.Writer, d *Document) error {
 		ew.printf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]): ", c.Variant, Num(c.BeforeNs), Num(c.AfterNs), Num(c.SlowdownPct), Num(c.SlowdownPctLow), Num(c.SlowdownPctHigh))
 		ew.printf("%s\n", controlVerdict(c, d))
 	}
+}
+
+// tableNotes writes negative cells, what the numbers mean and every warning.
+func tableNotes(ew *errWriter, d *Document) {
 	ew.printf("\n")
 	for _, n := range NegativeCells(d) {
 		ew.printf("%s\n", n)
 	}
 	for _, m := range d.Meaning {
-		if m.Loader != "" && both {
+		if m.Loader != "" && d.Config.Loader == "both" {
 			ew.printf("%s/%s: %s\n", m.Variant, m.Loader, m.Text)
 			continue
 		}
@@ -220,7 +244,15 @@ func WriteTable(w io.Writer, d *Document) error {
 			ew.printf("  - %s\n", wn)
 		}
 	}
-	return ew.err
+}
+
+// tableVariant names a variant in the text table, with its loader when
+// the run measured both.
+func tableVariant(d *Document, v, l string) string {
+	if d.Config.Loader == "both" && l != "" {
+		return v + "/" + l
+	}
+	return v
 }
 
 // loaderLine says who loaded the filters, "" for documents from before

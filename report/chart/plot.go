@@ -208,59 +208,9 @@ func drawPlot(dc draw.Canvas, warn io.Writer, d *report.Document) error {
 	for _, r := range d.Results {
 		maxN = max(maxN, r.Filters)
 	}
-	ymin, ymax := math.Inf(1), math.Inf(-1)
-	for i, v := range plotVariants(d) {
-		st := variantStyles[i%len(variantStyles)]
-		var pts cellPoints
-		for _, r := range d.Results {
-			if r.Variant != v {
-				continue
-			}
-			y := r.MeanNs
-			if d.Config.Robust {
-				y = r.MedianNs
-			}
-			lo, hi := y-r.CILowNs, r.CIHighNs-y
-			if r.N < 2 || math.IsNaN(lo) || math.IsNaN(hi) || lo < 0 || hi < 0 {
-				lo, hi = 0, 0
-			}
-			pts.XYs = append(pts.XYs, plotter.XY{X: float64(r.Filters), Y: y})
-			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{lo, hi})
-			ymin, ymax = min(ymin, y-lo), max(ymax, y+hi)
-		}
-		sc, err := plotter.NewScatter(pts.XYs)
-		if err != nil {
-			return fmt.Errorf("plot %s: %w", v, err)
-		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: st.color, Radius: vg.Points(4), Shape: st.shape}
-		eb, err := plotter.NewYErrorBars(pts)
-		if err != nil {
-			return fmt.Errorf("plot %s: %w", v, err)
-		}
-		eb.LineStyle.Color = st.color
-		eb.LineStyle.Width = vg.Points(1.2)
-		eb.CapWidth = vg.Points(8)
-		p.Add(eb, sc)
-		leg.Add(measuredName(d, v), sc)
-
-		f := findFit(d, v)
-		if f == nil {
-			fmt.Fprintf(warn, "note: no fitted line for %s (too few filter counts >= 1)\n", v)
-			continue
-		}
-		if maxN < 1 {
-			continue
-		}
-		start := f.BaselineNs + f.EntryNs + f.PerFilterNs
-		end := f.BaselineNs + f.EntryNs + f.PerFilterNs*float64(maxN)
-		ln, err := plotter.NewLine(plotter.XYs{{X: 1, Y: start}, {X: float64(maxN), Y: end}})
-		if err != nil {
-			return fmt.Errorf("plot fit of %s: %w", v, err)
-		}
-		ln.LineStyle = draw.LineStyle{Color: st.color, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(7), vg.Points(3)}}
-		p.Add(ln)
-		leg.Add(fitName(d, f), ln)
-		ymin, ymax = min(ymin, start, end), max(ymax, start, end)
+	ymin, ymax, err := addVariants(p, &leg, warn, d, maxN)
+	if err != nil {
+		return err
 	}
 	if b, ok := baseline(d); ok {
 		ln, err := plotter.NewLine(plotter.XYs{{X: 0, Y: b}, {X: float64(max(maxN, 1)), Y: b}})
@@ -301,6 +251,67 @@ func drawPlot(dc draw.Canvas, warn io.Writer, d *report.Document) error {
 	leg.Draw(legArea)
 	dc.FillText(capSty, vg.Point{X: dc.Min.X + vg.Points(12), Y: dc.Min.Y + vg.Points(6)}, caption)
 	return nil
+}
+
+// addVariants adds, per variant, the measured points with their intervals
+// and the fitted line to p and leg, and returns the y range they cover.
+// A variant without a fit gets a note on warn.
+func addVariants(p *plot.Plot, leg *plot.Legend, warn io.Writer, d *report.Document, maxN int) (ymin, ymax float64, err error) {
+	ymin, ymax = math.Inf(1), math.Inf(-1)
+	for i, v := range plotVariants(d) {
+		st := variantStyles[i%len(variantStyles)]
+		var pts cellPoints
+		for _, r := range d.Results {
+			if r.Variant != v {
+				continue
+			}
+			y := r.MeanNs
+			if d.Config.Robust {
+				y = r.MedianNs
+			}
+			lo, hi := y-r.CILowNs, r.CIHighNs-y
+			if r.N < 2 || math.IsNaN(lo) || math.IsNaN(hi) || lo < 0 || hi < 0 {
+				lo, hi = 0, 0
+			}
+			pts.XYs = append(pts.XYs, plotter.XY{X: float64(r.Filters), Y: y})
+			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{lo, hi})
+			ymin, ymax = min(ymin, y-lo), max(ymax, y+hi)
+		}
+		sc, err := plotter.NewScatter(pts.XYs)
+		if err != nil {
+			return 0, 0, fmt.Errorf("plot %s: %w", v, err)
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: st.color, Radius: vg.Points(4), Shape: st.shape}
+		eb, err := plotter.NewYErrorBars(pts)
+		if err != nil {
+			return 0, 0, fmt.Errorf("plot %s: %w", v, err)
+		}
+		eb.LineStyle.Color = st.color
+		eb.LineStyle.Width = vg.Points(1.2)
+		eb.CapWidth = vg.Points(8)
+		p.Add(eb, sc)
+		leg.Add(measuredName(d, v), sc)
+
+		f := findFit(d, v)
+		if f == nil {
+			fmt.Fprintf(warn, "note: no fitted line for %s (too few filter counts >= 1)\n", v)
+			continue
+		}
+		if maxN < 1 {
+			continue
+		}
+		start := f.BaselineNs + f.EntryNs + f.PerFilterNs
+		end := f.BaselineNs + f.EntryNs + f.PerFilterNs*float64(maxN)
+		ln, err := plotter.NewLine(plotter.XYs{{X: 1, Y: start}, {X: float64(maxN), Y: end}})
+		if err != nil {
+			return 0, 0, fmt.Errorf("plot fit of %s: %w", v, err)
+		}
+		ln.LineStyle = draw.LineStyle{Color: st.color, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(7), vg.Points(3)}}
+		p.Add(ln)
+		leg.Add(fitName(d, f), ln)
+		ymin, ymax = min(ymin, start, end), max(ymax, start, end)
+	}
+	return ymin, ymax, nil
 }
 
 // sans is the plot's font (Liberation Sans, built into gonum/plot) at size
