@@ -2,7 +2,6 @@ package runner
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -131,23 +130,14 @@ func loopMain() {
 	if err != nil {
 		rep.Err = err.Error()
 	}
-	out, _ := json.Marshal(rep)
-	os.Stdout.Write(append(out, '\n'))
-	if err != nil {
-		os.Exit(3)
-	}
-	os.Exit(0)
+	child.Exit(rep, err)
 }
 
 func runChild(in io.Reader) (childReport, error) {
 	rep := childReport{FiltersBefore: -1, FiltersAfter: -1, CPU: -1, FailedFilter: -1}
 	var spec childSpec
-	data, err := io.ReadAll(in)
-	if err != nil {
-		return rep, fmt.Errorf("read child spec: %w", err)
-	}
-	if err := json.Unmarshal(data, &spec); err != nil {
-		return rep, fmt.Errorf("decode child spec: %w", err)
+	if err := child.ReadSpec(in, &spec); err != nil {
+		return rep, err
 	}
 	if !loop.Supported {
 		return rep, fmt.Errorf("timed loops on %s: %w", runtime.GOARCH, sys.ErrNotSupported)

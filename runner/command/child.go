@@ -105,23 +105,14 @@ func timingMain() {
 	debug.SetGCPercent(-1)
 	rep := timingReport{FiltersBefore: -1, FiltersAfter: -1}
 	var spec timingSpec
-	data, err := io.ReadAll(os.Stdin)
-	if err != nil {
-		err = fmt.Errorf("read child spec: %w", err)
-	} else if err = json.Unmarshal(data, &spec); err != nil {
-		err = fmt.Errorf("decode child spec: %w", err)
-	} else {
+	err := child.ReadSpec(os.Stdin, &spec)
+	if err == nil {
 		rep, err = runCommandChild(&spec)
 	}
 	if err != nil {
 		rep.Err = err.Error()
 	}
-	out, _ := json.Marshal(rep)
-	os.Stdout.Write(append(out, '\n'))
-	if err != nil {
-		os.Exit(3)
-	}
-	os.Exit(0)
+	child.Exit(rep, err)
 }
 
 // timer makes the runs of one timing child: the wrapper's spec and result

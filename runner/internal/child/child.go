@@ -8,8 +8,10 @@
 package child
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -90,4 +92,28 @@ func Environ(kind string) []string {
 		env = append(env, kv)
 	}
 	return append(env, "GODEBUG="+godebug, "GOGC=off")
+}
+
+// ReadSpec reads the spec on r (the child's standard input) into v, which
+// must be a pointer to the kind's spec type.
+func ReadSpec(r io.Reader, v any) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return fmt.Errorf("read child spec: %w", err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("decode child spec: %w", err)
+	}
+	return nil
+}
+
+// Exit writes rep, whose Err field the caller set from err, as one JSON
+// line on standard output and exits: status 3 when err is not nil, else 0.
+func Exit(rep any, err error) {
+	out, _ := json.Marshal(rep)
+	os.Stdout.Write(append(out, '\n'))
+	if err != nil {
+		os.Exit(3)
+	}
+	os.Exit(0)
 }
