@@ -90,13 +90,13 @@ func WriteBudgetJSON(w io.Writer, b *Budget) error {
 func WriteBudgetText(w io.Writer, b *Budget) error {
 	ew := &errWriter{w: w}
 	ew.printf("stack: %s, %s, %s bytes of JIT memory (%s; %s allocator)\n",
-		strings.Join(b.Policies, " "), plural(b.StackFilters, "filter"), group(b.StackBytes), b.StackBasis, b.Allocator)
+		strings.Join(b.Policies, " "), Plural(b.StackFilters, "filter"), GroupDigits(b.StackBytes), b.StackBasis, b.Allocator)
 	if b.StackBasis == "measured" && b.ModelStackBytes > 0 {
-		ew.printf("  model: %s bytes\n", group(b.ModelStackBytes))
+		ew.printf("  model: %s bytes\n", GroupDigits(b.ModelStackBytes))
 	}
-	ew.printf("bpf_jit_limit: %s bytes; current charge: %s bytes (%s)\n", group(b.Limit), group(b.Current), b.CurrentBasis)
+	ew.printf("bpf_jit_limit: %s bytes; current charge: %s bytes (%s)\n", GroupDigits(b.Limit), GroupDigits(b.Current), b.CurrentBasis)
 	ew.printf("fit: %s processes can each load this stack without CAP_BPF or CAP_SYS_ADMIN; process %s fails with errno 524 (ENOTSUPP)\n",
-		group(b.Fit), group(b.FirstFailure))
+		GroupDigits(b.Fit), GroupDigits(b.FirstFailure))
 	ew.printf("basis: floor((%d - %d) / %d) = %d\n", b.Limit, b.Current, b.StackBytes, b.Fit)
 	if b.PerNode > 0 {
 		verdict := "fits"
@@ -105,9 +105,9 @@ func WriteBudgetText(w io.Writer, b *Budget) error {
 		}
 		procs := ""
 		if b.Processes > 1 {
-			procs = fmt.Sprintf(" (%s processes in all: forked processes share their parent's filters and add no charge)", group(b.TotalProcesses))
+			procs = fmt.Sprintf(" (%s processes in all: forked processes share their parent's filters and add no charge)", GroupDigits(b.TotalProcesses))
 		}
-		ew.printf("plan: %s loads%s charge %s bytes: %s, %s bytes left\n", group(b.PerNode), procs, group(b.PlannedCharge), verdict, group(b.HeadroomAfter))
+		ew.printf("plan: %s loads%s charge %s bytes: %s, %s bytes left\n", GroupDigits(b.PerNode), procs, GroupDigits(b.PlannedCharge), verdict, GroupDigits(b.HeadroomAfter))
 	}
 	if v := b.Validation; v != nil {
 		ew.printf("validation: bpf_jit_limit lowered to %d (charge %d before, %d after), stacks loaded without capabilities (CapEff %s) until errno 524:\n",
@@ -122,8 +122,8 @@ func WriteBudgetText(w io.Writer, b *Budget) error {
 	return ew.err
 }
 
-// group writes n with thousands separators: 528482304 -> 528,482,304.
-func group(n int64) string {
+// GroupDigits writes n with thousands separators: 528482304 -> 528,482,304.
+func GroupDigits(n int64) string {
 	s := fmt.Sprint(n)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")

@@ -44,8 +44,8 @@ func TestWriteBudgetJSONKeys(t *testing.T) {
 
 func TestGroup(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 528482304: "528,482,304", -1234: "-1,234"} {
-		if got := group(n); got != want {
-			t.Errorf("group(%d) = %q, want %q", n, got, want)
+		if got := GroupDigits(n); got != want {
+			t.Errorf("GroupDigits(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

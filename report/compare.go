@@ -171,7 +171,7 @@ func Compare(docs []NamedDocument, opt CompareOptions) (*Comparison, error) {
 		}
 		be, oe := base.Doc.Environment, o.Doc.Environment
 		if be.Kernel != oe.Kernel {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("different kernels: %s ran on %s, %s on %s; a change may come from the kernel, not the policy", base.Name, orDash(be.Kernel), o.Name, orDash(oe.Kernel)))
+			c.Warnings = append(c.Warnings, fmt.Sprintf("different kernels: %s ran on %s, %s on %s; a change may come from the kernel, not the policy", base.Name, OrDash(be.Kernel), o.Name, OrDash(oe.Kernel)))
 		}
 		if be.CPUModel != oe.CPUModel {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("different CPUs: %s ran on %q, %s on %q; a change may come from the machine, not the policy", base.Name, be.CPUModel, o.Name, oe.CPUModel))
@@ -290,9 +290,9 @@ func deltaText(ch Change, inNs bool) string {
 	case !ch.Significant:
 		return "~"
 	case inNs || ch.BaseNs <= 0:
-		return fmt.Sprintf("%+.2f ns", num(ch.DeltaNs))
+		return fmt.Sprintf("%+.2f ns", Num(ch.DeltaNs))
 	}
-	return fmt.Sprintf("%+.1f%%", num(ch.DeltaPct))
+	return fmt.Sprintf("%+.1f%%", Num(ch.DeltaPct))
 }
 
 func pText(ch Change) string {
@@ -327,8 +327,8 @@ func WriteComparisonTable(w io.Writer, c *Comparison) error {
 			if cc.Source != i {
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%s\t%+.1f\t[%+.1f, %+.1f]\t%s\t%d+%d\t\n", cc.Variant, cc.Filters, num(cc.BaseNs), num(cc.Ns), deltaText(cc.Change, false),
-				num(cc.DeltaNs), num(cc.CILowNs), num(cc.CIHighNs), pText(cc.Change), cc.NBase, cc.N)
+			fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%s\t%+.1f\t[%+.1f, %+.1f]\t%s\t%d+%d\t\n", cc.Variant, cc.Filters, Num(cc.BaseNs), Num(cc.Ns), deltaText(cc.Change, false),
+				Num(cc.DeltaNs), Num(cc.CILowNs), Num(cc.CIHighNs), pText(cc.Change), cc.NBase, cc.N)
 		}
 		tw.Flush()
 		if hasFits(c, i) {
@@ -339,8 +339,8 @@ func WriteComparisonTable(w io.Writer, c *Comparison) error {
 				if fc.Source != i {
 					continue
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\t%s\t%+.2f\t[%+.2f, %+.2f]\t%s\t\n", fc.Variant, fitTermLabel(fc.Term), num(fc.BaseNs), num(fc.Ns), deltaText(fc.Change, true),
-					num(fc.DeltaNs), num(fc.CILowNs), num(fc.CIHighNs), pText(fc.Change))
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\t%s\t%+.2f\t[%+.2f, %+.2f]\t%s\t\n", fc.Variant, fitTermLabel(fc.Term), Num(fc.BaseNs), Num(fc.Ns), deltaText(fc.Change, true),
+					Num(fc.DeltaNs), Num(fc.CILowNs), Num(fc.CIHighNs), pText(fc.Change))
 			}
 			tw.Flush()
 		}
@@ -407,7 +407,7 @@ func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 		if i == 0 {
 			role = "**base**"
 		}
-		ew.printf("| %s | %s | %s | %s | %s | %s | %s |\n", role, mdEscape(s.Name), s.Workload, mdEscape(strings.Join(s.Policies, " + ")), mdEscape(orDash(s.Kernel)), mdEscape(orDash(s.CPUModel)), mdEscape(orDash(s.ToolVersion)))
+		ew.printf("| %s | %s | %s | %s | %s | %s | %s |\n", role, mdEscape(s.Name), s.Workload, mdEscape(strings.Join(s.Policies, " + ")), mdEscape(OrDash(s.Kernel)), mdEscape(OrDash(s.CPUModel)), mdEscape(OrDash(s.ToolVersion)))
 	}
 	ew.printf("\n")
 	for i := 1; i < len(c.Sources); i++ {
@@ -418,8 +418,8 @@ func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 			if cc.Source != i {
 				continue
 			}
-			ew.printf("| %s | %d | %.1f | %.1f | %s | %+.1f | [%+.1f, %+.1f] | %s | %d + %d |\n", cc.Variant, cc.Filters, num(cc.BaseNs), num(cc.Ns), mdDelta(cc.Change, false),
-				num(cc.DeltaNs), num(cc.CILowNs), num(cc.CIHighNs), pText(cc.Change), cc.NBase, cc.N)
+			ew.printf("| %s | %d | %.1f | %.1f | %s | %+.1f | [%+.1f, %+.1f] | %s | %d + %d |\n", cc.Variant, cc.Filters, Num(cc.BaseNs), Num(cc.Ns), mdDelta(cc.Change, false),
+				Num(cc.DeltaNs), Num(cc.CILowNs), Num(cc.CIHighNs), pText(cc.Change), cc.NBase, cc.N)
 		}
 		if hasFits(c, i) {
 			ew.printf("\n| variant | model term | base ns/op | ns/op | change | delta ns/op | %.0f %% CI | p |\n|---|---|--:|--:|--:|--:|--:|--:|\n", pct)
@@ -427,8 +427,8 @@ func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 				if fc.Source != i {
 					continue
 				}
-				ew.printf("| %s | %s | %.2f | %.2f | %s | %+.2f | [%+.2f, %+.2f] | %s |\n", fc.Variant, fitTermLabel(fc.Term), num(fc.BaseNs), num(fc.Ns), mdDelta(fc.Change, true),
-					num(fc.DeltaNs), num(fc.CILowNs), num(fc.CIHighNs), pText(fc.Change))
+				ew.printf("| %s | %s | %.2f | %.2f | %s | %+.2f | [%+.2f, %+.2f] | %s |\n", fc.Variant, fitTermLabel(fc.Term), Num(fc.BaseNs), Num(fc.Ns), mdDelta(fc.Change, true),
+					Num(fc.DeltaNs), Num(fc.CILowNs), Num(fc.CIHighNs), pText(fc.Change))
 			}
 		}
 		ew.printf("\n")

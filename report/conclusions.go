@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -125,7 +125,7 @@ func entryConclusion(fit Fit, conf float64, trials int) string {
 		s = fmt.Sprintf("; the entry term came out negative (%s %s, %s), which no filter can cause: this run cannot answer what turning filtering on costs", u.f0(fit.EntryNs), u.name, ci)
 	}
 	if s != "" && fit.R2 < LowR2 && fit.N > 0 {
-		s += fmt.Sprintf(" (the fitted line explains %.1f %% of the spread between children, R² %.3f)", 100*math.Max(0, fit.R2), num(fit.R2))
+		s += fmt.Sprintf(" (the fitted line explains %.1f %% of the spread between children, R² %.3f)", 100*math.Max(0, fit.R2), Num(fit.R2))
 	}
 	return s
 }
@@ -170,11 +170,11 @@ func relCells(f Fit) (center, ci string) {
 	if !f.Paired || math.IsNaN(f.PerFilterRel) {
 		return "n/a", "-"
 	}
-	center = fmt.Sprintf("%+.3fx", num(f.PerFilterRel))
+	center = fmt.Sprintf("%+.3fx", Num(f.PerFilterRel))
 	if math.IsNaN(f.PerFilterRelCILow) || math.IsNaN(f.PerFilterRelCIHigh) {
 		return center, "-"
 	}
-	return center, fmt.Sprintf("[%.3f, %.3f]", num(f.PerFilterRelCILow), num(f.PerFilterRelCIHigh))
+	return center, fmt.Sprintf("[%.3f, %.3f]", Num(f.PerFilterRelCILow), Num(f.PerFilterRelCIHigh))
 }
 
 // relativeClause states a paired fit's per-filter cost as a fraction of
@@ -187,9 +187,9 @@ func relativeClause(d *Document, fit Fit, conf float64) string {
 	}
 	u := unitFor(fit.BaselineNs)
 	s := fmt.Sprintf("; relative to the bare op measured in the same children (%s %s), %+.3f× %s per filter (%.0f%% CI [%.3f, %.3f]), a figure the host's speed does not move",
-		u.f0(fit.BareNs), u.name, num(fit.PerFilterRel), d.Config.Workload, conf*100, num(fit.PerFilterRelCILow), num(fit.PerFilterRelCIHigh))
+		u.f0(fit.BareNs), u.name, Num(fit.PerFilterRel), d.Config.Workload, conf*100, Num(fit.PerFilterRelCILow), Num(fit.PerFilterRelCIHigh))
 	if !math.IsNaN(fit.BareSegmentSDPct) {
-		s += fmt.Sprintf(" (the bare op moved by ±%.1f %% between blocks of this run; a host that is faster or slower for a whole run moves the ns figures by as much and this one not)", num(fit.BareSegmentSDPct))
+		s += fmt.Sprintf(" (the bare op moved by ±%.1f %% between blocks of this run; a host that is faster or slower for a whole run moves the ns figures by as much and this one not)", Num(fit.BareSegmentSDPct))
 	}
 	return s
 }
@@ -206,7 +206,7 @@ func NegativeCells(d *Document) []string {
 			if r.Variant != v || r.Filters == 0 || !(r.OverheadCIHighNs < 0) {
 				continue
 			}
-			cells = append(cells, fmt.Sprintf("%d filters %+.1f %% (CI [%+.1f, %+.1f] ns)", r.Filters, num(r.OverheadPct), num(r.OverheadCILowNs), num(r.OverheadCIHighNs)))
+			cells = append(cells, fmt.Sprintf("%d filters %+.1f %% (CI [%+.1f, %+.1f] ns)", r.Filters, Num(r.OverheadPct), Num(r.OverheadCILowNs), Num(r.OverheadCIHighNs)))
 		}
 		if len(cells) == 0 {
 			continue
@@ -220,7 +220,7 @@ func NegativeCells(d *Document) []string {
 // foreignLoadText says how much of the measuring CPUs' time other
 // processes took, e.g. "other processes took 3 % of CPU 1 while children
 // ran".
-func foreignLoadText(f *runner.ForeignLoad) string {
+func foreignLoadText(f *result.ForeignLoad) string {
 	cpus := make([]string, len(f.CPUs))
 	for i, c := range f.CPUs {
 		cpus[i] = fmt.Sprint(c)
@@ -253,9 +253,9 @@ func cellCI(n int, lo, hi float64, signed bool) string {
 		return fmt.Sprintf("- (n=%d)", n)
 	}
 	if signed {
-		return fmt.Sprintf("[%+.1f, %+.1f]", num(lo), num(hi))
+		return fmt.Sprintf("[%+.1f, %+.1f]", Num(lo), Num(hi))
 	}
-	return fmt.Sprintf("[%.1f, %.1f]", num(lo), num(hi))
+	return fmt.Sprintf("[%.1f, %.1f]", Num(lo), Num(hi))
 }
 
 // baselineN is the number of children of variant v's 0-filter cell (0
@@ -298,14 +298,14 @@ func unitFor(baselineNs float64) timeUnit {
 	return timeUnit{"ns", 1}
 }
 
-// v returns ns in the unit (NaN stays NaN for num's callers).
-func (u timeUnit) v(ns float64) num { return num(ns / u.div) }
+// v returns ns in the unit (NaN stays NaN for Num's callers).
+func (u timeUnit) v(ns float64) Num { return Num(ns / u.div) }
 
 // f0 formats ns in the unit: no decimals in ns (as before), two in µs
 // and ms.
 func (u timeUnit) f0(ns float64) string {
 	if u.div == 1 {
-		return fmt.Sprintf("%.0f", num(ns))
+		return fmt.Sprintf("%.0f", Num(ns))
 	}
 	return fmt.Sprintf("%.2f", u.v(ns))
 }

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -31,7 +31,7 @@ type Document struct {
 	Tool          Tool               `json:"tool"`
 	Command       string             `json:"command,omitempty"`
 	Created       time.Time          `json:"created"`
-	Environment   runner.Environment `json:"environment"`
+	Environment   result.Environment `json:"environment"`
 	Config        Config             `json:"config"`
 	Results       []CellResult       `json:"results"`
 	Fits          []Fit              `json:"fits"`
@@ -337,8 +337,8 @@ type RunInfo struct {
 	// Blocks is the number of complete randomized blocks (children per cell).
 	Blocks int `json:"blocks"`
 	// StopReason is "trials", "precision", "max-trials" or "max-time"
-	// (runner.StopReason; "interrupted" or "failed" for a partial run).
-	StopReason runner.StopReason `json:"stop_reason"`
+	// (result.StopReason; "interrupted" or "failed" for a partial run).
+	StopReason result.StopReason `json:"stop_reason"`
 	// ElapsedS is the wall time of the measurement in seconds.
 	ElapsedS float64 `json:"elapsed_s"`
 	// TargetCINs or TargetCIRel (a fraction) is the --target-ci, 0 if none.
@@ -350,7 +350,7 @@ type RunInfo struct {
 	// ForeignLoad is the share of the measuring CPUs' time that other
 	// processes took while the children ran (absent when unpinned, or in
 	// results from before it was recorded).
-	ForeignLoad *runner.ForeignLoad `json:"foreign_load,omitempty"`
+	ForeignLoad *result.ForeignLoad `json:"foreign_load,omitempty"`
 }
 
 // Drift is the trend of a variant's baseline (0-filter) cells over the run,
@@ -400,9 +400,9 @@ type Input struct {
 	Tool        Tool
 	Command     string
 	Created     time.Time
-	Environment runner.Environment
+	Environment result.Environment
 	Config      Config
-	Samples     []runner.Sample
+	Samples     []result.Sample
 	Result      stats.Result
 	Cache       []CacheVariant
 	Setup       *Setup

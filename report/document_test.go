@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -40,10 +40,10 @@ func TestBuildEncodesNaN(t *testing.T) {
 // Two copies at 100 and 200 ns/op run 1e7 + 5e6 ops/s together.
 func TestBuildThroughput(t *testing.T) {
 	in := Input{Config: Config{Variants: []string{"on", "defeat"}},
-		Samples: []runner.Sample{
-			{Cell: runner.Cell{Variant: "defeat", Filters: 1}, Seq: 0, NsPerOp: 150, Copies: []runner.Copy{{CPU: 1, NsPerOp: 100}, {CPU: 0, NsPerOp: 200}}},
-			{Cell: runner.Cell{Variant: "on", Filters: 1}, Seq: 1, NsPerOp: 100, Copies: []runner.Copy{{CPU: 1, NsPerOp: 100}, {CPU: 0, NsPerOp: 100}}},
-			{Cell: runner.Cell{Variant: "defeat", Filters: 1}, Seq: 2, NsPerOp: 150, Copies: []runner.Copy{{CPU: 1, NsPerOp: 100}, {CPU: 0, NsPerOp: 200}}},
+		Samples: []result.Sample{
+			{Cell: result.Cell{Variant: "defeat", Filters: 1}, Seq: 0, NsPerOp: 150, Copies: []result.Copy{{CPU: 1, NsPerOp: 100}, {CPU: 0, NsPerOp: 200}}},
+			{Cell: result.Cell{Variant: "on", Filters: 1}, Seq: 1, NsPerOp: 100, Copies: []result.Copy{{CPU: 1, NsPerOp: 100}, {CPU: 0, NsPerOp: 100}}},
+			{Cell: result.Cell{Variant: "defeat", Filters: 1}, Seq: 2, NsPerOp: 150, Copies: []result.Copy{{CPU: 1, NsPerOp: 100}, {CPU: 0, NsPerOp: 200}}},
 		}}
 	d := Build(in)
 	if len(d.Throughput) != 2 {

@@ -168,7 +168,7 @@ type Estimate struct {
 func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 	pct := fmt.Sprintf("%.0f%%", e.Model.Confidence*100)
 	p := e.Profile
-	fmt.Fprintf(w, "profile   %s (%s): %s of %s", p.Source, p.Format, plural(p.Calls, "call"), plural(p.Syscalls, "syscall"))
+	fmt.Fprintf(w, "profile   %s (%s): %s of %s", p.Source, p.Format, Plural(p.Calls, "call"), Plural(p.Syscalls, "syscall"))
 	if p.Seconds != nil {
 		fmt.Fprintf(w, ", %s in syscalls", fmtNs(*p.Seconds*1e9))
 	}
@@ -187,7 +187,7 @@ func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 	if e.Cache == "defeat" {
 		cacheText = "action cache defeated (every filter runs on every syscall)"
 	}
-	fmt.Fprintf(w, "stack     %s (%s), %s\n", plural(len(e.Stack), "filter"), SummarizeNames(names), cacheText)
+	fmt.Fprintf(w, "stack     %s (%s), %s\n", Plural(len(e.Stack), "filter"), SummarizeNames(names), cacheText)
 	m := e.Model
 	fmt.Fprintf(w, "model     %s\n", m.Source)
 	fmt.Fprintf(w, "          per uncached syscall: entry %s + per filter %s × filters + per instruction %s × instructions\n",
@@ -228,7 +228,7 @@ func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 		sign = "" // the number carries its "-"
 	}
 	fmt.Fprintf(w, "total     %s%s over %s (%s ns per call on average; %d calls cached)\n",
-		sign, fmtEst(t.AddedNs, t.CILowNs, t.CIHighNs, nsFormatter(t.AddedNs)), plural(t.Calls, "call"), nsShort(t.PerCallNs), t.CachedCalls)
+		sign, fmtEst(t.AddedNs, t.CILowNs, t.CIHighNs, nsFormatter(t.AddedNs)), Plural(t.Calls, "call"), nsShort(t.PerCallNs), t.CachedCalls)
 	if t.PctOfSyscallTime != nil {
 		fmt.Fprintf(w, "          = %s of the %s the profile spent in syscalls\n",
 			fmtEst(*t.PctOfSyscallTime, t.PctOfSyscallTimeLo, t.PctOfSyscallTimeHi, pctFormatter(*t.PctOfSyscallTime)), fmtNs(*p.Seconds*1e9))
@@ -249,7 +249,7 @@ func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 	}
 	if v := e.Validation; v != nil && v.Skipped != nil {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "validation: each syscall timed in a loop under the stack (children without filters and with %s, %s; medians), added ns per call\n", plural(len(e.Stack), "filter"), plural(v.Trials, "trial"))
+		fmt.Fprintf(w, "validation: each syscall timed in a loop under the stack (children without filters and with %s, %s; medians), added ns per call\n", Plural(len(e.Stack), "filter"), Plural(v.Trials, "trial"))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "SYSCALL\tCALLS\tBASELINE ns\tPREDICTED\t%s CI\tMEASURED\t%s CI\tERROR\t\n", pct, pct)
 		for _, r := range v.Rows {

@@ -22,8 +22,8 @@ func TestEstimateNumberFormats(t *testing.T) {
 		{"signed error", fmtSignedPct(f(7.1)), "+7.1%"},
 		{"negative error", fmtSignedPct(f(-26.4)), "-26.4%"},
 		{"signed zero", fmtSignedPct(f(-0.01)), "+0.0%"},
-		{"one filter", plural(1, "filter"), "1 filter"},
-		{"filters", plural(int64(32), "filter"), "32 filters"},
+		{"one filter", Plural(1, "filter"), "1 filter"},
+		{"filters", Plural(int64(32), "filter"), "32 filters"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

@@ -162,14 +162,14 @@ func loaderClause(d *Document, fit *Fit) string {
 // explainLoaderDiff is the plain-words sentence about a loader difference.
 func explainLoaderDiff(d *Document, ld LoaderDiff) string {
 	if ld.Warnings != nil && ld.CILowNs == 0 && ld.CIHighNs == 0 {
-		return fmt.Sprintf("filters loaded %s cost %+.1f ns each relative to filters loaded %s; no interval: %s.", loaderWords(ld.A), num(ld.PerFilterDiffNs), loaderWords(ld.B), strings.Join(ld.Warnings, "; "))
+		return fmt.Sprintf("filters loaded %s cost %+.1f ns each relative to filters loaded %s; no interval: %s.", loaderWords(ld.A), Num(ld.PerFilterDiffNs), loaderWords(ld.B), strings.Join(ld.Warnings, "; "))
 	}
-	ci := fmt.Sprintf("%.0f%% CI [%+.2f, %+.2f]", d.Config.Confidence*100, num(ld.CILowNs), num(ld.CIHighNs))
+	ci := fmt.Sprintf("%.0f%% CI [%+.2f, %+.2f]", d.Config.Confidence*100, Num(ld.CILowNs), Num(ld.CIHighNs))
 	emitted, known := barrierEmitted(d)
 	bhi := bhiState(d)
 	unprivA := ld.A == "unprivileged" && ld.B == "privileged"
 	if ld.Significant && ld.PerFilterDiffNs > 0 && unprivA {
-		s := fmt.Sprintf("filters loaded without CAP_SYS_ADMIN cost %.1f ns more each (%s)", num(ld.PerFilterDiffNs), ci)
+		s := fmt.Sprintf("filters loaded without CAP_SYS_ADMIN cost %.1f ns more each (%s)", Num(ld.PerFilterDiffNs), ci)
 		switch {
 		case known && emitted:
 			s += ": the kernel's branch-history barrier (spectre_v2 BHI: " + bhi + "; arch/x86/net/bpf_jit_comp.c: emit_spectre_bhb_barrier)"
@@ -180,7 +180,7 @@ func explainLoaderDiff(d *Document, ld LoaderDiff) string {
 		}
 		return s + "."
 	}
-	s := fmt.Sprintf("filters loaded %s cost %+.2f ns each relative to filters loaded %s (%s", loaderWords(ld.A), num(ld.PerFilterDiffNs), loaderWords(ld.B), ci)
+	s := fmt.Sprintf("filters loaded %s cost %+.2f ns each relative to filters loaded %s (%s", loaderWords(ld.A), Num(ld.PerFilterDiffNs), loaderWords(ld.B), ci)
 	if ld.Significant {
 		s += ")"
 	} else {
@@ -244,5 +244,5 @@ func notifyRoundTrip(d *Document, v string) string {
 		return ""
 	}
 	return fmt.Sprintf("one SECCOMP_RET_USER_NOTIF round trip takes %.1f µs at %d filters (median; mean %.1f µs, %.0f%% CI [%.1f, %.1f] µs); ",
-		num(low.MedianNs/1e3), low.Filters, num(low.MeanNs/1e3), d.Config.Confidence*100, num(low.CILowNs/1e3), num(low.CIHighNs/1e3))
+		Num(low.MedianNs/1e3), low.Filters, Num(low.MeanNs/1e3), d.Config.Confidence*100, Num(low.CILowNs/1e3), Num(low.CIHighNs/1e3))
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -15,12 +15,12 @@ var fixtureCounts = []int{0, 1, 2, 4, 8, 16, 32}
 // adds 0.5 ns per filter (cached), "defeat" adds a 200 ns entry step and
 // 20 ns per filter; a deterministic ±8 ns wobble per block and count, and
 // shift (ns) on top.
-func fixtureNs(v runner.Variant, n, block int, shift float64) float64 {
+func fixtureNs(v result.Variant, n, block int, shift float64) float64 {
 	y := 1000.0 + shift + float64((block*7+n*3)%5-2)*4
 	if n == 0 {
 		return y
 	}
-	if v == runner.VariantDefeat {
+	if v == result.VariantDefeat {
 		return y + 200 + 20*float64(n)
 	}
 	return y + 0.5*float64(n)
@@ -29,23 +29,23 @@ func fixtureNs(v runner.Variant, n, block int, shift float64) float64 {
 // fixtureSamples are the children of a 6-block run in a fixed interleaved
 // order. shift is added to every "defeat" child with at least one filter
 // (0 for the plain fixture).
-func fixtureSamples(shift float64) []runner.Sample {
-	var out []runner.Sample
+func fixtureSamples(shift float64) []result.Sample {
+	var out []result.Sample
 	seq := 0
 	for b := 0; b < 6; b++ {
-		for _, v := range []runner.Variant{runner.VariantOn, runner.VariantDefeat} {
+		for _, v := range []result.Variant{result.VariantOn, result.VariantDefeat} {
 			for i := range fixtureCounts {
 				n := fixtureCounts[(i+b)%len(fixtureCounts)]
 				s := 0.0
-				if v == runner.VariantDefeat && n > 0 {
+				if v == result.VariantDefeat && n > 0 {
 					s = shift
 				}
 				install := make([]int64, n)
 				for k := range install {
 					install[k] = 2000
 				}
-				out = append(out, runner.Sample{
-					Cell: runner.Cell{Variant: v, Filters: n}, Block: b, Seq: seq,
+				out = append(out, result.Sample{
+					Cell: result.Cell{Variant: v, Filters: n}, Block: b, Seq: seq,
 					NsPerOp: fixtureNs(v, n, b, s), InstallNs: install, CPU: 1, FiltersSeen: n,
 				})
 				seq++
@@ -72,7 +72,7 @@ func fixtureDoc(t testing.TB, shift float64) *Document {
 		Tool:    Tool{Name: "seccompbench", Version: "v0.0.0-test"},
 		Command: "seccompbench run --trials 6 --filters 0,1,2,4,8,16,32 --workload getpid",
 		Created: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
-		Environment: runner.Environment{
+		Environment: result.Environment{
 			Kernel: "6.18.0-test", CPUModel: "Test CPU @ 2.00GHz", CPUs: 2, BPFJitEnable: "1",
 			Vulnerabilities: map[string]string{"spec_store_bypass": "Mitigation: Speculative Store Bypass disabled via prctl", "spectre_v2": "Mitigation: Retpolines"},
 			GoVersion:       "go1.26.8", ParentSeccompFilters: 0, ParentSeccompMode: 0, Clocksource: "tsc",

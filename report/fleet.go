@@ -206,7 +206,7 @@ func fleetPolicy(d *Document) string {
 		if len(h) > 8 {
 			h = h[:8]
 		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", orDash(name), orDash(h)))
+		parts = append(parts, fmt.Sprintf("%s (%s)", OrDash(name), OrDash(h)))
 	}
 	if len(parts) == 0 {
 		return "-"
@@ -303,7 +303,7 @@ func WriteFleetTable(w io.Writer, f *Fleet) error {
 		if gi > 0 {
 			ew.printf("\n")
 		}
-		ew.printf("policy %s, workload %s (ns/op = %s)\n", g.Policy, orDash(g.Workload), orDash(g.Op))
+		ew.printf("policy %s, workload %s (ns/op = %s)\n", g.Policy, OrDash(g.Workload), OrDash(g.Op))
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "result\thost\tkernel\tCPU\tloader\tmitigations\tforeign load\tvariant\tbaseline ns\tper-filter ns\tCI\tentry ns\tCI\tn\n")
 		for _, r := range g.Rows {
@@ -311,9 +311,9 @@ func WriteFleetTable(w io.Writer, f *Fleet) error {
 			if r.Partial {
 				name += " (partial)"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%.2f\t%s\t%.1f\t%s\t%d\n", name, orDash(r.Host), orDash(r.Kernel), orDash(r.CPUModel),
-				orDash(r.Loader), r.Mitigations, foreignText(r.ForeignLoad), fleetVariant(r), num(r.BaselineNs), num(r.PerFilterNs),
-				fleetCI(r.Confidence, r.PerFilterCILowNs, r.PerFilterCIHighNs, 2), num(r.EntryNs), fleetCI(r.Confidence, r.EntryCILowNs, r.EntryCIHighNs, 1), r.Children)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%.2f\t%s\t%.1f\t%s\t%d\n", name, OrDash(r.Host), OrDash(r.Kernel), OrDash(r.CPUModel),
+				OrDash(r.Loader), r.Mitigations, foreignText(r.ForeignLoad), fleetVariant(r), Num(r.BaselineNs), Num(r.PerFilterNs),
+				fleetCI(r.Confidence, r.PerFilterCILowNs, r.PerFilterCIHighNs, 2), Num(r.EntryNs), fleetCI(r.Confidence, r.EntryCILowNs, r.EntryCIHighNs, 1), r.Children)
 		}
 		tw.Flush()
 	}
@@ -325,15 +325,15 @@ func WriteFleetTable(w io.Writer, f *Fleet) error {
 
 // fleetCI formats an interval as "95% [lo, hi]" with prec decimals.
 func fleetCI(conf, lo, hi float64, prec int) string {
-	return fmt.Sprintf("%.0f%% [%.*f, %.*f]", conf*100, prec, num(lo), prec, num(hi))
+	return fmt.Sprintf("%.0f%% [%.*f, %.*f]", conf*100, prec, Num(lo), prec, Num(hi))
 }
 
 // WriteFleetMarkdown writes f as Markdown: per group a heading and a table.
 func WriteFleetMarkdown(w io.Writer, f *Fleet) error {
 	ew := &errWriter{w: w}
-	ew.printf("# seccompbench report: %s\n", plural(fleetResults(f), "result"))
+	ew.printf("# seccompbench report: %s\n", Plural(FleetResults(f), "result"))
 	for _, g := range f.Groups {
-		ew.printf("\n## %s, workload %s\n\nns/op = %s\n\n", mdEscape(g.Policy), mdEscape(orDash(g.Workload)), mdEscape(orDash(g.Op)))
+		ew.printf("\n## %s, workload %s\n\nns/op = %s\n\n", mdEscape(g.Policy), mdEscape(OrDash(g.Workload)), mdEscape(OrDash(g.Op)))
 		ew.printf("| result | host | kernel | CPU | loader | mitigations | foreign load | variant | baseline ns | per-filter ns (CI) | entry ns (CI) | n |\n")
 		ew.printf("|---|---|---|---|---|---|--:|---|--:|--:|--:|--:|\n")
 		for _, r := range g.Rows {
@@ -342,9 +342,9 @@ func WriteFleetMarkdown(w io.Writer, f *Fleet) error {
 				name += " (partial)"
 			}
 			ew.printf("| %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %.2f %s | %.1f %s | %d |\n",
-				mdEscape(name), mdEscape(orDash(r.Host)), mdEscape(orDash(r.Kernel)), mdEscape(orDash(r.CPUModel)), mdEscape(orDash(r.Loader)),
-				mdEscape(r.Mitigations), foreignText(r.ForeignLoad), mdEscape(fleetVariant(r)), num(r.BaselineNs), num(r.PerFilterNs),
-				fleetCI(r.Confidence, r.PerFilterCILowNs, r.PerFilterCIHighNs, 2), num(r.EntryNs), fleetCI(r.Confidence, r.EntryCILowNs, r.EntryCIHighNs, 1), r.Children)
+				mdEscape(name), mdEscape(OrDash(r.Host)), mdEscape(OrDash(r.Kernel)), mdEscape(OrDash(r.CPUModel)), mdEscape(OrDash(r.Loader)),
+				mdEscape(r.Mitigations), foreignText(r.ForeignLoad), mdEscape(fleetVariant(r)), Num(r.BaselineNs), Num(r.PerFilterNs),
+				fleetCI(r.Confidence, r.PerFilterCILowNs, r.PerFilterCIHighNs, 2), Num(r.EntryNs), fleetCI(r.Confidence, r.EntryCILowNs, r.EntryCIHighNs, 1), r.Children)
 		}
 	}
 	if len(f.Warnings) > 0 {
@@ -356,8 +356,8 @@ func WriteFleetMarkdown(w io.Writer, f *Fleet) error {
 	return ew.err
 }
 
-// fleetResults counts the distinct results in f.
-func fleetResults(f *Fleet) int {
+// FleetResults counts the distinct results in f.
+func FleetResults(f *Fleet) int {
 	seen := map[string]bool{}
 	for _, g := range f.Groups {
 		for _, r := range g.Rows {
@@ -400,7 +400,7 @@ func WriteFleetBenchstat(w, warn io.Writer, entries []FleetEntry) error {
 		if i > 0 {
 			ew.printf("\n")
 		}
-		ew.printf("host: %s\n", oneLine(orDash(e.Doc.Environment.Hostname)))
+		ew.printf("host: %s\n", oneLine(OrDash(e.Doc.Environment.Hostname)))
 		ew.printf("result: %s\n", oneLine(e.Name))
 		if err := WriteBenchstat(ew, warn, e.Doc); err != nil {
 			return err
@@ -433,8 +433,8 @@ func fleetRowLabel(r FleetRow) string {
 	return l
 }
 
-// fleetVariants lists the variants of f in first-seen order.
-func fleetVariants(f *Fleet) []string {
+// FleetVariants lists the variants of f in first-seen order.
+func FleetVariants(f *Fleet) []string {
 	var vs []string
 	for _, g := range f.Groups {
 		for _, r := range g.Rows {

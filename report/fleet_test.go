@@ -121,22 +121,6 @@ func TestFleetRenderers(t *testing.T) {
 			}
 		}
 	})
-	t.Run("svg", func(t *testing.T) {
-		var b bytes.Buffer
-		if err := WriteFleetSVG(&b, f); err != nil {
-			t.Fatal(err)
-		}
-		for _, want := range append(FleetLegend(f), FleetRowLabels(f)...) {
-			if !strings.Contains(b.String(), svgEscape(want)) {
-				t.Errorf("SVG lacks %q", want)
-			}
-		}
-	})
-}
-
-// svgEscape escapes text as vgsvg writes it.
-func svgEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
 func TestBuildFleetEmpty(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // InspectFilter is one filter in `inspect --format json` (keys fixed by
@@ -43,9 +43,9 @@ type JITEstimate struct {
 // memory (model, pack allocator; 16,320 per filter); bpf_jit_limit
 // 528,482,304 bytes".
 func (e *JITEstimate) Line() string {
-	s := fmt.Sprintf("%s bytes of JIT memory (%s, %s allocator; %s per filter)", group(e.StackBytes), e.Source, e.Allocator, group(int64(e.PerFilterBytes+0.5)))
+	s := fmt.Sprintf("%s bytes of JIT memory (%s, %s allocator; %s per filter)", GroupDigits(e.StackBytes), e.Source, e.Allocator, GroupDigits(int64(e.PerFilterBytes+0.5)))
 	if e.Limit > 0 {
-		s += fmt.Sprintf("; bpf_jit_limit %s bytes", group(e.Limit))
+		s += fmt.Sprintf("; bpf_jit_limit %s bytes", GroupDigits(e.Limit))
 	}
 	return s
 }
@@ -214,11 +214,11 @@ func WriteInspectText(w io.Writer, j *InspectProcess, disasm bool) {
 // seccompModeName names a Seccomp: value of /proc/PID/status.
 func seccompModeName(m int) string {
 	switch m {
-	case runner.SeccompModeDisabled:
+	case result.SeccompModeDisabled:
 		return "disabled"
-	case runner.SeccompModeStrict:
+	case result.SeccompModeStrict:
 		return "strict"
-	case runner.SeccompModeFilter:
+	case result.SeccompModeFilter:
 		return "filter"
 	}
 	return "unknown"

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -16,22 +16,22 @@ import (
 // pad, and the host's spectre_v2 line reports bhi.
 func loaderDoc(t *testing.T, extra float64, bhi string) *Document {
 	t.Helper()
-	var samples []runner.Sample
+	var samples []result.Sample
 	seq := 0
 	for b := range 6 {
-		for _, l := range []runner.Loader{runner.LoaderUnprivileged, runner.LoaderPrivileged} {
+		for _, l := range []result.Loader{result.LoaderUnprivileged, result.LoaderPrivileged} {
 			for _, n := range fixtureCounts {
 				pad := (seq * 7) % 17
-				y := fixtureNs(runner.VariantDefeat, n, b, 0) + float64(pad%3-1)*0.2*float64(n)
-				if l == runner.LoaderUnprivileged {
+				y := fixtureNs(result.VariantDefeat, n, b, 0) + float64(pad%3-1)*0.2*float64(n)
+				if l == result.LoaderUnprivileged {
 					y += extra * float64(n)
 				}
-				priv := l == runner.LoaderPrivileged
-				caps := runner.Caps{Eff: 0x1ffffdfffff, Prm: 0x1ffffdfffff, Bnd: 0x1ffffdfffff}
+				priv := l == result.LoaderPrivileged
+				caps := result.Caps{Eff: 0x1ffffdfffff, Prm: 0x1ffffdfffff, Bnd: 0x1ffffdfffff}
 				if priv {
-					caps = runner.Caps{Eff: 0x1ffffffffff, Prm: 0x1ffffffffff, Bnd: 0x1ffffffffff}
+					caps = result.Caps{Eff: 0x1ffffffffff, Prm: 0x1ffffffffff, Bnd: 0x1ffffffffff}
 				}
-				samples = append(samples, runner.Sample{Cell: runner.Cell{Variant: runner.VariantDefeat, Filters: n, Loader: l},
+				samples = append(samples, result.Sample{Cell: result.Cell{Variant: result.VariantDefeat, Filters: n, Loader: l},
 					Block: b, Seq: seq, NsPerOp: y, CPU: 1, FiltersSeen: n, Pad: pad, Caps: caps, CapSysAdmin: priv})
 				seq++
 			}
@@ -47,7 +47,7 @@ func loaderDoc(t *testing.T, extra float64, bhi string) *Document {
 	}
 	return Build(Input{
 		Tool: Tool{Name: "seccompbench", Version: "test"}, Created: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
-		Environment: runner.Environment{Kernel: "6.18", Vulnerabilities: map[string]string{
+		Environment: result.Environment{Kernel: "6.18", Vulnerabilities: map[string]string{
 			"spectre_v2": "Mitigation: Retpolines; STIBP: disabled; RSB filling; PBRSB-eIBRS: Not affected; BHI: " + bhi, "spec_store_bypass": "Vulnerable"},
 			CmdlineMitigations: []string{"mitigations=auto", "pti=on"}},
 		Config: Config{FilterCounts: fixtureCounts, Workload: "getpid", Op: "one getpid() syscall", Cache: "defeat", Variants: []string{"defeat"},

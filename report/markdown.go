@@ -14,13 +14,26 @@ import (
 // reproduces the run, and every warning. It returns the first write error.
 func WriteMarkdown(w io.Writer, d *Document) error {
 	ew := &errWriter{w: w}
+	for _, s := range runSections {
+		if s.markdown != nil {
+			s.markdown(ew, d)
+		}
+	}
+	return ew.err
+}
+
+// mdHeader writes the title, a partial-result notice and what one op is.
+func mdHeader(ew *errWriter, d *Document) {
 	pct := d.Config.Confidence * 100
-	ew.printf("# seccompbench: %s, workload %s\n\n", policyTitle(d), d.Config.Workload)
+	ew.printf("# seccompbench: %s, workload %s\n\n", PolicyTitle(d), d.Config.Workload)
 	if d.Partial {
 		ew.printf("> **Partial result:** the run was interrupted; only the children that finished are included.\n\n")
 	}
 	ew.printf("One op is %s; every time below is nanoseconds per op (ns/op). Intervals are %.0f %% confidence intervals (CI).\n\n", d.Config.Op, pct)
+}
 
+// mdMeaning writes what the numbers mean, per variant.
+func mdMeaning(ew *errWriter, d *Document) {
 	if len(d.Meaning) > 0 {
 		ew.printf("## What it means\n\n")
 		for _, m := range d.Meaning {
@@ -28,28 +41,36 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 			if m.Loader != "" && d.Config.Loader == "both" {
 				name += ", " + m.Loader
 			}
-			ew.printf("- **%s** (%s): %s\n", name, variantLabel(m.Variant), mdEscape(m.Text))
+			ew.printf("- **%s** (%s): %s\n", name, VariantLabel(m.Variant), mdEscape(m.Text))
 		}
 		for _, n := range NegativeCells(d) {
 			ew.printf("- %s\n", mdEscape(n))
 		}
 		ew.printf("\n")
 	}
+}
 
+// mdResults writes the table of cells.
+func mdResults(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
 	ew.printf("## Results\n\n")
 	ew.printf("Each row is one cell: a variant with N filters stacked, measured in `n` fresh child processes. Overhead is the difference to the same variant's 0-filter baseline (Welch interval).\n\n")
 	ew.printf("| variant | filters | n | mean ns/op | median ns/op | %.0f %% CI | overhead ns/op | %.0f %% CI | overhead %% |\n", pct, pct)
 	ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			ew.printf("| %s | %d | %d | %.1f | %.1f | %s | baseline | | |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs), cellCI(r.N, r.CILowNs, r.CIHighNs, false))
+			ew.printf("| %s | %d | %d | %.1f | %.1f | %s | baseline | | |\n", r.Variant, r.Filters, r.N, Num(r.MeanNs), Num(r.MedianNs), cellCI(r.N, r.CILowNs, r.CIHighNs, false))
 			continue
 		}
-		ew.printf("| %s | %d | %d | %.1f | %.1f | %s | %+.1f | %s | %+.1f %% |\n", r.Variant, r.Filters, r.N, num(r.MeanNs), num(r.MedianNs),
-			cellCI(r.N, r.CILowNs, r.CIHighNs, false), num(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs, r.OverheadCIHighNs, true), num(r.OverheadPct))
+		ew.printf("| %s | %d | %d | %.1f | %.1f | %s | %+.1f | %s | %+.1f %% |\n", r.Variant, r.Filters, r.N, Num(r.MeanNs), Num(r.MedianNs),
+			cellCI(r.N, r.CILowNs, r.CIHighNs, false), Num(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs, r.OverheadCIHighNs, true), Num(r.OverheadPct))
 	}
 	ew.printf("\n")
+}
 
+// mdModel writes the per-filter fit, placement and loader differences.
+func mdModel(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
 	if len(d.Fits) > 0 {
 		ew.printf("## Per-filter model\n\n")
 		ew.printf("`ns/op(N) = baseline + entry + N × per-filter` for N ≥ 1, fitted by least squares over every child of the variant, with a linear drift term. *Entry* is the one-off cost of having any filter at all (BPF dispatch); *per-filter* is what each further filter adds.\n\n")
@@ -70,25 +91,28 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 				c, ci := relCells(f)
 				relCols = " " + c + " | " + ci + " |"
 			}
-			ew.printf("| %s | %.2f | [%.2f, %.2f] |%s %.1f | [%.1f, %.1f] | %.1f | %.3f | %d |\n", name, num(f.PerFilterNs), num(f.PerFilterCILowNs), num(f.PerFilterCIHighNs),
-				relCols, num(f.EntryNs), num(f.EntryCILowNs), num(f.EntryCIHighNs), num(f.BaselineNs), num(f.R2), f.N)
+			ew.printf("| %s | %.2f | [%.2f, %.2f] |%s %.1f | [%.1f, %.1f] | %.1f | %.3f | %d |\n", name, Num(f.PerFilterNs), Num(f.PerFilterCILowNs), Num(f.PerFilterCIHighNs),
+				relCols, Num(f.EntryNs), Num(f.EntryCILowNs), Num(f.EntryCIHighNs), Num(f.BaselineNs), Num(f.R2), f.N)
 		}
 		ew.printf("\n")
 		for _, f := range d.Fits {
 			if f.Placements > 1 && f.PlacementSDNs == 0 {
 				ew.printf("- Placement (%s): not separable from the noise between children in this run (between-placement SD estimated at 0 over %d pads); the CI above still includes the between-pad spread.\n", f.Variant+loaderSuffix(d, f.Loader), f.Placements)
 			} else if f.Placements > 1 {
-				ew.printf("- Placement (%s): the per-filter cost moves by ±%.2f ns between program sizes (SD over %d pads); the CI above includes this variance.\n", f.Variant+loaderSuffix(d, f.Loader), num(f.PlacementSDNs), f.Placements)
+				ew.printf("- Placement (%s): the per-filter cost moves by ±%.2f ns between program sizes (SD over %d pads); the CI above includes this variance.\n", f.Variant+loaderSuffix(d, f.Loader), Num(f.PlacementSDNs), f.Placements)
 			}
 		}
 		for _, ld := range d.LoaderDiffs {
-			ew.printf("- Loader (%s): per-filter %s − %s = %+.2f ns (%.0f %% CI [%+.2f, %+.2f]).\n", ld.Variant, ld.A, ld.B, num(ld.PerFilterDiffNs), pct, num(ld.CILowNs), num(ld.CIHighNs))
+			ew.printf("- Loader (%s): per-filter %s − %s = %+.2f ns (%.0f %% CI [%+.2f, %+.2f]).\n", ld.Variant, ld.A, ld.B, Num(ld.PerFilterDiffNs), pct, Num(ld.CILowNs), Num(ld.CIHighNs))
 		}
 		if len(d.LoaderDiffs) > 0 || d.Config.Placement == "random" {
 			ew.printf("\n")
 		}
 	}
+}
 
+// mdCache writes the action-cache prediction.
+func mdCache(ew *errWriter, d *Document) {
 	if len(d.Cache) > 0 {
 		ew.printf("## Action cache\n\n")
 		ew.printf("Since Linux 5.11 the kernel emulates each filter once, when it is attached, for every syscall number (kernel/seccomp.c: seccomp_cache_prepare_bitmap). A syscall that every filter in the stack allows knowing only its number and architecture is *cached*: no filter runs for it, so stacking more filters costs ~nothing. Argument checks, other verdicts and kernels before 5.11 make every filter run on every syscall. The `defeat` variant prepends `ld [instruction_pointer]` to each filter: verdicts stay the same, but nothing is cached, which shows the cost the cache hides.\n\n")
@@ -101,17 +125,21 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 				if s.Cached {
 					cached = "yes"
 				}
-				ew.printf("| %s | %s | %d | %s | %s | %d | %s |\n", cv.Variant, s.Name, s.Nr, cached, orDash(s.Action), s.Instructions, mdEscape(orDash(s.Reason)))
+				ew.printf("| %s | %s | %d | %s | %s | %d | %s |\n", cv.Variant, s.Name, s.Nr, cached, OrDash(s.Action), s.Instructions, mdEscape(OrDash(s.Reason)))
 			}
 		}
 		ew.printf("\n")
 	}
+}
 
+// mdSetup writes install cost, JIT, compile time, drift and the control loop.
+func mdSetup(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
 	if d.Setup != nil || len(d.Control) > 0 || len(d.Drift) > 0 {
 		ew.printf("## Setup, drift and mitigations\n\n")
 		if d.Setup != nil {
 			ew.printf("- Installing one filter (one seccomp(2) call): %.1f µs (%.0f %% CI [%.1f, %.1f]); installing the %d-filter stack: %.1f µs. This is paid once per process, not per syscall.\n",
-				num(d.Setup.PerFilterNs/1e3), pct, num(d.Setup.PerFilterCILowNs/1e3), num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, num(d.Setup.StackNs/1e3))
+				Num(d.Setup.PerFilterNs/1e3), pct, Num(d.Setup.PerFilterCILowNs/1e3), Num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, Num(d.Setup.StackNs/1e3))
 		}
 		if line := jitLine(d); line != "" {
 			ew.printf("- %s\n", mdEscape(line))
@@ -123,24 +151,27 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		for _, dr := range d.Drift {
 			ew.printf("- Drift of the 0-filter baseline (%s): %+.3f ns/op per child run (CI [%+.3f, %+.3f]), %+.1f ns/op %s; the fit includes a drift term, so this does not bias the per-filter cost.\n",
-				dr.Variant, num(dr.SlopeNsPerChild), num(dr.SlopeCILow), num(dr.SlopeCIHigh), num(dr.OverRunNs), driftSpan(d, dr.Variant))
+				dr.Variant, Num(dr.SlopeNsPerChild), Num(dr.SlopeCILow), Num(dr.SlopeCIHigh), Num(dr.OverRunNs), driftSpan(d, dr.Variant))
 		}
 		for _, c := range d.Control {
 			verdict := controlVerdict(c, d)
 			ew.printf("- Control loop without syscalls, %s: %.3f → %.3f ns per iteration, %+.1f %% (CI [%+.1f, %+.1f]): %s.\n",
-				c.Variant, num(c.BeforeNs), num(c.AfterNs), num(c.SlowdownPct), num(c.SlowdownPctLow), num(c.SlowdownPctHigh), verdict)
+				c.Variant, Num(c.BeforeNs), Num(c.AfterNs), Num(c.SlowdownPct), Num(c.SlowdownPctLow), Num(c.SlowdownPctHigh), verdict)
 		}
 		ew.printf("\n")
 	}
+}
 
+// mdEnvironment writes the machine.
+func mdEnvironment(ew *errWriter, d *Document) {
 	ew.printf("## Environment\n\n")
 	e := d.Environment
 	ew.printf("| | |\n|---|---|\n")
-	ew.printf("| kernel | %s |\n", orDash(e.Kernel))
-	ew.printf("| CPU | %s (%d CPUs online) |\n", mdEscape(orDash(e.CPUModel)), e.CPUs)
-	ew.printf("| bpf_jit_enable | %s |\n", orDash(e.BPFJitEnable))
-	ew.printf("| clocksource | %s |\n", orDash(e.Clocksource))
-	ew.printf("| Go | %s |\n", orDash(e.GoVersion))
+	ew.printf("| kernel | %s |\n", OrDash(e.Kernel))
+	ew.printf("| CPU | %s (%d CPUs online) |\n", mdEscape(OrDash(e.CPUModel)), e.CPUs)
+	ew.printf("| bpf_jit_enable | %s |\n", OrDash(e.BPFJitEnable))
+	ew.printf("| clocksource | %s |\n", OrDash(e.Clocksource))
+	ew.printf("| Go | %s |\n", OrDash(e.GoVersion))
 	ew.printf("| tool | %s %s |\n", d.Tool.Name, d.Tool.Version)
 	ew.printf("| inherited seccomp filters | %s |\n", inherited(e.ParentSeccompFilters))
 	if !d.Created.IsZero() {
@@ -160,7 +191,11 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		ew.printf("\n</details>\n")
 	}
 	ew.printf("\n")
+}
 
+// mdConfiguration writes the policies and how the run was made.
+func mdConfiguration(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
 	ew.printf("## Configuration\n\n")
 	ew.printf("| policy (installed in this order, cycling) | instructions | sha256 |\n|---|--:|---|\n")
 	for _, p := range d.Config.Policies {
@@ -197,10 +232,17 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		ew.printf("- every filter padded with %d unreachable instructions (`--pad`): same verdicts and paths, another JIT image size\n", d.Config.Pad)
 	}
 	ew.printf("\n")
+}
 
+// mdReproduce writes the command line.
+func mdReproduce(ew *errWriter, d *Document) {
 	if d.Command != "" {
 		ew.printf("## Reproduce\n\n```sh\n%s\n```\n\n", d.Command)
 	}
+}
+
+// mdWarnings writes every warning.
+func mdWarnings(ew *errWriter, d *Document) {
 	if ws := dedupe(sortedCopy(d.Warnings)); len(ws) > 0 {
 		ew.printf("## Warnings\n\n")
 		for _, wn := range ws {
@@ -208,11 +250,10 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		}
 		ew.printf("\n")
 	}
-	return ew.err
 }
 
-// policyTitle names the stack's policies, e.g. "default" or "a.yaml + b.yaml".
-func policyTitle(d *Document) string {
+// PolicyTitle names the stack's policies, e.g. "default" or "a.yaml + b.yaml".
+func PolicyTitle(d *Document) string {
 	var names []string
 	for _, p := range d.Config.Policies {
 		names = append(names, p.Path)
@@ -223,8 +264,8 @@ func policyTitle(d *Document) string {
 	return strings.Join(names, " + ")
 }
 
-// variantLabel says in words what a variant measured.
-func variantLabel(v string) string {
+// VariantLabel says in words what a variant measured.
+func VariantLabel(v string) string {
 	switch v {
 	case "on":
 		return "filters as installed, action cache on"
@@ -255,7 +296,7 @@ func shortHash(h string) string {
 	if len(h) > 16 {
 		return h[:16]
 	}
-	return orDash(h)
+	return OrDash(h)
 }
 
 func maxCount(xs []int) int {

@@ -48,7 +48,7 @@ func decimalsFor(x float64, sig int) int {
 
 // fixed formats x with dec decimals; a negative x that rounds to zero
 // prints as 0, not -0.
-func fixed(x float64, dec int) string { return fmt.Sprintf("%.*f", dec, num(x)) }
+func fixed(x float64, dec int) string { return fmt.Sprintf("%.*f", dec, Num(x)) }
 
 // fmtCI formats an interval "[lo, hi]" with f, or "[no CI]" without one.
 func fmtCI(lo, hi *float64, f func(float64) string) string {

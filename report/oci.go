@@ -1,10 +1,9 @@
 package report
 
-import "github.com/seccompbench/seccompbench/filters/oci"
-
 // OCIResolution is the "oci" object of JSON outputs: what resolved the
 // includes/excludes (caps, minKernel, arches) of the OCI-based sources
-// (OCI profiles, docker-default, Kubernetes, Firecracker, LXC, minijail).
+// (OCI profiles, docker-default, Kubernetes, Firecracker, LXC, minijail),
+// converted from filters/oci.Resolution by the commands.
 // Outputs leave it out when no source is OCI-based.
 type OCIResolution struct {
 	// Caps is the capability set, CAP_* names.
@@ -19,13 +18,4 @@ type OCIResolution struct {
 	Arch string `json:"arch"`
 	// Text says it in one line for text outputs.
 	Text string `json:"-"`
-}
-
-// NewOCIResolution converts r; nil for nil.
-func NewOCIResolution(r *oci.Resolution) *OCIResolution {
-	if r == nil {
-		return nil
-	}
-	return &OCIResolution{Caps: append([]string{}, r.Caps...), CapsDefault: r.DefaultCaps, KernelVersion: r.KernelVersion,
-		KernelDefault: r.DefaultKernel, Arch: r.Arch, Text: r.String()}
 }

@@ -3,10 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
-	"encoding/xml"
-	"errors"
 	"fmt"
-	"image/png"
 	"io"
 	"math"
 	"regexp"
@@ -16,7 +13,6 @@ import (
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/seccompbench/seccompbench/internal/golden"
 )
@@ -177,85 +173,6 @@ func partsStrings(ps [][]byte) []string {
 
 // TestSVGSeries decodes the SVG as XML and finds every legend entry, the
 // axis labels and the title.
-func TestSVGSeries(t *testing.T) {
-	d := fixtureDoc(t, 0)
-	var out, warn bytes.Buffer
-	if err := WriteSVG(&out, &warn, d); err != nil {
-		t.Fatal(err)
-	}
-	texts := svgTexts(t, out.Bytes())
-	want := PlotSeriesNames(d)
-	if len(want) != 5 {
-		t.Fatalf("series = %v, want 2 measured + 2 fits + baseline", want)
-	}
-	for _, w := range append(want, "number of filters stacked (N)", "Syscall cost vs. seccomp filters stacked") {
-		if !slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(s, w) }) {
-			t.Errorf("SVG has no text %q; texts: %q", w, texts)
-		}
-	}
-	if !slices.ContainsFunc(want, func(s string) bool { return strings.Contains(s, "+20.0 ns per filter") }) {
-		t.Errorf("defeat fit legend does not show the 20 ns/filter slope: %v", want)
-	}
-}
-
-func svgTexts(t *testing.T, b []byte) []string {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(b))
-	var texts []string
-	var inText bool
-	sawSVG := false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("SVG is not valid XML: %v", err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			if tok.Name.Local == "svg" {
-				sawSVG = true
-			}
-			inText = tok.Name.Local == "text"
-		case xml.EndElement:
-			inText = false
-		case xml.CharData:
-			if inText {
-				texts = append(texts, string(tok))
-			}
-		}
-	}
-	if !sawSVG {
-		t.Fatal("no <svg> element")
-	}
-	return texts
-}
-
-func TestPNG(t *testing.T) {
-	d := fixtureDoc(t, 0)
-	var out bytes.Buffer
-	if err := WritePNG(&out, io.Discard, d); err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(&out)
-	if err != nil {
-		t.Fatalf("decode png: %v", err)
-	}
-	if got, want := img.Bounds().Dx(), int(float64(plotWidth/vg.Inch)*PNGDPI); got != want {
-		t.Errorf("width = %d px, want %d", got, want)
-	}
-}
-
-func TestPlotNothing(t *testing.T) {
-	d := &Document{}
-	for name, f := range map[string]func(io.Writer, io.Writer, *Document) error{"svg": WriteSVG, "png": WritePNG} {
-		if err := f(io.Discard, io.Discard, d); !errors.Is(err, ErrNothingToPlot) {
-			t.Errorf("%s: err = %v, want ErrNothingToPlot", name, err)
-		}
-	}
-}
-
 func TestBenchFloat(t *testing.T) {
 	tests := []struct {
 		in   float64
@@ -295,8 +212,8 @@ func TestNumNoNegativeZero(t *testing.T) {
 		{"%.3g", -0.0001, "-0.0001"}, // other verbs print as float64
 	}
 	for _, tt := range tests {
-		if got := fmt.Sprintf(tt.format, num(tt.x)); got != tt.want {
-			t.Errorf("Sprintf(%q, num(%v)) = %q, want %q", tt.format, tt.x, got, tt.want)
+		if got := fmt.Sprintf(tt.format, Num(tt.x)); got != tt.want {
+			t.Errorf("Sprintf(%q, Num(%v)) = %q, want %q", tt.format, tt.x, got, tt.want)
 		}
 	}
 }

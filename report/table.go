@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // WriteJSON writes d as indented JSON followed by a newline.
@@ -47,6 +47,16 @@ func controlVerdict(c Control, d *Document) string {
 // WriteTable writes d as the human-readable report.
 func WriteTable(w io.Writer, d *Document) error {
 	ew := &errWriter{w: w}
+	for _, s := range runSections {
+		if s.table != nil {
+			s.table(ew, d)
+		}
+	}
+	return ew.err
+}
+
+// tableHeader writes the policies, the configuration and the machine, one line each.
+func tableHeader(ew *errWriter, d *Document) {
 	pct := d.Config.Confidence * 100
 	if d.Partial {
 		ew.printf("*** PARTIAL RESULT: the run was interrupted; only completed children are included ***\n\n")
@@ -96,36 +106,38 @@ func WriteTable(w io.Writer, d *Document) error {
 	}
 	e := d.Environment
 	ew.printf("kernel %s, %s, %d CPUs, bpf_jit_enable=%s, spec_store_bypass: %s\n",
-		e.Kernel, e.CPUModel, e.CPUs, orDash(e.BPFJitEnable), orDash(e.Vulnerabilities["spec_store_bypass"]))
+		e.Kernel, e.CPUModel, e.CPUs, OrDash(e.BPFJitEnable), OrDash(e.Vulnerabilities["spec_store_bypass"]))
 	ew.printf("%s\n", mitigationLine(d))
 	if e.ParentSeccompFilters > 0 {
 		ew.printf("note: this process already has %d inherited seccomp filters; every child inherits them, so the baseline is \"inherited filters only\"\n", e.ParentSeccompFilters)
 	}
 	ew.printf("\n")
+}
 
+// tableResults writes the table of cells.
+func tableResults(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-	both := d.Config.Loader == "both"
-	vname := func(v, l string) string {
-		if both && l != "" {
-			return v + "/" + l
-		}
-		return v
-	}
 	u := unitFor(baselineMedian(d))
 	fmt.Fprintf(tw, "variant\tfilters\tn\tmean %s/op\tmedian\t%.0f%% CI\toverhead %s\t%.0f%% CI\toverhead %%\t\n", u.name, pct, u.name, pct)
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t-\t\t\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false))
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t-\t\t\t\n", tableVariant(d, r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t%+.1f\t%s\t%+.1f%%\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false),
-			u.v(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs/u.div, r.OverheadCIHighNs/u.div, true), num(r.OverheadPct))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t%+.1f\t%s\t%+.1f%%\t\n", tableVariant(d, r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false),
+			u.v(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs/u.div, r.OverheadCIHighNs/u.div, true), Num(r.OverheadPct))
 	}
 	tw.Flush()
+}
 
+// tableModel writes the per-filter fit and loader differences.
+func tableModel(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
+	u := unitFor(baselineMedian(d))
 	if len(d.Fits) > 0 {
 		ew.printf("\nmodel: %s/op(N) = baseline + entry + N x per-filter, for N >= 1 (least squares over children, drift term included)\n", u.name)
-		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 		placed := d.Config.Placement == "random"
 		rel := anyPaired(d)
 		relHead := ""
@@ -146,8 +158,8 @@ func WriteTable(w io.Writer, d *Document) error {
 				c, ci := relCells(f)
 				pl = c + "\t" + ci + "\t" + pl
 			}
-			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%s%.1f\t[%.1f, %.1f]\t%.3f\t\n", vname(f.Variant, f.Loader), u.v(f.PerFilterNs), u.v(f.PerFilterCILowNs), u.v(f.PerFilterCIHighNs),
-				pl, u.v(f.EntryNs), u.v(f.EntryCILowNs), u.v(f.EntryCIHighNs), num(f.R2))
+			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%s%.1f\t[%.1f, %.1f]\t%.3f\t\n", tableVariant(d, f.Variant, f.Loader), u.v(f.PerFilterNs), u.v(f.PerFilterCILowNs), u.v(f.PerFilterCIHighNs),
+				pl, u.v(f.EntryNs), u.v(f.EntryCILowNs), u.v(f.EntryCIHighNs), Num(f.R2))
 		}
 		tw.Flush()
 		for _, ld := range d.LoaderDiffs {
@@ -155,10 +167,13 @@ func WriteTable(w io.Writer, d *Document) error {
 			if ld.Significant {
 				sig = fmt.Sprintf("p = %.3g", ld.P)
 			}
-			ew.printf("%s: per-filter %s − %s = %+.2f ns (%.0f%% CI [%+.2f, %+.2f], %s)\n", ld.Variant, ld.A, ld.B, num(ld.PerFilterDiffNs), pct, num(ld.CILowNs), num(ld.CIHighNs), sig)
+			ew.printf("%s: per-filter %s − %s = %+.2f ns (%.0f%% CI [%+.2f, %+.2f], %s)\n", ld.Variant, ld.A, ld.B, Num(ld.PerFilterDiffNs), pct, Num(ld.CILowNs), Num(ld.CIHighNs), sig)
 		}
 	}
+}
 
+// tableCache writes the action-cache prediction of a loop workload.
+func tableCache(ew *errWriter, d *Document) {
 	if len(d.Cache) > 0 && d.CommandWorkload == nil {
 		ew.printf("\naction cache (Linux >= 5.11) for the workload's syscalls at the deepest stack:\n")
 		for _, cv := range d.Cache {
@@ -173,10 +188,15 @@ func WriteTable(w io.Writer, d *Document) error {
 			ew.printf("  %-7s %s\n", cv.Variant+":", strings.Join(parts, ", "))
 		}
 	}
-	commandText(ew, d)
+}
+
+// tableSetup writes install cost, JIT, compile time, drift, parallel throughput, depth dependence and the control loop.
+func tableSetup(ew *errWriter, d *Document) {
+	pct := d.Config.Confidence * 100
+	u := unitFor(baselineMedian(d))
 	if d.Setup != nil {
 		ew.printf("\nsetup: one seccomp(2) call %.1f µs (%.0f%% CI [%.1f, %.1f]); installing %d filters %.1f µs\n",
-			num(d.Setup.PerFilterNs/1e3), pct, num(d.Setup.PerFilterCILowNs/1e3), num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, num(d.Setup.StackNs/1e3))
+			Num(d.Setup.PerFilterNs/1e3), pct, Num(d.Setup.PerFilterCILowNs/1e3), Num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, Num(d.Setup.StackNs/1e3))
 	}
 	if line := jitLine(d); line != "" {
 		ew.printf("%s\n", line)
@@ -195,7 +215,7 @@ func WriteTable(w io.Writer, d *Document) error {
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "variant\tfilters\tcopies\ttotal Mops/s\tper copy Mops/s\tfastest copy ns/op\tslowest copy ns/op\t\n")
 		for _, t := range d.Throughput {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.1f\t%.1f\t\n", t.Variant, t.Filters, t.Copies, num(t.OpsPerSecTotal/1e6), num(t.OpsPerSecCopy/1e6), num(t.FastestCopyNs), num(t.SlowestCopyNs))
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.1f\t%.1f\t\n", t.Variant, t.Filters, t.Copies, Num(t.OpsPerSecTotal/1e6), Num(t.OpsPerSecCopy/1e6), Num(t.FastestCopyNs), Num(t.SlowestCopyNs))
 		}
 		tw.Flush()
 	}
@@ -204,18 +224,22 @@ func WriteTable(w io.Writer, d *Document) error {
 			continue
 		}
 		ew.printf("per-filter cost depends on depth (%s): %.1f ns/filter from %d to %d filters (CI [%.1f, %.1f]), %.1f from %d to %d (CI [%.1f, %.1f]); the fitted line averages them, and its entry term absorbs the difference\n",
-			l.Variant, num(l.LowNs), l.LowFrom, l.LowTo, num(l.LowCILowNs), num(l.LowCIHighNs), num(l.HighNs), l.HighFrom, l.HighTo, num(l.HighCILowNs), num(l.HighCIHighNs))
+			l.Variant, Num(l.LowNs), l.LowFrom, l.LowTo, Num(l.LowCILowNs), Num(l.LowCIHighNs), Num(l.HighNs), l.HighFrom, l.HighTo, Num(l.HighCILowNs), Num(l.HighCIHighNs))
 	}
 	for _, c := range d.Control {
-		ew.printf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]): ", c.Variant, num(c.BeforeNs), num(c.AfterNs), num(c.SlowdownPct), num(c.SlowdownPctLow), num(c.SlowdownPctHigh))
+		ew.printf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]): ", c.Variant, Num(c.BeforeNs), Num(c.AfterNs), Num(c.SlowdownPct), Num(c.SlowdownPctLow), Num(c.SlowdownPctHigh))
 		ew.printf("%s\n", controlVerdict(c, d))
 	}
+}
+
+// tableNotes writes negative cells, what the numbers mean and every warning.
+func tableNotes(ew *errWriter, d *Document) {
 	ew.printf("\n")
 	for _, n := range NegativeCells(d) {
 		ew.printf("%s\n", n)
 	}
 	for _, m := range d.Meaning {
-		if m.Loader != "" && both {
+		if m.Loader != "" && d.Config.Loader == "both" {
 			ew.printf("%s/%s: %s\n", m.Variant, m.Loader, m.Text)
 			continue
 		}
@@ -229,7 +253,15 @@ func WriteTable(w io.Writer, d *Document) error {
 			ew.printf("  - %s\n", wn)
 		}
 	}
-	return ew.err
+}
+
+// tableVariant names a variant in the text table, with its loader when
+// the run measured both.
+func tableVariant(d *Document, v, l string) string {
+	if d.Config.Loader == "both" && l != "" {
+		return v + "/" + l
+	}
+	return v
 }
 
 // loaderLine says who loaded the filters, "" for documents from before
@@ -275,7 +307,7 @@ func mitigationLine(d *Document) string {
 	if e.SeccompForcesSSBD() {
 		b.WriteString("installing a filter switches on speculative store bypass disable (spec_store_bypass: via prctl and seccomp) unless --spec-allow")
 	} else {
-		fmt.Fprintf(&b, "installing a filter switches on no speculation mitigation (spec_store_bypass: %s)", orDash(e.Vulnerabilities["spec_store_bypass"]))
+		fmt.Fprintf(&b, "installing a filter switches on no speculation mitigation (spec_store_bypass: %s)", OrDash(e.Vulnerabilities["spec_store_bypass"]))
 	}
 	return b.String()
 }
@@ -287,7 +319,8 @@ func cpuString(cpu int) string {
 	return fmt.Sprint(cpu)
 }
 
-func orDash(s string) string {
+// OrDash returns s, or "-" when s is empty.
+func OrDash(s string) string {
 	if s == "" {
 		return "-"
 	}
@@ -329,9 +362,9 @@ func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, 
 func blocksText(d *Document, le string) string {
 	r := d.Run
 	if r == nil {
-		return fmt.Sprintf("%s (--trials %d)", plural(d.Config.Trials, "randomized block"), d.Config.Trials)
+		return fmt.Sprintf("%s (--trials %d)", Plural(d.Config.Trials, "randomized block"), d.Config.Trials)
 	}
-	blocks := plural(r.Blocks, "randomized block")
+	blocks := Plural(r.Blocks, "randomized block")
 	target := ""
 	if r.TargetCINs > 0 {
 		target = fmt.Sprintf("per-filter CI half-width %s %g ns", le, r.TargetCINs)
@@ -340,23 +373,23 @@ func blocksText(d *Document, le string) string {
 	}
 	var why string
 	switch r.StopReason {
-	case runner.StopTrials:
+	case result.StopTrials:
 		return fmt.Sprintf("%s (--trials %d)", blocks, d.Config.Trials)
-	case runner.StopPrecision:
+	case result.StopPrecision:
 		why = "target CI reached"
-	case runner.StopMaxTrials:
+	case result.StopMaxTrials:
 		why = "--max-trials reached before the target CI"
-	case runner.StopMaxTime:
+	case result.StopMaxTime:
 		why = "--max-time reached before the target CI"
 		if target == "" {
 			why = fmt.Sprintf("--max-time reached after %d of --trials %d", r.Blocks, d.Config.Trials)
 		}
-	case runner.StopCancelled:
-		return plural(r.Blocks, "complete randomized block") + " (stopped: interrupted)"
-	case runner.StopFailed:
-		return plural(r.Blocks, "complete randomized block") + " (stopped: a child failed)"
+	case result.StopCancelled:
+		return Plural(r.Blocks, "complete randomized block") + " (stopped: interrupted)"
+	case result.StopFailed:
+		return Plural(r.Blocks, "complete randomized block") + " (stopped: a child failed)"
 	default:
-		why = orDash(string(r.StopReason))
+		why = OrDash(string(r.StopReason))
 	}
 	if target != "" {
 		why += ", " + target

@@ -14,8 +14,8 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// plural writes "1 filter" or "n filters".
-func plural[T int | int64](n T, one string) string {
+// Plural writes "1 filter" or "n filters".
+func Plural[T int | int64](n T, one string) string {
 	if n == 1 {
 		return "1 " + one
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -16,7 +16,7 @@ import (
 func cachedDoc(kernel string, fit *Fit) *Document {
 	d := &Document{
 		Config:      Config{Variants: []string{"on"}, Workload: "getpid", Confidence: 0.95},
-		Environment: runner.Environment{Kernel: kernel},
+		Environment: result.Environment{Kernel: kernel},
 		Cache:       []CacheVariant{{Variant: "on", Syscalls: []CacheSyscall{{Name: "getpid", Cached: true}}}},
 	}
 	if fit != nil {

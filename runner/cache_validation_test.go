@@ -8,6 +8,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -23,7 +24,7 @@ import (
 func BenchmarkCachePrediction(b *testing.B) {
 	policies := []string{"default", "../testdata/policies/args-workload.yaml"}
 	counts := []int{0, 1, 16, 32}
-	variants := []Variant{VariantOn, VariantDefeat}
+	variants := []result.Variant{result.VariantOn, result.VariantDefeat}
 	for _, spec := range policies {
 		p, err := formats.Open(spec)
 		if err != nil {
@@ -34,7 +35,7 @@ func BenchmarkCachePrediction(b *testing.B) {
 			pred := analysis.PredictCache(filters.Stack{p}, []*filters.Arch{nativeArch})
 			e, _ := pred.Lookup(nativeArch.Name, nr)
 			b.Logf("%s: getpid predicted cached=%v %s", p.Name, e.Cached, e.Reason)
-			var samples []Sample
+			var samples []result.Sample
 			for b.Loop() {
 				cfg := Config{
 					Programs: []*filters.Program{p}, Counts: counts, Variants: variants,
@@ -45,10 +46,10 @@ func BenchmarkCachePrediction(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			med := map[Cell]float64{}
-			by := map[Cell][]float64{}
+			med := map[result.Cell]float64{}
+			by := map[result.Cell][]float64{}
 			for _, s := range samples {
-				k := Cell{Variant: s.Variant, Filters: s.Filters}
+				k := result.Cell{Variant: s.Variant, Filters: s.Filters}
 				by[k] = append(by[k], s.NsPerOp)
 			}
 			for c, xs := range by {
@@ -57,13 +58,13 @@ func BenchmarkCachePrediction(b *testing.B) {
 			for _, v := range variants {
 				row := ""
 				for _, n := range counts {
-					row += fmt.Sprintf(" %d:%.0f", n, med[Cell{Variant: v, Filters: n}])
+					row += fmt.Sprintf(" %d:%.0f", n, med[result.Cell{Variant: v, Filters: n}])
 				}
-				slope := (med[Cell{Variant: v, Filters: 32}] - med[Cell{Variant: v, Filters: 1}]) / 31
-				entry := med[Cell{Variant: v, Filters: 1}] - med[Cell{Variant: v, Filters: 0}]
+				slope := (med[result.Cell{Variant: v, Filters: 32}] - med[result.Cell{Variant: v, Filters: 1}]) / 31
+				entry := med[result.Cell{Variant: v, Filters: 1}] - med[result.Cell{Variant: v, Filters: 0}]
 				b.Logf("%-6s median ns/op by filter count:%s; entry %.0f ns, slope %.1f ns/filter", v, row, entry, slope)
 				b.ReportMetric(slope, string(v)+"-ns/filter")
-				b.ReportMetric(med[Cell{Variant: v, Filters: 32}]-med[Cell{Variant: v, Filters: 0}], string(v)+"-ns@32")
+				b.ReportMetric(med[result.Cell{Variant: v, Filters: 32}]-med[result.Cell{Variant: v, Filters: 0}], string(v)+"-ns@32")
 			}
 			cached := 0.0
 			if e.Cached {

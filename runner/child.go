@@ -2,7 +2,6 @@ package runner
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,21 +12,30 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/seccompbench/seccompbench/runner/command"
+	"github.com/seccompbench/seccompbench/runner/internal/child"
+	"github.com/seccompbench/seccompbench/runner/internal/loop"
+	"github.com/seccompbench/seccompbench/runner/internal/sys"
+	"github.com/seccompbench/seccompbench/runner/jit"
+	"github.com/seccompbench/seccompbench/runner/notify"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"golang.org/x/sys/unix"
 )
 
-// childEnv is the environment variable that turns a re-executed binary into
-// a measuring child. Its value is the protocol version.
-const childEnv = "SECCOMPBENCH_CHILD"
-
-const childProtocol = "1"
+// loopChild is the measuring child of the timed loops (loopMain).
+var loopChild = child.Kind{Name: "loop-1", Main: loopMain}
 
 // IsChild reports whether this process was started by the runner as a
-// measuring child. main (and TestMain in tests that run children) must call
-// ChildMain before doing anything else when it returns true.
-func IsChild() bool {
-	v := os.Getenv(childEnv)
-	return v == childProtocol || v == holdProtocol
+// child of any kind. main (and TestMain in tests that run children) must
+// call ChildMain before doing anything else when it returns true.
+func IsChild() bool { return child.IsChild() }
+
+// ChildMain runs the child this process was started as and exits the
+// process; it never returns. Each kind of child registers here: the
+// measuring loop child, the command workload's timing process and
+// wrapper, and the JIT holder.
+func ChildMain() {
+	child.Main(loopChild, command.TimingChild, command.WrapperChild, jit.HoldChild)
 }
 
 // childSpec is what the parent writes on a child's standard input, as JSON.
@@ -50,14 +58,11 @@ type childSpec struct {
 	PathArg string `json:"path_arg,omitempty"`
 	// ExecPaths are the exec workloads' candidate paths, tried in order.
 	ExecPaths []string `json:"exec_paths,omitempty"`
-	// Command, if set, makes this child the command workload's timing
-	// process (runCommandChild).
-	Command *commandChildSpec `json:"command,omitempty"`
 	// Loader is the capabilities the measuring thread loads the filters
-	// with (applyLoader); "" changes nothing.
-	Loader Loader `json:"loader,omitempty"`
-	// Notify configures the notify workload (notify.go).
-	Notify *notifySpec `json:"notify,omitempty"`
+	// with (sys.ApplyLoader); "" changes nothing.
+	Loader result.Loader `json:"loader,omitempty"`
+	// Notify configures the notify workload (runner/notify).
+	Notify *notify.Spec `json:"notify,omitempty"`
 }
 
 // childReport is what a child writes on its standard output, as JSON.
@@ -65,24 +70,22 @@ type childReport struct {
 	SamplesNs []int64 `json:"samples_ns"` // elapsed per sample, in ns
 	// BaselineNs are the paired samples taken before installing, in ns
 	// (childSpec.Paired; nil otherwise).
-	BaselineNs      []int64 `json:"baseline_ns,omitempty"`
-	InstallNs       []int64 `json:"install_ns"`        // duration of each seccomp(2) call, in ns
-	ControlBeforeNs int64   `json:"control_before_ns"` // control loop before installing, in ns
-	ControlAfterNs  int64   `json:"control_after_ns"`  // control loop after installing, in ns
-	FiltersBefore   int     `json:"filters_before"`    // Seccomp_filters of the measuring thread before installing (-1 unknown)
-	FiltersAfter    int     `json:"filters_after"`     // and after
-	CPU             int     `json:"cpu"`               // CPU the measuring thread was pinned to, -1 if not
-	PinErr          string  `json:"pin_err,omitempty"`
-	InstallErrno    int     `json:"install_errno,omitempty"` // errno of the failing seccomp(2) or prctl call
-	FailedFilter    int     `json:"failed_filter"`           // index of the filter that failed to install, -1 if none
-	ProbeErrno      int     `json:"probe_errno,omitempty"`   // after an EINVAL: errno of seccompProbe (EFAULT: filters supported)
-	ExecsOK         uint64  `json:"execs_ok"`                // exec workloads: children that exited 0
-	Caps            *Caps   `json:"caps,omitempty"`          // measuring thread's capabilities, read back before seccomp(2)
-	Err             string  `json:"err,omitempty"`
-	// Command is the command workload's report (runCommandChild).
-	Command *commandChildReport `json:"command,omitempty"`
-	// Notify holds the notify workload's counts (notify.go).
-	Notify *notifyReport `json:"notify,omitempty"`
+	BaselineNs      []int64      `json:"baseline_ns,omitempty"`
+	InstallNs       []int64      `json:"install_ns"`        // duration of each seccomp(2) call, in ns
+	ControlBeforeNs int64        `json:"control_before_ns"` // control loop before installing, in ns
+	ControlAfterNs  int64        `json:"control_after_ns"`  // control loop after installing, in ns
+	FiltersBefore   int          `json:"filters_before"`    // Seccomp_filters of the measuring thread before installing (-1 unknown)
+	FiltersAfter    int          `json:"filters_after"`     // and after
+	CPU             int          `json:"cpu"`               // CPU the measuring thread was pinned to, -1 if not
+	PinErr          string       `json:"pin_err,omitempty"`
+	InstallErrno    int          `json:"install_errno,omitempty"` // errno of the failing seccomp(2) or prctl call
+	FailedFilter    int          `json:"failed_filter"`           // index of the filter that failed to install, -1 if none
+	ProbeErrno      int          `json:"probe_errno,omitempty"`   // after an EINVAL: errno of seccompProbe (EFAULT: filters supported)
+	ExecsOK         uint64       `json:"execs_ok"`                // exec workloads: children that exited 0
+	Caps            *result.Caps `json:"caps,omitempty"`          // measuring thread's capabilities, read back before seccomp(2)
+	Err             string       `json:"err,omitempty"`
+	// Notify holds the notify workload's counts (runner/notify).
+	Notify *notify.Report `json:"notify,omitempty"`
 }
 
 // measureState is everything the measuring thread touches after its first
@@ -91,7 +94,7 @@ type childReport struct {
 type measureState struct {
 	spec     *childSpec
 	loop     loopKind // the workload's timed loop (workload table)
-	progs    []sockFprog
+	progs    []sys.SockFprog
 	fd       uintptr
 	samples  []int64
 	base     []int64 // paired samples before installing (childSpec.Paired)
@@ -108,12 +111,12 @@ type measureState struct {
 	cstrs     [][]byte
 	status    int32
 	execsOK   uint64
-	notify    *notifyState // notify workload only (notify_unsafe.go)
+	notify    *notifyState // notify workload only (child_notify_unsafe.go)
 	installed atomic.Int32 // filters installed so far
 	done      atomic.Uint32
 }
 
-// ChildMain runs the measuring child and exits the process; it never
+// loopMain runs the measuring child and exits the process; it never
 // returns. It reads a childSpec from stdin, installs the filters on a locked
 // and pinned thread, times the workload and writes a childReport to stdout.
 //
@@ -123,13 +126,7 @@ type measureState struct {
 // installed, runs only NOSPLIT code (measure) that makes raw syscalls and
 // spins when done. Reporting and exiting happen on another, unfiltered
 // thread, so a policy that denies write, futex or exit cannot lose results.
-func ChildMain() {
-	if isWrapper() {
-		wrapMain() // the command workload's wrapper: never returns
-	}
-	if os.Getenv(childEnv) == holdProtocol {
-		holdMain() // JIT charge holder (jit_linux.go); never returns
-	}
+func loopMain() {
 	debug.SetGCPercent(-1)
 	// An explicit GOMAXPROCS also stops the runtime's automatic updates
 	// (Go 1.25+), which stop the world when the affinity mask changes, as
@@ -141,54 +138,71 @@ func ChildMain() {
 	if err != nil {
 		rep.Err = err.Error()
 	}
-	out, _ := json.Marshal(rep)
-	os.Stdout.Write(append(out, '\n'))
-	if err != nil {
-		os.Exit(3)
-	}
-	os.Exit(0)
+	child.Exit(rep, err)
 }
 
 func runChild(in io.Reader) (childReport, error) {
 	rep := childReport{FiltersBefore: -1, FiltersAfter: -1, CPU: -1, FailedFilter: -1}
 	var spec childSpec
-	data, err := io.ReadAll(in)
+	if err := child.ReadSpec(in, &spec); err != nil {
+		return rep, err
+	}
+	if !loop.Supported {
+		return rep, fmt.Errorf("timed loops on %s: %w", runtime.GOARCH, sys.ErrNotSupported)
+	}
+	st, err := newMeasureState(&spec)
 	if err != nil {
-		return rep, fmt.Errorf("read child spec: %w", err)
+		return rep, err
 	}
-	if err := json.Unmarshal(data, &spec); err != nil {
-		return rep, fmt.Errorf("decode child spec: %w", err)
+	r := startMeasuring(st)
+	rep.CPU = r.cpu
+	rep.FiltersBefore = r.before
+	rep.Caps = r.caps
+	if r.pinErr != nil {
+		rep.PinErr = r.pinErr.Error()
 	}
-	if spec.Command != nil {
-		return runCommandChild(&spec)
+	if r.err != nil {
+		var e unix.Errno
+		if errors.As(r.err, &e) {
+			rep.InstallErrno = int(e)
+		}
+		return rep, r.err
 	}
-	if !loopsSupported {
-		return rep, fmt.Errorf("timed loops on %s: %w", runtime.GOARCH, ErrNotSupported)
+	if r.cpu >= 0 {
+		isolate(r.tid, r.cpu)
 	}
-	st := &measureState{spec: &spec, failedAt: -1}
+	close(r.start)
+	return waitMeasured(st, r.tid, rep)
+}
+
+// newMeasureState prepares, before the measuring thread starts, everything
+// it will touch: the sock_fprog structs, the sample slots, and what the
+// workload's loop needs (a pipe, C strings, the notifying filter).
+func newMeasureState(spec *childSpec) (*measureState, error) {
+	st := &measureState{spec: spec, failedAt: -1}
 	st.samples = make([]int64, spec.Samples)
 	if spec.Paired {
 		st.base = make([]int64, spec.Samples)
 	}
 	st.install = make([]int64, len(spec.Filters))
-	st.progs = make([]sockFprog, len(spec.Filters))
+	st.progs = make([]sys.SockFprog, len(spec.Filters))
 	for i, f := range spec.Filters {
-		fp, ok := newSockFprog(f)
+		fp, ok := sys.NewSockFprog(f)
 		if !ok {
-			return rep, fmt.Errorf("filter %d: bad length %d bytes", i, len(f))
+			return nil, fmt.Errorf("filter %d: bad length %d bytes", i, len(f))
 		}
 		st.progs[i] = fp
 	}
 	wl := findWorkload(spec.Workload)
 	if wl == nil {
-		return rep, fmt.Errorf("unknown workload %q", spec.Workload)
+		return nil, fmt.Errorf("unknown workload %q", spec.Workload)
 	}
 	st.loop = wl.loop
 	switch wl.loop {
 	case kindMix, kindClose:
 		var p [2]int
 		if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
-			return rep, fmt.Errorf("create pipe for %s workload: %w", spec.Workload, err)
+			return nil, fmt.Errorf("create pipe for %s workload: %w", spec.Workload, err)
 		}
 		st.fd = uintptr(p[0])
 	case kindSyscall:
@@ -197,7 +211,7 @@ func runChild(in io.Reader) (childReport, error) {
 		}
 	case kindExec:
 		if len(spec.ExecPaths) == 0 {
-			return rep, fmt.Errorf("%s workload: no exec paths", spec.Workload)
+			return nil, fmt.Errorf("%s workload: no exec paths", spec.Workload)
 		}
 		for _, p := range spec.ExecPaths {
 			st.execPaths = append(st.execPaths, st.cstring(p))
@@ -205,23 +219,35 @@ func runChild(in io.Reader) (childReport, error) {
 		st.argv[0] = st.execPaths[len(st.execPaths)-1]
 	case kindNotify:
 		if spec.Notify == nil || !st.setupNotify(spec.Notify) {
-			return rep, fmt.Errorf("%s workload: no valid notifying filter in the spec", spec.Workload)
+			return nil, fmt.Errorf("%s workload: no valid notifying filter in the spec", spec.Workload)
 		}
 	}
+	return st, nil
+}
 
-	type ready struct {
-		tid    int
-		before int
-		cpu    int
-		caps   *Caps
-		pinErr error
-		err    error
-	}
+// ready is what the measuring thread says before it installs anything;
+// closing start lets it go on.
+type ready struct {
+	tid    int
+	before int
+	cpu    int
+	caps   *result.Caps
+	pinErr error
+	err    error
+	start  chan struct{}
+}
+
+// startMeasuring starts the measuring thread: locked, pinned to spec.CPU,
+// given the loader's capabilities and no_new_privs. It returns when the
+// thread is ready (or failed); the thread then waits for r.start to be
+// closed before it installs the filters and runs measure.
+func startMeasuring(st *measureState) ready {
+	spec := st.spec
 	readyc := make(chan ready, 1)
 	start := make(chan struct{})
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread dies with the process
-		r := ready{tid: unix.Gettid(), cpu: -1}
+		r := ready{tid: unix.Gettid(), cpu: -1, start: start}
 		if spec.CPU >= 0 {
 			var set unix.CPUSet
 			set.Set(spec.CPU)
@@ -231,8 +257,8 @@ func runChild(in io.Reader) (childReport, error) {
 				r.cpu = spec.CPU
 			}
 		}
-		r.before = threadFilters(r.tid)
-		caps, err := applyLoader(spec.Loader, r.tid)
+		r.before = sys.ThreadFilters(r.tid)
+		caps, err := sys.ApplyLoader(spec.Loader, r.tid)
 		r.caps = &caps
 		if err != nil {
 			r.err = fmt.Errorf("set up %s loader: %w", spec.Loader, err)
@@ -252,39 +278,28 @@ func runChild(in io.Reader) (childReport, error) {
 		// stack check. measure never returns.
 		measure(st)
 	}()
-	r := <-readyc
-	rep.CPU = r.cpu
-	rep.FiltersBefore = r.before
-	rep.Caps = r.caps
-	if r.pinErr != nil {
-		rep.PinErr = r.pinErr.Error()
-	}
-	if r.err != nil {
-		var e unix.Errno
-		if errors.As(r.err, &e) {
-			rep.InstallErrno = int(e)
-		}
-		return rep, r.err
-	}
-	if r.cpu >= 0 {
-		isolate(r.tid, r.cpu)
-	}
-	close(start)
+	return <-readyc
+}
+
+// waitMeasured polls until the measuring thread tid is done and fills rep
+// from st.
+func waitMeasured(st *measureState, tid int, rep childReport) (childReport, error) {
+	spec := st.spec
 	// Poll (never block on anything the measuring thread must wake): the
 	// measuring thread may be forbidden to call futex. The pause is a raw
 	// nanosleep, not time.Sleep: a runtime timer can sit on the P that the
 	// measuring goroutine took and then never fire, because that P never
 	// schedules again once its goroutine spins (seen as hung children).
-	taskDir := "/proc/self/task/" + strconv.Itoa(r.tid)
+	taskDir := "/proc/self/task/" + strconv.Itoa(tid)
 	pause := unix.NsecToTimespec(int64(time.Millisecond))
 	for st.done.Load() == 0 {
-		rawNanosleep(&pause)
+		sys.RawNanosleep(&pause)
 		st.pollNotify()
 		if !threadAlive(taskDir) {
-			return rep, fmt.Errorf("measuring thread %d died after %d of %d filters were installed (killed by SECCOMP_RET_KILL_THREAD?)", r.tid, st.installed.Load(), len(spec.Filters))
+			return rep, fmt.Errorf("measuring thread %d died after %d of %d filters were installed (killed by SECCOMP_RET_KILL_THREAD?)", tid, st.installed.Load(), len(spec.Filters))
 		}
 	}
-	rep.FiltersAfter = threadFilters(r.tid)
+	rep.FiltersAfter = sys.ThreadFilters(tid)
 	rep.InstallNs = st.install
 	rep.ControlBeforeNs = st.ctrlPre
 	rep.ControlAfterNs = st.ctrlPost
@@ -360,8 +375,3 @@ func isolate(tid, cpu int) {
 		unix.SchedSetaffinity(t, &set)
 	}
 }
-
-// ErrNotSupported is returned when the kernel or architecture lacks a
-// feature the runner needs; the wrapping error names it and the minimum
-// kernel version.
-var ErrNotSupported = errors.New("not supported")

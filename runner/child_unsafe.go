@@ -3,6 +3,8 @@ package runner
 import (
 	"unsafe"
 
+	"github.com/seccompbench/seccompbench/runner/internal/loop"
+	"github.com/seccompbench/seccompbench/runner/internal/sys"
 	"golang.org/x/sys/unix"
 )
 
@@ -10,21 +12,12 @@ import (
 // the NOSPLIT timed path that runs once filters are installed, and the
 // pointers it passes to the kernel.
 
-// rawNanosleep sleeps for *ts with a raw nanosleep(2), outside the Go
-// scheduler and its timers (see runChild's polling loop).
-func rawNanosleep(ts *unix.Timespec) {
-	unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(ts)), 0, 0)
-}
-
 // cstring keeps a NUL-terminated copy of s in st and returns its address.
 func (st *measureState) cstring(s string) uintptr {
 	b := append([]byte(s), 0)
 	st.cstrs = append(st.cstrs, b)
 	return uintptr(unsafe.Pointer(&b[0]))
 }
-
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64
 
 // measure installs the filters and times the workload on the calling,
 // locked thread, then spins forever. It is NOSPLIT so that no stack check
@@ -43,15 +36,15 @@ func measure(st *measureState) {
 			runWorkload(st)
 		}
 		for i := range st.base {
-			t0 := nanotime()
+			t0 := sys.Nanotime()
 			runWorkload(st)
-			st.base[i] = nanotime() - t0
+			st.base[i] = sys.Nanotime() - t0
 		}
 	}
 	for i := range st.progs {
-		t0 := nanotime()
+		t0 := sys.Nanotime()
 		_, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, uintptr(spec.Flags), uintptr(unsafe.Pointer(&st.progs[i])))
-		st.install[i] = nanotime() - t0
+		st.install[i] = sys.Nanotime() - t0
 		if e != 0 {
 			st.errno = uintptr(e)
 			st.failedAt = i
@@ -69,9 +62,9 @@ func measure(st *measureState) {
 		runWorkload(st)
 	}
 	for i := range st.samples {
-		t0 := nanotime()
+		t0 := sys.Nanotime()
 		runWorkload(st)
-		st.samples[i] = nanotime() - t0
+		st.samples[i] = sys.Nanotime() - t0
 	}
 	st.done.Store(1)
 	spin()
@@ -82,10 +75,10 @@ func timeControl(st *measureState) int64 {
 	if st.spec.ControlIters == 0 {
 		return 0
 	}
-	loopControl(st.spec.ControlIters/4+1, &st.ctrlBuf[0]) // warm up
-	t0 := nanotime()
-	loopControl(st.spec.ControlIters, &st.ctrlBuf[0])
-	return nanotime() - t0
+	loop.Control(st.spec.ControlIters/4+1, &st.ctrlBuf[0]) // warm up
+	t0 := sys.Nanotime()
+	loop.Control(st.spec.ControlIters, &st.ctrlBuf[0])
+	return sys.Nanotime() - t0
 }
 
 //go:nosplit
@@ -93,17 +86,17 @@ func runWorkload(st *measureState) {
 	spec := st.spec
 	switch st.loop {
 	case kindMix:
-		loopMix(spec.Iterations, st.fd)
+		loop.Mix(spec.Iterations, st.fd)
 	case kindClose:
-		loopClose(spec.Iterations, st.fd)
+		loop.Close(spec.Iterations, st.fd)
 	case kindGetpid:
-		loopGetpid(spec.Iterations)
+		loop.Getpid(spec.Iterations)
 	case kindSyscall:
-		loopSyscall(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]))
+		loop.Syscall(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]))
 	case kindNotify:
 		runNotify(st)
 	case kindExec:
-		st.execsOK += loopExec(spec.Iterations, &st.execPaths[0], uint64(len(st.execPaths)), &st.argv[0], &st.envp[0], &st.status)
+		st.execsOK += loop.Exec(spec.Iterations, &st.execPaths[0], uint64(len(st.execPaths)), &st.argv[0], &st.envp[0], &st.status)
 	}
 }
 

@@ -5,19 +5,24 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/runner/command"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"golang.org/x/sys/unix"
 )
 
+// wrapExitExec is the exit status of runner/command's wrapper when execve
+// fails.
+const wrapExitExec = 127
+
 // commandConfig returns a one-trial command run of argv with an allow-all
 // policy at counts.
-func commandConfig(t *testing.T, spec CommandSpec, counts []int, progs ...*filters.Program) Config {
+func commandConfig(t *testing.T, spec command.Spec, counts []int, progs ...*filters.Program) Config {
 	t.Helper()
 	w, err := CommandWorkload(spec)
 	if err != nil {
@@ -26,7 +31,7 @@ func commandConfig(t *testing.T, spec CommandSpec, counts []int, progs ...*filte
 	if len(progs) == 0 {
 		progs = []*filters.Program{prog(t, "allow", allow)}
 	}
-	return Config{Programs: progs, Counts: counts, Variants: []Variant{VariantOn}, Workload: w, Trials: 1, Seed: 1}
+	return Config{Programs: progs, Counts: counts, Variants: []result.Variant{result.VariantOn}, Workload: w, Trials: 1, Seed: 1}
 }
 
 // The command really runs under the stack: each run appends the
@@ -37,7 +42,7 @@ func TestCommandWorkloadRunsUnderStack(t *testing.T) {
 	skipIfNoSeccomp(t)
 	out := filepath.Join(t.TempDir(), "status")
 	script := "grep '^Seccomp_filters:' /proc/self/status | cut -f2 >> " + out
-	cfg := commandConfig(t, CommandSpec{Argv: []string{"sh", "-c", script}, Warmup: 2, Runs: 3}, []int{0, 3})
+	cfg := commandConfig(t, command.Spec{Argv: []string{"sh", "-c", script}, Warmup: 2, Runs: 3}, []int{0, 3})
 	got, info, err := RunAdaptive(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -89,13 +94,13 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // A calibrated R lies within its bounds and every child makes R runs.
 func TestCommandWorkloadCalibratesRuns(t *testing.T) {
 	skipIfNoSeccomp(t)
-	cfg := commandConfig(t, CommandSpec{Argv: []string{"true"}}, []int{1})
+	cfg := commandConfig(t, command.Spec{Argv: []string{"true"}}, []int{1})
 	got, info, err := RunAdaptive(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Runs < MinCommandRuns || info.Runs > MaxCommandRuns || !(info.RunNs > 0) {
-		t.Errorf("calibrated R = %d (one run %v ns), want R in [%d, %d]", info.Runs, info.RunNs, MinCommandRuns, MaxCommandRuns)
+	if info.Runs < command.MinRuns || info.Runs > command.MaxRuns || !(info.RunNs > 0) {
+		t.Errorf("calibrated R = %d (one run %v ns), want R in [%d, %d]", info.Runs, info.RunNs, command.MinRuns, command.MaxRuns)
 	}
 	if len(got) != 1 || got[0].Command.Runs != info.Runs {
 		t.Errorf("got %d samples, first with %d runs; want 1 with %d", len(got), got[0].Command.Runs, info.Runs)
@@ -129,11 +134,11 @@ func TestCommandWorkloadFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := commandConfig(t, CommandSpec{Argv: tt.argv, Runs: 2, IgnoreFailure: tt.ignore}, []int{0, 1}, tt.progs...)
+			cfg := commandConfig(t, command.Spec{Argv: tt.argv, Runs: 2, IgnoreFailure: tt.ignore}, []int{0, 1}, tt.progs...)
 			_, err := Run(context.Background(), cfg)
 			var ce *ChildError
-			var cmdErr *CommandError
-			if !errors.As(err, &ce) || !errors.As(err, &cmdErr) || !errors.Is(err, ErrCommandFailed) {
+			var cmdErr *result.CommandError
+			if !errors.As(err, &ce) || !errors.As(err, &cmdErr) || !errors.Is(err, result.ErrCommandFailed) {
 				t.Fatalf("err = %v, want a *ChildError caused by a *CommandError", err)
 			}
 			t.Log(err)
@@ -150,7 +155,7 @@ func TestCommandWorkloadFailures(t *testing.T) {
 		})
 	}
 	t.Run("ignore failure", func(t *testing.T) {
-		cfg := commandConfig(t, CommandSpec{Argv: []string{"sh", "-c", "exit 3"}, Runs: 2, Warmup: 1, IgnoreFailure: true}, []int{0})
+		cfg := commandConfig(t, command.Spec{Argv: []string{"sh", "-c", "exit 3"}, Runs: 2, Warmup: 1, IgnoreFailure: true}, []int{0})
 		got, err := Run(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -160,9 +165,9 @@ func TestCommandWorkloadFailures(t *testing.T) {
 		}
 	})
 	t.Run("prepare fails", func(t *testing.T) {
-		cfg := commandConfig(t, CommandSpec{Argv: []string{"true"}, Prepare: "exit 4", Runs: 1, IgnoreFailure: true}, []int{0})
+		cfg := commandConfig(t, command.Spec{Argv: []string{"true"}, Prepare: "exit 4", Runs: 1, IgnoreFailure: true}, []int{0})
 		_, err := Run(context.Background(), cfg)
-		var cmdErr *CommandError
+		var cmdErr *result.CommandError
 		if !errors.As(err, &cmdErr) || cmdErr.Stage != "prepare" || cmdErr.ExitCode != 4 {
 			t.Errorf("err = %v, want the prepare command's status 4 even with IgnoreFailure", err)
 		}
@@ -173,7 +178,7 @@ func TestCommandWorkloadFailures(t *testing.T) {
 func TestCommandWorkloadPrepare(t *testing.T) {
 	skipIfNoSeccomp(t)
 	out := filepath.Join(t.TempDir(), "prepared")
-	cfg := commandConfig(t, CommandSpec{Argv: []string{"true"}, Prepare: "echo x >> " + out, Warmup: 1, Runs: 2}, []int{0, 1})
+	cfg := commandConfig(t, command.Spec{Argv: []string{"true"}, Prepare: "echo x >> " + out, Warmup: 1, Runs: 2}, []int{0, 1})
 	if _, err := Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -184,71 +189,6 @@ func TestCommandWorkloadPrepare(t *testing.T) {
 	// Calibration: 1 run; two cells of 1 warm-up + 2 runs.
 	if got, want := strings.Count(string(b), "x"), 1+2*3; got != want {
 		t.Errorf("prepare ran %d times, want %d", got, want)
-	}
-}
-
-func TestParseSeccompAudit(t *testing.T) {
-	tests := []struct {
-		line string
-		want auditRecord
-		ok   bool
-	}{
-		{`5,812,1321071278,-;audit: type=1326 audit(1796118678.658:43): auid=4294967295 uid=0 gid=0 ses=4294967295 pid=22032 comm="runner.test" exe="/tmp/x" sig=31 arch=c000003e syscall=317 compat=0 ip=0x40ac6e code=0x0` + "\n",
-			auditRecord{pid: 22032, syscall: 317, arch: 0xc000003e}, true},
-		{`6,813,1,-;audit: type=1400 apparmor="DENIED" pid=1`, auditRecord{}, false},
-		{`5,1,1,-;audit: type=1326 pid=7 arch=zz syscall=1`, auditRecord{pid: 7, syscall: 1}, false},
-	}
-	for _, tt := range tests {
-		got, ok := parseSeccompAudit([]byte(tt.line))
-		if ok != tt.ok || (ok && got != tt.want) {
-			t.Errorf("parseSeccompAudit(%q) = %+v, %v; want %+v, %v", tt.line, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
-func TestCommandErrorText(t *testing.T) {
-	tests := []struct {
-		err  CommandError
-		want string
-	}{
-		{CommandError{Stage: "run", Run: 1, ExitCode: 2, Syscall: -1}, "run 2: command exited with status 2"},
-		{CommandError{Stage: "run", Run: 1, ExitCode: 2, Syscall: -1, Filters: 3}, "run 2: command exited with status 2 (a syscall the stack denies"},
-		{CommandError{Stage: "run", Run: -1, ExitCode: -1, Signal: syscall.SIGSYS, Syscall: 63, AuditArch: filters.AuditArchX86_64, Pid: 9}, "warm-up run 1: command killed by signal SIGSYS (bad system call) after syscall uname (nr 63) in pid 9"},
-		{CommandError{Stage: "exec", Run: 0, Errno: syscall.EPERM, Syscall: -1}, "run 1: execve of the command: operation not permitted (the stack may deny execve)"},
-		{CommandError{Stage: "install", Run: 0, Errno: syscall.ENOMEM, Filter: 4, Syscall: -1}, "run 1: install filter 5: seccomp(2): cannot allocate memory"},
-		{CommandError{Stage: "install", Run: 2, ExitCode: 2, Filter: 3, Syscall: -1}, "run 3: the wrapper ended before execve of the command, with 3 filters installed, exit status 2"},
-	}
-	for _, tt := range tests {
-		if got := tt.err.Error(); !strings.HasPrefix(got, tt.want) {
-			t.Errorf("Error() = %q, want prefix %q", got, tt.want)
-		}
-	}
-}
-
-// commandSample keeps every run, flags the outlier and takes medians
-// (synthetic report, no kernel).
-func TestCommandSampleFlagsOutliers(t *testing.T) {
-	cr := &commandChildReport{Warmup: 1, Installed: 2, Failed: 1,
-		Failure: &runFailure{Stage: "run", Run: 3, ExitCode: 2, Syscall: -1, Filter: -1}}
-	walls := []int64{100, 102, 98, 101, 99, 400, 100}
-	for i, w := range walls {
-		cr.Runs = append(cr.Runs, commandRun{WallNs: w + 50, CmdNs: w, InstallNs: 20 + int64(i), CPUNs: w / 2})
-		cr.FilterNs = append(cr.FilterNs, []int64{10 + int64(i), 5})
-	}
-	var s Sample
-	commandSample(&s, cr)
-	c := s.Command
-	if len(s.SamplesNsPerOp) != len(walls) || len(c.WallNs) != len(walls) || len(c.InstallNs) != len(walls) || len(c.CPUNs) != len(walls) {
-		t.Fatalf("runs dropped: %+v", s)
-	}
-	if !slices.Equal(c.Outliers, []int{5}) {
-		t.Errorf("outliers %v, want [5] (400 among ~100)", c.Outliers)
-	}
-	if want := []int64{13, 5}; !slices.Equal(s.InstallNs, want) {
-		t.Errorf("per-filter install %v, want medians %v", s.InstallNs, want)
-	}
-	if c.Runs != 7 || c.Warmup != 1 || c.Failed != 1 || c.FirstFailure == nil || c.FirstFailure.ExitCode != 2 || c.FirstFailure.Filters != 2 {
-		t.Errorf("counts %+v, first failure %+v", c, c.FirstFailure)
 	}
 }
 
@@ -269,8 +209,8 @@ func TestGetrusageAllowed(t *testing.T) {
 		{"killed", prog(t, "kill", allow, [2]uint32{getrusageNr, uint32(filters.ActionKillProcess)}), 1, false},
 	}
 	for _, tt := range tests {
-		for _, v := range []Variant{VariantOn, VariantDefeat} {
-			if got := getrusageAllowed([]*filters.Program{tt.p}, Cell{Variant: v, Filters: tt.n}); got != tt.want {
+		for _, v := range []result.Variant{result.VariantOn, result.VariantDefeat} {
+			if got := getrusageAllowed([]*filters.Program{tt.p}, result.Cell{Variant: v, Filters: tt.n}); got != tt.want {
 				t.Errorf("%s (%s): got %v, want %v", tt.name, v, got, tt.want)
 			}
 		}

@@ -20,6 +20,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/runner/cpulock"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // Helper processes of these tests are the test binary itself, started with
@@ -37,7 +39,7 @@ func maybeRunLockHelper() {
 	case os.Getenv(holdLockEnv) != "":
 		dir, cpuS, _ := strings.Cut(os.Getenv(holdLockEnv), ":")
 		cpu, _ := strconv.Atoi(cpuS)
-		locks, err := LockCPUs(context.Background(), dir, []int{cpu}, 1, true, -1, nil)
+		locks, err := cpulock.LockCPUs(context.Background(), dir, []int{cpu}, 1, true, -1, nil)
 		if err != nil {
 			fmt.Println(err)
 			os.Exit(1)
@@ -62,7 +64,7 @@ func maybeRunLockHelper() {
 	case os.Getenv(execRunEnv) == "1":
 		p := &filters.Program{Name: "allow", Insns: allowInsns()}
 		_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0, 1},
-			Variants: []Variant{VariantOn}, Workload: ExecWorkload(), Trials: 100000, Iterations: 5, Samples: 1,
+			Variants: []result.Variant{result.VariantOn}, Workload: ExecWorkload(), Trials: 100000, Iterations: 5, Samples: 1,
 			CPU: -2})
 		fmt.Println(err)
 		os.Exit(1)
@@ -110,7 +112,7 @@ func startHelper(t *testing.T, env, want string) *exec.Cmd {
 
 func TestLockCPUs(t *testing.T) {
 	dir := t.TempDir()
-	held, err := LockCPUs(context.Background(), dir, []int{3}, 1, true, -1, nil)
+	held, err := cpulock.LockCPUs(context.Background(), dir, []int{3}, 1, true, -1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,11 +136,11 @@ func TestLockCPUs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := LockCPUs(context.Background(), dir, tt.cands, tt.need, tt.explicit, -1, nil)
-			var be *CPUBusyError
+			got, err := cpulock.LockCPUs(context.Background(), dir, tt.cands, tt.need, tt.explicit, -1, nil)
+			var be *cpulock.CPUBusyError
 			if tt.wantBusy {
-				if !errors.As(err, &be) || !errors.Is(err, ErrCPUBusy) {
-					t.Fatalf("got %v, want a *CPUBusyError", err)
+				if !errors.As(err, &be) || !errors.Is(err, cpulock.ErrCPUBusy) {
+					t.Fatalf("got %v, want a *cpulock.CPUBusyError", err)
 				}
 				if want := []int{os.Getpid()}; !slices.Equal(be.Holders, want) {
 					t.Errorf("holders %v, want %v", be.Holders, want)
@@ -165,10 +167,10 @@ func TestLockCPUsOtherProcess(t *testing.T) {
 	dir := t.TempDir()
 	h := startHelper(t, holdLockEnv+"="+dir+":7", "locked")
 	var waitMsg []int
-	_, err := LockCPUs(context.Background(), dir, []int{7}, 1, true, 300*time.Millisecond, func(cpus, pids []int) { waitMsg = pids })
-	var be *CPUBusyError
+	_, err := cpulock.LockCPUs(context.Background(), dir, []int{7}, 1, true, 300*time.Millisecond, func(cpus, pids []int) { waitMsg = pids })
+	var be *cpulock.CPUBusyError
 	if !errors.As(err, &be) {
-		t.Fatalf("got %v, want a *CPUBusyError", err)
+		t.Fatalf("got %v, want a *cpulock.CPUBusyError", err)
 	}
 	if want := []int{h.Process.Pid}; !slices.Equal(be.Holders, want) || !slices.Equal(waitMsg, want) {
 		t.Errorf("holders %v, told while waiting %v, want %v", be.Holders, waitMsg, want)
@@ -181,7 +183,7 @@ func TestLockCPUsOtherProcess(t *testing.T) {
 	}
 	h.Process.Signal(syscall.SIGKILL)
 	h.Wait()
-	got, err := LockCPUs(context.Background(), dir, []int{7}, 1, true, -1, nil)
+	got, err := cpulock.LockCPUs(context.Background(), dir, []int{7}, 1, true, -1, nil)
 	if err != nil {
 		t.Fatalf("lock after the holder was killed: %v", err)
 	}
@@ -191,13 +193,13 @@ func TestLockCPUsOtherProcess(t *testing.T) {
 // Waiting for a busy CPU ends when the context does.
 func TestLockCPUsCancelled(t *testing.T) {
 	dir := t.TempDir()
-	held, err := LockCPUs(context.Background(), dir, []int{0}, 1, true, -1, nil)
+	held, err := cpulock.LockCPUs(context.Background(), dir, []int{0}, 1, true, -1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer held.Release()
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err = LockCPUs(ctx, dir, []int{0}, 1, true, time.Hour, func([]int, []int) { cancel() })
+	_, err = cpulock.LockCPUs(ctx, dir, []int{0}, 1, true, time.Hour, func([]int, []int) { cancel() })
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
@@ -208,24 +210,24 @@ func TestLockCPUsCancelled(t *testing.T) {
 // holds its lock) until the second has measured a child.
 func TestTwoRunsDoNotShareCPU(t *testing.T) {
 	skipIfNoSeccomp(t)
-	if len(AllowedCPUs()) < 2 {
+	if len(cpulock.AllowedCPUs()) < 2 {
 		t.Skip("needs two allowed CPUs")
 	}
 	dir := t.TempDir()
 	p := prog(t, "allow", allow)
-	base := Config{Programs: []*filters.Program{p}, Counts: []int{0, 1}, Variants: []Variant{VariantOn},
+	base := Config{Programs: []*filters.Program{p}, Counts: []int{0, 1}, Variants: []result.Variant{result.VariantOn},
 		Workload: Workloads()["getpid"], Trials: 2, Iterations: 200, Samples: 1, CPU: -1, LockDir: dir}
 	secondRan := make(chan struct{})
-	type result struct {
-		s    []Sample
-		info RunInfo
+	type outcome struct {
+		s    []result.Sample
+		info result.RunInfo
 		err  error
 	}
-	firstDone := make(chan result, 1)
-	secondDone := make(chan result, 1)
+	firstDone := make(chan outcome, 1)
+	secondDone := make(chan outcome, 1)
 	a := base
 	startedSecond := false
-	a.Progress = func(done, total int, c Cell) {
+	a.Progress = func(done, total int, c result.Cell) {
 		if startedSecond {
 			return
 		}
@@ -233,7 +235,7 @@ func TestTwoRunsDoNotShareCPU(t *testing.T) {
 		b := base
 		b.CPUWait = -1 // the other CPU is free: no waiting needed
 		var once bool
-		b.Progress = func(int, int, Cell) {
+		b.Progress = func(int, int, result.Cell) {
 			if !once {
 				once = true
 				close(secondRan)
@@ -244,19 +246,19 @@ func TestTwoRunsDoNotShareCPU(t *testing.T) {
 			if err != nil && !once {
 				close(secondRan)
 			}
-			secondDone <- result{s, info, err}
+			secondDone <- outcome{s, info, err}
 		}()
 		<-secondRan
 	}
 	go func() {
 		s, info, err := RunAdaptive(context.Background(), a)
-		firstDone <- result{s, info, err}
+		firstDone <- outcome{s, info, err}
 	}()
 	r1, r2 := <-firstDone, <-secondDone
 	if r1.err != nil || r2.err != nil {
 		t.Fatalf("first run: %v; second run: %v", r1.err, r2.err)
 	}
-	cpus := func(ss []Sample) []int {
+	cpus := func(ss []result.Sample) []int {
 		var out []int
 		for _, s := range ss {
 			if !slices.Contains(out, s.CPU) {
@@ -279,15 +281,15 @@ func TestTwoRunsDoNotShareCPU(t *testing.T) {
 func TestRunRefusesBusyExplicitCPU(t *testing.T) {
 	skipIfNoSeccomp(t)
 	dir := t.TempDir()
-	cpu := HighestCPU()
+	cpu := cpulock.HighestCPU()
 	h := startHelper(t, fmt.Sprintf("%s=%s:%d", holdLockEnv, dir, cpu), "locked")
 	p := prog(t, "allow", allow)
 	var told string
 	s, _, err := RunAdaptive(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0},
-		Variants: []Variant{VariantOn}, Trials: 1, Iterations: 100, Samples: 1, CPU: cpu, LockDir: dir,
+		Variants: []result.Variant{result.VariantOn}, Trials: 1, Iterations: 100, Samples: 1, CPU: cpu, LockDir: dir,
 		CPUWait: 200 * time.Millisecond, OnCPUWait: func(m string) { told = m }})
-	if !errors.Is(err, ErrCPUBusy) || len(s) != 0 {
-		t.Fatalf("got %d samples and %v, want none and ErrCPUBusy", len(s), err)
+	if !errors.Is(err, cpulock.ErrCPUBusy) || len(s) != 0 {
+		t.Fatalf("got %d samples and %v, want none and cpulock.ErrCPUBusy", len(s), err)
 	}
 	pid := fmt.Sprintf("PID %d", h.Process.Pid)
 	if !strings.Contains(err.Error(), pid) || !strings.Contains(told, pid) {
@@ -298,14 +300,14 @@ func TestRunRefusesBusyExplicitCPU(t *testing.T) {
 // A busy loop pinned to the measuring CPU shows as foreign load.
 func TestForeignLoadDetected(t *testing.T) {
 	skipIfNoSeccomp(t)
-	cpu := HighestCPU()
+	cpu := cpulock.HighestCPU()
 	if cpu < 0 {
 		t.Skip("cannot tell the allowed CPUs")
 	}
 	startHelper(t, fmt.Sprintf("%s=%d", spinEnv, cpu), "spinning")
 	p := prog(t, "allow", allow)
 	_, info, err := RunAdaptive(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0, 1},
-		Variants: []Variant{VariantOn}, Workload: Workloads()["getpid"], Trials: 4, Samples: 3, CPU: cpu,
+		Variants: []result.Variant{result.VariantOn}, Workload: Workloads()["getpid"], Trials: 4, Samples: 3, CPU: cpu,
 		LockDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -319,100 +321,6 @@ func TestForeignLoadDetected(t *testing.T) {
 	}
 	t.Logf("busy loop on CPU %d: foreign share %.0f %% (busy %v, own %v, window %v)", cpu, 100*f.Share,
 		time.Duration(f.BusyNs), time.Duration(f.OwnNs), time.Duration(f.WindowNs))
-}
-
-func TestParseCPUStat(t *testing.T) {
-	const stat = "cpu  323626 0 161120 49073 514 0 722 0 0 0\n" +
-		"cpu0 162628 0 78588 26012 80 0 214 0 0 0\n" +
-		"cpu1 160998 5 82531 23061 433 7 507 9 11 0\n" +
-		"cpu10 1 1 1 1\n" +
-		"intr 1 2 3\n"
-	tests := []struct {
-		cpu     int
-		want    cpuStat
-		wantErr bool
-	}{
-		{0, cpuStat{busy: 162628 + 78588 + 214, total: 162628 + 78588 + 214 + 26012 + 80}, false},
-		{1, cpuStat{busy: 160998 + 5 + 82531 + 7 + 507 + 9, total: 160998 + 5 + 82531 + 7 + 507 + 9 + 23061 + 433}, false},
-		{10, cpuStat{busy: 3, total: 4}, false},
-		{2, cpuStat{}, true},
-	}
-	for _, tt := range tests {
-		t.Run(strconv.Itoa(tt.cpu), func(t *testing.T) {
-			got, err := parseCPUStat([]byte(stat), tt.cpu)
-			if (err != nil) != tt.wantErr || got != tt.want {
-				t.Errorf("got %+v, %v; want %+v, error %v", got, err, tt.want, tt.wantErr)
-			}
-		})
-	}
-}
-
-func TestForeignLoadShare(t *testing.T) {
-	tests := []struct {
-		name        string
-		busy, total uint64
-		own         time.Duration
-		want        float64
-		wantLarge   bool
-	}{
-		{"all own", 100, 100, time.Second, 0, false},
-		{"own exceeds busy (threads on other CPUs)", 50, 100, 2 * time.Second, 0, false},
-		{"half taken", 100, 100, 500 * time.Millisecond, 0.5, true},
-		{"idle CPU", 0, 100, 0, 0, false},
-		{"just under the threshold", 104, 100, time.Second, 0.04, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := foreignLoad([]int{1}, 1, tt.busy, tt.total, tt.own)
-			if d := got.Share - tt.want; d > 1e-9 || d < -1e-9 || got.Large() != tt.wantLarge {
-				t.Errorf("got share %v large %v, want %v %v", got.Share, got.Large(), tt.want, tt.wantLarge)
-			}
-		})
-	}
-}
-
-func TestCleanStaleExecFixtures(t *testing.T) {
-	dir := t.TempDir()
-	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
-		t.Skip("no true(1):", err)
-	}
-	deadPID := dead.Process.Pid
-	mk := func(name string) string {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Join(p, "d00"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	stale := mk(fmt.Sprintf("seccompbench-exec-%d-123", deadPID))
-	// A zombie owner (killed, not yet waited for) counts as dead.
-	zombie := exec.Command("sleep", "60")
-	if err := zombie.Start(); err != nil {
-		t.Skip("no sleep(1):", err)
-	}
-	zombie.Process.Signal(syscall.SIGKILL)
-	for deadline := time.Now().Add(10 * time.Second); pidAlive(zombie.Process.Pid) && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
-	defer zombie.Wait()
-	staleZombie := mk(fmt.Sprintf("seccompbench-exec-%d-321", zombie.Process.Pid))
-	live := mk(fmt.Sprintf("seccompbench-exec-%d-456", os.Getppid()))
-	own := mk(fmt.Sprintf("seccompbench-exec-%d-789", os.Getpid()))
-	old := mk("seccompbench-exec-98765432")
-	other := mk("unrelated-1")
-	got := cleanStaleExecFixtures(dir)
-	slices.Sort(got)
-	want := []string{stale, staleZombie}
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("removed %v, want %v", got, want)
-	}
-	for _, p := range []string{live, own, old, other} {
-		if _, err := os.Stat(p); err != nil {
-			t.Errorf("%s: %v, want kept", p, err)
-		}
-	}
 }
 
 // A run SIGKILLed in the middle of the exec workload leaves its fixture;
@@ -438,7 +346,7 @@ func TestStaleExecFixtureCleanedAtNextStart(t *testing.T) {
 	}
 	p := prog(t, "allow", allow)
 	if _, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0},
-		Variants: []Variant{VariantOn}, Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 1, CPU: -2}); err != nil {
+		Variants: []result.Variant{result.VariantOn}, Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 1, CPU: -2}); err != nil {
 		t.Fatal(err)
 	}
 	if still, _ := filepath.Glob(filepath.Join(tmp, "seccompbench-exec-*")); len(still) != 0 {

@@ -29,6 +29,8 @@ import (
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/systemd"
+	"github.com/seccompbench/seccompbench/runner/internal/child"
+	"github.com/seccompbench/seccompbench/runner/internal/kerneltest"
 )
 
 // The emulator-vs-kernel agreement test (issue 3): every testdata policy,
@@ -121,7 +123,7 @@ func runProbeChild(in io.Reader) probeChildReport {
 		runtime.LockOSThread() // never unlocked: the thread dies with the process
 		tid.Store(int64(unix.Gettid()))
 		// A fresh time slice, so that sysmon does not mark this goroutine
-		// for preemption while InstallFilters returns.
+		// for preemption while kerneltest.InstallFilters returns.
 		runtime.Gosched()
 		probeThread(st, spec.Filters, spec.Flags)
 	}()
@@ -150,12 +152,12 @@ func runProbeChild(in io.Reader) probeChildReport {
 //
 //go:norace
 func probeThread(st *probeState, progs [][]byte, flags uint) {
-	n, err := InstallFilters(progs, flags)
+	n, err := kerneltest.InstallFilters(progs, flags)
 	st.installed, st.err = n, err
 	if err == nil {
 		probeAll(st.probes, st.rets)
 	}
-	storeFlag(&st.done, 1)
+	kerneltest.StoreFlag(&st.done, 1)
 	probeSpin()
 }
 
@@ -180,11 +182,11 @@ func probeAll(ps []kernelProbe, rets []int64) {
 		p := &ps[i]
 		switch p.ABI {
 		case probeX86_64:
-			rets[i] = int64(probe64(uintptr(p.Nr), uintptr(p.Args[0]), uintptr(p.Args[1]), uintptr(p.Args[2]), uintptr(p.Args[3]), uintptr(p.Args[4]), uintptr(p.Args[5])))
+			rets[i] = int64(kerneltest.Probe64(uintptr(p.Nr), uintptr(p.Args[0]), uintptr(p.Args[1]), uintptr(p.Args[2]), uintptr(p.Args[3]), uintptr(p.Args[4]), uintptr(p.Args[5])))
 		case probeX32:
-			rets[i] = int64(probe64(uintptr(p.Nr|filters.X32SyscallBit), uintptr(p.Args[0]), uintptr(p.Args[1]), uintptr(p.Args[2]), uintptr(p.Args[3]), uintptr(p.Args[4]), uintptr(p.Args[5])))
+			rets[i] = int64(kerneltest.Probe64(uintptr(p.Nr|filters.X32SyscallBit), uintptr(p.Args[0]), uintptr(p.Args[1]), uintptr(p.Args[2]), uintptr(p.Args[3]), uintptr(p.Args[4]), uintptr(p.Args[5])))
 		case probeI386:
-			rets[i] = int64(probe32(p.Nr, uint32(p.Args[0]), uint32(p.Args[1]), uint32(p.Args[2]), uint32(p.Args[3]), uint32(p.Args[4]), uint32(p.Args[5])))
+			rets[i] = int64(kerneltest.Probe32(p.Nr, uint32(p.Args[0]), uint32(p.Args[1]), uint32(p.Args[2]), uint32(p.Args[3]), uint32(p.Args[4]), uint32(p.Args[5])))
 		}
 	}
 }
@@ -205,7 +207,7 @@ func startProbeChild(t *testing.T, spec probeChildSpec) (probeChildReport, int, 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe)
 	// exec.Cmd keeps the last of duplicate variables.
-	cmd.Env = append(os.Environ(), probeChildEnv+"=1", "GODEBUG=asyncpreemptoff=1", "GOGC=off", childEnv+"=")
+	cmd.Env = append(os.Environ(), probeChildEnv+"=1", "GODEBUG=asyncpreemptoff=1", "GOGC=off", child.Env+"=")
 	cmd.Stdin = bytes.NewReader(in)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -10,6 +10,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/runner/cpulock"
+	"github.com/seccompbench/seccompbench/runner/internal/loop"
+	"github.com/seccompbench/seccompbench/runner/internal/sys"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // BenchmarkHarnessOverhead compares the harness's 0-filter getpid ns/op
@@ -21,7 +25,7 @@ import (
 //	go test -run '^$' -bench HarnessOverhead -benchtime 1x ./runner/
 func BenchmarkHarnessOverhead(b *testing.B) {
 	const iters = 20000
-	cpu := HighestCPU()
+	cpu := cpulock.HighestCPU()
 	plain := func() float64 {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
@@ -30,12 +34,12 @@ func BenchmarkHarnessOverhead(b *testing.B) {
 			set.Set(cpu)
 			unix.SchedSetaffinity(0, &set)
 		}
-		loopGetpid(iters) // warm up
+		loop.Getpid(iters) // warm up
 		var xs []float64
 		for i := 0; i < 200; i++ {
-			t0 := nanotime()
-			loopGetpid(iters)
-			xs = append(xs, float64(nanotime()-t0)/iters)
+			t0 := sys.Nanotime()
+			loop.Getpid(iters)
+			xs = append(xs, float64(sys.Nanotime()-t0)/iters)
 		}
 		sort.Float64s(xs)
 		return xs[len(xs)/2]
@@ -44,7 +48,7 @@ func BenchmarkHarnessOverhead(b *testing.B) {
 	p := &filters.Program{Name: "allow", Insns: []bpf.RawInstruction{{Op: 0x06, K: uint32(filters.ActionAllow)}}}
 	for i := 0; i < b.N; i++ {
 		pl := plain()
-		samples, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0}, Variants: []Variant{VariantOn},
+		samples, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0}, Variants: []result.Variant{result.VariantOn},
 			Workload: Workloads()["getpid"], Trials: 40, Iterations: iters, CPU: cpu})
 		if err != nil {
 			b.Fatal(err)

@@ -9,9 +9,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/runner/internal/kerneltest"
 )
 
-// TestInstallFiltersErrors checks InstallFilters' failures. Each
+// TestInstallFiltersErrors checks kerneltest.InstallFilters' failures. Each
 // case runs on its own locked thread, which is never unlocked, so the
 // runtime ends it (and its no_new_privs) with the goroutine. The successful
 // path is exercised by TestEmulatorAgreesWithKernel.
@@ -42,7 +43,7 @@ func TestInstallFiltersErrors(t *testing.T) {
 			done := make(chan result, 1)
 			go func() {
 				runtime.LockOSThread() // never unlocked: the thread dies with the goroutine
-				n, err := InstallFilters(tt.progs, tt.flags)
+				n, err := kerneltest.InstallFilters(tt.progs, tt.flags)
 				done <- result{n, err}
 			}()
 			got := <-done

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/internal/testutils"
+	"github.com/seccompbench/seccompbench/runner/internal/sys"
 )
 
 // Tests that know their kernel: each probes one seccomp feature on the
@@ -110,6 +111,6 @@ func TestKernelActionCacheExpectation(t *testing.T) {
 // statusFilters returns the Seccomp_filters and Seccomp fields of a
 // /proc/PID/status file (parseProcStatus; -1 when missing).
 func statusFilters(status []byte) (filters, mode int, err error) {
-	st, err := parseProcStatus(status)
+	st, err := sys.ParseProcStatus(status)
 	return st.SeccompFilters, st.SeccompMode, err
 }

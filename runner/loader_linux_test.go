@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/runner/internal/sys"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // TestRunLoaders runs real children with both loaders: the unprivileged
@@ -21,8 +23,8 @@ func TestRunLoaders(t *testing.T) {
 	}
 	p := prog(t, "allow", allow)
 	cfg := Config{
-		Programs: []*filters.Program{p}, Counts: []int{0, 2}, Variants: []Variant{VariantDefeat},
-		Loaders: []Loader{LoaderUnprivileged, LoaderPrivileged}, Placement: DefaultPlacement(),
+		Programs: []*filters.Program{p}, Counts: []int{0, 2}, Variants: []result.Variant{result.VariantDefeat},
+		Loaders: []result.Loader{result.LoaderUnprivileged, result.LoaderPrivileged}, Placement: DefaultPlacement(),
 		Workload: Workloads()["getpid"], Trials: 2, Seed: 7, Iterations: 100, Samples: 1,
 	}
 	got, err := Run(context.Background(), cfg)
@@ -32,19 +34,19 @@ func TestRunLoaders(t *testing.T) {
 	if len(got) != 8 {
 		t.Fatalf("got %d samples, want 8 (2 loaders x 2 counts x 2 trials)", len(got))
 	}
-	const sa = uint64(1) << capSysAdmin
-	perLoader := map[Loader]int{}
+	const sa = uint64(1) << result.CapSysAdminBit
+	perLoader := map[result.Loader]int{}
 	for _, s := range got {
 		perLoader[s.Loader]++
 		switch s.Loader {
-		case LoaderUnprivileged:
+		case result.LoaderUnprivileged:
 			if s.CapSysAdmin || s.Caps.Eff&sa != 0 || s.Caps.Prm&sa != 0 || s.Caps.Bnd&sa != 0 {
 				t.Errorf("%s: unprivileged child has CAP_SYS_ADMIN: %s", s.Cell, s.Caps)
 			}
 			if s.Caps.Eff == 0 {
 				t.Errorf("%s: unprivileged root child lost every capability (%s), want only CAP_SYS_ADMIN gone", s.Cell, s.Caps)
 			}
-		case LoaderPrivileged:
+		case result.LoaderPrivileged:
 			if !s.CapSysAdmin || s.Caps.Eff&sa == 0 {
 				t.Errorf("%s: privileged child lacks CAP_SYS_ADMIN: %s", s.Cell, s.Caps)
 			}
@@ -55,7 +57,7 @@ func TestRunLoaders(t *testing.T) {
 			t.Errorf("%s seq %d: pad %d, want %d", s.Cell, s.Seq, s.Pad, want)
 		}
 	}
-	if perLoader[LoaderUnprivileged] != 4 || perLoader[LoaderPrivileged] != 4 {
+	if perLoader[result.LoaderUnprivileged] != 4 || perLoader[result.LoaderPrivileged] != 4 {
 		t.Errorf("children per loader: %v, want 4 each", perLoader)
 	}
 }
@@ -66,14 +68,14 @@ func TestRunLoaders(t *testing.T) {
 // under the privileged name.
 func TestThreadCapsReadsOwnThread(t *testing.T) {
 	skipIfNoSeccomp(t)
-	c, err := threadCaps(os.Getpid())
+	c, err := sys.ThreadCaps(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if os.Geteuid() == 0 && !c.SysAdmin() {
 		t.Errorf("root test process reads %s: no CAP_SYS_ADMIN", c)
 	}
-	if err := checkLoaderCaps(LoaderPrivileged, Caps{}); !errors.Is(err, ErrLoaderCaps) {
+	if err := result.CheckLoaderCaps(result.LoaderPrivileged, result.Caps{}); !errors.Is(err, result.ErrLoaderCaps) {
 		t.Errorf("privileged with no capabilities: %v, want ErrLoaderCaps", err)
 	}
 }

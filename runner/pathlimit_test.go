@@ -16,6 +16,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/runner/internal/kerneltest"
 )
 
 const pathLimitEnv = "SECCOMPBENCH_PATHLIMIT_CHILD"
@@ -38,7 +39,7 @@ func maybeRunPathLimitChild() {
 	n := 0
 	var errno unix.Errno
 	for n < 5000 {
-		if _, err := InstallFilters([][]byte{prog}, 0); err != nil {
+		if _, err := kerneltest.InstallFilters([][]byte{prog}, 0); err != nil {
 			errors.As(err, &errno)
 			break
 		}

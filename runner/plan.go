@@ -1,38 +1,33 @@
 package runner
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/runner/cpulock"
+	"github.com/seccompbench/seccompbench/runner/internal/child"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
-// Schedule returns the run order: trials blocks, each holding every cell
-// once in an order shuffled by a PCG seeded with seed. Randomized blocks
-// make machine drift hit all counts alike. Its cells carry no Loader; see
-// ScheduleLoaders.
-func Schedule(counts []int, variants []Variant, trials int, seed uint64) [][]Cell {
-	return ScheduleLoaders(counts, variants, nil, trials, seed)
-}
-
-// ScheduleLoaders is Schedule with every cell measured once per loader
-// (none: one cell with Loader ""). With one loader the order is the one
-// Schedule gives for the same seed.
-func ScheduleLoaders(counts []int, variants []Variant, loaders []Loader, trials int, seed uint64) [][]Cell {
+// ScheduleLoaders returns the run order: trials blocks, each holding every
+// cell once per loader (none: one cell with Loader "") in an order
+// shuffled by a PCG seeded with seed. Randomized blocks make machine drift
+// hit all counts alike.
+func ScheduleLoaders(counts []int, variants []result.Variant, loaders []result.Loader, trials int, seed uint64) [][]result.Cell {
 	if len(loaders) == 0 {
-		loaders = []Loader{""}
+		loaders = []result.Loader{""}
 	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	blocks := make([][]Cell, trials)
+	blocks := make([][]result.Cell, trials)
 	for b := range blocks {
-		var cells []Cell
+		var cells []result.Cell
 		for _, v := range variants {
 			for _, l := range loaders {
 				for _, n := range counts {
-					cells = append(cells, Cell{Variant: v, Filters: n, Loader: l})
+					cells = append(cells, result.Cell{Variant: v, Filters: n, Loader: l})
 				}
 			}
 		}
@@ -46,14 +41,14 @@ func ScheduleLoaders(counts []int, variants []Variant, loaders []Loader, trials 
 // of the programs at the cell's count, each program passed through
 // DefeatCache for VariantDefeat. It returns the *filters.LimitError of
 // BuildStack.
-func StackFor(progs []*filters.Program, c Cell) (filters.Stack, error) {
+func StackFor(progs []*filters.Program, c result.Cell) (filters.Stack, error) {
 	return StackForPad(progs, c, 0)
 }
 
 // StackForPad is StackFor with pad never-executed instructions appended to
 // every program (filters.Program.Padded, after DefeatCache), as a child
 // whose Sample.Pad is pad installs it.
-func StackForPad(progs []*filters.Program, c Cell, pad int) (filters.Stack, error) {
+func StackForPad(progs []*filters.Program, c result.Cell, pad int) (filters.Stack, error) {
 	return filters.BuildStack(PaddedPrograms(VariantPrograms(progs, c.Variant), pad), c.Filters)
 }
 
@@ -73,8 +68,8 @@ func PaddedPrograms(progs []*filters.Program, pad int) []*filters.Program {
 // VariantPrograms returns the programs as variant v installs them: as
 // compiled for VariantOn, each passed through DefeatCache for
 // VariantDefeat (one instruction longer).
-func VariantPrograms(progs []*filters.Program, v Variant) []*filters.Program {
-	if v != VariantDefeat {
+func VariantPrograms(progs []*filters.Program, v result.Variant) []*filters.Program {
+	if v != result.VariantDefeat {
 		return progs
 	}
 	ps := make([]*filters.Program, len(progs))
@@ -99,7 +94,7 @@ func withDefaults(cfg Config) Config {
 		cfg.Warmup = 1
 	}
 	if cfg.CPU == -1 {
-		cfg.CPU = HighestCPU()
+		cfg.CPU = cpulock.HighestCPU()
 	}
 	if cfg.Parallel < 1 {
 		cfg.Parallel = 1
@@ -107,23 +102,22 @@ func withDefaults(cfg Config) Config {
 	if cfg.cpus == nil && cfg.CPU >= 0 {
 		cfg.cpus = []int{cfg.CPU}
 		if cfg.Parallel > 1 {
-			cfg.cpus = CopyCPUs(cfg.CPU, cfg.Parallel)
+			cfg.cpus = cpulock.CopyCPUs(cfg.CPU, cfg.Parallel)
 		}
 	}
 	if cfg.Workload.SyscallsPerIter == 0 {
 		cfg.Workload = Workloads()["mix"]
 	}
 	if len(cfg.Loaders) == 0 {
-		cfg.Loaders = []Loader{LoaderUnprivileged}
+		cfg.Loaders = []result.Loader{result.LoaderUnprivileged}
 	}
 	cfg.Placement = cfg.Placement.withDefaults()
 	return cfg
 }
 
-// minChildTimeout is the least time a child gets to report: process
-// start-up, reading the spec and installing the filters take milliseconds,
-// but a loaded machine may stall them for seconds.
-const minChildTimeout = 10 * time.Second
+// minChildTimeout is the least time a child gets to report
+// (child.MinTimeout, 10 s).
+const minChildTimeout = child.MinTimeout
 
 // Upper bounds used by DeriveChildTimeout for what filters add per syscall:
 // interpreted classic BPF runs well under 5 ns per instruction, and each
@@ -162,7 +156,7 @@ func DeriveChildTimeout(cfg Config, stack [][]byte, perIterNs float64) time.Dura
 
 // stackKey names one stack: the loader does not change what is installed.
 type stackKey struct {
-	variant Variant
+	variant result.Variant
 	filters int
 	pad     int
 }
@@ -176,7 +170,7 @@ type stacks struct {
 
 // get returns the stack of cell c with pad, building it on first use. An
 // error names the cell and pad and wraps StackForPad's.
-func (s *stacks) get(c Cell, pad int) ([][]byte, error) {
+func (s *stacks) get(c result.Cell, pad int) ([][]byte, error) {
 	k := stackKey{c.Variant, c.Filters, pad}
 	if st, ok := s.built[k]; ok {
 		return st, nil
@@ -202,19 +196,19 @@ func (s *stacks) get(c Cell, pad int) ([][]byte, error) {
 // whose deepest stack would exceed MAX_INSNS_PER_PATH at MaxPad draws its
 // pads from a smaller range instead of failing; an error (naming the cell
 // and wrapping StackForPad's) means not even the smallest pad fits.
-func buildStacks(cfg Config) (map[Cell][][]byte, *stacks, map[Cell]int, error) {
+func buildStacks(cfg Config) (map[result.Cell][][]byte, *stacks, map[result.Cell]int, error) {
 	cache := &stacks{progs: cfg.Programs, built: map[stackKey][][]byte{}}
-	largest := map[Cell][][]byte{}
-	caps := map[Cell]int{}
+	largest := map[result.Cell][][]byte{}
+	caps := map[result.Cell]int{}
 	pl := cfg.Placement.withDefaults()
 	loaders := cfg.Loaders
 	if len(loaders) == 0 {
-		loaders = []Loader{""}
+		loaders = []result.Loader{""}
 	}
 	for _, v := range cfg.Variants {
 		for _, l := range loaders {
 			for _, n := range cfg.Counts {
-				c := Cell{Variant: v, Filters: n, Loader: l}
+				c := result.Cell{Variant: v, Filters: n, Loader: l}
 				pad := pl.Largest()
 				raw, err := cache.get(c, pad)
 				for err != nil && pl.Mode == PlacementRandom && pad > pl.MinPad {
@@ -238,11 +232,12 @@ func buildStacks(cfg Config) (map[Cell][][]byte, *stacks, map[Cell]int, error) {
 // configuration whose calibrated loops, without any filter, would take
 // longer (error wrapping ErrTooMuchWork), instead of running a child for
 // hours. Defaults take about 10 ms.
-const MaxChildWork = 5 * time.Minute
+const MaxChildWork = child.MaxWork
 
 // ErrTooMuchWork is returned (wrapped) by RunAdaptive when Iterations and
-// Samples ask a child for more than MaxChildWork of timed loops.
-var ErrTooMuchWork = errors.New("too much work per child")
+// Samples (or the command workload's runs) ask a child for more than
+// MaxChildWork of timed work.
+var ErrTooMuchWork = child.ErrTooMuchWork
 
 // checkChildWork refuses work no one would wait for before starting it:
 // with no filters at all, a child of cfg would time (Warmup + Samples) x

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/runner/internal/sys"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 func TestCheckChildWork(t *testing.T) {
@@ -37,7 +39,7 @@ func TestCheckChildWork(t *testing.T) {
 // any child starts.
 func TestBuildStacks(t *testing.T) {
 	p := prog(t, "allow", allow)
-	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{0, 1, 3}, Variants: []Variant{VariantOn, VariantDefeat},
+	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{0, 1, 3}, Variants: []result.Variant{result.VariantOn, result.VariantDefeat},
 		Placement: Placement{Mode: PlacementFixed}}
 	stacks, _, _, err := buildStacks(cfg)
 	if err != nil {
@@ -48,7 +50,7 @@ func TestBuildStacks(t *testing.T) {
 	}
 	for c, st := range stacks {
 		wantLen := len(p.Insns) * 8
-		if c.Variant == VariantDefeat {
+		if c.Variant == result.VariantDefeat {
 			wantLen += 8
 		}
 		if len(st) != c.Filters {
@@ -84,8 +86,8 @@ func TestBuildStacksPlacement(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := Config{Programs: []*filters.Program{p}, Counts: []int{2}, Variants: []Variant{VariantDefeat},
-				Loaders: []Loader{LoaderUnprivileged, LoaderPrivileged}, Placement: tt.placement}
+			cfg := Config{Programs: []*filters.Program{p}, Counts: []int{2}, Variants: []result.Variant{result.VariantDefeat},
+				Loaders: []result.Loader{result.LoaderUnprivileged, result.LoaderPrivileged}, Placement: tt.placement}
 			largest, cache, _, err := buildStacks(cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -99,7 +101,7 @@ func TestBuildStacksPlacement(t *testing.T) {
 				}
 			}
 			for _, pad := range []int{0, 3} {
-				st, err := cache.get(Cell{Variant: VariantDefeat, Filters: 2}, pad)
+				st, err := cache.get(result.Cell{Variant: result.VariantDefeat, Filters: 2}, pad)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -155,10 +157,10 @@ func TestPadFor(t *testing.T) {
 // TestScheduleLoaders: every block holds every (variant, loader, count)
 // once, and one loader keeps Schedule's order.
 func TestScheduleLoaders(t *testing.T) {
-	counts, vs := []int{0, 1, 4}, []Variant{VariantOn, VariantDefeat}
-	both := ScheduleLoaders(counts, vs, []Loader{LoaderUnprivileged, LoaderPrivileged}, 3, 5)
+	counts, vs := []int{0, 1, 4}, []result.Variant{result.VariantOn, result.VariantDefeat}
+	both := ScheduleLoaders(counts, vs, []result.Loader{result.LoaderUnprivileged, result.LoaderPrivileged}, 3, 5)
 	for b, cells := range both {
-		seen := map[Cell]bool{}
+		seen := map[result.Cell]bool{}
 		for _, c := range cells {
 			seen[c] = true
 		}
@@ -166,12 +168,12 @@ func TestScheduleLoaders(t *testing.T) {
 			t.Errorf("block %d: %d cells, %d distinct, want 12", b, len(cells), len(seen))
 		}
 	}
-	one := ScheduleLoaders(counts, vs, []Loader{LoaderPrivileged}, 3, 5)
+	one := ScheduleLoaders(counts, vs, []result.Loader{result.LoaderPrivileged}, 3, 5)
 	plain := Schedule(counts, vs, 3, 5)
 	for b := range plain {
 		for i := range plain[b] {
 			got, want := one[b][i], plain[b][i]
-			want.Loader = LoaderPrivileged
+			want.Loader = result.LoaderPrivileged
 			if got != want {
 				t.Fatalf("block %d cell %d: %s, want %s", b, i, got, want)
 			}
@@ -182,24 +184,24 @@ func TestScheduleLoaders(t *testing.T) {
 func TestLoaders(t *testing.T) {
 	tests := []struct {
 		in      string
-		want    []Loader
+		want    []result.Loader
 		wantErr bool
 	}{
-		{"", []Loader{LoaderUnprivileged}, false},
-		{"unprivileged", []Loader{LoaderUnprivileged}, false},
-		{"privileged", []Loader{LoaderPrivileged}, false},
-		{"both", []Loader{LoaderUnprivileged, LoaderPrivileged}, false},
+		{"", []result.Loader{result.LoaderUnprivileged}, false},
+		{"unprivileged", []result.Loader{result.LoaderUnprivileged}, false},
+		{"privileged", []result.Loader{result.LoaderPrivileged}, false},
+		{"both", []result.Loader{result.LoaderUnprivileged, result.LoaderPrivileged}, false},
 		{"root", nil, true},
 	}
 	for _, tt := range tests {
-		got, err := Loaders(tt.in)
+		got, err := result.Loaders(tt.in)
 		if (err != nil) != tt.wantErr || len(got) != len(tt.want) {
-			t.Errorf("Loaders(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+			t.Errorf("result.Loaders(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 			continue
 		}
 		for i := range got {
 			if got[i] != tt.want[i] {
-				t.Errorf("Loaders(%q)[%d] = %s, want %s", tt.in, i, got[i], tt.want[i])
+				t.Errorf("result.Loaders(%q)[%d] = %s, want %s", tt.in, i, got[i], tt.want[i])
 			}
 		}
 	}
@@ -207,36 +209,36 @@ func TestLoaders(t *testing.T) {
 
 func TestParseCapsAndCheck(t *testing.T) {
 	const status = "Name:\tx\nCapInh:\t0000000000000000\nCapPrm:\t000001ffffffffff\nCapEff:\t000001ffffffffff\nCapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\n"
-	c, err := parseCaps(status)
+	c, err := sys.ParseCaps(status)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !c.SysAdmin() || c.Bnd != 0x1ffffffffff {
 		t.Fatalf("parseCaps = %s, SysAdmin %v", c, c.SysAdmin())
 	}
-	if _, err := parseCaps("CapEff:\t0\n"); err == nil {
+	if _, err := sys.ParseCaps("CapEff:\t0\n"); err == nil {
 		t.Error("parseCaps without CapPrm, CapBnd: nil error")
 	}
 	root := c
 	const sa = uint64(1) << 21
-	dropped := Caps{Eff: root.Eff &^ sa, Prm: root.Prm &^ sa, Bnd: root.Bnd &^ sa}
+	dropped := result.Caps{Eff: root.Eff &^ sa, Prm: root.Prm &^ sa, Bnd: root.Bnd &^ sa}
 	tests := []struct {
 		name string
-		l    Loader
-		caps Caps
+		l    result.Loader
+		caps result.Caps
 		ok   bool
 	}{
-		{"unprivileged dropped", LoaderUnprivileged, dropped, true},
-		{"unprivileged non-root, bounding kept", LoaderUnprivileged, Caps{Eff: dropped.Eff, Prm: dropped.Prm, Bnd: root.Bnd}, true},
-		{"unprivileged still permitted", LoaderUnprivileged, Caps{Eff: dropped.Eff, Prm: root.Prm, Bnd: dropped.Bnd}, false},
-		{"unprivileged root", LoaderUnprivileged, root, false},
-		{"privileged root", LoaderPrivileged, root, true},
-		{"privileged without", LoaderPrivileged, dropped, false},
+		{"unprivileged dropped", result.LoaderUnprivileged, dropped, true},
+		{"unprivileged non-root, bounding kept", result.LoaderUnprivileged, result.Caps{Eff: dropped.Eff, Prm: dropped.Prm, Bnd: root.Bnd}, true},
+		{"unprivileged still permitted", result.LoaderUnprivileged, result.Caps{Eff: dropped.Eff, Prm: root.Prm, Bnd: dropped.Bnd}, false},
+		{"unprivileged root", result.LoaderUnprivileged, root, false},
+		{"privileged root", result.LoaderPrivileged, root, true},
+		{"privileged without", result.LoaderPrivileged, dropped, false},
 		{"none", "", root, true},
 	}
 	for _, tt := range tests {
-		err := checkLoaderCaps(tt.l, tt.caps)
-		if (err == nil) != tt.ok || (err != nil && !errors.Is(err, ErrLoaderCaps)) {
+		err := result.CheckLoaderCaps(tt.l, tt.caps)
+		if (err == nil) != tt.ok || (err != nil && !errors.Is(err, result.ErrLoaderCaps)) {
 			t.Errorf("%s: checkLoaderCaps = %v, want ok=%v", tt.name, err, tt.ok)
 		}
 	}
@@ -263,7 +265,7 @@ func TestEnvironmentMitigations(t *testing.T) {
 		{"Mitigation: Retpolines, IBPB: conditional, IBRS_FW", "Mitigation: Speculative Store Bypass disabled via prctl", "", false},
 	}
 	for _, tt := range tests {
-		e := Environment{Vulnerabilities: map[string]string{"spectre_v2": tt.v2, "spec_store_bypass": tt.ssb}}
+		e := result.Environment{Vulnerabilities: map[string]string{"spectre_v2": tt.v2, "spec_store_bypass": tt.ssb}}
 		if got := e.BHI(); got != tt.bhi {
 			t.Errorf("BHI of %q = %q, want %q", tt.v2, got, tt.bhi)
 		}
@@ -280,18 +282,18 @@ func TestBuildStacksCapsPads(t *testing.T) {
 	p := prog(t, "allow", allow)
 	// The largest count that fits with no pad at all.
 	n := filters.MaxStackCount([]*filters.Program{p})
-	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{1, n}, Variants: []Variant{VariantOn}, Placement: DefaultPlacement()}
+	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{1, n}, Variants: []result.Variant{result.VariantOn}, Placement: DefaultPlacement()}
 	_, _, caps, err := buildStacks(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cp, ok := caps[Cell{Variant: VariantOn, Filters: n}]; !ok || cp >= DefaultMaxPad {
+	if cp, ok := caps[result.Cell{Variant: result.VariantOn, Filters: n}]; !ok || cp >= DefaultMaxPad {
 		t.Errorf("caps %v: want a cap below %d at %d filters", caps, DefaultMaxPad, n)
 	}
-	if _, ok := caps[Cell{Variant: VariantOn, Filters: 1}]; ok {
+	if _, ok := caps[result.Cell{Variant: result.VariantOn, Filters: 1}]; ok {
 		t.Errorf("caps %v: one filter needs no cap", caps)
 	}
-	if _, err := StackForPad(cfg.Programs, Cell{Variant: VariantOn, Filters: n}, caps[Cell{Variant: VariantOn, Filters: n}]); err != nil {
+	if _, err := StackForPad(cfg.Programs, result.Cell{Variant: result.VariantOn, Filters: n}, caps[result.Cell{Variant: result.VariantOn, Filters: n}]); err != nil {
 		t.Errorf("the capped pad does not fit: %v", err)
 	}
 	cfg.Placement = Placement{Mode: PlacementFixed, Pad: DefaultMaxPad}

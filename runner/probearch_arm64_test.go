@@ -11,12 +11,5 @@ var (
 	probeABIs   = []int{probeX86_64}
 )
 
-// probe32 stands in for amd64's INT $0x80 probe: it makes no syscall and
-// returns -ENOSYS, so i386Works reports the compat ABI unusable and
-// makeProbes leaves it out.
-//
-//go:nosplit
-func probe32(nr, a0, a1, a2, a3, a4, a5 uint32) int32 { return -38 }
-
 // nativeArch is the ABI this test binary's syscalls use.
 var nativeArch = filters.ArchAArch64

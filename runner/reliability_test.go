@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // A filter that denies seccomp(2) stops the child while it installs the
@@ -32,13 +33,13 @@ func TestInstallTimeDenialReported(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := prog(t, "deny-seccomp", allow, [2]uint32{nrSeccomp, tt.action})
-			_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0, 2}, Variants: []Variant{VariantOn},
+			_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0, 2}, Variants: []result.Variant{result.VariantOn},
 				Workload: Workloads()["getpid"], Trials: 1, Iterations: 10, Samples: 1})
 			var ce *ChildError
 			if !errors.As(err, &ce) {
 				t.Fatalf("err = %v, want *ChildError", err)
 			}
-			if ce.Cell != (Cell{Variant: VariantOn, Filters: 2, Loader: LoaderUnprivileged}) || ce.Signal != tt.wantSignal || ce.Errno != tt.wantErrno {
+			if ce.Cell != (result.Cell{Variant: result.VariantOn, Filters: 2, Loader: result.LoaderUnprivileged}) || ce.Signal != tt.wantSignal || ce.Errno != tt.wantErrno {
 				t.Errorf("cell %v signal %v errno %v, want filters=2, %v, %v", ce.Cell, ce.Signal, ce.Errno, tt.wantSignal, tt.wantErrno)
 			}
 			for _, w := range append(tt.wantReason, "variant=on filters=2") {
@@ -64,7 +65,7 @@ func TestChildInvalidFilterIsNotUnsupported(t *testing.T) {
 	// An unknown opcode (0xffff), then ret ALLOW: bpf_check_classic
 	// (net/core/filter.c) rejects it with EINVAL.
 	bad := []byte{0xff, 0xff, 0, 0, 0, 0, 0, 0, 0x06, 0, 0, 0, 0, 0, 0xff, 0x7f}
-	_, _, err := execChild(context.Background(), 0, Cell{Variant: VariantOn, Filters: 1},
+	_, _, err := execChild(context.Background(), 0, result.Cell{Variant: result.VariantOn, Filters: 1},
 		childSpec{Workload: "getpid", Filters: [][]byte{bad}, CPU: -1, Iterations: 10, Samples: 1})
 	var ce *ChildError
 	if !errors.As(err, &ce) || ce.Errno != syscall.EINVAL {
@@ -124,7 +125,7 @@ func TestRunRefusesKernelWithoutFilters(t *testing.T) {
 	probes = sync.Map{}
 	t.Cleanup(func() { seccompProbe = saved; probes = sync.Map{} })
 	p := prog(t, "allow", allow)
-	_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0, 1}, Variants: []Variant{VariantOn},
+	_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0, 1}, Variants: []result.Variant{result.VariantOn},
 		Workload: Workloads()["getpid"], Trials: 1, Iterations: 10, Samples: 1})
 	if !errors.Is(err, ErrNotSupported) || !strings.Contains(err.Error(), "CONFIG_SECCOMP_FILTER") || !strings.Contains(err.Error(), "Linux 3.5") {
 		t.Fatalf("err = %v, want ErrNotSupported naming CONFIG_SECCOMP_FILTER and Linux 3.5", err)
@@ -231,7 +232,7 @@ func repeat(b []byte, n int) [][]byte {
 func TestRunReportsChildTimeout(t *testing.T) {
 	skipIfNoSeccomp(t)
 	p := prog(t, "allow", allow)
-	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{0, 1}, Variants: []Variant{VariantOn},
+	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{0, 1}, Variants: []result.Variant{result.VariantOn},
 		Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 1}
 	_, info, err := RunAdaptive(context.Background(), cfg)
 	if err != nil {

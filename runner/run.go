@@ -8,13 +8,17 @@ import (
 	"os"
 	"time"
 
+	"github.com/seccompbench/seccompbench/runner/cpulock"
+	"github.com/seccompbench/seccompbench/runner/internal/fixture"
+	"github.com/seccompbench/seccompbench/runner/notify"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
 // Run measures every cell of cfg in randomized blocks, one fresh child per
 // cell and block, and returns one Sample per child in run order. See
 // RunAdaptive, which it calls, for the details and errors.
-func Run(ctx context.Context, cfg Config) ([]Sample, error) {
+func Run(ctx context.Context, cfg Config) ([]result.Sample, error) {
 	s, _, err := RunAdaptive(ctx, cfg)
 	return s, err
 }
@@ -28,23 +32,22 @@ func Run(ctx context.Context, cfg Config) ([]Sample, error) {
 // error.
 //
 // Before anything else it removes exec fixtures left by runs that were
-// killed (CleanStaleExecFixtures) and locks its measuring CPUs (see
-// Config.CPU), returning a *CPUBusyError when they stay held by another
-// run. While children run it watches those CPUs for foreign load
-// (RunInfo.ForeignLoad).
-func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
-	var info RunInfo
+// killed and locks its measuring CPUs (see Config.CPU), returning a
+// *cpulock.CPUBusyError when they stay held by another run. While children
+// run it watches those CPUs for foreign load (RunInfo.ForeignLoad).
+func RunAdaptive(ctx context.Context, cfg Config) ([]result.Sample, result.RunInfo, error) {
+	var info result.RunInfo
 	if len(cfg.Counts) == 0 || len(cfg.Variants) == 0 || cfg.Trials < 1 {
 		return nil, info, errors.New("run: need at least one count, one variant and one trial")
 	}
-	CleanStaleExecFixtures()
+	fixture.CleanStale()
 	locks, err := lockRunCPUs(ctx, &cfg)
 	if err != nil {
 		return nil, info, err
 	}
 	defer locks.Release()
 	cfg = withDefaults(cfg)
-	cfg.watch = &loadWatch{}
+	cfg.watch = &cpulock.Watch{}
 	if err := cfg.Placement.Check(); err != nil {
 		return nil, info, fmt.Errorf("run: %w", err)
 	}
@@ -60,124 +63,138 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]Sample, RunInfo, error) {
 	if err := checkSupport(cfg); err != nil {
 		return nil, info, err
 	}
-	var perIter float64
-	if cfg.Workload.Command != nil {
-		runNs, err := setupCommand(ctx, &cfg)
-		if err != nil {
-			return nil, info, err
-		}
-		cfg.Iterations = 1
-		info.Runs, info.RunNs = cfg.Workload.Command.Runs, runNs
-	} else if cfg.Iterations == 0 || cfg.ChildTimeout == 0 {
-		it, p, err := calibrate(ctx, cfg)
-		if err != nil {
-			return nil, info, err
-		}
-		if cfg.Iterations == 0 {
-			cfg.Iterations = it
-		}
-		perIter = p
-	}
-	if err := checkChildWork(cfg, perIter); err != nil {
+	m := cfg.measurer()
+	prep, err := m.prepare(ctx, &cfg, &info)
+	if err != nil {
 		return nil, info, err
 	}
-	timeouts := map[Cell]time.Duration{}
+	r := &blockRun{cfg: cfg, m: m, cache: cache, padCaps: padCaps, timeouts: map[result.Cell]time.Duration{}, hardBlocks: prep.hardBlocks}
 	for c, st := range stacks {
-		timeouts[c] = cfg.ChildTimeout
-		switch {
-		case cfg.ChildTimeout != 0:
-		case cfg.Workload.Command != nil:
-			timeouts[c] = commandTimeout(cfg.Workload.Command, info.Runs, info.RunNs)
-		default:
-			timeouts[c] = DeriveChildTimeout(cfg, st, perIter)
+		r.timeouts[c] = cfg.ChildTimeout
+		if cfg.ChildTimeout == 0 {
+			r.timeouts[c] = prep.deadline(st)
 		}
-		info.ChildTimeout = max(info.ChildTimeout, timeouts[c])
+		info.ChildTimeout = max(info.ChildTimeout, r.timeouts[c])
 	}
 	info.Iterations = cfg.Iterations
 	info.CPUs = cfg.cpus
 	if len(padCaps) > 0 {
 		info.PadCaps = padCaps
 	}
+	r.info = info
+	return r.run(ctx)
+}
+
+// blockRun is one run's randomized blocks after preparation.
+type blockRun struct {
+	cfg        Config
+	m          measurer
+	cache      *stacks
+	padCaps    map[result.Cell]int
+	timeouts   map[result.Cell]time.Duration
+	hardBlocks int // MaxTime stops the run only after this many blocks (0: a soft bound)
+	info       result.RunInfo
+	start      time.Time
+	out        []result.Sample
+	seq        int
+}
+
+// run runs blocks until a stop rule says so (see RunAdaptive).
+func (r *blockRun) run(ctx context.Context) ([]result.Sample, result.RunInfo, error) {
+	cfg := r.cfg
 	maxBlocks := max(cfg.Trials, cfg.MaxTrials)
-	perBlock := len(cfg.Counts) * len(cfg.Variants) * len(cfg.Loaders)
-	start := time.Now()
-	var out []Sample
-	seq := 0
+	r.start = time.Now()
 	for b := 0; b < maxBlocks; b++ {
-		// The command workload's --max-time is a hard bound.
-		if cfg.Workload.Command != nil && cfg.MaxTime > 0 && b >= minCommandBlocks && time.Since(start) > cfg.MaxTime {
-			info.StopReason = StopMaxTime
+		if reason := r.stopBefore(b); reason != "" {
+			r.info.StopReason = reason
 			break
 		}
-		if b >= cfg.Trials {
-			if cfg.Stop == nil {
-				info.StopReason = StopTrials
-				break
-			}
-			if cfg.Stop(out) {
-				info.StopReason = StopPrecision
-				break
-			}
-			if cfg.MaxTime > 0 && time.Since(start) > cfg.MaxTime {
-				info.StopReason = StopMaxTime
-				break
-			}
+		if err := r.block(ctx, b, maxBlocks); err != nil {
+			return r.out, r.info, err
 		}
-		// Each block gets its own shuffle, derived from the seed and the
-		// block index, so adding blocks never changes earlier ones.
-		cells := ScheduleLoaders(cfg.Counts, cfg.Variants, cfg.Loaders, 1, cfg.Seed+uint64(b)*0x9e3779b9)[0]
-		for _, c := range cells {
-			if err := ctx.Err(); err != nil {
-				info.StopReason, info.Elapsed = StopCancelled, time.Since(start)
-				info.ForeignLoad = cfg.watch.result()
-				return out, info, err
-			}
-			cc := cfg
-			cc.ChildTimeout = timeouts[c]
-			pad := cfg.Placement.PadFor(cfg.Seed, seq)
-			if cp, ok := padCaps[c]; ok {
-				pad = cfg.Placement.capped(cp).PadFor(cfg.Seed, seq)
-			}
-			stack, err := cache.get(c, pad)
-			if err != nil { // cannot happen: the largest pad fits
-				info.StopReason, info.Elapsed = StopFailed, time.Since(start)
-				return out, info, err
-			}
-			s, err := runCell(ctx, cc, c, stack)
-			s.Pad = pad
-			if err != nil {
-				info.StopReason, info.Elapsed = StopFailed, time.Since(start)
-				if ctx.Err() != nil {
-					info.StopReason = StopCancelled
-				}
-				info.ForeignLoad = cfg.watch.result()
-				return out, info, err
-			}
-			s.Block, s.Seq = b, seq
-			seq++
-			out = append(out, s)
-			if cfg.Progress != nil {
-				total := maxBlocks * perBlock
-				if cfg.Stop == nil || cfg.MaxTrials <= cfg.Trials {
-					total = cfg.Trials * perBlock
-				}
-				cfg.Progress(len(out), total, c)
-			}
-		}
-		info.Blocks = b + 1
+		r.info.Blocks = b + 1
 	}
-	if info.StopReason == "" {
-		if cfg.Stop != nil && cfg.Stop(out) {
-			info.StopReason = StopPrecision
+	if r.info.StopReason == "" {
+		if cfg.Stop != nil && cfg.Stop(r.out) {
+			r.info.StopReason = result.StopPrecision
 		} else if cfg.Stop != nil && maxBlocks > cfg.Trials {
-			info.StopReason = StopMaxTrials
+			r.info.StopReason = result.StopMaxTrials
 		} else {
-			info.StopReason = StopTrials
+			r.info.StopReason = result.StopTrials
 		}
 	}
-	info.Elapsed = time.Since(start)
-	info.ForeignLoad = cfg.watch.result()
-	return out, info, nil
+	r.info.Elapsed = time.Since(r.start)
+	r.info.ForeignLoad = cfg.watch.Result()
+	return r.out, r.info, nil
+}
+
+// stopBefore returns why no block b should start, "" to start it.
+func (r *blockRun) stopBefore(b int) result.StopReason {
+	cfg := r.cfg
+	// A hard --max-time (the command workload's) once enough blocks ran.
+	if r.hardBlocks > 0 && cfg.MaxTime > 0 && b >= r.hardBlocks && time.Since(r.start) > cfg.MaxTime {
+		return result.StopMaxTime
+	}
+	if b < cfg.Trials {
+		return ""
+	}
+	switch {
+	case cfg.Stop == nil:
+		return result.StopTrials
+	case cfg.Stop(r.out):
+		return result.StopPrecision
+	case cfg.MaxTime > 0 && time.Since(r.start) > cfg.MaxTime:
+		return result.StopMaxTime
+	}
+	return ""
+}
+
+// block runs block b: every cell once, in an order shuffled from the seed
+// and the block index, so adding blocks never changes earlier ones. An
+// error ends the run: the stop reason and elapsed time are set.
+func (r *blockRun) block(ctx context.Context, b, maxBlocks int) error {
+	cfg := r.cfg
+	perBlock := len(cfg.Counts) * len(cfg.Variants) * len(cfg.Loaders)
+	cells := ScheduleLoaders(cfg.Counts, cfg.Variants, cfg.Loaders, 1, cfg.Seed+uint64(b)*0x9e3779b9)[0]
+	for _, c := range cells {
+		if err := ctx.Err(); err != nil {
+			r.info.StopReason, r.info.Elapsed = result.StopCancelled, time.Since(r.start)
+			r.info.ForeignLoad = cfg.watch.Result()
+			return err
+		}
+		cc := cfg
+		cc.ChildTimeout = r.timeouts[c]
+		pad := cfg.Placement.PadFor(cfg.Seed, r.seq)
+		if cp, ok := r.padCaps[c]; ok {
+			pad = cfg.Placement.capped(cp).PadFor(cfg.Seed, r.seq)
+		}
+		stack, err := r.cache.get(c, pad)
+		if err != nil { // cannot happen: the largest pad fits
+			r.info.StopReason, r.info.Elapsed = result.StopFailed, time.Since(r.start)
+			return err
+		}
+		s, err := r.m.measure(ctx, cc, c, stack)
+		s.Pad = pad
+		if err != nil {
+			r.info.StopReason, r.info.Elapsed = result.StopFailed, time.Since(r.start)
+			if ctx.Err() != nil {
+				r.info.StopReason = result.StopCancelled
+			}
+			r.info.ForeignLoad = cfg.watch.Result()
+			return err
+		}
+		s.Block, s.Seq = b, r.seq
+		r.seq++
+		r.out = append(r.out, s)
+		if cfg.Progress != nil {
+			total := maxBlocks * perBlock
+			if cfg.Stop == nil || cfg.MaxTrials <= cfg.Trials {
+				total = cfg.Trials * perBlock
+			}
+			cfg.Progress(len(r.out), total, c)
+		}
+	}
+	return nil
 }
 
 // ensureExecFixture writes the exec workloads' temporary program (when the
@@ -187,11 +204,11 @@ func (cfg *Config) ensureExecFixture() (cleanup func(), err error) {
 	if cfg.Workload.PathDirs == 0 || cfg.execPaths != nil {
 		return func() {}, nil
 	}
-	fx, err := newExecFixture(cfg.Workload.PathDirs)
+	fx, err := fixture.New(cfg.Workload.PathDirs)
 	if err != nil {
 		return nil, err
 	}
-	cfg.execPaths = fx.paths
+	cfg.execPaths = fx.Paths
 	return func() { fx.Close() }, nil
 }
 
@@ -223,7 +240,7 @@ func calibrate(ctx context.Context, cfg Config) (uint64, float64, error) {
 	if cfg.ChildTimeout == 0 {
 		cfg.ChildTimeout = minChildTimeout
 	}
-	s, err := runCell(ctx, cfg, Cell{Variant: VariantOn, Filters: 0}, nil)
+	s, err := runCell(ctx, cfg, result.Cell{Variant: result.VariantOn, Filters: 0}, nil)
 	if err != nil {
 		return 0, 0, fmt.Errorf("calibrate: %w", err)
 	}
@@ -238,7 +255,7 @@ func calibrate(ctx context.Context, cfg Config) (uint64, float64, error) {
 // runCell runs cfg.Parallel children at once for cell c with the given
 // stack (sock_filter arrays, oldest first) and converts their reports into
 // one Sample.
-func runCell(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sample, error) {
+func runCell(ctx context.Context, cfg Config, c result.Cell, stack [][]byte) (result.Sample, error) {
 	if cfg.Parallel <= 1 {
 		cpu := -1
 		if len(cfg.cpus) > 0 {
@@ -247,7 +264,7 @@ func runCell(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sample, e
 		return runCopy(ctx, cfg, c, stack, cpu)
 	}
 	type res struct {
-		s   Sample
+		s   result.Sample
 		err error
 	}
 	results := make([]res, cfg.Parallel)
@@ -266,11 +283,11 @@ func runCell(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sample, e
 	for range cfg.Parallel {
 		<-done
 	}
-	var out Sample
+	var out result.Sample
 	var sum, base float64
 	for i, r := range results {
 		if r.err != nil {
-			return Sample{}, r.err
+			return result.Sample{}, r.err
 		}
 		if i == 0 {
 			out = r.s
@@ -293,10 +310,7 @@ func (cfg Config) paired() bool {
 }
 
 // runCopy runs one child pinned to cpu (-1: not pinned).
-func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (Sample, error) {
-	if cfg.Workload.Command != nil {
-		return runCommandCopy(ctx, cfg, c, stack)
-	}
+func runCopy(ctx context.Context, cfg Config, c result.Cell, stack [][]byte, cpu int) (result.Sample, error) {
 	spec := childSpec{
 		Workload:     cfg.Workload.Name,
 		Syscall:      cfg.Workload.Syscall,
@@ -311,27 +325,25 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 		Loader:       c.Loader,
 		Paired:       cfg.paired(),
 	}
-	if cfg.SpecAllow {
-		spec.Flags |= seccompFlagSpecAllow
-	}
+	spec.Flags = cfg.seccompFlags()
 	if spec.CPU < 0 {
 		spec.CPU = -1
 	}
 	var err error
-	var sup *supervisor
+	var sup *notify.Supervisor
 	var extra []*os.File
 	if cfg.Workload.IsNotify() {
-		if sup, err = startSupervisor(cfg.Notify, cfg.Workload.Syscall[0], &spec); err != nil {
-			return Sample{}, err
+		if sup, spec.Notify, err = notify.Start(cfg.Notify, cfg.Workload.Syscall[0]); err != nil {
+			return result.Sample{}, err
 		}
-		extra = append(extra, sup.child)
+		extra = append(extra, sup.Child)
 	}
-	var before cpuStat
+	var before cpulock.Stat
 	var statErr error
 	var selfBefore time.Duration
 	if cpu >= 0 && cfg.watch != nil {
-		before, statErr = readCPUStat(cpu)
-		selfBefore = selfCPUTime()
+		before, statErr = cpulock.ReadStat(cpu)
+		selfBefore = cpulock.SelfCPUTime()
 	}
 	rep, own, err := execChild(ctx, cfg.ChildTimeout, c, spec, extra...)
 	if err == nil && cpu >= 0 && cfg.watch != nil && statErr == nil {
@@ -339,33 +351,33 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 			// The supervisor answering the notifications is part of
 			// what is measured, and runs in this process: count this
 			// process's CPU time as the child's own (an upper bound).
-			own += selfCPUTime() - selfBefore
+			own += cpulock.SelfCPUTime() - selfBefore
 		}
-		if after, err := readCPUStat(cpu); err == nil {
-			cfg.watch.add(cpu, before, after, own)
+		if after, err := cpulock.ReadStat(cpu); err == nil {
+			cfg.watch.Add(cpu, before, after, own)
 		}
 	}
 	installed := len(stack)
 	if sup != nil {
 		installed++ // the notifying filter
-		answers, serr := sup.finish()
+		answers, serr := sup.Finish()
 		if err == nil {
 			want := uint64(cfg.Warmup+cfg.Samples) * cfg.Iterations
-			err = notifyCellError(c, sup, answers, serr, rep.Notify, want)
+			err = sup.CellError(c, answers, serr, rep.Notify, want)
 		}
 	}
 	if err != nil {
-		return Sample{}, err
+		return result.Sample{}, err
 	}
 	if rep.FiltersBefore >= 0 && rep.FiltersAfter >= 0 && rep.FiltersAfter != rep.FiltersBefore+installed {
-		return Sample{}, &ChildError{Cell: c, ExitCode: 0,
+		return result.Sample{}, &ChildError{Cell: c, ExitCode: 0,
 			Reason: fmt.Sprintf("Seccomp_filters is %d after installing %d filters on top of %d inherited", rep.FiltersAfter, installed, rep.FiltersBefore)}
 	}
 	if len(rep.SamplesNs) != cfg.Samples {
-		return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d samples, want %d", len(rep.SamplesNs), cfg.Samples)}
+		return result.Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d samples, want %d", len(rep.SamplesNs), cfg.Samples)}
 	}
 	if spec.Paired && len(rep.BaselineNs) != cfg.Samples {
-		return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d paired baseline samples, want %d", len(rep.BaselineNs), cfg.Samples)}
+		return result.Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d paired baseline samples, want %d", len(rep.BaselineNs), cfg.Samples)}
 	}
 	if cfg.Workload.PathDirs > 0 {
 		want := uint64(cfg.Warmup+cfg.Samples) * cfg.Iterations
@@ -373,19 +385,19 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 			want *= 2 // the paired baseline execs as often
 		}
 		if rep.ExecsOK != want {
-			return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("only %d of %d execs ran the program to exit(0): a filter may deny clone, execve, exit or wait4", rep.ExecsOK, want)}
+			return result.Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("only %d of %d execs ran the program to exit(0): a filter may deny clone, execve, exit or wait4", rep.ExecsOK, want)}
 		}
 	}
 	if c.Loader != "" {
 		if rep.Caps == nil {
-			return Sample{}, &ChildError{Cell: c, Reason: "reported no capabilities", Cause: ErrLoaderCaps}
+			return result.Sample{}, &ChildError{Cell: c, Reason: "reported no capabilities", Cause: result.ErrLoaderCaps}
 		}
-		if err := checkLoaderCaps(c.Loader, *rep.Caps); err != nil {
-			return Sample{}, &ChildError{Cell: c, Reason: err.Error(), Cause: ErrLoaderCaps}
+		if err := result.CheckLoaderCaps(c.Loader, *rep.Caps); err != nil {
+			return result.Sample{}, &ChildError{Cell: c, Reason: err.Error(), Cause: result.ErrLoaderCaps}
 		}
 	}
 	ops := float64(cfg.Iterations) * float64(cfg.Workload.SyscallsPerIter)
-	s := Sample{Cell: c, InstallNs: rep.InstallNs, FiltersSeen: rep.FiltersAfter, CPU: rep.CPU, PinErr: rep.PinErr}
+	s := result.Sample{Cell: c, InstallNs: rep.InstallNs, FiltersSeen: rep.FiltersAfter, CPU: rep.CPU, PinErr: rep.PinErr}
 	if rep.Caps != nil {
 		s.Caps, s.CapSysAdmin = *rep.Caps, rep.Caps.SysAdmin()
 	}
@@ -399,7 +411,7 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 	if len(s.BaselineSamplesNsPerOp) > 0 {
 		s.BaselineNsPerOp = stats.Median(s.BaselineSamplesNsPerOp)
 	}
-	s.Copies = []Copy{{CPU: rep.CPU, NsPerOp: s.NsPerOp, BaselineNsPerOp: s.BaselineNsPerOp}}
+	s.Copies = []result.Copy{{CPU: rep.CPU, NsPerOp: s.NsPerOp, BaselineNsPerOp: s.BaselineNsPerOp}}
 	if cfg.ControlIters > 0 {
 		s.ControlBeforeNs = float64(rep.ControlBeforeNs) / float64(cfg.ControlIters)
 		s.ControlAfterNs = float64(rep.ControlAfterNs) / float64(cfg.ControlIters)

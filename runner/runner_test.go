@@ -14,6 +14,10 @@ import (
 	"golang.org/x/net/bpf"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/runner/cpulock"
+	"github.com/seccompbench/seccompbench/runner/internal/fixture"
+	"github.com/seccompbench/seccompbench/runner/internal/sys"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 func TestMain(m *testing.M) {
@@ -58,7 +62,7 @@ func TestRunInstallsStack(t *testing.T) {
 	skipIfNoSeccomp(t)
 	p := prog(t, "allow", allow)
 	cfg := Config{
-		Programs: []*filters.Program{p}, Counts: []int{0, 1, 3}, Variants: []Variant{VariantOn, VariantDefeat},
+		Programs: []*filters.Program{p}, Counts: []int{0, 1, 3}, Variants: []result.Variant{result.VariantOn, result.VariantDefeat},
 		Workload: Workloads()["mix"], Trials: 2, Seed: 1, Iterations: 200, Samples: 2, ControlIters: 1000,
 	}
 	got, err := Run(context.Background(), cfg)
@@ -95,7 +99,7 @@ func TestRunInstallsStack(t *testing.T) {
 			t.Errorf("%s: paired baseline %v from %d samples, want > 0 from %d", s.Cell, s.BaselineNsPerOp, len(s.BaselineSamplesNsPerOp), cfg.Samples)
 		}
 	}
-	cfg.Unpaired, cfg.Counts, cfg.Variants, cfg.Trials = true, []int{0, 1}, []Variant{VariantOn}, 1
+	cfg.Unpaired, cfg.Counts, cfg.Variants, cfg.Trials = true, []int{0, 1}, []result.Variant{result.VariantOn}, 1
 	got, err = Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +116,7 @@ func parentFilters(t *testing.T) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := parseProcStatus(b)
+	st, err := sys.ParseProcStatus(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +135,7 @@ func TestRunHostilePolicyStillReports(t *testing.T) {
 		[2]uint32{nrExitGroup, deny},
 		[2]uint32{nrMmap, deny},
 	)
-	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{2}, Variants: []Variant{VariantOn},
+	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{2}, Variants: []result.Variant{result.VariantOn},
 		Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 2, ChildTimeout: 20 * time.Second}
 	got, err := Run(context.Background(), cfg)
 	if err != nil {
@@ -145,7 +149,7 @@ func TestRunHostilePolicyStillReports(t *testing.T) {
 func TestRunReportsKilledChild(t *testing.T) {
 	skipIfNoSeccomp(t)
 	p := prog(t, "kill-getpid", allow, [2]uint32{nrGetpid, uint32(filters.ActionKillProcess)})
-	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
+	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []result.Variant{result.VariantOn},
 		Workload: Workloads()["getpid"], Trials: 1, Iterations: 10, Samples: 1}
 	_, err := Run(context.Background(), cfg)
 	var ce *ChildError
@@ -171,7 +175,7 @@ func TestProcStatusSeccompFields(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st, err := parseProcStatus([]byte(tt.in))
+			st, err := sys.ParseProcStatus([]byte(tt.in))
 			f, m := st.SeccompFilters, st.SeccompMode
 			if err != nil || f != tt.filt || m != tt.mode {
 				t.Errorf("got %d %d %v, want %d %d", f, m, err, tt.filt, tt.mode)
@@ -182,12 +186,12 @@ func TestProcStatusSeccompFields(t *testing.T) {
 
 func TestScheduleBlocksHoldEveryCellOnce(t *testing.T) {
 	counts := []int{0, 1, 2, 4}
-	vs := []Variant{VariantOn, VariantDefeat}
+	vs := []result.Variant{result.VariantOn, result.VariantDefeat}
 	a := Schedule(counts, vs, 5, 7)
 	b := Schedule(counts, vs, 5, 7)
 	differs := false
 	for i, blk := range a {
-		seen := map[Cell]int{}
+		seen := map[result.Cell]int{}
 		for j, c := range blk {
 			seen[c]++
 			if b[i][j] != c {
@@ -220,7 +224,7 @@ func TestExecWorkloadsReallyExec(t *testing.T) {
 			// and remove fixtures of their own meanwhile.
 			t.Setenv("TMPDIR", t.TempDir())
 			before, _ := filepath.Glob(filepath.Join(os.TempDir(), "seccompbench-exec-*"))
-			cfg := Config{Programs: []*filters.Program{p}, Counts: []int{0, 2}, Variants: []Variant{VariantOn},
+			cfg := Config{Programs: []*filters.Program{p}, Counts: []int{0, 2}, Variants: []result.Variant{result.VariantOn},
 				Workload: w, Trials: 1, Iterations: 5, Samples: 2}
 			got, err := Run(context.Background(), cfg)
 			if err != nil {
@@ -243,7 +247,7 @@ func TestExecWorkloadsReallyExec(t *testing.T) {
 func TestExecWorkloadDeniedExecReported(t *testing.T) {
 	skipIfNoSeccomp(t)
 	p := prog(t, "deny-execve", allow, [2]uint32{nrExecve, errno | 13})
-	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
+	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []result.Variant{result.VariantOn},
 		Workload: ExecWorkload(), Trials: 1, Iterations: 3, Samples: 1}
 	_, err := Run(context.Background(), cfg)
 	var ce *ChildError
@@ -253,12 +257,12 @@ func TestExecWorkloadDeniedExecReported(t *testing.T) {
 }
 
 func TestMinimalELFRuns(t *testing.T) {
-	fx, err := newExecFixture(1)
+	fx, err := fixture.New(1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fx.Close()
-	if err := exec.Command(fx.paths[0]).Run(); err != nil {
+	if err := exec.Command(fx.Paths[0]).Run(); err != nil {
 		t.Fatalf("minimal ELF: %v", err)
 	}
 }
@@ -305,7 +309,7 @@ func TestSyscallWorkloadRunsThatSyscall(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := prog(t, "kill-openat", allow, [2]uint32{nrOpenat, uint32(filters.ActionKillProcess)})
-	_, err = Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
+	_, err = Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []result.Variant{result.VariantOn},
 		Workload: w, Trials: 1, Iterations: 3, Samples: 1})
 	var ce *ChildError
 	if !errors.As(err, &ce) || ce.Signal != syscall.SIGSYS {
@@ -316,25 +320,25 @@ func TestSyscallWorkloadRunsThatSyscall(t *testing.T) {
 func TestRunAdaptiveStops(t *testing.T) {
 	skipIfNoSeccomp(t)
 	p := prog(t, "allow", allow)
-	base := Config{Programs: []*filters.Program{p}, Counts: []int{0, 1}, Variants: []Variant{VariantOn},
+	base := Config{Programs: []*filters.Program{p}, Counts: []int{0, 1}, Variants: []result.Variant{result.VariantOn},
 		Workload: Workloads()["getpid"], Trials: 2, Iterations: 50, Samples: 1}
 	tests := []struct {
 		name       string
 		maxTrials  int
 		stopAfter  int // Stop returns true once this many samples exist
 		wantBlocks int
-		wantReason StopReason
+		wantReason result.StopReason
 	}{
-		{"fixed trials", 0, -1, 2, StopTrials},
-		{"target reached", 10, 6, 3, StopPrecision},
-		{"target never reached", 4, 1 << 30, 4, StopMaxTrials},
+		{"fixed trials", 0, -1, 2, result.StopTrials},
+		{"target reached", 10, 6, 3, result.StopPrecision},
+		{"target never reached", 4, 1 << 30, 4, result.StopMaxTrials},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := base
 			cfg.MaxTrials = tt.maxTrials
 			if tt.stopAfter >= 0 {
-				cfg.Stop = func(s []Sample) bool { return len(s) >= tt.stopAfter }
+				cfg.Stop = func(s []result.Sample) bool { return len(s) >= tt.stopAfter }
 			}
 			got, info, err := RunAdaptive(context.Background(), cfg)
 			if err != nil {
@@ -349,13 +353,12 @@ func TestRunAdaptiveStops(t *testing.T) {
 
 func TestParallelCopiesOnDistinctCPUs(t *testing.T) {
 	skipIfNoSeccomp(t)
-	var set cpuSet
-	if err := set.current(); err != nil || set.s.Count() < 2 {
+	if len(cpulock.AllowedCPUs()) < 2 {
 		t.Skip("needs 2 allowed CPUs")
 	}
 	p := prog(t, "allow", allow)
-	got, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
-		Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 1, CPU: HighestCPU(), Parallel: 2})
+	got, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []result.Variant{result.VariantOn},
+		Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 1, CPU: cpulock.HighestCPU(), Parallel: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +374,7 @@ func TestRunKillsHungChild(t *testing.T) {
 	skipIfNoSeccomp(t)
 	p := prog(t, "allow", allow)
 	start := time.Now()
-	_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantDefeat},
+	_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []result.Variant{result.VariantDefeat},
 		Workload: Workloads()["getpid"], Trials: 1, Iterations: 1 << 40, Samples: 1, ChildTimeout: 300 * time.Millisecond})
 	var ce *ChildError
 	if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "no report within") || ce.Cell.Filters != 1 {
@@ -391,7 +394,7 @@ func TestRunCancelKillsChild(t *testing.T) {
 	defer cancel()
 	// An explicit ChildTimeout skips calibration and its work bound, so
 	// the child really runs until the context ends.
-	_, err := Run(ctx, Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
+	_, err := Run(ctx, Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []result.Variant{result.VariantOn},
 		Workload: Workloads()["getpid"], Trials: 1, Iterations: 1 << 40, Samples: 1, ChildTimeout: time.Minute})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want context.DeadlineExceeded", err)
@@ -404,7 +407,7 @@ func TestRunRefusesTooMuchWork(t *testing.T) {
 	skipIfNoSeccomp(t)
 	p := prog(t, "allow", allow)
 	start := time.Now()
-	_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []Variant{VariantOn},
+	_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []result.Variant{result.VariantOn},
 		Workload: Workloads()["getpid"], Trials: 1, Iterations: 1 << 40, Samples: 1})
 	if !errors.Is(err, ErrTooMuchWork) || !strings.Contains(err.Error(), "per child, over 5m0s") {
 		t.Fatalf("err = %v, want ErrTooMuchWork naming the bound", err)

@@ -6,6 +6,9 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/seccompbench/seccompbench/runner/internal/sys"
+	"github.com/seccompbench/seccompbench/runner/notify"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"golang.org/x/sys/unix"
 )
 
@@ -31,7 +34,7 @@ var probes sync.Map // uint -> func() error
 func ProbeFilterSupport(flags uint) error {
 	f, _ := probes.LoadOrStore(flags, sync.OnceValue(func() error {
 		if b, err := os.ReadFile("/proc/self/status"); err == nil {
-			if st, err := parseProcStatus(b); err == nil && st.SeccompMode == SeccompModeFilter {
+			if st, err := sys.ParseProcStatus(b); err == nil && st.SeccompMode == result.SeccompModeFilter {
 				return nil
 			}
 		}
@@ -95,10 +98,10 @@ func probeExplain(e syscall.Errno, flags uint) (msg string, notSup bool) {
 // SECCOMP_FILTER_FLAG_NEW_LISTENER).
 func checkSupport(cfg Config) error {
 	if cfg.Workload.IsNotify() {
-		if err := checkNotifySupport(cfg.Notify); err != nil {
+		if err := notify.CheckSupport(cfg.Notify); err != nil {
 			return err
 		}
-		flags := uint(seccompFlagNewListener)
+		flags := uint(sys.FlagNewListener)
 		if cfg.SpecAllow {
 			flags |= seccompFlagSpecAllow
 		}
@@ -154,7 +157,3 @@ func installHint(e syscall.Errno, failed int, flags uint, inherited int, probe s
 	}
 	return fmt.Sprintf("a filter already installed (one of the first %d of the stack) or inherited denies seccomp(2) with this errno: allow seccomp in the policy", failed), false
 }
-
-// seccompFlagSpecAllow is SECCOMP_FILTER_FLAG_SPEC_ALLOW
-// (include/uapi/linux/seccomp.h, Linux 4.17).
-const seccompFlagSpecAllow = 1 << 2

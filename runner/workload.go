@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/seccompbench/seccompbench/runner/command"
 )
 
 // Workload is a timed syscall loop. Op names what one op is; the loops
@@ -31,7 +33,7 @@ type Workload struct {
 	PathDirs int
 	// Command is the command workload's command (CommandWorkload); nil
 	// for the loops.
-	Command *CommandSpec
+	Command *command.Spec
 }
 
 // loopKind selects the child's timed loop (loop_amd64.s); the child maps
@@ -45,7 +47,7 @@ const (
 	kindGetpid                      // loopGetpid: getpid
 	kindSyscall                     // loopSyscall: one syscall with fixed arguments
 	kindExec                        // loopExec: clone, execve along PATH, wait4
-	kindCommand                     // no loop: runCommandChild runs a whole command
+	kindCommand                     // no loop: runner/command runs a whole command
 	kindNotify                      // loopSyscallCount: one notified syscall, results counted
 )
 
@@ -249,6 +251,47 @@ func SyscallWorkload(spec string) (Workload, error) {
 	w.Syscall = [4]int64{sc.nr, args[0], args[1], args[2]}
 	w.PathArg = sc.path
 	w.Op = fmt.Sprintf("one %s syscall: %s, args %d,%d,%d", name, sc.comment, args[0], args[1], args[2])
+	return w, nil
+}
+
+// NotifyWorkload returns the notify workload on syscall spec (as for
+// SyscallWorkload: "NAME" or "NAME:a0,a1,a2" from the safe list; "" means
+// getppid). The op is one round trip through the supervisor.
+//
+// Requires at least Linux 5.5 (SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+// notify.Options.Sync Linux 6.6.
+func NotifyWorkload(spec string) (Workload, error) {
+	if spec == "" {
+		spec = "getppid"
+	}
+	w, err := SyscallWorkload(spec)
+	if err != nil {
+		return Workload{}, err
+	}
+	name := w.Syscalls[0]
+	nw := findWorkload("notify").workload()
+	nw.Syscalls = []string{name}
+	nw.Syscall = w.Syscall
+	nw.PathArg = w.PathArg
+	nw.Op = fmt.Sprintf("one %s() notified to a supervisor in another process and answered (SECCOMP_RET_USER_NOTIF round trip)", name)
+	return nw, nil
+}
+
+// IsNotify reports whether w is the notify workload.
+func (w Workload) IsNotify() bool { return w.Name == "notify" }
+
+// CommandWorkload returns the command workload for spec: ns/op is the wall
+// time of one run of the command, from its execve to its reaping by
+// wait4(2). It returns an error for an empty command or a negative count.
+func CommandWorkload(spec command.Spec) (Workload, error) {
+	if err := spec.Check(); err != nil {
+		return Workload{}, err
+	}
+	w := findWorkload("command").workload()
+	spec.Argv = slices.Clone(spec.Argv)
+	spec.Env = slices.Clone(spec.Env)
+	w.Command = &spec
+	w.Op = "one run of `" + strings.Join(spec.Argv, " ") + "`: execve to wait4, under the stack"
 	return w, nil
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/jit"
 )
 
 // CompileOptions are the flags and arguments of `seccompbench compile`.
@@ -310,7 +310,7 @@ func compileRun(opts *CompileOptions) error {
 			layouts = &report.Layouts{}
 		}
 		r := o.OCI.Resolution()
-		layouts.OCI = report.NewOCIResolution(&r)
+		layouts.OCI = cmdutil.NewOCIResolution(&r)
 	}
 	if opts.Save != "" {
 		if err := saveStack(opts, src, fmt.Sprintf("%s compiled from %s", p.Name, name)); err != nil {
@@ -318,7 +318,7 @@ func compileRun(opts *CompileOptions) error {
 		}
 	}
 	// The JIT memory the filter takes once loaded, predicted from its size.
-	ji := runner.ReadJITInfo()
+	ji := jit.ReadJITInfo()
 	jit := jitcost.Estimate(jitcost.Model([]*filters.Program{p}, ji.Kernel), ji.Limit)
 	switch opts.Format {
 	case "raw":

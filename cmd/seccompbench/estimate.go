@@ -11,6 +11,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/estimate"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -121,7 +122,7 @@ with intervals, their ratio, and whether the prediction's stated interval
 			if opts.Duration < 0 {
 				return cmdutil.FlagErrorf("--duration: negative %s", opts.Duration)
 			}
-			ls, err := runner.Loaders(loader)
+			ls, err := result.Loaders(loader)
 			if err != nil {
 				return &cmdutil.FlagError{Err: fmt.Errorf("--loader: %w", err)}
 			}

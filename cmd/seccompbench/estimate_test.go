@@ -15,6 +15,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 func TestNewCmdEstimateFlags(t *testing.T) {
@@ -189,14 +190,14 @@ func TestEstimateHandComputed(t *testing.T) {
 // 20·N + 0.2·E) for uncached stacks of N ≥ 1 filters executing E
 // instructions in total, 100 + 5 + 0.5·N for cached ones, ±1 ns by block
 // (trials must be a multiple of 4).
-func fakeMeasure(_ context.Context, cfg runner.Config) ([]runner.Sample, error) {
-	var out []runner.Sample
+func fakeMeasure(_ context.Context, cfg runner.Config) ([]result.Sample, error) {
+	var out []result.Sample
 	seq := 0
 	nr, _ := filters.ArchX86_64.Lookup(cfg.Workload.Syscalls[0])
 	for b := 0; b < cfg.Trials; b++ {
 		for _, v := range cfg.Variants {
 			for _, n := range cfg.Counts {
-				c := runner.Cell{Variant: v, Filters: n}
+				c := result.Cell{Variant: v, Filters: n}
 				y := 100.0
 				if n > 0 {
 					s, err := runner.StackFor(cfg.Programs, c)
@@ -220,7 +221,7 @@ func fakeMeasure(_ context.Context, cfg runner.Config) ([]runner.Sample, error) 
 				} else {
 					y--
 				}
-				out = append(out, runner.Sample{Cell: c, Block: b, Seq: seq, NsPerOp: y})
+				out = append(out, result.Sample{Cell: c, Block: b, Seq: seq, NsPerOp: y})
 				seq++
 			}
 		}
@@ -308,7 +309,7 @@ const realFilterExtra = 12
 
 // fakeMeasureReal is fakeMeasure with realFilterExtra ns more per filter
 // for every uncached stack that is not the calibration chain.
-func fakeMeasureReal(ctx context.Context, cfg runner.Config) ([]runner.Sample, error) {
+func fakeMeasureReal(ctx context.Context, cfg runner.Config) ([]result.Sample, error) {
 	out, err := fakeMeasure(ctx, cfg)
 	if err != nil || strings.HasPrefix(cfg.Programs[0].Name, "calibration-") {
 		return out, err

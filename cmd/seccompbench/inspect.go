@@ -5,13 +5,14 @@ import (
 	"strconv"
 	"strings"
 
+	procinspect "github.com/seccompbench/seccompbench/runner/inspect"
+
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/runner"
 )
 
 // InspectOptions are the flags and arguments of `seccompbench inspect`:
@@ -30,7 +31,7 @@ var defaultInspectSyscalls = []string{"read", "write", "openat", "close", "newfs
 // NewCmdInspect builds `seccompbench inspect`. runF, if not nil, replaces
 // inspectRun (tests use it to check flag parsing).
 func NewCmdInspect(f *cmdutil.Factory, runF func(*InspectOptions) error) *cobra.Command {
-	opts := &InspectOptions{IO: f.IO, Options: inspect.Options{Now: f.Now, Inspect: runner.InspectProcess, ListPids: runner.ListPids}}
+	opts := &InspectOptions{IO: f.IO, Options: inspect.Options{Now: f.Now, Inspect: procinspect.InspectProcess, ListPids: procinspect.ListPids}}
 	var syscalls string
 	cmd := &cobra.Command{
 		Use:   "inspect (PID... | --all)",

@@ -11,13 +11,15 @@ import (
 	"testing"
 	"time"
 
+	procinspect "github.com/seccompbench/seccompbench/runner/inspect"
+	"github.com/seccompbench/seccompbench/runner/result"
+
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/runner"
 )
 
 func TestNewCmdInspectFlags(t *testing.T) {
@@ -56,7 +58,7 @@ func TestNewCmdInspectFlags(t *testing.T) {
 // fakeProcesses are what the fake Inspect reports: 42 has the stack A B A
 // (A allows everything, B denies getppid), 43 cannot be dumped, 1 has no
 // seccomp.
-func fakeProcesses(t *testing.T) (map[int]runner.ProcessFilters, [][]byte) {
+func fakeProcesses(t *testing.T) (map[int]procinspect.ProcessFilters, [][]byte) {
 	t.Helper()
 	a, err := analysis.CalibrationFilter(filters.ArchX86_64, 3)
 	if err != nil {
@@ -67,22 +69,22 @@ func fakeProcesses(t *testing.T) (map[int]runner.ProcessFilters, [][]byte) {
 		t.Fatal(err)
 	}
 	stack := [][]byte{a.Bytes(), b.Bytes(), a.Bytes()}
-	dumpErr := &runner.DumpError{Pid: 43, Op: "get filter 0", Errno: 13, Kind: runner.ErrDumpDenied, Hint: "needs CAP_SYS_ADMIN"}
-	return map[int]runner.ProcessFilters{
-		1:  {ProcStatus: runner.ProcStatus{Pid: 1, Name: "init", SeccompMode: 0, SeccompFilters: 0, NoNewPrivs: 0}},
-		42: {ProcStatus: runner.ProcStatus{Pid: 42, Name: "svc", Cmdline: []string{"svc", "--x"}, SeccompMode: 2, SeccompFilters: 3, NoNewPrivs: 1}, Filters: stack},
-		43: {ProcStatus: runner.ProcStatus{Pid: 43, Name: "locked", SeccompMode: 2, SeccompFilters: 1, NoNewPrivs: 1}, DumpErr: dumpErr},
+	dumpErr := &procinspect.DumpError{Pid: 43, Op: "get filter 0", Errno: 13, Kind: procinspect.ErrDumpDenied, Hint: "needs CAP_SYS_ADMIN"}
+	return map[int]procinspect.ProcessFilters{
+		1:  {ProcStatus: result.ProcStatus{Pid: 1, Name: "init", SeccompMode: 0, SeccompFilters: 0, NoNewPrivs: 0}},
+		42: {ProcStatus: result.ProcStatus{Pid: 42, Name: "svc", Cmdline: []string{"svc", "--x"}, SeccompMode: 2, SeccompFilters: 3, NoNewPrivs: 1}, Filters: stack},
+		43: {ProcStatus: result.ProcStatus{Pid: 43, Name: "locked", SeccompMode: 2, SeccompFilters: 1, NoNewPrivs: 1}, DumpErr: dumpErr},
 	}, stack
 }
 
-func newInspectOpts(t *testing.T, procs map[int]runner.ProcessFilters) (*InspectOptions, *bytes.Buffer, *bytes.Buffer) {
+func newInspectOpts(t *testing.T, procs map[int]procinspect.ProcessFilters) (*InspectOptions, *bytes.Buffer, *bytes.Buffer) {
 	ios, _, out, errOut := cmdutil.TestIOStreams()
 	return &InspectOptions{IO: ios, Format: "json", Options: inspect.Options{
 		Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }, Syscalls: []string{"getppid", "getpid"},
-		Inspect: func(pid int) (runner.ProcessFilters, error) {
+		Inspect: func(pid int) (procinspect.ProcessFilters, error) {
 			pf, ok := procs[pid]
 			if !ok {
-				return runner.ProcessFilters{}, fmt.Errorf("read status of pid %d: %w", pid, os.ErrNotExist)
+				return procinspect.ProcessFilters{}, fmt.Errorf("read status of pid %d: %w", pid, os.ErrNotExist)
 			}
 			return pf, nil
 		},

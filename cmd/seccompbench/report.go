@@ -13,6 +13,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/chart"
 )
 
 // ReportOptions are the flags and arguments of `seccompbench report`.
@@ -135,9 +136,9 @@ func reportRun(opts *ReportOptions) error {
 		case "benchstat":
 			return report.WriteFleetBenchstat(w, opts.IO.ErrOut, entries)
 		case "svg":
-			return report.WriteFleetSVG(w, fl)
+			return chart.WriteFleetSVG(w, fl)
 		case "png":
-			return report.WriteFleetPNG(w, fl)
+			return chart.WriteFleetPNG(w, fl)
 		}
 		return report.WriteFleetTable(w, fl)
 	})

@@ -18,6 +18,9 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/command"
+	"github.com/seccompbench/seccompbench/runner/cpulock"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -48,7 +51,7 @@ func NewCmdRun(f *cmdutil.Factory, runF func(*RunOptions) error) *cobra.Command 
 	var cpuWait time.Duration
 	var compiler, notifyReply string
 	var load cmdutil.LoadFlags
-	var cmdSpec runner.CommandSpec
+	var cmdSpec command.Spec
 	cmd := &cobra.Command{
 		Use:   "run [POLICY...] [--workload command -- CMD [ARG...]]",
 		Short: "Measure the per-syscall cost of a policy stacked 0..32 deep",
@@ -185,7 +188,7 @@ syscall when the kernel logged it. --max-time bounds the whole run.`,
 				}
 			}
 			if opts.CPU >= 0 {
-				if allowed := runner.AllowedCPUs(); allowed != nil && !slices.Contains(allowed, opts.CPU) {
+				if allowed := cpulock.AllowedCPUs(); allowed != nil && !slices.Contains(allowed, opts.CPU) {
 					return cmdutil.FlagErrorf("--cpu: CPU %d is not one this process may run on (allowed: %v); use -1 to pick one or -2 for no pinning", opts.CPU, allowed)
 				}
 			} else if opts.CPU != -1 && opts.CPU != -2 {
@@ -202,7 +205,7 @@ syscall when the kernel logged it. --max-time bounds the whole run.`,
 			if opts.Parallel < 1 || opts.Parallel > 256 {
 				return cmdutil.FlagErrorf("--parallel: %d is not between 1 and 256", opts.Parallel)
 			}
-			if allowed := runner.AllowedCPUs(); opts.Parallel > 1 && opts.CPU != -2 && allowed != nil && opts.Parallel > len(allowed) {
+			if allowed := cpulock.AllowedCPUs(); opts.Parallel > 1 && opts.CPU != -2 && allowed != nil && opts.Parallel > len(allowed) {
 				return cmdutil.FlagErrorf("--parallel: %d copies but this process may run on %d CPUs (%v): pinned copies would share CPUs and time each other's waits; use at most %d, or --cpu -2 to run them unpinned on purpose",
 					opts.Parallel, len(allowed), allowed, len(allowed))
 			}
@@ -228,7 +231,7 @@ syscall when the kernel logged it. --max-time bounds the whole run.`,
 			}
 			opts.PadSet = cmd.Flags().Changed("pad")
 			opts.Unpaired = !paired
-			if opts.Loaders, err = runner.Loaders(opts.Loader); err != nil {
+			if opts.Loaders, err = result.Loaders(opts.Loader); err != nil {
 				return &cmdutil.FlagError{Err: fmt.Errorf("--loader: %w", err)}
 			}
 			opts.LoaderSet = cmd.Flags().Changed("loader")
@@ -263,7 +266,7 @@ syscall when the kernel logged it. --max-time bounds the whole run.`,
 	fl.IntVar(&opts.Trials, "trials", 20, "randomized blocks; each runs every cell once in a fresh child")
 	fl.Uint64Var(&opts.Seed, "seed", 1, "seed of the block shuffles and the bootstrap")
 	fl.IntVar(&opts.CPU, "cpu", -1, "CPU to pin the measuring thread to (-1: the highest allowed CPU that no other run is measuring on; -2: no pinning)")
-	fl.DurationVar(&cpuWait, "cpu-wait", runner.DefaultCPUWait, "how long to wait for a measuring CPU another seccompbench run holds before refusing (0: refuse at once)")
+	fl.DurationVar(&cpuWait, "cpu-wait", cpulock.DefaultCPUWait, "how long to wait for a measuring CPU another seccompbench run holds before refusing (0: refuse at once)")
 	fl.Float64Var(&opts.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1)")
 	fl.StringVar(&opts.Format, "format", "table", "output format: table, json, markdown, csv, benchstat, svg or png")
 	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write the result to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .md .csv .bench .svg .png)")

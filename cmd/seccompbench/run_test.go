@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 func TestMain(m *testing.M) {
@@ -63,7 +64,7 @@ func TestNewCmdRunFlags(t *testing.T) {
 		{name: "CMD without command workload", args: []string{"default", "--", "true"}, wantErr: true},
 		{name: "runs without command workload", args: []string{"--runs", "3"}, wantErr: true},
 		{name: "loader default", args: nil, check: func(t *testing.T, o *RunOptions) {
-			if o.Loader != "unprivileged" || o.LoaderSet || len(o.Loaders) != 1 || o.Loaders[0] != runner.LoaderUnprivileged || o.PadSet {
+			if o.Loader != "unprivileged" || o.LoaderSet || len(o.Loaders) != 1 || o.Loaders[0] != result.LoaderUnprivileged || o.PadSet {
 				t.Errorf("loader %q %v set %v, pad set %v", o.Loader, o.Loaders, o.LoaderSet, o.PadSet)
 			}
 		}},

@@ -11,7 +11,8 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/simulate"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/scmp"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
+	"github.com/seccompbench/seccompbench/runner/sandbox"
 )
 
 // SandboxOptions are the flags and arguments of `seccompbench sandbox`.
@@ -26,7 +27,7 @@ type SandboxOptions struct {
 	SpecAllow bool
 	// Loader is who installs the stack (--loader): unprivileged drops
 	// CAP_SYS_ADMIN first, so COMMAND runs without it too.
-	Loader  runner.Loader
+	Loader  result.Loader
 	Command []string
 }
 
@@ -60,7 +61,7 @@ long-running process with a known stack for inspect and run --pid.`,
 			if opts.Filters < 0 {
 				return cmdutil.FlagErrorf("--filters: negative count %d", opts.Filters)
 			}
-			ls, err := runner.Loaders(loader)
+			ls, err := result.Loaders(loader)
 			if err != nil {
 				return &cmdutil.FlagError{Err: fmt.Errorf("--loader: %w", err)}
 			}
@@ -104,5 +105,5 @@ func sandboxRun(opts *SandboxOptions) error {
 			return fmt.Errorf("sandbox: the stack returns %s for execve, so COMMAND could not start", res.Action)
 		}
 	}
-	return runner.ExecUnderWith(raw, runner.ExecOptions{SpecAllow: opts.SpecAllow, Loader: opts.Loader}, opts.Command, os.Environ())
+	return sandbox.ExecUnderWith(raw, sandbox.ExecOptions{SpecAllow: opts.SpecAllow, Loader: opts.Loader}, opts.Command, os.Environ())
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/chart"
 )
 
 // SimulateOptions are the flags and arguments of `seccompbench simulate`.
@@ -286,9 +287,9 @@ func simulateAll(opts *SimulateOptions, stacks []simulate.Named, res *report.OCI
 		s, costs := stacks[0].Stack, rs[0].costs
 		switch format {
 		case "svg":
-			return report.WriteSimulateSVG(w, simulate.Plot(s, costs, opts.Load.Arch, opts.Sort, opts.DefeatCache))
+			return chart.WriteSimulateSVG(w, simulate.Plot(s, costs, opts.Load.Arch, opts.Sort, opts.DefeatCache))
 		case "png":
-			return report.WriteSimulatePNG(w, simulate.Plot(s, costs, opts.Load.Arch, opts.Sort, opts.DefeatCache))
+			return chart.WriteSimulatePNG(w, simulate.Plot(s, costs, opts.Load.Arch, opts.Sort, opts.DefeatCache))
 		}
 		var docs []report.SimulateDoc
 		for i, n := range stacks {

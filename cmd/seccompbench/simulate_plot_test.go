@@ -17,6 +17,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/simulate"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/chart"
 )
 
 // TestSimulateOutputFlags checks how -o and --format combine for simulate.
@@ -94,7 +95,7 @@ func TestSimulateRunPlots(t *testing.T) {
 		}
 	}
 	all := strings.Join(texts, "\n")
-	for _, w := range []string{report.SimulateLegendCached, report.SimulateLegendAllowed, "stack: 1 filter: default", "x86_64 syscall number", "kill(2): 129"} {
+	for _, w := range []string{chart.SimulateLegendCached, chart.SimulateLegendAllowed, "stack: 1 filter: default", "x86_64 syscall number", "kill(2): 129"} {
 		if !strings.Contains(all, w) {
 			t.Errorf("svg lacks %q", w)
 		}
@@ -149,7 +150,7 @@ func TestSimulatePlotData(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var captured *report.SimulatePlot
+			var captured *chart.SimulatePlot
 			_, costs, err := simulate.Costs(s, tt.arch, tt.sort)
 			if err != nil {
 				t.Fatal(err)

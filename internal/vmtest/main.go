@@ -106,6 +106,15 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 // child on one CPU, which software emulation makes a coin toss.
 const guestSkip = "^(TestCommandWorkload.*|TestImports|TestForeignLoadDetected)$"
 
+// guestPkgs are the packages whose tests the guest runs by default: every
+// runner package with tests (the real-kernel ones are the root, inspect
+// and jit; the others run as they did when they were part of the root)
+// and the kernel-version helpers.
+var guestPkgs = []string{
+	"./runner", "./runner/command", "./runner/cpulock", "./runner/inspect", "./runner/internal/fixture",
+	"./runner/jit", "./runner/notify", "./runner/result", "./internal/testutils",
+}
+
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("vmtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -118,7 +127,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		cache = os.TempDir()
 	}
 	kernels := fs.String("kernels", strings.Join(names, ","), "comma-separated kernels to boot (known: "+strings.Join(names, ", ")+")")
-	pkgs := fs.String("pkgs", "./runner,./internal/testutils", "comma-separated packages whose tests run in the guest")
+	pkgs := fs.String("pkgs", strings.Join(guestPkgs, ","), "comma-separated packages whose tests run in the guest")
 	o := &options{}
 	fs.StringVar(&o.run, "run", "", "go test -run pattern for the guest's tests (default: all)")
 	fs.StringVar(&o.skip, "skip", guestSkip, "go test -skip pattern for the guest's tests (\"\" runs every test)")

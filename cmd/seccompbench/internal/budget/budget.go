@@ -18,7 +18,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/internal/jitmem"
 	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/jit"
 )
 
 // Job is what `budget` computes, as parsed from the command line.
@@ -49,7 +49,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, j *Job) error {
 	if err != nil {
 		return err
 	}
-	ji := runner.ReadJITInfo()
+	ji := jit.ReadJITInfo()
 	if ji.Limit <= 0 {
 		return fmt.Errorf("budget: %w: /proc/sys/net/core/bpf_jit_limit (a kernel without CONFIG_BPF_JIT?)", ErrNoJIT)
 	}
@@ -97,14 +97,14 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, j *Job) error {
 	return report.WriteBudgetText(ios.Out, b)
 }
 
-// validate runs runner.ValidateBudget on the stack and takes the stack's
+// validate runs jit.ValidateBudget on the stack and takes the stack's
 // and the node's charge from its measurement.
 func validate(ctx context.Context, j *Job, stack []*filters.Program, model jitcost.Figures, b *report.Budget) error {
 	var raw [][]byte
 	for _, p := range stack {
 		raw = append(raw, p.Bytes())
 	}
-	v, err := runner.ValidateBudget(ctx, raw, model.Stack, j.ValidateCount)
+	v, err := jit.ValidateBudget(ctx, raw, model.Stack, j.ValidateCount)
 	if err != nil {
 		return fmt.Errorf("budget --validate: %w", err)
 	}

@@ -71,7 +71,7 @@ func LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
 		pol := describe(src, compile)
 		if formats.UsesOCI(src.Format) {
 			r := o.OCI.Resolution()
-			pol.OCI = report.NewOCIResolution(&r)
+			pol.OCI = NewOCIResolution(&r)
 		}
 		l.Pols = append(l.Pols, pol)
 	}
@@ -186,7 +186,7 @@ func (l *Loaded) OCIResolution(o formats.OpenOptions) *report.OCIResolution {
 	for _, src := range l.Sources {
 		if formats.UsesOCI(src.Format) {
 			r := o.OCI.Resolution()
-			return report.NewOCIResolution(&r)
+			return NewOCIResolution(&r)
 		}
 	}
 	return nil

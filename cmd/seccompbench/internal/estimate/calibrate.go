@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
+	"github.com/seccompbench/seccompbench/runner/result"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
@@ -80,7 +81,7 @@ func calibrationFromFiles(opts *Options, n int) (stats.CostModel, []report.Estim
 //
 // A result measured with --loader both has one fit per loader: those of
 // loader are used (a result from before --loader has fits without one).
-func pointFromDoc(doc *report.Document, n int, loader runner.Loader) (pt stats.CalibrationPoint, cached stats.Estimate, haveCached bool, err error) {
+func pointFromDoc(doc *report.Document, n int, loader result.Loader) (pt stats.CalibrationPoint, cached stats.Estimate, haveCached bool, err error) {
 	var def, on *report.Fit
 	for i := range doc.Fits {
 		if l := doc.Fits[i].Loader; l != "" && l != string(loader) {
@@ -211,13 +212,13 @@ func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostMode
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, err
 		}
-		variants := []runner.Variant{runner.VariantDefeat, runner.VariantOn}
+		variants := []result.Variant{result.VariantDefeat, result.VariantOn}
 		opts.progressf("calibrating: %s, %d trials ...\n", m.name, opts.CalTrials)
 		res, err := measureFits(ctx, opts, []*filters.Program{prog}, counts, variants, w, opts.CalTrials, false, runner.Placement{})
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, fmt.Errorf("quick calibration: %w", err)
 		}
-		fit, ok := res.Fit(string(runner.VariantDefeat))
+		fit, ok := res.Fit(string(result.VariantDefeat))
 		if !ok {
 			return stats.CostModel{}, nil, "", nil, fmt.Errorf("quick calibration: no defeat fit for %s: %s", m.name, strings.Join(res.Warnings, "; "))
 		}
@@ -234,7 +235,7 @@ func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostMode
 		pts = append(pts, pt)
 		js = append(js, report.EstimatePoint{Source: "quick calibration: " + m.name, InsnsPerFilter: pt.InsnsPerFilter, EntryNs: fit.Entry,
 			PerFilterNs: fit.PerFilter, PerFilterLowNs: fit.PerFilterLo, PerFilterHiNs: fit.PerFilterHi})
-		if onFit, ok := res.Fit(string(runner.VariantOn)); ok {
+		if onFit, ok := res.Fit(string(result.VariantOn)); ok {
 			cachedEsts = append(cachedEsts, stats.AtDepth(stats.Estimate{Center: onFit.Entry, Lo: onFit.EntryLo, Hi: onFit.EntryHi},
 				stats.Estimate{Center: onFit.PerFilter, Lo: onFit.PerFilterLo, Hi: onFit.PerFilterHi}, n))
 		}
@@ -275,7 +276,7 @@ func calibrationCounts(n int) []int {
 // placement is the children's pads: the zero value (none) for the
 // calibration chain, whose deepest stack must stay within the path limit;
 // runner.DefaultPlacement for the estimated stack's own filters.
-func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, counts []int, variants []runner.Variant, w runner.Workload, trials int, robust bool, placement runner.Placement) (stats.Result, error) {
+func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, counts []int, variants []result.Variant, w runner.Workload, trials int, robust bool, placement runner.Placement) (stats.Result, error) {
 	// CPU -1 stays -1: the runner locks the highest allowed CPU that no
 	// other run measures on.
 	cpu := opts.CPU
@@ -284,7 +285,7 @@ func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, c
 	}
 	// One loader, as the estimated stack is loaded.
 	cfg := runner.Config{Programs: progs, Counts: counts, Variants: variants, Workload: w, Trials: trials, Seed: opts.Seed, CPU: cpu, Samples: 5,
-		Loaders: []runner.Loader{opts.loader()}, Placement: placement}
+		Loaders: []result.Loader{opts.loader()}, Placement: placement}
 	release := interrupt.Hold() // children run: a signal cancels ctx, the runner cleans up
 	samples, err := opts.Measure(ctx, cfg)
 	release()
@@ -296,9 +297,9 @@ func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, c
 
 // loader is the loader the estimate models (--loader; default
 // unprivileged).
-func (o *Options) loader() runner.Loader {
+func (o *Options) loader() result.Loader {
 	if o.Loader == "" {
-		return runner.LoaderUnprivileged
+		return result.LoaderUnprivileged
 	}
 	return o.Loader
 }
@@ -340,7 +341,7 @@ func stackLoopSyscalls(cold bool) []string {
 // m unchanged, when no loop syscall can run under the stack.
 func stackCalibration(ctx context.Context, opts *Options, base []*filters.Program, n int, m stats.CostModel) (out stats.CostModel, pt report.EstimatePoint, desc string, ok bool, err error) {
 	arch := cmdutil.NativeArch()
-	stack, err := runner.StackFor(base, runner.Cell{Variant: runner.VariantDefeat, Filters: n})
+	stack, err := runner.StackFor(base, result.Cell{Variant: result.VariantDefeat, Filters: n})
 	if err != nil {
 		return m, pt, "", false, fmt.Errorf("stack calibration: %w", err)
 	}
@@ -372,11 +373,11 @@ func stackCalibration(ctx context.Context, opts *Options, base []*filters.Progra
 	// over 17 program sizes, and it alone sets the per-filter cost.
 	trials := stackCalibrationTrials * opts.CalTrials
 	opts.progressf("calibrating: %s under the estimated stack, %d trials ...\n", name, trials)
-	res, err := measureFits(ctx, opts, base, counts, []runner.Variant{runner.VariantDefeat}, w, trials, false, runner.DefaultPlacement())
+	res, err := measureFits(ctx, opts, base, counts, []result.Variant{result.VariantDefeat}, w, trials, false, runner.DefaultPlacement())
 	if err != nil {
 		return m, pt, "", false, fmt.Errorf("stack calibration: %w", err)
 	}
-	fit, found := res.Fit(string(runner.VariantDefeat))
+	fit, found := res.Fit(string(result.VariantDefeat))
 	if !found {
 		return m, pt, "", false, fmt.Errorf("stack calibration: no defeat fit for %s: %s", name, strings.Join(res.Warnings, "; "))
 	}

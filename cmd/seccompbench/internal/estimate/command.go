@@ -12,6 +12,8 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/command"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -52,7 +54,7 @@ func profileCommand(ctx context.Context, argv []string) (path string, cleanup fu
 // predicted added time of a run is syscalls + proc, stated with the model
 // error on the per-syscall part and proc's interval in quadrature; the
 // CPU comparison uses syscalls + procCPU.
-func measureCommand(ctx context.Context, opts *Options, base []*filters.Program, variant runner.Variant, n int, syscalls, proc, procCPU stats.Estimate) (*report.EstimateCommand, error) {
+func measureCommand(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int, syscalls, proc, procCPU stats.Estimate) (*report.EstimateCommand, error) {
 	samples, info, err := commandSamples(ctx, opts, opts.Command, base, variant, n)
 	if err != nil {
 		return nil, fmt.Errorf("measure the command: %w", err)
@@ -146,15 +148,15 @@ func ModelErrorRule(rows []ValidationRow) (rel float64, uncovered []ValidationRo
 
 // commandSamples runs argv with the command workload at 0 and n filters of
 // base (variant), opts.Trials blocks, one warm-up run per child.
-func commandSamples(ctx context.Context, opts *Options, argv []string, base []*filters.Program, variant runner.Variant, n int) ([]runner.Sample, runner.RunInfo, error) {
-	w, err := runner.CommandWorkload(runner.CommandSpec{Argv: argv, Warmup: 1})
+func commandSamples(ctx context.Context, opts *Options, argv []string, base []*filters.Program, variant result.Variant, n int) ([]result.Sample, result.RunInfo, error) {
+	w, err := runner.CommandWorkload(command.Spec{Argv: argv, Warmup: 1})
 	if err != nil {
-		return nil, runner.RunInfo{}, err
+		return nil, result.RunInfo{}, err
 	}
 	// Placement sampled as run samples it: the prediction's stack
 	// calibration averages over JIT placements, so the measurement must
 	// too, or one placement's luck (±25 % per filter) decides the error.
-	cfg := runner.Config{Programs: base, Counts: []int{0, n}, Variants: []runner.Variant{variant}, Workload: w,
+	cfg := runner.Config{Programs: base, Counts: []int{0, n}, Variants: []result.Variant{variant}, Workload: w,
 		Trials: opts.Trials, Seed: opts.Seed, MaxTime: opts.MaxTime, Placement: runner.DefaultPlacement()}
 	opts.progressf("measuring: `%s` at 0 and %d filters, %d trials ...\n", strings.Join(argv, " "), n, opts.Trials)
 	run := opts.MeasureCommand
@@ -180,7 +182,7 @@ var ProcessProbe = []string{"/bin/true"}
 // kernel/exit.c: release_task; kernel/bpf/core.c: bpf_prog_free hands the
 // JIT image to a workqueue), and the install's JIT work leaves caches
 // cold for the command's start. The per-syscall model cannot see either.
-func processTerm(ctx context.Context, opts *Options, base []*filters.Program, variant runner.Variant, n int) (wall, cpu stats.Estimate, err error) {
+func processTerm(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int) (wall, cpu stats.Estimate, err error) {
 	samples, _, err := commandSamples(ctx, opts, ProcessProbe, base, variant, n)
 	if err != nil {
 		return wall, cpu, fmt.Errorf("measure the per-process term (%s): %w", strings.Join(ProcessProbe, " "), err)
@@ -194,7 +196,7 @@ func processTerm(ctx context.Context, opts *Options, base []*filters.Program, va
 // measurement: the run times (ns per run) and CPU times (user+sys, the
 // child's median run) of the 0-filter children (b, bcpu) and of the
 // stacked ones (x, xcpu), and the stacked children's median install time.
-func splitCommandSamples(samples []runner.Sample) (b, x, bcpu, xcpu, inst []float64) {
+func splitCommandSamples(samples []result.Sample) (b, x, bcpu, xcpu, inst []float64) {
 	for _, s := range samples {
 		c := stats.Median(s.Command.CPUNs)
 		if s.Filters == 0 {

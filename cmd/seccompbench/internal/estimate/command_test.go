@@ -15,23 +15,24 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
 // fakeCommandRun returns children with the given run times (ns/op), at 0
 // filters and at n, as the command workload reports them.
-func fakeCommandRun(base, stacked []float64, n int) func(context.Context, runner.Config) ([]runner.Sample, runner.RunInfo, error) {
-	return func(_ context.Context, cfg runner.Config) ([]runner.Sample, runner.RunInfo, error) {
-		var out []runner.Sample
+func fakeCommandRun(base, stacked []float64, n int) func(context.Context, runner.Config) ([]result.Sample, result.RunInfo, error) {
+	return func(_ context.Context, cfg runner.Config) ([]result.Sample, result.RunInfo, error) {
+		var out []result.Sample
 		add := func(filters int, ns, cpu, inst float64) {
-			out = append(out, runner.Sample{Cell: runner.Cell{Variant: cfg.Variants[0], Filters: filters}, NsPerOp: ns,
-				Command: &runner.CommandSample{CPUNs: []float64{cpu}, InstallNs: []float64{inst}, Runs: 1}})
+			out = append(out, result.Sample{Cell: result.Cell{Variant: cfg.Variants[0], Filters: filters}, NsPerOp: ns,
+				Command: &result.CommandSample{CPUNs: []float64{cpu}, InstallNs: []float64{inst}, Runs: 1}})
 		}
 		for i := range base {
 			add(0, base[i], base[i]/2, 0)
 			add(n, stacked[i], stacked[i]/2+1e6, 2e6)
 		}
-		return out, runner.RunInfo{Blocks: len(base), Runs: 1}, nil
+		return out, result.RunInfo{Blocks: len(base), Runs: 1}, nil
 	}
 }
 
@@ -58,7 +59,7 @@ func TestMeasureCommandArithmetic(t *testing.T) {
 	if hw := math.Hypot(3e6, 0.99*39e6); math.Abs(stated.Hi-39e6-hw) > 1 || math.Abs(39e6-stated.Lo-hw) > 1 {
 		t.Fatalf("stated interval %+v, want 39 ms ± %.0f ns", stated, hw)
 	}
-	c, err := measureCommand(context.Background(), opts, nil, runner.VariantDefeat, 16, predicted, stats.Estimate{}, stats.Estimate{})
+	c, err := measureCommand(context.Background(), opts, nil, result.VariantDefeat, 16, predicted, stats.Estimate{}, stats.Estimate{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestMeasureCommandProcessTerm(t *testing.T) {
 		MeasureCommand: fakeCommandRun(ms(100, 102, 98, 101, 99, 100), ms(150, 152, 148, 151, 149, 150), 16)}
 	syscalls := stats.Estimate{Center: 39e6, Lo: 36e6, Hi: 42e6}
 	proc := stats.Estimate{Center: 2e6, Lo: 1e6, Hi: 4e6}
-	c, err := measureCommand(context.Background(), opts, nil, runner.VariantDefeat, 16, syscalls, proc, stats.Estimate{Center: 0.5e6, Lo: 0, Hi: 1e6})
+	c, err := measureCommand(context.Background(), opts, nil, result.VariantDefeat, 16, syscalls, proc, stats.Estimate{Center: 0.5e6, Lo: 0, Hi: 1e6})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -70,18 +71,18 @@ type Options struct {
 	MaxTime time.Duration
 	// MeasureCommand runs the command's children (runner.RunAdaptive
 	// unless a test replaces it).
-	MeasureCommand func(context.Context, runner.Config) ([]runner.Sample, runner.RunInfo, error)
+	MeasureCommand func(context.Context, runner.Config) ([]result.Sample, result.RunInfo, error)
 	// Loader is who loads the estimated stack (--loader): the quick
 	// calibration and --validate measure with it, and a calibration
 	// file's fits of that loader are used.
-	Loader runner.Loader
+	Loader result.Loader
 
 	// Progress receives "calibrating: ..." and "validating: ..." lines;
 	// nil for none.
 	Progress io.Writer
 	// Measure runs the calibration and validation children
 	// (runner.Run unless a test replaces it).
-	Measure func(context.Context, runner.Config) ([]runner.Sample, error)
+	Measure func(context.Context, runner.Config) ([]result.Sample, error)
 }
 
 // Run computes the estimate. Loader warnings go to warn; the estimate's own
@@ -117,8 +118,8 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	if n == 0 {
 		n = len(base)
 	}
-	variant := runner.Variant(opts.Cache)
-	stack, err := runner.StackFor(base, runner.Cell{Variant: variant, Filters: n})
+	variant := result.Variant(opts.Cache)
+	stack, err := runner.StackFor(base, result.Cell{Variant: variant, Filters: n})
 	if err != nil {
 		return nil, fmt.Errorf("build stack: %w", err)
 	}

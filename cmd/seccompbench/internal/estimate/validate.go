@@ -10,6 +10,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -18,7 +19,7 @@ import (
 // difference of the medians over children, with a bootstrap interval, so
 // that a child disturbed by other load on the machine does not decide it)
 // and compares it with the prediction.
-func validateEstimate(ctx context.Context, opts *Options, base []*filters.Program, variant runner.Variant, n int, evals []analysis.ProfileCost, rows []report.EstimateSyscall, model stats.CostModel) (*report.EstimateValidation, error) {
+func validateEstimate(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int, evals []analysis.ProfileCost, rows []report.EstimateSyscall, model stats.CostModel) (*report.EstimateValidation, error) {
 	v := &report.EstimateValidation{Trials: opts.Trials, Skipped: []string{}}
 	var items []stats.CostItem
 	var measTot, measVar, absErr float64
@@ -32,7 +33,7 @@ func validateEstimate(ctx context.Context, opts *Options, base []*filters.Progra
 			continue
 		}
 		opts.progressf("validating: %s under %d filters, %d trials ...\n", e.Name, n, opts.Trials)
-		res, err := measureFits(ctx, opts, base, []int{0, n}, []runner.Variant{variant}, w, opts.Trials, true, runner.DefaultPlacement())
+		res, err := measureFits(ctx, opts, base, []int{0, n}, []result.Variant{variant}, w, opts.Trials, true, runner.DefaultPlacement())
 		if err != nil {
 			return nil, fmt.Errorf("validate %s: %w", e.Name, err)
 		}

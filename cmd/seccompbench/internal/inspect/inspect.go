@@ -18,7 +18,8 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/inspect"
+	"github.com/seccompbench/seccompbench/runner/jit"
 )
 
 // ErrInspect is returned when some explicitly named process could not be
@@ -34,9 +35,9 @@ type Options struct {
 	Syscalls []string
 	Now      func() time.Time
 
-	// Inspect reads one process (runner.InspectProcess unless a test
+	// Inspect reads one process (inspect.InspectProcess unless a test
 	// replaces it); ListPids lists processes for All.
-	Inspect  func(pid int) (runner.ProcessFilters, error)
+	Inspect  func(pid int) (inspect.ProcessFilters, error)
 	ListPids func() ([]int, error)
 }
 
@@ -127,7 +128,7 @@ func Collect(opts *Options) (*Collection, error) {
 
 // Analyze turns a runner result into the report form, parsing and
 // analyzing the dumped stack; a failure is recorded in Report.Error.
-func Analyze(pf runner.ProcessFilters, disasm bool, syscalls []string) Process {
+func Analyze(pf inspect.ProcessFilters, disasm bool, syscalls []string) Process {
 	j := &report.InspectProcess{Pid: pf.Pid, Name: pf.Name, Cmdline: pf.Cmdline, State: pf.State,
 		SeccompMode: pf.SeccompMode, NoNewPrivs: pf.NoNewPrivs, SeccompFilters: pf.SeccompFilters,
 		Filters: []report.InspectFilter{}, Groups: []report.InspectGroup{}}
@@ -152,7 +153,7 @@ func Analyze(pf runner.ProcessFilters, disasm bool, syscalls []string) Process {
 		}
 		j.Groups = append(j.Groups, gj)
 	}
-	ji := runner.ReadJITInfo()
+	ji := jit.ReadJITInfo()
 	jf := jitcost.Model(stack, ji.Kernel)
 	for i, p := range stack {
 		h := p.SHA256()
@@ -176,7 +177,7 @@ func Analyze(pf runner.ProcessFilters, disasm bool, syscalls []string) Process {
 
 // DumpedStack parses the dumped filters (validated as the kernel would)
 // into a stack, index 0 = oldest.
-func DumpedStack(pf runner.ProcessFilters) (filters.Stack, error) {
+func DumpedStack(pf inspect.ProcessFilters) (filters.Stack, error) {
 	var s filters.Stack
 	for i, b := range pf.Filters {
 		p, err := filters.ParseRaw(fmt.Sprintf("pid %d filter %d", pf.Pid, i), b)

@@ -7,7 +7,8 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/inspect"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // TestAnalyze groups identical dumped filters, keeps the installation order
@@ -21,7 +22,7 @@ func TestAnalyze(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pf := runner.ProcessFilters{ProcStatus: runner.ProcStatus{Pid: 42, Name: "svc", SeccompMode: 2, SeccompFilters: 3},
+	pf := inspect.ProcessFilters{ProcStatus: result.ProcStatus{Pid: 42, Name: "svc", SeccompMode: 2, SeccompFilters: 3},
 		Filters: [][]byte{a.Bytes(), b.Bytes(), a.Bytes()}}
 	p := Analyze(pf, false, []string{"getpid"})
 	r := p.Report
@@ -38,7 +39,7 @@ func TestAnalyze(t *testing.T) {
 
 func TestAnalyzeDumpError(t *testing.T) {
 	dumpErr := errors.New("get filter 0: permission denied")
-	p := Analyze(runner.ProcessFilters{ProcStatus: runner.ProcStatus{Pid: 7, SeccompMode: 2}, DumpErr: dumpErr}, false, nil)
+	p := Analyze(inspect.ProcessFilters{ProcStatus: result.ProcStatus{Pid: 7, SeccompMode: 2}, DumpErr: dumpErr}, false, nil)
 	if p.Report.Error != dumpErr.Error() || p.Stack != nil || p.Report.Analysis != nil {
 		t.Errorf("got %+v, stack %v; want the dump error and nothing analyzed", p.Report, p.Stack)
 	}
@@ -47,12 +48,12 @@ func TestAnalyzeDumpError(t *testing.T) {
 // TestCollect: a named process that cannot be read counts as failed and
 // is listed; with All it is skipped, as are processes without seccomp.
 func TestCollect(t *testing.T) {
-	procs := map[int]runner.ProcessFilters{
-		1: {ProcStatus: runner.ProcStatus{Pid: 1, SeccompMode: 0}},
-		2: {ProcStatus: runner.ProcStatus{Pid: 2, SeccompMode: 2}},
+	procs := map[int]inspect.ProcessFilters{
+		1: {ProcStatus: result.ProcStatus{Pid: 1, SeccompMode: 0}},
+		2: {ProcStatus: result.ProcStatus{Pid: 2, SeccompMode: 2}},
 	}
 	opts := &Options{
-		Inspect: func(pid int) (runner.ProcessFilters, error) {
+		Inspect: func(pid int) (inspect.ProcessFilters, error) {
 			pf, ok := procs[pid]
 			if !ok {
 				return pf, errors.New("no such process")

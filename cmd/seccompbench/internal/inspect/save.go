@@ -11,6 +11,8 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/inspect"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // Save writes each filter of p as DIR/filter-NN.bpf (raw struct
@@ -56,14 +58,14 @@ func SaveStack(dir string, m report.InspectManifest, stack []*filters.Program, d
 // PidPolicies dumps the filters of process pid for `run --pid`: the stack
 // exactly as installed, oldest first, each filter named after the process
 // and its index, and described for the report. A process not in filter
-// mode gives an error wrapping runner.ErrNoFilterMode.
+// mode gives an error wrapping inspect.ErrNoFilterMode.
 func PidPolicies(pid int) ([]*filters.Program, []report.Policy, error) {
-	pf, err := runner.InspectProcess(pid)
+	pf, err := inspect.InspectProcess(pid)
 	if err != nil {
 		return nil, nil, fmt.Errorf("inspect pid %d: %w", pid, err)
 	}
-	if pf.SeccompMode != runner.SeccompModeFilter {
-		return nil, nil, fmt.Errorf("inspect pid %d: %w (Seccomp is %d)", pid, runner.ErrNoFilterMode, pf.SeccompMode)
+	if pf.SeccompMode != result.SeccompModeFilter {
+		return nil, nil, fmt.Errorf("inspect pid %d: %w (Seccomp is %d)", pid, inspect.ErrNoFilterMode, pf.SeccompMode)
 	}
 	if pf.DumpErr != nil {
 		return nil, nil, pf.DumpErr

@@ -1,6 +1,6 @@
 // Package jitcost gives commands the JIT memory of a filter stack: the
 // allocator model of internal/jitmem on this kernel, or a measurement by
-// runner.MeasureJITCharge (root), in the shapes run, compile, inspect and
+// jit.MeasureJITCharge (root), in the shapes run, compile, inspect and
 // budget report.
 package jitcost
 
@@ -11,7 +11,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/internal/jitmem"
 	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/jit"
 )
 
 // Figures is the JIT memory of a stack: per filter (oldest first), the
@@ -42,15 +42,15 @@ func Model(stack []*filters.Program, kernel string) Figures {
 }
 
 // Measure measures the JIT charge of stack by probe loads under a
-// lowered bpf_jit_limit (root only; runner.MeasureJITCharge), holding at
-// most what one probe fill can (runner.MaxMeasuredStack) and scaling to
+// lowered bpf_jit_limit (root only; jit.MeasureJITCharge), holding at
+// most what one probe fill can (jit.MaxMeasuredStack) and scaling to
 // the whole stack by the model's proportions. It returns the figures and
 // the measured current charge.
 func Measure(ctx context.Context, stack []*filters.Program, model Figures) (Figures, int64, error) {
 	n := len(stack)
 	var modelPrefix int64
 	for i, c := range model.PerFilter {
-		if modelPrefix+c > runner.MaxMeasuredStack && i > 0 {
+		if modelPrefix+c > jit.MaxMeasuredStack && i > 0 {
 			n = i
 			break
 		}
@@ -60,7 +60,7 @@ func Measure(ctx context.Context, stack []*filters.Program, model Figures) (Figu
 	for _, p := range stack[:n] {
 		raw = append(raw, p.Bytes())
 	}
-	m, err := runner.MeasureJITCharge(ctx, raw, modelPrefix)
+	m, err := jit.MeasureJITCharge(ctx, raw, modelPrefix)
 	if err != nil {
 		return model, -1, err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/chart"
 )
 
 // RunFormats are the output formats of `run`.
@@ -90,9 +91,9 @@ func RenderResult(format string, w, warn io.Writer, doc *report.Document) error 
 	case "benchstat":
 		return report.WriteBenchstat(w, warn, doc)
 	case "svg":
-		return report.WriteSVG(w, warn, doc)
+		return chart.WriteSVG(w, warn, doc)
 	case "png":
-		return report.WritePNG(w, warn, doc)
+		return chart.WritePNG(w, warn, doc)
 	}
 	return fmt.Errorf("render result: unknown format %q", format)
 }

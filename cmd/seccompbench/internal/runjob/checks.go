@@ -6,14 +6,14 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
 // resultWarnings are what the measured children and their analysis say
 // about the run: a noisy machine, an unpinned thread, an unverified filter
 // count, a --target-ci not reached.
-func resultWarnings(j *Job, samples []runner.Sample, res stats.Result, info runner.RunInfo) []string {
+func resultWarnings(j *Job, samples []result.Sample, res stats.Result, info result.RunInfo) []string {
 	var warnings []string
 	if out, n := res.OutlierCount(); n > 0 && float64(out) > 0.05*float64(n) {
 		advice := "means and t CIs suffer first: quiet the machine, add --trials, or use --robust (medians, bootstrap CIs)"
@@ -38,13 +38,13 @@ func resultWarnings(j *Job, samples []runner.Sample, res stats.Result, info runn
 	if len(samples) > 0 && samples[0].FiltersSeen < 0 {
 		warnings = append(warnings, "this kernel does not report Seccomp_filters in /proc (before Linux 5.9): the installed filter count could not be verified")
 	}
-	if j.TargetCI > 0 && (info.StopReason == runner.StopMaxTime || info.StopReason == runner.StopMaxTrials) {
+	if j.TargetCI > 0 && (info.StopReason == result.StopMaxTime || info.StopReason == result.StopMaxTrials) {
 		for _, f := range res.Fits {
 			if j.target().MetBy(f) {
 				continue
 			}
 			raise := "--max-time"
-			if info.StopReason == runner.StopMaxTrials {
+			if info.StopReason == result.StopMaxTrials {
 				raise = "--max-trials"
 			}
 			warnings = append(warnings, fmt.Sprintf("variant %q: --target-ci %s not reached (per-filter CI half-width %.2f ns after %d blocks, stopped by %s): the machine is too noisy for this precision in this budget; raise %s or quiet the machine",
@@ -124,7 +124,7 @@ func linearityIfHomogeneous(progs []*filters.Program, res stats.Result, variants
 
 // ForeignLoadWarning says how much of the measuring CPUs' time other
 // processes took while the children ran, and what to do about it.
-func ForeignLoadWarning(f runner.ForeignLoad) string {
+func ForeignLoadWarning(f result.ForeignLoad) string {
 	cpus := make([]string, len(f.CPUs))
 	for i, c := range f.CPUs {
 		cpus[i] = fmt.Sprint(c)

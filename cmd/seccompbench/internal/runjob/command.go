@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -14,7 +14,7 @@ import (
 // interval of the median over children) against what the command pays
 // while running (the cell's overhead over the 0-filter baseline, from
 // stats.Analyze). nil for the loops.
-func commandCostOf(j *Job, samples []runner.Sample, res stats.Result, info runner.RunInfo) *report.CommandCost {
+func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info result.RunInfo) *report.CommandCost {
 	cs := j.Workload.Command
 	if cs == nil || len(samples) == 0 {
 		return nil

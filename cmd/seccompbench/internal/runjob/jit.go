@@ -8,17 +8,18 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // jitSetup adds the JIT memory of the deepest stack (maxN filters of
 // variant v) to setup: modelled, or measured with --jit-measure, which also
 // records the measured charge in env. A failed measurement falls back to
 // the model and says so in the returned warning.
-func (j *Job) jitSetup(ctx context.Context, progs []*filters.Program, v runner.Variant, maxN int, setup *report.Setup, env *runner.Environment) (*report.Setup, string) {
+func (j *Job) jitSetup(ctx context.Context, progs []*filters.Program, v result.Variant, maxN int, setup *report.Setup, env *result.Environment) (*report.Setup, string) {
 	if maxN == 0 {
 		return setup, ""
 	}
-	deepest, err := runner.StackFor(progs, runner.Cell{Variant: v, Filters: maxN})
+	deepest, err := runner.StackFor(progs, result.Cell{Variant: v, Filters: maxN})
 	if err != nil {
 		return setup, ""
 	}

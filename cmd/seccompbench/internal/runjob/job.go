@@ -21,6 +21,8 @@ import (
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/notify"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -61,7 +63,7 @@ type Job struct {
 	// given (else a systemd unit's own loader applies). LoaderReason says
 	// why a unit's loader was chosen.
 	Loader       string
-	Loaders      []runner.Loader
+	Loaders      []result.Loader
 	LoaderSet    bool
 	LoaderReason string
 	Robust       bool
@@ -93,7 +95,7 @@ type Job struct {
 	Pid int
 	// Notify configures the notify workload's supervisor (--notify-sync,
 	// --notify-reply).
-	Notify runner.NotifyOptions
+	Notify notify.Options
 	// JITMeasure measures the deepest stack's JIT charge (--jit-measure,
 	// root: lowers bpf_jit_limit for moments) instead of modelling it.
 	JITMeasure bool
@@ -119,9 +121,9 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	clipped := j.clipCounts(progs, variants)
 	maxN := slices.Max(j.Counts)
 	// The smallest pad must fit; random pads that do not are left out of
-	// the deepest cells' range (runner.RunInfo.PadCaps).
+	// the deepest cells' range (result.RunInfo.PadCaps).
 	for _, v := range variants {
-		if _, err := runner.StackForPad(progs, runner.Cell{Variant: v, Filters: maxN}, j.smallestPad()); err != nil {
+		if _, err := runner.StackForPad(progs, result.Cell{Variant: v, Filters: maxN}, j.smallestPad()); err != nil {
 			return fmt.Errorf("check stack of %d filters (%s): %w", maxN, v, err)
 		}
 	}
@@ -225,7 +227,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 
 // runCPU is the CPU the run measured on, from the CPUs RunAdaptive locked
 // (-1: not pinned).
-func runCPU(info runner.RunInfo) int {
+func runCPU(info result.RunInfo) int {
 	if len(info.CPUs) == 0 {
 		return -1
 	}
@@ -233,20 +235,20 @@ func runCPU(info runner.RunInfo) int {
 }
 
 // variants are the cache variants --cache asks for.
-func (j *Job) variants() []runner.Variant {
+func (j *Job) variants() []result.Variant {
 	switch j.Cache {
 	case "on":
-		return []runner.Variant{runner.VariantOn}
+		return []result.Variant{result.VariantOn}
 	case "defeat":
-		return []runner.Variant{runner.VariantDefeat}
+		return []result.Variant{result.VariantDefeat}
 	}
-	return []runner.Variant{runner.VariantOn, runner.VariantDefeat}
+	return []result.Variant{result.VariantOn, result.VariantDefeat}
 }
 
 // clipCounts: with default counts, a long policy (docker-default fits 20
 // times) measures up to the deepest stack that fits instead of failing. It
 // returns the warning that says so, or "".
-func (j *Job) clipCounts(progs []*filters.Program, variants []runner.Variant) string {
+func (j *Job) clipCounts(progs []*filters.Program, variants []result.Variant) string {
 	if j.CountsSet {
 		return ""
 	}
@@ -265,7 +267,7 @@ func (j *Job) clipCounts(progs []*filters.Program, variants []runner.Variant) st
 }
 
 // config is the runner configuration of the job, and the variant names.
-func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants []runner.Variant) (runner.Config, []string) {
+func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants []result.Variant) (runner.Config, []string) {
 	// CPU -1 stays -1: runner.RunAdaptive takes the highest allowed CPU
 	// no other run has locked, so two runs never share a measuring CPU.
 	cfg := runner.Config{
@@ -279,7 +281,7 @@ func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants 
 	if j.TargetCI > 0 {
 		cfg.MaxTrials = j.MaxTrials
 		cfg.MaxTime = j.MaxTime
-		cfg.Stop = func(s []runner.Sample) bool {
+		cfg.Stop = func(s []result.Sample) bool {
 			return stats.PreciseEnough(Observations(s), vnames, j.Confidence, j.target())
 		}
 	}
@@ -321,7 +323,7 @@ func (j *Job) write(ios *cmdutil.IOStreams, doc *report.Document) error {
 
 // VariantNames are the names of variants, in order, as stats and the
 // report name them.
-func VariantNames(variants []runner.Variant) []string {
+func VariantNames(variants []result.Variant) []string {
 	var names []string
 	for _, v := range variants {
 		names = append(names, string(v))
@@ -331,7 +333,7 @@ func VariantNames(variants []runner.Variant) []string {
 
 // Observations converts measured children to stats observations, one per
 // child, keeping the install and control-loop times.
-func Observations(samples []runner.Sample) []stats.Observation {
+func Observations(samples []result.Sample) []stats.Observation {
 	obs := make([]stats.Observation, len(samples))
 	for i, s := range samples {
 		obs[i] = stats.Observation{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq, NsPerOp: s.NsPerOp, BaselineNs: s.BaselineNsPerOp,
@@ -342,7 +344,7 @@ func Observations(samples []runner.Sample) []stats.Observation {
 }
 
 // allPaired reports whether every child took its own baseline.
-func allPaired(samples []runner.Sample) bool {
+func allPaired(samples []result.Sample) bool {
 	for _, s := range samples {
 		if !(s.BaselineNsPerOp > 0) {
 			return false
@@ -354,7 +356,7 @@ func allPaired(samples []runner.Sample) bool {
 // maxFittingCount returns the largest filter count whose stack fits the
 // kernel's limits for every variant (the defeated programs are one
 // instruction longer).
-func maxFittingCount(progs []*filters.Program, variants []runner.Variant) int {
+func maxFittingCount(progs []*filters.Program, variants []result.Variant) int {
 	fit := -1
 	for _, v := range variants {
 		if n := filters.MaxStackCount(runner.VariantPrograms(progs, v)); fit < 0 || n < fit {

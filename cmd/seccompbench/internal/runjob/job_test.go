@@ -9,19 +9,19 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 func TestObservations(t *testing.T) {
-	s := runner.Sample{Cell: runner.Cell{Variant: runner.VariantDefeat, Filters: 4}, Block: 2, Seq: 9, NsPerOp: 123.5,
+	s := result.Sample{Cell: result.Cell{Variant: result.VariantDefeat, Filters: 4}, Block: 2, Seq: 9, NsPerOp: 123.5,
 		InstallNs: []int64{10, 20}, ControlBeforeNs: 1.5, ControlAfterNs: 1.75}
-	got := Observations([]runner.Sample{s})
+	got := Observations([]result.Sample{s})
 	o := got[0]
 	if len(got) != 1 || o.Variant != "defeat" || o.Filters != 4 || o.Block != 2 || o.Seq != 9 || o.NsPerOp != 123.5 ||
 		!slices.Equal(o.InstallNs, s.InstallNs) || o.ControlBeforeNs != 1.5 || o.ControlAfterNs != 1.75 {
 		t.Errorf("Observations = %+v, want every field of %+v", got, s)
 	}
-	if names := VariantNames([]runner.Variant{runner.VariantOn, runner.VariantDefeat}); !slices.Equal(names, []string{"on", "defeat"}) {
+	if names := VariantNames([]result.Variant{result.VariantOn, result.VariantDefeat}); !slices.Equal(names, []string{"on", "defeat"}) {
 		t.Errorf("VariantNames = %v", names)
 	}
 }
@@ -34,7 +34,7 @@ func TestClipCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	progs := []*filters.Program{p}
-	variants := []runner.Variant{runner.VariantOn, runner.VariantDefeat}
+	variants := []result.Variant{result.VariantOn, result.VariantDefeat}
 	fit := maxFittingCount(progs, variants)
 	tests := []struct {
 		name      string

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // placement is the job's pad choice: fixed with --pad, else random over
@@ -41,7 +42,7 @@ func reportPlacement(p runner.Placement) runner.Placement {
 func (j *Job) loaderName() string {
 	switch len(j.Loaders) {
 	case 0:
-		return string(runner.LoaderUnprivileged)
+		return string(result.LoaderUnprivileged)
 	case 1:
 		return string(j.Loaders[0])
 	}
@@ -50,12 +51,12 @@ func (j *Job) loaderName() string {
 
 // padCapWarnings says which cells drew their random pads from a smaller
 // range because larger ones would not fit MAX_INSNS_PER_PATH.
-func padCapWarnings(caps map[runner.Cell]int) []string {
-	var cells []runner.Cell
+func padCapWarnings(caps map[result.Cell]int) []string {
+	var cells []result.Cell
 	for c := range caps {
 		cells = append(cells, c)
 	}
-	slices.SortFunc(cells, func(a, b runner.Cell) int { return strings.Compare(a.String(), b.String()) })
+	slices.SortFunc(cells, func(a, b result.Cell) int { return strings.Compare(a.String(), b.String()) })
 	var out []string
 	for _, c := range cells {
 		out = append(out, fmt.Sprintf("%s: pads drawn from 0-%d only, since a larger pad takes the stack over MAX_INSNS_PER_PATH; that cell samples fewer program sizes", c, caps[c]))
@@ -65,7 +66,7 @@ func padCapWarnings(caps map[runner.Cell]int) []string {
 
 // LoaderNames are the names of loaders, in order, as stats and the report
 // name them.
-func LoaderNames(loaders []runner.Loader) []string {
+func LoaderNames(loaders []result.Loader) []string {
 	var names []string
 	for _, l := range loaders {
 		names = append(names, string(l))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // prog assembles ld [nr]; jeq nr -> ret; ret def.
@@ -51,7 +52,7 @@ func TestPredictWorkloadNotify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cache, _, err := predictWorkload([]*filters.Program{tt.p}, []runner.Variant{runner.VariantOn}, 1, tt.w)
+			cache, _, err := predictWorkload([]*filters.Program{tt.p}, []result.Variant{result.VariantOn}, 1, tt.w)
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // errPreflight is wrapped when the stack would kill or trap a syscall of the
@@ -85,12 +86,12 @@ func preflight(stack filters.Stack, arch *filters.Arch, w runner.Workload) (warn
 // preflight, then emulates the deepest stack of each variant on the
 // workload's syscalls (native arch, zero arguments) and predicts the action
 // cache for each.
-func predictWorkload(progs []*filters.Program, variants []runner.Variant, n int, w runner.Workload) ([]report.CacheVariant, []string, error) {
+func predictWorkload(progs []*filters.Program, variants []result.Variant, n int, w runner.Workload) ([]report.CacheVariant, []string, error) {
 	arch := cmdutil.NativeArch()
 	var out []report.CacheVariant
 	var warnings []string
 	for _, v := range variants {
-		stack, err := runner.StackFor(progs, runner.Cell{Variant: v, Filters: n})
+		stack, err := runner.StackFor(progs, result.Cell{Variant: v, Filters: n})
 		if err != nil {
 			return nil, nil, err
 		}

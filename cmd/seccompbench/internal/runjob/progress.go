@@ -5,8 +5,7 @@ import (
 	"io"
 
 	"github.com/schollz/progressbar/v3"
-
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // newProgress returns a runner progress callback that draws a progress bar
@@ -15,9 +14,9 @@ import (
 // (when the total is known) and ends with a newline when done == total.
 // Callers install it only when w is a terminal and --quiet is off, so
 // stdout stays clean for the report.
-func newProgress(w io.Writer) func(done, total int, c runner.Cell) {
+func newProgress(w io.Writer) func(done, total int, c result.Cell) {
 	var bar *progressbar.ProgressBar
-	return func(done, total int, c runner.Cell) {
+	return func(done, total int, c result.Cell) {
 		if bar == nil {
 			bar = progressbar.NewOptions(total,
 				progressbar.OptionSetWriter(w),

@@ -12,7 +12,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // openSources opens what the job measures: its policies, or the stack of
@@ -55,9 +55,9 @@ func openSources(ios *cmdutil.IOStreams, j *Job) ([]*filters.Program, []report.P
 		// The modeled stack is loaded as systemd loads it, unless --loader
 		// says otherwise.
 		if !j.LoaderSet {
-			j.Loaders = []runner.Loader{runner.LoaderUnprivileged}
+			j.Loaders = []result.Loader{result.LoaderUnprivileged}
 			if unit.Privileged {
-				j.Loaders = []runner.Loader{runner.LoaderPrivileged}
+				j.Loaders = []result.Loader{result.LoaderPrivileged}
 			}
 			j.LoaderReason = "loader follows the unit: " + unit.LoaderReason
 		} else {

@@ -15,6 +15,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/chart"
 )
 
 // Stack opens the policies for a host whose ABI is arch (nil:
@@ -110,17 +111,17 @@ func Costs(s filters.Stack, archName, order string) ([]*filters.Arch, []analysis
 
 // Plot is the plot of one ABI's costs (archName, the native ABI when "" or
 // unknown), in the given order; defeated says the cache was defeated.
-func Plot(s filters.Stack, costs []analysis.SyscallCost, archName, order string, defeated bool) *report.SimulatePlot {
+func Plot(s filters.Stack, costs []analysis.SyscallCost, archName, order string, defeated bool) *chart.SimulatePlot {
 	arch := cmdutil.NativeArch().Name
 	if a, err := filters.LookupArch(archName); archName != "" && err == nil {
 		arch = a.Name
 	}
-	p := &report.SimulatePlot{Arch: arch, Stack: report.StackText(s), Order: order, CacheDefeated: defeated}
+	p := &chart.SimulatePlot{Arch: arch, Stack: report.StackText(s), Order: order, CacheDefeated: defeated}
 	for _, c := range costs {
 		if c.Arch != arch {
 			continue
 		}
-		p.Bars = append(p.Bars, report.SyscallBar{Arch: c.Arch, Name: c.Name, Nr: c.Nr, Instructions: c.Executed,
+		p.Bars = append(p.Bars, chart.SyscallBar{Arch: c.Arch, Name: c.Name, Nr: c.Nr, Instructions: c.Executed,
 			Cached: c.Cached, Allowed: c.Action == filters.ActionAllow, Verdict: filters.RetText(c.Ret)})
 	}
 	return p

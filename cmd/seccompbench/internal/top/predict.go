@@ -8,7 +8,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	filteropt "github.com/seccompbench/seccompbench/filters/optimize"
 	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -38,7 +38,7 @@ func (w *Watcher) filters(p *report.TopProcess) {
 		n := st.SeccompFilters
 		p.Filters = &n
 	}
-	if st.SeccompMode != runner.SeccompModeFilter {
+	if st.SeccompMode != result.SeccompModeFilter {
 		return
 	}
 	d, ok := w.stacks[p.Pid]

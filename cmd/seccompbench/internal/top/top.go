@@ -18,8 +18,9 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/internal/kstack"
 	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/inspect"
 	"github.com/seccompbench/seccompbench/runner/live"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -69,7 +70,7 @@ type Options struct {
 	Sleep      func(ctx context.Context, d time.Duration) error
 	Kallsyms   func() ([]byte, error)
 	ProcCPU    func(pid int) (string, time.Duration, error)
-	Status     func(pid int) (runner.ProcStatus, error)
+	Status     func(pid int) (result.ProcStatus, error)
 	Dump       func(pid int) ([][]byte, error)
 	CgroupPids func(dir string) ([]int, error)
 	ListPids   func() ([]int, error)
@@ -98,10 +99,10 @@ func DefaultOptions() Options {
 		Sleep:      sleepCtx,
 		Kallsyms:   live.ReadKallsyms,
 		ProcCPU:    live.ProcCPU,
-		Status:     runner.ReadProcStatus,
-		Dump:       runner.DumpFilters,
+		Status:     inspect.ReadProcStatus,
+		Dump:       inspect.DumpFilters,
 		CgroupPids: live.CgroupPids,
-		ListPids:   runner.ListPids,
+		ListPids:   inspect.ListPids,
 	}
 }
 

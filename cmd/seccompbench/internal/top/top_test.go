@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/internal/kstack"
-	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/live"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 const fakeKallsyms = `ffffffff81000000 T _stext
@@ -104,8 +104,8 @@ func fakeOptions(t *testing.T) (*Options, *fakeSampler) {
 		return "loop", cpu, nil
 	}
 	o.ListPids = func() ([]int, error) { return []int{7}, nil }
-	o.Status = func(pid int) (runner.ProcStatus, error) {
-		return runner.ProcStatus{Pid: pid, SeccompMode: runner.SeccompModeFilter, SeccompFilters: 2}, nil
+	o.Status = func(pid int) (result.ProcStatus, error) {
+		return result.ProcStatus{Pid: pid, SeccompMode: result.SeccompModeFilter, SeccompFilters: 2}, nil
 	}
 	// ld [4] (arch); ret ALLOW: struct sock_filter, little-endian.
 	allow := []byte{0x20, 0, 0, 0, 4, 0, 0, 0, 0x06, 0, 0, 0, 0, 0, 0xff, 0x7f}

@@ -1,0 +1,17 @@
+package cmdutil
+
+import (
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// NewOCIResolution converts r to the "oci" object of JSON outputs; nil
+// for nil. (report never imports filters/oci, whose profile model links
+// golang.org/x/sys.)
+func NewOCIResolution(r *oci.Resolution) *report.OCIResolution {
+	if r == nil {
+		return nil
+	}
+	return &report.OCIResolution{Caps: append([]string{}, r.Caps...), CapsDefault: r.DefaultCaps, KernelVersion: r.KernelVersion,
+		KernelDefault: r.DefaultKernel, Arch: r.Arch, Text: r.String()}
+}

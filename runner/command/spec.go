@@ -1,0 +1,71 @@
+// Package command is the command workload: a whole program run R times
+// per child under the cell's stack. A timing child (TimingChild) forks
+// this binary as a wrapper (WrapperChild) for every run; the wrapper
+// installs the stack with SECCOMP_FILTER_FLAG_TSYNC and execs the command,
+// and the timing child reaps it with wait4(2). See docs/methodology.md,
+// "The command workload".
+package command
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Spec is the command workload: a whole program, run R times per
+// child under the cell's stack. See docs/methodology.md, "The command
+// workload", for why each run execs through a wrapper.
+type Spec struct {
+	// Argv is the command and its arguments; Argv[0] is looked up in the
+	// PATH of Env before the first child starts.
+	Argv []string
+	// Env is the command's environment; nil means the parent's.
+	Env []string
+	// Prepare, if not empty, is run with `sh -c` before every run (warm-up
+	// runs included), outside the stack and outside the timing. A prepare
+	// command that exits non-zero fails the cell.
+	Prepare string
+	// Warmup is the number of untimed runs per child before the timed
+	// ones (exactly this many; 0 is none).
+	Warmup int
+	// Runs is R, the timed runs per child; 0 calibrates it so that one
+	// child's runs take about TargetChild.
+	Runs int
+	// TargetChild is the calibration target for one child's timed runs
+	// (default 300 ms).
+	TargetChild time.Duration
+	// IgnoreFailure keeps a run that exits non-zero or is killed: it is
+	// timed and counted in CommandSample.Failed instead of failing the
+	// cell.
+	IgnoreFailure bool
+	// ShowOutput sends the command's standard output and error to the
+	// child's standard error (whose tail a child error shows) instead of
+	// /dev/null. Standard input is /dev/null either way.
+	ShowOutput bool
+
+	path string // Argv[0] resolved, set by Prepare
+}
+
+// Defaults of the command workload.
+const (
+	// DefaultTargetChild is Spec.TargetChild's default.
+	DefaultTargetChild = 300 * time.Millisecond
+	// MinRuns and MaxRuns bound a calibrated R.
+	MinRuns = 2
+	MaxRuns = 1000
+	// MinBlocks is how many blocks a command run completes before its
+	// time limit may stop it: two children per cell at least, so every
+	// cell has a spread.
+	MinBlocks = 2
+)
+
+// Check returns an error for an empty command or a negative count.
+func (s Spec) Check() error {
+	if len(s.Argv) == 0 || s.Argv[0] == "" {
+		return errors.New("command workload: no command: give it after --, e.g. --workload command -- find /usr/share -name x")
+	}
+	if s.Warmup < 0 || s.Runs < 0 {
+		return fmt.Errorf("command workload: negative warm-up (%d) or runs (%d)", s.Warmup, s.Runs)
+	}
+	return nil
+}

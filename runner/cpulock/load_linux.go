@@ -1,0 +1,134 @@
+package cpulock
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/seccompbench/seccompbench/runner/result"
+	"golang.org/x/sys/unix"
+)
+
+// Foreign-load watch. A lock keeps other seccompbench runs off a measuring
+// CPU, but not a build, a browser or a busy loop. So, around every child,
+// the parent reads the counters of the child's CPU in /proc/stat (man 5
+// proc; kernel fs/proc/stat.c: show_stat, in USER_HZ ticks) and the
+// child's own CPU time from wait4(2) (all its threads and the exec
+// workloads' programs it waited for). Busy time of the CPU beyond the
+// child's own time was taken by something else while the child measured.
+//
+// The estimate errs low, never high: the child's own time includes what
+// its other threads spent on other CPUs, and is all subtracted from the
+// measuring CPU's busy time. Tick accounting samples in 10 ms steps, so one
+// child's window is coarse but the sum over a run is not biased.
+
+// userHZ is the unit of /proc/stat's CPU counters: USER_HZ, 100 on every
+// Linux architecture (sysconf(_SC_CLK_TCK)).
+const userHZ = 100
+
+// Stat is one CPU's line of /proc/stat, in USER_HZ ticks.
+type Stat struct {
+	busy, total uint64
+}
+
+// parseCPUStat returns the counters of cpu from /proc/stat's contents:
+// the "cpuN" line's user nice system idle iowait irq softirq steal (guest
+// time is already part of user).
+func parseCPUStat(b []byte, cpu int) (Stat, error) {
+	key := []byte("cpu" + strconv.Itoa(cpu) + " ")
+	for line := range bytes.Lines(b) {
+		if !bytes.HasPrefix(line, key) {
+			continue
+		}
+		f := bytes.Fields(line[len(key):])
+		if len(f) < 4 {
+			return Stat{}, fmt.Errorf("/proc/stat: cpu%d has %d fields, want at least 4", cpu, len(f))
+		}
+		var v [8]uint64
+		for i := 0; i < len(v) && i < len(f); i++ {
+			n, err := strconv.ParseUint(string(f[i]), 10, 64)
+			if err != nil {
+				return Stat{}, fmt.Errorf("/proc/stat: cpu%d field %d: %w", cpu, i+1, err)
+			}
+			v[i] = n
+		}
+		user, nice, system, idle, iowait, irq, softirq, steal := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+		busy := user + nice + system + irq + softirq + steal
+		return Stat{busy: busy, total: busy + idle + iowait}, nil
+	}
+	return Stat{}, fmt.Errorf("/proc/stat: no line for cpu%d (offline?)", cpu)
+}
+
+// ReadStat reads cpu's counters from /proc/stat.
+func ReadStat(cpu int) (Stat, error) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return Stat{}, err
+	}
+	return parseCPUStat(b, cpu)
+}
+
+// Watch sums the foreign-load windows of a run's children; safe for
+// the parallel copies.
+type Watch struct {
+	mu          sync.Mutex
+	cpus        []int
+	children    int
+	busy, total uint64 // ticks
+	own         time.Duration
+}
+
+// Add records one child's window on cpu: the counters before and after
+// and the child's own CPU time.
+func (w *Watch) Add(cpu int, before, after Stat, own time.Duration) {
+	if w == nil || after.total < before.total || after.busy < before.busy {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !slices.Contains(w.cpus, cpu) {
+		w.cpus = append(w.cpus, cpu)
+	}
+	w.children++
+	w.busy += after.busy - before.busy
+	w.total += after.total - before.total
+	w.own += own
+}
+
+// Result returns the sums as a result.ForeignLoad, nil when nothing was watched.
+func (w *Watch) Result() *result.ForeignLoad {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.children == 0 {
+		return nil
+	}
+	return foreignLoad(slices.Sorted(slices.Values(w.cpus)), w.children, w.busy, w.total, w.own)
+}
+
+// foreignLoad converts tick sums and own CPU time into a result.ForeignLoad.
+func foreignLoad(cpus []int, children int, busyTicks, totalTicks uint64, own time.Duration) *result.ForeignLoad {
+	const tick = int64(time.Second / userHZ)
+	f := &result.ForeignLoad{CPUs: cpus, Children: children, WindowNs: int64(totalTicks) * tick,
+		BusyNs: int64(busyTicks) * tick, OwnNs: own.Nanoseconds()}
+	if f.WindowNs > 0 && f.BusyNs > f.OwnNs {
+		f.Share = float64(f.BusyNs-f.OwnNs) / float64(f.WindowNs)
+	}
+	return f
+}
+
+// SelfCPUTime is this process's CPU time so far, user plus system over
+// all its threads (getrusage(2) RUSAGE_SELF); 0 if it cannot be read.
+func SelfCPUTime() time.Duration {
+	var ru unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,127 @@
+package child
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/seccompbench/seccompbench/runner/result"
+)
+
+// Output is what a finished child left.
+type Output struct {
+	// Stdout is the child's standard output, trimmed of white space: its
+	// report.
+	Stdout []byte
+	// Stderr is the first 8 KiB of its standard error.
+	Stderr string
+	// Own is the child's CPU time, user plus system over all its threads
+	// and the descendants it waited for (wait4(2) rusage).
+	Own time.Duration
+}
+
+// Run starts one child of kind for cell c, writes spec (JSON) on its
+// standard input and returns its Output. The child
+// dies with the parent (PR_SET_PDEATHSIG) and is killed at timeout (at
+// least MinTimeout). extra files become the child's fds 3, 4, ...
+//
+// When ctx is done it returns ctx.Err(). A child that fails (killed,
+// non-zero exit, hung) gives an *Error naming the cell, with the reason
+// "died", "exited with status N" or the deadline; its Output is still
+// returned, and the caller may set a better reason from the report it
+// holds with Refine.
+func Run(ctx context.Context, kind string, timeout time.Duration, c result.Cell, spec []byte, extra ...*os.File) (Output, error) {
+	var o Output
+	exe, err := os.Executable()
+	if err != nil {
+		return o, fmt.Errorf("find own executable for re-exec: %w", err)
+	}
+	if timeout <= 0 {
+		timeout = MinTimeout
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, exe)
+	cmd.Env = Environ(kind)
+	cmd.Stdin = bytes.NewReader(spec)
+	cmd.ExtraFiles = extra
+	var out, stderr bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &limitedBuffer{max: 8 << 10, buf: &stderr}
+	// Its own process group: a Ctrl-C on the terminal reaches only the
+	// parent, which then kills the child's whole group (the exec
+	// workloads' programs too) and reports the interruption, instead of
+	// children dying first and looking like failures.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
+	cmd.Cancel = func() error {
+		if cmd.Process == nil {
+			return nil
+		}
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		return cmd.Process.Kill()
+	}
+	cmd.WaitDelay = time.Second
+	runErr := cmd.Run()
+	o.Stdout, o.Stderr = bytes.TrimSpace(out.Bytes()), stderr.String()
+	if cmd.ProcessState != nil {
+		o.Own = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	if ctx.Err() != nil {
+		return o, ctx.Err()
+	}
+	if runErr == nil {
+		return o, nil
+	}
+	ce := &Error{Cell: c, ExitCode: -1, Stderr: o.Stderr}
+	if cctx.Err() == context.DeadlineExceeded {
+		ce.Reason = fmt.Sprintf("no report within %s; killed (hung child: a filter may block a syscall the harness needs)", timeout)
+		ce.timedOut = true
+		return o, ce
+	}
+	var ee *exec.ExitError
+	if errors.As(runErr, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok {
+			if ws.Signaled() {
+				ce.Signal = ws.Signal()
+			} else {
+				ce.ExitCode = ws.ExitStatus()
+			}
+		}
+	}
+	if ce.Signal != 0 {
+		ce.Reason = "died"
+	} else {
+		ce.Reason = fmt.Sprintf("exited with status %d", ce.ExitCode)
+	}
+	return o, ce
+}
+
+// Refine calls fix with the *Error in err when the child ended by itself
+// (not at its deadline), so that the caller can replace the generic
+// reason with what the child reported.
+func Refine(err error, fix func(*Error)) {
+	var ce *Error
+	if errors.As(err, &ce) && !ce.timedOut {
+		fix(ce)
+	}
+}
+
+// limitedBuffer keeps the first max bytes written to it.
+type limitedBuffer struct {
+	max int
+	buf *bytes.Buffer
+}
+
+// Write keeps what fits under max and reports all of p written, so the
+// child never blocks on a full stderr pipe.
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.max - l.buf.Len(); room > 0 {
+		l.buf.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}

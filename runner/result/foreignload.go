@@ -1,0 +1,30 @@
+package result
+
+// ForeignLoadWarnShare is the share of the measuring CPU's time taken by
+// other processes above which a result should carry a warning: 5 % of a
+// CPU slows a timed loop enough to move per-filter costs of a few ns.
+const ForeignLoadWarnShare = 0.05
+
+// ForeignLoad says how much of the measuring CPUs' time other processes
+// took while the children of a run were alive.
+type ForeignLoad struct {
+	// CPUs are the watched CPUs.
+	CPUs []int `json:"cpus"`
+	// Children is the number of children watched.
+	Children int `json:"children"`
+	// WindowNs is the wall time watched: each child's lifetime on its
+	// CPU, summed, in ns (a multiple of the 10 ms tick).
+	WindowNs int64 `json:"window_ns"`
+	// BusyNs is the time the CPUs were busy in that window (user, nice,
+	// system, irq, softirq and steal by the hypervisor), in ns.
+	BusyNs int64 `json:"busy_ns"`
+	// OwnNs is the CPU time of the children themselves, in ns.
+	OwnNs int64 `json:"own_ns"`
+	// Share is max(0, BusyNs-OwnNs)/WindowNs: the fraction of the
+	// measuring CPUs' time that other processes (or the hypervisor) took,
+	// a lower bound.
+	Share float64 `json:"share"`
+}
+
+// Large reports whether Share reaches ForeignLoadWarnShare.
+func (f ForeignLoad) Large() bool { return f.Share >= ForeignLoadWarnShare }
