@@ -17,19 +17,23 @@ import (
 // SchemaVersion is the version of the JSON result document.
 const SchemaVersion = 1
 
-// Document is the JSON result of `seccompbench run` (schema_version 1, keys
-// fixed by DESIGN.md; more may be added). All times are nanoseconds per op
-// unless a key says otherwise.
+// Document is the JSON result of `seccompbench run` (kind "run",
+// schema_version 1; keys fixed by docs/json.md, more may be added; schema
+// docs/schema/run.schema.json). All times are nanoseconds per op unless a
+// key says otherwise.
 type Document struct {
-	SchemaVersion int                `json:"schema_version"`
-	Partial       bool               `json:"partial"`
-	Tool          Tool               `json:"tool"`
-	Command       string             `json:"command,omitempty"`
-	Created       time.Time          `json:"created"`
-	Environment   runner.Environment `json:"environment"`
-	Config        Config             `json:"config"`
-	Results       []CellResult       `json:"results"`
-	Fits          []Fit              `json:"fits"`
+	SchemaVersion int `json:"schema_version"`
+	// Kind is KindRun; absent in results written before kinds existed,
+	// which readers still accept (docs/json.md).
+	Kind        Kind               `json:"kind"`
+	Partial     bool               `json:"partial"`
+	Tool        Tool               `json:"tool"`
+	Command     string             `json:"command,omitempty"`
+	Created     time.Time          `json:"created"`
+	Environment runner.Environment `json:"environment"`
+	Config      Config             `json:"config"`
+	Results     []CellResult       `json:"results"`
+	Fits        []Fit              `json:"fits"`
 	// LoaderDiffs compares the loaders' per-filter costs (run --loader
 	// both): one entry per variant.
 	LoaderDiffs []LoaderDiff   `json:"loader_diffs,omitempty"`
@@ -386,6 +390,7 @@ type Input struct {
 func Build(in Input) *Document {
 	d := &Document{
 		SchemaVersion: SchemaVersion,
+		Kind:          KindRun,
 		Partial:       in.Partial,
 		Tool:          in.Tool,
 		Command:       in.Command,

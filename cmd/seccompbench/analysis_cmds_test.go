@@ -152,13 +152,20 @@ func TestSimulateRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var doc map[string][]map[string]any
+		var doc struct {
+			Kind     string           `json:"kind"`
+			Stack    []map[string]any `json:"stack"`
+			Syscalls []map[string]any `json:"syscalls"`
+		}
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
-		sc := doc["syscalls"]
-		if len(sc) != 1 || len(doc["stack"]) != 3 {
-			t.Fatalf("got %d syscalls, %d filters; want 1, 3", len(sc), len(doc["stack"]))
+		if doc.Kind != "simulate" {
+			t.Errorf("kind %q, want simulate", doc.Kind)
+		}
+		sc := doc.Syscalls
+		if len(sc) != 1 || len(doc.Stack) != 3 {
+			t.Fatalf("got %d syscalls, %d filters; want 1, 3", len(sc), len(doc.Stack))
 		}
 		for _, key := range []string{"name", "nr", "arch", "action", "errno", "cached", "instructions", "per_filter"} {
 			if _, ok := sc[0][key]; !ok {

@@ -100,7 +100,7 @@ func compareRun(opts *CompareOptions) error {
 	for i, path := range opts.Files {
 		d, err := cmdutil.ReadDocument(path, "result")
 		if err != nil {
-			return err
+			return fmt.Errorf("compare: %w", err)
 		}
 		docs = append(docs, report.NamedDocument{Name: names[i], Doc: d})
 	}

@@ -114,7 +114,7 @@ func inspectRun(opts *InspectOptions) error {
 	}
 	out := c.Reports()
 	if opts.Format == "json" {
-		if err := report.WriteInspectJSON(opts.IO.Out, out); err != nil {
+		if err := report.WriteInspectJSON(opts.IO.Out, out, c.Skipped); err != nil {
 			return err
 		}
 	} else {

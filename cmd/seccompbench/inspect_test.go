@@ -97,11 +97,15 @@ func TestInspectRunJSON(t *testing.T) {
 	if err := inspectRun(opts); err != nil {
 		t.Fatal(err)
 	}
-	var got []map[string]any
-	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+	var doc struct {
+		Kind      string           `json:"kind"`
+		Processes []map[string]any `json:"processes"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0]["pid"] != 42.0 || got[0]["seccomp_mode"] != 2.0 {
+	got := doc.Processes
+	if doc.Kind != "inspect" || len(got) != 1 || got[0]["pid"] != 42.0 || got[0]["seccomp_mode"] != 2.0 {
 		t.Fatalf("got %v", got)
 	}
 	fs := got[0]["filters"].([]any)
@@ -168,10 +172,11 @@ func TestInspectRunErrorsAndAll(t *testing.T) {
 		if err := inspectRun(opts); err != nil {
 			t.Fatalf("--all must not fail on processes it may not read: %v", err)
 		}
-		var got []report.InspectProcess
-		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		var doc report.InspectDoc
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
+		got := doc.Processes
 		var pids []int
 		for _, j := range got {
 			pids = append(pids, j.Pid)

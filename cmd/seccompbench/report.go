@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -112,6 +113,9 @@ func reportRun(opts *ReportOptions) error {
 			return fmt.Errorf("read result: %w", err)
 		}
 		e, err := report.ReadFleetEntry(names[i], data)
+		if errors.Is(err, report.ErrWrongKind) {
+			return fmt.Errorf("report: %s is %w", path, err)
+		}
 		if err != nil {
 			return fmt.Errorf("read result %s: %w", path, err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/report"
 )
 
 // Exit codes of the command, one table for every command (docs/limits.md,
@@ -158,7 +159,9 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	// A usage error: a bad flag or argument, or an input of a kind this
 	// command does not take (formats.ErrUnsupportedFormat; the message
 	// names what takes it), whichever command found it.
-	if cmdutil.IsFlagError(err) || errors.Is(err, formats.ErrUnsupportedFormat) {
+	// A JSON document of the wrong kind (report.ErrWrongKind: a compare
+	// document given to report) is such an input too.
+	if cmdutil.IsFlagError(err) || errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, report.ErrWrongKind) {
 		fmt.Fprintln(stderr, "Run 'seccompbench --help' or 'seccompbench COMMAND --help' for usage.")
 		return exitUsage
 	}

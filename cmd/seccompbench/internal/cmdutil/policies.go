@@ -219,13 +219,18 @@ func OpenPolicies(specs []string, o formats.OpenOptions) ([]*filters.Program, []
 }
 
 // ReadDocument reads a run result (`run --format json`) from path; what
-// names the file in errors ("result", "calibration").
+// names the file in errors ("result", "calibration"). A JSON document of
+// another kind gives an error wrapping report.ErrWrongKind, e.g. "b.json
+// is a compare document, want a run result" (a usage error: exit 2).
 func ReadDocument(path, what string) (*report.Document, error) {
 	data, err := filters.ReadInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", what, err)
 	}
 	d, err := report.ReadJSON(bytes.NewReader(data))
+	if errors.Is(err, report.ErrWrongKind) {
+		return nil, fmt.Errorf("%s is %w", path, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s %s: %w", what, path, err)
 	}
