@@ -6,6 +6,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 )
 
 func TestNewCmdRunNotifyFlags(t *testing.T) {
@@ -111,9 +113,9 @@ func TestParseNotifyReply(t *testing.T) {
 		{"errno:4095", 4095, false}, {"errno:4096", 0, true}, {"errno:-1", 0, true}, {"errno:x", 0, true}, {"", 0, true},
 	}
 	for _, tt := range tests {
-		got, err := parseNotifyReply(tt.in)
+		got, err := runjob.ParseNotifyReply(tt.in)
 		if got != tt.want || (err != nil) != tt.err {
-			t.Errorf("parseNotifyReply(%q) = %d, %v; want %d, error %v", tt.in, got, err, tt.want, tt.err)
+			t.Errorf("runjob.ParseNotifyReply(%q) = %d, %v; want %d, error %v", tt.in, got, err, tt.want, tt.err)
 		}
 	}
 }

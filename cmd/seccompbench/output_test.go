@@ -49,7 +49,7 @@ func TestNewCmdRunOutputs(t *testing.T) {
 func TestRunWritesEveryFormat(t *testing.T) {
 	dir := t.TempDir()
 	names := []string{"r.json", "r.md", "r.csv", "r.bench", "r.svg", "r.png", "r.txt"}
-	args := []string{"run", "--filters", "0,1,2", "--trials", "2", "--iterations", "200", "--samples", "2", "--cache", "defeat", "--workload", "getpid", "-q"}
+	args := []string{"run", "--filters", "0,1,2", "--trials", "2", "--iterations", "200", "--samples", "2", "--cache", "defeat", "--workload", "getpid"}
 	for _, n := range names {
 		args = append(args, "-o", filepath.Join(dir, n))
 	}

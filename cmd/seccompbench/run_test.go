@@ -259,7 +259,7 @@ func TestRunSetupAndControlFields(t *testing.T) {
 func TestRunClipsDefaultCounts(t *testing.T) {
 	patho := "../../testdata/policies/pathological.yaml" // 31 copies fit
 	var out, errb bytes.Buffer
-	code := run([]string{"run", patho, "--cache", "on", "--trials", "2", "--iterations", "50", "--samples", "1", "--format", "json", "-q"}, strings.NewReader(""), &out, &errb)
+	code := run([]string{"run", patho, "--cache", "on", "--trials", "2", "--iterations", "50", "--samples", "1", "--format", "json"}, strings.NewReader(""), &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
