@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,6 +14,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/jitcost"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"
@@ -25,8 +28,10 @@ import (
 type CompileOptions struct {
 	IO *cmdutil.IOStreams
 
-	Policy   string
-	Format   string
+	Policy string
+	// Out are --format (text, raw or json) and -o; Specs what to write.
+	Out      output.Flags
+	Specs    []output.Spec
 	Compiler string
 	// SystemdStack is a unit file whose modeled filter stack is printed
 	// instead of a policy ("-": standard input).
@@ -86,7 +91,7 @@ architecture per directive, in systemd's order), with a count per
 directive, ending with "N filters". --save DIR writes the compiled
 filters as DIR/filter-NN.bpf (raw, oldest first) plus DIR/manifest.json
 (directive, arch and instructions of each), the layout inspect --save
-writes, so run, simulate and bubblewrap can use them.`,
+writes, so run, simulate and bubblewrap can use them.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench compile default
   seccompbench compile testdata/policies/denylist.yaml --format raw > filter.bpf
   seccompbench compile docker-default --compiler libseccomp
@@ -110,10 +115,9 @@ writes, so run, simulate and bubblewrap can use them.`,
 			if len(args) == 1 {
 				opts.Policy = args[0]
 			}
-			switch opts.Format {
-			case "text", "raw", "json":
-			default:
-				return cmdutil.FlagErrorf("--format: %q is not text, raw or json", opts.Format)
+			var err error
+			if opts.Specs, err = opts.Out.Resolve(compileFormats, cmd.Flags().Changed("format")); err != nil {
+				return err
 			}
 			if _, err := scmp.ParseCompiler(opts.Compiler); err != nil {
 				return cmdutil.FlagErrorf("--compiler: %q is not native or libseccomp", opts.Compiler)
@@ -131,13 +135,16 @@ writes, so run, simulate and bubblewrap can use them.`,
 			return compileRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Format, "format", "text", "output format: text, raw or json")
+	output.AddFlags(cmd.Flags(), &opts.Out, compileFormats, "text", "the filter")
 	cmd.Flags().StringVar(&opts.Compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (needs a -tags libseccomp build)")
 	cmd.Flags().StringVar(&opts.SystemdStack, "systemd-stack", "", "print the filter stack systemd installs for the unit `FILE`")
 	cmd.Flags().StringVar(&opts.Save, "save", "", "also write the filters as raw BPF plus manifest.json into `DIR`, as inspect --save does")
 	cmdutil.AddLoadFlags(cmd.Flags(), &opts.Load)
 	return cmd
 }
+
+// compileFormats are the output formats of `compile`.
+var compileFormats = []string{"text", "raw", "json"}
 
 // systemdArch reports whether the systemd model (x86_64 only) fits o's
 // host: --arch left out (the model is x86_64's whatever this machine
@@ -173,7 +180,7 @@ func compileSystemdStack(opts *CompileOptions, name string, data []byte, comp sc
 			layouts[other.String()] = total(u2)
 		}
 	}
-	if opts.Format == "raw" {
+	if slices.ContainsFunc(opts.specs(), func(s output.Spec) bool { return s.Format == "raw" }) {
 		return cmdutil.FlagErrorf("--format raw: a systemd stack is several filters; use --format text or json, or --save DIR for one raw file per filter")
 	}
 	if opts.Save != "" {
@@ -181,10 +188,17 @@ func compileSystemdStack(opts *CompileOptions, name string, data []byte, comp sc
 			return err
 		}
 	}
-	if opts.Format == "json" {
-		return report.WriteSystemdStackJSON(opts.IO.Out, unit, comp, layouts)
-	}
-	return report.WriteSystemdStackText(opts.IO.Out, unit, comp, layouts)
+	return output.WriteEach(opts.specs(), opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
+		if format == "json" {
+			return report.WriteSystemdStackJSON(w, unit, comp, layouts)
+		}
+		return report.WriteSystemdStackText(w, unit, comp, layouts)
+	})
+}
+
+// specs are the outputs to write (output.Or).
+func (opts *CompileOptions) specs() []output.Spec {
+	return output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text"))
 }
 
 // saveStack writes src's filters to opts.Save in inspect --save's
@@ -320,16 +334,23 @@ func compileRun(opts *CompileOptions) error {
 	// The JIT memory the filter takes once loaded, predicted from its size.
 	ji := runner.ReadJITInfo()
 	jit := jitcost.Estimate(jitcost.Model([]*filters.Program{p}, ji.Kernel), ji.Limit)
-	switch opts.Format {
-	case "raw":
-		if _, err := opts.IO.Out.Write(p.Bytes()); err != nil {
-			return fmt.Errorf("write filter: %w", err)
+	return output.WriteEach(opts.specs(), opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
+		switch format {
+		case "raw":
+			return writeRaw(w, p)
+		case "json":
+			return report.WriteCompileJSON(w, p, comp, layouts, jit)
 		}
-		return nil
-	case "json":
-		return report.WriteCompileJSON(opts.IO.Out, p, comp, layouts, jit)
+		return report.WriteCompileText(w, p, comp, layouts, jit)
+	})
+}
+
+// writeRaw writes p as an array of struct sock_filter.
+func writeRaw(w io.Writer, p *filters.Program) error {
+	if _, err := w.Write(p.Bytes()); err != nil {
+		return fmt.Errorf("write filter: %w", err)
 	}
-	return report.WriteCompileText(opts.IO.Out, p, comp, layouts, jit)
+	return nil
 }
 
 // layoutsOf compiles an OCI profile with every compiler built in.

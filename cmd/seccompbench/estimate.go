@@ -113,9 +113,7 @@ func estimateRun(opts *EstimateOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if opts.Specs == nil {
-		opts.Specs = []output.Spec{{Format: opts.Format}}
-	}
+	opts.Specs = output.Or(opts.Specs, opts.Format)
 	// Refuse an unwritable -o before calibrating, not after.
 	if err := output.Check(opts.Specs); err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
@@ -27,10 +28,10 @@ func TestNewCmdInspectFlags(t *testing.T) {
 		check   func(*InspectOptions) bool
 	}{
 		{"12 34", "", func(o *InspectOptions) bool {
-			return fmt.Sprint(o.Pids) == "[12 34]" && !o.All && o.Format == "table" && len(o.Syscalls) == len(defaultInspectSyscalls)
+			return fmt.Sprint(o.Pids) == "[12 34]" && !o.All && o.Out.Format == "table" && len(o.Syscalls) == len(defaultInspectSyscalls)
 		}},
 		{"--all --disasm --format json --syscalls read,write", "", func(o *InspectOptions) bool {
-			return o.All && o.Disasm && o.Format == "json" && fmt.Sprint(o.Syscalls) == "[read write]"
+			return o.All && o.Disasm && o.Out.Format == "json" && fmt.Sprint(o.Syscalls) == "[read write]"
 		}},
 		{"12 --save out", "", func(o *InspectOptions) bool { return o.Save == "out" }},
 		{"", "give PIDs or --all", nil},
@@ -77,7 +78,7 @@ func fakeProcesses(t *testing.T) (map[int]runner.ProcessFilters, [][]byte) {
 
 func newInspectOpts(t *testing.T, procs map[int]runner.ProcessFilters) (*InspectOptions, *bytes.Buffer, *bytes.Buffer) {
 	ios, _, out, errOut := cmdutil.TestIOStreams()
-	return &InspectOptions{IO: ios, Format: "json", Options: inspect.Options{
+	return &InspectOptions{IO: ios, Out: output.Flags{Format: "json"}, Options: inspect.Options{
 		Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }, Syscalls: []string{"getppid", "getpid"},
 		Inspect: func(pid int) (runner.ProcessFilters, error) {
 			pf, ok := procs[pid]
@@ -155,7 +156,7 @@ func TestInspectRunErrorsAndAll(t *testing.T) {
 	t.Run("explicit", func(t *testing.T) {
 		opts, out, _ := newInspectOpts(t, procs)
 		opts.Pids = []int{43, 99}
-		opts.Format = "table"
+		opts.Out.Format = "table"
 		err := inspectRun(opts)
 		if !errors.Is(err, inspect.ErrInspect) {
 			t.Fatalf("got %v, want ErrInspect", err)

@@ -134,7 +134,8 @@ func formatOf(formats []string, format string, formatSet, single bool, p string)
 	}
 	switch {
 	case formatSet || isDevice(p):
-		// A device or pipe (/dev/stdout) has no extension to read.
+		// A device or pipe (/dev/stdout) has no extension to read; a
+		// directory is refused by Check, which says so.
 		return format, nil
 	case known:
 		return "", cmdutil.FlagErrorf("-o %s: this command writes %s, not %s; use --format to write one of those to %s", p, strings.Join(formats, ", "), cands[0], p)
@@ -142,11 +143,11 @@ func formatOf(formats []string, format string, formatSet, single bool, p string)
 	return "", cmdutil.FlagErrorf("-o %s: cannot tell the format from the extension %q; use one of %s, or say it with --format", p, ext, extsOf(formats))
 }
 
-// isDevice reports whether p exists and is not a regular file or
-// directory: a device or a named pipe.
+// isDevice reports whether p exists and is not a regular file: a device,
+// a named pipe or a directory.
 func isDevice(p string) bool {
 	fi, err := os.Stat(p)
-	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
+	return err == nil && !fi.Mode().IsRegular()
 }
 
 // RenderResult writes doc to w in format. Machine formats (csv, benchstat,
@@ -330,4 +331,13 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// Or returns specs, or, when there are none (options not parsed from a
+// command line, as tests build them), stdout in format.
+func Or(specs []Spec, format string) []Spec {
+	if len(specs) == 0 {
+		return []Spec{{Format: format}}
+	}
+	return specs
 }

@@ -30,9 +30,9 @@ const (
 // other flags.
 type Flags struct {
 	Counts, Workload, Syscall, TargetCI, Compiler, NotifyReply string
-	PathDirs                                                    int
-	CPUWait                                                     time.Duration
-	Load                                                        cmdutil.LoadFlags
+	PathDirs                                                   int
+	CPUWait                                                    time.Duration
+	Load                                                       cmdutil.LoadFlags
 	// Command holds the command workload's flags; its Argv is what follows
 	// "--".
 	Command runner.CommandSpec
