@@ -11,7 +11,7 @@ import (
 )
 
 // InspectFilter is one filter in `inspect --format json` (keys fixed by
-// DESIGN.md: index, instructions, sha256; index 0 = oldest).
+// docs/json.md: index, instructions, sha256; index 0 = oldest).
 type InspectFilter struct {
 	Index        int    `json:"index"`
 	Instructions int    `json:"instructions"`
@@ -92,7 +92,7 @@ type InspectAnalysis struct {
 }
 
 // InspectProcess is one process in `inspect --format json` (keys fixed by
-// DESIGN.md: pid, seccomp_mode, filters). SeccompMode is -1 when the
+// docs/json.md: pid, seccomp_mode, filters). SeccompMode is -1 when the
 // process could not be read at all.
 type InspectProcess struct {
 	Pid            int              `json:"pid"`

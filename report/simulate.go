@@ -12,7 +12,7 @@ import (
 )
 
 // SimulateSyscall is one syscall in `simulate --format json` (keys fixed by
-// DESIGN.md: name, nr, arch, action, errno, cached, instructions,
+// docs/json.md: name, nr, arch, action, errno, cached, instructions,
 // per_filter).
 type SimulateSyscall struct {
 	Name         string   `json:"name"`

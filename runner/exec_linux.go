@@ -114,8 +114,8 @@ func execChildCmd(ctx context.Context, timeout time.Duration, c Cell, spec child
 }
 
 // childEnviron is the parent's environment plus the child marker and the
-// runtime settings of the DESIGN.md recipe: no asynchronous preemption, no
-// GC.
+// runtime settings of the recipe in docs/limits.md ("The Go-runtime
+// trap"): no asynchronous preemption, no GC.
 func childEnviron() []string {
 	env := []string{childEnv + "=" + childProtocol}
 	godebug := "asyncpreemptoff=1,updatemaxprocs=0"

@@ -6,7 +6,8 @@ import (
 	"github.com/seccompbench/seccompbench/internal/boundary"
 )
 
-// TestImports enforces the package boundary of DESIGN.md: runner measures
+// TestImports enforces runner's package boundary (docs/architecture.md,
+// "Allowed imports"): runner measures
 // and hands samples on; it never imports report (which formats its
 // results) nor cmd (no package does). It may import filters and stats.
 func TestImports(t *testing.T) {
