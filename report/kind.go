@@ -138,7 +138,8 @@ func DetectKind(data []byte) (kind Kind, version int, legacy bool, err error) {
 		var s string
 		if json.Unmarshal(k, &s) == nil && s != "" {
 			if lk, ok := legacyKinds[s]; ok {
-				return lk, version, true, nil
+				// An old spelling of a kind is a kind all the same.
+				return lk, version, false, nil
 			}
 			return Kind(s), version, false, nil
 		}
