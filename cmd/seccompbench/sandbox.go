@@ -46,7 +46,7 @@ program under a policy (strace -c -f seccompbench sandbox ...), or as a
 long-running process with a known stack for inspect and run --pid.
 
 Once COMMAND starts, the exit status is COMMAND's own; before that,
-seccompbench's:`+cmdutil.ExitStatusHelp(""),
+seccompbench's:` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench sandbox default --filters 8 -- sleep 1000 &
   seccompbench inspect $!
   seccompbench sandbox testdata/policies/large-allowlist.yaml --defeat-cache -- git status`,
