@@ -99,15 +99,23 @@ func commandText(ew *errWriter, d *Document) {
 		ew.printf("  %s, %d filters: install %s [%s, %s] once per process, running %s [%s, %s] per run, CPU %s per run: ",
 			s.Variant, s.Filters, durationText(s.InstallNs), durationText(s.InstallCILowNs), durationText(s.InstallCIHighNs),
 			signed(s.RunningNs), signed(s.RunningCILowNs), signed(s.RunningCIHighNs), signed(s.CPUAddedNs))
-		what := "the running cost dominates (a long-running process)"
-		if s.Dominant == "install" {
-			what = "the install dominates (a short-lived process)"
-		}
-		if !s.Clear {
-			what += ", though their intervals overlap"
-		}
-		ew.printf("%s, install %.0f%% of the total\n", what, 100*s.InstallShare)
+		ew.printf("%s, install %.0f%% of the total\n", dominanceText(s.Dominant, s.Clear), 100*s.InstallShare)
 	}
+}
+
+// dominanceText says which of install and running cost dominates, only
+// when their intervals do not overlap (clear); otherwise that neither
+// does, and which centre is larger.
+func dominanceText(dominant string, clear bool) string {
+	switch {
+	case clear && dominant == "install":
+		return "the install dominates (a short-lived process)"
+	case clear:
+		return "the running cost dominates (a long-running process)"
+	case dominant == "install":
+		return "neither dominates by these intervals, which overlap (the install's centre is the larger)"
+	}
+	return "neither dominates by these intervals, which overlap (the running cost's centre is the larger)"
 }
 
 // durationText formats ns with a unit that keeps 3-4 significant digits: "812

@@ -24,7 +24,7 @@ func TestCommandText(t *testing.T) {
 		"1 timed runs did not exit 0 (kept: --ignore-failure)",
 		"2 timed runs flagged as outliers within their child",
 		"defeat, 16 filters: install 1.2 ms [1.1 ms, 1.3 ms] once per process, running +50.0 ms [+36.0 ms, +64.0 ms] per run, CPU +49.0 ms per run: the running cost dominates (a long-running process), install 2% of the total",
-		"on, 16 filters: install 1.2 ms [1.1 ms, 1.3 ms] once per process, running +500.0 µs [-200.0 µs, +1.4 ms] per run, CPU -1.5 µs per run: the install dominates (a short-lived process), though their intervals overlap, install 71% of the total",
+		"on, 16 filters: install 1.2 ms [1.1 ms, 1.3 ms] once per process, running +500.0 µs [-200.0 µs, +1.4 ms] per run, CPU -1.5 µs per run: neither dominates by these intervals, which overlap (the install's centre is the larger), install 71% of the total",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())
@@ -48,7 +48,7 @@ func TestWriteEstimateCommandText(t *testing.T) {
 	c := &EstimateCommand{Argv: []string{"find", "/usr/share", "-name", "x"}, Filters: 16, Variant: "defeat", Trials: 10, RunsPerChild: 2,
 		BaselineRunNs: 150e6, PredictedAddedNs: 39e6, PredictedCILowNs: 36e6, PredictedCIHighNs: 42e6, CalibrationCILowNs: 37e6, CalibrationCIHighNs: 41e6,
 		MeasuredAddedNs: 50e6, MeasuredCILowNs: 36e6, MeasuredCIHighNs: 64e6, MeasuredCPUAddedNs: 49e6, MeasuredCPUCILowNs: 45e6, MeasuredCPUCIHighNs: 53e6,
-		Ratio: 0.78, ErrorPct: -22, Covered: false, InstallNs: 1.2e6, InstallShare: 1.2 / 51.2, Dominant: "running"}
+		Ratio: 0.78, ErrorPct: -22, Covered: false, InstallNs: 1.2e6, InstallShare: 1.2 / 51.2, Dominant: "running", DominantClear: true}
 	var b bytes.Buffer
 	WriteEstimateCommandText(&b, c)
 	for _, want := range []string{

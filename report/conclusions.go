@@ -63,6 +63,10 @@ func inconclusiveAdvice(c stats.Conclusion, unit string, div float64, trials int
 func controlConclusion(c Control, ssb string, trials int) string {
 	con := stats.Conclude(c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh, ControlNoisePct)
 	switch {
+	case math.IsNaN(c.SlowdownPct):
+		return "no control-loop comparison: the control loop was not timed before and after installing (see the warnings)"
+	case math.IsNaN(c.SlowdownPctLow) || math.IsNaN(c.SlowdownPctHigh):
+		return "no interval for the control loop's change (too few children), so this run says nothing about a mitigation's slowdown"
 	case c.SlowdownPctLow > ControlNoisePct:
 		v := "installing filters slowed code that makes no syscall, beyond run-to-run noise: a mitigation's cost (e.g. speculative store bypass), not filter evaluation"
 		if ssb != "" {
@@ -81,9 +85,16 @@ func controlConclusion(c Control, ssb string, trials int) string {
 }
 
 // perFilterConclusion is the clause of Explain about a fit's per-filter
-// cost, starting with "; ".
+// cost, starting with "; ". A cost or interval that could not be
+// estimated yields no conclusion, only that sentence.
 func perFilterConclusion(fit Fit, conf float64, trials int) string {
 	u := unitFor(fit.BaselineNs)
+	switch {
+	case math.IsNaN(fit.PerFilterNs):
+		return "; no per-filter cost could be estimated from this run (see the warnings)"
+	case math.IsNaN(fit.PerFilterCILowNs) || math.IsNaN(fit.PerFilterCIHighNs):
+		return fmt.Sprintf("; the per-filter cost came out at %.2f %s with no interval (too few children: see the warnings), so this run supports no conclusion about it", u.v(fit.PerFilterNs), u.name)
+	}
 	ci := fmt.Sprintf("%.0f%% CI [%.2f, %.2f]", conf*100, u.v(fit.PerFilterCILowNs), u.v(fit.PerFilterCIHighNs))
 	m := PerFilterMargin(fit.BaselineNs)
 	con := stats.Conclude(fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs, m)
@@ -120,13 +131,67 @@ func entryConclusion(fit Fit, conf float64, trials int) string {
 }
 
 // cacheSupported reports whether the variant's measurement supports the
-// emulator's prediction that the cache serves its syscalls: the fitted
-// per-filter cost is negligible. No fit: nothing to contradict it.
-func cacheSupported(fit *Fit) bool {
-	if fit == nil {
-		return true
+// emulator's prediction that the cache serves its syscalls: the kernel
+// has the action cache and the fitted per-filter cost is negligible. No
+// fit, or one with no interval, confirms nothing.
+func cacheSupported(d *Document, fit *Fit) bool {
+	if fit == nil || kernelLacksCache(d) {
+		return false
 	}
 	return stats.Conclude(fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs, PerFilterMargin(fit.BaselineNs)).Verdict == stats.Negligible
+}
+
+// kernelLacksCache reports whether the document's kernel release (uname
+// -r) predates the seccomp action cache, Linux 5.11 (kernel/seccomp.c:
+// seccomp_cache_prepare). An unparsable release reports false.
+func kernelLacksCache(d *Document) bool {
+	var major, minor int
+	if _, err := fmt.Sscanf(d.Environment.Kernel, "%d.%d", &major, &minor); err != nil {
+		return false
+	}
+	return major < 5 || major == 5 && minor < 11
+}
+
+// anyPaired reports whether a fit of d adjusted for the children's own
+// baselines, so that the relative figures exist.
+func anyPaired(d *Document) bool {
+	for _, f := range d.Fits {
+		if f.Paired {
+			return true
+		}
+	}
+	return false
+}
+
+// relCells formats a fit's relative per-filter cost and its interval for
+// a table: "+0.262x" and "[0.251, 0.273]", or "n/a" and "-" when the fit
+// is unpaired or has no interval.
+func relCells(f Fit) (center, ci string) {
+	if !f.Paired || math.IsNaN(f.PerFilterRel) {
+		return "n/a", "-"
+	}
+	center = fmt.Sprintf("%+.3fx", num(f.PerFilterRel))
+	if math.IsNaN(f.PerFilterRelCILow) || math.IsNaN(f.PerFilterRelCIHigh) {
+		return center, "-"
+	}
+	return center, fmt.Sprintf("[%.3f, %.3f]", num(f.PerFilterRelCILow), num(f.PerFilterRelCIHigh))
+}
+
+// relativeClause states a paired fit's per-filter cost as a fraction of
+// the bare op measured in the same children, starting with "; " ("" when
+// the fit is unpaired or the fraction undefined), and how far the host's
+// speed moved over the run.
+func relativeClause(d *Document, fit Fit, conf float64) string {
+	if !fit.Paired || math.IsNaN(fit.PerFilterRel) || math.IsNaN(fit.PerFilterRelCILow) {
+		return ""
+	}
+	u := unitFor(fit.BaselineNs)
+	s := fmt.Sprintf("; relative to the bare op measured in the same children (%s %s), %+.3f× %s per filter (%.0f%% CI [%.3f, %.3f]), a figure the host's speed does not move",
+		u.f0(fit.BareNs), u.name, num(fit.PerFilterRel), d.Config.Workload, conf*100, num(fit.PerFilterRelCILow), num(fit.PerFilterRelCIHigh))
+	if !math.IsNaN(fit.BareSegmentSDPct) {
+		s += fmt.Sprintf(" (the bare op moved by ±%.1f %% between blocks of this run; a host that is faster or slower for a whole run moves the ns figures by as much and this one not)", num(fit.BareSegmentSDPct))
+	}
+	return s
 }
 
 // NegativeCells returns one sentence per variant whose cells measured

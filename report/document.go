@@ -14,13 +14,18 @@ import (
 	"github.com/seccompbench/seccompbench/stats"
 )
 
-// SchemaVersion is the version of the JSON result document.
-const SchemaVersion = 1
+// SchemaVersion is the version of the JSON result document. Version 2
+// writes an undefined number (an interval from one child, an entry cost
+// without 0-filter children, a ratio with nothing to divide by) as null
+// where version 1 wrote 0, and adds the paired children's baselines and
+// the relative per-filter figures; docs/reading-results.md says what
+// changed for readers. ReadJSON reads both.
+const SchemaVersion = 2
 
 // Document is the JSON result of `seccompbench run` (kind "run",
-// schema_version 1; keys fixed by docs/json.md, more may be added; schema
+// schema_version 2; keys fixed by docs/json.md, more may be added; schema
 // docs/schema/run.schema.json). All times are nanoseconds per op unless a
-// key says otherwise.
+// key says otherwise. Undefined numbers are NaN in memory and null in JSON.
 type Document struct {
 	SchemaVersion int `json:"schema_version"`
 	// Kind is KindRun; absent in results written before kinds existed,
@@ -74,12 +79,16 @@ type Config struct {
 	Iterations uint64   `json:"iterations"`
 	// SamplesPerChild is the number of timed samples each child takes; its
 	// value is their median.
-	SamplesPerChild int     `json:"samples_per_child"`
-	Seed            uint64  `json:"seed"`
-	Confidence      float64 `json:"confidence"`
-	CPU             int     `json:"cpu"`
-	SpecAllow       bool    `json:"spec_allow"`
-	Robust          bool    `json:"robust"`
+	SamplesPerChild int `json:"samples_per_child"`
+	// Paired reports that every child also timed the workload before
+	// installing its stack (children[].baseline_ns_per_op), and the fits
+	// adjust for it (docs/methodology.md, "Paired children").
+	Paired     bool    `json:"paired"`
+	Seed       uint64  `json:"seed"`
+	Confidence float64 `json:"confidence"`
+	CPU        int     `json:"cpu"`
+	SpecAllow  bool    `json:"spec_allow"`
+	Robust     bool    `json:"robust"`
 	// Pad is the number of unreachable instructions appended to every
 	// filter (run --pad), 0 for none.
 	Pad int `json:"pad,omitempty"`
@@ -160,6 +169,11 @@ type Child struct {
 	// NsPerOp is the child's value: the median of its timed samples, in ns
 	// per op.
 	NsPerOp float64 `json:"ns_per_op"`
+	// BaselineNsPerOp is the child's own baseline: the median of the
+	// same samples timed before it installed its stack, in ns per op;
+	// AddedNsPerOp is NsPerOp minus it. Both null in an unpaired run.
+	BaselineNsPerOp float64 `json:"baseline_ns_per_op"`
+	AddedNsPerOp    float64 `json:"added_ns_per_op"`
 	// InstallNsTotal is the summed duration of the child's seccomp(2) calls,
 	// in ns (0 for no filters).
 	InstallNsTotal int64 `json:"install_ns_total"`
@@ -216,8 +230,30 @@ type Fit struct {
 	PlacementSDNs float64 `json:"placement_sd_ns"`
 	// Placements is the number of distinct pads among the fit's children
 	// with filters.
-	Placements int      `json:"placements"`
-	Warnings   []string `json:"warnings,omitempty"`
+	Placements int `json:"placements"`
+	// BlockSDNs is the between-block standard deviation of the per-filter
+	// cost in ns/op per filter (stats.Fit.BlockSD): how much it moved
+	// between parts of the run; the CI includes this variance. Blocks is
+	// the number of blocks. Null with one block.
+	BlockSDNs float64 `json:"block_sd_ns"`
+	Blocks    int     `json:"blocks"`
+	// Paired reports that the fit adjusted for each child's own baseline.
+	Paired bool `json:"paired"`
+	// PerFilterRel is the per-filter cost as a fraction of the bare op
+	// measured in the same children (0.35: each filter adds 0.35× the
+	// syscall's own cost), with its CI; EntryRel likewise. BareNs is that
+	// bare op, the mean of the children's own baselines in ns/op, and
+	// BareSegmentSDPct how much its block means moved over the run, in
+	// percent of it. All null in an unpaired run.
+	PerFilterRel       float64  `json:"per_filter_rel"`
+	PerFilterRelCILow  float64  `json:"per_filter_rel_ci_low"`
+	PerFilterRelCIHigh float64  `json:"per_filter_rel_ci_high"`
+	EntryRel           float64  `json:"entry_rel"`
+	EntryRelCILow      float64  `json:"entry_rel_ci_low"`
+	EntryRelCIHigh     float64  `json:"entry_rel_ci_high"`
+	BareNs             float64  `json:"bare_ns"`
+	BareSegmentSDPct   float64  `json:"bare_segment_sd_pct"`
+	Warnings           []string `json:"warnings,omitempty"`
 }
 
 // LoaderDiff is the per-filter cost of loader A minus that of loader B for
@@ -420,25 +456,36 @@ func Build(in Input) *Document {
 		d.Results = append(d.Results, CellResult{
 			Variant: c.Variant, Loader: c.Loader, Filters: c.Filters, N: s.N, Pads: pads,
 			CapSysAdmin: capOf[[3]string{c.Variant, c.Loader, fmt.Sprint(c.Filters)}],
-			MeanNs:      finite(s.Mean), MedianNs: finite(s.Median), StddevNs: finite(s.StdDev),
-			CILowNs: finite(s.Lo), CIHighNs: finite(s.Hi),
-			OverheadNs: finite(o.Delta), OverheadCILowNs: finite(o.Lo), OverheadCIHighNs: finite(o.Hi),
-			OverheadPct: finite(o.Pct), OverheadPctLow: finite(o.PctLo), OverheadPctHigh: finite(o.PctHi),
-			OverheadP: finite(o.P), Outliers: c.Outliers, SamplesNs: c.Samples,
+			MeanNs:      s.Mean, MedianNs: s.Median, StddevNs: s.StdDev,
+			CILowNs: s.Lo, CIHighNs: s.Hi,
+			OverheadNs: o.Delta, OverheadCILowNs: o.Lo, OverheadCIHighNs: o.Hi,
+			OverheadPct: o.Pct, OverheadPctLow: o.PctLo, OverheadPctHigh: o.PctHi,
+			OverheadP: o.P, Outliers: c.Outliers, SamplesNs: c.Samples,
 			Warnings: append(append([]string{}, s.Warnings...), o.Warnings...),
 		})
 	}
 	for _, f := range in.Result.Fits {
 		d.Fits = append(d.Fits, Fit{
-			Variant: f.Variant, PerFilterNs: finite(f.PerFilter), PerFilterCILowNs: finite(f.PerFilterLo), PerFilterCIHighNs: finite(f.PerFilterHi),
-			EntryNs: finite(f.Entry), EntryCILowNs: finite(f.EntryLo), EntryCIHighNs: finite(f.EntryHi),
-			BaselineNs: finite(f.Baseline), DriftNsPerChild: finite(f.Drift), R2: finite(f.R2), N: f.N, Warnings: f.Warnings,
-			Loader: f.Loader, PlacementSDNs: finite(f.PlacementSD), Placements: f.Pads,
+			Variant: f.Variant, PerFilterNs: f.PerFilter, PerFilterCILowNs: f.PerFilterLo, PerFilterCIHighNs: f.PerFilterHi,
+			EntryNs: f.Entry, EntryCILowNs: f.EntryLo, EntryCIHighNs: f.EntryHi,
+			BaselineNs: f.Baseline, DriftNsPerChild: f.Drift, R2: f.R2, N: f.N, Warnings: f.Warnings,
+			Loader: f.Loader, PlacementSDNs: f.PlacementSD, Placements: f.Pads,
+			BlockSDNs: f.BlockSD, Blocks: f.Blocks, Paired: f.Paired,
+			PerFilterRel: f.PerFilterRel, PerFilterRelCILow: f.PerFilterRelLo, PerFilterRelCIHigh: f.PerFilterRelHi,
+			EntryRel: f.EntryRel, EntryRelCILow: f.EntryRelLo, EntryRelCIHigh: f.EntryRelHi,
+			BareNs: f.BareNs, BareSegmentSDPct: 100 * f.BareSegmentSD,
 		})
+	}
+	for i := range d.Fits {
+		if f := &d.Fits[i]; !f.Paired {
+			nan := math.NaN()
+			f.PerFilterRel, f.PerFilterRelCILow, f.PerFilterRelCIHigh = nan, nan, nan
+			f.EntryRel, f.EntryRelCILow, f.EntryRelCIHigh, f.BareNs, f.BareSegmentSDPct = nan, nan, nan, nan, nan
+		}
 	}
 	for _, ld := range in.Result.LoaderDiffs {
 		d.LoaderDiffs = append(d.LoaderDiffs, LoaderDiff{Variant: ld.Variant, A: ld.A, B: ld.B,
-			PerFilterDiffNs: finite(ld.Delta), CILowNs: finite(ld.Lo), CIHighNs: finite(ld.Hi), P: finite(ld.P),
+			PerFilterDiffNs: ld.Delta, CILowNs: ld.Lo, CIHighNs: ld.Hi, P: ld.P,
 			Significant: ld.Significant(), Warnings: ld.Warnings})
 	}
 	for _, s := range in.Samples {
@@ -447,8 +494,12 @@ func Build(in Input) *Document {
 			inst += ns
 		}
 		c := Child{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq,
-			NsPerOp: finite(s.NsPerOp), InstallNsTotal: inst, CPU: s.CPU, FiltersSeen: s.FiltersSeen,
-			Loader: string(s.Loader), Pad: s.Pad, CapSysAdmin: s.CapSysAdmin}
+			NsPerOp: s.NsPerOp, InstallNsTotal: inst, CPU: s.CPU, FiltersSeen: s.FiltersSeen,
+			Loader: string(s.Loader), Pad: s.Pad, CapSysAdmin: s.CapSysAdmin,
+			BaselineNsPerOp: math.NaN(), AddedNsPerOp: math.NaN()}
+		if s.BaselineNsPerOp > 0 {
+			c.BaselineNsPerOp, c.AddedNsPerOp = s.BaselineNsPerOp, s.NsPerOp-s.BaselineNsPerOp
+		}
 		if s.Caps.Eff|s.Caps.Prm|s.Caps.Bnd != 0 {
 			c.CapEff = fmt.Sprintf("%016x", s.Caps.Eff)
 		}
@@ -474,21 +525,13 @@ func Build(in Input) *Document {
 		return a.Filters < b.Filters
 	})
 	sort.SliceStable(d.Children, func(i, j int) bool { return d.Children[i].Seq < d.Children[j].Seq })
-	for i := range d.Drift {
-		dr := &d.Drift[i]
-		dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh = finite(dr.SlopeNsPerChild), finite(dr.SlopeCILow), finite(dr.SlopeCIHigh)
-		dr.OverRunNs, dr.P = finite(dr.OverRunNs), finite(dr.P)
-	}
+	// Undefined numbers stay NaN (null in JSON): the verdicts and
+	// sentences below must see that they are missing.
 	for i := range d.Control {
 		c := &d.Control[i]
-		c.BeforeNs, c.AfterNs = finite(c.BeforeNs), finite(c.AfterNs)
-		c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh = finite(c.SlowdownPct), finite(c.SlowdownPctLow), finite(c.SlowdownPctHigh)
 		if c.Verdict == "" {
 			c.Verdict = controlVerdict(*c, d)
 		}
-	}
-	if st := d.Setup; st != nil {
-		st.PerFilterNs, st.PerFilterCILowNs, st.PerFilterCIHiNs, st.StackNs = finite(st.PerFilterNs), finite(st.PerFilterCILowNs), finite(st.PerFilterCIHiNs), finite(st.StackNs)
 	}
 	d.CommandWorkload = in.CommandWorkload.copyFinite()
 	d.Warnings = append(d.Warnings, in.Result.Warnings...)

@@ -55,9 +55,10 @@ type EstimateCommand struct {
 	// measured in percent.
 	Ratio    float64 `json:"ratio"`
 	ErrorPct float64 `json:"error_pct"`
-	// Covered reports that the stated interval contains the measured
-	// center; CoveredByCalibration the same for the calibration-only
-	// interval.
+	// Covered means one thing: the stated interval (calibration, model
+	// error on the per-syscall part, per-process term) contains the
+	// measured centre. CoveredByCalibration is the same test against the
+	// calibration-only interval; Overlap (below) is not coverage.
 	Covered              bool `json:"covered"`
 	CoveredByCalibration bool `json:"covered_by_calibration_ci"`
 	// CPURatio, CPUErrorPct and CPUCovered are the same comparison
@@ -74,10 +75,13 @@ type EstimateCommand struct {
 	// InstallNs is what installing the stack costs once per process
 	// (median seccomp(2) time), not part of either added time;
 	// InstallShare is install / (install + measured added), and Dominant
-	// says which of the two is larger: "install" or "running".
-	InstallNs    float64 `json:"install_ns"`
-	InstallShare float64 `json:"install_share"`
-	Dominant     string  `json:"dominant"`
+	// says which of the two has the larger centre: "install" or "running".
+	// DominantClear reports that their intervals do not overlap: only
+	// then does the text say that one dominates.
+	InstallNs     float64 `json:"install_ns"`
+	InstallShare  float64 `json:"install_share"`
+	Dominant      string  `json:"dominant"`
+	DominantClear bool    `json:"dominant_clear"`
 }
 
 // Finite returns a copy of c with NaN and infinities replaced by 0 so that
@@ -125,10 +129,6 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
 		verdict = "NOT covered"
 	}
 	fmt.Fprintf(w, "  against CPU      %.2f (error %+.1f%%), %s: the filters' work is CPU time; wall and CPU differ when the command's processes overlap or wait\n", c.CPURatio, c.CPUErrorPct, verdict)
-	what := "the running cost dominates (a long-running process)"
-	if c.Dominant == "install" {
-		what = "the install dominates (a short-lived process)"
-	}
 	fmt.Fprintf(w, "  install          %s once per process, not in either added time: %s, install %.0f%% of the total\n",
-		durationText(c.InstallNs), what, 100*c.InstallShare)
+		durationText(c.InstallNs), dominanceText(c.Dominant, c.DominantClear), 100*c.InstallShare)
 }

@@ -61,7 +61,9 @@ func explainFit(d *Document, v string, fit *Fit) string {
 			b.WriteString(notifyRoundTrip(d, v))
 		}
 		switch {
-		case len(cached) > 0 && len(uncached) == 0 && cacheSupported(fit):
+		case len(cached) > 0 && kernelLacksCache(d):
+			fmt.Fprintf(&b, "%s %s allowed unconditionally by every filter, which the action cache of Linux 5.11 and later serves without running them; this kernel (%s) has no action cache, so every filter runs on every syscall", list(cached), verbFor(cached, "is", "are"), d.Environment.Kernel)
+		case len(cached) > 0 && len(uncached) == 0 && cacheSupported(d, fit):
 			fmt.Fprintf(&b, "%s %s allowed unconditionally by every filter: the kernel's action cache skips the filters", list(cached), verbFor(cached, "is", "are"))
 		case len(cached) > 0 && len(uncached) == 0:
 			fmt.Fprintf(&b, "%s %s allowed unconditionally by every filter, so the kernel's action cache should skip the filters, but this run's per-filter cost cannot confirm it", list(cached), verbFor(cached, "is", "are"))
@@ -84,6 +86,7 @@ func explainFit(d *Document, v string, fit *Fit) string {
 			b.WriteString("; too few filter counts ≥ 1 to fit a per-filter cost")
 		} else {
 			b.WriteString(perFilterConclusion(*fit, d.Config.Confidence, runTrials(d)))
+			b.WriteString(relativeClause(d, *fit, d.Config.Confidence))
 			b.WriteString(entryConclusion(*fit, d.Config.Confidence, runTrials(d)))
 			b.WriteString(placementClause(d, fit))
 			b.WriteString(loaderClause(d, fit))

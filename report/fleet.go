@@ -113,8 +113,10 @@ type FleetRow struct {
 	Mitigations string `json:"mitigations"`
 	Variant     string `json:"variant"`
 	// Cache is "cached" when the action cache serves every workload
-	// syscall under the variant's deepest stack, "not cached" when none,
-	// "partly", or "" when the result has no prediction.
+	// syscall under the variant's deepest stack and the fit's per-filter
+	// cost confirms it, "cached, unconfirmed" when the fit does not, "not
+	// cached" when none, "partly", "no cache (kernel < 5.11)", or "" when
+	// the result has no prediction.
 	Cache             string  `json:"cache"`
 	Confidence        float64 `json:"confidence"`
 	BaselineNs        float64 `json:"baseline_ns"`
@@ -171,7 +173,7 @@ func BuildFleet(entries []FleetEntry) (*Fleet, error) {
 			f.Groups[gi].Rows = append(f.Groups[gi].Rows, FleetRow{
 				Result: e.Name, Host: d.Environment.Hostname, Kernel: d.Environment.Kernel, CPUModel: d.Environment.CPUModel,
 				Loader: loader, Mitigations: fleetMitigations(d, e.CmdlineMitigations), Variant: fit.Variant,
-				Cache: fleetCache(d, fit.Variant), Confidence: d.Config.Confidence, BaselineNs: fit.BaselineNs,
+				Cache: fleetCache(d, &d.Fits[i]), Confidence: d.Config.Confidence, BaselineNs: fit.BaselineNs,
 				PerFilterNs: fit.PerFilterNs, PerFilterCILowNs: fit.PerFilterCILowNs, PerFilterCIHighNs: fit.PerFilterCIHighNs,
 				EntryNs: fit.EntryNs, EntryCILowNs: fit.EntryCILowNs, EntryCIHighNs: fit.EntryCIHighNs,
 				Children: fit.N, Partial: d.Partial, ForeignLoad: foreign,
@@ -244,11 +246,18 @@ func fleetMitigations(d *Document, cmdline []string) string {
 }
 
 // fleetCache says whether the action cache served the workload's syscalls
-// for variant v.
-func fleetCache(d *Document, v string) string {
+// for fit's variant: "cached" only when the emulator predicts it for every
+// syscall and the fit's per-filter cost confirms it (cacheSupported);
+// "cached, unconfirmed" when the prediction stands alone, "no cache
+// (kernel < 5.11)" on a kernel without the cache.
+func fleetCache(d *Document, fit *Fit) string {
+	v := fit.Variant
 	for _, cv := range d.Cache {
 		if cv.Variant != v || len(cv.Syscalls) == 0 {
 			continue
+		}
+		if kernelLacksCache(d) {
+			return "no cache (kernel < 5.11)"
 		}
 		n := 0
 		for _, s := range cv.Syscalls {
@@ -258,6 +267,9 @@ func fleetCache(d *Document, v string) string {
 		}
 		switch n {
 		case len(cv.Syscalls):
+			if !cacheSupported(d, fit) {
+				return "cached, unconfirmed"
+			}
 			return "cached"
 		case 0:
 			return "not cached"

@@ -9,13 +9,16 @@ import (
 
 // JSON has no NaN or ±Inf, and encoding/json refuses them. Undefined
 // numbers (stats returns NaN, e.g. for an interval from one sample) reach
-// JSON one of two ways, by the type of the field:
+// JSON as null, one of two ways, by the type of the field:
 //
 //   - a field typed *float64 is null: Nullable (estimate output, whose
 //     schema has always allowed null);
-//   - a field typed float64 in the result document (schema_version 1) and
-//     the comparison is 0, beside a warning or Known = false that says the
-//     number is missing: finite. Readers of schema 1 expect a number there.
+//   - a float64 field of the result document's structs (schema_version 2)
+//     stays NaN in memory and is null in JSON (nullnan.go). Schema 1
+//     wrote 0 there; ReadJSON still reads such documents.
+//
+// Other outputs (the comparison, the fleet) still write 0 beside a
+// warning or Known = false that says the number is missing: finite.
 
 // WriteIndentedJSON writes v as JSON indented by two spaces, ending with a
 // newline: the shape of every JSON output.

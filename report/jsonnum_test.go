@@ -10,8 +10,8 @@ import (
 )
 
 // TestJSONUndefinedNumbers: an undefined number never breaks a JSON output;
-// it is null in a *float64 field and 0 in a float64 field of the result
-// document.
+// it is null, in a *float64 field and in a float64 field of the result
+// document (schema_version 2), and reads back as NaN.
 func TestJSONUndefinedNumbers(t *testing.T) {
 	nan := math.NaN()
 	t.Run("estimate", func(t *testing.T) {
@@ -35,8 +35,23 @@ func TestJSONUndefinedNumbers(t *testing.T) {
 		if err := WriteJSON(&b, doc); err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(b.String(), "NaN") || !strings.Contains(b.String(), `"ci_low_ns": 0`) {
-			t.Errorf("undefined numbers are not 0:\n%s", b.String())
+		for _, want := range []string{`"ci_low_ns": null`, `"per_filter_ci_low_ns": null`, `"r2": null`, `"stack_ns": null`, `"per_filter_rel": null`} {
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("undefined number is not null: no %s in\n%s", want, b.String())
+			}
+		}
+		if strings.Contains(b.String(), "NaN") || strings.Contains(b.String(), `"per_filter_ci_low_ns": 0`) {
+			t.Errorf("an undefined number is NaN or 0:\n%s", b.String())
+		}
+		back, err := ReadJSON(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := back.Fits[0].PerFilterCILowNs; !math.IsNaN(got) {
+			t.Errorf("per_filter_ci_low_ns null reads back as %v, want NaN", got)
+		}
+		if got := back.Setup.PerFilterNs; got != 5 {
+			t.Errorf("setup per_filter_ns reads back as %v, want 5", got)
 		}
 	})
 }

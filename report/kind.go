@@ -34,11 +34,13 @@ const (
 	KindOptimize     Kind = "optimize"
 	KindEquiv        Kind = "equiv"
 	KindManifest     Kind = "stack-manifest"
+	// KindTop is `top --duration D --format json`: one sampled window.
+	KindTop Kind = "top"
 )
 
 // Kinds lists every kind of JSON document, in the order of docs/json.md.
 var Kinds = []Kind{KindRun, KindCompare, KindReport, KindEstimate, KindSimulate, KindInspect,
-	KindCompile, KindCompileStack, KindLint, KindBudget, KindMerge, KindOptimize, KindEquiv, KindManifest}
+	KindCompile, KindCompileStack, KindLint, KindBudget, KindMerge, KindOptimize, KindEquiv, KindManifest, KindTop}
 
 // ContractVersion is the schema_version of every JSON document but the
 // run result's (SchemaVersion, also 1 today): each kind's version moves
@@ -158,6 +160,8 @@ func shapeKind(top map[string]json.RawMessage) Kind {
 		return true
 	}
 	switch {
+	case has("window_ns", "processes"):
+		return KindTop
 	case has("filters", "captured"):
 		return KindManifest
 	case has("config", "results"):

@@ -53,15 +53,25 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	if len(d.Fits) > 0 {
 		ew.printf("## Per-filter model\n\n")
 		ew.printf("`ns/op(N) = baseline + entry + N × per-filter` for N ≥ 1, fitted by least squares over every child of the variant, with a linear drift term. *Entry* is the one-off cost of having any filter at all (BPF dispatch); *per-filter* is what each further filter adds.\n\n")
-		ew.printf("| variant | per-filter ns/op | %.0f %% CI | entry ns/op | %.0f %% CI | baseline ns/op | R² | children |\n", pct, pct)
-		ew.printf("|---|--:|--:|--:|--:|--:|--:|--:|\n")
+		rel := anyPaired(d)
+		relHead, relRule := "", ""
+		if rel {
+			relHead, relRule = fmt.Sprintf(" × bare %s | %.0f %% CI |", d.Config.Workload, pct), "--:|--:|"
+		}
+		ew.printf("| variant | per-filter ns/op | %.0f %% CI |%s entry ns/op | %.0f %% CI | baseline ns/op | R² | children |\n", pct, relHead, pct)
+		ew.printf("|---|--:|--:|%s--:|--:|--:|--:|--:|\n", relRule)
 		for _, f := range d.Fits {
 			name := f.Variant
 			if d.Config.Loader == "both" && f.Loader != "" {
 				name += ", " + f.Loader
 			}
-			ew.printf("| %s | %.2f | [%.2f, %.2f] | %.1f | [%.1f, %.1f] | %.1f | %.3f | %d |\n", name, num(f.PerFilterNs), num(f.PerFilterCILowNs), num(f.PerFilterCIHighNs),
-				num(f.EntryNs), num(f.EntryCILowNs), num(f.EntryCIHighNs), num(f.BaselineNs), num(f.R2), f.N)
+			relCols := ""
+			if rel {
+				c, ci := relCells(f)
+				relCols = " " + c + " | " + ci + " |"
+			}
+			ew.printf("| %s | %.2f | [%.2f, %.2f] |%s %.1f | [%.1f, %.1f] | %.1f | %.3f | %d |\n", name, num(f.PerFilterNs), num(f.PerFilterCILowNs), num(f.PerFilterCIHighNs),
+				relCols, num(f.EntryNs), num(f.EntryCILowNs), num(f.EntryCIHighNs), num(f.BaselineNs), num(f.R2), f.N)
 		}
 		ew.printf("\n")
 		for _, f := range d.Fits {

@@ -36,8 +36,8 @@ func ReadJSON(r io.Reader) (*Document, error) {
 	if d.SchemaVersion == 0 {
 		return nil, fmt.Errorf("decode result: no schema_version: not the JSON of seccompbench run; write one with run --format json or -o result.json")
 	}
-	if d.SchemaVersion != SchemaVersion {
-		return nil, fmt.Errorf("decode result: schema_version %d, want %d", d.SchemaVersion, SchemaVersion)
+	if d.SchemaVersion != SchemaVersion && d.SchemaVersion != 1 {
+		return nil, fmt.Errorf("decode result: schema_version %d, want 1 or %d", d.SchemaVersion, SchemaVersion)
 	}
 	return &d, nil
 }
@@ -137,15 +137,24 @@ func WriteTable(w io.Writer, d *Document) error {
 		ew.printf("\nmodel: %s/op(N) = baseline + entry + N x per-filter, for N >= 1 (least squares over children, drift term included)\n", u.name)
 		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 		placed := d.Config.Placement == "random"
+		rel := anyPaired(d)
+		relHead := ""
+		if rel {
+			relHead = fmt.Sprintf("x bare %s\t%.0f%% CI\t", d.Config.Workload, pct)
+		}
 		if placed {
-			fmt.Fprintf(tw, "variant\tper-filter %s\t%.0f%% CI\tplacement ±%s\tentry %s\t%.0f%% CI\tR²\t\n", u.name, pct, u.name, u.name, pct)
+			fmt.Fprintf(tw, "variant\tper-filter %s\t%.0f%% CI\t%splacement ±%s\tentry %s\t%.0f%% CI\tR²\t\n", u.name, pct, relHead, u.name, u.name, pct)
 		} else {
-			fmt.Fprintf(tw, "variant\tper-filter %s\t%.0f%% CI\tentry %s\t%.0f%% CI\tR²\t\n", u.name, pct, u.name, pct)
+			fmt.Fprintf(tw, "variant\tper-filter %s\t%.0f%% CI\t%sentry %s\t%.0f%% CI\tR²\t\n", u.name, pct, relHead, u.name, pct)
 		}
 		for _, f := range d.Fits {
 			pl := ""
 			if placed {
 				pl = fmt.Sprintf("%.2f\t", u.v(f.PlacementSDNs))
+			}
+			if rel {
+				c, ci := relCells(f)
+				pl = c + "\t" + ci + "\t" + pl
 			}
 			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%s%.1f\t[%.1f, %.1f]\t%.3f\t\n", vname(f.Variant, f.Loader), u.v(f.PerFilterNs), u.v(f.PerFilterCILowNs), u.v(f.PerFilterCIHighNs),
 				pl, u.v(f.EntryNs), u.v(f.EntryCILowNs), u.v(f.EntryCIHighNs), num(f.R2))

@@ -41,6 +41,10 @@ type childSpec struct {
 	Samples      int      `json:"samples"`           // timed samples
 	Warmup       int      `json:"warmup"`            // untimed samples before them
 	ControlIters uint64   `json:"control_iters"`     // control loop iterations per timing
+	// Paired makes the child also time the workload before it installs
+	// its stack (the same warm-up and samples, loop, thread and CPU), so
+	// that it reports its own baseline (BaselineNs).
+	Paired bool `json:"paired,omitempty"`
 	// PathArg, if set, is passed as a pointer to a NUL-terminated string
 	// in place of the syscall workload's a1.
 	PathArg string `json:"path_arg,omitempty"`
@@ -58,7 +62,10 @@ type childSpec struct {
 
 // childReport is what a child writes on its standard output, as JSON.
 type childReport struct {
-	SamplesNs       []int64 `json:"samples_ns"`        // elapsed per sample, in ns
+	SamplesNs []int64 `json:"samples_ns"` // elapsed per sample, in ns
+	// BaselineNs are the paired samples taken before installing, in ns
+	// (childSpec.Paired; nil otherwise).
+	BaselineNs      []int64 `json:"baseline_ns,omitempty"`
 	InstallNs       []int64 `json:"install_ns"`        // duration of each seccomp(2) call, in ns
 	ControlBeforeNs int64   `json:"control_before_ns"` // control loop before installing, in ns
 	ControlAfterNs  int64   `json:"control_after_ns"`  // control loop after installing, in ns
@@ -87,6 +94,7 @@ type measureState struct {
 	progs    []sockFprog
 	fd       uintptr
 	samples  []int64
+	base     []int64 // paired samples before installing (childSpec.Paired)
 	install  []int64
 	ctrlBuf  [4]uint64
 	ctrlPre  int64
@@ -159,6 +167,9 @@ func runChild(in io.Reader) (childReport, error) {
 	}
 	st := &measureState{spec: &spec, failedAt: -1}
 	st.samples = make([]int64, spec.Samples)
+	if spec.Paired {
+		st.base = make([]int64, spec.Samples)
+	}
 	st.install = make([]int64, len(spec.Filters))
 	st.progs = make([]sockFprog, len(spec.Filters))
 	for i, f := range spec.Filters {
@@ -295,6 +306,7 @@ func runChild(in io.Reader) (childReport, error) {
 		return rep, fmt.Errorf("install filter %d of %d: seccomp(2): %w", st.failedAt+1, len(spec.Filters), unix.Errno(st.errno))
 	}
 	rep.SamplesNs = st.samples
+	rep.BaselineNs = st.base
 	rep.ExecsOK = st.execsOK
 	return rep, nil
 }

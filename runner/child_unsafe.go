@@ -35,6 +35,19 @@ func nanotime() int64
 func measure(st *measureState) {
 	spec := st.spec
 	st.ctrlPre = timeControl(st)
+	// The paired baseline: the same warm-up and timed samples as below,
+	// before the stack is installed (st.base is nil unless spec.Paired).
+	// It runs before the install, not inside the timed loop after it.
+	if st.base != nil {
+		for i := 0; i < spec.Warmup; i++ {
+			runWorkload(st)
+		}
+		for i := range st.base {
+			t0 := nanotime()
+			runWorkload(st)
+			st.base[i] = nanotime() - t0
+		}
+	}
 	for i := range st.progs {
 		t0 := nanotime()
 		_, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, uintptr(spec.Flags), uintptr(unsafe.Pointer(&st.progs[i])))

@@ -151,6 +151,9 @@ func DeriveChildTimeout(cfg Config, stack [][]byte, perIterNs float64) time.Dura
 	}
 	iters := float64(cfg.Warmup+cfg.Samples) * float64(cfg.Iterations)
 	work := iters*(perIterNs+float64(cfg.Workload.SyscallsPerIter)*extra) + 2*float64(cfg.ControlIters)*5
+	if cfg.paired() {
+		work += iters * perIterNs // the paired baseline, before the install
+	}
 	if !(work < float64(math.MaxInt64)/20) { // would overflow: no deadline
 		return time.Duration(math.MaxInt64)
 	}
@@ -250,7 +253,11 @@ func checkChildWork(cfg Config, perIterNs float64) error {
 		return nil
 	}
 	c := withDefaults(cfg)
-	if ns := float64(c.Warmup+c.Samples) * float64(c.Iterations) * perIterNs; ns > float64(MaxChildWork) {
+	ns := float64(c.Warmup+c.Samples) * float64(c.Iterations) * perIterNs
+	if c.paired() {
+		ns *= 2
+	}
+	if ns > float64(MaxChildWork) {
 		return fmt.Errorf("%w: %d iterations x %d samples (+%d warm-up) at %.1f ns per iteration is about %.3g s per child, over %v; lower --iterations or --samples (0 iterations calibrates to ~2 ms per sample)",
 			ErrTooMuchWork, c.Iterations, c.Samples, c.Warmup, perIterNs, ns/1e9, MaxChildWork)
 	}

@@ -183,6 +183,12 @@ func TestInstallHint(t *testing.T) {
 	}
 }
 
+// unpairedCfg returns cfg without the paired baseline.
+func unpairedCfg(cfg Config) Config {
+	cfg.Unpaired = true
+	return cfg
+}
+
 func TestDeriveChildTimeout(t *testing.T) {
 	getpid := Config{Workload: Workloads()["getpid"], Iterations: 1000, Samples: 5, Warmup: 1}
 	long := make([]byte, 8*1000) // a 1000-instruction filter
@@ -193,11 +199,14 @@ func TestDeriveChildTimeout(t *testing.T) {
 		per   float64 // ns per iteration
 		want  time.Duration
 	}{
-		// 6 x 1000 iterations x 100 ns = 0.6 ms of work, x10 = 6 ms.
-		{"no filters", getpid, nil, 100, 10*time.Second + 6*time.Millisecond},
+		// 6 x 1000 iterations x 100 ns = 0.6 ms of work, and as much
+		// again for the paired baseline before the install: x10 = 12 ms.
+		{"no filters", getpid, nil, 100, 10*time.Second + 12*time.Millisecond},
+		{"no filters, unpaired", unpairedCfg(getpid), nil, 100, 10*time.Second + 6*time.Millisecond},
 		// Each of 32 filters adds <= 1000 x 5 + 100 ns per syscall:
-		// 6000 x (100 + 32 x 5100) ns = 979.8 ms, x10.
-		{"32 long filters", getpid, repeat(long, 32), 100, 10*time.Second + 9798*time.Millisecond},
+		// 6000 x (100 + 32 x 5100) ns = 979.8 ms, plus the baseline's
+		// 6000 x 100 ns = 0.6 ms, x10.
+		{"32 long filters", getpid, repeat(long, 32), 100, 10*time.Second + 9804*time.Millisecond},
 		{"overflow saturates", Config{Workload: Workloads()["getpid"], Iterations: 1 << 62, Samples: 5}, repeat(long, 32), 100, time.Duration(math.MaxInt64)},
 	}
 	for _, tt := range tests {

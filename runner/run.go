@@ -218,6 +218,7 @@ func calibrate(ctx context.Context, cfg Config) (uint64, float64, error) {
 	}
 	cfg.Samples = 3
 	cfg.ControlIters = 0
+	cfg.Unpaired = true
 	cfg.Parallel = 1
 	if cfg.ChildTimeout == 0 {
 		cfg.ChildTimeout = minChildTimeout
@@ -266,7 +267,7 @@ func runCell(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sample, e
 		<-done
 	}
 	var out Sample
-	var sum float64
+	var sum, base float64
 	for i, r := range results {
 		if r.err != nil {
 			return Sample{}, r.err
@@ -277,9 +278,18 @@ func runCell(ctx context.Context, cfg Config, c Cell, stack [][]byte) (Sample, e
 		}
 		out.Copies = append(out.Copies, r.s.Copies...)
 		sum += r.s.NsPerOp
+		base += r.s.BaselineNsPerOp
 	}
 	out.NsPerOp = sum / float64(cfg.Parallel)
+	out.BaselineNsPerOp = base / float64(cfg.Parallel)
 	return out, nil
+}
+
+// paired reports whether the children take a paired baseline
+// (Config.Unpaired): every loop workload but notify, whose supervisor
+// answers only the notifying filter's syscalls.
+func (cfg Config) paired() bool {
+	return !cfg.Unpaired && cfg.Workload.Command == nil && !cfg.Workload.IsNotify()
 }
 
 // runCopy runs one child pinned to cpu (-1: not pinned).
@@ -299,6 +309,7 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 		PathArg:      cfg.Workload.PathArg,
 		ExecPaths:    cfg.execPaths,
 		Loader:       c.Loader,
+		Paired:       cfg.paired(),
 	}
 	if cfg.SpecAllow {
 		spec.Flags |= seccompFlagSpecAllow
@@ -353,8 +364,14 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 	if len(rep.SamplesNs) != cfg.Samples {
 		return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d samples, want %d", len(rep.SamplesNs), cfg.Samples)}
 	}
+	if spec.Paired && len(rep.BaselineNs) != cfg.Samples {
+		return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d paired baseline samples, want %d", len(rep.BaselineNs), cfg.Samples)}
+	}
 	if cfg.Workload.PathDirs > 0 {
 		want := uint64(cfg.Warmup+cfg.Samples) * cfg.Iterations
+		if spec.Paired {
+			want *= 2 // the paired baseline execs as often
+		}
 		if rep.ExecsOK != want {
 			return Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("only %d of %d execs ran the program to exit(0): a filter may deny clone, execve, exit or wait4", rep.ExecsOK, want)}
 		}
@@ -376,7 +393,13 @@ func runCopy(ctx context.Context, cfg Config, c Cell, stack [][]byte, cpu int) (
 		s.SamplesNsPerOp = append(s.SamplesNsPerOp, float64(ns)/ops)
 	}
 	s.NsPerOp = stats.Median(s.SamplesNsPerOp)
-	s.Copies = []Copy{{CPU: rep.CPU, NsPerOp: s.NsPerOp}}
+	for _, ns := range rep.BaselineNs {
+		s.BaselineSamplesNsPerOp = append(s.BaselineSamplesNsPerOp, float64(ns)/ops)
+	}
+	if len(s.BaselineSamplesNsPerOp) > 0 {
+		s.BaselineNsPerOp = stats.Median(s.BaselineSamplesNsPerOp)
+	}
+	s.Copies = []Copy{{CPU: rep.CPU, NsPerOp: s.NsPerOp, BaselineNsPerOp: s.BaselineNsPerOp}}
 	if cfg.ControlIters > 0 {
 		s.ControlBeforeNs = float64(rep.ControlBeforeNs) / float64(cfg.ControlIters)
 		s.ControlAfterNs = float64(rep.ControlAfterNs) / float64(cfg.ControlIters)

@@ -89,6 +89,21 @@ func TestRunInstallsStack(t *testing.T) {
 		if !(s.NsPerOp > 0) || !(s.ControlBeforeNs > 0) || !(s.ControlAfterNs > 0) {
 			t.Errorf("%s: non-positive timings %+v", s.Cell, s)
 		}
+		// Paired by default: the child timed its own baseline with
+		// as many samples before installing.
+		if len(s.BaselineSamplesNsPerOp) != cfg.Samples || !(s.BaselineNsPerOp > 0) {
+			t.Errorf("%s: paired baseline %v from %d samples, want > 0 from %d", s.Cell, s.BaselineNsPerOp, len(s.BaselineSamplesNsPerOp), cfg.Samples)
+		}
+	}
+	cfg.Unpaired, cfg.Counts, cfg.Variants, cfg.Trials = true, []int{0, 1}, []Variant{VariantOn}, 1
+	got, err = Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got {
+		if s.BaselineNsPerOp != 0 || s.BaselineSamplesNsPerOp != nil {
+			t.Errorf("%s: unpaired child reports baseline %v (%d samples)", s.Cell, s.BaselineNsPerOp, len(s.BaselineSamplesNsPerOp))
+		}
 	}
 }
 

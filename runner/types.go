@@ -88,6 +88,14 @@ type Config struct {
 	Warmup int
 	// ControlIters is the control loop's iterations per timing (0: none).
 	ControlIters uint64
+	// Unpaired turns off the paired baseline. By default every child of
+	// a loop workload (all but notify and command) also times the
+	// workload before installing its stack, with the same warm-up and
+	// samples on the same thread and CPU, and reports it as
+	// Sample.BaselineNsPerOp: its own syscall cost without filters,
+	// which the stack fit divides by (docs/methodology.md, "Paired
+	// children"). It doubles each child's timed work.
+	Unpaired bool
 	// SpecAllow passes SECCOMP_FILTER_FLAG_SPEC_ALLOW (Linux 4.17) so that
 	// installing filters does not enable the speculative store bypass
 	// mitigation.
@@ -129,8 +137,9 @@ type Config struct {
 type Copy struct {
 	// CPU is the CPU the copy's measuring thread was pinned to (-1: none).
 	CPU int
-	// NsPerOp is the copy's median sample, in ns per op.
-	NsPerOp float64
+	// NsPerOp is the copy's median sample, in ns per op;
+	// BaselineNsPerOp its paired baseline (0 if none).
+	NsPerOp, BaselineNsPerOp float64
 }
 
 // StopReason says why RunAdaptive stopped adding blocks. Its text is the
@@ -190,6 +199,13 @@ type Sample struct {
 	NsPerOp float64
 	// SamplesNsPerOp are the child's individual samples, in ns per op.
 	SamplesNsPerOp []float64
+	// BaselineNsPerOp is the median of the child's paired samples, taken
+	// by the same loop on the same thread and CPU before it installed its
+	// stack, in ns per op (with parallel copies: their mean); 0 when the
+	// child took none (Config.Unpaired, the notify and command workloads).
+	// BaselineSamplesNsPerOp are those samples.
+	BaselineNsPerOp        float64
+	BaselineSamplesNsPerOp []float64
 	// InstallNs is the duration of each seccomp(2) call, in ns.
 	InstallNs []int64
 	// ControlBeforeNs and ControlAfterNs time the control loop before and

@@ -114,3 +114,29 @@ func SumEstimates(a, b Estimate) Estimate {
 	}
 	return Estimate{Center: c, Lo: c - lo, Hi: c + hi, Confidence: conf}
 }
+
+// NeededModelError returns the smallest relative model error r on the
+// per-syscall part syscalls (same unit as the estimates) for which the
+// interval stated with it holds meas: stated was computed with model error
+// used (WithModelError, then the other parts added in quadrature), so the
+// other parts' half-width on each side is √(hw² − (used·syscalls)²), and
+// r must make √(other² + (r·syscalls)²) reach |meas − stated.Center| on
+// meas's side. 0 when stated holds meas without any model error; +Inf
+// when syscalls is 0 and it does not (no model error on the per-syscall
+// part can cover the miss).
+func NeededModelError(stated Estimate, syscalls, used, meas float64) float64 {
+	gap, hw := meas-stated.Center, stated.Hi-stated.Center
+	if gap < 0 {
+		gap, hw = -gap, stated.Center-stated.Lo
+	}
+	m := used * math.Abs(syscalls)
+	other2 := math.Max(hw*hw-m*m, 0)
+	need2 := gap*gap - other2
+	switch {
+	case need2 <= 0:
+		return 0
+	case syscalls == 0:
+		return math.Inf(1)
+	}
+	return math.Sqrt(need2) / math.Abs(syscalls)
+}

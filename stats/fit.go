@@ -29,7 +29,15 @@ const maxCond = 1e10
 // fitted by ordinary least squares over every child of the variant,
 // including the N = 0 baseline children. All coefficients are ns/op; Drift
 // is ns/op per step of Seq (one child run). Intervals are coefficient ±
-// t(1-α/2, DF)·SE from the residual variance.
+// t(1-α/2, DF)·SE from the residual variance, widened where the
+// placement (pads) or time-order (blocks) terms say so (placement.go).
+//
+// A paired fit (every child has its own baseline, Observation.BaselineNs)
+// adds each child's baseline as a covariate that also scales the entry
+// and per-filter columns, so the coefficients are the costs at the mean
+// baseline of the run's children (BareNs), and states them also as
+// fractions of it (PerFilterRel, EntryRel); the time-order uncertainty of
+// that mean enters the ns intervals (paired.go).
 type Fit struct {
 	// Variant is the variant of the N ≥ 1 observations.
 	Variant string
@@ -76,6 +84,30 @@ type Fit struct {
 	PlacementSD float64
 	// Pads is the number of distinct pads among the N ≥ 1 observations.
 	Pads int
+	// BlockSD is the between-block standard deviation of the per-filter
+	// cost in ns/op per filter: how far the per-filter cost of one part
+	// of the run (one randomized block) typically lies from the run's,
+	// by the same random-slope moments as PlacementSD with blocks as the
+	// clusters. NaN with fewer than two blocks.
+	BlockSD float64
+	// Blocks is the number of distinct blocks among the N ≥ 1
+	// observations.
+	Blocks int
+	// Paired reports a paired fit: every observation had its own
+	// baseline (Observation.BaselineNs > 0).
+	Paired bool
+	// PerFilterRel is the per-filter cost as a fraction of the bare op
+	// measured in the same children (0.35: each filter adds 0.35 times
+	// what the syscall costs without filters), with its interval; EntryRel
+	// likewise for the entry cost. NaN in an unpaired fit.
+	PerFilterRel, PerFilterRelLo, PerFilterRelHi float64
+	EntryRel, EntryRelLo, EntryRelHi             float64
+	// BareNs is the mean of the children's own baselines, in ns/op: the
+	// bare op the relative figures are fractions of. BareSegmentSD is the
+	// standard deviation of its block means as a fraction of BareNs: how
+	// much the host's speed moved between parts of the run. NaN in an
+	// unpaired fit (BareSegmentSD also with fewer than two blocks).
+	BareNs, BareSegmentSD float64
 	// Warnings explain reduced models and missing intervals.
 	Warnings []string
 }
@@ -161,7 +193,17 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 	for i, o := range obs {
 		y[i] = o.NsPerOp
 	}
-	build := func(withDrift bool) (*mat.Dense, []string) {
+	// Paired children: each one's own baseline relative to their mean,
+	// δ = b/b̄ − 1, enters as a covariate and scales the entry and
+	// per-filter columns (paired.go).
+	var bareMean float64
+	if paired(obs) {
+		for _, o := range obs {
+			bareMean += o.BaselineNs
+		}
+		bareMean /= float64(len(obs))
+	}
+	build := func(withDrift, withSpeed bool) (*mat.Dense, []string) {
 		names := []string{"baseline"}
 		if hasBase {
 			names = append(names, "entry")
@@ -169,6 +211,13 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 		names = append(names, "per_filter")
 		if withDrift {
 			names = append(names, "drift")
+		}
+		if withSpeed {
+			names = append(names, "speed")
+			if hasBase {
+				names = append(names, "speed_entry")
+			}
+			names = append(names, "speed_filter")
 		}
 		x := mat.NewDense(len(obs), len(names), nil)
 		for i, o := range obs {
@@ -185,24 +234,51 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 			c++
 			if withDrift {
 				x.Set(i, c, float64(o.Seq)-seqMean)
+				c++
+			}
+			if withSpeed {
+				d := o.BaselineNs/bareMean - 1
+				x.Set(i, c, d)
+				c++
+				if hasBase {
+					if o.Filters > 0 {
+						x.Set(i, c, d)
+					}
+					c++
+				}
+				x.Set(i, c, d*float64(max(o.Filters, 0)))
 			}
 		}
 		return x, names
 	}
-	x, names := build(true)
+	withSpeed := bareMean > 0
+	x, names := build(true, withSpeed)
 	res, err := ols(x, y, confidence)
-	if errors.Is(err, ErrNotIdentifiable) {
-		f.Warnings = append(f.Warnings, "Seq is constant or collinear with the filter counts; drift is not modeled and may bias the estimates")
-		x, names = build(false)
+	if errors.Is(err, ErrNotIdentifiable) && withSpeed {
+		// The children's baselines are all equal, or collinear with
+		// the design: nothing to adjust by.
+		withSpeed = false
+		f.Warnings = append(f.Warnings, "the children's own baselines do not vary independently of the design; the fit does not adjust for them")
+		x, names = build(true, false)
 		res, err = ols(x, y, confidence)
 	}
+	if errors.Is(err, ErrNotIdentifiable) {
+		f.Warnings = append(f.Warnings, "Seq is constant or collinear with the filter counts; drift is not modeled and may bias the estimates")
+		x, names = build(false, withSpeed)
+		res, err = ols(x, y, confidence)
+	}
+	f.Paired = withSpeed
 	if err != nil {
 		return f, fmt.Errorf("fit stack: %w", err)
 	}
 	f.DF, f.R2 = res.df, res.r2
 	f.Baseline, f.Entry, f.EntryLo, f.EntryHi, f.EntryP = nan, nan, nan, nan, nan
 	f.DriftLo, f.DriftHi = nan, nan
-	f.PlacementSD = nan
+	f.PlacementSD, f.BlockSD = nan, nan
+	f.PerFilterRel, f.PerFilterRelLo, f.PerFilterRelHi = nan, nan, nan
+	f.EntryRel, f.EntryRelLo, f.EntryRelHi = nan, nan, nan
+	f.BareNs, f.BareSegmentSD = nan, nan
+	entrySE := nan
 	for i, name := range names {
 		c, lo, hi, p := res.coef[i], res.lo[i], res.hi[i], res.p[i]
 		switch name {
@@ -212,15 +288,20 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 			}
 		case "entry":
 			f.Entry, f.EntryLo, f.EntryHi, f.EntryP = c, lo, hi, p
+			entrySE = res.se[i]
 		case "per_filter":
 			f.PerFilter, f.PerFilterLo, f.PerFilterHi, f.PerFilterP = c, lo, hi, p
 			f.PerFilterSE, f.PerFilterDF = res.se[i], res.df
 			if res.df >= 1 {
 				f.applyPlacement(x, y, obs, i, confidence)
+				f.applyTimeOrder(x, y, obs, i, confidence)
 			}
 		case "drift":
 			f.Drift, f.DriftLo, f.DriftHi = c, lo, hi
 		}
+	}
+	if f.Paired {
+		f.relative(obs, entrySE, res.df, confidence)
 	}
 	if !hasBase {
 		f.Warnings = append(f.Warnings, "no N = 0 observations: entry cost and baseline cannot be separated; per-filter slope only")
@@ -235,20 +316,46 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 // and widens the per-filter interval to the placement-aware one when that
 // is wider (placement.go). col is the per-filter column of x.
 func (f *Fit) applyPlacement(x *mat.Dense, y []float64, obs []Observation, col int, confidence float64) {
-	filters := make([]int, len(obs))
-	pads := make([]int, len(obs))
-	for i, o := range obs {
-		filters[i], pads[i] = max(o.Filters, 0), o.Pad
-	}
-	pr := placementFit(x, y, filters, pads, col)
+	pr := placementFit(x, y, filtersOf(obs), clustersOf(obs, func(o Observation) int { return o.Pad }), col)
 	f.Pads = max(pr.clusters, 1)
 	f.PlacementSD = pr.sd
+	f.widen(pr, confidence)
+}
+
+// applyTimeOrder adds a time-order term to the per-filter variance: the
+// same random-slope moments as applyPlacement with the randomized blocks
+// as the clusters, for what changes over the run (the host's speed, a
+// neighbour's load) and moves the per-filter cost of a whole block
+// together, which children treated as independent do not show. Its
+// variance share σ̂_b²·Σ_b (Σ_{i∈b} N_i·(Xw)_i)² is added to the current
+// per-filter variance (OLS or placement-aware), with the current degrees
+// of freedom; when σ̂_b is 0 nothing changes. A cluster-robust variance
+// by blocks is not used: with the few blocks of a short run it is too
+// noisy to take the larger of (3 blocks covered 100 % in simulation).
+func (f *Fit) applyTimeOrder(x *mat.Dense, y []float64, obs []Observation, col int, confidence float64) {
+	pr := placementFit(x, y, filtersOf(obs), clustersOf(obs, func(o Observation) int { return o.Block }), col)
+	f.Blocks = max(pr.clusters, 1)
+	f.BlockSD = pr.sd
+	if !(pr.extra > 0) || math.IsNaN(f.PerFilterSE) || !(f.PerFilterDF >= 1) {
+		return
+	}
+	f.PerFilterSE = math.Sqrt(f.PerFilterSE*f.PerFilterSE + pr.extra)
+	hw := tQuantile(confidence, f.PerFilterDF) * f.PerFilterSE
+	f.PerFilterLo, f.PerFilterHi = f.PerFilter-hw, f.PerFilter+hw
+	if f.PerFilterSE > 0 {
+		f.PerFilterP = tTwoSidedP(f.PerFilter/f.PerFilterSE, f.PerFilterDF)
+	}
+}
+
+// widen replaces the per-filter interval by the clustered one of pr when
+// that is wider.
+func (f *Fit) widen(pr placementResult, confidence float64) {
 	if math.IsNaN(pr.se) || pr.df < 1 {
 		return
 	}
-	olsHalf := tQuantile(confidence, f.PerFilterDF) * f.PerFilterSE
+	curHalf := tQuantile(confidence, f.PerFilterDF) * f.PerFilterSE
 	crHalf := tQuantile(confidence, pr.df) * pr.se
-	if !(crHalf > olsHalf) {
+	if !(crHalf > curHalf) {
 		return
 	}
 	f.PerFilterSE, f.PerFilterDF = pr.se, pr.df
@@ -256,6 +363,24 @@ func (f *Fit) applyPlacement(x *mat.Dense, y []float64, obs []Observation, col i
 	if pr.se > 0 {
 		f.PerFilterP = tTwoSidedP(f.PerFilter/pr.se, pr.df)
 	}
+}
+
+// filtersOf returns max(Filters, 0) of each observation.
+func filtersOf(obs []Observation) []int {
+	out := make([]int, len(obs))
+	for i, o := range obs {
+		out[i] = max(o.Filters, 0)
+	}
+	return out
+}
+
+// clustersOf returns key(o) of each observation.
+func clustersOf(obs []Observation, key func(Observation) int) []int {
+	out := make([]int, len(obs))
+	for i, o := range obs {
+		out[i] = key(o)
+	}
+	return out
 }
 
 // Trend is a straight line y = Intercept + Slope·Seq fitted by least

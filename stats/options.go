@@ -22,6 +22,12 @@ type Observation struct {
 	// NsPerOp is the child's measured time in nanoseconds per op. It must be
 	// finite and not negative.
 	NsPerOp float64
+	// BaselineNs is the child's own paired baseline: the same loop timed
+	// on the same thread and CPU before the child installed its stack, in
+	// ns per op. 0 when the child took none (an unpaired run). It must be
+	// finite and not negative. When every observation given to [FitStack]
+	// has one, the fit is paired (see [Fit].Paired).
+	BaselineNs float64
 	// Loader names who loaded the filters, e.g. "unprivileged" or
 	// "privileged"; cells and fits are per (Variant, Loader). "" when the
 	// run did not record it.
@@ -126,8 +132,8 @@ var ErrConfidence = errors.New("confidence outside (0, 1)")
 var ErrNoObservations = errors.New("no observations")
 
 // ErrBadValue is the sentinel of [ObservationError]: an observation's NsPerOp
-// is NaN, infinite or negative.
-var ErrBadValue = errors.New("ns/op not finite and non-negative")
+// or BaselineNs is NaN, infinite or negative.
+var ErrBadValue = errors.New("ns/op or baseline not finite and non-negative")
 
 // ErrNegativeFilters is the sentinel of [ObservationError] for an
 // observation whose Filters is below 0.
@@ -143,8 +149,8 @@ type ObservationError struct {
 
 // Error describes the observation and what is wrong with it.
 func (e *ObservationError) Error() string {
-	return fmt.Sprintf("observation %d (variant %q, %d filters, seq %d, %v ns/op): %v",
-		e.Index, e.Obs.Variant, e.Obs.Filters, e.Obs.Seq, e.Obs.NsPerOp, e.Err)
+	return fmt.Sprintf("observation %d (variant %q, %d filters, seq %d, %v ns/op, baseline %v ns/op): %v",
+		e.Index, e.Obs.Variant, e.Obs.Filters, e.Obs.Seq, e.Obs.NsPerOp, e.Obs.BaselineNs, e.Err)
 }
 
 // Unwrap returns the underlying sentinel.
@@ -166,7 +172,8 @@ func checkObservations(obs []Observation) error {
 		return ErrNoObservations
 	}
 	for i, o := range obs {
-		if math.IsNaN(o.NsPerOp) || math.IsInf(o.NsPerOp, 0) || o.NsPerOp < 0 {
+		if math.IsNaN(o.NsPerOp) || math.IsInf(o.NsPerOp, 0) || o.NsPerOp < 0 ||
+			math.IsNaN(o.BaselineNs) || math.IsInf(o.BaselineNs, 0) || o.BaselineNs < 0 {
 			return &ObservationError{Index: i, Obs: o, Err: ErrBadValue}
 		}
 		if o.Filters < 0 {

@@ -54,6 +54,10 @@ type placementResult struct {
 	sd       float64 // σ̂_p in ns/op per filter; NaN when not identifiable
 	clusters int     // distinct pads among N ≥ 1 observations
 	se, df   float64 // per-filter SE and DF to use; NaN se: keep OLS
+	// extra is the random slopes' own share of the model-based variance,
+	// σ̂_p²·Σ_g (Σ_{i∈g} N_i·(Xw)_i)², in (ns/op per filter)²; 0 when σ̂_p
+	// is 0 or not identifiable.
+	extra float64
 }
 
 // placementFit estimates σ_p and the cluster-robust SE of coefficient col
@@ -166,6 +170,7 @@ func placementFit(x *mat.Dense, y []float64, filters, pads []int, col int) place
 		vm := s2 * xw2
 		for _, s := range zs {
 			vm += sp2 * s * s
+			out.extra += sp2 * s * s
 		}
 		v = max(v, vm)
 	}

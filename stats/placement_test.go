@@ -68,10 +68,12 @@ func TestPlacementSDAndCoverage(t *testing.T) {
 				if f.PerFilterLo <= 20 && 20 <= f.PerFilterHi {
 					covered++
 				}
-				// The same fit without pads: one cluster, OLS interval.
+				// The same fit without pads or blocks: one cluster
+				// each, the OLS interval (the time-order term would
+				// otherwise pick up part of the placement spread).
 				plain := make([]Observation, len(obs))
 				for i, o := range obs {
-					o.Pad = 0
+					o.Pad, o.Block = 0, 0
 					plain[i] = o
 				}
 				g, err := FitStack(plain, 0.95)

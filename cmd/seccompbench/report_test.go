@@ -58,7 +58,10 @@ func TestReportCommand(t *testing.T) {
 		}
 	}
 	txt, _ := os.ReadFile(filepath.Join(dir, "fleet.txt"))
-	for _, want := range []string{"policy embedded:default", "policy docker-default", "node-1.json", "node-3.json", "on (cached)", "defeat (not cached)", "foreign load"} {
+	// "on (cached)" needs a negligible measured per-filter cost, which a
+	// short run on a busy machine may not give: then "on (cached,
+	// unconfirmed)" (report.fleetCache).
+	for _, want := range []string{"policy embedded:default", "policy docker-default", "node-1.json", "node-3.json", "on (cached", "defeat (not cached)", "foreign load"} {
 		if !bytes.Contains(txt, []byte(want)) {
 			t.Errorf("table lacks %q:\n%s", want, txt)
 		}

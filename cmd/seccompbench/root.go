@@ -72,6 +72,7 @@ the --format the file's extension names; JSON outputs carry
 		NewCmdEquiv(f, nil),
 		NewCmdEstimate(f, nil),
 		NewCmdInspect(f, nil),
+		NewCmdTop(f, nil),
 		NewCmdBudget(f, nil),
 		NewCmdSandbox(f, nil),
 		NewCmdVersion(f, nil),

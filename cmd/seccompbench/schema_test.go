@@ -80,7 +80,11 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		t.Logf("%s: valid %s document", name, k)
 	}
 	for _, k := range report.Kinds {
-		if !seen[k] && k != report.KindBudget && k != report.KindInspect {
+		// budget needs a readable bpf_jit_limit, inspect ptrace and top a
+		// BPF sampler: machines without them are not failures here; top
+		// runs in its own tests (runner/live) and is held to its type by
+		// TestSchemasUpToDate.
+		if !seen[k] && k != report.KindBudget && k != report.KindInspect && k != report.KindTop {
 			t.Errorf("no command's output of kind %q was validated", k)
 		}
 	}

@@ -37,6 +37,7 @@ var Types = map[report.Kind]any{
 	report.KindOptimize:     report.BuildSummary{},
 	report.KindEquiv:        report.EquivDoc{},
 	report.KindManifest:     report.InspectManifest{},
+	report.KindTop:          report.Top{},
 }
 
 // Dir is the schemas' directory relative to the repository root.
@@ -56,7 +57,8 @@ func version(k report.Kind) int {
 // Generate returns the JSON Schema (draft 2020-12) of kind k, generated
 // from its Go type: every key the type marshals, required unless it is
 // omitempty; a pointer, slice or map without omitempty may also be null,
-// as encoding/json writes a nil one; "kind" and "schema_version" are
+// as encoding/json writes a nil one, and so may an undefined float64 of
+// the run result's structs (NaN is null); "kind" and "schema_version" are
 // constants. The output is indented and ends with a newline.
 func Generate(k report.Kind) ([]byte, error) {
 	v, ok := Types[k]
@@ -104,7 +106,9 @@ func textMarshalers(t reflect.Type) *jsonschema.Schema {
 
 // nullable walks the schema node of struct type t (following $ref into
 // defs) and lets each property whose field is a pointer, slice or map
-// without omitempty also be null.
+// without omitempty also be null, and every float64 of a struct that
+// marshals itself (the run result's structs write NaN as null: report's
+// marshalNullNaN).
 func nullable(node map[string]any, t reflect.Type, defs map[string]any, seen map[reflect.Type]bool) {
 	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
 		t = t.Elem()
@@ -125,6 +129,8 @@ func nullable(node map[string]any, t reflect.Type, defs map[string]any, seen map
 		node = def
 	}
 	seen[t] = true
+	marshaler := reflect.TypeFor[json.Marshaler]()
+	nanNull := t.Implements(marshaler) || reflect.PointerTo(t).Implements(marshaler)
 	props, _ := node["properties"].(map[string]any)
 	for _, f := range reflect.VisibleFields(t) {
 		name, omit, ok := jsonName(f)
@@ -136,11 +142,10 @@ func nullable(node map[string]any, t reflect.Type, defs map[string]any, seen map
 			continue
 		}
 		nullable(p, f.Type, defs, seen)
-		switch f.Type.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Map:
-			if !omit {
-				props[name] = map[string]any{"anyOf": []any{p, map[string]any{"type": "null"}}}
-			}
+		switch k := f.Type.Kind(); {
+		case (k == reflect.Pointer || k == reflect.Slice || k == reflect.Map) && !omit,
+			k == reflect.Float64 && nanNull:
+			props[name] = map[string]any{"anyOf": []any{p, map[string]any{"type": "null"}}}
 		}
 	}
 }

@@ -192,7 +192,7 @@ func TestQemuArgs(t *testing.T) {
 		{"arm64", "qemu-system-aarch64", "console=ttyAMA0"},
 	}
 	for _, tt := range tests {
-		bin, args, err := qemuArgs(tt.arch, "/k", "/i", 512, 2)
+		bin, args, err := qemuArgs(tt.arch, accelTCG, "/k", "/i", 512, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,7 +206,7 @@ func TestQemuArgs(t *testing.T) {
 			t.Errorf("%s: bin %s, want %s", tt.arch, bin, tt.bin)
 		}
 	}
-	if _, _, err := qemuArgs("mips", "/k", "/i", 512, 1); err == nil {
+	if _, _, err := qemuArgs("mips", accelTCG, "/k", "/i", 512, 1); err == nil {
 		t.Error("qemuArgs(mips) succeeded")
 	}
 }
@@ -239,7 +239,7 @@ func TestParseFlags(t *testing.T) {
 // timeout passes, and says so.
 func TestBootTimeout(t *testing.T) {
 	var log bytes.Buffer
-	err := boot(t.Context(), "sh", []string{"-c", "echo started; sleep 30"}, 300*time.Millisecond, &log)
+	err := boot(t.Context(), "sh", []string{"-c", "echo started; sleep 30"}, 300*time.Millisecond, 0, false, &log)
 	if err == nil || !strings.Contains(err.Error(), "timed out") {
 		t.Fatalf("boot error = %v, want a timeout", err)
 	}

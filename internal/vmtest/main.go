@@ -53,6 +53,7 @@ type options struct {
 	cpus     int
 	fromLogs bool
 	systemd  bool
+	accel    string // -accel: auto, kvm or tcg
 }
 
 func main() {
@@ -101,11 +102,9 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 // guestSkip names the runner tests the guest leaves out by default: the
 // initramfs has no userland and no source tree, and these need one (the
 // command workload runs sh, true and friends; TestImports parses the
-// package's sources). TestGetrusageAllowed failed on the arm64 guest when
-// the command workload landed and is left out until that is understood
-// (docs/kernels.md). TestForeignLoadDetected times a busy loop against a
+// package's sources). TestForeignLoadDetected times a busy loop against a
 // child on one CPU, which software emulation makes a coin toss.
-const guestSkip = "^(TestCommandWorkload.*|TestImports|TestGetrusageAllowed|TestForeignLoadDetected)$"
+const guestSkip = "^(TestCommandWorkload.*|TestImports|TestForeignLoadDetected)$"
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("vmtest", flag.ContinueOnError)
@@ -133,12 +132,22 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.memMB, "mem", 1024, "guest memory in MiB")
 	fs.IntVar(&o.cpus, "cpus", 2, "guest CPUs")
 	fs.BoolVar(&o.systemd, "systemd", false, "instead of the matrix: boot the first -kernels kernel (amd64) with the host's systemd as init and compare the real filters of probe units and of VM copies of the host's logind, journald, timesyncd and networkd units with the model, filter by filter")
+	defAccel := os.Getenv(accelEnv)
+	if defAccel == "" {
+		defAccel = accelAuto
+	}
+	fs.StringVar(&o.accel, "accel", defAccel, "how QEMU runs the guest's CPU: auto (KVM when /dev/kvm opens, falling back to TCG for a kernel whose guest cannot run under KVM), kvm, or tcg (software emulation); default from $"+accelEnv+", else auto")
 	fs.BoolVar(&o.fromLogs, "from-logs", false, "boot nothing: render the table from the console logs of an earlier run (wall time is then the guest's step time)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	switch o.accel {
+	case accelAuto, accelKVM, accelTCG:
+	default:
+		return nil, fmt.Errorf("-accel %q: want %s, %s or %s", o.accel, accelAuto, accelKVM, accelTCG)
 	}
 	for _, n := range strings.Split(*kernels, ",") {
 		if n = strings.TrimSpace(n); n == "" {
@@ -171,6 +180,7 @@ type row struct {
 	wall    time.Duration
 	err     error // boot or harness error
 	logPath string
+	boot    bootOutcome
 }
 
 func (r row) ok() bool { return r.err == nil && r.res != nil && r.res.OK() }
@@ -216,30 +226,18 @@ func runMatrix(ctx context.Context, o *options, stderr io.Writer) ([]row, error)
 				}
 				initrds[k.Arch] = initrd
 			}
-			bin, args, err := qemuArgs(k.Arch, vmlinuz, initrd, o.memMB, o.cpus)
-			if err != nil {
-				return err
-			}
+			g := guest{arch: k.Arch, kernel: vmlinuz, initrd: initrd, memMB: o.memMB, cpus: o.cpus}
 			r.logPath = filepath.Join(o.logDir, k.Name+".log")
-			f, err := os.Create(r.logPath)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			logf("kernel %s: booting %s under %s (log: %s)", k.Name, filepath.Base(vmlinuz), bin, r.logPath)
+			logf("kernel %s: booting %s (-accel %s; log: %s)", k.Name, filepath.Base(vmlinuz), o.accel, r.logPath)
 			start = time.Now()
-			bootErr := boot(ctx, bin, args, o.timeout, f)
-			if _, err := f.Seek(0, io.SeekStart); err != nil {
-				return err
-			}
-			lf, err := os.Open(r.logPath)
+			var bootErr error
+			r.boot, bootErr = bootGuest(ctx, g, o.accel, o.timeout, r.logPath, logf)
+			r.res, err = parseLog(r.logPath)
 			if err != nil {
 				return err
 			}
-			defer lf.Close()
-			r.res, err = protocol.Parse(lf)
-			if err != nil {
-				return err
+			if bootErr == nil && !r.res.Done {
+				bootErr = noDoneError(r.logPath)
 			}
 			return bootErr
 		}()
@@ -253,6 +251,27 @@ func runMatrix(ctx context.Context, o *options, stderr io.Writer) ([]row, error)
 		rows = append(rows, r)
 	}
 	return rows, nil
+}
+
+// parseLog reads a console log back into results.
+func parseLog(path string) (*protocol.Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return protocol.Parse(f)
+}
+
+// noDoneError is a guest that ended (QEMU exited cleanly) before /init
+// printed its last marker: /init or the kernel died. It carries the serial
+// log's last line, the nearest thing to a cause.
+func noDoneError(logPath string) error {
+	b, _ := os.ReadFile(logPath)
+	if len(b) > tailBytes {
+		b = b[len(b)-tailBytes:]
+	}
+	return fmt.Errorf("guest ended without %s; serial tail: %s", protocol.Done, orDash(lastLine(b)))
 }
 
 // moduleRoot returns the directory of the main module's go.mod.
@@ -392,8 +411,8 @@ func addTree(fs *initramfs, src, dst string) error {
 // markdownTable renders the rows as the table docs/kernels.md carries.
 func markdownTable(rows []row) string {
 	var b strings.Builder
-	b.WriteString("| kernel | arch | package | release | passed | failed | skipped | wall | result |\n")
-	b.WriteString("|---|---|---|---|---:|---:|---:|---:|---|\n")
+	b.WriteString("| kernel | arch | package | release | accel | passed | failed | skipped | wall | result |\n")
+	b.WriteString("|---|---|---|---|---|---:|---:|---:|---:|---|\n")
 	for _, r := range rows {
 		rel, p, f, s := "-", 0, 0, 0
 		if r.res != nil {
@@ -409,8 +428,8 @@ func markdownTable(rows []row) string {
 		case !r.ok():
 			result = "FAIL"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %d | %s | %s |\n",
-			r.kernel.Name, r.kernel.Arch, orDash(r.pkg), rel, p, f, s, r.wall.Round(time.Second), result)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d | %d | %d | %s | %s |\n",
+			r.kernel.Name, r.kernel.Arch, orDash(r.pkg), rel, orDash(r.boot.String()), p, f, s, r.wall.Round(time.Second), result)
 	}
 	b.WriteString(notes(rows))
 	return b.String()

@@ -10,8 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-
-	"github.com/seccompbench/seccompbench/internal/vmtest/protocol"
 )
 
 // probeUnit is the unit systemd starts in the systemd-as-init VM: every
@@ -303,37 +301,24 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 		if err := f.Close(); err != nil {
 			return err
 		}
-		bin, args, err := qemuArgs(k.Arch, vmlinuz, initrd, o.memMB, o.cpus)
-		if err != nil {
-			return err
-		}
 		// loglevel=4: the kernel's audit lines for SystemCallLog= (type
 		// 1326, KERN_NOTICE) stay off the console, where they would land
 		// in the middle of the check's marker and result lines.
-		for i, a := range args {
-			if a == "-append" {
-				args[i+1] = "console=ttyS0 loglevel=4 panic=-1 rdinit=" + systemd + " systemd.unit=vmtest.target systemd.show_status=0 systemd.log_level=warning systemd.crash_reboot=1 systemd.log_target=console"
-			}
-		}
+		g := guest{arch: k.Arch, kernel: vmlinuz, initrd: initrd, memMB: o.memMB, cpus: o.cpus,
+			cmdline: "console=ttyS0 loglevel=4 panic=-1 rdinit=" + systemd + " systemd.unit=vmtest.target systemd.show_status=0 systemd.log_level=warning systemd.crash_reboot=1 systemd.log_target=console"}
 		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
 			return err
 		}
 		r.logPath = filepath.Join(o.logDir, "systemd-"+k.Name+".log")
-		lf, err := os.Create(r.logPath)
-		if err != nil {
-			return err
-		}
-		defer lf.Close()
-		logf("kernel %s: booting systemd as init (log: %s)", k.Name, r.logPath)
+		logf("kernel %s: booting systemd as init (-accel %s; log: %s)", k.Name, o.accel, r.logPath)
 		start = time.Now()
-		bootErr := boot(ctx, bin, args, o.timeout, lf)
-		rf, err := os.Open(r.logPath)
-		if err != nil {
+		var bootErr error
+		r.boot, bootErr = bootGuest(ctx, g, o.accel, o.timeout, r.logPath, logf)
+		if r.res, err = parseLog(r.logPath); err != nil {
 			return err
 		}
-		defer rf.Close()
-		if r.res, err = protocol.Parse(rf); err != nil {
-			return err
+		if bootErr == nil && !r.res.Done {
+			bootErr = noDoneError(r.logPath)
 		}
 		return bootErr
 	}()

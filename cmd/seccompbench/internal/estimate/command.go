@@ -80,7 +80,7 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 		MeasuredCPUAddedNs: cpu.Delta, MeasuredCPUCILowNs: cpu.Lo, MeasuredCPUCIHighNs: cpu.Hi,
 		Ratio: chk.Ratio, ErrorPct: chk.ErrorPct, Covered: chk.Covered, CoveredByCalibration: calOnly.Covered,
 		Overlap: chk.Overlap, CPURatio: cpuChk.Ratio, CPUErrorPct: cpuChk.ErrorPct, CPUCovered: cpuChk.Covered,
-		InstallNs: is.Center, InstallShare: split.InstallShare, Dominant: split.Dominant}, nil
+		InstallNs: is.Center, InstallShare: split.InstallShare, Dominant: split.Dominant, DominantClear: split.Clear}, nil
 }
 
 // processProbeText names the per-process probe, "" when the term was not
@@ -94,15 +94,55 @@ func processProbeText(proc stats.Estimate) string {
 
 // ModelError is the relative model error of a prediction for a whole
 // program, as a fraction of the per-syscall part of the predicted added
-// time. It is the largest error measured on a quiet machine where the
-// measurement resolved the added time (docs/estimate.md, "Validation on
-// five programs"): find under systemd's hardened.service stack, as
-// installed, 41-45 % above the prediction (a 35-filter stack where 7 % of
-// the calls run every filter; the loop measures those calls within 4 %,
-// so the rest is not per-syscall cost). Under docker-default ×16 with the
-// cache defeated the errors were 4-15 %. Every estimate states its total
-// with it (stats.WithModelError) beside the calibration-only interval.
-const ModelError = 0.45
+// time, and is applied to that part only (stats.WithModelError). It comes
+// from the whole-program validation (docs/estimate.md, "Validation on
+// five programs"; testdata/validation-programs.csv) by ModelErrorRule:
+// the smallest error that puts the measured centre of every row whose
+// per-syscall part is at least half of the predicted added time inside
+// the stated interval, rounded up to a whole per cent. The largest need
+// is tar under systemd's hardened.service stack (98.4 %, overestimated),
+// then find under the same stack (88 %, underestimated; the loop measures
+// its filtered calls within 4 %, so the rest is not per-syscall cost).
+// TestModelErrorRule recomputes it and lists the rows it does not cover:
+// five with a per-syscall part of 0.01-1.09 ms, where the miss is in the
+// per-process term and a relative error on the syscalls cannot reach it.
+const ModelError = 0.99
+
+// ValidationRow is one whole-program validation of docs/estimate.md: the
+// prediction's parts and stated interval (computed with model error
+// UsedModelError) and the measured added time, in ms per run.
+type ValidationRow struct {
+	Program, Stack                   string
+	Syscalls, Process                float64
+	Stated                           stats.Estimate
+	UsedModelError                   float64
+	Measured, MeasuredLo, MeasuredHi float64
+}
+
+// NeededModelError is the smallest model error on the row's per-syscall
+// part that covers its measured centre (stats.NeededModelError).
+func (r ValidationRow) NeededModelError() float64 {
+	return stats.NeededModelError(r.Stated, r.Syscalls, r.UsedModelError, r.Measured)
+}
+
+// ModelErrorRule derives the model error from validation rows: the
+// largest NeededModelError among the rows whose per-syscall part is at
+// least half of the predicted added time (they measure the per-syscall
+// model; in the others the per-process term dominates), and the rows of
+// all that this error does not cover.
+func ModelErrorRule(rows []ValidationRow) (rel float64, uncovered []ValidationRow) {
+	for _, r := range rows {
+		if r.Syscalls >= 0.5*r.Stated.Center {
+			rel = max(rel, r.NeededModelError())
+		}
+	}
+	for _, r := range rows {
+		if r.NeededModelError() > rel {
+			uncovered = append(uncovered, r)
+		}
+	}
+	return rel, uncovered
+}
 
 // commandSamples runs argv with the command workload at 0 and n filters of
 // base (variant), opts.Trials blocks, one warm-up run per child.

@@ -37,8 +37,8 @@ func fakeCommandRun(base, stacked []float64, n int) func(context.Context, runner
 
 // The predicted-vs-measured arithmetic, by hand: medians 100 ms and 150 ms
 // give +50 ms measured; predicted 39 ms [36, 42] (calibration) is stated
-// with the model error as 39 ± √(3² + (0.45·39)²) = 39 ± 17.80 ms, so
-// [21.20, 56.80]: ratio 0.78, error -22 %, covered (the calibration-only
+// with the model error as 39 ± √(3² + (0.99·39)²) = 39 ± 38.73 ms, so
+// [0.27, 77.73]: ratio 0.78, error -22 %, covered (the calibration-only
 // [36, 42] is not). CPU: medians 50 and 76 ms, +26 ms. Install 2 ms
 // against 50 ms running: running dominates, install 2/52 of the total.
 // Against CPU: ratio 39/26 = 1.5, error +50 %, covered.
@@ -55,7 +55,7 @@ func TestMeasureCommandArithmetic(t *testing.T) {
 		MeasureCommand: fakeCommandRun(base, stacked, 16)}
 	predicted := stats.Estimate{Center: 39e6, Lo: 36e6, Hi: 42e6}
 	stated := stats.WithModelError(predicted, ModelError)
-	if hw := math.Hypot(3e6, 0.45*39e6); math.Abs(stated.Hi-39e6-hw) > 1 || math.Abs(39e6-stated.Lo-hw) > 1 {
+	if hw := math.Hypot(3e6, 0.99*39e6); math.Abs(stated.Hi-39e6-hw) > 1 || math.Abs(39e6-stated.Lo-hw) > 1 {
 		t.Fatalf("stated interval %+v, want 39 ms ± %.0f ns", stated, hw)
 	}
 	c, err := measureCommand(context.Background(), opts, nil, runner.VariantDefeat, 16, predicted, stats.Estimate{}, stats.Estimate{})
@@ -69,8 +69,8 @@ func TestMeasureCommandArithmetic(t *testing.T) {
 	}{
 		{"measured added", c.MeasuredAddedNs, 50e6},
 		{"predicted added", c.PredictedAddedNs, 39e6},
-		{"stated low", c.PredictedCILowNs, 39e6 - math.Hypot(3e6, 17.55e6)},
-		{"stated high", c.PredictedCIHighNs, 39e6 + math.Hypot(3e6, 17.55e6)},
+		{"stated low", c.PredictedCILowNs, 39e6 - math.Hypot(3e6, 38.61e6)},
+		{"stated high", c.PredictedCIHighNs, 39e6 + math.Hypot(3e6, 38.61e6)},
 		{"calibration low", c.CalibrationCILowNs, 36e6},
 		{"ratio", c.Ratio, 0.78},
 		{"error %", c.ErrorPct, -22},
@@ -89,7 +89,7 @@ func TestMeasureCommandArithmetic(t *testing.T) {
 	if !c.Covered || c.CoveredByCalibration || c.Dominant != "running" || c.Filters != 16 || c.Variant != "defeat" {
 		t.Errorf("covered %v / %v, dominant %q, cell %d %s; want true, false, running, 16 defeat", c.Covered, c.CoveredByCalibration, c.Dominant, c.Filters, c.Variant)
 	}
-	// CPU +26 ms lies inside the stated [21.20, 56.80] ms.
+	// CPU +26 ms lies inside the stated [0.27, 77.73] ms.
 	if !c.CPUCovered {
 		t.Errorf("CPU not covered, want covered: +26 ms is inside the stated interval")
 	}
@@ -182,8 +182,8 @@ func TestCalibrationRunsPaths(t *testing.T) {
 
 // The per-process term adds to the prediction, its interval in
 // quadrature with the stated one, by hand: syscalls 39 ms [36, 42] stated
-// as 39 ± 17.80 ms, process term 2 ms [1, 4]: predicted 41 ms, low
-// 41 − √(17.80² + 1²) = 23.17, high 41 + √(17.80² + 2²) = 58.92 ms; the
+// as 39 ± 38.73 ms, process term 2 ms [1, 4]: predicted 41 ms, low
+// 41 − √(38.73² + 1²) = 2.26, high 41 + √(38.73² + 2²) = 79.78 ms; the
 // CPU comparison uses the CPU term (0.5 ms): 39.5 against +26 ms.
 func TestMeasureCommandProcessTerm(t *testing.T) {
 	ms := func(xs ...float64) []float64 {
@@ -200,7 +200,7 @@ func TestMeasureCommandProcessTerm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hw := math.Hypot(3e6, 0.45*39e6)
+	hw := math.Hypot(3e6, 0.99*39e6)
 	for _, ck := range []struct {
 		name      string
 		got, want float64

@@ -31,8 +31,11 @@ const (
 type Flags struct {
 	Counts, Workload, Syscall, TargetCI, Compiler, NotifyReply string
 	PathDirs                                                   int
-	CPUWait                                                    time.Duration
-	Load                                                       cmdutil.LoadFlags
+	// Paired is --paired: each child also times the workload before
+	// installing its stack (Job.Unpaired is its negation).
+	Paired  bool
+	CPUWait time.Duration
+	Load    cmdutil.LoadFlags
 	// Command holds the command workload's flags; its Argv is what follows
 	// "--".
 	Command runner.CommandSpec
@@ -53,6 +56,7 @@ func AddFlags(fs *pflag.FlagSet, j *Job, fl *Flags) {
 	fs.BoolVar(&j.Notify.Sync, "notify-sync", false, "notify workload: set SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on the listener (Linux 6.6+)")
 	fs.StringVar(&fl.NotifyReply, "notify-reply", "continue", "notify workload: the supervisor's answer, `continue` (SECCOMP_USER_NOTIF_FLAG_CONTINUE: the syscall runs), errno (EPERM) or errno:N")
 	fs.BoolVar(&j.JITMeasure, "jit-measure", false, "measure the deepest stack's JIT memory (root: lowers bpf_jit_limit for moments, restores it) instead of modelling it")
+	fs.BoolVar(&fl.Paired, "paired", true, "each child also times the workload before installing its stack, and the fit adjusts for that baseline (docs/methodology.md); --paired=false for the unpaired design")
 	fs.IntVar(&j.Parallel, "parallel", 1, "run N pinned copies of the workload at once per cell")
 	fs.StringVar(&fl.TargetCI, "target-ci", "", "keep adding blocks until the per-filter CI half-width is at most `NS`, or a % of the estimate (e.g. 5%; for estimates ~0, that % of 1% of the 0-filter ns/op)")
 	fs.DurationVar(&j.MaxTime, "max-time", 60*time.Second, "with --target-ci: stop adding blocks after this long; with --workload command: a hard bound on the whole run (no block starts after it once two are done)")
@@ -83,6 +87,7 @@ func AddFlags(fs *pflag.FlagSet, j *Job, fl *Flags) {
 // *cmdutil.FlagError (exit code 2) naming the flag.
 func (j *Job) Parse(fl *Flags, policies, argv []string, changed func(string) bool) error {
 	fl.Command.Argv = argv
+	j.Unpaired = !fl.Paired
 	for _, step := range []func(*Flags, []string, func(string) bool) error{j.parseSources, j.parseWorkload, j.parseMeasure, j.parseOutput} {
 		if err := step(fl, policies, changed); err != nil {
 			return err

@@ -46,7 +46,10 @@ type Job struct {
 	Specs      []output.Spec
 	Iterations uint64
 	Samples    int
-	SpecAllow  bool
+	// Unpaired turns off the children's paired baselines (--paired=false;
+	// runner.Config.Unpaired).
+	Unpaired  bool
+	SpecAllow bool
 	// Pad appends this many unreachable instructions to every filter
 	// (--pad) when PadSet; otherwise each child draws its own pad
 	// (runner.DefaultPlacement), so every cell averages over JIT image
@@ -182,7 +185,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		Config: report.Config{
 			Policies: pols, FilterCounts: j.Counts, Workload: j.Workload.Name, Op: j.Workload.Op,
 			Cache: j.Cache, Variants: vnames, Trials: j.Trials, Iterations: cfg.Iterations,
-			SamplesPerChild: cfg.Samples, Seed: j.Seed, Confidence: j.Confidence, CPU: runCPU(info),
+			SamplesPerChild: cfg.Samples, Paired: allPaired(samples), Seed: j.Seed, Confidence: j.Confidence, CPU: runCPU(info),
 			SpecAllow: j.SpecAllow, Robust: j.Robust, Pad: j.Pad,
 			Loader: j.loaderName(), LoaderReason: j.LoaderReason,
 			Placement: string(pl.Mode), PadMin: pl.MinPad, PadMax: pl.MaxPad,
@@ -268,7 +271,7 @@ func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants 
 	cfg := runner.Config{
 		Programs: progs, Counts: j.Counts, Variants: variants, Workload: j.Workload,
 		Trials: j.Trials, Seed: j.Seed, CPU: j.CPU, Iterations: j.Iterations,
-		Samples: j.Samples, ControlIters: 200000, SpecAllow: j.SpecAllow,
+		Samples: j.Samples, ControlIters: 200000, SpecAllow: j.SpecAllow, Unpaired: j.Unpaired,
 		Parallel: j.Parallel, Notify: j.Notify, Loaders: j.Loaders, Placement: j.placement(),
 		CPUWait: j.CPUWait, OnCPUWait: func(msg string) { fmt.Fprintf(ios.ErrOut, "seccompbench: %s\n", msg) },
 	}
@@ -331,11 +334,21 @@ func VariantNames(variants []runner.Variant) []string {
 func Observations(samples []runner.Sample) []stats.Observation {
 	obs := make([]stats.Observation, len(samples))
 	for i, s := range samples {
-		obs[i] = stats.Observation{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq, NsPerOp: s.NsPerOp,
+		obs[i] = stats.Observation{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq, NsPerOp: s.NsPerOp, BaselineNs: s.BaselineNsPerOp,
 			InstallNs: s.InstallNs, ControlBeforeNs: s.ControlBeforeNs, ControlAfterNs: s.ControlAfterNs,
 			Loader: string(s.Loader), Pad: s.Pad}
 	}
 	return obs
+}
+
+// allPaired reports whether every child took its own baseline.
+func allPaired(samples []runner.Sample) bool {
+	for _, s := range samples {
+		if !(s.BaselineNsPerOp > 0) {
+			return false
+		}
+	}
+	return len(samples) > 0
 }
 
 // maxFittingCount returns the largest filter count whose stack fits the

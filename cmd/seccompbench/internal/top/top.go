@@ -1,0 +1,427 @@
+// Package top is the pipeline of `seccompbench top`: it opens a live
+// sampling session (runner/live), switches the syscall counter on and off
+// over the window, classifies the samples (internal/kstack), estimates
+// each process's seccomp share (stats.BatchShare), reads its filters, and
+// predicts what a merged stack would save. It computes; the command picks
+// a renderer in report.
+package top
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/internal/kstack"
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/live"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// Sampler is what a window needs of a live session (live.Session, or a
+// fake in tests).
+type Sampler interface {
+	Take() ([]kstack.Sample, error)
+	Flush()
+	CountOn() error
+	CountOff() error
+	TakeCounts() ([]live.CallCount, error)
+	Lost() uint64
+	SetTargets(pids []int) error
+	// CPUs is the number of CPUs sampled.
+	CPUs() int
+	Close() error
+}
+
+// Options say what to watch and how.
+type Options struct {
+	// Pids, Cgroup and All select the processes (exactly one is set).
+	Pids   []int
+	Cgroup string
+	All    bool
+	// Frequency is the sampling rate per CPU, in Hz.
+	Frequency int
+	// Batch is the batch length of the share intervals; 0 picks a twentieth
+	// of each window, at least 50 ms (batchFor).
+	Batch time.Duration
+	// CountDuty is the share of each CountCycle the syscall counter is
+	// attached, a fraction in (0, 1]; 0 never counts.
+	CountDuty  float64
+	CountCycle time.Duration
+	// Confidence is the level of every interval.
+	Confidence float64
+	// Predict adds the merge predictions (needs the stack dumped).
+	Predict bool
+	// Seed seeds the placement of the counter's on-times in each cycle.
+	Seed uint64
+
+	// Kernel access; tests replace them. Check runs first and says which
+	// permission is missing.
+	Check      func() error
+	Open       func(live.Options) (Sampler, error)
+	Monotonic  func() uint64
+	Now        func() time.Time
+	Sleep      func(ctx context.Context, d time.Duration) error
+	Kallsyms   func() ([]byte, error)
+	ProcCPU    func(pid int) (string, time.Duration, error)
+	Status     func(pid int) (runner.ProcStatus, error)
+	Dump       func(pid int) ([][]byte, error)
+	CgroupPids func(dir string) ([]int, error)
+	ListPids   func() ([]int, error)
+}
+
+// DefaultOptions returns the options of the real kernel.
+func DefaultOptions() Options {
+	return Options{
+		Frequency:  live.DefaultFrequency,
+		Batch:      0,
+		CountDuty:  0.1,
+		CountCycle: time.Second,
+		Confidence: 0.95,
+		Predict:    true,
+		Seed:       1,
+		Check:      live.CheckPermissions,
+		Open: func(o live.Options) (Sampler, error) {
+			s, err := live.Open(o)
+			if err != nil {
+				return nil, err
+			}
+			return s, nil
+		},
+		Monotonic:  live.Monotonic,
+		Now:        time.Now,
+		Sleep:      sleepCtx,
+		Kallsyms:   live.ReadKallsyms,
+		ProcCPU:    live.ProcCPU,
+		Status:     runner.ReadProcStatus,
+		Dump:       runner.DumpFilters,
+		CgroupPids: live.CgroupPids,
+		ListPids:   runner.ListPids,
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Watcher runs windows over one open session.
+type Watcher struct {
+	opts *Options
+	s    Sampler
+	cls  *kstack.Classifier
+	rng  *rand.Rand
+	// stacks caches dumped stacks per pid (a process's filters only
+	// grow; the count in /proc/PID/status says when to dump again).
+	stacks map[int]dumped
+}
+
+type dumped struct {
+	stack filters.Stack
+	err   error
+}
+
+// Open checks the selection, reads the kernel symbols and opens the
+// sampling session. Close the Watcher to detach everything.
+func Open(opts *Options) (*Watcher, error) {
+	if opts.Check != nil {
+		if err := opts.Check(); err != nil {
+			return nil, err
+		}
+	}
+	ks, err := opts.Kallsyms()
+	if err != nil {
+		return nil, err
+	}
+	syms, err := kstack.ParseKallsyms(ks)
+	if err != nil {
+		if errors.Is(err, kstack.ErrHiddenAddresses) {
+			return nil, fmt.Errorf("%w: /proc/kallsyms shows no addresses to this process; run as root or grant CAP_SYSLOG (kernel/kallsyms.c: kallsyms_show_value also shows them with kernel.kptr_restrict 0 and kernel.perf_event_paranoid <= 1)", err)
+		}
+		return nil, err
+	}
+	pids, err := opts.targets()
+	if err != nil {
+		return nil, err
+	}
+	s, err := opts.Open(live.Options{Pids: pids, All: opts.All, Frequency: opts.Frequency})
+	if err != nil {
+		return nil, err
+	}
+	return &Watcher{opts: opts, s: s, cls: kstack.NewClassifier(syms), rng: rand.New(rand.NewPCG(opts.Seed, 0x70b)), stacks: map[int]dumped{}}, nil
+}
+
+// Close detaches the counter and the sampler.
+func (w *Watcher) Close() error { return w.s.Close() }
+
+// targets returns the pids to sample now (nil with All).
+func (o *Options) targets() ([]int, error) {
+	switch {
+	case o.All:
+		return nil, nil
+	case o.Cgroup != "":
+		return o.CgroupPids(o.Cgroup)
+	}
+	return o.Pids, nil
+}
+
+// Window samples for d (until ctx ends, then what was sampled so far) and
+// returns the report of that window.
+func (w *Watcher) Window(ctx context.Context, d time.Duration) (*report.Top, error) {
+	o := w.opts
+	if o.Cgroup != "" {
+		pids, err := o.targets()
+		if err != nil {
+			return nil, err
+		}
+		if err := w.s.SetTargets(pids); err != nil {
+			return nil, err
+		}
+	}
+	// Drop what an earlier window left.
+	w.s.Flush()
+	if _, err := w.s.Take(); err != nil {
+		return nil, err
+	}
+	if _, err := w.s.TakeCounts(); err != nil {
+		return nil, err
+	}
+	startWall := o.Now()
+	cpu0 := w.cpuTimes(o.Pids)
+	start := o.Monotonic()
+	on, runErr := w.cycle(ctx, d)
+	end := o.Monotonic()
+	cpu1 := w.cpuTimes(nil)
+	w.s.Flush()
+	samples, err := w.s.Take()
+	if err != nil {
+		return nil, err
+	}
+	counts, err := w.s.TakeCounts()
+	if err != nil {
+		return nil, err
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded) {
+		return nil, runErr
+	}
+	in := windowInput{start: start, end: end, startWall: startWall, on: on, samples: samples, counts: counts,
+		cpu0: cpu0, cpu1: cpu1, lost: w.s.Lost()}
+	return w.build(in), nil
+}
+
+// cycle runs the window: in each CountCycle the counter is attached for
+// CountDuty of it, at a random offset. It returns the on-intervals.
+func (w *Watcher) cycle(ctx context.Context, d time.Duration) ([]kstack.Interval, error) {
+	o := w.opts
+	var on []kstack.Interval
+	deadline := o.Monotonic() + uint64(d)
+	for {
+		now := o.Monotonic()
+		if now >= deadline {
+			return on, nil
+		}
+		cyc := min(o.CountCycle, time.Duration(deadline-now))
+		onFor := time.Duration(float64(cyc) * o.CountDuty)
+		if o.CountDuty <= 0 || onFor <= 0 {
+			if err := o.Sleep(ctx, cyc); err != nil {
+				return on, err
+			}
+			continue
+		}
+		off := time.Duration(w.rng.Int64N(int64(cyc-onFor) + 1))
+		if err := o.Sleep(ctx, off); err != nil {
+			return on, err
+		}
+		if err := w.s.CountOn(); err != nil {
+			return on, err
+		}
+		t0 := o.Monotonic()
+		err := o.Sleep(ctx, onFor)
+		if cerr := w.s.CountOff(); cerr != nil && err == nil {
+			err = cerr
+		}
+		on = append(on, kstack.Interval{Start: t0, End: o.Monotonic()})
+		if err != nil {
+			return on, err
+		}
+		if err := o.Sleep(ctx, cyc-onFor-off); err != nil {
+			return on, err
+		}
+	}
+}
+
+// cpuTimes reads the CPU time of pids (or of every process read before,
+// when pids is nil: the caller passes nil at the window's end and the
+// samples decide which processes are reported).
+func (w *Watcher) cpuTimes(pids []int) map[int]procCPU {
+	out := map[int]procCPU{}
+	if pids == nil {
+		var err error
+		if pids, err = w.opts.ListPids(); err != nil {
+			return out
+		}
+	}
+	for _, p := range pids {
+		comm, cpu, err := w.opts.ProcCPU(p)
+		if err == nil {
+			out[p] = procCPU{comm: comm, cpu: cpu}
+		}
+	}
+	return out
+}
+
+type procCPU struct {
+	comm string
+	cpu  time.Duration
+}
+
+type windowInput struct {
+	start, end uint64
+	startWall  time.Time
+	on         []kstack.Interval
+	samples    []kstack.Sample
+	counts     []live.CallCount
+	cpu0, cpu1 map[int]procCPU
+	lost       uint64
+}
+
+// build turns one window's raw data into the report.
+func (w *Watcher) build(in windowInput) *report.Top {
+	o := w.opts
+	batch := batchFor(o.Batch, time.Duration(in.end-in.start))
+	tallies := kstack.TallySamples(w.cls, in.samples, kstack.TallyOptions{Start: in.start, End: in.end, BatchNs: uint64(batch), CounterOn: in.on})
+	period := float64(time.Second) / float64(o.Frequency)
+	var onNs uint64
+	for _, iv := range in.on {
+		onNs += iv.End - iv.Start
+	}
+	window := in.end - in.start
+	t := &report.Top{SchemaVersion: report.TopSchemaVersion, Kind: "top", Start: in.startWall.UTC().Format(time.RFC3339),
+		WindowNs: int64(window), Processes: []report.TopProcess{}, Warnings: []string{},
+		Method: report.TopMethod{SamplingHz: o.Frequency, PeriodNs: int64(period), CPUs: w.s.CPUs(), BatchNs: int64(batch),
+			Confidence: o.Confidence, CountDuty: float64(onNs) / math.Max(1, float64(window)), CountOnNs: int64(onNs), LostSamples: in.lost}}
+	callsBy := map[uint32]map[int32]uint64{}
+	for _, c := range in.counts {
+		if callsBy[c.Tgid] == nil {
+			callsBy[c.Tgid] = map[int32]uint64{}
+		}
+		callsBy[c.Tgid][c.Nr] += c.Calls
+	}
+	var counted, counter int
+	for _, tl := range tallies {
+		counted += tl.CountedSamples
+		counter += tl.CounterSamples
+		t.Processes = append(t.Processes, w.process(tl, in, callsBy[tl.Tgid], period))
+	}
+	if counted > 0 {
+		share := float64(counter) / float64(counted)
+		t.Method.CounterShare = report.Nullable(share)
+		t.Method.CounterOverhead = report.Nullable(share * t.Method.CountDuty)
+	}
+	if in.lost > 0 {
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%d samples were lost (ring buffer full): shares are still unbiased, CPU times from samples are low", in.lost))
+	}
+	sort.SliceStable(t.Processes, func(i, j int) bool { return t.Processes[i].SeccompNs > t.Processes[j].SeccompNs })
+	return t
+}
+
+// batchFor returns the batch length for a window: set, or a twentieth of
+// the window (BatchShare wants at least 10 batches) but at least 50 ms, so
+// that a batch holds about 50 samples of a busy thread at 997 Hz.
+func batchFor(set, window time.Duration) time.Duration {
+	if set > 0 {
+		return set
+	}
+	return max(window/20, 50*time.Millisecond)
+}
+
+// process builds one process's report entry.
+func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint64, period float64) report.TopProcess {
+	o := w.opts
+	pid := int(tl.Tgid)
+	p := report.TopProcess{Pid: pid, Samples: tl.Samples, SeccompSamples: tl.Seccomp, FilterSamples: tl.Filter, InferredSamples: tl.Inferred,
+		SampledCPUNs: float64(tl.Samples) * period, FilterHashes: []report.TopFilter{}, Syscalls: []report.TopSyscall{}, Warnings: []string{}}
+	c0, ok0 := in.cpu0[pid]
+	c1, ok1 := in.cpu1[pid]
+	p.Comm = c1.comm
+	if p.Comm == "" {
+		p.Comm = c0.comm
+	}
+	if p.Comm == "" {
+		p.Comm = tl.Comm
+	}
+	if ok0 && ok1 {
+		p.CPUNs = float64(c1.cpu - c0.cpu)
+	} else {
+		p.CPUNs = p.SampledCPUNs
+		p.Warnings = append(p.Warnings, "CPU time from samples (the process started or ended in the window)")
+	}
+	bs := make([]stats.Batch, len(tl.Batches))
+	for i, b := range tl.Batches {
+		bs[i] = stats.Batch{Hits: float64(b.Hits), Total: float64(b.Total)}
+	}
+	sh := stats.BatchShare(bs, o.Confidence)
+	p.SeccompShare, p.SeccompShareCILow, p.SeccompShareCIHigh = report.Nullable(sh.Center), report.Nullable(sh.Lo), report.Nullable(sh.Hi)
+	if !math.IsNaN(sh.Center) {
+		p.SeccompNs = sh.Center * p.CPUNs
+	}
+	p.Warnings = append(p.Warnings, sh.Warnings...)
+	// Calls counted while the counter was on, scaled to the window by the
+	// process's CPU samples outside the counter: calls track the work the
+	// process does, and the counter's own time slows it while on.
+	scale := math.NaN()
+	if busyOn := tl.CountedSamples - tl.CounterSamples; busyOn > 0 {
+		scale = float64(tl.Samples-tl.CounterSamples) / float64(busyOn)
+	}
+	native := filters.ArchX86_64
+	for nr, n := range tl.SeccompByNr {
+		s := report.TopSyscall{Nr: int(nr), Name: syscallName(native, nr), Samples: n, SeccompNs: float64(n) / float64(tl.Samples) * p.CPUNs}
+		if c, ok := calls[int32(nr)]; ok && c > 0 && !math.IsNaN(scale) {
+			est := float64(c) * scale
+			s.Calls = &est
+			s.SeccompNsPerCall = report.Nullable(s.SeccompNs / est)
+		}
+		p.Syscalls = append(p.Syscalls, s)
+	}
+	sort.Slice(p.Syscalls, func(i, j int) bool {
+		if p.Syscalls[i].Samples != p.Syscalls[j].Samples {
+			return p.Syscalls[i].Samples > p.Syscalls[j].Samples
+		}
+		return p.Syscalls[i].Nr < p.Syscalls[j].Nr
+	})
+	w.filters(&p)
+	return p
+}
+
+// syscallName names an orig_ax value of the x86_64 entry: the x86_64
+// table, "x32:NAME" with the x32 bit (__X32_SYSCALL_BIT, 0x40000000),
+// "nr N" when the table has no name (a 32-bit process's numbers are
+// i386's and read wrong: orig_ax alone does not say which table).
+func syscallName(a *filters.Arch, nr int64) string {
+	if nr < 0 {
+		return fmt.Sprintf("nr %d", nr)
+	}
+	if nr&0x40000000 != 0 {
+		if n := filters.ArchX32.SyscallName(int(nr &^ 0x40000000)); n != "" {
+			return "x32:" + n
+		}
+	}
+	if n := a.SyscallName(int(nr)); n != "" {
+		return n
+	}
+	return fmt.Sprintf("nr %d", nr)
+}

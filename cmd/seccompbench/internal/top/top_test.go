@@ -1,0 +1,182 @@
+package top
+
+import (
+	"context"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seccompbench/seccompbench/internal/kstack"
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/live"
+)
+
+const fakeKallsyms = `ffffffff81000000 T _stext
+ffffffff81100000 T do_syscall_64
+ffffffff81200000 t syscall_trace_enter
+ffffffff81300000 t __seccomp_filter
+ffffffff81300900 t __x64_sys_getppid
+ffffffff81500000 t __bpf_trace_sys_exit
+ffffffff81700000 T _etext
+`
+
+// fakeSampler plays a process (tgid 7) that spends a quarter of its samples
+// in seccomp for getppid; while the counter is on, one sample in ten is in
+// the counter and the counter sees 1000 getppid calls per on-interval.
+type fakeSampler struct {
+	clock   *fakeClock
+	on      bool
+	onCount int
+	samples []kstack.Sample
+	counts  []live.CallCount
+	closed  bool
+	balance int
+}
+
+func (f *fakeSampler) Take() ([]kstack.Sample, error) { s := f.samples; f.samples = nil; return s, nil }
+func (f *fakeSampler) Flush()                         {}
+func (f *fakeSampler) CountOn() error                 { f.on = true; f.balance++; return nil }
+func (f *fakeSampler) CountOff() error {
+	f.on = false
+	f.balance--
+	f.counts = append(f.counts, live.CallCount{Tgid: 7, Nr: 110, Calls: 1000})
+	return nil
+}
+func (f *fakeSampler) TakeCounts() ([]live.CallCount, error) {
+	c := f.counts
+	f.counts = nil
+	return c, nil
+}
+func (f *fakeSampler) Lost() uint64           { return 0 }
+func (f *fakeSampler) SetTargets([]int) error { return nil }
+func (f *fakeSampler) CPUs() int              { return 1 }
+func (f *fakeSampler) Close() error           { f.closed = true; return nil }
+
+// tick adds the samples of d of time at 1 ms per sample.
+func (f *fakeSampler) tick(from uint64, d time.Duration) {
+	for t := from; t < from+uint64(d); t += uint64(time.Millisecond) {
+		n := len(f.samples)
+		s := kstack.Sample{Time: t, Tgid: 7, Tid: 7, Nr: 110, AX: -38}
+		switch {
+		case f.on && n%10 == 0:
+			s.Stack = kstack.Addrs{0xffffffff81500010}
+		case n%4 == 0:
+			s.Stack = kstack.Addrs{0xffffffff81300010, 0xffffffff81200010}
+		default:
+			s.User, s.Nr = true, -1
+		}
+		f.samples = append(f.samples, s)
+	}
+}
+
+type fakeClock struct {
+	now     uint64
+	sampler *fakeSampler
+}
+
+func (c *fakeClock) mono() uint64 { return c.now }
+func (c *fakeClock) sleep(ctx context.Context, d time.Duration) error {
+	if d > 0 {
+		c.sampler.tick(c.now, d)
+		c.now += uint64(d)
+	}
+	return ctx.Err()
+}
+
+func fakeOptions(t *testing.T) (*Options, *fakeSampler) {
+	clk := &fakeClock{now: 1e9}
+	f := &fakeSampler{clock: clk}
+	clk.sampler = f
+	o := DefaultOptions()
+	o.Frequency = 1000
+	o.Pids = []int{7}
+	o.Check = func() error { return nil }
+	o.Open = func(live.Options) (Sampler, error) { return f, nil }
+	o.Monotonic = clk.mono
+	o.Sleep = clk.sleep
+	o.Now = func() time.Time { return time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC) }
+	o.Kallsyms = func() ([]byte, error) { return []byte(fakeKallsyms), nil }
+	cpu := 0 * time.Second
+	o.ProcCPU = func(pid int) (string, time.Duration, error) {
+		defer func() { cpu += 5 * time.Second }() // second read: 5 s later
+		return "loop", cpu, nil
+	}
+	o.ListPids = func() ([]int, error) { return []int{7}, nil }
+	o.Status = func(pid int) (runner.ProcStatus, error) {
+		return runner.ProcStatus{Pid: pid, SeccompMode: runner.SeccompModeFilter, SeccompFilters: 2}, nil
+	}
+	// ld [4] (arch); ret ALLOW: struct sock_filter, little-endian.
+	allow := []byte{0x20, 0, 0, 0, 4, 0, 0, 0, 0x06, 0, 0, 0, 0, 0, 0xff, 0x7f}
+	o.Dump = func(pid int) ([][]byte, error) { return [][]byte{allow, allow}, nil }
+	return &o, f
+}
+
+func TestWindow(t *testing.T) {
+	o, f := fakeOptions(t)
+	w, err := Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.Window(context.Background(), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil || !f.closed || f.balance != 0 {
+		t.Errorf("close %v, closed %v, counter on/off balance %d", err, f.closed, f.balance)
+	}
+	if got.Kind != "top" || got.SchemaVersion != 1 || len(got.Processes) != 1 {
+		t.Fatalf("got %+v", got)
+	}
+	m := got.Method
+	if math.Abs(m.CountDuty-0.1) > 1e-9 || m.CountOnNs != int64(500*time.Millisecond) {
+		t.Errorf("duty %v, on %d ns; want 0.1, 500 ms", m.CountDuty, m.CountOnNs)
+	}
+	if m.CounterShare == nil || math.Abs(*m.CounterShare-0.1) > 0.02 {
+		t.Errorf("counter share %v, want ~0.1", m.CounterShare)
+	}
+	p := got.Processes[0]
+	if p.Pid != 7 || p.Comm != "loop" || p.CPUNs != 5e9 || p.Samples < 5000 || p.Samples > 5015 {
+		t.Errorf("process %d %q cpu %v samples %d", p.Pid, p.Comm, p.CPUNs, p.Samples)
+	}
+	share := float64(p.SeccompSamples) / float64(p.Samples)
+	if p.SeccompShare == nil || *p.SeccompShare != share || !(*p.SeccompShareCILow <= share && share <= *p.SeccompShareCIHigh) {
+		t.Errorf("share %v [%v, %v], want %v inside", p.SeccompShare, p.SeccompShareCILow, p.SeccompShareCIHigh, share)
+	}
+	if math.Abs(p.SeccompNs-share*5e9) > 1 {
+		t.Errorf("seccomp %v ns, want share × cpu = %v", p.SeccompNs, share*5e9)
+	}
+	if len(p.Syscalls) != 1 || p.Syscalls[0].Name != "getppid" || p.Syscalls[0].Calls == nil {
+		t.Fatalf("syscalls %+v", p.Syscalls)
+	}
+	// 5 on-intervals × 1000 calls, scaled by non-counter samples: ~4950
+	// of ~5000 overall, ~450 of the ~500 while on → × 11 (the fake clock
+	// adds a sample at some segment edges).
+	if c := *p.Syscalls[0].Calls; math.Abs(c/(5000*4950.0/450)-1) > 0.005 {
+		t.Errorf("calls %v, want %v", c, 5000*4950.0/450)
+	}
+	if p.Filters == nil || *p.Filters != 2 || len(p.FilterHashes) != 2 || p.FilterHashes[0].SHA256 != p.FilterHashes[1].SHA256 {
+		t.Errorf("filters %v, hashes %+v", p.Filters, p.FilterHashes)
+	}
+	if p.Prediction == nil || len(p.Prediction.Rows) != 2 || !strings.Contains(p.Prediction.Label, "prediction") {
+		t.Fatalf("prediction %+v", p.Prediction)
+	}
+	// Both filters allow getppid without looking at anything but the arch:
+	// cached before and after, so nothing to save.
+	for _, r := range p.Prediction.Rows {
+		if r.SavedNs != 0 {
+			t.Errorf("%s saves %v ns of a cached syscall", r.Name, r.SavedNs)
+		}
+	}
+}
+
+func TestOpenRefused(t *testing.T) {
+	o, _ := fakeOptions(t)
+	o.Check = func() error { return &live.PermissionError{Op: "x", Err: os.ErrPermission, Need: "CAP_PERFMON"} }
+	opened := false
+	o.Open = func(live.Options) (Sampler, error) { opened = true; return nil, nil }
+	if _, err := Open(o); err == nil || opened {
+		t.Errorf("err %v, opened %v: the check must stop Open before anything is attached", err, opened)
+	}
+}

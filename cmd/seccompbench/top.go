@@ -1,0 +1,189 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/top"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// TopOptions are the flags of `seccompbench top`.
+type TopOptions struct {
+	IO      *cmdutil.IOStreams
+	Context context.Context
+
+	top.Options
+	// Duration is the one-shot window; 0 refreshes like top(1).
+	Duration time.Duration
+	// Refresh is the live view's window.
+	Refresh time.Duration
+	// Out are --format (table or json) and -o; Specs what to write
+	// (stdout in Out.Format when nil).
+	Out   output.Flags
+	Specs []output.Spec
+	// MaxSyscalls bounds the syscalls listed per process in the table.
+	MaxSyscalls int
+}
+
+// topFormats are the output formats of `top`.
+var topFormats = []string{"table", "json"}
+
+// NewCmdTop builds `seccompbench top`. runF, if not nil, replaces topRun
+// (tests use it to check flag parsing).
+func NewCmdTop(f *cmdutil.Factory, runF func(*TopOptions) error) *cobra.Command {
+	opts := &TopOptions{IO: f.IO, Options: top.DefaultOptions()}
+	var pids []string
+	cmd := &cobra.Command{
+		Use:   "top (--pid PID... | --cgroup PATH | --all) [--duration D]",
+		Short: "Measure what running processes spend in seccomp, live",
+		Long: `Sample running processes and report, per process, its CPU time in the
+window, the part of it spent in seccomp (the syscall entry's seccomp call,
+the action cache check and every filter run), that share with a confidence
+interval, its filter stack, and the syscalls that spend most in seccomp with
+their call counts and seccomp time per call. Nothing is restarted.
+
+Method: perf's software cpu-clock event samples every CPU at --frequency; a
+BPF program on each sample records the kernel callchain and the thread's
+syscall number (orig_ax of its entry registers). A sample is seccomp time
+when __secure_computing or __seccomp_filter is on its callchain, or when it
+sits in an unnamed JIT image (a classic filter has no kallsyms entry) while
+its thread is inside a syscall. Successive samples are not independent, so
+the share's interval comes from batch means (--batch). Calls are counted by
+a sys_exit raw tracepoint attached for --count-duty of each second, since it
+slows every syscall on the machine while attached; counts are scaled to the
+window by the process's CPU time. The counter's measured cost is printed.
+
+The prediction line scales each syscall's measured seccomp time by the cost
+model's ratio for a merged stack (seccompbench merge) and a merged stack laid
+out for the measured mix: a prediction, not a measurement.
+
+Needs CAP_PERFMON and CAP_BPF (or root), Linux 5.15+ on x86_64; dumping the
+stack for hashes and predictions needs CAP_SYS_ADMIN and ptrace permission.
+Without --duration the view refreshes every --refresh until interrupted.
+See docs/top.md.` + cmdutil.ExitStatusHelp(""),
+		Example: `  seccompbench top --pid 1234 --duration 5s
+  seccompbench top --cgroup /sys/fs/cgroup/system.slice/nginx.service
+  seccompbench top --all --duration 10s --format json -o top.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Context = cmd.Context()
+			if opts.Context == nil {
+				opts.Context = context.Background()
+			}
+			n := 0
+			for _, set := range []bool{len(pids) > 0, opts.Cgroup != "", opts.All} {
+				if set {
+					n++
+				}
+			}
+			if n != 1 {
+				return cmdutil.FlagErrorf("give exactly one of --pid, --cgroup and --all")
+			}
+			opts.Pids = nil
+			for _, a := range pids {
+				pid, err := strconv.Atoi(a)
+				if err != nil || pid <= 0 {
+					return cmdutil.FlagErrorf("--pid: %q is not a PID", a)
+				}
+				opts.Pids = append(opts.Pids, pid)
+			}
+			var err error
+			if opts.Specs, err = opts.Out.Resolve(topFormats, cmd.Flags().Changed("format")); err != nil {
+				return err
+			}
+			if opts.Duration < 0 || opts.Refresh <= 0 || opts.Batch < 0 {
+				return cmdutil.FlagErrorf("--duration and --refresh must be positive, --batch not negative")
+			}
+			if opts.Frequency < 1 || opts.Frequency > 10000 {
+				return cmdutil.FlagErrorf("--frequency: %d Hz is not in 1..10000", opts.Frequency)
+			}
+			if opts.CountDuty < 0 || opts.CountDuty > 1 {
+				return cmdutil.FlagErrorf("--count-duty: %v is not a fraction in [0, 1]", opts.CountDuty)
+			}
+			if !(opts.Confidence > 0 && opts.Confidence < 1) {
+				return cmdutil.FlagErrorf("--confidence: %v is not a fraction in (0, 1)", opts.Confidence)
+			}
+			if opts.Duration == 0 && len(opts.Out.Outputs) > 0 {
+				return cmdutil.FlagErrorf("-o needs --duration (the live view writes to the terminal)")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return topRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&pids, "pid", nil, "watch process `PID` (repeat or comma-separate for several)")
+	fl.StringVar(&opts.Cgroup, "cgroup", "", "watch every process in the cgroup directory `PATH` and below (re-read each window)")
+	fl.BoolVar(&opts.All, "all", false, "watch every process on the machine")
+	fl.DurationVar(&opts.Duration, "duration", 0, "sample one window this long and print a report (default: a live view)")
+	fl.DurationVar(&opts.Refresh, "refresh", 2*time.Second, "live view: window per refresh")
+	fl.IntVar(&opts.Frequency, "frequency", opts.Frequency, "cpu-clock samples per second per CPU, in Hz")
+	fl.DurationVar(&opts.Batch, "batch", opts.Batch, "batch length of the share's batch-means interval (0: a twentieth of the window, at least 50ms)")
+	fl.Float64Var(&opts.CountDuty, "count-duty", opts.CountDuty, "share of each second the syscall counter is attached (0: no call counts)")
+	fl.Float64Var(&opts.Confidence, "confidence", opts.Confidence, "confidence level of the intervals, a fraction in (0,1)")
+	fl.BoolVar(&opts.Predict, "predict", opts.Predict, "predict what merging each stack would save (dumps the stack: CAP_SYS_ADMIN)")
+	output.AddFlags(fl, &opts.Out, topFormats, "table", "the report")
+	fl.IntVar(&opts.MaxSyscalls, "syscalls", 8, "syscalls listed per process in the table")
+	return cmd
+}
+
+func topRun(opts *TopOptions) error {
+	w, err := top.Open(&opts.Options)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	format := cmp.Or(opts.Out.Format, "table")
+	render := func(t *report.Top) func(string, io.Writer) error {
+		return func(format string, out io.Writer) error {
+			if format == "json" {
+				return report.WriteTopJSON(out, t)
+			}
+			report.WriteTopTable(out, t, opts.MaxSyscalls)
+			return nil
+		}
+	}
+	release := interrupt.Hold()
+	defer release()
+	if opts.Duration > 0 {
+		t, err := w.Window(opts.Context, opts.Duration)
+		if err != nil {
+			return err
+		}
+		if err := output.WriteEach(output.Or(opts.Specs, format), opts.IO.Out, opts.IO.ErrOut, render(t)); err != nil {
+			return err
+		}
+		return opts.Context.Err()
+	}
+	for {
+		t, err := w.Window(opts.Context, opts.Refresh)
+		if err != nil {
+			return err
+		}
+		if opts.Context.Err() != nil {
+			return nil
+		}
+		if format == "table" {
+			// Clear the screen and home the cursor (ANSI), as top(1) does.
+			fmt.Fprint(opts.IO.Out, "\x1b[H\x1b[2J")
+		}
+		if err := render(t)(format, opts.IO.Out); err != nil {
+			return err
+		}
+		if errors.Is(opts.Context.Err(), context.Canceled) {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,252 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// TopSchemaVersion is the schema_version of `top --format json` (kind
+// "top", docs/json.md).
+const TopSchemaVersion = ContractVersion
+
+// Top is the result of `seccompbench top` over one window: per process,
+// its CPU time, the part of it spent in seccomp with an interval, its
+// filters and the syscalls that cost most.
+type Top struct {
+	SchemaVersion int  `json:"schema_version"`
+	Kind          Kind `json:"kind"` // KindTop
+	// Start is the window's start, RFC 3339.
+	Start string `json:"start"`
+	// WindowNs is the window's length, in ns of wall time.
+	WindowNs int64     `json:"window_ns"`
+	Method   TopMethod `json:"method"`
+	// Processes are sorted by seccomp time, largest first.
+	Processes []TopProcess `json:"processes"`
+	Warnings  []string     `json:"warnings"`
+}
+
+// TopMethod says how the window was measured and what that cost.
+type TopMethod struct {
+	// SamplingHz is the cpu-clock sampling rate per CPU, in Hz; PeriodNs
+	// is its period, in ns of CPU time per sample.
+	SamplingHz int   `json:"sampling_hz"`
+	PeriodNs   int64 `json:"period_ns"`
+	// CPUs is the number of CPUs sampled.
+	CPUs int `json:"cpus"`
+	// BatchNs is the batch length of the share intervals, in ns.
+	BatchNs int64 `json:"batch_ns"`
+	// Confidence is the level of every interval, a fraction.
+	Confidence float64 `json:"confidence"`
+	// CountDuty is the share of the window the syscall counter was
+	// attached, a fraction; CountOnNs is that time, in ns.
+	CountDuty float64 `json:"count_duty"`
+	CountOnNs int64   `json:"count_on_ns"`
+	// LostSamples is the number of samples the ring buffer dropped.
+	LostSamples uint64 `json:"lost_samples"`
+	// CounterShare is the share of the sampled processes' CPU time spent
+	// in the syscall counter while it was attached (its cost per call,
+	// measured), a fraction; CounterOverhead is that times CountDuty, the
+	// counter's cost over the whole window. null without samples.
+	CounterShare    *float64 `json:"counter_share"`
+	CounterOverhead *float64 `json:"counter_overhead"`
+}
+
+// TopProcess is one process (thread group) in the window.
+type TopProcess struct {
+	Pid  int    `json:"pid"`
+	Comm string `json:"comm"`
+	// CPUNs is the process's CPU time in the window (utime + stime of
+	// /proc/PID/stat), in ns; SampledCPUNs is samples × period, in ns.
+	CPUNs        float64 `json:"cpu_ns"`
+	SampledCPUNs float64 `json:"sampled_cpu_ns"`
+	// SeccompNs is SeccompShare × CPUNs, in ns.
+	SeccompNs float64 `json:"seccomp_ns"`
+	// SeccompShare is the share of the process's CPU samples in seccomp,
+	// with its batch-means interval; null without samples.
+	SeccompShare       *float64 `json:"seccomp_share"`
+	SeccompShareCILow  *float64 `json:"seccomp_share_ci_low"`
+	SeccompShareCIHigh *float64 `json:"seccomp_share_ci_high"`
+	// Samples, SeccompSamples and FilterSamples count the process's
+	// samples, those in seccomp and those in a filter's image (the rest
+	// of seccomp is its entry and cache check); InferredSamples are
+	// seccomp samples recognized by an unnamed image alone.
+	Samples         int `json:"samples"`
+	SeccompSamples  int `json:"seccomp_samples"`
+	FilterSamples   int `json:"filter_samples"`
+	InferredSamples int `json:"inferred_samples"`
+	// Filters is Seccomp_filters of /proc/PID/status; null where the
+	// kernel does not report it.
+	Filters *int `json:"filters"`
+	// FilterHashes are the dumped filters, oldest first; empty when they
+	// could not be dumped (FiltersError says why).
+	FilterHashes []TopFilter `json:"filter_hashes"`
+	FiltersError string      `json:"filters_error,omitempty"`
+	// Syscalls are the syscalls with seccomp samples, by seccomp time.
+	Syscalls []TopSyscall `json:"syscalls"`
+	// Prediction is what merging the stack would save on the measured
+	// mix, from the cost model: a prediction, not a measurement.
+	Prediction *TopPrediction `json:"prediction,omitempty"`
+	Warnings   []string       `json:"warnings"`
+}
+
+// TopFilter is one filter of a process's stack.
+type TopFilter struct {
+	Index        int    `json:"index"`
+	Instructions int    `json:"instructions"`
+	SHA256       string `json:"sha256"`
+}
+
+// TopSyscall is one syscall of a process.
+type TopSyscall struct {
+	Name string `json:"name"`
+	Nr   int    `json:"nr"`
+	// Calls is the estimated number of calls in the window (counted while
+	// the counter was attached, scaled to the window by CPU time); null
+	// when no call was counted.
+	Calls *float64 `json:"calls"`
+	// SeccompNs is the seccomp time attributed to the syscall, in ns;
+	// SeccompNsPerCall is SeccompNs / Calls, null without Calls.
+	SeccompNs        float64  `json:"seccomp_ns"`
+	SeccompNsPerCall *float64 `json:"seccomp_ns_per_call"`
+	// Samples is the number of seccomp samples in the syscall.
+	Samples int `json:"samples"`
+}
+
+// TopPrediction is the model's prediction for a merged stack.
+type TopPrediction struct {
+	// Label says that these are predictions.
+	Label string `json:"label"`
+	// Rows are the alternatives: "merge" (one filter equivalent to the
+	// stack) and "merge+optimize" (laid out for the measured mix).
+	Rows []TopPredictionRow `json:"rows"`
+	// Model names the cost model and how it was scaled.
+	Model string `json:"model"`
+}
+
+// TopPredictionRow is one alternative's predicted seccomp time.
+type TopPredictionRow struct {
+	Name string `json:"name"`
+	// Instructions is the alternative's length, in instructions.
+	Instructions int `json:"instructions"`
+	// SeccompNs is the predicted seccomp time over the window for the
+	// measured mix, in ns; SavedNs the predicted saving against the
+	// measured SeccompNs of the sampled syscalls, and SavedShare that
+	// saving as a share of the process's CPU time.
+	SeccompNs  float64 `json:"seccomp_ns"`
+	SavedNs    float64 `json:"saved_ns"`
+	SavedShare float64 `json:"saved_share"`
+}
+
+// WriteTopJSON writes t as indented JSON.
+func WriteTopJSON(w io.Writer, t *Top) error {
+	return writeIndented(w, t, "write top json")
+}
+
+// WriteTopTable writes t for people: a header with the method and its
+// cost, then one block per process with the share, the top syscalls
+// (at most maxSyscalls) and the prediction.
+func WriteTopTable(w io.Writer, t *Top, maxSyscalls int) {
+	m := t.Method
+	fmt.Fprintf(w, "seccompbench top — %s, window %s, cpu-clock %d Hz on %d CPUs, counter attached %.0f%% of the window\n",
+		t.Start, fmtDurNs(float64(t.WindowNs)), m.SamplingHz, m.CPUs, m.CountDuty*100)
+	if m.CounterOverhead != nil {
+		fmt.Fprintf(w, "counter cost: %.2f%% of the sampled CPU time while attached, %.2f%% over the window", *m.CounterShare*100, *m.CounterOverhead*100)
+		if m.LostSamples > 0 {
+			fmt.Fprintf(w, "; %d samples lost", m.LostSamples)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(t.Processes) == 0 {
+		fmt.Fprintln(w, "\nno samples of the selected processes in the window")
+	}
+	for _, p := range t.Processes {
+		fmt.Fprintln(w)
+		filters := "?"
+		if p.Filters != nil {
+			filters = fmt.Sprint(*p.Filters)
+		}
+		fmt.Fprintf(w, "%-7d %-16s cpu %9s  seccomp %9s  share %s  filters %s\n",
+			p.Pid, p.Comm, fmtDurNs(p.CPUNs), fmtDurNs(p.SeccompNs), fmtShare(p.SeccompShare, p.SeccompShareCILow, p.SeccompShareCIHigh, m.Confidence), filters)
+		if p.SeccompSamples > 0 {
+			fmt.Fprintf(w, "        %d of %d samples in seccomp (%d in filter images, %d of those by address alone)\n", p.SeccompSamples, p.Samples, p.FilterSamples, p.InferredSamples)
+		}
+		if groups := groupHashes(p.FilterHashes); groups != "" {
+			fmt.Fprintf(w, "        stack: %s\n", groups)
+		} else if p.FiltersError != "" {
+			fmt.Fprintf(w, "        stack not dumped: %s\n", p.FiltersError)
+		}
+		if len(p.Syscalls) > 0 {
+			fmt.Fprintf(w, "        %-16s %12s %12s %14s\n", "syscall", "calls", "seccomp", "seccomp/call")
+			for i, s := range p.Syscalls {
+				if i == maxSyscalls {
+					fmt.Fprintf(w, "        (%d more)\n", len(p.Syscalls)-i)
+					break
+				}
+				calls, per := "-", "-"
+				if s.Calls != nil {
+					calls = fmt.Sprintf("%.0f", *s.Calls)
+				}
+				if s.SeccompNsPerCall != nil {
+					per = fmt.Sprintf("%.1f ns", *s.SeccompNsPerCall)
+				}
+				fmt.Fprintf(w, "        %-16s %12s %12s %14s\n", s.Name, calls, fmtDurNs(s.SeccompNs), per)
+			}
+		}
+		if pr := p.Prediction; pr != nil {
+			for _, r := range pr.Rows {
+				fmt.Fprintf(w, "        %s: %s would save %s (%.1f%% of its CPU) with %d instructions\n", pr.Label, r.Name, fmtDurNs(r.SavedNs), r.SavedShare*100, r.Instructions)
+			}
+		}
+		for _, warn := range p.Warnings {
+			fmt.Fprintf(w, "        warning: %s\n", warn)
+		}
+	}
+	for _, warn := range t.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+}
+
+// fmtShare writes a share and its interval in percent, "-" without one.
+func fmtShare(c, lo, hi *float64, conf float64) string {
+	if c == nil {
+		return "-"
+	}
+	s := fmt.Sprintf("%.2f%%", *c*100)
+	if lo != nil && hi != nil {
+		s += fmt.Sprintf(" [%.2f, %.2f] (%.0f%% CI)", *lo*100, *hi*100, conf*100)
+	}
+	return s
+}
+
+// fmtDurNs writes ns in a readable unit.
+func fmtDurNs(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.2f s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.1f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.1f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}
+
+// groupHashes summarizes a stack as "N × sha256[:12] (I insns), ...", runs
+// of identical filters grouped in install order.
+func groupHashes(fs []TopFilter) string {
+	var parts []string
+	for i := 0; i < len(fs); {
+		j := i
+		for j < len(fs) && fs[j].SHA256 == fs[i].SHA256 {
+			j++
+		}
+		h := fs[i].SHA256
+		if len(h) > 12 {
+			h = h[:12]
+		}
+		parts = append(parts, fmt.Sprintf("%d × %s (%d insns)", j-i, h, fs[i].Instructions))
+		i = j
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,118 @@
+package live
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// clockTick is USER_HZ, the unit of utime and stime in /proc/PID/stat: 100
+// on every Linux architecture Go supports (include/asm-generic/param.h;
+// sysconf(_SC_CLK_TCK) reports it).
+const clockTick = 10 * time.Millisecond
+
+// ProcCPU returns the comm of process pid and its CPU time so far, utime +
+// stime of /proc/PID/stat (fields 14 and 15, in clock ticks of 10 ms; man 5
+// proc), which includes threads that have exited. Errors wrap
+// fs.ErrNotExist when the process is gone.
+func ProcCPU(pid int) (comm string, cpu time.Duration, err error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "", 0, fmt.Errorf("read CPU time of pid %d: %w", pid, err)
+	}
+	return parseStat(pid, string(b))
+}
+
+// parseStat reads comm, utime and stime from a /proc/PID/stat line. comm
+// is in parentheses and may itself hold spaces and parentheses, so the
+// fields after it are counted from the last ')'.
+func parseStat(pid int, s string) (string, time.Duration, error) {
+	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || end < open {
+		return "", 0, fmt.Errorf("/proc/%d/stat: no (comm) in %q", pid, s)
+	}
+	comm := s[open+1 : end]
+	f := strings.Fields(s[end+1:])
+	// f[0] is field 3 (state); utime is field 14, stime field 15.
+	if len(f) < 13 {
+		return comm, 0, fmt.Errorf("/proc/%d/stat: %d fields after comm, want at least 13", pid, len(f))
+	}
+	ut, err1 := strconv.ParseUint(f[11], 10, 64)
+	st, err2 := strconv.ParseUint(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return comm, 0, fmt.Errorf("/proc/%d/stat: utime %q or stime %q is not a number", pid, f[11], f[12])
+	}
+	return comm, time.Duration(ut+st) * clockTick, nil
+}
+
+// CgroupPids returns the processes (thread-group IDs) in the cgroup
+// directory dir and every cgroup below it, from their cgroup.procs files
+// (cgroup v2, and v1 hierarchies), ascending. Errors name the file.
+func CgroupPids(dir string) ([]int, error) {
+	if _, err := os.Stat(filepath.Join(dir, "cgroup.procs")); err != nil {
+		return nil, fmt.Errorf("cgroup %s: %w (give a cgroup directory, e.g. /sys/fs/cgroup/system.slice/foo.service)", dir, err)
+	}
+	seen := map[int]bool{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // a child cgroup removed meanwhile
+			}
+			return err
+		}
+		if d.IsDir() || d.Name() != "cgroup.procs" {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		for _, line := range strings.Fields(string(b)) {
+			pid, err := strconv.Atoi(line)
+			if err != nil {
+				return fmt.Errorf("%s: %q is not a PID", path, line)
+			}
+			seen[pid] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cgroup %s: %w", dir, err)
+	}
+	out := make([]int, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Ints(out)
+	return out, nil
+}
+
+// Monotonic returns CLOCK_MONOTONIC in ns, the clock of the samples'
+// times (bpf_ktime_get_ns).
+func Monotonic() uint64 {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts); err != nil {
+		return uint64(time.Now().UnixNano())
+	}
+	return uint64(ts.Nano())
+}
+
+// ReadKallsyms returns /proc/kallsyms.
+func ReadKallsyms() ([]byte, error) {
+	b, err := os.ReadFile("/proc/kallsyms")
+	if err != nil {
+		return nil, fmt.Errorf("read kernel symbols: %w", err)
+	}
+	return b, nil
+}
