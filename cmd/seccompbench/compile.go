@@ -231,30 +231,6 @@ func saveStack(opts *CompileOptions, src *filters.Source, modeled string) error 
 	return nil
 }
 
-// readSpec reads the source spec names: standard input for "-" (named
-// "stdin"), else the file; nil data (and no error) for a name that is no
-// file, which formats.Load then serves as a built-in name or refuses.
-func readSpec(spec string, in io.Reader) (string, []byte, error) {
-	if spec == formats.StdinName {
-		b, err := io.ReadAll(io.LimitReader(in, filters.MaxInputSize+1))
-		if err != nil {
-			return "", nil, fmt.Errorf("read standard input: %w", err)
-		}
-		if err := filters.CheckSize(formats.StdinSource, int64(len(b))); err != nil {
-			return "", nil, err
-		}
-		return formats.StdinSource, b, nil
-	}
-	b, err := filters.ReadInput(spec)
-	if errors.Is(err, fs.ErrNotExist) {
-		return spec, nil, nil
-	}
-	if err != nil {
-		return "", nil, fmt.Errorf("read policy: %w", err)
-	}
-	return spec, b, nil
-}
-
 func compileRun(opts *CompileOptions) error {
 	comp, err := scmp.ParseCompiler(opts.Compiler)
 	if err != nil {
@@ -269,7 +245,7 @@ func compileRun(opts *CompileOptions) error {
 	if opts.SystemdStack != "" {
 		spec = opts.SystemdStack
 	}
-	name, data, err := readSpec(spec, opts.IO.In)
+	name, data, err := cmdutil.ReadSpec(spec, opts.IO.In)
 	if err != nil {
 		return err
 	}
@@ -313,7 +289,7 @@ func compileRun(opts *CompileOptions) error {
 	}
 	var layouts *report.Layouts
 	if src.Format == string(formats.OCI) {
-		if layouts, err = layoutsOf(load, o); err != nil {
+		if layouts, err = cmdutil.OCILayouts(load, o); err != nil {
 			return fmt.Errorf("compile policy: %w", err)
 		}
 	} else if comp != scmp.CompilerNative {
@@ -351,25 +327,4 @@ func writeRaw(w io.Writer, p *filters.Program) error {
 		return fmt.Errorf("write filter: %w", err)
 	}
 	return nil
-}
-
-// layoutsOf compiles an OCI profile with every compiler built in.
-func layoutsOf(load func(formats.OpenOptions) (*filters.Source, error), o formats.OpenOptions) (*report.Layouts, error) {
-	o.Compiler = scmp.CompilerNative
-	n, err := load(o)
-	if err != nil {
-		return nil, err
-	}
-	l := &report.Layouts{Native: n.Filters[0].Len()}
-	if !scmp.LibseccompAvailable() {
-		return l, nil
-	}
-	o.Compiler = scmp.CompilerLibseccomp
-	p, err := load(o)
-	if err != nil {
-		return nil, err
-	}
-	l.Libseccomp = p.Filters[0].Len()
-	l.Version, _ = scmp.LibseccompVersion()
-	return l, nil
 }

@@ -102,17 +102,11 @@ See docs/top.md.` + cmdutil.ExitStatusHelp(""),
 			if opts.Specs, err = opts.Out.Resolve(topFormats, cmd.Flags().Changed("format")); err != nil {
 				return err
 			}
-			if opts.Duration < 0 || opts.Refresh <= 0 || opts.Batch < 0 {
-				return cmdutil.FlagErrorf("--duration and --refresh must be positive, --batch not negative")
+			if opts.Duration < 0 || opts.Refresh <= 0 {
+				return cmdutil.FlagErrorf("--duration and --refresh must be positive")
 			}
-			if opts.Frequency < 1 || opts.Frequency > 10000 {
-				return cmdutil.FlagErrorf("--frequency: %d Hz is not in 1..10000", opts.Frequency)
-			}
-			if opts.CountDuty < 0 || opts.CountDuty > 1 {
-				return cmdutil.FlagErrorf("--count-duty: %v is not a fraction in [0, 1]", opts.CountDuty)
-			}
-			if !(opts.Confidence > 0 && opts.Confidence < 1) {
-				return cmdutil.FlagErrorf("--confidence: %v is not a fraction in (0, 1)", opts.Confidence)
+			if err := opts.Options.Validate(); err != nil {
+				return err
 			}
 			if opts.Duration == 0 && len(opts.Out.Outputs) > 0 {
 				return cmdutil.FlagErrorf("-o needs --duration (the live view writes to the terminal)")

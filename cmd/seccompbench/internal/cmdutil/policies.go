@@ -290,3 +290,49 @@ func stackDirSource(dir string) (*filters.Source, error) {
 	}
 	return &filters.Source{Name: dir, Format: StackDirFormat, Filters: st, Stacked: true}, nil
 }
+
+// ReadSpec reads the source spec names: standard input for "-" (named
+// "stdin"), else the file; nil data (and no error) for a name that is no
+// file, which formats.Load then serves as a built-in name or refuses.
+func ReadSpec(spec string, in io.Reader) (string, []byte, error) {
+	if spec == formats.StdinName {
+		b, err := io.ReadAll(io.LimitReader(in, filters.MaxInputSize+1))
+		if err != nil {
+			return "", nil, fmt.Errorf("read standard input: %w", err)
+		}
+		if err := filters.CheckSize(formats.StdinSource, int64(len(b))); err != nil {
+			return "", nil, err
+		}
+		return formats.StdinSource, b, nil
+	}
+	b, err := filters.ReadInput(spec)
+	if errors.Is(err, fs.ErrNotExist) {
+		return spec, nil, nil
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("read policy: %w", err)
+	}
+	return spec, b, nil
+}
+
+// OCILayouts compiles an OCI profile with every compiler built in (compile
+// shows their lengths side by side); load opens the profile with o.
+func OCILayouts(load func(formats.OpenOptions) (*filters.Source, error), o formats.OpenOptions) (*report.Layouts, error) {
+	o.Compiler = scmp.CompilerNative
+	n, err := load(o)
+	if err != nil {
+		return nil, err
+	}
+	l := &report.Layouts{Native: n.Filters[0].Len()}
+	if !scmp.LibseccompAvailable() {
+		return l, nil
+	}
+	o.Compiler = scmp.CompilerLibseccomp
+	p, err := load(o)
+	if err != nil {
+		return nil, err
+	}
+	l.Libseccomp = p.Filters[0].Len()
+	l.Version, _ = scmp.LibseccompVersion()
+	return l, nil
+}
