@@ -24,7 +24,7 @@ var formatPackages = []string{"filters/beats", "filters/oci", "filters/systemd",
 var ociShaped = []string{"filters/kubernetes", "filters/firecracker", "filters/lxc", "filters/minijail", "filters/ocigen"}
 
 // TestImports enforces the package boundaries of the filters tree
-// (DESIGN.md, STYLE.md) on the non-test source of every package under
+// (docs/architecture.md, "Allowed imports") on the non-test source of every package under
 // filters/, build-tagged files included and `//go:build ignore` generators
 // excluded:
 //

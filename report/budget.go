@@ -11,9 +11,11 @@ import (
 // each load a filter stack fit under this node's bpf_jit_limit. All sizes
 // are bytes. The JSON keys are documented in docs/budget.md.
 type Budget struct {
-	SchemaVersion int    `json:"schema_version"`
-	Tool          Tool   `json:"tool"`
-	Kernel        string `json:"kernel"`
+	SchemaVersion int `json:"schema_version"`
+	// Kind is KindBudget.
+	Kind   Kind   `json:"kind"`
+	Tool   Tool   `json:"tool"`
+	Kernel string `json:"kernel"`
 	// Policies are the stack's sources, in stack order (cycled).
 	Policies []string `json:"policies"`
 	// StackFilters is the number of filters in one process's stack.
@@ -74,8 +76,9 @@ type BudgetValidation struct {
 	LoweredMs         int64  `json:"lowered_ms"`
 }
 
-// WriteBudgetJSON writes b as indented JSON.
+// WriteBudgetJSON writes b as indented JSON, kind "budget".
 func WriteBudgetJSON(w io.Writer, b *Budget) error {
+	b.SchemaVersion, b.Kind = ContractVersion, KindBudget
 	if b.Notes == nil {
 		b.Notes = []string{}
 	}

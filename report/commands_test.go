@@ -90,8 +90,9 @@ func TestEstimateGolden(t *testing.T) {
 // inspect PID --disasm --syscalls getpid,read,openat [--format json] of a
 // process under sandbox default testdata/policies/minimal.yaml --filters 3.
 func TestInspectGolden(t *testing.T) {
-	var ps []*InspectProcess
-	in := readFixture(t, "inspect.json", &ps)
+	var doc InspectDoc
+	in := readFixture(t, "inspect.json", &doc)
+	ps := doc.Processes
 	var txt, js bytes.Buffer
 	for i, p := range ps {
 		if i > 0 {
@@ -100,7 +101,7 @@ func TestInspectGolden(t *testing.T) {
 		WriteInspectText(&txt, p, true)
 	}
 	golden.Check(t, "inspect.txt", txt.Bytes())
-	if err := WriteInspectJSON(&js, ps); err != nil {
+	if err := WriteInspectJSON(&js, ps, doc.Skipped); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(js.Bytes(), in) {

@@ -13,8 +13,9 @@ import (
 	"github.com/seccompbench/seccompbench/stats"
 )
 
-// ComparisonSchemaVersion is the version of the comparison JSON document.
-const ComparisonSchemaVersion = 1
+// ComparisonSchemaVersion is the version of the comparison JSON document
+// (kind "compare").
+const ComparisonSchemaVersion = ContractVersion
 
 // Names of the methods a comparison uses, as written into it.
 const (
@@ -56,11 +57,12 @@ type CompareOptions struct {
 // 1). Sources[0] is the base every other source is compared with. Times in
 // ns/op; percentages are percent of the base.
 type Comparison struct {
-	SchemaVersion int     `json:"schema_version"`
-	Kind          string  `json:"kind"`
-	Test          string  `json:"test"`
-	FitMethod     string  `json:"fit_method"`
-	Confidence    float64 `json:"confidence"`
+	SchemaVersion int `json:"schema_version"`
+	// Kind is KindCompare ("comparison" before docs/json.md fixed kinds).
+	Kind       Kind    `json:"kind"`
+	Test       string  `json:"test"`
+	FitMethod  string  `json:"fit_method"`
+	Confidence float64 `json:"confidence"`
 	// Alpha is 1 - Confidence: changes with p < Alpha are significant.
 	Alpha    float64       `json:"alpha"`
 	Sources  []Source      `json:"sources"`
@@ -145,7 +147,7 @@ func Compare(docs []NamedDocument, opt CompareOptions) (*Comparison, error) {
 	if err := stats.CheckConfidence(opt.Confidence); err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
-	c := &Comparison{SchemaVersion: ComparisonSchemaVersion, Kind: "comparison", Test: CellTest, FitMethod: FitMethod,
+	c := &Comparison{SchemaVersion: ComparisonSchemaVersion, Kind: KindCompare, Test: CellTest, FitMethod: FitMethod,
 		Confidence: opt.Confidence, Alpha: 1 - opt.Confidence, Cells: []CellChange{}, Fits: []FitChange{}, Warnings: []string{}}
 	for _, nd := range docs {
 		d := nd.Doc

@@ -9,12 +9,14 @@ import (
 	"github.com/seccompbench/seccompbench/filters/systemd"
 )
 
-// CompileDoc is the `compile --format json` document.
+// CompileDoc is the `compile --format json` document (kind "compile").
 type CompileDoc struct {
-	Name         string `json:"name"`
-	Source       string `json:"source"`
-	SHA256       string `json:"sha256"`
-	Instructions int    `json:"instructions"`
+	SchemaVersion int    `json:"schema_version"`
+	Kind          Kind   `json:"kind"`
+	Name          string `json:"name"`
+	Source        string `json:"source"`
+	SHA256        string `json:"sha256"`
+	Instructions  int    `json:"instructions"`
 	// PathCost is what the filter adds to MAX_INSNS_PER_PATH when another
 	// is attached on top: its converted eBPF length + 4
 	// (filters.Program.EBPFLen, kernel/seccomp.c: seccomp_attach_filter).
@@ -94,7 +96,7 @@ func insnClass(op uint16) string {
 // WriteCompileJSON writes program p as a CompileDoc; layouts, for OCI
 // profiles, names the compiler shown and every layout's length.
 func WriteCompileJSON(w io.Writer, p *filters.Program, comp scmp.Compiler, layouts *Layouts, jit *JITEstimate) error {
-	doc := CompileDoc{Name: p.Name, Source: p.Source, SHA256: p.SHA256(), Instructions: p.Len(),
+	doc := CompileDoc{SchemaVersion: ContractVersion, Kind: KindCompile, Name: p.Name, Source: p.Source, SHA256: p.SHA256(), Instructions: p.Len(),
 		PathCost: p.EBPFLen() + filters.PathPenalty, EBPFInstructions: p.EBPFLen(), Counts: map[string]int{}, JIT: jit}
 	if layouts != nil {
 		doc.OCI = layouts.OCI
@@ -135,12 +137,15 @@ func WriteCompileText(w io.Writer, p *filters.Program, comp scmp.Compiler, layou
 	return nil
 }
 
-// SystemdStackDoc is `compile --systemd-stack --format json`.
+// SystemdStackDoc is `compile --systemd-stack --format json` (kind
+// "compile-stack").
 type SystemdStackDoc struct {
-	Unit       string              `json:"unit"`
-	Compiler   string              `json:"compiler"`
-	Filters    []StackEntry        `json:"filters"`
-	Directives []systemd.Directive `json:"directives"`
+	SchemaVersion int                 `json:"schema_version"`
+	Kind          Kind                `json:"kind"`
+	Unit          string              `json:"unit"`
+	Compiler      string              `json:"compiler"`
+	Filters       []StackEntry        `json:"filters"`
+	Directives    []systemd.Directive `json:"directives"`
 	// Layouts is the stack's total instructions per layout built in.
 	Layouts map[string]int `json:"layouts"`
 	Count   int            `json:"count"`
@@ -149,7 +154,7 @@ type SystemdStackDoc struct {
 // WriteSystemdStackJSON writes unit's modeled stack as a SystemdStackDoc;
 // layouts maps each compiler built in to the stack's total instructions.
 func WriteSystemdStackJSON(w io.Writer, unit *systemd.Stack, comp scmp.Compiler, layouts map[string]int) error {
-	doc := SystemdStackDoc{Unit: unit.Unit, Compiler: comp.String(), Directives: unit.Directives, Layouts: layouts, Count: len(unit.Programs)}
+	doc := SystemdStackDoc{SchemaVersion: ContractVersion, Kind: KindCompileStack, Unit: unit.Unit, Compiler: comp.String(), Directives: unit.Directives, Layouts: layouts, Count: len(unit.Programs)}
 	for i, p := range unit.Programs {
 		doc.Filters = append(doc.Filters, StackEntry{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256()})
 	}

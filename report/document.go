@@ -22,19 +22,23 @@ import (
 // changed for readers. ReadJSON reads both.
 const SchemaVersion = 2
 
-// Document is the JSON result of `seccompbench run` (schema_version 2; more
-// keys may be added). All times are nanoseconds per op unless a key says
-// otherwise. Undefined numbers are NaN in memory and null in JSON.
+// Document is the JSON result of `seccompbench run` (kind "run",
+// schema_version 2; keys fixed by docs/json.md, more may be added; schema
+// docs/schema/run.schema.json). All times are nanoseconds per op unless a
+// key says otherwise. Undefined numbers are NaN in memory and null in JSON.
 type Document struct {
-	SchemaVersion int                `json:"schema_version"`
-	Partial       bool               `json:"partial"`
-	Tool          Tool               `json:"tool"`
-	Command       string             `json:"command,omitempty"`
-	Created       time.Time          `json:"created"`
-	Environment   result.Environment `json:"environment"`
-	Config        Config             `json:"config"`
-	Results       []CellResult       `json:"results"`
-	Fits          []Fit              `json:"fits"`
+	SchemaVersion int `json:"schema_version"`
+	// Kind is KindRun; absent in results written before kinds existed,
+	// which readers still accept (docs/json.md).
+	Kind        Kind               `json:"kind"`
+	Partial     bool               `json:"partial"`
+	Tool        Tool               `json:"tool"`
+	Command     string             `json:"command,omitempty"`
+	Created     time.Time          `json:"created"`
+	Environment result.Environment `json:"environment"`
+	Config      Config             `json:"config"`
+	Results     []CellResult       `json:"results"`
+	Fits        []Fit              `json:"fits"`
 	// LoaderDiffs compares the loaders' per-filter costs (run --loader
 	// both): one entry per variant.
 	LoaderDiffs []LoaderDiff   `json:"loader_diffs,omitempty"`
@@ -422,6 +426,7 @@ type Input struct {
 func Build(in Input) *Document {
 	d := &Document{
 		SchemaVersion: SchemaVersion,
+		Kind:          KindRun,
 		Partial:       in.Partial,
 		Tool:          in.Tool,
 		Command:       in.Command,

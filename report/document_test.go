@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -62,19 +63,34 @@ func TestBuildThroughput(t *testing.T) {
 }
 
 // TestReadJSONRefusesOtherDocuments: JSON that is not a run result (the
-// output of simulate, inspect, ...) or has another schema version is
-// refused with a message saying what it is and what to give instead.
+// output of compare, simulate, inspect, ...) or has another schema version
+// is refused with a message saying what it is and what it should be; a
+// document of another kind wraps ErrWrongKind.
 func TestReadJSONRefusesOtherDocuments(t *testing.T) {
 	for _, tt := range []struct {
 		in, want string
 	}{
-		{`{"stack": [], "rows": []}`, "not the JSON of seccompbench run"},
-		{`[{"pid": 1}]`, "decode result"},
-		{`{"schema_version": 7}`, "schema_version 7, want 1"},
+		{`{"stack": [], "rows": []}`, `not a seccompbench JSON document (no "kind", and its keys match none), want a run result`},
+		{`{"schema_version": 1, "kind": "compare", "cells": []}`, "a compare document, want a run result"},
+		{`{"schema_version": 1, "kind": "comparison", "cells": []}`, "a compare document"},
+		{`{"schema_version": 1, "kind": "inspect", "processes": []}`, "an inspect document, want a run result"},
+		{`[{"pid": 1, "seccomp_mode": 2}]`, `an inspect document (no "kind"; recognised by its keys), want a run result`},
+		{`{"schema_version": 1, "stack": [], "syscalls": []}`, "a simulate document"},
+		{`{"schema_version": 7, "kind": "run"}`, "schema_version 7, want 1"},
+		{`{"schema_version": 0, "config": {}, "results": []}`, "no schema_version"},
+		{`{"kind": `, "decode json"},
 	} {
 		_, err := ReadJSON(strings.NewReader(tt.in))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ReadJSON(%s) = %v, want an error containing %q", tt.in, err, tt.want)
 		}
+		if wrong := strings.Contains(tt.want, ", want a run result") || strings.Contains(tt.want, " document"); wrong != errors.Is(err, ErrWrongKind) {
+			t.Errorf("ReadJSON(%s): errors.Is(%v, ErrWrongKind) = %v, want %v", tt.in, err, !wrong, wrong)
+		}
+	}
+	// A run result from before kinds existed (schema_version 1, no kind)
+	// is still read.
+	if _, err := ReadJSON(strings.NewReader(`{"schema_version": 1, "config": {}, "results": []}`)); err != nil {
+		t.Errorf("legacy run result: %v", err)
 	}
 }

@@ -143,7 +143,10 @@ type EstimateValidation struct {
 // Estimate is the result of `seccompbench estimate --format json`. NaN
 // values are written as null.
 type Estimate struct {
-	Profile struct {
+	// SchemaVersion and Kind (KindEstimate) are set by WriteEstimateJSON.
+	SchemaVersion int  `json:"schema_version"`
+	Kind          Kind `json:"kind"`
+	Profile       struct {
 		Source   string   `json:"source"`
 		Format   string   `json:"format"`
 		Calls    int64    `json:"calls"`
@@ -316,4 +319,7 @@ func dominant(sorted []EstimateSyscall) string {
 }
 
 // WriteEstimateJSON writes an estimate as indented JSON.
-func WriteEstimateJSON(w io.Writer, e *Estimate) error { return WriteIndentedJSON(w, e) }
+func WriteEstimateJSON(w io.Writer, e *Estimate) error {
+	e.SchemaVersion, e.Kind = ContractVersion, KindEstimate
+	return WriteIndentedJSON(w, e)
+}

@@ -14,8 +14,9 @@ import (
 	"text/tabwriter"
 )
 
-// FleetSchemaVersion is the version of the JSON written by WriteFleetJSON.
-const FleetSchemaVersion = 1
+// FleetSchemaVersion is the version of the JSON written by WriteFleetJSON
+// (kind "report").
+const FleetSchemaVersion = ContractVersion
 
 // ErrNoResults is returned by BuildFleet when it gets no result.
 var ErrNoResults = errors.New("no results")
@@ -78,10 +79,12 @@ func ReadFleetEntry(name string, data []byte) (FleetEntry, error) {
 // by policy and workload: one row per result and fitted variant (and
 // loader). Times are ns per op.
 type Fleet struct {
-	SchemaVersion int          `json:"schema_version"`
-	Kind          string       `json:"kind"`
-	Groups        []FleetGroup `json:"groups"`
-	Warnings      []string     `json:"warnings"`
+	SchemaVersion int `json:"schema_version"`
+	// Kind is KindReport ("seccompbench-report" before docs/json.md fixed
+	// kinds).
+	Kind     Kind         `json:"kind"`
+	Groups   []FleetGroup `json:"groups"`
+	Warnings []string     `json:"warnings"`
 }
 
 // FleetGroup is the results that measured the same policies (by SHA-256,
@@ -139,7 +142,7 @@ func BuildFleet(entries []FleetEntry) (*Fleet, error) {
 	if len(entries) == 0 {
 		return nil, fmt.Errorf("build report: %w", ErrNoResults)
 	}
-	f := &Fleet{SchemaVersion: FleetSchemaVersion, Kind: "seccompbench-report", Warnings: []string{}}
+	f := &Fleet{SchemaVersion: FleetSchemaVersion, Kind: KindReport, Warnings: []string{}}
 	index := map[string]int{}
 	kernels, cpus := map[string]bool{}, map[string]bool{}
 	for _, e := range entries {

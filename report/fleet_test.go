@@ -106,7 +106,7 @@ func TestFleetRenderers(t *testing.T) {
 			t.Fatal(err)
 		}
 		var back Fleet
-		if err := json.Unmarshal(b.Bytes(), &back); err != nil || len(back.Groups) != 2 || back.Kind != "seccompbench-report" {
+		if err := json.Unmarshal(b.Bytes(), &back); err != nil || len(back.Groups) != 2 || back.Kind != KindReport {
 			t.Errorf("JSON round trip: %v, %+v", err, back)
 		}
 	})
@@ -130,7 +130,7 @@ func TestBuildFleetEmpty(t *testing.T) {
 }
 
 func TestReadFleetEntryRejectsOtherJSON(t *testing.T) {
-	if _, err := ReadFleetEntry("sim.json", []byte(`{"syscalls": []}`)); err == nil || !strings.Contains(err.Error(), "schema_version") {
-		t.Errorf("got %v, want the no-schema_version error", err)
+	if _, err := ReadFleetEntry("cmp.json", []byte(`{"schema_version": 1, "kind": "compare"}`)); !errors.Is(err, ErrWrongKind) || !strings.Contains(err.Error(), "a compare document, want a run result") {
+		t.Errorf("got %v, want the wrong-kind error", err)
 	}
 }

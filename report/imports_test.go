@@ -7,7 +7,8 @@ import (
 	"github.com/seccompbench/seccompbench/internal/boundary"
 )
 
-// TestImports enforces the package boundary of docs/architecture.md: report formats a
+// TestImports enforces report's package boundary (docs/architecture.md,
+// "Allowed imports"): report formats a
 // finished result onto an io.Writer. It never imports a command, anything
 // that touches the kernel or the file system (x/sys, syscall, os, os/exec),
 // and it imports from the runner only runner/result, the types and

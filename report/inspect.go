@@ -11,7 +11,7 @@ import (
 )
 
 // InspectFilter is one filter in `inspect --format json` (keys fixed by
-// DESIGN.md: index, instructions, sha256; index 0 = oldest).
+// docs/json.md: index, instructions, sha256; index 0 = oldest).
 type InspectFilter struct {
 	Index        int    `json:"index"`
 	Instructions int    `json:"instructions"`
@@ -92,7 +92,7 @@ type InspectAnalysis struct {
 }
 
 // InspectProcess is one process in `inspect --format json` (keys fixed by
-// DESIGN.md: pid, seccomp_mode, filters). SeccompMode is -1 when the
+// docs/json.md: pid, seccomp_mode, filters). SeccompMode is -1 when the
 // process could not be read at all.
 type InspectProcess struct {
 	Pid            int              `json:"pid"`
@@ -111,8 +111,12 @@ type InspectProcess struct {
 	Error string       `json:"error,omitempty"`
 }
 
-// InspectManifest is DIR/manifest.json of `inspect --save`.
+// InspectManifest is DIR/manifest.json of `inspect --save` and `compile
+// --save` (kind "stack-manifest"; manifests from before kinds existed
+// have neither key and are read all the same).
 type InspectManifest struct {
+	SchemaVersion  int      `json:"schema_version"`
+	Kind           Kind     `json:"kind"`
 	Pid            int      `json:"pid"`
 	Name           string   `json:"name"`
 	Cmdline        []string `json:"cmdline"`
@@ -144,13 +148,24 @@ type InspectSavedFilter struct {
 	Arch      string `json:"arch,omitempty"`
 }
 
-// WriteInspectJSON writes the processes as an indented JSON array ([] for
-// none).
-func WriteInspectJSON(w io.Writer, ps []*InspectProcess) error {
+// InspectDoc is the `inspect --format json` document (kind "inspect").
+type InspectDoc struct {
+	SchemaVersion int  `json:"schema_version"`
+	Kind          Kind `json:"kind"`
+	// Processes are the inspected processes in PID order ([] for none).
+	Processes []*InspectProcess `json:"processes"`
+	// Skipped counts, with --all, the processes without seccomp (or
+	// unreadable) that are not listed.
+	Skipped int `json:"skipped"`
+}
+
+// WriteInspectJSON writes the processes as an indented InspectDoc;
+// skipped counts the processes --all left out.
+func WriteInspectJSON(w io.Writer, ps []*InspectProcess, skipped int) error {
 	if ps == nil {
 		ps = []*InspectProcess{}
 	}
-	return WriteIndentedJSON(w, ps)
+	return WriteIndentedJSON(w, InspectDoc{SchemaVersion: ContractVersion, Kind: KindInspect, Processes: ps, Skipped: skipped})
 }
 
 // WriteInspectText writes one process for people: its seccomp state, the

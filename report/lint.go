@@ -21,18 +21,38 @@ type LintFinding struct {
 	Hint     string            `json:"hint"`
 }
 
-// WriteLintJSON writes the findings about stack s as an indented JSON
-// array ([] for none).
+// LintDoc is the `lint --format json` document (kind "lint").
+type LintDoc struct {
+	SchemaVersion int  `json:"schema_version"`
+	Kind          Kind `json:"kind"`
+	// Findings are in the order lint found them ([] for none).
+	Findings []LintFinding `json:"findings"`
+	// Errors, Warnings and Info count the findings per severity; the exit
+	// code is 3 when Errors > 0.
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Info     int `json:"info"`
+}
+
+// WriteLintJSON writes the findings about stack s as an indented LintDoc.
 func WriteLintJSON(w io.Writer, s filters.Stack, findings []analysis.Finding) error {
-	out := make([]LintFinding, 0, len(findings))
+	doc := LintDoc{SchemaVersion: ContractVersion, Kind: KindLint, Findings: make([]LintFinding, 0, len(findings))}
 	for _, f := range findings {
 		j := LintFinding{Severity: f.Severity, Code: f.Code, Filter: f.Filter, Syscall: f.Syscall, Message: f.Message, Hint: f.Hint}
 		if f.Filter >= 0 && f.Filter < len(s) {
 			j.Policy = s[f.Filter].Source
 		}
-		out = append(out, j)
+		doc.Findings = append(doc.Findings, j)
+		switch f.Severity {
+		case analysis.SeverityError:
+			doc.Errors++
+		case analysis.SeverityWarning:
+			doc.Warnings++
+		default:
+			doc.Info++
+		}
 	}
-	return WriteIndentedJSON(w, out)
+	return WriteIndentedJSON(w, doc)
 }
 
 // WriteLintText writes each finding with its severity, filter, code and

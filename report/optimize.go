@@ -16,6 +16,10 @@ import (
 // executed with all arguments 0, summed over the stack, over every named
 // syscall of x86_64, i386 and x32, the action cache ignored.
 type BuildSummary struct {
+	// SchemaVersion and Kind (KindMerge or KindOptimize, as Command) are
+	// set by WriteBuildJSON.
+	SchemaVersion int  `json:"schema_version"`
+	Kind          Kind `json:"kind"`
 	// Command is "merge" or "optimize".
 	Command string `json:"command"`
 	// Filters is the number of filters in the input stack.
@@ -57,6 +61,7 @@ type BuildSummary struct {
 // sum is not modified.
 func WriteBuildJSON(w io.Writer, p *filters.Program, sum *BuildSummary) error {
 	doc := *sum
+	doc.SchemaVersion, doc.Kind = ContractVersion, Kind(sum.Command)
 	doc.Program = nil
 	for _, l := range filters.Disassemble(p, filters.ArchX86_64) {
 		doc.Program = append(doc.Program, CompileInsn{Line: l.PC, Op: l.Raw.Op, Jt: l.Raw.Jt, Jf: l.Raw.Jf, K: l.Raw.K,
@@ -112,8 +117,52 @@ func WriteBuildSummary(w io.Writer, desc string, sum *BuildSummary) error {
 // EquivSide names one side of `equiv`: the argument as given and the
 // number of filters it loaded as.
 type EquivSide struct {
-	Spec    string
-	Filters int
+	Spec    string `json:"spec"`
+	Filters int    `json:"filters"`
+}
+
+// EquivDoc is the `equiv --format json` document (kind "equiv").
+type EquivDoc struct {
+	SchemaVersion int       `json:"schema_version"`
+	Kind          Kind      `json:"kind"`
+	A             EquivSide `json:"a"`
+	B             EquivSide `json:"b"`
+	// Equivalent is the verdict; the exit code is 3 when it is false.
+	Equivalent bool `json:"equivalent"`
+	// InputClasses is the number of input classes the proof explored.
+	InputClasses int `json:"input_classes"`
+	// Counterexample is the first differing input found; nil (null) when
+	// the two are equivalent.
+	Counterexample *EquivCounterexample `json:"counterexample"`
+}
+
+// EquivCounterexample is an input on which the two sides of equiv differ.
+type EquivCounterexample struct {
+	// Arch is the ABI ("x86_64", "i386", "x32"), "" for an arch value no
+	// x86_64 kernel produces; AuditArch the raw seccomp_data.arch.
+	Arch      string `json:"arch"`
+	AuditArch uint32 `json:"audit_arch"`
+	// Nr is the syscall's table number in Arch (x32 bit cleared), Name its
+	// name ("" if the table has none).
+	Nr   int    `json:"nr"`
+	Name string `json:"name"`
+	// Args are seccomp_data.args, InstructionPointer its
+	// instruction_pointer.
+	Args               [6]uint64 `json:"args"`
+	InstructionPointer uint64    `json:"instruction_pointer"`
+	// A and B are the two sides' outcomes, e.g. "ERRNO(1)", "ALLOW".
+	A string `json:"a"`
+	B string `json:"b"`
+}
+
+// WriteEquivJSON writes equiv's verdict on a and b as an EquivDoc.
+func WriteEquivJSON(w io.Writer, a, b EquivSide, res equiv.Result) error {
+	doc := EquivDoc{SchemaVersion: ContractVersion, Kind: KindEquiv, A: a, B: b, Equivalent: res.Equivalent, InputClasses: res.Paths}
+	if c := res.Counterexample; c != nil && !res.Equivalent {
+		doc.Counterexample = &EquivCounterexample{Arch: c.Arch, AuditArch: c.Data.Arch, Nr: c.Nr, Name: c.Name,
+			Args: c.Data.Args, InstructionPointer: c.Data.InstructionPointer, A: fmt.Sprint(c.A), B: fmt.Sprint(c.B)}
+	}
+	return WriteIndentedJSON(w, doc)
 }
 
 // WriteEquivText writes equiv's verdict on a and b: "equivalent: ..." with

@@ -12,7 +12,7 @@ import (
 )
 
 // SimulateSyscall is one syscall in `simulate --format json` (keys fixed by
-// DESIGN.md: name, nr, arch, action, errno, cached, instructions,
+// docs/json.md: name, nr, arch, action, errno, cached, instructions,
 // per_filter).
 type SimulateSyscall struct {
 	Name         string   `json:"name"`
@@ -232,14 +232,36 @@ func WriteSimulateAltHeader(w io.Writer, i int, name string, res *OCIResolution)
 	return err
 }
 
-// WriteSimulateDocs writes one JSON document, or an array of one per
-// alternative.
+// SimulateOutput is the `simulate --format json` document (kind
+// "simulate"). With one stack its keys are SimulateDoc's; when the
+// sources hold alternative filters (a Firecracker file without
+// --thread), Alternatives has one SimulateDoc per alternative and the
+// top-level stack and syscalls are absent.
+type SimulateOutput struct {
+	SchemaVersion int               `json:"schema_version"`
+	Kind          Kind              `json:"kind"`
+	Alternative   string            `json:"alternative,omitempty"`
+	Stack         []StackEntry      `json:"stack,omitempty"`
+	Syscalls      []SimulateSyscall `json:"syscalls,omitempty"`
+	OCI           *OCIResolution    `json:"oci,omitempty"`
+	Alternatives  []SimulateDoc     `json:"alternatives,omitempty"`
+}
+
+// WriteSimulateDocs writes the SimulateOutput of docs (nothing for none):
+// one stack's keys at the top, or several under "alternatives".
 func WriteSimulateDocs(w io.Writer, docs []SimulateDoc) error {
+	out := SimulateOutput{SchemaVersion: ContractVersion, Kind: KindSimulate}
 	switch len(docs) {
 	case 0:
 		return nil
 	case 1:
-		return WriteIndentedJSON(w, docs[0])
+		d := docs[0]
+		out.Alternative, out.Stack, out.Syscalls, out.OCI = d.Alternative, d.Stack, d.Syscalls, d.OCI
+		if out.Syscalls == nil {
+			out.Syscalls = []SimulateSyscall{}
+		}
+	default:
+		out.Alternatives = docs
 	}
-	return WriteIndentedJSON(w, docs)
+	return WriteIndentedJSON(w, out)
 }

@@ -16,15 +16,25 @@ func WriteJSON(w io.Writer, d *Document) error {
 	return writeIndented(w, d, "encode result")
 }
 
-// ReadJSON decodes a result document written by WriteJSON. It returns an
-// error naming the problem if the schema version is not SchemaVersion.
+// ReadJSON decodes a result document written by WriteJSON. A document of
+// another kind (a compare document, simulate output, ...) gives a
+// *KindError wrapping ErrWrongKind that names its kind; a run result
+// without "kind" (written before kinds existed) is accepted when its
+// schema_version is SchemaVersion. Other errors name the problem.
 func ReadJSON(r io.Reader) (*Document, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read result: %w", err)
+	}
+	if err := CheckKind(data, KindRun); err != nil {
+		return nil, err
+	}
 	var d Document
-	if err := json.NewDecoder(r).Decode(&d); err != nil {
+	if err := json.Unmarshal(data, &d); err != nil {
 		return nil, fmt.Errorf("decode result: %w", err)
 	}
 	if d.SchemaVersion == 0 {
-		return nil, fmt.Errorf("decode result: no schema_version: not the JSON of seccompbench run (simulate, inspect, estimate and compile JSON cannot be compared); write one with run --format json or -o result.json")
+		return nil, fmt.Errorf("decode result: no schema_version: not the JSON of seccompbench run; write one with run --format json or -o result.json")
 	}
 	if d.SchemaVersion != SchemaVersion && d.SchemaVersion != 1 {
 		return nil, fmt.Errorf("decode result: schema_version %d, want 1 or %d", d.SchemaVersion, SchemaVersion)

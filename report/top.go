@@ -6,15 +6,16 @@ import (
 	"strings"
 )
 
-// TopSchemaVersion is the schema_version of `top --format json`.
-const TopSchemaVersion = 1
+// TopSchemaVersion is the schema_version of `top --format json` (kind
+// "top", docs/json.md).
+const TopSchemaVersion = ContractVersion
 
 // Top is the result of `seccompbench top` over one window: per process,
 // its CPU time, the part of it spent in seccomp with an interval, its
 // filters and the syscalls that cost most.
 type Top struct {
-	SchemaVersion int    `json:"schema_version"`
-	Kind          string `json:"kind"` // "top"
+	SchemaVersion int  `json:"schema_version"`
+	Kind          Kind `json:"kind"` // KindTop
 	// Start is the window's start, RFC 3339.
 	Start string `json:"start"`
 	// WindowNs is the window's length, in ns of wall time.

@@ -120,7 +120,7 @@ type measureState struct {
 // returns. It reads a childSpec from stdin, installs the filters on a locked
 // and pinned thread, times the workload and writes a childReport to stdout.
 //
-// The recipe follows the Go-runtime trap in DESIGN.md: garbage collection is
+// The recipe follows docs/limits.md, "The Go-runtime trap": garbage collection is
 // off, asynchronous preemption is off (GODEBUG from the parent), the
 // measuring goroutine is locked to its thread and, once the first filter is
 // installed, runs only NOSPLIT code (measure) that makes raw syscalls and

@@ -86,7 +86,7 @@ func maybeRunProbeChild() {
 	if os.Getenv(probeChildEnv) != "1" {
 		return
 	}
-	// The DESIGN.md recipe: no GC (and no async preemption, from the
+	// The recipe of docs/limits.md, "The Go-runtime trap": no GC (and no async preemption, from the
 	// parent's GODEBUG), two Ps so that the spinning prober cannot starve
 	// the reporter.
 	debug.SetGCPercent(-1)
@@ -377,7 +377,8 @@ func argPool(s filters.Stack) []uint32 {
 // (uprobe) are left out: kernel/seccomp.c: seccomp_uprobe_exception lets
 // them through without running any filter (uprobe since Linux 6.18,
 // uretprobe since its 2025 fix), and uretprobe outside a uretprobe
-// trampoline kills the caller (SIGILL on Linux 6.18: DESIGN.md).
+// trampoline kills the caller (SIGILL on Linux 6.18: docs/limits.md,
+// "Kernel features and versions").
 func makeProbes(rng *rand.Rand, pool []uint32, i386 bool) []kernelProbe {
 	word := func() uint32 {
 		if rng.IntN(8) == 0 {

@@ -121,8 +121,8 @@ const minChildTimeout = child.MinTimeout
 
 // Upper bounds used by DeriveChildTimeout for what filters add per syscall:
 // interpreted classic BPF runs well under 5 ns per instruction, and each
-// filter's dispatch well under 100 ns (DESIGN.md: ~20 ns per filter
-// measured on x86_64 with retpolines).
+// filter's dispatch well under 100 ns (docs/methodology.md, section 6:
+// 10–50 ns per further uncached filter on the development VM).
 const (
 	maxNsPerInsn   = 5
 	maxNsPerFilter = 100

@@ -6,7 +6,8 @@ import (
 	"github.com/seccompbench/seccompbench/internal/boundary"
 )
 
-// TestImports enforces the package boundary of DESIGN.md: stats is pure math
+// TestImports enforces stats's package boundary (docs/architecture.md,
+// "Allowed imports"): stats is pure math
 // and imports neither runner nor report, nor anything touching the kernel.
 func TestImports(t *testing.T) {
 	boundary.ForbidImports(t, "stats", boundary.Sources(t),

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
@@ -33,8 +34,8 @@ func TestNewCmdCompileFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := parseFlags(t, NewCmdCompile, tt.args, execWant{Err: tt.wantErr})
-			if got != nil && got.Format != tt.wantFormat {
-				t.Errorf("Format = %q, want %q", got.Format, tt.wantFormat)
+			if got != nil && got.specs()[0].Format != tt.wantFormat {
+				t.Errorf("Format = %q, want %q", got.specs()[0].Format, tt.wantFormat)
 			}
 		})
 	}
@@ -47,7 +48,7 @@ func TestCompileRun(t *testing.T) {
 	}
 	t.Run("text", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Format: "text"}); err != nil {
+		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Out: output.Flags{Format: "text"}}); err != nil {
 			t.Fatal(err)
 		}
 		for _, want := range []string{"ld [arch]", "; getpid", "ret ALLOW", "jeq #0xc000003e"} {
@@ -58,7 +59,7 @@ func TestCompileRun(t *testing.T) {
 	})
 	t.Run("raw", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Format: "raw"}); err != nil {
+		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Out: output.Flags{Format: "raw"}}); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(out.Bytes(), p.Bytes()) || out.Len() != 8*p.Len() {
@@ -67,7 +68,7 @@ func TestCompileRun(t *testing.T) {
 	})
 	t.Run("json", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Format: "json"}); err != nil {
+		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Out: output.Flags{Format: "json"}}); err != nil {
 			t.Fatal(err)
 		}
 		var doc report.CompileDoc
@@ -152,13 +153,20 @@ func TestSimulateRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var doc map[string][]map[string]any
+		var doc struct {
+			Kind     string           `json:"kind"`
+			Stack    []map[string]any `json:"stack"`
+			Syscalls []map[string]any `json:"syscalls"`
+		}
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
-		sc := doc["syscalls"]
-		if len(sc) != 1 || len(doc["stack"]) != 3 {
-			t.Fatalf("got %d syscalls, %d filters; want 1, 3", len(sc), len(doc["stack"]))
+		if doc.Kind != "simulate" {
+			t.Errorf("kind %q, want simulate", doc.Kind)
+		}
+		sc := doc.Syscalls
+		if len(sc) != 1 || len(doc.Stack) != 3 {
+			t.Fatalf("got %d syscalls, %d filters; want 1, 3", len(sc), len(doc.Stack))
 		}
 		for _, key := range []string{"name", "nr", "arch", "action", "errno", "cached", "instructions", "per_filter"} {
 			if _, ok := sc[0][key]; !ok {

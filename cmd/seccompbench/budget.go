@@ -7,6 +7,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/budget"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 )
 
 // BudgetOptions are the flags and arguments of `seccompbench budget`: the
@@ -22,6 +23,7 @@ type BudgetOptions struct {
 // budgetRun (tests use it to check flag parsing).
 func NewCmdBudget(f *cmdutil.Factory, runF func(*BudgetOptions) error) *cobra.Command {
 	opts := &BudgetOptions{IO: f.IO}
+	var out output.Flags
 	cmd := &cobra.Command{
 		Use:   "budget [POLICY...]",
 		Short: "How many processes with this filter stack fit under bpf_jit_limit",
@@ -50,7 +52,7 @@ unprivileged BPF loaders on the machine fail while the limit is low: do not
 use --measure or --validate on a busy production node.
 
 Forked processes share their parent's filters and add no charge: only
-separate loads (--per-node) count, not --processes.`,
+separate loads (--per-node) count, not --processes.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench budget docker-default
   seccompbench budget --systemd-unit nginx.service --per-node 40 --processes 4
   sudo seccompbench budget docker-default --validate`,
@@ -61,10 +63,9 @@ separate loads (--per-node) count, not --processes.`,
 			if len(args) == 0 && opts.SystemdUnit == "" {
 				return cmdutil.FlagErrorf("budget: give a POLICY or --systemd-unit FILE")
 			}
-			switch opts.Format {
-			case "text", "json":
-			default:
-				return cmdutil.FlagErrorf("--format: %q is not text or json", opts.Format)
+			var err error
+			if opts.Specs, err = out.Resolve(budget.Formats, cmd.Flags().Changed("format")); err != nil {
+				return err
 			}
 			if opts.PerNode < 0 || opts.Processes < 1 {
 				return cmdutil.FlagErrorf("--per-node: want a count >= 0; --processes: want a count >= 1")
@@ -85,7 +86,7 @@ separate loads (--per-node) count, not --processes.`,
 	fl.BoolVar(&opts.Measure, "measure", false, "measure the current charge and the stack's charge (root: lowers bpf_jit_limit for moments, restores it)")
 	fl.BoolVar(&opts.Validate, "validate", false, "check the prediction: lower bpf_jit_limit to a little above the charge and load stacks without capabilities until errno 524 (root)")
 	fl.IntVar(&opts.ValidateCount, "validate-count", 20, "with --validate: the number of stacks the lowered limit is set to hold")
-	fl.StringVar(&opts.Format, "format", "text", "output format: text or json")
+	output.AddFlags(fl, &out, budget.Formats, "text", "the budget")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	return cmd
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -19,12 +21,17 @@ type CompareOptions struct {
 	IO *cmdutil.IOStreams
 
 	// Files are the result files; the first is the base.
-	Files      []string
-	Format     string
-	Output     string
+	Files []string
+	// Out are --format (table, markdown or json) and -o; Specs what to
+	// write (stdout in Out.Format when nil).
+	Out        output.Flags
+	Specs      []output.Spec
 	Confidence float64
 	Force      bool
 }
+
+// compareFormats are the output formats of `compare`.
+var compareFormats = []string{"table", "markdown", "json"}
 
 // NewCmdCompare builds `seccompbench compare`. runF, if not nil, replaces
 // compareRun (tests use it to check flag parsing).
@@ -57,7 +64,9 @@ the delta and its interval.
 
 Results of different workloads measure different ops and are refused
 unless --force. Different kernels or CPU models give a warning: the change
-may come from the machine, not the policy.`,
+may come from the machine, not the policy. A file that is not a run result
+(a compare or report document, simulate output) is refused by its kind,
+exit status 2.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench compare old.json new.json
   seccompbench compare --format markdown base.json host1.json host2.json -o fleet.md
   seccompbench compare --format json a.json b.json`,
@@ -69,10 +78,9 @@ may come from the machine, not the policy.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
-			switch opts.Format {
-			case "table", "markdown", "json":
-			default:
-				return cmdutil.FlagErrorf("--format: %q is not table, markdown or json", opts.Format)
+			var err error
+			if opts.Specs, err = opts.Out.Resolve(compareFormats, cmd.Flags().Changed("format")); err != nil {
+				return err
 			}
 			if err := stats.CheckConfidence(opts.Confidence); err != nil {
 				return &cmdutil.FlagError{Err: fmt.Errorf("--confidence: %w", err)}
@@ -84,8 +92,7 @@ may come from the machine, not the policy.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Format, "format", "table", "output format: table, markdown or json")
-	fl.StringVarP(&opts.Output, "output", "o", "", "write the comparison to `FILE` (atomically) instead of stdout")
+	output.AddFlags(fl, &opts.Out, compareFormats, "table", "the comparison")
 	fl.Float64Var(&opts.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1); significant means p < 1 - confidence")
 	fl.BoolVar(&opts.Force, "force", false, "compare results of different workloads anyway")
 	return cmd
@@ -100,7 +107,7 @@ func compareRun(opts *CompareOptions) error {
 	for i, path := range opts.Files {
 		d, err := cmdutil.ReadDocument(path, "result")
 		if err != nil {
-			return err
+			return fmt.Errorf("compare: %w", err)
 		}
 		docs = append(docs, report.NamedDocument{Name: names[i], Doc: d})
 	}
@@ -111,29 +118,22 @@ func compareRun(opts *CompareOptions) error {
 	if err != nil {
 		return err
 	}
-	render := func(w io.Writer) error {
-		switch opts.Format {
+	specs := output.Or(opts.Specs, cmp.Or(opts.Out.Format, "table"))
+	if slices.ContainsFunc(specs, func(s output.Spec) bool { return s.Format == "json" }) {
+		// The JSON carries the warnings; say on stderr that there are some.
+		for _, wn := range c.Warnings {
+			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", wn)
+		}
+	}
+	return output.WriteEach(specs, opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
+		switch format {
 		case "json":
 			return report.WriteComparisonJSON(w, c)
 		case "markdown":
 			return report.WriteComparisonMarkdown(w, c)
 		}
 		return report.WriteComparisonTable(w, c)
-	}
-	if opts.Format == "json" {
-		// The JSON carries the warnings; say on stderr that there are some.
-		for _, wn := range c.Warnings {
-			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", wn)
-		}
-	}
-	if opts.Output == "" {
-		return render(opts.IO.Out)
-	}
-	if err := output.WriteFileAtomic(opts.Output, render); err != nil {
-		return err
-	}
-	fmt.Fprintf(opts.IO.ErrOut, "wrote %s\n", opts.Output)
-	return nil
+	})
 }
 
 // displayNames are the files' base names, or their full paths when two

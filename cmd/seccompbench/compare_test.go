@@ -46,13 +46,13 @@ func TestNewCmdCompareFlags(t *testing.T) {
 		wantErr string
 	}{
 		{name: "defaults", args: []string{"a.json", "b.json"}, check: func(t *testing.T, o *CompareOptions) {
-			if !slices.Equal(o.Files, []string{"a.json", "b.json"}) || o.Format != "table" || o.Confidence != 0.95 || o.Force || o.Output != "" {
+			if !slices.Equal(o.Files, []string{"a.json", "b.json"}) || o.Out.Format != "table" || o.Confidence != 0.95 || o.Force || len(o.Out.Outputs) != 0 {
 				t.Errorf("got %+v", o)
 			}
 		}},
 		{name: "all flags", args: []string{"a.json", "b.json", "c.json", "--format", "markdown", "--confidence", "0.9", "--force", "-o", "x.md"},
 			check: func(t *testing.T, o *CompareOptions) {
-				if len(o.Files) != 3 || o.Format != "markdown" || o.Confidence != 0.9 || !o.Force || o.Output != "x.md" {
+				if len(o.Files) != 3 || o.Out.Format != "markdown" || o.Confidence != 0.9 || !o.Force || !slices.Equal(o.Out.Outputs, []string{"x.md"}) {
 					t.Errorf("got %+v", o)
 				}
 			}},

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,6 +14,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/jitcost"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"
@@ -25,8 +28,10 @@ import (
 type CompileOptions struct {
 	IO *cmdutil.IOStreams
 
-	Policy   string
-	Format   string
+	Policy string
+	// Out are --format (text, raw or json) and -o; Specs what to write.
+	Out      output.Flags
+	Specs    []output.Spec
 	Compiler string
 	// SystemdStack is a unit file whose modeled filter stack is printed
 	// instead of a policy ("-": standard input).
@@ -86,7 +91,7 @@ architecture per directive, in systemd's order), with a count per
 directive, ending with "N filters". --save DIR writes the compiled
 filters as DIR/filter-NN.bpf (raw, oldest first) plus DIR/manifest.json
 (directive, arch and instructions of each), the layout inspect --save
-writes, so run, simulate and bubblewrap can use them.`,
+writes, so run, simulate and bubblewrap can use them.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench compile default
   seccompbench compile testdata/policies/denylist.yaml --format raw > filter.bpf
   seccompbench compile docker-default --compiler libseccomp
@@ -110,10 +115,9 @@ writes, so run, simulate and bubblewrap can use them.`,
 			if len(args) == 1 {
 				opts.Policy = args[0]
 			}
-			switch opts.Format {
-			case "text", "raw", "json":
-			default:
-				return cmdutil.FlagErrorf("--format: %q is not text, raw or json", opts.Format)
+			var err error
+			if opts.Specs, err = opts.Out.Resolve(compileFormats, cmd.Flags().Changed("format")); err != nil {
+				return err
 			}
 			if _, err := scmp.ParseCompiler(opts.Compiler); err != nil {
 				return cmdutil.FlagErrorf("--compiler: %q is not native or libseccomp", opts.Compiler)
@@ -131,13 +135,16 @@ writes, so run, simulate and bubblewrap can use them.`,
 			return compileRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Format, "format", "text", "output format: text, raw or json")
+	output.AddFlags(cmd.Flags(), &opts.Out, compileFormats, "text", "the filter")
 	cmd.Flags().StringVar(&opts.Compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (needs a -tags libseccomp build)")
 	cmd.Flags().StringVar(&opts.SystemdStack, "systemd-stack", "", "print the filter stack systemd installs for the unit `FILE`")
 	cmd.Flags().StringVar(&opts.Save, "save", "", "also write the filters as raw BPF plus manifest.json into `DIR`, as inspect --save does")
 	cmdutil.AddLoadFlags(cmd.Flags(), &opts.Load)
 	return cmd
 }
+
+// compileFormats are the output formats of `compile`.
+var compileFormats = []string{"text", "raw", "json"}
 
 // systemdArch reports whether the systemd model (x86_64 only) fits o's
 // host: --arch left out (the model is x86_64's whatever this machine
@@ -173,7 +180,7 @@ func compileSystemdStack(opts *CompileOptions, name string, data []byte, comp sc
 			layouts[other.String()] = total(u2)
 		}
 	}
-	if opts.Format == "raw" {
+	if slices.ContainsFunc(opts.specs(), func(s output.Spec) bool { return s.Format == "raw" }) {
 		return cmdutil.FlagErrorf("--format raw: a systemd stack is several filters; use --format text or json, or --save DIR for one raw file per filter")
 	}
 	if opts.Save != "" {
@@ -181,10 +188,17 @@ func compileSystemdStack(opts *CompileOptions, name string, data []byte, comp sc
 			return err
 		}
 	}
-	if opts.Format == "json" {
-		return report.WriteSystemdStackJSON(opts.IO.Out, unit, comp, layouts)
-	}
-	return report.WriteSystemdStackText(opts.IO.Out, unit, comp, layouts)
+	return output.WriteEach(opts.specs(), opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
+		if format == "json" {
+			return report.WriteSystemdStackJSON(w, unit, comp, layouts)
+		}
+		return report.WriteSystemdStackText(w, unit, comp, layouts)
+	})
+}
+
+// specs are the outputs to write (output.Or).
+func (opts *CompileOptions) specs() []output.Spec {
+	return output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text"))
 }
 
 // saveStack writes src's filters to opts.Save in inspect --save's
@@ -217,30 +231,6 @@ func saveStack(opts *CompileOptions, src *filters.Source, modeled string) error 
 	return nil
 }
 
-// readSpec reads the source spec names: standard input for "-" (named
-// "stdin"), else the file; nil data (and no error) for a name that is no
-// file, which formats.Load then serves as a built-in name or refuses.
-func readSpec(spec string, in io.Reader) (string, []byte, error) {
-	if spec == formats.StdinName {
-		b, err := io.ReadAll(io.LimitReader(in, filters.MaxInputSize+1))
-		if err != nil {
-			return "", nil, fmt.Errorf("read standard input: %w", err)
-		}
-		if err := filters.CheckSize(formats.StdinSource, int64(len(b))); err != nil {
-			return "", nil, err
-		}
-		return formats.StdinSource, b, nil
-	}
-	b, err := filters.ReadInput(spec)
-	if errors.Is(err, fs.ErrNotExist) {
-		return spec, nil, nil
-	}
-	if err != nil {
-		return "", nil, fmt.Errorf("read policy: %w", err)
-	}
-	return spec, b, nil
-}
-
 func compileRun(opts *CompileOptions) error {
 	comp, err := scmp.ParseCompiler(opts.Compiler)
 	if err != nil {
@@ -255,7 +245,7 @@ func compileRun(opts *CompileOptions) error {
 	if opts.SystemdStack != "" {
 		spec = opts.SystemdStack
 	}
-	name, data, err := readSpec(spec, opts.IO.In)
+	name, data, err := cmdutil.ReadSpec(spec, opts.IO.In)
 	if err != nil {
 		return err
 	}
@@ -299,7 +289,7 @@ func compileRun(opts *CompileOptions) error {
 	}
 	var layouts *report.Layouts
 	if src.Format == string(formats.OCI) {
-		if layouts, err = layoutsOf(load, o); err != nil {
+		if layouts, err = cmdutil.OCILayouts(load, o); err != nil {
 			return fmt.Errorf("compile policy: %w", err)
 		}
 	} else if comp != scmp.CompilerNative {
@@ -320,35 +310,21 @@ func compileRun(opts *CompileOptions) error {
 	// The JIT memory the filter takes once loaded, predicted from its size.
 	ji := jit.ReadJITInfo()
 	jit := jitcost.Estimate(jitcost.Model([]*filters.Program{p}, ji.Kernel), ji.Limit)
-	switch opts.Format {
-	case "raw":
-		if _, err := opts.IO.Out.Write(p.Bytes()); err != nil {
-			return fmt.Errorf("write filter: %w", err)
+	return output.WriteEach(opts.specs(), opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
+		switch format {
+		case "raw":
+			return writeRaw(w, p)
+		case "json":
+			return report.WriteCompileJSON(w, p, comp, layouts, jit)
 		}
-		return nil
-	case "json":
-		return report.WriteCompileJSON(opts.IO.Out, p, comp, layouts, jit)
-	}
-	return report.WriteCompileText(opts.IO.Out, p, comp, layouts, jit)
+		return report.WriteCompileText(w, p, comp, layouts, jit)
+	})
 }
 
-// layoutsOf compiles an OCI profile with every compiler built in.
-func layoutsOf(load func(formats.OpenOptions) (*filters.Source, error), o formats.OpenOptions) (*report.Layouts, error) {
-	o.Compiler = scmp.CompilerNative
-	n, err := load(o)
-	if err != nil {
-		return nil, err
+// writeRaw writes p as an array of struct sock_filter.
+func writeRaw(w io.Writer, p *filters.Program) error {
+	if _, err := w.Write(p.Bytes()); err != nil {
+		return fmt.Errorf("write filter: %w", err)
 	}
-	l := &report.Layouts{Native: n.Filters[0].Len()}
-	if !scmp.LibseccompAvailable() {
-		return l, nil
-	}
-	o.Compiler = scmp.CompilerLibseccomp
-	p, err := load(o)
-	if err != nil {
-		return nil, err
-	}
-	l.Libseccomp = p.Filters[0].Len()
-	l.Version, _ = scmp.LibseccompVersion()
-	return l, nil
+	return nil
 }

@@ -94,10 +94,14 @@ func TestDocExamples(t *testing.T) {
 				cmd = NewCmdCompare(f, func(*CompareOptions) error { return nil })
 			}
 			if cmd != nil {
-				cmd.SetArgs(args[1:])
-				cmd.SetOut(&bytes.Buffer{})
-				cmd.SetErr(&bytes.Buffer{})
-				if err := cmd.Execute(); err != nil {
+				// Under a root of its own, for the global flags (-q).
+				top := &cobra.Command{Use: "seccompbench", SilenceErrors: true, SilenceUsage: true}
+				cmdutil.AddQuietFlag(top, f.IO)
+				top.AddCommand(cmd)
+				top.SetArgs(args)
+				top.SetOut(&bytes.Buffer{})
+				top.SetErr(&bytes.Buffer{})
+				if err := top.Execute(); err != nil {
 					t.Errorf("seccompbench %s: %v", strings.Join(args, " "), err)
 				}
 				return

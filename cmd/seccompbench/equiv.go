@@ -1,12 +1,15 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters/equiv"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
@@ -17,9 +20,16 @@ type EquivOptions struct {
 	IO *cmdutil.IOStreams
 
 	A, B string
+	// Out are --format (text or json) and -o; Specs what to write
+	// (stdout in Out.Format when nil).
+	Out   output.Flags
+	Specs []output.Spec
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler scmp.Compiler
 }
+
+// equivFormats are the output formats of `equiv`.
+var equivFormats = []string{"text", "json"}
 
 // NewCmdEquiv builds `seccompbench equiv`. runF, if not nil, replaces
 // equivRun (tests use it to check flag parsing).
@@ -40,14 +50,18 @@ into classes that behave alike, so every arch value, syscall number and
 argument value is covered. Programs doing arithmetic on loaded words other
 than and/or with a constant cannot be proven either way; equiv says so.
 
-Exit status: 0 equivalent, 3 different (the first counterexample found is
-printed: arch, syscall, arguments and both outcomes), 1 not decidable or
-an input that cannot be read, 2 usage (docs/limits.md, "Exit codes").`,
+A difference is exit status 3, with the first counterexample found
+printed (arch, syscall, arguments and both outcomes); a pair the checker
+cannot decide is exit status 1.` + cmdutil.ExitStatusHelp("A and B differ (a counterexample is printed)"),
 		Example: `  seccompbench merge testdata/policies/hardened.service -o merged.bpf
   seccompbench equiv merged.bpf testdata/policies/hardened.service`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.A, opts.B = args[0], args[1]
+			var err error
+			if opts.Specs, err = opts.Out.Resolve(equivFormats, cmd.Flags().Changed("format")); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -55,6 +69,7 @@ an input that cannot be read, 2 usage (docs/limits.md, "Exit codes").`,
 		},
 	}
 	cmdutil.AddCompilerFlag(cmd.Flags(), &opts.Compiler)
+	output.AddFlags(cmd.Flags(), &opts.Out, equivFormats, "text", "the verdict")
 	return cmd
 }
 
@@ -72,8 +87,14 @@ func equivRun(opts *EquivOptions) error {
 		// equiv.ErrCannotProve and the like: exit status 1, with the reason.
 		return fmt.Errorf("equiv %s %s: %w", opts.A, opts.B, err)
 	}
-	if err := report.WriteEquivText(opts.IO.Out, report.EquivSide{Spec: opts.A, Filters: len(a)},
-		report.EquivSide{Spec: opts.B, Filters: len(b)}, res); err != nil {
+	sa, sb := report.EquivSide{Spec: opts.A, Filters: len(a)}, report.EquivSide{Spec: opts.B, Filters: len(b)}
+	err = output.WriteEach(output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text")), opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
+		if format == "json" {
+			return report.WriteEquivJSON(w, sa, sb, res)
+		}
+		return report.WriteEquivText(w, sa, sb, res)
+	})
+	if err != nil {
 		return err
 	}
 	if !res.Equivalent {

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 )
 
@@ -35,6 +36,14 @@ func TestExitCodeTable(t *testing.T) {
 		if !documented[strconv.Itoa(want)] {
 			t.Errorf("exit code %d (root.go) is not in the docs/limits.md table", want)
 		}
+	}
+	for _, c := range cmdutil.ExitCodes {
+		if !documented[c.Code] {
+			t.Errorf("exit code %s (cmdutil.ExitCodes) is not in the docs/limits.md table", c.Code)
+		}
+	}
+	if len(cmdutil.ExitCodes) != len(rows) {
+		t.Errorf("cmdutil.ExitCodes has %d rows, docs/limits.md %d", len(cmdutil.ExitCodes), len(rows))
 	}
 	if !documented["128+N"] {
 		t.Error("the signal exit codes (128+N) are not in the table")
@@ -68,5 +77,36 @@ func TestExitCodeTable(t *testing.T) {
 	}
 	if len(rows) < 5 {
 		t.Errorf("found %d rows in the table, want 5", len(rows))
+	}
+}
+
+// TestHelpExitStatus: every command's help text ends with the exit-status
+// lines of cmdutil.ExitCodes, and only lint and equiv (and the root) list
+// exit code 3, each saying what it means there; no help text gives
+// another code for findings (lint's once said 1).
+func TestHelpExitStatus(t *testing.T) {
+	ios, _, _, _ := cmdutil.TestIOStreams()
+	root := NewCmdRoot(&cmdutil.Factory{IO: ios})
+	findings := map[string]string{"seccompbench": "lint found", "lint": "error-severity finding", "equiv": "A and B differ"}
+	for _, c := range append(root.Commands(), root) {
+		if c.Hidden || c.Name() == "completion" || c.Name() == "help" || c.Name() == "version" {
+			continue
+		}
+		t.Run(c.Name(), func(t *testing.T) {
+			_, tail, ok := strings.Cut(c.Long, "Exit status (docs/limits.md")
+			if !ok {
+				t.Fatalf("--help has no exit-status lines:\n%s", c.Long)
+			}
+			want, has3 := findings[c.Name()]
+			if got := strings.Contains(tail, "\n  3 "); got != has3 {
+				t.Errorf("exit code 3 listed: %v, want %v", got, has3)
+			}
+			if has3 && !strings.Contains(tail, want) {
+				t.Errorf("exit code 3 does not say %q:\n%s", want, tail)
+			}
+			if strings.Contains(c.Long, "exit code is 1") {
+				t.Error("help text gives exit code 1 for findings")
+			}
+		})
 	}
 }

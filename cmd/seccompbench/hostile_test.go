@@ -59,7 +59,7 @@ func TestRunHostilePolicies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			args := []string{"run", tt.policy, "--trials", "2", "--iterations", "100", "--samples", "2", "--cache", "defeat", "--format", "json", "-q"}
+			args := []string{"run", tt.policy, "--trials", "2", "--iterations", "100", "--samples", "2", "--cache", "defeat", "--format", "json"}
 			if !slices.Contains(tt.args, "--filters") {
 				args = append(args, "--filters", "0,1,2")
 			}

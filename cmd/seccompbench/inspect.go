@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -11,6 +13,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 )
@@ -21,8 +24,14 @@ type InspectOptions struct {
 	IO *cmdutil.IOStreams
 
 	inspect.Options
-	Format string // table or json
+	// Out are --format (table or json) and -o; Specs what to write
+	// (stdout in Out.Format when nil).
+	Out   output.Flags
+	Specs []output.Spec
 }
+
+// inspectFormats are the output formats of `inspect`.
+var inspectFormats = []string{"table", "json"}
 
 // defaultInspectSyscalls are the syscalls whose cost inspect shows: the
 // ones a typical service makes most.
@@ -57,7 +66,7 @@ dumped stack directly.
 Dumping fails with EACCES without CAP_SYS_ADMIN or when seccompbench itself
 runs under seccomp (as in most containers), with EPERM when ptrace is not
 permitted (Yama ptrace_scope, another tracer), and with EINVAL or EMEDIUMTYPE
-on kernels without CONFIG_CHECKPOINT_RESTORE.`,
+on kernels without CONFIG_CHECKPOINT_RESTORE.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench inspect 1234
   seccompbench inspect --all
   seccompbench inspect 1234 --disasm --format json
@@ -79,10 +88,9 @@ on kernels without CONFIG_CHECKPOINT_RESTORE.`,
 				}
 				opts.Pids = append(opts.Pids, pid)
 			}
-			switch opts.Format {
-			case "table", "json":
-			default:
-				return cmdutil.FlagErrorf("--format: %q is not table or json", opts.Format)
+			var err error
+			if opts.Specs, err = opts.Out.Resolve(inspectFormats, cmd.Flags().Changed("format")); err != nil {
+				return err
 			}
 			opts.Syscalls = defaultInspectSyscalls
 			if syscalls != "" {
@@ -102,7 +110,7 @@ on kernels without CONFIG_CHECKPOINT_RESTORE.`,
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.All, "all", false, "inspect every process in seccomp mode that this user may read")
 	fl.BoolVar(&opts.Disasm, "disasm", false, "print the disassembly of each distinct filter")
-	fl.StringVar(&opts.Format, "format", "table", "output format: table or json")
+	output.AddFlags(fl, &opts.Out, inspectFormats, "table", "the processes' filters")
 	fl.StringVar(&opts.Save, "save", "", "write the filters as raw BPF plus manifest.json into `DIR` (DIR/PID/ for several processes)")
 	fl.StringVar(&syscalls, "syscalls", "", "comma-separated x86_64 syscalls to show the cost of (default: common ones)")
 	return cmd
@@ -114,20 +122,23 @@ func inspectRun(opts *InspectOptions) error {
 		return err
 	}
 	out := c.Reports()
-	if opts.Format == "json" {
-		if err := report.WriteInspectJSON(opts.IO.Out, out); err != nil {
-			return err
+	err = output.WriteEach(output.Or(opts.Specs, cmp.Or(opts.Out.Format, "table")), opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
+		if format == "json" {
+			return report.WriteInspectJSON(w, out, c.Skipped)
 		}
-	} else {
 		for i, j := range out {
 			if i > 0 {
-				fmt.Fprintln(opts.IO.Out)
+				fmt.Fprintln(w)
 			}
-			report.WriteInspectText(opts.IO.Out, j, opts.Disasm)
+			report.WriteInspectText(w, j, opts.Disasm)
 		}
 		if opts.All {
-			fmt.Fprintf(opts.IO.Out, "\n%d processes in seccomp mode; %d others without seccomp (or unreadable) not shown\n", len(out), c.Skipped)
+			fmt.Fprintf(w, "\n%d processes in seccomp mode; %d others without seccomp (or unreadable) not shown\n", len(out), c.Skipped)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for _, p := range c.Processes {
 		if p.Report.Saved != "" {

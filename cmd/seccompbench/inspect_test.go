@@ -16,6 +16,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
@@ -29,10 +30,10 @@ func TestNewCmdInspectFlags(t *testing.T) {
 		check   func(*InspectOptions) bool
 	}{
 		{"12 34", "", func(o *InspectOptions) bool {
-			return fmt.Sprint(o.Pids) == "[12 34]" && !o.All && o.Format == "table" && len(o.Syscalls) == len(defaultInspectSyscalls)
+			return fmt.Sprint(o.Pids) == "[12 34]" && !o.All && o.Out.Format == "table" && len(o.Syscalls) == len(defaultInspectSyscalls)
 		}},
 		{"--all --disasm --format json --syscalls read,write", "", func(o *InspectOptions) bool {
-			return o.All && o.Disasm && o.Format == "json" && fmt.Sprint(o.Syscalls) == "[read write]"
+			return o.All && o.Disasm && o.Out.Format == "json" && fmt.Sprint(o.Syscalls) == "[read write]"
 		}},
 		{"12 --save out", "", func(o *InspectOptions) bool { return o.Save == "out" }},
 		{"", "give PIDs or --all", nil},
@@ -79,7 +80,7 @@ func fakeProcesses(t *testing.T) (map[int]procinspect.ProcessFilters, [][]byte) 
 
 func newInspectOpts(t *testing.T, procs map[int]procinspect.ProcessFilters) (*InspectOptions, *bytes.Buffer, *bytes.Buffer) {
 	ios, _, out, errOut := cmdutil.TestIOStreams()
-	return &InspectOptions{IO: ios, Format: "json", Options: inspect.Options{
+	return &InspectOptions{IO: ios, Out: output.Flags{Format: "json"}, Options: inspect.Options{
 		Now: func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }, Syscalls: []string{"getppid", "getpid"},
 		Inspect: func(pid int) (procinspect.ProcessFilters, error) {
 			pf, ok := procs[pid]
@@ -99,11 +100,15 @@ func TestInspectRunJSON(t *testing.T) {
 	if err := inspectRun(opts); err != nil {
 		t.Fatal(err)
 	}
-	var got []map[string]any
-	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+	var doc struct {
+		Kind      string           `json:"kind"`
+		Processes []map[string]any `json:"processes"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0]["pid"] != 42.0 || got[0]["seccomp_mode"] != 2.0 {
+	got := doc.Processes
+	if doc.Kind != "inspect" || len(got) != 1 || got[0]["pid"] != 42.0 || got[0]["seccomp_mode"] != 2.0 {
 		t.Fatalf("got %v", got)
 	}
 	fs := got[0]["filters"].([]any)
@@ -153,7 +158,7 @@ func TestInspectRunErrorsAndAll(t *testing.T) {
 	t.Run("explicit", func(t *testing.T) {
 		opts, out, _ := newInspectOpts(t, procs)
 		opts.Pids = []int{43, 99}
-		opts.Format = "table"
+		opts.Out.Format = "table"
 		err := inspectRun(opts)
 		if !errors.Is(err, inspect.ErrInspect) {
 			t.Fatalf("got %v, want ErrInspect", err)
@@ -170,10 +175,11 @@ func TestInspectRunErrorsAndAll(t *testing.T) {
 		if err := inspectRun(opts); err != nil {
 			t.Fatalf("--all must not fail on processes it may not read: %v", err)
 		}
-		var got []report.InspectProcess
-		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		var doc report.InspectDoc
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
+		got := doc.Processes
 		var pids []int
 		for _, j := range got {
 			pids = append(pids, j.Pid)

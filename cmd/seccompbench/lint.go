@@ -1,12 +1,15 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/scmp"
@@ -21,13 +24,19 @@ type LintOptions struct {
 	Policies []string
 	Workload string // "" = no workload check
 	Filters  int    // requested stack depth; 0 = one filter per policy
-	Format   string // text or json
+	// Out are --format (text or json) and -o; Specs what to write (stdout
+	// in Out.Format when nil).
+	Out   output.Flags
+	Specs []output.Spec
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler scmp.Compiler
 	// Load are --format-in, --caps, --kernel-version, --arch,
 	// --profile-name, --base and --thread.
 	Load cmdutil.LoadFlags
 }
+
+// lintFormats are the output formats of `lint`.
+var lintFormats = []string{"text", "json"}
 
 // lintOCIResolution is the code of the info finding that says what
 // resolved the OCI-based sources' conditions.
@@ -64,8 +73,7 @@ filter (e.g. "filter 28 (unit/SystemCallFilter/x86_64)").
 Policies are opened and checked for a host of --arch (default: this
 machine's native ABI), e.g. --arch aarch64 on an x86_64 machine; a compat
 ABI (i386, x32, arm) stands for its kernel's native one. Verdicts are
-computed with all syscall arguments 0. The exit code is 1 when an
-error-severity finding exists.`,
+computed with all syscall arguments 0.` + cmdutil.ExitStatusHelp("an error-severity finding exists (the findings are printed)"),
 		Example: `  seccompbench lint default
   seccompbench lint testdata/policies/denylist.yaml --workload mix --filters 32
   seccompbench lint --arch aarch64 default`,
@@ -77,15 +85,14 @@ error-severity finding exists.`,
 					return &cmdutil.FlagError{Err: fmt.Errorf("--workload: %w", err)}
 				}
 			}
-			switch opts.Format {
-			case "text", "json":
-			default:
-				return cmdutil.FlagErrorf("--format: %q is not text or json", opts.Format)
+			var err error
+			if opts.Specs, err = opts.Out.Resolve(lintFormats, cmd.Flags().Changed("format")); err != nil {
+				return err
 			}
 			if opts.Filters < 0 {
 				return cmdutil.FlagErrorf("--filters: negative count %d", opts.Filters)
 			}
-			if _, err := opts.Load.Options(nil); err != nil {
+			if _, err = opts.Load.Options(nil); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -97,7 +104,7 @@ error-severity finding exists.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Workload, "workload", "", "also check the syscalls of this run workload: "+strings.Join(runner.WorkloadNames(), ", "))
 	fl.IntVar(&opts.Filters, "filters", 0, "check the path limit for this many filters, cycling the policies")
-	fl.StringVar(&opts.Format, "format", "text", "output format: text or json")
+	output.AddFlags(fl, &opts.Out, lintFormats, "text", "the findings")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	cmdutil.AddSystemdFlag(fl, &opts.Load)
 	cmdutil.AddLoadFlags(fl, &opts.Load)
@@ -140,11 +147,12 @@ func lintRun(opts *LintOptions) error {
 			Message: "OCI conditions (includes/excludes, minKernel) resolved with " + res.Text,
 			Hint:    "model another container with --caps, --kernel-version and --arch"})
 	}
-	if opts.Format == "json" {
-		err = report.WriteLintJSON(opts.IO.Out, s, findings)
-	} else {
-		err = report.WriteLintStackText(opts.IO.Out, s, findings)
-	}
+	err = output.WriteEach(output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text")), opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
+		if format == "json" {
+			return report.WriteLintJSON(w, s, findings)
+		}
+		return report.WriteLintStackText(w, s, findings)
+	})
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"cmp"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -24,8 +24,10 @@ type MergeOptions struct {
 	Specs []string
 	// Systemd is directive text modeled as a unit (--systemd).
 	Systemd string
-	Output  string // -o FILE, "" for stdout
-	Format  string // raw, text or json; "" = raw with -o, text without
+	// Out are --format (raw, text or json) and -o; Outs what to write
+	// (stdout in Out.Format when nil).
+	Out  output.Flags
+	Outs []output.Spec
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler scmp.Compiler
 }
@@ -56,10 +58,10 @@ much and how many of the newest filters would fit. Syscalls the stack's
 action cache skips stay cacheable; merge lists any syscall whose cache
 status changes (a lost cache can make a merged filter slower).
 
-Output: -o FILE writes the filter (--format raw, the default with -o: an
-array of struct sock_filter, little-endian, loadable by every command that
-takes a POLICY); --format text is a disassembly, --format json the program
-with the checks. A summary goes to standard error.`,
+Output: --format text (the default) is a disassembly, --format json the
+program with the checks, --format raw an array of struct sock_filter,
+little-endian, loadable by every command that takes a POLICY; -o FILE.bpf
+writes raw, .txt text and .json json. A summary goes to standard error.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench merge testdata/policies/hardened.service -o merged.bpf
   seccompbench equiv merged.bpf testdata/policies/hardened.service
   seccompbench merge default testdata/policies/denylist.yaml --format text`,
@@ -74,7 +76,8 @@ with the checks. A summary goes to standard error.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Specs = args
-			if err := resolveProgramFormat(&opts.Format, opts.Output); err != nil {
+			var err error
+			if opts.Outs, err = opts.Out.Resolve(programFormats, cmd.Flags().Changed("format")); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -84,27 +87,14 @@ with the checks. A summary goes to standard error.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&opts.Output, "output", "o", "", "write the merged filter to `FILE`")
-	fl.StringVar(&opts.Format, "format", "", "output format: raw, text or json (default raw with -o, else text)")
+	output.AddFlags(fl, &opts.Out, programFormats, "text", "the merged filter")
 	fl.StringVar(&opts.Systemd, "systemd", "", "model the stack of these systemd directives, e.g. 'SystemCallFilter=@system-service'")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	return cmd
 }
 
-// resolveProgramFormat checks --format and picks its default.
-func resolveProgramFormat(format *string, out string) error {
-	switch *format {
-	case "":
-		*format = "text"
-		if out != "" {
-			*format = "raw"
-		}
-	case "raw", "text", "json":
-	default:
-		return cmdutil.FlagErrorf("--format: %q is not raw, text or json", *format)
-	}
-	return nil
-}
+// programFormats are the output formats of `merge` and `optimize`.
+var programFormats = []string{"text", "raw", "json"}
 
 func mergeRun(opts *MergeOptions) error {
 	s, desc, err := optimize.OpenStack(opts.Specs, opts.Systemd, opts.Compiler, opts.IO.ErrOut)
@@ -115,30 +105,23 @@ func mergeRun(opts *MergeOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeBuilt(opts.IO, opts.Output, opts.Format, p, sum); err != nil {
+	if err := writeBuilt(opts.IO, output.Or(opts.Outs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
 		return err
 	}
 	return report.WriteBuildSummary(opts.IO.ErrOut, desc, sum)
 }
 
-// writeBuilt writes the built program p to output (stdout when "",
-// else atomically) in format: raw struct sock_filter, json with the
+// writeBuilt writes the built program p to every output (stdout
+// directly, files atomically): raw struct sock_filter, json with the
 // summary, or a text disassembly.
-func writeBuilt(ios *cmdutil.IOStreams, out, format string, p *filters.Program, sum *report.BuildSummary) error {
-	render := func(w io.Writer) error {
+func writeBuilt(ios *cmdutil.IOStreams, specs []output.Spec, p *filters.Program, sum *report.BuildSummary) error {
+	return output.WriteEach(specs, ios.Out, ios.ErrOut, func(format string, w io.Writer) error {
 		switch format {
 		case "raw":
-			if _, err := w.Write(p.Bytes()); err != nil {
-				return fmt.Errorf("write filter: %w", err)
-			}
-			return nil
+			return writeRaw(w, p)
 		case "json":
 			return report.WriteBuildJSON(w, p, sum)
 		}
 		return filters.FormatText(w, p)
-	}
-	if out == "" {
-		return render(ios.Out)
-	}
-	return output.WriteFileAtomic(out, render)
+	})
 }

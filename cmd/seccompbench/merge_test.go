@@ -5,10 +5,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/equiv"
 	"github.com/seccompbench/seccompbench/filters/formats"
@@ -34,8 +36,8 @@ func TestNewCmdMergeFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := parseFlags(t, NewCmdMerge, tt.args, tt.want)
-			if got != nil && got.Format != tt.wantFormat {
-				t.Errorf("Format = %q, want %q", got.Format, tt.wantFormat)
+			if got != nil && output.Or(got.Outs, got.Out.Format)[0].Format != tt.wantFormat {
+				t.Errorf("Format = %q, want %q", output.Or(got.Outs, got.Out.Format)[0].Format, tt.wantFormat)
 			}
 		})
 	}
@@ -43,7 +45,7 @@ func TestNewCmdMergeFlags(t *testing.T) {
 
 func TestNewCmdOptimizeEquivFlags(t *testing.T) {
 	if got := parseFlags(t, NewCmdOptimize, []string{"docker-default", "--profile", "p.txt", "-o", "o.bpf"}, errContaining("")); got != nil {
-		if got.Profile != "p.txt" || got.Output != "o.bpf" || got.Format != "raw" {
+		if got.Profile != "p.txt" || !slices.Equal(got.Out.Outputs, []string{"o.bpf"}) || got.Specs[0].Format != "raw" {
 			t.Errorf("options = %+v", got)
 		}
 	}
@@ -60,7 +62,7 @@ func TestMergeThenEquiv(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "m.bpf")
 	ios, _, _, errOut := cmdutil.TestIOStreams()
-	if err := mergeRun(&MergeOptions{IO: ios, Specs: []string{hardenedUnit}, Output: out, Format: "raw"}); err != nil {
+	if err := mergeRun(&MergeOptions{IO: ios, Specs: []string{hardenedUnit}, Outs: []output.Spec{{Path: out, Format: "raw"}}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"35 filter(s)", "proven equivalent", "action cache lost (cached before, not after): none"} {
@@ -104,7 +106,7 @@ func TestMergeDirectoryAndJSON(t *testing.T) {
 		}
 	}
 	ios, _, stdout, _ := cmdutil.TestIOStreams()
-	if err := mergeRun(&MergeOptions{IO: ios, Specs: []string{dir}, Format: "json"}); err != nil {
+	if err := mergeRun(&MergeOptions{IO: ios, Specs: []string{dir}, Out: output.Flags{Format: "json"}}); err != nil {
 		t.Fatal(err)
 	}
 	var doc report.BuildSummary
@@ -130,7 +132,7 @@ func TestMergeDirectoryAndJSON(t *testing.T) {
 func TestOptimizeRunProfile(t *testing.T) {
 	ios, _, stdout, errOut := cmdutil.TestIOStreams()
 	err := optimizeRun(&OptimizeOptions{IO: ios, Policy: "docker-default",
-		Profile: "../../filters/optimize/testdata/strace-f-git-status.txt", Format: "text"})
+		Profile: "../../filters/optimize/testdata/strace-f-git-status.txt", Out: output.Flags{Format: "text"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 )
 
 func TestNewCmdRunNotifyFlags(t *testing.T) {
@@ -49,12 +52,12 @@ func TestNewCmdBudgetFlags(t *testing.T) {
 		check   func(*testing.T, *BudgetOptions)
 	}{
 		{name: "policy", args: []string{"docker-default"}, check: func(t *testing.T, o *BudgetOptions) {
-			if len(o.Policies) != 1 || o.PerNode != 0 || o.Processes != 1 || o.Measure || o.Validate || o.ValidateCount != 20 || o.Format != "text" {
+			if len(o.Policies) != 1 || o.PerNode != 0 || o.Processes != 1 || o.Measure || o.Validate || o.ValidateCount != 20 || output.Or(o.Specs, "")[0].Format != "text" {
 				t.Errorf("defaults: %+v", o.Job)
 			}
 		}},
 		{name: "unit and plan", args: []string{"--systemd-unit", "x.service", "--per-node", "40", "--processes", "3", "--format", "json"}, check: func(t *testing.T, o *BudgetOptions) {
-			if o.SystemdUnit != "x.service" || o.PerNode != 40 || o.Processes != 3 || o.Format != "json" {
+			if o.SystemdUnit != "x.service" || o.PerNode != 40 || o.Processes != 3 || output.Or(o.Specs, "")[0].Format != "json" {
 				t.Errorf("got %+v", o.Job)
 			}
 		}},
@@ -111,9 +114,9 @@ func TestParseNotifyReply(t *testing.T) {
 		{"errno:4095", 4095, false}, {"errno:4096", 0, true}, {"errno:-1", 0, true}, {"errno:x", 0, true}, {"", 0, true},
 	}
 	for _, tt := range tests {
-		got, err := parseNotifyReply(tt.in)
+		got, err := runjob.ParseNotifyReply(tt.in)
 		if got != tt.want || (err != nil) != tt.err {
-			t.Errorf("parseNotifyReply(%q) = %d, %v; want %d, error %v", tt.in, got, err, tt.want, tt.err)
+			t.Errorf("runjob.ParseNotifyReply(%q) = %d, %v; want %d, error %v", tt.in, got, err, tt.want, tt.err)
 		}
 	}
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"cmp"
+
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
@@ -16,8 +19,10 @@ type OptimizeOptions struct {
 
 	Policy  string
 	Profile string // --profile FILE, "" for none
-	Output  string // -o FILE, "" for stdout
-	Format  string // raw, text or json; "" = raw with -o, text without
+	// Out are --format (raw, text or json) and -o; Specs what to write
+	// (stdout in Out.Format when nil).
+	Out   output.Flags
+	Specs []output.Spec
 	// Compiler lays out OCI profiles (--compiler).
 	Compiler scmp.Compiler
 }
@@ -43,14 +48,15 @@ named syscalls and no syscall's path (all arguments 0) is longer than in
 POLICY; the summary lists any for which that could not be kept.
 
 The result is proven equivalent to POLICY by the exact checker (see equiv)
-before it is written. Output formats are those of merge.`,
+before it is written. Output formats are those of merge.` + cmdutil.ExitStatusHelp(""),
 		Example: `  strace -f -c -o git.txt git status
   seccompbench optimize docker-default --profile git.txt -o docker-git.bpf
   seccompbench optimize testdata/policies/large-allowlist.yaml --format text`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Policy = args[0]
-			if err := resolveProgramFormat(&opts.Format, opts.Output); err != nil {
+			var err error
+			if opts.Specs, err = opts.Out.Resolve(programFormats, cmd.Flags().Changed("format")); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -61,8 +67,7 @@ before it is written. Output formats are those of merge.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Profile, "profile", "", "lay the filter out for this syscall profile `FILE` (strace -c output or CSV)")
-	fl.StringVarP(&opts.Output, "output", "o", "", "write the optimized filter to `FILE`")
-	fl.StringVar(&opts.Format, "format", "", "output format: raw, text or json (default raw with -o, else text)")
+	output.AddFlags(fl, &opts.Out, programFormats, "text", "the optimized filter")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	return cmd
 }
@@ -77,7 +82,7 @@ func optimizeRun(opts *OptimizeOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeBuilt(opts.IO, opts.Output, opts.Format, p, sum); err != nil {
+	if err := writeBuilt(opts.IO, output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
 		return err
 	}
 	return report.WriteBuildSummary(opts.IO.ErrOut, opts.Policy, sum)

@@ -49,7 +49,7 @@ func TestNewCmdRunOutputs(t *testing.T) {
 func TestRunWritesEveryFormat(t *testing.T) {
 	dir := t.TempDir()
 	names := []string{"r.json", "r.md", "r.csv", "r.bench", "r.svg", "r.png", "r.txt"}
-	args := []string{"run", "--filters", "0,1,2", "--trials", "2", "--iterations", "200", "--samples", "2", "--cache", "defeat", "--workload", "getpid", "-q"}
+	args := []string{"run", "--filters", "0,1,2", "--trials", "2", "--iterations", "200", "--samples", "2", "--cache", "defeat", "--workload", "getpid"}
 	for _, n := range names {
 		args = append(args, "-o", filepath.Join(dir, n))
 	}
@@ -103,5 +103,61 @@ func TestRunWritesEveryFormat(t *testing.T) {
 		if !strings.Contains(errb.String(), "wrote "+filepath.Join(dir, n)) {
 			t.Errorf("stderr does not announce %s: %s", n, errb.String())
 		}
+	}
+}
+
+// TestOutputFlagsEveryCommand: -o with a known extension writes the file
+// and says so on stderr, -q keeps stderr empty, an extension that names no
+// format is a usage error unless --format names one, and a reader given
+// another kind of JSON refuses it by name (issue 26).
+func TestOutputFlagsEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, tt := range []struct {
+		name    string
+		args    []string
+		code    int
+		stderr  string // "" = must be empty
+		file    string // must exist afterwards ("" = none)
+		noFile  string // must not exist afterwards
+		content string
+	}{
+		{"simulate -o", []string{"simulate", "default", "--syscall", "getpid", "-o", p("s.json")}, 0, "wrote " + p("s.json"), p("s.json"), "", `"kind": "simulate"`},
+		{"simulate -o -q", []string{"simulate", "default", "--syscall", "getpid", "-o", p("q.json"), "-q"}, 0, "", p("q.json"), "", `"kind": "simulate"`},
+		{"compile -o .bpf", []string{"compile", "default", "-o", p("f.bpf"), "-q"}, 0, "", p("f.bpf"), "", ""},
+		{"lint -o .txt", []string{"lint", "default", "-o", p("l.txt"), "-q"}, 0, "", p("l.txt"), "", "0 errors"},
+		{"equiv -o .json", []string{"equiv", "default", "default", "-o", p("e.json"), "-q"}, 0, "", p("e.json"), "", `"equivalent": true`},
+		{"compile -o x.weird", []string{"compile", "default", "-o", p("x.weird")}, 2, `cannot tell the format from the extension ".weird"`, "", p("x.weird"), ""},
+		{"lint -o x.md", []string{"lint", "default", "-o", p("x.md")}, 2, "this command writes text, json, not markdown", "", p("x.md"), ""},
+		{"compile -o x.weird --format json", []string{"compile", "default", "-o", p("y.weird"), "--format", "json", "-q"}, 0, "", p("y.weird"), "", `"kind": "compile"`},
+		{"report of an equiv document", []string{"report", p("e.json")}, 2, "report: " + p("e.json") + " is an equiv document, want a run result", "", "", ""},
+		{"compare of an old comparison", []string{"compare", "../../docs/examples/compare.json", "../../docs/examples/run.json"}, 2, "is a compare document, want a run result", "", "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if got := run(tt.args, strings.NewReader(""), &out, &errb); got != tt.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", got, tt.code, errb.String())
+			}
+			if tt.stderr == "" && errb.Len() != 0 {
+				t.Errorf("stderr not empty:\n%s", errb.String())
+			}
+			if tt.stderr != "" && !strings.Contains(errb.String(), tt.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.stderr, errb.String())
+			}
+			if tt.file != "" {
+				b, err := os.ReadFile(tt.file)
+				if err != nil || !strings.Contains(string(b), tt.content) {
+					t.Errorf("%s: %v; want it to contain %q:\n%s", tt.file, err, tt.content, b)
+				}
+				if out.Len() != 0 {
+					t.Errorf("stdout not empty with -o: %q", out.String())
+				}
+			}
+			if tt.noFile != "" {
+				if _, err := os.Stat(tt.noFile); err == nil {
+					t.Errorf("%s was written", tt.noFile)
+				}
+			}
+		})
 	}
 }

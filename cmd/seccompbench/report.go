@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -52,7 +53,8 @@ differences between results.
 
 An argument that names no file is expanded as a glob, so
 'seccompbench report "out/*.json"' works where the shell does not expand
-it.`,
+it. A file that is not a run result (a compare or report document,
+simulate output) is refused by its kind, exit status 2.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench report node-a.json node-b.json node-c.json
   seccompbench report 'fleet/*.json' -o fleet.md -o fleet.svg
   seccompbench report --format csv fleet/*.json > fleet.csv`,
@@ -113,6 +115,9 @@ func reportRun(opts *ReportOptions) error {
 			return fmt.Errorf("read result: %w", err)
 		}
 		e, err := report.ReadFleetEntry(names[i], data)
+		if errors.Is(err, report.ErrWrongKind) {
+			return fmt.Errorf("report: %s is %w", path, err)
+		}
 		if err != nil {
 			return fmt.Errorf("read result %s: %w", path, err)
 		}

@@ -80,7 +80,7 @@ func TestReportCommandErrors(t *testing.T) {
 		{"no argument", []string{"report"}, 2},
 		{"glob matching nothing", []string{"report", filepath.Join(dir, "*.yaml")}, 2},
 		{"missing file", []string{"report", filepath.Join(dir, "none.json")}, 1},
-		{"not a run result", []string{"report", notResult}, 1},
+		{"not a run result (a usage error: wrong kind)", []string{"report", notResult}, 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errb bytes.Buffer

@@ -15,19 +15,17 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/report"
 )
 
-// Exit codes of the command, one table for every command (docs/limits.md,
-// "Exit codes"; TestExitCodeTable checks the two agree): 0 ok, 1 failure,
-// 2 usage, 3 findings (lint: error-severity problems; equiv: the filters
-// differ), 128 + the signal's
-// number when interrupted (interrupt.ExitCode: 130 SIGINT, 143 SIGTERM,
-// 129 SIGHUP).
+// Exit codes of the command: cmdutil.ExitCodes is the one table, which
+// every help text reads and docs/limits.md ("Exit codes") documents
+// (TestExitCodeTable checks the two agree).
 const (
-	exitOK       = 0
-	exitFailure  = 1
-	exitUsage    = 2
-	exitFindings = 3
+	exitOK       = cmdutil.ExitOK
+	exitFailure  = cmdutil.ExitFailure
+	exitUsage    = cmdutil.ExitUsage
+	exitFindings = cmdutil.ExitFindings
 )
 
 // NewCmdRoot builds the command tree, adding every command explicitly.
@@ -38,7 +36,11 @@ func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
 		Long: `seccompbench compiles seccomp policies to BPF filters, stacks them 0..32 deep
 in fresh child processes, times syscall loops, and reports the per-filter
 overhead with confidence intervals, together with the reason behind each
-number: the kernel's action cache, instructions executed, mitigations.`,
+number: the kernel's action cache, instructions executed, mitigations.
+
+Every command that prints a result writes it to -o FILE (atomically) in
+the --format the file's extension names; JSON outputs carry
+"schema_version" and "kind" (docs/json.md, schemas in docs/schema/).` + cmdutil.ExitStatusHelp("findings: lint found error-severity problems, equiv found an input on which A and B differ"),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Version:       cmdutil.Version(),
@@ -54,6 +56,7 @@ number: the kernel's action cache, instructions executed, mitigations.`,
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
+	cmdutil.AddQuietFlag(root, f.IO)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &cmdutil.FlagError{Err: err}
 	})
@@ -159,7 +162,9 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	// A usage error: a bad flag or argument, or an input of a kind this
 	// command does not take (formats.ErrUnsupportedFormat; the message
 	// names what takes it), whichever command found it.
-	if cmdutil.IsFlagError(err) || errors.Is(err, formats.ErrUnsupportedFormat) {
+	// A JSON document of the wrong kind (report.ErrWrongKind: a compare
+	// document given to report) is such an input too.
+	if cmdutil.IsFlagError(err) || errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, report.ErrWrongKind) {
 		fmt.Fprintln(stderr, "Run 'seccompbench --help' or 'seccompbench COMMAND --help' for usage.")
 		return exitUsage
 	}

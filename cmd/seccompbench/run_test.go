@@ -118,8 +118,8 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
-// A tiny real run produces a JSON document with every key of the contract
-// in DESIGN.md.
+// A tiny real run produces a JSON document with every fixed key of the
+// run result (docs/json.md, "Fixed keys per kind").
 func TestRunJSONContract(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"run", "--filters", "0,1,2", "--trials", "2", "--iterations", "200", "--samples", "2", "--format", "json", "-q"}, strings.NewReader(""), &out, &errb)
@@ -131,7 +131,7 @@ func TestRunJSONContract(t *testing.T) {
 		t.Fatalf("invalid JSON: %v\n%s", err, out.String())
 	}
 	need := map[string][]string{
-		"":            {"schema_version", "tool", "environment", "config", "results", "fits", "cache"},
+		"":            {"schema_version", "kind", "tool", "environment", "config", "results", "fits", "cache"},
 		"tool":        {"name", "version"},
 		"environment": {"kernel", "cpu_model", "cpus", "bpf_jit_enable", "vulnerabilities", "go_version", "parent_seccomp_filters"},
 		"config":      {"policies", "filter_counts", "workload", "op", "cache", "trials", "iterations", "seed", "confidence"},
@@ -260,7 +260,7 @@ func TestRunSetupAndControlFields(t *testing.T) {
 func TestRunClipsDefaultCounts(t *testing.T) {
 	patho := "../../testdata/policies/pathological.yaml" // 31 copies fit
 	var out, errb bytes.Buffer
-	code := run([]string{"run", patho, "--cache", "on", "--trials", "2", "--iterations", "50", "--samples", "1", "--format", "json", "-q"}, strings.NewReader(""), &out, &errb)
+	code := run([]string{"run", patho, "--cache", "on", "--trials", "2", "--iterations", "50", "--samples", "1", "--format", "json"}, strings.NewReader(""), &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}

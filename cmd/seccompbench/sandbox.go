@@ -44,7 +44,10 @@ first, --filters N cycles them) with no_new_privs on every thread, then
 execute COMMAND in place of seccompbench. The command and its children run
 under exactly this stack, on top of any inherited one: use it to profile a
 program under a policy (strace -c -f seccompbench sandbox ...), or as a
-long-running process with a known stack for inspect and run --pid.`,
+long-running process with a known stack for inspect and run --pid.
+
+Once COMMAND starts, the exit status is COMMAND's own; before that,
+seccompbench's:` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench sandbox default --filters 8 -- sleep 1000 &
   seccompbench inspect $!
   seccompbench sandbox testdata/policies/large-allowlist.yaml --defeat-cache -- git status`,

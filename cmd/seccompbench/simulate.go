@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -52,17 +51,11 @@ var simulateFormats = []string{"table", "json", "svg", "png"}
 // simulateOutputs resolves -o and --format into what to write, refusing
 // formats simulate does not render and plots without --all.
 func simulateOutputs(opts *SimulateOptions) ([]output.Spec, error) {
-	if !slices.Contains(simulateFormats, opts.Format) {
-		return nil, cmdutil.FlagErrorf("--format: %q is not one of %s", opts.Format, strings.Join(simulateFormats, ", "))
-	}
-	outs, err := output.Resolve(opts.Format, opts.FormatSet, opts.Outputs)
+	outs, err := output.ResolveFor(simulateFormats, opts.Format, opts.FormatSet, opts.Outputs)
 	if err != nil {
 		return nil, err
 	}
 	for _, o := range outs {
-		if !slices.Contains(simulateFormats, o.Format) {
-			return nil, cmdutil.FlagErrorf("-o %s: simulate writes %s, not %s", o.Path, strings.Join(simulateFormats, ", "), o.Format)
-		}
 		if (o.Format == "svg" || o.Format == "png") && !opts.All {
 			return nil, cmdutil.FlagErrorf("the %s plot shows every syscall: add --all", o.Format)
 		}
@@ -119,7 +112,7 @@ format.
 The action cache (Linux 5.11+) lets a syscall through without running any
 filter when every filter returns ALLOW for it knowing only nr and arch.
 Cached rows cost 0 instructions; "insns" is what the filters execute when
-they do run.`,
+they do run.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench simulate default --syscall getpid
   seccompbench simulate testdata/policies/args-workload.yaml --syscall write --args 1,0,10
   seccompbench simulate default default --all --sort cost --format json

@@ -35,7 +35,7 @@ func TestSimulateOutputFlags(t *testing.T) {
 		{"one syscall to json file", []string{"default", "--syscall", "getpid", "-o", "g.json"}, []output.Spec{{Path: "g.json", Format: "json"}}, ""},
 		{"plot needs --all", []string{"default", "--syscall", "getpid", "-o", "p.svg"}, nil, "add --all"},
 		{"png needs a file", []string{"default", "--all", "--format", "png"}, nil, "-o plot.png"},
-		{"csv is not a simulate format", []string{"default", "--all", "-o", "t.csv"}, nil, "simulate writes"},
+		{"csv is not a simulate format", []string{"default", "--all", "-o", "t.csv"}, nil, "this command writes table, json, svg, png, not csv"},
 		{"bad format", []string{"default", "--all", "--format", "markdown"}, nil, "--format"},
 	}
 	for _, tt := range tests {

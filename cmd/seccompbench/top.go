@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,11 +28,16 @@ type TopOptions struct {
 	Duration time.Duration
 	// Refresh is the live view's window.
 	Refresh time.Duration
-	Format  string // table or json
-	Output  string // -o FILE, "" for stdout
+	// Out are --format (table or json) and -o; Specs what to write
+	// (stdout in Out.Format when nil).
+	Out   output.Flags
+	Specs []output.Spec
 	// MaxSyscalls bounds the syscalls listed per process in the table.
 	MaxSyscalls int
 }
+
+// topFormats are the output formats of `top`.
+var topFormats = []string{"table", "json"}
 
 // NewCmdTop builds `seccompbench top`. runF, if not nil, replaces topRun
 // (tests use it to check flag parsing).
@@ -65,7 +71,7 @@ out for the measured mix: a prediction, not a measurement.
 Needs CAP_PERFMON and CAP_BPF (or root), Linux 5.15+ on x86_64; dumping the
 stack for hashes and predictions needs CAP_SYS_ADMIN and ptrace permission.
 Without --duration the view refreshes every --refresh until interrupted.
-See docs/top.md.`,
+See docs/top.md.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench top --pid 1234 --duration 5s
   seccompbench top --cgroup /sys/fs/cgroup/system.slice/nginx.service
   seccompbench top --all --duration 10s --format json -o top.json`,
@@ -92,24 +98,17 @@ See docs/top.md.`,
 				}
 				opts.Pids = append(opts.Pids, pid)
 			}
-			switch opts.Format {
-			case "table", "json":
-			default:
-				return cmdutil.FlagErrorf("--format: %q is not table or json", opts.Format)
+			var err error
+			if opts.Specs, err = opts.Out.Resolve(topFormats, cmd.Flags().Changed("format")); err != nil {
+				return err
 			}
-			if opts.Duration < 0 || opts.Refresh <= 0 || opts.Batch < 0 {
-				return cmdutil.FlagErrorf("--duration and --refresh must be positive, --batch not negative")
+			if opts.Duration < 0 || opts.Refresh <= 0 {
+				return cmdutil.FlagErrorf("--duration and --refresh must be positive")
 			}
-			if opts.Frequency < 1 || opts.Frequency > 10000 {
-				return cmdutil.FlagErrorf("--frequency: %d Hz is not in 1..10000", opts.Frequency)
+			if err := opts.Options.Validate(); err != nil {
+				return err
 			}
-			if opts.CountDuty < 0 || opts.CountDuty > 1 {
-				return cmdutil.FlagErrorf("--count-duty: %v is not a fraction in [0, 1]", opts.CountDuty)
-			}
-			if !(opts.Confidence > 0 && opts.Confidence < 1) {
-				return cmdutil.FlagErrorf("--confidence: %v is not a fraction in (0, 1)", opts.Confidence)
-			}
-			if opts.Duration == 0 && opts.Output != "" {
+			if opts.Duration == 0 && len(opts.Out.Outputs) > 0 {
 				return cmdutil.FlagErrorf("-o needs --duration (the live view writes to the terminal)")
 			}
 			if runF != nil {
@@ -129,8 +128,7 @@ See docs/top.md.`,
 	fl.Float64Var(&opts.CountDuty, "count-duty", opts.CountDuty, "share of each second the syscall counter is attached (0: no call counts)")
 	fl.Float64Var(&opts.Confidence, "confidence", opts.Confidence, "confidence level of the intervals, a fraction in (0,1)")
 	fl.BoolVar(&opts.Predict, "predict", opts.Predict, "predict what merging each stack would save (dumps the stack: CAP_SYS_ADMIN)")
-	fl.StringVar(&opts.Format, "format", "table", "output format: table or json")
-	fl.StringVarP(&opts.Output, "output", "o", "", "write the report to `FILE` (atomically) instead of stdout")
+	output.AddFlags(fl, &opts.Out, topFormats, "table", "the report")
 	fl.IntVar(&opts.MaxSyscalls, "syscalls", 8, "syscalls listed per process in the table")
 	return cmd
 }
@@ -141,9 +139,10 @@ func topRun(opts *TopOptions) error {
 		return err
 	}
 	defer w.Close()
-	render := func(t *report.Top) func(io.Writer) error {
-		return func(out io.Writer) error {
-			if opts.Format == "json" {
+	format := cmp.Or(opts.Out.Format, "table")
+	render := func(t *report.Top) func(string, io.Writer) error {
+		return func(format string, out io.Writer) error {
+			if format == "json" {
 				return report.WriteTopJSON(out, t)
 			}
 			report.WriteTopTable(out, t, opts.MaxSyscalls)
@@ -157,12 +156,7 @@ func topRun(opts *TopOptions) error {
 		if err != nil {
 			return err
 		}
-		if opts.Output != "" {
-			err = output.WriteFileAtomic(opts.Output, render(t))
-		} else {
-			err = render(t)(opts.IO.Out)
-		}
-		if err != nil {
+		if err := output.WriteEach(output.Or(opts.Specs, format), opts.IO.Out, opts.IO.ErrOut, render(t)); err != nil {
 			return err
 		}
 		return opts.Context.Err()
@@ -175,11 +169,11 @@ func topRun(opts *TopOptions) error {
 		if opts.Context.Err() != nil {
 			return nil
 		}
-		if opts.Format == "table" {
+		if format == "table" {
 			// Clear the screen and home the cursor (ANSI), as top(1) does.
 			fmt.Fprint(opts.IO.Out, "\x1b[H\x1b[2J")
 		}
-		if err := render(t)(opts.IO.Out); err != nil {
+		if err := render(t)(format, opts.IO.Out); err != nil {
 			return err
 		}
 		if errors.Is(opts.Context.Err(), context.Canceled) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,11 +19,11 @@ func TestNewCmdTopFlags(t *testing.T) {
 		check   func(*TopOptions) bool
 	}{
 		{"--pid 12 --pid 34,56 --duration 5s", "", func(o *TopOptions) bool {
-			return fmt.Sprint(o.Pids) == "[12 34 56]" && o.Duration == 5*time.Second && o.Format == "table" &&
+			return fmt.Sprint(o.Pids) == "[12 34 56]" && o.Duration == 5*time.Second && o.Out.Format == "table" &&
 				o.Frequency == 997 && o.CountDuty == 0.1 && o.Predict
 		}},
 		{"--cgroup /sys/fs/cgroup/x --format json --duration 1s -o out.json", "", func(o *TopOptions) bool {
-			return o.Cgroup == "/sys/fs/cgroup/x" && o.Format == "json" && o.Output == "out.json"
+			return o.Cgroup == "/sys/fs/cgroup/x" && o.Out.Format == "json" && slices.Equal(o.Out.Outputs, []string{"out.json"})
 		}},
 		{"--all --frequency 499 --count-duty 0 --batch 1s --predict=false", "", func(o *TopOptions) bool {
 			return o.All && o.Frequency == 499 && o.CountDuty == 0 && o.Batch == time.Second && !o.Predict && o.Duration == 0

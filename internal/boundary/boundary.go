@@ -1,5 +1,5 @@
 // Package boundary checks, from a package's own tests, that the package
-// keeps the import boundaries of DESIGN.md (stats and report never import
+// keeps the import boundaries of docs/architecture.md (stats and report never import
 // cmd or the kernel, report uses runner only for result types, ...). It is
 // for tests only.
 package boundary

@@ -6,7 +6,8 @@ import (
 	"github.com/seccompbench/seccompbench/internal/boundary"
 )
 
-// TestImports keeps the model pure (STYLE.md): no kernel access, no exec,
+// TestImports keeps the model pure (docs/architecture.md, "Allowed
+// imports"): no kernel access, no exec,
 // no clock; runner reads the kernel and passes text and numbers in.
 func TestImports(t *testing.T) {
 	boundary.ForbidImports(t, "jitmem", boundary.Sources(t),

@@ -23,7 +23,7 @@ import (
 // stack check, so the Go runtime cannot preempt it into a syscall the
 // filters deny; after InstallFilters returns, the thread runs under the
 // filters, and the caller must avoid anything that needs a syscall they deny
-// (futex in particular: see the Go-runtime trap in DESIGN.md).
+// (futex in particular: docs/limits.md, "The Go-runtime trap").
 //
 // installed is the number of filters attached, also on error (filters cannot
 // be removed). Errors: a malformed program (empty, not a multiple of 8

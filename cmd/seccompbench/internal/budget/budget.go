@@ -9,9 +9,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/jitcost"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/scmp"
@@ -36,15 +38,23 @@ type Job struct {
 	// predicted (root).
 	Validate      bool
 	ValidateCount int
-	Format        string // text or json
 	Compiler      scmp.Compiler
+	// Specs are where to write the budget, in which format (text or json).
+	Specs []output.Spec
 }
 
 // ErrNoJIT is returned when bpf_jit_limit cannot be read.
 var ErrNoJIT = errors.New("bpf_jit_limit is not readable")
 
-// Run computes the budget of j and writes it to ios.Out.
+// Formats are the output formats of `budget`.
+var Formats = []string{"text", "json"}
+
+// Run computes the budget of j and writes it to each of j.Specs (stdout
+// in text without any).
 func Run(ctx context.Context, ios *cmdutil.IOStreams, j *Job) error {
+	if err := output.Check(j.Specs); err != nil {
+		return err
+	}
 	stack, names, err := openStack(j)
 	if err != nil {
 		return err
@@ -54,7 +64,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, j *Job) error {
 		return fmt.Errorf("budget: %w: /proc/sys/net/core/bpf_jit_limit (a kernel without CONFIG_BPF_JIT?)", ErrNoJIT)
 	}
 	model := jitcost.Model(stack, ji.Kernel)
-	b := &report.Budget{SchemaVersion: report.SchemaVersion, Tool: report.Tool{Name: "seccompbench", Version: cmdutil.Version()},
+	b := &report.Budget{Tool: report.Tool{Name: "seccompbench", Version: cmdutil.Version()},
 		Kernel: ji.Kernel, Policies: names, StackFilters: len(stack), StackBytes: model.Stack, PerFilterBytes: model.PerFilter,
 		StackBasis: "model", ModelStackBytes: model.Stack, Allocator: ji.Allocator.String(), Limit: ji.Limit, Harden: ji.Harden}
 	if ji.Harden != "" && ji.Harden != "0" {
@@ -91,10 +101,12 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, j *Job) error {
 		b.PerNode, b.Processes, b.TotalProcesses = j.PerNode, j.Processes, j.PerNode*max(j.Processes, 1)
 		b.PlannedCharge, b.PlannedFits, b.HeadroomAfter = p.Charge, p.Fits, p.HeadroomAfter
 	}
-	if j.Format == "json" {
-		return report.WriteBudgetJSON(ios.Out, b)
-	}
-	return report.WriteBudgetText(ios.Out, b)
+	return output.WriteEach(output.Or(j.Specs, "text"), ios.Out, ios.ErrOut, func(format string, w io.Writer) error {
+		if format == "json" {
+			return report.WriteBudgetJSON(w, b)
+		}
+		return report.WriteBudgetText(w, b)
+	})
 }
 
 // validate runs jit.ValidateBudget on the stack and takes the stack's

@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/spf13/cobra"
 )
 
 // IOStreams are the command's standard streams. Results go to Out; progress,
@@ -22,6 +24,8 @@ type IOStreams struct {
 	// ErrTTY reports whether ErrOut is a terminal (progress is shown only
 	// then).
 	ErrTTY bool
+	// Quiet is -q: ErrOut is io.Discard (AddQuietFlag).
+	Quiet bool
 }
 
 // TestIOStreams returns streams backed by buffers, and the buffers (in, out,
@@ -82,3 +86,16 @@ func (e *InterruptedError) Error() string { return e.Msg }
 
 // Unwrap returns the context's error (context.Canceled).
 func (e *InterruptedError) Unwrap() error { return e.Err }
+
+// AddQuietFlag adds the persistent -q/--quiet to root: with it, a command
+// prints nothing on standard error but its error (progress, "wrote FILE"
+// lines and warnings go nowhere; JSON, Markdown and table results still
+// carry their warnings), so logs stay clean. ios.Quiet records it.
+func AddQuietFlag(root *cobra.Command, ios *IOStreams) {
+	root.PersistentFlags().BoolVarP(&ios.Quiet, "quiet", "q", false, "print nothing on stderr but errors: no progress, no \"wrote FILE\" lines, no warnings")
+	root.PersistentPreRun = func(*cobra.Command, []string) {
+		if ios.Quiet {
+			ios.ErrOut = io.Discard
+		}
+	}
+}

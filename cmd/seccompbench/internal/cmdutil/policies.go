@@ -219,13 +219,18 @@ func OpenPolicies(specs []string, o formats.OpenOptions) ([]*filters.Program, []
 }
 
 // ReadDocument reads a run result (`run --format json`) from path; what
-// names the file in errors ("result", "calibration").
+// names the file in errors ("result", "calibration"). A JSON document of
+// another kind gives an error wrapping report.ErrWrongKind, e.g. "b.json
+// is a compare document, want a run result" (a usage error: exit 2).
 func ReadDocument(path, what string) (*report.Document, error) {
 	data, err := filters.ReadInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", what, err)
 	}
 	d, err := report.ReadJSON(bytes.NewReader(data))
+	if errors.Is(err, report.ErrWrongKind) {
+		return nil, fmt.Errorf("%s is %w", path, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s %s: %w", what, path, err)
 	}
@@ -284,4 +289,50 @@ func stackDirSource(dir string) (*filters.Source, error) {
 		return nil, err
 	}
 	return &filters.Source{Name: dir, Format: StackDirFormat, Filters: st, Stacked: true}, nil
+}
+
+// ReadSpec reads the source spec names: standard input for "-" (named
+// "stdin"), else the file; nil data (and no error) for a name that is no
+// file, which formats.Load then serves as a built-in name or refuses.
+func ReadSpec(spec string, in io.Reader) (string, []byte, error) {
+	if spec == formats.StdinName {
+		b, err := io.ReadAll(io.LimitReader(in, filters.MaxInputSize+1))
+		if err != nil {
+			return "", nil, fmt.Errorf("read standard input: %w", err)
+		}
+		if err := filters.CheckSize(formats.StdinSource, int64(len(b))); err != nil {
+			return "", nil, err
+		}
+		return formats.StdinSource, b, nil
+	}
+	b, err := filters.ReadInput(spec)
+	if errors.Is(err, fs.ErrNotExist) {
+		return spec, nil, nil
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("read policy: %w", err)
+	}
+	return spec, b, nil
+}
+
+// OCILayouts compiles an OCI profile with every compiler built in (compile
+// shows their lengths side by side); load opens the profile with o.
+func OCILayouts(load func(formats.OpenOptions) (*filters.Source, error), o formats.OpenOptions) (*report.Layouts, error) {
+	o.Compiler = scmp.CompilerNative
+	n, err := load(o)
+	if err != nil {
+		return nil, err
+	}
+	l := &report.Layouts{Native: n.Filters[0].Len()}
+	if !scmp.LibseccompAvailable() {
+		return l, nil
+	}
+	o.Compiler = scmp.CompilerLibseccomp
+	p, err := load(o)
+	if err != nil {
+		return nil, err
+	}
+	l.Libseccomp = p.Filters[0].Len()
+	l.Version, _ = scmp.LibseccompVersion()
+	return l, nil
 }

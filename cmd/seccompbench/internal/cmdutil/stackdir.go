@@ -27,6 +27,11 @@ func OpenStackDir(dir string) (filters.Stack, error) {
 	b, err := filters.ReadInput(manifest)
 	switch {
 	case err == nil:
+		// A manifest from before kinds existed has none; refuse only a
+		// document that says it is something else.
+		if k, _, legacy, err := report.DetectKind(b); err == nil && !legacy && k != report.KindManifest {
+			return nil, fmt.Errorf("read %s: %w", manifest, &report.KindError{Got: k, Want: report.KindManifest})
+		}
 		var m report.InspectManifest
 		if err := json.Unmarshal(b, &m); err != nil {
 			return nil, fmt.Errorf("read %s: %w", manifest, err)

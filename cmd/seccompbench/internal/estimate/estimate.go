@@ -99,20 +99,8 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	if err != nil {
 		return nil, err
 	}
-	if opts.SystemdUnit != "" {
-		data, err := os.ReadFile(opts.SystemdUnit)
-		if err != nil {
-			return nil, fmt.Errorf("read systemd unit: %w", err)
-		}
-		unit, err := systemd.ParseUnit(opts.SystemdUnit, data, systemd.Options{Compiler: opts.Compiler})
-		if err != nil {
-			return nil, fmt.Errorf("model systemd stack: %w", err)
-		}
-		if len(unit.Programs) == 0 {
-			return nil, fmt.Errorf("model systemd stack: %s installs no seccomp filter", opts.SystemdUnit)
-		}
-		// The unit's stack goes first, as run --systemd-unit puts it.
-		base = append(slices.Clone(unit.Programs), base...)
+	if base, err = withUnit(opts, base); err != nil {
+		return nil, err
 	}
 	n := opts.Filters
 	if n == 0 {
@@ -208,6 +196,26 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 		out.Validation.EstimateCommand = c.Finite()
 	}
 	return out, nil
+}
+
+// withUnit puts the filters systemd installs for --systemd-unit before
+// base, as run --systemd-unit does; base alone without a unit.
+func withUnit(opts *Options, base []*filters.Program) ([]*filters.Program, error) {
+	if opts.SystemdUnit == "" {
+		return base, nil
+	}
+	data, err := os.ReadFile(opts.SystemdUnit)
+	if err != nil {
+		return nil, fmt.Errorf("read systemd unit: %w", err)
+	}
+	unit, err := systemd.ParseUnit(opts.SystemdUnit, data, systemd.Options{Compiler: opts.Compiler})
+	if err != nil {
+		return nil, fmt.Errorf("model systemd stack: %w", err)
+	}
+	if len(unit.Programs) == 0 {
+		return nil, fmt.Errorf("model systemd stack: %s installs no seccomp filter", opts.SystemdUnit)
+	}
+	return append(slices.Clone(unit.Programs), base...), nil
 }
 
 // deref returns *p, NaN for nil.

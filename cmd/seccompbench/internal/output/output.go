@@ -14,19 +14,27 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/spf13/pflag"
+
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/report/chart"
 )
 
-// RunFormats are the output formats of `run`.
+// RunFormats are the output formats of `run` (and `report`).
 var RunFormats = []string{"table", "json", "markdown", "csv", "benchstat", "svg", "png"}
 
-// formatByExt maps file extensions to output formats for -o.
-var formatByExt = map[string]string{
-	".txt": "table", ".json": "json", ".md": "markdown", ".markdown": "markdown",
-	".csv": "csv", ".bench": "benchstat", ".benchstat": "benchstat", ".svg": "svg", ".png": "png",
+// formatsByExt maps a file extension to the formats it may mean, for -o;
+// the first that the command writes is taken (.txt is "table" for run and
+// "text" for compile).
+var formatsByExt = map[string][]string{
+	".txt": {"table", "text"}, ".text": {"text", "table"}, ".json": {"json"}, ".md": {"markdown"}, ".markdown": {"markdown"},
+	".csv": {"csv"}, ".bench": {"benchstat"}, ".benchstat": {"benchstat"}, ".svg": {"svg"}, ".png": {"png"},
+	".bpf": {"raw"}, ".raw": {"raw"},
 }
+
+// binary are the formats never written to a terminal by default.
+var binary = map[string]bool{"png": true}
 
 // Spec is one rendering of the result: a format and a file ("" for
 // stdout).
@@ -35,19 +43,61 @@ type Spec struct {
 	Format string
 }
 
-// Resolve decides what to write. Without -o the result goes to
-// stdout in --format (png is refused: binary on a terminal). With one -o,
-// an explicit --format wins, else the file's extension decides (unknown
-// extensions fall back to --format). With several -o each file's
-// extension decides; an explicit --format covers files whose extension is
-// unknown, and without it such a file is a usage error.
+// Flags are a command's --format and -o FILE flags (AddFlags).
+type Flags struct {
+	// Format is --format; FormatSet reports that it was given.
+	Format    string
+	FormatSet bool
+	// Outputs are the -o FILEs, in order.
+	Outputs []string
+}
+
+// AddFlags adds --format (one of formats, default def) and the repeatable
+// -o/--output FILE to fl, storing into dst. what names the result in the
+// help text ("the comparison").
+func AddFlags(fl *pflag.FlagSet, dst *Flags, formats []string, def, what string) {
+	fl.StringVar(&dst.Format, "format", def, "output format: "+strings.Join(formats, ", "))
+	fl.StringArrayVarP(&dst.Outputs, "output", "o", nil, fmt.Sprintf("write %s to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (%s), or give --format", what, extsOf(formats)))
+}
+
+// extsOf lists the extensions that select one of formats, e.g. ".txt .json".
+func extsOf(formats []string) string {
+	var out []string
+	for _, e := range []string{".txt", ".json", ".md", ".csv", ".bench", ".svg", ".png", ".bpf"} {
+		if slices.ContainsFunc(formatsByExt[e], func(f string) bool { return slices.Contains(formats, f) }) {
+			out = append(out, e)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// Resolve is ResolveFor with run's formats.
 func Resolve(format string, formatSet bool, paths []string) ([]Spec, error) {
-	if !slices.Contains(RunFormats, format) {
-		return nil, cmdutil.FlagErrorf("--format: %q is not one of %s", format, strings.Join(RunFormats, ", "))
+	return ResolveFor(RunFormats, format, formatSet, paths)
+}
+
+// Resolve decides what to write from fl, for a command writing formats;
+// formatSet is whether --format was given (cobra's Changed).
+func (fl *Flags) Resolve(formats []string, formatSet bool) ([]Spec, error) {
+	fl.FormatSet = formatSet
+	return ResolveFor(formats, fl.Format, formatSet, fl.Outputs)
+}
+
+// ResolveFor decides what to write, for a command that writes formats.
+// Without -o the result goes to stdout in --format (png is refused:
+// binary on a terminal). With one -o, an explicit --format wins, else the
+// file's extension decides. With several -o each file's extension
+// decides, and an explicit --format covers files whose extension is
+// unknown. An extension that says nothing, or names a format the command
+// does not write, is a usage error unless --format says what to write
+// (issue 26: -o x.weird never silently gets a table).
+func ResolveFor(formats []string, format string, formatSet bool, paths []string) ([]Spec, error) {
+	if !slices.Contains(formats, format) {
+		return nil, cmdutil.FlagErrorf("--format: %q is not one of %s", format, strings.Join(formats, ", "))
 	}
 	if len(paths) == 0 {
-		if format == "png" {
-			return nil, cmdutil.FlagErrorf("--format png writes binary data: give a file with -o plot.png")
+		if binary[format] {
+			return nil, cmdutil.FlagErrorf("--format %s writes binary data: give a file with -o plot.%s", format, format)
 		}
 		return []Spec{{Format: format}}, nil
 	}
@@ -61,18 +111,44 @@ func Resolve(format string, formatSet bool, paths []string) ([]Spec, error) {
 			return nil, cmdutil.FlagErrorf("-o: %s given twice", p)
 		}
 		seen[filepath.Clean(p)] = true
-		f, known := formatByExt[strings.ToLower(filepath.Ext(p))]
-		switch {
-		case len(paths) == 1 && formatSet:
-			f = format
-		case !known && (formatSet || len(paths) == 1):
-			f = format
-		case !known:
-			return nil, cmdutil.FlagErrorf("-o %s: cannot tell the format from the extension; use one of .txt .json .md .csv .bench .svg .png, or --format", p)
+		f, err := formatOf(formats, format, formatSet, len(paths) == 1, p)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, Spec{Path: p, Format: f})
 	}
 	return out, nil
+}
+
+// formatOf picks the format of the file -o p (see ResolveFor); single
+// reports that p is the only -o.
+func formatOf(formats []string, format string, formatSet, single bool, p string) (string, error) {
+	if single && formatSet {
+		return format, nil
+	}
+	ext := strings.ToLower(filepath.Ext(p))
+	cands, known := formatsByExt[ext]
+	for _, c := range cands {
+		if slices.Contains(formats, c) {
+			return c, nil
+		}
+	}
+	switch {
+	case formatSet || isDevice(p):
+		// A device or pipe (/dev/stdout) has no extension to read; a
+		// directory is refused by Check, which says so.
+		return format, nil
+	case known:
+		return "", cmdutil.FlagErrorf("-o %s: this command writes %s, not %s; use --format to write one of those to %s", p, strings.Join(formats, ", "), cands[0], p)
+	}
+	return "", cmdutil.FlagErrorf("-o %s: cannot tell the format from the extension %q; use one of %s, or say it with --format", p, ext, extsOf(formats))
+}
+
+// isDevice reports whether p exists and is not a regular file: a device,
+// a named pipe or a directory.
+func isDevice(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.Mode().IsRegular()
 }
 
 // RenderResult writes doc to w in format. Machine formats (csv, benchstat,
@@ -256,4 +332,13 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// Or returns specs, or, when there are none (options not parsed from a
+// command line, as tests build them), stdout in format.
+func Or(specs []Spec, format string) []Spec {
+	if len(specs) == 0 {
+		return []Spec{{Format: format}}
+	}
+	return specs
 }

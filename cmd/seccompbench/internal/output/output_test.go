@@ -29,7 +29,9 @@ func TestResolveOutputs(t *testing.T) {
 		{name: "one -o with --format keeps working", format: "json", formatSet: true, paths: []string{"x.out"}, want: []Spec{{"x.out", "json"}}},
 		{name: "explicit --format beats the extension for one file", format: "json", formatSet: true, paths: []string{"x.md"}, want: []Spec{{"x.md", "json"}}},
 		{name: "one -o by extension", format: "table", paths: []string{"r.json"}, want: []Spec{{"r.json", "json"}}},
-		{name: "one -o unknown extension falls back", format: "table", paths: []string{"r.out"}, want: []Spec{{"r.out", "table"}}},
+		{name: "one -o unknown extension is refused", format: "table", paths: []string{"r.weird"}, wantErr: `cannot tell the format from the extension ".weird"`},
+		{name: "one -o without extension is refused", format: "table", paths: []string{"result"}, wantErr: "--format"},
+		{name: "a device takes --format's default", format: "table", paths: []string{"/dev/null"}, want: []Spec{{"/dev/null", "table"}}},
 		{name: "several by extension", format: "table", paths: []string{"a.json", "b.md", "c.CSV", "d.bench", "e.svg", "f.png", "g.txt"},
 			want: []Spec{{"a.json", "json"}, {"b.md", "markdown"}, {"c.CSV", "csv"}, {"d.bench", "benchstat"}, {"e.svg", "svg"}, {"f.png", "png"}, {"g.txt", "table"}}},
 		{name: "several, unknown extension", format: "table", paths: []string{"a.json", "b.out"}, wantErr: "extension"},
@@ -44,6 +46,41 @@ func TestResolveOutputs(t *testing.T) {
 				var fe *cmdutil.FlagError
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &fe) {
 					t.Fatalf("err = %v, want a *cmdutil.FlagError containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestResolveForCommands: commands with other formats than run's read the
+// same extensions as theirs (.txt is compile's text, .bpf its raw) and
+// refuse an extension that names a format they do not write.
+func TestResolveForCommands(t *testing.T) {
+	compile := []string{"text", "raw", "json"}
+	tests := []struct {
+		name      string
+		formatSet bool
+		format    string
+		paths     []string
+		want      []Spec
+		wantErr   string
+	}{
+		{name: "txt is text", format: "text", paths: []string{"a.txt"}, want: []Spec{{"a.txt", "text"}}},
+		{name: "bpf is raw", format: "text", paths: []string{"a.bpf", "a.json"}, want: []Spec{{"a.bpf", "raw"}, {"a.json", "json"}}},
+		{name: "markdown is not written", format: "text", paths: []string{"a.md"}, wantErr: "writes text, raw, json, not markdown"},
+		{name: "markdown file with --format", format: "json", formatSet: true, paths: []string{"a.md"}, want: []Spec{{"a.md", "json"}}},
+		{name: "raw on stdout", format: "raw", formatSet: true, want: []Spec{{Format: "raw"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ResolveFor(compile, tt.format, tt.formatSet, tt.paths)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !cmdutil.IsFlagError(err) {
+					t.Fatalf("err = %v, want a usage error containing %q", err, tt.wantErr)
 				}
 				return
 			}

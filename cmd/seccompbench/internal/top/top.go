@@ -15,6 +15,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/internal/kstack"
 	"github.com/seccompbench/seccompbench/report"
@@ -74,6 +75,24 @@ type Options struct {
 	Dump       func(pid int) ([][]byte, error)
 	CgroupPids func(dir string) ([]int, error)
 	ListPids   func() ([]int, error)
+}
+
+// Validate checks the sampling options given on the command line; errors are
+// *cmdutil.FlagError (exit code 2) naming the flag.
+func (o *Options) Validate() error {
+	if o.Batch < 0 {
+		return cmdutil.FlagErrorf("--batch: %v is negative", o.Batch)
+	}
+	if o.Frequency < 1 || o.Frequency > 10000 {
+		return cmdutil.FlagErrorf("--frequency: %d Hz is not in 1..10000", o.Frequency)
+	}
+	if o.CountDuty < 0 || o.CountDuty > 1 {
+		return cmdutil.FlagErrorf("--count-duty: %v is not a fraction in [0, 1]", o.CountDuty)
+	}
+	if !(o.Confidence > 0 && o.Confidence < 1) {
+		return cmdutil.FlagErrorf("--confidence: %v is not a fraction in (0, 1)", o.Confidence)
+	}
+	return nil
 }
 
 // DefaultOptions returns the options of the real kernel.

@@ -1,0 +1,54 @@
+package cmdutil
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The exit codes of every command (docs/limits.md, "Exit codes";
+// TestExitCodeTable checks that the two agree). A signal N gives 128 + N
+// (interrupt.ExitCode).
+const (
+	ExitOK       = 0
+	ExitFailure  = 1
+	ExitUsage    = 2
+	ExitFindings = 3
+)
+
+// ExitCode is one row of the exit-code table.
+type ExitCode struct {
+	// Code is the exit status; Meaning says when a command exits with it,
+	// in words that fit after "N ".
+	Code    string
+	Meaning string
+}
+
+// ExitCodes is the exit-code table every help text reads (ExitStatusHelp)
+// and docs/limits.md documents.
+var ExitCodes = []ExitCode{
+	{"0", "done"},
+	{"1", "failure: the command could not do its job (an input it cannot read or parse, a kernel refusal, a failed child)"},
+	{"2", "usage: a bad flag, argument or -o extension, or an input of a kind the command does not take (a policy format, a JSON document of another kind)"},
+	{"3", "findings"},
+	{"128+N", "interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP)"},
+}
+
+// ExitStatusHelp is the "Exit status" paragraph of a command's help text,
+// from ExitCodes. findings says what exit code 3 means for the command
+// (e.g. "error-severity findings"); "" leaves the row out, for commands
+// that have no findings.
+func ExitStatusHelp(findings string) string {
+	var b strings.Builder
+	b.WriteString("\n\nExit status (docs/limits.md, \"Exit codes\"):\n")
+	for _, c := range ExitCodes {
+		m := c.Meaning
+		if c.Code == fmt.Sprint(ExitFindings) {
+			if findings == "" {
+				continue
+			}
+			m += ": " + findings
+		}
+		fmt.Fprintf(&b, "  %-6s %s\n", c.Code, m)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

@@ -1,0 +1,119 @@
+package estimate
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/runner/result"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// Formats are the output formats of `estimate`.
+var Formats = []string{"table", "json"}
+
+// Flags are the values of estimate's flags that Options.Parse turns into
+// Options, and those that only say how to show the estimate.
+type Flags struct {
+	CalTrials   int
+	WithCommand bool
+	Loader      string
+	// Load are --format-in, --caps, --kernel-version, --arch,
+	// --profile-name, --base, --thread and --systemd.
+	Load cmdutil.LoadFlags
+	Out  output.Flags
+	// Top is the number of syscall rows in the table (0: all).
+	Top int
+}
+
+// AddFlags adds estimate's flags to fs, storing into o and fl.
+func AddFlags(fs *pflag.FlagSet, o *Options, fl *Flags) {
+	fs.StringVar(&o.Profile, "profile", "", "syscall profile `FILE`: strace -c / strace -f -c output, or syscall,count[,seconds] CSV")
+	fs.IntVar(&o.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
+	cmdutil.AddCompilerFlag(fs, &o.Compiler)
+	cmdutil.AddSystemdFlag(fs, &fl.Load)
+	cmdutil.AddLoadFlags(fs, &fl.Load)
+	fs.StringVar(&o.Cache, "cache", "on", "evaluate the filters as installed (on) or with the action cache defeated (defeat: pre-5.11 kernels, argument rules)")
+	fs.StringArrayVar(&o.Calibrations, "calibration", nil, "a run --format json result `FILE` with a defeat fit (repeatable); default: a quick calibration now")
+	fs.IntVar(&fl.CalTrials, "calibration-trials", 8, "randomized blocks per workload of the quick calibration")
+	fs.StringVar(&o.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (with no POLICY: that stack alone)")
+	fs.BoolVar(&o.ColdCalibration, "cold", false, "quick calibration with openat of a missing path (kernel work between filter runs, as in real programs) instead of getppid, gettid and getpid; see docs/estimate.md")
+	fs.BoolVar(&o.StackCalibration, "stack-calibration", true, "re-anchor the quick calibration on the estimated stack's own filters (cache defeated, placement sampled), keeping the chain's per-instruction slope; =false: the calibration chain alone")
+	fs.DurationVar(&o.Duration, "duration", 0, "wall time of the profiled run (e.g. 12ms), for the added time per second of work")
+	fs.IntVar(&fl.Top, "top", 15, "syscall rows in the table, most added time first (0: all)")
+	output.AddFlags(fs, &fl.Out, Formats, "table", "the estimate")
+	fs.Float64Var(&o.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1)")
+	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the block shuffles")
+	fs.IntVar(&o.CPU, "cpu", -1, "CPU to pin measuring threads to (-1: the highest allowed CPU; -2: no pinning)")
+	fs.StringVar(&fl.Loader, "loader", "unprivileged", "who loads the estimated stack: unprivileged (without CAP_SYS_ADMIN, as runc and non-root services) or privileged; the calibration and --validate measure with it")
+	fs.BoolVar(&o.Validate, "validate", false, "also measure each profiled syscall that runner can loop on under the stack, and report the prediction error")
+	fs.IntVar(&o.Trials, "trials", 10, "randomized blocks per syscall for --validate, and for measuring --command")
+	fs.BoolVar(&fl.WithCommand, "command", false, "profile (unless --profile) and measure the command given after --, and compare the prediction with the measurement")
+	fs.BoolVar(&o.ProcessTerm, "process-term", true, "with --command: also measure what the stack adds to a run of /bin/true (starting and ending a process under a freshly installed stack, beyond the install) and add it to the prediction")
+	fs.DurationVar(&o.MaxTime, "max-time", 2*time.Minute, "with --command: a hard bound on measuring the command (no block starts after it once two are done)")
+}
+
+// Parse fills o from fl and the arguments: policies are the positional
+// arguments before "--", command what follows it; in is standard input
+// (for "-"), changed reports whether the user gave a flag. It returns what
+// to write. Every error is a *cmdutil.FlagError (exit code 2).
+func (o *Options) Parse(fl *Flags, policies, command []string, in io.Reader, changed func(string) bool) ([]output.Spec, error) {
+	o.Policies, o.Command = policies, command
+	if fl.WithCommand != (len(o.Command) > 0) {
+		return nil, cmdutil.FlagErrorf("--command: give it with the command after --, e.g. estimate docker-default --command -- find /usr/share -name x")
+	}
+	if len(o.Policies) == 0 && o.SystemdUnit == "" && fl.Load.Systemd == "" {
+		return nil, cmdutil.FlagErrorf("requires at least 1 arg: give at least one POLICY (or --systemd-unit FILE)")
+	}
+	if o.Profile == "" && !fl.WithCommand {
+		return nil, cmdutil.FlagErrorf("--profile FILE is required (or --command -- CMD [ARG...])")
+	}
+	if o.Cache != "on" && o.Cache != "defeat" {
+		return nil, cmdutil.FlagErrorf("--cache: %q is not on or defeat", o.Cache)
+	}
+	specs, err := fl.Out.Resolve(Formats, changed("format"))
+	if err != nil {
+		return nil, err
+	}
+	if err := o.parseNumbers(fl); err != nil {
+		return nil, err
+	}
+	ls, err := result.Loaders(fl.Loader)
+	if err != nil {
+		return nil, &cmdutil.FlagError{Err: fmt.Errorf("--loader: %w", err)}
+	}
+	if len(ls) != 1 {
+		return nil, cmdutil.FlagErrorf("--loader: an estimate models one loader; give unprivileged or privileged (run --loader both measures their difference)")
+	}
+	o.Loader = ls[0]
+	if o.Open, err = fl.Load.Options(in); err != nil {
+		return nil, err
+	}
+	if err := cmdutil.CheckLocalArch("estimate", o.Open); err != nil {
+		return nil, err
+	}
+	o.Systemd = fl.Load.Systemd
+	return specs, nil
+}
+
+// parseNumbers checks the confidence, depth, duration and block counts.
+func (o *Options) parseNumbers(fl *Flags) error {
+	if err := stats.CheckConfidence(o.Confidence); err != nil {
+		return &cmdutil.FlagError{Err: fmt.Errorf("--confidence: %w", err)}
+	}
+	if o.Filters < 0 {
+		return cmdutil.FlagErrorf("--filters: negative count %d", o.Filters)
+	}
+	if o.Duration < 0 {
+		return cmdutil.FlagErrorf("--duration: negative %s", o.Duration)
+	}
+	o.CalTrials = fl.CalTrials
+	if o.CalTrials < 2 || o.Trials < 2 {
+		return cmdutil.FlagErrorf("--calibration-trials and --trials: need at least 2 for a confidence interval")
+	}
+	return nil
+}
