@@ -17,6 +17,9 @@ type OCIResolution struct {
 	KernelDefault bool `json:"kernel_version_default"`
 	// Arch is the host architecture, e.g. "x86_64".
 	Arch string `json:"arch"`
+	// Runtime is the OCI runtime whose installation is modeled: runc,
+	// runc-1.1 or crun (--runtime).
+	Runtime string `json:"runtime"`
 	// Text says it in one line for text outputs.
 	Text string `json:"-"`
 }
@@ -27,5 +30,5 @@ func NewOCIResolution(r *oci.Resolution) *OCIResolution {
 		return nil
 	}
 	return &OCIResolution{Caps: append([]string{}, r.Caps...), CapsDefault: r.DefaultCaps, KernelVersion: r.KernelVersion,
-		KernelDefault: r.DefaultKernel, Arch: r.Arch, Text: r.String()}
+		KernelDefault: r.DefaultKernel, Arch: r.Arch, Runtime: string(r.Runtime), Text: r.String()}
 }
