@@ -305,6 +305,11 @@ func compileRun(opts *CompileOptions) error {
 	} else if comp != scmp.CompilerNative {
 		fmt.Fprintf(opts.IO.ErrOut, "note: --compiler applies to OCI profiles; %s is not one and is shown as loaded\n", name)
 	}
+	if layouts != nil && comp == scmp.CompilerLibseccomp {
+		if layouts.Variants, err = ociVariants(name, data, o); err != nil {
+			return fmt.Errorf("compile policy: %w", err)
+		}
+	}
 	if formats.UsesOCI(src.Format) {
 		if layouts == nil {
 			layouts = &report.Layouts{}
@@ -330,6 +335,19 @@ func compileRun(opts *CompileOptions) error {
 		return report.WriteCompileJSON(opts.IO.Out, p, comp, layouts, jit)
 	}
 	return report.WriteCompileText(opts.IO.Out, p, comp, layouts, jit)
+}
+
+// ociVariants returns the other filters the modeled runtime may install
+// for the OCI profile data (nil: docker-default), as SHA-256s.
+func ociVariants(name string, data []byte, o formats.OpenOptions) ([]string, error) {
+	if data == nil {
+		b, err := oci.DockerDefaultJSON()
+		if err != nil {
+			return nil, err
+		}
+		data = b
+	}
+	return oci.LibseccompVariants(name, data, o.OCI)
 }
 
 // layoutsOf compiles an OCI profile with every compiler built in.

@@ -17,6 +17,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/internal/suggest"
 	"github.com/seccompbench/seccompbench/filters/scmp"
+	"golang.org/x/net/bpf"
 )
 
 // DockerDefaultName is the built-in name of Docker's default seccomp profile,
@@ -949,6 +950,46 @@ func compileLibseccomp(name string, data []byte, opt Options) (*filters.Program,
 	prog := filters.SourceProgram(name, data, insns)
 	prog.Warnings = filters.WarningText(res.warnings)
 	return prog, res, nil
+}
+
+// LibseccompVariants returns the SHA-256 (Program.SHA256) of every other
+// filter the modeled runtime may install for the profile besides
+// CompileLibseccomp's: runc lays its ENOSYS stub's architectures out in Go
+// map order (scmp.RuncENOSYSStubs), so a profile listing x86_64 and i386
+// gets one of four byte sequences per container start, with the same
+// verdicts. None for crun, a profile without the stub, or one
+// architecture. Errors are CompileLibseccomp's.
+func LibseccompVariants(name string, data []byte, opt Options) ([]string, error) {
+	res, err := resolve(name, data, opt)
+	if err != nil || !res.stub {
+		return nil, err
+	}
+	o := scmp.LibseccompOptions{}
+	if res.tree {
+		o.Optimize = 2
+	}
+	insns, err := scmp.CompileLibseccomp(res.f, o)
+	if err != nil {
+		return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+	}
+	bounds, err := scmp.LibseccompENOSYSBounds(res.listed, res.f.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+	}
+	stubs, err := scmp.RuncENOSYSStubs(bounds)
+	if err != nil {
+		return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i, stub := range stubs {
+		sum := filters.SourceProgram(name, data, append(append([]bpf.RawInstruction{}, stub...), insns...)).SHA256()
+		if i > 0 && !seen[sum] {
+			out = append(out, sum)
+		}
+		seen[sum] = true
+	}
+	return out, nil
 }
 
 // FormatName is the name of this format in the filters/formats table.

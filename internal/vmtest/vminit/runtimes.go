@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The runtimes check (go run ./internal/vmtest -runtimes) runs as a plan
+// step: "init runtimes-check RUNTIME=BUNDLE ...". For each pair it starts
+// a container with the runtime (runc or crun, the host's, copied into the
+// initramfs) from /vmtest/bundles/BUNDLE, whose process is this binary as
+// /container-probe (it sleeps), reads the container process's filters
+// back with `seccompbench inspect --save` and compares them with
+// `seccompbench compile --compiler libseccomp --runtime MODEL` of the
+// bundle's config.json, then kills and deletes the container. Each pair
+// is one go-test-like result, TestRuntime_RUNTIME_BUNDLE.
+
+// containerComm is the container process's comm (internal/vmtest:
+// containerComm).
+const containerComm = "container-probe"
+
+// runtimesCheck runs the check for args and exits with 0 if every pair
+// matched, 1 otherwise.
+func runtimesCheck(args []string) int {
+	if err := cgroupAndRun(); err != nil {
+		fmt.Printf("--- FAIL: TestRuntimeSetup (0.00s)\n    %v\n", err)
+		return 1
+	}
+	code := 0
+	models := map[string]string{}
+	for _, a := range args {
+		bin, bundle, ok := strings.Cut(a, "=")
+		if !ok {
+			fmt.Printf("--- FAIL: TestRuntimeSetup (0.00s)\n    argument %q is not RUNTIME=BUNDLE\n", a)
+			return 1
+		}
+		rt := filepath.Base(bin)
+		model, ok := models[bin]
+		if !ok {
+			var err error
+			if model, err = runtimeModel(bin); err != nil {
+				fmt.Printf("--- FAIL: TestRuntime_%s (0.00s)\n    %v\n", rt, err)
+				code = 1
+				continue
+			}
+			models[bin] = model
+		}
+		test := "TestRuntime_" + rt + "_" + bundle
+		t0 := time.Now()
+		fmt.Printf("=== RUN   %s\n", test)
+		if err := compareContainer(test, bin, model, bundle); err != nil {
+			fmt.Printf("--- FAIL: %s (%.2fs)\n    %v\n", test, time.Since(t0).Seconds(), err)
+			code = 1
+		} else {
+			fmt.Printf("--- PASS: %s (%.2fs)\n", test, time.Since(t0).Seconds())
+		}
+	}
+	return code
+}
+
+// cgroupAndRun gives the runtimes what a container host has: a cgroup2
+// hierarchy on /sys/fs/cgroup (nothing else mounted there, so runc and
+// crun see unified mode) and a tmpfs on /run for their state.
+func cgroupAndRun() error {
+	for _, m := range []struct{ src, dst, fstype string }{
+		{"cgroup2", "/sys/fs/cgroup", "cgroup2"},
+		{"tmpfs", "/run", "tmpfs"},
+	} {
+		if err := os.MkdirAll(m.dst, 0o755); err != nil {
+			return err
+		}
+		if err := syscall.Mount(m.src, m.dst, m.fstype, syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+			return fmt.Errorf("mount %s on %s: %w", m.fstype, m.dst, err)
+		}
+	}
+	return nil
+}
+
+var runtimeVersion = regexp.MustCompile(`(?m)^(runc|crun) version (\d+)\.(\d+)\.(\S+)`)
+
+// runtimeModel returns the compile --runtime value that models bin, from
+// its --version: runc 1.0 and 1.1 are runc-1.1, later runc is runc,
+// crun is crun. It prints the version line.
+func runtimeModel(bin string) (string, error) {
+	out, err := exec.Command(bin, "--version").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %w\n%s", bin, err, out)
+	}
+	m := runtimeVersion.FindStringSubmatch(string(out))
+	if m == nil {
+		return "", fmt.Errorf("%s --version: no version in %q", bin, out)
+	}
+	fmt.Printf("    %s\n", strings.TrimSpace(strings.ReplaceAll(string(out), "\n", "; ")))
+	major, _ := strconv.Atoi(m[2])
+	minor, _ := strconv.Atoi(m[3])
+	switch {
+	case m[1] == "crun":
+		return "crun", nil
+	case major == 1 && minor <= 1:
+		return "runc-1.1", nil
+	}
+	return "runc", nil
+}
+
+// compareContainer starts bundle under bin, compares the container
+// process's filters with the model, and removes the container.
+func compareContainer(test, bin, model, bundle string) error {
+	rt := filepath.Base(bin)
+	id := rt + "-" + bundle
+	dir := "/vmtest/bundles/" + bundle
+	pidFile := "/tmp/" + id + ".pid"
+	run := exec.Command(bin, "run", "--detach", "--no-pivot", "--bundle", dir, "--pid-file", pidFile, id)
+	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer devnull.Close()
+	var stderr bytes.Buffer
+	run.Stdin, run.Stdout, run.Stderr = devnull, devnull, &stderr
+	if err := run.Run(); err != nil {
+		return fmt.Errorf("%s run: %w\n%s", rt, err, stderr.String())
+	}
+	defer func() {
+		exec.Command(bin, "kill", id, "KILL").Run()
+		for i := 0; i < 50; i++ {
+			if exec.Command(bin, "delete", "--force", id).Run() == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		return err
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return fmt.Errorf("pid file %s: %w", pidFile, err)
+	}
+	// The runtime returns once the container is started; its process
+	// execs the probe right after.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+		if err == nil && strings.TrimSpace(string(c)) == containerComm {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("pid %d never became %s (comm %q, %v)", pid, containerComm, strings.TrimSpace(string(c)), err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	saved := "/tmp/saved-" + id
+	out, err := exec.Command("/vmtest/seccompbench", "inspect", "--format", "json", "--save", saved, fmt.Sprint(pid)).Output()
+	if err != nil {
+		return fmt.Errorf("inspect %d: %w\n%s", pid, err, out)
+	}
+	var procs []struct {
+		Filters []filterSum `json:"filters"`
+	}
+	if err := decodeOneOrMany(out, &procs); err != nil || len(procs) != 1 {
+		return fmt.Errorf("decode inspect output (%d processes): %v\n%s", len(procs), err, out)
+	}
+	real := procs[0].Filters
+	cfg := dir + "/config.json"
+	out, err = exec.Command("/vmtest/seccompbench", "compile", "--compiler", "libseccomp", "--runtime", model, "--format", "json", cfg).Output()
+	if err != nil {
+		return fmt.Errorf("compile %s --runtime %s: %w\n%s", cfg, model, err, out)
+	}
+	var m struct {
+		SHA256       string   `json:"sha256"`
+		Instructions int      `json:"instructions"`
+		Variants     []string `json:"runtime_variants"`
+	}
+	if err := json.Unmarshal(out, &m); err != nil {
+		return fmt.Errorf("decode compile output: %w", err)
+	}
+	fmt.Printf("    %s installed %d filter(s) on %s (pid %d; %s); the model (--runtime %s) has 1: %d insns %.16s\n",
+		rt, len(real), id, pid, procFacts(pid), model, m.Instructions, m.SHA256)
+	if len(real) != 1 {
+		return fmt.Errorf("%d filters installed, want 1", len(real))
+	}
+	r := real[0]
+	verdict, why := "differs", ""
+	switch {
+	case r.SHA256 == m.SHA256:
+		verdict = "byte-identical"
+	case contains(m.Variants, r.SHA256):
+		verdict, why = "byte-identical", " (one of the model's other layouts: runc orders its ENOSYS stub's architectures in Go map order)"
+	}
+	fmt.Printf("    %s %s %s: kernel %d insns %.16s, model %d insns %.16s: %s%s\n", summaryTag, rt, bundle, r.Instructions, r.SHA256, m.Instructions, m.SHA256, verdict, why)
+	if verdict != "byte-identical" {
+		// Both disassembled, for comparison on the host.
+		for _, c := range [][]string{
+			{"compile", saved + "/filter-00.bpf"},
+			{"compile", "--compiler", "libseccomp", "--runtime", model, cfg},
+		} {
+			out, _ := exec.Command("/vmtest/seccompbench", c...).CombinedOutput()
+			fmt.Printf("        %s:\n%s", strings.Join(c, " "), indent(string(out), "        | "))
+		}
+		return errors.New("the installed filter differs from the model")
+	}
+	return nil
+}
+
+// contains reports whether list holds s.
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
