@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -119,16 +119,22 @@ func compareContainer(test, bin, model, bundle string) error {
 	id := rt + "-" + bundle
 	dir := "/vmtest/bundles/" + bundle
 	pidFile := "/tmp/" + id + ".pid"
-	run := exec.Command(bin, "run", "--detach", "--no-pivot", "--bundle", dir, "--pid-file", pidFile, id)
+	logFile := "/tmp/" + id + ".log"
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	run := exec.CommandContext(ctx, bin, "--debug", "--log", logFile, "run", "--detach", "--no-pivot", "--bundle", dir, "--pid-file", pidFile, id)
+	// The container inherits the runtime's standard streams and keeps
+	// them open: files, never pipes, or Wait would wait for the
+	// container to exit.
 	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return err
 	}
 	defer devnull.Close()
-	var stderr bytes.Buffer
-	run.Stdin, run.Stdout, run.Stderr = devnull, devnull, &stderr
+	run.Stdin, run.Stdout, run.Stderr = devnull, devnull, devnull
 	if err := run.Run(); err != nil {
-		return fmt.Errorf("%s run: %w\n%s", rt, err, stderr.String())
+		b, _ := os.ReadFile(logFile)
+		return fmt.Errorf("%s run: %w\n%s", rt, err, indent(string(b), "        | "))
 	}
 	defer func() {
 		exec.Command(bin, "kill", id, "KILL").Run()
