@@ -48,9 +48,12 @@ var podmanCaps = []string{
 
 // runtimeProfiles are the profiles of the check, in the order the guest
 // starts them. args-errno differs from args in one rule's errnoRet only:
-// crun's BPF cache key (src/libcrun/seccomp.c:
-// calculate_seccomp_checksum) leaves errnoRet out, so crun, having
-// compiled args, installs args' filter for args-errno.
+// crun built with libgcrypt caches compiled filters under a checksum of
+// the profile (src/libcrun/seccomp.c: calculate_seccomp_checksum) that
+// leaves errnoRet out, so such a crun, having compiled args, would
+// install args' filter for args-errno. Debian 12's crun has no such cache
+// (it installs args-errno's own filter); the pair guards the check on
+// builds that have it.
 var runtimeProfiles = []runtimeProfile{
 	{Name: "docker-default", Source: oci.DockerDefaultName, Caps: oci.DockerDefaultCaps},
 	{Name: "podman", Source: "podman-4.3-seccomp.json", Caps: podmanCaps},
@@ -74,7 +77,9 @@ const containerComm = "container-probe"
 // initramfs.
 func bundleConfig(rootfs string, caps []string, seccomp *specs.LinuxSeccomp) ([]byte, error) {
 	spec := specs.Spec{
-		Version: specs.Version,
+		// crun 1.8.1 refuses any ociVersion but 1.0.x ("unknown
+		// version specified"); nothing here needs a later one.
+		Version: "1.0.2",
 		Root:    &specs.Root{Path: rootfs},
 		Process: &specs.Process{
 			Args: []string{"/" + containerComm},

@@ -166,6 +166,9 @@ func compareContainer(test, bin, model, bundle string) error {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	if st := procState(pid); strings.HasPrefix(st, "Z") || strings.HasPrefix(st, "X") {
+		return fmt.Errorf("the container process %d died under its filter (%s; exit status %s); kernel log:\n%s", pid, st, exitCode(pid), kernelLogTail(10))
+	}
 	saved := "/tmp/saved-" + id
 	out, err := exec.Command("/vmtest/seccompbench", "inspect", "--format", "json", "--save", saved, fmt.Sprint(pid)).Output()
 	if err != nil {
@@ -227,4 +230,48 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// procState returns the State line of /proc/PID/status, "" if unreadable.
+func procState(pid int) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "State:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// exitCode returns a zombie's exit status as wait(2) encodes it: field
+// 52 (exit_code) of /proc/PID/stat, from Linux 3.5 (proc(5)).
+func exitCode(pid int) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 {
+		f := strings.Fields(s[i+1:])
+		// Fields after the comm start at field 3.
+		if len(f) >= 50 {
+			if n, err := strconv.Atoi(f[49]); err == nil {
+				return fmt.Sprintf("%#x (signal %d, code %d)", n, n&0x7f, n>>8)
+			}
+		}
+	}
+	return "unknown"
+}
+
+// kernelLogTail returns the kernel log's last n lines (syslog(2)
+// SYSLOG_ACTION_READ_ALL), where seccomp's audit records of killed and
+// trapped calls land.
+func kernelLogTail(n int) string {
+	buf := make([]byte, 1<<16)
+	k, err := syscall.Klogctl(3, buf)
+	if err != nil {
+		return "(kernel log unreadable: " + err.Error() + ")"
+	}
+	lines := strings.Split(strings.TrimSpace(string(buf[:k])), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return indent(strings.Join(lines, "\n")+"\n", "        | ")
 }
