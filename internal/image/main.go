@@ -183,7 +183,7 @@ func build(o *options, stdout io.Writer) error {
 		tagName = tagName[i+1:]
 	}
 	if err := p.AppendIndex(idx, layout.WithAnnotations(map[string]string{
-		"io.containerd.image.name":         o.tag,
+		"io.containerd.image.name":          o.tag,
 		"org.opencontainers.image.ref.name": tagName,
 	})); err != nil {
 		return fmt.Errorf("write layout %s: %w", o.out, err)
