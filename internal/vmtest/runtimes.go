@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -297,6 +298,16 @@ func runRuntimes(ctx context.Context, o *options, stderr io.Writer) ([]row, erro
 		if err := addRuntimeBundles(ctx, fs, root, initBin); err != nil {
 			return err
 		}
+		// RuntimeDefault for a pod whose capabilities are all dropped.
+		rd, err := resolveProfile(root, runtimeProfile{Source: oci.DockerDefaultName, Caps: []string{}})
+		if err != nil {
+			return err
+		}
+		digest, err := addImageBundle(ctx, fs, root, work, rd)
+		if err != nil {
+			return err
+		}
+		logf("image linux/amd64 %s unpacked for crun", digest)
 		var args []string
 		for _, bin := range runtimeBinaries {
 			for _, p := range runtimeProfiles {
@@ -305,6 +316,9 @@ func runRuntimes(ctx context.Context, o *options, stderr io.Writer) ([]row, erro
 		}
 		plan := protocol.Plan{Steps: []protocol.Step{{
 			Name: "runtimes", Path: "/vmtest/init", Args: append([]string{"runtimes-check"}, args...),
+			TimeoutSeconds: int((o.timeout - time.Minute).Seconds()),
+		}, {
+			Name: "image", Path: "/vmtest/init", Args: []string{"image-run", "/usr/bin/crun", "/vmtest/image", imageNode},
 			TimeoutSeconds: int((o.timeout - time.Minute).Seconds()),
 		}}}
 		pj, err := json.MarshalIndent(plan, "", "  ")
@@ -328,7 +342,32 @@ func runRuntimes(ctx context.Context, o *options, stderr io.Writer) ([]row, erro
 			for _, l := range unitSummaries(b) {
 				logf("%s", l)
 			}
+			if r.err == nil {
+				r.err = reportImageResult(ctx, root, o.logDir, b, logf)
+			}
 		}
 	}
 	return []row{r}, r.err
+}
+
+// reportImageResult feeds the image container's output, from the console
+// log, to `seccompbench report`, as a fleet's kubectl logs would be, and
+// logs the table. The result is kept as LOGS/image-result.json.
+func reportImageResult(ctx context.Context, root, logDir string, log []byte, logf func(string, ...any)) error {
+	res, ok := imageResult(log)
+	if !ok {
+		return errors.New("image check: no container output on the console")
+	}
+	out := filepath.Join(logDir, "image-result.json")
+	if err := os.WriteFile(out, res, 0o644); err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, "go", "run", "./cmd/seccompbench", "report", out)
+	cmd.Dir = root
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("image check: seccompbench report %s: %w\n%s", out, err, b)
+	}
+	logf("seccompbench report %s (TCG: the figures mean nothing, the pipeline is what ran):\n%s", out, b)
+	return nil
 }

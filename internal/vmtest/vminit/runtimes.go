@@ -275,3 +275,70 @@ func kernelLogTail(n int) string {
 	}
 	return indent(strings.Join(lines, "\n")+"\n", "        | ")
 }
+
+// imageRun is the image check's step: "init image-run RUNTIME BUNDLE
+// NODE" runs the bundle in the foreground, prints the container's
+// standard output between the result markers, and reports one test,
+// TestImage_RUNTIME: the container exited 0 and printed one JSON result
+// naming NODE as its node.
+func imageRun(args []string) int {
+	if len(args) != 3 {
+		fmt.Printf("--- FAIL: TestImage (0.00s)\n    want RUNTIME BUNDLE NODE, got %q\n", args)
+		return 1
+	}
+	bin, bundle, node := args[0], args[1], args[2]
+	test := "TestImage_" + filepath.Base(bin)
+	t0 := time.Now()
+	fmt.Printf("=== RUN   %s\n", test)
+	err := func() error {
+		out, err := os.Create("/tmp/image.out")
+		if err != nil {
+			return err
+		}
+		defer out.Close()
+		errf, err := os.Create("/tmp/image.err")
+		if err != nil {
+			return err
+		}
+		defer errf.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, "run", "--no-pivot", "--bundle", bundle, "image-probe")
+		cmd.Stdout, cmd.Stderr = out, errf
+		runErr := cmd.Run()
+		exec.Command(bin, "delete", "--force", "image-probe").Run()
+		stdout, _ := os.ReadFile("/tmp/image.out")
+		stderr, _ := os.ReadFile("/tmp/image.err")
+		fmt.Printf("    %s run (stderr):\n%s", filepath.Base(bin), indent(string(stderr), "        | "))
+		fmt.Printf("%s\n%s\n%s\n", resultBegin, strings.TrimSpace(string(stdout)), resultEnd)
+		if runErr != nil {
+			return fmt.Errorf("%s run: %w", filepath.Base(bin), runErr)
+		}
+		var doc struct {
+			Environment struct {
+				Node          string `json:"node"`
+				ParentFilters int    `json:"parent_seccomp_filters"`
+			} `json:"environment"`
+		}
+		if err := json.Unmarshal(stdout, &doc); err != nil {
+			return fmt.Errorf("the container's output is not one JSON result: %w", err)
+		}
+		fmt.Printf("    result: node %q, filters the container already had: %d\n", doc.Environment.Node, doc.Environment.ParentFilters)
+		if doc.Environment.Node != node {
+			return fmt.Errorf("result names node %q, want %q", doc.Environment.Node, node)
+		}
+		return nil
+	}()
+	if err != nil {
+		fmt.Printf("--- FAIL: %s (%.2fs)\n    %v\n", test, time.Since(t0).Seconds(), err)
+		return 1
+	}
+	fmt.Printf("--- PASS: %s (%.2fs)\n", test, time.Since(t0).Seconds())
+	return 0
+}
+
+// Markers around the image container's output (internal/vmtest/image.go).
+const (
+	resultBegin = "VMTEST:RESULT-BEGIN"
+	resultEnd   = "VMTEST:RESULT-END"
+)
