@@ -39,6 +39,11 @@ type CompileDoc struct {
 	JIT *JITEstimate `json:"jit,omitempty"`
 	// OCI says what resolved an OCI-based source; absent for others.
 	OCI *OCIResolution `json:"oci,omitempty"`
+	// RuntimeVariants are the SHA-256 of the other filters the modeled
+	// runtime may install for this profile with the same verdicts (runc's
+	// ENOSYS stub in another architecture order, oci.LibseccompVariants);
+	// absent when there are none or the libseccomp layout is not shown.
+	RuntimeVariants []string `json:"runtime_variants,omitempty"`
 }
 
 // CompileInsn is one instruction of a CompileDoc, with its disassembly.
@@ -65,6 +70,8 @@ type Layouts struct {
 	Version    string
 	// OCI says what resolved the source's conditions; nil if nothing.
 	OCI *OCIResolution
+	// Variants are CompileDoc.RuntimeVariants.
+	Variants []string
 }
 
 // text is the comment line `compile` prints above an OCI disassembly.
@@ -84,8 +91,12 @@ func (l *Layouts) layoutText(shown scmp.Compiler) string {
 	if l.Libseccomp == 0 {
 		return fmt.Sprintf("; layouts: native %d instructions; libseccomp not built in (build with -tags libseccomp, needs libseccomp-dev and cgo)\n", l.Native)
 	}
-	return fmt.Sprintf("; layouts: native %d instructions, libseccomp %s %d instructions (as runc installs it); shown: %s\n",
-		l.Native, l.Version, l.Libseccomp, shown)
+	v := ""
+	if len(l.Variants) > 0 && shown == scmp.CompilerLibseccomp {
+		v = fmt.Sprintf("; runc may also install %d other layouts (its ENOSYS stub's architectures in Go map order), same verdicts", len(l.Variants))
+	}
+	return fmt.Sprintf("; layouts: native %d instructions, libseccomp %s %d instructions (as the runtime installs it); shown: %s%s\n",
+		l.Native, l.Version, l.Libseccomp, shown, v)
 }
 
 // insnClass names the BPF instruction class of op (include/uapi/linux/bpf_common.h).
@@ -100,6 +111,7 @@ func WriteCompileJSON(w io.Writer, p *filters.Program, comp scmp.Compiler, layou
 		PathCost: p.EBPFLen() + filters.PathPenalty, EBPFInstructions: p.EBPFLen(), Counts: map[string]int{}, JIT: jit}
 	if layouts != nil {
 		doc.OCI = layouts.OCI
+		doc.RuntimeVariants = layouts.Variants
 	}
 	if layouts != nil && layouts.Native != 0 {
 		doc.Compiler = comp.String()

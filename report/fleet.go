@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // FleetSchemaVersion is the version of the JSON written by WriteFleetJSON
@@ -73,6 +75,15 @@ func ReadFleetEntry(name string, data []byte) (FleetEntry, error) {
 		e.FitLoaders = append(e.FitLoaders, l)
 	}
 	return e, nil
+}
+
+// fleetHost names where a result was measured: the Kubernetes node when
+// recorded (a pod's hostname is the pod's name), else the hostname.
+func fleetHost(e result.Environment) string {
+	if e.Node != "" {
+		return e.Node
+	}
+	return e.Hostname
 }
 
 // Fleet is many run results in one view (`seccompbench report`), grouped
@@ -171,7 +182,7 @@ func BuildFleet(entries []FleetEntry) (*Fleet, error) {
 				loader = e.FitLoaders[i]
 			}
 			f.Groups[gi].Rows = append(f.Groups[gi].Rows, FleetRow{
-				Result: e.Name, Host: d.Environment.Hostname, Kernel: d.Environment.Kernel, CPUModel: d.Environment.CPUModel,
+				Result: e.Name, Host: fleetHost(d.Environment), Kernel: d.Environment.Kernel, CPUModel: d.Environment.CPUModel,
 				Loader: loader, Mitigations: fleetMitigations(d, e.CmdlineMitigations), Variant: fit.Variant,
 				Cache: fleetCache(d, &d.Fits[i]), Confidence: d.Config.Confidence, BaselineNs: fit.BaselineNs,
 				PerFilterNs: fit.PerFilterNs, PerFilterCILowNs: fit.PerFilterCILowNs, PerFilterCIHighNs: fit.PerFilterCIHighNs,

@@ -16,6 +16,9 @@ type OCIResolution struct {
 	KernelDefault bool `json:"kernel_version_default"`
 	// Arch is the host architecture, e.g. "x86_64".
 	Arch string `json:"arch"`
+	// Runtime is the OCI runtime whose installation is modeled: runc,
+	// runc-1.1 or crun (--runtime).
+	Runtime string `json:"runtime"`
 	// Text says it in one line for text outputs.
 	Text string `json:"-"`
 }

@@ -68,6 +68,7 @@ func CaptureEnvironment() result.Environment {
 		e.Kernel = unix.ByteSliceToString(uts.Release[:])
 		e.Hostname = unix.ByteSliceToString(uts.Nodename[:])
 	}
+	e.Node = os.Getenv("NODE_NAME")
 	if f, err := os.Open("/proc/cpuinfo"); err == nil {
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {

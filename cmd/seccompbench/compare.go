@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/results"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -103,7 +103,7 @@ exit status 2.` + cmdutil.ExitStatusHelp(""),
 // error (*FlagError, exit code 2).
 func compareRun(opts *CompareOptions) error {
 	var docs []report.NamedDocument
-	names := displayNames(opts.Files)
+	names := results.DisplayNames(opts.Files)
 	for i, path := range opts.Files {
 		d, err := cmdutil.ReadDocument(path, "result")
 		if err != nil {
@@ -134,21 +134,4 @@ func compareRun(opts *CompareOptions) error {
 		}
 		return report.WriteComparisonTable(w, c)
 	})
-}
-
-// displayNames are the files' base names, or their full paths when two
-// base names are equal (host1/result.json, host2/result.json).
-func displayNames(paths []string) []string {
-	count := map[string]int{}
-	for _, p := range paths {
-		count[filepath.Base(p)]++
-	}
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		out[i] = filepath.Base(p)
-		if count[out[i]] > 1 {
-			out[i] = p
-		}
-	}
-	return out
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/results"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -136,12 +137,12 @@ func TestCompareCommand(t *testing.T) {
 }
 
 func TestDisplayNames(t *testing.T) {
-	got := displayNames([]string{"h1/result.json", "h2/result.json", "base.json"})
+	got := results.DisplayNames([]string{"h1/result.json", "h2/result.json", "base.json"})
 	want := []string{"h1/result.json", "h2/result.json", "base.json"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
-	if got := displayNames([]string{"/x/a.json", "/y/b.json"}); !slices.Equal(got, []string{"a.json", "b.json"}) {
+	if got := results.DisplayNames([]string{"/x/a.json", "/y/b.json"}); !slices.Equal(got, []string{"a.json", "b.json"}) {
 		t.Errorf("got %v", got)
 	}
 }

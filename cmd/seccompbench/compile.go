@@ -295,6 +295,11 @@ func compileRun(opts *CompileOptions) error {
 	} else if comp != scmp.CompilerNative {
 		fmt.Fprintf(opts.IO.ErrOut, "note: --compiler applies to OCI profiles; %s is not one and is shown as loaded\n", name)
 	}
+	if layouts != nil && comp == scmp.CompilerLibseccomp {
+		if layouts.Variants, err = cmdutil.OCIVariants(name, data, o); err != nil {
+			return fmt.Errorf("compile policy: %w", err)
+		}
+	}
 	if formats.UsesOCI(src.Format) {
 		if layouts == nil {
 			layouts = &report.Layouts{}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
-	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/results"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/report/chart"
 )
@@ -34,7 +34,7 @@ type ReportOptions struct {
 func NewCmdReport(f *cmdutil.Factory, runF func(*ReportOptions) error) *cobra.Command {
 	opts := &ReportOptions{IO: f.IO}
 	cmd := &cobra.Command{
-		Use:   "report RESULT.json... (or a glob: 'results/*.json')",
+		Use:   "report RESULT.json|DIR|-... (or a glob: 'results/*.json')",
 		Short: "One table and plot over many run results (a fleet), grouped by policy",
 		Long: `Read results written by 'seccompbench run -o FILE.json' (one per host, kernel
 or configuration) and show them side by side: per result the host, kernel,
@@ -51,13 +51,18 @@ and workload: only rows of one group measured the same thing. Nothing is
 recomputed: the numbers are those of each result; 'compare' tests
 differences between results.
 
-An argument that names no file is expanded as a glob, so
+A file may hold several results one after another, as 'kubectl logs'
+collects them from the pods of deploy/'s Job or DaemonSet (each pod prints
+one JSON result); lines between them that are not JSON (a pod's warnings)
+are skipped with a warning. "-" reads standard input; a directory is read
+file by file. An argument that names no file is expanded as a glob, so
 'seccompbench report "out/*.json"' works where the shell does not expand
 it. A file that is not a run result (a compare or report document,
 simulate output) is refused by its kind, exit status 2.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench report node-a.json node-b.json node-c.json
   seccompbench report 'fleet/*.json' -o fleet.md -o fleet.svg
-  seccompbench report --format csv fleet/*.json > fleet.csv`,
+  seccompbench report --format csv fleet/*.json > fleet.csv
+  kubectl logs -n seccompbench -l app=seccompbench --tail=-1 | seccompbench report -`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			files, err := expandResults(args)
@@ -107,19 +112,18 @@ func expandResults(args []string) ([]string, error) {
 
 // reportRun reads the results, lays them out and renders the report.
 func reportRun(opts *ReportOptions) error {
-	names := displayNames(opts.Files)
+	inputs, err := results.Read(opts.Files, opts.IO.In, opts.IO.ErrOut)
+	if err != nil {
+		return err
+	}
 	var entries []report.FleetEntry
-	for i, path := range opts.Files {
-		data, err := filters.ReadInput(path)
-		if err != nil {
-			return fmt.Errorf("read result: %w", err)
-		}
-		e, err := report.ReadFleetEntry(names[i], data)
+	for _, in := range inputs {
+		e, err := report.ReadFleetEntry(in.Name, in.Data)
 		if errors.Is(err, report.ErrWrongKind) {
-			return fmt.Errorf("report: %s is %w", path, err)
+			return fmt.Errorf("report: %s is %w", in.Name, err)
 		}
 		if err != nil {
-			return fmt.Errorf("read result %s: %w", path, err)
+			return fmt.Errorf("read result %s: %w", in.Name, err)
 		}
 		entries = append(entries, e)
 	}

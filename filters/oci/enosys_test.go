@@ -112,3 +112,33 @@ func TestX86Multiplexed(t *testing.T) {
 		{Name: "x86_64 has no multiplexer", Syscall: "bind", Args: []uint64{3, 0, 16}, Action: filters.ActionAllow},
 	})
 }
+
+// TestRuntimeModels: crun adds no ENOSYS stub, so a number above the
+// profile's gets the default errno; runc 1.1 keeps the stub without the
+// binary tree, which changes the layout, never a verdict.
+func TestRuntimeModels(t *testing.T) {
+	eperm, enosys := uint16(1), uint16(filters.ENOSYS)
+	for _, tc := range []struct {
+		rt   Runtime
+		data uint16
+	}{{RuntimeRunc, enosys}, {RuntimeRunc11, enosys}, {RuntimeCrun, eperm}} {
+		t.Run(string(tc.rt), func(t *testing.T) {
+			p, err := DockerDefault(Options{Runtime: tc.rt})
+			if err != nil {
+				t.Fatal(err)
+			}
+			filterstest.RunVerdicts(t, filters.Stack{p}, []filterstest.VerdictCase{
+				{Name: "far above", Nr: 100000, Action: filters.ActionErrno, Data: tc.data},
+				{Name: "getpid", Syscall: "getpid", Action: filters.ActionAllow},
+			})
+		})
+	}
+	runc, _ := DockerDefault(Options{})
+	runc11, _ := DockerDefault(Options{Runtime: RuntimeRunc11})
+	if runc.SHA256() == runc11.SHA256() {
+		t.Error("runc and runc-1.1 lay docker-default out the same; runc 1.2 asks for the binary tree")
+	}
+	if _, err := ParseRuntime("kata"); err == nil {
+		t.Error("ParseRuntime accepted kata")
+	}
+}

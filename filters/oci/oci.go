@@ -17,6 +17,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/internal/suggest"
 	"github.com/seccompbench/seccompbench/filters/scmp"
+	"golang.org/x/net/bpf"
 )
 
 // DockerDefaultName is the built-in name of Docker's default seccomp profile,
@@ -71,7 +72,61 @@ type Options struct {
 	// the highest one the profile names return ENOSYS), modeling a
 	// runtime that installs libseccomp's program as it is.
 	NoENOSYSStub bool
+	// Runtime is the OCI runtime whose installation is modeled: "" or
+	// RuntimeRunc, RuntimeRunc11 or RuntimeCrun (ParseRuntime). It decides
+	// the ENOSYS stub and the libseccomp layout; the verdicts of the
+	// profile's rules are the same under all three.
+	Runtime Runtime
 }
+
+// Runtime names an OCI runtime whose way of installing a profile is
+// modeled. The runtimes read the same linux.seccomp and build the same
+// libseccomp rules from it; they differ in what they add and in the
+// layout they ask libseccomp for.
+type Runtime string
+
+const (
+	// RuntimeRunc is runc 1.2 and later (the default): runc's ENOSYS stub
+	// in front (libcontainer/seccomp/patchbpf) and libseccomp's binary tree
+	// (SCMP_FLTATR_CTL_OPTIMIZE = 2) above 32 syscall names (runc commit
+	// b265d1288, "libct/seccomp: enable binary tree optimization", first in
+	// v1.2.0).
+	RuntimeRunc Runtime = "runc"
+	// RuntimeRunc11 is runc 1.1.x (Debian 12 ships 1.1.5): the ENOSYS
+	// stub, and libseccomp's default layout whatever the profile's size.
+	RuntimeRunc11 Runtime = "runc-1.1"
+	// RuntimeCrun is crun (1.8.1 checked; src/libcrun/seccomp.c:
+	// libcrun_generate_seccomp): libseccomp's program exported with
+	// seccomp_export_bpf as it is, no ENOSYS stub, libseccomp's default
+	// layout. crun loads it with SECCOMP_FILTER_FLAG_SPEC_ALLOW unless the
+	// profile lists flags (libcrun_apply_seccomp), which changes no byte
+	// of the filter.
+	RuntimeCrun Runtime = "crun"
+)
+
+// Runtimes lists the runtimes ParseRuntime accepts, default first.
+var Runtimes = []Runtime{RuntimeRunc, RuntimeRunc11, RuntimeCrun}
+
+// ParseRuntime returns the Runtime named s ("" is RuntimeRunc), or an
+// error naming the accepted ones.
+func ParseRuntime(s string) (Runtime, error) {
+	if s == "" {
+		return RuntimeRunc, nil
+	}
+	for _, r := range Runtimes {
+		if string(r) == s {
+			return r, nil
+		}
+	}
+	return "", fmt.Errorf("unknown OCI runtime %q; want runc, runc-1.1 or crun", s)
+}
+
+// stub reports whether r prepends runc's ENOSYS stub.
+func (r Runtime) stub() bool { return r != RuntimeCrun }
+
+// tree reports whether r asks libseccomp for its binary tree above
+// scmp.RuncOptimizeThreshold syscall names.
+func (r Runtime) tree() bool { return r == "" || r == RuntimeRunc }
 
 // ErrBadProfile is returned (wrapped in a *SourceError) when an OCI seccomp
 // profile cannot be decoded or uses an action, operator, architecture or
@@ -348,6 +403,9 @@ type resolved struct {
 	// is none of ALLOW, LOG and TRACE (patchbpf: isAllowAction) and
 	// opt.NoENOSYSStub is not set.
 	stub bool
+	// tree reports that the runtime asks libseccomp for its binary tree
+	// (more than 32 names, Runtime.tree).
+	tree bool
 	// warnings are for Program.Warnings: names of applicable entries that
 	// no architecture of the filter has, once each, located.
 	warnings []*filters.SourceError
@@ -422,7 +480,7 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 		// no 16-bit errnoRet can; a default of ERRNO(ENOSYS) gets the
 		// stub, with no change in verdicts.)
 	default:
-		res.stub = !opt.NoENOSYSStub
+		res.stub = !opt.NoENOSYSStub && opt.Runtime.stub()
 	}
 	archList := prof.Architectures
 	for _, m := range prof.ArchMap {
@@ -510,7 +568,8 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 	}
 	// runc asks libseccomp for its binary tree above 32 rules
 	// (CompileLibseccomp); the native layout follows.
-	f.Tree = res.names > scmp.RuncOptimizeThreshold
+	f.Tree = res.names > scmp.RuncOptimizeThreshold && opt.Runtime.tree()
+	res.tree = f.Tree
 	return res, nil
 }
 
@@ -867,7 +926,7 @@ func compileLibseccomp(name string, data []byte, opt Options) (*filters.Program,
 		return nil, nil, err
 	}
 	o := scmp.LibseccompOptions{}
-	if res.names > scmp.RuncOptimizeThreshold {
+	if res.tree {
 		o.Optimize = 2
 	}
 	insns, err := scmp.CompileLibseccomp(res.f, o)
@@ -891,6 +950,46 @@ func compileLibseccomp(name string, data []byte, opt Options) (*filters.Program,
 	prog := filters.SourceProgram(name, data, insns)
 	prog.Warnings = filters.WarningText(res.warnings)
 	return prog, res, nil
+}
+
+// LibseccompVariants returns the SHA-256 (Program.SHA256) of every other
+// filter the modeled runtime may install for the profile besides
+// CompileLibseccomp's: runc lays its ENOSYS stub's architectures out in Go
+// map order (scmp.RuncENOSYSStubs), so a profile listing x86_64 and i386
+// gets one of four byte sequences per container start, with the same
+// verdicts. None for crun, a profile without the stub, or one
+// architecture. Errors are CompileLibseccomp's.
+func LibseccompVariants(name string, data []byte, opt Options) ([]string, error) {
+	res, err := resolve(name, data, opt)
+	if err != nil || !res.stub {
+		return nil, err
+	}
+	o := scmp.LibseccompOptions{}
+	if res.tree {
+		o.Optimize = 2
+	}
+	insns, err := scmp.CompileLibseccomp(res.f, o)
+	if err != nil {
+		return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+	}
+	bounds, err := scmp.LibseccompENOSYSBounds(res.listed, res.f.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+	}
+	stubs, err := scmp.RuncENOSYSStubs(bounds)
+	if err != nil {
+		return nil, fmt.Errorf("compile profile %q with libseccomp: %w", name, err)
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i, stub := range stubs {
+		sum := filters.SourceProgram(name, data, append(append([]bpf.RawInstruction{}, stub...), insns...)).SHA256()
+		if i > 0 && !seen[sum] {
+			out = append(out, sum)
+		}
+		seen[sum] = true
+	}
+	return out, nil
 }
 
 // FormatName is the name of this format in the filters/formats table.
@@ -934,11 +1033,17 @@ type Resolution struct {
 	DefaultKernel bool
 	// Arch is the host architecture, e.g. "x86_64".
 	Arch string
+	// Runtime is the OCI runtime modeled (RuntimeRunc when
+	// Options.Runtime was "").
+	Runtime Runtime
 }
 
 // Resolution returns o with its defaults filled in.
 func (o Options) Resolution() Resolution {
-	r := Resolution{Caps: o.Caps, KernelVersion: o.KernelVersion, Arch: o.Arch}
+	r := Resolution{Caps: o.Caps, KernelVersion: o.KernelVersion, Arch: o.Arch, Runtime: o.Runtime}
+	if r.Runtime == "" {
+		r.Runtime = RuntimeRunc
+	}
 	if r.Caps == nil {
 		r.Caps, r.DefaultCaps = DockerDefaultCaps, true
 	}
@@ -967,7 +1072,13 @@ func (r Resolution) String() string {
 	if r.DefaultKernel {
 		kv += " (default)"
 	}
-	return fmt.Sprintf("capabilities: %s; kernel %s; host arch %s", caps, kv, r.Arch)
+	rt := ""
+	if r.Runtime != RuntimeRunc {
+		// runc is the default and goes unsaid, so outputs of runc models
+		// read as they always did.
+		rt = "; installed as " + string(r.Runtime) + " does"
+	}
+	return fmt.Sprintf("capabilities: %s; kernel %s; host arch %s%s", caps, kv, r.Arch, rt)
 }
 
 // CheckOptions reports whether o's kernel version and host architecture
@@ -979,6 +1090,9 @@ func CheckOptions(o Options) error {
 	}
 	if _, ok := nativeArch[o.Arch]; !ok && o.Arch != "" {
 		return fmt.Errorf("check host arch %q: want x86_64, aarch64, x86 or arm", o.Arch)
+	}
+	if _, err := ParseRuntime(string(o.Runtime)); err != nil {
+		return err
 	}
 	return nil
 }

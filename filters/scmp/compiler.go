@@ -123,9 +123,65 @@ type StubBound struct {
 //	ja +1; ret ERRNO(ENOSYS)
 //
 // runc emits the architectures in Go map order; here they come in the
-// order given. It fails if a jump would need more than 255 instructions
-// (runc switches to long jumps there; no real profile gets near).
+// order given (RuncENOSYSStubs gives the other orders). It fails if a jump
+// would need more than 255 instructions (runc switches to long jumps
+// there; no real profile gets near).
 func RuncENOSYSStub(bounds []StubBound) ([]bpf.RawInstruction, error) {
+	secs, used := stubSections(bounds)
+	order := identity(len(secs))
+	return layoutStub(secs, used, order, order)
+}
+
+// RuncENOSYSStubs returns every stub runc may lay out for bounds, the
+// order given first. runc (patchbpf: generateEnosysStub) ranges over a Go
+// map twice, once to lay out the sections and once to write the jump
+// table, and Go randomizes map order, so with n audit architectures
+// (x86_64 and i386 for Docker's profile: n = 2) any of n!*n! stubs can be
+// installed, one per container start. Their verdicts are the same.
+func RuncENOSYSStubs(bounds []StubBound) ([][]bpf.RawInstruction, error) {
+	secs, used := stubSections(bounds)
+	perms := permutations(len(secs))
+	var out [][]bpf.RawInstruction
+	for _, sec := range perms {
+		for _, jeq := range perms {
+			s, err := layoutStub(secs, used, sec, jeq)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// identity returns 0, 1, ..., n-1.
+func identity(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
+// permutations returns every order of 0..n-1, identity first.
+func permutations(n int) [][]int {
+	if n == 0 {
+		return [][]int{{}}
+	}
+	var out [][]int
+	for _, p := range permutations(n - 1) {
+		for i := len(p); i >= 0; i-- {
+			q := append(append(append([]int{}, p[:i]...), n-1), p[i:]...)
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// stubSections builds the stub's per-architecture sections, with their
+// jump targets symbolic (stubNext, stubENOSYS, stubFilter or an offset in
+// the section), and the bounds they belong to.
+func stubSections(bounds []StubBound) ([][]stubJump, []StubBound) {
 	var secs [][]stubJump
 	var used []StubBound
 	for _, b := range bounds {
@@ -154,12 +210,18 @@ func RuncENOSYSStub(bounds []StubBound) ([]bpf.RawInstruction, error) {
 		secs = append(secs, s)
 		used = append(used, b)
 	}
-	// Layout: 0 ld arch, 1..n jeq, n+1 ja filter, sections, ja +1, ret.
+	return secs, used
+}
+
+// layoutStub lays the sections out, sections in secOrder and the jump
+// table's entries in jeqOrder (both orders of indexes into secs).
+// Layout: 0 ld arch, 1..n jeq, n+1 ja filter, sections, ja +1, ret.
+func layoutStub(secs [][]stubJump, used []StubBound, secOrder, jeqOrder []int) ([]bpf.RawInstruction, error) {
 	start := make([]int, len(secs))
 	pos := len(secs) + 2
-	for i, s := range secs {
+	for _, i := range secOrder {
 		start[i] = pos
-		pos += len(s)
+		pos += len(secs[i])
 	}
 	enosys := pos + 1
 	filter := pos + 2
@@ -171,16 +233,16 @@ func RuncENOSYSStub(bounds []StubBound) ([]bpf.RawInstruction, error) {
 		}
 		return uint8(d), nil
 	}
-	for i, b := range used {
+	for _, i := range jeqOrder {
 		jt, err := rel(len(out), start[i])
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, bpf.RawInstruction{Op: filters.Jmp | filters.Jeq | filters.K, K: b.Audit, Jt: jt})
+		out = append(out, bpf.RawInstruction{Op: filters.Jmp | filters.Jeq | filters.K, K: used[i].Audit, Jt: jt})
 	}
 	out = append(out, bpf.RawInstruction{Op: filters.Jmp | filters.Ja, K: uint32(filter - len(out) - 1)})
-	for i, s := range secs {
-		for _, j := range s {
+	for _, i := range secOrder {
+		for _, j := range secs[i] {
 			pc := len(out)
 			abs := func(t int) int {
 				switch t {

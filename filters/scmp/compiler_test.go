@@ -2,6 +2,7 @@ package scmp
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
@@ -81,6 +82,61 @@ func TestRuncENOSYSStub(t *testing.T) {
 				t.Fatal(err)
 			}
 			filterstest.RunVerdicts(t, filters.Stack{p}, tt.cases)
+		})
+	}
+}
+
+// TestRuncENOSYSStubs: runc's two map walks give n!*n! stubs for n audit
+// architectures; all are distinct byte sequences, the first is
+// RuncENOSYSStub's, and every one gives the same verdicts.
+func TestRuncENOSYSStubs(t *testing.T) {
+	tests := []struct {
+		name   string
+		bounds []StubBound
+		want   int
+	}{
+		{"x86_64+x32 and i386", []StubBound{{filters.AuditArchX86_64, 435, filters.X32SyscallBit | 547}, {filters.AuditArchI386, 435, 0}}, 4},
+		{"x86_64 only", []StubBound{{filters.AuditArchX86_64, 10, 0}}, 1},
+	}
+	cases := []filterstest.VerdictCase{
+		{Name: "x86_64 at bound", Nr: 435, Action: filters.ActionAllow},
+		{Name: "x86_64 above", Nr: 436, Action: filters.ActionErrno, Data: filters.ENOSYS},
+		{Name: "x32 above", Arch: filters.ArchX32, Nr: 548, Action: filters.ActionErrno, Data: filters.ENOSYS},
+		{Name: "i386 above", Arch: filters.ArchI386, Nr: 436, Action: filters.ActionErrno, Data: filters.ENOSYS},
+		{Name: "i386 below", Arch: filters.ArchI386, Nr: 3, Action: filters.ActionAllow},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stubs, err := RuncENOSYSStubs(tt.bounds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(stubs) != tt.want {
+				t.Fatalf("got %d stubs, want %d", len(stubs), tt.want)
+			}
+			first, err := RuncENOSYSStub(tt.bounds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			for i, s := range stubs {
+				key := fmt.Sprint(s)
+				if seen[key] {
+					t.Errorf("stub %d repeats an earlier one", i)
+				}
+				seen[key] = true
+				if i == 0 && key != fmt.Sprint(first) {
+					t.Errorf("stub 0 is not RuncENOSYSStub's")
+				}
+				if tt.want == 1 {
+					continue
+				}
+				p := &filters.Program{Name: fmt.Sprint("stub ", i), Insns: append(s, bpf.RawInstruction{Op: filters.Ret | filters.K, K: uint32(filters.ActionAllow)})}
+				if err := filters.Validate(p.Insns); err != nil {
+					t.Fatal(err)
+				}
+				filterstest.RunVerdicts(t, filters.Stack{p}, cases)
+			}
 		})
 	}
 }

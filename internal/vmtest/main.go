@@ -6,6 +6,8 @@
 //
 //	go run ./internal/vmtest                      # the whole matrix
 //	go run ./internal/vmtest -kernels 6.1 -short  # what .ci/run runs
+//	go run ./internal/vmtest -systemd -kernels 6.1   # systemd 252 as init
+//	go run ./internal/vmtest -runtimes -kernels 6.1  # runc and crun containers
 //
 // Kernels are Debian's cloud packages (see Matrix), fetched with apt-get
 // download through a private APT state and unpacked with dpkg-deb; only
@@ -53,6 +55,7 @@ type options struct {
 	cpus     int
 	fromLogs bool
 	systemd  bool
+	runtimes bool
 	accel    string // -accel: auto, kvm or tcg
 }
 
@@ -79,6 +82,9 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if opts.systemd {
 		run = runSystemd
+	}
+	if opts.runtimes {
+		run = runRuntimes
 	}
 	rows, err := run(ctx, opts, stderr)
 	fmt.Fprint(stdout, markdownTable(rows))
@@ -141,6 +147,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.memMB, "mem", 1024, "guest memory in MiB")
 	fs.IntVar(&o.cpus, "cpus", 2, "guest CPUs")
 	fs.BoolVar(&o.systemd, "systemd", false, "instead of the matrix: boot the first -kernels kernel (amd64) with the host's systemd as init and compare the real filters of probe units and of VM copies of the host's logind, journald, timesyncd and networkd units with the model, filter by filter")
+	fs.BoolVar(&o.runtimes, "runtimes", false, "instead of the matrix: boot the first -kernels kernel (amd64) with the host's runc and crun (apt-get install runc crun) and compare the filters they install in containers under docker-default, Podman's profile and a profile with argument rules with compile --runtime's model, filter by filter")
 	defAccel := os.Getenv(accelEnv)
 	if defAccel == "" {
 		defAccel = accelAuto
@@ -171,6 +178,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		if p = strings.TrimSpace(p); p != "" {
 			o.pkgs = append(o.pkgs, p)
 		}
+	}
+	if o.systemd && o.runtimes {
+		return nil, errors.New("-systemd and -runtimes are separate checks: give one")
 	}
 	if len(o.kernels) == 0 || len(o.pkgs) == 0 {
 		return nil, errors.New("need at least one kernel and one package")

@@ -210,22 +210,8 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 			fs.Dir(d)
 		}
 		fs.CharDev("dev/console", 5, 1)
-		initBin := filepath.Join(work, "init")
-		build := func(env []string, args ...string) error {
-			cmd := exec.CommandContext(ctx, "go", args...)
-			cmd.Dir = root
-			cmd.Env = append(os.Environ(), env...)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				return fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out)
-			}
-			return nil
-		}
-		logf("building vminit and seccompbench (-tags libseccomp)")
-		if err := build([]string{"CGO_ENABLED=0", "GOARCH=amd64"}, "build", "-o", initBin, "./internal/vmtest/vminit"); err != nil {
-			return err
-		}
-		sb := filepath.Join(work, "seccompbench")
-		if err := build([]string{"CGO_ENABLED=1", "GOARCH=amd64"}, "build", "-tags", "libseccomp", "-o", sb, "./cmd/seccompbench"); err != nil {
+		initBin, sb, err := guestTools(ctx, root, work, logf)
+		if err != nil {
 			return err
 		}
 		for dst, src := range map[string]string{"vmtest/init": initBin, "vmtest/" + probeComm: initBin, "vmtest/seccompbench": sb} {
@@ -266,19 +252,11 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 			units = append(units, [2]string{u.vmName(), u.Comm})
 		}
 		systemd := "/usr/lib/systemd/systemd"
-		if err := fs.Copy(systemd, systemd); err != nil {
+		if err := copyWithLibs(ctx, fs, systemd); err != nil {
 			return fmt.Errorf("no systemd on this host: %w", err)
 		}
-		for _, bin := range []string{systemd, sb} {
-			libs, err := sharedLibs(ctx, bin)
-			if err != nil {
-				return err
-			}
-			for _, l := range libs {
-				if err := fs.Copy(l, l); err != nil {
-					return err
-				}
-			}
+		if err := copyWithLibs(ctx, fs, sb); err != nil {
+			return err
 		}
 		if err := fs.Copy("usr/lib/os-release", "/usr/lib/os-release"); err != nil {
 			return err
@@ -290,15 +268,7 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 		fs.File("etc/systemd/system/check.service", []byte(checkUnit(units)), 0o644)
 		fs.File("etc/systemd/system/vmtest.target", []byte(vmtestTarget), 0o644)
 		initrd := filepath.Join(work, "initramfs.cpio")
-		f, err := os.Create(initrd)
-		if err != nil {
-			return err
-		}
-		if _, err := fs.WriteTo(f); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := writeInitrd(fs, initrd); err != nil {
 			return err
 		}
 		// loglevel=4: the kernel's audit lines for SystemCallLog= (type
@@ -306,21 +276,8 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 		// in the middle of the check's marker and result lines.
 		g := guest{arch: k.Arch, kernel: vmlinuz, initrd: initrd, memMB: o.memMB, cpus: o.cpus,
 			cmdline: "console=ttyS0 loglevel=4 panic=-1 rdinit=" + systemd + " systemd.unit=vmtest.target systemd.show_status=0 systemd.log_level=warning systemd.crash_reboot=1 systemd.log_target=console"}
-		if err := os.MkdirAll(o.logDir, 0o755); err != nil {
-			return err
-		}
-		r.logPath = filepath.Join(o.logDir, "systemd-"+k.Name+".log")
-		logf("kernel %s: booting systemd as init (-accel %s; log: %s)", k.Name, o.accel, r.logPath)
 		start = time.Now()
-		var bootErr error
-		r.boot, bootErr = bootGuest(ctx, g, o.accel, o.timeout, r.logPath, logf)
-		if r.res, err = parseLog(r.logPath); err != nil {
-			return err
-		}
-		if bootErr == nil && !r.res.Done {
-			bootErr = noDoneError(r.logPath)
-		}
-		return bootErr
+		return bootChecked(ctx, o, g, &r, "systemd", logf)
 	}()
 	r.wall = time.Since(start)
 	if r.res != nil {

@@ -10,6 +10,10 @@ type Environment struct {
 	// fleet say where they were measured; "" in results from before it
 	// was recorded.
 	Hostname string `json:"hostname,omitempty"`
+	// Node is $NODE_NAME when set: the Kubernetes node a pod ran on, which
+	// the deploy/ manifests pass in from the downward API (spec.nodeName),
+	// since a pod's uname -n is the pod's name; "" elsewhere.
+	Node string `json:"node,omitempty"`
 	// Kernel is the kernel release (uname -r).
 	Kernel string `json:"kernel"`
 	// CPUModel is the first "model name" of /proc/cpuinfo.

@@ -28,6 +28,10 @@ func main() {
 	switch {
 	case isProbeDaemon(os.Args[0]):
 		probeDaemon()
+	case len(os.Args) >= 2 && os.Args[1] == "image-run":
+		os.Exit(imageRun(os.Args[2:]))
+	case len(os.Args) >= 2 && os.Args[1] == "runtimes-check":
+		os.Exit(runtimesCheck(os.Args[2:]))
 	case len(os.Args) >= 3 && os.Args[1] == "systemd-check":
 		systemdCheck(os.Args[2:])
 		return

@@ -143,7 +143,9 @@ func compareStack(test, unit, comm string, deadline time.Time) error {
 }
 
 // procFacts says under which identity and sandbox pid runs, from
-// /proc/PID/status (Uid, NoNewPrivs, Seccomp_filters) and whether its
+// /proc/PID/status (Uid, NoNewPrivs, Seccomp_filters, CapEff and
+// Speculation_Store_Bypass, which SECCOMP_FILTER_FLAG_SPEC_ALLOW
+// decides) and whether its
 // mount namespace is PID 1's: evidence that the unit's other directives
 // (User=, ProtectSystem=, PrivateTmp=, ...) took effect too.
 func procFacts(pid int) string {
@@ -156,7 +158,7 @@ func procFacts(pid int) string {
 				if f := strings.Fields(v); len(f) > 0 {
 					facts = append(facts, "uid "+f[0])
 				}
-			case "NoNewPrivs", "Seccomp_filters":
+			case "NoNewPrivs", "Seccomp_filters", "CapEff", "Speculation_Store_Bypass":
 				facts = append(facts, k+" "+strings.TrimSpace(v))
 			}
 		}

@@ -27,6 +27,9 @@ type LoadFlags struct {
 	ProfileName   string
 	Bases         []string
 	Thread        string
+	// Runtime is --runtime: the OCI runtime whose installation of OCI
+	// profiles is modeled (oci.ParseRuntime).
+	Runtime string
 	// Systemd is directive text (`--systemd 'SystemCallFilter=...'`)
 	// whose modeled stack goes first, as run --systemd puts it; only
 	// commands that call AddSystemdFlag have it.
@@ -79,6 +82,7 @@ func AddLoadFlags(fl *pflag.FlagSet, lf *LoadFlags) {
 	fl.StringVar(&lf.Arch, "arch", "", ArchUsage)
 	fl.StringVar(&lf.ProfileName, "profile-name", "", "Kubernetes files: the SeccompProfile `NAME` (metadata.name or namespace/name) to load (default: the file's only one)")
 	fl.StringArrayVar(&lf.Bases, "base", nil, "Kubernetes files: a `FILE` holding base profiles (repeatable)")
+	fl.StringVar(&lf.Runtime, "runtime", "", "OCI-based profiles: the runtime whose installation to model: runc (1.2+: ENOSYS stub, binary tree above 32 names), runc-1.1 (stub, libseccomp's default layout) or crun (neither) (default: runc)")
 	fl.StringVar(&lf.Thread, "thread", "", "Firecracker files: the thread category's filter to load: vmm, api or vcpu (default: all; simulate shows them side by side)")
 }
 
@@ -104,6 +108,9 @@ func (lf *LoadFlags) Options(in io.Reader) (formats.OpenOptions, error) {
 		}
 	}
 	o.OCI.KernelVersion = lf.KernelVersion
+	if o.OCI.Runtime, err = oci.ParseRuntime(lf.Runtime); err != nil {
+		return o, &FlagError{Err: fmt.Errorf("--runtime: %w", err)}
+	}
 	if err := oci.CheckOptions(o.OCI); err != nil {
 		return o, &FlagError{Err: fmt.Errorf("--kernel-version: %w", err)}
 	}

@@ -13,5 +13,5 @@ func NewOCIResolution(r *oci.Resolution) *report.OCIResolution {
 		return nil
 	}
 	return &report.OCIResolution{Caps: append([]string{}, r.Caps...), CapsDefault: r.DefaultCaps, KernelVersion: r.KernelVersion,
-		KernelDefault: r.DefaultKernel, Arch: r.Arch, Text: r.String()}
+		KernelDefault: r.DefaultKernel, Arch: r.Arch, Runtime: string(r.Runtime), Text: r.String()}
 }

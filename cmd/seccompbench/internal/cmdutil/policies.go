@@ -315,6 +315,20 @@ func ReadSpec(spec string, in io.Reader) (string, []byte, error) {
 	return spec, b, nil
 }
 
+// OCIVariants returns the other filters the modeled runtime may install
+// for the OCI profile data (nil: docker-default), as SHA-256s
+// (oci.LibseccompVariants: runc's ENOSYS stub comes in several layouts).
+func OCIVariants(name string, data []byte, o formats.OpenOptions) ([]string, error) {
+	if data == nil {
+		b, err := oci.DockerDefaultJSON()
+		if err != nil {
+			return nil, err
+		}
+		data = b
+	}
+	return oci.LibseccompVariants(name, data, o.OCI)
+}
+
 // OCILayouts compiles an OCI profile with every compiler built in (compile
 // shows their lengths side by side); load opens the profile with o.
 func OCILayouts(load func(formats.OpenOptions) (*filters.Source, error), o formats.OpenOptions) (*report.Layouts, error) {
