@@ -71,4 +71,3 @@ func TestMargins(t *testing.T) {
 		t.Errorf("LowFit(0.05), LowFit(0.5) = %v, %v, want true, false", m.LowFit(0.05), m.LowFit(0.5))
 	}
 }
-
