@@ -28,7 +28,6 @@ import (
 	"flag"
 	"log"
 	"os"
-	"path/filepath"
 	"regexp"
 
 	"github.com/seccompbench/seccompbench/internal/docgen"
@@ -46,7 +45,7 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(bin)
-	if err := docgen.Build(bin); err != nil {
+	if err := docgen.Build(".", bin); err != nil {
 		log.Fatal(err)
 	}
 	os.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
@@ -56,20 +55,20 @@ func main() {
 			continue
 		}
 		log.Printf("$ %s", e.Cmd)
-		if out, err := docgen.Shell(e.Cmd); err != nil {
+		if out, err := docgen.Shell("", e.Cmd); err != nil {
 			log.Fatalf("%s: %v\n%s", e.Cmd, err, out)
 		}
 	}
 	if *man {
 		os.RemoveAll("docs/man")
-		if out, err := docgen.Shell("seccompbench man docs/man"); err != nil {
+		if out, err := docgen.Shell("", "seccompbench man docs/man"); err != nil {
 			log.Fatalf("man: %v\n%s", err, out)
 		}
 	}
 	if !*console {
 		return
 	}
-	files, err := docgen.Sources(filepath.Glob)
+	files, err := docgen.Sources(".")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -98,7 +97,7 @@ func refresh(path string, measure bool) error {
 		log.Printf("%s: $ %s", path, c)
 		// A non-zero exit is part of what a block shows (lint exits 3 on
 		// findings), not an error.
-		o, _ := docgen.Shell(c)
+		o, _ := docgen.Shell("", c)
 		return trailingBlanks.ReplaceAllString(string(o), ""), nil
 	})
 	if err != nil {

@@ -214,21 +214,27 @@ var Examples = []Example{
 	{File: "docs/examples/compare.json", Cmd: "cd docs/examples && seccompbench compare --format json -o compare.json run.json minimal.json"},
 }
 
-// Sources are the Markdown files, relative to the repository root, whose
+// Sources returns the Markdown files of the repository at root whose
 // console blocks the generator reruns and the drift test checks: README.md
 // and docs/*.md.
-func Sources(glob func(string) ([]string, error)) ([]string, error) {
-	files, err := glob("docs/*.md")
+func Sources(root string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		return nil, err
 	}
-	return append([]string{"README.md"}, files...), nil
+	return append([]string{filepath.Join(root, "README.md")}, files...), nil
 }
 
-// Build builds seccompbench into dir (CGO_ENABLED=0, no VCS stamp, so its
-// output does not depend on the checkout), from the repository root.
-func Build(dir string) error {
-	build := exec.Command("go", "build", "-buildvcs=false", "-o", filepath.Join(dir, "seccompbench"), "./cmd/seccompbench")
+// Build builds seccompbench from the repository at root into dir
+// (CGO_ENABLED=0, no VCS stamp, so its output does not depend on the
+// checkout).
+func Build(root, dir string) error {
+	out, err := filepath.Abs(filepath.Join(dir, "seccompbench"))
+	if err != nil {
+		return err
+	}
+	build := exec.Command("go", "build", "-buildvcs=false", "-o", out, "./cmd/seccompbench")
+	build.Dir = root
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	var b bytes.Buffer
 	build.Stdout, build.Stderr = &b, &b
@@ -238,11 +244,12 @@ func Build(dir string) error {
 	return nil
 }
 
-// Shell runs c with sh -c in the current directory and returns its stdout
-// and stderr together, and its error (an *exec.ExitError for a non-zero
-// exit).
-func Shell(c string) ([]byte, error) {
+// Shell runs c with sh -c in directory dir ("" for the current one) and
+// returns its stdout and stderr together, and its error (an
+// *exec.ExitError for a non-zero exit).
+func Shell(dir, c string) ([]byte, error) {
 	cmd := exec.Command("sh", "-c", c)
+	cmd.Dir = dir
 	var b bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &b, &b
 	err := cmd.Run()
