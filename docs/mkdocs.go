@@ -21,11 +21,13 @@
 //	go run docs/mkdocs.go                 # man pages, derived examples, checked console blocks
 //	go run docs/mkdocs.go -run-examples   # the same plus measured examples and kernel blocks (quiet machine)
 //	go run docs/mkdocs.go -console=false  # man pages and derived examples only
+//	go run docs/mkdocs.go -run-examples -n  # list what would run, run nothing
 package main
 
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"log"
 	"os"
 	"regexp"
@@ -37,8 +39,13 @@ func main() {
 	measure := flag.Bool("run-examples", false, "also rerun what measures: the measured examples and the kernel console blocks (use a quiet machine)")
 	man := flag.Bool("man", true, "remake docs/man")
 	console := flag.Bool("console", true, "rerun the console blocks of README.md and docs/*.md")
+	dry := flag.Bool("n", false, "print the commands that would run, run none")
 	flag.Parse()
 	log.SetFlags(0)
+	if *dry {
+		list(*measure, *man, *console)
+		return
+	}
 
 	bin, err := os.MkdirTemp("", "mkdocs")
 	if err != nil {
@@ -75,6 +82,43 @@ func main() {
 	for _, f := range files {
 		if err := refresh(f, *measure); err != nil {
 			log.Fatal(err)
+		}
+	}
+}
+
+// list prints what main would run with the same flags.
+func list(measure, man, console bool) {
+	for _, e := range docgen.Examples {
+		if !e.Kernel || measure {
+			fmt.Printf("docs/examples: $ %s\n", e.Cmd)
+		}
+	}
+	if man {
+		fmt.Println("docs/man: $ seccompbench man docs/man")
+	}
+	if !console {
+		return
+	}
+	files, err := docgen.Sources(".")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			log.Fatal(err)
+		}
+		blocks, err := docgen.Parse(f, string(src))
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, b := range blocks {
+			if b.Mode == docgen.Manual || (b.Mode == docgen.Kernel && !measure) {
+				continue
+			}
+			for _, c := range b.Commands {
+				fmt.Printf("%s:%d (%s): $ %s\n", f, b.Line, b.Mode, c.Line)
+			}
 		}
 	}
 }
