@@ -334,7 +334,13 @@ func (l *linter) bypass(foreign *filters.Arch, code string) {
 }
 
 // x32Unhandled warns when a stack that denies some native syscall lets
-// unknown x32 numbers through.
+// unknown x32 numbers through although it does not mean to: either no x32
+// syscall gets a verdict of its own (the filter never looks at the x32
+// bit), or unknown native numbers are denied while unknown x32 numbers are
+// allowed (an allow list that forgot x32). A deny list that handles x32
+// (LXC's on x86_64 filters x32 as its own architecture) allows unknown x32
+// numbers as it allows unknown native ones, by design: no finding, so lint
+// agrees with simulate --arch x32.
 func (l *linter) x32Unhandled() {
 	if l.native != filters.ArchX86_64 {
 		return
@@ -352,10 +358,27 @@ func (l *linter) x32Unhandled() {
 		}
 	}
 	d := filters.SeccompData{Nr: lintUnknownX32Nr, Arch: filters.AuditArchX86_64}
-	if r := l.verdict(d); deniesSome && allowed(r.Action) {
+	r := l.verdict(d)
+	if !deniesSome || !allowed(r.Action) {
+		return
+	}
+	deniesX32 := false
+	for _, n := range filters.ArchX32.SortedNumbers() {
+		if !allowed(l.verdict(filters.ArchX32.Data(n)).Action) {
+			deniesX32 = true
+			break
+		}
+	}
+	unknownNative := l.verdict(filters.SeccompData{Nr: lintUnknownX32Nr &^ filters.X32SyscallBit, Arch: filters.AuditArchX86_64})
+	switch {
+	case !deniesX32:
 		l.add(Finding{Severity: SeverityWarning, Code: LintX32Unhandled, Filter: l.stackFilter(),
 			Message: fmt.Sprintf("x32 syscall numbers (bit 0x40000000 set) fall through to %s: the filter never checks the x32 bit", filters.RetText(r.Ret)),
 			Hint:    "deny nr >= 0x40000000 right after the arch check"})
+	case !allowed(unknownNative.Action):
+		l.add(Finding{Severity: SeverityWarning, Code: LintX32Unhandled, Filter: l.stackFilter(),
+			Message: fmt.Sprintf("x32 syscall numbers no table names fall through to %s, while unknown x86_64 numbers get %s", filters.RetText(r.Ret), filters.RetText(unknownNative.Ret)),
+			Hint:    "give the x32 part of the filter the same default action as the x86_64 part"})
 	}
 }
 
