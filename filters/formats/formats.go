@@ -240,10 +240,13 @@ var Table = []Row{
 	{
 		Format: Minijail, Names: []string{"minijail"},
 		Help:   "minijail .policy",
-		OCI:    true,
-		Detect: minijail.Detect,
+		OCI:      true,
+		Detect:   minijail.Detect,
+		NearMiss: minijail.NearMiss,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
-			progs, _, err := minijail.Load(name, data, minijail.Options{OCI: o.OCI})
+			// The ABI itself, not its kernel's native one: an i386
+			// policy is a filter for 32-bit processes.
+			progs, _, err := minijail.Load(name, data, minijail.Options{OCI: o.OCI, Arch: o.Arch})
 			return single(name, Minijail, progs, err)
 		},
 	},
