@@ -114,9 +114,15 @@ func lintRun(opts *LintOptions) error {
 	if err != nil {
 		return err
 	}
-	progs, err := cmdutil.OneStack(l)
+	alts, err := l.Alternatives()
 	if err != nil {
 		return err
+	}
+	if len(alts) > 1 && opts.Format == "json" {
+		// One JSON document describes one stack.
+		if _, err := cmdutil.OneStack(l); err != nil {
+			return fmt.Errorf("%w (lint --format json checks one stack; the text output checks every thread's)", err)
+		}
 	}
 	// Located source warnings (a unit's ignored lines) are printed; the
 	// filters' own warnings become findings.
@@ -127,28 +133,39 @@ func lintRun(opts *LintOptions) error {
 			}
 		}
 	}
-	s := filters.Stack(progs)
 	lo := analysis.LintOptions{Count: opts.Filters, Arch: filters.KernelArches(o.Arch)[0]}
 	if opts.Workload != "" {
 		w, _ := runner.LookupWorkload(opts.Workload)
 		lo.Workload = w.Syscalls
 		lo.Listener = w.IsNotify()
 	}
-	findings := analysis.Lint(s, lo)
-	if res := l.OCIResolution(o); res != nil {
-		findings = append(findings, analysis.Finding{Severity: analysis.SeverityInfo, Code: lintOCIResolution, Filter: -1,
-			Message: "OCI conditions (includes/excludes, minKernel) resolved with " + res.Text,
-			Hint:    "model another container with --caps, --kernel-version and --arch"})
+	anyErrors := false
+	for i, a := range alts {
+		s := filters.Stack(a.Progs)
+		findings := analysis.Lint(s, lo)
+		if res := l.OCIResolution(o); res != nil {
+			findings = append(findings, analysis.Finding{Severity: analysis.SeverityInfo, Code: lintOCIResolution, Filter: -1,
+				Message: "OCI conditions (includes/excludes, minKernel) resolved with " + res.Text,
+				Hint:    "model another container with --caps, --kernel-version and --arch"})
+		}
+		anyErrors = anyErrors || analysis.HasErrors(findings)
+		if opts.Format == "json" {
+			err = report.WriteLintJSON(opts.IO.Out, s, findings)
+		} else {
+			if a.Name != "" {
+				if i > 0 {
+					fmt.Fprintln(opts.IO.Out)
+				}
+				// A Firecracker file: every thread's filter, each named.
+				fmt.Fprintf(opts.IO.Out, "thread %s:\n", a.Name)
+			}
+			err = report.WriteLintStackText(opts.IO.Out, s, findings)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	if opts.Format == "json" {
-		err = report.WriteLintJSON(opts.IO.Out, s, findings)
-	} else {
-		err = report.WriteLintStackText(opts.IO.Out, s, findings)
-	}
-	if err != nil {
-		return err
-	}
-	if analysis.HasErrors(findings) {
+	if anyErrors {
 		return errFindings
 	}
 	return nil

@@ -234,6 +234,15 @@ func simulateRun(opts *SimulateOptions) error {
 			return cmdutil.FlagErrorf("--format %s: the policies hold alternative filters (%s); plot one with --thread", opts.Format, simulate.Names(stacks))
 		}
 	}
+	if opts.Load.Arch == "" && len(stacks) > 0 {
+		// Simulate the ABI the filters are for when it is not this
+		// machine's: an i386 minijail policy, an aarch64 Firecracker file.
+		if abis := filters.StackABIs(stacks[0].Stack); len(abis) > 0 && !slices.Contains(abis, cmdutil.NativeArch().Name) {
+			opts.Load.Arch = abis[0]
+			fmt.Fprintf(opts.IO.ErrOut, "note: the filters are for %s, not %s: simulating %s calls (--arch chooses)\n",
+				strings.Join(abis, ", "), cmdutil.NativeArch().Name, abis[0])
+		}
+	}
 	if opts.All {
 		return simulateAll(opts, stacks, res)
 	}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,6 +54,7 @@ const (
 	LintUserNotif      = "user-notif"                  // a filter returns SECCOMP_RET_USER_NOTIF
 	LintSourceWarning  = "source-warning"              // the loader warned about the source (Program.Warnings)
 	LintInstallDenied  = "install-denied"              // a filter stops the filters above it from being installed (Preflight only)
+	LintForeignABI     = "foreign-abi"                 // a filter is for other ABIs than the one linted
 	lintSampleNames    = 8                             // names listed in a message before "+N more"
 	lintUnknownX32Nr   = filters.X32SyscallBit | 0x3ff // an x32 number no table names
 )
@@ -155,6 +157,7 @@ func Lint(s filters.Stack, opts LintOptions) []Finding {
 	l.userNotif(valid, opts.Listener)
 	l.sourceWarnings()
 	if valid {
+		l.foreignABI()
 		for _, f := range lintForeign(l.native) {
 			l.bypass(f.arch, f.code)
 		}
@@ -331,6 +334,22 @@ func (l *linter) bypass(foreign *filters.Arch, code string) {
 	l.add(Finding{Severity: SeverityError, Code: code, Filter: l.stackFilter(),
 		Message: fmt.Sprintf("%s denied on %s %s allowed through %s: %s", plural(len(names), "syscall"), l.native.Name, isAre(len(names)), how, sampleNames(names)),
 		Hint:    hint})
+}
+
+// foreignABI says which filters are written for other ABIs than the
+// native one linted (an i386 minijail policy, an aarch64 Firecracker
+// file): their native calls all get the bad-arch action, so the other
+// findings are about that.
+func (l *linter) foreignABI() {
+	for i, p := range l.s {
+		abis := p.ABIs()
+		if len(abis) == 0 || slices.Contains(abis, l.native.Name) {
+			continue
+		}
+		l.add(Finding{Severity: SeverityWarning, Code: LintForeignABI, Filter: i,
+			Message: fmt.Sprintf("the filter is written for %s, not %s: every %s call gets its bad-arch action", strings.Join(abis, ", "), l.native.Name, l.native.Name),
+			Hint:    fmt.Sprintf("the other findings are about %s calls; simulate --arch %s --all shows the filter's own verdicts", l.native.Name, abis[0])})
+	}
 }
 
 // x32Unhandled warns when a stack that denies some native syscall lets

@@ -31,6 +31,14 @@
 //     seccompiler but ORed by runc; equalities are merged exactly
 //     (ocigen.MergeArgs), anything else is an error.
 //
+// A filter checks one architecture, the one seccompiler-bin's
+// --target-arch names (src/seccompiler/src/lib.rs: compile_bpf adds only
+// it to the libseccomp context). The JSON does not name it; Firecracker
+// names its files after the target (resources/seccomp/
+// x86_64-unknown-linux-musl.json, aarch64-unknown-linux-musl.json), so the
+// file name decides (ArchFromName), then Options.OCI.Arch (--arch), then
+// x86_64; a note says when the name and --arch disagree.
+//
 // Not modeled: seccompiler's own program layout and its arch check, which
 // kills the process (SECCOMP_RET_KILL_PROCESS) for a foreign
 // architecture where the OCI model returns SCMP_ACT_KILL (KILL_THREAD);
@@ -44,6 +52,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -426,6 +435,20 @@ func (d *Document) ToOCI(th *Thread) (*ocigen.Profile, error) {
 	return out, nil
 }
 
+// ArchFromName returns the target architecture a Firecracker file name
+// names ("x86_64" or "aarch64", as in aarch64-unknown-linux-musl.json),
+// or "" when it names none.
+func ArchFromName(path string) string {
+	b := filepath.Base(path)
+	switch {
+	case strings.Contains(b, "aarch64") || strings.Contains(b, "arm64"):
+		return "aarch64"
+	case strings.Contains(b, "x86_64") || strings.Contains(b, "amd64"):
+		return "x86_64"
+	}
+	return ""
+}
+
 // Options say which thread's filter to load and how to compile it.
 type Options struct {
 	// Thread selects one thread category ("vmm", "api", "vcpu"); ""
@@ -461,11 +484,27 @@ func Load(name string, data []byte, opts Options) ([]*filters.Program, []string,
 	}
 	opt := opts.OCI
 	opt.NoENOSYSStub = true
+	var note string
+	switch fa := ArchFromName(name); {
+	case fa != "" && opt.Arch == "":
+		opt.Arch = fa
+	case fa != "" && fa != opt.Arch:
+		note = ocigen.Warning(name, ocigen.Pos{}, "the file name names %s, but the filters are compiled for %s as --arch says", fa, opt.Arch)
+	case opt.Arch == "":
+		opt.Arch = "x86_64"
+	}
+	target := map[string]specs.Arch{"x86_64": specs.ArchX86_64, "aarch64": specs.ArchAARCH64}[opt.Arch]
 	var progs []*filters.Program
 	for _, th := range threads {
 		prof, err := d.ToOCI(th)
 		if err != nil {
 			return nil, nil, err
+		}
+		if target != "" {
+			prof.Seccomp.Architectures = []specs.Arch{target}
+		}
+		if note != "" {
+			prof.Warnings = append([]string{note}, prof.Warnings...)
 		}
 		p, err := prof.Compile(name, data, ErrBadFilter, opt)
 		if err != nil {

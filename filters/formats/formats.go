@@ -100,6 +100,11 @@ type OpenOptions struct {
 	// name unless OCI.Arch is set. Raw BPF is the same on every host;
 	// systemd units are modelled for x86_64 only.
 	Arch *filters.Arch
+	// ArchDefaulted says Arch is the caller's default (this machine's
+	// ABI), not one the user named: minijail policies and Firecracker
+	// files whose names name their ABI (mediacodec-x86.policy,
+	// aarch64-unknown-linux-musl.json) then follow the name.
+	ArchDefaulted bool
 }
 
 // native returns the kernel-native ABI of o.Arch, or nil.
@@ -215,6 +220,9 @@ var Table = []Row{
 		OCI:    true,
 		Detect: firecracker.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+			if o.ArchDefaulted && firecracker.ArchFromName(name) != "" {
+				o.OCI.Arch = "" // the file's name names its target
+			}
 			progs, _, err := firecracker.Load(name, data, firecracker.Options{Thread: o.Thread, OCI: o.OCI})
 			if err != nil {
 				return nil, err
@@ -239,14 +247,18 @@ var Table = []Row{
 	},
 	{
 		Format: Minijail, Names: []string{"minijail"},
-		Help:   "minijail .policy",
+		Help:     "minijail .policy",
 		OCI:      true,
 		Detect:   minijail.Detect,
 		NearMiss: minijail.NearMiss,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			// The ABI itself, not its kernel's native one: an i386
 			// policy is a filter for 32-bit processes.
-			progs, _, err := minijail.Load(name, data, minijail.Options{OCI: o.OCI, Arch: o.Arch})
+			abi := o.Arch
+			if o.ArchDefaulted && minijail.ABIFromName(name) != nil {
+				abi = nil
+			}
+			progs, _, err := minijail.Load(name, data, minijail.Options{OCI: o.OCI, Arch: abi})
 			return single(name, Minijail, progs, err)
 		},
 	},
