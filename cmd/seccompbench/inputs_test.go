@@ -14,7 +14,9 @@ import (
 func TestInputsSayWhatApplies(t *testing.T) {
 	p := func(name string) string { return filepath.Join(policiesDir, name) }
 	in := func(name string) string { return filepath.Join("testdata", "inputs", name) }
-	mj := func(name string) string { return filepath.Join("..", "..", "filters", "minijail", "testdata", "real", name) }
+	mj := func(name string) string {
+		return filepath.Join("..", "..", "filters", "minijail", "testdata", "real", name)
+	}
 	for _, tt := range []struct {
 		name      string
 		args      []string
