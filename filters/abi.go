@@ -41,30 +41,22 @@ func (p *Program) ABIs() []string {
 	return out
 }
 
-// StackABIs returns the ABIs every filter of s is written for (see
-// Program.ABIs), in that order; filters that do not check the arch
-// (Program.ABIs nil) restrict nothing. nil means no filter checks it.
+// StackABIs returns the ABIs any filter of s is written for (see
+// Program.ABIs), in the order Program.ABIs uses; nil means no filter
+// checks the arch. A union: systemd installs one filter per ABI, each
+// passing the others' calls.
 func StackABIs(s Stack) []string {
-	var out []string
-	checked := false
+	seen := map[string]bool{}
 	for _, p := range s {
-		abis := p.ABIs()
-		if abis == nil {
-			continue
+		for _, a := range p.ABIs() {
+			seen[a] = true
 		}
-		if !checked {
-			out, checked = abis, true
-			continue
+	}
+	var out []string
+	for _, a := range []*Arch{ArchX86_64, ArchI386, ArchX32, ArchAArch64, ArchARM} {
+		if seen[a.Name] {
+			out = append(out, a.Name)
 		}
-		var both []string
-		for _, a := range out {
-			for _, b := range abis {
-				if a == b {
-					both = append(both, a)
-				}
-			}
-		}
-		out = both
 	}
 	return out
 }

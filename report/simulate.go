@@ -94,13 +94,14 @@ func StackEntries(s filters.Stack) []StackEntry {
 }
 
 // ABIText says which ABIs the filters of s are written for
-// (filters.StackABIs), e.g. "i386 (the filters check that arch only)".
+// (filters.StackABIs), e.g. "i386 (the filters have rules for these
+// ABIs; ...)".
 func ABIText(s filters.Stack) string {
 	abis := filters.StackABIs(s)
 	if len(abis) == 0 {
 		return "any (no filter checks seccomp_data.arch)"
 	}
-	return strings.Join(abis, ", ") + " (calls of other ABIs get the bad-arch action)"
+	return strings.Join(abis, ", ") + " (the filters have rules for these ABIs; see lint for what the others get)"
 }
 
 // WriteSimulateSyscallText writes one simulated syscall for people: the
