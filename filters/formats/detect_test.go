@@ -292,6 +292,7 @@ func TestNearMiss(t *testing.T) {
 		{"2\ngreylist\nread\n", LXC, "Bad seccomp policy style"},
 		{"# typo\nreead: 1\nwrite: 1\n", Minijail, `unknown syscall "reead" on x86_64 (did you mean read?)`},
 		{"default_action: kill\n", Policy, ""},
+		{"ExecStart=/bin/true\nSystemCallFilter=@system-service\nFooBar=1\n", SystemdUnit, ""},
 	}
 	for _, tt := range tests {
 		if got := DetectFormat("p", []byte(tt.src)); got != tt.want {

@@ -181,8 +181,9 @@ var Table = []Row{
 	},
 	{
 		Format: SystemdUnit, Names: []string{"systemd", "systemd-unit", "unit"},
-		Help:   "systemd unit or directives: the stack systemd 252 installs; docs/policy-formats.md lists the modeled directives",
-		Detect: systemd.Detect,
+		Help:     "systemd unit or directives: the stack systemd 252 installs; docs/policy-formats.md lists the modeled directives",
+		Detect:   systemd.Detect,
+		NearMiss: systemd.NearMiss,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			so := o.Systemd
 			if o.Compiler != scmp.CompilerNative {

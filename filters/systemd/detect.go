@@ -44,3 +44,32 @@ func Detect(data []byte) bool {
 	}
 	return false
 }
+
+// NearMiss reports whether text data almost is a unit: its first line
+// that is not blank or a comment is "Key=Value" with a key some section
+// of systemd has (unitKeys: ExecStart=, Description=, User=...), as in a
+// .service file written without its [Service] header. Such a file is read
+// as a unit (its lines as [Service] ones), so what is wrong with it is
+// said in systemd's terms, not YAML's.
+func NearMiss(data []byte) bool {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		t := strings.TrimSpace(sc.Text())
+		if t == "" || t[0] == '#' || t[0] == ';' {
+			continue
+		}
+		key, _, ok := strings.Cut(t, "=")
+		if !ok {
+			return false
+		}
+		key = strings.TrimSpace(key)
+		for _, keys := range unitKeys {
+			if keys[key] {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
