@@ -75,6 +75,7 @@ number: the kernel's action cache, instructions executed, mitigations.`,
 		NewCmdMan(f, nil),
 	)
 	usageArgs(root)
+	registerCompletions(root)
 	return root
 }
 
