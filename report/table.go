@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -112,30 +113,75 @@ func WriteTable(w io.Writer, d *Document) error {
 		return v
 	}
 	u := unitFor(baselineMedian(d))
-	fmt.Fprintf(tw, "variant\tfilters\tn\tmean %s/op\tmedian\t%.0f%% CI\toverhead %s\t%.0f%% CI\toverhead %%\t\n", u.name, pct, u.name, pct)
+	// Syscall loops read in ns with one decimal; whole commands (the
+	// command workload) give every figure its own unit and 3 significant
+	// digits (figure), so a µs overhead of a ms command is not "+0.0".
+	fig := u.div != 1
+	val := func(ns float64) string {
+		if fig {
+			return figure(ns)
+		}
+		return fmt.Sprintf("%.1f", u.v(ns))
+	}
+	ov := func(ns float64) string {
+		if fig {
+			return signedFigure(ns)
+		}
+		return fmt.Sprintf("%+.1f", u.v(ns))
+	}
+	ci := func(n int, lo, hi float64, signed bool) string {
+		if !fig || n < 2 {
+			return cellCI(n, lo/u.div, hi/u.div, signed)
+		}
+		g := figureGroup(signed, false, lo, hi)
+		_, unit := unitOf(max(math.Abs(lo), math.Abs(hi)))
+		return "[" + g(lo) + ", " + g(hi) + "] " + unit
+	}
+	head := fmt.Sprintf("mean %s/op", u.name)
+	ovHead := "overhead " + u.name
+	if fig {
+		head, ovHead = "mean/op", "overhead"
+	}
+	fmt.Fprintf(tw, "variant\tfilters\tn\t%s\tmedian\t%.0f%% CI\t%s\t%.0f%% CI\toverhead %%\t\n", head, pct, ovHead, pct)
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t-\t\t\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false))
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t-\t\t\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, val(r.MeanNs), val(r.MedianNs), ci(r.N, r.CILowNs, r.CIHighNs, false))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t%+.1f\t%s\t%+.1f%%\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false),
-			u.v(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs/u.div, r.OverheadCIHighNs/u.div, true), num(r.OverheadPct))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%+.1f%%\t\n", vname(r.Variant, r.Loader), r.Filters, r.N, val(r.MeanNs), val(r.MedianNs), ci(r.N, r.CILowNs, r.CIHighNs, false),
+			ov(r.OverheadNs), ci(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs, r.OverheadCIHighNs, true), num(r.OverheadPct))
 	}
 	tw.Flush()
 
 	if len(d.Fits) > 0 {
-		ew.printf("\nmodel: %s/op(N) = baseline + entry + N x per-filter, for N >= 1 (least squares over children, drift term included)\n", u.name)
+		per := u.name + "/op"
+		if fig {
+			per = "time per op" // each figure carries its unit
+		}
+		ew.printf("\nmodel: %s(N) = baseline + entry + N x per-filter, for N >= 1 (least squares over children, drift term included)\n", per)
 		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 		placed := d.Config.Placement == "random"
+		un := " " + u.name
+		if fig {
+			un = ""
+		}
 		if placed {
-			fmt.Fprintf(tw, "variant\tper-filter %s\t%.0f%% CI\tplacement ±%s\tentry %s\t%.0f%% CI\tR²\t\n", u.name, pct, u.name, u.name, pct)
+			fmt.Fprintf(tw, "variant\tper-filter%s\t%.0f%% CI\tplacement ±%s\tentry%s\t%.0f%% CI\tR²\t\n", un, pct, strings.TrimSpace(un), un, pct)
 		} else {
-			fmt.Fprintf(tw, "variant\tper-filter %s\t%.0f%% CI\tentry %s\t%.0f%% CI\tR²\t\n", u.name, pct, u.name, pct)
+			fmt.Fprintf(tw, "variant\tper-filter%s\t%.0f%% CI\tentry%s\t%.0f%% CI\tR²\t\n", un, pct, un, pct)
 		}
 		for _, f := range d.Fits {
 			pl := ""
 			if placed {
 				pl = fmt.Sprintf("%.2f\t", u.v(f.PlacementSDNs))
+				if fig {
+					pl = figure(f.PlacementSDNs) + "\t"
+				}
+			}
+			if fig {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\t%s\t%.3f\t\n", vname(f.Variant, f.Loader), figure(f.PerFilterNs), ci(2, f.PerFilterCILowNs, f.PerFilterCIHighNs, false),
+					pl, figure(f.EntryNs), ci(2, f.EntryCILowNs, f.EntryCIHighNs, false), num(f.R2))
+				continue
 			}
 			fmt.Fprintf(tw, "%s\t%.2f\t[%.2f, %.2f]\t%s%.1f\t[%.1f, %.1f]\t%.3f\t\n", vname(f.Variant, f.Loader), u.v(f.PerFilterNs), u.v(f.PerFilterCILowNs), u.v(f.PerFilterCIHighNs),
 				pl, u.v(f.EntryNs), u.v(f.EntryCILowNs), u.v(f.EntryCIHighNs), num(f.R2))
@@ -166,8 +212,15 @@ func WriteTable(w io.Writer, d *Document) error {
 	}
 	commandText(ew, d)
 	if d.Setup != nil {
-		ew.printf("\nsetup: one seccomp(2) call %.1f µs (%.0f%% CI [%.1f, %.1f]); installing %d filters %.1f µs\n",
-			num(d.Setup.PerFilterNs/1e3), pct, num(d.Setup.PerFilterCILowNs/1e3), num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, num(d.Setup.StackNs/1e3))
+		one := figureGroup(false, false, d.Setup.PerFilterNs, d.Setup.PerFilterCILowNs, d.Setup.PerFilterCIHiNs)
+		_, unit := unitOf(max(math.Abs(d.Setup.PerFilterNs), math.Abs(d.Setup.PerFilterCILowNs), math.Abs(d.Setup.PerFilterCIHiNs)))
+		ew.printf("\nsetup: one seccomp(2) call %s %s (%.0f%% CI [%s, %s]); installing %d filters %s",
+			one(d.Setup.PerFilterNs), unit, pct, one(d.Setup.PerFilterCILowNs), one(d.Setup.PerFilterCIHiNs), d.Setup.StackFilter, figure(d.Setup.StackNs))
+		if d.CommandWorkload != nil {
+			// Two figures for one stack: say why they differ.
+			ew.printf(" (mean over the measuring children, each installing it once; the command line's install is each command process's own, median over runs)")
+		}
+		ew.printf("\n")
 	}
 	if line := jitLine(d); line != "" {
 		ew.printf("%s\n", line)
@@ -178,6 +231,13 @@ func WriteTable(w io.Writer, d *Document) error {
 		}
 	}
 	for _, dr := range d.Drift {
+		if fig {
+			g := figureGroup(true, false, dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh)
+			_, unit := unitOf(max(math.Abs(dr.SlopeNsPerChild), math.Abs(dr.SlopeCILow), math.Abs(dr.SlopeCIHigh)))
+			ew.printf("drift of the 0-filter baseline (%s): %s %s/op per child run (CI [%s, %s]), %s/op %s; corrected for in the fit\n",
+				dr.Variant, g(dr.SlopeNsPerChild), unit, g(dr.SlopeCILow), g(dr.SlopeCIHigh), signedFigure(dr.OverRunNs), driftSpan(d, dr.Variant))
+			continue
+		}
 		ew.printf("drift of the 0-filter baseline (%s): %+.3f %s/op per child run (CI [%+.3f, %+.3f]), %+.1f %s/op %s; corrected for in the fit\n",
 			dr.Variant, u.v(dr.SlopeNsPerChild), u.name, u.v(dr.SlopeCILow), u.v(dr.SlopeCIHigh), u.v(dr.OverRunNs), u.name, driftSpan(d, dr.Variant))
 	}
