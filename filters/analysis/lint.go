@@ -369,25 +369,12 @@ func (l *linter) x32Unhandled() {
 			return
 		}
 	}
-	deniesSome := false
-	for _, n := range l.native.SortedNumbers() {
-		if !allowed(l.verdict(l.native.Data(n)).Action) {
-			deniesSome = true
-			break
-		}
-	}
 	d := filters.SeccompData{Nr: lintUnknownX32Nr, Arch: filters.AuditArchX86_64}
 	r := l.verdict(d)
-	if !deniesSome || !allowed(r.Action) {
+	if !l.deniesSome(l.native) || !allowed(r.Action) {
 		return
 	}
-	deniesX32 := false
-	for _, n := range filters.ArchX32.SortedNumbers() {
-		if !allowed(l.verdict(filters.ArchX32.Data(n)).Action) {
-			deniesX32 = true
-			break
-		}
-	}
+	deniesX32 := l.deniesSome(filters.ArchX32)
 	unknownNative := l.verdict(filters.SeccompData{Nr: lintUnknownX32Nr &^ filters.X32SyscallBit, Arch: filters.AuditArchX86_64})
 	switch {
 	case !deniesX32:
@@ -399,6 +386,17 @@ func (l *linter) x32Unhandled() {
 			Message: fmt.Sprintf("x32 syscall numbers no table names fall through to %s, while unknown x86_64 numbers get %s", filters.RetText(r.Ret), filters.RetText(unknownNative.Ret)),
 			Hint:    "give the x32 part of the filter the same default action as the x86_64 part"})
 	}
+}
+
+// deniesSome reports whether the stack denies (all arguments 0) some
+// syscall of a's table.
+func (l *linter) deniesSome(a *filters.Arch) bool {
+	for _, n := range a.SortedNumbers() {
+		if !allowed(l.verdict(a.Data(n)).Action) {
+			return true
+		}
+	}
+	return false
 }
 
 // plural returns "1 syscall" or "2 syscalls".

@@ -159,7 +159,18 @@ type Action struct {
 // only. A Beats YAML policy's first key is default_action or seccomp, no
 // syscall.
 func Detect(data []byte) bool {
-	sawInclude := false
+	name, f, sawDirective, ok := firstRule(data)
+	if !ok {
+		return sawDirective
+	}
+	return anySyscall(name) && filterStart(f)
+}
+
+// firstRule returns the syscall name and filter of data's first line that
+// is not blank, a comment or an @include/@frequency/@denylist directive,
+// whether such directives came before it, and false when there is no
+// "name: filter" line first (or none at all).
+func firstRule(data []byte) (name, filter string, sawDirective, ok bool) {
 	for _, line := range strings.Split(string(data[:min(len(data), 64<<10)]), "\n") {
 		t := strings.TrimSpace(line)
 		if i := strings.IndexByte(t, '#'); i >= 0 {
@@ -169,23 +180,20 @@ func Detect(data []byte) bool {
 			continue
 		}
 		if strings.HasPrefix(t, "@include ") || strings.HasPrefix(t, "@frequency ") || t == "@denylist" {
-			sawInclude = true
+			sawDirective = true
 			continue
 		}
-		name, filter, ok := strings.Cut(t, ":")
-		if !ok {
-			return false
-		}
-		if !anySyscall(strings.TrimSpace(name)) {
-			return false
-		}
-		f := strings.TrimSpace(filter)
-		if f == "1" || strings.HasPrefix(f, "return ") || actionWords[f] != "" {
-			return true
-		}
-		return len(f) > 3 && strings.HasPrefix(f, "arg") && f[3] >= '0' && f[3] <= '5'
+		name, filter, ok = strings.Cut(t, ":")
+		return strings.TrimSpace(name), strings.TrimSpace(filter), sawDirective, ok
 	}
-	return sawInclude
+	return "", "", sawDirective, false
+}
+
+// filterStart reports whether f starts as a minijail filter does: "1",
+// "return", an action word or "arg" and a digit.
+func filterStart(f string) bool {
+	return f == "1" || strings.HasPrefix(f, "return ") || actionWords[f] != "" ||
+		len(f) > 3 && strings.HasPrefix(f, "arg") && f[3] >= '0' && f[3] <= '5'
 }
 
 // abis are the ABIs minijail policies are written for.
@@ -208,27 +216,12 @@ func anySyscall(name string) bool {
 // gets minijail's own error (unknown syscall, did you mean), not another
 // format's.
 func NearMiss(data []byte) bool {
-	for _, line := range strings.Split(string(data[:min(len(data), 64<<10)]), "\n") {
-		t := strings.TrimSpace(line)
-		if i := strings.IndexByte(t, '#'); i >= 0 {
-			t = strings.TrimSpace(t[:i])
-		}
-		if t == "" {
-			continue
-		}
-		if strings.HasPrefix(t, "@") {
-			return false
-		}
-		name, filter, ok := strings.Cut(t, ":")
-		name, f := strings.TrimSpace(name), strings.TrimSpace(filter)
-		if !ok || name == "" || strings.ToLower(name) != name || strings.ContainsAny(name, " \t\"'") ||
-			len(suggest.Closest(name, filters.ArchX86_64.Names, 1)) == 0 {
-			return false
-		}
-		return f == "1" || strings.HasPrefix(f, "return ") || actionWords[f] != "" ||
-			len(f) > 3 && strings.HasPrefix(f, "arg") && f[3] >= '0' && f[3] <= '5'
+	name, f, sawDirective, ok := firstRule(data)
+	if !ok || sawDirective || name == "" || strings.ToLower(name) != name || strings.ContainsAny(name, " \t\"'") ||
+		len(suggest.Closest(name, filters.ArchX86_64.Names, 1)) == 0 {
+		return false
 	}
-	return false
+	return filterStart(f)
 }
 
 // ABIFromName returns the ABI an AOSP or ChromeOS policy file name names
