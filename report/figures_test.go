@@ -40,3 +40,20 @@ func TestCommandFiguresKeepDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyABIInOutputs: a run of an i386 policy says so in the table
+// and the Markdown.
+func TestPolicyABIInOutputs(t *testing.T) {
+	d := fixtureDoc(t, 0)
+	d.Config.Policies[0].ABIs = []string{"i386"}
+	var tab, md bytes.Buffer
+	if err := WriteTable(&tab, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&md, d); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tab.String(), "instructions, for i386)") || !strings.Contains(md.String(), "(for i386)") {
+		t.Errorf("the ABI is missing:\n%s\n%s", tab.String(), md.String())
+	}
+}

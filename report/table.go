@@ -54,7 +54,11 @@ func WriteTable(w io.Writer, d *Document) error {
 	}
 	var pol []string
 	for _, p := range d.Config.Policies {
-		pol = append(pol, fmt.Sprintf("%s (%d instructions)", p.Path, p.Instructions))
+		abi := ""
+		if len(p.ABIs) > 0 {
+			abi = ", for " + strings.Join(p.ABIs, ", ")
+		}
+		pol = append(pol, fmt.Sprintf("%s (%d instructions%s)", p.Path, p.Instructions, abi))
 	}
 	ew.printf("seccompbench %s: %s\n", d.Tool.Version, strings.Join(pol, ", "))
 	for _, p := range d.Config.Policies {
