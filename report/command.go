@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -96,9 +95,11 @@ func commandText(ew *errWriter, d *Document) {
 		ew.printf("  %d timed runs flagged as outliers within their child (modified z-score > 3.5; kept in every estimate)\n", c.OutlierRuns)
 	}
 	for _, s := range c.Splits {
-		ew.printf("  %s, %d filters: install %s [%s, %s] once per process, running %s [%s, %s] per run, CPU %s per run: ",
-			s.Variant, s.Filters, durationText(s.InstallNs), durationText(s.InstallCILowNs), durationText(s.InstallCIHighNs),
-			signed(s.RunningNs), signed(s.RunningCILowNs), signed(s.RunningCIHighNs), signed(s.CPUAddedNs))
+		in := figureGroup(false, true, s.InstallNs, s.InstallCILowNs, s.InstallCIHighNs)
+		run := figureGroup(true, true, s.RunningNs, s.RunningCILowNs, s.RunningCIHighNs)
+		ew.printf("  %s, %d filters: install %s [%s, %s] once per process (seccomp(2) in each command process, median), running %s [%s, %s] per run, CPU %s per run: ",
+			s.Variant, s.Filters, in(s.InstallNs), in(s.InstallCILowNs), in(s.InstallCIHighNs),
+			run(s.RunningNs), run(s.RunningCILowNs), run(s.RunningCIHighNs), signed(s.CPUAddedNs))
 		ew.printf("%s, install %.0f%% of the total\n", dominanceText(s.Dominant, s.Clear), 100*s.InstallShare)
 	}
 }
@@ -118,31 +119,12 @@ func dominanceText(dominant string, clear bool) string {
 	return "neither dominates by these intervals, which overlap (the running cost's centre is the larger)"
 }
 
-// durationText formats ns with a unit that keeps 3-4 significant digits: "812
-// ns", "12.3 µs", "150.2 ms", "2.041 s". Negative values keep their sign.
-func durationText(ns float64) string {
-	a := ns
-	if a < 0 {
-		a = -a
-	}
-	switch {
-	case a >= 1e9:
-		return fmt.Sprintf("%.3f s", ns/1e9)
-	case a >= 1e6:
-		return fmt.Sprintf("%.1f ms", ns/1e6)
-	case a >= 1e3:
-		return fmt.Sprintf("%.1f µs", ns/1e3)
-	}
-	return fmt.Sprintf("%.0f ns", ns)
-}
+// durationText formats ns in its own unit with 3 significant digits
+// (figure): "812 ns", "12.3 µs", "150 ms", "2.04 s".
+func durationText(ns float64) string { return figure(ns) }
 
 // signed is durationText with an explicit sign.
-func signed(ns float64) string {
-	if ns >= 0 {
-		return "+" + durationText(ns)
-	}
-	return durationText(ns)
-}
+func signed(ns float64) string { return signedFigure(ns) }
 
 // shellWords renders argv for people, quoting words with blanks or quotes.
 func shellWords(argv []string) string {

@@ -199,7 +199,11 @@ func mdConfiguration(ew *errWriter, d *Document) {
 	ew.printf("## Configuration\n\n")
 	ew.printf("| policy (installed in this order, cycling) | instructions | sha256 |\n|---|--:|---|\n")
 	for _, p := range d.Config.Policies {
-		ew.printf("| %s | %d | `%s` |\n", mdEscape(p.Path), p.Instructions, shortHash(p.SHA256))
+		path := p.Path
+		if len(p.ABIs) > 0 {
+			path += " (for " + strings.Join(p.ABIs, ", ") + ")"
+		}
+		ew.printf("| %s | %d | `%s` |\n", mdEscape(path), p.Instructions, shortHash(p.SHA256))
 	}
 	ew.printf("\n")
 	ew.printf("- filter counts: %s\n", joinInts(d.Config.FilterCounts, ", "))
