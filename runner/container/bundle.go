@@ -23,12 +23,6 @@ import (
 // has no linux.seccomp: its filtered cells would measure no filter.
 var ErrNoSeccomp = errors.New("config.json has no linux.seccomp")
 
-// DefaultCaps is the capability set NewConfig gives the container process
-// as bounding, effective and permitted set: the default of `runc spec`
-// (runc libcontainer/specconv/example.go: Example), which crun's `crun
-// spec` shares.
-var DefaultCaps = []string{"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE"}
-
 // ociVersion is the ociVersion NewConfig writes: crun 1.8.1 refuses any
 // but 1.0.x ("unknown version specified"), and nothing here needs a later
 // one.
@@ -36,11 +30,12 @@ const ociVersion = "1.0.2"
 
 // NewConfig returns the config.json of a bundle that runs argv in rootfs
 // (an absolute directory) under seccomp sc (nil: none): no_new_privs set,
-// DefaultCaps only, its own PID, IPC, UTS, mount and network namespaces,
+// caps as bounding, effective and permitted set (the set sc was resolved
+// against, so that the runtime's filter is the one modelled), its own PID, IPC, UTS, mount and network namespaces,
 // /proc and a tmpfs /dev mounted, the root file system read-only, user
 // and group 0, PATH the usual one.
-func NewConfig(rootfs string, argv []string, sc *specs.LinuxSeccomp) *specs.Spec {
-	caps := slices.Clone(DefaultCaps)
+func NewConfig(rootfs string, argv, caps []string, sc *specs.LinuxSeccomp) *specs.Spec {
+	caps = slices.Clone(caps)
 	return &specs.Spec{
 		Version: ociVersion,
 		Root:    &specs.Root{Path: rootfs, Readonly: true},
