@@ -82,6 +82,11 @@ type EstimateCommand struct {
 	InstallShare  float64 `json:"install_share"`
 	Dominant      string  `json:"dominant"`
 	DominantClear bool    `json:"dominant_clear"`
+	// Container, when not nil (estimate --command --bundle/--rootfs),
+	// says the command was measured in containers the runtime started,
+	// under the filter it installed itself; InstallNs is then not
+	// visible (0).
+	Container *ContainerRuntime `json:"container,omitempty"`
 }
 
 // Finite returns a copy of c with NaN and infinities replaced by 0 so that
@@ -107,6 +112,9 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
 	}
 	fmt.Fprintf(w, "\nmeasured: %s under 0 and %d filters (%s), %d blocks of fresh children, %d timed runs each; per run, execve to reaping\n",
 		shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild)
+	if ct := c.Container; ct != nil {
+		fmt.Fprintf(w, "  in %s containers (%s): %s; a run is fork of %s to its reaping\n", ct.Runtime, firstLine(ct.Version), containerText(ct), ct.Runtime)
+	}
 	fmt.Fprintf(w, "  baseline run     %s\n", durationText(c.BaselineRunNs))
 	fmt.Fprintf(w, "  predicted added  %s [%s, %s]   (calibration only: [%s, %s])\n", signed(c.PredictedAddedNs),
 		signed(c.PredictedCILowNs), signed(c.PredictedCIHighNs), signed(c.CalibrationCILowNs), signed(c.CalibrationCIHighNs))

@@ -43,7 +43,7 @@ type Flags struct {
 	// "--".
 	Command command.Spec
 	// Container holds the runtime path's flags (--bundle, --rootfs).
-	Container ContainerFlags
+	Container cmdutil.ContainerFlags
 	Out       output.Flags
 }
 
@@ -83,7 +83,7 @@ func AddFlags(fs *pflag.FlagSet, j *Job, fl *Flags) {
 	fs.StringVar(&j.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (counts default to 0, each directive's prefix and the full stack)")
 	fs.StringVar(&j.SystemdDirectives, "systemd", "", "like --systemd-unit, from directive text, e.g. 'SystemCallFilter=@system-service'")
 	fs.StringVar(&fl.Compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (as runc and systemd install them; needs a -tags libseccomp build)")
-	addContainerFlags(fs, &fl.Container)
+	cmdutil.AddContainerFlags(fs, &fl.Container)
 	cmdutil.AddLoadFlags(fs, &fl.Load)
 }
 
