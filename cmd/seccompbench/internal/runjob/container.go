@@ -24,6 +24,8 @@ func (j *Job) parseContainer(fl *Flags, policies []string, changed func(string) 
 				return cmdutil.FlagErrorf("--%s: not with --bundle or --rootfs (the runtime loads its own filter)", f)
 			}
 		}
+		// The runtime's filter is what it compiles: one cache state, and
+		// no pad (Job.placement).
 		j.Cache = "on"
 		if !changed("filters") {
 			j.Counts = []int{0, 1}
