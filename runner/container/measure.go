@@ -34,6 +34,10 @@ type Spec struct {
 	// Profile names the seccomp profile for the report, e.g.
 	// "docker-default".
 	Profile string
+	// NoPivot passes --no-pivot to `RUNTIME run` (runc and crun): the
+	// root file system is entered with chroot(2) instead of
+	// pivot_root(2), which fails when it lives on the initramfs.
+	NoPivot bool
 }
 
 // Check returns an error for a spec without a runtime or with neither
@@ -61,8 +65,9 @@ type Prepared struct {
 	// Profile is Spec.Profile.
 	Profile string
 
-	dir string // holds Bundles
-	seq int    // container IDs made
+	dir     string // holds Bundles
+	seq     int    // container IDs made
+	noPivot bool   // Spec.NoPivot
 }
 
 // Prepare resolves s's runtime, reads its version and writes the two
@@ -101,7 +106,7 @@ func Prepare(ctx context.Context, s Spec, argv []string, tmp string) (*Prepared,
 		return nil, err
 	}
 	return &Prepared{Path: path, Name: filepath.Base(path), Version: first, VersionText: text,
-		Bundles: b, Profile: s.Profile, dir: dir}, nil
+		Bundles: b, Profile: s.Profile, dir: dir, noPivot: s.NoPivot}, nil
 }
 
 // Close removes the bundles Prepare wrote (not the root file system).
@@ -188,7 +193,11 @@ func (p *Prepared) Measure(ctx context.Context, req Request) (result.Sample, err
 func (p *Prepared) run(ctx context.Context, bundle string, show bool) (wallNs, cpuNs float64, f *result.CommandError, err error) {
 	p.seq++
 	id := fmt.Sprintf("seccompbench-%d-%d", os.Getpid(), p.seq)
-	cmd := exec.CommandContext(ctx, p.Path, "run", "--bundle", bundle, id)
+	args := []string{"run", "--bundle", bundle, id}
+	if p.noPivot {
+		args = []string{"run", "--no-pivot", "--bundle", bundle, id}
+	}
+	cmd := exec.CommandContext(ctx, p.Path, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if show {
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr

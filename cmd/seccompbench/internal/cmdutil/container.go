@@ -25,12 +25,15 @@ type ContainerFlags struct {
 	// RuntimeBin is --runtime-bin: the runtime's binary, overriding the
 	// one --runtime names.
 	RuntimeBin string
+	// NoPivot is --no-pivot (container.Spec.NoPivot).
+	NoPivot bool
 }
 
 // AddContainerFlags adds --bundle, --rootfs and --runtime-bin to fs.
 func AddContainerFlags(fs *pflag.FlagSet, cf *ContainerFlags) {
 	fs.StringVar(&cf.Bundle, "bundle", "", "command workload: run every run of the command in a container of the OCI bundle `DIR` (its config.json's process.args become the command; 0-filter cells run it without linux.seccomp), started by --runtime (runc or crun)")
 	fs.StringVar(&cf.Rootfs, "rootfs", "", "command workload: like --bundle, with config.json written from the OCI profile POLICY and root file system `DIR` (no_new_privs, the --caps set, read-only root)")
+	fs.BoolVar(&cf.NoPivot, "no-pivot", false, "with --bundle or --rootfs: pass --no-pivot to `RUNTIME run` (a root file system on an initramfs, where pivot_root(2) fails)")
 	fs.StringVar(&cf.RuntimeBin, "runtime-bin", "", "with --bundle or --rootfs: the runtime's binary `PATH` (default: runc for --runtime runc and runc-1.1, crun for crun, from PATH)")
 }
 
@@ -43,8 +46,8 @@ func (cf *ContainerFlags) Set() bool { return cf.Bundle != "" || cf.Rootfs != ""
 // *FlagError naming the flag.
 func (cf *ContainerFlags) Spec(policies, argv []string, o oci.Options) (*container.Spec, error) {
 	if !cf.Set() {
-		if cf.RuntimeBin != "" {
-			return nil, FlagErrorf("--runtime-bin: needs --bundle or --rootfs")
+		if cf.RuntimeBin != "" || cf.NoPivot {
+			return nil, FlagErrorf("--runtime-bin and --no-pivot: need --bundle or --rootfs")
 		}
 		return nil, nil
 	}
@@ -57,7 +60,7 @@ func (cf *ContainerFlags) Spec(policies, argv []string, o oci.Options) (*contain
 	if len(policies) != 1 {
 		return nil, FlagErrorf("--bundle, --rootfs: give exactly one POLICY, the OCI profile the container runs under, e.g. docker-default")
 	}
-	ct := &container.Spec{Runtime: cf.RuntimeBin, Bundle: cf.Bundle, Profile: policies[0]}
+	ct := &container.Spec{Runtime: cf.RuntimeBin, Bundle: cf.Bundle, Profile: policies[0], NoPivot: cf.NoPivot}
 	if ct.Runtime == "" {
 		ct.Runtime = runtimeBinary(o.Runtime)
 	}
