@@ -161,7 +161,7 @@ func addRuntimeBundles(ctx context.Context, fs *initramfs, root, initBin string)
 			return fmt.Errorf("%w (install it: apt-get install runc crun)", err)
 		}
 	}
-	return nil
+	return addInContainer(ctx, fs, rootfs)
 }
 
 // copyWithLibs copies bin and its shared libraries (ldd) to the same
@@ -317,7 +317,7 @@ func runRuntimes(ctx context.Context, o *options, stderr io.Writer) ([]row, erro
 		plan := protocol.Plan{Steps: []protocol.Step{{
 			Name: "runtimes", Path: "/vmtest/init", Args: append([]string{"runtimes-check"}, args...),
 			TimeoutSeconds: int((o.timeout - time.Minute).Seconds()),
-		}, {
+		}, inContainerStep(4 * 60), {
 			Name: "image", Path: "/vmtest/init", Args: []string{"image-run", "/usr/bin/crun", "/vmtest/image", imageNode},
 			TimeoutSeconds: int((o.timeout - time.Minute).Seconds()),
 		}}}
