@@ -5,7 +5,8 @@
 // privilege when it loads it and the no_new_privs state config.json asks
 // for. A cell with 0 filters runs the same bundle without linux.seccomp,
 // so the container's start-up cost is in both and the difference is the
-// filter's. See docs/methodology.md, "Measuring inside a container".
+// filter's. See docs/methodology.md, section 14, "Measuring inside a
+// container".
 package container
 
 import (
