@@ -138,7 +138,7 @@ func containerText(ct *ContainerRuntime) string {
 	if ct.Bundle != "" {
 		src = "bundle " + ct.Bundle
 	}
-	return fmt.Sprintf("profile %s (%s); the 1-filter cells run under the filter %s compiles and installs itself, with its own loader privilege and no_new_privs, the 0-filter cells the same bundle without linux.seccomp", ct.Profile, src, ct.Runtime)
+	return fmt.Sprintf("profile %s (%s); the 1-filter cells run under the filter %s compiles and installs itself, with its own loader privilege and no_new_privs, the 0-filter cells the same bundle without linux.seccomp, so the added time includes %s compiling the profile", ct.Profile, src, ct.Runtime, ct.Runtime)
 }
 
 // firstLine is s up to its first newline.
