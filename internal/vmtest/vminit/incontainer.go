@@ -54,12 +54,7 @@ func inContainer(args []string) int {
 		}
 		return nil
 	}()
-	if err != nil {
-		fmt.Printf("--- FAIL: %s (%.2fs)\n    %v\n", test, time.Since(t0).Seconds(), err)
-		return 1
-	}
-	fmt.Printf("--- PASS: %s (%.2fs)\n", test, time.Since(t0).Seconds())
-	return 0
+	return testResult(test, t0, err)
 }
 
 // added is a run's added time at one filter, in ns, with its interval.
