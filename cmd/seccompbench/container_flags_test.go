@@ -32,7 +32,6 @@ func TestRunContainerFlags(t *testing.T) {
 		{name: "cache defeat", args: append([]string{"docker-default", "--bundle", "/b", "--cache", "defeat"}, cmdArgs...), wantErr: true},
 		{name: "loader", args: append([]string{"docker-default", "--bundle", "/b", "--loader", "privileged"}, cmdArgs...), wantErr: true},
 		{name: "prepare", args: append([]string{"docker-default", "--bundle", "/b", "--prepare", "sync"}, cmdArgs...), wantErr: true},
-		{name: "rootfs not a directory", args: append([]string{"docker-default", "--rootfs", "/nonexistent/rootfs"}, cmdArgs...), wantErr: true},
 		{name: "runtime-bin alone", args: append([]string{"docker-default", "--runtime-bin", "/opt/runc"}, cmdArgs...), wantErr: true},
 	}
 	for _, tt := range tests {

@@ -154,6 +154,9 @@ func TestMeasureFakeRuntime(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
+	if _, err := Prepare(context.Background(), Spec{Runtime: rt, Config: NewConfig("/nonexistent/rootfs", nil, nil, testSeccomp())}, []string{"/x"}, t.TempDir()); err == nil || !strings.Contains(err.Error(), "/nonexistent/rootfs") {
+		t.Errorf("a missing root file system: err = %v, want one naming it", err)
+	}
 	if p.Version != "fakerun version 9.9" || !strings.Contains(p.VersionText, "spec: 1.0.2") || p.Name != "fakerun" {
 		t.Errorf("version %q (%q), name %q", p.Version, p.VersionText, p.Name)
 	}

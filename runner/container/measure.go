@@ -96,6 +96,9 @@ func Prepare(ctx context.Context, s Spec, argv []string, tmp string) (*Prepared,
 			return nil, err
 		}
 	}
+	if fi, err := os.Stat(base.Root.Path); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("container root file system %s is not a directory", base.Root.Path)
+	}
 	dir, err := os.MkdirTemp(tmp, "seccompbench-bundles-")
 	if err != nil {
 		return nil, fmt.Errorf("container bundles: %w", err)

@@ -82,7 +82,8 @@ func runtimeBinary(r oci.Runtime) string {
 	return "runc"
 }
 
-// rootfsConfig builds the config.json template of --rootfs: policy's OCI
+// rootfsConfig builds the config.json template of --rootfs (whose
+// directory container.Prepare checks when the run starts): policy's OCI
 // profile resolved as Docker resolves it (moby/profiles/seccomp
 // LoadProfile: includes and excludes on the --caps set, which is also the
 // container's capability set) as linux.seccomp, argv as process.args.
@@ -90,9 +91,6 @@ func rootfsConfig(rootfs, policy string, argv []string, o oci.Options) (*specs.S
 	abs, err := filepath.Abs(rootfs)
 	if err != nil {
 		return nil, err
-	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("%s is not a directory", rootfs)
 	}
 	var body []byte
 	if policy == oci.DockerDefaultName {
