@@ -228,6 +228,9 @@ func mdConfiguration(ew *errWriter, d *Document) {
 	}
 	if c := d.CommandWorkload; c != nil {
 		ew.printf("- command `%s`: %d timed runs per child after %d warm-up; the child's value is the median run\n", shellWords(c.Argv), c.RunsPerChild, c.WarmupRuns)
+		if ct := c.Container; ct != nil {
+			ew.printf("- in %s containers (`%s`): %s\n", ct.Runtime, firstLine(ct.Version), containerText(ct))
+		}
 	} else {
 		ew.printf("- %d loop iterations × %d timed samples per child; the child's value is the median sample\n", d.Config.Iterations, d.Config.SamplesPerChild)
 	}

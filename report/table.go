@@ -367,6 +367,8 @@ func loaderLine(d *Document) string {
 		s = "filters loaded with CAP_SYS_ADMIN (read back in each child), as a root process that keeps it"
 	case "both":
 		s = "filters loaded both without and with CAP_SYS_ADMIN (--loader both), as separate variants; capabilities read back in each child"
+	case "runtime":
+		s = "the filter loaded by the container runtime itself (--bundle, --rootfs), with the privileges and no_new_privs it gives the container"
 	default:
 		return ""
 	}
