@@ -55,6 +55,7 @@ func TestImports(t *testing.T) {
 		"filters/formats":              {"filters/analysis"},
 		"filters/analysis":             append([]string{"filters/formats", "filters/scmp"}, formatPackages...),
 		"filters/internal/suggest":     append([]string{"filters/formats", "filters/analysis", "filters/scmp"}, formatPackages...),
+		"filters/internal/srcpos":      append([]string{"filters/formats", "filters/analysis", "filters/scmp"}, formatPackages...),
 		"filters/internal/filterstest": append([]string{"filters/formats", "filters/analysis", "filters/scmp"}, formatPackages...),
 		"filters/internal/lsdiff":      append([]string{"filters/formats", "filters/analysis"}, formatPackages...),
 		"filters/internal/sym":         append([]string{"filters/formats", "filters/analysis", "filters/scmp", "filters/equiv", "filters/optimize"}, formatPackages...),

@@ -28,8 +28,28 @@ type CommandCost struct {
 	// reaping), BaselineCPUNs its median user+sys CPU time.
 	BaselineRunNs float64 `json:"baseline_run_ns"`
 	BaselineCPUNs float64 `json:"baseline_cpu_ns"`
-	// Splits holds one entry per variant, at the deepest count.
+	// Splits holds one entry per variant, at the deepest count (none on
+	// the runtime path: the runtime's seccomp(2) time is not visible).
 	Splits []CommandSplit `json:"splits"`
+	// Container, when not nil, says that every run was a container an
+	// OCI runtime started (run --bundle or --rootfs): the stack, the
+	// privilege it was loaded with and no_new_privs were the runtime's.
+	Container *ContainerRuntime `json:"container,omitempty"`
+}
+
+// ContainerRuntime names the runtime of the command workload's runtime
+// path.
+type ContainerRuntime struct {
+	// Runtime is the runtime's binary name ("runc", "crun"), Path where it
+	// was found.
+	Runtime string `json:"runtime"`
+	Path    string `json:"path"`
+	// Version is the output of `RUNTIME --version`.
+	Version string `json:"version"`
+	// Profile names the seccomp profile of the bundle's linux.seccomp.
+	Profile string `json:"profile"`
+	// Bundle is the --bundle directory, "" when written from --rootfs.
+	Bundle string `json:"bundle,omitempty"`
 }
 
 // CommandSplit separates the two costs of the stack at one cell.
@@ -68,6 +88,10 @@ func (c *CommandCost) copyFinite() *CommandCost {
 	c = &cc
 	c.Argv = append([]string(nil), c.Argv...)
 	c.Splits = append([]CommandSplit(nil), c.Splits...)
+	if c.Container != nil {
+		ct := *c.Container
+		c.Container = &ct
+	}
 	c.BaselineRunNs, c.BaselineCPUNs = finite(c.BaselineRunNs), finite(c.BaselineCPUNs)
 	for i := range c.Splits {
 		s := &c.Splits[i]
@@ -88,7 +112,12 @@ func commandText(ew *errWriter, d *Document) {
 	if c.Prepare != "" {
 		ew.printf(", --prepare %q before each", c.Prepare)
 	}
-	ew.printf("\n  ns/op = one run, from execve to reaping: baseline %s (CPU user+sys %s)\n", durationText(c.BaselineRunNs), durationText(c.BaselineCPUNs))
+	if ct := c.Container; ct != nil {
+		ew.printf("\n  in %s containers (%s): %s", ct.Runtime, firstLine(ct.Version), containerText(ct))
+		ew.printf("\n  ns/op = one run, from fork of %s to its reaping, the container's start included: baseline %s (CPU user+sys %s)\n", ct.Runtime, durationText(c.BaselineRunNs), durationText(c.BaselineCPUNs))
+	} else {
+		ew.printf("\n  ns/op = one run, from execve to reaping: baseline %s (CPU user+sys %s)\n", durationText(c.BaselineRunNs), durationText(c.BaselineCPUNs))
+	}
 	if c.FailedRuns > 0 {
 		ew.printf("  %d timed runs did not exit 0 (kept: --ignore-failure)\n", c.FailedRuns)
 	}
@@ -96,11 +125,28 @@ func commandText(ew *errWriter, d *Document) {
 		ew.printf("  %d timed runs flagged as outliers within their child (modified z-score > 3.5; kept in every estimate)\n", c.OutlierRuns)
 	}
 	for _, s := range c.Splits {
-		ew.printf("  %s, %d filters: install %s [%s, %s] once per process, running %s [%s, %s] per run, CPU %s per run: ",
-			s.Variant, s.Filters, durationText(s.InstallNs), durationText(s.InstallCILowNs), durationText(s.InstallCIHighNs),
-			signed(s.RunningNs), signed(s.RunningCILowNs), signed(s.RunningCIHighNs), signed(s.CPUAddedNs))
+		in := figureGroup(false, true, s.InstallNs, s.InstallCILowNs, s.InstallCIHighNs)
+		run := figureGroup(true, true, s.RunningNs, s.RunningCILowNs, s.RunningCIHighNs)
+		ew.printf("  %s, %d filters: install %s [%s, %s] once per process (seccomp(2) in each command process, median), running %s [%s, %s] per run, CPU %s per run: ",
+			s.Variant, s.Filters, in(s.InstallNs), in(s.InstallCILowNs), in(s.InstallCIHighNs),
+			run(s.RunningNs), run(s.RunningCILowNs), run(s.RunningCIHighNs), signed(s.CPUAddedNs))
 		ew.printf("%s, install %.0f%% of the total\n", dominanceText(s.Dominant, s.Clear), 100*s.InstallShare)
 	}
+}
+
+// containerText says where the runtime path's stack came from.
+func containerText(ct *ContainerRuntime) string {
+	src := "config.json written from the policy"
+	if ct.Bundle != "" {
+		src = "bundle " + ct.Bundle
+	}
+	return fmt.Sprintf("profile %s (%s); the 1-filter cells run under the filter %s compiles and installs itself, with its own loader privilege and no_new_privs, the 0-filter cells the same bundle without linux.seccomp, so the added time includes %s compiling the profile", ct.Profile, src, ct.Runtime, ct.Runtime)
+}
+
+// firstLine is s up to its first newline.
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
 }
 
 // dominanceText says which of install and running cost dominates, only
@@ -118,31 +164,12 @@ func dominanceText(dominant string, clear bool) string {
 	return "neither dominates by these intervals, which overlap (the running cost's centre is the larger)"
 }
 
-// durationText formats ns with a unit that keeps 3-4 significant digits: "812
-// ns", "12.3 µs", "150.2 ms", "2.041 s". Negative values keep their sign.
-func durationText(ns float64) string {
-	a := ns
-	if a < 0 {
-		a = -a
-	}
-	switch {
-	case a >= 1e9:
-		return fmt.Sprintf("%.3f s", ns/1e9)
-	case a >= 1e6:
-		return fmt.Sprintf("%.1f ms", ns/1e6)
-	case a >= 1e3:
-		return fmt.Sprintf("%.1f µs", ns/1e3)
-	}
-	return fmt.Sprintf("%.0f ns", ns)
-}
+// durationText formats ns in its own unit with 3 significant digits
+// (figure): "812 ns", "12.3 µs", "150 ms", "2.04 s".
+func durationText(ns float64) string { return figure(ns) }
 
 // signed is durationText with an explicit sign.
-func signed(ns float64) string {
-	if ns >= 0 {
-		return "+" + durationText(ns)
-	}
-	return durationText(ns)
-}
+func signed(ns float64) string { return signedFigure(ns) }
 
 // shellWords renders argv for people, quoting words with blanks or quotes.
 func shellWords(argv []string) string {

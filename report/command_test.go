@@ -20,11 +20,11 @@ func TestCommandText(t *testing.T) {
 	commandText(&errWriter{w: &b}, d)
 	for _, want := range []string{
 		"command: find /usr/share -name 'x y'; 3 timed runs per child after 1 warm-up",
-		"baseline 150.2 ms (CPU user+sys 148.0 ms)",
+		"baseline 150 ms (CPU user+sys 148 ms)",
 		"1 timed runs did not exit 0 (kept: --ignore-failure)",
 		"2 timed runs flagged as outliers within their child",
-		"defeat, 16 filters: install 1.2 ms [1.1 ms, 1.3 ms] once per process, running +50.0 ms [+36.0 ms, +64.0 ms] per run, CPU +49.0 ms per run: the running cost dominates (a long-running process), install 2% of the total",
-		"on, 16 filters: install 1.2 ms [1.1 ms, 1.3 ms] once per process, running +500.0 µs [-200.0 µs, +1.4 ms] per run, CPU -1.5 µs per run: neither dominates by these intervals, which overlap (the install's centre is the larger), install 71% of the total",
+		"defeat, 16 filters: install 1.20 ms [1.10 ms, 1.30 ms] once per process (seccomp(2) in each command process, median), running +50.0 ms [+36.0 ms, +64.0 ms] per run, CPU +49.0 ms per run: the running cost dominates (a long-running process), install 2% of the total",
+		"on, 16 filters: install 1.20 ms [1.10 ms, 1.30 ms] once per process (seccomp(2) in each command process, median), running +0.50 ms [-0.20 ms, +1.40 ms] per run, CPU -1.50 µs per run: neither dominates by these intervals, which overlap (the install's centre is the larger), install 71% of the total",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())
@@ -36,7 +36,7 @@ func TestDurationText(t *testing.T) {
 	tests := []struct {
 		ns   float64
 		want string
-	}{{812, "812 ns"}, {12345, "12.3 µs"}, {150.24e6, "150.2 ms"}, {2.0414e9, "2.041 s"}, {-1500, "-1.5 µs"}}
+	}{{812, "812 ns"}, {12345, "12.3 µs"}, {150.24e6, "150 ms"}, {2.0414e9, "2.04 s"}, {-1500, "-1.50 µs"}}
 	for _, tt := range tests {
 		if got := durationText(tt.ns); got != tt.want {
 			t.Errorf("durationText(%v) = %q, want %q", tt.ns, got, tt.want)
@@ -56,7 +56,7 @@ func TestWriteEstimateCommandText(t *testing.T) {
 		"predicted added  +39.0 ms [+36.0 ms, +42.0 ms]   (calibration only: [+37.0 ms, +41.0 ms])",
 		"measured added   +50.0 ms [+36.0 ms, +64.0 ms]   (CPU user+sys +49.0 ms [+45.0 ms, +53.0 ms])",
 		"ratio            0.78 (error -22.0%): the prediction's interval does NOT cover the measurement",
-		"install          1.2 ms once per process, not in either added time: the running cost dominates (a long-running process), install 2% of the total",
+		"install          1.20 ms once per process, not in either added time: the running cost dominates (a long-running process), install 2% of the total",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())

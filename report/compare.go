@@ -81,6 +81,9 @@ type Source struct {
 	Workload    string    `json:"workload"`
 	Policies    []string  `json:"policies"`
 	Partial     bool      `json:"partial,omitempty"`
+	// ParentSeccompFilters is the number of seccomp filters the run
+	// inherited (Environment.ParentSeccompFilters; -1 unknown).
+	ParentSeccompFilters int `json:"parent_seccomp_filters"`
 }
 
 // Change is one estimated change from the base to another source, with its
@@ -157,7 +160,8 @@ func Compare(docs []NamedDocument, opt CompareOptions) (*Comparison, error) {
 			pols = append(pols, p.Path)
 		}
 		c.Sources = append(c.Sources, Source{Name: nd.Name, Created: d.Created, ToolVersion: d.Tool.Version, Kernel: d.Environment.Kernel,
-			CPUModel: d.Environment.CPUModel, Workload: d.Config.Workload, Policies: pols, Partial: d.Partial})
+			CPUModel: d.Environment.CPUModel, Workload: d.Config.Workload, Policies: pols, Partial: d.Partial,
+			ParentSeccompFilters: d.Environment.ParentSeccompFilters})
 		if d.Partial {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s is a partial result (the run was interrupted)", nd.Name))
 		}
@@ -179,6 +183,9 @@ func Compare(docs []NamedDocument, opt CompareOptions) (*Comparison, error) {
 		if be.CPUModel != oe.CPUModel {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("different CPUs: %s ran on %q, %s on %q; a change may come from the machine, not the policy", base.Name, be.CPUModel, o.Name, oe.CPUModel))
 		}
+		if w := InheritedFiltersWarning(base.Name, be.ParentSeccompFilters, o.Name, oe.ParentSeccompFilters); w != "" {
+			c.Warnings = append(c.Warnings, w)
+		}
 		if base.Doc.Config.Confidence != o.Doc.Config.Confidence {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("the results used different confidence levels (%g, %g); fit intervals are rescaled to %g", base.Doc.Config.Confidence, o.Doc.Config.Confidence, opt.Confidence))
 		}
@@ -186,6 +193,26 @@ func Compare(docs []NamedDocument, opt CompareOptions) (*Comparison, error) {
 		compareFits(c, i, base, o, opt.Confidence)
 	}
 	return c, nil
+}
+
+// InheritedFiltersWarning says, when two runs named a and b inherited
+// different numbers of seccomp filters (Environment.ParentSeccompFilters,
+// -1 unknown), that every filter count of one side ran on top of more
+// filters than the other's: the baseline (0 added filters) and the entry
+// cost differ for that reason alone (kernel/seccomp.c runs every filter
+// of the stack, inherited ones included). "" when they agree.
+func InheritedFiltersWarning(a string, na int, b string, nb int) string {
+	if na == nb {
+		return ""
+	}
+	count := func(n int) string {
+		if n < 0 {
+			return "an unknown number of"
+		}
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("different inherited seccomp filters: %s ran under %s, %s under %s (a container or service manager installed them); every filter count of one runs on top of more filters, so its baseline and entry cost move for that reason alone",
+		a, count(na), b, count(nb))
 }
 
 // sameLoader reports whether cells or fits of loaders a and b compare:

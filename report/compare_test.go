@@ -106,6 +106,8 @@ func TestCompareChecks(t *testing.T) {
 		{name: "kernel", edit: func(d *Document) { d.Environment.Kernel = "5.10.0" }, wantWarn: "different kernels"},
 		{name: "cpu", edit: func(d *Document) { d.Environment.CPUModel = "Other CPU" }, wantWarn: "different CPUs"},
 		{name: "partial", edit: func(d *Document) { d.Partial = true }, wantWarn: "partial result"},
+		{name: "inherited filters", edit: func(d *Document) { d.Environment.ParentSeccompFilters = 1 },
+			wantWarn: "different inherited seccomp filters: a.json ran under 0, b.json under 1"},
 		{name: "missing cell", edit: func(d *Document) { d.Results = d.Results[:len(d.Results)-1] }, wantWarn: "measured only in a.json"},
 	}
 	for _, tt := range tests {

@@ -44,6 +44,9 @@ type CompileDoc struct {
 	// ENOSYS stub in another architecture order, oci.LibseccompVariants);
 	// absent when there are none or the libseccomp layout is not shown.
 	RuntimeVariants []string `json:"runtime_variants,omitempty"`
+	// ABIs are the ABIs the filter is written for
+	// (filters.Program.ABIs), null when it does not check the arch.
+	ABIs []string `json:"abis"`
 }
 
 // CompileInsn is one instruction of a CompileDoc, with its disassembly.
@@ -108,7 +111,8 @@ func insnClass(op uint16) string {
 // profiles, names the compiler shown and every layout's length.
 func WriteCompileJSON(w io.Writer, p *filters.Program, comp scmp.Compiler, layouts *Layouts, jit *JITEstimate) error {
 	doc := CompileDoc{SchemaVersion: ContractVersion, Kind: KindCompile, Name: p.Name, Source: p.Source, SHA256: p.SHA256(), Instructions: p.Len(),
-		PathCost: p.EBPFLen() + filters.PathPenalty, EBPFInstructions: p.EBPFLen(), Counts: map[string]int{}, JIT: jit}
+		PathCost: p.EBPFLen() + filters.PathPenalty, EBPFInstructions: p.EBPFLen(), Counts: map[string]int{}, JIT: jit,
+		ABIs: p.ABIs()}
 	if layouts != nil {
 		doc.OCI = layouts.OCI
 		doc.RuntimeVariants = layouts.Variants
@@ -137,6 +141,9 @@ func WriteCompileText(w io.Writer, p *filters.Program, comp scmp.Compiler, layou
 		if _, err := fmt.Fprint(w, layouts.text(comp)); err != nil {
 			return fmt.Errorf("write filter: %w", err)
 		}
+	}
+	if _, err := fmt.Fprintf(w, "; abi: %s\n", ABIText(filters.Stack{p})); err != nil {
+		return fmt.Errorf("write filter: %w", err)
 	}
 	if err := filters.FormatText(w, p); err != nil {
 		return err

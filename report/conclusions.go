@@ -49,7 +49,7 @@ func inconclusiveAdvice(c stats.Conclusion, unit string, div float64, trials int
 // controlConclusion says what a control-loop comparison supports, given
 // the kernel's spec_store_bypass state ssb ("" if unknown), the run's
 // trials and confidence: a mitigation's cost only when the whole interval
-// lies above the ±ControlNoisePct band, "no mitigation slowdown" only when
+// lies above the ±stats.Margins.ControlNoisePct band, "no mitigation slowdown" only when
 // it lies within it.
 func controlConclusion(c Control, ssb string, trials int) string {
 	con := margins.ConcludeControl(c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh)
@@ -80,26 +80,28 @@ func controlConclusion(c Control, ssb string, trials int) string {
 // cost, starting with "; ". A cost or interval that could not be
 // estimated yields no conclusion, only that sentence.
 func perFilterConclusion(fit Fit, conf float64, trials int) string {
-	u := unitFor(fit.BaselineNs)
 	switch {
 	case math.IsNaN(fit.PerFilterNs):
 		return "; no per-filter cost could be estimated from this run (see the warnings)"
 	case math.IsNaN(fit.PerFilterCILowNs) || math.IsNaN(fit.PerFilterCIHighNs):
-		return fmt.Sprintf("; the per-filter cost came out at %.2f %s with no interval (too few children: see the warnings), so this run supports no conclusion about it", u.v(fit.PerFilterNs), u.name)
+		return fmt.Sprintf("; the per-filter cost came out at %s with no interval (too few children: see the warnings), so this run supports no conclusion about it", figure(fit.PerFilterNs))
 	}
-	ci := fmt.Sprintf("%.0f%% CI [%.2f, %.2f]", conf*100, u.v(fit.PerFilterCILowNs), u.v(fit.PerFilterCIHighNs))
+	g := figureGroup(false, false, fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs)
+	scale, unit := unitOf(max(math.Abs(fit.PerFilterNs), math.Abs(fit.PerFilterCILowNs), math.Abs(fit.PerFilterCIHighNs)))
+	v := g(fit.PerFilterNs) + " " + unit
+	ci := fmt.Sprintf("%.0f%% CI [%s, %s]", conf*100, g(fit.PerFilterCILowNs), g(fit.PerFilterCIHighNs))
 	con := margins.ConcludePerFilter(fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs, fit.BaselineNs)
 	m := con.Margin
 	switch con.Verdict {
 	case stats.Negligible:
-		return fmt.Sprintf("; per-filter cost ~0 %s (%.2f %s, %s, within ±%.2g %s)", u.name, u.v(fit.PerFilterNs), u.name, ci, m/u.div, u.name)
+		return fmt.Sprintf("; per-filter cost ~0 %s (%s, %s, within ±%s)", unit, v, ci, figure(m))
 	case stats.Positive:
-		return fmt.Sprintf("; each filter adds %.1f %s per op (%s)", u.v(fit.PerFilterNs), u.name, ci)
+		return fmt.Sprintf("; each filter adds %s per op (%s)", v, ci)
 	case stats.Negative:
-		return fmt.Sprintf("; the per-filter cost came out negative (%.2f %s, %s), which no filter can cause: noise or drift dominates, so this run cannot answer what a filter costs; measure again with more --trials on a quieter CPU", u.v(fit.PerFilterNs), u.name, ci)
+		return fmt.Sprintf("; the per-filter cost came out negative (%s, %s), which no filter can cause: noise or drift dominates, so this run cannot answer what a filter costs; measure again with more --trials on a quieter CPU", v, ci)
 	}
-	return fmt.Sprintf("; the per-filter cost is inconclusive (%.2f %s, %s): it can be told neither from 0 nor bounded within ±%.2g %s; %s",
-		u.v(fit.PerFilterNs), u.name, ci, m/u.div, u.name, inconclusiveAdvice(con, " "+u.name, u.div, trials, true))
+	return fmt.Sprintf("; the per-filter cost is inconclusive (%s, %s): it can be told neither from 0 nor bounded within ±%s; %s",
+		v, ci, figure(m), inconclusiveAdvice(con, " "+unit, scale, trials, true))
 }
 
 // entryConclusion is the clause of Explain about a fit's entry cost,
@@ -107,14 +109,15 @@ func perFilterConclusion(fit Fit, conf float64, trials int) string {
 // its margin is not worth a sentence).
 func entryConclusion(fit Fit, conf float64, trials int) string {
 	con := margins.ConcludeEntry(fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs, fit.BaselineNs)
-	u := unitFor(fit.BaselineNs)
-	ci := fmt.Sprintf("%.0f%% CI [%s, %s]", conf*100, u.f0(fit.EntryCILowNs), u.f0(fit.EntryCIHighNs))
+	g := figureGroup(false, false, fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs)
+	_, unit := unitOf(max(math.Abs(fit.EntryNs), math.Abs(fit.EntryCILowNs), math.Abs(fit.EntryCIHighNs)))
+	ci := fmt.Sprintf("%.0f%% CI [%s, %s]", conf*100, g(fit.EntryCILowNs), g(fit.EntryCIHighNs))
 	var s string
 	switch con.Verdict {
 	case stats.Positive:
-		s = fmt.Sprintf(", and turning filtering on costs %s %s per op once (entry, %s)", u.f0(fit.EntryNs), u.name, ci)
+		s = fmt.Sprintf(", and turning filtering on costs %s %s per op once (entry, %s)", g(fit.EntryNs), unit, ci)
 	case stats.Negative:
-		s = fmt.Sprintf("; the entry term came out negative (%s %s, %s), which no filter can cause: this run cannot answer what turning filtering on costs", u.f0(fit.EntryNs), u.name, ci)
+		s = fmt.Sprintf("; the entry term came out negative (%s %s, %s), which no filter can cause: this run cannot answer what turning filtering on costs", g(fit.EntryNs), unit, ci)
 	}
 	if s != "" && margins.LowFit(fit.R2) && fit.N > 0 {
 		s += fmt.Sprintf(" (the fitted line explains %.1f %% of the spread between children, R² %.3f)", 100*math.Max(0, fit.R2), Num(fit.R2))

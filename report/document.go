@@ -118,6 +118,10 @@ type Policy struct {
 	// OCI says what resolved an OCI-based policy's conditions (caps,
 	// kernel version, host arch); absent for other formats.
 	OCI *OCIResolution `json:"oci,omitempty"`
+	// ABIs are the ABIs the policy's filters are written for
+	// (filters.StackABIs); absent when none checks the arch, and in
+	// documents from before this field.
+	ABIs []string `json:"abis,omitempty"`
 }
 
 // CellResult is one (variant, filter count) cell. Times in ns/op.

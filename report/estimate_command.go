@@ -82,6 +82,11 @@ type EstimateCommand struct {
 	InstallShare  float64 `json:"install_share"`
 	Dominant      string  `json:"dominant"`
 	DominantClear bool    `json:"dominant_clear"`
+	// Container, when not nil (estimate --command --bundle/--rootfs),
+	// says the command was measured in containers the runtime started,
+	// under the filter it installed itself; InstallNs is then not
+	// visible (0).
+	Container *ContainerRuntime `json:"container,omitempty"`
 }
 
 // Finite returns a copy of c with NaN and infinities replaced by 0 so that
@@ -105,8 +110,15 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
 	if c == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nmeasured: %s under 0 and %d filters (%s), %d blocks of fresh children, %d timed runs each; per run, execve to reaping\n",
-		shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild)
+	span := "execve to reaping"
+	if c.Container != nil {
+		span = "fork of " + c.Container.Runtime + " to its reaping"
+	}
+	fmt.Fprintf(w, "\nmeasured: %s under 0 and %d filters (%s), %d blocks of fresh children, %d timed runs each; per run, %s\n",
+		shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)
+	if ct := c.Container; ct != nil {
+		fmt.Fprintf(w, "  in %s containers (%s): %s\n", ct.Runtime, firstLine(ct.Version), containerText(ct))
+	}
 	fmt.Fprintf(w, "  baseline run     %s\n", durationText(c.BaselineRunNs))
 	fmt.Fprintf(w, "  predicted added  %s [%s, %s]   (calibration only: [%s, %s])\n", signed(c.PredictedAddedNs),
 		signed(c.PredictedCILowNs), signed(c.PredictedCIHighNs), signed(c.CalibrationCILowNs), signed(c.CalibrationCIHighNs))
@@ -129,6 +141,10 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
 		verdict = "NOT covered"
 	}
 	fmt.Fprintf(w, "  against CPU      %.2f (error %+.1f%%), %s: the filters' work is CPU time; wall and CPU differ when the command's processes overlap or wait\n", c.CPURatio, c.CPUErrorPct, verdict)
+	if c.Container != nil {
+		// The runtime's seccomp(2) call is not visible.
+		return
+	}
 	fmt.Fprintf(w, "  install          %s once per process, not in either added time: %s, install %.0f%% of the total\n",
 		durationText(c.InstallNs), dominanceText(c.Dominant, c.DominantClear), 100*c.InstallShare)
 }

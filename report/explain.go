@@ -107,9 +107,8 @@ func placementClause(d *Document, fit *Fit) string {
 		return fmt.Sprintf("; placement's effect is not separable from the noise between children in this run (between-placement SD estimated at 0 over %d program sizes, pads %d–%d instructions; the CI still includes the between-pad spread, through the cluster-robust variance)",
 			fit.Placements, d.Config.PadMin, d.Config.PadMax)
 	case fit.Placements > 1:
-		u := unitFor(fit.BaselineNs)
-		return fmt.Sprintf("; placement moves the per-filter cost by ±%.1f %s (between-placement SD over %d program sizes, pads %d–%d instructions; the CI includes it)",
-			u.v(fit.PlacementSDNs), u.name, fit.Placements, d.Config.PadMin, d.Config.PadMax)
+		return fmt.Sprintf("; placement moves the per-filter cost by ±%s (between-placement SD over %d program sizes, pads %d–%d instructions; the CI includes it)",
+			figure(fit.PlacementSDNs), fit.Placements, d.Config.PadMin, d.Config.PadMax)
 	case d.Config.Placement == "fixed":
 		return fmt.Sprintf("; one program size only (pad %d): the CI leaves out placement, which moved per-filter cost by 25 %% on this project's measurements (drop --pad to sample it)", d.Config.Pad)
 	}

@@ -143,6 +143,9 @@ type FleetRow struct {
 	// processes took during the run (run.foreign_load.share); -1 when
 	// the result does not say.
 	ForeignLoad float64 `json:"foreign_load"`
+	// ParentSeccompFilters is the number of seccomp filters the run
+	// inherited (Environment.ParentSeccompFilters; -1 unknown).
+	ParentSeccompFilters int `json:"parent_seccomp_filters"`
 }
 
 // BuildFleet lays out entries: groups in the order their first result
@@ -188,7 +191,16 @@ func BuildFleet(entries []FleetEntry) (*Fleet, error) {
 				PerFilterNs: fit.PerFilterNs, PerFilterCILowNs: fit.PerFilterCILowNs, PerFilterCIHighNs: fit.PerFilterCIHighNs,
 				EntryNs: fit.EntryNs, EntryCILowNs: fit.EntryCILowNs, EntryCIHighNs: fit.EntryCIHighNs,
 				Children: fit.N, Partial: d.Partial, ForeignLoad: foreign,
+				ParentSeccompFilters: d.Environment.ParentSeccompFilters,
 			})
+		}
+	}
+	for _, g := range f.Groups {
+		for _, r := range g.Rows[min(1, len(g.Rows)):] {
+			if w := InheritedFiltersWarning(g.Rows[0].Result, g.Rows[0].ParentSeccompFilters, r.Result, r.ParentSeccompFilters); w != "" {
+				f.Warnings = append(f.Warnings, w)
+				break
+			}
 		}
 	}
 	if len(kernels) > 1 || len(cpus) > 1 {

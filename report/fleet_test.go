@@ -134,3 +134,21 @@ func TestReadFleetEntryRejectsOtherJSON(t *testing.T) {
 		t.Errorf("got %v, want the wrong-kind error", err)
 	}
 }
+
+// TestFleetInheritedFilters: a run inside a container (one inherited
+// filter) grouped with a bare-host run of the same policy is named.
+func TestFleetInheritedFilters(t *testing.T) {
+	entries := fleetFixture(t)
+	entries[1].Doc.Environment.ParentSeccompFilters = 1
+	f, err := BuildFleet(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range f.Warnings {
+		found = found || strings.Contains(w, "different inherited seccomp filters: node-a.json ran under 0, node-b.json under 1")
+	}
+	if !found {
+		t.Errorf("warnings %q lack the inherited filters", f.Warnings)
+	}
+}

@@ -164,7 +164,7 @@ func TestPlacementClauseZero(t *testing.T) {
 		want string
 	}{
 		{0, "not separable from the noise between children"},
-		{4.1, "placement moves the per-filter cost by ±4.1 ns"},
+		{4.1, "placement moves the per-filter cost by ±4.10 ns"},
 	}
 	for _, tt := range tests {
 		got := placementClause(d, &Fit{Placements: 17, PlacementSDNs: tt.sd})
@@ -186,11 +186,11 @@ func TestTimeUnit(t *testing.T) {
 		}
 	}
 	fit := Fit{BaselineNs: 1.4e8, PerFilterNs: 1.88e6, PerFilterCILowNs: 1.19e6, PerFilterCIHighNs: 2.57e6, N: 40}
-	if got, want := perFilterConclusion(fit, 0.95, 8), "each filter adds 1.9 ms per op (95% CI [1.19, 2.57])"; !strings.Contains(got, want) {
+	if got, want := perFilterConclusion(fit, 0.95, 8), "each filter adds 1.88 ms per op (95% CI [1.19, 2.57])"; !strings.Contains(got, want) {
 		t.Errorf("perFilterConclusion = %q, want it to contain %q", got, want)
 	}
 	fit = Fit{BaselineNs: 300, PerFilterNs: 40.5, PerFilterCILowNs: 38.2, PerFilterCIHighNs: 42.7, N: 40}
-	if got, want := perFilterConclusion(fit, 0.95, 8), "each filter adds 40.5 ns per op (95% CI [38.20, 42.70])"; !strings.Contains(got, want) {
+	if got, want := perFilterConclusion(fit, 0.95, 8), "each filter adds 40.5 ns per op (95% CI [38.2, 42.7])"; !strings.Contains(got, want) {
 		t.Errorf("perFilterConclusion = %q, want it to contain %q", got, want)
 	}
 }

@@ -199,7 +199,11 @@ func mdConfiguration(ew *errWriter, d *Document) {
 	ew.printf("## Configuration\n\n")
 	ew.printf("| policy (installed in this order, cycling) | instructions | sha256 |\n|---|--:|---|\n")
 	for _, p := range d.Config.Policies {
-		ew.printf("| %s | %d | `%s` |\n", mdEscape(p.Path), p.Instructions, shortHash(p.SHA256))
+		path := p.Path
+		if len(p.ABIs) > 0 {
+			path += " (for " + strings.Join(p.ABIs, ", ") + ")"
+		}
+		ew.printf("| %s | %d | `%s` |\n", mdEscape(path), p.Instructions, shortHash(p.SHA256))
 	}
 	ew.printf("\n")
 	ew.printf("- filter counts: %s\n", joinInts(d.Config.FilterCounts, ", "))
@@ -224,6 +228,9 @@ func mdConfiguration(ew *errWriter, d *Document) {
 	}
 	if c := d.CommandWorkload; c != nil {
 		ew.printf("- command `%s`: %d timed runs per child after %d warm-up; the child's value is the median run\n", shellWords(c.Argv), c.RunsPerChild, c.WarmupRuns)
+		if ct := c.Container; ct != nil {
+			ew.printf("- in %s containers (`%s`): %s\n", ct.Runtime, firstLine(ct.Version), containerText(ct))
+		}
 	} else {
 		ew.printf("- %d loop iterations × %d timed samples per child; the child's value is the median sample\n", d.Config.Iterations, d.Config.SamplesPerChild)
 	}

@@ -103,3 +103,54 @@ func fmtUnsignedPct(p *float64) string {
 	}
 	return fixed(*p, 1) + "%"
 }
+
+// Figures of whole-command runs (the command workload) and of sentences:
+// each figure picks its own unit (ns, µs, ms, s) and shows 3 significant
+// digits, so a 4.56 µs overhead of a 12 ms command is not "+0.0 ms"; a
+// value and its interval share one unit and one number of decimals, both
+// chosen by the largest of them (a bound near 0 then shows fewer digits,
+// as it should: it is near 0 at that scale).
+
+// unitOf returns the scale (ns per unit) and name of the unit for ns.
+func unitOf(ns float64) (float64, string) {
+	switch a := math.Abs(ns); {
+	case a >= 1e9:
+		return 1e9, "s"
+	case a >= 1e6:
+		return 1e6, "ms"
+	case a >= 1e3:
+		return 1e3, "µs"
+	}
+	return 1, "ns"
+}
+
+// figureGroup returns a formatter for figures that share a unit: the
+// values (ns) of one estimate and its interval. signed adds "+" to
+// positive figures. The formatter appends the unit when withUnit.
+func figureGroup(signed, withUnit bool, ns ...float64) func(float64) string {
+	big := 0.0
+	for _, x := range ns {
+		if a := math.Abs(x); !math.IsNaN(a) && !math.IsInf(a, 0) {
+			big = max(big, a)
+		}
+	}
+	scale, unit := unitOf(big)
+	dec := decimalsFor(big/scale, 3)
+	return func(x float64) string {
+		s := fixed(x/scale, dec)
+		if signed && s[0] != '-' {
+			s = "+" + s
+		}
+		if withUnit {
+			s += " " + unit
+		}
+		return s
+	}
+}
+
+// figure formats one time in ns in its own unit with 3 significant
+// digits: "812 ns", "4.56 µs", "12.3 ms", "2.04 s".
+func figure(ns float64) string { return figureGroup(false, true, ns)(ns) }
+
+// signedFigure is figure with an explicit sign.
+func signedFigure(ns float64) string { return figureGroup(true, true, ns)(ns) }

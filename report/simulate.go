@@ -39,6 +39,10 @@ type StackEntry struct {
 	Name         string `json:"name"`
 	Instructions int    `json:"instructions"`
 	SHA256       string `json:"sha256"`
+	// ABIs are the ABIs the filter is written for (filters.Program.ABIs);
+	// absent when it does not check the arch (and in documents from
+	// before this field).
+	ABIs []string `json:"abis,omitempty"`
 }
 
 // SimulateDoc is the document of `simulate --format json`.
@@ -84,9 +88,20 @@ func simulateSyscall(c analysis.SyscallCost, sr *filters.StackResult) SimulateSy
 func StackEntries(s filters.Stack) []StackEntry {
 	out := make([]StackEntry, len(s))
 	for i, p := range s {
-		out[i] = StackEntry{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256()}
+		out[i] = StackEntry{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256(), ABIs: p.ABIs()}
 	}
 	return out
+}
+
+// ABIText says which ABIs the filters of s are written for
+// (filters.StackABIs), e.g. "i386 (the filters have rules for these
+// ABIs; ...)".
+func ABIText(s filters.Stack) string {
+	abis := filters.StackABIs(s)
+	if len(abis) == 0 {
+		return "any (no filter checks seccomp_data.arch)"
+	}
+	return strings.Join(abis, ", ") + " (the filters have rules for these ABIs; see lint for what the others get)"
 }
 
 // WriteSimulateSyscallText writes one simulated syscall for people: the
@@ -98,6 +113,7 @@ func WriteSimulateSyscallText(w io.Writer, s filters.Stack, c analysis.SyscallCo
 	if name == "" {
 		name = "(unnamed)"
 	}
+	fmt.Fprintf(&b, "abi       %s\n", ABIText(s))
 	fmt.Fprintf(&b, "syscall   %s (%s nr %d)  args %s\n", name, c.Arch, c.Nr, joinUints(c.Args[:]))
 	verdict := filters.RetText(c.Ret)
 	if c.Decider >= 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -67,7 +68,11 @@ func tableHeader(ew *errWriter, d *Document) {
 	}
 	var pol []string
 	for _, p := range d.Config.Policies {
-		pol = append(pol, fmt.Sprintf("%s (%d instructions)", p.Path, p.Instructions))
+		abi := ""
+		if len(p.ABIs) > 0 {
+			abi = ", for " + strings.Join(p.ABIs, ", ")
+		}
+		pol = append(pol, fmt.Sprintf("%s (%d instructions%s)", p.Path, p.Instructions, abi))
 	}
 	ew.printf("seccompbench %s: %s\n", d.Tool.Version, strings.Join(pol, ", "))
 	for _, p := range d.Config.Policies {
@@ -118,19 +123,64 @@ func tableHeader(ew *errWriter, d *Document) {
 	ew.printf("\n")
 }
 
+// tableFigs formats a run's figures for the text table. Syscall loops
+// read in ns with one decimal; whole commands (the command workload) give
+// every figure its own unit and 3 significant digits (figure), so a µs
+// overhead of a ms command is not "+0.0".
+type tableFigs struct {
+	u   timeUnit
+	fig bool // whole commands: every figure carries its unit
+}
+
+func newTableFigs(d *Document) tableFigs {
+	u := unitFor(baselineMedian(d))
+	return tableFigs{u: u, fig: u.div != 1}
+}
+
+// val is a figure; ov an overhead (signed).
+func (t tableFigs) val(ns float64) string {
+	if t.fig {
+		return figure(ns)
+	}
+	return fmt.Sprintf("%.1f", t.u.v(ns))
+}
+
+func (t tableFigs) ov(ns float64) string {
+	if t.fig {
+		return signedFigure(ns)
+	}
+	return fmt.Sprintf("%+.1f", t.u.v(ns))
+}
+
+// ci is an interval from n observations (cellCI's rules for n < 2).
+func (t tableFigs) ci(n int, lo, hi float64, signed bool) string {
+	if !t.fig || n < 2 {
+		return cellCI(n, lo/t.u.div, hi/t.u.div, signed)
+	}
+	g := figureGroup(signed, false, lo, hi)
+	_, unit := unitOf(max(math.Abs(lo), math.Abs(hi)))
+	return "[" + g(lo) + ", " + g(hi) + "] " + unit
+}
+
 // tableResults writes the table of cells.
 func tableResults(ew *errWriter, d *Document) {
 	pct := d.Config.Confidence * 100
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-	u := unitFor(baselineMedian(d))
-	fmt.Fprintf(tw, "variant\tfilters\tn\tmean %s/op\tmedian\t%.0f%% CI\toverhead %s\t%.0f%% CI\toverhead %%\t\n", u.name, pct, u.name, pct)
+	tf := newTableFigs(d)
+	u, fig := tf.u, tf.fig
+	head := fmt.Sprintf("mean %s/op", u.name)
+	ovHead := "overhead " + u.name
+	if fig {
+		head, ovHead = "mean/op", "overhead"
+	}
+	fmt.Fprintf(tw, "variant\tfilters\tn\t%s\tmedian\t%.0f%% CI\t%s\t%.0f%% CI\toverhead %%\t\n", head, pct, ovHead, pct)
 	for _, r := range d.Results {
 		if r.Filters == 0 {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t-\t\t\t\n", tableVariant(d, r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false))
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t-\t\t\t\n", tableVariant(d, r.Variant, r.Loader), r.Filters, r.N, tf.val(r.MeanNs), tf.val(r.MedianNs), tf.ci(r.N, r.CILowNs, r.CIHighNs, false))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%s\t%+.1f\t%s\t%+.1f%%\t\n", tableVariant(d, r.Variant, r.Loader), r.Filters, r.N, u.v(r.MeanNs), u.v(r.MedianNs), cellCI(r.N, r.CILowNs/u.div, r.CIHighNs/u.div, false),
-			u.v(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs/u.div, r.OverheadCIHighNs/u.div, true), Num(r.OverheadPct))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%+.1f%%\t\n", tableVariant(d, r.Variant, r.Loader), r.Filters, r.N, tf.val(r.MeanNs), tf.val(r.MedianNs), tf.ci(r.N, r.CILowNs, r.CIHighNs, false),
+			tf.ov(r.OverheadNs), tf.ci(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs, r.OverheadCIHighNs, true), Num(r.OverheadPct))
 	}
 	tw.Flush()
 }
@@ -138,9 +188,14 @@ func tableResults(ew *errWriter, d *Document) {
 // tableModel writes the per-filter fit and loader differences.
 func tableModel(ew *errWriter, d *Document) {
 	pct := d.Config.Confidence * 100
-	u := unitFor(baselineMedian(d))
+	tf := newTableFigs(d)
+	u, fig := tf.u, tf.fig
 	if len(d.Fits) > 0 {
-		ew.printf("\nmodel: %s/op(N) = baseline + entry + N x per-filter, for N >= 1 (least squares over children, drift term included)\n", u.name)
+		per := u.name + "/op"
+		if fig {
+			per = "time per op" // each figure carries its unit
+		}
+		ew.printf("\nmodel: %s(N) = baseline + entry + N x per-filter, for N >= 1 (least squares over children, drift term included)\n", per)
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 		placed := d.Config.Placement == "random"
 		rel := anyPaired(d)
@@ -148,15 +203,27 @@ func tableModel(ew *errWriter, d *Document) {
 		if rel {
 			relHead = fmt.Sprintf("x bare %s\t%.0f%% CI\t", d.Config.Workload, pct)
 		}
+		un := " " + u.name
+		if fig {
+			un = ""
+		}
 		if placed {
-			fmt.Fprintf(tw, "variant\tper-filter %s\t%.0f%% CI\t%splacement ±%s\tentry %s\t%.0f%% CI\tR²\t\n", u.name, pct, relHead, u.name, u.name, pct)
+			fmt.Fprintf(tw, "variant\tper-filter%s\t%.0f%% CI\t%splacement ±%s\tentry%s\t%.0f%% CI\tR²\t\n", un, pct, relHead, strings.TrimSpace(un), un, pct)
 		} else {
-			fmt.Fprintf(tw, "variant\tper-filter %s\t%.0f%% CI\t%sentry %s\t%.0f%% CI\tR²\t\n", u.name, pct, relHead, u.name, pct)
+			fmt.Fprintf(tw, "variant\tper-filter%s\t%.0f%% CI\t%sentry%s\t%.0f%% CI\tR²\t\n", un, pct, relHead, un, pct)
 		}
 		for _, f := range d.Fits {
 			pl := ""
 			if placed {
 				pl = fmt.Sprintf("%.2f\t", u.v(f.PlacementSDNs))
+				if fig {
+					pl = figure(f.PlacementSDNs) + "\t"
+				}
+			}
+			if fig {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\t%s\t%.3f\t\n", tableVariant(d, f.Variant, f.Loader), figure(f.PerFilterNs), tf.ci(2, f.PerFilterCILowNs, f.PerFilterCIHighNs, false),
+					pl, figure(f.EntryNs), tf.ci(2, f.EntryCILowNs, f.EntryCIHighNs, false), Num(f.R2))
+				continue
 			}
 			if rel {
 				c, ci := relCells(f)
@@ -197,10 +264,18 @@ func tableCache(ew *errWriter, d *Document) {
 // tableSetup writes install cost, JIT, compile time, drift, parallel throughput, depth dependence and the control loop.
 func tableSetup(ew *errWriter, d *Document) {
 	pct := d.Config.Confidence * 100
-	u := unitFor(baselineMedian(d))
+	tf := newTableFigs(d)
+	u, fig := tf.u, tf.fig
 	if d.Setup != nil {
-		ew.printf("\nsetup: one seccomp(2) call %.1f µs (%.0f%% CI [%.1f, %.1f]); installing %d filters %.1f µs\n",
-			Num(d.Setup.PerFilterNs/1e3), pct, Num(d.Setup.PerFilterCILowNs/1e3), Num(d.Setup.PerFilterCIHiNs/1e3), d.Setup.StackFilter, Num(d.Setup.StackNs/1e3))
+		one := figureGroup(false, false, d.Setup.PerFilterNs, d.Setup.PerFilterCILowNs, d.Setup.PerFilterCIHiNs)
+		_, unit := unitOf(max(math.Abs(d.Setup.PerFilterNs), math.Abs(d.Setup.PerFilterCILowNs), math.Abs(d.Setup.PerFilterCIHiNs)))
+		ew.printf("\nsetup: one seccomp(2) call %s %s (%.0f%% CI [%s, %s]); installing %d filters %s",
+			one(d.Setup.PerFilterNs), unit, pct, one(d.Setup.PerFilterCILowNs), one(d.Setup.PerFilterCIHiNs), d.Setup.StackFilter, figure(d.Setup.StackNs))
+		if d.CommandWorkload != nil {
+			// Two figures for one stack: say why they differ.
+			ew.printf(" (mean over the measuring children, each installing it once; the command line's install is each command process's own, median over runs)")
+		}
+		ew.printf("\n")
 	}
 	if line := jitLine(d); line != "" {
 		ew.printf("%s\n", line)
@@ -211,6 +286,13 @@ func tableSetup(ew *errWriter, d *Document) {
 		}
 	}
 	for _, dr := range d.Drift {
+		if fig {
+			g := figureGroup(true, false, dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh)
+			_, unit := unitOf(max(math.Abs(dr.SlopeNsPerChild), math.Abs(dr.SlopeCILow), math.Abs(dr.SlopeCIHigh)))
+			ew.printf("drift of the 0-filter baseline (%s): %s %s/op per child run (CI [%s, %s]), %s/op %s; corrected for in the fit\n",
+				dr.Variant, g(dr.SlopeNsPerChild), unit, g(dr.SlopeCILow), g(dr.SlopeCIHigh), signedFigure(dr.OverRunNs), driftSpan(d, dr.Variant))
+			continue
+		}
 		ew.printf("drift of the 0-filter baseline (%s): %+.3f %s/op per child run (CI [%+.3f, %+.3f]), %+.1f %s/op %s; corrected for in the fit\n",
 			dr.Variant, u.v(dr.SlopeNsPerChild), u.name, u.v(dr.SlopeCILow), u.v(dr.SlopeCIHigh), u.v(dr.OverRunNs), u.name, driftSpan(d, dr.Variant))
 	}
@@ -279,6 +361,8 @@ func loaderLine(d *Document) string {
 		s = "filters loaded with CAP_SYS_ADMIN (read back in each child), as a root process that keeps it"
 	case "both":
 		s = "filters loaded both without and with CAP_SYS_ADMIN (--loader both), as separate variants; capabilities read back in each child"
+	case "runtime":
+		s = "the filter loaded by the container runtime itself (--bundle, --rootfs), with the privileges and no_new_privs it gives the container"
 	default:
 		return ""
 	}

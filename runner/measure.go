@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"runtime"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/runner/command"
+	"github.com/seccompbench/seccompbench/runner/container"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
@@ -34,10 +37,15 @@ type prepared struct {
 	// hardBlocks, when above 0, makes Config.MaxTime a hard bound once
 	// that many blocks ran (the command workload's).
 	hardBlocks int
+	// cleanup, if not nil, runs when the run ends.
+	cleanup func()
 }
 
 // measurer returns the measurer of cfg's workload.
 func (cfg *Config) measurer() measurer {
+	if cfg.Workload.Container != nil {
+		return &containerMeasurer{}
+	}
 	if cfg.Workload.Command != nil {
 		return commandMeasurer{}
 	}
@@ -97,6 +105,72 @@ func (commandMeasurer) prepare(ctx context.Context, cfg *Config, info *result.Ru
 func (commandMeasurer) measure(ctx context.Context, cfg Config, c result.Cell, stack [][]byte) (result.Sample, error) {
 	return command.Measure(ctx, cfg.Workload.Command, command.Request{Cell: c, Stack: stack,
 		Flags: cfg.seccompFlags(), Timeout: cfg.ChildTimeout, CPUAfter: getrusageAllowed(cfg.Programs, c)})
+}
+
+// containerMeasurer measures the command workload's runtime path through
+// runner/container: every run is a container the runtime starts.
+type containerMeasurer struct {
+	p *container.Prepared
+}
+
+// prepare writes the bundles, reads the runtime's version and calibrates
+// R as command.Prepare does, from one warm-up and three timed runs of the
+// bundle without seccomp.
+func (m *containerMeasurer) prepare(ctx context.Context, cfg *Config, info *result.RunInfo) (prepared, error) {
+	cs := *cfg.Workload.Command
+	if err := cs.Check(); err != nil {
+		return prepared{}, err
+	}
+	p, err := container.Prepare(ctx, *cfg.Workload.Container, cs.Argv, "")
+	if err != nil {
+		return prepared{}, err
+	}
+	fail := func(err error) (prepared, error) {
+		p.Close()
+		return prepared{}, err
+	}
+	m.p = p
+	info.Container = &result.ContainerInfo{Runtime: p.Name, Path: p.Path, Version: p.VersionText,
+		Profile: p.Profile, Bundle: cfg.Workload.Container.Bundle}
+	cal := container.Request{Cell: result.Cell{Variant: result.VariantOn}, Warmup: 1, Runs: 3, Timeout: cfg.ChildTimeout, ShowOutput: cs.ShowOutput}
+	if cs.Runs > 0 {
+		cal.Warmup, cal.Runs = 0, 1
+	}
+	s, err := p.Measure(ctx, cal)
+	if err != nil {
+		return fail(fmt.Errorf("calibrate: %w", err))
+	}
+	runNs := s.NsPerOp
+	if !(runNs > 0) {
+		return fail(fmt.Errorf("calibrate: measured %v ns per run", runNs))
+	}
+	if cs.TargetChild <= 0 {
+		cs.TargetChild = command.DefaultTargetChild
+	}
+	if cs.Runs == 0 {
+		r := int(math.Round(float64(cs.TargetChild) / runNs))
+		r = min(max(r, command.MinRuns), command.MaxRuns)
+		if cfg.MaxTime > 0 {
+			cells := float64(len(cfg.Counts) * len(cfg.Variants))
+			fit := int(float64(cfg.MaxTime)/(command.MinBlocks*cells*runNs)) - cs.Warmup
+			r = min(r, max(fit, 1))
+		}
+		cs.Runs = r
+	}
+	cfg.Workload.Command = &cs
+	cfg.Iterations = 1
+	info.Runs, info.RunNs = cs.Runs, runNs
+	return prepared{
+		deadline:   func([][]byte) time.Duration { return command.Timeout(&cs, cs.Runs, runNs) },
+		hardBlocks: command.MinBlocks,
+		cleanup:    func() { p.Close() },
+	}, nil
+}
+
+func (m *containerMeasurer) measure(ctx context.Context, cfg Config, c result.Cell, _ [][]byte) (result.Sample, error) {
+	cs := cfg.Workload.Command
+	return m.p.Measure(ctx, container.Request{Cell: c, Warmup: cs.Warmup, Runs: cs.Runs, Timeout: cfg.ChildTimeout,
+		IgnoreFailure: cs.IgnoreFailure, ShowOutput: cs.ShowOutput})
 }
 
 // seccompFlags are the SECCOMP_FILTER_FLAG_* values every child passes.

@@ -68,6 +68,9 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]result.Sample, result.RunIn
 	if err != nil {
 		return nil, info, err
 	}
+	if prep.cleanup != nil {
+		defer prep.cleanup()
+	}
 	r := &blockRun{cfg: cfg, m: m, cache: cache, padCaps: padCaps, timeouts: map[result.Cell]time.Duration{}, hardBlocks: prep.hardBlocks}
 	for c, st := range stacks {
 		r.timeouts[c] = cfg.ChildTimeout

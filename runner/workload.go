@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/runner/command"
+	"github.com/seccompbench/seccompbench/runner/container"
 )
 
 // Workload is a timed syscall loop. Op names what one op is; the loops
@@ -34,6 +35,9 @@ type Workload struct {
 	// Command is the command workload's command (CommandWorkload); nil
 	// for the loops.
 	Command *command.Spec
+	// Container, with Command, runs every run of the command in a
+	// container an OCI runtime starts (ContainerWorkload); nil otherwise.
+	Container *container.Spec
 }
 
 // loopKind selects the child's timed loop (loop_amd64.s); the child maps
@@ -292,6 +296,25 @@ func CommandWorkload(spec command.Spec) (Workload, error) {
 	spec.Env = slices.Clone(spec.Env)
 	w.Command = &spec
 	w.Op = "one run of `" + strings.Join(spec.Argv, " ") + "`: execve to wait4, under the stack"
+	return w, nil
+}
+
+// ContainerWorkload returns the command workload's runtime path: every
+// run is `RUNTIME run --bundle B ID` of the command in spec (the bundle's
+// process.args replaced by it), so the container's stack, the privilege
+// it is loaded with and no_new_privs are the runtime's own. Cells with 0
+// filters run the bundle without linux.seccomp, every other cell with it:
+// the runtime's profile is one filter, whatever count the cell names.
+func ContainerWorkload(spec command.Spec, ct container.Spec) (Workload, error) {
+	w, err := CommandWorkload(spec)
+	if err != nil {
+		return Workload{}, err
+	}
+	if err := ct.Check(); err != nil {
+		return Workload{}, err
+	}
+	w.Container = &ct
+	w.Op = "one `" + ct.Runtime + " run` of `" + strings.Join(spec.Argv, " ") + "`: fork of the runtime to its reaping, the container's start included"
 	return w, nil
 }
 

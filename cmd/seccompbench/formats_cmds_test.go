@@ -226,7 +226,7 @@ func TestNewFormatsCommands(t *testing.T) {
 		{"firecracker side by side", []string{"simulate", p("firecracker-vmm.json"), "--syscall", "ioctl", "--args", "3,1075883638"}, 0,
 			[]string{"== vmm ==", "== api ==", "== vcpu ==", "verdict   TRAP from filter 0 (api)"}},
 		{"firecracker json alternatives", []string{"simulate", p("firecracker-vmm.json"), "--syscall", "read", "--format", "json"}, 0,
-			[]string{`"alternative": "vmm"`, `"alternative": "vcpu"`, `"oci": {`}},
+			[]string{`"alternative": "vmm"`, `"alternative": "vcpu"`, `"abis": [`}},
 		{"firecracker --thread", []string{"simulate", p("firecracker-vmm.json"), "--thread", "api", "--syscall", "read"}, 0,
 			[]string{"1 filter: api"}},
 		{"firecracker compile needs a thread", []string{"compile", p("firecracker-vmm.json")}, 2, []string{"vmm, api, vcpu", "--thread vmm|api|vcpu"}},

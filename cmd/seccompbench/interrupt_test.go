@@ -83,6 +83,7 @@ func TestInterruptedRun(t *testing.T) {
 		sig      syscall.Signal
 		wantCode int
 		group    bool // signal the whole process group, as Ctrl-C on a terminal does
+		double   bool // then signal the group too at once, as timeout(1) does
 		args     []string
 		output   string // -o file name, "" for stdout
 		check    func(t *testing.T, data []byte)
@@ -93,6 +94,7 @@ func TestInterruptedRun(t *testing.T) {
 		{name: "SIGINT without -o: partial table on stdout", sig: syscall.SIGINT, wantCode: 130, check: partialTable},
 		{name: "SIGTERM without -o, JSON on stdout", sig: syscall.SIGTERM, wantCode: 143, args: []string{"--format", "json"}, check: partialJSON},
 		{name: "Ctrl-C: SIGINT to the process group", sig: syscall.SIGINT, wantCode: 130, group: true, args: []string{"--format", "json"}, output: "out.json", check: partialJSON},
+		{name: "timeout -s INT: SIGINT to the process, then its group", sig: syscall.SIGINT, wantCode: 130, double: true, args: []string{"--format", "json"}, output: "out.json", check: partialJSON},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,7 +112,7 @@ func TestInterruptedRun(t *testing.T) {
 			cmd.Env = append(os.Environ(), "TMPDIR="+tmp, mark)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: tt.group}
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: tt.group || tt.double}
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -139,6 +141,11 @@ func TestInterruptedRun(t *testing.T) {
 			}
 			if err := syscall.Kill(target, tt.sig); err != nil {
 				t.Fatal(err)
+			}
+			if tt.double {
+				if err := syscall.Kill(-target, tt.sig); err != nil {
+					t.Fatal(err)
+				}
 			}
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()

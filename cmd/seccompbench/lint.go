@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -121,9 +122,16 @@ func lintRun(opts *LintOptions) error {
 	if err != nil {
 		return err
 	}
-	progs, err := cmdutil.OneStack(l)
+	alts, err := l.Alternatives()
 	if err != nil {
 		return err
+	}
+	specs := output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text"))
+	if len(alts) > 1 && slices.ContainsFunc(specs, func(sp output.Spec) bool { return sp.Format == "json" }) {
+		// One JSON document describes one stack.
+		if _, err := cmdutil.OneStack(l); err != nil {
+			return fmt.Errorf("%w (lint --format json checks one stack; the text output checks every thread's)", err)
+		}
 	}
 	// Located source warnings (a unit's ignored lines) are printed; the
 	// filters' own warnings become findings.
@@ -134,29 +142,53 @@ func lintRun(opts *LintOptions) error {
 			}
 		}
 	}
-	s := filters.Stack(progs)
 	lo := analysis.LintOptions{Count: opts.Filters, Arch: filters.KernelArches(o.Arch)[0]}
 	if opts.Workload != "" {
 		w, _ := runner.LookupWorkload(opts.Workload)
 		lo.Workload = w.Syscalls
 		lo.Listener = w.IsNotify()
 	}
-	findings := analysis.Lint(s, lo)
-	if res := l.OCIResolution(o); res != nil {
-		findings = append(findings, analysis.Finding{Severity: analysis.SeverityInfo, Code: lintOCIResolution, Filter: -1,
-			Message: "OCI conditions (includes/excludes, minKernel) resolved with " + res.Text,
-			Hint:    "model another container with --caps, --kernel-version and --arch"})
+	// Every alternative stack (a Firecracker file's threads) is linted.
+	type linted struct {
+		name     string
+		stack    filters.Stack
+		findings []analysis.Finding
 	}
-	err = output.WriteEach(output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text")), opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
-		if format == "json" {
-			return report.WriteLintJSON(w, s, findings)
+	var all []linted
+	anyErrors := false
+	for _, a := range alts {
+		s := filters.Stack(a.Progs)
+		findings := analysis.Lint(s, lo)
+		if res := l.OCIResolution(o); res != nil {
+			findings = append(findings, analysis.Finding{Severity: analysis.SeverityInfo, Code: lintOCIResolution, Filter: -1,
+				Message: "OCI conditions (includes/excludes, minKernel) resolved with " + res.Text,
+				Hint:    "model another container with --caps, --kernel-version and --arch"})
 		}
-		return report.WriteLintStackText(w, s, findings)
+		anyErrors = anyErrors || analysis.HasErrors(findings)
+		all = append(all, linted{a.Name, s, findings})
+	}
+	err = output.WriteEach(specs, opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
+		if format == "json" {
+			return report.WriteLintJSON(w, all[0].stack, all[0].findings)
+		}
+		for i, x := range all {
+			if x.name != "" {
+				if i > 0 {
+					fmt.Fprintln(w)
+				}
+				// A Firecracker file: every thread's filter, each named.
+				fmt.Fprintf(w, "thread %s:\n", x.name)
+			}
+			if err := report.WriteLintStackText(w, x.stack, x.findings); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if analysis.HasErrors(findings) {
+	if anyErrors {
 		return errFindings
 	}
 	return nil

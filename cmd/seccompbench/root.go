@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/complete"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/report"
@@ -79,6 +80,7 @@ the --format the file's extension names; JSON outputs carry
 		NewCmdMan(f, nil),
 	)
 	usageArgs(root)
+	complete.Register(root)
 	return root
 }
 
@@ -111,9 +113,13 @@ func usageArgs(c *cobra.Command) {
 // 128 + the signal's number at once, even while the command is blocked
 // opening or reading an input (a FIFO without a writer); otherwise the
 // command kills and reaps its children, removes its temporary files,
-// writes a partial result and returns, with the same code. The signal's
-// default action comes back after the first, so a second one ends the
-// process at once (children die with it: PR_SET_PDEATHSIG).
+// writes a partial result and returns, with the same code. A second
+// signal while a phase is held does not lose that result: timeout(1)
+// sends SIGINT to the process and then to its group, so two arrive at
+// once. It is honoured after the write (the command is returning
+// anyway); only then does the signals' default action come back, so a
+// third ends the process at once (children die with it:
+// PR_SET_PDEATHSIG).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
@@ -121,15 +127,30 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigc)
 	now := make(chan os.Signal, 1)
+	finished := make(chan struct{})
+	defer close(finished)
 	go func() {
-		select {
-		case sig := <-sigc:
-			signal.Stop(sigc)
-			cancel(&interrupt.SignalError{Signal: sig})
+		for n := 0; ; n++ {
+			var sig os.Signal
+			select {
+			case sig = <-sigc:
+			case <-finished:
+				return
+			}
+			if n == 0 {
+				cancel(&interrupt.SignalError{Signal: sig})
+			}
 			if interrupt.Signalled() {
 				now <- sig
+				return
 			}
-		case <-ctx.Done():
+			if n > 0 {
+				// The second: the partial result is being written;
+				// the next signal ends the process at once.
+				signal.Stop(sigc)
+				fmt.Fprintf(stderr, "seccompbench: %s again: writing the partial result first (a third signal ends at once)\n", interrupt.Name(sig))
+				return
+			}
 		}
 	}()
 	ios := &cmdutil.IOStreams{In: stdin, Out: stdout, ErrOut: stderr, ErrTTY: cmdutil.IsTerminal(stderr)}

@@ -1,10 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -127,7 +126,7 @@ they do run.` + cmdutil.ExitStatusHelp(""),
 				return cmdutil.FlagErrorf("give exactly one of --syscall NAME and --all")
 			}
 			var err error
-			if opts.Args, err = parseArgs(args); err != nil {
+			if opts.Args, err = simulate.ParseArgs(args); err != nil {
 				return &cmdutil.FlagError{Err: fmt.Errorf("--args: %w", err)}
 			}
 			switch opts.Sort {
@@ -166,34 +165,6 @@ they do run.` + cmdutil.ExitStatusHelp(""),
 	return cmd
 }
 
-// parseArgs parses "a0,a1,..." (decimal or 0x hex, at most 6).
-func parseArgs(s string) ([]uint64, error) {
-	if s == "" {
-		return nil, nil
-	}
-	parts := strings.Split(s, ",")
-	if len(parts) > 6 {
-		return nil, fmt.Errorf("%d arguments, a syscall has at most 6", len(parts))
-	}
-	out := make([]uint64, len(parts))
-	for i, p := range parts {
-		v, err := strconv.ParseUint(strings.TrimSpace(p), 0, 64)
-		if errors.Is(err, strconv.ErrRange) {
-			return nil, fmt.Errorf("argument %d: %q does not fit in 64 bits", i, p)
-		}
-		if err != nil {
-			// Allow negative values as callers write them (-1 for AT_FDCWD-like args).
-			n, nerr := strconv.ParseInt(strings.TrimSpace(p), 0, 64)
-			if nerr != nil {
-				return nil, fmt.Errorf("argument %d: %q is not a number", i, p)
-			}
-			v = uint64(n)
-		}
-		out[i] = v
-	}
-	return out, nil
-}
-
 func simulateRun(opts *SimulateOptions) error {
 	o, err := opts.Load.Options(opts.IO.In)
 	if err != nil {
@@ -226,6 +197,15 @@ func simulateRun(opts *SimulateOptions) error {
 		}
 		if opts.Format == "svg" || opts.Format == "png" {
 			return cmdutil.FlagErrorf("--format %s: the policies hold alternative filters (%s); plot one with --thread", opts.Format, simulate.Names(stacks))
+		}
+	}
+	if opts.Load.Arch == "" && len(stacks) > 0 {
+		// Simulate the ABI the filters are for when it is not this
+		// machine's: an i386 minijail policy, an aarch64 Firecracker file.
+		if abis := filters.StackABIs(stacks[0].Stack); len(abis) > 0 && !slices.Contains(abis, cmdutil.NativeArch().Name) {
+			opts.Load.Arch = abis[0]
+			fmt.Fprintf(opts.IO.ErrOut, "note: the filters are for %s, not %s: simulating %s calls (--arch chooses)\n",
+				strings.Join(abis, ", "), cmdutil.NativeArch().Name, abis[0])
 		}
 	}
 	if opts.All {

@@ -3,9 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"strconv"
 	"time"
 
@@ -15,7 +12,6 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/top"
-	"github.com/seccompbench/seccompbench/report"
 )
 
 // TopOptions are the flags of `seccompbench top`.
@@ -134,50 +130,10 @@ See docs/top.md.` + cmdutil.ExitStatusHelp(""),
 }
 
 func topRun(opts *TopOptions) error {
-	w, err := top.Open(&opts.Options)
-	if err != nil {
-		return err
-	}
-	defer w.Close()
-	format := cmp.Or(opts.Out.Format, "table")
-	render := func(t *report.Top) func(string, io.Writer) error {
-		return func(format string, out io.Writer) error {
-			if format == "json" {
-				return report.WriteTopJSON(out, t)
-			}
-			report.WriteTopTable(out, t, opts.MaxSyscalls)
-			return nil
-		}
-	}
 	release := interrupt.Hold()
 	defer release()
-	if opts.Duration > 0 {
-		t, err := w.Window(opts.Context, opts.Duration)
-		if err != nil {
-			return err
-		}
-		if err := output.WriteEach(output.Or(opts.Specs, format), opts.IO.Out, opts.IO.ErrOut, render(t)); err != nil {
-			return err
-		}
-		return opts.Context.Err()
-	}
-	for {
-		t, err := w.Window(opts.Context, opts.Refresh)
-		if err != nil {
-			return err
-		}
-		if opts.Context.Err() != nil {
-			return nil
-		}
-		if format == "table" {
-			// Clear the screen and home the cursor (ANSI), as top(1) does.
-			fmt.Fprint(opts.IO.Out, "\x1b[H\x1b[2J")
-		}
-		if err := render(t)(format, opts.IO.Out); err != nil {
-			return err
-		}
-		if errors.Is(opts.Context.Err(), context.Canceled) {
-			return nil
-		}
-	}
+	return top.Report(opts.Context, &opts.Options, top.View{
+		Duration: opts.Duration, Refresh: opts.Refresh, Specs: opts.Specs,
+		Format: cmp.Or(opts.Out.Format, "table"), MaxSyscalls: opts.MaxSyscalls,
+	}, opts.IO.Out, opts.IO.ErrOut)
 }

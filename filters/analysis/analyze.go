@@ -3,8 +3,10 @@ package analysis
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/suggest"
 )
 
 // SyscallCost is the static cost model's answer for one syscall: the
@@ -90,8 +92,31 @@ func AnalyzeSyscall(s filters.Stack, arch *filters.Arch, nr int, args ...uint64)
 }
 
 // LookupSyscall is filters.LookupSyscall.
+//
+// An unknown name's error suggests the closest names of the table ("did
+// you mean getpid?"), and names the other ABIs that have it.
 func LookupSyscall(arch *filters.Arch, name string) (int, error) {
-	return filters.LookupSyscall(arch, name)
+	n, err := filters.LookupSyscall(arch, name)
+	if err == nil {
+		return n, nil
+	}
+	var other []string
+	for _, a := range []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchX32, filters.ArchAArch64, filters.ArchARM} {
+		if _, ok := a.Lookup(name); ok && a != arch {
+			other = append(other, a.Name)
+		}
+	}
+	if len(other) > 0 {
+		verb := "has"
+		if len(other) > 1 {
+			verb = "have"
+		}
+		return 0, fmt.Errorf("%w; %s %s it (give --arch %s)", err, strings.Join(other, " and "), verb, other[0])
+	}
+	if c := suggest.Closest(name, arch.Names, 3); len(c) > 0 {
+		return 0, fmt.Errorf("%w; did you mean %s?", err, strings.Join(c, ", "))
+	}
+	return 0, err
 }
 
 func costOf(cs filters.ExecutableStack, a *filters.Arch, nr int, d filters.SeccompData, e CacheEntry) SyscallCost {

@@ -3,6 +3,7 @@ package analysis
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
@@ -223,6 +224,19 @@ func BenchmarkAnalyze(b *testing.B) {
 	for b.Loop() {
 		if _, err := Analyze(s, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestLookupSyscallHints(t *testing.T) {
+	for name, want := range map[string]string{
+		"getpdi":   "did you mean getpid?",
+		"getuid32": "i386 and arm have it (give --arch i386)",
+		"zzzzzzzz": `look up syscall "zzzzzzzz" for x86_64: unknown syscall`,
+	} {
+		_, err := LookupSyscall(filters.ArchX86_64, name)
+		if err == nil || !strings.Contains(err.Error(), want) || !errors.Is(err, filters.ErrUnknownSyscall) {
+			t.Errorf("LookupSyscall(%q) = %v, want an ErrUnknownSyscall containing %q", name, err, want)
 		}
 	}
 }

@@ -285,3 +285,26 @@ func TestLintSourceWarnings(t *testing.T) {
 		})
 	}
 }
+
+// TestLintForeignABI: a filter for i386 only (an AOSP *-x86.policy) is
+// named as such when an x86_64 stack is linted; one for x86_64 is not.
+func TestLintForeignABI(t *testing.T) {
+	only := func(audit uint32) *filters.Program {
+		return filterstest.Asm(t, "only",
+			filterstest.LdArch(),
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: audit, SkipTrue: 1},
+			filterstest.Ret(filters.ActionKillProcess, 0),
+			filterstest.Ret(filters.ActionAllow, 0))
+	}
+	for audit, want := range map[uint32]bool{filters.AuditArchI386: true, filters.AuditArchX86_64: false} {
+		got := false
+		for _, f := range Lint(filters.Stack{only(audit)}, LintOptions{}) {
+			if f.Code == LintForeignABI {
+				got = strings.Contains(f.Message, "written for i386, not x86_64")
+			}
+		}
+		if got != want {
+			t.Errorf("audit %#x: foreign-abi finding %v, want %v", audit, got, want)
+		}
+	}
+}

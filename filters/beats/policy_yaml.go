@@ -8,10 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/srcpos"
 	"github.com/seccompbench/seccompbench/filters/internal/suggest"
 )
 
@@ -23,15 +22,13 @@ func decodePolicy(file string, data []byte) (*Policy, error) {
 		return nil, &filters.SourceError{File: file, Err: ErrBadPolicy, Line: line, Col: col, Msg: msg,
 			Hint: "a seccomp policy nests a few levels deep; this input is not one"}
 	}
-	f, err := parseYAML(data)
+	f, err := srcpos.ParseYAMLAST(data)
 	if err != nil {
 		pe := &filters.SourceError{File: file, Err: ErrBadPolicy, Msg: "parse YAML/JSON: " + err.Error()}
-		var se *yaml.SyntaxError
+		var se *srcpos.Error
 		if errors.As(err, &se) {
-			pe.Msg = "parse YAML/JSON: " + se.Message
-			if se.Token != nil && se.Token.Position != nil {
-				pe.Line, pe.Col = se.Token.Position.Line, se.Token.Position.Column
-			}
+			pe.Msg = "parse YAML/JSON: " + strings.TrimPrefix(se.Msg, "parse YAML: ")
+			pe.Line, pe.Col = se.At.Line, se.At.Col
 		}
 		return nil, pe
 	}
@@ -57,87 +54,17 @@ func decodePolicy(file string, data []byte) (*Policy, error) {
 }
 
 // MaxNesting is the deepest nesting of flow collections ([ and {),
-// compact block sequences (- - -) or indentation levels a policy may have.
-// Real policies nest 4 to 6 levels; goccy/go-yaml's parser needs memory
-// quadratic in the nesting depth (a 200 KB file of nested brackets took
-// 15 GB), so deeper input is refused before parsing.
-const MaxNesting = 64
+// compact block sequences (- - -) or indentation levels a policy may have
+// (srcpos.MaxNesting, the limit of every YAML format).
+const MaxNesting = srcpos.MaxNesting
 
-// checkNesting scans data without parsing it and returns the position and
-// a message for the first place that nests deeper than MaxPolicyNesting
-// (flow brackets outside quotes and comments, "- " sequence entries on one
-// line, or indentation of more than 2·MaxPolicyNesting columns), or "" if
-// there is none.
+// checkNesting returns the position and message of the first place data
+// nests deeper than MaxNesting (srcpos.CheckNesting), or "" if none.
 func checkNesting(data []byte) (line, col int, msg string) {
-	line, col = 1, 0
-	depth := 0
-	var quote byte
-	comment := false
-	lineStart := true
-	indent, dashes := 0, 0
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		col++
-		if c == '\n' {
-			line, col = line+1, 0
-			comment, lineStart, indent, dashes = false, true, 0, 0
-			continue
-		}
-		if comment {
-			continue
-		}
-		if lineStart {
-			switch {
-			case c == ' ':
-				indent++
-				if indent > 2*MaxNesting {
-					return line, col, fmt.Sprintf("indented more than %d columns", 2*MaxNesting)
-				}
-				continue
-			case c == '-' && i+1 < len(data) && (data[i+1] == ' ' || data[i+1] == '\n'):
-				dashes++
-				if dashes > MaxNesting {
-					return line, col, fmt.Sprintf("more than %d nested sequence entries on one line", MaxNesting)
-				}
-				continue
-			}
-			lineStart = false
-		}
-		switch {
-		case quote != 0:
-			if c == '\\' && quote == '"' {
-				i++
-				col++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '#' && (i == 0 || data[i-1] == ' ' || data[i-1] == '\t'):
-			comment = true
-		case c == '[' || c == '{':
-			depth++
-			if depth > MaxNesting {
-				return line, col, fmt.Sprintf("nested more than %d levels deep", MaxNesting)
-			}
-		case c == ']' || c == '}':
-			if depth > 0 {
-				depth--
-			}
-		}
+	if e := srcpos.CheckNesting(data); e != nil {
+		return e.At.Line, e.At.Col, e.Msg
 	}
 	return 0, 0, ""
-}
-
-// parseYAML runs goccy/go-yaml's parser, turning a panic inside it into an
-// error so that malformed input cannot crash the caller.
-func parseYAML(data []byte) (f *ast.File, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			f, err = nil, fmt.Errorf("YAML parser panicked: %v", r)
-		}
-	}()
-	return parser.ParseBytes(data, 0)
 }
 
 // decoder holds the state of one decodePolicy walk.
@@ -146,20 +73,11 @@ type decoder struct {
 	anchors map[string]ast.Node
 }
 
-// posOf returns the position of a node: for a block mapping its first key
-// (goccy's mapping token is the first ':'), else the node's token.
+// posOf returns the position of a node (srcpos.PosOf: a block mapping's
+// first key, else the node's token).
 func posOf(n ast.Node) Pos {
-	if m, ok := n.(*ast.MappingNode); ok && !m.IsFlowStyle && len(m.Values) > 0 {
-		n = m.Values[0].Key
-	}
-	if n == nil {
-		return Pos{}
-	}
-	tk := n.GetToken()
-	if tk == nil || tk.Position == nil {
-		return Pos{}
-	}
-	return Pos{Line: tk.Position.Line, Col: tk.Position.Column}
+	p := srcpos.PosOf(n)
+	return Pos{Line: p.Line, Col: p.Col}
 }
 
 func (d *decoder) errAt(n ast.Node, value, msg, hint string) *filters.SourceError {

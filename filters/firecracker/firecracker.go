@@ -31,6 +31,14 @@
 //     seccompiler but ORed by runc; equalities are merged exactly
 //     (ocigen.MergeArgs), anything else is an error.
 //
+// A filter checks one architecture, the one seccompiler-bin's
+// --target-arch names (src/seccompiler/src/lib.rs: compile_bpf adds only
+// it to the libseccomp context). The JSON does not name it; Firecracker
+// names its files after the target (resources/seccomp/
+// x86_64-unknown-linux-musl.json, aarch64-unknown-linux-musl.json), so the
+// file name decides (ArchFromName), then Options.OCI.Arch (--arch), then
+// x86_64; a note says when the name and --arch disagree.
+//
 // Not modeled: seccompiler's own program layout and its arch check, which
 // kills the process (SECCOMP_RET_KILL_PROCESS) for a foreign
 // architecture where the OCI model returns SCMP_ACT_KILL (KILL_THREAD);
@@ -44,6 +52,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +60,7 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/srcpos"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/ocigen"
 )
@@ -168,15 +178,15 @@ func Parse(name string, data []byte) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	if top.kind != "object" {
-		return nil, ocigen.Errorf(name, top.at, ErrBadFilter, "the file is a JSON %s, want an object of thread categories", top.kind)
+	if top.Kind != srcpos.Map {
+		return nil, ocigen.Errorf(name, top.At, ErrBadFilter, "the file is a JSON %s, want an object of thread categories", top.Kind.JSONName())
 	}
-	if len(top.keys) == 0 {
-		return nil, ocigen.Errorf(name, top.at, ErrBadFilter, "no thread category; want e.g. \"vmm\", \"api\", \"vcpu\"")
+	if len(top.Keys) == 0 {
+		return nil, ocigen.Errorf(name, top.At, ErrBadFilter, "no thread category; want e.g. \"vmm\", \"api\", \"vcpu\"")
 	}
 	d := &Document{File: name}
-	for i, k := range top.keys {
-		th, err := decodeThread(name, k, top.kat[i], top.vals[i])
+	for i, k := range top.Keys {
+		th, err := decodeThread(name, k, top.KeyAt[i], top.Vals[i])
 		if err != nil {
 			return nil, err
 		}
@@ -189,18 +199,18 @@ func errf(file string, at ocigen.Pos, format string, args ...any) error {
 	return ocigen.Errorf(file, at, ErrBadFilter, format, args...)
 }
 
-func checkKeys(file string, v *value, what string, allowed ...string) error {
-	for i, k := range v.keys {
+func checkKeys(file string, v *srcpos.Node, what string, allowed ...string) error {
+	for i, k := range v.Keys {
 		if !slices.Contains(allowed, k) {
-			return errf(file, v.kat[i], "unknown key %q in %s; want %s", k, what, strings.Join(allowed, ", "))
+			return errf(file, v.KeyAt[i], "unknown key %q in %s; want %s", k, what, strings.Join(allowed, ", "))
 		}
 	}
 	return nil
 }
 
-func decodeThread(file, name string, at ocigen.Pos, v *value) (*Thread, error) {
-	if v.kind != "object" {
-		return nil, errf(file, v.at, "thread %q is a JSON %s, want an object with default_action, filter_action and filter", name, v.kind)
+func decodeThread(file, name string, at ocigen.Pos, v *srcpos.Node) (*Thread, error) {
+	if v.Kind != srcpos.Map {
+		return nil, errf(file, v.At, "thread %q is a JSON %s, want an object with default_action, filter_action and filter", name, v.Kind.JSONName())
 	}
 	if err := checkKeys(file, v, fmt.Sprintf("thread %q", name), "default_action", "filter_action", "filter"); err != nil {
 		return nil, err
@@ -210,7 +220,7 @@ func decodeThread(file, name string, at ocigen.Pos, v *value) (*Thread, error) {
 		key string
 		dst *Action
 	}{{"default_action", &th.DefaultAction}, {"filter_action", &th.FilterAction}} {
-		a := v.get(f.key)
+		a := v.Get(f.key)
 		if a == nil {
 			return nil, errf(file, at, "thread %q has no %s", name, f.key)
 		}
@@ -220,14 +230,14 @@ func decodeThread(file, name string, at ocigen.Pos, v *value) (*Thread, error) {
 		}
 		*f.dst = act
 	}
-	fl := v.get("filter")
+	fl := v.Get("filter")
 	if fl == nil {
 		return nil, errf(file, at, "thread %q has no filter list", name)
 	}
-	if fl.kind != "array" {
-		return nil, errf(file, fl.at, "filter of thread %q is a JSON %s, want a list", name, fl.kind)
+	if fl.Kind != srcpos.Seq {
+		return nil, errf(file, fl.At, "filter of thread %q is a JSON %s, want a list", name, fl.Kind.JSONName())
 	}
-	for _, r := range fl.vals {
+	for _, r := range fl.Vals {
 		rule, err := decodeRule(file, r)
 		if err != nil {
 			return nil, err
@@ -239,19 +249,19 @@ func decodeThread(file, name string, at ocigen.Pos, v *value) (*Thread, error) {
 
 const actionHint = `want "allow", {"errno": N}, "kill_thread", "kill_process", "trap", "log" or {"trace": N}`
 
-func decodeAction(file string, v *value) (Action, error) {
-	a := Action{At: v.at}
-	data := func(n *value, what string) (*uint, error) {
-		x, err := strconv.ParseUint(n.str, 10, 64)
-		if n.kind != "number" || err != nil || x > filters.RetData {
-			return nil, errf(file, n.at, "%s value %s: want an integer from 0 to %d", what, n.str, filters.RetData)
+func decodeAction(file string, v *srcpos.Node) (Action, error) {
+	a := Action{At: v.At}
+	data := func(n *srcpos.Node, what string) (*uint, error) {
+		x, err := strconv.ParseUint(n.Str, 10, 64)
+		if n.Kind != srcpos.Num || err != nil || x > filters.RetData {
+			return nil, errf(file, n.At, "%s value %s: want an integer from 0 to %d", what, n.Str, filters.RetData)
 		}
 		u := uint(x)
 		return &u, nil
 	}
-	switch v.kind {
+	switch v.Kind.JSONName() {
 	case "string":
-		switch v.str {
+		switch v.Str {
 		case "allow":
 			a.OCI = specs.ActAllow
 		case "kill_thread":
@@ -263,58 +273,58 @@ func decodeAction(file string, v *value) (Action, error) {
 		case "log":
 			a.OCI = specs.ActLog
 		default:
-			n, ok := strings.CutPrefix(v.str, "errno(")
+			n, ok := strings.CutPrefix(v.Str, "errno(")
 			if n, ok2 := strings.CutSuffix(n, ")"); ok && ok2 {
-				d, err := data(&value{kind: "number", str: strings.TrimSpace(n), at: v.at}, "errno")
+				d, err := data(&srcpos.Node{Kind: srcpos.Num, Str: strings.TrimSpace(n), At: v.At}, "errno")
 				if err != nil {
 					return a, err
 				}
 				a.OCI, a.Data = specs.ActErrno, d
 				return a, nil
 			}
-			return a, errf(file, v.at, "unknown action %q; %s", v.str, actionHint)
+			return a, errf(file, v.At, "unknown action %q; %s", v.Str, actionHint)
 		}
 		return a, nil
 	case "object":
-		if len(v.keys) == 1 && (v.keys[0] == "errno" || v.keys[0] == "trace") {
-			d, err := data(v.vals[0], v.keys[0])
+		if len(v.Keys) == 1 && (v.Keys[0] == "errno" || v.Keys[0] == "trace") {
+			d, err := data(v.Vals[0], v.Keys[0])
 			if err != nil {
 				return a, err
 			}
 			a.OCI, a.Data = specs.ActErrno, d
-			if v.keys[0] == "trace" {
+			if v.Keys[0] == "trace" {
 				a.OCI = specs.ActTrace
 			}
 			return a, nil
 		}
 	}
-	return a, errf(file, v.at, "action is a JSON %s; %s", v.kind, actionHint)
+	return a, errf(file, v.At, "action is a JSON %s; %s", v.Kind.JSONName(), actionHint)
 }
 
-func decodeRule(file string, v *value) (Rule, error) {
-	r := Rule{At: v.at}
-	if v.kind != "object" {
-		return r, errf(file, v.at, "filter entry is a JSON %s, want {\"syscall\": NAME, \"args\": [...]}", v.kind)
+func decodeRule(file string, v *srcpos.Node) (Rule, error) {
+	r := Rule{At: v.At}
+	if v.Kind != srcpos.Map {
+		return r, errf(file, v.At, "filter entry is a JSON %s, want {\"syscall\": NAME, \"args\": [...]}", v.Kind.JSONName())
 	}
 	if err := checkKeys(file, v, "a filter entry", "syscall", "args", "comment"); err != nil {
 		return r, err
 	}
-	sc := v.get("syscall")
-	if sc == nil || sc.kind != "string" || sc.str == "" {
-		return r, errf(file, v.at, "filter entry without a syscall name")
+	sc := v.Get("syscall")
+	if sc == nil || sc.Kind != srcpos.Str || sc.Str == "" {
+		return r, errf(file, v.At, "filter entry without a syscall name")
 	}
-	r.Syscall, r.At = sc.str, sc.at
-	args := v.get("args")
-	if args == nil || args.kind == "null" {
+	r.Syscall, r.At = sc.Str, sc.At
+	args := v.Get("args")
+	if args == nil || args.Kind == srcpos.Null {
 		return r, nil
 	}
-	if args.kind != "array" {
-		return r, errf(file, args.at, "args of %s is a JSON %s, want a list", r.Syscall, args.kind)
+	if args.Kind != srcpos.Seq {
+		return r, errf(file, args.At, "args of %s is a JSON %s, want a list", r.Syscall, args.Kind.JSONName())
 	}
-	if len(args.vals) == 0 {
-		return r, errf(file, args.at, "args of %s is empty; leave it out to match every call", r.Syscall)
+	if len(args.Vals) == 0 {
+		return r, errf(file, args.At, "args of %s is empty; leave it out to match every call", r.Syscall)
 	}
-	for _, a := range args.vals {
+	for _, a := range args.Vals {
 		c, err := decodeCond(file, r.Syscall, a)
 		if err != nil {
 			return r, err
@@ -324,22 +334,22 @@ func decodeRule(file string, v *value) (Rule, error) {
 	return r, nil
 }
 
-func decodeCond(file, sys string, v *value) (Cond, error) {
-	c := Cond{At: v.at}
-	if v.kind != "object" {
-		return c, errf(file, v.at, "condition of %s is a JSON %s, want {\"index\", \"type\", \"op\", \"val\"}", sys, v.kind)
+func decodeCond(file, sys string, v *srcpos.Node) (Cond, error) {
+	c := Cond{At: v.At}
+	if v.Kind != srcpos.Map {
+		return c, errf(file, v.At, "condition of %s is a JSON %s, want {\"index\", \"type\", \"op\", \"val\"}", sys, v.Kind.JSONName())
 	}
 	if err := checkKeys(file, v, "a condition", "index", "type", "op", "val", "comment"); err != nil {
 		return c, err
 	}
 	num := func(key string, max uint64) (uint64, error) {
-		n := v.get(key)
+		n := v.Get(key)
 		if n == nil {
-			return 0, errf(file, v.at, "condition of %s has no %s", sys, key)
+			return 0, errf(file, v.At, "condition of %s has no %s", sys, key)
 		}
-		x, err := strconv.ParseUint(n.str, 10, 64)
-		if n.kind != "number" || err != nil || x > max {
-			return 0, errf(file, n.at, "%s %s of a condition of %s: want an integer from 0 to %d", key, n.str, sys, max)
+		x, err := strconv.ParseUint(n.Str, 10, 64)
+		if n.Kind != srcpos.Num || err != nil || x > max {
+			return 0, errf(file, n.At, "%s %s of a condition of %s: want an integer from 0 to %d", key, n.Str, sys, max)
 		}
 		return x, nil
 	}
@@ -348,15 +358,15 @@ func decodeCond(file, sys string, v *value) (Cond, error) {
 		return c, err
 	}
 	c.Index = uint(idx)
-	typ := v.get("type")
-	if typ == nil || typ.kind != "string" || typ.str != "dword" && typ.str != "qword" {
-		at := v.at
+	typ := v.Get("type")
+	if typ == nil || typ.Kind != srcpos.Str || typ.Str != "dword" && typ.Str != "qword" {
+		at := v.At
 		if typ != nil {
-			at = typ.at
+			at = typ.At
 		}
 		return c, errf(file, at, "condition of %s: want \"type\": \"dword\" or \"qword\"", sys)
 	}
-	c.Dword = typ.str == "dword"
+	c.Dword = typ.Str == "dword"
 	max := ^uint64(0)
 	if c.Dword {
 		max = 0xffffffff
@@ -364,23 +374,23 @@ func decodeCond(file, sys string, v *value) (Cond, error) {
 	if c.Val, err = num("val", max); err != nil {
 		return c, err
 	}
-	op := v.get("op")
+	op := v.Get("op")
 	switch {
 	case op == nil:
-		return c, errf(file, v.at, "condition of %s has no op", sys)
-	case op.kind == "string" && slices.Contains([]string{"eq", "ne", "lt", "le", "gt", "ge"}, op.str):
-		c.Op = op.str
+		return c, errf(file, v.At, "condition of %s has no op", sys)
+	case op.Kind == srcpos.Str && slices.Contains([]string{"eq", "ne", "lt", "le", "gt", "ge"}, op.Str):
+		c.Op = op.Str
 		return c, nil
-	case op.kind == "object" && len(op.keys) == 1 && op.keys[0] == "masked_eq":
-		m := op.vals[0]
-		x, err := strconv.ParseUint(m.str, 10, 64)
-		if m.kind != "number" || err != nil || x > max {
-			return c, errf(file, m.at, "masked_eq mask %s: want an integer from 0 to %d", m.str, max)
+	case op.Kind == srcpos.Map && len(op.Keys) == 1 && op.Keys[0] == "masked_eq":
+		m := op.Vals[0]
+		x, err := strconv.ParseUint(m.Str, 10, 64)
+		if m.Kind != srcpos.Num || err != nil || x > max {
+			return c, errf(file, m.At, "masked_eq mask %s: want an integer from 0 to %d", m.Str, max)
 		}
 		c.Op, c.Mask = "masked_eq", x
 		return c, nil
 	}
-	return c, errf(file, op.at, "unknown op in a condition of %s; want \"eq\", \"ne\", \"lt\", \"le\", \"gt\", \"ge\" or {\"masked_eq\": MASK}", sys)
+	return c, errf(file, op.At, "unknown op in a condition of %s; want \"eq\", \"ne\", \"lt\", \"le\", \"gt\", \"ge\" or {\"masked_eq\": MASK}", sys)
 }
 
 var qwordOps = map[string]specs.LinuxSeccompOperator{
@@ -426,6 +436,20 @@ func (d *Document) ToOCI(th *Thread) (*ocigen.Profile, error) {
 	return out, nil
 }
 
+// ArchFromName returns the target architecture a Firecracker file name
+// names ("x86_64" or "aarch64", as in aarch64-unknown-linux-musl.json),
+// or "" when it names none.
+func ArchFromName(path string) string {
+	b := filepath.Base(path)
+	switch {
+	case strings.Contains(b, "aarch64") || strings.Contains(b, "arm64"):
+		return "aarch64"
+	case strings.Contains(b, "x86_64") || strings.Contains(b, "amd64"):
+		return "x86_64"
+	}
+	return ""
+}
+
 // Options say which thread's filter to load and how to compile it.
 type Options struct {
 	// Thread selects one thread category ("vmm", "api", "vcpu"); ""
@@ -461,11 +485,27 @@ func Load(name string, data []byte, opts Options) ([]*filters.Program, []string,
 	}
 	opt := opts.OCI
 	opt.NoENOSYSStub = true
+	var note string
+	switch fa := ArchFromName(name); {
+	case fa != "" && opt.Arch == "":
+		opt.Arch = fa
+	case fa != "" && fa != opt.Arch:
+		note = ocigen.Warning(name, ocigen.Pos{}, "the file name names %s, but the filters are compiled for %s as --arch says", fa, opt.Arch)
+	case opt.Arch == "":
+		opt.Arch = "x86_64"
+	}
+	target := map[string]specs.Arch{"x86_64": specs.ArchX86_64, "aarch64": specs.ArchAARCH64}[opt.Arch]
 	var progs []*filters.Program
 	for _, th := range threads {
 		prof, err := d.ToOCI(th)
 		if err != nil {
 			return nil, nil, err
+		}
+		if target != "" {
+			prof.Seccomp.Architectures = []specs.Arch{target}
+		}
+		if note != "" {
+			prof.Warnings = append([]string{note}, prof.Warnings...)
 		}
 		p, err := prof.Compile(name, data, ErrBadFilter, opt)
 		if err != nil {

@@ -279,3 +279,30 @@ func TestOneFilter(t *testing.T) {
 		t.Errorf("OpenWith --thread vcpu = %v, %v; want the vcpu filter", p, err)
 	}
 }
+
+// TestNearMiss: text that starts as one format's but fails its detector
+// goes to that format, whose error speaks its language, not to the Beats
+// fallback's YAML complaints.
+func TestNearMiss(t *testing.T) {
+	tests := []struct {
+		src  string
+		want Format
+		err  string
+	}{
+		{"2\ngreylist\nread\n", LXC, "Bad seccomp policy style"},
+		{"# typo\nreead: 1\nwrite: 1\n", Minijail, `unknown syscall "reead" on x86_64 (did you mean read?)`},
+		{"default_action: kill\n", Policy, ""},
+		{"ExecStart=/bin/true\nSystemCallFilter=@system-service\nFooBar=1\n", SystemdUnit, ""},
+	}
+	for _, tt := range tests {
+		if got := DetectFormat("p", []byte(tt.src)); got != tt.want {
+			t.Errorf("DetectFormat(%q) = %v, want %v", tt.src, got, tt.want)
+		}
+		if tt.err == "" {
+			continue
+		}
+		if _, err := LoadData("p", []byte(tt.src), OpenOptions{}); err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("LoadData(%q) = %v, want an error containing %q", tt.src, err, tt.err)
+		}
+	}
+}

@@ -100,6 +100,11 @@ type OpenOptions struct {
 	// name unless OCI.Arch is set. Raw BPF is the same on every host;
 	// systemd units are modelled for x86_64 only.
 	Arch *filters.Arch
+	// ArchDefaulted says Arch is the caller's default (this machine's
+	// ABI), not one the user named: minijail policies and Firecracker
+	// files whose names name their ABI (mediacodec-x86.policy,
+	// aarch64-unknown-linux-musl.json) then follow the name.
+	ArchDefaulted bool
 }
 
 // native returns the kernel-native ABI of o.Arch, or nil.
@@ -141,6 +146,12 @@ type Row struct {
 	// Detect reports whether data is in this format; nil for the fallback
 	// row, which takes text no other row claims.
 	Detect func(data []byte) bool
+	// NearMiss reports whether data almost is in this format (Detect
+	// refused it, but its start is this format's and no other row's):
+	// DetectFormat then names this row, so the user gets this format's
+	// own error, in its own words, rather than the fallback row's. nil
+	// when no such test exists.
+	NearMiss func(data []byte) bool
 	// Load compiles the source; data is nil for a built-in name.
 	Load func(name string, data []byte, o OpenOptions) (*filters.Source, error)
 }
@@ -170,8 +181,9 @@ var Table = []Row{
 	},
 	{
 		Format: SystemdUnit, Names: []string{"systemd", "systemd-unit", "unit"},
-		Help:   "systemd unit or directives: the stack systemd 252 installs; docs/policy-formats.md lists the modeled directives",
-		Detect: systemd.Detect,
+		Help:     "systemd unit or directives: the stack systemd 252 installs; docs/policy-formats.md lists the modeled directives",
+		Detect:   systemd.Detect,
+		NearMiss: systemd.NearMiss,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			so := o.Systemd
 			if o.Compiler != scmp.CompilerNative {
@@ -209,6 +221,9 @@ var Table = []Row{
 		OCI:    true,
 		Detect: firecracker.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+			if o.ArchDefaulted && firecracker.ArchFromName(name) != "" {
+				o.OCI.Arch = "" // the file's name names its target
+			}
 			progs, _, err := firecracker.Load(name, data, firecracker.Options{Thread: o.Thread, OCI: o.OCI})
 			if err != nil {
 				return nil, err
@@ -222,9 +237,10 @@ var Table = []Row{
 	},
 	{
 		Format: LXC, Names: []string{"lxc", "incus", "lxd"},
-		Help:   "LXC/Incus seccomp policy",
-		OCI:    true,
-		Detect: lxc.Detect,
+		Help:     "LXC/Incus seccomp policy",
+		OCI:      true,
+		Detect:   lxc.Detect,
+		NearMiss: lxc.NearMiss,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			progs, _, err := lxc.Load(name, data, lxc.Options{OCI: o.OCI})
 			return single(name, LXC, progs, err)
@@ -232,11 +248,18 @@ var Table = []Row{
 	},
 	{
 		Format: Minijail, Names: []string{"minijail"},
-		Help:   "minijail .policy",
-		OCI:    true,
-		Detect: minijail.Detect,
+		Help:     "minijail .policy",
+		OCI:      true,
+		Detect:   minijail.Detect,
+		NearMiss: minijail.NearMiss,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
-			progs, _, err := minijail.Load(name, data, minijail.Options{OCI: o.OCI})
+			// The ABI itself, not its kernel's native one: an i386
+			// policy is a filter for 32-bit processes.
+			abi := o.Arch
+			if o.ArchDefaulted && minijail.ABIFromName(name) != nil {
+				abi = nil
+			}
+			progs, _, err := minijail.Load(name, data, minijail.Options{OCI: o.OCI, Arch: abi})
 			return single(name, Minijail, progs, err)
 		},
 	},
@@ -253,10 +276,13 @@ func single(name string, f Format, progs []*filters.Program, err error) (*filter
 }
 
 // UsesOCI reports whether sources of the format named f (as
-// Source.Format spells it) are resolved with OpenOptions.OCI.
+// Source.Format spells it) may hold conditions that OpenOptions.OCI's
+// capabilities and kernel version decide (moby's includes/excludes and
+// minKernel): OCI profiles and docker-default only. The other rows that
+// compile through an OCI profile (Kubernetes, Firecracker, LXC, minijail)
+// generate none, so outputs say nothing about capabilities for them.
 func UsesOCI(f string) bool {
-	r := row(Format(f))
-	return r != nil && r.OCI
+	return Format(f) == OCI
 }
 
 // row returns the table row of f, or nil.
@@ -317,7 +343,10 @@ func ParseFormat(s string) (Format, error) {
 // first; then a Kubernetes SeccompProfile, a Firecracker seccompiler
 // file, an LXC policy and a minijail policy, in table order), else
 // Unknown for text that filters/unsupported recognizes (Kafel, C
-// sock_filter arrays, strace output), else the fallback row (Policy),
+// sock_filter arrays, strace output), else the first row whose NearMiss
+// accepts it (an LXC policy with a bad policy type line, a minijail
+// policy with an unknown syscall, a systemd unit without sections...:
+// the error is then that format's), else the fallback row (Policy),
 // whose parser reports any remaining problem with a line number.
 func DetectFormat(name string, data []byte) Format {
 	bin := filters.IsBinary(data)
@@ -333,6 +362,11 @@ func DetectFormat(name string, data []byte) Format {
 	}
 	if _, _, ok := unsupported.Detect(data); ok && !bin {
 		return Unknown
+	}
+	for _, r := range Table {
+		if r.Binary == bin && r.NearMiss != nil && r.NearMiss(data) {
+			return r.Format
+		}
 	}
 	return fallback
 }

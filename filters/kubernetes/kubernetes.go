@@ -38,6 +38,7 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/srcpos"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/ocigen"
 )
@@ -136,21 +137,21 @@ func Parse(name string, data []byte) (*Document, error) {
 	kinds := []string{}
 	for i := 0; i < len(docs); i++ {
 		n := docs[i]
-		if n.kind != "map" {
-			return nil, ocigen.Errorf(name, n.at, ErrBadProfile, "a document is a %s, want a Kubernetes object (a mapping)", n.kind)
+		if n.Kind != srcpos.Map {
+			return nil, ocigen.Errorf(name, n.At, ErrBadProfile, "a document is a %s, want a Kubernetes object (a mapping)", n.Kind.YAMLName())
 		}
-		kind := n.get("kind")
-		if items := n.get("items"); kind != nil && strings.HasSuffix(kind.str, "List") && items != nil {
+		kind := n.Get("kind")
+		if items := n.Get("items"); kind != nil && strings.HasSuffix(kind.Str, "List") && items != nil {
 			// kubectl get -o yaml: a List whose items are the objects.
 			if err := want(name, items, "seq", "items"); err != nil {
 				return nil, err
 			}
-			docs = slices.Insert(docs, i+1, items.vals...)
+			docs = slices.Insert(docs, i+1, items.Vals...)
 			continue
 		}
-		if kind == nil || kind.str != Kind {
+		if kind == nil || kind.Str != Kind {
 			if kind != nil {
-				kinds = append(kinds, kind.str)
+				kinds = append(kinds, kind.Str)
 			}
 			continue
 		}
@@ -172,77 +173,77 @@ func Parse(name string, data []byte) (*Document, error) {
 
 // decoder helpers, each returning a located error.
 
-func want(file string, n *node, kind, what string) error {
-	if n.kind == kind {
+func want(file string, n *srcpos.Node, kind, what string) error {
+	if n.Kind.YAMLName() == kind {
 		return nil
 	}
 	names := map[string]string{"map": "a mapping", "seq": "a list", "str": "a string", "int": "an integer", "bool": "true or false", "null": "nothing"}
-	return ocigen.Errorf(file, n.at, ErrBadProfile, "%s is %s, want %s", what, names[n.kind], names[kind])
+	return ocigen.Errorf(file, n.At, ErrBadProfile, "%s is %s, want %s", what, names[n.Kind.YAMLName()], names[kind])
 }
 
-func checkKeys(file string, n *node, what string, allowed ...string) error {
-	for i, k := range n.keys {
+func checkKeys(file string, n *srcpos.Node, what string, allowed ...string) error {
+	for i, k := range n.Keys {
 		if !slices.Contains(allowed, k) {
-			return ocigen.Errorf(file, n.kat[i], ErrBadProfile, "unknown key %q in %s; want one of %s", k, what, strings.Join(allowed, ", "))
+			return ocigen.Errorf(file, n.KeyAt[i], ErrBadProfile, "unknown key %q in %s; want one of %s", k, what, strings.Join(allowed, ", "))
 		}
 	}
 	return nil
 }
 
-func str(file string, n *node, what string) (string, error) {
-	if n.kind == "int" || n.kind == "bool" {
-		return n.str, nil
+func str(file string, n *srcpos.Node, what string) (string, error) {
+	if n.Kind == srcpos.Num || n.Kind == srcpos.Bool {
+		return n.Str, nil
 	}
 	if err := want(file, n, "str", what); err != nil {
 		return "", err
 	}
-	return n.str, nil
+	return n.Str, nil
 }
 
-func number(file string, n *node, what string, max uint64) (uint64, error) {
-	if n.kind != "int" {
-		return 0, ocigen.Errorf(file, n.at, ErrBadProfile, "%s is %q, want an integer", what, n.str)
+func number(file string, n *srcpos.Node, what string, max uint64) (uint64, error) {
+	if n.Kind != srcpos.Num {
+		return 0, ocigen.Errorf(file, n.At, ErrBadProfile, "%s is %q, want an integer", what, n.Str)
 	}
-	v, err := strconv.ParseUint(strings.ReplaceAll(n.str, "_", ""), 0, 64)
+	v, err := strconv.ParseUint(strings.ReplaceAll(n.Str, "_", ""), 0, 64)
 	if err != nil || v > max {
-		return 0, ocigen.Errorf(file, n.at, ErrBadProfile, "%s %s: want an integer from 0 to %d", what, n.str, max)
+		return 0, ocigen.Errorf(file, n.At, ErrBadProfile, "%s %s: want an integer from 0 to %d", what, n.Str, max)
 	}
 	return v, nil
 }
 
-func decodeProfile(file string, n *node) (*Profile, error) {
+func decodeProfile(file string, n *srcpos.Node) (*Profile, error) {
 	if err := checkKeys(file, n, "the object", "apiVersion", "kind", "metadata", "spec", "status"); err != nil {
 		return nil, err
 	}
-	p := &Profile{File: file, At: n.at}
-	av := n.get("apiVersion")
+	p := &Profile{File: file, At: n.At}
+	av := n.Get("apiVersion")
 	if av == nil {
-		return nil, ocigen.Errorf(file, n.at, ErrBadProfile, "SeccompProfile without apiVersion; want %s/v1", Group)
+		return nil, ocigen.Errorf(file, n.At, ErrBadProfile, "SeccompProfile without apiVersion; want %s/v1", Group)
 	}
-	p.APIVersion = av.str
+	p.APIVersion = av.Str
 	// v1 is what the operator's own examples use since 2024
 	// (examples/seccompprofile.yaml); v1beta1 and v1alpha1 came before.
 	if p.APIVersion != Group+"/v1" && p.APIVersion != Group+"/v1beta1" && p.APIVersion != Group+"/v1alpha1" {
-		return nil, ocigen.Errorf(file, av.at, ErrBadProfile, "apiVersion %q: want %s/v1, /v1beta1 or /v1alpha1", av.str, Group)
+		return nil, ocigen.Errorf(file, av.At, ErrBadProfile, "apiVersion %q: want %s/v1, /v1beta1 or /v1alpha1", av.Str, Group)
 	}
-	md := n.get("metadata")
+	md := n.Get("metadata")
 	if md == nil {
-		return nil, ocigen.Errorf(file, n.at, ErrBadProfile, "SeccompProfile without metadata.name")
+		return nil, ocigen.Errorf(file, n.At, ErrBadProfile, "SeccompProfile without metadata.name")
 	}
 	if err := want(file, md, "map", "metadata"); err != nil {
 		return nil, err
 	}
-	nm := md.get("name")
-	if nm == nil || nm.str == "" {
-		return nil, ocigen.Errorf(file, md.at, ErrBadProfile, "SeccompProfile without metadata.name")
+	nm := md.Get("name")
+	if nm == nil || nm.Str == "" {
+		return nil, ocigen.Errorf(file, md.At, ErrBadProfile, "SeccompProfile without metadata.name")
 	}
-	p.Name = nm.str
-	if ns := md.get("namespace"); ns != nil {
-		p.Namespace = ns.str
+	p.Name = nm.Str
+	if ns := md.Get("namespace"); ns != nil {
+		p.Namespace = ns.Str
 	}
-	spec := n.get("spec")
+	spec := n.Get("spec")
 	if spec == nil {
-		return nil, ocigen.Errorf(file, n.at, ErrBadProfile, "SeccompProfile %q has no spec", p.Name)
+		return nil, ocigen.Errorf(file, n.At, ErrBadProfile, "SeccompProfile %q has no spec", p.Name)
 	}
 	if err := want(file, spec, "map", "spec"); err != nil {
 		return nil, err
@@ -251,19 +252,19 @@ func decodeProfile(file string, n *node) (*Profile, error) {
 		"baseProfileName", "flags", "listenerPath", "listenerMetadata", "disabled"); err != nil {
 		return nil, err
 	}
-	da := spec.get("defaultAction")
+	da := spec.Get("defaultAction")
 	if da == nil {
-		return nil, ocigen.Errorf(file, spec.at, ErrBadProfile, "spec of %q has no defaultAction", p.Name)
+		return nil, ocigen.Errorf(file, spec.At, ErrBadProfile, "spec of %q has no defaultAction", p.Name)
 	}
 	var err error
 	if p.DefaultAction, err = str(file, da, "spec.defaultAction"); err != nil {
 		return nil, err
 	}
-	p.DefaultAt = da.at
-	if err := checkAction(file, da.at, p.DefaultAction); err != nil {
+	p.DefaultAt = da.At
+	if err := checkAction(file, da.At, p.DefaultAction); err != nil {
 		return nil, err
 	}
-	if e := spec.get("defaultErrnoRet"); e != nil {
+	if e := spec.Get("defaultErrnoRet"); e != nil {
 		v, err := number(file, e, "spec.defaultErrnoRet", filters.RetData)
 		if err != nil {
 			return nil, err
@@ -271,42 +272,42 @@ func decodeProfile(file string, n *node) (*Profile, error) {
 		u := uint(v)
 		p.DefaultErrnoRet = &u
 	}
-	if a := spec.get("architectures"); a != nil && a.kind != "null" {
+	if a := spec.Get("architectures"); a != nil && a.Kind != srcpos.Null {
 		if err := want(file, a, "seq", "spec.architectures"); err != nil {
 			return nil, err
 		}
-		for _, it := range a.vals {
+		for _, it := range a.Vals {
 			s, err := str(file, it, "an architecture")
 			if err != nil {
 				return nil, err
 			}
 			if !slices.Contains(supportedArches, s) {
-				return nil, ocigen.Errorf(file, it.at, ErrBadProfile, "architecture %q: want one of %s (no other syscall table here)", s, strings.Join(supportedArches, ", "))
+				return nil, ocigen.Errorf(file, it.At, ErrBadProfile, "architecture %q: want one of %s (no other syscall table here)", s, strings.Join(supportedArches, ", "))
 			}
 			p.Architectures = append(p.Architectures, s)
-			p.ArchAt = append(p.ArchAt, it.at)
+			p.ArchAt = append(p.ArchAt, it.At)
 		}
 	}
-	if b := spec.get("baseProfileName"); b != nil {
+	if b := spec.Get("baseProfileName"); b != nil {
 		if p.BaseProfileName, err = str(file, b, "spec.baseProfileName"); err != nil {
 			return nil, err
 		}
-		p.BaseAt = b.at
+		p.BaseAt = b.At
 	}
-	if d := spec.get("disabled"); d != nil {
-		p.Disabled = d.str == "true"
+	if d := spec.Get("disabled"); d != nil {
+		p.Disabled = d.Str == "true"
 	}
-	for i, k := range spec.keys {
-		if (k == "flags" || k == "listenerPath" || k == "listenerMetadata") && spec.vals[i].kind != "null" {
+	for i, k := range spec.Keys {
+		if (k == "flags" || k == "listenerPath" || k == "listenerMetadata") && spec.Vals[i].Kind != srcpos.Null {
 			p.Unmodeled = append(p.Unmodeled, k)
-			p.UnmodeledAt = append(p.UnmodeledAt, spec.kat[i])
+			p.UnmodeledAt = append(p.UnmodeledAt, spec.KeyAt[i])
 		}
 	}
-	if s := spec.get("syscalls"); s != nil && s.kind != "null" {
+	if s := spec.Get("syscalls"); s != nil && s.Kind != srcpos.Null {
 		if err := want(file, s, "seq", "spec.syscalls"); err != nil {
 			return nil, err
 		}
-		for i, it := range s.vals {
+		for i, it := range s.Vals {
 			sc, err := decodeSyscall(file, it, i)
 			if err != nil {
 				return nil, err
@@ -333,57 +334,57 @@ func checkAction(file string, at ocigen.Pos, a string) error {
 	return nil
 }
 
-func decodeSyscall(file string, n *node, i int) (Syscall, error) {
+func decodeSyscall(file string, n *srcpos.Node, i int) (Syscall, error) {
 	what := fmt.Sprintf("spec.syscalls[%d]", i)
-	sc := Syscall{At: n.at}
+	sc := Syscall{At: n.At}
 	if err := want(file, n, "map", what); err != nil {
 		return sc, err
 	}
 	if err := checkKeys(file, n, what, "names", "action", "errnoRet", "args"); err != nil {
 		return sc, err
 	}
-	names := n.get("names")
-	if names == nil || names.kind != "seq" || len(names.vals) == 0 {
-		return sc, ocigen.Errorf(file, n.at, ErrBadProfile, "%s has no names; want a list of syscall names", what)
+	names := n.Get("names")
+	if names == nil || names.Kind != srcpos.Seq || len(names.Vals) == 0 {
+		return sc, ocigen.Errorf(file, n.At, ErrBadProfile, "%s has no names; want a list of syscall names", what)
 	}
-	for _, it := range names.vals {
+	for _, it := range names.Vals {
 		s, err := str(file, it, what+": a name")
 		if err != nil {
 			return sc, err
 		}
 		if s == "" {
-			return sc, ocigen.Errorf(file, it.at, ErrBadProfile, "%s: empty syscall name", what)
+			return sc, ocigen.Errorf(file, it.At, ErrBadProfile, "%s: empty syscall name", what)
 		}
 		sc.Names = append(sc.Names, s)
-		sc.NamesAt = append(sc.NamesAt, it.at)
+		sc.NamesAt = append(sc.NamesAt, it.At)
 	}
-	act := n.get("action")
+	act := n.Get("action")
 	if act == nil {
-		return sc, ocigen.Errorf(file, n.at, ErrBadProfile, "%s has no action", what)
+		return sc, ocigen.Errorf(file, n.At, ErrBadProfile, "%s has no action", what)
 	}
 	var err error
 	if sc.Action, err = str(file, act, what+".action"); err != nil {
 		return sc, err
 	}
-	if err := checkAction(file, act.at, sc.Action); err != nil {
+	if err := checkAction(file, act.At, sc.Action); err != nil {
 		return sc, err
 	}
-	if e := n.get("errnoRet"); e != nil {
+	if e := n.Get("errnoRet"); e != nil {
 		v, err := number(file, e, what+".errnoRet", filters.RetData)
 		if err != nil {
 			return sc, err
 		}
 		if sc.Action != "SCMP_ACT_ERRNO" && sc.Action != "SCMP_ACT_TRACE" {
-			return sc, ocigen.Errorf(file, e.at, ErrBadProfile, "%s: errnoRet is only allowed with SCMP_ACT_ERRNO and SCMP_ACT_TRACE, not %s", what, sc.Action)
+			return sc, ocigen.Errorf(file, e.At, ErrBadProfile, "%s: errnoRet is only allowed with SCMP_ACT_ERRNO and SCMP_ACT_TRACE, not %s", what, sc.Action)
 		}
 		u := uint(v)
 		sc.ErrnoRet = &u
 	}
-	if args := n.get("args"); args != nil && args.kind != "null" {
+	if args := n.Get("args"); args != nil && args.Kind != srcpos.Null {
 		if err := want(file, args, "seq", what+".args"); err != nil {
 			return sc, err
 		}
-		for j, a := range args.vals {
+		for j, a := range args.Vals {
 			w := fmt.Sprintf("%s.args[%d]", what, j)
 			if err := want(file, a, "map", w); err != nil {
 				return sc, err
@@ -392,9 +393,9 @@ func decodeSyscall(file string, n *node, i int) (Syscall, error) {
 				return sc, err
 			}
 			var arg specs.LinuxSeccompArg
-			idx := a.get("index")
+			idx := a.Get("index")
 			if idx == nil {
-				return sc, ocigen.Errorf(file, a.at, ErrBadProfile, "%s has no index", w)
+				return sc, ocigen.Errorf(file, a.At, ErrBadProfile, "%s has no index", w)
 			}
 			v, err := number(file, idx, w+".index", filters.MaxArgIndex)
 			if err != nil {
@@ -405,22 +406,22 @@ func decodeSyscall(file string, n *node, i int) (Syscall, error) {
 				key string
 				dst *uint64
 			}{{"value", &arg.Value}, {"valueTwo", &arg.ValueTwo}} {
-				if x := a.get(f.key); x != nil {
+				if x := a.Get(f.key); x != nil {
 					if *f.dst, err = number(file, x, w+"."+f.key, ^uint64(0)); err != nil {
 						return sc, err
 					}
 				}
 			}
-			op := a.get("op")
+			op := a.Get("op")
 			if op == nil {
-				return sc, ocigen.Errorf(file, a.at, ErrBadProfile, "%s has no op", w)
+				return sc, ocigen.Errorf(file, a.At, ErrBadProfile, "%s has no op", w)
 			}
 			s, err := str(file, op, w+".op")
 			if err != nil {
 				return sc, err
 			}
 			if !slices.Contains(ops, s) {
-				return sc, ocigen.Errorf(file, op.at, ErrBadProfile, "%s: unknown op %q; want one of %s", w, s, strings.Join(ops, ", "))
+				return sc, ocigen.Errorf(file, op.At, ErrBadProfile, "%s: unknown op %q; want one of %s", w, s, strings.Join(ops, ", "))
 			}
 			arg.Op = specs.LinuxSeccompOperator(s)
 			sc.Args = append(sc.Args, arg)

@@ -32,12 +32,18 @@
 //   - several conditions of a rule on one argument are ANDed; equalities
 //     are merged (ocigen.MergeArgs), anything else is an error.
 //
-// Not modeled exactly: rules under an architecture section ([x86_64],
-// [amd64], [x86], [i386], [x32] on an x86_64 host) apply to every
-// architecture of the filter here, with a warning, because an OCI profile
-// has no per-architecture rules; sections of other hosts' architectures
-// ([arm], [ppc64le], [s390x]...) are skipped, as LXC skips them. Version 1
-// policies (syscall numbers) are refused. LXC installs its filter without
+// Architecture sections are modeled as LXC reads them
+// (src/lxc/seccomp.c: parse_config_v2): LXC builds one libseccomp context
+// per architecture of the host (x86_64, x86 and x32 on x86_64; aarch64
+// and arm on aarch64) and merges them into one filter, but since LXC 3.2
+// (commit 3e9671a15, which reverted per-architecture rules) it adds every
+// rule to every one of those contexts, whichever section of this host's
+// architectures ([x86_64], [amd64], [x86], [i386], [x32]) it is in; a name
+// an architecture lacks is skipped there. A note at each such section
+// header says so. Sections of other hosts' architectures ([arm] on
+// x86_64, [ppc64le], [s390x]...) are skipped, as LXC skips them. LXC 3.0
+// and 3.1 did add a section's rules to its architecture only; that is not
+// modeled. Version 1 policies (syscall numbers) are refused. LXC installs its filter without
 // runc's ENOSYS stub, so none is modeled, whatever Options.OCI says.
 package lxc
 
@@ -74,6 +80,15 @@ type Policy struct {
 	Default *Action
 	ListAt  ocigen.Pos
 	Rules   []Rule
+	// Sections are the architecture section headers, in order.
+	Sections []Section
+}
+
+// Section is one [arch] header: the architecture it selects (as the
+// sections table names it) and where it is written.
+type Section struct {
+	Arch string
+	At   ocigen.Pos
 }
 
 // Action is one LXC action.
@@ -118,6 +133,15 @@ func Detect(data []byte) bool {
 		}
 	}
 	return false
+}
+
+// NearMiss reports whether data starts as an LXC policy does, a first
+// line "1" or "2" and a second line, without Detect's policy type: such a
+// file gets LXC's own error (Parse) rather than another format's.
+func NearMiss(data []byte) bool {
+	first, rest, ok := bytes.Cut(data, []byte("\n"))
+	v := string(bytes.TrimSpace(first))
+	return ok && (v == "1" || v == "2") && len(bytes.TrimSpace(rest)) > 0
 }
 
 func errf(file string, at ocigen.Pos, format string, args ...any) error {
@@ -176,6 +200,7 @@ func Parse(name string, data []byte) (*Policy, error) {
 				return nil, errf(name, at, "unknown section %s; want [all], [x86_64], [x86], [x32], [arm64], [arm], ...", text)
 			}
 			section = arch
+			p.Sections = append(p.Sections, Section{Arch: arch, At: at})
 			continue
 		}
 		r, err := parseRule(name, at, text)
@@ -201,7 +226,7 @@ func (p *Policy) listLine(file string, at ocigen.Pos, text string) error {
 	}
 	word, rest, _ := strings.Cut(text, " ")
 	if !slices.Contains(listWords, word) {
-		return errf(file, at, "policy type %q; want denylist or allowlist (or blacklist, whitelist)", word)
+		return errf(file, at, "Bad seccomp policy style %q (LXC's words): want denylist or allowlist (or blacklist, whitelist), optionally followed by a default action", text)
 	}
 	p.Denylist = word == "denylist" || word == "blacklist"
 	p.ListAt = at
@@ -369,13 +394,16 @@ func (p *Policy) ToOCI(arch string) (*ocigen.Profile, error) {
 		out.Seccomp.Architectures = append(out.Seccomp.Architectures, specs.Arch(h[0]))
 		names = append(names, h[1])
 	}
+	for _, s := range p.Sections {
+		if s.Arch != "all" && slices.Contains(names, s.Arch) {
+			out.Warnings = append(out.Warnings, ocigen.Warning(p.File, s.At,
+				"LXC adds the rules under [%s] to every architecture it filters on this host (%s), not to %s alone (src/lxc/seccomp.c: parse_config_v2 since LXC 3.2); modeled so",
+				s.Arch, strings.Join(names, ", "), s.Arch))
+		}
+	}
 	for _, r := range p.Rules {
-		if r.Section != "all" {
-			if !slices.Contains(names, r.Section) {
-				continue // another host's architecture: LXC skips it too
-			}
-			out.Warnings = append(out.Warnings, ocigen.Warning(p.File, r.At,
-				"%s is in section [%s] but applies to %s here: an OCI profile has no per-architecture rules", r.Syscall, r.Section, strings.Join(names, ", ")))
+		if r.Section != "all" && !slices.Contains(names, r.Section) {
+			continue // another host's architecture: LXC skips it too
 		}
 		if r.Syscall == "reject_force_umount" {
 			eacces := uint(13)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/beats"
 	"github.com/seccompbench/seccompbench/filters/internal/formattest"
 )
@@ -52,7 +53,7 @@ func TestVerdicts(t *testing.T) {
 	if p.Name != "lxc" {
 		t.Errorf("name %q, want lxc", p.Name)
 	}
-	wantWarns := []string{"lxc.seccomp:20:1: ioperm is in section [x86_64]", "lxc.seccomp:21:1: iopl is in section [x86_64]"}
+	wantWarns := []string{"lxc.seccomp:19:1: LXC adds the rules under [x86_64] to every architecture it filters on this host (x86_64, x86, x32)"}
 	if len(warns) != len(wantWarns) {
 		t.Fatalf("warnings %q, want %d", warns, len(wantWarns))
 	}
@@ -82,6 +83,7 @@ func TestVerdicts(t *testing.T) {
 		{"ioctl", x, []uint64{0, 0x5412}, filters.ActionErrno, 1},
 		{"ioctl", x, []uint64{0, 0x5401}, filters.ActionAllow, 0},
 		{"ioperm", x, nil, filters.ActionKillThread, 0},
+		{"ioperm", filters.ArchI386, nil, filters.ActionKillThread, 0}, // [x86_64] rules reach x86 too, as in LXC >= 3.2
 		{"pidfd_open", x, nil, filters.ActionAllow, 0},
 	}
 	for _, tt := range tests {
@@ -126,7 +128,7 @@ func TestErrors(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"version", "3\ndenylist\n", `p.seccomp:1:1: invalid LXC seccomp policy: first line is "3", want the policy version 2`},
 		{"v1", "1\nallowlist\n0\n", "p.seccomp:1:1: invalid LXC seccomp policy: version 1 policies"},
-		{"type", "2\ngreylist\n", `p.seccomp:2:1: invalid LXC seccomp policy: policy type "greylist"`},
+		{"type", "2\ngreylist\n", `p.seccomp:2:1: invalid LXC seccomp policy: Bad seccomp policy style "greylist"`},
 		{"default", "2\ndenylist log\n", `p.seccomp:2:10: invalid LXC seccomp policy: unknown action "log"`},
 		{"action", "2\ndenylist\n[all]\nmount deny\n", `p.seccomp:4:7: invalid LXC seccomp policy: unknown action "deny"`},
 		{"errno", "2\ndenylist\nmount errno EPERM\n", `p.seccomp:3:7: invalid LXC seccomp policy: errno "EPERM": want a number`},
@@ -152,5 +154,73 @@ func TestErrors(t *testing.T) {
 				t.Errorf("error = %q, want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestSectionsAsLXC: LXC's own example (doc/examples/seccomp-v2.conf) has
+// [x86_64] and [x86] sections; LXC >= 3.2 adds every rule of both to the
+// x86_64, x86 and x32 contexts it merges, so a rule under [x86] decides
+// the call on x86_64 too, and one note per section header says so.
+func TestSectionsAsLXC(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "real", "seccomp-v2.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	progs, warns, err := Load("seccomp-v2.conf", data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 2 || !strings.HasPrefix(warns[0], "seccomp-v2.conf:3:1: LXC adds the rules under [x86_64]") ||
+		!strings.HasPrefix(warns[1], "seccomp-v2.conf:10:1: LXC adds the rules under [x86]") {
+		t.Errorf("warnings %q, want one note per section header", warns)
+	}
+	src := "2\nallowlist trap\n[x86_64]\nread\nwrite\n[x86]\ngetpid\n"
+	progs2, _, err := Load("s.conf", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		p    *filters.Program
+		arch *filters.Arch
+		name string
+		want filters.Action
+	}{
+		{progs[0], filters.ArchX86_64, "mount", filters.ActionAllow},
+		{progs[0], filters.ArchI386, "read", filters.ActionAllow},
+		{progs[0], filters.ArchX86_64, "getpid", filters.ActionTrap},
+		{progs2[0], filters.ArchX86_64, "getpid", filters.ActionAllow}, // [x86] reaches x86_64
+		{progs2[0], filters.ArchI386, "write", filters.ActionAllow},    // [x86_64] reaches x86
+		{progs2[0], filters.ArchX32, "getpid", filters.ActionAllow},
+		{progs2[0], filters.ArchX32, "getppid", filters.ActionTrap},
+	} {
+		if got, _ := formattest.Verdict(t, tt.p, tt.arch, tt.name); got != tt.want {
+			t.Errorf("%s %s %s = %v, want %v", tt.p.Name, tt.arch, tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestNearMiss(t *testing.T) {
+	for s, want := range map[string]bool{"2\ngreylist\n": true, "1\nread\n": true, "2\n": false, "2\n\n": false, "20\nx\n": false} {
+		if got := NearMiss([]byte(s)); got != want {
+			t.Errorf("NearMiss(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestLintAgreesX32: LXC's deny list filters x32 as an architecture of
+// its own, so lint must not claim the x32 bit goes unchecked while the
+// filter denies kexec_load there.
+func TestLintAgreesX32(t *testing.T) {
+	progs, _, err := Load("lxc.seccomp", formattest.Read(t, "lxc.seccomp"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if act, _ := formattest.Verdict(t, progs[0], filters.ArchX32, "kexec_load"); act != filters.ActionErrno {
+		t.Fatalf("x32 kexec_load = %v, want ERRNO", act)
+	}
+	for _, f := range analysis.Lint(filters.Stack{progs[0]}, analysis.LintOptions{}) {
+		if f.Code == analysis.LintX32Unhandled || f.Code == analysis.LintBypassX32 {
+			t.Errorf("lint: %s: %s", f.Code, f.Message)
+		}
 	}
 }

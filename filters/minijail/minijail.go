@@ -38,19 +38,34 @@
 //     syscall's conditional rules in order, so the clauses' allow wins
 //     where one holds. (libseccomp may order overlapping rules otherwise:
 //     the generated profile is for this tool, not for runc.)
-//   - values: numbers (decimal, 0x hex, 0 octal), the named constants of
-//     a small table (O_*, PROT_*, MAP_*, MADV_*, AF_*, SOCK_*, F_*,
-//     FUTEX_*, PR_*, CLONE_*, TC*/FIO*, CLOCK_*, E* errnos; Linux x86_64
-//     values), "|" to OR them, "~" to complement;
+//   - values: numbers (decimal, 0x hex, 0 octal), the named constants
+//     minijail's table has, with the values of the policy's ABI (see
+//     constant: errnos, signals such as SIGABRT, open, mmap, socket,
+//     prctl, clone, ioctl, resource and the other classes of its headers),
+//     "|" to OR them, "~" to complement, parentheses to group, all as wide
+//     as the ABI's unsigned long (32 bits on i386 and arm);
 //   - "@include PATH" reads PATH relative to the including file (cycles
 //     and missing files are errors naming the line); "@frequency PATH" is
 //     accepted and ignored, with a note in the warnings (it only orders
 //     minijail's own binary tree).
 //
-// Not modeled: minijail's program layout and its architecture check (a
-// foreign architecture is killed there; the OCI model returns
-// SCMP_ACT_KILL, KILL_THREAD); the x86_64 filter only, so x32 and i386
-// calls get the bad-arch verdict; syscall numbers in place of names;
+// A policy is compiled for one ABI, as minijail compiles it for the one it
+// was built for (its filter checks that AUDIT_ARCH only): Options.Arch, or
+// the one the file name names as AOSP names its policies
+// (mediacodec-x86.policy, crash_dump.arm.policy, *-arm64.policy: see
+// ABIFromName), or x86_64. A policy for i386 or arm is a filter for a
+// 32-bit process: it checks AUDIT_ARCH_I386 or AUDIT_ARCH_ARM, names that
+// ABI's syscalls (getuid32, mmap2, _llseek) and compares 32-bit
+// arguments.
+//
+// A syscall filtered twice is what Android's minijail allows (it is built
+// with ALLOW_DUPLICATE_SYSCALLS, and AOSP's mediacodec-x86.policy repeats
+// _llseek and gettid): the first line decides, the later one is left out
+// with a warning. ChromeOS's minijail refuses such a policy.
+//
+// Not modeled: minijail's program layout and its bad-architecture action
+// (a foreign architecture is killed there; the OCI model returns
+// SCMP_ACT_KILL, KILL_THREAD); syscall numbers in place of names;
 // "{...}" blocks of newer minijail, argument expressions in a @denylist
 // policy; runc's ENOSYS stub is never added, whatever Options.OCI says.
 //
@@ -64,6 +79,7 @@ package minijail
 
 import (
 	"errors"
+	"fmt"
 	"math/bits"
 	"path/filepath"
 	"slices"
@@ -73,6 +89,7 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/suggest"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/ocigen"
 )
@@ -101,6 +118,9 @@ type Policy struct {
 	// Denylist is set by a "@denylist" line: unlisted syscalls are
 	// allowed, and every rule must return an errno.
 	Denylist bool
+	// ABI is the ABI the policy is compiled for (Options.Arch or the file
+	// name's), whose syscall names and constants it uses.
+	ABI *filters.Arch
 }
 
 // Rule is one "syscall: filter" line.
@@ -134,12 +154,23 @@ type Action struct {
 
 // Detect reports whether data is a minijail policy: its first line that
 // is not blank, a comment or an @directive is "name: filter" where name is
-// a syscall name of x86_64 and filter starts with "1", "return", an action
+// a syscall name of x86_64, i386, aarch64 or arm and filter starts with "1", "return", an action
 // word or "arg" followed by a digit; or data consists of @include lines
 // only. A Beats YAML policy's first key is default_action or seccomp, no
 // syscall.
 func Detect(data []byte) bool {
-	sawInclude := false
+	name, f, sawDirective, ok := firstRule(data)
+	if !ok {
+		return sawDirective
+	}
+	return anySyscall(name) && filterStart(f)
+}
+
+// firstRule returns the syscall name and filter of data's first line that
+// is not blank, a comment or an @include/@frequency/@denylist directive,
+// whether such directives came before it, and false when there is no
+// "name: filter" line first (or none at all).
+func firstRule(data []byte) (name, filter string, sawDirective, ok bool) {
 	for _, line := range strings.Split(string(data[:min(len(data), 64<<10)]), "\n") {
 		t := strings.TrimSpace(line)
 		if i := strings.IndexByte(t, '#'); i >= 0 {
@@ -149,23 +180,72 @@ func Detect(data []byte) bool {
 			continue
 		}
 		if strings.HasPrefix(t, "@include ") || strings.HasPrefix(t, "@frequency ") || t == "@denylist" {
-			sawInclude = true
+			sawDirective = true
 			continue
 		}
-		name, filter, ok := strings.Cut(t, ":")
-		if !ok {
-			return false
-		}
-		if _, err := filters.LookupSyscall(filters.ArchX86_64, strings.TrimSpace(name)); err != nil {
-			return false
-		}
-		f := strings.TrimSpace(filter)
-		if f == "1" || strings.HasPrefix(f, "return ") || actionWords[f] != "" {
+		name, filter, ok = strings.Cut(t, ":")
+		return strings.TrimSpace(name), strings.TrimSpace(filter), sawDirective, ok
+	}
+	return "", "", sawDirective, false
+}
+
+// filterStart reports whether f starts as a minijail filter does: "1",
+// "return", an action word or "arg" and a digit.
+func filterStart(f string) bool {
+	return f == "1" || strings.HasPrefix(f, "return ") || actionWords[f] != "" ||
+		len(f) > 3 && strings.HasPrefix(f, "arg") && f[3] >= '0' && f[3] <= '5'
+}
+
+// abis are the ABIs minijail policies are written for.
+var abis = []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchAArch64, filters.ArchARM}
+
+// anySyscall reports whether name is a syscall of one of abis.
+func anySyscall(name string) bool {
+	for _, a := range abis {
+		if _, ok := a.Lookup(name); ok {
 			return true
 		}
-		return len(f) > 3 && strings.HasPrefix(f, "arg") && f[3] >= '0' && f[3] <= '5'
 	}
-	return sawInclude
+	return false
+}
+
+// NearMiss reports whether data almost is a minijail policy: its first
+// line that is not blank or a comment is "word: ..." with a lower-case
+// word that no ABI has as a syscall but one is close to (a typo) and a filter
+// Detect would accept, or an @include or @frequency directive. Such a file
+// gets minijail's own error (unknown syscall, did you mean), not another
+// format's.
+func NearMiss(data []byte) bool {
+	name, f, sawDirective, ok := firstRule(data)
+	if !ok || sawDirective || name == "" || strings.ToLower(name) != name || strings.ContainsAny(name, " \t\"'") ||
+		len(suggest.Closest(name, filters.ArchX86_64.Names, 1)) == 0 {
+		return false
+	}
+	return filterStart(f)
+}
+
+// ABIFromName returns the ABI an AOSP or ChromeOS policy file name names
+// by its last "-" or "." part before ".policy": x86 or i386 (i386),
+// x86_64 or amd64, arm, arm64 or aarch64; nil when it names none
+// (mediacodec-x86.policy is for i386, crash_dump.arm64.policy for
+// aarch64).
+func ABIFromName(path string) *filters.Arch {
+	b := strings.TrimSuffix(filepath.Base(path), ".policy")
+	i := strings.LastIndexAny(b, "-.")
+	if i < 0 {
+		return nil
+	}
+	switch b[i+1:] {
+	case "x86", "i386", "i686":
+		return filters.ArchI386
+	case "x86_64", "amd64":
+		return filters.ArchX86_64
+	case "arm":
+		return filters.ArchARM
+	case "arm64", "aarch64":
+		return filters.ArchAArch64
+	}
+	return nil
 }
 
 var actionWords = map[string]specs.LinuxSeccompAction{
@@ -178,8 +258,13 @@ var actionWords = map[string]specs.LinuxSeccompAction{
 type Options struct {
 	// ReadFile reads @include files; nil means filters.ReadInput (the one input size limit).
 	ReadFile func(path string) ([]byte, error)
-	// OCI resolves the generated profile; NoENOSYSStub is forced on.
+	// OCI resolves the generated profile; NoENOSYSStub is forced on, and
+	// its Arch is replaced by the policy's ABI.
 	OCI oci.Options
+	// Arch is the ABI the policy is for; nil means the one the file name
+	// names (ABIFromName), else x86_64. x32 is refused: minijail has no
+	// x32 build.
+	Arch *filters.Arch
 }
 
 // parser reads one policy and its includes.
@@ -203,7 +288,17 @@ func Parse(name string, data []byte, opts Options) (*Policy, error) {
 	if read == nil {
 		read = filters.ReadInput
 	}
-	p := &parser{read: read, out: &Policy{File: name}, seen: map[string]ocigen.Pos{}}
+	abi := opts.Arch
+	if abi == nil {
+		abi = ABIFromName(name)
+	}
+	if abi == nil {
+		abi = filters.ArchX86_64
+	}
+	if abi == filters.ArchX32 {
+		return nil, errf(ocigen.Pos{File: name}, "no x32 policies: minijail is built for x86_64, i386, aarch64 or arm; give --arch x86_64 or i386")
+	}
+	p := &parser{read: read, out: &Policy{File: name, ABI: abi}, seen: map[string]ocigen.Pos{}}
 	if err := p.file(name, data); err != nil {
 		return nil, err
 	}
@@ -290,24 +385,47 @@ func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 		return errf(at(off), "%q is no \"syscall: filter\" line", text)
 	}
 	sys := strings.TrimSpace(text[:colon])
-	if _, err := filters.LookupSyscall(filters.ArchX86_64, sys); err != nil {
-		return errf(at(off), "unknown syscall %q on x86_64", sys)
-	}
-	if prev, ok := p.seen[sys]; ok {
-		return errf(at(off), "%s is already filtered at %s:%d:%d", sys, prev.File, prev.Line, prev.Col)
+	abi := p.out.ABI
+	if _, ok := abi.Lookup(sys); !ok {
+		hint := p.abiHint(sys)
+		if c := suggest.Closest(sys, abi.Names, 1); hint == "" && len(c) > 0 {
+			hint = fmt.Sprintf(" (did you mean %s?)", c[0])
+		}
+		return errf(at(off), "unknown syscall %q on %s%s", sys, abi.Name, hint)
 	}
 	r := Rule{Syscall: sys, At: at(off)}
-	p.seen[sys] = r.At
 	ts, err := tokenize(text[colon+1:], off+colon+1, at)
 	if err != nil {
 		return err
 	}
-	e := &exprParser{toks: ts, end: at(off + len(text))}
+	e := &exprParser{toks: ts, end: at(off + len(text)), abi: abi}
 	if err := e.filter(&r); err != nil {
 		return err
 	}
+	if prev, ok := p.seen[sys]; ok {
+		p.out.Notes = append(p.out.Notes, ocigen.Warning("", r.At,
+			"%s is already filtered at %s:%d:%d; this line is left out, as Android's minijail (built with ALLOW_DUPLICATE_SYSCALLS) lets the first one decide; ChromeOS's minijail refuses the policy",
+			sys, prev.File, prev.Line, prev.Col))
+		return nil
+	}
+	p.seen[sys] = r.At
 	p.out.Rules = append(p.out.Rules, r)
 	return nil
+}
+
+// abiHint says which other ABI has sys, for an unknown-syscall error:
+// a 32-bit policy read for x86_64 names getuid32.
+func (p *parser) abiHint(sys string) string {
+	var other []string
+	for _, a := range abis {
+		if _, ok := a.Lookup(sys); ok && a != p.out.ABI {
+			other = append(other, a.Name)
+		}
+	}
+	if len(other) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (it is a syscall of %s: is the policy for that ABI? give --arch %s)", strings.Join(other, " and "), other[0])
 }
 
 // include reads an included file, relative to the including one.
@@ -338,7 +456,7 @@ type token struct {
 	at ocigen.Pos
 }
 
-var operators = []string{"==", "!=", "<=", ">=", "&&", "||", "<", ">", "&", "|", "~", ";"}
+var operators = []string{"==", "!=", "<=", ">=", "&&", "||", "<", ">", "&", "|", "~", ";", "(", ")"}
 
 func isWord(c byte) bool {
 	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
@@ -382,6 +500,7 @@ type exprParser struct {
 	toks []token
 	i    int
 	end  ocigen.Pos
+	abi  *filters.Arch // whose constants and word width apply
 }
 
 func (e *exprParser) peek() string {
@@ -500,7 +619,8 @@ func (e *exprParser) atom() (Atom, error) {
 	return a, err
 }
 
-// value parses term ("|" term)*, a term being ~term, a number or a name.
+// value parses term ("|" term)*, a term being ~term, a number, a name or
+// "(" value ")" (minijail util.c: parse_constant).
 func (e *exprParser) value() (uint64, error) {
 	var v uint64
 	for {
@@ -520,7 +640,17 @@ func (e *exprParser) term() (uint64, error) {
 	t := e.next()
 	if t.s == "~" {
 		v, err := e.term()
-		return ^v, err
+		return truncate(e.abi, ^v), err
+	}
+	if t.s == "(" {
+		v, err := e.value()
+		if err != nil {
+			return 0, err
+		}
+		if c := e.next(); c.s != ")" {
+			return 0, errf(c.at, "unclosed parenthesis: want ), not %q", c.s)
+		}
+		return v, nil
 	}
 	if t.s == "" {
 		return 0, errf(t.at, "missing value")
@@ -530,22 +660,26 @@ func (e *exprParser) term() (uint64, error) {
 		if err != nil {
 			return 0, errf(t.at, "%q is no unsigned 64-bit number", t.s)
 		}
+		if is32(e.abi) && v > 0xffffffff {
+			return 0, errf(t.at, "%s does not fit the 32-bit unsigned long of %s", t.s, e.abi.Name)
+		}
 		return v, nil
 	}
-	v, ok := constants[t.s]
+	v, ok := constant(e.abi, t.s)
 	if !ok {
-		return 0, errf(t.at, "unknown constant %q; the table knows O_*, PROT_*, MAP_*, MADV_*, AF_*, SOCK_*, F_*, FUTEX_*, PR_*, CLONE_*, CLOCK_*, TCGETS/FIO* and E* errno names; write the number instead", t.s)
+		return 0, errf(t.at, "unknown constant %q on %s: minijail's table (its C library's and the kernel's headers) has no such name; write the number instead", t.s, e.abi.Name)
 	}
 	return v, nil
 }
 
-// ToOCI converts the policy to an OCI profile for x86_64 (see the package
-// documentation). A clause that cannot be expressed is an error; one that
+// ToOCI converts the policy to an OCI profile for the policy's ABI only
+// (see the package documentation). A clause that cannot be expressed is an error; one that
 // can never hold is left out with a warning; @frequency notes come first
 // among the warnings.
 func (p *Policy) ToOCI() (*ocigen.Profile, error) {
 	out := &ocigen.Profile{Name: ocigen.BaseName(p.File), DefaultAt: ocigen.Pos{File: p.File, Line: 1, Col: 1}}
 	out.Seccomp.DefaultAction = specs.ActKillProcess
+	out.Seccomp.Architectures = []specs.Arch{specs.Arch(ociArch(p.ABI)[0])}
 	out.Warnings = append(out.Warnings, p.Notes...)
 	if p.Denylist {
 		out.Seccomp.DefaultAction = specs.ActAllow
@@ -607,6 +741,20 @@ func (p *Policy) ToOCI() (*ocigen.Profile, error) {
 	return out, nil
 }
 
+// ociArch returns the OCI architecture name and the oci.Options.Arch
+// spelling of abi.
+func ociArch(abi *filters.Arch) [2]string {
+	switch abi {
+	case filters.ArchI386:
+		return [2]string{"SCMP_ARCH_X86", "x86"}
+	case filters.ArchAArch64:
+		return [2]string{"SCMP_ARCH_AARCH64", "aarch64"}
+	case filters.ArchARM:
+		return [2]string{"SCMP_ARCH_ARM", "arm"}
+	}
+	return [2]string{"SCMP_ARCH_X86_64", "x86_64"}
+}
+
 // atomArgs returns the OCI conditions, ORed, that one atom is.
 func atomArgs(a Atom) []specs.LinuxSeccompArg {
 	i := uint(a.Arg)
@@ -641,6 +789,7 @@ func Load(name string, data []byte, opts Options) ([]*filters.Program, []string,
 	}
 	opt := opts.OCI
 	opt.NoENOSYSStub = true
+	opt.Arch = ociArch(p.ABI)[1]
 	prog, err := prof.Compile(name, data, ErrBadPolicy, opt)
 	if err != nil {
 		return nil, nil, err

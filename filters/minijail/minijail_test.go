@@ -111,7 +111,8 @@ func TestErrors(t *testing.T) {
 		{"op", "read: arg0 =~ 1\n", `p.policy:1:12: invalid minijail seccomp policy: unexpected "="`},
 		{"action", "read: arg0 == 1; return\n", "p.policy:1:24: invalid minijail seccomp policy: missing value"},
 		{"word", "read: deny\n", `p.policy:1:7: invalid minijail seccomp policy: unknown action "deny"`},
-		{"duplicate", "read: 1\n\nread: 1\n", "p.policy:3:1: invalid minijail seccomp policy: read is already filtered at p.policy:1:1"},
+		{"getuid32", "getuid32: 1\n", `p.policy:1:1: invalid minijail seccomp policy: unknown syscall "getuid32" on x86_64 (it is a syscall of i386 and arm: is the policy for that ABI? give --arch i386)`},
+		{"paren", "mmap: arg2 in ~(PROT_EXEC|PROT_WRITE\n", `invalid minijail seccomp policy: unclosed parenthesis`},
 		{"range", "madvise: arg2 >= 1 && arg2 <= 4\n", "p.policy:1:10: invalid minijail seccomp policy: madvise: conditions on arg2 ANDed"},
 		{"continued", "prctl: arg0 == 1 || \\\n  arg0 == PR_BOGUS\n", `p.policy:2:11: invalid minijail seccomp policy: unknown constant "PR_BOGUS"`},
 		{"missing include", "@include ./nope.policy\n", "p.policy:1:1: invalid minijail seccomp policy: @include dir/nope.policy: open dir/nope.policy: file does not exist"},
@@ -206,5 +207,111 @@ func TestDenylist(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !errors.Is(err, ErrBadPolicy) {
 			t.Errorf("Load(%q) = %v, want an ErrBadPolicy containing %q", tt.src, err, tt.want)
 		}
+	}
+}
+
+// TestABIs loads AOSP's mediacodec-x86.policy (a faithful minimal copy):
+// its name makes it an i386 policy, so its i386 names load, the filter
+// checks AUDIT_ARCH_I386 only, and the repeated lines are warnings, as
+// Android's minijail (ALLOW_DUPLICATE_SYSCALLS) takes them.
+func TestABIs(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "real", "mediacodec-x86.policy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	progs, warns, err := Load("mediacodec-x86.policy", data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 2 || !strings.Contains(warns[0], "_llseek is already filtered at mediacodec-x86.policy:9:1") ||
+		!strings.Contains(warns[1], "gettid is already filtered") {
+		t.Errorf("warnings %q, want the two repeated lines", warns)
+	}
+	for _, tt := range []struct {
+		arch *filters.Arch
+		name string
+		want filters.Action
+	}{
+		{filters.ArchI386, "getuid32", filters.ActionAllow},
+		{filters.ArchI386, "mmap2", filters.ActionAllow},
+		{filters.ArchI386, "getuid", filters.ActionKillProcess},
+		{filters.ArchX86_64, "read", filters.ActionKillThread}, // another ABI: the bad-arch action
+	} {
+		if got, _ := formattest.Verdict(t, progs[0], tt.arch, tt.name); got != tt.want {
+			t.Errorf("%s %s = %v, want %v", tt.arch, tt.name, got, tt.want)
+		}
+	}
+	// The same file named otherwise loads for i386 with Options.Arch, and
+	// an arm policy for arm.
+	if _, _, err := Load("p.policy", data, Options{Arch: filters.ArchI386}); err != nil {
+		t.Errorf("Arch i386: %v", err)
+	}
+	if _, _, err := Load("p.policy", data, Options{}); err == nil {
+		t.Error("an i386 policy loads as x86_64")
+	}
+	arm, _, err := Load("q-arm.policy", []byte("getuid32: 1\nopenat: arg2 & O_DIRECTORY\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// O_DIRECTORY is 0x4000 on arm, 0x10000 on x86.
+	if got, _ := formattest.Verdict(t, arm[0], filters.ArchARM, "openat", 0, 0, 0x4000); got != filters.ActionAllow {
+		t.Errorf("arm openat(O_DIRECTORY=0x4000) = %v, want ALLOW", got)
+	}
+	if got, _ := formattest.Verdict(t, arm[0], filters.ArchARM, "openat", 0, 0, 0x10000); got != filters.ActionKillProcess {
+		t.Errorf("arm openat(0x10000) = %v, want KILL_PROCESS", got)
+	}
+}
+
+// TestSignalsAndConstants: the constant classes of minijail's table
+// (signals, errnos, mmap and open flags) with parentheses.
+func TestSignalsAndConstants(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "real", "signals-amd64.policy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	progs, _, err := Load("signals-amd64.policy", data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := filters.ArchX86_64
+	for _, tt := range []struct {
+		name  string
+		args  []uint64
+		want  filters.Action
+		errno uint16
+	}{
+		{"tgkill", []uint64{1, 2, 6}, filters.ActionAllow, 0}, // SIGABRT
+		{"tgkill", []uint64{1, 2, 9}, filters.ActionKillProcess, 0},
+		{"kill", []uint64{1, 15}, filters.ActionAllow, 0}, // SIGTERM
+		{"kill", []uint64{1, 9}, filters.ActionAllow, 0},  // SIGKILL
+		{"kill", []uint64{1, 10}, filters.ActionKillProcess, 0},
+		{"rt_sigaction", []uint64{31}, filters.ActionKillProcess, 0}, // SIGSYS
+		{"rt_sigaction", []uint64{2}, filters.ActionAllow, 0},
+		{"mmap", []uint64{0, 0, 3}, filters.ActionAllow, 0},
+		{"mmap", []uint64{0, 0, 4}, filters.ActionKillProcess, 0},   // PROT_EXEC
+		{"openat", []uint64{0, 0, 0x10000}, filters.ActionAllow, 0}, // O_DIRECTORY
+		{"openat", []uint64{0, 0, 0}, filters.ActionErrno, 2},       // ENOENT
+	} {
+		if act, data := formattest.Verdict(t, progs[0], x, tt.name, tt.args...); act != tt.want || data != tt.errno {
+			t.Errorf("%s(%#x) = %v/%d, want %v/%d", tt.name, tt.args, act, data, tt.want, tt.errno)
+		}
+	}
+	for _, tt := range []struct {
+		abi  *filters.Arch
+		name string
+		want uint64
+	}{
+		{filters.ArchX86_64, "SIGABRT", 6}, {filters.ArchARM, "SIGBUS", 7}, {filters.ArchI386, "SIGSYS", 31},
+		{filters.ArchX86_64, "EACCES", 13}, {filters.ArchX86_64, "O_DIRECTORY", 0x10000},
+		{filters.ArchAArch64, "O_DIRECTORY", 0x4000}, {filters.ArchX86_64, "MAP_32BIT", 0x40},
+		{filters.ArchX86_64, "FIONREAD", 0x541b}, {filters.ArchX86_64, "PR_SET_NAME", 15},
+		{filters.ArchX86_64, "CLONE_NEWUSER", 0x10000000}, {filters.ArchX86_64, "RLIMIT_NOFILE", 7},
+	} {
+		if got, ok := constant(tt.abi, tt.name); !ok || got != tt.want {
+			t.Errorf("constant(%s, %s) = %#x, %v; want %#x", tt.abi, tt.name, got, ok, tt.want)
+		}
+	}
+	if _, ok := constant(filters.ArchARM, "MAP_32BIT"); ok {
+		t.Error("arm has MAP_32BIT")
 	}
 }

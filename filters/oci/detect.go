@@ -3,6 +3,7 @@ package oci
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/seccompbench/seccompbench/filters/internal/srcpos"
 	"strings"
 )
 
@@ -32,7 +33,7 @@ func Detect(data []byte) bool {
 		return false
 	}
 	oci, sawSCMP := false, false
-	err := jsonWalk(data, func(path []any, isKey bool, tok json.Token, _ int) bool {
+	err := srcpos.WalkJSON(data, func(path []any, isKey bool, tok json.Token, _ int) bool {
 		if isKey {
 			oci = len(path) == 1 && topKeys[path[0].(string)] ||
 				len(path) == 2 && path[0] == "linux" && path[1] == "seccomp"

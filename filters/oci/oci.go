@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/seccompbench/seccompbench/filters/internal/srcpos"
 	"slices"
 	"sort"
 	"strconv"
@@ -159,9 +160,9 @@ func errAtPath(name string, data []byte, path []any, format string, args ...any)
 // the top level and then under linux.seccomp (a runtime config), or 0, 0
 // if there is none.
 func locate(data []byte, path ...any) (int, int) {
-	off := jsonValueOffset(data, path...)
+	off := srcpos.JSONValueOffset(data, path...)
 	if off < 0 {
-		off = jsonValueOffset(data, append([]any{"linux", "seccomp"}, path...)...)
+		off = srcpos.JSONValueOffset(data, append([]any{"linux", "seccomp"}, path...)...)
 	}
 	if off < 0 {
 		return 0, 0
@@ -715,7 +716,7 @@ const maxNameWarnings = 16
 // linear time, not one walk per name.
 func nameOffsets(data []byte) map[string]int {
 	out := map[string]int{}
-	jsonWalk(data, func(path []any, isKey bool, tok json.Token, off int) bool {
+	srcpos.WalkJSON(data, func(path []any, isKey bool, tok json.Token, off int) bool {
 		if _, ok := tok.(string); isKey || !ok {
 			return true
 		}
@@ -783,7 +784,7 @@ func applies(sc *mobyseccomp.Syscall, caps []string, native string, kv mobysecco
 // left to the decoder.
 func checkErrnoRet(name string, data []byte) error {
 	var bad error
-	jsonWalk(data, func(path []any, isKey bool, tok json.Token, off int) bool {
+	srcpos.WalkJSON(data, func(path []any, isKey bool, tok json.Token, off int) bool {
 		num, ok := tok.(json.Number)
 		if isKey || !ok {
 			return true

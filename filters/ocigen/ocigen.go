@@ -27,19 +27,18 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/srcpos"
 	"github.com/seccompbench/seccompbench/filters/oci"
 )
 
 // Pos is a 1-based line and column in a policy source; 0 means unknown.
 // File, when set, names a source other than the one being compiled (a
-// base profile's or an included file).
-type Pos struct {
-	File      string
-	Line, Col int
-}
+// base profile's or an included file). It is the position type of the
+// source reader (filters/internal/srcpos) that the format packages share.
+type Pos = srcpos.Pos
 
 // in returns p's file, or file when p names none.
-func (p Pos) in(file string) string {
+func in(p Pos, file string) string {
 	if p.File != "" {
 		return p.File
 	}
@@ -49,14 +48,14 @@ func (p Pos) in(file string) string {
 // Errorf returns a *filters.SourceError for file at p whose Err wraps
 // sentinel with the formatted message.
 func Errorf(file string, p Pos, sentinel error, format string, args ...any) error {
-	return &filters.SourceError{File: p.in(file), Line: p.Line, Col: p.Col,
+	return &filters.SourceError{File: in(p, file), Line: p.Line, Col: p.Col,
 		Err: fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
 }
 
 // Warning formats a warning the way filters.Program.Warnings holds them:
 // "file:line:col: msg" (position parts left out when unknown).
 func Warning(file string, p Pos, format string, args ...any) string {
-	return (&filters.SourceError{File: p.in(file), Line: p.Line, Col: p.Col, Err: fmt.Errorf(format, args...)}).Error()
+	return (&filters.SourceError{File: in(p, file), Line: p.Line, Col: p.Col, Err: fmt.Errorf(format, args...)}).Error()
 }
 
 // Profile is an OCI seccomp profile generated from another format, with
@@ -150,7 +149,7 @@ func (p *Profile) Compile(file string, src []byte, sentinel error, opt oci.Optio
 			return nil, fmt.Errorf("compile %q: %w: %w", p.Name, sentinel, err)
 		}
 		at := p.pos(se.Line)
-		return nil, &filters.SourceError{File: at.in(file), Line: at.Line, Col: at.Col,
+		return nil, &filters.SourceError{File: in(at, file), Line: at.Line, Col: at.Col,
 			Err: fmt.Errorf("%w: the OCI profile generated for %q: %w", sentinel, p.Name, se.Err)}
 	}
 	sum := sha256.Sum256(src)

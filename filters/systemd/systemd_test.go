@@ -367,26 +367,28 @@ func TestSystemdWarnings(t *testing.T) {
 	filterstest.RunVerdicts(t, st.Stack(), []filterstest.VerdictCase{{Name: "read", Syscall: "read", Action: filters.ActionAllow}})
 }
 
-// TestSystemdUnknownKeys: keys that start like a hardening directive but
-// are none get a warning (with the closest directive); keys systemd knows,
-// and keys that look like no hardening directive, stay silent.
+// TestSystemdUnknownKeys: every key the section does not have in systemd
+// gets a warning, with the closest key of the section; keys systemd
+// knows and X- keys stay silent.
 func TestSystemdUnknownKeys(t *testing.T) {
 	tests := []struct {
 		name, unit string
 		want       []string
 	}{
 		{"known keys we do not model", "[Unit]\nDescription=x\nAfter=network.target\n[Service]\nExecStart=/bin/true\nUser=nobody\nPrivateTmp=yes\nProtectSystem=strict\nProtectHome=yes\nRestrictFileSystems=ext4\n[Install]\nWantedBy=multi-user.target\n", nil},
-		{"key like no hardening directive", "[Service]\nFooBar=1\n", nil},
+		{"any unknown key", "[Service]\nFooBarBaz=1\nX-Mine=1\n[X-Vendor]\nAnything=1\n[Unit]\nDescriptio=x\n",
+			[]string{`--systemd:2: unknown directive "FooBarBaz" in [Service], ignoring (systemd does too)`,
+				`--systemd:7: unknown directive "Descriptio" in [Unit], ignoring (systemd does too); did you mean "Description"?`}},
 		{"plural typo", "[Service]\nSystemCallFilters=@system-service\n",
-			[]string{`--systemd:2: unknown directive "SystemCallFilters", ignoring (systemd does too); did you mean "SystemCallFilter"?`}},
+			[]string{`--systemd:2: unknown directive "SystemCallFilters" in [Service], ignoring (systemd does too); did you mean "SystemCallFilter"?`}},
 		{"wrong case", "systemCallFilter=read\n",
-			[]string{`--systemd:1: unknown directive "systemCallFilter", ignoring (systemd does too); did you mean "SystemCallFilter"?`}},
+			[]string{`--systemd:1: unknown directive "systemCallFilter" in [Service], ignoring (systemd does too); did you mean "SystemCallFilter"?`}},
 		{"singular typo", "[Service]\nExecStart=/bin/true\nRestrictNamespace=yes\n",
-			[]string{`--systemd:3: unknown directive "RestrictNamespace", ignoring (systemd does too); did you mean "RestrictNamespaces"?`}},
+			[]string{`--systemd:3: unknown directive "RestrictNamespace" in [Service], ignoring (systemd does too); did you mean "RestrictNamespaces"?`}},
 		{"unmodeled neighbour", "[Socket]\nProtectKernelModule=yes\n",
-			[]string{`--systemd:2: unknown directive "ProtectKernelModule", ignoring (systemd does too); did you mean "ProtectKernelModules"?`}},
+			[]string{`--systemd:2: unknown directive "ProtectKernelModule" in [Socket], ignoring (systemd does too); did you mean "ProtectKernelModules"?`}},
 		{"no close directive", "[Service]\nProtectEverything=yes\n",
-			[]string{`--systemd:2: unknown directive "ProtectEverything", ignoring (systemd does too)`}},
+			[]string{`--systemd:2: unknown directive "ProtectEverything" in [Service], ignoring (systemd does too)`}},
 		{"directive in [Install]", "[Service]\nExecStart=/bin/true\n[Install]\nPrivateTmp=yes\n",
 			[]string{`--systemd:4: PrivateTmp= is no [Install] directive, ignoring (systemd does too); put it in [Service]`}},
 	}

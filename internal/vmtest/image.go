@@ -15,6 +15,8 @@ import (
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/layout"
 	specs "github.com/opencontainers/runtime-spec/specs-go"
+
+	"github.com/seccompbench/seccompbench/runner/container"
 )
 
 // The image check (part of -runtimes): the image `go run
@@ -87,31 +89,12 @@ func addImageBundle(ctx context.Context, fs *initramfs, root, work string, secco
 	if _, err := fmt.Sscanf(cf.Config.User, "%d:%d", &uid, &gid); err != nil {
 		return "", fmt.Errorf("image user %q is not UID:GID", cf.Config.User)
 	}
-	spec := specs.Spec{
-		Version: "1.0.2",
-		Root:    &specs.Root{Path: rootfs, Readonly: true},
-		Process: &specs.Process{
-			Args:            append(append([]string{}, cf.Config.Entrypoint...), imageArgs...),
-			Env:             append(append([]string{}, cf.Config.Env...), "NODE_NAME="+imageNode),
-			Cwd:             "/",
-			User:            specs.User{UID: uid, GID: gid},
-			NoNewPrivileges: true,
-			Capabilities:    &specs.LinuxCapabilities{},
-		},
-		Hostname: "seccompbench-pod",
-		Mounts: []specs.Mount{
-			{Destination: "/proc", Type: "proc", Source: "proc", Options: []string{"nosuid", "noexec", "nodev"}},
-			{Destination: "/dev", Type: "tmpfs", Source: "tmpfs", Options: []string{"nosuid", "strictatime", "mode=755", "size=65536k"}},
-			{Destination: "/tmp", Type: "tmpfs", Source: "tmpfs", Options: []string{"nosuid", "nodev", "mode=1777", "size=65536k"}},
-		},
-		Linux: &specs.Linux{
-			Namespaces: []specs.LinuxNamespace{
-				{Type: specs.PIDNamespace}, {Type: specs.IPCNamespace}, {Type: specs.UTSNamespace},
-				{Type: specs.MountNamespace}, {Type: specs.NetworkNamespace},
-			},
-			Seccomp: seccomp,
-		},
-	}
+	spec := container.NewConfig(rootfs, append(append([]string{}, cf.Config.Entrypoint...), imageArgs...), []string{}, seccomp)
+	spec.Process.Env = append(append([]string{}, cf.Config.Env...), "NODE_NAME="+imageNode)
+	spec.Process.User = specs.User{UID: uid, GID: gid}
+	spec.Process.Capabilities = &specs.LinuxCapabilities{}
+	spec.Hostname = "seccompbench-pod"
+	spec.Mounts = append(spec.Mounts, specs.Mount{Destination: "/tmp", Type: "tmpfs", Source: "tmpfs", Options: []string{"nosuid", "nodev", "mode=1777", "size=65536k"}})
 	b, err := json.MarshalIndent(spec, "", "\t")
 	if err != nil {
 		return "", err

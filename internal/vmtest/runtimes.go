@@ -17,6 +17,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/internal/vmtest/protocol"
+	"github.com/seccompbench/seccompbench/runner/container"
 )
 
 // The runtimes check (go run ./internal/vmtest -runtimes): the host's runc
@@ -77,32 +78,10 @@ const containerComm = "container-probe"
 // PID, IPC, UTS, mount and network namespaces, root in the guest's
 // initramfs.
 func bundleConfig(rootfs string, caps []string, seccomp *specs.LinuxSeccomp) ([]byte, error) {
-	spec := specs.Spec{
-		// crun 1.8.1 refuses any ociVersion but 1.0.x ("unknown
-		// version specified"); nothing here needs a later one.
-		Version: "1.0.2",
-		Root:    &specs.Root{Path: rootfs},
-		Process: &specs.Process{
-			Args: []string{"/" + containerComm},
-			Env:  []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
-			Cwd:  "/",
-			Capabilities: &specs.LinuxCapabilities{
-				Bounding: caps, Effective: caps, Permitted: caps,
-			},
-		},
-		Hostname: "probe",
-		Mounts: []specs.Mount{
-			{Destination: "/proc", Type: "proc", Source: "proc", Options: []string{"nosuid", "noexec", "nodev"}},
-			{Destination: "/dev", Type: "tmpfs", Source: "tmpfs", Options: []string{"nosuid", "strictatime", "mode=755", "size=65536k"}},
-		},
-		Linux: &specs.Linux{
-			Namespaces: []specs.LinuxNamespace{
-				{Type: specs.PIDNamespace}, {Type: specs.IPCNamespace}, {Type: specs.UTSNamespace},
-				{Type: specs.MountNamespace}, {Type: specs.NetworkNamespace},
-			},
-			Seccomp: seccomp,
-		},
-	}
+	spec := container.NewConfig(rootfs, []string{"/" + containerComm}, caps, seccomp)
+	spec.Root.Readonly = false
+	spec.Process.NoNewPrivileges = false
+	spec.Hostname = "probe"
 	return json.MarshalIndent(spec, "", "\t")
 }
 
@@ -161,7 +140,7 @@ func addRuntimeBundles(ctx context.Context, fs *initramfs, root, initBin string)
 			return fmt.Errorf("%w (install it: apt-get install runc crun)", err)
 		}
 	}
-	return nil
+	return addInContainer(ctx, fs, rootfs)
 }
 
 // copyWithLibs copies bin and its shared libraries (ldd) to the same
@@ -317,7 +296,7 @@ func runRuntimes(ctx context.Context, o *options, stderr io.Writer) ([]row, erro
 		plan := protocol.Plan{Steps: []protocol.Step{{
 			Name: "runtimes", Path: "/vmtest/init", Args: append([]string{"runtimes-check"}, args...),
 			TimeoutSeconds: int((o.timeout - time.Minute).Seconds()),
-		}, {
+		}, inContainerStep(4 * 60), {
 			Name: "image", Path: "/vmtest/init", Args: []string{"image-run", "/usr/bin/crun", "/vmtest/image", imageNode},
 			TimeoutSeconds: int((o.timeout - time.Minute).Seconds()),
 		}}}

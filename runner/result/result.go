@@ -92,6 +92,25 @@ type RunInfo struct {
 	// [MinPad, cap] instead of up to MaxPad, because a larger pad would
 	// take their stack over MAX_INSNS_PER_PATH; nil when none.
 	PadCaps map[Cell]int
+	// Container names the runtime that started every run of the command
+	// workload's runtime path; nil otherwise.
+	Container *ContainerInfo
+}
+
+// ContainerInfo is the runtime of the command workload's runtime path:
+// the stack, the loader's privilege and no_new_privs were the runtime's
+// own, from the bundle's config.json.
+type ContainerInfo struct {
+	// Runtime is the runtime binary's name ("runc", "crun"), Path its
+	// resolved path.
+	Runtime, Path string
+	// Version is the output of `RUNTIME --version`.
+	Version string
+	// Profile names the seccomp profile of config.json's linux.seccomp.
+	Profile string
+	// Bundle is the bundle given (--bundle); "" when the bundle was
+	// written from the policy (--rootfs).
+	Bundle string
 }
 
 // Sample is one child's result: the unit of replication.

@@ -30,6 +30,8 @@ func main() {
 		probeDaemon()
 	case len(os.Args) >= 2 && os.Args[1] == "image-run":
 		os.Exit(imageRun(os.Args[2:]))
+	case len(os.Args) >= 2 && os.Args[1] == "in-container":
+		os.Exit(inContainer(os.Args[2:]))
 	case len(os.Args) >= 2 && os.Args[1] == "runtimes-check":
 		os.Exit(runtimesCheck(os.Args[2:]))
 	case len(os.Args) >= 3 && os.Args[1] == "systemd-check":

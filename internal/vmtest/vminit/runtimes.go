@@ -329,6 +329,12 @@ func imageRun(args []string) int {
 		}
 		return nil
 	}()
+	return testResult(test, t0, err)
+}
+
+// testResult prints test's "--- PASS" or "--- FAIL" line (with err) in
+// go test's format and returns the step's exit code, 0 or 1.
+func testResult(test string, t0 time.Time, err error) int {
 	if err != nil {
 		fmt.Printf("--- FAIL: %s (%.2fs)\n    %v\n", test, time.Since(t0).Seconds(), err)
 		return 1

@@ -98,6 +98,7 @@ func (lf *LoadFlags) Options(in io.Reader) (formats.OpenOptions, error) {
 	if o.Arch, err = LookupArch(lf.Arch); err != nil {
 		return o, err
 	}
+	o.ArchDefaulted = lf.Arch == ""
 	o.OCI.Arch = filters.KernelArches(o.Arch)[0].Name
 	if o.Format, err = formats.ParseFormat(lf.FormatIn); err != nil {
 		return o, &FlagError{Err: fmt.Errorf("--format-in: %w", err)}

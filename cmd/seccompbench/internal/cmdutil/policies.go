@@ -69,6 +69,7 @@ func LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
 		l.Sources = append(l.Sources, src)
 		l.Progs = append(l.Progs, src.Filters...)
 		pol := describe(src, compile)
+		pol.ABIs = filters.StackABIs(src.Filters)
 		if formats.UsesOCI(src.Format) {
 			r := o.OCI.Resolution()
 			pol.OCI = NewOCIResolution(&r)

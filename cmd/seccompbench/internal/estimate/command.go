@@ -13,6 +13,7 @@ import (
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/command"
+	"github.com/seccompbench/seccompbench/runner/container"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -55,7 +56,7 @@ func profileCommand(ctx context.Context, argv []string) (path string, cleanup fu
 // error on the per-syscall part and proc's interval in quadrature; the
 // CPU comparison uses syscalls + procCPU.
 func measureCommand(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int, syscalls, proc, procCPU stats.Estimate) (*report.EstimateCommand, error) {
-	samples, info, err := commandSamples(ctx, opts, opts.Command, base, variant, n)
+	samples, info, err := commandSamples(ctx, opts, opts.Command, opts.Container, base, variant, n)
 	if err != nil {
 		return nil, fmt.Errorf("measure the command: %w", err)
 	}
@@ -82,7 +83,17 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 		MeasuredCPUAddedNs: cpu.Delta, MeasuredCPUCILowNs: cpu.Lo, MeasuredCPUCIHighNs: cpu.Hi,
 		Ratio: chk.Ratio, ErrorPct: chk.ErrorPct, Covered: chk.Covered, CoveredByCalibration: calOnly.Covered,
 		Overlap: chk.Overlap, CPURatio: cpuChk.Ratio, CPUErrorPct: cpuChk.ErrorPct, CPUCovered: cpuChk.Covered,
-		InstallNs: is.Center, InstallShare: split.InstallShare, Dominant: split.Dominant, DominantClear: split.Clear}, nil
+		InstallNs: is.Center, InstallShare: split.InstallShare, Dominant: split.Dominant, DominantClear: split.Clear,
+		Container: containerRuntime(info.Container)}, nil
+}
+
+// containerRuntime is the report's account of the runtime path's runtime,
+// nil for nil.
+func containerRuntime(ci *result.ContainerInfo) *report.ContainerRuntime {
+	if ci == nil {
+		return nil
+	}
+	return &report.ContainerRuntime{Runtime: ci.Runtime, Path: ci.Path, Version: ci.Version, Profile: ci.Profile, Bundle: ci.Bundle}
 }
 
 // processProbeText names the per-process probe, "" when the term was not
@@ -147,9 +158,14 @@ func ModelErrorRule(rows []ValidationRow) (rel float64, uncovered []ValidationRo
 }
 
 // commandSamples runs argv with the command workload at 0 and n filters of
-// base (variant), opts.Trials blocks, one warm-up run per child.
-func commandSamples(ctx context.Context, opts *Options, argv []string, base []*filters.Program, variant result.Variant, n int) ([]result.Sample, result.RunInfo, error) {
+// base (variant), opts.Trials blocks, one warm-up run per child; in
+// containers of ct when not nil (the runtime's own filter in the n-filter
+// cells).
+func commandSamples(ctx context.Context, opts *Options, argv []string, ct *container.Spec, base []*filters.Program, variant result.Variant, n int) ([]result.Sample, result.RunInfo, error) {
 	w, err := runner.CommandWorkload(command.Spec{Argv: argv, Warmup: 1})
+	if ct != nil {
+		w, err = runner.ContainerWorkload(command.Spec{Argv: argv, Warmup: 1}, *ct)
+	}
 	if err != nil {
 		return nil, result.RunInfo{}, err
 	}
@@ -183,7 +199,7 @@ var ProcessProbe = []string{"/bin/true"}
 // JIT image to a workqueue), and the install's JIT work leaves caches
 // cold for the command's start. The per-syscall model cannot see either.
 func processTerm(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int) (wall, cpu stats.Estimate, err error) {
-	samples, _, err := commandSamples(ctx, opts, ProcessProbe, base, variant, n)
+	samples, _, err := commandSamples(ctx, opts, ProcessProbe, nil, base, variant, n)
 	if err != nil {
 		return wall, cpu, fmt.Errorf("measure the per-process term (%s): %w", strings.Join(ProcessProbe, " "), err)
 	}

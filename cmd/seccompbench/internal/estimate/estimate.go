@@ -23,6 +23,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/container"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -67,6 +68,10 @@ type Options struct {
 	// ProcessTerm adds the per-process term (processTerm: what the stack
 	// adds to a run of /bin/true) to the prediction --command compares.
 	ProcessTerm bool
+	// Container, if not nil (--bundle, --rootfs), measures the command
+	// in containers the runtime starts instead of under the command
+	// workload's wrapper (runner.ContainerWorkload).
+	Container *container.Spec
 	// MaxTime bounds the command's measurement (runner.Config.MaxTime).
 	MaxTime time.Duration
 	// MeasureCommand runs the command's children (runner.RunAdaptive

@@ -25,7 +25,10 @@ type Flags struct {
 	// Load are --format-in, --caps, --kernel-version, --arch,
 	// --profile-name, --base, --thread and --systemd.
 	Load cmdutil.LoadFlags
-	Out  output.Flags
+	// Container are --bundle, --rootfs and --runtime-bin: --command's
+	// runs in runc or crun containers.
+	Container cmdutil.ContainerFlags
+	Out       output.Flags
 	// Top is the number of syscall rows in the table (0: all).
 	Top int
 }
@@ -54,6 +57,7 @@ func AddFlags(fs *pflag.FlagSet, o *Options, fl *Flags) {
 	fs.IntVar(&o.Trials, "trials", 10, "randomized blocks per syscall for --validate, and for measuring --command")
 	fs.BoolVar(&fl.WithCommand, "command", false, "profile (unless --profile) and measure the command given after --, and compare the prediction with the measurement")
 	fs.BoolVar(&o.ProcessTerm, "process-term", true, "with --command: also measure what the stack adds to a run of /bin/true (starting and ending a process under a freshly installed stack, beyond the install) and add it to the prediction")
+	cmdutil.AddContainerFlags(fs, &fl.Container)
 	fs.DurationVar(&o.MaxTime, "max-time", 2*time.Minute, "with --command: a hard bound on measuring the command (no block starts after it once two are done)")
 }
 
@@ -97,7 +101,28 @@ func (o *Options) Parse(fl *Flags, policies, command []string, in io.Reader, cha
 		return nil, err
 	}
 	o.Systemd = fl.Load.Systemd
+	if err := o.parseContainer(fl, changed); err != nil {
+		return nil, err
+	}
 	return specs, nil
+}
+
+// parseContainer applies --bundle and --rootfs: --command's measurement
+// then runs the command in containers of --runtime (runc or crun), whose
+// filter is the one POLICY, so the stack is one filter deep and cached as
+// installed.
+func (o *Options) parseContainer(fl *Flags, changed func(string) bool) error {
+	if fl.Container.Set() {
+		if !fl.WithCommand {
+			return cmdutil.FlagErrorf("--bundle and --rootfs need --command -- CMD [ARG...]")
+		}
+		if o.Filters > 1 || o.Cache != "on" || o.SystemdUnit != "" || fl.Load.Systemd != "" || changed("loader") {
+			return cmdutil.FlagErrorf("--bundle, --rootfs: the runtime installs one filter, cached, with its own loader: leave --filters, --cache, --loader and the systemd flags out")
+		}
+	}
+	ct, err := fl.Container.Spec(o.Policies, o.Command, o.Open.OCI)
+	o.Container = ct
+	return err
 }
 
 // parseNumbers checks the confidence, depth, duration and block counts.

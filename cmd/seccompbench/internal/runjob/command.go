@@ -20,6 +20,9 @@ func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info resul
 		return nil
 	}
 	c := &report.CommandCost{Argv: cs.Argv, Prepare: cs.Prepare, RunsPerChild: info.Runs, WarmupRuns: cs.Warmup}
+	if ci := info.Container; ci != nil {
+		c.Container = &report.ContainerRuntime{Runtime: ci.Runtime, Path: ci.Path, Version: ci.Version, Profile: ci.Profile, Bundle: ci.Bundle}
+	}
 	maxN := slices.Max(j.Counts)
 	type key struct {
 		v string
@@ -43,7 +46,9 @@ func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info resul
 		}
 	}
 	c.BaselineRunNs, c.BaselineCPUNs = stats.Median(baseRun), stats.Median(baseCPU)
-	if maxN == 0 {
+	if maxN == 0 || c.Container != nil {
+		// The runtime's seccomp(2) time is not visible on the runtime
+		// path: no install/running split.
 		return c
 	}
 	for _, cell := range res.Cells {

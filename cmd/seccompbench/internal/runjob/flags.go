@@ -42,7 +42,9 @@ type Flags struct {
 	// Command holds the command workload's flags; its Argv is what follows
 	// "--".
 	Command command.Spec
-	Out     output.Flags
+	// Container holds the runtime path's flags (--bundle, --rootfs).
+	Container cmdutil.ContainerFlags
+	Out       output.Flags
 }
 
 // AddFlags adds run's flags to fs, storing into j and fl.
@@ -81,6 +83,7 @@ func AddFlags(fs *pflag.FlagSet, j *Job, fl *Flags) {
 	fs.StringVar(&j.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (counts default to 0, each directive's prefix and the full stack)")
 	fs.StringVar(&j.SystemdDirectives, "systemd", "", "like --systemd-unit, from directive text, e.g. 'SystemCallFilter=@system-service'")
 	fs.StringVar(&fl.Compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (as runc and systemd install them; needs a -tags libseccomp build)")
+	cmdutil.AddContainerFlags(fs, &fl.Container)
 	cmdutil.AddLoadFlags(fs, &fl.Load)
 }
 
@@ -139,7 +142,7 @@ func (j *Job) parseSources(fl *Flags, args []string, changed func(string) bool) 
 
 // parseWorkload decides what each child times: a loop of --workload or
 // --syscall, the notify workload, or a command given after "--".
-func (j *Job) parseWorkload(fl *Flags, _ []string, changed func(string) bool) error {
+func (j *Job) parseWorkload(fl *Flags, policies []string, changed func(string) bool) error {
 	var err error
 	if fl.Workload == "command" {
 		if len(fl.Command.Argv) == 0 {
@@ -173,7 +176,10 @@ func (j *Job) parseWorkload(fl *Flags, _ []string, changed func(string) bool) er
 	if j.Notify.Errno, err = ParseNotifyReply(fl.NotifyReply); err != nil {
 		return &cmdutil.FlagError{Err: fmt.Errorf("--notify-reply: %w", err)}
 	}
-	return j.parseSyscall(fl.Syscall, changed)
+	if err := j.parseSyscall(fl.Syscall, changed); err != nil {
+		return err
+	}
+	return j.parseContainer(fl, policies, changed)
 }
 
 // parseSyscall applies --syscall: the notified syscall of the notify

@@ -12,6 +12,10 @@ import (
 // placement is the job's pad choice: fixed with --pad, else random over
 // 0..runner.DefaultMaxPad per child.
 func (j *Job) placement() runner.Placement {
+	if j.Workload.Container != nil {
+		// The runtime installs the filter it compiles, unpadded.
+		return runner.Placement{Mode: runner.PlacementFixed}
+	}
 	if j.PadSet {
 		return runner.Placement{Mode: runner.PlacementFixed, Pad: j.Pad}
 	}
@@ -37,9 +41,13 @@ func reportPlacement(p runner.Placement) runner.Placement {
 	return p
 }
 
-// loaderName is the --loader value the report records: "both", or the
-// one loader measured.
+// loaderName is the --loader value the report records: "both", the one
+// loader measured, or "runtime" when a container runtime loaded the
+// filter (--bundle, --rootfs).
 func (j *Job) loaderName() string {
+	if j.Workload.Container != nil {
+		return "runtime"
+	}
 	switch len(j.Loaders) {
 	case 0:
 		return string(result.LoaderUnprivileged)
