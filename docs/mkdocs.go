@@ -104,11 +104,7 @@ func list(measure, man, console bool) {
 		log.Fatal(err)
 	}
 	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			log.Fatal(err)
-		}
-		blocks, err := docgen.Parse(f, string(src))
+		blocks, err := docgen.ParseFile(f, f)
 		if err != nil {
 			log.Fatal(err)
 		}

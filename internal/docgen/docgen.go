@@ -111,6 +111,16 @@ func Parse(name, src string) ([]Block, error) {
 	return blocks, nil
 }
 
+// ParseFile reads the Markdown file path and returns its console blocks,
+// with errors naming name (path relative to the repository root).
+func ParseFile(path, name string) ([]Block, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(name, string(src))
+}
+
 // Rewrite returns src with the output of every command of the blocks for
 // which rerun returns true replaced by what run prints for it. run returns
 // the command's stdout and stderr together.

@@ -95,12 +95,8 @@ func TestConsoleBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
 		name, _ := filepath.Rel(root, f)
-		blocks, err := Parse(name, string(src))
+		blocks, err := ParseFile(f, name)
 		if err != nil {
 			t.Fatal(err)
 		}
