@@ -1,17 +1,27 @@
 //go:build ignore
 
-// mkdocs regenerates the real outputs in the docs: it builds seccompbench,
-// puts it first on PATH, reruns every "$ seccompbench ..." line of the
-// ```console blocks in docs/*.md (from the repository root, through sh -c so
-// pipes work) and replaces the block's output with what it printed
-// (stdout and stderr), remakes docs/examples/ from one real run, and the man
-// pages in docs/man.
+// mkdocs regenerates what the docs show of seccompbench: it builds
+// seccompbench, puts it first on PATH, and from the repository root
+//
+//   - reruns every "$ seccompbench ..." line of the ```console blocks of
+//     README.md and docs/*.md (through sh -c, so pipes work) and replaces
+//     the output under it with what it printed (stdout and stderr);
+//   - remakes the examples in docs/examples that derive from the measured
+//     ones (compare.*);
+//   - writes the man pages in docs/man, one per command.
+//
+// Blocks marked "<!-- mkdocs: kernel -->" and the measured examples
+// (run.*, minimal.json, getpid.json) take figures: they are rerun only
+// with -run-examples, which should be run on a quiet machine. Blocks
+// marked "<!-- mkdocs: manual -->" are never rerun. docs/README.md says
+// what the drift test (internal/docgen) checks.
 //
 // Usage, from the repository root:
 //
-//	go run docs/mkdocs.go               # examples, man pages, then console blocks
-//	go run docs/mkdocs.go -examples=false
-//	go run docs/mkdocs.go -examples=false -console=false   # man pages only
+//	go run docs/mkdocs.go                 # man pages, derived examples, checked console blocks
+//	go run docs/mkdocs.go -run-examples   # the same plus measured examples and kernel blocks (quiet machine)
+//	go run docs/mkdocs.go -console=false  # man pages and derived examples only
+//	go run docs/mkdocs.go -run-examples -n  # list what would run, run nothing
 package main
 
 import (
@@ -20,123 +30,121 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
+	"regexp"
+
+	"github.com/seccompbench/seccompbench/internal/docgen"
 )
 
-// exampleRuns make docs/examples; each is run through sh -c from the
-// repository root.
-var exampleRuns = []string{
-	"seccompbench run --trials 10 -q -o docs/examples/run.json -o docs/examples/run.md -o docs/examples/run.txt -o docs/examples/run.csv -o docs/examples/run.bench -o docs/examples/run.svg -o docs/examples/run.png",
-	"seccompbench run testdata/policies/minimal.yaml --trials 10 -q -o docs/examples/minimal.json",
-	"seccompbench run --workload getpid --trials 3 --filters 0,1,8 -q -o docs/examples/getpid.json",
-	"cd docs/examples && seccompbench compare run.json minimal.json > compare.txt",
-	"cd docs/examples && seccompbench compare --format markdown -o compare.md run.json minimal.json",
-	"cd docs/examples && seccompbench compare --format json -o compare.json run.json minimal.json",
-}
-
 func main() {
-	examples := flag.Bool("examples", true, "remake docs/examples from real runs")
+	measure := flag.Bool("run-examples", false, "also rerun what measures: the measured examples and the kernel console blocks (use a quiet machine)")
 	man := flag.Bool("man", true, "remake docs/man")
-	console := flag.Bool("console", true, "rerun the console blocks of docs/*.md")
+	console := flag.Bool("console", true, "rerun the console blocks of README.md and docs/*.md")
+	dry := flag.Bool("n", false, "print the commands that would run, run none")
 	flag.Parse()
 	log.SetFlags(0)
+	if *dry {
+		list(*measure, *man, *console)
+		return
+	}
 
 	bin, err := os.MkdirTemp("", "mkdocs")
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(bin)
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "seccompbench"), "./cmd/seccompbench")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		log.Fatalf("build: %v", err)
+	if err := docgen.Build(".", bin); err != nil {
+		log.Fatal(err)
 	}
 	os.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 
-	if *examples {
-		for _, c := range exampleRuns {
-			log.Printf("$ %s", c)
-			if out, err := sh(c); err != nil {
-				log.Fatalf("%s: %v\n%s", c, err, out)
-			}
+	for _, e := range docgen.Examples {
+		if e.Kernel && !*measure {
+			continue
+		}
+		log.Printf("$ %s", e.Cmd)
+		if out, err := docgen.Shell("", e.Cmd); err != nil {
+			log.Fatalf("%s: %v\n%s", e.Cmd, err, out)
 		}
 	}
 	if *man {
 		os.RemoveAll("docs/man")
-		if out, err := sh("seccompbench man docs/man"); err != nil {
+		if out, err := docgen.Shell("", "seccompbench man docs/man"); err != nil {
 			log.Fatalf("man: %v\n%s", err, out)
 		}
 	}
 	if !*console {
 		return
 	}
-	files, _ := filepath.Glob("docs/*.md")
+	files, err := docgen.Sources(".")
+	if err != nil {
+		log.Fatal(err)
+	}
 	for _, f := range files {
-		if err := refresh(f); err != nil {
+		if err := refresh(f, *measure); err != nil {
 			log.Fatal(err)
 		}
 	}
 }
 
-// sh runs c with sh -c and returns stdout and stderr together. A non-zero
-// exit is not an error for console blocks (lint exits 1 on findings), so
-// only the examples check it.
-func sh(c string) ([]byte, error) {
-	cmd := exec.Command("sh", "-c", c)
-	var b bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &b, &b
-	err := cmd.Run()
-	return b.Bytes(), err
+// list prints what main would run with the same flags.
+func list(measure, man, console bool) {
+	for _, e := range docgen.Examples {
+		if !e.Kernel || measure {
+			fmt.Printf("docs/examples: $ %s\n", e.Cmd)
+		}
+	}
+	if man {
+		fmt.Println("docs/man: $ seccompbench man docs/man")
+	}
+	if !console {
+		return
+	}
+	files, err := docgen.Sources(".")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range files {
+		blocks, err := docgen.ParseFile(f, f)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, b := range blocks {
+			if b.Mode == docgen.Manual || (b.Mode == docgen.Kernel && !measure) {
+				continue
+			}
+			for _, c := range b.Commands {
+				fmt.Printf("%s:%d (%s): $ %s\n", f, b.Line, b.Mode, c.Line)
+			}
+		}
+	}
 }
 
-// refresh reruns the commands of every ```console block of path.
-func refresh(path string) error {
+// trailingBlanks are the blanks at the ends of lines, which Markdown does
+// not show (tabwriter pads the last column).
+var trailingBlanks = regexp.MustCompile(`(?m)[ \t]+$`)
+
+// refresh reruns the console blocks of path that are checked, and the
+// kernel ones when measure is set.
+func refresh(path string, measure bool) error {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	lines := strings.SplitAfter(string(src), "\n")
-	var out strings.Builder
-	changed := false
-	for i := 0; i < len(lines); i++ {
-		out.WriteString(lines[i])
-		if strings.TrimSpace(lines[i]) != "```console" {
-			continue
-		}
-		// Collect the block up to its closing fence.
-		j := i + 1
-		for j < len(lines) && strings.TrimSpace(lines[j]) != "```" {
-			j++
-		}
-		if j == len(lines) {
-			return fmt.Errorf("%s: unclosed console block at line %d", path, i+1)
-		}
-		var cmds []string
-		for _, l := range lines[i+1 : j] {
-			if c, ok := strings.CutPrefix(l, "$ "); ok {
-				cmds = append(cmds, strings.TrimRight(c, "\n"))
-			}
-		}
-		if len(cmds) == 0 {
-			continue
-		}
-		for _, c := range cmds {
-			log.Printf("%s: $ %s", path, c)
-			o, _ := sh(c)
-			out.WriteString("$ " + c + "\n")
-			out.Write(o)
-			if len(o) > 0 && o[len(o)-1] != '\n' {
-				out.WriteString("\n")
-			}
-		}
-		changed = true
-		i = j - 1
+	rerun := func(b docgen.Block) bool {
+		return b.Mode == docgen.Checked || (measure && b.Mode == docgen.Kernel)
 	}
-	if !changed {
+	out, err := docgen.Rewrite(path, string(src), rerun, func(c string) (string, error) {
+		log.Printf("%s: $ %s", path, c)
+		// A non-zero exit is part of what a block shows (lint exits 3 on
+		// findings), not an error.
+		o, _ := docgen.Shell("", c)
+		return trailingBlanks.ReplaceAllString(string(o), ""), nil
+	})
+	if err != nil {
+		return err
+	}
+	if bytes.Equal([]byte(out), src) {
 		return nil
 	}
-	return os.WriteFile(path, []byte(out.String()), 0o644)
+	return os.WriteFile(path, []byte(out), 0o644)
 }

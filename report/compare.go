@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -136,9 +135,11 @@ type MissingCell struct {
 	In string `json:"in"`
 }
 
-// Compare compares every document after the first with the first, cell by
-// cell (Welch t on results[].samples_ns) and per fitted term
-// (stats.DiffIndependent on per_filter and entry). Cells or fits present in
+// Compare builds the comparison of every document after the first with
+// the first: it pairs cells and fitted terms and takes each difference,
+// its test and its decision from stats (stats.CompareSamples, Welch t on
+// results[].samples_ns, per cell; stats.CompareEstimates on per_filter and
+// entry), computing none itself. Cells or fits present in
 // only one side are listed in Missing. Different kernels, CPU models,
 // confidence levels or partial results give warnings. Errors wrap
 // [ErrTooFewResults], [stats.ErrConfidence] or, unless opt.Force,
@@ -243,8 +244,8 @@ func compareCells(c *Comparison, src int, base, o NamedDocument, conf float64) {
 			c.Missing = append(c.Missing, MissingCell{Source: src, Variant: name, Filters: br.Filters, In: base.Name})
 			continue
 		}
-		d := stats.Welch(br.SamplesNs, or.SamplesNs, conf)
-		cc := CellChange{Source: src, Variant: name, Filters: br.Filters, NBase: len(br.SamplesNs), N: len(or.SamplesNs), Change: change(d, c.Alpha)}
+		d := stats.CompareSamples(br.SamplesNs, or.SamplesNs, conf)
+		cc := CellChange{Source: src, Variant: name, Filters: br.Filters, NBase: len(br.SamplesNs), N: len(or.SamplesNs), Change: change(d)}
 		cc.BaseNs, cc.Ns = br.MeanNs, or.MeanNs
 		c.Cells = append(c.Cells, cc)
 	}
@@ -286,22 +287,19 @@ func compareFits(c *Comparison, src int, base, o NamedDocument, conf float64) {
 			if !t.exists {
 				continue
 			}
-			d := stats.DiffIndependent(t.b, t.x, conf)
-			ch := change(d, c.Alpha)
+			ch := change(stats.CompareEstimates(t.b, t.x, conf))
 			ch.BaseNs, ch.Ns = t.b.Center, t.x.Center
 			c.Fits = append(c.Fits, FitChange{Source: src, Variant: name, Term: t.name, Change: ch})
 		}
 	}
 }
 
-// change copies a stats.Diff into a Change, mapping NaN to 0 with
-// Known = false.
-func change(d stats.Diff, alpha float64) Change {
-	ch := Change{DeltaNs: finite(d.Delta), CILowNs: finite(d.Lo), CIHighNs: finite(d.Hi), DeltaPct: finite(d.Pct),
-		PctLow: finite(d.PctLo), PctHigh: finite(d.PctHi), P: finite(d.P), Warnings: d.Warnings}
-	ch.Known = !math.IsNaN(d.P) && !math.IsNaN(d.Lo) && !math.IsNaN(d.Hi)
-	ch.Significant = ch.Known && d.P < alpha
-	return ch
+// change copies a stats.Comparison into a Change, mapping NaN to 0 (the
+// comparison's Known says whether there was a value).
+func change(d stats.Comparison) Change {
+	return Change{DeltaNs: finite(d.Delta), CILowNs: finite(d.Lo), CIHighNs: finite(d.Hi), DeltaPct: finite(d.Pct),
+		PctLow: finite(d.PctLo), PctHigh: finite(d.PctHi), P: finite(d.P), Warnings: d.Warnings,
+		Known: d.Known, Significant: d.Significant}
 }
 
 // WriteComparisonJSON writes c as indented JSON.

@@ -12,23 +12,14 @@ import (
 // Conclusion sentences. A report states a conclusion ("no mitigation
 // slowdown", "per-filter cost ~0", "each filter adds ...", "the cache
 // serves ...") only when the interval behind it supports it
-// (stats.Conclude against the margin below which the effect does not
-// matter). Otherwise it says the run is inconclusive, how far the interval
+// (a stats.Margins verdict: the interval against the margin below which
+// the effect does not matter). Otherwise it says the run is inconclusive, how far the interval
 // would have to shrink, and how to get there. An estimate that filters
 // cannot produce (a negative cost) is said to be unanswerable by this run.
 
-// PerFilterMargin returns the per-filter cost, in ns per op, below which a
-// filter counts as free for a baseline of baselineNs: 2 ns, or 0.2 % of the
-// baseline on hosts where one syscall costs more than 1 µs.
-func PerFilterMargin(baselineNs float64) float64 { return max(2, 0.002*baselineNs) }
-
-// EntryMargin returns the entry cost, in ns per op, below which turning
-// filtering on counts as free: 5 ns, or 0.5 % of the baseline.
-func EntryMargin(baselineNs float64) float64 { return max(5, 0.005*baselineNs) }
-
-// LowR2 is the R² under which a fitted line is said to explain almost
-// none of the spread between children.
-const LowR2 = 0.1
+// margins are the decision margins behind every conclusion; they live in
+// stats ([stats.Margins]), the wording here only reports the verdicts.
+var margins = stats.DefaultMargins()
 
 // inconclusiveAdvice says how far an interval (in unit) must shrink and
 // how: more trials (scaled from trials by the conclusion's factor),
@@ -58,30 +49,31 @@ func inconclusiveAdvice(c stats.Conclusion, unit string, div float64, trials int
 // controlConclusion says what a control-loop comparison supports, given
 // the kernel's spec_store_bypass state ssb ("" if unknown), the run's
 // trials and confidence: a mitigation's cost only when the whole interval
-// lies above the ±ControlNoisePct band, "no mitigation slowdown" only when
+// lies above the ±stats.Margins.ControlNoisePct band, "no mitigation slowdown" only when
 // it lies within it.
 func controlConclusion(c Control, ssb string, trials int) string {
-	con := stats.Conclude(c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh, ControlNoisePct)
+	con := margins.ConcludeControl(c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh)
+	noise := margins.Control()
 	switch {
 	case math.IsNaN(c.SlowdownPct):
 		return "no control-loop comparison: the control loop was not timed before and after installing (see the warnings)"
 	case math.IsNaN(c.SlowdownPctLow) || math.IsNaN(c.SlowdownPctHigh):
 		return "no interval for the control loop's change (too few children), so this run says nothing about a mitigation's slowdown"
-	case c.SlowdownPctLow > ControlNoisePct:
+	case c.SlowdownPctLow > noise:
 		v := "installing filters slowed code that makes no syscall, beyond run-to-run noise: a mitigation's cost (e.g. speculative store bypass), not filter evaluation"
 		if ssb != "" {
 			v += " (spec_store_bypass: " + ssb + ")"
 		}
 		return v
 	case con.Verdict == stats.Negligible:
-		return fmt.Sprintf("no mitigation slowdown detected: the interval lies within the ±%d %% this comparison swings between runs", ControlNoisePct)
+		return fmt.Sprintf("no mitigation slowdown detected: the interval lies within the ±%g %% this comparison swings between runs", noise)
 	case con.Verdict == stats.Negative:
 		return "code that makes no syscall ran faster after installing filters, which filters cannot cause: noise or drift dominates, so this run cannot answer whether a mitigation slows it; measure again with more --trials on a quieter CPU"
 	case c.SlowdownPctLow > 0:
-		return fmt.Sprintf("a slowdown, but its interval reaches into the ±%d %% this comparison swings between runs: not attributed to a mitigation", ControlNoisePct)
+		return fmt.Sprintf("a slowdown, but its interval reaches into the ±%g %% this comparison swings between runs: not attributed to a mitigation", noise)
 	}
-	return fmt.Sprintf("inconclusive: the interval is too wide to tell a mitigation's slowdown from the ±%d %% run-to-run noise; %s",
-		ControlNoisePct, inconclusiveAdvice(con, " points", 1, trials, false))
+	return fmt.Sprintf("inconclusive: the interval is too wide to tell a mitigation's slowdown from the ±%g %% run-to-run noise; %s",
+		noise, inconclusiveAdvice(con, " points", 1, trials, false))
 }
 
 // perFilterConclusion is the clause of Explain about a fit's per-filter
@@ -98,8 +90,8 @@ func perFilterConclusion(fit Fit, conf float64, trials int) string {
 	scale, unit := unitOf(max(math.Abs(fit.PerFilterNs), math.Abs(fit.PerFilterCILowNs), math.Abs(fit.PerFilterCIHighNs)))
 	v := g(fit.PerFilterNs) + " " + unit
 	ci := fmt.Sprintf("%.0f%% CI [%s, %s]", conf*100, g(fit.PerFilterCILowNs), g(fit.PerFilterCIHighNs))
-	m := PerFilterMargin(fit.BaselineNs)
-	con := stats.Conclude(fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs, m)
+	con := margins.ConcludePerFilter(fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs, fit.BaselineNs)
+	m := con.Margin
 	switch con.Verdict {
 	case stats.Negligible:
 		return fmt.Sprintf("; per-filter cost ~0 %s (%s, %s, within ±%s)", unit, v, ci, figure(m))
@@ -116,7 +108,7 @@ func perFilterConclusion(fit Fit, conf float64, trials int) string {
 // starting with ", " (or "" when there is nothing to say: an entry within
 // its margin is not worth a sentence).
 func entryConclusion(fit Fit, conf float64, trials int) string {
-	con := stats.Conclude(fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs, EntryMargin(fit.BaselineNs))
+	con := margins.ConcludeEntry(fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs, fit.BaselineNs)
 	g := figureGroup(false, false, fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs)
 	_, unit := unitOf(max(math.Abs(fit.EntryNs), math.Abs(fit.EntryCILowNs), math.Abs(fit.EntryCIHighNs)))
 	ci := fmt.Sprintf("%.0f%% CI [%s, %s]", conf*100, g(fit.EntryCILowNs), g(fit.EntryCIHighNs))
@@ -127,7 +119,7 @@ func entryConclusion(fit Fit, conf float64, trials int) string {
 	case stats.Negative:
 		s = fmt.Sprintf("; the entry term came out negative (%s %s, %s), which no filter can cause: this run cannot answer what turning filtering on costs", g(fit.EntryNs), unit, ci)
 	}
-	if s != "" && fit.R2 < LowR2 && fit.N > 0 {
+	if s != "" && margins.LowFit(fit.R2) && fit.N > 0 {
 		s += fmt.Sprintf(" (the fitted line explains %.1f %% of the spread between children, R² %.3f)", 100*math.Max(0, fit.R2), Num(fit.R2))
 	}
 	return s
@@ -141,7 +133,7 @@ func cacheSupported(d *Document, fit *Fit) bool {
 	if fit == nil || kernelLacksCache(d) {
 		return false
 	}
-	return stats.Conclude(fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs, PerFilterMargin(fit.BaselineNs)).Verdict == stats.Negligible
+	return margins.ConcludePerFilter(fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs, fit.BaselineNs).Verdict == stats.Negligible
 }
 
 // kernelLacksCache reports whether the document's kernel release (uname

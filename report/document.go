@@ -492,28 +492,7 @@ func Build(in Input) *Document {
 			PerFilterDiffNs: ld.Delta, CILowNs: ld.Lo, CIHighNs: ld.Hi, P: ld.P,
 			Significant: ld.Significant(), Warnings: ld.Warnings})
 	}
-	for _, s := range in.Samples {
-		var inst int64
-		for _, ns := range s.InstallNs {
-			inst += ns
-		}
-		c := Child{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq,
-			NsPerOp: s.NsPerOp, InstallNsTotal: inst, CPU: s.CPU, FiltersSeen: s.FiltersSeen,
-			Loader: string(s.Loader), Pad: s.Pad, CapSysAdmin: s.CapSysAdmin,
-			BaselineNsPerOp: math.NaN(), AddedNsPerOp: math.NaN()}
-		if s.BaselineNsPerOp > 0 {
-			c.BaselineNsPerOp, c.AddedNsPerOp = s.BaselineNsPerOp, s.NsPerOp-s.BaselineNsPerOp
-		}
-		if s.Caps.Eff|s.Caps.Prm|s.Caps.Bnd != 0 {
-			c.CapEff = fmt.Sprintf("%016x", s.Caps.Eff)
-		}
-		if len(s.Copies) > 1 {
-			for _, cp := range s.Copies {
-				c.Copies = append(c.Copies, CopyResult{CPU: cp.CPU, NsPerOp: finite(cp.NsPerOp)})
-			}
-		}
-		d.Children = append(d.Children, c)
-	}
+	d.Children = children(in.Samples)
 	d.Throughput = throughput(d.Children)
 	vi := func(v string) int {
 		if i := slices.Index(d.Config.Variants, v); i >= 0 {
@@ -550,6 +529,35 @@ func Build(in Input) *Document {
 		d.Cache = []CacheVariant{}
 	}
 	return d
+}
+
+// children copies the per-child samples into the document's children, with
+// NaN (null) paired figures for a child that took no baseline.
+func children(samples []result.Sample) []Child {
+	var out []Child
+	for _, s := range samples {
+		var inst int64
+		for _, ns := range s.InstallNs {
+			inst += ns
+		}
+		c := Child{Variant: string(s.Variant), Filters: s.Filters, Block: s.Block, Seq: s.Seq,
+			NsPerOp: s.NsPerOp, InstallNsTotal: inst, CPU: s.CPU, FiltersSeen: s.FiltersSeen,
+			Loader: string(s.Loader), Pad: s.Pad, CapSysAdmin: s.CapSysAdmin,
+			BaselineNsPerOp: math.NaN(), AddedNsPerOp: math.NaN()}
+		if s.BaselineNsPerOp > 0 {
+			c.BaselineNsPerOp, c.AddedNsPerOp = s.BaselineNsPerOp, s.NsPerOp-s.BaselineNsPerOp
+		}
+		if s.Caps.Eff|s.Caps.Prm|s.Caps.Bnd != 0 {
+			c.CapEff = fmt.Sprintf("%016x", s.Caps.Eff)
+		}
+		if len(s.Copies) > 1 {
+			for _, cp := range s.Copies {
+				c.Copies = append(c.Copies, CopyResult{CPU: cp.CPU, NsPerOp: finite(cp.NsPerOp)})
+			}
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // throughput sums ops per second over the parallel copies of each child and

@@ -43,12 +43,6 @@ func ReadJSON(r io.Reader) (*Document, error) {
 	return &d, nil
 }
 
-// ControlNoisePct is how far, in percent, the control loop's after/before
-// ratio swings between runs on an idle machine with no mitigation at all
-// (this project's VM: −10.3 % to +5.7 %, CIs up to ±4.4 points). Only a
-// slowdown whose CI lies above it is attributed to a mitigation.
-const ControlNoisePct = 15
-
 // controlVerdict says what a control-loop comparison of d means
 // (controlConclusion).
 func controlVerdict(c Control, d *Document) string {

@@ -199,43 +199,8 @@ func Analyze(obs []Observation, opt Options) (Result, error) {
 		return pooledBase, false
 	}
 	for _, k := range keys {
-		xs := values(cells[k])
-		seed := cellSeed(opt.Seed, k)
-		c := CellResult{Variant: k.variant, Loader: k.loader, Filters: k.filters, Samples: xs, Pads: pads(cells[k])}
-		if opt.Robust {
-			c.Summary = robust(xs, conf, seed, th)
-		} else {
-			c.Summary = normal(xs, conf, th)
-		}
-		c.OutlierIndex = Outliers(xs, th.OutlierK)
-		c.Outliers = len(c.OutlierIndex)
-		if c.Outliers > 0 {
-			c.Summary.Warnings = append(c.Summary.Warnings, fmt.Sprintf(
-				"%d of %d samples are outliers by the median/MAD rule (|modified z| > %g); kept in every estimate",
-				c.Outliers, len(xs), th.OutlierK))
-		}
 		base, own := baseOf(groupKey{k.variant, k.loader})
-		switch {
-		case k.filters == 0:
-			c.Overhead = Diff{Confidence: conf, N1: len(xs), N2: len(xs), P: 1, DF: math.NaN()}
-		case len(base) == 0:
-			c.Overhead = Diff{Confidence: conf, N2: len(xs)}
-			nan := math.NaN()
-			c.Overhead.Delta, c.Overhead.Lo, c.Overhead.Hi, c.Overhead.P, c.Overhead.DF = nan, nan, nan, nan, nan
-			c.Overhead.Pct, c.Overhead.PctLo, c.Overhead.PctHi = nan, nan, nan
-			c.Overhead.Warnings = []string{"no N = 0 baseline observations; measure filter count 0"}
-		default:
-			bs := values(base)
-			if opt.Robust {
-				c.Overhead = robustDiff(bs, xs, conf, seed^0x5bd1e995, th)
-			} else {
-				c.Overhead = welch(bs, xs, conf, th)
-			}
-			if !own {
-				c.Overhead.Warnings = append(c.Overhead.Warnings, "compared with the N = 0 observations of all variants pooled")
-			}
-		}
-		res.Cells = append(res.Cells, c)
+		res.Cells = append(res.Cells, analyzeCell(k, cells[k], base, own, conf, opt, th))
 	}
 
 	for _, g := range groups {
@@ -272,6 +237,48 @@ func Analyze(obs []Observation, opt Options) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// analyzeCell summarizes one cell's observations obs, flags its outliers
+// and compares it with base, its group's N = 0 observations (own false
+// when they are the pooled ones of all variants).
+func analyzeCell(k cellKey, obs, base []Observation, own bool, conf float64, opt Options, th Thresholds) CellResult {
+	xs := values(obs)
+	seed := cellSeed(opt.Seed, k)
+	c := CellResult{Variant: k.variant, Loader: k.loader, Filters: k.filters, Samples: xs, Pads: pads(obs)}
+	if opt.Robust {
+		c.Summary = robust(xs, conf, seed, th)
+	} else {
+		c.Summary = normal(xs, conf, th)
+	}
+	c.OutlierIndex = Outliers(xs, th.OutlierK)
+	c.Outliers = len(c.OutlierIndex)
+	if c.Outliers > 0 {
+		c.Summary.Warnings = append(c.Summary.Warnings, fmt.Sprintf(
+			"%d of %d samples are outliers by the median/MAD rule (|modified z| > %g); kept in every estimate",
+			c.Outliers, len(xs), th.OutlierK))
+	}
+	switch {
+	case k.filters == 0:
+		c.Overhead = Diff{Confidence: conf, N1: len(xs), N2: len(xs), P: 1, DF: math.NaN()}
+	case len(base) == 0:
+		c.Overhead = Diff{Confidence: conf, N2: len(xs)}
+		nan := math.NaN()
+		c.Overhead.Delta, c.Overhead.Lo, c.Overhead.Hi, c.Overhead.P, c.Overhead.DF = nan, nan, nan, nan, nan
+		c.Overhead.Pct, c.Overhead.PctLo, c.Overhead.PctHi = nan, nan, nan
+		c.Overhead.Warnings = []string{"no N = 0 baseline observations; measure filter count 0"}
+	default:
+		bs := values(base)
+		if opt.Robust {
+			c.Overhead = robustDiff(bs, xs, conf, seed^0x5bd1e995, th)
+		} else {
+			c.Overhead = welch(bs, xs, conf, th)
+		}
+		if !own {
+			c.Overhead.Warnings = append(c.Overhead.Warnings, "compared with the N = 0 observations of all variants pooled")
+		}
+	}
+	return c
 }
 
 // pads returns the Pad of obs in order.

@@ -183,75 +183,13 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 		return f, fmt.Errorf("fit stack: %w: %d distinct filter count(s) ≥ 1, need at least 2 to separate per-filter cost from entry cost (measure e.g. 0,1,2,4,8,16,32)", ErrNotIdentifiable, len(counts))
 	}
 
-	// Columns: intercept, [entry indicator], N, [centered Seq].
-	var seqMean float64
-	for _, o := range obs {
-		seqMean += float64(o.Seq)
-	}
-	seqMean /= float64(len(obs))
 	y := make([]float64, len(obs))
 	for i, o := range obs {
 		y[i] = o.NsPerOp
 	}
-	// Paired children: each one's own baseline relative to their mean,
-	// δ = b/b̄ − 1, enters as a covariate and scales the entry and
-	// per-filter columns (paired.go).
-	var bareMean float64
-	if paired(obs) {
-		for _, o := range obs {
-			bareMean += o.BaselineNs
-		}
-		bareMean /= float64(len(obs))
-	}
-	build := func(withDrift, withSpeed bool) (*mat.Dense, []string) {
-		names := []string{"baseline"}
-		if hasBase {
-			names = append(names, "entry")
-		}
-		names = append(names, "per_filter")
-		if withDrift {
-			names = append(names, "drift")
-		}
-		if withSpeed {
-			names = append(names, "speed")
-			if hasBase {
-				names = append(names, "speed_entry")
-			}
-			names = append(names, "speed_filter")
-		}
-		x := mat.NewDense(len(obs), len(names), nil)
-		for i, o := range obs {
-			c := 0
-			x.Set(i, c, 1)
-			c++
-			if hasBase {
-				if o.Filters > 0 {
-					x.Set(i, c, 1)
-				}
-				c++
-			}
-			x.Set(i, c, float64(max(o.Filters, 0)))
-			c++
-			if withDrift {
-				x.Set(i, c, float64(o.Seq)-seqMean)
-				c++
-			}
-			if withSpeed {
-				d := o.BaselineNs/bareMean - 1
-				x.Set(i, c, d)
-				c++
-				if hasBase {
-					if o.Filters > 0 {
-						x.Set(i, c, d)
-					}
-					c++
-				}
-				x.Set(i, c, d*float64(max(o.Filters, 0)))
-			}
-		}
-		return x, names
-	}
-	withSpeed := bareMean > 0
+	dsg := newDesign(obs, hasBase)
+	build := dsg.matrix
+	withSpeed := dsg.bareMean > 0
 	x, names := build(true, withSpeed)
 	res, err := ols(x, y, confidence)
 	if errors.Is(err, ErrNotIdentifiable) && withSpeed {
@@ -310,6 +248,86 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 		f.Warnings = append(f.Warnings, fmt.Sprintf("%d observations for %d parameters: no intervals; need at least %d", len(obs), len(names), len(names)+1))
 	}
 	return f, nil
+}
+
+// design builds FitStack's design matrices for one set of observations.
+type design struct {
+	obs     []Observation
+	hasBase bool
+	// seqMean centers the drift column; bareMean is the mean of the
+	// children's own baselines (0 unless paired), by which each child's
+	// δ = b/b̄ − 1 is scaled (paired.go).
+	seqMean, bareMean float64
+}
+
+// newDesign computes the column centers of obs.
+func newDesign(obs []Observation, hasBase bool) design {
+	d := design{obs: obs, hasBase: hasBase}
+	for _, o := range obs {
+		d.seqMean += float64(o.Seq)
+	}
+	d.seqMean /= float64(len(obs))
+	// Paired children: each one's own baseline relative to their mean,
+	// δ = b/b̄ − 1, enters as a covariate and scales the entry and
+	// per-filter columns (paired.go).
+	if paired(obs) {
+		for _, o := range obs {
+			d.bareMean += o.BaselineNs
+		}
+		d.bareMean /= float64(len(obs))
+	}
+	return d
+}
+
+// matrix returns the design matrix and its column names: intercept,
+// [entry indicator], N, [centered Seq], [speed terms].
+func (d design) matrix(withDrift, withSpeed bool) (*mat.Dense, []string) {
+	names := []string{"baseline"}
+	if d.hasBase {
+		names = append(names, "entry")
+	}
+	names = append(names, "per_filter")
+	if withDrift {
+		names = append(names, "drift")
+	}
+	if withSpeed {
+		names = append(names, "speed")
+		if d.hasBase {
+			names = append(names, "speed_entry")
+		}
+		names = append(names, "speed_filter")
+	}
+	x := mat.NewDense(len(d.obs), len(names), nil)
+	for i, o := range d.obs {
+		c := 0
+		x.Set(i, c, 1)
+		c++
+		if d.hasBase {
+			if o.Filters > 0 {
+				x.Set(i, c, 1)
+			}
+			c++
+		}
+		x.Set(i, c, float64(max(o.Filters, 0)))
+		c++
+		if withDrift {
+			x.Set(i, c, float64(o.Seq)-d.seqMean)
+			c++
+		}
+		if withSpeed {
+			s := o.BaselineNs/d.bareMean - 1
+			x.Set(i, c, s)
+			c++
+			if d.hasBase {
+				if o.Filters > 0 {
+					x.Set(i, c, s)
+				}
+				c++
+			}
+			x.Set(i, c, s*float64(max(o.Filters, 0)))
+		}
+	}
+	return x, names
 }
 
 // applyPlacement estimates the between-placement SD from the pads of obs

@@ -41,7 +41,7 @@ number: the kernel's action cache, instructions executed, mitigations.
 
 Every command that prints a result writes it to -o FILE (atomically) in
 the --format the file's extension names; JSON outputs carry
-"schema_version" and "kind" (docs/json.md, schemas in docs/schema/).` + cmdutil.ExitStatusHelp("findings: lint found error-severity problems, equiv found an input on which A and B differ"),
+"schema_version" and "kind" (docs/json.md, schemas in docs/schema/).` + cmdutil.ExitStatusHelp("lint found error-severity problems, equiv found an input on which A and B differ"),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Version:       cmdutil.Version(),

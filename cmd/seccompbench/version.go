@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
@@ -88,10 +92,35 @@ func manRun(opts *ManOptions) error {
 		return fmt.Errorf("write man pages: %w", err)
 	}
 	opts.Root.DisableAutoGenTag = true
-	hdr := &doc.GenManHeader{Title: "SECCOMPBENCH", Section: "1", Source: "seccompbench " + cmdutil.Version(), Manual: "seccompbench manual"}
-	if err := doc.GenManTree(opts.Root, hdr, opts.Dir); err != nil {
+	if err := writeManTree(opts.Root, opts.Dir); err != nil {
 		return fmt.Errorf("write man pages: %w", err)
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "wrote man pages to %s\n", opts.Dir)
 	return nil
+}
+
+// thDate is the date field of a page's .TH line.
+var thDate = regexp.MustCompile(`(?m)^(\.TH "[^"]*" "[^"]*") "[^"]*"`)
+
+// writeManTree writes the page of cmd and of every available subcommand,
+// as cobra's doc.GenManTree does, but reproducibly: no date and no
+// version (which carries the VCS revision) in the header, so that the
+// same code always gives the same pages and docs/man can be checked.
+func writeManTree(cmd *cobra.Command, dir string) error {
+	for _, c := range cmd.Commands() {
+		if !c.IsAvailableCommand() || c.IsAdditionalHelpTopicCommand() {
+			continue
+		}
+		if err := writeManTree(c, dir); err != nil {
+			return err
+		}
+	}
+	hdr := &doc.GenManHeader{Title: "SECCOMPBENCH", Section: "1", Source: "seccompbench", Manual: "seccompbench manual"}
+	var b bytes.Buffer
+	if err := doc.GenMan(cmd, hdr, &b); err != nil {
+		return fmt.Errorf("%s: %w", cmd.CommandPath(), err)
+	}
+	page := thDate.ReplaceAll(b.Bytes(), []byte(`$1 ""`))
+	name := strings.ReplaceAll(cmd.CommandPath(), " ", "-") + ".1"
+	return os.WriteFile(filepath.Join(dir, name), page, 0o644)
 }

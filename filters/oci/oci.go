@@ -523,24 +523,10 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 		if err != nil {
 			return nil, errAt(name, data, string(sc.Action), "syscalls[%d]: %v", i, err)
 		}
-		var conds []scmp.Cond
-		count := [6]int{}
-		for j, a := range sc.Args {
-			op, ok := ops[a.Op]
-			if !ok {
-				return nil, errAt(name, data, string(a.Op), "syscalls[%d].args[%d]: unknown operator %q; want SCMP_CMP_NE, _LT, _LE, _EQ, _GE, _GT or _MASKED_EQ", i, j, a.Op)
-			}
-			if a.Index > 5 {
-				return nil, errAtPath(name, data, []any{"syscalls", i, "args", j, "index"}, "syscalls[%d].args[%d]: index %d out of range 0-5", i, j, a.Index)
-			}
-			c := scmp.Cond{Arg: int(a.Index), Op: op, Datum: a.Value}
-			if op == scmp.MaskedEQ {
-				c.Mask, c.Datum = a.Value, a.ValueTwo
-			}
-			conds = append(conds, c)
-			count[a.Index]++
+		conds, split, err := ruleConds(name, data, i, sc)
+		if err != nil {
+			return nil, err
 		}
-		split := slices.ContainsFunc(count[:], func(n int) bool { return n > 1 })
 		res.names += len(sc.Names)
 		for k, n := range sc.Names {
 			if n != "" {
@@ -572,6 +558,29 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 	f.Tree = res.names > scmp.RuncOptimizeThreshold && opt.Runtime.tree()
 	res.tree = f.Tree
 	return res, nil
+}
+
+// ruleConds converts the argument conditions of syscalls[i]. split
+// reports that some argument has more than one condition; resolve then
+// adds one rule per condition instead of one rule with all of them.
+func ruleConds(name string, data []byte, i int, sc *mobyseccomp.Syscall) (conds []scmp.Cond, split bool, err error) {
+	count := [6]int{}
+	for j, a := range sc.Args {
+		op, ok := ops[a.Op]
+		if !ok {
+			return nil, false, errAt(name, data, string(a.Op), "syscalls[%d].args[%d]: unknown operator %q; want SCMP_CMP_NE, _LT, _LE, _EQ, _GE, _GT or _MASKED_EQ", i, j, a.Op)
+		}
+		if a.Index > 5 {
+			return nil, false, errAtPath(name, data, []any{"syscalls", i, "args", j, "index"}, "syscalls[%d].args[%d]: index %d out of range 0-5", i, j, a.Index)
+		}
+		c := scmp.Cond{Arg: int(a.Index), Op: op, Datum: a.Value}
+		if op == scmp.MaskedEQ {
+			c.Mask, c.Datum = a.Value, a.ValueTwo
+		}
+		conds = append(conds, c)
+		count[a.Index]++
+	}
+	return conds, slices.ContainsFunc(count[:], func(n int) bool { return n > 1 }), nil
 }
 
 // syscallName is a syscall name of a profile entry and the JSON path of where

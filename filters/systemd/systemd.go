@@ -736,54 +736,71 @@ func masked(arg int, v uint64) scmp.Cond {
 	return scmp.Cond{Arg: arg, Op: scmp.MaskedEQ, Mask: v, Datum: v}
 }
 
+// stackBuilder collects the modeled filters of one unit in order.
+type stackBuilder struct {
+	st *Stack
+	// local are the architectures that still get filters; a
+	// SystemCallArchitectures= that blocks some removes them.
+	local   []*scmp.Arch
+	filters []unitFilter
+}
+
+// add records the filters fs of directive, if any.
+func (sb *stackBuilder) add(directive string, fs []unitFilter) {
+	if len(fs) == 0 {
+		return
+	}
+	sb.st.Directives = append(sb.st.Directives, Directive{Name: directive, Count: len(fs)})
+	for _, f := range fs {
+		sb.filters = append(sb.filters, f)
+		sb.st.Arches = append(sb.st.Arches, f.arch)
+	}
+}
+
+// perArch builds one filter per local architecture; build returns nil to
+// skip one.
+func (sb *stackBuilder) perArch(build func(a *scmp.Arch) *scmp.Filter) []unitFilter {
+	var out []unitFilter
+	for _, a := range sb.local {
+		if f := build(a); f != nil {
+			out = append(out, unitFilter{a.Name, f})
+		}
+	}
+	return out
+}
+
+// setFilter is seccomp_load_syscall_filter_set: members the arch lacks are
+// skipped, the filter is loaded even if none is left.
+func setFilter(group string) func(a *scmp.Arch) *scmp.Filter {
+	return func(a *scmp.Arch) *scmp.Filter {
+		f := forArch(a, retAllow)
+		for _, n := range expand(group) {
+			f.Rules = append(f.Rules, scmp.Rule{Syscall: n, Action: retEPERM})
+		}
+		return f
+	}
+}
+
+// simpleFilter refuses names with EPERM, or gives no filter on an
+// architecture that lacks one of them (seccomp_rule_add_exact fails:
+// "skipping").
+func simpleFilter(names ...string) func(a *scmp.Arch) *scmp.Filter {
+	return func(a *scmp.Arch) *scmp.Filter {
+		if !hasAll(a, names...) {
+			return nil
+		}
+		f := forArch(a, retAllow)
+		for _, n := range names {
+			f.Rules = append(f.Rules, scmp.Rule{Syscall: n, Action: retEPERM})
+		}
+		return f
+	}
+}
+
 // stack builds the modeled filters in exec_child's order.
 func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter) ([]bpf.RawInstruction, error)) (*Stack, error) {
 	st := &Stack{Unit: name, Warnings: filters.WarningText(c.warnings), warnings: c.warnings}
-	local := append([]*scmp.Arch(nil), localArches...)
-	var allFilters []unitFilter
-	add := func(directive string, fs []unitFilter) {
-		if len(fs) == 0 {
-			return
-		}
-		st.Directives = append(st.Directives, Directive{Name: directive, Count: len(fs)})
-		for _, f := range fs {
-			allFilters = append(allFilters, f)
-			st.Arches = append(st.Arches, f.arch)
-		}
-	}
-	perArch := func(build func(a *scmp.Arch) *scmp.Filter) []unitFilter {
-		var out []unitFilter
-		for _, a := range local {
-			if f := build(a); f != nil {
-				out = append(out, unitFilter{a.Name, f})
-			}
-		}
-		return out
-	}
-	set := func(group string) func(a *scmp.Arch) *scmp.Filter {
-		// seccomp_load_syscall_filter_set: members the arch lacks are
-		// skipped, the filter is loaded even if none is left.
-		return func(a *scmp.Arch) *scmp.Filter {
-			f := forArch(a, retAllow)
-			for _, n := range expand(group) {
-				f.Rules = append(f.Rules, scmp.Rule{Syscall: n, Action: retEPERM})
-			}
-			return f
-		}
-	}
-	simple := func(names ...string) func(a *scmp.Arch) *scmp.Filter {
-		return func(a *scmp.Arch) *scmp.Filter {
-			if !hasAll(a, names...) {
-				return nil // seccomp_rule_add_exact fails: "skipping"
-			}
-			f := forArch(a, retAllow)
-			for _, n := range names {
-				f.Rules = append(f.Rules, scmp.Rule{Syscall: n, Action: retEPERM})
-			}
-			return f
-		}
-	}
-	b := c.bools
+	sb := &stackBuilder{st: st, local: append([]*scmp.Arch(nil), localArches...)}
 
 	// exec_child: needs_sandboxing is false for a command with the "+"
 	// prefix (EXEC_COMMAND_FULLY_PRIVILEGED), and every apply_* below
@@ -805,14 +822,36 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 	}
 	st.Warnings, st.warnings = filters.WarningText(c.warnings), c.warnings
 
+	c.hardening(sb, opt)
+	c.restrictArchs(sb)
+	c.lateFilters(sb)
+	base := filters.BaseName(name)
+	for i, f := range sb.filters {
+		insns, err := compile(f.f)
+		if err != nil {
+			return nil, &filters.SourceError{File: name, Err: fmt.Errorf("%w: compile filter %d: %w", ErrBadUnit, i, err)}
+		}
+		st.Programs = append(st.Programs, &filters.Program{
+			Name:   fmt.Sprintf("%s/%s/%s", base, directiveOf(st, i), f.arch),
+			Source: name,
+			Insns:  insns,
+		})
+	}
+	st.Privileged, st.LoaderReason = Loader(c.loaderInput(len(st.Programs) > 0))
+	return st, nil
+}
+
+// hardening adds the filters of the sandboxing directives that exec_child
+// applies before SystemCallArchitectures=.
+func (c *unitContext) hardening(sb *stackBuilder, opt Options) {
 	// apply_protect_hostname -> seccomp_protect_hostname
-	if b["ProtectHostname"] {
-		add("ProtectHostname", perArch(simple("sethostname", "setdomainname")))
+	if c.bools["ProtectHostname"] {
+		sb.add("ProtectHostname", sb.perArch(simpleFilter("sethostname", "setdomainname")))
 	}
 	// apply_address_families -> seccomp_restrict_address_families: x86
 	// multiplexes socket() through socketcall(), so it is skipped.
 	if c.afSet && (c.afAllow || len(c.afs) > 0) {
-		add("RestrictAddressFamilies", perArch(func(a *scmp.Arch) *scmp.Filter {
+		sb.add("RestrictAddressFamilies", sb.perArch(func(a *scmp.Arch) *scmp.Filter {
 			if a == scmp.X86 {
 				return nil
 			}
@@ -820,12 +859,12 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 		}))
 	}
 	// apply_memory_deny_write_execute -> seccomp_memory_deny_write_execute
-	if b["MemoryDenyWriteExecute"] && !opt.MDWEPrctl {
-		add("MemoryDenyWriteExecute", perArch(mdweFilter))
+	if c.bools["MemoryDenyWriteExecute"] && !opt.MDWEPrctl {
+		sb.add("MemoryDenyWriteExecute", sb.perArch(mdweFilter))
 	}
 	// apply_restrict_realtime -> seccomp_restrict_realtime
-	if b["RestrictRealtime"] {
-		add("RestrictRealtime", perArch(func(a *scmp.Arch) *scmp.Filter {
+	if c.bools["RestrictRealtime"] {
+		sb.add("RestrictRealtime", sb.perArch(func(a *scmp.Arch) *scmp.Filter {
 			f := forArch(a, retAllow)
 			// SCHED_OTHER 0, SCHED_BATCH 3 and SCHED_IDLE 5 stay allowed;
 			// FIFO 1, RR 2, ISO 4 and everything above 5 are refused.
@@ -838,42 +877,47 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 	}
 	// apply_restrict_suid_sgid -> seccomp_restrict_suid_sgid; DynamicUser=
 	// implies RestrictSUIDSGID= (src/core/unit.c: unit_patch_contexts).
-	if b["RestrictSUIDSGID"] || b["DynamicUser"] {
-		add("RestrictSUIDSGID", perArch(suidFilter))
+	if c.bools["RestrictSUIDSGID"] || c.bools["DynamicUser"] {
+		sb.add("RestrictSUIDSGID", sb.perArch(suidFilter))
 	}
 	// apply_restrict_namespaces -> seccomp_restrict_namespaces
 	// (exec_context_restrict_namespaces_set): the full value goes to the
 	// filter, CLONE_NEWTIME bit included.
 	if c.nsRetain&namespacesAll != namespacesAll {
-		add("RestrictNamespaces", perArch(func(a *scmp.Arch) *scmp.Filter {
+		sb.add("RestrictNamespaces", sb.perArch(func(a *scmp.Arch) *scmp.Filter {
 			return namespaceFilter(a, c.nsRetain)
 		}))
 	}
 	// apply_protect_sysctl -> seccomp_protect_sysctl: x32 has no _sysctl.
-	if b["ProtectKernelTunables"] {
-		add("ProtectKernelTunables", perArch(func(a *scmp.Arch) *scmp.Filter {
+	if c.bools["ProtectKernelTunables"] {
+		sb.add("ProtectKernelTunables", sb.perArch(func(a *scmp.Arch) *scmp.Filter {
 			if a == scmp.X32 {
 				return nil
 			}
-			return simple("_sysctl")(a)
+			return simpleFilter("_sysctl")(a)
 		}))
 	}
 	// apply_protect_kernel_modules: the @module set
-	if b["ProtectKernelModules"] {
-		add("ProtectKernelModules", perArch(set("@module")))
+	if c.bools["ProtectKernelModules"] {
+		sb.add("ProtectKernelModules", sb.perArch(setFilter("@module")))
 	}
 	// apply_protect_kernel_logs -> seccomp_protect_syslog
-	if b["ProtectKernelLogs"] {
-		add("ProtectKernelLogs", perArch(simple("syslog")))
+	if c.bools["ProtectKernelLogs"] {
+		sb.add("ProtectKernelLogs", sb.perArch(simpleFilter("syslog")))
 	}
 	// apply_protect_clock: the @clock set
-	if b["ProtectClock"] {
-		add("ProtectClock", perArch(set("@clock")))
+	if c.bools["ProtectClock"] {
+		sb.add("ProtectClock", sb.perArch(setFilter("@clock")))
 	}
 	// apply_private_devices: the @raw-io set
-	if b["PrivateDevices"] {
-		add("PrivateDevices", perArch(set("@raw-io")))
+	if c.bools["PrivateDevices"] {
+		sb.add("PrivateDevices", sb.perArch(setFilter("@raw-io")))
 	}
+}
+
+// restrictArchs adds SystemCallArchitectures='s filter and drops the
+// blocked architectures from the ones later directives filter.
+func (c *unitContext) restrictArchs(sb *stackBuilder) {
 	// apply_syscall_archs -> seccomp_restrict_archs: one filter for all
 	// architectures, native x86_64 always kept, the others kept only if
 	// listed; bad-arch action SCMP_ACT_KILL (libseccomp's default). Blocked
@@ -883,7 +927,7 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 		f := &scmp.Filter{DefAction: retAllow, BadArch: uint32(filters.ActionKillThread), Arches: []*scmp.Arch{scmp.X86_64}}
 		var keep []*scmp.Arch
 		blocked := false
-		for _, a := range local {
+		for _, a := range sb.local {
 			if a == scmp.X86_64 {
 				keep = append(keep, a)
 				continue
@@ -897,17 +941,23 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 			}
 		}
 		if blocked {
-			add("SystemCallArchitectures", []unitFilter{{"all", f}})
-			local = keep
+			sb.add("SystemCallArchitectures", []unitFilter{{"all", f}})
+			sb.local = keep
 		}
 	}
+}
+
+// lateFilters adds the filters exec_child applies after
+// SystemCallArchitectures=: LockPersonality=, SystemCallLog= and, last,
+// SystemCallFilter=.
+func (c *unitContext) lateFilters(sb *stackBuilder) {
 	// apply_lock_personality -> seccomp_lock_personality
-	if b["LockPersonality"] {
+	if c.bools["LockPersonality"] {
 		pers := uint64(0) // opinionated_personality: PER_LINUX on x86_64
 		if c.personality >= 0 {
 			pers = uint64(c.personality)
 		}
-		add("LockPersonality", perArch(func(a *scmp.Arch) *scmp.Filter {
+		sb.add("LockPersonality", sb.perArch(func(a *scmp.Arch) *scmp.Filter {
 			f := forArch(a, retAllow)
 			f.Rules = []scmp.Rule{{Syscall: "personality", Action: retEPERM, Conds: []scmp.Cond{{Arg: 0, Op: scmp.NE, Datum: pers}}}}
 			return f
@@ -920,7 +970,7 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 			def, act = retAllow, uint32(filters.ActionLog)
 		}
 		if !(len(c.log) == 0 && def == retAllow) {
-			add("SystemCallLog", perArch(func(a *scmp.Arch) *scmp.Filter {
+			sb.add("SystemCallLog", sb.perArch(func(a *scmp.Arch) *scmp.Filter {
 				return rawFilter(a, def, act, c.log, true)
 			}))
 		}
@@ -936,26 +986,12 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 			def, act = neg, retAllow
 		}
 		if !(len(c.filter) == 0 && def == retAllow) {
-			add("SystemCallFilter", perArch(func(a *scmp.Arch) *scmp.Filter {
+			sb.add("SystemCallFilter", sb.perArch(func(a *scmp.Arch) *scmp.Filter {
 				return rawFilter(a, def, act, c.filter, false)
 			}))
 		}
 	}
 
-	base := filters.BaseName(name)
-	for i, f := range allFilters {
-		insns, err := compile(f.f)
-		if err != nil {
-			return nil, &filters.SourceError{File: name, Err: fmt.Errorf("%w: compile filter %d: %w", ErrBadUnit, i, err)}
-		}
-		st.Programs = append(st.Programs, &filters.Program{
-			Name:   fmt.Sprintf("%s/%s/%s", base, directiveOf(st, i), f.arch),
-			Source: name,
-			Insns:  insns,
-		})
-	}
-	st.Privileged, st.LoaderReason = Loader(c.loaderInput(len(st.Programs) > 0))
-	return st, nil
 }
 
 // directiveOf returns the directive that installed filter i.

@@ -118,26 +118,11 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		return err
 	}
 	variants := j.variants()
-	clipped := j.clipCounts(progs, variants)
-	maxN := slices.Max(j.Counts)
-	// The smallest pad must fit; random pads that do not are left out of
-	// the deepest cells' range (result.RunInfo.PadCaps).
-	for _, v := range variants {
-		if _, err := runner.StackForPad(progs, result.Cell{Variant: v, Filters: maxN}, j.smallestPad()); err != nil {
-			return fmt.Errorf("check stack of %d filters (%s): %w", maxN, v, err)
-		}
-	}
-	cache, warnings, err := predictWorkload(progs, variants, maxN, j.Workload)
-	if clipped != "" {
-		warnings = append(warnings, clipped)
-	}
-	if err != nil && clipped != "" {
-		// The user asked for no such depth: say where it came from.
-		return fmt.Errorf("%w (%d filters is not a count you asked for: it is the most that fit MAX_INSNS_PER_PATH, where the default counts were clipped)", err, maxN)
-	}
+	cache, warnings, err := j.checkDeepest(progs, variants) // clips j.Counts
 	if err != nil {
 		return err
 	}
+	maxN := slices.Max(j.Counts)
 	warnings = append(warnings, KernelWarnings(runner.CaptureEnvironment().Kernel)...)
 	for _, w := range warnings {
 		fmt.Fprintf(ios.ErrOut, "warning: %s\n", w)
@@ -228,6 +213,34 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %s; %s", childrenText(len(samples)), where), Err: runErr}
 	}
 	return nil
+}
+
+// checkDeepest clips the default counts to what fits (j.clipCounts),
+// refuses a deepest stack whose smallest pad does not fit, and predicts
+// the action cache for the workload at that depth. The warnings include
+// the clipping.
+func (j *Job) checkDeepest(progs []*filters.Program, variants []result.Variant) ([]report.CacheVariant, []string, error) {
+	clipped := j.clipCounts(progs, variants)
+	maxN := slices.Max(j.Counts)
+	// The smallest pad must fit; random pads that do not are left out of
+	// the deepest cells' range (result.RunInfo.PadCaps).
+	for _, v := range variants {
+		if _, err := runner.StackForPad(progs, result.Cell{Variant: v, Filters: maxN}, j.smallestPad()); err != nil {
+			return nil, nil, fmt.Errorf("check stack of %d filters (%s): %w", maxN, v, err)
+		}
+	}
+	cache, warnings, err := predictWorkload(progs, variants, maxN, j.Workload)
+	if clipped != "" {
+		warnings = append(warnings, clipped)
+	}
+	if err != nil && clipped != "" {
+		// The user asked for no such depth: say where it came from.
+		return nil, nil, fmt.Errorf("%w (%d filters is not a count you asked for: it is the most that fit MAX_INSNS_PER_PATH, where the default counts were clipped)", err, maxN)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return cache, warnings, nil
 }
 
 // runCPU is the CPU the run measured on, from the CPUs RunAdaptive locked
