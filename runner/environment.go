@@ -15,42 +15,6 @@ import (
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
-// mitigationParams are the kernel parameters (Documentation/admin-guide/
-// kernel-parameters.txt) that select CPU vulnerability mitigations; those
-// starting with "nospec" or "spectre" count too (mitigationParam).
-var mitigationParams = map[string]bool{
-	"mitigations": true, "pti": true, "nopti": true, "ssbd": true,
-	"spec_store_bypass_disable": true, "retbleed": true, "mds": true,
-	"tsx_async_abort": true, "mmio_stale_data": true, "srbds": true,
-	"l1tf": true, "gather_data_sampling": true, "reg_file_data_sampling": true,
-	"spec_rstack_overflow": true, "ibt": true, "kpti": true, "nosmt": true,
-	"indirect_target_selection": true, "tsa": true, "vmscape": true,
-	"retpoline": true, "noibrs": true, "noibpb": true, "l1d_flush": true,
-}
-
-// mitigationParam reports whether kernel parameter key chooses a CPU
-// vulnerability mitigation.
-func mitigationParam(key string) bool {
-	return mitigationParams[key] || strings.HasPrefix(key, "nospec") || strings.HasPrefix(key, "spectre")
-}
-
-// parseCmdlineMitigations returns the mitigation parameters of a kernel
-// command line (/proc/cmdline), in order, up to the "--" that starts
-// init's arguments.
-func parseCmdlineMitigations(cmdline string) []string {
-	out := []string{}
-	for _, f := range strings.Fields(cmdline) {
-		if f == "--" {
-			break
-		}
-		k, _, _ := strings.Cut(f, "=")
-		if mitigationParam(k) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // CaptureEnvironment reads the environment of this machine. Fields it cannot
 // read are left empty (or -1), never guessed.
 func CaptureEnvironment() result.Environment {
@@ -86,7 +50,7 @@ func CaptureEnvironment() result.Environment {
 	}
 	e.Clocksource = firstLine("/sys/devices/system/clocksource/clocksource0/current_clocksource")
 	if b, err := os.ReadFile("/proc/cmdline"); err == nil {
-		e.CmdlineMitigations = parseCmdlineMitigations(string(b))
+		e.CmdlineMitigations = result.CmdlineMitigations(string(b))
 	}
 	paths, _ := filepath.Glob("/sys/devices/system/cpu/vulnerabilities/*")
 	for _, p := range paths {

@@ -245,7 +245,7 @@ func TestParseCapsAndCheck(t *testing.T) {
 }
 
 func TestEnvironmentMitigations(t *testing.T) {
-	got := parseCmdlineMitigations("mitigations=auto,no_guest_host console=ttyS0 pti=on spectre_v2_user=seccomp nospec_store_bypass_disable quiet -- pti=off")
+	got := result.CmdlineMitigations("mitigations=auto,no_guest_host console=ttyS0 pti=on spectre_v2_user=seccomp nospec_store_bypass_disable quiet -- pti=off")
 	want := []string{"mitigations=auto,no_guest_host", "pti=on", "spectre_v2_user=seccomp", "nospec_store_bypass_disable"}
 	if len(got) != len(want) {
 		t.Fatalf("got %q, want %q", got, want)

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -65,7 +63,7 @@ simulate output) is refused by its kind, exit status 2.` + cmdutil.ExitStatusHel
   kubectl logs -n seccompbench -l app=seccompbench --tail=-1 | seccompbench report -`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			files, err := expandResults(args)
+			files, err := results.Expand(args)
 			if err != nil {
 				return err
 			}
@@ -86,28 +84,6 @@ simulate output) is refused by its kind, exit status 2.` + cmdutil.ExitStatusHel
 	fl.StringVar(&opts.Format, "format", "table", "output format: "+strings.Join(output.RunFormats, ", "))
 	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write the report to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .md .csv .bench .svg .png)")
 	return cmd
-}
-
-// expandResults returns the files named by args: an argument that exists
-// is kept, any other is expanded as a glob; a glob matching nothing is a
-// usage error.
-func expandResults(args []string) ([]string, error) {
-	var out []string
-	for _, a := range args {
-		if _, err := os.Lstat(a); err == nil || !strings.ContainsAny(a, "*?[") {
-			out = append(out, a)
-			continue
-		}
-		m, err := filepath.Glob(a)
-		if err != nil {
-			return nil, cmdutil.FlagErrorf("report: bad glob %q: %v", a, err)
-		}
-		if len(m) == 0 {
-			return nil, cmdutil.FlagErrorf("report: %q matches no file", a)
-		}
-		out = append(out, m...)
-	}
-	return out, nil
 }
 
 // reportRun reads the results, lays them out and renders the report.

@@ -11,7 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
 )
@@ -136,4 +138,26 @@ func DisplayNames(paths []string) []string {
 		}
 	}
 	return out
+}
+
+// Expand returns the files named by args: an argument that exists
+// is kept, any other is expanded as a glob; a glob matching nothing is a
+// usage error.
+func Expand(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if _, err := os.Lstat(a); err == nil || !strings.ContainsAny(a, "*?[") {
+			out = append(out, a)
+			continue
+		}
+		m, err := filepath.Glob(a)
+		if err != nil {
+			return nil, cmdutil.FlagErrorf("report: bad glob %q: %v", a, err)
+		}
+		if len(m) == 0 {
+			return nil, cmdutil.FlagErrorf("report: %q matches no file", a)
+		}
+		out = append(out, m...)
+	}
+	return out, nil
 }
