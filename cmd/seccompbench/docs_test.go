@@ -17,6 +17,7 @@ import (
 // docCommandLines returns every "seccompbench ..." command line inside a
 // fenced block of the Markdown file (with or without a "$ " prompt), cut at
 // the first pipe, redirection or command separator, as file:line -> args.
+// A ```text block is output a command printed, never a command line.
 func docCommandLines(t *testing.T, path string) map[string][]string {
 	t.Helper()
 	f, err := os.Open(path)
@@ -26,15 +27,16 @@ func docCommandLines(t *testing.T, path string) map[string][]string {
 	defer f.Close()
 	out := map[string][]string{}
 	sc := bufio.NewScanner(f)
-	inBlock := false
+	inBlock, output := false, false
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "```") {
 			inBlock = !inBlock
+			output = inBlock && strings.TrimPrefix(line, "```") == "text"
 			continue
 		}
 		line = strings.TrimPrefix(line, "$ ")
-		if !inBlock || !strings.HasPrefix(line, "seccompbench ") {
+		if !inBlock || output || !strings.HasPrefix(line, "seccompbench ") {
 			continue
 		}
 		for _, sep := range []string{"|", ">", "&&", ";", "#"} {
