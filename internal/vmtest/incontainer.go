@@ -15,7 +15,7 @@ import (
 // and no_new_privs) and (b) run's command workload with the stack
 // `compile --compiler libseccomp --runtime runc-1.1` models for that
 // runc; the guest prints both added-time intervals and whether they
-// overlap (vminit/incontainer.go). The command is find over a tree this
+// overlap, which it does not judge (vminit/incontainer.go). The command is find over a tree this
 // file writes into the container's root file system, so both walk the
 // same directories: /tree inside the container, /vmtest/rootfs/tree
 // outside.

@@ -17,8 +17,11 @@ import (
 // no_new_privs; TREE is /tree there) and (b) with the command workload
 // and the stack compile models for runc 1.1 (--compiler libseccomp
 // --runtime runc-1.1; TREE is /vmtest/rootfs/tree), and reports one test,
-// TestInContainer_RUNTIME: both ran and their added-time intervals at one
-// filter overlap. Under TCG the figures only show agreement.
+// TestInContainer_RUNTIME: both ran and reported an added time at one
+// filter. Whether the intervals overlap is printed, never judged: it is a
+// timing claim under TCG on a shared machine, and (a) also holds runc
+// compiling the profile with libseccomp in every container, which (b) does
+// once (one boot gave +282 ms [+98, +466] against -1.7 ms [-4.7, +1.3]).
 func inContainer(args []string) int {
 	test := "TestInContainer"
 	if len(args) == 4 {
@@ -49,9 +52,6 @@ func inContainer(args []string) int {
 		fmt.Printf("    %s in-container find under docker-default (TCG: for agreement only): (a) %s containers (%s): added %s; (b) command workload, stack of compile --compiler libseccomp --runtime runc-1.1: added %s; intervals overlap: %t\n",
 			summaryTag, filepath.Base(bin), a.version, a, b, overlap)
 		fmt.Printf("    baselines: (a) %.1f ms per container run, (b) %.1f ms per run\n", a.baseline/1e6, b.baseline/1e6)
-		if !overlap {
-			return fmt.Errorf("the added-time intervals do not overlap: %s vs %s", a, b)
-		}
 		return nil
 	}()
 	return testResult(test, t0, err)
