@@ -230,13 +230,11 @@ func runMatrix(ctx context.Context, o *options, stderr io.Writer) ([]row, error)
 		}
 		start := time.Now()
 		r.err = func() error {
-			vmlinuz, err := fetchKernel(ctx, o.cacheDir, k, logf)
+			vmlinuz, pkg, err := fetchWithPackage(ctx, o.cacheDir, k, logf)
 			if err != nil {
 				return err
 			}
-			if p, err := os.ReadFile(filepath.Join(filepath.Dir(vmlinuz), "package")); err == nil {
-				r.pkg = strings.TrimSpace(string(p))
-			}
+			r.pkg = pkg
 			initrd, ok := initrds[k.Arch]
 			if !ok {
 				initrd, err = buildInitramfs(ctx, root, work, k.Arch, o, logf)
@@ -270,6 +268,37 @@ func runMatrix(ctx context.Context, o *options, stderr io.Writer) ([]row, error)
 		rows = append(rows, r)
 	}
 	return rows, nil
+}
+
+// fetchWithPackage fetches k (fetchKernel) and returns its vmlinuz and the
+// Debian package it came from ("" when the cache does not record it).
+func fetchWithPackage(ctx context.Context, cacheDir string, k Kernel, logf func(string, ...any)) (vmlinuz, pkg string, err error) {
+	vmlinuz, err = fetchKernel(ctx, cacheDir, k, logf)
+	if err != nil {
+		return "", "", err
+	}
+	if p, err := os.ReadFile(filepath.Join(filepath.Dir(vmlinuz), "package")); err == nil {
+		pkg = strings.TrimSpace(string(p))
+	}
+	return vmlinuz, pkg, nil
+}
+
+// hostToolsVM prepares a VM that runs the host's own binaries (-systemd,
+// -runtimes): the module root, the first -kernels kernel, which must be
+// amd64 because those binaries are (tools says which), and a new work
+// directory the caller removes.
+func hostToolsVM(o *options, flag, tools string) (root string, k Kernel, work string, err error) {
+	if root, err = moduleRoot(); err != nil {
+		return "", Kernel{}, "", err
+	}
+	if k, err = lookupKernel(o.kernels[0]); err != nil {
+		return "", Kernel{}, "", err
+	}
+	if k.Arch != "amd64" {
+		return "", Kernel{}, "", fmt.Errorf("%s needs an amd64 kernel (%s), not %s", flag, tools, k.Name)
+	}
+	work, err = os.MkdirTemp("", "vmtest"+flag+"-")
+	return root, k, work, err
 }
 
 // parseLog reads a console log back into results.

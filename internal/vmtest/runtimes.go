@@ -227,18 +227,7 @@ func bootChecked(ctx context.Context, o *options, g guest, r *row, name string, 
 // 1.8.1, libseccomp 2.5.4).
 func runRuntimes(ctx context.Context, o *options, stderr io.Writer) ([]row, error) {
 	logf := func(format string, a ...any) { fmt.Fprintf(stderr, "vmtest: "+format+"\n", a...) }
-	root, err := moduleRoot()
-	if err != nil {
-		return nil, err
-	}
-	k, err := lookupKernel(o.kernels[0])
-	if err != nil {
-		return nil, err
-	}
-	if k.Arch != "amd64" {
-		return nil, fmt.Errorf("-runtimes needs an amd64 kernel (the host's runc and crun are x86_64), not %s", k.Name)
-	}
-	work, err := os.MkdirTemp("", "vmtest-runtimes-")
+	root, k, work, err := hostToolsVM(o, "-runtimes", "the host's runc and crun are x86_64")
 	if err != nil {
 		return nil, err
 	}
@@ -246,13 +235,11 @@ func runRuntimes(ctx context.Context, o *options, stderr io.Writer) ([]row, erro
 	r := row{kernel: k}
 	start := time.Now()
 	r.err = func() error {
-		vmlinuz, err := fetchKernel(ctx, o.cacheDir, k, logf)
+		vmlinuz, pkg, err := fetchWithPackage(ctx, o.cacheDir, k, logf)
 		if err != nil {
 			return err
 		}
-		if p, err := os.ReadFile(filepath.Join(filepath.Dir(vmlinuz), "package")); err == nil {
-			r.pkg = strings.TrimSpace(string(p))
-		}
+		r.pkg = pkg
 		initBin, sb, err := guestTools(ctx, root, work, logf)
 		if err != nil {
 			return err

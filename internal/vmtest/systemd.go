@@ -179,18 +179,7 @@ const (
 // the model follows) and libseccomp-dev.
 func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error) {
 	logf := func(format string, a ...any) { fmt.Fprintf(stderr, "vmtest: "+format+"\n", a...) }
-	root, err := moduleRoot()
-	if err != nil {
-		return nil, err
-	}
-	k, err := lookupKernel(o.kernels[0])
-	if err != nil {
-		return nil, err
-	}
-	if k.Arch != "amd64" {
-		return nil, fmt.Errorf("-systemd needs an amd64 kernel (the host's systemd is x86_64), not %s", k.Name)
-	}
-	work, err := os.MkdirTemp("", "vmtest-systemd-")
+	root, k, work, err := hostToolsVM(o, "-systemd", "the host's systemd is x86_64")
 	if err != nil {
 		return nil, err
 	}
@@ -198,13 +187,11 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 	r := row{kernel: k}
 	start := time.Now()
 	r.err = func() error {
-		vmlinuz, err := fetchKernel(ctx, o.cacheDir, k, logf)
+		vmlinuz, pkg, err := fetchWithPackage(ctx, o.cacheDir, k, logf)
 		if err != nil {
 			return err
 		}
-		if p, err := os.ReadFile(filepath.Join(filepath.Dir(vmlinuz), "package")); err == nil {
-			r.pkg = strings.TrimSpace(string(p))
-		}
+		r.pkg = pkg
 		fs := newInitramfs()
 		for _, d := range []string{"proc", "sys", "dev", "run", "tmp", "root", "var/tmp"} {
 			fs.Dir(d)
