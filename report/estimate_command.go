@@ -112,7 +112,7 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
 	}
 	span := "execve to reaping"
 	if c.Container != nil {
-		span = "fork of " + c.Container.Runtime + " to its reaping"
+		span = "fork to reaping inside the " + c.Container.Runtime + " container"
 	}
 	fmt.Fprintf(w, "\nmeasured: %s under 0 and %d filters (%s), %d blocks of fresh children, %d timed runs each; per run, %s\n",
 		shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)
@@ -142,7 +142,8 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
 	}
 	fmt.Fprintf(w, "  against CPU      %.2f (error %+.1f%%), %s: the filters' work is CPU time; wall and CPU differ when the command's processes overlap or wait\n", c.CPURatio, c.CPUErrorPct, verdict)
 	if c.Container != nil {
-		// The runtime's seccomp(2) call is not visible.
+		// The runtime's work on the profile is before the runs; estimate
+		// does not measure it apart (run --runtime does).
 		return
 	}
 	fmt.Fprintf(w, "  install          %s once per process, not in either added time: %s, install %.0f%% of the total\n",

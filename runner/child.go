@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/runner/command"
+	"github.com/seccompbench/seccompbench/runner/container"
 	"github.com/seccompbench/seccompbench/runner/internal/child"
 	"github.com/seccompbench/seccompbench/runner/internal/loop"
 	"github.com/seccompbench/seccompbench/runner/internal/sys"
@@ -35,7 +36,7 @@ func IsChild() bool { return child.IsChild() }
 // measuring loop child, the command workload's timing process and
 // wrapper, and the JIT holder.
 func ChildMain() {
-	child.Main(loopChild, command.TimingChild, command.WrapperChild, jit.HoldChild)
+	child.Main(loopChild, command.TimingChild, command.WrapperChild, container.TimerChild, jit.HoldChild)
 }
 
 // childSpec is what the parent writes on a child's standard input, as JSON.

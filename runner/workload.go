@@ -300,9 +300,10 @@ func CommandWorkload(spec command.Spec) (Workload, error) {
 }
 
 // ContainerWorkload returns the command workload's runtime path: every
-// run is `RUNTIME run --bundle B ID` of the command in spec (the bundle's
-// process.args replaced by it), so the container's stack, the privilege
-// it is loaded with and no_new_privs are the runtime's own. Cells with 0
+// child is one container, `RUNTIME run --bundle B ID`, whose process is
+// this binary as a timer that runs the command in spec (the bundle's
+// process.args when spec has none) R times, so the container's stack, the
+// privilege it is loaded with and no_new_privs are the runtime's own. Cells with 0
 // filters run the bundle without linux.seccomp, every other cell with it:
 // the runtime's profile is one filter, whatever count the cell names.
 func ContainerWorkload(spec command.Spec, ct container.Spec) (Workload, error) {
@@ -314,7 +315,7 @@ func ContainerWorkload(spec command.Spec, ct container.Spec) (Workload, error) {
 		return Workload{}, err
 	}
 	w.Container = &ct
-	w.Op = "one `" + ct.Runtime + " run` of `" + strings.Join(spec.Argv, " ") + "`: fork of the runtime to its reaping, the container's start included"
+	w.Op = "one run of `" + strings.Join(spec.Argv, " ") + "` inside a " + ct.Runtime + " container, fork to reaping (the container's start outside)"
 	return w, nil
 }
 

@@ -115,8 +115,10 @@ func resolveProfile(root string, p runtimeProfile) (*specs.LinuxSeccomp, error) 
 }
 
 // addRuntimeBundles adds the rootfs, one bundle per profile and the
-// runtimes (binaries and shared libraries) to fs.
-func addRuntimeBundles(ctx context.Context, fs *initramfs, root, initBin string) error {
+// runtimes (binaries and shared libraries) to fs; sb is the guest's
+// seccompbench, whose shared libraries the rootfs gets too (it is the
+// timer inside the in-container check's containers).
+func addRuntimeBundles(ctx context.Context, fs *initramfs, root, initBin, sb string) error {
 	const rootfs = "/vmtest/rootfs"
 	if err := fs.Copy(rootfs+"/"+containerComm, initBin); err != nil {
 		return err
@@ -140,7 +142,7 @@ func addRuntimeBundles(ctx context.Context, fs *initramfs, root, initBin string)
 			return fmt.Errorf("%w (install it: apt-get install runc crun)", err)
 		}
 	}
-	return addInContainer(ctx, fs, rootfs)
+	return addInContainer(ctx, fs, rootfs, sb)
 }
 
 // copyWithLibs copies bin and its shared libraries (ldd) to the same
@@ -261,7 +263,7 @@ func runRuntimes(ctx context.Context, o *options, stderr io.Writer) ([]row, erro
 		if err := copyWithLibs(ctx, fs, sb); err != nil {
 			return err
 		}
-		if err := addRuntimeBundles(ctx, fs, root, initBin); err != nil {
+		if err := addRuntimeBundles(ctx, fs, root, initBin, sb); err != nil {
 			return err
 		}
 		// RuntimeDefault for a pod whose capabilities are all dropped.

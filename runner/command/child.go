@@ -3,7 +3,6 @@ package command
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -243,7 +242,7 @@ func (t *timer) run(i int) (commandRun, []int64, *runFailure, error) {
 	var r commandRun
 	cs := t.cs
 	if cs.Prepare != "" {
-		ws, err := spawnWait("/bin/sh", []string{"sh", "-c", cs.Prepare}, cs.Env, []uintptr{t.null.Fd(), t.out, t.out}, nil)
+		ws, err := child.SpawnWait("/bin/sh", []string{"sh", "-c", cs.Prepare}, cs.Env, []uintptr{t.null.Fd(), t.out, t.out}, nil)
 		if err != nil {
 			return r, nil, nil, fmt.Errorf("run --prepare command: %w", err)
 		}
@@ -262,7 +261,7 @@ func (t *timer) run(i int) (commandRun, []int64, *runFailure, error) {
 	var ru syscall.Rusage
 	var pid int
 	t0 := sys.Nanotime()
-	ws, err := spawnWait(t.exe, []string{t.exe}, t.wrapEnvv, t.files, &ru, &pid)
+	ws, err := child.SpawnWait(t.exe, []string{t.exe}, t.wrapEnvv, t.files, &ru, &pid)
 	t1 := sys.Nanotime()
 	if err != nil {
 		return r, nil, nil, fmt.Errorf("run the wrapper: %w", err)
@@ -331,28 +330,6 @@ func memfile(name string, data []byte) (*os.File, error) {
 		return nil, fmt.Errorf("write %s: %w", name, err)
 	}
 	return f, nil
-}
-
-// spawnWait forks and execs path with files as its descriptors 0, 1, 2,
-// ..., waits for it with wait4(2) and returns its status, filling ru (if
-// not nil) with its resource usage and the pids (if given) with its pid.
-// The process dies with this one (PR_SET_PDEATHSIG).
-func spawnWait(path string, argv, env []string, files []uintptr, ru *syscall.Rusage, pid ...*int) (syscall.WaitStatus, error) {
-	var ws syscall.WaitStatus
-	p, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{Env: env, Files: files,
-		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}})
-	if err != nil {
-		return ws, err
-	}
-	for _, q := range pid {
-		*q = p
-	}
-	for {
-		_, err = syscall.Wait4(p, &ws, 0, ru)
-		if !errors.Is(err, syscall.EINTR) {
-			return ws, err
-		}
-	}
 }
 
 // commandSample converts a command child's report into the Sample fields

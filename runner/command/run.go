@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -60,7 +58,7 @@ func Prepare(ctx context.Context, spec Spec, su Setup) (*Spec, float64, error) {
 	if cs.Env == nil {
 		cs.Env = os.Environ()
 	}
-	path, err := lookPathIn(cs.Argv[0], cs.Env)
+	path, err := child.LookPathIn(cs.Argv[0], cs.Env)
 	if err != nil {
 		return nil, 0, fmt.Errorf("command workload: %w", err)
 	}
@@ -101,34 +99,6 @@ func Prepare(ctx context.Context, spec Spec, su Setup) (*Spec, float64, error) {
 			child.ErrTooMuchWork, cs.Runs, cs.Warmup, runNs/1e9, ns/1e9, child.MaxWork)
 	}
 	return &cs, runNs, nil
-}
-
-// lookPathIn resolves file as execvp(3) would in env's PATH (a name with a
-// slash is taken as is) and returns an absolute path.
-func lookPathIn(file string, env []string) (string, error) {
-	if strings.Contains(file, "/") {
-		p, err := exec.LookPath(file)
-		if err != nil {
-			return "", err
-		}
-		return filepath.Abs(p)
-	}
-	pathEnv := ""
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			pathEnv = v
-		}
-	}
-	for _, dir := range filepath.SplitList(pathEnv) {
-		if dir == "" {
-			dir = "."
-		}
-		p := filepath.Join(dir, file)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return filepath.Abs(p)
-		}
-	}
-	return "", fmt.Errorf("command %q not found in PATH %q", file, pathEnv)
 }
 
 // Request is one child of the command workload.

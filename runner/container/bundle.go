@@ -1,11 +1,13 @@
-// Package container is the command workload's runtime path: every run of
-// the command is `RUNTIME run --bundle DIR ID` of an OCI runtime (runc,
-// crun), so the container's filter is the one the runtime compiles from
+// Package container is the command workload's runtime path: every child
+// is a container an OCI runtime (runc, crun) starts, `RUNTIME run --bundle
+// DIR ID`, so the container's filter is the one the runtime compiles from
 // config.json's linux.seccomp and installs itself, with the runtime's own
 // privilege when it loads it and the no_new_privs state config.json asks
-// for. A cell with 0 filters runs the same bundle without linux.seccomp,
-// so the container's start-up cost is in both and the difference is the
-// filter's. See docs/methodology.md, section 14, "Measuring inside a
+// for. The container's process is this binary as a timer (TimerChild),
+// which runs the command R times under that stack and times each run from
+// fork to reaping; the container's start is outside the runs and measured
+// apart. A cell with 0 filters runs the same bundle without
+// linux.seccomp. See docs/methodology.md, section 14, "Measuring inside a
 // container".
 package container
 
@@ -100,23 +102,31 @@ type Bundles struct {
 
 // WriteBundles writes the two bundles of base into dir (dir/seccomp and
 // dir/none, each with only a config.json; root.path must be absolute, so
-// both use base's root file system), with process.args set to argv when
-// argv is not empty. It returns ErrNoSeccomp (wrapped) when base has no
-// linux.seccomp. base is not changed.
-func WriteBundles(dir string, base *specs.Spec, argv []string) (Bundles, error) {
+// both use base's root file system). Their process is the timer: timer
+// (this binary's path on the host) bind-mounted read-only at TimerPath,
+// process.args [TimerPath], process.env base's plus the child settings
+// (timerEnv); the command itself reaches the timer on standard input.
+// It returns ErrNoSeccomp (wrapped) when base has no linux.seccomp. base
+// is not changed.
+func WriteBundles(dir string, base *specs.Spec, timer string) (Bundles, error) {
 	if base.Linux == nil || base.Linux.Seccomp == nil {
 		return Bundles{}, fmt.Errorf("write bundles: %w: give a profile (or --rootfs to write one from the policy)", ErrNoSeccomp)
 	}
 	if base.Root == nil || !filepath.IsAbs(base.Root.Path) {
 		return Bundles{}, errors.New("write bundles: root.path must be an absolute directory")
 	}
+	if !filepath.IsAbs(timer) {
+		return Bundles{}, fmt.Errorf("write bundles: timer %q is not an absolute path", timer)
+	}
 	b := Bundles{With: filepath.Join(dir, "seccomp"), Without: filepath.Join(dir, "none")}
 	with := *base
 	proc := *base.Process
-	if len(argv) > 0 {
-		proc.Args = slices.Clone(argv)
-	}
+	proc.Args = []string{TimerPath}
+	proc.Env = timerEnv(base.Process.Env)
+	proc.Terminal = false
 	with.Process = &proc
+	with.Mounts = append(slices.Clone(base.Mounts), specs.Mount{Destination: TimerPath, Type: "bind", Source: timer,
+		Options: []string{"bind", "ro", "nosuid", "nodev"}})
 	without := with
 	lin := *base.Linux
 	lin.Seccomp = nil

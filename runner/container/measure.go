@@ -1,12 +1,16 @@
 package container
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -65,14 +69,18 @@ type Prepared struct {
 	// Profile is Spec.Profile.
 	Profile string
 
-	dir     string // holds Bundles
-	seq     int    // container IDs made
-	noPivot bool   // Spec.NoPivot
+	argv, env []string // the command and its environment
+	dir       string   // holds Bundles
+	seq       int      // container IDs made
+	noPivot   bool     // Spec.NoPivot
 }
 
 // Prepare resolves s's runtime, reads its version and writes the two
-// bundles of the command argv into a new temporary directory under tmp
-// ("" for the default). The caller must Close the result.
+// bundles into a new temporary directory under tmp ("" for the default),
+// with this binary as the timer of the command argv (the bundle's
+// process.args when argv is empty). The binary must run inside the
+// container's root file system: the default build is static. The caller
+// must Close the result.
 func Prepare(ctx context.Context, s Spec, argv []string, tmp string) (*Prepared, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
@@ -99,47 +107,64 @@ func Prepare(ctx context.Context, s Spec, argv []string, tmp string) (*Prepared,
 	if fi, err := os.Stat(base.Root.Path); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("container root file system %s is not a directory", base.Root.Path)
 	}
+	if len(argv) == 0 {
+		argv = base.Process.Args
+	}
+	if len(argv) == 0 {
+		return nil, errors.New("container: no command: give one after -- or process.args in config.json")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("container timer: find own executable: %w", err)
+	}
 	dir, err := os.MkdirTemp(tmp, "seccompbench-bundles-")
 	if err != nil {
 		return nil, fmt.Errorf("container bundles: %w", err)
 	}
-	b, err := WriteBundles(dir, base, argv)
+	b, err := WriteBundles(dir, base, self)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
 	return &Prepared{Path: path, Name: filepath.Base(path), Version: first, VersionText: text,
-		Bundles: b, Profile: s.Profile, dir: dir, noPivot: s.NoPivot}, nil
+		Bundles: b, Profile: s.Profile, argv: slices.Clone(argv), env: slices.Clone(base.Process.Env), dir: dir, noPivot: s.NoPivot}, nil
 }
 
 // Close removes the bundles Prepare wrote (not the root file system).
 func (p *Prepared) Close() error { return os.RemoveAll(p.dir) }
 
-// Request is one cell's share of runs: Warmup untimed runs, then Runs
-// timed ones, each a fresh container.
+// Request is one cell's share of runs: one container whose timer makes
+// Warmup untimed runs, then Runs timed ones, each a new process.
 type Request struct {
 	// Cell is the cell measured; Filters 0 runs Bundles.Without, any
 	// other count Bundles.With.
 	Cell result.Cell
 	// Warmup and Runs are the untimed and timed runs.
 	Warmup, Runs int
-	// Timeout bounds all of them (0: child.MinTimeout per run).
+	// Timeout bounds the container (0: child.MinTimeout per run).
 	Timeout time.Duration
 	// IgnoreFailure keeps a timed run that exits non-zero (counted in
 	// CommandSample.Failed) instead of failing the cell.
 	IgnoreFailure bool
 	// ShowOutput sends the runtime's and the command's output to this
-	// process's standard error instead of /dev/null.
+	// process's standard error instead of discarding it.
 	ShowOutput bool
 }
 
-// Measure makes req's runs of `RUNTIME run --bundle B ID`, each timed
-// from fork to reaping by wait4(2), whose rusage gives the CPU time of
-// the runtime and of the container it waited for. It runs in this
-// process: the runtime, not this program, sets up the container's
-// privileges, no_new_privs and filter, so there is nothing to isolate.
-// A run that fails (without IgnoreFailure) gives a *child.Error naming
-// the cell whose Cause is a *result.CommandError.
+// ErrNoFilter is returned (wrapped in the cell's *child.Error) when the
+// container of a filtered cell reports Seccomp_filters 0: the runtime
+// installed nothing from linux.seccomp.
+var ErrNoFilter = errors.New("the runtime installed no seccomp filter")
+
+// Measure starts one container for req, `RUNTIME run --bundle B ID`,
+// whose process is the timer (TimerChild): the runtime has set up the
+// container's namespaces, privileges, no_new_privs and filter, and the
+// timer runs the command req.Warmup+req.Runs times, each from fork to
+// reaping by wait4(2), whose rusage gives the command's CPU time. The
+// container's start and the runtime's work on linux.seccomp (decoding,
+// compiling, installing) are outside every run: CommandSample.ContainerNs
+// holds them. A run that fails (without IgnoreFailure) gives a
+// *child.Error naming the cell whose Cause is a *result.CommandError.
 func (p *Prepared) Measure(ctx context.Context, req Request) (result.Sample, error) {
 	c := req.Cell
 	bundle := p.Bundles.With
@@ -152,36 +177,51 @@ func (p *Prepared) Measure(ctx context.Context, req Request) (result.Sample, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cs := &result.CommandSample{}
-	s := result.Sample{Cell: c, FiltersSeen: -1, CPU: -1}
-	for i := -req.Warmup; i < req.Runs; i++ {
-		wall, cpu, f, err := p.run(ctx, bundle, req.ShowOutput)
-		if err != nil {
-			return result.Sample{}, &child.Error{Cell: c, Reason: err.Error(), ExitCode: -1}
-		}
+	fail := func(reason string, f *result.CommandError) (result.Sample, error) {
+		e := &child.Error{Cell: c, Reason: reason, ExitCode: -1}
 		if f != nil {
-			f.Run = i
-			if i < 0 {
-				f.Run = -1 - (i + req.Warmup) // warm-up run k is -1-k
-			}
+			e.ExitCode, e.Signal, e.Cause = f.ExitCode, f.Signal, f
+		}
+		return result.Sample{}, e
+	}
+	spec, _ := json.Marshal(timerSpec{Argv: p.argv, Env: p.env, Warmup: req.Warmup, Runs: req.Runs,
+		IgnoreFailure: req.IgnoreFailure, ShowOutput: req.ShowOutput})
+	rep, wall, err := p.run(ctx, bundle, spec, req.ShowOutput)
+	if err != nil {
+		return fail(err.Error(), nil)
+	}
+	if c.Filters > 0 && rep.Filters == 0 {
+		return fail(fmt.Sprintf("%s run --bundle %s: %v (Seccomp_filters 0 in the container)", p.Name, bundle, ErrNoFilter), nil)
+	}
+	cs := &result.CommandSample{Warmup: len(rep.Warmup)}
+	s := result.Sample{Cell: c, FiltersSeen: rep.Filters, CPU: -1}
+	inside := 0.0
+	for k, r := range append(rep.Warmup, rep.Runs...) {
+		inside += float64(r.WallNs)
+		i := k - len(rep.Warmup) // warm-up run k is -1-k, as in the command workload
+		if i < 0 {
+			i = -1 - k
+		}
+		if r.ExitCode != 0 || r.Signal != 0 {
+			f := &result.CommandError{Stage: "run", Run: i, ExitCode: r.ExitCode, Signal: syscall.Signal(r.Signal), Filter: -1, Syscall: -1}
 			if cs.FirstFailure == nil {
 				cs.FirstFailure = f
 			}
 			if i < 0 || !req.IgnoreFailure {
-				return result.Sample{}, &child.Error{Cell: c, Reason: fmt.Sprintf("%s run --bundle %s: %v", p.Name, bundle, f),
-					ExitCode: f.ExitCode, Signal: f.Signal, Cause: f}
+				return fail(fmt.Sprintf("%s run --bundle %s: %v", p.Name, bundle, f), f)
 			}
 			cs.Failed++
 		}
-		if i < 0 {
-			cs.Warmup++
-			continue
+		if i >= 0 {
+			cs.WallNs = append(cs.WallNs, float64(r.WallNs))
+			cs.CPUNs = append(cs.CPUNs, float64(r.CPUNs))
+			s.SamplesNsPerOp = append(s.SamplesNsPerOp, float64(r.WallNs))
 		}
-		cs.Runs++
-		cs.WallNs = append(cs.WallNs, wall)
-		cs.CPUNs = append(cs.CPUNs, cpu)
-		s.SamplesNsPerOp = append(s.SamplesNsPerOp, wall)
 	}
+	if cs.Runs = len(rep.Runs); cs.Runs != req.Runs || cs.Warmup != req.Warmup {
+		return fail(fmt.Sprintf("the timer in the container made %d warm-up and %d timed runs, want %d and %d", cs.Warmup, cs.Runs, req.Warmup, req.Runs), nil)
+	}
+	cs.ContainerNs = wall - inside
 	cs.Outliers = stats.Outliers(s.SamplesNsPerOp, 0)
 	s.Command = cs
 	s.NsPerOp = stats.Median(s.SamplesNsPerOp)
@@ -189,11 +229,15 @@ func (p *Prepared) Measure(ctx context.Context, req Request) (result.Sample, err
 	return s, nil
 }
 
-// run makes one run: `RUNTIME run --bundle bundle ID` with a fresh ID,
-// and returns its wall and CPU time in ns and, if it did not exit 0, what
-// happened. A runtime killed at the deadline leaves its container: it is
-// deleted (`RUNTIME delete --force ID`).
-func (p *Prepared) run(ctx context.Context, bundle string, show bool) (wallNs, cpuNs float64, f *result.CommandError, err error) {
+// run starts one container, `RUNTIME run --bundle bundle ID` with a fresh
+// ID and spec on its standard input, and returns the timer's report and
+// the container's whole wall time in ns, fork of the runtime to its
+// reaping. A runtime that fails, or a timer that reports no runs, is an
+// error with the runtime's standard error or the timer's message. A
+// runtime killed at the deadline leaves its container: it is deleted
+// (`RUNTIME delete --force ID`).
+func (p *Prepared) run(ctx context.Context, bundle string, spec []byte, show bool) (timerReport, float64, error) {
+	var rep timerReport
 	p.seq++
 	id := fmt.Sprintf("seccompbench-%d-%d", os.Getpid(), p.seq)
 	args := []string{"run", "--bundle", bundle, id}
@@ -202,31 +246,42 @@ func (p *Prepared) run(ctx context.Context, bundle string, show bool) (wallNs, c
 	}
 	cmd := exec.CommandContext(ctx, p.Path, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	cmd.Stdin = bytes.NewReader(spec)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if show {
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		cmd.Stderr = io.MultiWriter(&stderr, os.Stderr)
 	}
 	t0 := sys.Nanotime()
-	if err := cmd.Start(); err != nil {
-		return 0, 0, nil, fmt.Errorf("start %s: %w", p.Name, err)
-	}
-	werr := cmd.Wait()
-	t1 := sys.Nanotime()
-	ps := cmd.ProcessState
-	if ps == nil {
-		return 0, 0, nil, fmt.Errorf("wait for %s: %w", p.Name, werr)
-	}
+	err := cmd.Run()
+	wall := float64(sys.Nanotime() - t0)
 	if ctx.Err() != nil {
 		exec.Command(p.Path, "delete", "--force", id).Run()
-		return 0, 0, nil, fmt.Errorf("%s run: %w", p.Name, ctx.Err())
+		return rep, 0, fmt.Errorf("%s run: %w", p.Name, ctx.Err())
 	}
-	cpu := ps.UserTime() + ps.SystemTime()
-	ws, _ := ps.Sys().(syscall.WaitStatus)
-	if ws.Exited() && ws.ExitStatus() == 0 {
-		return float64(t1 - t0), float64(cpu.Nanoseconds()), nil, nil
+	line := lastLine(stdout.Bytes())
+	if jerr := json.Unmarshal(line, &rep); jerr != nil || (rep.Runs == nil && rep.Warmup == nil && rep.Err == "") {
+		msg := strings.TrimSpace(stderr.String())
+		if len(msg) > 2000 {
+			msg = msg[:2000] + "…"
+		}
+		if err == nil {
+			err = errors.New("no report from the timer")
+		}
+		return rep, 0, fmt.Errorf("%s run --bundle %s: %v: %s (the timer is this binary at %s in the container: it must run in the container's root file system, as the static default build does)",
+			p.Name, bundle, err, msg, TimerPath)
 	}
-	f = &result.CommandError{Stage: "run", ExitCode: ws.ExitStatus(), Filter: -1, Syscall: -1, Pid: ps.Pid()}
-	if ws.Signaled() {
-		f.ExitCode, f.Signal = -1, ws.Signal()
+	if rep.Err != "" {
+		return rep, 0, fmt.Errorf("%s run --bundle %s: %s", p.Name, bundle, rep.Err)
 	}
-	return float64(t1 - t0), float64(cpu.Nanoseconds()), f, nil
+	return rep, wall, nil
+}
+
+// lastLine is the last non-empty line of b.
+func lastLine(b []byte) []byte {
+	b = bytes.TrimSpace(b)
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		b = b[i+1:]
+	}
+	return b
 }

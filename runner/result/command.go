@@ -34,6 +34,12 @@ type CommandSample struct {
 	// CommandSpec.IgnoreFailure); FirstFailure describes the first.
 	Failed       int
 	FirstFailure *CommandError
+	// ContainerNs is, on the runtime path (runner/container), the
+	// container's wall time outside the runs in ns: fork of the runtime
+	// to its reaping minus every run's wall time, i.e. the container's
+	// start and end and the runtime's work on linux.seccomp; 0 for the
+	// command workload.
+	ContainerNs float64
 	// Outliers are the indices of timed runs whose ns/op has a modified
 	// z-score above 3.5 within this child (stats.Outliers): reported,
 	// never dropped.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -124,4 +126,54 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 		l.buf.Write(p[:min(room, len(p))])
 	}
 	return len(p), nil
+}
+
+// LookPathIn resolves file as execvp(3) would in env's PATH (a name with a
+// slash is taken as is) and returns an absolute path.
+func LookPathIn(file string, env []string) (string, error) {
+	if strings.Contains(file, "/") {
+		p, err := exec.LookPath(file)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Abs(p)
+	}
+	pathEnv := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			pathEnv = v
+		}
+	}
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, file)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return filepath.Abs(p)
+		}
+	}
+	return "", fmt.Errorf("command %q not found in PATH %q", file, pathEnv)
+}
+
+// SpawnWait forks and execs path with files as its descriptors 0, 1, 2,
+// ..., waits for it with wait4(2) and returns its status, filling ru (if
+// not nil) with its resource usage and the pids (if given) with its pid.
+// The process dies with this one (PR_SET_PDEATHSIG).
+func SpawnWait(path string, argv, env []string, files []uintptr, ru *syscall.Rusage, pid ...*int) (syscall.WaitStatus, error) {
+	var ws syscall.WaitStatus
+	p, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{Env: env, Files: files,
+		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}})
+	if err != nil {
+		return ws, err
+	}
+	for _, q := range pid {
+		*q = p
+	}
+	for {
+		_, err = syscall.Wait4(p, &ws, 0, ru)
+		if !errors.Is(err, syscall.EINTR) {
+			return ws, err
+		}
+	}
 }

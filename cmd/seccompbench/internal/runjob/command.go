@@ -13,7 +13,11 @@ import (
 // process (each child's median seccomp(2) time per run, then a bootstrap
 // interval of the median over children) against what the command pays
 // while running (the cell's overhead over the 0-filter baseline, from
-// stats.Analyze). nil for the loops.
+// stats.Analyze). On the runtime path the install is the runtime's work
+// on linux.seccomp per container instead: the container's time outside
+// the runs (result.CommandSample.ContainerNs) with the profile minus
+// without, a bootstrap interval of the difference of medians. nil for the
+// loops.
 func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info result.RunInfo) *report.CommandCost {
 	cs := j.Workload.Command
 	if cs == nil || len(samples) == 0 {
@@ -30,6 +34,7 @@ func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info resul
 	}
 	cpu := map[key][]float64{}
 	inst := map[key][]float64{}
+	ctr := map[key][]float64{}
 	var baseRun, baseCPU []float64
 	for _, s := range samples {
 		if s.Command == nil {
@@ -40,15 +45,14 @@ func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info resul
 		k := key{string(s.Variant), s.Filters}
 		cpu[k] = append(cpu[k], stats.Median(s.Command.CPUNs))
 		inst[k] = append(inst[k], stats.Median(s.Command.InstallNs))
+		ctr[k] = append(ctr[k], s.Command.ContainerNs)
 		if s.Filters == 0 {
 			baseRun = append(baseRun, s.NsPerOp)
 			baseCPU = append(baseCPU, stats.Median(s.Command.CPUNs))
 		}
 	}
 	c.BaselineRunNs, c.BaselineCPUNs = stats.Median(baseRun), stats.Median(baseCPU)
-	if maxN == 0 || c.Container != nil {
-		// The runtime's seccomp(2) time is not visible on the runtime
-		// path: no install/running split.
+	if maxN == 0 {
 		return c
 	}
 	for _, cell := range res.Cells {
@@ -58,6 +62,9 @@ func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info resul
 		k := key{cell.Variant, maxN}
 		is := stats.Robust(inst[k], j.Confidence, j.Seed)
 		install := stats.Estimate{Center: is.Center, Lo: is.Lo, Hi: is.Hi, Confidence: j.Confidence}
+		if c.Container != nil {
+			install = stats.DiffEstimate(stats.RobustDiff(ctr[key{cell.Variant, 0}], ctr[k], j.Confidence, j.Seed))
+		}
 		split := stats.SplitCost(install, stats.DiffEstimate(cell.Overhead))
 		c.Splits = append(c.Splits, report.CommandSplit{Variant: cell.Variant, Filters: maxN,
 			InstallNs: install.Center, InstallCILowNs: install.Lo, InstallCIHighNs: install.Hi,
