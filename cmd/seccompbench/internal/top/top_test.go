@@ -91,6 +91,7 @@ func fakeOptions(t *testing.T) (*Options, *fakeSampler) {
 	clk.sampler = f
 	o := DefaultOptions()
 	o.Frequency = 1000
+	o.CountDuty = 0.1 // the fake stream's counter windows
 	o.Pids = []int{7}
 	o.Check = func() error { return nil }
 	o.Open = func(live.Options) (Sampler, error) { return f, nil }
