@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -168,6 +169,32 @@ func TestWindow(t *testing.T) {
 	for _, r := range p.Prediction.Rows {
 		if r.SavedNs != 0 {
 			t.Errorf("%s saves %v ns of a cached syscall", r.Name, r.SavedNs)
+		}
+	}
+}
+
+// TestWindowFewCountedSamples: a duty that leaves under minCountedSamples
+// samples while counting warns about the calls' error; the default
+// fake's 450 do not.
+func TestWindowFewCountedSamples(t *testing.T) {
+	for _, tt := range []struct {
+		duty float64
+		warn bool
+	}{{0.1, false}, {0.01, true}} {
+		o, _ := fakeOptions(t)
+		o.CountDuty = tt.duty
+		w, err := Open(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := w.Window(context.Background(), 5*time.Second)
+		w.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := slices.ContainsFunc(got.Processes[0].Warnings, func(s string) bool { return strings.Contains(s, "samples taken while counting") })
+		if warned != tt.warn {
+			t.Errorf("duty %v: warnings %q, want the counting warning %v", tt.duty, got.Processes[0].Warnings, tt.warn)
 		}
 	}
 }
