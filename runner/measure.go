@@ -132,7 +132,8 @@ func (m *containerMeasurer) prepare(ctx context.Context, cfg *Config, info *resu
 	m.p = p
 	info.Container = &result.ContainerInfo{Runtime: p.Name, Path: p.Path, Version: p.VersionText,
 		Profile: p.Profile, Bundle: cfg.Workload.Container.Bundle}
-	cal := container.Request{Cell: result.Cell{Variant: result.VariantOn}, Warmup: 1, Runs: 3, Timeout: cfg.ChildTimeout, ShowOutput: cs.ShowOutput}
+	cal := container.Request{Cell: result.Cell{Variant: result.VariantOn}, Warmup: 1, Runs: 3, Timeout: cfg.ChildTimeout,
+		IgnoreFailure: cs.IgnoreFailure, ShowOutput: cs.ShowOutput}
 	if cs.Runs > 0 {
 		cal.Warmup, cal.Runs = 0, 1
 	}

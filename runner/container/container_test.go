@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 	"golang.org/x/sys/unix"
@@ -290,5 +291,30 @@ func TestMeasureRunc(t *testing.T) {
 	}
 	if !strings.HasPrefix(p.Version, "runc version") {
 		t.Errorf("version %q, want runc's", p.Version)
+	}
+}
+
+// TestMeasureInterrupted: a cancelled context (Ctrl-C) ends the container
+// at once and comes back as the context's error, not as a failed cell, so
+// the run reports an interruption (exit 130).
+func TestMeasureInterrupted(t *testing.T) {
+	if _, err := exec.LookPath("sleep"); err != nil {
+		t.Skip("no sleep")
+	}
+	rt, _ := fakeRuntime(t)
+	p, err := Prepare(context.Background(), Spec{Runtime: rt, Config: NewConfig(t.TempDir(), nil, nil, testSeccomp()), Profile: "test"}, []string{"sleep", "5"}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	t0 := time.Now()
+	_, err = p.Measure(ctx, Request{Cell: result.Cell{Variant: result.VariantOn}, Runs: 1})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(t0); d > 3*time.Second {
+		t.Errorf("Measure returned %v after the cancel, want at once", d)
 	}
 }

@@ -175,9 +175,14 @@ func (p *Prepared) Measure(ctx context.Context, req Request) (result.Sample, err
 	if timeout <= 0 {
 		timeout = time.Duration(req.Warmup+req.Runs) * child.MinTimeout
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	fail := func(reason string, f *result.CommandError) (result.Sample, error) {
+		if err := parent.Err(); err != nil {
+			// Interrupted (Ctrl-C): the caller's error, as child.Run gives.
+			return result.Sample{}, err
+		}
 		e := &child.Error{Cell: c, Reason: reason, ExitCode: -1}
 		if f != nil {
 			e.ExitCode, e.Signal, e.Cause = f.ExitCode, f.Signal, f
@@ -245,7 +250,10 @@ func (p *Prepared) run(ctx context.Context, bundle string, spec []byte, show boo
 		args = []string{"run", "--no-pivot", "--bundle", bundle, id}
 	}
 	cmd := exec.CommandContext(ctx, p.Path, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	// Its own process group, as child.Run's children: a Ctrl-C on the
+	// terminal reaches only this process, which cancels ctx and kills
+	// the runtime (the container is then deleted below).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
 	cmd.Stdin = bytes.NewReader(spec)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -268,8 +276,11 @@ func (p *Prepared) run(ctx context.Context, bundle string, spec []byte, show boo
 		if err == nil {
 			err = errors.New("no report from the timer")
 		}
-		return rep, 0, fmt.Errorf("%s run --bundle %s: %v: %s (the timer is this binary at %s in the container: it must run in the container's root file system, as the static default build does)",
-			p.Name, bundle, err, msg, TimerPath)
+		hint := ""
+		if strings.Contains(msg, TimerPath) || strings.Contains(msg, "shared object") || strings.Contains(msg, "exec format") {
+			hint = fmt.Sprintf(" (the timer is this binary at %s in the container: it must run in the container's root file system, as the static default build does; build with CGO_ENABLED=0)", TimerPath)
+		}
+		return rep, 0, fmt.Errorf("%s run --bundle %s: %v: %s%s", p.Name, bundle, err, msg, hint)
 	}
 	if rep.Err != "" {
 		return rep, 0, fmt.Errorf("%s run --bundle %s: %s", p.Name, bundle, rep.Err)

@@ -1,6 +1,8 @@
 package cmdutil
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,7 +33,7 @@ type ContainerFlags struct {
 
 // AddContainerFlags adds --bundle, --rootfs and --runtime-bin to fs.
 func AddContainerFlags(fs *pflag.FlagSet, cf *ContainerFlags) {
-	fs.StringVar(&cf.Bundle, "bundle", "", "command workload: run every run of the command in a container of the OCI bundle `DIR` (its config.json's process.args become the command; 0-filter cells run it without linux.seccomp), started by --runtime (runc or crun)")
+	fs.StringVar(&cf.Bundle, "bundle", "", "command workload: run every run of the command in a container of the OCI bundle `DIR` (the command after -- replaces its config.json's process.args; its linux.seccomp must be POLICY as --caps resolves it; 0-filter cells run it without linux.seccomp), started by --runtime (runc or crun)")
 	fs.StringVar(&cf.Rootfs, "rootfs", "", "command workload: like --bundle, with config.json written from the OCI profile POLICY and root file system `DIR` (no_new_privs, the --caps set, read-only root)")
 	fs.BoolVar(&cf.NoPivot, "no-pivot", false, "with --bundle or --rootfs: pass --no-pivot to `RUNTIME run` (a root file system on an initramfs, where pivot_root(2) fails)")
 	fs.StringVar(&cf.RuntimeBin, "runtime-bin", "", "with --bundle or --rootfs: the runtime's binary `PATH` (default: runc for --runtime runc and runc-1.1, crun for crun, from PATH)")
@@ -71,7 +73,37 @@ func (cf *ContainerFlags) Spec(policies, argv []string, o oci.Options) (*contain
 		}
 		ct.Config = cfg
 	}
+	if cf.Bundle != "" {
+		if err := bundleMatches(cf.Bundle, policies[0], o); err != nil {
+			return nil, &FlagError{Err: fmt.Errorf("--bundle: %w", err)}
+		}
+	}
 	return ct, nil
+}
+
+// bundleMatches checks that the bundle's linux.seccomp is policy resolved
+// as --rootfs would write it (same --caps): the runtime loads the
+// bundle's profile, while the report and every analysis name POLICY, so
+// the two must be one profile. Both are compared as JSON.
+func bundleMatches(bundle, policy string, o oci.Options) error {
+	cfg, err := container.ReadConfig(bundle)
+	if err != nil {
+		return err
+	}
+	want, err := rootfsConfig("/", policy, []string{"/x"}, o)
+	if err != nil {
+		return err
+	}
+	if cfg.Linux == nil || cfg.Linux.Seccomp == nil {
+		return fmt.Errorf("%s/config.json has no linux.seccomp: the 1-filter cells would run without a filter", bundle)
+	}
+	got, _ := json.Marshal(cfg.Linux.Seccomp)
+	exp, _ := json.Marshal(want.Linux.Seccomp)
+	if !bytes.Equal(got, exp) {
+		return fmt.Errorf("%s/config.json's linux.seccomp is not %s resolved with the --caps set (%d rules against %d): give the profile the bundle was written from as POLICY, with the container's capabilities as --caps",
+			bundle, policy, len(cfg.Linux.Seccomp.Syscalls), len(want.Linux.Seccomp.Syscalls))
+	}
+	return nil
 }
 
 // runtimeBinary is the binary that runs --runtime r's containers.
