@@ -84,8 +84,9 @@ type EstimateCommand struct {
 	DominantClear bool    `json:"dominant_clear"`
 	// Container, when not nil (estimate --command --bundle/--rootfs),
 	// says the command was measured in containers the runtime started,
-	// under the filter it installed itself; InstallNs is then not
-	// visible (0).
+	// under the filter it installed itself; InstallNs is then the
+	// runtime's work on linux.seccomp once per container (its time
+	// outside the runs with the profile minus without), as in run.
 	Container *ContainerRuntime `json:"container,omitempty"`
 }
 
@@ -141,11 +142,10 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
 		verdict = "NOT covered"
 	}
 	fmt.Fprintf(w, "  against CPU      %.2f (error %+.1f%%), %s: the filters' work is CPU time; wall and CPU differ when the command's processes overlap or wait\n", c.CPURatio, c.CPUErrorPct, verdict)
-	if c.Container != nil {
-		// The runtime's work on the profile is before the runs; estimate
-		// does not measure it apart (run --runtime does).
-		return
+	once := "once per process"
+	if ct := c.Container; ct != nil {
+		once = "once per container (" + ct.Runtime + "'s work on linux.seccomp)"
 	}
-	fmt.Fprintf(w, "  install          %s once per process, not in either added time: %s, install %.0f%% of the total\n",
-		durationText(c.InstallNs), dominanceText(c.Dominant, c.DominantClear), 100*c.InstallShare)
+	fmt.Fprintf(w, "  install          %s %s, not in either added time: %s, install %.0f%% of the total\n",
+		durationText(c.InstallNs), once, dominanceText(c.Dominant, c.DominantClear), 100*c.InstallShare)
 }
