@@ -296,3 +296,24 @@ func lastLine(b []byte) []byte {
 	}
 	return b
 }
+
+// SeccompWork estimates the runtime's work on linux.seccomp once per
+// container (decoding and compiling the profile, seccomp(2)) from the
+// samples of one variant: the containers' time outside their runs
+// (result.CommandSample.ContainerNs) with the profile (filters > 0) minus
+// without (filters 0), a bootstrap interval of the difference of medians
+// (stats.RobustDiff), in ns. Too few containers give NaN bounds.
+func SeccompWork(samples []result.Sample, variant result.Variant, confidence float64, seed uint64) stats.Estimate {
+	var without, with []float64
+	for _, s := range samples {
+		if s.Command == nil || s.Variant != variant {
+			continue
+		}
+		if s.Filters == 0 {
+			without = append(without, s.Command.ContainerNs)
+		} else {
+			with = append(with, s.Command.ContainerNs)
+		}
+	}
+	return stats.DiffEstimate(stats.RobustDiff(without, with, confidence, seed))
+}

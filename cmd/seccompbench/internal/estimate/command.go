@@ -75,7 +75,7 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 		// The runtime's work on linux.seccomp per container, as run
 		// --runtime reports it: the container's time outside the runs,
 		// with the profile minus without.
-		install = stats.DiffEstimate(stats.RobustDiff(containerNs(samples, 0), containerNs(samples, 1), opts.Confidence, opts.Seed))
+		install = container.SeccompWork(samples, variant, opts.Confidence, opts.Seed)
 	}
 	split := stats.SplitCost(install, meas)
 	cpu := stats.RobustDiff(bcpu, xcpu, opts.Confidence, opts.Seed)
@@ -219,19 +219,6 @@ func processTerm(ctx context.Context, opts *Options, base []*filters.Program, va
 // measurement: the run times (ns per run) and CPU times (user+sys, the
 // child's median run) of the 0-filter children (b, bcpu) and of the
 // stacked ones (x, xcpu), and the stacked children's median install time.
-// containerNs returns the runtime path's per-container time outside the
-// runs (result.CommandSample.ContainerNs) of the samples with n filters
-// (0, or any other count for 1).
-func containerNs(samples []result.Sample, n int) []float64 {
-	var xs []float64
-	for _, s := range samples {
-		if (s.Filters == 0) == (n == 0) {
-			xs = append(xs, s.Command.ContainerNs)
-		}
-	}
-	return xs
-}
-
 func splitCommandSamples(samples []result.Sample) (b, x, bcpu, xcpu, inst []float64) {
 	for _, s := range samples {
 		c := stats.Median(s.Command.CPUNs)

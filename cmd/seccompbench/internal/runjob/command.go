@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner/container"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -14,10 +15,8 @@ import (
 // interval of the median over children) against what the command pays
 // while running (the cell's overhead over the 0-filter baseline, from
 // stats.Analyze). On the runtime path the install is the runtime's work
-// on linux.seccomp per container instead: the container's time outside
-// the runs (result.CommandSample.ContainerNs) with the profile minus
-// without, a bootstrap interval of the difference of medians. nil for the
-// loops.
+// on linux.seccomp per container instead (container.SeccompWork). nil
+// for the loops.
 func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info result.RunInfo) *report.CommandCost {
 	cs := j.Workload.Command
 	if cs == nil || len(samples) == 0 {
@@ -34,7 +33,6 @@ func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info resul
 	}
 	cpu := map[key][]float64{}
 	inst := map[key][]float64{}
-	ctr := map[key][]float64{}
 	var baseRun, baseCPU []float64
 	for _, s := range samples {
 		if s.Command == nil {
@@ -45,7 +43,6 @@ func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info resul
 		k := key{string(s.Variant), s.Filters}
 		cpu[k] = append(cpu[k], stats.Median(s.Command.CPUNs))
 		inst[k] = append(inst[k], stats.Median(s.Command.InstallNs))
-		ctr[k] = append(ctr[k], s.Command.ContainerNs)
 		if s.Filters == 0 {
 			baseRun = append(baseRun, s.NsPerOp)
 			baseCPU = append(baseCPU, stats.Median(s.Command.CPUNs))
@@ -63,7 +60,7 @@ func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info resul
 		is := stats.Robust(inst[k], j.Confidence, j.Seed)
 		install := stats.Estimate{Center: is.Center, Lo: is.Lo, Hi: is.Hi, Confidence: j.Confidence}
 		if c.Container != nil {
-			install = stats.DiffEstimate(stats.RobustDiff(ctr[key{cell.Variant, 0}], ctr[k], j.Confidence, j.Seed))
+			install = container.SeccompWork(samples, result.Variant(cell.Variant), j.Confidence, j.Seed)
 		}
 		split := stats.SplitCost(install, stats.DiffEstimate(cell.Overhead))
 		c.Splits = append(c.Splits, report.CommandSplit{Variant: cell.Variant, Filters: maxN,
