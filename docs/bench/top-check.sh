@@ -64,6 +64,21 @@ within() { # a b tolerance -> 1 if |a/b - 1| <= tol (0 when b is not a positive 
 		r = a / b - 1; if (r < 0) r = -r; print (r <= t) ? 1 : 0 }'
 }
 
+# mean_ci FILE: the mean of column 1 (lines "null" left out), its 95 % t
+# interval and n, and the sum of column 2: "MEAN LO HI N SUM". With fewer
+# than two values the bounds are "null".
+mean_ci() {
+	awk '$1 != "null" && $1 != "" { n++; x[n] = $1; m += $1; r += $2 } END {
+		if (n == 0) { print "null null null 0 0"; exit }
+		m /= n
+		if (n < 2) { printf "%.2f null null 1 %d\n", m, r; exit }
+		for (i = 1; i <= n; i++) q += (x[i] - m) ^ 2
+		# t quantile 0.975 for n-1 degrees of freedom (up to 29; beyond, 2.04)
+		split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045", t, " ")
+		h = (n - 1 <= 29 ? t[n - 1] : 2.04) * sqrt(q / (n - 1) / n)
+		printf "%.2f %.2f %.2f %d %d\n", m, m - h, m + h, n, r }' "$1"
+}
+
 # Every background loop is recorded here and killed, with its children, on
 # any exit: a failed step (set -e), an interrupt or the end.
 bg=""
@@ -100,12 +115,7 @@ for k in $(seq "$procs"); do
 	jq '[.processes[] | select(.pid == '"$loop"') | .syscalls[] | select(.name == "getppid") | .seccomp_ns_per_call][0]' "$work/top16-$k.json" >>"$work/top16-ns.txt"
 done
 # A process without a per-call figure (null: no calls counted) is left out.
-set -- $(awk '$1 != "null" { n++; x[n] = $1; m += $1 } END {
-	if (n == 0) { print "null null null"; exit }
-	m /= n; for (i = 1; i <= n; i++) q += (x[i] - m) ^ 2
-	split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262", t, " ")
-	h = (n > 1 && n <= 10) ? t[n - 1] * sqrt(q / (n - 1) / n) : 0
-	printf "%.1f %.1f %.1f\n", m, m - h, m + h }' "$work/top16-ns.txt")
+set -- $(mean_ci "$work/top16-ns.txt")
 top_ns=$1 top_lo=$2 top_hi=$3
 each=$(tr '\n' ' ' <"$work/top16-ns.txt")
 
@@ -144,13 +154,8 @@ for k in $(seq "$procs"); do
 	jq -r '[.processes[] | select(.comm == "find")] | "\(map(.seccomp_ns) | add) \(length)"' "$work/topfind-$k.json" |
 		awk '$2 > 1 { printf "%.0f %d\n", $1 / ($2 - 1), $2 - 1 }' >>"$work/find-ns.txt"
 done
-set -- $(awk '{ x[NR] = $1; m += $1; r += $2 } END {
-	if (NR == 0) { print "null null null 0"; exit }
-	m /= NR; for (i = 1; i <= NR; i++) q += (x[i] - m) ^ 2
-	split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262", t, " ")
-	h = (NR > 1 && NR <= 10) ? t[NR - 1] * sqrt(q / (NR - 1) / NR) : 0
-	printf "%.0f %.0f %.0f %d\n", m, m - h, m + h, r }' "$work/find-ns.txt")
-per_run=$1 per_lo=$2 per_hi=$3 nruns=$4
+set -- $(mean_ci "$work/find-ns.txt")
+per_run=$1 per_lo=$2 per_hi=$3 nruns=$5
 each=$(awk '{ printf "%.1f ", $1 / 1e6 }' "$work/find-ns.txt")
 
 "$sb" run "$work/docker-default.bpf" --filters 0,16 --cache defeat --format json -o "$work/runfind.json" $run_flags \
@@ -187,7 +192,8 @@ for i in $(seq "$cycles"); do
 done
 kill -9 "$loop" 2>/dev/null || true
 wait "$loop" 2>/dev/null || true
-ovh=$(awk -v cyc="$cycles" '
+# One line per cycle with both kinds of chunks: 100 × (on/off - 1).
+awk '
 	NR == FNR { s[NR] = $1; e[NR] = $2; n = NR; next }
 	{
 		end = $1; dur = $2 * 100000; start = end - dur
@@ -199,22 +205,12 @@ ovh=$(awk -v cyc="$cycles" '
 		}
 	}
 	END {
-		m = 0; q = 0; c = 0
-		for (k = 1; k <= n; k++) {
-			if (!non[k] || !noff[k]) continue
-			d = (on[k] / non[k]) / (off[k] / noff[k]) - 1
-			m += d; q += d * d; c++
-		}
-		if (c < 2) { print "nan nan nan 0"; exit }
-		mean = m / c; sd = sqrt((q - c * mean * mean) / (c - 1))
-		# t quantile 0.975 for c-1 degrees of freedom (c up to 30; beyond, 2.04)
-		split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045", t, " ")
-		tq = (c - 1 <= 29) ? t[c - 1] : 2.04
-		h = tq * sd / sqrt(c)
-		printf "%.2f %.2f %.2f %d\n", 100 * mean, 100 * (mean - h), 100 * (mean + h), c
-	}' "$tops" "$chunks")
-set -- $ovh
-verdict overhead "$(awk -v o="$1" 'BEGIN { print (o + 0 == o && o < 3) ? 1 : 0 }')" \
+		for (k = 1; k <= n; k++)
+			if (non[k] && noff[k])
+				printf "%.6f\n", 100 * ((on[k] / non[k]) / (off[k] / noff[k]) - 1)
+	}' "$tops" "$chunks" >"$work/overhead-cycles.txt"
+set -- $(mean_ci "$work/overhead-cycles.txt")
+verdict overhead "$(awk -v o="$1" -v n="$4" 'BEGIN { print (n >= 2 && o + 0 == o && o < 3) ? 1 : 0 }')" \
 	"getppid loop under 16 filters: $1 % slower with top attached [$2, $3] (95 %, $4 on/off cycles within one process; $chunks, $tops)"
 
 cd "$repo"
