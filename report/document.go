@@ -241,6 +241,15 @@ type Fit struct {
 	// the number of blocks. Null with one block.
 	BlockSDNs float64 `json:"block_sd_ns"`
 	Blocks    int     `json:"blocks"`
+	// Segments is the number of contiguous time segments the run was
+	// split into and fitted in separately (stats.Fit.Segments), and
+	// SegmentSDNs the standard deviation of their per-filter estimates in
+	// ns/op per filter. The per-filter, entry and relative CIs are at
+	// least the between-segment ones (t with Segments−1 degrees of
+	// freedom), which include the host's speed wandering over seconds.
+	// 0 and null for a run of fewer than 15 blocks.
+	Segments    int     `json:"segments"`
+	SegmentSDNs float64 `json:"segment_sd_ns"`
 	// Paired reports that the fit adjusted for each child's own baseline.
 	Paired bool `json:"paired"`
 	// PerFilterRel is the per-filter cost as a fraction of the bare op
@@ -475,6 +484,7 @@ func Build(in Input) *Document {
 			BaselineNs: f.Baseline, DriftNsPerChild: f.Drift, R2: f.R2, N: f.N, Warnings: f.Warnings,
 			Loader: f.Loader, PlacementSDNs: f.PlacementSD, Placements: f.Pads,
 			BlockSDNs: f.BlockSD, Blocks: f.Blocks, Paired: f.Paired,
+			Segments: f.Segments, SegmentSDNs: f.SegmentSD,
 			PerFilterRel: f.PerFilterRel, PerFilterRelCILow: f.PerFilterRelLo, PerFilterRelCIHigh: f.PerFilterRelHi,
 			EntryRel: f.EntryRel, EntryRelCILow: f.EntryRelLo, EntryRelCIHigh: f.EntryRelHi,
 			BareNs: f.BareNs, BareSegmentSDPct: 100 * f.BareSegmentSD,

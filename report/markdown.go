@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -101,11 +102,14 @@ func mdModel(ew *errWriter, d *Document) {
 			} else if f.Placements > 1 {
 				ew.printf("- Placement (%s): the per-filter cost moves by ±%.2f ns between program sizes (SD over %d pads); the CI above includes this variance.\n", f.Variant+loaderSuffix(d, f.Loader), Num(f.PlacementSDNs), f.Placements)
 			}
+			if f.Segments > 0 {
+				ew.printf("- Time (%s): fitted alone, the %d consecutive parts of the run gave per-filter costs %.2f ns apart (SD); the CI above is at least that spread's t interval, so it includes the host's speed wandering over seconds.\n", f.Variant+loaderSuffix(d, f.Loader), f.Segments, Num(f.SegmentSDNs))
+			}
 		}
 		for _, ld := range d.LoaderDiffs {
 			ew.printf("- Loader (%s): per-filter %s − %s = %+.2f ns (%.0f %% CI [%+.2f, %+.2f]).\n", ld.Variant, ld.A, ld.B, Num(ld.PerFilterDiffNs), pct, Num(ld.CILowNs), Num(ld.CIHighNs))
 		}
-		if len(d.LoaderDiffs) > 0 || d.Config.Placement == "random" {
+		if len(d.LoaderDiffs) > 0 || d.Config.Placement == "random" || slices.ContainsFunc(d.Fits, func(f Fit) bool { return f.Segments > 0 }) {
 			ew.printf("\n")
 		}
 	}

@@ -87,8 +87,12 @@ func TestCSVRows(t *testing.T) {
 			t.Errorf("row %d install_ns_total = %s, want %s", i+1, r[5], want)
 		}
 	}
-	if warn.Len() != 0 {
-		t.Errorf("unexpected warnings: %s", warn.String())
+	// The fixture's 6 blocks are too few for time segments; that is the
+	// only warning it may give.
+	for _, w := range strings.Split(strings.TrimSpace(warn.String()), "\n") {
+		if w != "" && !strings.Contains(w, "6 blocks: too few for 3 time segments") {
+			t.Errorf("unexpected warning: %s", w)
+		}
 	}
 
 	t.Run("no children", func(t *testing.T) {

@@ -225,6 +225,9 @@ func Analyze(obs []Observation, opt Options) (Result, error) {
 		}
 		res.Fits = append(res.Fits, f)
 	}
+	if w := shortRunWarning(res.Fits); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	for _, v := range variants {
 		var fs []Fit
 		for _, f := range res.Fits {

@@ -117,11 +117,20 @@ func TestAnalyze(t *testing.T) {
 		t.Error(`Fit("missing") found`)
 	}
 	// With 8 normal samples per cell the MAD is itself noisy, so the
-	// outlier rule may flag a value now and then; nothing else may warn.
+	// outlier rule may flag a value now and then; 8 blocks are too few
+	// for time segments (segments.go), said once for the run; nothing
+	// else may warn.
+	short := 0
 	for _, w := range res.AllWarnings() {
-		if !strings.Contains(w, "outliers by the median/MAD rule") {
-			t.Errorf("warning %q; want none but outlier reports", w)
+		switch {
+		case strings.Contains(w, "8 blocks: too few for 3 time segments"):
+			short++
+		case !strings.Contains(w, "outliers by the median/MAD rule"):
+			t.Errorf("warning %q; want none but outlier reports and the short-run one", w)
 		}
+	}
+	if short != 1 || def.Segments != 0 || !math.IsNaN(def.SegmentSD) {
+		t.Errorf("8 blocks: short-run warning %d times, Segments %d, SegmentSD %v; want once, 0, NaN", short, def.Segments, def.SegmentSD)
 	}
 }
 

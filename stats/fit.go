@@ -93,6 +93,17 @@ type Fit struct {
 	// Blocks is the number of distinct blocks among the N ≥ 1
 	// observations.
 	Blocks int
+	// Segments is the number K of contiguous time segments (of whole
+	// blocks) the run was split into and fitted in separately, and
+	// SegmentSD the standard deviation of their per-filter estimates in
+	// ns/op per filter. When sd/√K with t(K−1) quantiles gives wider
+	// intervals than the ones above, the per-filter, entry and relative
+	// intervals are those (PerFilterSE and PerFilterDF then say so): the
+	// host's speed for the filters wanders over seconds, which blocks
+	// treated as independent do not show (segments.go). 0 and NaN for a
+	// run of fewer than 15 blocks (a warning says so).
+	Segments  int
+	SegmentSD float64
 	// Paired reports a paired fit: every observation had its own
 	// baseline (Observation.BaselineNs > 0).
 	Paired bool
@@ -148,6 +159,12 @@ func (f Fit) PreciseTo(absNs, rel float64) bool {
 // [ErrNegativeFilters] (as *[ObservationError]), [ErrMixedVariants] or
 // [ErrNotIdentifiable].
 func FitStack(obs []Observation, confidence float64) (Fit, error) {
+	return fitStack(obs, confidence, true)
+}
+
+// fitStack is FitStack; withSegments adds the between-segment term
+// (segments.go), which fits each time segment with fitStack(…, false).
+func fitStack(obs []Observation, confidence float64, withSegments bool) (Fit, error) {
 	f := Fit{Confidence: confidence, N: len(obs)}
 	nan := math.NaN()
 	if err := CheckConfidence(confidence); err != nil {
@@ -240,6 +257,10 @@ func FitStack(obs []Observation, confidence float64) (Fit, error) {
 	}
 	if f.Paired {
 		f.relative(obs, entrySE, res.df, confidence)
+	}
+	f.SegmentSD = nan
+	if withSegments && res.df >= 1 {
+		f.applySegments(obs, confidence)
 	}
 	if !hasBase {
 		f.Warnings = append(f.Warnings, "no N = 0 observations: entry cost and baseline cannot be separated; per-filter slope only")

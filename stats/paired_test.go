@@ -18,12 +18,17 @@ import (
 // the run's time order), h_child once per child. a is a run-level random
 // effect on the bare op, in ns; u_pad the placement effect per pad; e₁,
 // e₂ additive timing noise per timing. All spreads are standard
-// deviations; the factors are 1 + sd·z.
+// deviations; the factors are 1 + sd·z. With slopeSD > 0 the per-filter
+// cost also carries v_b, a stationary AR(1) series over the blocks with
+// SD slopeSD and lag-1 correlation slopeRho: the host's speed for the
+// filters wandering over seconds (segments.go), which the bare op does not
+// show.
 type pairedSim struct {
 	base, entry, perFilter      float64 // ns/op
 	runSpeed, blockSpeed, child float64 // SD of h_run, h_block, h_child (fractions)
 	runEffect                   float64 // SD of a, ns/op
 	placement, noise            float64 // SD of u_pad and e, ns/op
+	slopeSD, slopeRho           float64 // SD (ns/op per filter) and lag-1 correlation of v_b
 	blocks                      int
 }
 
@@ -40,7 +45,11 @@ func (p pairedSim) run(rng *rand.Rand) (obs []Observation, relTruth, nsTruth, ns
 		u[i] = p.placement * rng.NormFloat64()
 	}
 	seq, hSum := 0, 0.0
+	v := p.slopeSD * rng.NormFloat64()
 	for b := range p.blocks {
+		if b > 0 {
+			v = p.slopeRho*v + math.Sqrt(1-p.slopeRho*p.slopeRho)*p.slopeSD*rng.NormFloat64()
+		}
 		hBlock := 1 + p.blockSpeed*rng.NormFloat64()
 		for _, i := range rng.Perm(len(counts)) {
 			n := counts[i]
@@ -50,7 +59,7 @@ func (p pairedSim) run(rng *rand.Rand) (obs []Observation, relTruth, nsTruth, ns
 			bare := p.base + a
 			with := bare
 			if n > 0 {
-				with += p.entry + float64(n)*(p.perFilter+u[pad])
+				with += p.entry + float64(n)*(p.perFilter+u[pad]+v)
 			}
 			obs = append(obs, Observation{Variant: "defeat", Filters: n, Block: b, Seq: seq, Pad: pad,
 				BaselineNs: h*bare + p.noise*rng.NormFloat64(),
