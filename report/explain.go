@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -89,6 +90,7 @@ func explainFit(d *Document, v string, fit *Fit) string {
 			b.WriteString(relativeClause(d, *fit, d.Config.Confidence))
 			b.WriteString(entryConclusion(*fit, d.Config.Confidence, runTrials(d)))
 			b.WriteString(placementClause(d, fit))
+			b.WriteString(segmentClause(fit))
 			b.WriteString(loaderClause(d, fit))
 		}
 		b.WriteString(".")
@@ -113,6 +115,17 @@ func placementClause(d *Document, fit *Fit) string {
 		return fmt.Sprintf("; one program size only (pad %d): the CI leaves out placement, which moved per-filter cost by 25 %% on this project's measurements (drop --pad to sample it)", d.Config.Pad)
 	}
 	return ""
+}
+
+// segmentClause says how far the run's consecutive parts, fitted alone,
+// put the per-filter cost apart (stats.Fit.Segments), "" when the run was
+// too short to be cut into segments or their spread is undefined.
+func segmentClause(fit *Fit) string {
+	if fit.Segments == 0 || math.IsNaN(fit.SegmentSDNs) {
+		return ""
+	}
+	return fmt.Sprintf("; the run's %d consecutive parts, each fitted alone, put it %s apart (SD; the CI includes this, for the host's speed wandering over seconds)",
+		fit.Segments, "±"+figure(fit.SegmentSDNs))
 }
 
 // bhiState is the BHI part of the spectre_v2 line, "" if none.

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -170,6 +171,27 @@ func TestPlacementClauseZero(t *testing.T) {
 		got := placementClause(d, &Fit{Placements: 17, PlacementSDNs: tt.sd})
 		if !strings.Contains(got, tt.want) || (tt.sd == 0 && strings.Contains(got, "±0.0")) {
 			t.Errorf("sd %v: %q, want it to contain %q", tt.sd, got, tt.want)
+		}
+	}
+}
+
+// TestSegmentClause: a run cut into time segments says how far they put
+// the per-filter cost apart and that the CI includes it; a short run, or
+// an undefined spread, says nothing.
+func TestSegmentClause(t *testing.T) {
+	tests := []struct {
+		segments int
+		sd       float64
+		want     string
+	}{
+		{4, 2.5, "the run's 4 consecutive parts, each fitted alone, put it ±2.50 ns apart (SD; the CI includes this"},
+		{0, math.NaN(), ""},
+		{4, math.NaN(), ""},
+	}
+	for _, tt := range tests {
+		got := segmentClause(&Fit{Segments: tt.segments, SegmentSDNs: tt.sd})
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("segments %d, SD %v: %q, want %q", tt.segments, tt.sd, got, tt.want)
 		}
 	}
 }
