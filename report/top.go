@@ -84,6 +84,13 @@ type TopProcess struct {
 	FiltersError string      `json:"filters_error,omitempty"`
 	// Syscalls are the syscalls with seccomp samples, by seccomp time.
 	Syscalls []TopSyscall `json:"syscalls"`
+	// CallsScaledBy says how the calls counted while the counter was
+	// attached were scaled to the window: "cpu_time" by the process's
+	// exact CPU time in the window over its CPU time while counting
+	// (--pid), "samples" by its samples (every other selection: about
+	// ±2/√n for n samples taken while counting), "" when nothing was
+	// counted.
+	CallsScaledBy string `json:"calls_scaled_by"`
 	// Prediction is what merging the stack would save on the measured
 	// mix, from the cost model: a prediction, not a measurement.
 	Prediction *TopPrediction `json:"prediction,omitempty"`

@@ -3,6 +3,7 @@ package live
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"runtime"
@@ -301,5 +302,54 @@ func TestOnlineCPUs(t *testing.T) {
 	}
 	if len(cpus) == 0 || len(cpus) > runtime.NumCPU()*4 {
 		t.Errorf("%d online CPUs", len(cpus))
+	}
+}
+
+// TestTaskCPU: the exact CPU time of this process grows by at least the
+// CPU it burns between two reads; a process that does not exist is
+// fs.ErrNotExist; schedstat lines parse or name what is wrong.
+func TestTaskCPU(t *testing.T) {
+	a, err := TaskCPU(os.Getpid())
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			t.Skipf("no schedstat on this kernel: %v", err)
+		}
+		t.Fatal(err)
+	}
+	// Burn 20 ms of CPU on this thread (runtime.LockOSThread keeps it a
+	// thread of this process).
+	runtime.LockOSThread()
+	var ru0, ru1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_THREAD, &ru0)
+	x := 0
+	for {
+		for i := 0; i < 1e5; i++ {
+			x += i
+		}
+		syscall.Getrusage(syscall.RUSAGE_THREAD, &ru1)
+		if time.Duration(syscall.TimevalToNsec(ru1.Utime)+syscall.TimevalToNsec(ru1.Stime)-syscall.TimevalToNsec(ru0.Utime)-syscall.TimevalToNsec(ru0.Stime)) >= 20*time.Millisecond {
+			break
+		}
+	}
+	runtime.UnlockOSThread()
+	b, err := TaskCPU(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b-a < 15*time.Millisecond {
+		t.Errorf("CPU time grew by %v after burning 20 ms (x %d)", b-a, x)
+	}
+	if _, err := TaskCPU(1 << 30); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing pid: %v, want fs.ErrNotExist", err)
+	}
+	for _, tt := range []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{{"2124045 0 1\n", 2124045, true}, {"", 0, false}, {"x 0 1", 0, false}} {
+		got, err := parseSchedstat(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("parseSchedstat(%q) = %v, %v; want %v, ok %v", tt.in, got, err, tt.want, tt.ok)
+		}
 	}
 }

@@ -31,6 +31,53 @@ func ProcCPU(pid int) (comm string, cpu time.Duration, err error) {
 	return parseStat(pid, string(b))
 }
 
+// TaskCPU returns the CPU time of process pid's live threads so far, in
+// ns: the sum of the first field of /proc/PID/task/TID/schedstat
+// (sum_exec_runtime, exact to the nanosecond; Documentation/scheduler/
+// sched-stats.rst), where /proc/PID/stat counts whole clock ticks. A thread
+// that exits takes its time with it, so over an interval in which threads
+// end the difference is low. Errors wrap fs.ErrNotExist when the process
+// is gone, or name the file that could not be read or parsed (a kernel
+// without CONFIG_SCHED_INFO has no schedstat).
+func TaskCPU(pid int) (time.Duration, error) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("read threads of pid %d: %w", pid, err)
+	}
+	var sum uint64
+	for _, e := range ents {
+		f := filepath.Join(dir, e.Name(), "schedstat")
+		b, err := os.ReadFile(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // the thread ended since ReadDir
+		}
+		if err != nil {
+			return 0, fmt.Errorf("read CPU time: %w", err)
+		}
+		ns, err := parseSchedstat(string(b))
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", f, err)
+		}
+		sum += ns
+	}
+	return time.Duration(sum), nil
+}
+
+// parseSchedstat returns the first field of a schedstat line, the time
+// spent on a CPU in ns.
+func parseSchedstat(s string) (uint64, error) {
+	f := strings.Fields(s)
+	if len(f) < 1 {
+		return 0, fmt.Errorf("empty schedstat")
+	}
+	ns, err := strconv.ParseUint(f[0], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("schedstat: time on CPU %q is not a number", f[0])
+	}
+	return ns, nil
+}
+
 // parseStat reads comm, utime and stime from a /proc/PID/stat line. comm
 // is in parentheses and may itself hold spaces and parentheses, so the
 // fields after it are counted from the last ')'.

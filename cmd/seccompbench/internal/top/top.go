@@ -64,13 +64,16 @@ type Options struct {
 
 	// Kernel access; tests replace them. Check runs first and says which
 	// permission is missing.
-	Check      func() error
-	Open       func(live.Options) (Sampler, error)
-	Monotonic  func() uint64
-	Now        func() time.Time
-	Sleep      func(ctx context.Context, d time.Duration) error
-	Kallsyms   func() ([]byte, error)
-	ProcCPU    func(pid int) (string, time.Duration, error)
+	Check     func() error
+	Open      func(live.Options) (Sampler, error)
+	Monotonic func() uint64
+	Now       func() time.Time
+	Sleep     func(ctx context.Context, d time.Duration) error
+	Kallsyms  func() ([]byte, error)
+	ProcCPU   func(pid int) (string, time.Duration, error)
+	// TaskCPU returns a process's CPU time to the ns (live.TaskCPU); with
+	// --pid it scales the counted calls by CPU time (see process).
+	TaskCPU    func(pid int) (time.Duration, error)
 	Status     func(pid int) (result.ProcStatus, error)
 	Dump       func(pid int) ([][]byte, error)
 	CgroupPids func(dir string) ([]int, error)
@@ -125,6 +128,7 @@ func DefaultOptions() Options {
 		Sleep:      sleepCtx,
 		Kallsyms:   live.ReadKallsyms,
 		ProcCPU:    live.ProcCPU,
+		TaskCPU:    live.TaskCPU,
 		Status:     inspect.ReadProcStatus,
 		Dump:       inspect.DumpFilters,
 		CgroupPids: live.CgroupPids,
@@ -152,6 +156,9 @@ type Watcher struct {
 	s    Sampler
 	cls  *kstack.Classifier
 	rng  *rand.Rand
+	// onCPU is each --pid target's CPU time while the counter was
+	// attached, in the current window.
+	onCPU map[int]time.Duration
 	// stacks caches dumped stacks per pid (a process's filters only
 	// grow; the count in /proc/PID/status says when to dump again).
 	stacks map[int]dumped
@@ -229,9 +236,12 @@ func (w *Watcher) Window(ctx context.Context, d time.Duration) (*report.Top, err
 	}
 	startWall := o.Now()
 	cpu0 := w.cpuTimes(o.Pids)
+	w.onCPU = map[int]time.Duration{}
+	task0 := w.taskCPUs()
 	start := o.Monotonic()
 	on, runErr := w.cycle(ctx, d)
 	end := o.Monotonic()
+	task1 := w.taskCPUs()
 	cpu1 := w.cpuTimes(nil)
 	w.s.Flush()
 	samples, err := w.s.Take()
@@ -246,7 +256,7 @@ func (w *Watcher) Window(ctx context.Context, d time.Duration) (*report.Top, err
 		return nil, runErr
 	}
 	in := windowInput{start: start, end: end, startWall: startWall, on: on, samples: samples, counts: counts,
-		cpu0: cpu0, cpu1: cpu1, lost: w.s.Lost()}
+		cpu0: cpu0, cpu1: cpu1, task0: task0, task1: task1, onCPU: w.onCPU, lost: w.s.Lost()}
 	return w.build(in), nil
 }
 
@@ -276,12 +286,23 @@ func (w *Watcher) cycle(ctx context.Context, d time.Duration) ([]kstack.Interval
 		if err := w.s.CountOn(); err != nil {
 			return on, err
 		}
+		// The targets' CPU time while counting, read inside the
+		// attached interval: detaching waits for an RCU grace period,
+		// during which nothing is counted.
+		a := w.taskCPUs()
 		t0 := o.Monotonic()
 		err := o.Sleep(ctx, onFor)
+		t1 := o.Monotonic()
+		b := w.taskCPUs()
 		if cerr := w.s.CountOff(); cerr != nil && err == nil {
 			err = cerr
 		}
-		on = append(on, kstack.Interval{Start: t0, End: o.Monotonic()})
+		for pid, ca := range a {
+			if cb, ok := b[pid]; ok && cb >= ca {
+				w.onCPU[pid] += cb - ca
+			}
+		}
+		on = append(on, kstack.Interval{Start: t0, End: t1})
 		if err != nil {
 			return on, err
 		}
@@ -311,6 +332,22 @@ func (w *Watcher) cpuTimes(pids []int) map[int]procCPU {
 	return out
 }
 
+// taskCPUs reads the exact CPU time of each --pid target (Options.TaskCPU);
+// nil for other selections or without TaskCPU. A process that cannot be
+// read is left out.
+func (w *Watcher) taskCPUs() map[int]time.Duration {
+	if w.opts.TaskCPU == nil || len(w.opts.Pids) == 0 {
+		return nil
+	}
+	out := make(map[int]time.Duration, len(w.opts.Pids))
+	for _, p := range w.opts.Pids {
+		if c, err := w.opts.TaskCPU(p); err == nil {
+			out[p] = c
+		}
+	}
+	return out
+}
+
 type procCPU struct {
 	comm string
 	cpu  time.Duration
@@ -323,7 +360,11 @@ type windowInput struct {
 	samples    []kstack.Sample
 	counts     []live.CallCount
 	cpu0, cpu1 map[int]procCPU
-	lost       uint64
+	// task0 and task1 are the --pid targets' exact CPU times at the
+	// window's start and end, onCPU their CPU time while counting (nil
+	// or missing: scale calls by samples).
+	task0, task1, onCPU map[int]time.Duration
+	lost                uint64
 }
 
 // build turns one window's raw data into the report.
@@ -413,10 +454,24 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 	}
 	p.Warnings = append(p.Warnings, sh.Warnings...)
 	// Calls counted while the counter was on, scaled to the window by the
-	// process's CPU samples outside the counter: calls track the work the
-	// process does, and the counter's own time slows it while on.
+	// process's CPU time outside the counter: calls track the work the
+	// process does, and the counter's own time (its samples × the
+	// period, spent only while on) slows it while on. With --pid the CPU
+	// times are exact (schedstat, read inside each attached interval);
+	// otherwise they are the process's samples, whose ratio carries
+	// Poisson error.
 	scale := math.NaN()
-	if busyOn := tl.CountedSamples - tl.CounterSamples; busyOn > 0 {
+	if onCPU, ok := in.onCPU[pid]; ok && onCPU > 0 {
+		t0, ok0 := in.task0[pid]
+		t1, ok1 := in.task1[pid]
+		ctr := float64(tl.CounterSamples) * period
+		if busyOn := float64(onCPU) - ctr; ok0 && ok1 && t1 > t0 && busyOn > 0 {
+			scale = (float64(t1-t0) - ctr) / busyOn
+			p.CallsScaledBy = "cpu_time"
+		}
+	}
+	if busyOn := tl.CountedSamples - tl.CounterSamples; math.IsNaN(scale) && busyOn > 0 {
+		p.CallsScaledBy = "samples"
 		scale = float64(tl.Samples-tl.CounterSamples) / float64(busyOn)
 		if busyOn < minCountedSamples && len(calls) > 0 {
 			// The scale is a ratio of sample counts: its relative error is

@@ -105,6 +105,7 @@ func fakeOptions(t *testing.T) (*Options, *fakeSampler) {
 		defer func() { cpu += 5 * time.Second }() // second read: 5 s later
 		return "loop", cpu, nil
 	}
+	o.TaskCPU = nil // calls scaled by samples unless a test sets it
 	o.ListPids = func() ([]int, error) { return []int{7}, nil }
 	o.Status = func(pid int) (result.ProcStatus, error) {
 		return result.ProcStatus{Pid: pid, SeccompMode: result.SeccompModeFilter, SeccompFilters: 2}, nil
@@ -158,6 +159,9 @@ func TestWindow(t *testing.T) {
 	if c := *p.Syscalls[0].Calls; math.Abs(c/(5000*4950.0/450)-1) > 0.005 {
 		t.Errorf("calls %v, want %v", c, 5000*4950.0/450)
 	}
+	if p.CallsScaledBy != "samples" {
+		t.Errorf("calls scaled by %q, want samples (no TaskCPU)", p.CallsScaledBy)
+	}
 	if p.Filters == nil || *p.Filters != 2 || len(p.FilterHashes) != 2 || p.FilterHashes[0].SHA256 != p.FilterHashes[1].SHA256 {
 		t.Errorf("filters %v, hashes %+v", p.Filters, p.FilterHashes)
 	}
@@ -196,6 +200,55 @@ func TestWindowFewCountedSamples(t *testing.T) {
 		if warned != tt.warn {
 			t.Errorf("duty %v: warnings %q, want the counting warning %v", tt.duty, got.Processes[0].Warnings, tt.warn)
 		}
+	}
+}
+
+// TestWindowCallsByCPUTime: with --pid and exact CPU times the calls are
+// scaled by CPU time outside the counter (the window's over the time while
+// counting, less the counter's own samples), not by sample counts. The
+// fake process is busy all the time (its CPU time is the clock), so the
+// scale is (5 s − C)/(0.5 s − C) with C the ~50 ms of counter samples.
+// A selection other than --pid keeps the sample scale.
+func TestWindowCallsByCPUTime(t *testing.T) {
+	o, f := fakeOptions(t)
+	o.TaskCPU = func(pid int) (time.Duration, error) { return time.Duration(f.clock.now), nil }
+	w, err := Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.Window(context.Background(), 5*time.Second)
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := got.Processes[0]
+	if p.CallsScaledBy != "cpu_time" || len(p.Syscalls) != 1 || p.Syscalls[0].Calls == nil {
+		t.Fatalf("scaled by %q, syscalls %+v; want cpu_time and counted getppid", p.CallsScaledBy, p.Syscalls)
+	}
+	ctr := 50 // one in ten of the ~500 samples while on (fakeSampler.tick)
+	c := float64(ctr) * float64(time.Millisecond)
+	want := 5000 * (5e9 - c) / (5e8 - c)
+	if got := *p.Syscalls[0].Calls; math.Abs(got/want-1) > 0.01 {
+		t.Errorf("calls %v, want %v (5000 counted × (5 s − C)/(0.5 s − C))", got, want)
+	}
+	if slices.ContainsFunc(p.Warnings, func(s string) bool { return strings.Contains(s, "samples taken while counting") }) {
+		t.Errorf("warnings %q: the sample-count warning does not apply to CPU-time scaling", p.Warnings)
+	}
+
+	o, _ = fakeOptions(t)
+	o.Pids, o.All = nil, true
+	o.TaskCPU = func(int) (time.Duration, error) { t.Error("TaskCPU read without --pid"); return 0, nil }
+	w, err = Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = w.Window(context.Background(), 5*time.Second)
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Processes) != 1 || got.Processes[0].CallsScaledBy != "samples" {
+		t.Errorf("--all: processes %+v, want one scaled by samples", got.Processes)
 	}
 }
 
