@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seccompbench/seccompbench/runner/live"
+
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -20,7 +22,7 @@ func TestNewCmdTopFlags(t *testing.T) {
 	}{
 		{"--pid 12 --pid 34,56 --duration 5s", "", func(o *TopOptions) bool {
 			return fmt.Sprint(o.Pids) == "[12 34 56]" && o.Duration == 5*time.Second && o.Out.Format == "table" &&
-				o.Frequency == 199 && o.CountDuty == 0.02 && o.Predict
+				o.Frequency == live.DefaultFrequency && o.CountDuty == 0.02 && o.Predict
 		}},
 		{"--cgroup /sys/fs/cgroup/x --format json --duration 1s -o out.json", "", func(o *TopOptions) bool {
 			return o.Cgroup == "/sys/fs/cgroup/x" && o.Out.Format == "json" && slices.Equal(o.Out.Outputs, []string{"out.json"})

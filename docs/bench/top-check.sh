@@ -30,9 +30,12 @@
 # CPU). Needs gcc with static glibc, jq, taskset and Go. Prints one
 # PASS/FAIL line per check and exits 1 if any failed. For a quick functional run (figures not
 # for docs) shrink it: CALLS=3000000 RUN_FLAGS="--trials 3" TOP_DURATION=2s
-# FIND_DURATION=4s CYCLES=2 TOP_PROCS=2.
+# FIND_DURATION=4s CYCLES=2 TOP_PROCS=2. TOP_FLAGS is added to every top
+# command, to check other settings the same way.
 set -eu
 calls=${CALLS:-30000000}
+# TOP_FLAGS are added to every top command (e.g. "--frequency 99").
+top_flags=${TOP_FLAGS:-}
 run_flags=${RUN_FLAGS:-}
 dur=${TOP_DURATION:-5s}
 find_dur=${FIND_DURATION:-6s}
@@ -99,7 +102,7 @@ watch_loop() { # OUT.json CMD...: start CMD, run top --pid on it, stop it; sets 
 	loop=$!
 	bg="$bg $loop"
 	sleep 1
-	"$sb" top --pid "$loop" --duration "$dur" --format json -o "$out"
+	"$sb" top --pid "$loop" --duration "$dur" --format json $top_flags -o "$out"
 	kill "$loop" 2>/dev/null || true
 	wait "$loop" 2>/dev/null || true
 }
@@ -147,7 +150,7 @@ for k in $(seq "$procs"); do
 	loop=$!
 	bg="$bg $loop"
 	sleep 2
-	"$sb" top --all --duration "$find_dur" --format json -o "$work/topfind-$k.json"
+	"$sb" top --all --duration "$find_dur" --format json $top_flags -o "$work/topfind-$k.json"
 	kill "$loop" 2>/dev/null || true # the shell first, so that it forks no further find
 	pkill -P "$loop" 2>/dev/null || true
 	wait "$loop" 2>/dev/null || true
@@ -185,7 +188,7 @@ bg="$bg $loop"
 sleep 2
 for i in $(seq "$cycles"); do
 	t0=$(date +%s%N)
-	"$sb" top --pid "$loop" --duration 3s --format json >/dev/null 2>&1 || true
+	"$sb" top --pid "$loop" --duration 3s --format json $top_flags >/dev/null 2>&1 || true
 	t1=$(date +%s%N)
 	echo "$t0 $t1" >>"$tops"
 	sleep 2

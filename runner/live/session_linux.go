@@ -20,13 +20,15 @@ import (
 	"github.com/seccompbench/seccompbench/internal/kstack"
 )
 
-// DefaultFrequency is the default sampling rate per CPU, in Hz. A prime
-// keeps the samples from locking step with periodic work (the scheduler
-// tick runs at 100-1000 Hz). Each sample cost the CPU it interrupted
-// about 80 us on this project's VM kind (docs/top.md, "Overhead"; the
-// hrtimer interrupt in a guest and the callchain walk, not measured
-// apart): 997 Hz slowed a syscall-bound loop by 8 %, 199 Hz by about 1 %.
-const DefaultFrequency = 199
+// DefaultFrequency is the default sampling rate per CPU, in Hz: 99, not
+// 100, so the samples do not lock step with periodic work (the scheduler
+// tick runs at 100-1000 Hz), as perf users sample. Each sample cost the
+// CPU it interrupted about 80 us on this project's VM kind (docs/top.md,
+// "Overhead"; the hrtimer interrupt in a guest and the callchain walk, not
+// measured apart): 997 Hz slowed a syscall-bound loop by 8 %, 199 Hz with
+// the counter by 2.1-3.1 % (intervals up to 5.7 %), 99 Hz with the counter
+// by 1.4-1.6 % (intervals below 3 %).
+const DefaultFrequency = 99
 
 // ringBytes is the ring buffer's size, in bytes: at 997 Hz (--frequency)
 // on 64 CPUs, 0.2 s of samples.
