@@ -38,7 +38,7 @@ calls=${CALLS:-30000000}
 top_flags=${TOP_FLAGS:-}
 run_flags=${RUN_FLAGS:-}
 dur=${TOP_DURATION:-5s}
-find_dur=${FIND_DURATION:-6s}
+find_dur=${FIND_DURATION:-10s}
 cycles=${CYCLES:-20}
 # The CPU every measured process is pinned to: run's measuring CPU (its
 # --cpu default, 1). The vCPUs of this project's VM kind ran the same loop
