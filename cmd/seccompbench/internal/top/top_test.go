@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/internal/kstack"
+	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner/live"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
@@ -177,6 +178,21 @@ func TestWindow(t *testing.T) {
 	}
 }
 
+// window5s opens a Watcher with o, takes one 5 s window and closes it.
+func window5s(t *testing.T, o *Options) *report.Top {
+	t.Helper()
+	w, err := Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.Window(context.Background(), 5*time.Second)
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
 // TestWindowFewCountedSamples: a duty that leaves under minCountedSamples
 // samples while counting warns about the calls' error; the default
 // fake's 450 do not.
@@ -187,15 +203,7 @@ func TestWindowFewCountedSamples(t *testing.T) {
 	}{{0.1, false}, {0.01, true}} {
 		o, _ := fakeOptions(t)
 		o.CountDuty = tt.duty
-		w, err := Open(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := w.Window(context.Background(), 5*time.Second)
-		w.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := window5s(t, o)
 		warned := slices.ContainsFunc(got.Processes[0].Warnings, func(s string) bool { return strings.Contains(s, "samples taken while counting") })
 		if warned != tt.warn {
 			t.Errorf("duty %v: warnings %q, want the counting warning %v", tt.duty, got.Processes[0].Warnings, tt.warn)
@@ -212,16 +220,7 @@ func TestWindowFewCountedSamples(t *testing.T) {
 func TestWindowCallsByCPUTime(t *testing.T) {
 	o, f := fakeOptions(t)
 	o.TaskCPU = func(pid int) (time.Duration, error) { return time.Duration(f.clock.now), nil }
-	w, err := Open(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := w.Window(context.Background(), 5*time.Second)
-	w.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := got.Processes[0]
+	p := window5s(t, o).Processes[0]
 	if p.CallsScaledBy != "cpu_time" || len(p.Syscalls) != 1 || p.Syscalls[0].Calls == nil {
 		t.Fatalf("scaled by %q, syscalls %+v; want cpu_time and counted getppid", p.CallsScaledBy, p.Syscalls)
 	}
@@ -238,15 +237,7 @@ func TestWindowCallsByCPUTime(t *testing.T) {
 	o, _ = fakeOptions(t)
 	o.Pids, o.All = nil, true
 	o.TaskCPU = func(int) (time.Duration, error) { t.Error("TaskCPU read without --pid"); return 0, nil }
-	w, err = Open(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err = w.Window(context.Background(), 5*time.Second)
-	w.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := window5s(t, o)
 	if len(got.Processes) != 1 || got.Processes[0].CallsScaledBy != "samples" {
 		t.Errorf("--all: processes %+v, want one scaled by samples", got.Processes)
 	}
