@@ -100,8 +100,23 @@ func perFilterConclusion(fit Fit, conf float64, trials int) string {
 	case stats.Negative:
 		return fmt.Sprintf("; the per-filter cost came out negative (%s, %s), which no filter can cause: noise or drift dominates, so this run cannot answer what a filter costs; measure again with more --trials on a quieter CPU", v, ci)
 	}
-	return fmt.Sprintf("; the per-filter cost is inconclusive (%s, %s): it can be told neither from 0 nor bounded within ±%s; %s",
-		v, ci, figure(m), inconclusiveAdvice(con, " "+unit, scale, trials, true))
+	return fmt.Sprintf("; the per-filter cost is inconclusive (%s, %s): it can be told neither from 0 nor bounded within ±%s; %s%s",
+		v, ci, figure(m), inconclusiveAdvice(con, " "+unit, scale, trials, true), segmentCaveat(fit))
+}
+
+// segmentCaveat qualifies the square-root rule of inconclusiveAdvice by
+// the time segments (stats/segments.go): a run of fewer than 15 blocks
+// gains the segment term when it grows, and a run whose interval is the
+// segment one narrows with more trials only as far as the host's speed
+// averages out over longer parts. "" for a fit without blocks.
+func segmentCaveat(fit Fit) string {
+	switch {
+	case fit.Segments == 0 && fit.Blocks >= 2:
+		return " (from 15 trials on the interval also includes how the host's speed wanders between parts of the run, so it may widen before it narrows)"
+	case fit.Segments > 0:
+		return " (the interval includes how the host's speed wanders between parts of the run; more trials narrow that only as far as the wander averages out over longer parts)"
+	}
+	return ""
 }
 
 // entryConclusion is the clause of Explain about a fit's entry cost,

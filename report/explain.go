@@ -124,7 +124,7 @@ func segmentClause(fit *Fit) string {
 	if fit.Segments == 0 || math.IsNaN(fit.SegmentSDNs) {
 		return ""
 	}
-	return fmt.Sprintf("; the run's %d consecutive parts, each fitted alone, put it %s apart (SD; the CI includes this, for the host's speed wandering over seconds)",
+	return fmt.Sprintf("; the run's %d consecutive parts, each fitted alone, put it %s apart (SD), and the CI is at least the t interval of their mean, so it covers the host's speed wandering over seconds",
 		fit.Segments, "±"+figure(fit.SegmentSDNs))
 }
 

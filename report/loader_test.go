@@ -184,7 +184,7 @@ func TestSegmentClause(t *testing.T) {
 		sd       float64
 		want     string
 	}{
-		{4, 2.5, "the run's 4 consecutive parts, each fitted alone, put it ±2.50 ns apart (SD; the CI includes this"},
+		{4, 2.5, "the run's 4 consecutive parts, each fitted alone, put it ±2.50 ns apart (SD), and the CI is at least the t interval of their mean"},
 		{0, math.NaN(), ""},
 		{4, math.NaN(), ""},
 	}

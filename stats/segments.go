@@ -35,7 +35,7 @@ import (
 
 // minSegmentBlocks is the least number of blocks in one time segment; a
 // run with fewer than minSegments·minSegmentBlocks blocks gets no segment
-// term (and a note saying so).
+// term (and a warning saying so).
 const minSegmentBlocks = 5
 
 // minSegments and maxSegments bound the number of time segments K.
@@ -45,10 +45,15 @@ const (
 )
 
 // segmentCount returns the number of time segments for a run of the given
-// number of blocks: blocks/minSegmentBlocks, at most maxSegments, and 0
-// when that is below minSegments.
+// number of blocks: about √blocks (so both the number of segments and
+// their length grow with the run: 4 of 5 blocks at 20, 6 of 6–7 at 40, 8
+// of 20 at 160), at most maxSegments and at most blocks/minSegmentBlocks,
+// and 0 when that is below minSegments. Segments that stayed 5 blocks
+// long as K grew covered less at 40 blocks than at 20 in simulation
+// (88.0 % against 92.0 % with lag-1 correlation 0.7): the wander is
+// slower than 5 blocks, and only longer segments see more of it.
 func segmentCount(blocks int) int {
-	k := min(blocks/minSegmentBlocks, maxSegments)
+	k := min(int(math.Sqrt(float64(blocks))), blocks/minSegmentBlocks, maxSegments)
 	if k < minSegments {
 		return 0
 	}

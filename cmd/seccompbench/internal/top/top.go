@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -191,6 +192,13 @@ func Open(opts *Options) (*Watcher, error) {
 	pids, err := opts.targets()
 	if err != nil {
 		return nil, err
+	}
+	// A --pid that names no process would sample nothing and report
+	// "no samples": say so before attaching anything.
+	for _, p := range opts.Pids {
+		if _, _, err := opts.ProcCPU(p); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("--pid %d: no such process", p)
+		}
 	}
 	s, err := opts.Open(live.Options{Pids: pids, All: opts.All, Frequency: opts.Frequency})
 	if err != nil {
@@ -407,6 +415,11 @@ func (w *Watcher) build(in windowInput) *report.Top {
 	return t
 }
 
+// maxCounterShareError is the 95 % relative error of the calls' scale,
+// from the binomial error of the counter's own share of the time while
+// counting, above which a --pid process's call counts get a warning.
+const maxCounterShareError = 0.10
+
 // minCountedSamples is the number of a process's samples taken while the
 // counter was attached below which the call counts get a warning: 100
 // samples give the scale a 95 % error of about ±20 %.
@@ -461,16 +474,30 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 	// otherwise they are the process's samples, whose ratio carries
 	// Poisson error.
 	scale := math.NaN()
-	if onCPU, ok := in.onCPU[pid]; ok && onCPU > 0 {
+	if onCPU, ok := in.onCPU[pid]; ok && onCPU > 0 && len(calls) > 0 {
 		t0, ok0 := in.task0[pid]
 		t1, ok1 := in.task1[pid]
 		ctr := float64(tl.CounterSamples) * period
 		if busyOn := float64(onCPU) - ctr; ok0 && ok1 && t1 > t0 && busyOn > 0 {
 			scale = (float64(t1-t0) - ctr) / busyOn
 			p.CallsScaledBy = "cpu_time"
+			// The CPU times are exact, but the counter's own share f of
+			// the time while counting comes from its samples: n samples
+			// while on give f a binomial error, and the scale moves by
+			// 1/(1−f).
+			if n := tl.CountedSamples; n > 0 {
+				f := float64(tl.CounterSamples) / float64(n)
+				// With no counter sample, f's error is taken as that of
+				// one sample in n+1, not 0.
+				fe := math.Max(f, 1/float64(n+1))
+				if e := 1.96 * math.Sqrt(fe*(1-fe)/float64(n)) / (1 - f); e > maxCounterShareError {
+					p.Warnings = append(p.Warnings, fmt.Sprintf("calls scaled by exact CPU time less the counter's own share, %.0f%% from %d samples taken while counting (about ±%.0f%% on calls and ns per call): raise --count-duty or --duration",
+						100*f, n, 100*e))
+				}
+			}
 		}
 	}
-	if busyOn := tl.CountedSamples - tl.CounterSamples; math.IsNaN(scale) && busyOn > 0 {
+	if busyOn := tl.CountedSamples - tl.CounterSamples; math.IsNaN(scale) && busyOn > 0 && len(calls) > 0 {
 		p.CallsScaledBy = "samples"
 		scale = float64(tl.Samples-tl.CounterSamples) / float64(busyOn)
 		if busyOn < minCountedSamples && len(calls) > 0 {

@@ -2,6 +2,8 @@ package top
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"slices"
@@ -234,12 +236,37 @@ func TestWindowCallsByCPUTime(t *testing.T) {
 		t.Errorf("warnings %q: the sample-count warning does not apply to CPU-time scaling", p.Warnings)
 	}
 
+	// A short duty leaves the counter's own share resting on few samples:
+	// 25 while counting (f ≈ 0.1) give the scale about ±13 %, which is
+	// said.
+	o, f = fakeOptions(t)
+	o.CountDuty = 0.005
+	o.TaskCPU = func(pid int) (time.Duration, error) { return time.Duration(f.clock.now), nil }
+	p = window5s(t, o).Processes[0]
+	if p.CallsScaledBy != "cpu_time" || !slices.ContainsFunc(p.Warnings, func(s string) bool { return strings.Contains(s, "less the counter's own share") }) {
+		t.Errorf("duty 0.005: scaled by %q, warnings %q; want cpu_time and the counter-share warning", p.CallsScaledBy, p.Warnings)
+	}
+
 	o, _ = fakeOptions(t)
 	o.Pids, o.All = nil, true
 	o.TaskCPU = func(int) (time.Duration, error) { t.Error("TaskCPU read without --pid"); return 0, nil }
 	got := window5s(t, o)
 	if len(got.Processes) != 1 || got.Processes[0].CallsScaledBy != "samples" {
 		t.Errorf("--all: processes %+v, want one scaled by samples", got.Processes)
+	}
+}
+
+// TestOpenNoSuchPid: a --pid that names no process is an error before
+// anything is attached, not a report of "no samples".
+func TestOpenNoSuchPid(t *testing.T) {
+	o, _ := fakeOptions(t)
+	o.ProcCPU = func(pid int) (string, time.Duration, error) {
+		return "", 0, fmt.Errorf("read CPU time of pid %d: %w", pid, fs.ErrNotExist)
+	}
+	opened := false
+	o.Open = func(live.Options) (Sampler, error) { opened = true; return nil, nil }
+	if _, err := Open(o); err == nil || !strings.Contains(err.Error(), "--pid 7: no such process") || opened {
+		t.Errorf("err %v, opened %v; want \"--pid 7: no such process\" before attaching", err, opened)
 	}
 }
 
