@@ -14,7 +14,11 @@ import (
 
 // ReferenceModel is the shape of the per-syscall cost the predictions
 // scale: entry + per_filter·n + per_insn·E for an uncached syscall that
-// runs n filters executing E instructions in all, 0 for a cached one. It
+// runs n filters executing E instructions in all, entry alone for a
+// cached one (the action cache skips the filters, not seccomp's entry
+// and the cache check: kernel/seccomp.c, seccomp_cache_check_allow runs
+// inside __seccomp_filter; `top` measured 38–91 ns of seccomp per call
+// for fully cached syscalls of redis-server, docs/top.md). It
 // is the quick calibration of docs/estimate.md (AMD EPYC, Linux 6.18:
 // entry 30.9 ns, per_filter 20.4 ns, per_insn 0.115 ns). Only its ratios
 // matter here: each syscall's prediction is its measured seccomp time
@@ -104,7 +108,7 @@ func predict(stack filters.Stack, p *report.TopProcess) (*report.TopPrediction, 
 		return nil, fmt.Errorf("merge the stack for the measured mix: %w", err)
 	}
 	pr := &report.TopPrediction{Label: "prediction (model)",
-		Model: "each sampled syscall's measured seccomp time × model(after)/model(before), model = 30.9 ns + 20.4 ns per filter + 0.115 ns per instruction when uncached, 0 when cached (docs/top.md)"}
+		Model: "each sampled syscall's measured seccomp time × model(after)/model(before), model = 30.9 ns + 20.4 ns per filter + 0.115 ns per instruction when uncached, 30.9 ns (entry and cache check) when cached (docs/top.md)"}
 	for _, alt := range []struct {
 		name string
 		prog *filters.Program
@@ -146,9 +150,9 @@ func predict(stack filters.Stack, p *report.TopProcess) (*report.TopPrediction, 
 // modelNs is ReferenceModel's cost of one call of c through a stack of n
 // filters, in ns.
 func modelNs(c analysis.SyscallCost, n int) float64 {
-	if c.Cached {
-		return 0
-	}
 	m := ReferenceModel
+	if c.Cached {
+		return m.Entry.Center
+	}
 	return m.Entry.Center + m.PerFilter.Center*float64(n) + m.PerInsn.Center*float64(c.Executed)
 }
