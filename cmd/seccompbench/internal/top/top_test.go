@@ -2,6 +2,7 @@ package top
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math"
@@ -277,5 +278,42 @@ func TestOpenRefused(t *testing.T) {
 	o.Open = func(live.Options) (Sampler, error) { opened = true; return nil, nil }
 	if _, err := Open(o); err == nil || opened {
 		t.Errorf("err %v, opened %v: the check must stop Open before anything is attached", err, opened)
+	}
+}
+
+// signalErr stands for interrupt.SignalError: the cause a signal gives the
+// command's context.
+type signalErr struct{}
+
+func (signalErr) Error() string { return "interrupted by SIGINT" }
+func (signalErr) Unwrap() error { return context.Canceled }
+
+// TestReportInterrupted: a signal during a --duration window or during
+// the live view ends Report with the context's cause (so the command exits
+// 128+N, docs/limits.md), and the live view drew what it had; nothing
+// stays attached.
+func TestReportInterrupted(t *testing.T) {
+	for _, v := range []View{{Duration: 5 * time.Second, Format: "table", MaxSyscalls: 8}, {Refresh: time.Second, Format: "table", MaxSyscalls: 8}} {
+		o, f := fakeOptions(t)
+		ctx, cancel := context.WithCancelCause(context.Background())
+		// The fake clock cancels once 2.5 s of sampling have passed.
+		sleep := o.Sleep
+		o.Sleep = func(c context.Context, d time.Duration) error {
+			if f.clock.now >= 1e9+uint64(2500*time.Millisecond) {
+				cancel(signalErr{})
+			}
+			return sleep(c, d)
+		}
+		var out, errOut strings.Builder
+		err := Report(ctx, o, v, &out, &errOut)
+		if !errors.Is(err, signalErr{}) || !errors.Is(err, context.Canceled) {
+			t.Errorf("view %+v: err %v, want the signal's cause", v, err)
+		}
+		if !f.closed || f.balance != 0 {
+			t.Errorf("view %+v: closed %v, counter balance %d: something stayed attached", v, f.closed, f.balance)
+		}
+		if v.Duration > 0 && !strings.Contains(out.String(), "loop") {
+			t.Errorf("--duration: the partial window was not written: %q", out.String())
+		}
 	}
 }

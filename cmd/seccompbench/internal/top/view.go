@@ -2,7 +2,6 @@ package top
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -53,7 +52,9 @@ func Report(ctx context.Context, o *Options, v View, out, errOut io.Writer) erro
 		if err := output.WriteEach(output.Or(v.Specs, v.Format), out, errOut, render(t)); err != nil {
 			return err
 		}
-		return ctx.Err()
+		// A signal's cause (interrupt.SignalError) names it and maps to
+		// 128+N; the partial window was written above.
+		return context.Cause(ctx)
 	}
 	for {
 		t, err := w.Window(ctx, v.Refresh)
@@ -61,7 +62,9 @@ func Report(ctx context.Context, o *Options, v View, out, errOut io.Writer) erro
 			return err
 		}
 		if ctx.Err() != nil {
-			return nil
+			// Ctrl-C ends the live view as a signal ends every command:
+			// exit 128+N (docs/limits.md).
+			return context.Cause(ctx)
 		}
 		if v.Format == "table" {
 			// Clear the screen and home the cursor (ANSI), as top(1) does.
@@ -70,8 +73,8 @@ func Report(ctx context.Context, o *Options, v View, out, errOut io.Writer) erro
 		if err := render(t)(v.Format, out); err != nil {
 			return err
 		}
-		if errors.Is(ctx.Err(), context.Canceled) {
-			return nil
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
 		}
 	}
 }
