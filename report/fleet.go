@@ -157,6 +157,8 @@ func BuildFleet(entries []FleetEntry) (*Fleet, error) {
 		return nil, fmt.Errorf("build report: %w", ErrNoResults)
 	}
 	f := &Fleet{SchemaVersion: FleetSchemaVersion, Kind: KindReport, Warnings: []string{}}
+	// Results with time segments and results without them, by name.
+	withSegments, without := false, []string(nil)
 	index := map[string]int{}
 	kernels, cpus := map[string]bool{}, map[string]bool{}
 	for _, e := range entries {
@@ -174,6 +176,11 @@ func BuildFleet(entries []FleetEntry) (*Fleet, error) {
 		}
 		if len(d.Fits) == 0 {
 			f.Warnings = append(f.Warnings, fmt.Sprintf("%s has no fitted model (too few filter counts >= 1): not in the table", e.Name))
+		}
+		if hasSegments(d.Fits) {
+			withSegments = true
+		} else if segmentless(d.Fits) {
+			without = append(without, e.Name)
 		}
 		foreign := -1.0
 		if d.Run != nil && d.Run.ForeignLoad != nil {
@@ -202,6 +209,10 @@ func BuildFleet(entries []FleetEntry) (*Fleet, error) {
 				break
 			}
 		}
+	}
+	if withSegments && len(without) > 0 {
+		f.Warnings = append(f.Warnings, fmt.Sprintf("%s: intervals that leave out how the host's speed wanders between parts of a run (fewer than 15 blocks, or written before time segments), so they may be too narrow beside the other results, whose intervals include it",
+			strings.Join(without, ", ")))
 	}
 	if len(kernels) > 1 || len(cpus) > 1 {
 		f.Warnings = append(f.Warnings, fmt.Sprintf("%d kernels and %d CPU models among these results: compare rows of the same kernel and CPU first; across them the machine, not the policy, may make the difference", len(kernels), len(cpus)))
@@ -479,4 +490,28 @@ func foreignText(share float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.0f %%", 100*share)
+}
+
+// hasSegments reports whether a fit of fits has time segments
+// (stats/segments.go).
+func hasSegments(fits []Fit) bool {
+	for _, f := range fits {
+		if f.Segments > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentless reports whether a fit of fits leaves them out although its
+// run had blocks to cut (fewer than 15, or a result written before
+// 2026-12-02, when fits had no "segments"); a single-block run (a command
+// run) has none to leave out.
+func segmentless(fits []Fit) bool {
+	for _, f := range fits {
+		if f.Segments == 0 && f.Blocks != 1 {
+			return true
+		}
+	}
+	return false
 }

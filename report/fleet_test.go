@@ -152,3 +152,36 @@ func TestFleetInheritedFilters(t *testing.T) {
 		t.Errorf("warnings %q lack the inherited filters", f.Warnings)
 	}
 }
+
+// TestBuildFleetSegmentless: beside a result whose intervals include the
+// time segments, results whose intervals leave them out (too few blocks,
+// or written before segments) are named in one warning; when no result
+// has segments there is nothing to set them against and no warning.
+func TestBuildFleetSegmentless(t *testing.T) {
+	has := func(fl *Fleet) string {
+		for _, w := range fl.Warnings {
+			if strings.Contains(w, "leave out how the host's speed wanders") {
+				return w
+			}
+		}
+		return ""
+	}
+	entries := fleetFixture(t)
+	fl, err := BuildFleet(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := has(fl); w != "" {
+		t.Errorf("no result has segments, yet: %q", w)
+	}
+	for i := range entries[0].Doc.Fits {
+		entries[0].Doc.Fits[i].Segments, entries[0].Doc.Fits[i].SegmentSDNs = 4, 1.5
+	}
+	if fl, err = BuildFleet(entries); err != nil {
+		t.Fatal(err)
+	}
+	w := has(fl)
+	if !strings.HasPrefix(w, "node-b.json, node-c.json: intervals that leave out") || strings.Contains(w, "node-a.json") {
+		t.Errorf("warning %q, want it to name node-b.json and node-c.json only", w)
+	}
+}
