@@ -178,3 +178,26 @@ func TestComparisonJSON(t *testing.T) {
 		t.Errorf("cells per source = %v, want 14 each for sources 1 and 2", perSource)
 	}
 }
+
+// TestCompareSegmentless: a result whose intervals leave out the time
+// segments is named, since a change between two runs carries the wander
+// between them; a result with segments is not.
+func TestCompareSegmentless(t *testing.T) {
+	a, b := fixtureDoc(t, 0), fixtureDoc(t, -50)
+	for i := range a.Fits {
+		a.Fits[i].Segments, a.Fits[i].SegmentSDNs = 4, 1.5
+	}
+	c, err := Compare([]NamedDocument{{"a.json", a}, {"b.json", b}}, CompareOptions{Confidence: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named []string
+	for _, w := range c.Warnings {
+		if strings.Contains(w, "leave out how the host's speed wanders") {
+			named = append(named, strings.SplitN(w, ":", 2)[0])
+		}
+	}
+	if len(named) != 1 || named[0] != "b.json" {
+		t.Errorf("segmentless results named %q, want [b.json]", named)
+	}
+}
