@@ -180,11 +180,24 @@ func relCells(f Fit) (center, ci string) {
 	if !f.Paired || math.IsNaN(f.PerFilterRel) {
 		return "n/a", "-"
 	}
-	center = fmt.Sprintf("%+.3fx", Num(f.PerFilterRel))
+	dg := relDigits(f.PerFilterRelCILow, f.PerFilterRelCIHigh)
+	center = fmt.Sprintf("%+.*fx", dg, Num(f.PerFilterRel))
 	if math.IsNaN(f.PerFilterRelCILow) || math.IsNaN(f.PerFilterRelCIHigh) {
 		return center, "-"
 	}
-	return center, fmt.Sprintf("[%.3f, %.3f]", Num(f.PerFilterRelCILow), Num(f.PerFilterRelCIHigh))
+	return center, fmt.Sprintf("[%.*f, %.*f]", dg, Num(f.PerFilterRelCILow), dg, Num(f.PerFilterRelCIHigh))
+}
+
+// relDigits returns the decimals that show a relative figure's interval
+// [lo, hi]: 3, or more (at most 6) when the interval is so narrow that 3
+// decimals would print it as one number ("[0.000, 0.000]" for a cached
+// variant's ±0.0003).
+func relDigits(lo, hi float64) int {
+	w := hi - lo
+	if math.IsNaN(w) || w <= 0 || w >= 0.01 {
+		return 3
+	}
+	return min(6, max(3, int(math.Ceil(-math.Log10(w)))+1))
 }
 
 // relativeClause states a paired fit's per-filter cost as a fraction of
@@ -196,8 +209,9 @@ func relativeClause(d *Document, fit Fit, conf float64) string {
 		return ""
 	}
 	u := unitFor(fit.BaselineNs)
-	s := fmt.Sprintf("; relative to the bare op measured in the same children (%s %s), %+.3f× %s per filter (%.0f%% CI [%.3f, %.3f]), a figure the host's speed does not move",
-		u.f0(fit.BareNs), u.name, Num(fit.PerFilterRel), d.Config.Workload, conf*100, Num(fit.PerFilterRelCILow), Num(fit.PerFilterRelCIHigh))
+	dg := relDigits(fit.PerFilterRelCILow, fit.PerFilterRelCIHigh)
+	s := fmt.Sprintf("; relative to the bare op measured in the same children (%s %s), %+.*f× %s per filter (%.0f%% CI [%.*f, %.*f]), a figure the host's speed does not move",
+		u.f0(fit.BareNs), u.name, dg, Num(fit.PerFilterRel), d.Config.Workload, conf*100, dg, Num(fit.PerFilterRelCILow), dg, Num(fit.PerFilterRelCIHigh))
 	if !math.IsNaN(fit.BareSegmentSDPct) {
 		s += fmt.Sprintf(" (the bare op moved by ±%.1f %% between blocks of this run; a host that is faster or slower for a whole run moves the ns figures by as much and this one not)", Num(fit.BareSegmentSDPct))
 	}

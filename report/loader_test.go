@@ -216,3 +216,20 @@ func TestTimeUnit(t *testing.T) {
 		t.Errorf("perFilterConclusion = %q, want it to contain %q", got, want)
 	}
 }
+
+// TestRelDigits: three decimals unless the interval would print as one
+// number; at most six.
+func TestRelDigits(t *testing.T) {
+	for _, tt := range []struct {
+		lo, hi float64
+		want   int
+	}{{0.036, 0.051, 3}, {-0.0011, 0.0002, 4}, {-0.00004, 0.00005, 6}, {0, 1e-9, 6}, {math.NaN(), 0.1, 3}, {0.01, 0.02, 3}} {
+		if got := relDigits(tt.lo, tt.hi); got != tt.want {
+			t.Errorf("relDigits(%v, %v) = %d, want %d", tt.lo, tt.hi, got, tt.want)
+		}
+	}
+	f := Fit{Paired: true, PerFilterRel: -0.0001, PerFilterRelCILow: -0.0011, PerFilterRelCIHigh: 0.0002}
+	if c, ci := relCells(f); c != "-0.0001x" || ci != "[-0.0011, 0.0002]" {
+		t.Errorf("relCells = %q %q, want -0.0001x [-0.0011, 0.0002]", c, ci)
+	}
+}
