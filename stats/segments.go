@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // Time segments: the host's speed for the filters (not only for the bare
@@ -60,10 +62,8 @@ func segmentCount(blocks int) int {
 	return k
 }
 
-// segmentsOf splits obs into k contiguous time segments by block: the
-// sorted distinct blocks are cut into k runs of near-equal length, and
-// each observation goes to its block's segment.
-func segmentsOf(obs []Observation, k int) [][]Observation {
+// distinctBlocks returns the blocks of obs, ascending (time order).
+func distinctBlocks(obs []Observation) []int {
 	var blocks []int
 	seen := map[int]bool{}
 	for _, o := range obs {
@@ -73,7 +73,14 @@ func segmentsOf(obs []Observation, k int) [][]Observation {
 		}
 	}
 	slices.Sort(blocks)
-	segOf := map[int]int{}
+	return blocks
+}
+
+// segmentsOf splits obs into k contiguous time segments by block: blocks,
+// the distinct blocks of obs in time order, are cut into k runs of
+// near-equal length, and each observation goes to its block's segment.
+func segmentsOf(obs []Observation, blocks []int, k int) [][]Observation {
+	segOf := make(map[int]int, len(blocks))
 	for i, b := range blocks {
 		segOf[b] = i * k / len(blocks)
 	}
@@ -93,16 +100,13 @@ func segmentsOf(obs []Observation, k int) [][]Observation {
 // warning.
 func (f *Fit) applySegments(obs []Observation, confidence float64) {
 	f.SegmentSD = math.NaN()
-	blocks := map[int]bool{}
-	for _, o := range obs {
-		blocks[o.Block] = true
-	}
+	blocks := distinctBlocks(obs)
 	k := segmentCount(len(blocks))
 	if k == 0 {
 		return
 	}
 	var perFilter, entry, perFilterRel, entryRel []float64
-	for i, seg := range segmentsOf(obs, k) {
+	for i, seg := range segmentsOf(obs, blocks, k) {
 		g, err := fitStack(seg, confidence, false)
 		if err != nil || math.IsNaN(g.PerFilter) {
 			f.Warnings = append(f.Warnings, fmt.Sprintf("time segment %d of %d cannot be fitted on its own (%v): the interval does not include the between-segment term", i+1, k, err))
@@ -114,13 +118,13 @@ func (f *Fit) applySegments(obs []Observation, confidence float64) {
 		entryRel = append(entryRel, g.EntryRel)
 	}
 	f.Segments = k
-	f.SegmentSD = sdOfFinite(perFilter)
+	f.SegmentSD = stat.StdDev(perFilter, nil)
 	df := float64(k - 1)
 	tq := tQuantile(confidence, df)
 	// widen replaces (lo, hi) around v by v ± t·sd(xs)/√K when wider and
 	// reports whether it did.
 	widen := func(v float64, lo, hi *float64, xs []float64) (se float64, wider bool) {
-		sd := sdOfFinite(xs)
+		sd := stat.StdDev(xs, nil) // NaN with fewer than 2 or a non-finite value
 		if math.IsNaN(v) || math.IsNaN(sd) || len(xs) != k {
 			return math.NaN(), false
 		}
@@ -138,34 +142,13 @@ func (f *Fit) applySegments(obs []Observation, confidence float64) {
 			f.PerFilterP = tTwoSidedP(f.PerFilter/se, df)
 		}
 	}
-	if _, ok := widen(f.Entry, &f.EntryLo, &f.EntryHi, entry); ok && !math.IsNaN(f.EntryP) {
-		f.EntryP = tTwoSidedP(f.Entry/((f.EntryHi-f.EntryLo)/2/tq), df)
+	if se, ok := widen(f.Entry, &f.EntryLo, &f.EntryHi, entry); ok && !math.IsNaN(f.EntryP) && se > 0 {
+		f.EntryP = tTwoSidedP(f.Entry/se, df)
 	}
 	if f.Paired {
 		widen(f.PerFilterRel, &f.PerFilterRelLo, &f.PerFilterRelHi, perFilterRel)
 		widen(f.EntryRel, &f.EntryRelLo, &f.EntryRelHi, entryRel)
 	}
-}
-
-// sdOfFinite returns the sample standard deviation of xs, NaN when xs has
-// fewer than two values or any is not finite.
-func sdOfFinite(xs []float64) float64 {
-	if len(xs) < 2 {
-		return math.NaN()
-	}
-	var m float64
-	for _, x := range xs {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return math.NaN()
-		}
-		m += x
-	}
-	m /= float64(len(xs))
-	var ss float64
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
-	}
-	return math.Sqrt(ss / float64(len(xs)-1))
 }
 
 // shortRunWarning returns the run's warning when a fit of fits has blocks

@@ -24,7 +24,7 @@ func TestSegmentsOf(t *testing.T) {
 	for _, b := range []int{7, 3, 12, 3, 5, 9, 7, 12, 20, 15} {
 		obs = append(obs, Observation{Block: b})
 	}
-	segs := segmentsOf(obs, 3) // blocks 3 5 7 | 9 12 | 15 20 (7 blocks: 3, 2, 2)
+	segs := segmentsOf(obs, distinctBlocks(obs), 3) // blocks 3 5 7 | 9 12 | 15 20 (7 blocks: 3, 2, 2)
 	want := [][]int{{7, 3, 3, 5, 7}, {12, 9, 12}, {20, 15}}
 	for i, seg := range segs {
 		var got []int
