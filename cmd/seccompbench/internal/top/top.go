@@ -157,9 +157,6 @@ type Watcher struct {
 	s    Sampler
 	cls  *kstack.Classifier
 	rng  *rand.Rand
-	// onCPU is each --pid target's CPU time while the counter was
-	// attached, in the current window.
-	onCPU map[int]time.Duration
 	// stacks caches dumped stacks per pid (a process's filters only
 	// grow; the count in /proc/PID/status says when to dump again).
 	stacks map[int]dumped
@@ -244,10 +241,10 @@ func (w *Watcher) Window(ctx context.Context, d time.Duration) (*report.Top, err
 	}
 	startWall := o.Now()
 	cpu0 := w.cpuTimes(o.Pids)
-	w.onCPU = map[int]time.Duration{}
+	onCPU := map[int]time.Duration{}
 	task0 := w.taskCPUs()
 	start := o.Monotonic()
-	on, runErr := w.cycle(ctx, d)
+	on, runErr := w.cycle(ctx, d, onCPU)
 	end := o.Monotonic()
 	task1 := w.taskCPUs()
 	cpu1 := w.cpuTimes(nil)
@@ -264,13 +261,14 @@ func (w *Watcher) Window(ctx context.Context, d time.Duration) (*report.Top, err
 		return nil, runErr
 	}
 	in := windowInput{start: start, end: end, startWall: startWall, on: on, samples: samples, counts: counts,
-		cpu0: cpu0, cpu1: cpu1, task0: task0, task1: task1, onCPU: w.onCPU, lost: w.s.Lost()}
+		cpu0: cpu0, cpu1: cpu1, task0: task0, task1: task1, onCPU: onCPU, lost: w.s.Lost()}
 	return w.build(in), nil
 }
 
 // cycle runs the window: in each CountCycle the counter is attached for
-// CountDuty of it, at a random offset. It returns the on-intervals.
-func (w *Watcher) cycle(ctx context.Context, d time.Duration) ([]kstack.Interval, error) {
+// CountDuty of it, at a random offset. It returns the on-intervals and
+// adds each --pid target's CPU time while attached to onCPU.
+func (w *Watcher) cycle(ctx context.Context, d time.Duration, onCPU map[int]time.Duration) ([]kstack.Interval, error) {
 	o := w.opts
 	var on []kstack.Interval
 	deadline := o.Monotonic() + uint64(d)
@@ -307,7 +305,7 @@ func (w *Watcher) cycle(ctx context.Context, d time.Duration) ([]kstack.Interval
 		}
 		for pid, ca := range a {
 			if cb, ok := b[pid]; ok && cb >= ca {
-				w.onCPU[pid] += cb - ca
+				onCPU[pid] += cb - ca
 			}
 		}
 		on = append(on, kstack.Interval{Start: t0, End: t1})
