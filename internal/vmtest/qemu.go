@@ -339,6 +339,30 @@ func (w *watch) flush() {
 	}
 }
 
+// progressed reports whether the guest has written to the serial console.
+func (w *watch) progressed() bool {
+	select {
+	case <-w.progress:
+		return true
+	default:
+		return false
+	}
+}
+
+// earlyExit words the cause of a QEMU that exited before the guest printed
+// anything: QEMU's first stderr line without the binary's prefix, then how
+// it exited ("failed to set MSR 0x10a to 0x69 (signal: aborted)").
+func (w *watch) earlyExit(bin string, err error) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	l := strings.TrimPrefix(w.firstErr, bin+":")
+	l = strings.TrimPrefix(strings.TrimSpace(l), "error:")
+	if l = strings.TrimSpace(l); l == "" {
+		return fmt.Sprintf("QEMU exited before any serial output (%v)", err)
+	}
+	return fmt.Sprintf("%s (%v)", l, err)
+}
+
 // kvmSeen returns the stderr line that said the guest cannot run under
 // KVM, or "".
 func (w *watch) kvmSeen() string {
@@ -372,8 +396,11 @@ func lastLine(b []byte) string {
 // boot runs QEMU until it exits or timeout passes, copying the serial
 // console and QEMU's stderr to log. It returns early with a *guestError
 // when QEMU's stderr says the guest cannot run under KVM, or when the
-// serial console stays empty for progressBound (kvm says that this
-// counts as a KVM failure). On every early return, on timeout, on ctx's
+// serial console stays empty for progressBound. Under kvm, both of those
+// and a QEMU that exits or aborts for any reason before the guest's first
+// serial byte count as KVM failures (guestError.kvm): the guest never
+// started, so the kernel under test has not been tried. A guest that has
+// printed and then dies is the kernel's failure. On every early return, on timeout, on ctx's
 // cancellation, and if this process dies (Pdeathsig), QEMU and anything it
 // started are killed: it runs in its own process group and the whole group
 // gets SIGKILL.
@@ -411,6 +438,13 @@ func boot(ctx context.Context, bin string, args []string, timeout, progressBound
 			w.flush()
 			if l := w.kvmSeen(); l != "" {
 				return w.guestError(bin, l, kvm)
+			}
+			if err != nil && kvm && !w.progressed() {
+				// QEMU ended before the guest printed anything: under
+				// KVM that is the accelerator (a CPU model the host's
+				// KVM refuses, e.g. "failed to set MSR 0x10a"), not
+				// the kernel under test.
+				return w.guestError(bin, w.earlyExit(bin, err), true)
 			}
 			if err != nil {
 				return w.guestError(bin, err.Error(), false)

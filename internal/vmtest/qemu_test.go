@@ -179,3 +179,84 @@ func TestBootGuestDies(t *testing.T) {
 		t.Errorf("noDoneError: %v", err)
 	}
 }
+
+// QEMU that dies under KVM before the guest's first serial byte, for any
+// reason, is the accelerator's failure: auto boots the same kernel under
+// TCG, names the cause in the accel column, and keeps the KVM log. The
+// first case is the abort recorded on an AMD EPYC host (MSR 0x10a, then
+// SIGABRT); the second an exit 1 with a message kvmFailureLine does not
+// know.
+func TestBootGuestFallsBackOnEarlyExit(t *testing.T) {
+	serial := fixture(t, "tcg-boot.serial")
+	abort := fixture(t, "kvm-msr-abort.stderr")
+	tests := []struct {
+		name      string
+		kvm       string
+		wantCause string
+	}{
+		{"sigabrt", "cat " + abort + " >&2; kill -ABRT $$", "failed to set MSR 0x10a to 0x69 (signal: aborted)"},
+		{"exit1", "echo 'qemu-system-x86_64: Property host-phys-bits not supported' >&2; exit 1", "Property host-phys-bits not supported (exit status 1)"},
+		{"silent", "exit 3", "QEMU exited before any serial output (exit status 3)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fakeKVM(t)
+			fakeQEMU(t, tt.kvm, "cat "+serial+"; exit 0")
+			logPath := filepath.Join(t.TempDir(), "k.log")
+			g := guest{arch: runtime.GOARCH, kernel: "/k", initrd: "/i", memMB: 64, cpus: 1}
+			out, err := bootGuest(t.Context(), g, accelAuto, time.Minute, logPath, t.Logf)
+			if err != nil {
+				t.Fatalf("bootGuest: %v", err)
+			}
+			if out.Accel != accelTCG || out.Fallback != tt.wantCause {
+				t.Errorf("outcome %+v, want tcg after %q", out, tt.wantCause)
+			}
+			if s, want := out.String(), "tcg (kvm: "+tt.wantCause+"; detected in "; !strings.HasPrefix(s, want) {
+				t.Errorf("accel column %q, want it to start %q", s, want)
+			}
+			if res, err := parseLog(logPath); err != nil || !res.OK() {
+				t.Errorf("TCG log: %+v, %v; want a finished run", res, err)
+			}
+			if _, err := os.Stat(logPath + ".kvm"); err != nil {
+				t.Errorf("KVM log not kept: %v", err)
+			}
+		})
+	}
+}
+
+// -accel kvm reports the early abort in one line and never falls back.
+func TestBootGuestKVMOnlyReportsEarlyExit(t *testing.T) {
+	fakeKVM(t)
+	abort := fixture(t, "kvm-msr-abort.stderr")
+	fakeQEMU(t, "cat "+abort+" >&2; kill -ABRT $$", "exit 0")
+	g := guest{arch: runtime.GOARCH, kernel: "/k", initrd: "/i", memMB: 64, cpus: 1}
+	out, err := bootGuest(t.Context(), g, accelKVM, time.Minute, filepath.Join(t.TempDir(), "k.log"), t.Logf)
+	var ge *guestError
+	if !errors.As(err, &ge) || out.Fallback != "" || out.Accel != accelKVM {
+		t.Fatalf("bootGuest: %+v, %v; want a kvm guest error without fallback", out, err)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "guest died: failed to set MSR 0x10a to 0x69 (signal: aborted)") || strings.Contains(msg, "\n") {
+		t.Errorf("error %q: want the cause in one line", msg)
+	}
+}
+
+// A guest that printed and then died under KVM is the kernel's failure,
+// not the accelerator's: auto does not boot it again under TCG.
+func TestBootGuestNoFallbackAfterProgress(t *testing.T) {
+	fakeKVM(t)
+	fakeQEMU(t, "echo 'VMTEST:KERNEL 5.10.0 amd64'; echo 'Kernel panic - not syncing' ; exit 1", "echo tcg; exit 0")
+	logPath := filepath.Join(t.TempDir(), "k.log")
+	g := guest{arch: runtime.GOARCH, kernel: "/k", initrd: "/i", memMB: 64, cpus: 1}
+	out, err := bootGuest(t.Context(), g, accelAuto, time.Minute, logPath, t.Logf)
+	var ge *guestError
+	if !errors.As(err, &ge) || ge.kvm {
+		t.Fatalf("bootGuest: %v; want the guest's own failure", err)
+	}
+	if out.Accel != accelKVM || out.Fallback != "" {
+		t.Errorf("outcome %+v, want kvm without fallback", out)
+	}
+	if !strings.Contains(err.Error(), "serial tail: Kernel panic - not syncing") {
+		t.Errorf("error %q lacks the serial tail", err)
+	}
+}
