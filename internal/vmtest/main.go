@@ -344,15 +344,7 @@ func buildInitramfs(ctx context.Context, root, work, arch string, o *options, lo
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	gobuild := func(args ...string) error {
-		cmd := exec.CommandContext(ctx, "go", args...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+arch)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out)
-		}
-		return nil
-	}
+	gobuild := goBuilder(ctx, root, arch)
 	logf("building /init and test binaries for %s", arch)
 	fs := newInitramfs()
 	fs.Dir("proc")
@@ -367,55 +359,9 @@ func buildInitramfs(ctx context.Context, root, work, arch string, o *options, lo
 	if err := fs.Copy("init", initBin); err != nil {
 		return "", err
 	}
-	var plan protocol.Plan
-	stepTimeout := int((o.timeout - time.Minute).Seconds())
-	if stepTimeout < 60 {
-		stepTimeout = 60
-	}
-	for _, pkg := range o.pkgs {
-		rel := filepath.Clean(strings.TrimPrefix(pkg, "./"))
-		name := strings.ReplaceAll(rel, "/", "-")
-		bin := filepath.Join(dir, name+".test")
-		if err := gobuild("test", "-c", "-o", bin, "./"+rel); err != nil {
-			return "", err
-		}
-		if _, err := os.Stat(bin); err != nil {
-			// go test -c writes nothing for a package without tests.
-			continue
-		}
-		guestDir := "/vmtest/" + filepath.ToSlash(rel)
-		if err := fs.Copy(guestDir+"/"+name+".test", bin); err != nil {
-			return "", err
-		}
-		args := []string{"-test.v", "-test.count=1", fmt.Sprintf("-test.timeout=%ds", stepTimeout)}
-		if o.run != "" {
-			args = append(args, "-test.run", o.run)
-		}
-		if o.skip != "" {
-			args = append(args, "-test.skip", o.skip)
-		}
-		if o.short {
-			args = append(args, "-test.short")
-		}
-		plan.Steps = append(plan.Steps, protocol.Step{
-			Name: name, Path: guestDir + "/" + name + ".test", Args: args, Dir: guestDir,
-			Env: []string{"SECCOMPBENCH_VMTEST=1"}, TimeoutSeconds: stepTimeout + 30,
-		})
-	}
-	if len(plan.Steps) == 0 {
-		return "", errors.New("no test binaries to run")
-	}
-	if o.bench != "" {
-		for _, st := range plan.Steps {
-			if st.Name != "runner" {
-				continue
-			}
-			plan.Steps = append(plan.Steps, protocol.Step{
-				Name: "runner-bench", Path: st.Path, Dir: st.Dir, Env: st.Env, TimeoutSeconds: st.TimeoutSeconds,
-				Args: []string{"-test.v", "-test.run", "^$", "-test.bench", o.bench, "-test.benchtime", "1x", fmt.Sprintf("-test.timeout=%ds", stepTimeout)},
-			})
-			break
-		}
+	plan, err := testPlan(fs, dir, o, gobuild)
+	if err != nil {
+		return "", err
 	}
 	pj, err := json.MarshalIndent(plan, "", "  ")
 	if err != nil {
@@ -426,15 +372,81 @@ func buildInitramfs(ctx context.Context, root, work, arch string, o *options, lo
 		return "", err
 	}
 	out := filepath.Join(dir, "initramfs.cpio")
-	f, err := os.Create(out)
-	if err != nil {
-		return "", err
+	return out, writeInitrd(fs, out)
+}
+
+// goBuilder returns a function that runs the go command in root for a
+// static linux/arch build, with its output in the error.
+func goBuilder(ctx context.Context, root, arch string) func(args ...string) error {
+	return func(args ...string) error {
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+arch)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out)
+		}
+		return nil
 	}
-	defer f.Close()
-	if _, err := fs.WriteTo(f); err != nil {
-		return "", err
+}
+
+// testPlan builds a test binary for each of o's packages into dir, copies
+// it into fs under /vmtest, and returns the guest's plan: one step per
+// package with tests, and the runner's benchmarks when o.bench asks.
+func testPlan(fs *initramfs, dir string, o *options, gobuild func(args ...string) error) (protocol.Plan, error) {
+	var plan protocol.Plan
+	stepTimeout := max(int((o.timeout - time.Minute).Seconds()), 60)
+	for _, pkg := range o.pkgs {
+		rel := filepath.Clean(strings.TrimPrefix(pkg, "./"))
+		name := strings.ReplaceAll(rel, "/", "-")
+		bin := filepath.Join(dir, name+".test")
+		if err := gobuild("test", "-c", "-o", bin, "./"+rel); err != nil {
+			return plan, err
+		}
+		if _, err := os.Stat(bin); err != nil {
+			// go test -c writes nothing for a package without tests.
+			continue
+		}
+		guestDir := "/vmtest/" + filepath.ToSlash(rel)
+		if err := fs.Copy(guestDir+"/"+name+".test", bin); err != nil {
+			return plan, err
+		}
+		plan.Steps = append(plan.Steps, protocol.Step{
+			Name: name, Path: guestDir + "/" + name + ".test", Args: testArgs(o, stepTimeout), Dir: guestDir,
+			Env: []string{"SECCOMPBENCH_VMTEST=1"}, TimeoutSeconds: stepTimeout + 30,
+		})
 	}
-	return out, f.Close()
+	if len(plan.Steps) == 0 {
+		return plan, errors.New("no test binaries to run")
+	}
+	if o.bench == "" {
+		return plan, nil
+	}
+	for _, st := range plan.Steps {
+		if st.Name == "runner" {
+			plan.Steps = append(plan.Steps, protocol.Step{
+				Name: "runner-bench", Path: st.Path, Dir: st.Dir, Env: st.Env, TimeoutSeconds: st.TimeoutSeconds,
+				Args: []string{"-test.v", "-test.run", "^$", "-test.bench", o.bench, "-test.benchtime", "1x", fmt.Sprintf("-test.timeout=%ds", stepTimeout)},
+			})
+			break
+		}
+	}
+	return plan, nil
+}
+
+// testArgs are a test binary's arguments in the guest: verbose, once,
+// bounded by stepTimeout seconds, with o's -run, -skip and -short.
+func testArgs(o *options, stepTimeout int) []string {
+	args := []string{"-test.v", "-test.count=1", fmt.Sprintf("-test.timeout=%ds", stepTimeout)}
+	if o.run != "" {
+		args = append(args, "-test.run", o.run)
+	}
+	if o.skip != "" {
+		args = append(args, "-test.skip", o.skip)
+	}
+	if o.short {
+		args = append(args, "-test.short")
+	}
+	return args
 }
 
 // addTree adds every regular file under src to fs under dst.

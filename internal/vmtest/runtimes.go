@@ -246,56 +246,8 @@ func runRuntimes(ctx context.Context, o *options, stderr io.Writer) ([]row, erro
 		if err != nil {
 			return err
 		}
-		fs := newInitramfs()
-		for _, d := range []string{"proc", "sys", "dev", "run", "tmp"} {
-			fs.Dir(d)
-		}
-		fs.CharDev("dev/console", 5, 1)
-		if err := fs.Copy("init", initBin); err != nil {
-			return err
-		}
-		if err := fs.Copy("vmtest/init", initBin); err != nil {
-			return err
-		}
-		if err := fs.Copy("vmtest/seccompbench", sb); err != nil {
-			return err
-		}
-		if err := copyWithLibs(ctx, fs, sb); err != nil {
-			return err
-		}
-		if err := addRuntimeBundles(ctx, fs, root, initBin, sb); err != nil {
-			return err
-		}
-		// RuntimeDefault for a pod whose capabilities are all dropped.
-		rd, err := resolveProfile(root, runtimeProfile{Source: oci.DockerDefaultName, Caps: []string{}})
+		initrd, err := runtimesInitrd(ctx, o, root, work, initBin, sb, logf)
 		if err != nil {
-			return err
-		}
-		digest, err := addImageBundle(ctx, fs, root, work, rd)
-		if err != nil {
-			return err
-		}
-		logf("image linux/amd64 %s unpacked for crun", digest)
-		var args []string
-		for _, bin := range runtimeBinaries {
-			for _, p := range runtimeProfiles {
-				args = append(args, bin+"="+p.Name)
-			}
-		}
-		plan := protocol.Plan{Steps: []protocol.Step{{
-			Name: "runtimes", Path: "/vmtest/init", Args: append([]string{"runtimes-check"}, args...),
-			TimeoutSeconds: int((o.timeout - time.Minute).Seconds()),
-		}, inContainerStep(4 * 60), {
-			Name: "image", Path: "/vmtest/init", Args: []string{"image-run", "/usr/bin/crun", "/vmtest/image", imageNode},
-			TimeoutSeconds: int((o.timeout - time.Minute).Seconds()),
-		}}}
-		pj, err := json.MarshalIndent(plan, "", "  ")
-		if err != nil {
-			return err
-		}
-		fs.File(protocol.PlanPath, pj, 0o644)
-		initrd := filepath.Join(work, "initramfs.cpio")
-		if err := writeInitrd(fs, initrd); err != nil {
 			return err
 		}
 		g := guest{arch: k.Arch, kernel: vmlinuz, initrd: initrd, memMB: o.memMB, cpus: o.cpus,
@@ -316,6 +268,63 @@ func runRuntimes(ctx context.Context, o *options, stderr io.Writer) ([]row, erro
 		}
 	}
 	return []row{r}, r.err
+}
+
+// runtimesInitrd packs the runtimes guest's initramfs into work: /init,
+// seccompbench with its libraries, the runtime bundles, the image bundle
+// under RuntimeDefault, and the plan of three steps (runtimes-check, the
+// in-container timing, image-run). It returns the archive's path.
+func runtimesInitrd(ctx context.Context, o *options, root, work, initBin, sb string, logf func(string, ...any)) (string, error) {
+	fs := newInitramfs()
+	for _, d := range []string{"proc", "sys", "dev", "run", "tmp"} {
+		fs.Dir(d)
+	}
+	fs.CharDev("dev/console", 5, 1)
+	if err := fs.Copy("init", initBin); err != nil {
+		return "", err
+	}
+	if err := fs.Copy("vmtest/init", initBin); err != nil {
+		return "", err
+	}
+	if err := fs.Copy("vmtest/seccompbench", sb); err != nil {
+		return "", err
+	}
+	if err := copyWithLibs(ctx, fs, sb); err != nil {
+		return "", err
+	}
+	if err := addRuntimeBundles(ctx, fs, root, initBin, sb); err != nil {
+		return "", err
+	}
+	// RuntimeDefault for a pod whose capabilities are all dropped.
+	rd, err := resolveProfile(root, runtimeProfile{Source: oci.DockerDefaultName, Caps: []string{}})
+	if err != nil {
+		return "", err
+	}
+	digest, err := addImageBundle(ctx, fs, root, work, rd)
+	if err != nil {
+		return "", err
+	}
+	logf("image linux/amd64 %s unpacked for crun", digest)
+	var args []string
+	for _, bin := range runtimeBinaries {
+		for _, p := range runtimeProfiles {
+			args = append(args, bin+"="+p.Name)
+		}
+	}
+	plan := protocol.Plan{Steps: []protocol.Step{{
+		Name: "runtimes", Path: "/vmtest/init", Args: append([]string{"runtimes-check"}, args...),
+		TimeoutSeconds: int((o.timeout - time.Minute).Seconds()),
+	}, inContainerStep(4 * 60), {
+		Name: "image", Path: "/vmtest/init", Args: []string{"image-run", "/usr/bin/crun", "/vmtest/image", imageNode},
+		TimeoutSeconds: int((o.timeout - time.Minute).Seconds()),
+	}}}
+	pj, err := json.MarshalIndent(plan, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	fs.File(protocol.PlanPath, pj, 0o644)
+	initrd := filepath.Join(work, "initramfs.cpio")
+	return initrd, writeInitrd(fs, initrd)
 }
 
 // reportImageResult feeds the image container's output, from the console
