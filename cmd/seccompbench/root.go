@@ -71,6 +71,8 @@ the --format the file's extension names; JSON outputs carry
 		NewCmdMerge(f, nil),
 		NewCmdOptimize(f, nil),
 		NewCmdEquiv(f, nil),
+		NewCmdSubset(f, nil),
+		NewCmdIntersect(f, nil),
 		NewCmdEstimate(f, nil),
 		NewCmdInspect(f, nil),
 		NewCmdTop(f, nil),

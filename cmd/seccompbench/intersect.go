@@ -1,0 +1,107 @@
+package main
+
+import (
+	"cmp"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// IntersectOptions are the flags and arguments of `seccompbench
+// intersect`.
+type IntersectOptions struct {
+	IO *cmdutil.IOStreams
+
+	// Specs are the inputs, oldest first (as merge's STACK).
+	Specs []string
+	// SyscallProfile is a workload's syscall profile for the cost
+	// (--profile).
+	SyscallProfile string
+	// Out are --format (text, raw or json) and -o; Outs what to write.
+	Out  output.Flags
+	Outs []output.Spec
+	// Compiler lays out OCI profiles and systemd filters (--compiler).
+	Compiler scmp.Compiler
+}
+
+// NewCmdIntersect builds `seccompbench intersect`. runF, if not nil,
+// replaces intersectRun (tests use it to check flag parsing).
+func NewCmdIntersect(f *cmdutil.Factory, runF func(*IntersectOptions) error) *cobra.Command {
+	opts := &IntersectOptions{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "intersect A B...",
+		Short: "Write one filter that enforces the intersection of several profiles, with its cost",
+		Long: `Write the filter a runtime enforces when it applies every input: one classic
+BPF filter proven equivalent to the stack of A, B, ... (installed in the
+order given, A first), as merge writes it, and what each way costs.
+
+The intersection follows the kernel's stack semantics (kernel/seccomp.c:
+seccomp_run_filters): for every input the most restrictive action wins,
+in runtime-spec#1317's order KILL_PROCESS > KILL_THREAD > TRAP > ERRNO >
+USER_NOTIF > TRACE > LOG > ALLOW. Where the spec leaves a tie open, the
+kernel decides it: the same action with different data (ERRNO(EPERM) in A,
+ERRNO(ENOSYS) in B) returns the data of the newest filter, the last input;
+order the inputs so the errno you want comes last, or check the pair with
+subset first.
+
+The cost compares the stack with the intersected filter: mean instructions
+executed per syscall, syscalls the action cache allows without running a
+filter (Linux 5.11 and later), and with --profile the profile-weighted path
+and one row per profiled syscall. Measure both on this kernel with run
+(docs/platform-teams.md).
+
+Output as merge's: --format text (the default), raw or json (kind
+"intersect", with the cost); -o FILE.bpf writes raw. The summary and cost
+go to standard error.` + cmdutil.ExitStatusHelp(""),
+		Example: `  seccompbench intersect docker-default testdata/policies/podman-like.json -o intersected.bpf
+  seccompbench equiv intersected.bpf docker-default testdata/policies/podman-like.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Specs = args
+			var err error
+			if opts.Outs, err = opts.Out.Resolve(programFormats, cmd.Flags().Changed("format")); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return intersectRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	output.AddFlags(fl, &opts.Out, programFormats, "text", "the intersected filter")
+	fl.StringVar(&opts.SyscallProfile, "profile", "", "syscall profile `FILE` for the cost: strace -c / strace -f -c output, or syscall,count[,seconds] CSV")
+	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	return cmd
+}
+
+func intersectRun(opts *IntersectOptions) error {
+	s, desc, err := optimize.OpenStack(opts.Specs, "", opts.Compiler, opts.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	prof, err := optimize.LoadProfile(opts.SyscallProfile, opts.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	p, sum, err := optimize.Merge(s, desc)
+	if err != nil {
+		return err
+	}
+	sum.Command = "intersect"
+	if sum.Cost, err = optimize.CostOf(s, p, nil, prof); err != nil {
+		return err
+	}
+	if err := writeBuilt(opts.IO, output.Or(opts.Outs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
+		return err
+	}
+	if err := report.WriteBuildSummary(opts.IO.ErrOut, desc, sum); err != nil {
+		return err
+	}
+	return report.WriteCostText(opts.IO.ErrOut, sum.Cost)
+}
