@@ -122,7 +122,9 @@ func NewSubsetDoc(profile, baseline EquivSide, res subset.Result, classOnly bool
 }
 
 // WriteSubsetJSON writes doc, indented.
-func WriteSubsetJSON(w io.Writer, doc SubsetDoc) error { return writeIndented(w, doc, "write subset json") }
+func WriteSubsetJSON(w io.Writer, doc SubsetDoc) error {
+	return writeIndented(w, doc, "write subset json")
+}
 
 // WriteSubsetText writes the verdict, every violating syscall with its
 // witness and both outcomes, a per-ABI summary of the syscall names, and
