@@ -59,7 +59,7 @@ Output as merge's: --format text (the default), raw or json (kind
 "intersect", with the cost); -o FILE.bpf writes raw. The summary and cost
 go to standard error.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench intersect docker-default testdata/policies/podman-like.json -o intersected.bpf
-  seccompbench equiv intersected.bpf docker-default testdata/policies/podman-like.json`,
+  seccompbench subset intersected.bpf --baseline docker-default --class-only`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Specs = args

@@ -69,7 +69,7 @@ syscalls the action cache allows, and with --profile the profile-weighted
 path and one row per profiled syscall.
 
 Not a subset is exit status 3; programs the checker cannot follow
-(arithmetic on loaded words) exit 1 with the reason.` + cmdutil.ExitStatusHelp("PROFILE is looser than BASELINE, or returns other data, on some input"),
+(arithmetic on loaded words) exit 1 with the reason.` + cmdutil.ExitStatusHelp("PROFILE is looser than BASELINE, or returns other data, on some input (every such syscall is printed)"),
 		Example: `  seccompbench subset testdata/policies/podman-like.json --baseline docker-default
   seccompbench subset testdata/policies/hardened.service --baseline docker-default --format json`,
 		Args: cobra.MinimumNArgs(1),
