@@ -58,6 +58,8 @@ type BuildSummary struct {
 	// Cost compares the input stack with the built filter (intersect
 	// only).
 	Cost *Cost `json:"cost,omitempty"`
+	// OCI is what intersect --oci wrote and proved.
+	OCI *OCIIntersection `json:"oci,omitempty"`
 }
 
 // WriteBuildJSON writes sum with p's disassembly as its program, indented.

@@ -230,3 +230,49 @@ func WriteCostText(w io.Writer, c *Cost) error {
 	}
 	return nil
 }
+
+// OCIIntersection is what intersect --oci wrote and proved.
+type OCIIntersection struct {
+	// File is the profile written.
+	File string `json:"file"`
+	// Equivalent reports that the written profile, compiled back, gives
+	// every input the stack's outcome (equiv); AtLeastAsRestrictive that
+	// it is never looser than the stack (subset), true when Equivalent.
+	Equivalent           bool `json:"equivalent"`
+	AtLeastAsRestrictive bool `json:"at_least_as_restrictive"`
+	// Inexpressible are the syscalls OCI rules could not state exactly
+	// ([] when none), each written with its strictest outcome.
+	Inexpressible []OCIInexpressible `json:"inexpressible"`
+	// Stricter are the syscalls ("ABI name") on which the written profile
+	// is more restrictive than the stack ([] when Equivalent).
+	Stricter []string `json:"stricter"`
+}
+
+// OCIInexpressible is one syscall intersect could not write exactly.
+type OCIInexpressible struct {
+	Syscall string `json:"syscall"`
+	Reason  string `json:"reason"`
+	Written string `json:"written"`
+}
+
+// WriteOCIIntersectionText says what --oci wrote and what was proven.
+func WriteOCIIntersectionText(w io.Writer, o *OCIIntersection) error {
+	if o == nil {
+		return nil
+	}
+	var b strings.Builder
+	switch {
+	case o.Equivalent:
+		fmt.Fprintf(&b, "OCI profile %s: proven equivalent to the stack (compiled back and checked)\n", o.File)
+	default:
+		fmt.Fprintf(&b, "OCI profile %s: proven at least as restrictive as the stack, stricter on %d syscall(s): %s\n",
+			o.File, len(o.Stricter), strings.Join(o.Stricter, ", "))
+	}
+	for _, x := range o.Inexpressible {
+		fmt.Fprintf(&b, "  not expressible in OCI: %s (written as %s): %s\n", x.Syscall, x.Written, x.Reason)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write oci summary: %w", err)
+	}
+	return nil
+}

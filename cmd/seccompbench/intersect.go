@@ -25,6 +25,9 @@ type IntersectOptions struct {
 	// Out are --format (text, raw or json) and -o; Outs what to write.
 	Out  output.Flags
 	Outs []output.Spec
+	// OCI is where --oci writes the intersection as an OCI profile ("":
+	// not written).
+	OCI string
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler scmp.Compiler
 }
@@ -57,7 +60,17 @@ and one row per profiled syscall. Measure both on this kernel with run
 
 Output as merge's: --format text (the default), raw or json (kind
 "intersect", with the cost); -o FILE.bpf writes raw. The summary and cost
-go to standard error.` + cmdutil.ExitStatusHelp(""),
+go to standard error.
+
+--oci FILE also writes the intersection as an OCI profile, when every
+input is one (a file or "docker-default"), resolved for Docker's default
+capabilities, kernel and x86_64 as the stack was. Per syscall the rules of
+the inputs combine exactly when at most one input looks at its arguments
+and unmatched arguments keep the profile's default action; a syscall
+where they cannot (OCI has no per-syscall default) is listed and written
+with its strictest outcome. The profile is compiled back and proven
+equivalent to the stack, or at least as restrictive with the syscalls
+where it is stricter listed; one that would be looser is not written.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench intersect docker-default testdata/policies/podman-like.json -o intersected.bpf
   seccompbench subset intersected.bpf --baseline docker-default --class-only`,
 		Args: cobra.MinimumNArgs(1),
@@ -75,6 +88,7 @@ go to standard error.` + cmdutil.ExitStatusHelp(""),
 	}
 	fl := cmd.Flags()
 	output.AddFlags(fl, &opts.Out, programFormats, "text", "the intersected filter")
+	fl.StringVar(&opts.OCI, "oci", "", "also write the intersection as an OCI profile `FILE` (inputs must be OCI profiles), proven against the stack")
 	fl.StringVar(&opts.SyscallProfile, "profile", "", "syscall profile `FILE` for the cost: strace -c / strace -f -c output, or syscall,count[,seconds] CSV")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	return cmd
@@ -97,11 +111,19 @@ func intersectRun(opts *IntersectOptions) error {
 	if sum.Cost, err = optimize.CostOf(s, p, nil, prof); err != nil {
 		return err
 	}
+	if opts.OCI != "" {
+		if sum.OCI, err = optimize.IntersectOCI(opts.Specs, s, opts.OCI, opts.Compiler); err != nil {
+			return err
+		}
+	}
 	if err := writeBuilt(opts.IO, output.Or(opts.Outs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
 		return err
 	}
 	if err := report.WriteBuildSummary(opts.IO.ErrOut, desc, sum); err != nil {
 		return err
 	}
-	return report.WriteCostText(opts.IO.ErrOut, sum.Cost)
+	if err := report.WriteCostText(opts.IO.ErrOut, sum.Cost); err != nil {
+		return err
+	}
+	return report.WriteOCIIntersectionText(opts.IO.ErrOut, sum.OCI)
 }
