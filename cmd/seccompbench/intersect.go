@@ -28,6 +28,9 @@ type IntersectOptions struct {
 	// OCI is where --oci writes the intersection as an OCI profile ("":
 	// not written).
 	OCI string
+	// Load are --format-in, --caps, --kernel-version, --arch,
+	// --runtime, --profile-name, --base and --thread, for every input.
+	Load cmdutil.LoadFlags
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler scmp.Compiler
 }
@@ -63,8 +66,8 @@ Output as merge's: --format text (the default), raw or json (kind
 go to standard error.
 
 --oci FILE also writes the intersection as an OCI profile, when every
-input is one (a file or "docker-default"), resolved for Docker's default
-capabilities, kernel and x86_64 as the stack was. Per syscall the rules of
+input is one (a file or "docker-default"), resolved as the stack was
+(--caps, --kernel-version, --arch). Per syscall the rules of
 the inputs combine exactly when at most one input looks at its arguments
 and unmatched arguments keep the profile's default action; a syscall
 where they cannot (OCI has no per-syscall default) is listed and written
@@ -91,11 +94,17 @@ where it is stricter listed; one that would be looser is not written.` + cmdutil
 	fl.StringVar(&opts.OCI, "oci", "", "also write the intersection as an OCI profile `FILE` (inputs must be OCI profiles), proven against the stack")
 	fl.StringVar(&opts.SyscallProfile, "profile", "", "syscall profile `FILE` for the cost: strace -c / strace -f -c output, or syscall,count[,seconds] CSV")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddLoadFlags(fl, &opts.Load)
 	return cmd
 }
 
 func intersectRun(opts *IntersectOptions) error {
-	s, desc, err := optimize.OpenStack(opts.Specs, "", opts.Compiler, opts.IO.ErrOut)
+	o, err := opts.Load.Options(opts.IO.In)
+	if err != nil {
+		return err
+	}
+	o.Compiler = opts.Compiler
+	s, desc, err := optimize.OpenStackWith(opts.Specs, "", o, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -112,7 +121,7 @@ func intersectRun(opts *IntersectOptions) error {
 		return err
 	}
 	if opts.OCI != "" {
-		if sum.OCI, err = optimize.IntersectOCI(opts.Specs, s, opts.OCI, opts.Compiler); err != nil {
+		if sum.OCI, err = optimize.IntersectOCI(opts.Specs, s, opts.OCI, o); err != nil {
 			return err
 		}
 	}

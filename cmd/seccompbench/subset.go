@@ -32,6 +32,9 @@ type SubsetOptions struct {
 	// Out are --format (text or json) and -o; Specs what to write.
 	Out   output.Flags
 	Specs []output.Spec
+	// Load are --format-in, --caps, --kernel-version, --arch,
+	// --runtime, --profile-name, --base and --thread, for every input.
+	Load cmdutil.LoadFlags
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler scmp.Compiler
 }
@@ -56,7 +59,9 @@ subset ("data differs"): the task sees the difference, and stacked, the
 kernel keeps the newest filter's data. --class-only ranks by action alone.
 
 Both sides take every input format, systemd units (their modeled stack)
-and directories written by inspect --save; several PROFILE arguments or
+and directories written by inspect --save; OCI-based profiles are resolved
+for --caps, --kernel-version and --arch (default: Docker's default
+capabilities, kernel 6.18, this host's arch); several PROFILE arguments or
 --baseline flags stack in the order given, the first installed first. The
 check is a proof (both stacks run symbolically, as in equiv), and every
 syscall of x86_64, i386 and x32 where the profile is looser is listed with
@@ -93,16 +98,22 @@ Not a subset is exit status 3; programs the checker cannot follow
 	fl.BoolVar(&opts.ClassOnly, "class-only", false, "rank outcomes by action alone: the same action with other data (errno, trap data) is no finding")
 	fl.StringVar(&opts.SyscallProfile, "profile", "", "syscall profile `FILE` for the cost: strace -c / strace -f -c output, or syscall,count[,seconds] CSV")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddLoadFlags(fl, &opts.Load)
 	output.AddFlags(fl, &opts.Out, equivFormats, "text", "the verdict")
 	return cmd
 }
 
 func subsetRun(opts *SubsetOptions) error {
-	p, pdesc, err := optimize.OpenStack(opts.Profile, "", opts.Compiler, opts.IO.ErrOut)
+	o, err := opts.Load.Options(opts.IO.In)
 	if err != nil {
 		return err
 	}
-	b, bdesc, err := optimize.OpenStack(opts.Baseline, "", opts.Compiler, opts.IO.ErrOut)
+	o.Compiler = opts.Compiler
+	p, pdesc, err := optimize.OpenStackWith(opts.Profile, "", o, opts.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	b, bdesc, err := optimize.OpenStackWith(opts.Baseline, "", o, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/seccompbench/seccompbench/filters/equiv"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"
-	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/filters/subset"
 	"github.com/seccompbench/seccompbench/report"
 )
@@ -27,11 +26,11 @@ var ErrOCIUnproven = errors.New("the OCI intersection is looser than the stack")
 
 // IntersectOCI writes to path the OCI profile of the stack of specs
 // (oci.Intersect; each spec an OCI profile file or "docker-default"),
-// compiles it back with comp and proves it against stack s (the specs
-// loaded by OpenStack): equivalent, or at least as restrictive where the
-// OCI schema cannot state the intersection. A profile looser than s is
-// not written.
-func IntersectOCI(specs []string, s filters.Stack, path string, comp scmp.Compiler) (*report.OCIIntersection, error) {
+// resolved with o.OCI, compiles it back with o and proves it against
+// stack s (the specs loaded by OpenStackWith with o): equivalent, or at
+// least as restrictive where the OCI schema cannot state the
+// intersection. A profile looser than s is not written.
+func IntersectOCI(specs []string, s filters.Stack, path string, o formats.OpenOptions) (*report.OCIIntersection, error) {
 	var profs []oci.Profile
 	for _, spec := range specs {
 		p, err := readOCI(spec)
@@ -40,11 +39,11 @@ func IntersectOCI(specs []string, s filters.Stack, path string, comp scmp.Compil
 		}
 		profs = append(profs, p)
 	}
-	data, lost, err := oci.Intersect(profs, oci.Options{})
+	data, lost, err := oci.Intersect(profs, o.OCI)
 	if err != nil {
 		return nil, fmt.Errorf("intersect as OCI: %w", err)
 	}
-	src, err := formats.LoadData(path, data, formats.OpenOptions{Compiler: comp})
+	src, err := formats.LoadData(path, data, o)
 	if err != nil {
 		return nil, fmt.Errorf("compile the OCI intersection back: %w", err)
 	}

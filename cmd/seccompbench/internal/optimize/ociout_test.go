@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 )
 
@@ -57,7 +58,7 @@ func TestIntersectOCI(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := filepath.Join(t.TempDir(), "i.json")
-			got, err := IntersectOCI(tt.specs, s, out, scmp.CompilerNative)
+			got, err := IntersectOCI(tt.specs, s, out, formats.OpenOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +82,7 @@ func TestIntersectOCI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := IntersectOCI([]string{hardenedUnit}, s, filepath.Join(t.TempDir(), "x.json"), scmp.CompilerNative); !errors.Is(err, ErrNotOCI) {
+	if _, err := IntersectOCI([]string{hardenedUnit}, s, filepath.Join(t.TempDir(), "x.json"), formats.OpenOptions{}); !errors.Is(err, ErrNotOCI) {
 		t.Errorf("a systemd unit: err = %v, want ErrNotOCI", err)
 	}
 }
