@@ -146,6 +146,31 @@ func roundTrip(t *testing.T, profile, baseline filters.Stack, res Result, opt Op
 	}
 }
 
+// TestSPOProfile: a security-profiles-operator SeccompProfile against
+// docker-default. By action class it is looser on socket alone: it
+// allows socket for any family, docker-default only for families its
+// 64-bit comparisons accept, so a family with the high half set is the
+// witness.
+func TestSPOProfile(t *testing.T) {
+	src, err := formats.Load("../../testdata/policies/k8s-profiles.yaml", formats.OpenOptions{ProfileName: "checkout-api"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dd := load(t, oci.DockerDefaultName)
+	got, err := Check(src.Stack(), dd, Options{ClassOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []want{{"x86_64", "socket", Looser}}
+	if !slices.Equal(findingsOf(got), want) {
+		t.Fatalf("findings = %v, want %v", findingsOf(got), want)
+	}
+	if f := got.Findings[0]; f.Witness.Args[0]>>32 == 0 || f.Profile.Action != filters.ActionAllow {
+		t.Errorf("witness %v", &f)
+	}
+	roundTrip(t, src.Stack(), dd, got, Options{ClassOnly: true})
+}
+
 func TestPodmanDataDiffers(t *testing.T) {
 	got, err := Check(load(t, "../../testdata/policies/podman-like.json"), load(t, oci.DockerDefaultName), Options{})
 	if err != nil {

@@ -86,3 +86,36 @@ func TestIntersectOCI(t *testing.T) {
 		t.Errorf("a systemd unit: err = %v, want ErrNotOCI", err)
 	}
 }
+
+func TestCostOf(t *testing.T) {
+	s, _, err := OpenStack([]string{"docker-default", testdata + "subset/pulled-tight.json"}, "", scmp.CompilerNative, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof, err := LoadProfile("../../../../filters/optimize/testdata/strace-f-git-status.txt", io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, _, err := Merge(s, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := CostOf(s, merged, nil, prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Stacked.Filters != 2 || c.Intersected == nil || c.Intersected.Filters != 1 || c.Intersected.MeanPath >= c.Stacked.MeanPath {
+		t.Errorf("stacked %+v, intersected %+v: want the merge shorter", c.Stacked, c.Intersected)
+	}
+	if c.Stacked.WeightedPath == nil || len(c.PerSyscall) == 0 || c.PerSyscall[0].Intersected == nil {
+		t.Errorf("profile rows missing: %+v", c)
+	}
+	// Without a merge: the reason instead of the intersected cost.
+	c, err = CostOf(s, nil, errors.New("too long"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Intersected != nil || c.IntersectError != "too long" || len(c.PerSyscall) != 0 {
+		t.Errorf("cost without merge = %+v", c)
+	}
+}
