@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,6 +51,7 @@ func TestSubsetKeyctl(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("findings = %q, want %q", got, want)
 	}
+	simulateFindings(t, doc)
 	if doc.Cost == nil || doc.Cost.Intersected == nil || doc.Cost.Intersected.Filters != 1 || doc.Cost.Stacked.Filters != 2 {
 		t.Errorf("cost = %+v", doc.Cost)
 	}
@@ -79,6 +82,23 @@ func TestIntersectThenSubset(t *testing.T) {
 		ios, _, stdout, _ := cmdutil.TestIOStreams()
 		if err := subsetRun(&SubsetOptions{IO: ios, Profile: []string{out}, Baseline: []string{base}, ClassOnly: true}); err != nil {
 			t.Errorf("subset of %s: %v\n%s", base, err, stdout)
+		}
+	}
+}
+
+// simulateFindings replays every finding of doc with `simulate` on each
+// side and checks the verdicts subset printed.
+func simulateFindings(t *testing.T, doc report.SubsetDoc) {
+	t.Helper()
+	for _, f := range doc.Findings {
+		a := f.Args
+		args := fmt.Sprintf("%d,%d,%d,%d,%d,%d", a[0], a[1], a[2], a[3], a[4], a[5])
+		for spec, want := range map[string]string{pulledKeyctl: f.A, "docker-default": f.B} {
+			var out, errb bytes.Buffer
+			code := run([]string{"simulate", spec, "--syscall", f.Name, "--args", args, "--arch", f.Arch}, strings.NewReader(""), &out, &errb)
+			if code != 0 || !strings.Contains(out.String(), "verdict   "+want+" ") {
+				t.Errorf("simulate %s %s %s args %s: exit %d, want verdict %s:\n%s%s", spec, f.Arch, f.Name, args, code, want, out.String(), errb.String())
+			}
 		}
 	}
 }
