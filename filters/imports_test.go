@@ -44,7 +44,9 @@ var ociShaped = []string{"filters/kubernetes", "filters/firecracker", "filters/l
 //     of them nor scmp;
 //   - equiv and optimize work on Programs and Stacks: no format package,
 //     formats or scmp; equiv does not import optimize or analysis (optimize
-//     calls equiv to prove its results and reads profiles via analysis).
+//     calls equiv to prove its results and reads profiles via analysis);
+//   - subset works on Stacks too, on top of equiv and sym: no format
+//     package, formats, scmp, analysis or optimize.
 //
 // The check is transitive over the module's own packages.
 func TestImports(t *testing.T) {
@@ -61,6 +63,7 @@ func TestImports(t *testing.T) {
 		"filters/internal/sym":         append([]string{"filters/formats", "filters/analysis", "filters/scmp", "filters/equiv", "filters/optimize"}, formatPackages...),
 		"filters/equiv":                append([]string{"filters/formats", "filters/analysis", "filters/scmp", "filters/optimize"}, formatPackages...),
 		"filters/optimize":             append([]string{"filters/formats", "filters/scmp"}, formatPackages...),
+		"filters/subset":               append([]string{"filters/formats", "filters/analysis", "filters/scmp", "filters/optimize"}, formatPackages...),
 	}
 	for _, f := range append(slices.Clone(formatPackages), "filters/ocigen") {
 		bad := []string{"filters/formats", "filters/analysis"}

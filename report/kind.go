@@ -33,14 +33,18 @@ const (
 	KindMerge        Kind = "merge"
 	KindOptimize     Kind = "optimize"
 	KindEquiv        Kind = "equiv"
-	KindManifest     Kind = "stack-manifest"
+	// KindSubset is `subset --format json`; KindIntersect is `intersect
+	// --format json`, a BuildSummary with the cost.
+	KindSubset    Kind = "subset"
+	KindIntersect Kind = "intersect"
+	KindManifest  Kind = "stack-manifest"
 	// KindTop is `top --duration D --format json`: one sampled window.
 	KindTop Kind = "top"
 )
 
 // Kinds lists every kind of JSON document, in the order of docs/json.md.
 var Kinds = []Kind{KindRun, KindCompare, KindReport, KindEstimate, KindSimulate, KindInspect,
-	KindCompile, KindCompileStack, KindLint, KindBudget, KindMerge, KindOptimize, KindEquiv, KindManifest, KindTop}
+	KindCompile, KindCompileStack, KindLint, KindBudget, KindMerge, KindOptimize, KindEquiv, KindSubset, KindIntersect, KindManifest, KindTop}
 
 // ContractVersion is the schema_version of every JSON document but the
 // run result's (SchemaVersion, also 1 today): each kind's version moves

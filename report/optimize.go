@@ -20,7 +20,7 @@ type BuildSummary struct {
 	// set by WriteBuildJSON.
 	SchemaVersion int  `json:"schema_version"`
 	Kind          Kind `json:"kind"`
-	// Command is "merge" or "optimize".
+	// Command is "merge", "optimize" or "intersect".
 	Command string `json:"command"`
 	// Filters is the number of filters in the input stack.
 	Filters int `json:"filters"`
@@ -55,6 +55,11 @@ type BuildSummary struct {
 	Passes []string `json:"passes,omitempty"`
 	// Profile is the profile file the layout was weighted by.
 	Profile string `json:"profile,omitempty"`
+	// Cost compares the input stack with the built filter (intersect
+	// only).
+	Cost *Cost `json:"cost,omitempty"`
+	// OCI is what intersect --oci wrote and proved.
+	OCI *OCIIntersection `json:"oci,omitempty"`
 }
 
 // WriteBuildJSON writes sum with p's disassembly as its program, indented.

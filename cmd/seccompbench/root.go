@@ -41,7 +41,7 @@ number: the kernel's action cache, instructions executed, mitigations.
 
 Every command that prints a result writes it to -o FILE (atomically) in
 the --format the file's extension names; JSON outputs carry
-"schema_version" and "kind" (docs/json.md, schemas in docs/schema/).` + cmdutil.ExitStatusHelp("lint found error-severity problems, equiv found an input on which A and B differ"),
+"schema_version" and "kind" (docs/json.md, schemas in docs/schema/).` + cmdutil.ExitStatusHelp("lint found error-severity problems, equiv found an input on which A and B differ, subset found syscalls where PROFILE is looser than BASELINE"),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Version:       cmdutil.Version(),
@@ -71,6 +71,8 @@ the --format the file's extension names; JSON outputs carry
 		NewCmdMerge(f, nil),
 		NewCmdOptimize(f, nil),
 		NewCmdEquiv(f, nil),
+		NewCmdSubset(f, nil),
+		NewCmdIntersect(f, nil),
 		NewCmdEstimate(f, nil),
 		NewCmdInspect(f, nil),
 		NewCmdTop(f, nil),
@@ -197,7 +199,7 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 
 // errFindings is returned by commands that ran fine and found what they
 // look for, having printed it: lint's error-severity problems, equiv's
-// counterexample. Exit code 3 (exitFindings), no extra message, so a
+// counterexample, subset's looser syscalls. Exit code 3 (exitFindings), no extra message, so a
 // script tells "the policy has errors" or "the filters differ" from "the
 // command could not check" (exit 1).
 var errFindings = errors.New("error-severity findings")

@@ -50,6 +50,9 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{[]string{"optimize", "default", "--format", "json"}, []int{0}, ""},
 		{[]string{"equiv", "default", "default", "-o", p("equiv.json")}, []int{0}, p("equiv.json")},
 		{[]string{"equiv", "default", tp("testdata/policies/denylist.yaml"), "--format", "json"}, []int{3}, ""},
+		{[]string{"subset", tp("testdata/subset/pulled-keyctl.json"), "--baseline", "docker-default", "--format", "json", "--profile", tp("docs/validation-profile.csv")}, []int{3}, ""},
+		{[]string{"subset", tp("testdata/subset/pulled-tight.json"), "--baseline", "docker-default", "-o", p("subset.json")}, []int{0}, p("subset.json")},
+		{[]string{"intersect", "docker-default", tp("testdata/subset/pulled-keyctl.json"), "--format", "json", "--oci", p("i.json")}, []int{0}, ""},
 	}
 	seen := map[report.Kind]bool{}
 	for _, st := range steps {

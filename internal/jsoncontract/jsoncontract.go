@@ -36,6 +36,8 @@ var Types = map[report.Kind]any{
 	report.KindMerge:        report.BuildSummary{},
 	report.KindOptimize:     report.BuildSummary{},
 	report.KindEquiv:        report.EquivDoc{},
+	report.KindSubset:       report.SubsetDoc{},
+	report.KindIntersect:    report.BuildSummary{},
 	report.KindManifest:     report.InspectManifest{},
 	report.KindTop:          report.Top{},
 }

@@ -35,19 +35,12 @@ func Merge(s filters.Stack, desc string) (*filters.Program, *report.BuildSummary
 // Source). The profile's warnings go to warn. Errors: reading or parsing
 // the profile, and Optimize's, wrapped with desc.
 func Optimize(p *filters.Program, desc, profile string, warn io.Writer) (*filters.Program, *report.BuildSummary, error) {
+	prof, err := LoadProfile(profile, warn)
+	if err != nil {
+		return nil, nil, err
+	}
 	var w filteropt.Weights
-	var prof *analysis.Profile
-	if profile != "" {
-		data, err := filters.ReadInput(profile)
-		if err != nil {
-			return nil, nil, fmt.Errorf("read profile: %w", err)
-		}
-		if prof, err = analysis.ParseProfile(profile, data); err != nil {
-			return nil, nil, err
-		}
-		for _, msg := range prof.Warnings {
-			fmt.Fprintf(warn, "warning: %s\n", msg)
-		}
+	if prof != nil {
 		if w, err = filteropt.WeightsFromProfile(prof); err != nil {
 			return nil, nil, fmt.Errorf("read profile: %w", err)
 		}

@@ -36,7 +36,13 @@ var ErrEmptyStack = errors.New("no seccomp filter to work on")
 // Errors: an unsupported format is a *cmdutil.FlagError; a missing file
 // says what a spec may be; ErrEmptyStack when nothing installs a filter.
 func OpenStack(specs []string, directives string, comp scmp.Compiler, warn io.Writer) (filters.Stack, string, error) {
-	o := formats.OpenOptions{Compiler: comp}
+	return OpenStackWith(specs, directives, formats.OpenOptions{Compiler: comp}, warn)
+}
+
+// OpenStackWith is OpenStack with every load option: the OCI-based
+// formats' capabilities, kernel version and host arch (--caps,
+// --kernel-version, --arch), Kubernetes profile names and the like.
+func OpenStackWith(specs []string, directives string, o formats.OpenOptions, warn io.Writer) (filters.Stack, string, error) {
 	if directives != "" {
 		o.Format = formats.SystemdUnit
 		src, err := formats.LoadData("--systemd", []byte(directives), o)

@@ -1,0 +1,122 @@
+package optimize
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/equiv"
+	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/subset"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+// ErrNotOCI is returned by IntersectOCI when an input is not an OCI
+// profile.
+var ErrNotOCI = errors.New("not an OCI seccomp profile")
+
+// ErrOCIUnproven is returned by IntersectOCI when the profile it built,
+// compiled back, is looser than the stack somewhere (a bug, reported
+// rather than written).
+var ErrOCIUnproven = errors.New("the OCI intersection is looser than the stack")
+
+// IntersectOCI writes to path the OCI profile of the stack of specs
+// (oci.Intersect; each spec an OCI profile file or "docker-default"),
+// resolved with o.OCI, compiles it back with o and proves it against
+// stack s (the specs loaded by OpenStackWith with o): equivalent, or at
+// least as restrictive where the OCI schema cannot state the
+// intersection. A profile looser than s is not written.
+func IntersectOCI(specs []string, s filters.Stack, path string, o formats.OpenOptions) (*report.OCIIntersection, error) {
+	var profs []oci.Profile
+	for _, spec := range specs {
+		p, err := readOCI(spec)
+		if err != nil {
+			return nil, err
+		}
+		profs = append(profs, p)
+	}
+	data, lost, err := oci.Intersect(profs, o.OCI)
+	if err != nil {
+		return nil, fmt.Errorf("intersect as OCI: %w", err)
+	}
+	src, err := formats.LoadData(path, data, o)
+	if err != nil {
+		return nil, fmt.Errorf("compile the OCI intersection back: %w", err)
+	}
+	back := src.Stack()
+	res := &report.OCIIntersection{File: path, Inexpressible: []report.OCIInexpressible{}, Stricter: []string{}}
+	for _, l := range lost {
+		res.Inexpressible = append(res.Inexpressible, report.OCIInexpressible{Syscall: l.Syscall, Reason: l.Reason, Written: l.Written})
+	}
+	if err := prove(back, s, res); err != nil {
+		return nil, err
+	}
+	err = output.WriteFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+	return res, err
+}
+
+// readOCI reads one input of IntersectOCI.
+func readOCI(spec string) (oci.Profile, error) {
+	if spec == oci.DockerDefaultName {
+		data, err := oci.DockerDefaultJSON()
+		return oci.Profile{Name: spec, Data: data}, err
+	}
+	data, err := os.ReadFile(spec)
+	if err != nil {
+		return oci.Profile{}, fmt.Errorf("intersect as OCI: %w", err)
+	}
+	if !oci.Detect(data) {
+		return oci.Profile{}, fmt.Errorf("intersect as OCI: %s: %w; --oci takes OCI/Docker/Podman JSON profiles and %q", spec, ErrNotOCI, oci.DockerDefaultName)
+	}
+	return oci.Profile{Name: spec, Data: data}, nil
+}
+
+// prove fills res from the exact checks of back (the written profile,
+// compiled) against the stack s.
+func prove(back, s filters.Stack, res *report.OCIIntersection) error {
+	eq, err := equiv.Stacks(back, s)
+	if err != nil {
+		return fmt.Errorf("prove the OCI intersection: %w", err)
+	}
+	if eq.Equivalent {
+		res.Equivalent, res.AtLeastAsRestrictive = true, true
+		return nil
+	}
+	sub, err := subset.Check(back, s, subset.Options{})
+	if err != nil {
+		return fmt.Errorf("prove the OCI intersection: %w", err)
+	}
+	if !sub.Subset {
+		return fmt.Errorf("%w: %v", ErrOCIUnproven, firstFinding(sub))
+	}
+	res.AtLeastAsRestrictive = true
+	// Where the stack is looser than the profile, the profile is stricter.
+	rev, err := subset.Check(s, back, subset.Options{})
+	if err != nil {
+		return fmt.Errorf("prove the OCI intersection: %w", err)
+	}
+	for _, f := range append(rev.Findings, rev.Unnamed...) {
+		name := f.Name
+		if name == "" {
+			name = fmt.Sprintf("nr %d", f.Nr)
+		}
+		res.Stricter = append(res.Stricter, f.Arch+" "+name)
+	}
+	return nil
+}
+
+func firstFinding(r subset.Result) string {
+	for _, fs := range [][]subset.Finding{r.Findings, r.Unnamed} {
+		if len(fs) > 0 {
+			return fs[0].String()
+		}
+	}
+	return "no witness"
+}

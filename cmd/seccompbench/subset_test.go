@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/report"
+)
+
+const pulledKeyctl = "../../testdata/subset/pulled-keyctl.json"
+
+func TestNewCmdSubsetFlags(t *testing.T) {
+	if got := parseFlags(t, NewCmdSubset, []string{"p.json", "--baseline", "a", "--baseline", "b", "--class-only"}, errContaining("")); got != nil {
+		if len(got.Baseline) != 2 || got.Profile[0] != "p.json" || !got.ClassOnly {
+			t.Errorf("options = %+v", got)
+		}
+	}
+	parseFlags(t, NewCmdSubset, []string{"p.json"}, usageErrContaining("need --baseline"))
+	parseFlags(t, NewCmdSubset, []string{"--baseline", "b"}, errContaining("requires at least 1 arg"))
+	parseFlags(t, NewCmdIntersect, nil, errContaining("requires at least 1 arg"))
+}
+
+// TestSubsetKeyctl: a profile adding keyctl(6, ...) to docker-default is
+// looser on all three x86 ABIs, with the argument in the witness, and
+// exits 3; against itself it is a subset.
+func TestSubsetKeyctl(t *testing.T) {
+	ios, _, stdout, _ := cmdutil.TestIOStreams()
+	err := subsetRun(&SubsetOptions{IO: ios, Profile: []string{pulledKeyctl}, Baseline: []string{"docker-default"}, Out: output.Flags{Format: "json"}})
+	if !errors.Is(err, errFindings) {
+		t.Fatalf("err = %v, want errFindings", err)
+	}
+	var doc report.SubsetDoc
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range doc.Findings {
+		got = append(got, f.Arch+" "+f.Name+" "+f.Relation+" "+f.A+" "+f.B)
+		if f.Args[0] != 6 {
+			t.Errorf("%s: args %v, want args[0] = 6", f.Name, f.Args)
+		}
+	}
+	want := []string{"x86_64 keyctl looser ALLOW ERRNO(1)", "i386 keyctl looser ALLOW ERRNO(1)", "x32 keyctl looser ALLOW ERRNO(1)"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("findings = %q, want %q", got, want)
+	}
+	simulateFindings(t, doc)
+	if doc.Cost == nil || doc.Cost.Intersected == nil || doc.Cost.Intersected.Filters != 1 || doc.Cost.Stacked.Filters != 2 {
+		t.Errorf("cost = %+v", doc.Cost)
+	}
+	ios, _, stdout, _ = cmdutil.TestIOStreams()
+	if err := subsetRun(&SubsetOptions{IO: ios, Profile: []string{pulledKeyctl}, Baseline: []string{pulledKeyctl}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(stdout.String(), "subset: ") {
+		t.Errorf("printed %q", stdout)
+	}
+}
+
+// TestIntersectThenSubset: the intersected filter is a subset of each
+// input (by action class) and equivalent to their stack.
+func TestIntersectThenSubset(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "i.bpf")
+	ios, _, _, errOut := cmdutil.TestIOStreams()
+	err := intersectRun(&IntersectOptions{IO: ios, Specs: []string{"docker-default", pulledKeyctl}, Outs: []output.Spec{{Path: out, Format: "raw"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"proven equivalent", "stacked      2 filter(s)", "intersected  1 filter(s)"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, errOut)
+		}
+	}
+	for _, base := range []string{"docker-default", pulledKeyctl} {
+		ios, _, stdout, _ := cmdutil.TestIOStreams()
+		if err := subsetRun(&SubsetOptions{IO: ios, Profile: []string{out}, Baseline: []string{base}, ClassOnly: true}); err != nil {
+			t.Errorf("subset of %s: %v\n%s", base, err, stdout)
+		}
+	}
+}
+
+// simulateFindings replays every finding of doc with `simulate` on each
+// side and checks the verdicts subset printed.
+func simulateFindings(t *testing.T, doc report.SubsetDoc) {
+	t.Helper()
+	for _, f := range doc.Findings {
+		a := f.Args
+		args := fmt.Sprintf("%d,%d,%d,%d,%d,%d", a[0], a[1], a[2], a[3], a[4], a[5])
+		for spec, want := range map[string]string{pulledKeyctl: f.A, "docker-default": f.B} {
+			var out, errb bytes.Buffer
+			code := run([]string{"simulate", spec, "--syscall", f.Name, "--args", args, "--arch", f.Arch}, strings.NewReader(""), &out, &errb)
+			if code != 0 || !strings.Contains(out.String(), "verdict   "+want+" ") {
+				t.Errorf("simulate %s %s %s args %s: exit %d, want verdict %s:\n%s%s", spec, f.Arch, f.Name, args, code, want, out.String(), errb.String())
+			}
+		}
+	}
+}

@@ -1,0 +1,251 @@
+package subset
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/equiv"
+	"github.com/seccompbench/seccompbench/filters/internal/sym"
+)
+
+type entry struct {
+	p     *filters.Program
+	side  int
+	index int
+}
+
+// key names one syscall of one ABI.
+type key struct {
+	arch string
+	nr   int
+}
+
+type checker struct {
+	opt   Options
+	seq   []entry // the profile's filters newest first, then the baseline's
+	split []int   // split[0] = end of the profile's entries
+	paths int
+	// named holds the findings per syscall, unnamed per arch name ("" for
+	// arch values of no x86 ABI).
+	named   map[key]*Finding
+	unnamed map[string]*Finding
+}
+
+// walk explores filter k (thread t of it) on domain d; rets holds the
+// return values of the filters before k in seq.
+func (c *checker) walk(k int, t sym.Thread, d sym.Domain, rets []uint32) error {
+	for {
+		if k == len(c.seq) {
+			return c.leaf(d, rets)
+		}
+		ev, _, err := t.Run(d, nil)
+		if err != nil {
+			e := c.seq[k]
+			pc := -1
+			var ue *sym.UnsupportedError
+			if errors.As(err, &ue) {
+				pc = ue.PC
+			}
+			return &equiv.CannotProveError{Side: sideNames[e.side], Filter: e.index, Name: e.p.Name, PC: pc, Err: err}
+		}
+		switch ev.Kind {
+		case sym.EvRet:
+			rets = append(rets, ev.Ret)
+			k++
+			if k < len(c.seq) {
+				t = sym.NewThread(c.seq[k].p.Insns)
+			}
+		case sym.EvBranch:
+			r2 := append(make([]uint32, 0, cap(rets)), rets...)
+			if err := c.walk(k, ev.True, ev.TrueDom, r2); err != nil {
+				return err
+			}
+			t, d = ev.False, ev.FalseDom
+		}
+	}
+}
+
+// combine folds return values ordered newest filter first, as
+// kernel/seccomp.c: seccomp_run_filters does: the lowest action wins, ties
+// go to the newest filter.
+func combine(rets []uint32) uint32 {
+	best := uint32(filters.ActionAllow)
+	for _, r := range rets {
+		if int32(r&filters.RetActionFull) < int32(best&filters.RetActionFull) {
+			best = r
+		}
+	}
+	return best
+}
+
+func (c *checker) leaf(d sym.Domain, rets []uint32) error {
+	c.paths++
+	if c.paths > equiv.MaxPaths {
+		return &equiv.CannotProveError{PC: -1, Err: fmt.Errorf("more than %d input classes", equiv.MaxPaths)}
+	}
+	op, ob := equiv.OutcomeOf(combine(rets[:c.split[0]])), equiv.OutcomeOf(combine(rets[c.split[0]:]))
+	rel := Relate(op, ob)
+	if !rel.Violates(c.opt.ClassOnly) {
+		return nil
+	}
+	v := violation{rel: rel, p: op, b: ob}
+	if err := c.breakdown(d, v); err != nil {
+		return &equiv.CannotProveError{PC: -1, Err: err}
+	}
+	return nil
+}
+
+// violation is one leaf's relation and outcomes.
+type violation struct {
+	rel  Relation
+	p, b equiv.Outcome
+}
+
+func eq(word uint8, k uint32) sym.Pred {
+	return sym.Pred{Word: word, Mask: 0xffffffff, Op: sym.OpEq, K: k}
+}
+
+// breakdown records every named syscall of the x86 ABIs that d holds, and
+// d's inputs outside them, as findings of v.
+func (c *checker) breakdown(d sym.Domain, v violation) error {
+	other, rest := d, true
+	for _, audit := range []uint32{filters.AuditArchX86_64, filters.AuditArchI386} {
+		da, ok, err := d.Assume(eq(sym.WordArch, audit), true)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := c.perArch(da, audit, v); err != nil {
+				return err
+			}
+		}
+		if rest {
+			if other, rest, err = other.Assume(eq(sym.WordArch, audit), false); err != nil {
+				return err
+			}
+		}
+	}
+	if !rest {
+		return nil
+	}
+	return c.addUnnamed(other, v)
+}
+
+// archesOf returns the ABIs whose inputs carry audit in seccomp_data.arch.
+func archesOf(audit uint32) []*filters.Arch {
+	if audit == filters.AuditArchI386 {
+		return []*filters.Arch{filters.ArchI386}
+	}
+	return []*filters.Arch{filters.ArchX86_64, filters.ArchX32}
+}
+
+// perArch records the named syscalls in da (arch fixed to audit) and one
+// unnamed witness when da also holds numbers no table names.
+func (c *checker) perArch(da sym.Domain, audit uint32, v violation) error {
+	ivs, exact := da.Intervals(sym.WordNr)
+	named := map[uint32]bool{}
+	for _, a := range archesOf(audit) {
+		for _, n := range a.SortedNumbers() {
+			nr := uint32(a.Nr(n))
+			dn, ok, err := da, inIntervals(ivs, nr), error(nil)
+			if !exact || ok {
+				dn, ok, err = da.Assume(eq(sym.WordNr, nr), true)
+			}
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			named[nr] = true
+			if err := c.addNamed(key{a.Name, n}, dn, v); err != nil {
+				return err
+			}
+		}
+	}
+	if !exact {
+		// Masked tests on nr: take every named number out of the set and
+		// see whether anything is left.
+		rest, ok := da, true
+		for nr := range named {
+			var err error
+			if rest, ok, err = rest.Assume(eq(sym.WordNr, nr), false); err != nil || !ok {
+				return err
+			}
+		}
+		return c.addUnnamed(rest, v)
+	}
+	nr, ok := unnamedIn(ivs, named)
+	if !ok {
+		return nil
+	}
+	du, _, err := da.Assume(eq(sym.WordNr, nr), true)
+	if err != nil {
+		return err
+	}
+	return c.addUnnamed(du, v)
+}
+
+func inIntervals(ivs [][2]uint32, v uint32) bool {
+	for _, r := range ivs {
+		if v >= r[0] && v <= r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// unnamedIn returns the smallest value of ivs not in named, if any.
+func unnamedIn(ivs [][2]uint32, named map[uint32]bool) (uint32, bool) {
+	for _, r := range ivs {
+		for v := uint64(r[0]); v <= uint64(r[1]); v++ {
+			if !named[uint32(v)] {
+				return uint32(v), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// addNamed counts one class of syscall k; the first class (or the first
+// Looser one) gives the witness.
+func (c *checker) addNamed(k key, dn sym.Domain, v violation) error {
+	f := c.named[k]
+	if f != nil {
+		f.Classes++
+		if f.Relation == Looser || v.rel != Looser {
+			return nil
+		}
+	}
+	w, err := dn.Witness()
+	if err != nil {
+		return err
+	}
+	data := equiv.DataOf(w)
+	arch, nr, name := equiv.Describe(data)
+	if f == nil {
+		f = &Finding{Classes: 1}
+		c.named[k] = f
+	}
+	f.Arch, f.Nr, f.Name, f.Relation, f.Witness, f.Profile, f.Baseline = arch, nr, name, v.rel, data, v.p, v.b
+	return nil
+}
+
+// addUnnamed counts one class of d's inputs outside the syscall tables,
+// per ABI.
+func (c *checker) addUnnamed(d sym.Domain, v violation) error {
+	w, err := d.Witness()
+	if err != nil {
+		return err
+	}
+	data := equiv.DataOf(w)
+	arch, nr, name := equiv.Describe(data)
+	f := c.unnamed[arch]
+	if f != nil {
+		f.Classes++
+		return nil
+	}
+	c.unnamed[arch] = &Finding{Arch: arch, Nr: nr, Name: name, Relation: v.rel, Witness: data, Profile: v.p, Baseline: v.b, Classes: 1}
+	return nil
+}

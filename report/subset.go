@@ -1,0 +1,278 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/seccompbench/seccompbench/filters/subset"
+)
+
+// SubsetDoc is the `subset --format json` document (kind "subset").
+type SubsetDoc struct {
+	SchemaVersion int  `json:"schema_version"`
+	Kind          Kind `json:"kind"`
+	// Profile and Baseline name the two stacks as given.
+	Profile  EquivSide `json:"profile"`
+	Baseline EquivSide `json:"baseline"`
+	// Subset is the verdict: the profile is at least as restrictive as
+	// the baseline on every input. The exit code is 3 when it is false.
+	Subset bool `json:"subset"`
+	// ClassOnly reports --class-only: outcomes of one action with
+	// different data (errno, trap data, tracer message) were not counted.
+	ClassOnly bool `json:"class_only"`
+	// InputClasses is the number of input classes the proof explored.
+	InputClasses int `json:"input_classes"`
+	// Looser and DataDiffers count the named syscalls per relation.
+	Looser      int `json:"looser"`
+	DataDiffers int `json:"data_differs"`
+	// Findings are every named syscall where the profile violates
+	// ([] when none), Unnamed the violating inputs outside the syscall
+	// tables, one per ABI.
+	Findings []SubsetFinding `json:"findings"`
+	Unnamed  []SubsetFinding `json:"unnamed"`
+	// Cost is what enforcing both costs, stacked and intersected.
+	Cost *Cost `json:"cost"`
+}
+
+// SubsetFinding is one syscall where the profile is looser than the
+// baseline or returns other data, with a concrete witness.
+type SubsetFinding struct {
+	EquivCounterexample
+	// Relation is "looser" or "data differs".
+	Relation string `json:"relation"`
+	// Classes is the number of input classes of the syscall on which the
+	// profile violates.
+	Classes int `json:"classes"`
+}
+
+// Cost compares enforcing two stacks by stacking them with enforcing
+// their intersection as one merged filter. Paths are instructions
+// executed per syscall with all arguments 0, summed over a stack's
+// filters, over every named syscall of x86_64, i386 and x32, the action
+// cache ignored.
+type Cost struct {
+	Stacked StackCost `json:"stacked"`
+	// Intersected is nil (null) when the stack could not be merged;
+	// IntersectError says why.
+	Intersected    *StackCost `json:"intersected"`
+	IntersectError string     `json:"intersect_error,omitempty"`
+	// Profile is the syscall profile (--profile) the weighted paths and
+	// PerSyscall come from, "" without one.
+	Profile string `json:"profile,omitempty"`
+	// PerSyscall has one row per syscall of the profile ([] without one).
+	PerSyscall []SyscallCostRow `json:"per_syscall"`
+}
+
+// StackCost is the static cost of one way of enforcing a result.
+type StackCost struct {
+	// Filters is the number of filters, Instructions their summed length
+	// in classic BPF instructions.
+	Filters      int `json:"filters"`
+	Instructions int `json:"instructions"`
+	// MeanPath is the mean number of instructions executed per syscall.
+	MeanPath float64 `json:"mean_path"`
+	// WeightedPath is MeanPath weighted by the profile's call counts, in
+	// instructions; nil without --profile.
+	WeightedPath *float64 `json:"weighted_path"`
+	// Syscalls is the number of named syscalls of x86_64, i386 and x32;
+	// Cached how many of them the action cache allows without running a
+	// filter (analysis.PredictCache; Linux 5.11 and later).
+	Syscalls int `json:"syscalls"`
+	Cached   int `json:"cached"`
+}
+
+// SyscallCostRow is one profiled syscall's cost, stacked and intersected.
+type SyscallCostRow struct {
+	Arch  string `json:"arch"`
+	Name  string `json:"name"`
+	Calls int64  `json:"calls"`
+	// Stacked and Intersected are the instructions the kernel executes
+	// per call (0 when the action cache decides); Intersected is nil when
+	// the stack could not be merged.
+	Stacked     int  `json:"stacked"`
+	Intersected *int `json:"intersected"`
+	// StackedCached and IntersectedCached report the action cache.
+	StackedCached     bool `json:"stacked_cached"`
+	IntersectedCached bool `json:"intersected_cached"`
+}
+
+func findingsOf(fs []subset.Finding) []SubsetFinding {
+	out := make([]SubsetFinding, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, SubsetFinding{EquivCounterexample: EquivCounterexample{Arch: f.Arch, AuditArch: f.Witness.Arch, Nr: f.Nr, Name: f.Name,
+			Args: f.Witness.Args, InstructionPointer: f.Witness.InstructionPointer, A: f.Profile.String(), B: f.Baseline.String()},
+			Relation: f.Relation.String(), Classes: f.Classes})
+	}
+	return out
+}
+
+// NewSubsetDoc builds subset's JSON document; cost may be nil.
+func NewSubsetDoc(profile, baseline EquivSide, res subset.Result, classOnly bool, cost *Cost) SubsetDoc {
+	doc := SubsetDoc{SchemaVersion: ContractVersion, Kind: KindSubset, Profile: profile, Baseline: baseline, Subset: res.Subset,
+		ClassOnly: classOnly, InputClasses: res.Paths, Findings: findingsOf(res.Findings), Unnamed: findingsOf(res.Unnamed), Cost: cost}
+	for _, f := range res.Findings {
+		if f.Relation == subset.Looser {
+			doc.Looser++
+		} else {
+			doc.DataDiffers++
+		}
+	}
+	return doc
+}
+
+// WriteSubsetJSON writes doc, indented.
+func WriteSubsetJSON(w io.Writer, doc SubsetDoc) error {
+	return writeIndented(w, doc, "write subset json")
+}
+
+// WriteSubsetText writes the verdict, every violating syscall with its
+// witness and both outcomes, a per-ABI summary of the syscall names, and
+// the cost.
+func WriteSubsetText(w io.Writer, doc SubsetDoc) error {
+	var b strings.Builder
+	if doc.Subset {
+		fmt.Fprintf(&b, "subset: %s (%d filter(s)) is at least as restrictive as %s (%d filter(s)) on every input (%d input classes)\n",
+			doc.Profile.Spec, doc.Profile.Filters, doc.Baseline.Spec, doc.Baseline.Filters, doc.InputClasses)
+	} else {
+		fmt.Fprintf(&b, "not a subset: %s is looser than %s on %d syscall(s) and returns other data on %d (%d input classes)\n",
+			doc.Profile.Spec, doc.Baseline.Spec, doc.Looser, doc.DataDiffers, doc.InputClasses)
+		for _, f := range doc.Findings {
+			writeFinding(&b, f)
+		}
+		for _, f := range doc.Unnamed {
+			writeFinding(&b, f)
+		}
+		writeSubsetSummary(&b, doc.Findings)
+	}
+	writeCost(&b, doc.Cost)
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write subset: %w", err)
+	}
+	return nil
+}
+
+func writeFinding(b *strings.Builder, f SubsetFinding) {
+	who := fmt.Sprintf("arch %#x nr %d", f.AuditArch, f.Nr)
+	switch {
+	case f.Name != "":
+		who = fmt.Sprintf("%s %s (nr %d)", f.Arch, f.Name, f.Nr)
+	case f.Arch != "":
+		who = fmt.Sprintf("%s nr %d (no syscall of that number)", f.Arch, f.Nr)
+	}
+	a := f.Args
+	fmt.Fprintf(b, "  %-12s %s: profile %s, baseline %s; e.g. args [%#x %#x %#x %#x %#x %#x]; %d input class(es)\n",
+		f.Relation, who, f.A, f.B, a[0], a[1], a[2], a[3], a[4], a[5], f.Classes)
+}
+
+// writeSubsetSummary lists the violating syscall names per ABI and
+// relation.
+func writeSubsetSummary(b *strings.Builder, fs []SubsetFinding) {
+	type group struct{ arch, rel string }
+	var order []group
+	names := map[group][]string{}
+	for _, f := range fs {
+		g := group{f.Arch, f.Relation}
+		if _, ok := names[g]; !ok {
+			order = append(order, g)
+		}
+		names[g] = append(names[g], f.Name)
+	}
+	if len(order) > 0 {
+		b.WriteString("summary:\n")
+	}
+	for _, g := range order {
+		fmt.Fprintf(b, "  %s %s (%d): %s\n", g.arch, g.rel, len(names[g]), strings.Join(names[g], " "))
+	}
+}
+
+// writeCost writes c, if any, as one line per way of enforcing.
+func writeCost(b *strings.Builder, c *Cost) {
+	if c == nil {
+		return
+	}
+	b.WriteString("cost (instructions executed per syscall, mean over every x86_64/i386/x32 syscall, arguments 0):\n")
+	line := func(what string, s *StackCost) {
+		fmt.Fprintf(b, "  %-12s %d filter(s), %d instructions: %.2f per syscall", what, s.Filters, s.Instructions, s.MeanPath)
+		if s.WeightedPath != nil {
+			fmt.Fprintf(b, ", %.2f weighted by %s", *s.WeightedPath, c.Profile)
+		}
+		fmt.Fprintf(b, "; %d of %d syscalls cached\n", s.Cached, s.Syscalls)
+	}
+	line("stacked", &c.Stacked)
+	if c.Intersected != nil {
+		line("intersected", c.Intersected)
+	} else {
+		fmt.Fprintf(b, "  %-12s not built: %s\n", "intersected", c.IntersectError)
+	}
+	for _, r := range c.PerSyscall {
+		in := "-"
+		if r.Intersected != nil {
+			in = fmt.Sprintf("%d%s", *r.Intersected, cachedMark(r.IntersectedCached))
+		}
+		fmt.Fprintf(b, "  %s %s (%d calls): stacked %d%s, intersected %s\n", r.Arch, r.Name, r.Calls, r.Stacked, cachedMark(r.StackedCached), in)
+	}
+}
+
+func cachedMark(cached bool) string {
+	if cached {
+		return " (cached)"
+	}
+	return ""
+}
+
+// WriteCostText writes c as WriteSubsetText does (nothing for nil).
+func WriteCostText(w io.Writer, c *Cost) error {
+	var b strings.Builder
+	writeCost(&b, c)
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write cost: %w", err)
+	}
+	return nil
+}
+
+// OCIIntersection is what intersect --oci wrote and proved.
+type OCIIntersection struct {
+	// File is the profile written.
+	File string `json:"file"`
+	// Equivalent reports that the written profile, compiled back, gives
+	// every input the stack's outcome (equiv); AtLeastAsRestrictive that
+	// it is never looser than the stack (subset), true when Equivalent.
+	Equivalent           bool `json:"equivalent"`
+	AtLeastAsRestrictive bool `json:"at_least_as_restrictive"`
+	// Inexpressible are the syscalls OCI rules could not state exactly
+	// ([] when none), each written with its strictest outcome.
+	Inexpressible []OCIInexpressible `json:"inexpressible"`
+	// Stricter are the syscalls ("ABI name") on which the written profile
+	// is more restrictive than the stack ([] when Equivalent).
+	Stricter []string `json:"stricter"`
+}
+
+// OCIInexpressible is one syscall intersect could not write exactly.
+type OCIInexpressible struct {
+	Syscall string `json:"syscall"`
+	Reason  string `json:"reason"`
+	Written string `json:"written"`
+}
+
+// WriteOCIIntersectionText says what --oci wrote and what was proven.
+func WriteOCIIntersectionText(w io.Writer, o *OCIIntersection) error {
+	if o == nil {
+		return nil
+	}
+	var b strings.Builder
+	switch {
+	case o.Equivalent:
+		fmt.Fprintf(&b, "OCI profile %s: proven equivalent to the stack (compiled back and checked)\n", o.File)
+	default:
+		fmt.Fprintf(&b, "OCI profile %s: proven at least as restrictive as the stack, stricter on %d syscall(s): %s\n",
+			o.File, len(o.Stricter), strings.Join(o.Stricter, ", "))
+	}
+	for _, x := range o.Inexpressible {
+		fmt.Fprintf(&b, "  not expressible in OCI: %s (written as %s): %s\n", x.Syscall, x.Written, x.Reason)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write oci summary: %w", err)
+	}
+	return nil
+}
