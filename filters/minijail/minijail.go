@@ -731,12 +731,12 @@ func (p *Policy) ToOCI() (*ocigen.Profile, error) {
 		}
 	}
 	if repeats && p.Toolchain != ToolchainC {
-		how := "chosen from the file (DetectToolchain)"
+		how := "chosen from the file"
 		if !p.ToolchainDetected {
 			how = "as --minijail-toolchain asks"
 		}
 		out.Warnings = append(out.Warnings, ocigen.Warning("", posOf(p.File),
-			"repeated syscalls read as %s reads them (%s); --minijail-toolchain c, android or python models another", p.Toolchain.Describe(), how))
+			"repeated syscalls read as %s reads them, %s; --minijail-toolchain c, android or python models another", p.Toolchain.Describe(), how))
 	}
 	return out, nil
 }

@@ -183,7 +183,7 @@ func (p *Policy) resolveRepeats(st *statement, notes *[]string) error {
 			}
 		}
 		if n > 1 {
-			return errf(second.At, "%s is filtered by more than one line that is not \"1\": %s refuses that even with ALLOW_DUPLICATE_SYSCALLS (both lines define the syscall's jump label); give --minijail-toolchain python if compile_seccomp_policy.py builds the policy",
+			return errf(second.At, "%s is filtered by more than one line that is not \"1\": %s refuses that (both lines define the syscall's jump label); give --minijail-toolchain python if compile_seccomp_policy.py builds the policy",
 				st.sys, ToolchainAndroid.Describe())
 		}
 		for _, r := range st.rules[1:] {
