@@ -44,24 +44,25 @@
 //     prctl, clone, ioctl, resource and the other classes of its headers),
 //     "|" to OR them, "~" to complement, parentheses to group, all as wide
 //     as the ABI's unsigned long (32 bits on i386 and arm);
-//   - "@include PATH" reads PATH relative to the including file (cycles
-//     and missing files are errors naming the line); "@frequency PATH" is
-//     accepted and ignored, with a note in the warnings (it only orders
-//     minijail's own binary tree).
+//   - "@include PATH" reads PATH relative to the including file, an
+//     absolute PATH through Options.IncludeRoots, Options.IncludePath and
+//     beside the including file (includeCandidates); cycles and missing
+//     files are errors naming the line; "@frequency PATH" is accepted and
+//     ignored, with a note in the warnings (it only orders minijail's own
+//     binary tree).
 //
 // A policy is compiled for one ABI, as minijail compiles it for the one it
-// was built for (its filter checks that AUDIT_ARCH only): Options.Arch, or
-// the one the file name names as AOSP names its policies
-// (mediacodec-x86.policy, crash_dump.arm.policy, *-arm64.policy: see
-// ABIFromName), or x86_64. A policy for i386 or arm is a filter for a
-// 32-bit process: it checks AUDIT_ARCH_I386 or AUDIT_ARCH_ARM, names that
-// ABI's syscalls (getuid32, mmap2, _llseek) and compares 32-bit
-// arguments.
+// was built for (its filter checks that AUDIT_ARCH only): Options.Arch
+// when the user chose it, or the one the file name or directory names
+// (NamedABI), or Options.Arch's default, or x86_64 (chooseABI). A policy
+// for i386 or arm is a filter for a 32-bit process: it checks
+// AUDIT_ARCH_I386 or AUDIT_ARCH_ARM, names that ABI's syscalls
+// (getuid32, mmap2, _llseek, ARM_set_tls) and compares 32-bit arguments.
 //
-// A syscall filtered twice is what Android's minijail allows (it is built
-// with ALLOW_DUPLICATE_SYSCALLS, and AOSP's mediacodec-x86.policy repeats
-// _llseek and gettid): the first line decides, the later one is left out
-// with a warning. ChromeOS's minijail refuses such a policy.
+// A syscall filtered twice, and "expr; action", are read as the
+// Toolchain reads them (see Toolchain): minijail's C parser refuses the
+// repeat, Android's build of it lets the first line decide, and
+// compile_seccomp_policy.py keeps every line in order.
 //
 // Not modeled: minijail's program layout and its bad-architecture action
 // (a foreign architecture is killed there; the OCI model returns
