@@ -8,12 +8,12 @@ import (
 )
 
 // abiWords maps the ABI words policy names and directories use to the
-// ABI; riscv64 maps to nil: this tool has no riscv64 syscall table.
+// ABI.
 var abiWords = map[string]*filters.Arch{
 	"x86": filters.ArchI386, "i386": filters.ArchI386, "i686": filters.ArchI386,
 	"x86_64": filters.ArchX86_64, "amd64": filters.ArchX86_64,
 	"arm": filters.ArchARM, "arm64": filters.ArchAArch64, "aarch64": filters.ArchAArch64,
-	"riscv64": nil,
+	"riscv64": filters.ArchRISCV64,
 }
 
 // NamedABIWord reports whether word is an ABI word a policy's name or
@@ -27,9 +27,8 @@ func NamedABIWord(word string) bool {
 // it: the last "-" or "." part of the base name before ".policy", as
 // AOSP (crash_dump.arm64.policy, mediacodec-x86.policy) and ChromeOS
 // (*-arm64.policy) name policies, else the directory's name, as crosvm
-// keeps them (jail/seccomp/aarch64/). The ABI is nil with a word set for
-// an ABI this tool cannot compile for (riscv64), and nil with "" for a
-// path that names none.
+// keeps them (jail/seccomp/aarch64/, riscv64/); nil and "" for a path
+// that names none.
 func NamedABI(path string) (*filters.Arch, string) {
 	b := strings.TrimSuffix(filepath.Base(path), ".policy")
 	if i := strings.LastIndexAny(b, "-."); i >= 0 {
@@ -45,18 +44,10 @@ func NamedABI(path string) (*filters.Arch, string) {
 	return nil, ""
 }
 
-// ABIFromName returns the ABI a policy's path names (NamedABI), nil when
-// it names none or one this tool cannot compile for.
-func ABIFromName(path string) *filters.Arch {
-	a, _ := NamedABI(path)
-	return a
-}
-
 // chooseABI returns the ABI to compile the policy called name for, and a
 // note when it is not the one the name names: the user's --arch (opts.Arch
 // when not opts.ArchDefault) first, then the name's, then opts.Arch (the
-// host's default), then x86_64. A name naming an ABI without a table
-// (riscv64) is an error unless the user chose the ABI.
+// host's default), then x86_64.
 func chooseABI(name string, opts Options) (*filters.Arch, string, error) {
 	named, word := NamedABI(name)
 	if opts.Arch != nil && !opts.ArchDefault {
@@ -68,8 +59,6 @@ func chooseABI(name string, opts Options) (*filters.Arch, string, error) {
 	switch {
 	case named != nil:
 		return named, "", nil
-	case word != "":
-		return nil, "", errf(posOf(name), "the file name names the %s ABI, which this tool has no syscall table for (it reads x86_64, i386, aarch64 and arm policies); refusing rather than compiling it for another ABI (--arch chooses one, if the policy is really for it)", word)
 	case opts.Arch != nil:
 		return opts.Arch, "", nil
 	}

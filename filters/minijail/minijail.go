@@ -203,7 +203,7 @@ func filterStart(f string) bool {
 }
 
 // abis are the ABIs minijail policies are written for.
-var abis = []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchAArch64, filters.ArchARM}
+var abis = []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchAArch64, filters.ArchARM, filters.ArchRISCV64}
 
 // anySyscall reports whether name is a syscall of one of abis.
 func anySyscall(name string) bool {
@@ -689,6 +689,9 @@ func (e *exprParser) term() (uint64, error) {
 		return v, nil
 	}
 	v, ok := constant(e.abi, t.s)
+	if !ok && e.abi == filters.ArchRISCV64 {
+		return 0, errf(t.at, "constant %q on riscv64: this tool has no riscv64 constant table and takes only names whose x86_64 and aarch64 values agree (riscv64 uses the kernel's generic headers); write the number instead", t.s)
+	}
 	if !ok {
 		return 0, errf(t.at, "unknown constant %q on %s: minijail's table (its C library's and the kernel's headers) has no such name; write the number instead", t.s, e.abi.Name)
 	}
@@ -854,6 +857,8 @@ func ociArch(abi *filters.Arch) [2]string {
 		return [2]string{"SCMP_ARCH_AARCH64", "aarch64"}
 	case filters.ArchARM:
 		return [2]string{"SCMP_ARCH_ARM", "arm"}
+	case filters.ArchRISCV64:
+		return [2]string{"SCMP_ARCH_RISCV64", "riscv64"}
 	}
 	return [2]string{"SCMP_ARCH_X86_64", "x86_64"}
 }

@@ -175,8 +175,8 @@ func TestARMPrivate(t *testing.T) {
 	}
 }
 
-// TestNamedABI: the ABI comes from the file's name or directory; riscv64
-// is refused, never compiled as another ABI; --arch wins with a note.
+// TestNamedABI: the ABI comes from the file's name or directory, riscv64
+// included (never compiled as another ABI); --arch wins with a note.
 func TestNamedABI(t *testing.T) {
 	for _, tt := range []struct {
 		rel  string
@@ -194,9 +194,37 @@ func TestNamedABI(t *testing.T) {
 			t.Errorf("%s: ABIs %v, want [%s]", tt.rel, got, tt.want.Name)
 		}
 	}
-	_, _, err := loadReal(t, "chromeos/daemon-riscv64.policy", Options{Arch: filters.ArchX86_64, ArchDefault: true})
-	if err == nil || !strings.Contains(err.Error(), "names the riscv64 ABI, which this tool has no syscall table for") {
-		t.Errorf("riscv64 policy: error %v, want a refusal naming riscv64", err)
+	rv, _, err := loadReal(t, "chromeos/daemon-riscv64.policy", Options{Arch: filters.ArchX86_64, ArchDefault: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rv[0].ABIs(); len(got) != 1 || got[0] != "riscv64" {
+		t.Errorf("riscv64 policy: ABIs %v, want [riscv64]", got)
+	}
+	for _, tt := range []struct {
+		name string
+		args []uint64
+		want filters.Action
+	}{
+		{"read", nil, filters.ActionAllow},
+		{"riscv_flush_icache", nil, filters.ActionAllow},
+		{"mmap", []uint64{0, 0, 4}, filters.ActionKillProcess}, // PROT_EXEC
+		{"mmap", []uint64{0, 0, 3}, filters.ActionAllow},
+		{"clone", []uint64{0x10000}, filters.ActionAllow},
+		{"getpid", nil, filters.ActionKillProcess},
+	} {
+		if got, _ := formattest.Verdict(t, rv[0], filters.ArchRISCV64, tt.name, tt.args...); got != tt.want {
+			t.Errorf("riscv64 %s%v = %v, want %v", tt.name, tt.args, got, tt.want)
+		}
+	}
+	// O_DIRECTORY is 0x10000 on x86_64 and 0x4000 on aarch64: riscv64's
+	// value is not guessed.
+	_, _, err = Load("x-riscv64.policy", []byte("openat: arg2 & O_DIRECTORY\n"), Options{})
+	if err == nil || !strings.Contains(err.Error(), `constant "O_DIRECTORY" on riscv64`) {
+		t.Errorf("O_DIRECTORY on riscv64: error %v, want a refusal", err)
+	}
+	if _, _, err := Load("x-riscv64.policy", []byte("renameat: 1\n"), Options{}); err == nil {
+		t.Error("renameat loads on riscv64, whose kernel has none")
 	}
 	_, warns, err := loadReal(t, "chromeos/daemon-arm64.policy", Options{Arch: filters.ArchAArch64})
 	if err != nil || len(warns) != 0 {
