@@ -734,15 +734,20 @@ func (p *Policy) ToOCI() (*ocigen.Profile, error) {
 			return nil, err
 		}
 	}
-	if repeats && p.Toolchain != ToolchainC {
+	if repeats && p.Toolchain != ToolchainC || p.Toolchain == ToolchainPython && p.hasElse() {
 		how := "chosen from the file"
 		if !p.ToolchainDetected {
 			how = "as --minijail-toolchain asks"
 		}
 		out.Warnings = append(out.Warnings, ocigen.Warning("", posOf(p.File),
-			"repeated syscalls read as %s reads them, %s; --minijail-toolchain c, android or python models another", p.Toolchain.Describe(), how))
+			"read as %s reads it where minijail's toolchains differ (repeated syscalls, \"expr; action\"), %s; --minijail-toolchain c, android or python models another", p.Toolchain.Describe(), how))
 	}
 	return out, nil
+}
+
+// hasElse reports whether some line ends in "; action".
+func (p *Policy) hasElse() bool {
+	return slices.ContainsFunc(p.Rules, func(r Rule) bool { return r.Else != nil })
 }
 
 // always is the condition of a rule that must hold for every call
