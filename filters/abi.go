@@ -9,7 +9,7 @@ const foreignAudit = 0xc0000000
 const unknownNr = 0x3ff
 
 // ABIs returns the names of the ABIs p is written for, in the order
-// x86_64, i386, x32, aarch64, arm: those for which some syscall of the
+// x86_64, i386, x32, aarch64, arm, riscv64: those for which some syscall of the
 // ABI's table gets another verdict (all arguments 0) than the same number
 // from an architecture no ABI has. A filter that checks AUDIT_ARCH_I386
 // only is for "i386". x32, which shares AUDIT_ARCH_X86_64, is listed only
@@ -25,7 +25,7 @@ func (p *Program) ABIs() []string {
 		return nil
 	}
 	var out []string
-	for _, a := range []*Arch{ArchX86_64, ArchI386, ArchX32, ArchAArch64, ArchARM} {
+	for _, a := range []*Arch{ArchX86_64, ArchI386, ArchX32, ArchAArch64, ArchARM, ArchRISCV64} {
 		unknown := SeccompData{Nr: a.Nr(unknownNr), Arch: a.AuditArch}
 		u := c.Exec(&unknown).Ret
 		for _, n := range a.SortedNumbers() {
@@ -53,7 +53,7 @@ func StackABIs(s Stack) []string {
 		}
 	}
 	var out []string
-	for _, a := range []*Arch{ArchX86_64, ArchI386, ArchX32, ArchAArch64, ArchARM} {
+	for _, a := range []*Arch{ArchX86_64, ArchI386, ArchX32, ArchAArch64, ArchARM, ArchRISCV64} {
 		if seen[a.Name] {
 			out = append(out, a.Name)
 		}

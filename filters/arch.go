@@ -187,8 +187,10 @@ func LookupArch(name string) (*Arch, error) {
 		return ArchAArch64, nil
 	case "arm", "arm32", "aarch32":
 		return ArchARM, nil
+	case "riscv64":
+		return ArchRISCV64, nil
 	}
-	return nil, fmt.Errorf("look up arch %q: %w (want x86_64, i386, x32, aarch64 or arm)", name, ErrUnknownArch)
+	return nil, fmt.Errorf("look up arch %q: %w (want x86_64, i386, x32, aarch64, arm or riscv64)", name, ErrUnknownArch)
 }
 
 // NativeArches returns the ABIs an x86_64 process can use to enter the
@@ -208,6 +210,8 @@ func archByAudit(v uint32) *Arch {
 		return ArchAArch64
 	case AuditArchARM:
 		return ArchARM
+	case AuditArchRISCV64:
+		return ArchRISCV64
 	}
 	return nil
 }

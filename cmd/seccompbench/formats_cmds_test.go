@@ -61,7 +61,7 @@ func TestLoadFlagsParse(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) { parseFlags(t, NewCmdSimulate, tt.args, usageErrContaining(tt.want)) })
 	}
-	parseFlags(t, NewCmdLint, []string{"p", "--arch", "sparc"}, usageErrContaining("want x86_64, i386, x32, aarch64 or arm"))
+	parseFlags(t, NewCmdLint, []string{"p", "--arch", "sparc"}, usageErrContaining("want x86_64, i386, x32, aarch64, arm or riscv64"))
 }
 
 // TestStdinPolicy: "-" reads the policy from standard input on lint,

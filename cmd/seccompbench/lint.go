@@ -13,6 +13,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
@@ -142,7 +143,7 @@ func lintRun(opts *LintOptions) error {
 			}
 		}
 	}
-	lo := analysis.LintOptions{Count: opts.Filters, Arch: filters.KernelArches(o.Arch)[0]}
+	lo := analysis.LintOptions{Count: opts.Filters}
 	if opts.Workload != "" {
 		w, _ := runner.LookupWorkload(opts.Workload)
 		lo.Workload = w.Syscalls
@@ -158,7 +159,13 @@ func lintRun(opts *LintOptions) error {
 	anyErrors := false
 	for _, a := range alts {
 		s := filters.Stack(a.Progs)
-		findings := analysis.Lint(s, lo)
+		alo := lo
+		var note *analysis.Finding
+		alo.Arch, note = lintArch(o, s)
+		findings := analysis.Lint(s, alo)
+		if note != nil {
+			findings = append(findings, *note)
+		}
 		if res := l.OCIResolution(o); res != nil {
 			findings = append(findings, analysis.Finding{Severity: analysis.SeverityInfo, Code: lintOCIResolution, Filter: -1,
 				Message: "OCI conditions (includes/excludes, minKernel) resolved with " + res.Text,
@@ -192,4 +199,33 @@ func lintRun(opts *LintOptions) error {
 		return errFindings
 	}
 	return nil
+}
+
+// lintArchNote is the finding code saying lint chose the ABI from the
+// filters, not from --arch.
+const lintArchNote = "abi-from-filter"
+
+// lintArch returns the native ABI to lint s for: --arch's kernel-native
+// ABI when the user gave --arch, or when some filter of s checks one of
+// the default host's ABIs (or none checks any); else the ABI the filters
+// check (an aarch64 policy linted on an x86_64 machine is linted for
+// aarch64 calls), with an info finding saying so.
+func lintArch(o formats.OpenOptions, s filters.Stack) (*filters.Arch, *analysis.Finding) {
+	native := filters.KernelArches(o.Arch)[0]
+	abis := filters.StackABIs(s)
+	if !o.ArchDefaulted || len(abis) == 0 {
+		return native, nil
+	}
+	for _, k := range filters.KernelArches(o.Arch) {
+		if slices.Contains(abis, k.Name) {
+			return native, nil
+		}
+	}
+	a, err := filters.LookupArch(abis[0])
+	if err != nil {
+		return native, nil
+	}
+	return a, &analysis.Finding{Severity: analysis.SeverityInfo, Code: lintArchNote, Filter: -1,
+		Message: fmt.Sprintf("checked for %s calls: the filters check %s, not this machine's %s", a.Name, strings.Join(abis, ", "), native.Name),
+		Hint:    "give --arch to check for another ABI"}
 }

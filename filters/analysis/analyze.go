@@ -101,7 +101,7 @@ func LookupSyscall(arch *filters.Arch, name string) (int, error) {
 		return n, nil
 	}
 	var other []string
-	for _, a := range []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchX32, filters.ArchAArch64, filters.ArchARM} {
+	for _, a := range []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchX32, filters.ArchAArch64, filters.ArchARM, filters.ArchRISCV64} {
 		if _, ok := a.Lookup(name); ok && a != arch {
 			other = append(other, a.Name)
 		}

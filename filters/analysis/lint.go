@@ -524,44 +524,86 @@ func (l *linter) checkSite(i int, p *filters.Program, c *filters.Executable, sit
 	}
 }
 
+// Clone flags (include/uapi/linux/sched.h) the runtimes start threads
+// with: Go's newosproc passes cloneFlags (runtime/os_linux.go), glibc's
+// create_thread (nptl/pthread_create.c) its clone_flags.
+const (
+	goCloneFlags    = 0x100 | 0x200 | 0x400 | 0x800 | 0x40000 | 0x10000 // CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_SYSVSEM|CLONE_THREAD
+	glibcCloneFlags = goCloneFlags | 0x80000 | 0x100000 | 0x200000      // ... |CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID
+)
+
+// runtimeCall is one way a runtime makes a call: who makes it and its
+// arguments (nil: all 0, for calls whose arguments a policy does not
+// usually look at).
+type runtimeCall struct {
+	who  string
+	args []uint64
+}
+
+// runtimeCalls returns the calls runtime checks for need: clone with the
+// flags Go and glibc really pass (flags are arg0 on x86, arm and
+// aarch64), one call with arguments 0 for the others.
+func runtimeCalls(need runtimeNeed) []runtimeCall {
+	if need.name == "clone" {
+		return []runtimeCall{
+			{fmt.Sprintf("with the flags Go's newosproc passes (arg0 %#x)", goCloneFlags), []uint64{goCloneFlags}},
+			{fmt.Sprintf("with the flags glibc's pthread_create passes (arg0 %#x)", glibcCloneFlags), []uint64{glibcCloneFlags}},
+		}
+	}
+	return []runtimeCall{{}}
+}
+
 func (l *linter) runtime() {
 	for _, need := range runtimeNeeds {
 		n, ok := l.native.Lookup(need.name)
 		if !ok {
 			continue
 		}
-		r := l.verdict(l.native.Data(n))
-		if allowed(r.Action) {
-			continue
-		}
-		argNote := ""
-		if readsArgs(r) {
-			argNote = " (with all arguments 0; the verdict depends on arguments)"
-		}
-		f := Finding{Code: LintRuntimeNeeds, Filter: r.Decider, Syscall: need.name}
-		errno, isErrno := r.Errno()
-		switch {
-		case !isErrno: // kill_process, kill_thread, trap, unknown
-			f.Severity = SeverityError
-			if !need.fatal {
-				f.Severity = SeverityWarning
+		for _, c := range runtimeCalls(need) {
+			if f, bad := l.runtimeFinding(need, c, l.verdict(l.native.Data(n, c.args...))); bad {
+				l.add(f)
+				break
 			}
-			f.Message = fmt.Sprintf("%s is %s%s, so the process gets SIGSYS: %s", need.name, verb(r), argNote, need.why)
-		case need.okErrno != 0 && errno == need.okErrno:
-			continue
-		default:
-			f.Severity = SeverityInfo
-			if need.fatal {
-				f.Severity = SeverityWarning
-			}
-			f.Message = fmt.Sprintf("%s fails with errno %d%s: %s", need.name, errno, argNote, need.why)
 		}
-		f.Hint = "allow " + need.name + " if a Go program (or glibc) runs under this stack; the benchmark's own child is a Go program"
-		if need.okErrno != 0 {
-			f.Hint = fmt.Sprintf("allow %s, or deny it with errno %d (ENOSYS) so callers fall back", need.name, need.okErrno)
-		}
-		l.add(f)
 	}
+}
+
+// runtimeFinding is the finding for a runtime call whose verdict is r,
+// and whether there is one.
+func (l *linter) runtimeFinding(need runtimeNeed, c runtimeCall, r filters.StackResult) (Finding, bool) {
+	if allowed(r.Action) {
+		return Finding{}, false
+	}
+	argNote := ""
+	switch {
+	case c.who != "":
+		argNote = " " + c.who
+	case readsArgs(r):
+		argNote = " (with all arguments 0; the verdict depends on arguments)"
+	}
+	f := Finding{Code: LintRuntimeNeeds, Filter: r.Decider, Syscall: need.name}
+	errno, isErrno := r.Errno()
+	switch {
+	case !isErrno: // kill_process, kill_thread, trap, unknown
+		f.Severity = SeverityError
+		if !need.fatal {
+			f.Severity = SeverityWarning
+		}
+		f.Message = fmt.Sprintf("%s is %s%s, so the process gets SIGSYS: %s", need.name, verb(r), argNote, need.why)
+	case need.okErrno != 0 && errno == need.okErrno:
+		return Finding{}, false
+	default:
+		f.Severity = SeverityInfo
+		if need.fatal {
+			f.Severity = SeverityWarning
+		}
+		f.Message = fmt.Sprintf("%s fails with errno %d%s: %s", need.name, errno, argNote, need.why)
+	}
+	f.Hint = "allow " + need.name + " if a Go program (or glibc) runs under this stack; the benchmark's own child is a Go program"
+	if need.okErrno != 0 {
+		f.Hint = fmt.Sprintf("allow %s, or deny it with errno %d (ENOSYS) so callers fall back", need.name, need.okErrno)
+	}
+	return f, true
 }
 
 // userNotif reports each filter holding a `ret` of SECCOMP_RET_USER_NOTIF,

@@ -308,3 +308,41 @@ func TestLintForeignABI(t *testing.T) {
 		}
 	}
 }
+
+// TestLintRuntimeClone: the runtime-needs check calls clone with the flags
+// Go's newosproc and glibc's pthread_create pass, so a policy that allows
+// only thread-creating clones (crosvm's common device policy: arg0 &
+// CLONE_THREAD) gets no finding, and one that allows Go's flags only is
+// told glibc's are killed.
+func TestLintRuntimeClone(t *testing.T) {
+	names := `"futex", "mmap", "munmap", "madvise", "rt_sigreturn", "rt_sigaction", "rt_sigprocmask", "sigaltstack",
+"rseq", "prlimit64", "sched_yield", "nanosleep", "epoll_create1", "epoll_ctl", "epoll_pwait", "eventfd2", "tgkill", "exit_group"`
+	for _, tt := range []struct {
+		name, clone string
+		want        []wantFinding
+	}{
+		{"thread bit", `{"index": 0, "value": 65536, "valueTwo": 65536, "op": "SCMP_CMP_MASKED_EQ"}`, nil},
+		{"go flags only", fmt.Sprintf(`{"index": 0, "value": %d, "op": "SCMP_CMP_EQ"}`, goCloneFlags),
+			[]wantFinding{{SeverityError, LintRuntimeNeeds, "clone", 0, "with the flags glibc's pthread_create passes (arg0 0x3d0f00)"}}},
+		{"fork only", `{"index": 0, "value": 17, "op": "SCMP_CMP_EQ"}`,
+			[]wantFinding{{SeverityError, LintRuntimeNeeds, "clone", 0, "with the flags Go's newosproc passes (arg0 0x50f00)"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			src := `{"defaultAction": "SCMP_ACT_KILL_PROCESS", "architectures": ["SCMP_ARCH_X86_64"], "syscalls": [
+{"names": [` + names + `], "action": "SCMP_ACT_ALLOW"},
+{"names": ["clone3"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38},
+{"names": ["clone"], "action": "SCMP_ACT_ALLOW", "args": [` + tt.clone + `]}]}`
+			p, err := oci.Parse("p.json", []byte(src), oci.Options{NoENOSYSStub: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []Finding
+			for _, f := range Lint(filters.Stack{p}, LintOptions{}) {
+				if f.Code == LintRuntimeNeeds {
+					got = append(got, f)
+				}
+			}
+			checkFindings(t, got, tt.want)
+		})
+	}
+}

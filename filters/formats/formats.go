@@ -100,6 +100,10 @@ type OpenOptions struct {
 	// name unless OCI.Arch is set. Raw BPF is the same on every host;
 	// systemd units are modelled for x86_64 only.
 	Arch *filters.Arch
+	// Minijail holds the minijail choices (--minijail-toolchain,
+	// --include-path, --include-root); its Arch, ArchDefault, OCI and
+	// ReadFile are set by the loader.
+	Minijail minijail.Options
 	// ArchDefaulted says Arch is the caller's default (this machine's
 	// ABI), not one the user named: minijail policies and Firecracker
 	// files whose names name their ABI (mediacodec-x86.policy,
@@ -254,12 +258,11 @@ var Table = []Row{
 		NearMiss: minijail.NearMiss,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			// The ABI itself, not its kernel's native one: an i386
-			// policy is a filter for 32-bit processes.
-			abi := o.Arch
-			if o.ArchDefaulted && minijail.ABIFromName(name) != nil {
-				abi = nil
-			}
-			progs, _, err := minijail.Load(name, data, minijail.Options{OCI: o.OCI, Arch: abi})
+			// policy is a filter for 32-bit processes. A name that
+			// names an ABI wins over a defaulted --arch.
+			mo := o.Minijail
+			mo.OCI, mo.Arch, mo.ArchDefault = o.OCI, o.Arch, o.ArchDefaulted
+			progs, _, err := minijail.Load(name, data, mo)
 			return single(name, Minijail, progs, err)
 		},
 	},

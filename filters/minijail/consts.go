@@ -18,6 +18,9 @@ import (
 // arm. x32 shares x86_64's values but for its 32-bit long; it is not
 // generated.
 func constant(abi *filters.Arch, name string) (uint64, bool) {
+	if abi == filters.ArchRISCV64 {
+		return riscv64Constant(name)
+	}
 	key := abi.Name
 	switch abi {
 	case filters.ArchX86_64, filters.ArchX32:
@@ -47,4 +50,21 @@ func truncate(abi *filters.Arch, v uint64) uint64 {
 		return v & 0xffffffff
 	}
 	return v
+}
+
+// riscv64Constant returns the value of name on riscv64, which
+// mkconsts.go does not generate (it needs a riscv64 cross compiler):
+// riscv64 takes the kernel's generic UAPI headers (asm-generic/fcntl.h,
+// mman-common.h, errno.h, signal numbering, ioctls.h), as x86_64 mostly
+// does and aarch64 does but for its own fcntl and signal headers, so a
+// name whose x86_64 and aarch64 values agree has that value on riscv64
+// too; one whose values differ, or that one of them lacks, is not known
+// (false) rather than guessed.
+func riscv64Constant(name string) (uint64, bool) {
+	x, okx := constant(filters.ArchX86_64, name)
+	a, oka := constant(filters.ArchAArch64, name)
+	if !okx || !oka || x != a {
+		return 0, false
+	}
+	return x, true
 }

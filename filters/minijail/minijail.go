@@ -44,24 +44,25 @@
 //     prctl, clone, ioctl, resource and the other classes of its headers),
 //     "|" to OR them, "~" to complement, parentheses to group, all as wide
 //     as the ABI's unsigned long (32 bits on i386 and arm);
-//   - "@include PATH" reads PATH relative to the including file (cycles
-//     and missing files are errors naming the line); "@frequency PATH" is
-//     accepted and ignored, with a note in the warnings (it only orders
-//     minijail's own binary tree).
+//   - "@include PATH" reads PATH relative to the including file, an
+//     absolute PATH through Options.IncludeRoots, Options.IncludePath and
+//     beside the including file (includeCandidates); cycles and missing
+//     files are errors naming the line; "@frequency PATH" is accepted and
+//     ignored, with a note in the warnings (it only orders minijail's own
+//     binary tree).
 //
 // A policy is compiled for one ABI, as minijail compiles it for the one it
-// was built for (its filter checks that AUDIT_ARCH only): Options.Arch, or
-// the one the file name names as AOSP names its policies
-// (mediacodec-x86.policy, crash_dump.arm.policy, *-arm64.policy: see
-// ABIFromName), or x86_64. A policy for i386 or arm is a filter for a
-// 32-bit process: it checks AUDIT_ARCH_I386 or AUDIT_ARCH_ARM, names that
-// ABI's syscalls (getuid32, mmap2, _llseek) and compares 32-bit
-// arguments.
+// was built for (its filter checks that AUDIT_ARCH only): Options.Arch
+// when the user chose it, or the one the file name or directory names
+// (NamedABI), or Options.Arch's default, or x86_64 (chooseABI). A policy
+// for i386 or arm is a filter for a 32-bit process: it checks
+// AUDIT_ARCH_I386 or AUDIT_ARCH_ARM, names that ABI's syscalls
+// (getuid32, mmap2, _llseek, ARM_set_tls) and compares 32-bit arguments.
 //
-// A syscall filtered twice is what Android's minijail allows (it is built
-// with ALLOW_DUPLICATE_SYSCALLS, and AOSP's mediacodec-x86.policy repeats
-// _llseek and gettid): the first line decides, the later one is left out
-// with a warning. ChromeOS's minijail refuses such a policy.
+// A syscall filtered twice, and "expr; action", are read as the
+// Toolchain reads them (see Toolchain): minijail's C parser refuses the
+// repeat, Android's build of it lets the first line decide, and
+// compile_seccomp_policy.py keeps every line in order.
 //
 // Not modeled: minijail's program layout and its bad-architecture action
 // (a foreign architecture is killed there; the OCI model returns
@@ -121,6 +122,11 @@ type Policy struct {
 	// ABI is the ABI the policy is compiled for (Options.Arch or the file
 	// name's), whose syscall names and constants it uses.
 	ABI *filters.Arch
+	// Toolchain is the compiler whose reading is modeled (never
+	// ToolchainAuto: Parse resolves it); ToolchainDetected says
+	// DetectToolchain chose it.
+	Toolchain         Toolchain
+	ToolchainDetected bool
 }
 
 // Rule is one "syscall: filter" line.
@@ -197,17 +203,40 @@ func filterStart(f string) bool {
 }
 
 // abis are the ABIs minijail policies are written for.
-var abis = []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchAArch64, filters.ArchARM}
+var abis = []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchAArch64, filters.ArchARM, filters.ArchRISCV64}
 
 // anySyscall reports whether name is a syscall of one of abis.
 func anySyscall(name string) bool {
 	for _, a := range abis {
-		if _, ok := a.Lookup(name); ok {
+		if _, ok := kernelName(a, name); ok {
 			return true
 		}
 	}
 	return false
 }
+
+// kernelName returns the name abi's table has for the syscall a policy
+// names name, and whether it has one. minijail's table (gen_syscalls.sh)
+// names the ARM private syscalls of arch/arm/include/uapi/asm/unistd.h,
+// __ARM_NR_BASE (0x0f0000) + 1 to 6, with an "ARM_" prefix
+// (ARM_breakpoint, ARM_cacheflush, ARM_usr26, ARM_usr32, ARM_set_tls,
+// ARM_get_tls), where the kernel's and libseccomp's tables say
+// breakpoint, cacheflush, ...
+func kernelName(abi *filters.Arch, name string) (string, bool) {
+	if _, ok := abi.Lookup(name); ok {
+		return name, true
+	}
+	if k, ok := strings.CutPrefix(name, "ARM_"); ok && abi == filters.ArchARM {
+		if n, ok := abi.Lookup(k); ok && n >= armPrivateBase {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// armPrivateBase is __ARM_NR_BASE (arch/arm/include/uapi/asm/unistd.h),
+// the first number of the ARM private syscalls, for EABI.
+const armPrivateBase = 0x0f0000
 
 // NearMiss reports whether data almost is a minijail policy: its first
 // line that is not blank or a comment is "word: ..." with a lower-case
@@ -224,30 +253,6 @@ func NearMiss(data []byte) bool {
 	return filterStart(f)
 }
 
-// ABIFromName returns the ABI an AOSP or ChromeOS policy file name names
-// by its last "-" or "." part before ".policy": x86 or i386 (i386),
-// x86_64 or amd64, arm, arm64 or aarch64; nil when it names none
-// (mediacodec-x86.policy is for i386, crash_dump.arm64.policy for
-// aarch64).
-func ABIFromName(path string) *filters.Arch {
-	b := strings.TrimSuffix(filepath.Base(path), ".policy")
-	i := strings.LastIndexAny(b, "-.")
-	if i < 0 {
-		return nil
-	}
-	switch b[i+1:] {
-	case "x86", "i386", "i686":
-		return filters.ArchI386
-	case "x86_64", "amd64":
-		return filters.ArchX86_64
-	case "arm":
-		return filters.ArchARM
-	case "arm64", "aarch64":
-		return filters.ArchAArch64
-	}
-	return nil
-}
-
 var actionWords = map[string]specs.LinuxSeccompAction{
 	"1": specs.ActAllow, "allow": specs.ActAllow, "kill": specs.ActKillProcess, "kill-process": specs.ActKillProcess,
 	"kill-thread": specs.ActKillThread, "trap": specs.ActTrap, "trace": specs.ActTrace, "log": specs.ActLog,
@@ -262,18 +267,32 @@ type Options struct {
 	// its Arch is replaced by the policy's ABI.
 	OCI oci.Options
 	// Arch is the ABI the policy is for; nil means the one the file name
-	// names (ABIFromName), else x86_64. x32 is refused: minijail has no
-	// x32 build.
+	// names (NamedABI), else x86_64. x32 is refused: minijail has no x32
+	// build.
 	Arch *filters.Arch
+	// ArchDefault says Arch is a default (the host's ABI), not the user's
+	// choice: a file name that names an ABI then wins (chooseABI).
+	ArchDefault bool
+	// Toolchain is the compiler to model (--minijail-toolchain);
+	// ToolchainAuto chooses by DetectToolchain.
+	Toolchain Toolchain
+	// IncludePath are directories searched, by base name, for an
+	// absolute @include (--include-path); IncludeRoots remap absolute
+	// @include prefixes (--include-root). See includeCandidates.
+	IncludePath  []string
+	IncludeRoots []IncludeRoot
 }
 
 // parser reads one policy and its includes.
 type parser struct {
 	read  func(string) ([]byte, error)
+	opts  Options
 	stack []string // files being read, outermost first
 	out   *Policy
-	seen  map[string]ocigen.Pos
 }
+
+// posOf is the position naming a whole file.
+func posOf(file string) ocigen.Pos { return ocigen.Pos{File: file} }
 
 func errf(at ocigen.Pos, format string, args ...any) error {
 	return ocigen.Errorf("", at, ErrBadPolicy, format, args...)
@@ -288,17 +307,21 @@ func Parse(name string, data []byte, opts Options) (*Policy, error) {
 	if read == nil {
 		read = filters.ReadInput
 	}
-	abi := opts.Arch
-	if abi == nil {
-		abi = ABIFromName(name)
-	}
-	if abi == nil {
-		abi = filters.ArchX86_64
+	abi, note, err := chooseABI(name, opts)
+	if err != nil {
+		return nil, err
 	}
 	if abi == filters.ArchX32 {
-		return nil, errf(ocigen.Pos{File: name}, "no x32 policies: minijail is built for x86_64, i386, aarch64 or arm; give --arch x86_64 or i386")
+		return nil, errf(posOf(name), "no x32 policies: minijail is built for x86_64, i386, aarch64 or arm; give --arch x86_64 or i386")
 	}
-	p := &parser{read: read, out: &Policy{File: name, ABI: abi}, seen: map[string]ocigen.Pos{}}
+	tc := opts.Toolchain
+	if tc == ToolchainAuto {
+		tc = DetectToolchain(name, data)
+	}
+	p := &parser{read: read, opts: opts, out: &Policy{File: name, ABI: abi, Toolchain: tc, ToolchainDetected: opts.Toolchain == ToolchainAuto}}
+	if note != "" {
+		p.out.Notes = append(p.out.Notes, ocigen.Warning("", posOf(name), "%s", note))
+	}
 	if err := p.file(name, data); err != nil {
 		return nil, err
 	}
@@ -386,7 +409,9 @@ func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 	}
 	sys := strings.TrimSpace(text[:colon])
 	abi := p.out.ABI
-	if _, ok := abi.Lookup(sys); !ok {
+	if k, ok := kernelName(abi, sys); ok {
+		sys = k
+	} else {
 		hint := p.abiHint(sys)
 		if c := suggest.Closest(sys, abi.Names, 1); hint == "" && len(c) > 0 {
 			hint = fmt.Sprintf(" (did you mean %s?)", c[0])
@@ -402,13 +427,6 @@ func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 	if err := e.filter(&r); err != nil {
 		return err
 	}
-	if prev, ok := p.seen[sys]; ok {
-		p.out.Notes = append(p.out.Notes, ocigen.Warning("", r.At,
-			"%s is already filtered at %s:%d:%d; this line is left out, as Android's minijail (built with ALLOW_DUPLICATE_SYSCALLS) lets the first one decide; ChromeOS's minijail refuses the policy",
-			sys, prev.File, prev.Line, prev.Col))
-		return nil
-	}
-	p.seen[sys] = r.At
 	p.out.Rules = append(p.out.Rules, r)
 	return nil
 }
@@ -428,26 +446,31 @@ func (p *parser) abiHint(sys string) string {
 	return fmt.Sprintf(" (it is a syscall of %s: is the policy for that ABI? give --arch %s)", strings.Join(other, " and "), other[0])
 }
 
-// include reads an included file, relative to the including one.
+// include reads an included file (includeCandidates says where). The C
+// toolchains refuse an @include in an included file
+// (parse_include_statement: include_level > 0).
 func (p *parser) include(from, path string, at ocigen.Pos) error {
 	if path == "" {
 		return errf(at, "@include without a path")
 	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(filepath.Dir(from), path)
-	}
-	clean := filepath.Clean(path)
-	if slices.Contains(p.stack, clean) {
-		return errf(at, "@include %s forms a cycle: %s", path, strings.Join(append(slices.Clone(p.stack), clean), " → "))
+	if len(p.stack) > 1 && p.out.Toolchain != ToolchainPython {
+		return errf(at, "@include in an included file: %s refuses nested includes (parse_include_statement); give --minijail-toolchain python if compile_seccomp_policy.py builds the policy", p.out.Toolchain.Describe())
 	}
 	if len(p.stack) >= MaxIncludeDepth {
 		return errf(at, "@include nests deeper than %d files", MaxIncludeDepth)
 	}
-	data, err := p.read(path)
+	found, data, err := p.readInclude(from, path, at)
 	if err != nil {
-		return errf(at, "@include %s: %v", path, err)
+		return err
 	}
-	return p.file(path, data)
+	clean := filepath.Clean(found)
+	if slices.Contains(p.stack, clean) {
+		return errf(at, "@include %s forms a cycle: %s", path, strings.Join(append(slices.Clone(p.stack), clean), " → "))
+	}
+	if found != path && filepath.IsAbs(path) {
+		p.out.Notes = append(p.out.Notes, ocigen.Warning("", at, "@include %s read from %s", path, found))
+	}
+	return p.file(found, data)
 }
 
 // token is one word or operator of a filter, with its position.
@@ -666,6 +689,9 @@ func (e *exprParser) term() (uint64, error) {
 		return v, nil
 	}
 	v, ok := constant(e.abi, t.s)
+	if !ok && e.abi == filters.ArchRISCV64 {
+		return 0, errf(t.at, "constant %q on riscv64: this tool has no riscv64 constant table and takes only names whose x86_64 and aarch64 values agree (riscv64 uses the kernel's generic headers); write the number instead", t.s)
+	}
 	if !ok {
 		return 0, errf(t.at, "unknown constant %q on %s: minijail's table (its C library's and the kernel's headers) has no such name; write the number instead", t.s, e.abi.Name)
 	}
@@ -692,53 +718,138 @@ func (p *Policy) ToOCI() (*ocigen.Profile, error) {
 			}
 		}
 	}
-	for _, r := range p.Rules {
-		if r.Action != nil {
-			out.Add(r.At, r.Action.OCI, r.Action.Errno, nil, r.Syscall)
-			continue
+	repeats := false
+	for _, st := range p.group() {
+		repeats = repeats || len(st.rules) > 1
+		if err := p.resolveRepeats(st, &out.Warnings); err != nil {
+			return nil, err
 		}
-		var entries [][]specs.LinuxSeccompArg
-		for _, clause := range r.Expr {
-			alts := [][]specs.LinuxSeccompArg{nil}
-			for _, a := range clause {
-				opts := atomArgs(a)
-				if len(opts) == 0 {
-					out.Warnings = append(out.Warnings, ocigen.Warning("", a.At, "arg%d & 0 never holds; the clause is left out", a.Arg))
-				}
-				if len(alts)*len(opts) > MaxRules {
-					return nil, errf(a.At, "%s: the expression expands to more than %d OCI rules", r.Syscall, MaxRules)
-				}
-				var next [][]specs.LinuxSeccompArg
-				for _, base := range alts {
-					for _, o := range opts {
-						next = append(next, append(slices.Clone(base), o))
-					}
-				}
-				alts = next
-			}
-			for _, conds := range alts {
-				merged, ok, conflict := ocigen.MergeArgs(conds)
-				if conflict >= 0 {
-					return nil, errf(clause[0].At, "%s: conditions on arg%d ANDed with &&, not all equalities or masks: an OCI profile cannot express that (runc ORs conditions on one argument)", r.Syscall, conflict)
-				}
-				if !ok {
-					out.Warnings = append(out.Warnings, ocigen.Warning("", clause[0].At, "%s: a clause can never hold (its conditions on one argument contradict each other); left out", r.Syscall))
-					continue
-				}
-				entries = append(entries, merged)
-			}
-			if len(entries) > MaxRules {
-				return nil, errf(clause[0].At, "%s: the expression expands to more than %d OCI rules", r.Syscall, MaxRules)
-			}
+		var err error
+		if p.Toolchain == ToolchainPython {
+			err = p.emitPython(out, st)
+		} else {
+			err = p.emitC(out, st.rules[0])
 		}
-		for _, args := range entries {
-			out.Add(r.At, specs.ActAllow, nil, args, r.Syscall)
-		}
-		if r.Else != nil && r.Else.OCI != specs.ActKillProcess {
-			out.Add(r.Else.At, r.Else.OCI, r.Else.Errno, []specs.LinuxSeccompArg{{Index: 0, Op: specs.OpGreaterEqual, Value: 0}}, r.Syscall)
+		if err != nil {
+			return nil, err
 		}
 	}
+	if repeats && p.Toolchain != ToolchainC || p.Toolchain == ToolchainPython && p.hasElse() {
+		how := "chosen from the file"
+		if !p.ToolchainDetected {
+			how = "as --minijail-toolchain asks"
+		}
+		out.Warnings = append(out.Warnings, ocigen.Warning("", posOf(p.File),
+			"read as %s reads it where minijail's toolchains differ (repeated syscalls, \"expr; action\"), %s; --minijail-toolchain c, android or python models another", p.Toolchain.Describe(), how))
+	}
 	return out, nil
+}
+
+// hasElse reports whether some line ends in "; action".
+func (p *Policy) hasElse() bool {
+	return slices.ContainsFunc(p.Rules, func(r Rule) bool { return r.Else != nil })
+}
+
+// always is the condition of a rule that must hold for every call
+// (arg0 >= 0): our OCI compiler tries a syscall's conditional rules in
+// order, so such a rule after the others acts where none holds.
+var always = []specs.LinuxSeccompArg{{Index: 0, Op: specs.OpGreaterEqual, Value: 0}}
+
+// emitC adds one line as the C parser compiles it (compile_policy_line):
+// an action, or the expression allowing and the action after ";" where
+// it does not hold.
+func (p *Policy) emitC(out *ocigen.Profile, r *Rule) error {
+	if r.Action != nil {
+		out.Add(r.At, r.Action.OCI, r.Action.Errno, nil, r.Syscall)
+		return nil
+	}
+	entries, err := exprEntries(out, r.Syscall, r.Expr)
+	if err != nil {
+		return err
+	}
+	for _, args := range entries {
+		out.Add(r.At, specs.ActAllow, nil, args, r.Syscall)
+	}
+	if r.Else != nil && r.Else.OCI != specs.ActKillProcess {
+		out.Add(r.Else.At, r.Else.OCI, r.Else.Errno, always, r.Syscall)
+	}
+	return nil
+}
+
+// emitPython adds a syscall's filter list as compile_filter_statement
+// compiles it: each expression's action where it holds, in order, then
+// the unconditional action (the default when there is none).
+func (p *Policy) emitPython(out *ocigen.Profile, st *statement) error {
+	fs, err := pythonFilters(st)
+	if err != nil {
+		return err
+	}
+	conditional := false
+	for _, f := range fs {
+		act, errno, at := specs.ActAllow, (*uint)(nil), f.at
+		if f.act != nil {
+			act, errno, at = f.act.OCI, f.act.Errno, f.act.At
+		}
+		if f.expr == nil {
+			switch {
+			case !conditional:
+				out.Add(at, act, errno, nil, st.sys)
+			case act != specs.ActKillProcess:
+				out.Add(at, act, errno, always, st.sys)
+			}
+			continue
+		}
+		entries, err := exprEntries(out, st.sys, f.expr)
+		if err != nil {
+			return err
+		}
+		for _, args := range entries {
+			out.Add(f.at, act, errno, args, st.sys)
+		}
+		conditional = true
+	}
+	return nil
+}
+
+// exprEntries returns the OCI conditions, one entry per alternative, of
+// an expression (see the package documentation); clauses that never hold
+// are left out with a warning on out.
+func exprEntries(out *ocigen.Profile, sys string, expr [][]Atom) ([][]specs.LinuxSeccompArg, error) {
+	var entries [][]specs.LinuxSeccompArg
+	for _, clause := range expr {
+		alts := [][]specs.LinuxSeccompArg{nil}
+		for _, a := range clause {
+			opts := atomArgs(a)
+			if len(opts) == 0 {
+				out.Warnings = append(out.Warnings, ocigen.Warning("", a.At, "arg%d & 0 never holds; the clause is left out", a.Arg))
+			}
+			if len(alts)*len(opts) > MaxRules {
+				return nil, errf(a.At, "%s: the expression expands to more than %d OCI rules", sys, MaxRules)
+			}
+			var next [][]specs.LinuxSeccompArg
+			for _, base := range alts {
+				for _, o := range opts {
+					next = append(next, append(slices.Clone(base), o))
+				}
+			}
+			alts = next
+		}
+		for _, conds := range alts {
+			merged, ok, conflict := ocigen.MergeArgs(conds)
+			if conflict >= 0 {
+				return nil, errf(clause[0].At, "%s: conditions on arg%d ANDed with &&, not all equalities or masks: an OCI profile cannot express that (runc ORs conditions on one argument)", sys, conflict)
+			}
+			if !ok {
+				out.Warnings = append(out.Warnings, ocigen.Warning("", clause[0].At, "%s: a clause can never hold (its conditions on one argument contradict each other); left out", sys))
+				continue
+			}
+			entries = append(entries, merged)
+		}
+		if len(entries) > MaxRules {
+			return nil, errf(clause[0].At, "%s: the expression expands to more than %d OCI rules", sys, MaxRules)
+		}
+	}
+	return entries, nil
 }
 
 // ociArch returns the OCI architecture name and the oci.Options.Arch
@@ -751,6 +862,8 @@ func ociArch(abi *filters.Arch) [2]string {
 		return [2]string{"SCMP_ARCH_AARCH64", "aarch64"}
 	case filters.ArchARM:
 		return [2]string{"SCMP_ARCH_ARM", "arm"}
+	case filters.ArchRISCV64:
+		return [2]string{"SCMP_ARCH_RISCV64", "riscv64"}
 	}
 	return [2]string{"SCMP_ARCH_X86_64", "x86_64"}
 }

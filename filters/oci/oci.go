@@ -273,6 +273,7 @@ var nativeArch = map[string]struct {
 	"x86":     {"x86", scmp.X86},
 	"i386":    {"x86", scmp.X86},
 	"arm":     {"arm", scmp.ARM},
+	"riscv64": {"riscv64", scmp.RISCV64},
 }
 
 // ParseCaps parses a --caps value: "default" (DockerDefaultCaps), "all"
@@ -456,7 +457,7 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 	}
 	host, ok := nativeArch[archName]
 	if !ok {
-		return nil, &filters.SourceError{File: name, Err: fmt.Errorf("%w: unsupported host arch %q; want x86_64, aarch64, x86 or arm", ErrBadProfile, archName)}
+		return nil, &filters.SourceError{File: name, Err: fmt.Errorf("%w: unsupported host arch %q; want x86_64, aarch64, x86, arm or riscv64", ErrBadProfile, archName)}
 	}
 	kv, err := parseKernelVersion(opt.KernelVersion)
 	if err != nil {
@@ -1099,7 +1100,7 @@ func CheckOptions(o Options) error {
 		return err
 	}
 	if _, ok := nativeArch[o.Arch]; !ok && o.Arch != "" {
-		return fmt.Errorf("check host arch %q: want x86_64, aarch64, x86 or arm", o.Arch)
+		return fmt.Errorf("check host arch %q: want x86_64, aarch64, x86, arm or riscv64", o.Arch)
 	}
 	if _, err := ParseRuntime(string(o.Runtime)); err != nil {
 		return err

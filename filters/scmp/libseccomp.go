@@ -45,6 +45,7 @@ var lsArches = map[*Arch]libseccomp.ScmpArch{
 	X32:     libseccomp.ArchX32,
 	AARCH64: libseccomp.ArchARM64,
 	ARM:     libseccomp.ArchARM,
+	RISCV64: libseccomp.ArchRISCV64,
 }
 
 // lsAction converts a full SECCOMP_RET_* value to libseccomp's action.

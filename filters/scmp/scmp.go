@@ -45,12 +45,13 @@ var (
 	X32     = &Arch{OCI: "SCMP_ARCH_X32", Name: "x32", Audit: filters.AuditArchX86_64, X32: true, Bits: 32, Table: filters.ArchX32.Names}
 	AARCH64 = &Arch{OCI: "SCMP_ARCH_AARCH64", Name: "aarch64", Audit: auditArchAARCH64, Bits: 64, Table: filters.ArchAArch64.Names}
 	ARM     = &Arch{OCI: "SCMP_ARCH_ARM", Name: "arm", Audit: auditArchARM, Bits: 32, Table: filters.ArchARM.Names}
+	RISCV64 = &Arch{OCI: "SCMP_ARCH_RISCV64", Name: "riscv64", Audit: filters.AuditArchRISCV64, Bits: 64, Table: filters.ArchRISCV64.Names}
 )
 
 // Arches lists the architectures whose syscall tables we have (the x86
 // ones and aarch64 and arm from the filters package's tables), all
 // little-endian.
-var Arches = []*Arch{X86_64, X86, X32, AARCH64, ARM}
+var Arches = []*Arch{X86_64, X86, X32, AARCH64, ARM, RISCV64}
 
 // ArchByOCI returns the architecture an OCI profile names (e.g.
 // "SCMP_ARCH_X86_64"), or nil.

@@ -20,7 +20,7 @@ func NativeArch() *filters.Arch {
 }
 
 // ArchUsage is the help text of --arch (AddLoadFlags).
-const ArchUsage = "native `ABI` of the host the policies are for: x86_64 or aarch64 (or arm64); a compat ABI i386, x32 or arm stands for its kernel's native one (default: this machine's native ABI)"
+const ArchUsage = "native `ABI` of the host the policies are for: x86_64, aarch64 (or arm64) or riscv64; a compat ABI i386, x32 or arm stands for its kernel's native one (default: this machine's native ABI)"
 
 // LookupArch resolves an --arch value: "" is NativeArch(), anything else
 // filters.LookupArch's names. An unknown name is a *FlagError wrapping

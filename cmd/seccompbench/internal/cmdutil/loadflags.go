@@ -10,6 +10,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
+	"github.com/seccompbench/seccompbench/filters/minijail"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/report"
 )
@@ -30,6 +31,12 @@ type LoadFlags struct {
 	// Runtime is --runtime: the OCI runtime whose installation of OCI
 	// profiles is modeled (oci.ParseRuntime).
 	Runtime string
+	// MinijailToolchain, IncludePath and IncludeRoot are
+	// --minijail-toolchain, --include-path and --include-root: how
+	// minijail policies are read (minijail.Options).
+	MinijailToolchain string
+	IncludePath       []string
+	IncludeRoot       []string
 	// Systemd is directive text (`--systemd 'SystemCallFilter=...'`)
 	// whose modeled stack goes first, as run --systemd puts it; only
 	// commands that call AddSystemdFlag have it.
@@ -83,6 +90,9 @@ func AddLoadFlags(fl *pflag.FlagSet, lf *LoadFlags) {
 	fl.StringVar(&lf.ProfileName, "profile-name", "", "Kubernetes files: the SeccompProfile `NAME` (metadata.name or namespace/name) to load (default: the file's only one)")
 	fl.StringArrayVar(&lf.Bases, "base", nil, "Kubernetes files: a `FILE` holding base profiles (repeatable)")
 	fl.StringVar(&lf.Runtime, "runtime", "", "OCI-based profiles: the runtime whose installation to model: runc (1.2+: ENOSYS stub, binary tree above 32 names), runc-1.1 (stub, libseccomp's default layout) or crun (neither) (default: runc)")
+	fl.StringVar(&lf.MinijailToolchain, "minijail-toolchain", "", "minijail policies: whose reading to model where they differ (a repeated syscall, \"expr; action\"): c (ChromeOS's minijail0), android (its minijail, duplicates allowed) or python (compile_seccomp_policy.py, as crosvm builds) (default: auto, from the file: crosvm's and AOSP's includes and directories)")
+	fl.StringArrayVar(&lf.IncludePath, "include-path", nil, "minijail policies: a `DIR` searched, by base name, for an absolute @include such as /system/etc/seccomp_policy/x.policy (repeatable; the including file's directory is searched too)")
+	fl.StringArrayVar(&lf.IncludeRoot, "include-root", nil, "minijail policies: read an absolute @include under `OLD=NEW` from NEW, e.g. /usr/share/policy/crosvm=jail/seccomp/x86_64 (repeatable)")
 	fl.StringVar(&lf.Thread, "thread", "", "Firecracker files: the thread category's filter to load: vmm, api or vcpu (default: all; simulate shows them side by side)")
 }
 
@@ -118,6 +128,9 @@ func (lf *LoadFlags) Options(in io.Reader) (formats.OpenOptions, error) {
 	if lf.Thread != "" && !slices.Contains(FirecrackerThreads, lf.Thread) {
 		return o, FlagErrorf("--thread: %q is not vmm, api or vcpu", lf.Thread)
 	}
+	if err := lf.minijailOptions(&o); err != nil {
+		return o, err
+	}
 	for _, b := range lf.Bases {
 		data, err := filters.ReadInput(b)
 		if err != nil {
@@ -129,4 +142,22 @@ func (lf *LoadFlags) Options(in io.Reader) (formats.OpenOptions, error) {
 		o.Bases[b] = data
 	}
 	return o, nil
+}
+
+// minijailOptions sets o.Minijail from --minijail-toolchain,
+// --include-path and --include-root; bad values are *FlagError.
+func (lf *LoadFlags) minijailOptions(o *formats.OpenOptions) error {
+	var err error
+	if o.Minijail.Toolchain, err = minijail.ParseToolchain(lf.MinijailToolchain); err != nil {
+		return &FlagError{Err: fmt.Errorf("--minijail-toolchain: %w", err)}
+	}
+	o.Minijail.IncludePath = lf.IncludePath
+	for _, s := range lf.IncludeRoot {
+		r, err := minijail.ParseIncludeRoot(s)
+		if err != nil {
+			return &FlagError{Err: fmt.Errorf("--include-root: %w", err)}
+		}
+		o.Minijail.IncludeRoots = append(o.Minijail.IncludeRoots, r)
+	}
+	return nil
 }
