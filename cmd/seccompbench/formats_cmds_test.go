@@ -239,6 +239,10 @@ func TestNewFormatsCommands(t *testing.T) {
 		{"oci in compile json", []string{"compile", "docker-default", "--format", "json", "--caps", "all"}, 0, []string{`"oci": {`, `"caps_default": false`}},
 		{"oci in lint", []string{"lint", "docker-default"}, 0, []string{"[oci-resolution]", "Docker's default set"}},
 		{"kafel named", []string{"lint", "-"}, 2, []string{"Kafel"}},
+		{"nsjail config named", []string{"simulate", "../../filters/unsupported/testdata/nsjail-bash.cfg", "--syscall", "read"}, 2,
+			[]string{`"../../filters/unsupported/testdata/nsjail-bash.cfg": this is an nsjail config`, "Kafel", "raw BPF"}},
+		{"helm template named", []string{"compile", "../../filters/unsupported/testdata/helm-seccompprofile.yaml"}, 2,
+			[]string{"Helm chart template", "helm template"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			stdin := ""

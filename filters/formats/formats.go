@@ -335,21 +335,28 @@ func ParseFormat(s string) (Format, error) {
 // DetectFormat guesses a filter source's format from its content (the name
 // is only for future use of extensions): binary data (filters.IsBinary) is
 // the first Binary row whose Detect accepts it (RawBPF when its length is
-// a multiple of filters.SockFilterSize), else Unknown; text is the first
-// other row whose Detect accepts it (an OCI profile: text starting with "{"
+// a multiple of filters.SockFilterSize), else Unknown; text that
+// filters/unsupported recognizes (Kafel, nsjail configs, Helm templates,
+// C sock_filter arrays, strace output) is Unknown, before any row is
+// tried; other text is the first other row whose Detect accepts it (an OCI profile: text starting with "{"
 // with an OCI key, valid JSON or not, so a broken profile gets the JSON
 // syntax error with its line and column rather than the Beats schema's
 // complaints; a systemd unit: a known [Section] or seccomp directive
 // first; then a Kubernetes SeccompProfile, a Firecracker seccompiler
-// file, an LXC policy and a minijail policy, in table order), else
-// Unknown for text that filters/unsupported recognizes (Kafel, C
-// sock_filter arrays, strace output), else the first row whose NearMiss
+// file, an LXC policy and a minijail policy, in table order), else the
+// first row whose NearMiss
 // accepts it (an LXC policy with a bad policy type line, a minijail
 // policy with an unknown syscall, a systemd unit without sections...:
 // the error is then that format's), else the fallback row (Policy),
 // whose parser reports any remaining problem with a line number.
 func DetectFormat(name string, data []byte) Format {
 	bin := filters.IsBinary(data)
+	// Before the rows: a Helm template of a SeccompProfile would
+	// otherwise be claimed by the Kubernetes row and refused with a YAML
+	// error.
+	if _, _, ok := unsupported.Detect(data); ok && !bin {
+		return Unknown
+	}
 	fallback := Unknown
 	for _, r := range Table {
 		switch {
@@ -359,9 +366,6 @@ func DetectFormat(name string, data []byte) Format {
 		case r.Detect(data):
 			return r.Format
 		}
-	}
-	if _, _, ok := unsupported.Detect(data); ok && !bin {
-		return Unknown
 	}
 	for _, r := range Table {
 		if r.Binary == bin && r.NearMiss != nil && r.NearMiss(data) {
@@ -389,7 +393,8 @@ var ErrUnsupportedFormat = errors.New("unsupported filter format")
 // Read errors wrap the *os.PathError (which names the path); source errors
 // are *filters.SourceError values naming the path; binary data of no
 // format wraps ErrUnsupportedFormat and says why the raw reader refused it;
-// a known format no row reads (filters/unsupported: Kafel, C sock_filter
+// a known format no row reads (filters/unsupported: Kafel, nsjail
+// configs, Helm templates, C sock_filter
 // source, strace output) wraps ErrUnsupportedFormat after a hint saying
 // what it is and what to do instead.
 func Load(spec string, o OpenOptions) (*filters.Source, error) {
