@@ -115,7 +115,7 @@ func TestOpenFormats(t *testing.T) {
 // TestTable: --format-in parsing, its help and the format names all come
 // from Table; every row has a loader and the text rows but one a detector.
 func TestTable(t *testing.T) {
-	if got, want := Choices(), "auto, policy, oci, systemd, raw-bpf, kubernetes, firecracker, lxc or minijail"; got != want {
+	if got, want := Choices(), "auto, policy, oci, systemd, raw-bpf, kubernetes, firecracker, lxc, minijail or snapd"; got != want {
 		t.Errorf("Choices() = %q, want %q", got, want)
 	}
 	fallbacks := 0

@@ -22,6 +22,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/minijail"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/filters/snapd"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/filters/unsupported"
 )
@@ -42,6 +43,7 @@ const (
 	Firecracker Format = "firecracker"      // Firecracker seccompiler JSON
 	LXC         Format = "lxc"              // LXC/Incus/LXD seccomp policy
 	Minijail    Format = "minijail"         // minijail/ChromeOS .policy
+	Snapd       Format = snapd.FormatName   // snapd seccomp profile (*.src)
 )
 
 // StdinName is the POLICY spelling that reads the source from
@@ -263,6 +265,14 @@ var Table = []Row{
 			return single(name, Minijail, progs, err)
 		},
 	},
+	{
+		Format: Snapd, Names: []string{"snapd", "snap", "snap-seccomp"},
+		Help:   "snapd seccomp profile *.src, the deny and allow filters snap-confine installs",
+		Detect: snapd.Detect,
+		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+			return snapd.Load(name, data, snapd.Options{Arch: o.native(), Compiler: o.Compiler})
+		},
+	},
 }
 
 // single wraps the one program a format loader returned as a Source. The
@@ -480,11 +490,19 @@ func OpenWith(spec string, o OpenOptions) (*filters.Program, error) {
 var ErrAlternatives = errors.New("several alternative filters")
 
 // OneFilter returns nil when src installs exactly one filter, else an
-// error: for a stack (a systemd unit) one wrapping ErrUnsupportedFormat,
+// error: for a stack (a systemd unit, a snapd profile) one wrapping
+// ErrUnsupportedFormat that names the commands taking stacks,
 // for alternatives (a Firecracker file's thread categories) one wrapping
 // ErrAlternatives that names them and the --thread flag.
 func OneFilter(src *filters.Source) error {
 	switch {
+	case src.Stacked && Format(src.Format) != SystemdUnit:
+		var names []string
+		for _, p := range src.Filters {
+			names = append(names, p.Name)
+		}
+		return fmt.Errorf("open filter %q: a %s profile installs a stack of %d filters (%s), not one; give it as POLICY to simulate, lint, estimate, run or merge, or compile it with --format text or --save DIR: %w",
+			src.Name, src.Format, len(src.Filters), strings.Join(names, ", "), ErrUnsupportedFormat)
 	case src.Stacked:
 		return fmt.Errorf("open filter %q: a systemd unit installs a stack of filters, not one; model it with compile --systemd-stack, run --systemd-unit, or give it as POLICY to simulate, lint, estimate or run: %w", src.Name, ErrUnsupportedFormat)
 	case len(src.Filters) != 1:

@@ -106,8 +106,10 @@ func describe(src *filters.Source, compile time.Duration) report.Policy {
 	switch {
 	case src.Format == StackDirFormat:
 		kind = "saved stack"
-	case src.Stacked:
+	case src.Stacked && src.Format == string(formats.SystemdUnit):
 		kind = "systemd stack"
+	case src.Stacked:
+		kind = src.Format + " stack"
 	}
 	pol := report.Policy{Path: fmt.Sprintf("%s (%s of %d filters)", src.Name, kind, len(src.Filters)), Instructions: n, CompileUs: us}
 	if len(src.Filters) > 0 {
