@@ -309,3 +309,21 @@ func TestNearMiss(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadEmpty: an empty or blank source is an "empty file" error naming
+// it, whatever its name or the format asked for, never a format's own
+// complaint (the Beats schema's used to answer for every name).
+func TestLoadEmpty(t *testing.T) {
+	for _, tt := range []struct {
+		name, data string
+		format     Format
+	}{
+		{"x.service", "", Unknown}, {"x.json", "\n \n", Unknown}, {"x.policy", "", Minijail}, {"x.src", "\t\n", Snapd},
+	} {
+		_, err := LoadData(tt.name, []byte(tt.data), OpenOptions{Format: tt.format})
+		var se *filters.SourceError
+		if !errors.Is(err, ErrEmpty) || !errors.As(err, &se) || se.File != tt.name || !strings.Contains(err.Error(), tt.name+": empty file") {
+			t.Errorf("LoadData(%s, %q) = %v, want an empty-file *SourceError naming it", tt.name, tt.data, err)
+		}
+	}
+}

@@ -9,6 +9,7 @@
 package formats
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -385,6 +386,11 @@ func DetectFormat(name string, data []byte) Format {
 	return fallback
 }
 
+// ErrEmpty is wrapped (in a *filters.SourceError naming the file) by
+// LoadData for a source that is empty or only blank space, whatever its
+// name or the format asked for.
+var ErrEmpty = errors.New("empty file")
+
 // ErrUnsupportedFormat is returned by Open for a source it cannot load as
 // one filter (a systemd unit: a stack), or whose format it cannot detect.
 var ErrUnsupportedFormat = errors.New("unsupported filter format")
@@ -443,6 +449,14 @@ func LoadData(name string, data []byte, o OpenOptions) (*filters.Source, error) 
 	// One size limit for every format, checked before any parser runs.
 	if err := filters.CheckSize(name, int64(len(data))); err != nil {
 		return nil, fmt.Errorf("open filter: %w", err)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		what := "0 bytes"
+		if len(data) > 0 {
+			what = "only blank space"
+		}
+		return nil, fmt.Errorf("open filter: %w", &filters.SourceError{File: name, Err: ErrEmpty,
+			Msg: fmt.Sprintf("empty file (%s): no policy of any format to read", what)})
 	}
 	o = o.withHostArch()
 	f := o.Format
