@@ -249,3 +249,29 @@ func TestClippedCountsNamedInRefusal(t *testing.T) {
 		}
 	}
 }
+
+// TestLoaderNotesPrinted: a valid directive the model leaves out
+// (minijail's @frequency) is a note in compile and simulate and an info
+// finding in lint, never a warning whose hint says to fix the source.
+func TestLoaderNotesPrinted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.policy")
+	if err := os.WriteFile(path, []byte("@frequency ./f.frequency\nread: 1\nwrite: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"compile", path}, 0, "note: " + path + ":1:1: @frequency ./f.frequency ignored"},
+		{[]string{"simulate", path, "--syscall", "read"}, 0, "note: " + path + ":1:1: @frequency ./f.frequency ignored"},
+		{[]string{"lint", path}, 3, "info: filter 0 (f) [source-warning]: filter 0 (f): " + path + ":1:1: @frequency"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(tt.args, strings.NewReader(""), &out, &errb)
+		all := out.String() + errb.String()
+		if code != tt.code || !strings.Contains(all, tt.want) || strings.Contains(all, "warning: "+path) || strings.Contains(all, "warning: filter 0 (f) [source-warning]") {
+			t.Errorf("seccompbench %s: exit %d, output %q; want exit %d and %q, no warning", strings.Join(tt.args, " "), code, all, tt.code, tt.want)
+		}
+	}
+}
