@@ -47,9 +47,9 @@ syscall,count[,seconds]. Without a profile the layout is balanced over the
 named syscalls and no syscall's path (all arguments 0) is longer than in
 POLICY; the summary lists any for which that could not be kept.
 
-A POLICY that installs a stack (a systemd unit) is optimized as a whole:
-the result is one filter equivalent to the whole stack, as merge builds it,
-laid out for the profile, and a note says so.
+A POLICY that installs a stack (a systemd unit, a snapd profile) is
+optimized as a whole: the result is one filter equivalent to the whole
+stack, as merge builds it, laid out for the profile, and a note says so.
 
 The result is proven equivalent to POLICY by the exact checker (see equiv)
 before it is written. Output formats are those of merge.` + cmdutil.ExitStatusHelp(""),
