@@ -12,10 +12,12 @@ const unknownNr = 0x3ff
 // x86_64, i386, x32, aarch64, arm, riscv64: those for which some syscall of the
 // ABI's table gets another verdict (all arguments 0) than the same number
 // from an architecture no ABI has. A filter that checks AUDIT_ARCH_I386
-// only is for "i386". x32, which shares AUDIT_ARCH_X86_64, is listed only
-// when some x32 number (X32SyscallBit set) also gets another verdict than
-// an x32 number no table has (unknownNr): a rule of its own, not x32 calls
-// merely falling to the x86_64 default. It returns
+// only is for "i386". x32, which shares AUDIT_ARCH_X86_64, is listed when
+// some x32 number (X32SyscallBit set) gets another verdict than an x32
+// number no table has (unknownNr): a rule of its own, not x32 calls
+// merely falling to the x86_64 default. (Not compared with a foreign
+// arch: systemd's x32 filter returns ALLOW both for a foreign arch and
+// for the x32 calls it allows.) It returns
 // nil for a filter whose verdicts never depend on seccomp_data.arch
 // (raw BPF without an arch check: every ABI alike), and for a program
 // the kernel would refuse.
@@ -32,7 +34,8 @@ func (p *Program) ABIs() []string {
 			d := a.Data(n)
 			foreign := d
 			foreign.Arch = foreignAudit
-			if r := c.Exec(&d).Ret; r != c.Exec(&foreign).Ret && (a != ArchX32 || r != u) {
+			r := c.Exec(&d).Ret
+			if a == ArchX32 && r != u || a != ArchX32 && r != c.Exec(&foreign).Ret {
 				out = append(out, a.Name)
 				break
 			}

@@ -92,6 +92,11 @@ type Program struct {
 	// table knows, which runc skips too). Lint reports them; callers that
 	// load programs should print them.
 	Warnings []string
+	// Notes are what the loader accepted and deliberately left out of
+	// the model, with nothing to fix in the source (minijail's
+	// "@frequency"), in the same form as Warnings. Callers print them as
+	// notes; lint reports them as info.
+	Notes []string
 }
 
 // Len returns the program length in (classic BPF) instructions, the length

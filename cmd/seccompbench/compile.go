@@ -196,6 +196,42 @@ func compileSystemdStack(opts *CompileOptions, name string, data []byte, comp sc
 	})
 }
 
+// compileStack prints a stack that a policy other than a systemd unit
+// installs (a snapd profile: its deny and allow filters): each filter's
+// text, in install order, or the filters saved with --save DIR. Raw and
+// JSON outputs hold one filter, so they are refused.
+func compileStack(opts *CompileOptions, src *filters.Source) error {
+	for _, s := range opts.specs() {
+		if s.Format != "text" {
+			return cmdutil.FlagErrorf("--format %s: %s installs a stack of %d filters; use --format text, or --save DIR for one raw file per filter", s.Format, src.Name, len(src.Filters))
+		}
+	}
+	cmdutil.PrintWarnings(opts.IO.ErrOut, src.Filters)
+	for _, w := range src.Warnings {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
+	}
+	if _, err := filters.BuildStack(src.Filters, len(src.Filters)); err != nil && len(src.Filters) > 0 {
+		return fmt.Errorf("compile policy %s: %w", src.Name, err)
+	}
+	if opts.Save != "" {
+		if err := saveStack(opts, src, fmt.Sprintf("%s stack compiled from %s", src.Format, src.Name)); err != nil {
+			return err
+		}
+	}
+	ji := jit.ReadJITInfo()
+	return output.WriteEach(opts.specs(), opts.IO.Out, opts.IO.ErrOut, func(_ string, w io.Writer) error {
+		fmt.Fprintf(w, "%s: a stack of %d filters, installed in this order\n", src.Name, len(src.Filters))
+		for i, p := range src.Filters {
+			fmt.Fprintf(w, "\n== filter %d of %d: %s ==\n", i, len(src.Filters), p.Name)
+			est := jitcost.Estimate(jitcost.Model([]*filters.Program{p}, ji.Kernel), ji.Limit)
+			if err := report.WriteCompileText(w, p, scmp.CompilerNative, nil, est); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // specs are the outputs to write (output.Or).
 func (opts *CompileOptions) specs() []output.Spec {
 	return output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text"))
@@ -276,6 +312,9 @@ func compileRun(opts *CompileOptions) error {
 	}
 	if err != nil {
 		return fmt.Errorf("compile policy: %w", err)
+	}
+	if src.Stacked && src.Format != string(formats.SystemdUnit) {
+		return compileStack(opts, src)
 	}
 	if err := formats.OneFilter(src); err != nil {
 		return &cmdutil.FlagError{Err: fmt.Errorf("compile policy: %w", err)}

@@ -56,6 +56,23 @@ func TestCompileHashesUnchanged(t *testing.T) {
 				compileRaw(name+"#"+th, p, "--thread", th)
 			}
 			continue
+		case strings.HasSuffix(name, ".src"):
+			// A snapd profile is a stack (deny, allow): each filter
+			// as compile --save writes it.
+			dir := t.TempDir()
+			var out, errb bytes.Buffer
+			if code := run([]string{"compile", p, "--save", dir}, strings.NewReader(""), &out, &errb); code != 0 {
+				t.Fatalf("compile %s --save: exit %d: %s", p, code, errb.String())
+			}
+			for i := range 2 {
+				data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("filter-%02d.bpf", i)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum := sha256.Sum256(data)
+				fmt.Fprintf(&b, "%s[%d] %s %d\n", name, i, hex.EncodeToString(sum[:]), len(data)/8)
+			}
+			continue
 		case name == "k8s-profiles.yaml":
 			for _, prof := range []string{"go-runtime-base", "checkout-api"} {
 				compileRaw(name+"#"+prof, p, "--profile-name", prof)

@@ -39,3 +39,22 @@ func TestCompletion(t *testing.T) {
 		})
 	}
 }
+
+// TestCompletionShells: a shell with no script, or none, is a usage error
+// (exit 2) naming the shells; a known one prints its script.
+func TestCompletionShells(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"completion", "tcsh"}, 2, `completion: no script for shell "tcsh"; want bash, fish, powershell or zsh`},
+		{[]string{"completion"}, 2, "completion: name a shell: bash, fish, powershell or zsh"},
+		{[]string{"completion", "bash"}, 0, "bash completion"},
+	} {
+		code, out, errs := runCmd(t, "", tt.args...)
+		if code != tt.code || !strings.Contains(out+errs, tt.want) {
+			t.Errorf("seccompbench %s: exit %d, want %d with %q\n%s%s", strings.Join(tt.args, " "), code, tt.code, tt.want, out, errs)
+		}
+	}
+}

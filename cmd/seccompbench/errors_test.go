@@ -58,6 +58,7 @@ func TestErrorPaths(t *testing.T) {
 		unkOp       = write("op.yaml", []byte("default_action: errno\nsyscalls:\n  - action: allow\n    names_with_args:\n      - name: socket\n        arguments: [{position: 0, operation: Frobnicate, value: 1}]\n"))
 		argIdx      = write("arg.yaml", []byte("default_action: errno\nsyscalls:\n  - action: allow\n    names_with_args:\n      - name: socket\n        arguments: [{position: 6, operation: Equal, value: 1}]\n"))
 		empty       = write("empty.yaml", nil)
+		emptyUnit   = write("empty.service", []byte("\n  \n"))
 		noRules     = write("norules.yaml", []byte("default_action: allow\n"))
 		huge        = write("huge.yaml", []byte(hugePolicy(1200)))
 		patho       = "../../testdata/policies/pathological.yaml"
@@ -92,7 +93,8 @@ func TestErrorPaths(t *testing.T) {
 		{"unknown action", []string{"run", unkAction}, 1, []string{unkAction + ":3:", `unknown action "permit"`, "want one of kill_process"}},
 		{"unknown operator", []string{"run", unkOp}, 1, []string{unkOp + ":6:", `unknown operation "Frobnicate"`, "want one of Equal"}},
 		{"argument index 6", []string{"run", argIdx}, 1, []string{argIdx + ":6:", "argument position 6 out of range; want 0..5"}},
-		{"empty policy", []string{"run", empty}, 1, []string{empty + ":1:1: empty policy", "want default_action and syscalls"}},
+		{"empty file, whatever its name", []string{"run", empty}, 1, []string{empty + ": empty file (0 bytes): no policy of any format to read"}},
+		{"empty unit", []string{"simulate", emptyUnit, "--syscall", "read"}, 1, []string{emptyUnit + ": empty file (only blank space)"}},
 		{"policy without rules", []string{"run", noRules}, 1, []string{noRules + ":1:", "add a syscalls list"}},
 		{"filter over 4096 instructions", []string{"run", huge}, 1, []string{`filter "huge"`, "over BPF_MAXINSNS (4096)", "EINVAL", "split the policy"}},
 		{"stack over the path limit", []string{"run", patho, "--filters", "0,32"}, 1, []string{"MAX_INSNS_PER_PATH (32768", "ENOMEM", "the largest count that fits is 31"}},
@@ -244,6 +246,32 @@ func TestClippedCountsNamedInRefusal(t *testing.T) {
 	for _, want := range []string{"installing filter 2 of 16", "is not a count you asked for", "--filters 0-1"} {
 		if !strings.Contains(errb.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
+	}
+}
+
+// TestLoaderNotesPrinted: a valid directive the model leaves out
+// (minijail's @frequency) is a note in compile and simulate and an info
+// finding in lint, never a warning whose hint says to fix the source.
+func TestLoaderNotesPrinted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.policy")
+	if err := os.WriteFile(path, []byte("@frequency ./f.frequency\nread: 1\nwrite: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"compile", path}, 0, "note: " + path + ":1:1: @frequency ./f.frequency ignored"},
+		{[]string{"simulate", path, "--syscall", "read"}, 0, "note: " + path + ":1:1: @frequency ./f.frequency ignored"},
+		{[]string{"lint", path}, 3, "info: filter 0 (f) [source-warning]: filter 0 (f): " + path + ":1:1: @frequency"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(tt.args, strings.NewReader(""), &out, &errb)
+		all := out.String() + errb.String()
+		if code != tt.code || !strings.Contains(all, tt.want) || strings.Contains(all, "warning: "+path) || strings.Contains(all, "warning: filter 0 (f) [source-warning]") {
+			t.Errorf("seccompbench %s: exit %d, output %q; want exit %d and %q, no warning", strings.Join(tt.args, " "), code, all, tt.code, tt.want)
 		}
 	}
 }

@@ -239,6 +239,19 @@ func TestNewFormatsCommands(t *testing.T) {
 		{"oci in compile json", []string{"compile", "docker-default", "--format", "json", "--caps", "all"}, 0, []string{`"oci": {`, `"caps_default": false`}},
 		{"oci in lint", []string{"lint", "docker-default"}, 0, []string{"[oci-resolution]", "Docker's default set"}},
 		{"kafel named", []string{"lint", "-"}, 2, []string{"Kafel"}},
+		{"snapd simulate ~ioctl", []string{"simulate", p("snap-default.src"), "--syscall", "ioctl", "--args", "1,21522"}, 0,
+			[]string{"verdict   ERRNO(13) from filter 0 (snap-default/deny)"}},
+		{"snapd simulate not listed", []string{"simulate", p("snap-default.src"), "--syscall", "ptrace"}, 0,
+			[]string{"verdict   ERRNO(1) from filter 1 (snap-default/allow)"}},
+		{"snapd lint", []string{"lint", p("snap-default.src")}, 0, []string{"(snap-default/allow) [runtime-needs]: eventfd2 fails with errno 1"}},
+		{"snapd compile text", []string{"compile", p("snap-default.src")}, 0,
+			[]string{"a stack of 2 filters, installed in this order", "== filter 0 of 2: snap-default/deny ==", "== filter 1 of 2: snap-default/allow ==", "ret ERRNO(13)"}},
+		{"snapd compile raw refused", []string{"compile", p("snap-default.src"), "--format", "raw"}, 2,
+			[]string{"installs a stack of 2 filters; use --format text, or --save DIR"}},
+		{"nsjail config named", []string{"simulate", "../../filters/unsupported/testdata/nsjail-bash.cfg", "--syscall", "read"}, 2,
+			[]string{`"../../filters/unsupported/testdata/nsjail-bash.cfg": this is an nsjail config`, "Kafel", "raw BPF"}},
+		{"helm template named", []string{"compile", "../../filters/unsupported/testdata/helm-seccompprofile.yaml"}, 2,
+			[]string{"Helm chart template", "helm template"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			stdin := ""

@@ -152,3 +152,37 @@ func mustOpenCmd(t *testing.T, spec string) *filters.Program {
 	}
 	return p
 }
+
+// TestOptimizeUnitWholeStack: optimize of a systemd unit (35 filters)
+// lays out one filter equivalent to the whole stack and says so, where it
+// used to optimize filter 0 alone without a word.
+func TestOptimizeUnitWholeStack(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "o.bpf")
+	ios, _, _, errOut := cmdutil.TestIOStreams()
+	err := optimizeRun(&OptimizeOptions{IO: ios, Policy: hardenedUnit,
+		Profile: "../../filters/optimize/testdata/strace-f-git-status.txt", Specs: []output.Spec{{Path: out, Format: "raw"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"note: " + hardenedUnit + " installs a stack of 35 filters; optimize lays out one filter equivalent to the whole stack",
+		"35 filter(s)", "proven equivalent"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := filters.ParseRaw(out, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := formats.Load(hardenedUnit, formats.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := equiv.Stacks(filters.Stack(src.Filters), filters.Stack{p}); err != nil || !r.Equivalent {
+		t.Errorf("optimized filter vs the unit's stack: %+v %v", r, err)
+	}
+}

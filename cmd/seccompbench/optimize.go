@@ -47,6 +47,10 @@ syscall,count[,seconds]. Without a profile the layout is balanced over the
 named syscalls and no syscall's path (all arguments 0) is longer than in
 POLICY; the summary lists any for which that could not be kept.
 
+A POLICY that installs a stack (a systemd unit, a snapd profile) is
+optimized as a whole: the result is one filter equivalent to the whole
+stack, as merge builds it, laid out for the profile, and a note says so.
+
 The result is proven equivalent to POLICY by the exact checker (see equiv)
 before it is written. Output formats are those of merge.` + cmdutil.ExitStatusHelp(""),
 		Example: `  strace -f -c -o git.txt git status
@@ -78,7 +82,7 @@ func optimizeRun(opts *OptimizeOptions) error {
 		return err
 	}
 	cmdutil.PrintWarnings(opts.IO.ErrOut, progs)
-	p, sum, err := optimize.Optimize(progs[0], opts.Policy, opts.Profile, opts.IO.ErrOut)
+	p, sum, err := optimize.Optimize(progs, opts.Policy, opts.Profile, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}

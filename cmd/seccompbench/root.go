@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -83,7 +84,33 @@ the --format the file's extension names; JSON outputs carry
 	)
 	usageArgs(root)
 	complete.Register(root)
+	strictCompletion(root)
 	return root
+}
+
+// strictCompletion adds cobra's completion command now, not when the
+// root executes, so that a shell it has no script for (`completion
+// tcsh`), or none, is a usage error naming the shells it has (exit 2)
+// rather than its help with exit 0.
+func strictCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		var shells []string
+		for _, sub := range c.Commands() {
+			shells = append(shells, sub.Name())
+		}
+		want := strings.Join(shells[:len(shells)-1], ", ") + " or " + shells[len(shells)-1]
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmdutil.FlagErrorf("completion: name a shell: %s", want)
+			}
+			return cmdutil.FlagErrorf("completion: no script for shell %q; want %s", args[0], want)
+		}
+	}
 }
 
 // usageArgs makes the positional-argument checks of c and its subcommands

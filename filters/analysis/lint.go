@@ -655,13 +655,19 @@ func (l *linter) userNotif(valid, listener bool) {
 
 // sourceWarnings turns each distinct program's Program.Warnings (problems
 // the loader found in the source, such as an OCI syscall name no table
-// knows) into a warning finding.
+// knows) into a warning finding, and its Program.Notes (valid parts left
+// out of the model) into info findings.
 func (l *linter) sourceWarnings() {
 	for _, i := range l.distinct() {
 		for _, w := range l.s[i].Warnings {
 			l.add(Finding{Severity: SeverityWarning, Code: LintSourceWarning, Filter: i,
 				Message: fmt.Sprintf("filter %d (%s): %s", i, l.s[i].Name, w),
 				Hint:    "fix the source at the place named; the filter is built as if the item were not there"})
+		}
+		for _, n := range l.s[i].Notes {
+			l.add(Finding{Severity: SeverityInfo, Code: LintSourceWarning, Filter: i,
+				Message: fmt.Sprintf("filter %d (%s): %s", i, l.s[i].Name, n),
+				Hint:    "nothing to fix: the source is valid, and this part of it does not change what the filter does"})
 		}
 	}
 }

@@ -115,7 +115,7 @@ func TestOpenFormats(t *testing.T) {
 // TestTable: --format-in parsing, its help and the format names all come
 // from Table; every row has a loader and the text rows but one a detector.
 func TestTable(t *testing.T) {
-	if got, want := Choices(), "auto, policy, oci, systemd, raw-bpf, kubernetes, firecracker, lxc or minijail"; got != want {
+	if got, want := Choices(), "auto, policy, oci, systemd, raw-bpf, kubernetes, firecracker, lxc, minijail or snapd"; got != want {
 		t.Errorf("Choices() = %q, want %q", got, want)
 	}
 	fallbacks := 0
@@ -232,11 +232,14 @@ func TestDetectNewFormats(t *testing.T) {
 	}
 }
 
-// TestLoadUnsupported: a Kafel policy, C sock_filter source and strace
-// output are refused with ErrUnsupportedFormat and a hint naming them.
+// TestLoadUnsupported: a Kafel policy, an nsjail config, a Helm template
+// of a SeccompProfile (which the Kubernetes row would otherwise claim), C
+// sock_filter source and strace output are refused with ErrUnsupportedFormat and a hint naming them.
 func TestLoadUnsupported(t *testing.T) {
 	for _, tt := range []struct{ name, data, want string }{
 		{"kafel", "POLICY p { ALLOW { read, write } }\nUSE p DEFAULT KILL\n", "Kafel"},
+		{"nsjail", "name: \"x\"\nmode: ONCE\nseccomp_string: \"ALLOW { read } DEFAULT KILL\"\n", "nsjail config"},
+		{"helm SeccompProfile", "apiVersion: security-profiles-operator.x-k8s.io/v1beta1\nkind: SeccompProfile\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  defaultAction: SCMP_ACT_ERRNO\n", "Helm chart template"},
 		{"c", "struct sock_filter f[] = {\n BPF_STMT(BPF_LD|BPF_W|BPF_ABS, 0),\n};\n", "sock_filter"},
 		{"strace -c", "% time     seconds  usecs/call     calls    errors syscall\n------ ----------- ----------- --------- --------- ----------------\n100.00    0.000010          10         1           read\n", "strace -c"},
 	} {
@@ -303,6 +306,24 @@ func TestNearMiss(t *testing.T) {
 		}
 		if _, err := LoadData("p", []byte(tt.src), OpenOptions{}); err == nil || !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("LoadData(%q) = %v, want an error containing %q", tt.src, err, tt.err)
+		}
+	}
+}
+
+// TestLoadEmpty: an empty or blank source is an "empty file" error naming
+// it, whatever its name or the format asked for, never a format's own
+// complaint (the Beats schema's used to answer for every name).
+func TestLoadEmpty(t *testing.T) {
+	for _, tt := range []struct {
+		name, data string
+		format     Format
+	}{
+		{"x.service", "", Unknown}, {"x.json", "\n \n", Unknown}, {"x.policy", "", Minijail}, {"x.src", "\t\n", Snapd},
+	} {
+		_, err := LoadData(tt.name, []byte(tt.data), OpenOptions{Format: tt.format})
+		var se *filters.SourceError
+		if !errors.Is(err, ErrEmpty) || !errors.As(err, &se) || se.File != tt.name || !strings.Contains(err.Error(), tt.name+": empty file") {
+			t.Errorf("LoadData(%s, %q) = %v, want an empty-file *SourceError naming it", tt.name, tt.data, err)
 		}
 	}
 }

@@ -9,6 +9,7 @@
 package formats
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +23,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/minijail"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/filters/snapd"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/filters/unsupported"
 )
@@ -42,6 +44,7 @@ const (
 	Firecracker Format = "firecracker"      // Firecracker seccompiler JSON
 	LXC         Format = "lxc"              // LXC/Incus/LXD seccomp policy
 	Minijail    Format = "minijail"         // minijail/ChromeOS .policy
+	Snapd       Format = snapd.FormatName   // snapd seccomp profile (*.src)
 )
 
 // StdinName is the POLICY spelling that reads the source from
@@ -266,6 +269,14 @@ var Table = []Row{
 			return single(name, Minijail, progs, err)
 		},
 	},
+	{
+		Format: Snapd, Names: []string{"snapd", "snap", "snap-seccomp"},
+		Help:   "snapd seccomp profile *.src, the deny and allow filters snap-confine installs",
+		Detect: snapd.Detect,
+		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+			return snapd.Load(name, data, snapd.Options{Arch: o.native(), Compiler: o.Compiler})
+		},
+	},
 }
 
 // single wraps the one program a format loader returned as a Source. The
@@ -338,21 +349,28 @@ func ParseFormat(s string) (Format, error) {
 // DetectFormat guesses a filter source's format from its content (the name
 // is only for future use of extensions): binary data (filters.IsBinary) is
 // the first Binary row whose Detect accepts it (RawBPF when its length is
-// a multiple of filters.SockFilterSize), else Unknown; text is the first
-// other row whose Detect accepts it (an OCI profile: text starting with "{"
+// a multiple of filters.SockFilterSize), else Unknown; text that
+// filters/unsupported recognizes (Kafel, nsjail configs, Helm templates,
+// C sock_filter arrays, strace output) is Unknown, before any row is
+// tried; other text is the first other row whose Detect accepts it (an OCI profile: text starting with "{"
 // with an OCI key, valid JSON or not, so a broken profile gets the JSON
 // syntax error with its line and column rather than the Beats schema's
 // complaints; a systemd unit: a known [Section] or seccomp directive
 // first; then a Kubernetes SeccompProfile, a Firecracker seccompiler
-// file, an LXC policy and a minijail policy, in table order), else
-// Unknown for text that filters/unsupported recognizes (Kafel, C
-// sock_filter arrays, strace output), else the first row whose NearMiss
+// file, an LXC policy and a minijail policy, in table order), else the
+// first row whose NearMiss
 // accepts it (an LXC policy with a bad policy type line, a minijail
 // policy with an unknown syscall, a systemd unit without sections...:
 // the error is then that format's), else the fallback row (Policy),
 // whose parser reports any remaining problem with a line number.
 func DetectFormat(name string, data []byte) Format {
 	bin := filters.IsBinary(data)
+	// Before the rows: a Helm template of a SeccompProfile would
+	// otherwise be claimed by the Kubernetes row and refused with a YAML
+	// error.
+	if _, _, ok := unsupported.Detect(data); ok && !bin {
+		return Unknown
+	}
 	fallback := Unknown
 	for _, r := range Table {
 		switch {
@@ -363,9 +381,6 @@ func DetectFormat(name string, data []byte) Format {
 			return r.Format
 		}
 	}
-	if _, _, ok := unsupported.Detect(data); ok && !bin {
-		return Unknown
-	}
 	for _, r := range Table {
 		if r.Binary == bin && r.NearMiss != nil && r.NearMiss(data) {
 			return r.Format
@@ -373,6 +388,11 @@ func DetectFormat(name string, data []byte) Format {
 	}
 	return fallback
 }
+
+// ErrEmpty is wrapped (in a *filters.SourceError naming the file) by
+// LoadData for a source that is empty or only blank space, whatever its
+// name or the format asked for.
+var ErrEmpty = errors.New("empty file")
 
 // ErrUnsupportedFormat is returned by Open for a source it cannot load as
 // one filter (a systemd unit: a stack), or whose format it cannot detect.
@@ -392,7 +412,8 @@ var ErrUnsupportedFormat = errors.New("unsupported filter format")
 // Read errors wrap the *os.PathError (which names the path); source errors
 // are *filters.SourceError values naming the path; binary data of no
 // format wraps ErrUnsupportedFormat and says why the raw reader refused it;
-// a known format no row reads (filters/unsupported: Kafel, C sock_filter
+// a known format no row reads (filters/unsupported: Kafel, nsjail
+// configs, Helm templates, C sock_filter
 // source, strace output) wraps ErrUnsupportedFormat after a hint saying
 // what it is and what to do instead.
 func Load(spec string, o OpenOptions) (*filters.Source, error) {
@@ -431,6 +452,14 @@ func LoadData(name string, data []byte, o OpenOptions) (*filters.Source, error) 
 	// One size limit for every format, checked before any parser runs.
 	if err := filters.CheckSize(name, int64(len(data))); err != nil {
 		return nil, fmt.Errorf("open filter: %w", err)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		what := "0 bytes"
+		if len(data) > 0 {
+			what = "only blank space"
+		}
+		return nil, fmt.Errorf("open filter: %w", &filters.SourceError{File: name, Err: ErrEmpty,
+			Msg: fmt.Sprintf("empty file (%s): no policy of any format to read", what)})
 	}
 	o = o.withHostArch()
 	f := o.Format
@@ -478,11 +507,19 @@ func OpenWith(spec string, o OpenOptions) (*filters.Program, error) {
 var ErrAlternatives = errors.New("several alternative filters")
 
 // OneFilter returns nil when src installs exactly one filter, else an
-// error: for a stack (a systemd unit) one wrapping ErrUnsupportedFormat,
+// error: for a stack (a systemd unit, a snapd profile) one wrapping
+// ErrUnsupportedFormat that names the commands taking stacks,
 // for alternatives (a Firecracker file's thread categories) one wrapping
 // ErrAlternatives that names them and the --thread flag.
 func OneFilter(src *filters.Source) error {
 	switch {
+	case src.Stacked && Format(src.Format) != SystemdUnit:
+		var names []string
+		for _, p := range src.Filters {
+			names = append(names, p.Name)
+		}
+		return fmt.Errorf("open filter %q: a %s profile installs a stack of %d filters (%s), not one; give it as POLICY to simulate, lint, estimate, run or merge, or compile it with --format text or --save DIR: %w",
+			src.Name, src.Format, len(src.Filters), strings.Join(names, ", "), ErrUnsupportedFormat)
 	case src.Stacked:
 		return fmt.Errorf("open filter %q: a systemd unit installs a stack of filters, not one; model it with compile --systemd-stack, run --systemd-unit, or give it as POLICY to simulate, lint, estimate or run: %w", src.Name, ErrUnsupportedFormat)
 	case len(src.Filters) != 1:

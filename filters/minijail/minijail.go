@@ -114,8 +114,11 @@ type Policy struct {
 	File string
 	// Rules are the syscall lines, in order, included ones in place.
 	Rules []Rule
-	// Notes are things accepted and ignored, as warnings: "@frequency".
+	// Notes are things accepted and ignored, as warnings.
 	Notes []string
+	// Info are valid directives left out of the model, with nothing to
+	// fix ("@frequency"); Load makes them the program's Notes.
+	Info []string
 	// Denylist is set by a "@denylist" line: unlisted syscalls are
 	// allowed, and every rule must return an errno.
 	Denylist bool
@@ -387,7 +390,7 @@ func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 		case "@include":
 			return p.include(name, arg, at(off))
 		case "@frequency":
-			p.out.Notes = append(p.out.Notes, ocigen.Warning("", at(off),
+			p.out.Info = append(p.out.Info, ocigen.Warning("", at(off),
 				"@frequency %s ignored: it only orders minijail's own binary tree; the OCI model has its own layout", arg))
 			return nil
 		case "@denylist":
@@ -907,6 +910,7 @@ func Load(name string, data []byte, opts Options) ([]*filters.Program, []string,
 	if err != nil {
 		return nil, nil, err
 	}
+	prog.Notes = p.Info
 	progs := []*filters.Program{prog}
 	return progs, ocigen.Collect(progs), nil
 }

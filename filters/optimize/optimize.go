@@ -186,11 +186,19 @@ const repairRounds = 8
 // slower than libseccomp's tree"; Longer lists the syscalls where that
 // still fails.
 func Optimize(p *filters.Program, w Weights) (*Result, error) {
-	r, err := Merge(filters.Stack{p}, w)
+	return OptimizeStack(filters.Stack{p}, w)
+}
+
+// OptimizeStack is Optimize for a whole stack s (installation order): the
+// result is one program equivalent to the stack, as Merge's, laid out for
+// w and, without a profile, repaired so that no syscall's path is longer
+// than the stack's (the instructions of all its filters added up).
+func OptimizeStack(s filters.Stack, w Weights) (*Result, error) {
+	r, err := Merge(s, w)
 	if err != nil || w.profiled() {
 		return r, err
 	}
-	before, err := analysis.Analyze(filters.Stack{p}, nil)
+	before, err := analysis.Analyze(s, nil)
 	if err != nil {
 		return nil, fmt.Errorf("optimize: %w", err)
 	}
@@ -217,7 +225,7 @@ func Optimize(p *filters.Program, w Weights) (*Result, error) {
 			extra[k] = max(4*extra[k], 16)
 		}
 		w.extra = extra
-		r2, err := Merge(filters.Stack{p}, w)
+		r2, err := Merge(s, w)
 		if err != nil {
 			return nil, err
 		}

@@ -345,9 +345,12 @@ func parseBool(s string) (bool, bool) {
 	return false, false
 }
 
-// templatePlaceholder matches what systemd's build fills into unit
-// templates (units/*.service.in): meson's @NAME@ and jinja2's {{ name }}.
-var templatePlaceholder = regexp.MustCompile(`@[A-Z][A-Z0-9_]*@|\{\{[^}]*\}\}`)
+// templatePlaceholder matches what a build fills into unit templates
+// (*.service.in): meson's configure_file and autoconf's @name@ in either
+// case (@SERVICE_WATCHDOG@, @bindir@, @pkglibexecdir@) and jinja2's
+// {{ name }} (systemd's own units/*.service.in). A syscall group never
+// ends in "@", so "@system-service @clock" is no placeholder.
+var templatePlaceholder = regexp.MustCompile(`@[A-Za-z_][A-Za-z0-9_]*@|\{\{[^}]*\}\}`)
 
 // parseUnit reads the unit's lines into a unitContext: a line holding a
 // template placeholder (templatePlaceholder) is a warning and otherwise
@@ -386,7 +389,7 @@ func parseUnit(name string, data []byte) (*unitContext, error) {
 		if m := templatePlaceholder.FindString(t); m != "" {
 			// A unit template (units/*.service.in) before meson fills it
 			// in: systemd warns about such a line and ignores it.
-			c.warn(name, start, "template placeholder %s, ignoring the line (systemd would not parse it either; install the built unit)", m)
+			c.warn(name, start, "template placeholder %s (a build fills it in), ignoring the line; model the built unit to see what systemd reads", m)
 			continue
 		}
 		key, value, ok := strings.Cut(t, "=")

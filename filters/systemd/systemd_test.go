@@ -2,7 +2,9 @@ package systemd
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -480,6 +482,67 @@ func TestSystemdExecStartPrefix(t *testing.T) {
 			}
 			if !reflect.DeepEqual(st.Warnings, tt.warnings) {
 				t.Errorf("warnings = %q\nwant %q", st.Warnings, tt.warnings)
+			}
+		})
+	}
+}
+
+// TestTemplateFiles: unit templates of the meson/autoconf class
+// (testdata/templates/README.md), with @name@ placeholders in either case,
+// as whole lines of [Service] and inside values, load with one warning per
+// placeholder line naming file:line, and model the same stack as the
+// template without those lines.
+func TestTemplateFiles(t *testing.T) {
+	tests := []struct {
+		tmpl, built string
+		lines       []int
+		names       []string
+	}{
+		{"fwupd.service.in", "fwupd.service", []int{13, 16, 26}, []string{"@motd_dir@", "@libexecdir@", "@dynamic_options@"}},
+		{"daemon.service.in", "daemon.service", []int{11, 12, 17}, []string{"@libexecdir@", "@DAEMON_USER@", "@SYSTEMD_FILTER@"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tmpl, func(t *testing.T) {
+			read := func(f string) []byte {
+				b, err := os.ReadFile(filepath.Join("testdata/templates", f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return b
+			}
+			got, err := ParseUnit(tt.tmpl, read(tt.tmpl), Options{})
+			if err != nil {
+				t.Fatalf("ParseUnit(%s): %v", tt.tmpl, err)
+			}
+			want, err := ParseUnit(tt.built, read(tt.built), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var wantWarn []string
+			for i, l := range tt.lines {
+				wantWarn = append(wantWarn, fmt.Sprintf("%s:%d: template placeholder %s", tt.tmpl, l, tt.names[i]))
+			}
+			var gotWarn []string
+			for _, w := range got.Warnings {
+				if strings.Contains(w, "template placeholder") {
+					gotWarn = append(gotWarn, w)
+				}
+			}
+			if len(gotWarn) != len(wantWarn) {
+				t.Fatalf("placeholder warnings = %q\nwant %q", gotWarn, wantWarn)
+			}
+			for i := range gotWarn {
+				if !strings.HasPrefix(gotWarn[i], wantWarn[i]+" ") {
+					t.Errorf("warning %d = %q, want it to start with %q", i, gotWarn[i], wantWarn[i])
+				}
+			}
+			if len(got.Programs) != len(want.Programs) || len(got.Programs) == 0 {
+				t.Fatalf("template: %d filters, built unit: %d", len(got.Programs), len(want.Programs))
+			}
+			for i := range got.Programs {
+				if got.Programs[i].SHA256() != want.Programs[i].SHA256() {
+					t.Errorf("filter %d differs between the template and the built unit", i)
+				}
 			}
 		})
 	}

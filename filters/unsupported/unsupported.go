@@ -9,7 +9,13 @@
 //     many sandboxes write it: "struct sock_filter f[] = { BPF_STMT(...),
 //     BPF_JUMP(...) }";
 //   - strace output: a "strace -c" summary table (a syscall profile for
-//     `estimate --profile`), or a raw trace ("openat(AT_FDCWD, ...) = 3").
+//     `estimate --profile`), or a raw trace ("openat(AT_FDCWD, ...) = 3");
+//   - nsjail configs (protobuf text format, nsjail's config.proto), whose
+//     seccomp policy is Kafel: `seccomp_string: "ALLOW { read } DEFAULT
+//     KILL"` lines or a `seccomp_policy_file: "x.kafel"`;
+//   - Helm chart templates (Go template actions such as
+//     "{{ .Values.x }}", "{{- include ... }}", "{{- end }}" in YAML), which
+//     are YAML only once `helm template` renders them.
 package unsupported
 
 import (
@@ -24,6 +30,8 @@ const (
 	CSockFilter   = "c-sock-filter"
 	StraceSummary = "strace-summary"
 	StraceTrace   = "strace-trace"
+	NsjailConfig  = "nsjail-config"
+	HelmTemplate  = "helm-template"
 )
 
 // Detect reads at most sniffBytes; a trace is recognized when at least
@@ -38,16 +46,26 @@ const (
 var (
 	kafelPolicy = regexp.MustCompile(`(?m)^\s*POLICY\s+[A-Za-z_][A-Za-z0-9_]*\s*\{`)
 	kafelUse    = regexp.MustCompile(`(?m)^\s*USE\s+[A-Za-z_][A-Za-z0-9_]*(\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*\s+DEFAULT\s+[A-Z]+`)
-	cBPF        = regexp.MustCompile(`\b(BPF_STMT|BPF_JUMP)\s*\(`)
-	straceHead  = regexp.MustCompile(`(?m)^\s*%\s*time\s+seconds\s+usecs/call\s+calls\s+(errors\s+)?syscall`)
+	// nsjail's config.proto fields: the seccomp ones, and the
+	// message blocks and scalars almost every config has.
+	nsjailSeccomp = regexp.MustCompile(`(?m)^\s*(seccomp_string|seccomp_policy_file)\s*:\s*"`)
+	nsjailBlock   = regexp.MustCompile(`(?m)^\s*(mount|exec_bin|rlimit|idmap|uidmap|gidmap)\s*\{`)
+	nsjailScalar  = regexp.MustCompile(`(?m)^\s*(mode\s*:\s*(ONCE|LISTEN|RERUN|EXECVE)|clone_new[a-z]+\s*:\s*(true|false)|rlimit_[a-z]+\s*:|keep_caps\s*:|mount_proc\s*:)`)
+	// A Go template action as Helm writes them: trimming markers, a
+	// field of the dot (.Values, .Release, .Chart, .Files), or one of
+	// the actions and functions charts use. Jinja's "{{NAME}}" (systemd's
+	// unit templates) has none of them.
+	helmAction = regexp.MustCompile(`\{\{-?\s*(-\s|\.[A-Z]|\$|(include|template|toYaml|tpl|if|else|end|range|with|define|default|required|quote|printf)\b)`)
+	cBPF       = regexp.MustCompile(`\b(BPF_STMT|BPF_JUMP)\s*\(`)
+	straceHead = regexp.MustCompile(`(?m)^\s*%\s*time\s+seconds\s+usecs/call\s+calls\s+(errors\s+)?syscall`)
 	// A traced call: optional pid ("[pid 12]" or "12 "), optional
 	// timestamp, name(args) = result, or an unfinished/resumed call.
 	straceCall = regexp.MustCompile(`^(\[pid\s+\d+\]\s+|\d+\s+)?(\d+(\.\d+)?\s+|\d\d:\d\d:\d\d(\.\d+)?\s+)?([a-z_][a-z0-9_]*\(.*\)\s+=\s+(-?\d+|0x[0-9a-f]+|\?)|[a-z_][a-z0-9_]*\(.*<unfinished \.\.\.>|<\.\.\. [a-z_][a-z0-9_]* resumed>|--- SIG[A-Z]+ |\+\+\+ (exited|killed) )`)
 )
 
 // Detect reports whether data is one of the known unsupported inputs. It
-// returns the format's name (Kafel, CSockFilter, StraceSummary,
-// StraceTrace) and a one-line hint saying what the input is and what to
+// returns the format's name (Kafel, NsjailConfig, HelmTemplate,
+// CSockFilter, StraceSummary, StraceTrace) and a one-line hint saying what the input is and what to
 // do with it, meant to follow the file name in an error. It reads at most
 // the first 64 KiB, and never matches a Beats or OCI policy, a systemd
 // unit or raw BPF (binary data is never matched).
@@ -61,8 +79,14 @@ func Detect(data []byte) (format, hint string, ok bool) {
 	switch {
 	case straceHead.Match(data):
 		return StraceSummary, "this is strace -c output, a syscall profile, not a filter: use estimate --profile FILE", true
+	case nsjailSeccomp.Match(data):
+		return NsjailConfig, "this is an nsjail config (protobuf text, nsjail's config.proto): its seccomp_string or seccomp_policy_file is a Kafel policy, which is not read here: compile the policy with Kafel and save the sock_filter array as raw BPF (8 bytes per instruction), or start the jail and save its filter with seccompbench inspect PID --save DIR, then pass that BPF", true
+	case nsjailBlock.Match(data) && nsjailScalar.Match(data):
+		return NsjailConfig, "this is an nsjail config (protobuf text, nsjail's config.proto) with no seccomp_string or seccomp_policy_file: nsjail installs no seccomp filter for it, so there is no policy to read", true
 	case kafelPolicy.Match(data) || kafelUse.Match(data):
 		return Kafel, "this is a Kafel policy (nsjail --seccomp_policy), which is not read here: compile it with Kafel and save the sock_filter array as raw BPF (8 bytes per instruction), or rewrite it as an OCI or Beats policy", true
+	case helmAction.Match(data):
+		return HelmTemplate, "this is a Helm chart template (Go template actions such as {{ .Values... }}), YAML only once rendered: render it with helm template RELEASE CHART --show-only templates/FILE and pass the rendered SeccompProfile or OCI profile", true
 	case bytes.Contains(data, []byte("sock_filter")) && cBPF.Match(data):
 		return CSockFilter, "this is C source holding a struct sock_filter array (BPF_STMT/BPF_JUMP), not a policy: build it and write the array to a file, as bwrap --seccomp FD reads it, then pass that raw .bpf file", true
 	}

@@ -16,6 +16,11 @@ func TestDetect(t *testing.T) {
 		{"../analysis/testdata/profiles/strace-mixed.txt", StraceSummary, "strace -c output"},
 		{"testdata/strace-trace.txt", StraceTrace, "an strace trace"},
 		{"testdata/strace-ff.txt", StraceTrace, "estimate --profile FILE"},
+		{"testdata/nsjail-bash.cfg", NsjailConfig, "nsjail config (protobuf text, nsjail's config.proto): its seccomp_string or seccomp_policy_file is a Kafel policy"},
+		{"testdata/nsjail-file.cfg", NsjailConfig, "compile the policy with Kafel"},
+		{"testdata/nsjail-noseccomp.cfg", NsjailConfig, "nsjail installs no seccomp filter"},
+		{"testdata/helm-seccompprofile.yaml", HelmTemplate, "Helm chart template"},
+		{"testdata/helm-oci-configmap.yaml", HelmTemplate, "helm template RELEASE CHART"},
 	}
 	for _, tt := range tests {
 		b, err := os.ReadFile(tt.file)
@@ -46,6 +51,9 @@ func TestNotPolicies(t *testing.T) {
 		"read: 1\nwrite: arg0 == 1\n",
 		"# POLICY notes { are in a comment here }\nread: 1\n",
 		"read(3) = 1\n",
+		// systemd's jinja2 unit templates are systemd's, not Helm's.
+		"[Service]\n{{SERVICE_WATCHDOG}}\nExecStart={{LIBEXECDIR}}/x\n",
+		"# mount { is in a comment; mode: ONCE too\nread: 1\n",
 	} {
 		if format, _, ok := Detect([]byte(s)); ok {
 			t.Errorf("Detect(%q) = %q, want no match", s, format)

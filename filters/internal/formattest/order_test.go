@@ -20,7 +20,7 @@ import (
 // Beats last, since formats.DetectFormat falls back to it for any text.
 func detect(name string, data []byte) string {
 	switch f := formats.DetectFormat(name, data); f {
-	case formats.RawBPF, formats.OCI, formats.SystemdUnit, formats.Unknown:
+	case formats.RawBPF, formats.OCI, formats.SystemdUnit, formats.Snapd, formats.Unknown:
 		return f.String()
 	}
 	switch {
@@ -52,6 +52,7 @@ func TestDetectOrder(t *testing.T) {
 		"raw.bpf": "raw-bpf", "hardened.service": "systemd-unit", "timesyncd-like.service": "systemd-unit",
 		"k8s-profiles.yaml": "kubernetes", "firecracker-vmm.json": "firecracker", "lxc.seccomp": "lxc",
 		"chrome-renderer.policy": "minijail", "common.policy": "minijail",
+		"snap-default.src": "snapd",
 	}
 	seen := map[string]bool{}
 	for _, f := range formattest.Files(t) {

@@ -106,8 +106,10 @@ func describe(src *filters.Source, compile time.Duration) report.Policy {
 	switch {
 	case src.Format == StackDirFormat:
 		kind = "saved stack"
-	case src.Stacked:
+	case src.Stacked && src.Format == string(formats.SystemdUnit):
 		kind = "systemd stack"
+	case src.Stacked:
+		kind = src.Format + " stack"
 	}
 	pol := report.Policy{Path: fmt.Sprintf("%s (%s of %d filters)", src.Name, kind, len(src.Filters)), Instructions: n, CompileUs: us}
 	if len(src.Filters) > 0 {
@@ -158,13 +160,22 @@ func (l *Loaded) Alternatives() ([]Alternative, error) {
 	return out, nil
 }
 
-// PrintWarnings prints what the loaders noticed in the sources on w, one
-// "warning: " line each: a source's located Warnings (a systemd unit's
+// PrintWarnings prints what the loaders noticed in the sources on w: its
+// filters' Program.Notes as "note: " lines, then one "warning: " line
+// each: a source's located Warnings (a systemd unit's
 // unknown lines and template placeholders), else its filters'
 // Program.Warnings, each distinct text once.
 func (l *Loaded) PrintWarnings(w io.Writer) {
 	seen := map[string]bool{}
 	for _, src := range l.Sources {
+		for _, p := range src.Filters {
+			for _, n := range p.Notes {
+				if !seen[n] {
+					seen[n] = true
+					fmt.Fprintf(w, "note: %s\n", n)
+				}
+			}
+		}
 		texts := filters.WarningText(src.Warnings)
 		if len(texts) == 0 {
 			for _, p := range src.Filters {
@@ -240,9 +251,13 @@ func ReadDocument(path, what string) (*report.Document, error) {
 
 // PrintWarnings prints what the loaders noticed in the policies' sources
 // (filters.Program.Warnings, e.g. OCI syscall names no table knows) on w,
-// one "warning: " line each. lint reports them as findings instead.
+// one "warning: " line each, after its notes (Program.Notes) as "note: "
+// lines. lint reports them as findings instead.
 func PrintWarnings(w io.Writer, progs []*filters.Program) {
 	for _, p := range progs {
+		for _, msg := range p.Notes {
+			fmt.Fprintf(w, "note: %s\n", msg)
+		}
 		for _, msg := range p.Warnings {
 			fmt.Fprintf(w, "warning: %s\n", msg)
 		}

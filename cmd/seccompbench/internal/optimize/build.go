@@ -29,12 +29,17 @@ func Merge(s filters.Stack, desc string) (*filters.Program, *report.BuildSummary
 	return res.Program, sum, nil
 }
 
-// Optimize lays p out again (filters/optimize.Optimize), weighted by the
-// syscall profile in the file profile (strace -c output or CSV; "" for a
-// balanced layout), and summarizes it; desc names p (the result's
-// Source). The profile's warnings go to warn. Errors: reading or parsing
-// the profile, and Optimize's, wrapped with desc.
-func Optimize(p *filters.Program, desc, profile string, warn io.Writer) (*filters.Program, *report.BuildSummary, error) {
+// Optimize lays stack s (installation order; one filter for most
+// policies, a systemd unit's whole stack) out again as one filter
+// (filters/optimize.OptimizeStack: for several filters a merge, as
+// Merge's), weighted by the syscall profile in the file profile (strace
+// -c output or CSV; "" for a balanced layout), and summarizes it; desc
+// names s (the result's Source). The profile's warnings go to warn, and a
+// note saying the stack becomes one filter when s has several. Errors:
+// reading or parsing the profile, and OptimizeStack's (a
+// *filteropt.TooLongError when the stack does not fit one filter), wrapped
+// with desc.
+func Optimize(s filters.Stack, desc, profile string, warn io.Writer) (*filters.Program, *report.BuildSummary, error) {
 	prof, err := LoadProfile(profile, warn)
 	if err != nil {
 		return nil, nil, err
@@ -45,12 +50,15 @@ func Optimize(p *filters.Program, desc, profile string, warn io.Writer) (*filter
 			return nil, nil, fmt.Errorf("read profile: %w", err)
 		}
 	}
-	res, err := filteropt.Optimize(p, w)
+	if len(s) > 1 {
+		fmt.Fprintf(warn, "note: %s installs a stack of %d filters; optimize lays out one filter equivalent to the whole stack, as merge does, to install in its place\n", desc, len(s))
+	}
+	res, err := filteropt.OptimizeStack(s, w)
 	if err != nil {
 		return nil, nil, fmt.Errorf("optimize %s: %w", desc, err)
 	}
 	res.Program.Source = desc
-	sum, err := Summarize(filters.Stack{p}, res, prof)
+	sum, err := Summarize(s, res, prof)
 	if err != nil {
 		return nil, nil, err
 	}

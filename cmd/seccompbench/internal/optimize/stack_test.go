@@ -173,7 +173,7 @@ func TestOptimizeProfile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, sum, err := Optimize(mustOpen(t, "docker-default"), "docker-default", tt.profile, &bytes.Buffer{})
+			p, sum, err := Optimize(filters.Stack{mustOpen(t, "docker-default")}, "docker-default", tt.profile, &bytes.Buffer{})
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("Optimize() error = %v, want %q", err, tt.wantErr)
