@@ -230,15 +230,15 @@ func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 	if t.AddedNs < 0 {
 		sign = "" // the number carries its "-"
 	}
-	fmt.Fprintf(w, "total     %s%s over %s (%s ns per call on average; %d calls cached)\n",
-		sign, fmtEst(t.AddedNs, t.CILowNs, t.CIHighNs, nsFormatter(t.AddedNs)), Plural(t.Calls, "call"), nsShort(t.PerCallNs), t.CachedCalls)
+	fmt.Fprintf(w, "total     %s%s over %s (%s ns per call on average; %s cached)\n",
+		sign, fmtCost(t.AddedNs, t.CILowNs, t.CIHighNs, nsFormatter(t.AddedNs)), Plural(t.Calls, "call"), nsShort(t.PerCallNs), Plural(t.CachedCalls, "call"))
 	if t.PctOfSyscallTime != nil {
 		fmt.Fprintf(w, "          = %s of the %s the profile spent in syscalls\n",
-			fmtEst(*t.PctOfSyscallTime, t.PctOfSyscallTimeLo, t.PctOfSyscallTimeHi, pctFormatter(*t.PctOfSyscallTime)), fmtNs(*p.Seconds*1e9))
+			fmtCost(*t.PctOfSyscallTime, t.PctOfSyscallTimeLo, t.PctOfSyscallTimeHi, pctFormatter(*t.PctOfSyscallTime)), fmtNs(*p.Seconds*1e9))
 	}
 	if t.NsPerSecond != nil {
 		fmt.Fprintf(w, "          = %s per second of run time (%s of the %s run)\n",
-			fmtEst(*t.NsPerSecond, t.NsPerSecondLow, t.NsPerSecondHigh, nsFormatter(*t.NsPerSecond)), pctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7), fmtNs(*p.Duration*1e9))
+			fmtCost(*t.NsPerSecond, t.NsPerSecondLow, t.NsPerSecondHigh, nsFormatter(*t.NsPerSecond)), pctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7), fmtNs(*p.Duration*1e9))
 	} else {
 		fmt.Fprintln(w, "          (give --duration, the profiled run's wall time, for the cost per second of work)")
 	}

@@ -269,8 +269,8 @@ func tableSetup(ew *errWriter, d *Document) {
 	if d.Setup != nil {
 		one := figureGroup(false, false, d.Setup.PerFilterNs, d.Setup.PerFilterCILowNs, d.Setup.PerFilterCIHiNs)
 		_, unit := unitOf(max(math.Abs(d.Setup.PerFilterNs), math.Abs(d.Setup.PerFilterCILowNs), math.Abs(d.Setup.PerFilterCIHiNs)))
-		ew.printf("\nsetup: one seccomp(2) call %s %s (%.0f%% CI [%s, %s]); installing %d filters %s",
-			one(d.Setup.PerFilterNs), unit, pct, one(d.Setup.PerFilterCILowNs), one(d.Setup.PerFilterCIHiNs), d.Setup.StackFilter, figure(d.Setup.StackNs))
+		ew.printf("\nsetup: one seccomp(2) call %s %s (%.0f%% CI [%s, %s]); installing %s %s",
+			one(d.Setup.PerFilterNs), unit, pct, one(d.Setup.PerFilterCILowNs), one(d.Setup.PerFilterCIHiNs), Plural(d.Setup.StackFilter, "filter"), figure(d.Setup.StackNs))
 		if d.CommandWorkload != nil {
 			// Two figures for one stack: say why they differ.
 			ew.printf(" (mean over the measuring children, each installing it once; the command line's install is each command process's own, median over runs)")
