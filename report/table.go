@@ -49,20 +49,42 @@ func controlVerdict(c Control, d *Document) string {
 	return controlConclusion(c, d.Environment.Vulnerabilities["spec_store_bypass"], runTrials(d))
 }
 
-// WriteTable writes d as the human-readable report.
+// TextOptions tunes the text report.
+type TextOptions struct {
+	// Explain adds how the run was made, the per-filter model, the cache
+	// prediction, setup costs, the checks and what the numbers mean,
+	// after the headline and the table (--explain).
+	Explain bool
+}
+
+// WriteTable writes d as the human-readable report: the headline, the
+// table and the warnings (WriteText without --explain).
 func WriteTable(w io.Writer, d *Document) error {
+	return WriteText(w, d, TextOptions{})
+}
+
+// WriteText writes d as the human-readable report, with the explanation
+// when opts.Explain.
+func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	ew := &errWriter{w: w}
 	for _, s := range runSections {
-		if s.table != nil {
+		if s.table != nil && (opts.Explain || !s.explain) {
 			s.table(ew, d)
 		}
 	}
 	return ew.err
 }
 
+// tableHeadline writes the headline and a blank line.
+func tableHeadline(ew *errWriter, d *Document) {
+	writeHeadlineText(ew, RunHeadline(d))
+	ew.printf("\n")
+}
+
 // tableHeader writes the policies, the configuration and the machine, one line each.
 func tableHeader(ew *errWriter, d *Document) {
 	pct := d.Config.Confidence * 100
+	ew.printf("\n")
 	if d.Partial {
 		ew.printf("*** PARTIAL RESULT: the run was interrupted; only completed children are included ***\n\n")
 	}
@@ -120,7 +142,6 @@ func tableHeader(ew *errWriter, d *Document) {
 	if e.ParentSeccompFilters > 0 {
 		ew.printf("note: this process already has %d inherited seccomp filters; every child inherits them, so the baseline is \"inherited filters only\"\n", e.ParentSeccompFilters)
 	}
-	ew.printf("\n")
 }
 
 // tableFigs formats a run's figures for the text table. Syscall loops
@@ -165,7 +186,7 @@ func (t tableFigs) ci(n int, lo, hi float64, signed bool) string {
 // tableResults writes the table of cells.
 func tableResults(ew *errWriter, d *Document) {
 	pct := d.Config.Confidence * 100
-	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(ew, 0, 0, 1, ' ', tabwriter.AlignRight)
 	tf := newTableFigs(d)
 	u, fig := tf.u, tf.fig
 	head := fmt.Sprintf("mean %s/op", u.name)
@@ -318,12 +339,9 @@ func tableSetup(ew *errWriter, d *Document) {
 	}
 }
 
-// tableNotes writes negative cells, what the numbers mean and every warning.
+// tableNotes writes what the numbers mean.
 func tableNotes(ew *errWriter, d *Document) {
 	ew.printf("\n")
-	for _, n := range NegativeCells(d) {
-		ew.printf("%s\n", n)
-	}
 	for _, m := range d.Meaning {
 		if m.Loader != "" && d.Config.Loader == "both" {
 			ew.printf("%s/%s: %s\n", m.Variant, m.Loader, m.Text)
@@ -331,13 +349,25 @@ func tableNotes(ew *errWriter, d *Document) {
 		}
 		ew.printf("%s: %s\n", m.Variant, m.Text)
 	}
+}
+
+// tableWarnings writes the cells measured faster with filters than
+// without and every warning, wrapped at TextWidth.
+func tableWarnings(ew *errWriter, d *Document) {
+	var b strings.Builder
+	for _, n := range NegativeCells(d) {
+		b.WriteString("\n" + n + "\n")
+	}
 	if len(d.Warnings) > 0 {
 		ws := append([]string{}, d.Warnings...)
 		sort.Strings(ws)
-		ew.printf("\nwarnings:\n")
+		b.WriteString("\nwarnings:\n")
 		for _, wn := range dedupe(ws) {
-			ew.printf("  - %s\n", wn)
+			b.WriteString("  - " + wn + "\n")
 		}
+	}
+	if b.Len() > 0 {
+		ew.printf("%s", wrapText(b.String(), TextWidth))
 	}
 }
 

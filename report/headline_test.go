@@ -1,0 +1,111 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// headlineFixtures are committed run results: the golden fixture and the
+// measured examples of docs/examples.
+func headlineFixtures(t *testing.T) map[string]*Document {
+	t.Helper()
+	out := map[string]*Document{"fixture": fixtureDoc(t, 0), "inconclusive": inconclusiveDoc(t)}
+	for _, name := range []string{"run.json", "minimal.json", "getpid.json"} {
+		f, err := os.Open(filepath.Join("..", "docs", "examples", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := ReadJSON(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = d
+	}
+	return out
+}
+
+// TestRunHeadline: the text output starts with at most MaxHeadlineLines
+// lines that hold the answer: the policy, every fit's per-filter figure,
+// the deepest cell's overhead and the entry cost, each with its interval.
+func TestRunHeadline(t *testing.T) {
+	for name, d := range headlineFixtures(t) {
+		t.Run(name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteTable(&b, d); err != nil {
+				t.Fatal(err)
+			}
+			head, _, _ := strings.Cut(b.String(), "\n\n")
+			lines := strings.Split(head, "\n")
+			if len(lines) > MaxHeadlineLines {
+				t.Errorf("headline is %d lines, want at most %d:\n%s", len(lines), MaxHeadlineLines, head)
+			}
+			flat := strings.Join(strings.Fields(head), " ")
+			want := []string{d.Config.Policies[0].Path, "verdict: "}
+			for _, f := range d.Fits {
+				want = append(want, estText(false, f.PerFilterNs, f.PerFilterCILowNs, f.PerFilterCIHighNs),
+					estText(false, f.EntryNs, f.EntryCILowNs, f.EntryCIHighNs))
+				c := deepestCell(d, f.Variant, f.Loader)
+				want = append(want, estText(true, c.OverheadNs, c.OverheadCILowNs, c.OverheadCIHighNs))
+				if f.Paired {
+					c, _ := relCells(f)
+					want = append(want, strings.TrimPrefix(strings.TrimSuffix(c, "x"), "+")+"× bare")
+				}
+			}
+			for _, w := range want {
+				if !strings.Contains(flat, w) {
+					t.Errorf("headline lacks %q:\n%s", w, head)
+				}
+			}
+		})
+	}
+}
+
+// TestDefaultTextWidth: no line of the default text output is wider than
+// TextWidth characters.
+func TestDefaultTextWidth(t *testing.T) {
+	for name, d := range headlineFixtures(t) {
+		var b bytes.Buffer
+		if err := WriteTable(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(b.String(), "\n") {
+			if n := utf8.RuneCountInString(l); n > TextWidth {
+				t.Errorf("%s: line %d is %d characters, want at most %d:\n%s", name, i+1, n, TextWidth, l)
+			}
+		}
+	}
+}
+
+// TestExplainKeepsEverything: every line of the text report as it was
+// before the headline (testdata/table-before-headline.txt, the golden
+// fixture's output then) is in the --explain output, spacing aside:
+// nothing was lost, only moved.
+func TestExplainKeepsEverything(t *testing.T) {
+	old, err := os.ReadFile(filepath.Join("testdata", "table-before-headline.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, fixtureDoc(t, 0), TextOptions{Explain: true}); err != nil {
+		t.Fatal(err)
+	}
+	flat := " " + strings.Join(strings.Fields(b.String()), " ") + " "
+	for _, l := range strings.Split(string(old), "\n") {
+		l = strings.Join(strings.Fields(l), " ")
+		if l != "" && !strings.Contains(flat, " "+l+" ") {
+			t.Errorf("--explain lost %q", l)
+		}
+	}
+	var def bytes.Buffer
+	if err := WriteTable(&def, fixtureDoc(t, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if def.Len() >= b.Len() {
+		t.Errorf("default output (%d bytes) is not shorter than --explain (%d bytes)", def.Len(), b.Len())
+	}
+}
