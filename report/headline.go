@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/seccompbench/seccompbench/stats"
@@ -369,4 +370,117 @@ func tableStack(ew *errWriter, d *Document) {
 		b.WriteString("  " + l + "\n")
 	}
 	ew.printf("%s", wrapText(b.String(), TextWidth))
+}
+
+// CompareHeadline answers a comparison in at most MaxHeadlineLines lines:
+// what was compared (both policies), the change of each variant's
+// per-filter and entry cost, the change at the deepest count, and a
+// verdict. With more than one compared source, the lines are about the
+// first pair and say so.
+func CompareHeadline(c *Comparison) []HeadlineLine {
+	if len(c.Sources) < 2 {
+		return nil
+	}
+	b, o := c.Sources[0], c.Sources[1]
+	what := fmt.Sprintf("base %s (%s) vs %s (%s)", b.Name, strings.Join(b.Policies, " + "), o.Name, strings.Join(o.Policies, " + "))
+	if len(c.Sources) > 2 {
+		what += fmt.Sprintf("; %d more below", len(c.Sources)-2)
+	}
+	out := []HeadlineLine{{"compared", what}}
+	if !slices.Equal(b.Policies, o.Policies) {
+		out = append(out, HeadlineLine{"compared", "the policies differ: the changes are between two policies, not one policy over time"})
+	}
+	for _, term := range []string{"per_filter", "entry"} {
+		var parts []string
+		for _, f := range c.Fits {
+			if f.Source == 1 && f.Term == term {
+				parts = append(parts, f.Variant+" "+changeText(f.Change))
+			}
+		}
+		if len(parts) > 0 {
+			out = append(out, HeadlineLine{map[string]string{"per_filter": "per-filter", "entry": "entry"}[term], strings.Join(parts, "; ")})
+		}
+	}
+	if s := compareDeepest(c); s != "" {
+		out = append(out, HeadlineLine{"deepest", s})
+	}
+	out = append(out, HeadlineLine{"verdict", compareVerdict(c)})
+	out = append(out, HeadlineLine{"note", fmt.Sprintf("[ ]: %.0f%% CI; ~: no change detected (p ≥ %.2f); labels: see %s; --explain",
+		c.Confidence*100, c.Alpha, ReadingDoc)})
+	return out
+}
+
+// changeText is a change in ns/op with its interval, "~" first when no
+// change was detected: "~ +6.6 ns/op [-14.5, 27.6]".
+func changeText(ch Change) string {
+	s := estText(true, ch.DeltaNs, ch.CILowNs, ch.CIHighNs)
+	switch {
+	case !ch.Known:
+		return s + " (?: too few children)"
+	case !ch.Significant:
+		return "~ " + s
+	}
+	return s
+}
+
+// compareDeepest is the change of every variant's deepest cell of the
+// first compared pair.
+func compareDeepest(c *Comparison) string {
+	deepest := map[string]CellChange{}
+	var order []string
+	for _, cc := range c.Cells {
+		if cc.Source != 1 {
+			continue
+		}
+		d, ok := deepest[cc.Variant]
+		if !ok {
+			order = append(order, cc.Variant)
+		}
+		if !ok || cc.Filters > d.Filters {
+			deepest[cc.Variant] = cc
+		}
+	}
+	var parts []string
+	for _, v := range order {
+		cc := deepest[v]
+		s := fmt.Sprintf("%s at %d %s", v, cc.Filters, changeText(cc.Change))
+		if cc.Known && cc.Significant {
+			s += fmt.Sprintf(" (%+.*f%%)", pctDecimals(cc.DeltaPct), Num(cc.DeltaPct))
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// compareVerdict says in one sentence whether the per-filter cost
+// changed, per variant.
+func compareVerdict(c *Comparison) string {
+	var up, down, same []string
+	for _, f := range c.Fits {
+		if f.Source != 1 || f.Term != "per_filter" {
+			continue
+		}
+		switch {
+		case !f.Known || !f.Significant:
+			same = append(same, f.Variant)
+		case f.DeltaNs > 0:
+			up = append(up, f.Variant)
+		default:
+			down = append(down, f.Variant)
+		}
+	}
+	var parts []string
+	if len(up) > 0 {
+		parts = append(parts, "dearer in "+strings.Join(up, ", "))
+	}
+	if len(down) > 0 {
+		parts = append(parts, "cheaper in "+strings.Join(down, ", "))
+	}
+	if len(same) > 0 {
+		parts = append(parts, "no change detected in "+strings.Join(same, ", "))
+	}
+	if len(parts) == 0 {
+		return "no per-filter fit to compare: read the cells below"
+	}
+	return fmt.Sprintf("per filter, %s vs base %s: %s (workload %s).", c.Sources[1].Name, c.Sources[0].Name, strings.Join(parts, "; "), c.Sources[1].Workload)
 }

@@ -31,6 +31,6 @@ var runSections = []runSection{
 	{"environment", nil, mdEnvironment, true}, // text: in "method"
 	{"configuration", nil, mdConfiguration, true},
 	{"reproduce", nil, mdReproduce, true},
-	{"notes", tableNotes, nil, true},      // markdown: in "meaning"
+	{"notes", tableNotes, nil, true}, // markdown: in "meaning"
 	{"warnings", tableWarnings, mdWarnings, false},
 }
