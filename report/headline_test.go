@@ -109,3 +109,31 @@ func TestExplainKeepsEverything(t *testing.T) {
 		t.Errorf("default output (%d bytes) is not shorter than --explain (%d bytes)", def.Len(), b.Len())
 	}
 }
+
+// TestStackLines: a systemd run names the directives each count adds.
+func TestStackLines(t *testing.T) {
+	d := fixtureDoc(t, 0)
+	d.Config.FilterCounts = []int{0, 1, 4}
+	d.Config.FilterNames = []string{"ProtectHostname/x86", "ProtectHostname/x32", "ProtectHostname/x86_64", "RestrictSUIDSGID/x86", "ProtectClock/x86"}
+	got := stackLines(d)
+	want := []string{"1 filter: ProtectHostname/x86", "4 filters: + ProtectHostname/x32, ProtectHostname/x86_64, RestrictSUIDSGID/x86"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("stackLines = %q, want %q", got, want)
+	}
+	for name, render := range map[string]func(*bytes.Buffer) error{
+		"text":     func(b *bytes.Buffer) error { return WriteTable(b, d) },
+		"markdown": func(b *bytes.Buffer) error { return WriteMarkdown(b, d) },
+	} {
+		var b bytes.Buffer
+		if err := render(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "RestrictSUIDSGID/x86") {
+			t.Errorf("%s output does not name the directives:\n%s", name, b.String())
+		}
+	}
+	d.Config.FilterNames = nil
+	if got := stackLines(d); got != nil {
+		t.Errorf("stackLines without names = %q", got)
+	}
+}
