@@ -137,3 +137,36 @@ func TestStackLines(t *testing.T) {
 		t.Errorf("stackLines without names = %q", got)
 	}
 }
+
+// TestHeadlineLabelsDocumented: every label a headline prints is a
+// section of docs/reading-results.md, so each line points somewhere.
+func TestHeadlineLabelsDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", ReadingDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := map[string]bool{}
+	for _, d := range headlineFixtures(t) {
+		for _, l := range RunHeadline(d) {
+			labels[l.Label] = true
+		}
+	}
+	a, b := fixtureDoc(t, 0), fixtureDoc(t, -50)
+	b.Config.Policies = []Policy{{Path: "other.json"}}
+	c, err := Compare([]NamedDocument{{"a.json", a}, {"b.json", b}}, CompareOptions{Confidence: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range CompareHeadline(c) {
+		labels[l.Label] = true
+	}
+	delete(labels, "note")
+	for l := range labels {
+		if !strings.Contains(string(doc), "\n### "+l+"\n") {
+			t.Errorf("%s has no section \"### %s\" for the headline label", ReadingDoc, l)
+		}
+	}
+	if len(labels) < 7 {
+		t.Errorf("only %d labels seen: %v", len(labels), labels)
+	}
+}
