@@ -484,3 +484,76 @@ func compareVerdict(c *Comparison) string {
 	}
 	return fmt.Sprintf("per filter, %s vs base %s: %s (workload %s).", c.Sources[1].Name, c.Sources[0].Name, strings.Join(parts, "; "), c.Sources[1].Workload)
 }
+
+// FleetHeadline answers a report over many results in at most
+// MaxHeadlineLines lines: how many results and policies, per policy group
+// the per-filter cost of each variant across its results (the range of
+// the estimates, with the widest interval's ends), and a verdict on
+// whether the results of a group agree.
+func FleetHeadline(f *Fleet) []HeadlineLine {
+	out := []HeadlineLine{{"policy", fmt.Sprintf("%s of %s; ns/op = per op of each group's workload",
+		Plural(FleetResults(f), "result"), Plural(len(f.Groups), "policy group"))}}
+	const maxGroups = MaxHeadlineLines - 3
+	var disagree []string
+	for gi, g := range f.Groups {
+		if gi == maxGroups {
+			out = append(out, HeadlineLine{"per-filter", fmt.Sprintf("%d more groups below", len(f.Groups)-maxGroups)})
+			break
+		}
+		var parts []string
+		for _, v := range fleetVariants(g) {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			loCI, hiCI := math.Inf(1), math.Inf(-1)
+			n := 0
+			var one FleetRow
+			for _, r := range g.Rows {
+				if r.Variant != v || math.IsNaN(r.PerFilterNs) {
+					continue
+				}
+				n++
+				one = r
+				lo, hi = min(lo, r.PerFilterNs), max(hi, r.PerFilterNs)
+				loCI, hiCI = min(loCI, r.PerFilterCIHighNs), max(hiCI, r.PerFilterCILowNs)
+			}
+			switch {
+			case n == 0:
+				continue
+			case n == 1:
+				parts = append(parts, v+" "+estText(false, one.PerFilterNs, one.PerFilterCILowNs, one.PerFilterCIHighNs))
+			default:
+				parts = append(parts, fmt.Sprintf("%s %s to %s/op over %d results", v, figure(lo), figure(hi), n))
+				if hiCI > loCI {
+					disagree = append(disagree, v)
+				}
+			}
+		}
+		name := g.Policy
+		if len([]rune(name)) > 40 {
+			name = string([]rune(name)[:39]) + "…"
+		}
+		out = append(out, HeadlineLine{"per-filter", name + ": " + strings.Join(parts, "; ")})
+	}
+	verdict := "one result per policy group: compare groups by their intervals above"
+	for _, g := range f.Groups {
+		if len(g.Rows) > len(fleetVariants(g)) {
+			verdict = "the results of each policy group agree: their per-filter intervals overlap"
+		}
+	}
+	if len(disagree) > 0 {
+		verdict = "results disagree (intervals apart) for " + strings.Join(slices.Compact(disagree), ", ") + ": see the hosts with --explain"
+	}
+	out = append(out, HeadlineLine{"verdict", verdict})
+	out = append(out, HeadlineLine{"note", "[ ]: each result's CI; labels: see " + ReadingDoc + "; --explain: where each ran"})
+	return out
+}
+
+// fleetVariants lists the variants of a group's rows in first-seen order.
+func fleetVariants(g FleetGroup) []string {
+	var out []string
+	for _, r := range g.Rows {
+		if !slices.Contains(out, r.Variant) {
+			out = append(out, r.Variant)
+		}
+	}
+	return out
+}

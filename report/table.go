@@ -139,9 +139,6 @@ func tableHeader(ew *errWriter, d *Document) {
 	ew.printf("kernel %s, %s, %d CPUs, bpf_jit_enable=%s, spec_store_bypass: %s\n",
 		e.Kernel, e.CPUModel, e.CPUs, OrDash(e.BPFJitEnable), OrDash(e.Vulnerabilities["spec_store_bypass"]))
 	ew.printf("%s\n", mitigationLine(d))
-	if e.ParentSeccompFilters > 0 {
-		ew.printf("note: this process already has %d inherited seccomp filters; every child inherits them, so the baseline is \"inherited filters only\"\n", e.ParentSeccompFilters)
-	}
 }
 
 // tableFigs formats a run's figures for the text table. Syscall loops
@@ -355,6 +352,9 @@ func tableNotes(ew *errWriter, d *Document) {
 // without and every warning, wrapped at TextWidth.
 func tableWarnings(ew *errWriter, d *Document) {
 	var b strings.Builder
+	if n := d.Environment.ParentSeccompFilters; n > 0 {
+		fmt.Fprintf(&b, "\nnote: this process already has %d inherited seccomp filters; every child inherits them, so the baseline is \"inherited filters only\"\n", n)
+	}
 	for _, n := range NegativeCells(d) {
 		b.WriteString("\n" + n + "\n")
 	}
