@@ -557,3 +557,84 @@ func fleetVariants(g FleetGroup) []string {
 	}
 	return out
 }
+
+// EstimateHeadline answers an estimate in at most MaxHeadlineLines lines:
+// the stack and the profile, the model's per-filter and entry costs, the
+// total the stack adds to the profile with its interval, how many calls
+// the action cache serves, and which syscalls dominate.
+func EstimateHeadline(e *Estimate) []HeadlineLine {
+	var names []string
+	for _, s := range e.Stack {
+		names = append(names, s.Name)
+	}
+	cache := "as installed"
+	if e.Cache == "defeat" {
+		cache = "cache defeated"
+	}
+	m, t := e.Model, e.Total
+	out := []HeadlineLine{
+		{"policy", fmt.Sprintf("%s (%s), %s; profile %s: %s", Plural(len(e.Stack), "filter"), SummarizeNames(names), cache, e.Profile.Source, Plural(t.Calls, "call"))},
+		{"per-filter", fmt.Sprintf("%s per filter + %s per instruction run, uncached",
+			estPtr(m.PerFilterNs, m.PerFilterCILowNs, m.PerFilterCIHigh), estPtr(m.PerInsnNs, m.PerInsnCILowNs, m.PerInsnCIHighNs))},
+		{"entry", fmt.Sprintf("%s once per uncached call; a cached call %s",
+			estPtr(m.EntryNs, m.EntryCILowNs, m.EntryCIHighNs), estPtr(m.CachedNs, m.CachedCILowNs, m.CachedCIHighNs))},
+	}
+	total := estPtr(t.AddedNs, t.CILowNs, t.CIHighNs)
+	if t.AddedNs > 0 {
+		total = "+" + total
+	}
+	if t.CILowNs != nil && t.CIHighNs != nil && *t.CILowNs < 0 && t.AddedNs >= 0 {
+		g := figureGroup(false, true, t.AddedNs, *t.CIHighNs)
+		total = "+" + g(t.AddedNs) + " [0, " + g(*t.CIHighNs) + "] (not resolved from 0)"
+	}
+	total += " over " + Plural(t.Calls, "call")
+	if t.NsPerSecond != nil {
+		total += fmt.Sprintf(" = %s of the run's time", pctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7))
+	} else if t.PctOfSyscallTime != nil {
+		total += fmt.Sprintf(" = %s of its time in syscalls", pctFormatter(*t.PctOfSyscallTime)(*t.PctOfSyscallTime))
+	}
+	out = append(out, HeadlineLine{"total", total})
+	out = append(out, HeadlineLine{"cache", fmt.Sprintf("%d of %s served by the action cache (no filter runs for them)", t.CachedCalls, Plural(t.Calls, "call"))})
+	rows := append([]EstimateSyscall(nil), e.Syscalls...)
+	slices.SortStableFunc(rows, func(a, b EstimateSyscall) int { return cmpDesc(val(a.TotalNs), val(b.TotalNs)) })
+	var top []string
+	for _, r := range rows {
+		if r.Share == nil || *r.Share <= 0 || len(top) == 3 {
+			break
+		}
+		top = append(top, fmt.Sprintf("%s %.0f%%", r.Name, *r.Share*100))
+	}
+	verdict := "nothing adds time"
+	if len(top) > 0 {
+		verdict = "most of the added time goes to " + strings.Join(top, ", ") + " (shares of the total)"
+	}
+	out = append(out, HeadlineLine{"verdict", verdict})
+	note := fmt.Sprintf("[ ]: %.0f%% CI of the calibration", m.Confidence*100)
+	if t.ModelErrorPct > 0 {
+		note += fmt.Sprintf(" (model error ±%.0f%% more)", t.ModelErrorPct)
+	}
+	out = append(out, HeadlineLine{"note", note + "; labels: see " + ReadingDoc + "; --explain"})
+	return out
+}
+
+// estPtr formats an estimate in ns and its interval (nil: none) in one
+// unit: "502 ns [-1104, 2107]".
+func estPtr(c float64, lo, hi *float64) string {
+	if lo == nil || hi == nil {
+		return figure(c) + " (no interval)"
+	}
+	g := figureGroup(false, false, c, *lo, *hi)
+	_, unit := unitOf(max(math.Abs(c), math.Abs(*lo), math.Abs(*hi)))
+	return fmt.Sprintf("%s %s [%s, %s]", g(c), unit, g(*lo), g(*hi))
+}
+
+// cmpDesc orders a before b when a is larger.
+func cmpDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
