@@ -638,3 +638,57 @@ func cmpDesc(a, b float64) int {
 	}
 	return 0
 }
+
+// TopHeadline answers top in at most MaxHeadlineLines lines: what was
+// sampled, the seccomp share of the processes that spend the most in it
+// (with intervals and their filter counts), and a verdict with the best
+// predicted saving.
+func TopHeadline(t *Top) []HeadlineLine {
+	out := []HeadlineLine{{"sampled", fmt.Sprintf("%s over %s of wall time",
+		Plural(len(t.Processes), "process"), fmtDurNs(float64(t.WindowNs)))}}
+	const maxProcs = MaxHeadlineLines - 3
+	for i, p := range t.Processes {
+		if i == maxProcs {
+			break
+		}
+		filters := "? filters"
+		if p.Filters != nil {
+			filters = Plural(*p.Filters, "filter")
+		}
+		share := "-"
+		if p.SeccompShare != nil {
+			share = fmt.Sprintf("%.2f%%", *p.SeccompShare*100)
+			if p.SeccompShareCILow != nil && p.SeccompShareCIHigh != nil {
+				share += fmt.Sprintf(" [%.2f, %.2f]", *p.SeccompShareCILow*100, *p.SeccompShareCIHigh*100)
+			}
+		}
+		out = append(out, HeadlineLine{"seccomp", fmt.Sprintf("%d %s: %s of its CPU in seccomp (%s of %s), %s", p.Pid, p.Comm,
+			share, fmtDurNs(p.SeccompNs), fmtDurNs(p.CPUNs), filters)})
+	}
+	out = append(out, HeadlineLine{"verdict", topVerdict(t)})
+	out = append(out, HeadlineLine{"note", fmt.Sprintf("[ ]: %.0f%% CI of the share of CPU samples; labels: see %s; --explain", t.Method.Confidence*100, ReadingDoc)})
+	return out
+}
+
+// topVerdict names the largest predicted saving, or says that none was
+// predicted.
+func topVerdict(t *Top) string {
+	best, pid, comm := TopPredictionRow{}, 0, ""
+	for _, p := range t.Processes {
+		if p.Prediction == nil {
+			continue
+		}
+		for _, r := range p.Prediction.Rows {
+			if r.SavedNs > best.SavedNs {
+				best, pid, comm = r, p.Pid, p.Comm
+			}
+		}
+	}
+	if best.SavedNs <= 0 {
+		if len(t.Processes) == 0 {
+			return "nothing to say: no samples of the selected processes"
+		}
+		return "no merge or optimize saving predicted for these stacks"
+	}
+	return fmt.Sprintf("%s of %d %s's stack would save %s (%.1f%% of its CPU), predicted", best.Name, pid, comm, fmtDurNs(best.SavedNs), best.SavedShare*100)
+}
