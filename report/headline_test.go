@@ -170,3 +170,35 @@ func TestHeadlineLabelsDocumented(t *testing.T) {
 		t.Errorf("only %d labels seen: %v", len(labels), labels)
 	}
 }
+
+// TestOtherHeadlines: compare, report (fleet) and estimate headlines stay
+// within MaxHeadlineLines lines of at most TextWidth characters on the
+// committed fixtures.
+func TestOtherHeadlines(t *testing.T) {
+	fx := headlineFixtures(t)
+	c, err := Compare([]NamedDocument{{"run.json", fx["run.json"]}, {"minimal.json", fx["minimal.json"]}}, CompareOptions{Confidence: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []FleetEntry
+	for _, n := range []string{"run.json", "minimal.json", "getpid.json"} {
+		entries = append(entries, FleetEntry{Name: n, Doc: fx[n]})
+	}
+	fl, err := BuildFleet(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, lines := range map[string][]HeadlineLine{"compare": CompareHeadline(c), "report": FleetHeadline(fl)} {
+		var b bytes.Buffer
+		writeHeadlineText(&errWriter{w: &b}, lines)
+		got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		if len(got) > MaxHeadlineLines {
+			t.Errorf("%s headline is %d lines:\n%s", name, len(got), b.String())
+		}
+		for _, l := range got {
+			if utf8.RuneCountInString(l) > TextWidth {
+				t.Errorf("%s headline line over %d characters: %s", name, TextWidth, l)
+			}
+		}
+	}
+}
