@@ -533,7 +533,7 @@ func FleetHeadline(f *Fleet) []HeadlineLine {
 		}
 		out = append(out, HeadlineLine{"per-filter", name + ": " + strings.Join(parts, "; ")})
 	}
-	verdict := "one result per policy group: compare groups by their intervals above"
+	verdict := "one result per policy group: compare the groups by their intervals"
 	for _, g := range f.Groups {
 		if len(g.Rows) > len(fleetVariants(g)) {
 			verdict = "the results of each policy group agree: their per-filter intervals overlap"
