@@ -189,6 +189,9 @@ func Compare(docs []NamedDocument, opt CompareOptions) (*Comparison, error) {
 		if w := InheritedFiltersWarning(base.Name, be.ParentSeccompFilters, o.Name, oe.ParentSeccompFilters); w != "" {
 			c.Warnings = append(c.Warnings, w)
 		}
+		if w := PolicyMismatchWarning(base, o); w != "" {
+			c.Warnings = append(c.Warnings, w)
+		}
 		if base.Doc.Config.Confidence != o.Doc.Config.Confidence {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("the results used different confidence levels (%g, %g); fit intervals are rescaled to %g", base.Doc.Config.Confidence, o.Doc.Config.Confidence, opt.Confidence))
 		}
@@ -343,14 +346,43 @@ func fitTermLabel(t string) string {
 	return t
 }
 
+// PolicyMismatchWarning says that two compared runs measured different
+// policies (by path and content hash), naming both: a change between
+// them is the policies' difference, not a regression of one. "" when
+// they measured the same.
+func PolicyMismatchWarning(base, o NamedDocument) string {
+	bp, op := base.Doc.Config.Policies, o.Doc.Config.Policies
+	same := len(bp) == len(op)
+	for i := 0; same && i < len(bp); i++ {
+		same = bp[i].Path == op[i].Path && bp[i].SHA256 == op[i].SHA256
+	}
+	if same {
+		return ""
+	}
+	return fmt.Sprintf("different policies: %s measured %s, %s measured %s; the changes below are between two policies, not one policy over time",
+		base.Name, PolicyTitle(base.Doc), o.Name, PolicyTitle(o.Doc))
+}
+
 // WriteComparisonTable writes c as aligned text tables, one block per
-// compared source, followed by how to read them and the warnings.
+// compared source, after the headline, followed by the warnings
+// (WriteComparisonText without --explain).
 func WriteComparisonTable(w io.Writer, c *Comparison) error {
+	return WriteComparisonText(w, c, TextOptions{})
+}
+
+// WriteComparisonText writes c's headline, then one block of tables per
+// compared source, how to read them (with opts.Explain) and the
+// warnings.
+func WriteComparisonText(w io.Writer, c *Comparison, opts TextOptions) error {
 	ew := &errWriter{w: w}
 	pct := c.Confidence * 100
+	writeHeadlineText(ew, CompareHeadline(c))
+	ew.printf("\n")
 	for i := 1; i < len(c.Sources); i++ {
 		b, o := c.Sources[0], c.Sources[i]
-		ew.printf("%s (base) vs %s, workload %s\n\n", b.Name, o.Name, o.Workload)
+		if len(c.Sources) > 2 {
+			ew.printf("%s (base) vs %s, workload %s\n\n", b.Name, o.Name, o.Workload)
+		}
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "variant\tfilters\tbase ns/op\tns/op\tdelta\tdelta ns\t%.0f%% CI ns\tp\tn\t\n", pct)
 		for _, cc := range c.Cells {
@@ -376,8 +408,10 @@ func WriteComparisonTable(w io.Writer, c *Comparison) error {
 		}
 		ew.printf("\n")
 	}
-	for _, l := range legendLines(c) {
-		ew.printf("%s\n", l)
+	if opts.Explain {
+		for _, l := range legendLines(c) {
+			ew.printf("%s\n", l)
+		}
 	}
 	writeCompareWarnings(ew, c, false)
 	return ew.err
@@ -418,10 +452,12 @@ func writeCompareWarnings(ew *errWriter, c *Comparison, markdown bool) {
 		}
 		return
 	}
-	ew.printf("\nwarnings:\n")
+	var b strings.Builder
+	b.WriteString("\nwarnings:\n")
 	for _, wn := range ws {
-		ew.printf("  - %s\n", wn)
+		b.WriteString("  - " + wn + "\n")
 	}
+	ew.printf("%s", wrapText(b.String(), TextWidth))
 }
 
 // WriteComparisonMarkdown writes c as Markdown: what was compared, one
@@ -431,6 +467,7 @@ func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 	ew := &errWriter{w: w}
 	pct := c.Confidence * 100
 	ew.printf("# seccompbench comparison\n\n")
+	writeHeadlineMarkdown(ew, CompareHeadline(c))
 	ew.printf("| | file | workload | policies | kernel | CPU | tool |\n|---|---|---|---|---|---|---|\n")
 	for i, s := range c.Sources {
 		role := "compared"

@@ -53,12 +53,21 @@ func TestCompareFindsKnownDifference(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := tab.String()
-	for _, want := range []string{"a.json (base) vs b.json", "-4.1%", "Welch", "Significant is not large", "~"} {
+	for _, want := range []string{"compared: base a.json (default) vs b.json (default)", "-4.1%", "~", "verdict: per filter, b.json vs base a.json: no change detected in on, defeat"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
 	golden.Check(t, "compare.txt", tab.Bytes())
+	var ex bytes.Buffer
+	if err := WriteComparisonText(&ex, c, TextOptions{Explain: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Welch", "Significant is not large"} {
+		if strings.Contains(out, want) || !strings.Contains(ex.String(), want) {
+			t.Errorf("%q is not in the --explain text only", want)
+		}
+	}
 	var md bytes.Buffer
 	if err := WriteComparisonMarkdown(&md, c); err != nil {
 		t.Fatal(err)
@@ -199,5 +208,34 @@ func TestCompareSegmentless(t *testing.T) {
 	}
 	if len(named) != 1 || named[0] != "b.json" {
 		t.Errorf("segmentless results named %q, want [b.json]", named)
+	}
+}
+
+// TestComparePolicyMismatch: comparing runs of two policies names both
+// and warns; the same policy twice does not.
+func TestComparePolicyMismatch(t *testing.T) {
+	a, b := fixtureDoc(t, 0), fixtureDoc(t, 0)
+	b.Config.Policies = []Policy{{Path: "other.json", SHA256: "ff"}}
+	c, err := Compare([]NamedDocument{{"a.json", a}, {"b.json", b}}, CompareOptions{Confidence: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tab bytes.Buffer
+	if err := WriteComparisonTable(&tab, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"base a.json (default) vs b.json (other.json)", "the policies differ", "different policies: a.json measured default, b.json measured other.json"} {
+		if !strings.Contains(tab.String(), want) {
+			t.Errorf("comparison lacks %q:\n%s", want, tab.String())
+		}
+	}
+	same, err := Compare([]NamedDocument{{"a.json", a}, {"a2.json", fixtureDoc(t, 0)}}, CompareOptions{Confidence: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range same.Warnings {
+		if strings.Contains(w, "different policies") {
+			t.Errorf("same policy warned: %s", w)
+		}
 	}
 }

@@ -96,7 +96,7 @@ func TestWordingGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := tt.doc(t)
 			var txt, md bytes.Buffer
-			if err := WriteTable(&txt, d); err != nil {
+			if err := WriteText(&txt, d, TextOptions{Explain: true}); err != nil {
 				t.Fatal(err)
 			}
 			if err := WriteMarkdown(&md, d); err != nil {
@@ -108,7 +108,7 @@ func TestWordingGolden(t *testing.T) {
 	}
 	d := inconclusiveDoc(t)
 	var txt bytes.Buffer
-	WriteTable(&txt, d)
+	WriteText(&txt, d, TextOptions{Explain: true})
 	for _, overclaim := range []string{"no mitigation slowdown detected", "per-filter cost ~0", "costs -70", "the kernel's action cache skips the filters"} {
 		if strings.Contains(txt.String(), overclaim) {
 			t.Errorf("inconclusive report says %q", overclaim)

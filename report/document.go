@@ -105,6 +105,11 @@ type Config struct {
 	Placement string `json:"placement,omitempty"`
 	PadMin    int    `json:"pad_min"`
 	PadMax    int    `json:"pad_max"`
+	// FilterNames names the filters of the deepest stack in install
+	// order, oldest first, when the policy names them (a systemd unit's
+	// "unit/Directive/ABI"): filter count N installs the first N. Absent
+	// otherwise and in documents from before it.
+	FilterNames []string `json:"filter_names,omitempty"`
 }
 
 // Policy is one policy of the stack, in cycling order.

@@ -165,10 +165,32 @@ type Estimate struct {
 	OCI *OCIResolution `json:"oci,omitempty"`
 }
 
-// WriteEstimateText writes an estimate for people: the profile, stack and
-// model, the top syscalls by added time (all when top is 0), the total and
-// the validation.
+// WriteEstimateText writes an estimate for people without --explain
+// (WriteEstimateTextOpts).
 func WriteEstimateText(w io.Writer, e *Estimate, top int) {
+	WriteEstimateTextOpts(w, e, top, TextOptions{})
+}
+
+// WriteEstimateTextOpts writes an estimate for people: the headline, the
+// top syscalls by added time (all when top is 0) and the validation; with
+// opts.Explain also the profile, stack and model before the table and the
+// total's breakdown after it.
+func WriteEstimateTextOpts(w io.Writer, e *Estimate, top int, opts TextOptions) {
+	ew := &errWriter{w: w}
+	writeHeadlineText(ew, EstimateHeadline(e))
+	fmt.Fprintln(w)
+	if opts.Explain {
+		estimateHeader(w, e)
+	}
+	rows := estimateTable(w, e, top)
+	if opts.Explain {
+		estimateTotal(w, e, rows)
+	}
+	estimateValidation(w, e)
+}
+
+// estimateHeader writes the profile, the stack and the model.
+func estimateHeader(w io.Writer, e *Estimate) {
 	pct := fmt.Sprintf("%.0f%%", e.Model.Confidence*100)
 	p := e.Profile
 	fmt.Fprintf(w, "profile   %s (%s): %s of %s", p.Source, p.Format, Plural(p.Calls, "call"), Plural(p.Syscalls, "syscall"))
@@ -198,7 +220,12 @@ func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 		fmtEst(m.PerInsnNs, m.PerInsnCILowNs, m.PerInsnCIHighNs, nsFine))
 	fmt.Fprintf(w, "          per cached syscall: %s   (%s CIs; ns)\n", fmtEst(m.CachedNs, m.CachedCILowNs, m.CachedCIHighNs, nsShort), pct)
 	fmt.Fprintln(w)
+}
 
+// estimateTable writes the syscalls by added time, the top ones (all when
+// top is 0), and returns them all sorted.
+func estimateTable(w io.Writer, e *Estimate, top int) []EstimateSyscall {
+	pct := fmt.Sprintf("%.0f%%", e.Model.Confidence*100)
 	rows := append([]EstimateSyscall(nil), e.Syscalls...)
 	sort.SliceStable(rows, func(i, j int) bool { return val(rows[i].TotalNs) > val(rows[j].TotalNs) })
 	shown := rows
@@ -224,21 +251,28 @@ func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 	if len(shown) < len(rows) {
 		fmt.Fprintf(w, "(%d more syscalls; --top 0 shows all)\n", len(rows)-len(shown))
 	}
+	return rows
+}
+
+// estimateTotal writes the total, what it is per second or of the
+// syscall time, the dominant syscalls and the model error.
+func estimateTotal(w io.Writer, e *Estimate, rows []EstimateSyscall) {
 	fmt.Fprintln(w)
+	p := e.Profile
 	t := e.Total
 	sign := "+"
 	if t.AddedNs < 0 {
 		sign = "" // the number carries its "-"
 	}
-	fmt.Fprintf(w, "total     %s%s over %s (%s ns per call on average; %d calls cached)\n",
-		sign, fmtEst(t.AddedNs, t.CILowNs, t.CIHighNs, nsFormatter(t.AddedNs)), Plural(t.Calls, "call"), nsShort(t.PerCallNs), t.CachedCalls)
+	fmt.Fprintf(w, "total     %s%s over %s (%s ns per call on average; %s cached)\n",
+		sign, fmtCost(t.AddedNs, t.CILowNs, t.CIHighNs, nsFormatter(t.AddedNs)), Plural(t.Calls, "call"), nsShort(t.PerCallNs), Plural(t.CachedCalls, "call"))
 	if t.PctOfSyscallTime != nil {
 		fmt.Fprintf(w, "          = %s of the %s the profile spent in syscalls\n",
-			fmtEst(*t.PctOfSyscallTime, t.PctOfSyscallTimeLo, t.PctOfSyscallTimeHi, pctFormatter(*t.PctOfSyscallTime)), fmtNs(*p.Seconds*1e9))
+			fmtCost(*t.PctOfSyscallTime, t.PctOfSyscallTimeLo, t.PctOfSyscallTimeHi, pctFormatter(*t.PctOfSyscallTime)), fmtNs(*p.Seconds*1e9))
 	}
 	if t.NsPerSecond != nil {
 		fmt.Fprintf(w, "          = %s per second of run time (%s of the %s run)\n",
-			fmtEst(*t.NsPerSecond, t.NsPerSecondLow, t.NsPerSecondHigh, nsFormatter(*t.NsPerSecond)), pctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7), fmtNs(*p.Duration*1e9))
+			fmtCost(*t.NsPerSecond, t.NsPerSecondLow, t.NsPerSecondHigh, nsFormatter(*t.NsPerSecond)), pctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7), fmtNs(*p.Duration*1e9))
 	} else {
 		fmt.Fprintln(w, "          (give --duration, the profiled run's wall time, for the cost per second of work)")
 	}
@@ -250,6 +284,12 @@ func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 	} else {
 		fmt.Fprintln(w, "          (intervals: calibration uncertainty only; args 0 for every verdict and path; see --validate for model error)")
 	}
+}
+
+// estimateValidation writes --validate's table and the command's
+// measurement, if any.
+func estimateValidation(w io.Writer, e *Estimate) {
+	pct := fmt.Sprintf("%.0f%%", e.Model.Confidence*100)
 	if v := e.Validation; v != nil && v.Skipped != nil {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "validation: each syscall timed in a loop under the stack (children without filters and with %s, %s; medians), added ns per call\n", Plural(len(e.Stack), "filter"), Plural(v.Trials, "trial"))

@@ -31,3 +31,21 @@ func TestEstimateNumberFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestFmtCost: a cost's interval reaching below 0 shows from 0 and says
+// it is not resolved; one above 0 prints as is.
+func TestFmtCost(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	tests := []struct {
+		c, lo, hi float64
+		want      string
+	}{
+		{16.2, -0.05, 32.51, "16.2 [0, 32.5] (not resolved from 0: the interval reaches -0.1)"},
+		{16.2, 1.5, 32.51, "16.2 [1.5, 32.5]"},
+	}
+	for _, tt := range tests {
+		if got := fmtCost(tt.c, f(tt.lo), f(tt.hi), nsShort); got != tt.want {
+			t.Errorf("fmtCost(%v, %v, %v) = %q, want %q", tt.c, tt.lo, tt.hi, got, tt.want)
+		}
+	}
+}

@@ -25,7 +25,7 @@ func TestCommandFiguresKeepDigits(t *testing.T) {
 		f.EntryNs, f.EntryCILowNs, f.EntryCIHighNs, f.PlacementSDNs = 3210, 1100, 5320, 55.5
 	}
 	var b bytes.Buffer
-	if err := WriteTable(&b, d); err != nil {
+	if err := WriteText(&b, d, TextOptions{Explain: true}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -47,7 +47,7 @@ func TestPolicyABIInOutputs(t *testing.T) {
 	d := fixtureDoc(t, 0)
 	d.Config.Policies[0].ABIs = []string{"i386"}
 	var tab, md bytes.Buffer
-	if err := WriteTable(&tab, d); err != nil {
+	if err := WriteText(&tab, d, TextOptions{Explain: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteMarkdown(&md, d); err != nil {

@@ -332,15 +332,25 @@ func WriteFleetJSON(w io.Writer, f *Fleet) error {
 	return nil
 }
 
-// WriteFleetTable writes f as text: per group a heading and a table with
-// one row per result and variant, then the warnings.
+// WriteFleetTable writes f as text without --explain (WriteFleetText).
 func WriteFleetTable(w io.Writer, f *Fleet) error {
+	return WriteFleetText(w, f, TextOptions{})
+}
+
+// WriteFleetText writes f as text: the headline, then per group a heading
+// and a table with one row per result and variant, then the warnings. The
+// default table has the figures only; opts.Explain adds where each result
+// was measured (host, kernel, CPU, loader, mitigations, foreign load).
+func WriteFleetText(w io.Writer, f *Fleet, opts TextOptions) error {
 	ew := &errWriter{w: w}
-	for gi, g := range f.Groups {
-		if gi > 0 {
-			ew.printf("\n")
+	writeHeadlineText(ew, FleetHeadline(f))
+	for _, g := range f.Groups {
+		ew.printf("\n")
+		ew.printf("%s\n", strings.TrimSuffix(wrapText(fmt.Sprintf("policy %s, workload %s (ns/op = %s)", g.Policy, OrDash(g.Workload), OrDash(g.Op)), TextWidth), "\n"))
+		if !opts.Explain {
+			fleetShortTable(ew, g)
+			continue
 		}
-		ew.printf("policy %s, workload %s (ns/op = %s)\n", g.Policy, OrDash(g.Workload), OrDash(g.Op))
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "result\thost\tkernel\tCPU\tloader\tmitigations\tforeign load\tvariant\tbaseline ns\tper-filter ns\tCI\tentry ns\tCI\tn\n")
 		for _, r := range g.Rows {
@@ -354,10 +364,33 @@ func WriteFleetTable(w io.Writer, f *Fleet) error {
 		}
 		tw.Flush()
 	}
+	var b strings.Builder
 	for _, wn := range f.Warnings {
-		ew.printf("warning: %s\n", wn)
+		b.WriteString("warning: " + wn + "\n")
+	}
+	if b.Len() > 0 {
+		ew.printf("%s", wrapText(b.String(), TextWidth))
 	}
 	return ew.err
+}
+
+// fleetShortTable writes a group's rows with the figures only.
+func fleetShortTable(ew *errWriter, g FleetGroup) {
+	tw := tabwriter.NewWriter(ew, 0, 0, 1, ' ', 0)
+	conf := 0.0
+	if len(g.Rows) > 0 {
+		conf = g.Rows[0].Confidence
+	}
+	fmt.Fprintf(tw, "result\tvariant\tbase ns\tper-filter\t%.0f%% CI\tentry ns\t%.0f%% CI\tn\n", conf*100, conf*100)
+	for _, r := range g.Rows {
+		name := r.Result
+		if r.Partial {
+			name += " (partial)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.2f\t[%.2f, %.2f]\t%.1f\t[%.1f, %.1f]\t%d\n", name, fleetVariant(r), Num(r.BaselineNs), Num(r.PerFilterNs),
+			Num(r.PerFilterCILowNs), Num(r.PerFilterCIHighNs), Num(r.EntryNs), Num(r.EntryCILowNs), Num(r.EntryCIHighNs), r.Children)
+	}
+	tw.Flush()
 }
 
 // fleetCI formats an interval as "95% [lo, hi]" with prec decimals.
@@ -368,7 +401,8 @@ func fleetCI(conf, lo, hi float64, prec int) string {
 // WriteFleetMarkdown writes f as Markdown: per group a heading and a table.
 func WriteFleetMarkdown(w io.Writer, f *Fleet) error {
 	ew := &errWriter{w: w}
-	ew.printf("# seccompbench report: %s\n", Plural(FleetResults(f), "result"))
+	ew.printf("# seccompbench report: %s\n\n", Plural(FleetResults(f), "result"))
+	writeHeadlineMarkdown(ew, FleetHeadline(f))
 	for _, g := range f.Groups {
 		ew.printf("\n## %s, workload %s\n\nns/op = %s\n\n", mdEscape(g.Policy), mdEscape(OrDash(g.Workload)), mdEscape(OrDash(g.Op)))
 		ew.printf("| result | host | kernel | CPU | loader | mitigations | foreign load | variant | baseline ns | per-filter ns (CI) | entry ns (CI) | n |\n")

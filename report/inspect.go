@@ -181,7 +181,7 @@ func WriteInspectText(w io.Writer, j *InspectProcess, disasm bool) {
 		fmt.Fprintf(w, "  error     %s\n", j.Error)
 		return
 	}
-	fmt.Fprintf(w, "  seccomp   %s mode (%d), no_new_privs %d, %d filters (Seccomp_filters)\n", seccompModeName(j.SeccompMode), j.SeccompMode, j.NoNewPrivs, j.SeccompFilters)
+	fmt.Fprintf(w, "  seccomp   %s mode (%d), no_new_privs %d, %s (Seccomp_filters)\n", seccompModeName(j.SeccompMode), j.SeccompMode, j.NoNewPrivs, Plural(j.SeccompFilters, "filter"))
 	if j.Error != "" {
 		fmt.Fprintf(w, "  error     %s\n", j.Error)
 		return

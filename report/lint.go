@@ -79,7 +79,7 @@ func WriteLintStackText(w io.Writer, s filters.Stack, fs []analysis.Finding) err
 		fmt.Fprintf(&b, "%s: %s [%s]: %s\n", f.Severity, where, f.Code, f.Message)
 		fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
 	}
-	fmt.Fprintf(&b, "%d errors, %d warnings, %d info\n", counts[analysis.SeverityError], counts[analysis.SeverityWarning], counts[analysis.SeverityInfo])
+	fmt.Fprintf(&b, "%s, %s, %d info\n", Plural(counts[analysis.SeverityError], "error"), Plural(counts[analysis.SeverityWarning], "warning"), counts[analysis.SeverityInfo])
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write findings: %w", err)
 	}

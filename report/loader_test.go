@@ -118,7 +118,7 @@ func TestLoaderDocument(t *testing.T) {
 				t.Fatalf("%d loader diffs, want 1", len(raw.LoaderDiffs))
 			}
 			var text bytes.Buffer
-			if err := WriteTable(&text, d); err != nil {
+			if err := WriteText(&text, d, TextOptions{Explain: true}); err != nil {
 				t.Fatal(err)
 			}
 			for _, w := range tt.want {

@@ -33,6 +33,27 @@ func mdHeader(ew *errWriter, d *Document) {
 	ew.printf("One op is %s; every time below is nanoseconds per op (ns/op). Intervals are %.0f %% confidence intervals (CI).\n\n", d.Config.Op, pct)
 }
 
+// mdHeadline writes the headline as a list, each label linking to its
+// section of docs/reading-results.md.
+func mdHeadline(ew *errWriter, d *Document) {
+	ew.printf("## Answer\n\n")
+	writeHeadlineMarkdown(ew, RunHeadline(d))
+}
+
+// mdStack writes which filters each count installs, when the stack names
+// them (a systemd unit's directives).
+func mdStack(ew *errWriter, d *Document) {
+	lines := stackLines(d)
+	if len(lines) == 0 {
+		return
+	}
+	ew.printf("What each count installs (oldest first; a count installs the first N):\n\n")
+	for _, l := range lines {
+		ew.printf("- %s\n", mdEscape(l))
+	}
+	ew.printf("\n")
+}
+
 // mdMeaning writes what the numbers mean, per variant.
 func mdMeaning(ew *errWriter, d *Document) {
 	if len(d.Meaning) > 0 {

@@ -63,6 +63,18 @@ func fmtEst(c float64, lo, hi *float64, f func(float64) string) string {
 	return f(c) + " " + fmtCI(lo, hi, f)
 }
 
+// fmtCost formats a cost that cannot be negative (time a stack adds) with
+// its interval, as fmtEst does; an interval reaching below 0 shows from 0
+// and says that the cost is not resolved from none, with the interval's
+// own lower end in the note: "+3.2 ms [0, 84.50 ms] (not resolved from 0:
+// the interval reaches -36.54 ms)". JSON keeps the interval as computed.
+func fmtCost(c float64, lo, hi *float64, f func(float64) string) string {
+	if lo == nil || hi == nil || *lo >= 0 {
+		return fmtEst(c, lo, hi, f)
+	}
+	return f(c) + " [0, " + f(*hi) + "] (not resolved from 0: the interval reaches " + f(*lo) + ")"
+}
+
 // nsShort and nsFine format ns with 1 and 3 decimals.
 func nsShort(x float64) string { return fixed(x, 1) }
 func nsFine(x float64) string  { return fixed(x, 3) }

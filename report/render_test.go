@@ -25,6 +25,7 @@ func TestGoldenRenderers(t *testing.T) {
 	}{
 		{"markdown.md", func(w, _ io.Writer) error { return WriteMarkdown(w, d) }},
 		{"table.txt", func(w, _ io.Writer) error { return WriteTable(w, d) }},
+		{"table-explain.txt", func(w, _ io.Writer) error { return WriteText(w, d, TextOptions{Explain: true}) }},
 		{"children.csv", func(w, warn io.Writer) error { return WriteCSV(w, warn, d) }},
 		{"bench.txt", func(w, warn io.Writer) error { return WriteBenchstat(w, warn, d) }},
 	}
@@ -235,7 +236,7 @@ func TestNoNegativeZeroRendered(t *testing.T) {
 		t.Errorf("meaning = %q, want it to contain %q", d.Meaning[0].Text, want)
 	}
 	negZero := regexp.MustCompile(`-0(\.0+)?([^.0-9]|$)`)
-	renderers := map[string]func(io.Writer, *Document) error{"table": WriteTable, "markdown": WriteMarkdown}
+	renderers := map[string]func(io.Writer, *Document) error{"table": writeExplain, "markdown": WriteMarkdown}
 	for name, r := range renderers {
 		var b bytes.Buffer
 		if err := r(&b, d); err != nil {
@@ -288,7 +289,7 @@ func TestBlocksText(t *testing.T) {
 	d := fixtureDoc(t, 0)
 	d.Config.Trials = 3
 	d.Run = &RunInfo{Blocks: 39, StopReason: "precision", TargetCINs: 0.5, ElapsedS: 20}
-	for name, r := range map[string]func(io.Writer, *Document) error{"table": WriteTable, "markdown": WriteMarkdown} {
+	for name, r := range map[string]func(io.Writer, *Document) error{"table": writeExplain, "markdown": WriteMarkdown} {
 		var b bytes.Buffer
 		if err := r(&b, d); err != nil {
 			t.Fatal(err)
@@ -313,3 +314,6 @@ func TestDriftSpan(t *testing.T) {
 		t.Errorf("without children: driftSpan = %q, want %q", got, want)
 	}
 }
+
+// writeExplain is the text report with --explain.
+func writeExplain(w io.Writer, d *Document) error { return WriteText(w, d, TextOptions{Explain: true}) }

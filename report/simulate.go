@@ -195,11 +195,11 @@ func StackText(s filters.Stack) string {
 	case len(s) == 1:
 		return "1 filter: " + names[0]
 	case len(names) == 1:
-		return fmt.Sprintf("%d filters: %s repeated", len(s), names[0])
+		return fmt.Sprintf("%s: %s repeated", Plural(len(s), "filter"), names[0])
 	case len(names) == len(s):
-		return fmt.Sprintf("%d filters, oldest first: %s", len(s), strings.Join(names, ", "))
+		return fmt.Sprintf("%s, oldest first: %s", Plural(len(s), "filter"), strings.Join(names, ", "))
 	}
-	return fmt.Sprintf("%d filters: %s cycled, %s installed first", len(s), strings.Join(names, ", "), names[0])
+	return fmt.Sprintf("%s: %s cycled, %s installed first", Plural(len(s), "filter"), strings.Join(names, ", "), names[0])
 }
 
 // perFilterText lists per-filter counts in stack order (oldest first),

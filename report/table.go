@@ -49,20 +49,42 @@ func controlVerdict(c Control, d *Document) string {
 	return controlConclusion(c, d.Environment.Vulnerabilities["spec_store_bypass"], runTrials(d))
 }
 
-// WriteTable writes d as the human-readable report.
+// TextOptions tunes the text report.
+type TextOptions struct {
+	// Explain adds how the run was made, the per-filter model, the cache
+	// prediction, setup costs, the checks and what the numbers mean,
+	// after the headline and the table (--explain).
+	Explain bool
+}
+
+// WriteTable writes d as the human-readable report: the headline, the
+// table and the warnings (WriteText without --explain).
 func WriteTable(w io.Writer, d *Document) error {
+	return WriteText(w, d, TextOptions{})
+}
+
+// WriteText writes d as the human-readable report, with the explanation
+// when opts.Explain.
+func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	ew := &errWriter{w: w}
 	for _, s := range runSections {
-		if s.table != nil {
+		if s.table != nil && (opts.Explain || !s.explain) {
 			s.table(ew, d)
 		}
 	}
 	return ew.err
 }
 
+// tableHeadline writes the headline and a blank line.
+func tableHeadline(ew *errWriter, d *Document) {
+	writeHeadlineText(ew, RunHeadline(d))
+	ew.printf("\n")
+}
+
 // tableHeader writes the policies, the configuration and the machine, one line each.
 func tableHeader(ew *errWriter, d *Document) {
 	pct := d.Config.Confidence * 100
+	ew.printf("\n")
 	if d.Partial {
 		ew.printf("*** PARTIAL RESULT: the run was interrupted; only completed children are included ***\n\n")
 	}
@@ -117,10 +139,6 @@ func tableHeader(ew *errWriter, d *Document) {
 	ew.printf("kernel %s, %s, %d CPUs, bpf_jit_enable=%s, spec_store_bypass: %s\n",
 		e.Kernel, e.CPUModel, e.CPUs, OrDash(e.BPFJitEnable), OrDash(e.Vulnerabilities["spec_store_bypass"]))
 	ew.printf("%s\n", mitigationLine(d))
-	if e.ParentSeccompFilters > 0 {
-		ew.printf("note: this process already has %d inherited seccomp filters; every child inherits them, so the baseline is \"inherited filters only\"\n", e.ParentSeccompFilters)
-	}
-	ew.printf("\n")
 }
 
 // tableFigs formats a run's figures for the text table. Syscall loops
@@ -165,7 +183,7 @@ func (t tableFigs) ci(n int, lo, hi float64, signed bool) string {
 // tableResults writes the table of cells.
 func tableResults(ew *errWriter, d *Document) {
 	pct := d.Config.Confidence * 100
-	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(ew, 0, 0, 1, ' ', tabwriter.AlignRight)
 	tf := newTableFigs(d)
 	u, fig := tf.u, tf.fig
 	head := fmt.Sprintf("mean %s/op", u.name)
@@ -269,8 +287,8 @@ func tableSetup(ew *errWriter, d *Document) {
 	if d.Setup != nil {
 		one := figureGroup(false, false, d.Setup.PerFilterNs, d.Setup.PerFilterCILowNs, d.Setup.PerFilterCIHiNs)
 		_, unit := unitOf(max(math.Abs(d.Setup.PerFilterNs), math.Abs(d.Setup.PerFilterCILowNs), math.Abs(d.Setup.PerFilterCIHiNs)))
-		ew.printf("\nsetup: one seccomp(2) call %s %s (%.0f%% CI [%s, %s]); installing %d filters %s",
-			one(d.Setup.PerFilterNs), unit, pct, one(d.Setup.PerFilterCILowNs), one(d.Setup.PerFilterCIHiNs), d.Setup.StackFilter, figure(d.Setup.StackNs))
+		ew.printf("\nsetup: one seccomp(2) call %s %s (%.0f%% CI [%s, %s]); installing %s %s",
+			one(d.Setup.PerFilterNs), unit, pct, one(d.Setup.PerFilterCILowNs), one(d.Setup.PerFilterCIHiNs), Plural(d.Setup.StackFilter, "filter"), figure(d.Setup.StackNs))
 		if d.CommandWorkload != nil {
 			// Two figures for one stack: say why they differ.
 			ew.printf(" (mean over the measuring children, each installing it once; the command line's install is each command process's own, median over runs)")
@@ -318,12 +336,9 @@ func tableSetup(ew *errWriter, d *Document) {
 	}
 }
 
-// tableNotes writes negative cells, what the numbers mean and every warning.
+// tableNotes writes what the numbers mean.
 func tableNotes(ew *errWriter, d *Document) {
 	ew.printf("\n")
-	for _, n := range NegativeCells(d) {
-		ew.printf("%s\n", n)
-	}
 	for _, m := range d.Meaning {
 		if m.Loader != "" && d.Config.Loader == "both" {
 			ew.printf("%s/%s: %s\n", m.Variant, m.Loader, m.Text)
@@ -331,13 +346,28 @@ func tableNotes(ew *errWriter, d *Document) {
 		}
 		ew.printf("%s: %s\n", m.Variant, m.Text)
 	}
+}
+
+// tableWarnings writes the cells measured faster with filters than
+// without and every warning, wrapped at TextWidth.
+func tableWarnings(ew *errWriter, d *Document) {
+	var b strings.Builder
+	if n := d.Environment.ParentSeccompFilters; n > 0 {
+		fmt.Fprintf(&b, "\nnote: this process already has %d inherited seccomp filters; every child inherits them, so the baseline is \"inherited filters only\"\n", n)
+	}
+	for _, n := range NegativeCells(d) {
+		b.WriteString("\n" + n + "\n")
+	}
 	if len(d.Warnings) > 0 {
 		ws := append([]string{}, d.Warnings...)
 		sort.Strings(ws)
-		ew.printf("\nwarnings:\n")
+		b.WriteString("\nwarnings:\n")
 		for _, wn := range dedupe(ws) {
-			ew.printf("  - %s\n", wn)
+			b.WriteString("  - " + wn + "\n")
 		}
+	}
+	if b.Len() > 0 {
+		ew.printf("%s", wrapText(b.String(), TextWidth))
 	}
 }
 

@@ -150,12 +150,35 @@ func WriteTopJSON(w io.Writer, t *Top) error {
 	return writeIndented(w, t, "write top json")
 }
 
-// WriteTopTable writes t for people: a header with the method and its
-// cost, then one block per process with the share, the top syscalls
-// (at most maxSyscalls) and the prediction.
+// WriteTopTable writes t for people without --explain (WriteTopText).
 func WriteTopTable(w io.Writer, t *Top, maxSyscalls int) {
+	WriteTopText(w, t, maxSyscalls, TextOptions{})
+}
+
+// WriteTopText writes t for people: the headline, with opts.Explain a
+// header with the method and its cost, then one block per process with
+// the share, the top syscalls (at most maxSyscalls) and the prediction.
+func WriteTopText(w io.Writer, t *Top, maxSyscalls int, opts TextOptions) {
 	m := t.Method
-	fmt.Fprintf(w, "seccompbench top — %s, window %s, cpu-clock %d Hz on %d CPUs, counter attached %.0f%% of the window\n",
+	writeHeadlineText(&errWriter{w: w}, TopHeadline(t))
+	if opts.Explain {
+		topMethod(w, t)
+	}
+	if len(t.Processes) == 0 {
+		fmt.Fprintln(w, "\nno samples of the selected processes in the window")
+	}
+	for _, p := range t.Processes {
+		topProcess(w, p, m, maxSyscalls)
+	}
+	for _, warn := range t.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+}
+
+// topMethod writes how the window was sampled and what that cost.
+func topMethod(w io.Writer, t *Top) {
+	m := t.Method
+	fmt.Fprintf(w, "\nseccompbench top — %s, window %s, cpu-clock %d Hz on %d CPUs, counter attached %.0f%% of the window\n",
 		t.Start, fmtDurNs(float64(t.WindowNs)), m.SamplingHz, m.CPUs, m.CountDuty*100)
 	if m.CounterOverhead != nil {
 		fmt.Fprintf(w, "counter cost: %.2f%% of the sampled CPU time while attached, %.2f%% over the window", *m.CounterShare*100, *m.CounterOverhead*100)
@@ -164,10 +187,11 @@ func WriteTopTable(w io.Writer, t *Top, maxSyscalls int) {
 		}
 		fmt.Fprintln(w)
 	}
-	if len(t.Processes) == 0 {
-		fmt.Fprintln(w, "\nno samples of the selected processes in the window")
-	}
-	for _, p := range t.Processes {
+}
+
+// topProcess writes one process's block.
+func topProcess(w io.Writer, p TopProcess, m TopMethod, maxSyscalls int) {
+	{
 		fmt.Fprintln(w)
 		filters := "?"
 		if p.Filters != nil {
@@ -208,9 +232,6 @@ func WriteTopTable(w io.Writer, t *Top, maxSyscalls int) {
 		for _, warn := range p.Warnings {
 			fmt.Fprintf(w, "        warning: %s\n", warn)
 		}
-	}
-	for _, warn := range t.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
 	}
 }
 

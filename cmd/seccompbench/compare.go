@@ -93,6 +93,7 @@ exit status 2.` + cmdutil.ExitStatusHelp(""),
 	}
 	fl := cmd.Flags()
 	output.AddFlags(fl, &opts.Out, compareFormats, "table", "the comparison")
+	output.AddExplainFlag(fl, &opts.Out)
 	fl.Float64Var(&opts.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1); significant means p < 1 - confidence")
 	fl.BoolVar(&opts.Force, "force", false, "compare results of different workloads anyway")
 	return cmd
@@ -132,6 +133,6 @@ func compareRun(opts *CompareOptions) error {
 		case "markdown":
 			return report.WriteComparisonMarkdown(w, c)
 		}
-		return report.WriteComparisonTable(w, c)
+		return report.WriteComparisonText(w, c, report.TextOptions{Explain: opts.Out.Explain})
 	})
 }

@@ -88,7 +88,8 @@ func TestCompareCommand(t *testing.T) {
 		notOut     []string
 		wantStderr string
 	}{
-		{name: "known difference", args: []string{"compare", a, b}, wantOut: []string{"a.json (base) vs b.json", "-13.3%", "Welch"}},
+		{name: "known difference", args: []string{"compare", a, b}, wantOut: []string{"compared: base a.json", "-13.3%", "verdict: "}},
+		{name: "explain", args: []string{"compare", "--explain", a, b}, wantOut: []string{"compared: base a.json", "Welch"}},
 		{name: "identical is ~", args: []string{"compare", a, same}, wantOut: []string{" ~ "}, notOut: []string{"%  "}},
 		{name: "different workloads refused", args: []string{"compare", a, other}, wantCode: 2, wantStderr: "--force"},
 		{name: "different workloads forced", args: []string{"compare", "--force", a, other}, wantOut: []string{"forced comparison"}},

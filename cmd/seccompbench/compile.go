@@ -263,7 +263,7 @@ func saveStack(opts *CompileOptions, src *filters.Source, modeled string) error 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "saved %d filters to %s\n", len(src.Filters), opts.Save)
+	fmt.Fprintf(opts.IO.ErrOut, "saved %s to %s\n", report.Plural(len(src.Filters), "filter"), opts.Save)
 	return nil
 }
 

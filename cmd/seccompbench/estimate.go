@@ -27,6 +27,9 @@ type EstimateOptions struct {
 	Format string
 	Specs  []output.Spec
 	Quiet  bool
+	// Explain is --explain (-v): the text adds the profile, stack, model
+	// and the total's breakdown around the table.
+	Explain bool
 }
 
 // NewCmdEstimate builds `seccompbench estimate`. runF, if not nil, replaces
@@ -96,6 +99,7 @@ with intervals, their ratio, and whether the prediction's stated interval
 				return err
 			}
 			opts.Specs, opts.Format, opts.Top, opts.Quiet = specs, fl.Out.Format, fl.Top, opts.IO.Quiet
+			opts.Explain = fl.Out.Explain
 			if runF != nil {
 				return runF(opts)
 			}
@@ -133,7 +137,7 @@ func estimateRun(opts *EstimateOptions) error {
 		if format == "json" {
 			return report.WriteEstimateJSON(w, e)
 		}
-		report.WriteEstimateText(w, e, opts.Top)
+		report.WriteEstimateTextOpts(w, e, opts.Top, report.TextOptions{Explain: opts.Explain})
 		return nil
 	})
 }

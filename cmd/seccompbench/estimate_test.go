@@ -282,7 +282,7 @@ func TestEstimateTextOneFilter(t *testing.T) {
 	writeCalibration(t, c2, 40, 20, 60, 4, 420)
 	ios, _, out, errOut := cmdutil.TestIOStreams()
 	cmd := NewCmdEstimate(&cmdutil.Factory{IO: ios}, nil)
-	cmd.SetArgs([]string{policy, "--profile", profile, "--filters", "1", "--cache", "defeat", "--calibration", c1, "--calibration", c2, "--duration", "1ms"})
+	cmd.SetArgs([]string{policy, "--profile", profile, "--filters", "1", "--cache", "defeat", "--calibration", c1, "--calibration", c2, "--duration", "1ms", "--explain"})
 	cmd.SetOut(ios.Out)
 	cmd.SetErr(ios.ErrOut)
 	if err := cmd.Execute(); err != nil {
@@ -291,7 +291,7 @@ func TestEstimateTextOneFilter(t *testing.T) {
 	got := out.String()
 	// getppid 100 × (32 + 18 + 0.2·4) = 5080 ns, getpid 50 × (32 + 18 +
 	// 0.2·13) = 2630 ns: 7710 ns in all.
-	for _, want := range []string{"stack     1 filter (chain),", "total     +7.710 µs [6.334 µs, 9.086 µs] over 150 calls", "  5.080 µs  [4.162 µs, 5.998 µs]",
+	for _, want := range []string{"policy: 1 filter (chain), cache defeated", "total: +7.71 µs [6.33, 9.09] over 150 calls", "stack     1 filter (chain),", "total     +7.710 µs [6.334 µs, 9.086 µs] over 150 calls", "  5.080 µs  [4.162 µs, 5.998 µs]",
 		"= 7.710 ms [6.334 ms, 9.086 ms] per second of run time (0.771% of the 1.000 ms run)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("text lacks %q:\n%s", want, got)

@@ -142,7 +142,7 @@ func inspectRun(opts *InspectOptions) error {
 	}
 	for _, p := range c.Processes {
 		if p.Report.Saved != "" {
-			fmt.Fprintf(opts.IO.ErrOut, "saved %d filters of pid %d to %s\n", len(p.Stack), p.Report.Pid, p.Report.Saved)
+			fmt.Fprintf(opts.IO.ErrOut, "saved %s of pid %d to %s\n", report.Plural(len(p.Stack), "filter"), p.Report.Pid, p.Report.Saved)
 		}
 	}
 	return c.Err()

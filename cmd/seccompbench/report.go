@@ -25,6 +25,9 @@ type ReportOptions struct {
 	FormatSet bool
 	Outputs   []string
 	Specs     []output.Spec
+	// Explain is --explain (-v): the text table adds where each result
+	// was measured.
+	Explain bool
 }
 
 // NewCmdReport builds `seccompbench report`. runF, if not nil, replaces
@@ -83,6 +86,7 @@ simulate output) is refused by its kind, exit status 2.` + cmdutil.ExitStatusHel
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Format, "format", "table", "output format: "+strings.Join(output.RunFormats, ", "))
 	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write the report to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .md .csv .bench .svg .png)")
+	fl.BoolVarP(&opts.Explain, "explain", "v", false, "after the headline, show where each result was measured: host, kernel, CPU, loader, mitigations, foreign load")
 	return cmd
 }
 
@@ -125,6 +129,6 @@ func reportRun(opts *ReportOptions) error {
 		case "png":
 			return chart.WriteFleetPNG(w, fl)
 		}
-		return report.WriteFleetTable(w, fl)
+		return report.WriteFleetText(w, fl, report.TextOptions{Explain: opts.Explain})
 	})
 }

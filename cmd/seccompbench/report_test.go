@@ -49,7 +49,7 @@ func TestReportCommand(t *testing.T) {
 	}
 	out.Reset()
 	errb.Reset()
-	if code := run(append([]string{"report", glob}, outs...), strings.NewReader(""), &out, &errb); code != 0 {
+	if code := run(append([]string{"report", "--explain", glob}, outs...), strings.NewReader(""), &out, &errb); code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, errb.String())
 	}
 	for i := 1; i < len(outs); i += 2 {

@@ -197,7 +197,7 @@ func TestRunTableAndAtomicOutput(t *testing.T) {
 		t.Errorf("stdout not empty with -o: %q", out.String())
 	}
 	b, _ := os.ReadFile(outFile)
-	for _, want := range []string{"per-filter ns", "defeat", "getpid", "action cache"} {
+	for _, want := range []string{"per-filter: defeat", "getpid", "cache: defeat", "verdict: "} {
 		if !bytes.Contains(b, []byte(want)) {
 			t.Errorf("table lacks %q:\n%s", want, b)
 		}

@@ -125,6 +125,7 @@ See docs/top.md.` + cmdutil.ExitStatusHelp(""),
 	fl.Float64Var(&opts.Confidence, "confidence", opts.Confidence, "confidence level of the intervals, a fraction in (0,1)")
 	fl.BoolVar(&opts.Predict, "predict", opts.Predict, "predict what merging each stack would save (dumps the stack: CAP_SYS_ADMIN)")
 	output.AddFlags(fl, &opts.Out, topFormats, "table", "the report")
+	output.AddExplainFlag(fl, &opts.Out)
 	fl.IntVar(&opts.MaxSyscalls, "syscalls", 8, "syscalls listed per process in the table")
 	return cmd
 }
@@ -134,6 +135,6 @@ func topRun(opts *TopOptions) error {
 	defer release()
 	return top.Report(opts.Context, &opts.Options, top.View{
 		Duration: opts.Duration, Refresh: opts.Refresh, Specs: opts.Specs,
-		Format: cmp.Or(opts.Out.Format, "table"), MaxSyscalls: opts.MaxSyscalls,
+		Format: cmp.Or(opts.Out.Format, "table"), MaxSyscalls: opts.MaxSyscalls, Explain: opts.Out.Explain,
 	}, opts.IO.Out, opts.IO.ErrOut)
 }

@@ -98,7 +98,7 @@ func TestTopReportShapes(t *testing.T) {
 	b.Reset()
 	report.WriteTopTable(&b, top, 8)
 	out := b.String()
-	for _, want := range []string{"share 40.00% [38.00, 42.00] (95% CI)", "filters 16", "1 × abababababab (1406 insns)", "getppid", "500.0 ns", "prediction (model): merge would save 2.00 s"} {
+	for _, want := range []string{"seccomp: ", "verdict: merge of ", "share 40.00% [38.00, 42.00] (95% CI)", "filters 16", "1 × abababababab (1406 insns)", "getppid", "500.0 ns", "prediction (model): merge would save 2.00 s"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}

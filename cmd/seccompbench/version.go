@@ -67,16 +67,19 @@ type ManOptions struct {
 	Root *cobra.Command
 }
 
-// NewCmdMan builds the hidden `seccompbench man DIR`, which writes one man
+// NewCmdMan builds `seccompbench man DIR`, listed in --help, which writes one man
 // page (section 1) per command into DIR, creating it. docs/man is made
 // this way. runF, if not nil, replaces manRun.
 func NewCmdMan(f *cmdutil.Factory, runF func(*ManOptions) error) *cobra.Command {
 	opts := &ManOptions{IO: f.IO}
 	return &cobra.Command{
-		Use:    "man DIR",
-		Short:  "Write man pages for every command into DIR",
-		Hidden: true,
-		Args:   cobra.ExactArgs(1),
+		Use:   "man DIR",
+		Short: "Write man pages for every command into DIR",
+		Long: `Write one man page (section 1) per command into DIR, creating it:
+seccompbench.1, seccompbench-run.1 and so on, without a date or version in
+their headers, so the same build always writes the same pages (docs/man is
+made this way). Read one with man -l DIR/seccompbench-run.1.` + cmdutil.ExitStatusHelp(""),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Dir, opts.Root = args[0], cmd.Root()
 			if runF != nil {

@@ -55,8 +55,10 @@ const (
 	LintSourceWarning  = "source-warning"              // the loader warned about the source (Program.Warnings)
 	LintInstallDenied  = "install-denied"              // a filter stops the filters above it from being installed (Preflight only)
 	LintForeignABI     = "foreign-abi"                 // a filter is for other ABIs than the one linted
+	LintPerABI         = "per-abi-stack"               // the stack has one filter per ABI, each passing the others (systemd)
 	lintSampleNames    = 8                             // names listed in a message before "+N more"
 	lintUnknownX32Nr   = filters.X32SyscallBit | 0x3ff // an x32 number no table names
+	lintUnknownNr      = 0x3ff                         // a number no ABI's table names
 )
 
 // Finding is one lint result.
@@ -339,17 +341,65 @@ func (l *linter) bypass(foreign *filters.Arch, code string) {
 // foreignABI says which filters are written for other ABIs than the
 // native one linted (an i386 minijail policy, an aarch64 Firecracker
 // file): their native calls all get the bad-arch action, so the other
-// findings are about that.
+// findings are about that. A stack built per ABI, as systemd installs one
+// (src/shared/seccomp-util.c: seccomp_init_for_arch sets
+// SCMP_FLTATR_ACT_BADARCH to allow), is no surprise: when some filter is
+// written for the native ABI and a foreign one lets native calls through,
+// the foreign one is by design; one info finding (LintPerABI) says how the
+// stack is built instead of a warning per filter.
 func (l *linter) foreignABI() {
+	perABI := map[string]int{}
+	nativeCovered := false
+	var foreign []int
 	for i, p := range l.s {
 		abis := p.ABIs()
-		if len(abis) == 0 || slices.Contains(abis, l.native.Name) {
+		for _, a := range abis {
+			perABI[a]++
+		}
+		if slices.Contains(abis, l.native.Name) {
+			nativeCovered = true
+		} else if len(abis) > 0 {
+			foreign = append(foreign, i)
+		}
+	}
+	byDesign := 0
+	for _, i := range foreign {
+		p := l.s[i]
+		if nativeCovered && passesNative(p, l.native) {
+			byDesign++
 			continue
 		}
+		abis := p.ABIs()
 		l.add(Finding{Severity: SeverityWarning, Code: LintForeignABI, Filter: i,
 			Message: fmt.Sprintf("the filter is written for %s, not %s: every %s call gets its bad-arch action", strings.Join(abis, ", "), l.native.Name, l.native.Name),
 			Hint:    fmt.Sprintf("the other findings are about %s calls; simulate --arch %s --all shows the filter's own verdicts", l.native.Name, abis[0])})
 	}
+	if byDesign > 0 {
+		var parts []string
+		for _, a := range []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchX32, filters.ArchAArch64, filters.ArchARM} {
+			if n := perABI[a.Name]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%s for %s", plural(n, "filter"), a.Name))
+			}
+		}
+		l.add(Finding{Severity: SeverityInfo, Code: LintPerABI, Filter: -1,
+			Message: fmt.Sprintf("the stack is built per ABI, as systemd installs it: %s; each lets the other ABIs' calls through (bad-arch action allow)",
+				strings.Join(parts, ", ")),
+			Hint: fmt.Sprintf("the other findings are about %s calls; simulate --arch i386 (or x32) --all shows what the other ABIs' filters do", l.native.Name)})
+	}
+}
+
+// passesNative reports whether p alone allows a call of the native ABI
+// that its rules do not name: its bad-arch action lets native calls
+// through. The probe is an unknown native number (no table names it), so
+// a rule for a real syscall cannot decide it.
+func passesNative(p *filters.Program, native *filters.Arch) bool {
+	c, err := filters.NewExecutable(p)
+	if err != nil {
+		return false
+	}
+	d := filters.SeccompData{Nr: native.Nr(lintUnknownNr), Arch: native.AuditArch}
+	a, _ := filters.SplitRet(c.Exec(&d).Ret)
+	return allowed(a)
 }
 
 // x32Unhandled warns when a stack that denies some native syscall lets

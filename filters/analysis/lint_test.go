@@ -346,3 +346,53 @@ func TestLintRuntimeClone(t *testing.T) {
 		})
 	}
 }
+
+// TestLintPerABIStack: filters for other ABIs that let native calls
+// through are by design when the stack also has a filter for the native
+// ABI (systemd's per-ABI stacks): one per-abi-stack info, no foreign-abi
+// warning. Alone, the same filter is still a surprise worth a warning,
+// as is a foreign filter that kills native calls.
+func TestLintPerABIStack(t *testing.T) {
+	only := func(audit uint32, other filters.Action) *filters.Program {
+		return filterstest.Asm(t, "only",
+			filterstest.LdArch(),
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: audit, SkipTrue: 1},
+			filterstest.Ret(other, 0),
+			filterstest.LdNr(),
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: 39, SkipTrue: 1},
+			filterstest.Ret(filters.ActionAllow, 0),
+			filterstest.Ret(filters.ActionErrno, 1))
+	}
+	native := only(filters.AuditArchX86_64, filters.ActionAllow)
+	i386Pass := only(filters.AuditArchI386, filters.ActionAllow)
+	i386Kill := only(filters.AuditArchI386, filters.ActionKillProcess)
+	tests := []struct {
+		name                string
+		stack               filters.Stack
+		wantForeign, wantPA int
+	}{
+		{"per-ABI stack", filters.Stack{native, i386Pass}, 0, 1},
+		{"foreign filter alone", filters.Stack{i386Pass}, 1, 0},
+		{"foreign filter kills native calls", filters.Stack{native, i386Kill}, 1, 0},
+		{"native only", filters.Stack{native}, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			foreign, perABI := 0, 0
+			for _, f := range Lint(tt.stack, LintOptions{}) {
+				switch f.Code {
+				case LintForeignABI:
+					foreign++
+				case LintPerABI:
+					perABI++
+					if f.Severity != SeverityInfo || !strings.Contains(f.Message, "1 filter for x86_64, 1 filter for i386") {
+						t.Errorf("per-abi finding %+v", f)
+					}
+				}
+			}
+			if foreign != tt.wantForeign || perABI != tt.wantPA {
+				t.Errorf("foreign-abi %d, per-abi-stack %d; want %d, %d", foreign, perABI, tt.wantForeign, tt.wantPA)
+			}
+		})
+	}
+}

@@ -9,10 +9,16 @@ import (
 
 // Closest returns up to n names from set at the smallest edit distance
 // from s (case-insensitive), if that distance is at most 2 (at most 1 for
-// names of up to 4 bytes), sorted by name.
+// names of up to 4 bytes), sorted by name. Aliases come first: the name
+// one ABI spells with a width suffix and another without (x86_64's
+// pwrite64 for pwrite, i386's getuid32 for getuid, umount2 for umount),
+// which a reader means more often than a name one letter away (pwritev).
 func Closest[V any](s string, set map[string]V, n int) []string {
 	if len(s) > 64 {
 		return nil // no syscall or key is that long; spare the quadratic work
+	}
+	if a := aliases(strings.ToLower(s), set); len(a) > 0 {
+		return a[:min(n, len(a))]
 	}
 	lim := 2
 	if len(s) <= 4 {
@@ -34,6 +40,29 @@ func Closest[V any](s string, set map[string]V, n int) []string {
 	if len(out) > n {
 		out = out[:n]
 	}
+	return out
+}
+
+// aliasSuffixes are the suffixes syscall tables add to a name for the
+// width of its arguments (pwrite64, getuid32) or a second version
+// (umount2).
+var aliasSuffixes = []string{"64", "32", "2"}
+
+// aliases returns the names of set that are low with an alias suffix
+// added or removed, sorted.
+func aliases[V any](low string, set map[string]V) []string {
+	var out []string
+	for _, suf := range aliasSuffixes {
+		if _, ok := set[low+suf]; ok {
+			out = append(out, low+suf)
+		}
+		if base, ok := strings.CutSuffix(low, suf); ok && base != "" {
+			if _, ok := set[base]; ok {
+				out = append(out, base)
+			}
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

@@ -152,7 +152,7 @@ func openStack(j *Job) ([]*filters.Program, []string, error) {
 			return nil, nil, fmt.Errorf("model systemd stack: %s installs no seccomp filter", j.SystemdUnit)
 		}
 		stack = append(stack, unit.Programs...)
-		names = append(names, fmt.Sprintf("%s (systemd stack of %d filters)", j.SystemdUnit, len(unit.Programs)))
+		names = append(names, fmt.Sprintf("%s (systemd stack of %s)", j.SystemdUnit, report.Plural(len(unit.Programs), "filter")))
 	}
 	if len(j.Policies) > 0 {
 		progs, _, err := cmdutil.OpenPolicies(j.Policies, formats.OpenOptions{Compiler: j.Compiler})

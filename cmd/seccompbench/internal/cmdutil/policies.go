@@ -111,7 +111,7 @@ func describe(src *filters.Source, compile time.Duration) report.Policy {
 	case src.Stacked:
 		kind = src.Format + " stack"
 	}
-	pol := report.Policy{Path: fmt.Sprintf("%s (%s of %d filters)", src.Name, kind, len(src.Filters)), Instructions: n, CompileUs: us}
+	pol := report.Policy{Path: fmt.Sprintf("%s (%s of %s)", src.Name, kind, report.Plural(len(src.Filters), "filter")), Instructions: n, CompileUs: us}
 	if len(src.Filters) > 0 {
 		pol.SHA256 = src.Filters[0].SourceSHA256
 	}

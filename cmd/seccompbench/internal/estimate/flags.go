@@ -49,6 +49,7 @@ func AddFlags(fs *pflag.FlagSet, o *Options, fl *Flags) {
 	fs.DurationVar(&o.Duration, "duration", 0, "wall time of the profiled run (e.g. 12ms), for the added time per second of work")
 	fs.IntVar(&fl.Top, "top", 15, "syscall rows in the table, most added time first (0: all)")
 	output.AddFlags(fs, &fl.Out, Formats, "table", "the estimate")
+	output.AddExplainFlag(fs, &fl.Out)
 	fs.Float64Var(&o.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the block shuffles")
 	fs.IntVar(&o.CPU, "cpu", -1, "CPU to pin measuring threads to (-1: the highest allowed CPU; -2: no pinning)")

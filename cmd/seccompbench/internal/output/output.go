@@ -41,6 +41,9 @@ var binary = map[string]bool{"png": true}
 type Spec struct {
 	Path   string
 	Format string
+	// Explain is --explain: the text report adds how the run was made,
+	// the model and the checks after its headline and table.
+	Explain bool
 }
 
 // Flags are a command's --format and -o FILE flags (AddFlags).
@@ -50,6 +53,16 @@ type Flags struct {
 	FormatSet bool
 	// Outputs are the -o FILEs, in order.
 	Outputs []string
+	// Explain is --explain (AddExplainFlag), copied into every Spec.
+	Explain bool
+}
+
+// AddExplainFlag adds --explain (-v) to fl, storing into dst.Explain:
+// the text output of a measuring command then follows its headline and
+// table with the explanation (how it was measured, the model, the
+// checks); without it the text is the answer only (docs/reading-results.md).
+func AddExplainFlag(fl *pflag.FlagSet, dst *Flags) {
+	fl.BoolVarP(&dst.Explain, "explain", "v", false, "after the headline and the table, explain: how it was measured, the per-filter model, the cache, setup costs, the checks and what the numbers mean")
 }
 
 // AddFlags adds --format (one of formats, default def) and the repeatable
@@ -80,7 +93,11 @@ func Resolve(format string, formatSet bool, paths []string) ([]Spec, error) {
 // formatSet is whether --format was given (cobra's Changed).
 func (fl *Flags) Resolve(formats []string, formatSet bool) ([]Spec, error) {
 	fl.FormatSet = formatSet
-	return ResolveFor(formats, fl.Format, formatSet, fl.Outputs)
+	specs, err := ResolveFor(formats, fl.Format, formatSet, fl.Outputs)
+	for i := range specs {
+		specs[i].Explain = fl.Explain
+	}
+	return specs, err
 }
 
 // ResolveFor decides what to write, for a command that writes formats.
@@ -223,7 +240,12 @@ func WriteResult(outs []Spec, stdout, errOut io.Writer, doc *report.Document) er
 	var failed []string
 	onStdout := false
 	for _, o := range outs {
-		render := func(w io.Writer) error { return RenderResult(o.Format, w, warn, doc) }
+		render := func(w io.Writer) error {
+			if o.Format == "table" && o.Explain {
+				return report.WriteText(w, doc, report.TextOptions{Explain: true})
+			}
+			return RenderResult(o.Format, w, warn, doc)
+		}
 		if o.Path == "" {
 			onStdout = true
 			if err := render(stdout); err != nil {

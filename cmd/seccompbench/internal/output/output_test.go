@@ -26,17 +26,17 @@ func TestResolveOutputs(t *testing.T) {
 		{name: "stdout markdown", format: "markdown", formatSet: true, want: []Spec{{Format: "markdown"}}},
 		{name: "stdout png refused", format: "png", formatSet: true, wantErr: "binary"},
 		{name: "bad format", format: "xml", formatSet: true, wantErr: "not one of"},
-		{name: "one -o with --format keeps working", format: "json", formatSet: true, paths: []string{"x.out"}, want: []Spec{{"x.out", "json"}}},
-		{name: "explicit --format beats the extension for one file", format: "json", formatSet: true, paths: []string{"x.md"}, want: []Spec{{"x.md", "json"}}},
-		{name: "one -o by extension", format: "table", paths: []string{"r.json"}, want: []Spec{{"r.json", "json"}}},
+		{name: "one -o with --format keeps working", format: "json", formatSet: true, paths: []string{"x.out"}, want: []Spec{{Path: "x.out", Format: "json"}}},
+		{name: "explicit --format beats the extension for one file", format: "json", formatSet: true, paths: []string{"x.md"}, want: []Spec{{Path: "x.md", Format: "json"}}},
+		{name: "one -o by extension", format: "table", paths: []string{"r.json"}, want: []Spec{{Path: "r.json", Format: "json"}}},
 		{name: "one -o unknown extension is refused", format: "table", paths: []string{"r.weird"}, wantErr: `cannot tell the format from the extension ".weird"`},
 		{name: "one -o without extension is refused", format: "table", paths: []string{"result"}, wantErr: "--format"},
-		{name: "a device takes --format's default", format: "table", paths: []string{"/dev/null"}, want: []Spec{{"/dev/null", "table"}}},
+		{name: "a device takes --format's default", format: "table", paths: []string{"/dev/null"}, want: []Spec{{Path: "/dev/null", Format: "table"}}},
 		{name: "several by extension", format: "table", paths: []string{"a.json", "b.md", "c.CSV", "d.bench", "e.svg", "f.png", "g.txt"},
-			want: []Spec{{"a.json", "json"}, {"b.md", "markdown"}, {"c.CSV", "csv"}, {"d.bench", "benchstat"}, {"e.svg", "svg"}, {"f.png", "png"}, {"g.txt", "table"}}},
+			want: []Spec{{Path: "a.json", Format: "json"}, {Path: "b.md", Format: "markdown"}, {Path: "c.CSV", Format: "csv"}, {Path: "d.bench", Format: "benchstat"}, {Path: "e.svg", Format: "svg"}, {Path: "f.png", Format: "png"}, {Path: "g.txt", Format: "table"}}},
 		{name: "several, unknown extension", format: "table", paths: []string{"a.json", "b.out"}, wantErr: "extension"},
 		{name: "several, unknown extension with --format", format: "benchstat", formatSet: true, paths: []string{"a.json", "b.out"},
-			want: []Spec{{"a.json", "json"}, {"b.out", "benchstat"}}},
+			want: []Spec{{Path: "a.json", Format: "json"}, {Path: "b.out", Format: "benchstat"}}},
 		{name: "same file twice", format: "table", paths: []string{"a.json", "./a.json"}, wantErr: "twice"},
 	}
 	for _, tt := range tests {
@@ -69,10 +69,10 @@ func TestResolveForCommands(t *testing.T) {
 		want      []Spec
 		wantErr   string
 	}{
-		{name: "txt is text", format: "text", paths: []string{"a.txt"}, want: []Spec{{"a.txt", "text"}}},
-		{name: "bpf is raw", format: "text", paths: []string{"a.bpf", "a.json"}, want: []Spec{{"a.bpf", "raw"}, {"a.json", "json"}}},
+		{name: "txt is text", format: "text", paths: []string{"a.txt"}, want: []Spec{{Path: "a.txt", Format: "text"}}},
+		{name: "bpf is raw", format: "text", paths: []string{"a.bpf", "a.json"}, want: []Spec{{Path: "a.bpf", Format: "raw"}, {Path: "a.json", Format: "json"}}},
 		{name: "markdown is not written", format: "text", paths: []string{"a.md"}, wantErr: "writes text, raw, json, not markdown"},
-		{name: "markdown file with --format", format: "json", formatSet: true, paths: []string{"a.md"}, want: []Spec{{"a.md", "json"}}},
+		{name: "markdown file with --format", format: "json", formatSet: true, paths: []string{"a.md"}, want: []Spec{{Path: "a.md", Format: "json"}}},
 		{name: "raw on stdout", format: "raw", formatSet: true, want: []Spec{{Format: "raw"}}},
 	}
 	for _, tt := range tests {

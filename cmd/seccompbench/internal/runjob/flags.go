@@ -73,6 +73,7 @@ func AddFlags(fs *pflag.FlagSet, j *Job, fl *Flags) {
 	fs.DurationVar(&fl.CPUWait, "cpu-wait", cpulock.DefaultCPUWait, "how long to wait for a measuring CPU another seccompbench run holds before refusing (0: refuse at once)")
 	fs.Float64Var(&j.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1)")
 	output.AddFlags(fs, &fl.Out, output.RunFormats, "table", "the result")
+	output.AddExplainFlag(fs, &fl.Out)
 	fs.Uint64Var(&j.Iterations, "iterations", 0, "loop iterations per sample (0: calibrate to ~2ms per sample)")
 	fs.IntVar(&j.Samples, "samples", DefaultSamples, "timed samples per child; the child's value is their median")
 	fs.BoolVar(&j.SpecAllow, "spec-allow", false, "install filters with SECCOMP_FILTER_FLAG_SPEC_ALLOW (no speculative store bypass mitigation)")

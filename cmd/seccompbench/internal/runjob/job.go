@@ -181,6 +181,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 			SpecAllow: j.SpecAllow, Robust: j.Robust, Pad: j.Pad,
 			Loader: j.loaderName(), LoaderReason: j.LoaderReason,
 			Placement: string(pl.Mode), PadMin: pl.MinPad, PadMax: pl.MaxPad,
+			FilterNames: j.filterNames(progs),
 		},
 		Samples: samples,
 		Result:  res,
@@ -314,6 +315,25 @@ func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants 
 		cfg.Progress = newProgress(ios.ErrOut)
 	}
 	return cfg, vnames
+}
+
+// filterNames names the filters of a systemd stack (a unit or
+// --systemd) by their directive and ABI, oldest first, as the unit model
+// names them without the unit ("ProtectHostname/x86"); nil for other
+// sources, whose filters the policy names already say.
+func (j *Job) filterNames(progs []*filters.Program) []string {
+	if j.SystemdUnit == "" && j.SystemdDirectives == "" {
+		return nil
+	}
+	out := make([]string, len(progs))
+	for i, p := range progs {
+		_, name, ok := strings.Cut(p.Name, "/")
+		if !ok {
+			name = p.Name
+		}
+		out[i] = name
+	}
+	return out
 }
 
 // write renders doc to every -o FILE (atomically) or stdout.

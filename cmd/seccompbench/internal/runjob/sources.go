@@ -114,6 +114,6 @@ func openSystemd(j *Job) (*systemd.Stack, report.Policy, error) {
 	if src == "" {
 		src = "--systemd " + j.SystemdDirectives
 	}
-	return unit, report.Policy{Path: fmt.Sprintf("%s (systemd stack of %d filters)", src, len(unit.Programs)), SHA256: hex.EncodeToString(sum[:]),
+	return unit, report.Policy{Path: fmt.Sprintf("%s (systemd stack of %s)", src, report.Plural(len(unit.Programs), "filter")), SHA256: hex.EncodeToString(sum[:]),
 		Instructions: n, CompileUs: float64(time.Since(t0).Nanoseconds()) / 1e3}, nil
 }

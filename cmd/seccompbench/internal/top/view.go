@@ -23,6 +23,8 @@ type View struct {
 	Format string
 	// MaxSyscalls is the number of syscalls the table lists per process.
 	MaxSyscalls int
+	// Explain adds the sampling method and its cost to the table.
+	Explain bool
 }
 
 // Report samples the processes o selects and renders them: one window of
@@ -40,7 +42,7 @@ func Report(ctx context.Context, o *Options, v View, out, errOut io.Writer) erro
 			if format == "json" {
 				return report.WriteTopJSON(out, t)
 			}
-			report.WriteTopTable(out, t, v.MaxSyscalls)
+			report.WriteTopText(out, t, v.MaxSyscalls, report.TextOptions{Explain: v.Explain})
 			return nil
 		}
 	}

@@ -1,0 +1,694 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// MaxHeadlineLines is the most lines a headline takes in text output,
+// wrapped lines included: the answer a reader gets before any table.
+const MaxHeadlineLines = 8
+
+// TextWidth is the widest line the default text output of a measuring
+// command prints, in characters; longer prose is wrapped.
+const TextWidth = 100
+
+// ReadingDoc is the page every headline line points into: its label is a
+// section anchor there (docs/reading-results.md#per-filter).
+const ReadingDoc = "docs/reading-results.md"
+
+// HeadlineLine is one line of a command's headline: Label names the
+// section of ReadingDoc that explains it (its anchor), Text is the answer
+// in plain words with its intervals.
+type HeadlineLine struct {
+	Label string
+	Text  string
+}
+
+// Anchor is the line's link into ReadingDoc, e.g.
+// "docs/reading-results.md#per-filter".
+func (h HeadlineLine) Anchor() string { return ReadingDoc + "#" + h.Label }
+
+// writeHeadlineText writes lines as "label: text", wrapped at TextWidth
+// with continuation lines indented; the note line has no label.
+func writeHeadlineText(ew *errWriter, lines []HeadlineLine) {
+	for _, l := range lines {
+		text := l.Label + ": " + l.Text
+		if l.Label == "note" {
+			text = l.Text
+		}
+		for i, part := range wrapWords(text, TextWidth) {
+			if i > 0 {
+				part = "  " + part
+			}
+			ew.printf("%s\n", part)
+		}
+	}
+}
+
+// writeHeadlineMarkdown writes lines as a list, each label linking to its
+// section of ReadingDoc (relative to the repository root).
+func writeHeadlineMarkdown(ew *errWriter, lines []HeadlineLine) {
+	for _, l := range lines {
+		if l.Label == "note" {
+			ew.printf("\n%s\n", mdEscape(l.Text))
+			continue
+		}
+		ew.printf("- **[%s](%s)**: %s\n", l.Label, l.Anchor(), mdEscape(l.Text))
+	}
+	ew.printf("\n")
+}
+
+// wrapWords breaks s into lines of at most width characters at spaces; a
+// word longer than width stands alone on its line.
+func wrapWords(s string, width int) []string {
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case len([]rune(line))+1+len([]rune(w)) <= width:
+			line += " " + w
+		default:
+			out = append(out, line)
+			line = w
+		}
+	}
+	if line != "" || len(out) == 0 {
+		out = append(out, line)
+	}
+	return out
+}
+
+// wrapText wraps every line of s at width, keeping a line's leading
+// spaces (and two more) on its continuation lines.
+func wrapText(s string, width int) string {
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+		if len([]rune(line)) <= width {
+			b.WriteString(line + "\n")
+			continue
+		}
+		for i, part := range wrapWords(line, width-len(indent)-2) {
+			if i == 0 {
+				b.WriteString(indent + part + "\n")
+				continue
+			}
+			b.WriteString(indent + "  " + part + "\n")
+		}
+	}
+	return b.String()
+}
+
+// RunHeadline answers what a run measured in at most MaxHeadlineLines
+// lines: the policy, each fit's per-filter cost (in ns and as a multiple
+// of the bare op), the cost at the deepest count, the one-off entry cost,
+// whether the action cache serves the workload, and a verdict.
+func RunHeadline(d *Document) []HeadlineLine {
+	out := []HeadlineLine{{"policy", runPolicyText(d)}}
+	for _, f := range d.Fits {
+		out = append(out, HeadlineLine{"per-filter", fitName(d, f, true) + ": " + fitPerFilterText(f)})
+	}
+	if s := deepestText(d); s != "" {
+		out = append(out, HeadlineLine{"deepest", s})
+	}
+	if s := entryText(d); s != "" {
+		out = append(out, HeadlineLine{"entry", s})
+	}
+	if s := cacheText(d); s != "" {
+		out = append(out, HeadlineLine{"cache", s})
+	}
+	out = append(out, HeadlineLine{"verdict", runVerdict(d)})
+	note := fmt.Sprintf("[ ]: %.0f%% CI; ", d.Config.Confidence*100)
+	if anyPaired(d) {
+		note += "× bare: × the op without filters; "
+	}
+	out = append(out, HeadlineLine{"note", note + "labels: see " + ReadingDoc + "; --explain"})
+	return out
+}
+
+// runPolicyText names the policies, their size and what one op is.
+func runPolicyText(d *Document) string {
+	var pol []string
+	for _, p := range d.Config.Policies {
+		pol = append(pol, fmt.Sprintf("%s, %s", p.Path, Plural(p.Instructions, "instruction")))
+	}
+	if len(pol) == 0 {
+		pol = []string{"no policy"}
+	}
+	op, _, _ := strings.Cut(d.Config.Op, ":")
+	s := strings.Join(pol, " + ") + "; op = " + op
+	if d.Partial {
+		s = "PARTIAL (interrupted, finished children only): " + s
+	}
+	return s
+}
+
+// fitName names a fit by its variant, with its loader when the run
+// measured both; define adds what the variant is.
+func fitName(d *Document, f Fit, define bool) string {
+	n := f.Variant
+	if d.Config.Loader == "both" && f.Loader != "" {
+		n += "/" + f.Loader
+	}
+	if w := map[string]string{"on": "as installed", "defeat": "cache defeated"}[f.Variant]; define && w != "" {
+		n += " (" + w + ")"
+	}
+	return n
+}
+
+// fitPerFilterText is a fit's per-filter cost with its interval, and the
+// same as a multiple of the bare op when the run was paired.
+func fitPerFilterText(f Fit) string {
+	if math.IsNaN(f.PerFilterNs) {
+		return "not estimated (see the warnings)"
+	}
+	s := estText(false, f.PerFilterNs, f.PerFilterCILowNs, f.PerFilterCIHighNs)
+	if f.Paired && !math.IsNaN(f.PerFilterRel) && !math.IsNaN(f.PerFilterRelCILow) {
+		dg := relDigits(f.PerFilterRelCILow, f.PerFilterRelCIHigh)
+		s += fmt.Sprintf(" = %.*f× bare [%.*f, %.*f]", dg, Num(f.PerFilterRel), dg, Num(f.PerFilterRelCILow), dg, Num(f.PerFilterRelCIHigh))
+	}
+	return s
+}
+
+// estText formats an estimate in ns with its interval, sharing one unit:
+// "44.8 ns/op [40.2, 49.5]".
+func estText(signed bool, c, lo, hi float64) string {
+	g := figureGroup(false, false, c, lo, hi)
+	center := g(c)
+	if signed {
+		center = figureGroup(true, false, c, lo, hi)(c)
+	}
+	_, unit := unitOf(max(math.Abs(c), math.Abs(lo), math.Abs(hi)))
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return fmt.Sprintf("%s %s/op (no interval)", center, unit)
+	}
+	return fmt.Sprintf("%s %s/op [%s, %s]", center, unit, g(lo), g(hi))
+}
+
+// deepestCell is the variant's (and loader's) cell at its largest filter
+// count, nil if none.
+func deepestCell(d *Document, v, loader string) *CellResult {
+	var c *CellResult
+	for i := range d.Results {
+		r := &d.Results[i]
+		if r.Variant == v && r.Loader == loader && r.Filters > 0 && (c == nil || r.Filters > c.Filters) {
+			c = r
+		}
+	}
+	return c
+}
+
+// deepestText is the overhead at the deepest count of every fit's cells.
+func deepestText(d *Document) string {
+	var parts []string
+	n := 0
+	for _, f := range d.Fits {
+		c := deepestCell(d, f.Variant, f.Loader)
+		if c == nil {
+			continue
+		}
+		n = c.Filters
+		parts = append(parts, fmt.Sprintf("%s %s (%+.*f%%)", fitName(d, f, false),
+			estText(true, c.OverheadNs, c.OverheadCILowNs, c.OverheadCIHighNs), pctDecimals(c.OverheadPct), Num(c.OverheadPct)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return Plural(n, "filter") + ": " + strings.Join(parts, "; ")
+}
+
+// pctDecimals is 1 for a percentage under 10 in magnitude, else 0.
+func pctDecimals(p float64) int {
+	if math.Abs(p) < 10 {
+		return 1
+	}
+	return 0
+}
+
+// entryText is the one-off entry cost of every fit.
+func entryText(d *Document) string {
+	var parts []string
+	for _, f := range d.Fits {
+		if math.IsNaN(f.EntryNs) {
+			continue
+		}
+		parts = append(parts, fitName(d, f, false)+" "+estText(false, f.EntryNs, f.EntryCILowNs, f.EntryCIHighNs))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "paid once for having any filter: " + strings.Join(parts, "; ")
+}
+
+// cacheText says, per variant, how many of the workload's syscalls the
+// kernel's action cache serves at the deepest stack.
+func cacheText(d *Document) string {
+	if d.CommandWorkload != nil || len(d.Cache) == 0 {
+		return ""
+	}
+	var parts []string
+	for i, cv := range d.Cache {
+		cached := 0
+		for _, s := range cv.Syscalls {
+			if s.Cached {
+				cached++
+			}
+		}
+		var s string
+		what := Plural(len(cv.Syscalls), "workload syscall")
+		if len(cv.Syscalls) == 1 {
+			what = "its syscall " + cv.Syscalls[0].Name
+		}
+		switch {
+		case len(cv.Syscalls) == 1 && cached == 1 && i == 0:
+			s = what + " served by the action cache (no filter runs)"
+		case len(cv.Syscalls) == 1 && cached == 0 && i == 0:
+			s = what + " not served by the action cache"
+		case cached == len(cv.Syscalls) && i == 0:
+			s = fmt.Sprintf("all %s served by the action cache (no filter runs)", Plural(len(cv.Syscalls), "workload syscall"))
+		case cached == len(cv.Syscalls):
+			s = "all served"
+		case cached == 0 && i == 0:
+			s = fmt.Sprintf("none of %s served by the action cache", Plural(len(cv.Syscalls), "workload syscall"))
+		case cached == 0:
+			s = "none"
+		default:
+			s = fmt.Sprintf("%d of %s served by the action cache", cached, Plural(len(cv.Syscalls), "workload syscall"))
+		}
+		parts = append(parts, cv.Variant+": "+s)
+	}
+	s := strings.Join(parts, "; ")
+	if kernelLacksCache(d) {
+		s += "; this kernel has none (Linux 5.11+)"
+	}
+	return s
+}
+
+// runVerdict is one sentence on what the stack costs as installed.
+func runVerdict(d *Document) string {
+	var on, def *Fit
+	for i := range d.Fits {
+		switch d.Fits[i].Variant {
+		case "on":
+			on = &d.Fits[i]
+		case "defeat":
+			def = &d.Fits[i]
+		}
+	}
+	if on == nil && len(d.Fits) > 0 {
+		on = &d.Fits[0]
+	}
+	if on == nil {
+		return "no per-filter fit: see the table and the warnings"
+	}
+	con := margins.ConcludePerFilter(on.PerFilterNs, on.PerFilterCILowNs, on.PerFilterCIHighNs, on.BaselineNs)
+	var s string
+	switch con.Verdict {
+	case stats.Negligible:
+		s = "stacking costs ~nothing as installed"
+		if on.Variant == "on" && cacheSupported(d, on) {
+			s += " (all calls cached)"
+		}
+	case stats.Positive:
+		s = fmt.Sprintf("as installed, each filter stacked adds %s per op", figure(on.PerFilterNs))
+	default:
+		return "inconclusive: intervals too wide to tell a filter's cost; --explain says what would help"
+	}
+	if def != nil && def != on {
+		if margins.ConcludePerFilter(def.PerFilterNs, def.PerFilterCILowNs, def.PerFilterCIHighNs, def.BaselineNs).Verdict == stats.Positive {
+			s += fmt.Sprintf("; uncached, +%s/op per filter", figure(def.PerFilterNs))
+		}
+	}
+	return s + "."
+}
+
+// stackLines says which filters each measured count installs, for a
+// stack whose filters have names (Config.FilterNames: a systemd unit's
+// directives): "4 filters: ProtectHostname (x86, x32), ...", each count
+// naming only what it adds to the one before. Nil without names.
+func stackLines(d *Document) []string {
+	names := d.Config.FilterNames
+	if len(names) == 0 {
+		return nil
+	}
+	var out []string
+	prev := 0
+	for _, n := range d.Config.FilterCounts {
+		if n == 0 || n <= prev {
+			continue
+		}
+		var added []string
+		for i := prev; i < n; i++ {
+			added = append(added, names[i%len(names)])
+		}
+		verb := ""
+		if prev > 0 {
+			verb = "+ "
+		}
+		out = append(out, fmt.Sprintf("%s: %s%s", Plural(n, "filter"), verb, SummarizeNames(added)))
+		prev = n
+	}
+	return out
+}
+
+// tableStack writes stackLines under the table, wrapped at TextWidth.
+func tableStack(ew *errWriter, d *Document) {
+	lines := stackLines(d)
+	if len(lines) == 0 {
+		return
+	}
+	var b strings.Builder
+	b.WriteString("\nwhat each count installs (oldest first; a count installs the first N filters):\n")
+	for _, l := range lines {
+		b.WriteString("  " + l + "\n")
+	}
+	ew.printf("%s", wrapText(b.String(), TextWidth))
+}
+
+// CompareHeadline answers a comparison in at most MaxHeadlineLines lines:
+// what was compared (both policies), the change of each variant's
+// per-filter and entry cost, the change at the deepest count, and a
+// verdict. With more than one compared source, the lines are about the
+// first pair and say so.
+func CompareHeadline(c *Comparison) []HeadlineLine {
+	if len(c.Sources) < 2 {
+		return nil
+	}
+	b, o := c.Sources[0], c.Sources[1]
+	what := fmt.Sprintf("base %s (%s) vs %s (%s)", b.Name, strings.Join(b.Policies, " + "), o.Name, strings.Join(o.Policies, " + "))
+	if len(c.Sources) > 2 {
+		what += fmt.Sprintf("; %d more below", len(c.Sources)-2)
+	}
+	out := []HeadlineLine{{"compared", what}}
+	if !slices.Equal(b.Policies, o.Policies) {
+		out = append(out, HeadlineLine{"compared", "the policies differ: the changes are between two policies, not one policy over time"})
+	}
+	for _, term := range []string{"per_filter", "entry"} {
+		var parts []string
+		for _, f := range c.Fits {
+			if f.Source == 1 && f.Term == term {
+				parts = append(parts, f.Variant+" "+changeText(f.Change))
+			}
+		}
+		if len(parts) > 0 {
+			out = append(out, HeadlineLine{map[string]string{"per_filter": "per-filter", "entry": "entry"}[term], strings.Join(parts, "; ")})
+		}
+	}
+	if s := compareDeepest(c); s != "" {
+		out = append(out, HeadlineLine{"deepest", s})
+	}
+	out = append(out, HeadlineLine{"verdict", compareVerdict(c)})
+	out = append(out, HeadlineLine{"note", fmt.Sprintf("[ ]: %.0f%% CI; ~: no change detected (p ≥ %.2f); labels: see %s; --explain",
+		c.Confidence*100, c.Alpha, ReadingDoc)})
+	return out
+}
+
+// changeText is a change in ns/op with its interval, "~" first when no
+// change was detected: "~ +6.6 ns/op [-14.5, 27.6]".
+func changeText(ch Change) string {
+	s := estText(true, ch.DeltaNs, ch.CILowNs, ch.CIHighNs)
+	switch {
+	case !ch.Known:
+		return s + " (?: too few children)"
+	case !ch.Significant:
+		return "~ " + s
+	}
+	return s
+}
+
+// compareDeepest is the change of every variant's deepest cell of the
+// first compared pair.
+func compareDeepest(c *Comparison) string {
+	deepest := map[string]CellChange{}
+	var order []string
+	for _, cc := range c.Cells {
+		if cc.Source != 1 {
+			continue
+		}
+		d, ok := deepest[cc.Variant]
+		if !ok {
+			order = append(order, cc.Variant)
+		}
+		if !ok || cc.Filters > d.Filters {
+			deepest[cc.Variant] = cc
+		}
+	}
+	var parts []string
+	for _, v := range order {
+		cc := deepest[v]
+		s := fmt.Sprintf("%s at %d %s", v, cc.Filters, changeText(cc.Change))
+		if cc.Known && cc.Significant {
+			s += fmt.Sprintf(" (%+.*f%%)", pctDecimals(cc.DeltaPct), Num(cc.DeltaPct))
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// compareVerdict says in one sentence whether the per-filter cost
+// changed, per variant.
+func compareVerdict(c *Comparison) string {
+	var up, down, same []string
+	for _, f := range c.Fits {
+		if f.Source != 1 || f.Term != "per_filter" {
+			continue
+		}
+		switch {
+		case !f.Known || !f.Significant:
+			same = append(same, f.Variant)
+		case f.DeltaNs > 0:
+			up = append(up, f.Variant)
+		default:
+			down = append(down, f.Variant)
+		}
+	}
+	var parts []string
+	if len(up) > 0 {
+		parts = append(parts, "dearer in "+strings.Join(up, ", "))
+	}
+	if len(down) > 0 {
+		parts = append(parts, "cheaper in "+strings.Join(down, ", "))
+	}
+	if len(same) > 0 {
+		parts = append(parts, "no change detected in "+strings.Join(same, ", "))
+	}
+	if len(parts) == 0 {
+		return "no per-filter fit to compare: read the cells below"
+	}
+	return fmt.Sprintf("per filter, %s vs base %s: %s (workload %s).", c.Sources[1].Name, c.Sources[0].Name, strings.Join(parts, "; "), c.Sources[1].Workload)
+}
+
+// FleetHeadline answers a report over many results in at most
+// MaxHeadlineLines lines: how many results and policies, per policy group
+// the per-filter cost of each variant across its results (the range of
+// the estimates, with the widest interval's ends), and a verdict on
+// whether the results of a group agree.
+func FleetHeadline(f *Fleet) []HeadlineLine {
+	out := []HeadlineLine{{"policy", fmt.Sprintf("%s of %s; ns/op = per op of each group's workload",
+		Plural(FleetResults(f), "result"), Plural(len(f.Groups), "policy group"))}}
+	const maxGroups = MaxHeadlineLines - 3
+	var disagree []string
+	for gi, g := range f.Groups {
+		if gi == maxGroups {
+			out = append(out, HeadlineLine{"per-filter", fmt.Sprintf("%d more groups below", len(f.Groups)-maxGroups)})
+			break
+		}
+		var parts []string
+		for _, v := range fleetVariants(g) {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			loCI, hiCI := math.Inf(1), math.Inf(-1)
+			n := 0
+			var one FleetRow
+			for _, r := range g.Rows {
+				if r.Variant != v || math.IsNaN(r.PerFilterNs) {
+					continue
+				}
+				n++
+				one = r
+				lo, hi = min(lo, r.PerFilterNs), max(hi, r.PerFilterNs)
+				loCI, hiCI = min(loCI, r.PerFilterCIHighNs), max(hiCI, r.PerFilterCILowNs)
+			}
+			switch {
+			case n == 0:
+				continue
+			case n == 1:
+				parts = append(parts, v+" "+estText(false, one.PerFilterNs, one.PerFilterCILowNs, one.PerFilterCIHighNs))
+			default:
+				parts = append(parts, fmt.Sprintf("%s %s to %s/op over %d results", v, figure(lo), figure(hi), n))
+				if hiCI > loCI {
+					disagree = append(disagree, v)
+				}
+			}
+		}
+		name := g.Policy
+		if len([]rune(name)) > 40 {
+			name = string([]rune(name)[:39]) + "…"
+		}
+		out = append(out, HeadlineLine{"per-filter", name + ": " + strings.Join(parts, "; ")})
+	}
+	verdict := "one result per policy group: compare the groups by their intervals"
+	for _, g := range f.Groups {
+		if len(g.Rows) > len(fleetVariants(g)) {
+			verdict = "the results of each policy group agree: their per-filter intervals overlap"
+		}
+	}
+	if len(disagree) > 0 {
+		verdict = "results disagree (intervals apart) for " + strings.Join(slices.Compact(disagree), ", ") + ": see the hosts with --explain"
+	}
+	out = append(out, HeadlineLine{"verdict", verdict})
+	out = append(out, HeadlineLine{"note", "[ ]: each result's CI; labels: see " + ReadingDoc + "; --explain: where each ran"})
+	return out
+}
+
+// fleetVariants lists the variants of a group's rows in first-seen order.
+func fleetVariants(g FleetGroup) []string {
+	var out []string
+	for _, r := range g.Rows {
+		if !slices.Contains(out, r.Variant) {
+			out = append(out, r.Variant)
+		}
+	}
+	return out
+}
+
+// EstimateHeadline answers an estimate in at most MaxHeadlineLines lines:
+// the stack and the profile, the model's per-filter and entry costs, the
+// total the stack adds to the profile with its interval, how many calls
+// the action cache serves, and which syscalls dominate.
+func EstimateHeadline(e *Estimate) []HeadlineLine {
+	var names []string
+	for _, s := range e.Stack {
+		names = append(names, s.Name)
+	}
+	cache := "as installed"
+	if e.Cache == "defeat" {
+		cache = "cache defeated"
+	}
+	m, t := e.Model, e.Total
+	out := []HeadlineLine{
+		{"policy", fmt.Sprintf("%s (%s), %s; profile %s: %s", Plural(len(e.Stack), "filter"), SummarizeNames(names), cache, e.Profile.Source, Plural(t.Calls, "call"))},
+		{"per-filter", fmt.Sprintf("%s per filter + %s per instruction run, uncached",
+			estPtr(m.PerFilterNs, m.PerFilterCILowNs, m.PerFilterCIHigh), estPtr(m.PerInsnNs, m.PerInsnCILowNs, m.PerInsnCIHighNs))},
+		{"entry", fmt.Sprintf("%s once per uncached call; a cached call %s",
+			estPtr(m.EntryNs, m.EntryCILowNs, m.EntryCIHighNs), estPtr(m.CachedNs, m.CachedCILowNs, m.CachedCIHighNs))},
+	}
+	total := estPtr(t.AddedNs, t.CILowNs, t.CIHighNs)
+	if t.AddedNs > 0 {
+		total = "+" + total
+	}
+	if t.CILowNs != nil && t.CIHighNs != nil && *t.CILowNs < 0 && t.AddedNs >= 0 {
+		g := figureGroup(false, true, t.AddedNs, *t.CIHighNs)
+		total = "+" + g(t.AddedNs) + " [0, " + g(*t.CIHighNs) + "] (not resolved from 0)"
+	}
+	total += " over " + Plural(t.Calls, "call")
+	if t.NsPerSecond != nil {
+		total += fmt.Sprintf(" = %s of the run's time", pctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7))
+	} else if t.PctOfSyscallTime != nil {
+		total += fmt.Sprintf(" = %s of its time in syscalls", pctFormatter(*t.PctOfSyscallTime)(*t.PctOfSyscallTime))
+	}
+	out = append(out, HeadlineLine{"total", total})
+	out = append(out, HeadlineLine{"cache", fmt.Sprintf("%d of %s served by the action cache (no filter runs for them)", t.CachedCalls, Plural(t.Calls, "call"))})
+	rows := append([]EstimateSyscall(nil), e.Syscalls...)
+	slices.SortStableFunc(rows, func(a, b EstimateSyscall) int { return cmpDesc(val(a.TotalNs), val(b.TotalNs)) })
+	var top []string
+	for _, r := range rows {
+		if r.Share == nil || *r.Share <= 0 || len(top) == 3 {
+			break
+		}
+		top = append(top, fmt.Sprintf("%s %.0f%%", r.Name, *r.Share*100))
+	}
+	verdict := "nothing adds time"
+	if len(top) > 0 {
+		verdict = "most of the added time goes to " + strings.Join(top, ", ") + " (shares of the total)"
+	}
+	out = append(out, HeadlineLine{"verdict", verdict})
+	note := fmt.Sprintf("[ ]: %.0f%% CI of the calibration", m.Confidence*100)
+	if t.ModelErrorPct > 0 {
+		note += fmt.Sprintf(" (model error ±%.0f%% more)", t.ModelErrorPct)
+	}
+	out = append(out, HeadlineLine{"note", note + "; labels: see " + ReadingDoc + "; --explain"})
+	return out
+}
+
+// estPtr formats an estimate in ns and its interval (nil: none) in one
+// unit: "502 ns [-1104, 2107]".
+func estPtr(c float64, lo, hi *float64) string {
+	if lo == nil || hi == nil {
+		return figure(c) + " (no interval)"
+	}
+	g := figureGroup(false, false, c, *lo, *hi)
+	_, unit := unitOf(max(math.Abs(c), math.Abs(*lo), math.Abs(*hi)))
+	return fmt.Sprintf("%s %s [%s, %s]", g(c), unit, g(*lo), g(*hi))
+}
+
+// cmpDesc orders a before b when a is larger.
+func cmpDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// TopHeadline answers top in at most MaxHeadlineLines lines: what was
+// sampled, the seccomp share of the processes that spend the most in it
+// (with intervals and their filter counts), and a verdict with the best
+// predicted saving.
+func TopHeadline(t *Top) []HeadlineLine {
+	out := []HeadlineLine{{"sampled", fmt.Sprintf("%s over %s of wall time",
+		Plural(len(t.Processes), "process"), fmtDurNs(float64(t.WindowNs)))}}
+	const maxProcs = MaxHeadlineLines - 3
+	for i, p := range t.Processes {
+		if i == maxProcs {
+			break
+		}
+		filters := "? filters"
+		if p.Filters != nil {
+			filters = Plural(*p.Filters, "filter")
+		}
+		share := "-"
+		if p.SeccompShare != nil {
+			share = fmt.Sprintf("%.2f%%", *p.SeccompShare*100)
+			if p.SeccompShareCILow != nil && p.SeccompShareCIHigh != nil {
+				share += fmt.Sprintf(" [%.2f, %.2f]", *p.SeccompShareCILow*100, *p.SeccompShareCIHigh*100)
+			}
+		}
+		out = append(out, HeadlineLine{"seccomp", fmt.Sprintf("%d %s: %s of its CPU in seccomp (%s of %s), %s", p.Pid, p.Comm,
+			share, fmtDurNs(p.SeccompNs), fmtDurNs(p.CPUNs), filters)})
+	}
+	out = append(out, HeadlineLine{"verdict", topVerdict(t)})
+	out = append(out, HeadlineLine{"note", fmt.Sprintf("[ ]: %.0f%% CI of the share of CPU samples; labels: see %s; --explain", t.Method.Confidence*100, ReadingDoc)})
+	return out
+}
+
+// topVerdict names the largest predicted saving, or says that none was
+// predicted.
+func topVerdict(t *Top) string {
+	best, pid, comm := TopPredictionRow{}, 0, ""
+	for _, p := range t.Processes {
+		if p.Prediction == nil {
+			continue
+		}
+		for _, r := range p.Prediction.Rows {
+			if r.SavedNs > best.SavedNs {
+				best, pid, comm = r, p.Pid, p.Comm
+			}
+		}
+	}
+	if best.SavedNs <= 0 {
+		if len(t.Processes) == 0 {
+			return "nothing to say: no samples of the selected processes"
+		}
+		return "no merge or optimize saving predicted for these stacks"
+	}
+	return fmt.Sprintf("%s of %d %s's stack would save %s (%.1f%% of its CPU), predicted", best.Name, pid, comm, fmtDurNs(best.SavedNs), best.SavedShare*100)
+}

@@ -1,0 +1,204 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// headlineFixtures are committed run results: the golden fixture and the
+// measured examples of docs/examples.
+func headlineFixtures(t *testing.T) map[string]*Document {
+	t.Helper()
+	out := map[string]*Document{"fixture": fixtureDoc(t, 0), "inconclusive": inconclusiveDoc(t)}
+	for _, name := range []string{"run.json", "minimal.json", "getpid.json"} {
+		f, err := os.Open(filepath.Join("..", "docs", "examples", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := ReadJSON(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = d
+	}
+	return out
+}
+
+// TestRunHeadline: the text output starts with at most MaxHeadlineLines
+// lines that hold the answer: the policy, every fit's per-filter figure,
+// the deepest cell's overhead and the entry cost, each with its interval.
+func TestRunHeadline(t *testing.T) {
+	for name, d := range headlineFixtures(t) {
+		t.Run(name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteTable(&b, d); err != nil {
+				t.Fatal(err)
+			}
+			head, _, _ := strings.Cut(b.String(), "\n\n")
+			lines := strings.Split(head, "\n")
+			if len(lines) > MaxHeadlineLines {
+				t.Errorf("headline is %d lines, want at most %d:\n%s", len(lines), MaxHeadlineLines, head)
+			}
+			flat := strings.Join(strings.Fields(head), " ")
+			want := []string{d.Config.Policies[0].Path, "verdict: "}
+			for _, f := range d.Fits {
+				want = append(want, estText(false, f.PerFilterNs, f.PerFilterCILowNs, f.PerFilterCIHighNs),
+					estText(false, f.EntryNs, f.EntryCILowNs, f.EntryCIHighNs))
+				c := deepestCell(d, f.Variant, f.Loader)
+				want = append(want, estText(true, c.OverheadNs, c.OverheadCILowNs, c.OverheadCIHighNs))
+				if f.Paired {
+					c, _ := relCells(f)
+					want = append(want, strings.TrimPrefix(strings.TrimSuffix(c, "x"), "+")+"× bare")
+				}
+			}
+			for _, w := range want {
+				if !strings.Contains(flat, w) {
+					t.Errorf("headline lacks %q:\n%s", w, head)
+				}
+			}
+		})
+	}
+}
+
+// TestDefaultTextWidth: no line of the default text output is wider than
+// TextWidth characters.
+func TestDefaultTextWidth(t *testing.T) {
+	for name, d := range headlineFixtures(t) {
+		var b bytes.Buffer
+		if err := WriteTable(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(b.String(), "\n") {
+			if n := utf8.RuneCountInString(l); n > TextWidth {
+				t.Errorf("%s: line %d is %d characters, want at most %d:\n%s", name, i+1, n, TextWidth, l)
+			}
+		}
+	}
+}
+
+// TestExplainKeepsEverything: every line of the text report as it was
+// before the headline (testdata/table-before-headline.txt, the golden
+// fixture's output then) is in the --explain output, spacing aside:
+// nothing was lost, only moved.
+func TestExplainKeepsEverything(t *testing.T) {
+	old, err := os.ReadFile(filepath.Join("testdata", "table-before-headline.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, fixtureDoc(t, 0), TextOptions{Explain: true}); err != nil {
+		t.Fatal(err)
+	}
+	flat := " " + strings.Join(strings.Fields(b.String()), " ") + " "
+	for _, l := range strings.Split(string(old), "\n") {
+		l = strings.Join(strings.Fields(l), " ")
+		if l != "" && !strings.Contains(flat, " "+l+" ") {
+			t.Errorf("--explain lost %q", l)
+		}
+	}
+	var def bytes.Buffer
+	if err := WriteTable(&def, fixtureDoc(t, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if def.Len() >= b.Len() {
+		t.Errorf("default output (%d bytes) is not shorter than --explain (%d bytes)", def.Len(), b.Len())
+	}
+}
+
+// TestStackLines: a systemd run names the directives each count adds.
+func TestStackLines(t *testing.T) {
+	d := fixtureDoc(t, 0)
+	d.Config.FilterCounts = []int{0, 1, 4}
+	d.Config.FilterNames = []string{"ProtectHostname/x86", "ProtectHostname/x32", "ProtectHostname/x86_64", "RestrictSUIDSGID/x86", "ProtectClock/x86"}
+	got := stackLines(d)
+	want := []string{"1 filter: ProtectHostname/x86", "4 filters: + ProtectHostname/x32, ProtectHostname/x86_64, RestrictSUIDSGID/x86"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("stackLines = %q, want %q", got, want)
+	}
+	for name, render := range map[string]func(*bytes.Buffer) error{
+		"text":     func(b *bytes.Buffer) error { return WriteTable(b, d) },
+		"markdown": func(b *bytes.Buffer) error { return WriteMarkdown(b, d) },
+	} {
+		var b bytes.Buffer
+		if err := render(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "RestrictSUIDSGID/x86") {
+			t.Errorf("%s output does not name the directives:\n%s", name, b.String())
+		}
+	}
+	d.Config.FilterNames = nil
+	if got := stackLines(d); got != nil {
+		t.Errorf("stackLines without names = %q", got)
+	}
+}
+
+// TestHeadlineLabelsDocumented: every label a headline prints is a
+// section of docs/reading-results.md, so each line points somewhere.
+func TestHeadlineLabelsDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", ReadingDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := map[string]bool{}
+	for _, d := range headlineFixtures(t) {
+		for _, l := range RunHeadline(d) {
+			labels[l.Label] = true
+		}
+	}
+	a, b := fixtureDoc(t, 0), fixtureDoc(t, -50)
+	b.Config.Policies = []Policy{{Path: "other.json"}}
+	c, err := Compare([]NamedDocument{{"a.json", a}, {"b.json", b}}, CompareOptions{Confidence: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range CompareHeadline(c) {
+		labels[l.Label] = true
+	}
+	delete(labels, "note")
+	for l := range labels {
+		if !strings.Contains(string(doc), "\n### "+l+"\n") {
+			t.Errorf("%s has no section \"### %s\" for the headline label", ReadingDoc, l)
+		}
+	}
+	if len(labels) < 7 {
+		t.Errorf("only %d labels seen: %v", len(labels), labels)
+	}
+}
+
+// TestOtherHeadlines: compare, report (fleet) and estimate headlines stay
+// within MaxHeadlineLines lines of at most TextWidth characters on the
+// committed fixtures.
+func TestOtherHeadlines(t *testing.T) {
+	fx := headlineFixtures(t)
+	c, err := Compare([]NamedDocument{{"run.json", fx["run.json"]}, {"minimal.json", fx["minimal.json"]}}, CompareOptions{Confidence: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []FleetEntry
+	for _, n := range []string{"run.json", "minimal.json", "getpid.json"} {
+		entries = append(entries, FleetEntry{Name: n, Doc: fx[n]})
+	}
+	fl, err := BuildFleet(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, lines := range map[string][]HeadlineLine{"compare": CompareHeadline(c), "report": FleetHeadline(fl)} {
+		var b bytes.Buffer
+		writeHeadlineText(&errWriter{w: &b}, lines)
+		got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		if len(got) > MaxHeadlineLines {
+			t.Errorf("%s headline is %d lines:\n%s", name, len(got), b.String())
+		}
+		for _, l := range got {
+			if utf8.RuneCountInString(l) > TextWidth {
+				t.Errorf("%s headline line over %d characters: %s", name, TextWidth, l)
+			}
+		}
+	}
+}
