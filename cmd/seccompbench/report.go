@@ -82,7 +82,7 @@ simulate output) is refused by its kind, exit status 2.` + cmdutil.ExitStatusHel
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Format, "format", "table", "output format: "+strings.Join(output.RunFormats, ", "))
-	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write the report to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .md .csv .bench .svg .png)")
+	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write the report to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .md .csv .bench .svg .png .html)")
 	return cmd
 }
 
@@ -124,6 +124,8 @@ func reportRun(opts *ReportOptions) error {
 			return chart.WriteFleetSVG(w, fl)
 		case "png":
 			return chart.WriteFleetPNG(w, fl)
+		case "html":
+			return output.WriteFleetHTML(w, fl)
 		}
 		return report.WriteFleetTable(w, fl)
 	})

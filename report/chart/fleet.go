@@ -58,7 +58,8 @@ type fleetPoints struct {
 	plotter.XErrors
 }
 
-// FleetLegend returns the plot's legend entries, one per variant.
+// FleetLegend returns the plot's legend entries, one per variant, in the
+// order of every legend ("on", then "defeat").
 func FleetLegend(f *report.Fleet) []string {
 	var out []string
 	conf := 0.95
@@ -67,7 +68,7 @@ func FleetLegend(f *report.Fleet) []string {
 			conf = r.Confidence
 		}
 	}
-	for _, v := range report.FleetVariants(f) {
+	for _, v := range legendOrder(report.FleetVariants(f)) {
 		out = append(out, fmt.Sprintf("%s: per-filter cost, bars = %.0f%% CI", report.VariantLabel(v), conf*100))
 	}
 	return out
@@ -102,7 +103,7 @@ func drawFleet(dc draw.Canvas, f *report.Fleet) error {
 	}
 	legend := FleetLegend(f)
 	var seps []float64
-	variants := report.FleetVariants(f)
+	variants := legendOrder(report.FleetVariants(f))
 	for vi, v := range variants {
 		st := styleOf(v, variants)
 		var pts fleetPoints
@@ -167,6 +168,7 @@ func drawFleet(dc draw.Canvas, f *report.Fleet) error {
 	bottom := legH + capH + vg.Points(24)
 	p.Draw(draw.Crop(dc, 0, 0, bottom, 0))
 	leg.Left = true
+	leg.Top = true
 	leg.Draw(draw.Crop(dc, vg.Points(12), 0, capH+vg.Points(14), -(dc.Max.Y - dc.Min.Y - bottom + vg.Points(6))))
 	dc.FillText(capSty, vg.Point{X: dc.Min.X + vg.Points(12), Y: dc.Min.Y + vg.Points(6)}, caption)
 	return nil

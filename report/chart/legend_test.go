@@ -2,6 +2,7 @@ package chart
 
 import (
 	"bytes"
+	"encoding/json"
 	"image/color"
 	"io"
 	"os"
@@ -134,7 +135,7 @@ func TestFleetLegend(t *testing.T) {
 	els := svgtest.Elements(t, b.Bytes())
 	legend := FleetLegend(fl)
 	var thumbs []int
-	for i, v := range report.FleetVariants(fl) {
+	for i, v := range legendOrder(report.FleetVariants(fl)) {
 		e := svgtest.Legend(t, els, legend[i])
 		thumbs = append(thumbs, e.Index)
 		if want := VariantColor(v, nil); e.Color != want {
@@ -197,4 +198,52 @@ func TestSimulateLegend(t *testing.T) {
 		t.Errorf("uncached allowed bars are %v, want the defeated colour %v", classColors[classAllowed], colorDefeated)
 	}
 	wantTexts(t, els, sp.Stack, "instructions", "not measured")
+}
+
+// TestEstimateLegend checks the estimate plot's legend against its rows:
+// the uncached entry has the defeated colour and the cached one the
+// cached colour, each on one marker per syscall of its kind; the title
+// names the profile, the stack and the unit, the caption the model.
+func TestEstimateLegend(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "estimate.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e report.Estimate
+	if err := json.Unmarshal(data, &e); err != nil {
+		t.Fatal(err)
+	}
+	// One cached syscall, so both entries are drawn.
+	e.Syscalls[1].Cached = true
+	var b bytes.Buffer
+	if err := WriteEstimateSVG(&b, &e, 0); err != nil {
+		t.Fatal(err)
+	}
+	els := svgtest.Elements(t, b.Bytes())
+	bars := EstimateBars(&e, 0)
+	var thumbs []int
+	for _, tt := range []struct {
+		name   string
+		cached bool
+		color  string
+	}{
+		{EstimateLegendUncached, false, hexColor(colorDefeated)},
+		{EstimateLegendCached, true, hexColor(colorCached)},
+	} {
+		l := svgtest.Legend(t, els, tt.name)
+		thumbs = append(thumbs, l.Index)
+		if l.Color != tt.color {
+			t.Errorf("%q: colour %s, want %s", tt.name, l.Color, tt.color)
+		}
+		rows := 0
+		for _, s := range bars {
+			if s.Cached == tt.cached {
+				rows++
+			}
+		}
+		if got := filledMarks(els, tt.color, thumbs); got != rows {
+			t.Errorf("%q: %d markers in its colour, want one per syscall (%d)", tt.name, got, rows)
+		}
+	}
+	wantTexts(t, els, e.Profile.Source, "positions", "in ns", "calibration files", "read (4000 calls)")
 }

@@ -105,7 +105,7 @@ func baselineName(b float64) string {
 	return fmt.Sprintf("baseline, no filters: %.0f ns/op", report.Num(b))
 }
 
-// plotVariants lists the variants with results, in config order first.
+// plotVariants lists the variants with results in legend order.
 func plotVariants(d *report.Document) []string {
 	var vs []string
 	add := func(v string) {
@@ -123,7 +123,7 @@ func plotVariants(d *report.Document) []string {
 	for _, r := range d.Results {
 		add(r.Variant)
 	}
-	return vs
+	return legendOrder(vs)
 }
 
 func findFit(d *report.Document, v string) *report.Fit {
@@ -337,6 +337,9 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ticks []plot.Tick
 	for i := math.Ceil(lo/step*2) / 2; i*step <= hi+step*1e-9; i += 0.5 {
 		v := i * step
+		if v == 0 {
+			v = 0 // not -0, which would print as "-0"
+		}
 		tk := plot.Tick{Value: v}
 		if i == math.Trunc(i) {
 			tk.Label = strconv.FormatFloat(v, 'f', -1, 64)

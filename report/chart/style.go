@@ -2,8 +2,12 @@ package chart
 
 import (
 	"image/color"
+	"slices"
 
+	"codeberg.org/go-fonts/liberation/liberationsansregular"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/seccompbench/seccompbench/report"
 )
 
 // The one colour and marker scheme of every chart: a measured variant has
@@ -62,6 +66,23 @@ func styleOf(v string, others []string) variantStyle {
 	return otherStyles[i%len(otherStyles)]
 }
 
+// legendOrder orders variants as every legend lists them: "on", then
+// "defeat", then the others in their order.
+func legendOrder(vs []string) []string {
+	out := make([]string, 0, len(vs))
+	for _, named := range []string{"on", "defeat"} {
+		if slices.Contains(vs, named) {
+			out = append(out, named)
+		}
+	}
+	for _, v := range vs {
+		if _, ok := namedStyles[v]; !ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // VariantColor returns the colour of variant v in every chart, as the
 // "#RRGGBB" that SVG output carries; others are the chart's variants in
 // order (they matter only for a variant other than "on" and "defeat").
@@ -79,4 +100,12 @@ func hexColor(c color.RGBA) string {
 		b[1+2*i], b[2+2*i] = digits[x>>4], digits[x&15]
 	}
 	return string(b)
+}
+
+// SVGFonts are the fonts the SVG of every chart names in its text
+// (font-family "Liberation Sans", the font gonum/plot measures the text
+// with): a page that shows the SVG embeds them, so labels keep the width
+// they were laid out for where the font is not installed.
+func SVGFonts() []report.HTMLFont {
+	return []report.HTMLFont{{Family: "Liberation Sans", TTF: liberationsansregular.TTF}}
 }
