@@ -56,18 +56,18 @@ var htmlTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{.FontFace}}
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "Liberation Sans", sans-serif; color: #1a1a1a; background: #fff; margin: 0; }
 main { max-width: 72rem; margin: 0 auto; padding: 1.5rem 2rem 3rem; }
-h1 { font-size: 1.6rem; margin: 0 0 1rem; border-bottom: 3px solid #0072B2; padding-bottom: .4rem; }
+h1 { font-size: 1.6rem; margin: 0 0 1rem; border-bottom: 3px solid #d0d7de; padding-bottom: .4rem; }
 h2 { font-size: 1.2rem; margin: 2rem 0 .6rem; color: #003d60; }
 h3 { font-size: 1.05rem; }
-blockquote { margin: 1rem 0; padding: .6rem 1rem; background: #fff4e5; border-left: 4px solid #D55E00; }
+blockquote { margin: 1rem 0; padding: .6rem 1rem; background: #fff4e5; border-left: 4px solid #E69F00; }
 .table { overflow-x: auto; margin: .8rem 0 1.2rem; }
-table { border-collapse: collapse; font-size: 13.5px; }
-th, td { border: 1px solid #d0d7de; padding: .25rem .55rem; text-align: left; vertical-align: top; }
+table { border-collapse: collapse; font-size: 13.5px; max-width: 100%; }
+th, td { border: 1px solid #d0d7de; padding: .25rem .5rem; text-align: left; vertical-align: top; overflow-wrap: break-word; }
 th { background: #f0f4f8; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; overflow-wrap: normal; }
 tbody tr:nth-child(even) { background: #fafbfc; }
-code, pre { font-family: ui-monospace, "DejaVu Sans Mono", "Liberation Mono", monospace; font-size: 13px; }
-pre { background: #f6f8fa; border: 1px solid #d0d7de; padding: .8rem; overflow-x: auto; }
+code, pre { font-family: ui-monospace, "DejaVu Sans Mono", "Liberation Mono", monospace; font-size: .9em; }
+pre { background: #f6f8fa; border: 1px solid #d0d7de; padding: .8rem; overflow-x: auto; white-space: pre-wrap; }
 figure { margin: 1.5rem 0; border: 1px solid #d0d7de; padding: .8rem; }
 figure svg { display: block; width: 100%; max-width: 60rem; height: auto; margin: 0 auto; }
 figcaption { font-size: 13px; color: #444; margin-top: .5rem; }

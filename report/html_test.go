@@ -169,6 +169,7 @@ func TestMdToHTML(t *testing.T) {
 		{"table", "| a | n |\n|---|--:|\n| x \\| y | 1 |\n", "<div class=\"table\"><table>\n<thead><tr><th>a</th><th class=\"num\">n</th></tr></thead>\n<tbody>\n<tr><td>x | y</td><td class=\"num\">1</td></tr>\n</tbody>\n</table></div>\n"},
 		{"code", "```sh\nrun <x> & y\n```\n", "<pre><code>run &lt;x&gt; &amp; y\n</code></pre>\n"},
 		{"details", "<details><summary>CPU <b></summary>\n\nx\n\n</details>\n", "<details><summary>CPU &lt;b&gt;</summary>\n<p>x</p>\n</details>\n"},
+		{"long cell breaks", "| m |\n|---|\n| a=b,c, d |\n", "<div class=\"table\"><table>\n<thead><tr><th>m</th></tr></thead>\n<tbody>\n<tr><td>a=<wbr>b,<wbr>c, d</td></tr>\n</tbody>\n</table></div>\n"},
 		{"raw html is text", "<b onclick=x>hi</b>\n", "<p>&lt;b onclick=x&gt;hi&lt;/b&gt;</p>\n"},
 	}
 	for _, tt := range tests {

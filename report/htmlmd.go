@@ -126,7 +126,7 @@ func mdTable(b *strings.Builder, lines []string, i int) int {
 	for ; i < len(lines) && strings.HasPrefix(lines[i], "|"); i++ {
 		b.WriteString("<tr>")
 		for j, c := range mdCells(lines[i]) {
-			b.WriteString("<td" + cls(j) + ">" + mdInline(c) + "</td>")
+			b.WriteString("<td" + cls(j) + ">" + wbr(mdInline(c)) + "</td>")
 		}
 		b.WriteString("</tr>\n")
 	}
@@ -204,6 +204,21 @@ func mdInline(s string) string {
 	}
 	if strong {
 		b.WriteString("</strong>")
+	}
+	return b.String()
+}
+
+// wbr lets a browser break a long token of a table cell
+// ("mitigations=auto,nosmt") after its commas and equals signs, so a
+// wide table still fits the page; h is mdInline's output, whose tags
+// carry no attributes, so neither sign is inside markup.
+func wbr(h string) string {
+	var b strings.Builder
+	for k := 0; k < len(h); k++ {
+		b.WriteByte(h[k])
+		if (h[k] == ',' || h[k] == '=') && k+1 < len(h) && h[k+1] != ' ' {
+			b.WriteString("<wbr>")
+		}
 	}
 	return b.String()
 }
