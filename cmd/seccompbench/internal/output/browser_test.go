@@ -352,3 +352,39 @@ func paletted(img image.Image) *image.Paletted {
 	}
 	return out
 }
+
+// TestHTMLPages checks the four HTML reports without a browser: each
+// parses, shows its chart inline (an <svg> element after the tables,
+// with the variants' colours), embeds the charts' font, and its text
+// has the headline figures.
+func TestHTMLPages(t *testing.T) {
+	for _, p := range fixturePages(t) {
+		t.Run(p.name, func(t *testing.T) {
+			doc, err := html.Parse(bytes.NewReader(p.page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			svgs := 0
+			for n := range doc.Descendants() {
+				if n.Type == html.ElementNode && n.Data == "svg" {
+					svgs++
+				}
+			}
+			if svgs != 1 {
+				t.Errorf("%d inline <svg> charts, want 1", svgs)
+			}
+			if !bytes.Contains(p.page, []byte(`@font-face { font-family: "Liberation Sans"`)) {
+				t.Error("the charts' font is not embedded")
+			}
+			if !bytes.Contains(p.page, []byte("#D55E00")) || (!p.defeatOnly && !bytes.Contains(p.page, []byte("#0072B2"))) {
+				t.Error("the chart lacks the variants' colours")
+			}
+			text := domText(t, p.page)
+			for _, w := range p.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("page lacks %q", w)
+				}
+			}
+		})
+	}
+}
