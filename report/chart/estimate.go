@@ -59,10 +59,15 @@ func EstimateTitle(e *report.Estimate) string {
 		e.Profile.Source, report.Plural(len(e.Stack), "filter"), report.SummarizeNames(names), cache)
 }
 
-// EstimateCaption says where the model's figures were measured.
+// EstimateCaption says where the model's figures were measured: the
+// calibration and its kernel and CPU.
 func EstimateCaption(e *report.Estimate) string {
-	return fmt.Sprintf("Model: %s (the kernel and CPU of that calibration). Points: the prediction per call with all arguments 0; bars: its %.0f%% interval (calibration uncertainty only).",
-		e.Model.Source, e.Model.Confidence*100)
+	on := e.Model.MeasuredOn
+	if on == "" {
+		on = "a kernel and CPU the estimate does not record"
+	}
+	return fmt.Sprintf("Model: %s, measured on %s. Points: the prediction per call with all arguments 0; bars: its %.0f%% interval (calibration uncertainty only).",
+		e.Model.Source, on, e.Model.Confidence*100)
 }
 
 // WriteEstimateSVG draws one row per syscall of EstimateBars: the added

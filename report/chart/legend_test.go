@@ -215,6 +215,7 @@ func TestEstimateLegend(t *testing.T) {
 	}
 	// One cached syscall, so both entries are drawn.
 	e.Syscalls[1].Cached = true
+	e.Model.MeasuredOn = "kernel 6.18.0-test, Test CPU"
 	var b bytes.Buffer
 	if err := WriteEstimateSVG(&b, &e, 0); err != nil {
 		t.Fatal(err)
@@ -245,5 +246,5 @@ func TestEstimateLegend(t *testing.T) {
 			t.Errorf("%q: %d markers in its colour, want one per syscall (%d)", tt.name, got, rows)
 		}
 	}
-	wantTexts(t, els, e.Profile.Source, "positions", "in ns", "calibration files", "read (4000 calls)")
+	wantTexts(t, els, e.Profile.Source, "positions", "in ns", "calibration files", "read (4000 calls)", "kernel 6.18.0-test, Test CPU")
 }
