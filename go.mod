@@ -3,6 +3,7 @@ module github.com/seccompbench/seccompbench
 go 1.26.8
 
 require (
+	codeberg.org/go-fonts/liberation v0.5.0
 	github.com/cilium/ebpf v0.22.0
 	github.com/elastic/go-seccomp-bpf v1.6.0
 	github.com/goccy/go-yaml v1.19.2
@@ -25,7 +26,6 @@ require (
 )
 
 require (
-	codeberg.org/go-fonts/liberation v0.5.0 // indirect
 	codeberg.org/go-latex/latex v0.2.0 // indirect
 	codeberg.org/go-pdf/fpdf v0.11.1 // indirect
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect

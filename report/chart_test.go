@@ -26,7 +26,7 @@ func TestSVGSeries(t *testing.T) {
 	if len(want) != 5 {
 		t.Fatalf("series = %v, want 2 measured + 2 fits + baseline", want)
 	}
-	for _, w := range append(want, "number of filters stacked (N)", "Syscall cost vs. seccomp filters stacked") {
+	for _, w := range append(want, "number of filters stacked (N)", "Syscall cost in ns per op vs. seccomp filters stacked") {
 		if !slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(s, w) }) {
 			t.Errorf("SVG has no text %q; texts: %q", w, texts)
 		}

@@ -29,6 +29,11 @@ type EstimateModel struct {
 	CachedCIHighNs   *float64        `json:"cached_ci_high_ns"`
 	Confidence       float64         `json:"confidence"`
 	Points           []EstimatePoint `json:"points"`
+	// MeasuredOn names the kernel and CPU model the calibration was
+	// measured on ("kernel 6.18.44, AMD EPYC"; calibration files on
+	// several machines are joined by "; "); absent in estimates written
+	// before it was recorded.
+	MeasuredOn string `json:"measured_on,omitempty"`
 }
 
 // EstimatePoint is one calibration point of the model: a defeat fit and

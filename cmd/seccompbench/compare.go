@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -31,7 +32,7 @@ type CompareOptions struct {
 }
 
 // compareFormats are the output formats of `compare`.
-var compareFormats = []string{"table", "markdown", "json"}
+var compareFormats = []string{"table", "markdown", "json", "html"}
 
 // NewCmdCompare builds `seccompbench compare`. runF, if not nil, replaces
 // compareRun (tests use it to check flag parsing).
@@ -132,7 +133,31 @@ func compareRun(opts *CompareOptions) error {
 			return report.WriteComparisonJSON(w, c)
 		case "markdown":
 			return report.WriteComparisonMarkdown(w, c)
+		case "html":
+			entries, err := fleetEntries(docs)
+			if err != nil {
+				return err
+			}
+			return output.WriteComparisonHTML(w, c, entries)
 		}
 		return report.WriteComparisonText(w, c, report.TextOptions{Explain: opts.Out.Explain})
 	})
+}
+
+// fleetEntries are the compared results as rows of a fleet, for the HTML
+// page's plot of their per-filter costs.
+func fleetEntries(docs []report.NamedDocument) ([]report.FleetEntry, error) {
+	var out []report.FleetEntry
+	for _, nd := range docs {
+		data, err := json.Marshal(nd.Doc)
+		if err != nil {
+			return nil, fmt.Errorf("encode result %s: %w", nd.Name, err)
+		}
+		e, err := report.ReadFleetEntry(nd.Name, data)
+		if err != nil {
+			return nil, fmt.Errorf("read result %s: %w", nd.Name, err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
 }

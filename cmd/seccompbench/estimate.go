@@ -134,8 +134,11 @@ func estimateRun(opts *EstimateOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
 	}
 	return output.WriteEach(opts.Specs, opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
-		if format == "json" {
+		switch format {
+		case "json":
 			return report.WriteEstimateJSON(w, e)
+		case "html":
+			return output.WriteEstimateHTML(w, e, opts.Top)
 		}
 		report.WriteEstimateTextOpts(w, e, opts.Top, report.TextOptions{Explain: opts.Explain})
 		return nil

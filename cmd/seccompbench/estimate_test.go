@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"math"
@@ -369,5 +370,32 @@ func TestEstimateStackCalibration(t *testing.T) {
 				t.Errorf("validation error %v %%, want zero: %v", *v.ErrorPct, tt.zeroErr)
 			}
 		})
+	}
+}
+
+// TestEstimateHTML writes the hand-computed estimate as an HTML page:
+// the text's figures and the per-syscall plot are on it.
+func TestEstimateHTML(t *testing.T) {
+	dir, policy, profile := estimateFixture(t)
+	c1, c2 := filepath.Join(dir, "c1.json"), filepath.Join(dir, "c2.json")
+	writeCalibration(t, c1, 30, 10, 20, 2, 20)
+	writeCalibration(t, c2, 40, 20, 60, 4, 420)
+	page := filepath.Join(dir, "estimate.html")
+	ios, _, _, errOut := cmdutil.TestIOStreams()
+	cmd := NewCmdEstimate(&cmdutil.Factory{IO: ios}, nil)
+	cmd.SetArgs([]string{policy, "--profile", profile, "--filters", "2", "--cache", "defeat", "--calibration", c1, "--calibration", c2, "-o", page})
+	cmd.SetOut(ios.Out)
+	cmd.SetErr(ios.ErrOut)
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("estimate: %v; stderr: %s", err, errOut)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<!DOCTYPE html>", "69.6", "73.2", "<svg", "Predicted time the filters add per call, in ns", "getppid (100 calls)"} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("page lacks %q", want)
+		}
 	}
 }

@@ -48,7 +48,7 @@ func TestNewCmdRunOutputs(t *testing.T) {
 // checks each file parses as its format.
 func TestRunWritesEveryFormat(t *testing.T) {
 	dir := t.TempDir()
-	names := []string{"r.json", "r.md", "r.csv", "r.bench", "r.svg", "r.png", "r.txt"}
+	names := []string{"r.json", "r.md", "r.csv", "r.bench", "r.svg", "r.png", "r.txt", "r.html"}
 	args := []string{"run", "--filters", "0,1,2", "--trials", "2", "--iterations", "200", "--samples", "2", "--cache", "defeat", "--workload", "getpid"}
 	for _, n := range names {
 		args = append(args, "-o", filepath.Join(dir, n))
@@ -95,6 +95,9 @@ func TestRunWritesEveryFormat(t *testing.T) {
 	}
 	if _, err := png.Decode(bytes.NewReader(read("r.png"))); err != nil {
 		t.Errorf("r.png: %v", err)
+	}
+	if page := string(read("r.html")); !strings.Contains(page, "<!DOCTYPE html>") || !strings.Contains(page, `<section id="results">`) || !strings.Contains(page, "<svg") {
+		t.Errorf("r.html is not the HTML report with its plot:\n%.500s", page)
 	}
 	if txt := string(read("r.txt")); !strings.Contains(txt, "variant") {
 		t.Errorf("r.txt is not the table:\n%s", txt)

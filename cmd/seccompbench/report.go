@@ -85,7 +85,7 @@ simulate output) is refused by its kind, exit status 2.` + cmdutil.ExitStatusHel
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Format, "format", "table", "output format: "+strings.Join(output.RunFormats, ", "))
-	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write the report to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .md .csv .bench .svg .png)")
+	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write the report to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .md .csv .bench .svg .png .html)")
 	fl.BoolVarP(&opts.Explain, "explain", "v", false, "after the headline, show where each result was measured: host, kernel, CPU, loader, mitigations, foreign load")
 	return cmd
 }
@@ -128,6 +128,8 @@ func reportRun(opts *ReportOptions) error {
 			return chart.WriteFleetSVG(w, fl)
 		case "png":
 			return chart.WriteFleetPNG(w, fl)
+		case "html":
+			return output.WriteFleetHTML(w, fl)
 		}
 		return report.WriteFleetText(w, fl, report.TextOptions{Explain: opts.Explain})
 	})

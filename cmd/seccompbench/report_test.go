@@ -44,7 +44,7 @@ func TestReportCommand(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var outs []string
-	for _, ext := range []string{".txt", ".md", ".json", ".csv", ".bench", ".svg", ".png"} {
+	for _, ext := range []string{".txt", ".md", ".json", ".csv", ".bench", ".svg", ".png", ".html"} {
 		outs = append(outs, "-o", filepath.Join(dir, "fleet"+ext))
 	}
 	out.Reset()
@@ -55,6 +55,12 @@ func TestReportCommand(t *testing.T) {
 	for i := 1; i < len(outs); i += 2 {
 		if st, err := os.Stat(outs[i]); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", outs[i], err)
+		}
+	}
+	page, _ := os.ReadFile(filepath.Join(dir, "fleet.html"))
+	for _, want := range []string{"<!DOCTYPE html>", "<h2>embedded:default", "<svg", "Per-filter cost in ns per op across 3 results"} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("HTML page lacks %q", want)
 		}
 	}
 	txt, _ := os.ReadFile(filepath.Join(dir, "fleet.txt"))

@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/seccompbench/seccompbench/report"
 	"gonum.org/v1/plot"
@@ -44,10 +46,10 @@ func WriteFleetPNG(w io.Writer, f *report.Fleet) error {
 	return nil
 }
 
-// fleetPlotHeight grows with the rows: 0.32 inch each, 3 inches at least
-// for title, axis and legend.
+// fleetPlotHeight grows with the rows: 0.32 inch each, 3.8 inches at
+// least for title, axis, legend and caption.
 func fleetPlotHeight(f *report.Fleet) vg.Length {
-	return 3*vg.Inch + vg.Length(len(report.FleetRowLabels(f)))*0.32*vg.Inch
+	return 3.8*vg.Inch + vg.Length(len(report.FleetRowLabels(f)))*0.32*vg.Inch
 }
 
 // fleetPoints is one variant's rows: per-filter cost at y = row position.
@@ -56,7 +58,8 @@ type fleetPoints struct {
 	plotter.XErrors
 }
 
-// FleetLegend returns the plot's legend entries, one per variant.
+// FleetLegend returns the plot's legend entries, one per variant, in the
+// order of every legend ("on", then "defeat").
 func FleetLegend(f *report.Fleet) []string {
 	var out []string
 	conf := 0.95
@@ -65,7 +68,7 @@ func FleetLegend(f *report.Fleet) []string {
 			conf = r.Confidence
 		}
 	}
-	for _, v := range report.FleetVariants(f) {
+	for _, v := range legendOrder(report.FleetVariants(f)) {
 		out = append(out, fmt.Sprintf("%s: per-filter cost, bars = %.0f%% CI", report.VariantLabel(v), conf*100))
 	}
 	return out
@@ -77,8 +80,8 @@ func drawFleet(dc draw.Canvas, f *report.Fleet) error {
 		return fmt.Errorf("plot report: %w", ErrNothingToPlot)
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Per-filter cost across %s", report.Plural(report.FleetResults(f), "result"))
 	p.Title.TextStyle.Font = sans(15)
+	p.Title.Text = wrapLines(FleetTitle(f), p.Title.TextStyle, dc.Max.X-dc.Min.X-vg.Points(40))
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = "ns per op added by each filter (lower is better)"
 	p.X.Label.TextStyle.Font = sans(13)
@@ -100,8 +103,9 @@ func drawFleet(dc draw.Canvas, f *report.Fleet) error {
 	}
 	legend := FleetLegend(f)
 	var seps []float64
-	for vi, v := range report.FleetVariants(f) {
-		st := variantStyles[vi%len(variantStyles)]
+	variants := legendOrder(report.FleetVariants(f))
+	for vi, v := range variants {
+		st := styleOf(v, variants)
 		var pts fleetPoints
 		row := 0
 		for gi, g := range f.Groups {
@@ -156,10 +160,51 @@ func drawFleet(dc draw.Canvas, f *report.Fleet) error {
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Tick.Marker = niceTicks{n: 8}
 
+	// Caption below the legend: the kernel and CPU of every result.
+	capSty := draw.TextStyle{Color: color.Gray{Y: 0x30}, Font: sans(10), Handler: plot.DefaultTextHandler}
+	caption := wrapText(FleetCaption(f), capSty, dc.Max.X-dc.Min.X-vg.Points(20))
+	capH := capSty.Height(caption)
 	legH := leg.Rectangle(dc).Max.Y - leg.Rectangle(dc).Min.Y
-	bottom := legH + vg.Points(16)
+	bottom := legH + capH + vg.Points(24)
 	p.Draw(draw.Crop(dc, 0, 0, bottom, 0))
 	leg.Left = true
-	leg.Draw(draw.Crop(dc, vg.Points(12), 0, vg.Points(6), -(dc.Max.Y - dc.Min.Y - bottom + vg.Points(4))))
+	leg.Top = true
+	leg.Draw(draw.Crop(dc, vg.Points(12), 0, capH+vg.Points(14), -(dc.Max.Y - dc.Min.Y - bottom + vg.Points(6))))
+	dc.FillText(capSty, vg.Point{X: dc.Min.X + vg.Points(12), Y: dc.Min.Y + vg.Points(6)}, caption)
 	return nil
+}
+
+// FleetTitle is the title of the fleet plot: what is plotted and in which
+// unit, and the policies and workload of each group of rows, top to
+// bottom.
+func FleetTitle(f *report.Fleet) string {
+	var groups []string
+	for _, g := range f.Groups {
+		groups = append(groups, fmt.Sprintf("policy %s, workload %s", g.Policy, g.Workload))
+	}
+	return fmt.Sprintf("Per-filter cost in ns per op across %s\n%s", report.Plural(report.FleetResults(f), "result"), strings.Join(groups, "; "))
+}
+
+// FleetCaption says what each result was measured on: its kernel and
+// CPU model, results on the same pair named together.
+func FleetCaption(f *report.Fleet) string {
+	type machine struct{ kernel, cpu string }
+	var order []machine
+	names := map[machine][]string{}
+	for _, g := range f.Groups {
+		for _, r := range g.Rows {
+			m := machine{report.OrDash(r.Kernel), report.OrDash(r.CPUModel)}
+			if _, ok := names[m]; !ok {
+				order = append(order, m)
+			}
+			if !slices.Contains(names[m], r.Result) {
+				names[m] = append(names[m], r.Result)
+			}
+		}
+	}
+	var parts []string
+	for _, m := range order {
+		parts = append(parts, fmt.Sprintf("%s on kernel %s, %s", strings.Join(names[m], ", "), m.kernel, m.cpu))
+	}
+	return "Measured: " + strings.Join(parts, "; ") + ". Rows between dashed lines measured the same policies and workload."
 }

@@ -71,20 +71,6 @@ func WritePNG(w, warn io.Writer, d *report.Document) error {
 	return nil
 }
 
-// variantStyle is how one variant looks: colour-blind-safe colours (Okabe
-// and Ito) and distinct glyph shapes, so the plot also reads in grey.
-type variantStyle struct {
-	color color.Color
-	shape draw.GlyphDrawer
-}
-
-var variantStyles = []variantStyle{
-	{color.RGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0xFF}, draw.CircleGlyph{}},  // blue
-	{color.RGBA{R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}, draw.PyramidGlyph{}}, // vermillion
-	{color.RGBA{R: 0x00, G: 0x9E, B: 0x73, A: 0xFF}, draw.BoxGlyph{}},     // green
-	{color.RGBA{R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF}, draw.RingGlyph{}},    // purple
-}
-
 // PlotSeriesNames returns the legend entries of the plot of d, in order:
 // per variant the measured points and (if fitted) the fitted line, then
 // the baseline. Tests and docs use it to find the series in the SVG.
@@ -119,7 +105,7 @@ func baselineName(b float64) string {
 	return fmt.Sprintf("baseline, no filters: %.0f ns/op", report.Num(b))
 }
 
-// plotVariants lists the variants with results, in config order first.
+// plotVariants lists the variants with results in legend order.
 func plotVariants(d *report.Document) []string {
 	var vs []string
 	add := func(v string) {
@@ -137,7 +123,7 @@ func plotVariants(d *report.Document) []string {
 	for _, r := range d.Results {
 		add(r.Variant)
 	}
-	return vs
+	return legendOrder(vs)
 }
 
 func findFit(d *report.Document, v string) *report.Fit {
@@ -167,6 +153,14 @@ func baseline(d *report.Document) (float64, bool) {
 	return sum / float64(n), true
 }
 
+// PlotTitle is the title of the run plot: what is plotted and in which
+// unit, the policies and workload, and the kernel and CPU it was
+// measured on.
+func PlotTitle(d *report.Document) string {
+	return fmt.Sprintf("Syscall cost in ns per op vs. seccomp filters stacked\npolicy %s, workload %s\nmeasured on kernel %s, %s",
+		report.PolicyTitle(d), d.Config.Workload, report.OrDash(d.Environment.Kernel), report.OrDash(d.Environment.CPUModel))
+}
+
 // cellPoints are a variant's cells as plot points with CI error bars.
 type cellPoints struct {
 	plotter.XYs
@@ -179,11 +173,12 @@ func drawPlot(dc draw.Canvas, warn io.Writer, d *report.Document) error {
 	}
 	p := plot.New()
 	pct := d.Config.Confidence * 100
-	p.Title.Text = fmt.Sprintf("Syscall cost vs. seccomp filters stacked\npolicy %s, workload %s, kernel %s", report.PolicyTitle(d), d.Config.Workload, report.OrDash(d.Environment.Kernel))
+	p.Title.Text = PlotTitle(d)
 	if d.Partial {
 		p.Title.Text = "PARTIAL RESULT (run interrupted): " + p.Title.Text
 	}
 	p.Title.TextStyle.Font = sans(15)
+	p.Title.Text = wrapLines(p.Title.Text, p.Title.TextStyle, dc.Max.X-dc.Min.X-vg.Points(40))
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = "number of filters stacked (N)"
 	center := "mean"
@@ -258,8 +253,9 @@ func drawPlot(dc draw.Canvas, warn io.Writer, d *report.Document) error {
 // A variant without a fit gets a note on warn.
 func addVariants(p *plot.Plot, leg *plot.Legend, warn io.Writer, d *report.Document, maxN int) (ymin, ymax float64, err error) {
 	ymin, ymax = math.Inf(1), math.Inf(-1)
-	for i, v := range plotVariants(d) {
-		st := variantStyles[i%len(variantStyles)]
+	vs := plotVariants(d)
+	for _, v := range vs {
+		st := styleOf(v, vs)
 		var pts cellPoints
 		for _, r := range d.Results {
 			if r.Variant != v {
@@ -341,6 +337,9 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ticks []plot.Tick
 	for i := math.Ceil(lo/step*2) / 2; i*step <= hi+step*1e-9; i += 0.5 {
 		v := i * step
+		if v == 0 {
+			v = 0 // not -0, which would print as "-0"
+		}
 		tk := plot.Tick{Value: v}
 		if i == math.Trunc(i) {
 			tk.Label = strconv.FormatFloat(v, 'f', -1, 64)
@@ -384,6 +383,15 @@ func countTicks(counts []int, maxN int) plot.Ticker {
 		}
 		return ticks
 	})
+}
+
+// wrapLines wraps each line of s (wrapText), keeping its line breaks.
+func wrapLines(s string, sty draw.TextStyle, width vg.Length) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = wrapText(l, sty, width)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // wrapText breaks s into lines no wider than width in style sty.

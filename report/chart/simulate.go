@@ -85,7 +85,7 @@ const (
 // allowed cost that matters.
 var classColors = [numClasses]color.Color{
 	classCached:    color.RGBA{R: 0xAB, G: 0xDA, B: 0xF4, A: 0xFF}, // #56B4E9 half-way to white
-	classAllowed:   color.RGBA{R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}, // vermillion
+	classAllowed:   colorDefeated,                                  // vermillion, as run's defeat variant
 	classLog:       color.RGBA{R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF}, // orange
 	classUserNotif: color.RGBA{R: 0x00, G: 0x9E, B: 0x73, A: 0xFF}, // bluish green
 	classTrace:     color.RGBA{R: 0xB8, G: 0xA9, B: 0x00, A: 0xFF}, // yellow, darkened to show on white
@@ -538,6 +538,10 @@ func simXTicks(sp *SimulatePlot) plot.Ticker {
 	})
 }
 
+// SimulateNotMeasured ends the simulate plot's caption: its costs come
+// from emulating the filters, on no kernel or CPU.
+const SimulateNotMeasured = "Emulated by seccompbench's BPF interpreter, not measured: the unit is BPF instructions, on no particular kernel or CPU (the cache prediction follows Linux 5.11+)."
+
 // simCaption explains a bar and counts the classes.
 func simCaption(sp *SimulatePlot, arch string) string {
 	var n [numClasses]int
@@ -564,6 +568,7 @@ func simCaption(sp *SimulatePlot, arch string) string {
 		other += n[c]
 	}
 	fmt.Fprintf(&s, " and %s with another action, coloured by action and named above their bars (syscalls as name(2)).", report.Plural(other, "syscall"))
+	s.WriteString(" " + SimulateNotMeasured)
 	return s.String()
 }
 

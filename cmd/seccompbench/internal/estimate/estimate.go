@@ -175,6 +175,7 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	out.Warnings = append(out.Warnings, mwarn...)
 	out.Warnings = append(out.Warnings, negativeCostWarnings(model)...)
 	fillEstimate(out, opts, prof, stack, evals, model, points, source)
+	out.Model.MeasuredOn = measuredOn(opts)
 	if opts.Validate {
 		v, err := validateEstimate(ctx, opts, base, variant, n, evals, out.Syscalls, model)
 		if err != nil {
@@ -347,4 +348,30 @@ func negativeCostWarnings(m stats.CostModel) []string {
 // process (SECCOMP_RET_KILL_*, SECCOMP_RET_TRAP: SIGSYS).
 func killsOrTraps(a filters.Action) bool {
 	return a == filters.ActionKillProcess || a == filters.ActionKillThread || a == filters.ActionTrap
+}
+
+// measuredOn names the kernel and CPU model of the calibration: those of
+// the calibration files (each distinct pair once), or this machine's for
+// a quick calibration.
+func measuredOn(opts *Options) string {
+	if len(opts.Calibrations) == 0 {
+		env := runner.CaptureEnvironment()
+		return machineText(env.Kernel, env.CPUModel)
+	}
+	var out []string
+	for _, path := range opts.Calibrations {
+		// calibrationFromFiles read each file already; an error here
+		// cannot happen for a file it accepted.
+		if doc, err := cmdutil.ReadDocument(path, "calibration"); err == nil {
+			if m := machineText(doc.Environment.Kernel, doc.Environment.CPUModel); !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// machineText is "kernel K, CPU" with "-" for what is not known.
+func machineText(kernel, cpu string) string {
+	return "kernel " + report.OrDash(kernel) + ", " + report.OrDash(cpu)
 }

@@ -22,7 +22,7 @@ import (
 )
 
 // RunFormats are the output formats of `run` (and `report`).
-var RunFormats = []string{"table", "json", "markdown", "csv", "benchstat", "svg", "png"}
+var RunFormats = []string{"table", "json", "markdown", "csv", "benchstat", "svg", "png", "html"}
 
 // formatsByExt maps a file extension to the formats it may mean, for -o;
 // the first that the command writes is taken (.txt is "table" for run and
@@ -30,7 +30,7 @@ var RunFormats = []string{"table", "json", "markdown", "csv", "benchstat", "svg"
 var formatsByExt = map[string][]string{
 	".txt": {"table", "text"}, ".text": {"text", "table"}, ".json": {"json"}, ".md": {"markdown"}, ".markdown": {"markdown"},
 	".csv": {"csv"}, ".bench": {"benchstat"}, ".benchstat": {"benchstat"}, ".svg": {"svg"}, ".png": {"png"},
-	".bpf": {"raw"}, ".raw": {"raw"},
+	".bpf": {"raw"}, ".raw": {"raw"}, ".html": {"html"}, ".htm": {"html"},
 }
 
 // binary are the formats never written to a terminal by default.
@@ -76,7 +76,7 @@ func AddFlags(fl *pflag.FlagSet, dst *Flags, formats []string, def, what string)
 // extsOf lists the extensions that select one of formats, e.g. ".txt .json".
 func extsOf(formats []string) string {
 	var out []string
-	for _, e := range []string{".txt", ".json", ".md", ".csv", ".bench", ".svg", ".png", ".bpf"} {
+	for _, e := range []string{".txt", ".json", ".md", ".csv", ".bench", ".svg", ".png", ".html", ".bpf"} {
 		if slices.ContainsFunc(formatsByExt[e], func(f string) bool { return slices.Contains(formats, f) }) {
 			out = append(out, e)
 		}
@@ -187,6 +187,8 @@ func RenderResult(format string, w, warn io.Writer, doc *report.Document) error 
 		return chart.WriteSVG(w, warn, doc)
 	case "png":
 		return chart.WritePNG(w, warn, doc)
+	case "html":
+		return WriteRunHTML(w, warn, doc)
 	}
 	return fmt.Errorf("render result: unknown format %q", format)
 }
