@@ -153,46 +153,18 @@ func compareContainer(test, bin, model, bundle string) error {
 	if err != nil {
 		return fmt.Errorf("pid file %s: %w", pidFile, err)
 	}
-	// The runtime returns once the container is started; its process
-	// execs the probe right after.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		c, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
-		if err == nil && strings.TrimSpace(string(c)) == containerComm {
-			break
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("pid %d never became %s (comm %q, %v)", pid, containerComm, strings.TrimSpace(string(c)), err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if st := procState(pid); strings.HasPrefix(st, "Z") || strings.HasPrefix(st, "X") {
-		return fmt.Errorf("the container process %d died under its filter (%s; exit status %s); kernel log:\n%s", pid, st, exitCode(pid), kernelLogTail(10))
+	if err := waitProbe(pid); err != nil {
+		return err
 	}
 	saved := "/tmp/saved-" + id
-	out, err := exec.Command("/vmtest/seccompbench", "inspect", "--format", "json", "--save", saved, fmt.Sprint(pid)).Output()
+	real, err := inspectFilters(pid, saved)
 	if err != nil {
-		return fmt.Errorf("inspect %d: %w\n%s", pid, err, out)
+		return err
 	}
-	var procs []struct {
-		Filters []filterSum `json:"filters"`
-	}
-	if err := decodeOneOrMany(out, &procs); err != nil || len(procs) != 1 {
-		return fmt.Errorf("decode inspect output (%d processes): %v\n%s", len(procs), err, out)
-	}
-	real := procs[0].Filters
 	cfg := dir + "/config.json"
-	out, err = exec.Command("/vmtest/seccompbench", "compile", "--compiler", "libseccomp", "--runtime", model, "--format", "json", cfg).Output()
+	m, err := compileModel(cfg, model)
 	if err != nil {
-		return fmt.Errorf("compile %s --runtime %s: %w\n%s", cfg, model, err, out)
-	}
-	var m struct {
-		SHA256       string   `json:"sha256"`
-		Instructions int      `json:"instructions"`
-		Variants     []string `json:"runtime_variants"`
-	}
-	if err := json.Unmarshal(out, &m); err != nil {
-		return fmt.Errorf("decode compile output: %w", err)
+		return err
 	}
 	fmt.Printf("    %s installed %d filter(s) on %s (pid %d; %s); the model (--runtime %s) has 1: %d insns %.16s\n",
 		rt, len(real), id, pid, procFacts(pid), model, m.Instructions, m.SHA256)
@@ -220,6 +192,65 @@ func compareContainer(test, bin, model, bundle string) error {
 		return errors.New("the installed filter differs from the model")
 	}
 	return nil
+}
+
+// waitProbe waits up to 20 s for the container process pid to exec the
+// probe (the runtime returns once the container is started; its process
+// execs the probe right after), and fails if it died under its filter.
+func waitProbe(pid int) error {
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+		if err == nil && strings.TrimSpace(string(c)) == containerComm {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("pid %d never became %s (comm %q, %v)", pid, containerComm, strings.TrimSpace(string(c)), err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if st := procState(pid); strings.HasPrefix(st, "Z") || strings.HasPrefix(st, "X") {
+		return fmt.Errorf("the container process %d died under its filter (%s; exit status %s); kernel log:\n%s", pid, st, exitCode(pid), kernelLogTail(10))
+	}
+	return nil
+}
+
+// inspectFilters returns the filters `seccompbench inspect` reads from
+// process pid, saving them into directory saved.
+func inspectFilters(pid int, saved string) ([]filterSum, error) {
+	out, err := exec.Command("/vmtest/seccompbench", "inspect", "--format", "json", "--save", saved, fmt.Sprint(pid)).Output()
+	if err != nil {
+		return nil, fmt.Errorf("inspect %d: %w\n%s", pid, err, out)
+	}
+	var procs []struct {
+		Filters []filterSum `json:"filters"`
+	}
+	if err := decodeOneOrMany(out, &procs); err != nil || len(procs) != 1 {
+		return nil, fmt.Errorf("decode inspect output (%d processes): %v\n%s", len(procs), err, out)
+	}
+	return procs[0].Filters, nil
+}
+
+// modelSum is what `seccompbench compile --runtime` predicts a
+// runtime installs for a bundle.
+type modelSum struct {
+	SHA256       string   `json:"sha256"`
+	Instructions int      `json:"instructions"`
+	Variants     []string `json:"runtime_variants"` // the other layouts' SHA-256s
+}
+
+// compileModel compiles the bundle's config.json cfg as runtime model
+// (--runtime) lays it out with libseccomp.
+func compileModel(cfg, model string) (modelSum, error) {
+	var m modelSum
+	out, err := exec.Command("/vmtest/seccompbench", "compile", "--compiler", "libseccomp", "--runtime", model, "--format", "json", cfg).Output()
+	if err != nil {
+		return m, fmt.Errorf("compile %s --runtime %s: %w\n%s", cfg, model, err, out)
+	}
+	if err := json.Unmarshal(out, &m); err != nil {
+		return m, fmt.Errorf("decode compile output: %w", err)
+	}
+	return m, nil
 }
 
 // contains reports whether list holds s.
