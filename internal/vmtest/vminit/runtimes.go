@@ -171,7 +171,15 @@ func compareContainer(test, bin, model, bundle string) error {
 	if len(real) != 1 {
 		return fmt.Errorf("%d filters installed, want 1", len(real))
 	}
-	r := real[0]
+	return compareFilter(rt, bundle, real[0], m, saved+"/filter-00.bpf", []string{"--compiler", "libseccomp", "--runtime", model, cfg})
+}
+
+// compareFilter prints the summary line comparing filter r, the one
+// runtime rt installed for bundle (saved as file saved), with the model m
+// (compiled with compile arguments modelArgs), and fails when r is none
+// of the model's layouts, after printing both disassembled for
+// comparison on the host.
+func compareFilter(rt, bundle string, r filterSum, m modelSum, saved string, modelArgs []string) error {
 	verdict, why := "differs", ""
 	switch {
 	case r.SHA256 == m.SHA256:
@@ -183,8 +191,8 @@ func compareContainer(test, bin, model, bundle string) error {
 	if verdict != "byte-identical" {
 		// Both disassembled, for comparison on the host.
 		for _, c := range [][]string{
-			{"compile", saved + "/filter-00.bpf"},
-			{"compile", "--compiler", "libseccomp", "--runtime", model, cfg},
+			{"compile", saved},
+			append([]string{"compile"}, modelArgs...),
 		} {
 			out, _ := exec.Command("/vmtest/seccompbench", c...).CombinedOutput()
 			fmt.Printf("        %s:\n%s", strings.Join(c, " "), indent(string(out), "        | "))

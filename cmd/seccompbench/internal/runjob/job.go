@@ -153,14 +153,9 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	warnings = append(warnings, resultWarnings(j, samples, res, info)...)
 	warnings = append(warnings, padCapWarnings(info.PadCaps)...)
 	env := runner.CaptureEnvironment()
-	setup, jitWarn := j.jitSetup(ctx, progs, variants[0], maxN, setupOf(obs, j.Confidence), &env)
+	setup, jitWarn := j.reportSetup(ctx, progs, variants[0], maxN, obs, &env)
 	if jitWarn != "" {
 		warnings = append(warnings, jitWarn)
-	}
-	if j.Workload.Container != nil {
-		// The runtime's seccomp(2) call and JIT image are its own: nothing
-		// here timed or sized them.
-		setup = nil
 	}
 	doc := report.Build(report.Input{
 		Tool:        report.Tool{Name: "seccompbench", Version: cmdutil.Version()},
@@ -170,16 +165,14 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		Config:      j.reportConfig(pols, vnames, cfg, info, allPaired(samples), pl),
 		Samples:     samples,
 		Result:      res,
-		Run: &report.RunInfo{Blocks: info.Blocks, StopReason: info.StopReason, ElapsedS: info.Elapsed.Seconds(),
-			TargetCINs: j.targetNs(), TargetCIRel: j.targetRel(), Parallel: j.Parallel, CPUs: info.CPUs,
-			ForeignLoad: info.ForeignLoad},
-		Drift:     driftOf(obs, vnames, j.Confidence),
-		Linearity: linearityIfHomogeneous(progs, res, vnames, j.Confidence),
-		Cache:     cache,
-		Setup:     setup,
-		Control:   controlOf(obs, vnames, j.Confidence),
-		Partial:   partial,
-		Warnings:  warnings,
+		Run:         j.runInfo(info),
+		Drift:       driftOf(obs, vnames, j.Confidence),
+		Linearity:   linearityIfHomogeneous(progs, res, vnames, j.Confidence),
+		Cache:       cache,
+		Setup:       setup,
+		Control:     controlOf(obs, vnames, j.Confidence),
+		Partial:     partial,
+		Warnings:    warnings,
 
 		CommandWorkload: commandCostOf(j, samples, res, info),
 	})
@@ -215,6 +208,26 @@ func (j *Job) reportConfig(pols []report.Policy, vnames []string, cfg runner.Con
 		Loader: j.loaderName(), LoaderReason: j.LoaderReason,
 		Placement: string(pl.Mode), PadMin: pl.MinPad, PadMax: pl.MaxPad,
 	}
+}
+
+// runInfo is how the run went, as the report states it.
+func (j *Job) runInfo(info result.RunInfo) *report.RunInfo {
+	return &report.RunInfo{Blocks: info.Blocks, StopReason: info.StopReason, ElapsedS: info.Elapsed.Seconds(),
+		TargetCINs: j.targetNs(), TargetCIRel: j.targetRel(), Parallel: j.Parallel, CPUs: info.CPUs,
+		ForeignLoad: info.ForeignLoad}
+}
+
+// reportSetup is the setup cost the report states: the install times of
+// obs plus the deepest stack's JIT memory (jitSetup, which may record a
+// measured charge in env and return a warning), or nil for a container
+// workload, whose runtime's seccomp(2) call and JIT image are its own:
+// nothing here timed or sized them.
+func (j *Job) reportSetup(ctx context.Context, progs []*filters.Program, v result.Variant, maxN int, obs []stats.Observation, env *result.Environment) (*report.Setup, string) {
+	setup, warn := j.jitSetup(ctx, progs, v, maxN, setupOf(obs, j.Confidence), env)
+	if j.Workload.Container != nil {
+		setup = nil
+	}
+	return setup, warn
 }
 
 // writeResult writes doc to the job's outputs. A run interrupted (runErr
