@@ -127,7 +127,7 @@ func samplerProgram(cfgFD, targetsFD, ringFD, lostFD int) asm.Instructions {
 // bpf_get_current_task_btf) into the record at R9, each -1 when
 // bpf_probe_read_kernel fails. They clobber R0 to R5 and R7.
 func entryRegs() asm.Instructions {
-	return asm.Instructions{
+	ins := asm.Instructions{
 		asm.Mov.Imm(asm.R1, -1),
 		asm.StoreMem(asm.R9, recNr, asm.R1, asm.DWord),
 		asm.StoreMem(asm.R9, recAX, asm.R1, asm.DWord),
@@ -135,16 +135,20 @@ func entryRegs() asm.Instructions {
 		asm.Mov.Reg(asm.R1, asm.R0),
 		asm.FnTaskPtRegs.Call(),
 		asm.Mov.Reg(asm.R7, asm.R0),
+	}
+	ins = append(ins, readReg(ptRegsOrigAX, recNr)...)
+	return append(ins, readReg(ptRegsAX, recAX)...)
+}
+
+// readReg returns the instructions that copy the 8-byte register at
+// offset regsOff (bytes) of the pt_regs at R7 into the record at R9 at
+// offset recOff (bytes) with bpf_probe_read_kernel. They clobber R0 to R5.
+func readReg(regsOff, recOff int32) asm.Instructions {
+	return asm.Instructions{
 		asm.Mov.Reg(asm.R3, asm.R7),
-		asm.Add.Imm(asm.R3, ptRegsOrigAX),
+		asm.Add.Imm(asm.R3, regsOff),
 		asm.Mov.Reg(asm.R1, asm.R9),
-		asm.Add.Imm(asm.R1, recNr),
-		asm.Mov.Imm(asm.R2, 8),
-		asm.FnProbeReadKernel.Call(),
-		asm.Mov.Reg(asm.R3, asm.R7),
-		asm.Add.Imm(asm.R3, ptRegsAX),
-		asm.Mov.Reg(asm.R1, asm.R9),
-		asm.Add.Imm(asm.R1, recAX),
+		asm.Add.Imm(asm.R1, recOff),
 		asm.Mov.Imm(asm.R2, 8),
 		asm.FnProbeReadKernel.Call(),
 	}
