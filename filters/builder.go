@@ -125,7 +125,32 @@ func (a *Builder) Assemble() ([]bpf.RawInstruction, error) {
 	if k := a.items[n-1].kind; k != asmRet && k != asmJA {
 		return nil, fmt.Errorf("%w: program can fall off its end after instruction %d", ErrAssemble, n-1)
 	}
-	// Resolve labels to item ids.
+	if err := a.resolveLabels(); err != nil {
+		return nil, err
+	}
+	items := withTrampolines(append([]*asmItem(nil), a.items...), a.nextID)
+	pos := positions(items)
+	prog := make([]bpf.RawInstruction, len(items))
+	for i, it := range items {
+		r := it.raw
+		switch it.kind {
+		case asmCond:
+			r.Jt = uint8(pos[it.jt] - i - 1)
+			r.Jf = uint8(pos[it.jf] - i - 1)
+		case asmJA:
+			r.K = uint32(pos[it.jt] - i - 1)
+		}
+		prog[i] = r
+	}
+	return prog, nil
+}
+
+// resolveLabels sets the jump targets of every jump item to the ids of
+// the items its labels name ("" = the next item). It fails with an error
+// wrapping ErrAssemble on an undefined label, a backward jump or a jump
+// past the end.
+func (a *Builder) resolveLabels() error {
+	n := len(a.items)
 	resolve := func(i int, l string) (int, error) {
 		idx := i + 1
 		if l != "" {
@@ -154,16 +179,18 @@ func (a *Builder) Assemble() ([]bpf.RawInstruction, error) {
 			it.jt, err = resolve(i, it.ljt)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	items := append([]*asmItem(nil), a.items...)
-	nextID := a.nextID
+	return nil
+}
+
+// withTrampolines returns items with a `ja` trampoline after every
+// conditional jump whose target is more than MaxCondJump instructions
+// away, the jump retargeted to it; new items get ids from nextID on.
+func withTrampolines(items []*asmItem, nextID int) []*asmItem {
 	for {
-		pos := make(map[int]int, len(items))
-		for i, it := range items {
-			pos[it.id] = i
-		}
+		pos := positions(items)
 		changed := false
 		out := make([]*asmItem, 0, len(items)+8)
 		for i, it := range items {
@@ -195,24 +222,16 @@ func (a *Builder) Assemble() ([]bpf.RawInstruction, error) {
 		}
 		items = out
 		if !changed {
-			break
+			return items
 		}
 	}
+}
+
+// positions maps each item's id to its index in items.
+func positions(items []*asmItem) map[int]int {
 	pos := make(map[int]int, len(items))
 	for i, it := range items {
 		pos[it.id] = i
 	}
-	prog := make([]bpf.RawInstruction, len(items))
-	for i, it := range items {
-		r := it.raw
-		switch it.kind {
-		case asmCond:
-			r.Jt = uint8(pos[it.jt] - i - 1)
-			r.Jf = uint8(pos[it.jf] - i - 1)
-		case asmJA:
-			r.K = uint32(pos[it.jt] - i - 1)
-		}
-		prog[i] = r
-	}
-	return prog, nil
+	return pos
 }

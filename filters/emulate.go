@@ -229,20 +229,10 @@ func (c *Executable) run(d *SeccompData, path *[]int) Result {
 			mem[in.k] = a
 		case opStx:
 			mem[in.k] = x
-		case opAddK:
-			a += in.k
-		case opAddX:
-			a += x
-		case opSubK:
-			a -= in.k
-		case opSubX:
-			a -= x
-		case opMulK:
-			a *= in.k
-		case opMulX:
-			a *= x
-		case opDivK:
-			a /= in.k
+		case opAddK, opAddX, opSubK, opSubX, opMulK, opMulX, opDivK,
+			opAndK, opAndX, opOrK, opOrX, opXorK, opXorX,
+			opLshK, opLshX, opRshK, opRshX, opNeg:
+			a = alu(in.op, a, x, in.k)
 		case opDivX:
 			if x == 0 {
 				// net/core/filter.c: bpf_convert_filter makes classic
@@ -250,28 +240,6 @@ func (c *Executable) run(d *SeccompData, path *[]int) Result {
 				return finish(0, n, path, read)
 			}
 			a /= x
-		case opAndK:
-			a &= in.k
-		case opAndX:
-			a &= x
-		case opOrK:
-			a |= in.k
-		case opOrX:
-			a |= x
-		case opXorK:
-			a ^= in.k
-		case opXorX:
-			a ^= x
-		case opLshK:
-			a <<= in.k
-		case opLshX:
-			a <<= x & 31
-		case opRshK:
-			a >>= in.k
-		case opRshX:
-			a >>= x & 31
-		case opNeg:
-			a = -a
 		case opTax:
 			x = a
 		case opTxa:
@@ -303,6 +271,54 @@ func (c *Executable) run(d *SeccompData, path *[]int) Result {
 	}
 }
 
+// alu returns the accumulator a after the arithmetic instruction op with
+// index register x and immediate k (everything but opDivX, whose division
+// by zero ends the program); a for any other op. Shifts by X use x's low
+// five bits.
+func alu(op opKind, a, x, k uint32) uint32 {
+	switch op {
+	case opAddK:
+		a += k
+	case opAddX:
+		a += x
+	case opSubK:
+		a -= k
+	case opSubX:
+		a -= x
+	case opMulK:
+		a *= k
+	case opMulX:
+		a *= x
+	case opDivK:
+		a /= k
+	case opAndK:
+		a &= k
+	case opAndX:
+		a &= x
+	case opOrK:
+		a |= k
+	case opOrX:
+		a |= x
+	case opXorK:
+		a ^= k
+	case opXorX:
+		a ^= x
+	case opLshK:
+		a <<= k
+	case opLshX:
+		a <<= x & 31
+	case opRshK:
+		a >>= k
+	case opRshX:
+		a >>= x & 31
+	case opNeg:
+		a = -a
+	}
+	return a
+}
+
+// branch returns in's true target when cond holds, its false target
+// otherwise.
 func branch(cond bool, in *decoded) int {
 	if cond {
 		return int(in.jt)

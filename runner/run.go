@@ -314,24 +314,7 @@ func (cfg Config) paired() bool {
 
 // runCopy runs one child pinned to cpu (-1: not pinned).
 func runCopy(ctx context.Context, cfg Config, c result.Cell, stack [][]byte, cpu int) (result.Sample, error) {
-	spec := childSpec{
-		Workload:     cfg.Workload.Name,
-		Syscall:      cfg.Workload.Syscall,
-		Filters:      stack,
-		CPU:          cpu,
-		Iterations:   cfg.Iterations,
-		Samples:      cfg.Samples,
-		Warmup:       cfg.Warmup,
-		ControlIters: cfg.ControlIters,
-		PathArg:      cfg.Workload.PathArg,
-		ExecPaths:    cfg.execPaths,
-		Loader:       c.Loader,
-		Paired:       cfg.paired(),
-	}
-	spec.Flags = cfg.seccompFlags()
-	if spec.CPU < 0 {
-		spec.CPU = -1
-	}
+	spec := cfg.specFor(c, stack, cpu)
 	var err error
 	var sup *notify.Supervisor
 	var extra []*os.File
@@ -372,33 +355,74 @@ func runCopy(ctx context.Context, cfg Config, c result.Cell, stack [][]byte, cpu
 	if err != nil {
 		return result.Sample{}, err
 	}
+	if err := cfg.checkReport(c, rep, spec.Paired, installed); err != nil {
+		return result.Sample{}, err
+	}
+	return cfg.sample(c, rep), nil
+}
+
+// specFor is the spec of one child of cell c that installs stack and
+// pins itself to cpu (-1: not pinned).
+func (cfg Config) specFor(c result.Cell, stack [][]byte, cpu int) childSpec {
+	spec := childSpec{
+		Workload:     cfg.Workload.Name,
+		Syscall:      cfg.Workload.Syscall,
+		Filters:      stack,
+		CPU:          cpu,
+		Iterations:   cfg.Iterations,
+		Samples:      cfg.Samples,
+		Warmup:       cfg.Warmup,
+		ControlIters: cfg.ControlIters,
+		PathArg:      cfg.Workload.PathArg,
+		ExecPaths:    cfg.execPaths,
+		Loader:       c.Loader,
+		Paired:       cfg.paired(),
+	}
+	spec.Flags = cfg.seccompFlags()
+	if spec.CPU < 0 {
+		spec.CPU = -1
+	}
+	return spec
+}
+
+// checkReport fails with a *ChildError when the report rep of a child of
+// cell c is inconsistent with cfg: its filter count did not grow by
+// installed, it has the wrong number of (paired baseline) samples, some
+// exec did not exit(0), or its capabilities do not match c's loader.
+func (cfg Config) checkReport(c result.Cell, rep childReport, paired bool, installed int) error {
 	if rep.FiltersBefore >= 0 && rep.FiltersAfter >= 0 && rep.FiltersAfter != rep.FiltersBefore+installed {
-		return result.Sample{}, &ChildError{Cell: c, ExitCode: 0,
+		return &ChildError{Cell: c, ExitCode: 0,
 			Reason: fmt.Sprintf("Seccomp_filters is %d after installing %d filters on top of %d inherited", rep.FiltersAfter, installed, rep.FiltersBefore)}
 	}
 	if len(rep.SamplesNs) != cfg.Samples {
-		return result.Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d samples, want %d", len(rep.SamplesNs), cfg.Samples)}
+		return &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d samples, want %d", len(rep.SamplesNs), cfg.Samples)}
 	}
-	if spec.Paired && len(rep.BaselineNs) != cfg.Samples {
-		return result.Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d paired baseline samples, want %d", len(rep.BaselineNs), cfg.Samples)}
+	if paired && len(rep.BaselineNs) != cfg.Samples {
+		return &ChildError{Cell: c, Reason: fmt.Sprintf("reported %d paired baseline samples, want %d", len(rep.BaselineNs), cfg.Samples)}
 	}
 	if cfg.Workload.PathDirs > 0 {
 		want := uint64(cfg.Warmup+cfg.Samples) * cfg.Iterations
-		if spec.Paired {
+		if paired {
 			want *= 2 // the paired baseline execs as often
 		}
 		if rep.ExecsOK != want {
-			return result.Sample{}, &ChildError{Cell: c, Reason: fmt.Sprintf("only %d of %d execs ran the program to exit(0): a filter may deny clone, execve, exit or wait4", rep.ExecsOK, want)}
+			return &ChildError{Cell: c, Reason: fmt.Sprintf("only %d of %d execs ran the program to exit(0): a filter may deny clone, execve, exit or wait4", rep.ExecsOK, want)}
 		}
 	}
 	if c.Loader != "" {
 		if rep.Caps == nil {
-			return result.Sample{}, &ChildError{Cell: c, Reason: "reported no capabilities", Cause: result.ErrLoaderCaps}
+			return &ChildError{Cell: c, Reason: "reported no capabilities", Cause: result.ErrLoaderCaps}
 		}
 		if err := result.CheckLoaderCaps(c.Loader, *rep.Caps); err != nil {
-			return result.Sample{}, &ChildError{Cell: c, Reason: err.Error(), Cause: result.ErrLoaderCaps}
+			return &ChildError{Cell: c, Reason: err.Error(), Cause: result.ErrLoaderCaps}
 		}
 	}
+	return nil
+}
+
+// sample converts the checked report rep of a child of cell c into a
+// sample in ns per syscall, with one copy.
+func (cfg Config) sample(c result.Cell, rep childReport) result.Sample {
 	ops := float64(cfg.Iterations) * float64(cfg.Workload.SyscallsPerIter)
 	s := result.Sample{Cell: c, InstallNs: rep.InstallNs, FiltersSeen: rep.FiltersAfter, CPU: rep.CPU, PinErr: rep.PinErr}
 	if rep.Caps != nil {
@@ -419,5 +443,5 @@ func runCopy(ctx context.Context, cfg Config, c result.Cell, stack [][]byte, cpu
 		s.ControlBeforeNs = float64(rep.ControlBeforeNs) / float64(cfg.ControlIters)
 		s.ControlAfterNs = float64(rep.ControlAfterNs) / float64(cfg.ControlIters)
 	}
-	return s, nil
+	return s
 }

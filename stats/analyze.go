@@ -149,67 +149,101 @@ func Analyze(obs []Observation, opt Options) (Result, error) {
 	th := opt.Thresholds.withDefaults()
 	res := Result{Confidence: conf, Robust: opt.Robust}
 
+	p := partitionObservations(obs, opt)
+	for _, k := range p.keys {
+		base, own := p.baseOf(groupKey{k.variant, k.loader})
+		res.Cells = append(res.Cells, analyzeCell(k, p.cells[k], base, own, conf, opt, th))
+	}
+	if err := p.fitGroups(&res, conf, th); err != nil {
+		return Result{}, err
+	}
+	if w := shortRunWarning(res.Fits); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
+	res.LoaderDiffs = loaderDiffs(res.Fits, p.variants)
+	return res, nil
+}
+
+// partition is the observations of one analysis sorted by Seq and grouped
+// by cell and by (variant, loader) group, with the cells and groups in
+// report order.
+type partition struct {
+	cells      map[cellKey][]Observation
+	byGroup    map[groupKey][]Observation
+	pooledBase []Observation // the N = 0 observations of all variants
+	variants   []string      // in Options.Variants order, then first seen
+	keys       []cellKey     // by variant, loader, then filter count
+	groups     []groupKey    // by variant, then loader
+}
+
+// partitionObservations sorts obs by Seq (stably) and groups them into
+// cells and (variant, loader) groups, ordered by opt.Variants and
+// opt.Loaders and then by first appearance.
+func partitionObservations(obs []Observation, opt Options) partition {
 	sorted := slices.Clone(obs)
 	slices.SortStableFunc(sorted, func(a, b Observation) int { return cmp.Compare(a.Seq, b.Seq) })
-	cells := map[cellKey][]Observation{}
+	p := partition{cells: map[cellKey][]Observation{}, byGroup: map[groupKey][]Observation{}}
 	byVariant := map[string][]Observation{}
 	byLoader := map[string][]Observation{}
-	byGroup := map[groupKey][]Observation{}
-	var pooledBase []Observation
 	for _, o := range sorted {
 		k := cellKey{o.Variant, o.Loader, max(o.Filters, 0)}
-		cells[k] = append(cells[k], o)
+		p.cells[k] = append(p.cells[k], o)
 		byVariant[o.Variant] = append(byVariant[o.Variant], o)
 		byLoader[o.Loader] = append(byLoader[o.Loader], o)
 		g := groupKey{o.Variant, o.Loader}
-		byGroup[g] = append(byGroup[g], o)
+		p.byGroup[g] = append(p.byGroup[g], o)
 		if k.filters == 0 {
-			pooledBase = append(pooledBase, o)
+			p.pooledBase = append(p.pooledBase, o)
 		}
 	}
-	variants := orderVariants(byVariant, opt.Variants)
+	p.variants = orderVariants(byVariant, opt.Variants)
 	loaders := orderVariants(byLoader, opt.Loaders)
 	rank, lrank := map[string]int{}, map[string]int{}
-	for i, v := range variants {
+	for i, v := range p.variants {
 		rank[v] = i
 	}
 	for i, l := range loaders {
 		lrank[l] = i
 	}
 
-	keys := make([]cellKey, 0, len(cells))
-	for k := range cells {
-		keys = append(keys, k)
+	p.keys = make([]cellKey, 0, len(p.cells))
+	for k := range p.cells {
+		p.keys = append(p.keys, k)
 	}
-	slices.SortFunc(keys, func(a, b cellKey) int {
+	slices.SortFunc(p.keys, func(a, b cellKey) int {
 		return cmp.Or(cmp.Compare(rank[a.variant], rank[b.variant]), cmp.Compare(lrank[a.loader], lrank[b.loader]), cmp.Compare(a.filters, b.filters))
 	})
-	groups := make([]groupKey, 0, len(byGroup))
-	for g := range byGroup {
-		groups = append(groups, g)
+	p.groups = make([]groupKey, 0, len(p.byGroup))
+	for g := range p.byGroup {
+		p.groups = append(p.groups, g)
 	}
-	slices.SortFunc(groups, func(a, b groupKey) int {
+	slices.SortFunc(p.groups, func(a, b groupKey) int {
 		return cmp.Or(cmp.Compare(rank[a.variant], rank[b.variant]), cmp.Compare(lrank[a.loader], lrank[b.loader]))
 	})
+	return p
+}
 
-	baseOf := func(g groupKey) ([]Observation, bool) {
-		if b, ok := cells[cellKey{g.variant, g.loader, 0}]; ok {
-			return b, true
-		}
-		return pooledBase, false
+// baseOf returns group g's N = 0 observations and true, or the pooled
+// N = 0 observations of all variants and false when g has none of its own.
+func (p partition) baseOf(g groupKey) ([]Observation, bool) {
+	if b, ok := p.cells[cellKey{g.variant, g.loader, 0}]; ok {
+		return b, true
 	}
-	for _, k := range keys {
-		base, own := baseOf(groupKey{k.variant, k.loader})
-		res.Cells = append(res.Cells, analyzeCell(k, cells[k], base, own, conf, opt, th))
-	}
+	return p.pooledBase, false
+}
 
-	for _, g := range groups {
-		hasStack := slices.ContainsFunc(byGroup[g], func(o Observation) bool { return o.Filters > 0 })
+// fitGroups fits the per-filter line of every group with a stack (N > 0)
+// against its base, appending the fits and their drift warnings to res; a
+// group whose fit is not identifiable gets a warning instead. Other fit
+// errors are returned.
+func (p partition) fitGroups(res *Result, conf float64, th Thresholds) error {
+	for _, g := range p.groups {
+		hasStack := slices.ContainsFunc(p.byGroup[g], func(o Observation) bool { return o.Filters > 0 })
 		if !hasStack {
 			continue
 		}
-		fitObs := slices.DeleteFunc(slices.Clone(byGroup[g]), func(o Observation) bool { return o.Filters <= 0 })
-		base, _ := baseOf(g)
+		fitObs := slices.DeleteFunc(slices.Clone(p.byGroup[g]), func(o Observation) bool { return o.Filters <= 0 })
+		base, _ := p.baseOf(g)
 		fitObs = append(fitObs, base...)
 		f, err := FitStack(fitObs, conf)
 		if err != nil {
@@ -217,7 +251,7 @@ func Analyze(obs []Observation, opt Options) (Result, error) {
 				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: no per-filter fit: %v", where(g.variant, g.loader), err))
 				continue
 			}
-			return Result{}, fmt.Errorf("analyze %s: %w", where(g.variant, g.loader), err)
+			return fmt.Errorf("analyze %s: %w", where(g.variant, g.loader), err)
 		}
 		f.Variant, f.Loader = g.variant, g.loader
 		if w := driftWarning(f, th); w != "" {
@@ -225,21 +259,25 @@ func Analyze(obs []Observation, opt Options) (Result, error) {
 		}
 		res.Fits = append(res.Fits, f)
 	}
-	if w := shortRunWarning(res.Fits); w != "" {
-		res.Warnings = append(res.Warnings, w)
-	}
+	return nil
+}
+
+// loaderDiffs compares, for each variant in order, the fit of its first
+// loader with the fit of each other loader.
+func loaderDiffs(fits []Fit, variants []string) []FitDiff {
+	var out []FitDiff
 	for _, v := range variants {
 		var fs []Fit
-		for _, f := range res.Fits {
+		for _, f := range fits {
 			if f.Variant == v {
 				fs = append(fs, f)
 			}
 		}
 		for _, f := range fs[min(1, len(fs)):] {
-			res.LoaderDiffs = append(res.LoaderDiffs, DiffFits(fs[0], f))
+			out = append(out, DiffFits(fs[0], f))
 		}
 	}
-	return res, nil
+	return out
 }
 
 // analyzeCell summarizes one cell's observations obs, flags its outliers

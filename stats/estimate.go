@@ -87,8 +87,27 @@ func FitCostModel(points []CalibrationPoint, cached Estimate, confidence float64
 			return m, nil, fmt.Errorf("fit cost model: %w (%v per filter)", ErrNoInstructions, p.InsnsPerFilter)
 		}
 	}
-	var warnings []string
-	// Entry: inverse-variance weighted mean.
+	m.Entry = meanEntry(points, confidence)
+
+	distinct := map[float64]bool{}
+	for _, p := range points {
+		distinct[p.InsnsPerFilter] = true
+	}
+	if len(distinct) < 2 {
+		w := fitOneCount(&m, points, confidence)
+		return m, []string{w}, nil
+	}
+	warnings, err := fitPerFilterLine(&m, points, confidence)
+	if err != nil {
+		return m, nil, err
+	}
+	return m, warnings, nil
+}
+
+// meanEntry is the inverse-variance weighted mean of the points' entry
+// costs (ns), or their plain mean with a NaN interval when some entry has
+// no (or a zero-width) interval.
+func meanEntry(points []CalibrationPoint, confidence float64) Estimate {
 	var sw, swx float64
 	for _, p := range points {
 		hw := halfWidth(p.Entry)
@@ -102,44 +121,48 @@ func FitCostModel(points []CalibrationPoint, cached Estimate, confidence float64
 	}
 	if sw > 0 {
 		c, hw := swx/sw, 1/math.Sqrt(sw)
-		m.Entry = Estimate{Center: c, Lo: c - hw, Hi: c + hw, Confidence: confidence}
-	} else {
-		// Some entry has no (or a zero-width) interval: plain mean, no
-		// interval.
-		c := 0.0
-		for _, p := range points {
-			c += p.Entry.Center
-		}
-		c /= float64(len(points))
-		m.Entry = Estimate{Center: c, Lo: math.NaN(), Hi: math.NaN(), Confidence: confidence}
+		return Estimate{Center: c, Lo: c - hw, Hi: c + hw, Confidence: confidence}
 	}
-
-	distinct := map[float64]bool{}
+	// Some entry has no (or a zero-width) interval: plain mean, no
+	// interval.
+	c := 0.0
 	for _, p := range points {
-		distinct[p.InsnsPerFilter] = true
+		c += p.Entry.Center
 	}
-	if len(distinct) < 2 {
-		// One instruction count: all of the per-filter cost goes to
-		// instructions.
-		var pf Estimate
-		var ins float64
-		if len(points) == 1 {
-			pf, ins = points[0].PerFilter, points[0].InsnsPerFilter
-		} else {
-			pf, ins = combineSame(points), points[0].InsnsPerFilter
-		}
-		m.PerFilter = Estimate{Confidence: confidence}
-		m.PerInsn = scaleEstimate(pf, 1/ins)
-		m.PerInsn.Confidence = confidence
-		warnings = append(warnings, fmt.Sprintf("calibrated at one instruction count only (%.1f per filter): the whole per-filter cost (%.1f ns) is modeled as %.3f ns per instruction, so syscalls that execute far fewer or far more instructions than that are mis-estimated; calibrate at two instruction counts (see docs/estimate.md)",
-			ins, pf.Center, m.PerInsn.Center))
-		return m, warnings, nil
+	c /= float64(len(points))
+	return Estimate{Center: c, Lo: math.NaN(), Hi: math.NaN(), Confidence: confidence}
+}
+
+// fitOneCount sets m.PerFilter to exactly 0 and m.PerInsn to the whole
+// per-filter cost (ns) divided by the one instruction count of the points,
+// and returns the warning that says so.
+func fitOneCount(m *CostModel, points []CalibrationPoint, confidence float64) string {
+	var pf Estimate
+	var ins float64
+	if len(points) == 1 {
+		pf, ins = points[0].PerFilter, points[0].InsnsPerFilter
+	} else {
+		pf, ins = combineSame(points), points[0].InsnsPerFilter
 	}
+	m.PerFilter = Estimate{Confidence: confidence}
+	m.PerInsn = scaleEstimate(pf, 1/ins)
+	m.PerInsn.Confidence = confidence
+	return fmt.Sprintf("calibrated at one instruction count only (%.1f per filter): the whole per-filter cost (%.1f ns) is modeled as %.3f ns per instruction, so syscalls that execute far fewer or far more instructions than that are mis-estimated; calibrate at two instruction counts (see docs/estimate.md)",
+		ins, pf.Center, m.PerInsn.Center)
+}
+
+// fitPerFilterLine sets m.PerFilter, m.PerInsn (ns) and m.Corr from the
+// weighted least-squares line perFilter = PerFilter + PerInsn·InsnsPerFilter
+// through points at two or more instruction counts, widening the
+// intervals by χ²/(m−2) when more than two points scatter more than their
+// intervals allow. It returns the warning about such scatter, if large.
+func fitPerFilterLine(m *CostModel, points []CalibrationPoint, confidence float64) ([]string, error) {
+	var warnings []string
 	var s0, s1, s2, t0, t1 float64
 	for _, p := range points {
 		hw := halfWidth(p.PerFilter)
 		if !(hw > 0) {
-			return m, nil, fmt.Errorf("fit cost model: per-filter cost %v has no interval", p.PerFilter.Center)
+			return nil, fmt.Errorf("fit cost model: per-filter cost %v has no interval", p.PerFilter.Center)
 		}
 		w, x, y := 1/(hw*hw), p.InsnsPerFilter, p.PerFilter.Center
 		s0 += w
@@ -170,7 +193,7 @@ func FitCostModel(points []CalibrationPoint, cached Estimate, confidence float64
 	m.PerFilter = Estimate{Center: f, Lo: f - hf, Hi: f + hf, Confidence: confidence}
 	m.PerInsn = Estimate{Center: k, Lo: k - hk, Hi: k + hk, Confidence: confidence}
 	m.Corr = cov / (hf * hk)
-	return m, warnings, nil
+	return warnings, nil
 }
 
 // combineSame is the inverse-variance weighted mean of the points'

@@ -173,56 +173,16 @@ func fitStack(obs []Observation, confidence float64, withSegments bool) (Fit, er
 	if err := checkObservations(obs); err != nil {
 		return f, fmt.Errorf("fit stack: %w", err)
 	}
-	hasBase := false
-	counts := map[int]bool{}
-	variants := map[string]bool{}
-	minSeq, maxSeq := obs[0].Seq, obs[0].Seq
-	for _, o := range obs {
-		if o.Filters <= 0 {
-			hasBase = true
-		} else {
-			counts[o.Filters] = true
-			variants[o.Variant] = true
-			f.Variant = o.Variant
-		}
-		minSeq, maxSeq = min(minSeq, o.Seq), max(maxSeq, o.Seq)
-	}
-	f.SeqSpan = maxSeq - minSeq
-	if len(variants) > 1 {
-		names := make([]string, 0, len(variants))
-		for v := range variants {
-			names = append(names, v)
-		}
-		slices.Sort(names)
-		return f, fmt.Errorf("fit stack: %w: %q (fit each variant separately)", ErrMixedVariants, names)
-	}
-	if len(counts) < 2 {
-		return f, fmt.Errorf("fit stack: %w: %d distinct filter count(s) ≥ 1, need at least 2 to separate per-filter cost from entry cost (measure e.g. 0,1,2,4,8,16,32)", ErrNotIdentifiable, len(counts))
+	hasBase, err := f.scanStack(obs)
+	if err != nil {
+		return f, err
 	}
 
 	y := make([]float64, len(obs))
 	for i, o := range obs {
 		y[i] = o.NsPerOp
 	}
-	dsg := newDesign(obs, hasBase)
-	build := dsg.matrix
-	withSpeed := dsg.bareMean > 0
-	x, names := build(true, withSpeed)
-	res, err := ols(x, y, confidence)
-	if errors.Is(err, ErrNotIdentifiable) && withSpeed {
-		// The children's baselines are all equal, or collinear with
-		// the design: nothing to adjust by.
-		withSpeed = false
-		f.Warnings = append(f.Warnings, "the children's own baselines do not vary independently of the design; the fit does not adjust for them")
-		x, names = build(true, false)
-		res, err = ols(x, y, confidence)
-	}
-	if errors.Is(err, ErrNotIdentifiable) {
-		f.Warnings = append(f.Warnings, "Seq is constant or collinear with the filter counts; drift is not modeled and may bias the estimates")
-		x, names = build(false, withSpeed)
-		res, err = ols(x, y, confidence)
-	}
-	f.Paired = withSpeed
+	x, names, res, err := f.solveStack(obs, y, hasBase, confidence)
 	if err != nil {
 		return f, fmt.Errorf("fit stack: %w", err)
 	}
@@ -269,6 +229,67 @@ func fitStack(obs []Observation, confidence float64, withSegments bool) (Fit, er
 		f.Warnings = append(f.Warnings, fmt.Sprintf("%d observations for %d parameters: no intervals; need at least %d", len(obs), len(names), len(names)+1))
 	}
 	return f, nil
+}
+
+// scanStack sets f.Variant and f.SeqSpan from obs and reports whether obs
+// has N = 0 observations. It fails when obs mixes variants (wrapping
+// ErrMixedVariants) or has fewer than two distinct filter counts ≥ 1
+// (wrapping ErrNotIdentifiable).
+func (f *Fit) scanStack(obs []Observation) (hasBase bool, err error) {
+	counts := map[int]bool{}
+	variants := map[string]bool{}
+	minSeq, maxSeq := obs[0].Seq, obs[0].Seq
+	for _, o := range obs {
+		if o.Filters <= 0 {
+			hasBase = true
+		} else {
+			counts[o.Filters] = true
+			variants[o.Variant] = true
+			f.Variant = o.Variant
+		}
+		minSeq, maxSeq = min(minSeq, o.Seq), max(maxSeq, o.Seq)
+	}
+	f.SeqSpan = maxSeq - minSeq
+	if len(variants) > 1 {
+		names := make([]string, 0, len(variants))
+		for v := range variants {
+			names = append(names, v)
+		}
+		slices.Sort(names)
+		return hasBase, fmt.Errorf("fit stack: %w: %q (fit each variant separately)", ErrMixedVariants, names)
+	}
+	if len(counts) < 2 {
+		return hasBase, fmt.Errorf("fit stack: %w: %d distinct filter count(s) ≥ 1, need at least 2 to separate per-filter cost from entry cost (measure e.g. 0,1,2,4,8,16,32)", ErrNotIdentifiable, len(counts))
+	}
+	return hasBase, nil
+}
+
+// solveStack fits y (ns per op) by least squares on the richest design
+// that is identifiable: drift and the children's own baselines first,
+// then without the baselines, then without drift, each fallback adding a
+// warning to f. It sets f.Paired and returns the design matrix, its column
+// names and the fit.
+func (f *Fit) solveStack(obs []Observation, y []float64, hasBase bool, confidence float64) (*mat.Dense, []string, olsResult, error) {
+	dsg := newDesign(obs, hasBase)
+	build := dsg.matrix
+	withSpeed := dsg.bareMean > 0
+	x, names := build(true, withSpeed)
+	res, err := ols(x, y, confidence)
+	if errors.Is(err, ErrNotIdentifiable) && withSpeed {
+		// The children's baselines are all equal, or collinear with
+		// the design: nothing to adjust by.
+		withSpeed = false
+		f.Warnings = append(f.Warnings, "the children's own baselines do not vary independently of the design; the fit does not adjust for them")
+		x, names = build(true, false)
+		res, err = ols(x, y, confidence)
+	}
+	if errors.Is(err, ErrNotIdentifiable) {
+		f.Warnings = append(f.Warnings, "Seq is constant or collinear with the filter counts; drift is not modeled and may bias the estimates")
+		x, names = build(false, withSpeed)
+		res, err = ols(x, y, confidence)
+	}
+	f.Paired = withSpeed
+	return x, names, res, err
 }
 
 // design builds FitStack's design matrices for one set of observations.
@@ -512,31 +533,11 @@ func ols(x *mat.Dense, y []float64, confidence float64) (olsResult, error) {
 		lo: make([]float64, p), hi: make([]float64, p), p: make([]float64, p),
 		df: float64(n - p),
 	}
-	var ymean float64
-	for _, v := range y {
-		ymean += v
-	}
-	ymean /= float64(n)
 	for j := range p {
 		res.coef[j] = beta.At(j, 0)
 	}
-	var ssr, sst float64
-	for i := range n {
-		fit := 0.0
-		for j := range p {
-			fit += x.At(i, j) * res.coef[j]
-		}
-		ssr += (y[i] - fit) * (y[i] - fit)
-		sst += (y[i] - ymean) * (y[i] - ymean)
-	}
-	switch {
-	case sst > 0:
-		res.r2 = 1 - ssr/sst
-	case ssr == 0:
-		res.r2 = 1
-	default:
-		res.r2 = math.NaN()
-	}
+	var ssr float64
+	ssr, res.r2 = residuals(x, y, res.coef)
 	nan := math.NaN()
 	if res.df < 1 {
 		for j := range p {
@@ -544,6 +545,47 @@ func ols(x *mat.Dense, y []float64, confidence float64) (olsResult, error) {
 		}
 		return res, nil
 	}
+	if err := res.intervals(&qr, ssr, confidence); err != nil {
+		return olsResult{}, err
+	}
+	return res, nil
+}
+
+// residuals returns the residual sum of squares of y about Xβ and the
+// coefficient of determination R² (1 for an exact fit of constant y, NaN
+// for an inexact one).
+func residuals(x *mat.Dense, y, beta []float64) (ssr, r2 float64) {
+	n, p := x.Dims()
+	var ymean float64
+	for _, v := range y {
+		ymean += v
+	}
+	ymean /= float64(n)
+	var sst float64
+	for i := range n {
+		fit := 0.0
+		for j := range p {
+			fit += x.At(i, j) * beta[j]
+		}
+		ssr += (y[i] - fit) * (y[i] - fit)
+		sst += (y[i] - ymean) * (y[i] - ymean)
+	}
+	switch {
+	case sst > 0:
+		r2 = 1 - ssr/sst
+	case ssr == 0:
+		r2 = 1
+	default:
+		r2 = math.NaN()
+	}
+	return ssr, r2
+}
+
+// intervals sets res's standard errors, t intervals at confidence and
+// two-sided p-values from the QR factorization qr of the design and the
+// residual sum of squares ssr; res.df must be ≥ 1.
+func (res *olsResult) intervals(qr *mat.QR, ssr, confidence float64) error {
+	p := len(res.coef)
 	// (XᵀX)⁻¹ = R⁻¹ R⁻ᵀ with R the p×p upper triangle of the QR factorization.
 	var r mat.Dense
 	qr.RTo(&r)
@@ -555,7 +597,7 @@ func ols(x *mat.Dense, y []float64, confidence float64) (olsResult, error) {
 	}
 	var rinv mat.TriDense
 	if err := rinv.InverseTri(rp); err != nil {
-		return olsResult{}, fmt.Errorf("%w: %w", ErrNotIdentifiable, err)
+		return fmt.Errorf("%w: %w", ErrNotIdentifiable, err)
 	}
 	sigma2 := ssr / res.df
 	tq := tQuantile(confidence, res.df)
@@ -576,5 +618,5 @@ func ols(x *mat.Dense, y []float64, confidence float64) (olsResult, error) {
 			res.p[j] = 0
 		}
 	}
-	return res, nil
+	return nil
 }

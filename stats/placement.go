@@ -67,12 +67,29 @@ func placementFit(x *mat.Dense, y []float64, filters, pads []int, col int) place
 	nan := math.NaN()
 	out := placementResult{sd: nan, se: nan, df: nan}
 	n, p := x.Dims()
-	// Clusters: distinct pads; only N ≥ 1 observations say anything about
-	// placement, but every observation belongs to its pad's cluster.
+	cl, G, clusters := padClusters(filters[:n], pads[:n])
+	out.clusters = clusters
+	if out.clusters < 2 || n <= p {
+		return out
+	}
+	d, ok := newPlacementData(x, y, filters, cl, G)
+	if !ok {
+		return out
+	}
+	sp2, s2, sd := d.moments()
+	out.sd = sd
+	out.se, out.df, out.extra = d.perFilterSE(col, sp2, s2)
+	return out
+}
+
+// padClusters numbers the distinct pads in order of first appearance and
+// returns each observation's cluster, the number G of clusters and the
+// number of pads with an N ≥ 1 observation: only those say anything about
+// placement, but every observation belongs to its pad's cluster.
+func padClusters(filters, pads []int) (cl []int, G, withFilters int) {
 	idx := map[int]int{}
-	var cl []int
-	withFilters := map[int]bool{}
-	for i := range n {
+	seen := map[int]bool{}
+	for i := range pads {
 		g, ok := idx[pads[i]]
 		if !ok {
 			g = len(idx)
@@ -80,49 +97,70 @@ func placementFit(x *mat.Dense, y []float64, filters, pads []int, col int) place
 		}
 		cl = append(cl, g)
 		if filters[i] > 0 {
-			withFilters[pads[i]] = true
+			seen[pads[i]] = true
 		}
 	}
-	out.clusters = len(withFilters)
-	G := len(idx)
-	if out.clusters < 2 || n <= p {
-		return out
-	}
-	// (XᵀX)⁻¹ and residuals.
-	var xtx, xtxInv mat.Dense
+	return cl, len(idx), len(seen)
+}
+
+// placementData is an OLS fit of placementFit's design with the
+// observations' pad clusters.
+type placementData struct {
+	x       *mat.Dense
+	xtxInv  mat.Dense // (XᵀX)⁻¹
+	filters []int     // N per observation
+	cl      []int     // cluster per observation
+	G       int       // number of clusters
+	r       []float64 // residuals, ns/op
+	ssr     float64   // residual sum of squares, (ns/op)²
+}
+
+// newPlacementData fits x to y by the normal equations; false when XᵀX is
+// singular.
+func newPlacementData(x *mat.Dense, y []float64, filters, cl []int, G int) (*placementData, bool) {
+	n, _ := x.Dims()
+	d := &placementData{x: x, filters: filters, cl: cl, G: G}
+	var xtx mat.Dense
 	xtx.Mul(x.T(), x)
-	if err := xtxInv.Inverse(&xtx); err != nil {
-		return out
+	if err := d.xtxInv.Inverse(&xtx); err != nil {
+		return nil, false
 	}
 	yv := mat.NewVecDense(n, append([]float64(nil), y...))
 	var xty, beta, fit mat.VecDense
 	xty.MulVec(x.T(), yv)
-	beta.MulVec(&xtxInv, &xty)
+	beta.MulVec(&d.xtxInv, &xty)
 	fit.MulVec(x, &beta)
-	r := make([]float64, n)
-	ssr := 0.0
+	d.r = make([]float64, n)
 	for i := range n {
-		r[i] = y[i] - fit.AtVec(i)
-		ssr += r[i] * r[i]
+		d.r[i] = y[i] - fit.AtVec(i)
+		d.ssr += d.r[i] * d.r[i]
 	}
+	return d, true
+}
 
-	// Moments: Z (n×G), MZ = Z - X(XᵀX)⁻¹XᵀZ, A = Zᵀ(MZ).
-	z := mat.NewDense(n, G, nil)
+// moments returns the moment estimates of the random-slope variance σ̂_p²
+// and the residual variance σ̂² ((ns/op)², from Z (n×G), MZ = Z −
+// X(XᵀX)⁻¹XᵀZ and A = Zᵀ(MZ)), and σ̂_p, NaN when not identifiable (then
+// σ̂_p² is 0 and σ̂² the OLS one).
+func (d *placementData) moments() (sp2, s2, sd float64) {
+	x := d.x
+	n, p := x.Dims()
+	z := mat.NewDense(n, d.G, nil)
 	for i := range n {
-		z.Set(i, cl[i], float64(filters[i]))
+		z.Set(i, d.cl[i], float64(d.filters[i]))
 	}
 	var xtz, proj, mz, a, a2 mat.Dense
 	xtz.Mul(x.T(), z)
 	var h mat.Dense
-	h.Mul(&xtxInv, &xtz)
+	h.Mul(&d.xtxInv, &xtz)
 	proj.Mul(x, &h)
 	mz.Sub(z, &proj)
 	a.Mul(z.T(), &mz)
 	a2.Mul(&a, &a)
 	trA, trA2 := mat.Trace(&a), mat.Trace(&a2)
-	ztr := make([]float64, G)
+	ztr := make([]float64, d.G)
 	for i := range n {
-		ztr[cl[i]] += float64(filters[i]) * r[i]
+		ztr[d.cl[i]] += float64(d.filters[i]) * d.r[i]
 	}
 	q2 := 0.0
 	for _, v := range ztr {
@@ -130,52 +168,57 @@ func placementFit(x *mat.Dense, y []float64, filters, pads []int, col int) place
 	}
 	dfRes := float64(n - p)
 	det := dfRes*trA2 - trA*trA
-	sp2, s2 := 0.0, ssr/dfRes
+	sp2, s2, sd = 0.0, d.ssr/dfRes, math.NaN()
 	if det > 1e-12*dfRes*trA2 && trA > 0 {
 		// [n-p  trA ] [σ² ]   [ssr]
 		// [trA  trA2] [σp²] = [q2 ]
-		sp2 = max((dfRes*q2-trA*ssr)/det, 0)
-		s2 = max((ssr-sp2*trA)/dfRes, 0)
-		out.sd = math.Sqrt(sp2)
+		sp2 = max((dfRes*q2-trA*d.ssr)/det, 0)
+		s2 = max((d.ssr-sp2*trA)/dfRes, 0)
+		sd = math.Sqrt(sp2)
 	}
+	return sp2, s2, sd
+}
 
+// perFilterSE returns the standard error (ns/op per filter) of coefficient
+// col and its degrees of freedom G − 1: the larger of the cluster-robust
+// and the model-based (σ̂²I + σ̂_p²ZZᵀ) variance. extra is the random
+// slopes' share of the model-based variance, (ns/op per filter)².
+func (d *placementData) perFilterSE(col int, sp2, s2 float64) (se, df, extra float64) {
+	x := d.x
+	n, p := x.Dims()
 	// Cluster-robust variance of coefficient col: row col of (XᵀX)⁻¹ is w;
 	// the coefficient is wᵀXᵀy, so its sandwich variance is
 	// Σ_g (Σ_{i∈g} (Xw)_i r_i)².
 	w := mat.NewVecDense(p, nil)
 	for j := range p {
-		w.SetVec(j, xtxInv.At(col, j))
+		w.SetVec(j, d.xtxInv.At(col, j))
 	}
 	var xw mat.VecDense
 	xw.MulVec(x, w)
-	sums := make([]float64, G)
+	sums := make([]float64, d.G)
 	for i := range n {
-		sums[cl[i]] += xw.AtVec(i) * r[i]
+		sums[d.cl[i]] += xw.AtVec(i) * d.r[i]
 	}
 	v := 0.0
 	for _, s := range sums {
 		v += s * s
 	}
-	gf := float64(G)
-	v *= gf / (gf - 1) * float64(n-1) / dfRes
-	{
-		// Model-based variance with the moment estimates,
-		// wᵀXᵀ(σ̂²I + σ̂_p²ZZᵀ)Xw; the larger of the two is used.
-		xw2 := 0.0
-		zs := make([]float64, G)
-		for i := range n {
-			xw2 += xw.AtVec(i) * xw.AtVec(i)
-			zs[cl[i]] += float64(filters[i]) * xw.AtVec(i)
-		}
-		vm := s2 * xw2
-		for _, s := range zs {
-			vm += sp2 * s * s
-			out.extra += sp2 * s * s
-		}
-		v = max(v, vm)
+	gf := float64(d.G)
+	v *= gf / (gf - 1) * float64(n-1) / float64(n-p)
+	// Model-based variance with the moment estimates,
+	// wᵀXᵀ(σ̂²I + σ̂_p²ZZᵀ)Xw; the larger of the two is used.
+	xw2 := 0.0
+	zs := make([]float64, d.G)
+	for i := range n {
+		xw2 += xw.AtVec(i) * xw.AtVec(i)
+		zs[d.cl[i]] += float64(d.filters[i]) * xw.AtVec(i)
 	}
-	out.se, out.df = math.Sqrt(v), gf-1
-	return out
+	vm := s2 * xw2
+	for _, s := range zs {
+		vm += sp2 * s * s
+		extra += sp2 * s * s
+	}
+	return math.Sqrt(max(v, vm)), gf - 1, extra
 }
 
 // FitDiff is the difference of two fits' per-filter costs, A − B, e.g. the

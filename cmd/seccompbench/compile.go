@@ -99,35 +99,10 @@ writes, so run, simulate and bubblewrap can use them.` + cmdutil.ExitStatusHelp(
   seccompbench compile --systemd-stack testdata/policies/hardened.service --save stack/
   seccompbench compile testdata/policies/firecracker-vmm.json --thread vcpu
   seccompbench compile --arch aarch64 default`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if opts.SystemdStack != "" {
-				if len(args) != 0 {
-					return cmdutil.FlagErrorf("compile: give POLICY or --systemd-stack UNIT, not both")
-				}
-				return nil
-			}
-			if len(args) != 1 {
-				return cmdutil.FlagErrorf("compile: need exactly one POLICY (or --systemd-stack UNIT), got %d arguments", len(args))
-			}
-			return nil
-		},
+		Args: func(cmd *cobra.Command, args []string) error { return opts.checkArgs(args) },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.Policy = args[0]
-			}
-			var err error
-			if opts.Specs, err = opts.Out.Resolve(compileFormats, cmd.Flags().Changed("format")); err != nil {
+			if err := opts.complete(cmd, args); err != nil {
 				return err
-			}
-			if _, err := scmp.ParseCompiler(opts.Compiler); err != nil {
-				return cmdutil.FlagErrorf("--compiler: %q is not native or libseccomp", opts.Compiler)
-			}
-			o, err := opts.Load.Options(nil)
-			if err != nil {
-				return err
-			}
-			if opts.SystemdStack != "" && !systemdArch(opts, o) {
-				return cmdutil.FlagErrorf("--systemd-stack models x86_64 hosts only, not --arch %s", opts.Load.Arch)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -141,6 +116,93 @@ writes, so run, simulate and bubblewrap can use them.` + cmdutil.ExitStatusHelp(
 	cmd.Flags().StringVar(&opts.Save, "save", "", "also write the filters as raw BPF plus manifest.json into `DIR`, as inspect --save does")
 	cmdutil.AddLoadFlags(cmd.Flags(), &opts.Load)
 	return cmd
+}
+
+// loadPolicy loads the policy with load and o. An unsupported or
+// ambiguous format is a usage error; a missing file's error says what
+// POLICY may be.
+func loadPolicy(load func(formats.OpenOptions) (*filters.Source, error), o formats.OpenOptions) (*filters.Source, error) {
+	src, err := load(o)
+	if errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, formats.ErrAlternatives) {
+		return nil, &cmdutil.FlagError{Err: fmt.Errorf("compile policy: %w", err)}
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("compile policy: %w; POLICY is a file, \"default\", %q or \"-\" (standard input)", err, oci.DockerDefaultName)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("compile policy: %w", err)
+	}
+	return src, nil
+}
+
+// compileLayouts returns what compile shows beside the filter of src
+// (loaded from name and data, nil data meaning a file or built-in name):
+// for an OCI profile both compilers' layouts, with comp libseccomp also
+// libseccomp's variants, and for every OCI-based format how the profile's
+// conditions resolved; nil for other formats, with a note on ErrOut when
+// --compiler asked for a layout that does not apply.
+func compileLayouts(opts *CompileOptions, src *filters.Source, load func(formats.OpenOptions) (*filters.Source, error), o formats.OpenOptions, name string, data []byte, comp scmp.Compiler) (*report.Layouts, error) {
+	var layouts *report.Layouts
+	var err error
+	if src.Format == string(formats.OCI) {
+		if layouts, err = cmdutil.OCILayouts(load, o); err != nil {
+			return nil, fmt.Errorf("compile policy: %w", err)
+		}
+	} else if comp != scmp.CompilerNative {
+		fmt.Fprintf(opts.IO.ErrOut, "note: --compiler applies to OCI profiles; %s is not one and is shown as loaded\n", name)
+	}
+	if layouts != nil && comp == scmp.CompilerLibseccomp {
+		if layouts.Variants, err = cmdutil.OCIVariants(name, data, o); err != nil {
+			return nil, fmt.Errorf("compile policy: %w", err)
+		}
+	}
+	if formats.UsesOCI(src.Format) {
+		if layouts == nil {
+			layouts = &report.Layouts{}
+		}
+		r := o.OCI.Resolution()
+		layouts.OCI = cmdutil.NewOCIResolution(&r)
+	}
+	return layouts, nil
+}
+
+// checkArgs fails with a usage error unless args is exactly one POLICY,
+// or none with --systemd-stack.
+func (opts *CompileOptions) checkArgs(args []string) error {
+	if opts.SystemdStack != "" {
+		if len(args) != 0 {
+			return cmdutil.FlagErrorf("compile: give POLICY or --systemd-stack UNIT, not both")
+		}
+		return nil
+	}
+	if len(args) != 1 {
+		return cmdutil.FlagErrorf("compile: need exactly one POLICY (or --systemd-stack UNIT), got %d arguments", len(args))
+	}
+	return nil
+}
+
+// complete sets opts.Policy from args and opts.Specs from the output
+// flags, and checks --compiler, the load flags and that --systemd-stack
+// models the --arch host.
+func (opts *CompileOptions) complete(cmd *cobra.Command, args []string) error {
+	if len(args) == 1 {
+		opts.Policy = args[0]
+	}
+	var err error
+	if opts.Specs, err = opts.Out.Resolve(compileFormats, cmd.Flags().Changed("format")); err != nil {
+		return err
+	}
+	if _, err := scmp.ParseCompiler(opts.Compiler); err != nil {
+		return cmdutil.FlagErrorf("--compiler: %q is not native or libseccomp", opts.Compiler)
+	}
+	o, err := opts.Load.Options(nil)
+	if err != nil {
+		return err
+	}
+	if opts.SystemdStack != "" && !systemdArch(opts, o) {
+		return cmdutil.FlagErrorf("--systemd-stack models x86_64 hosts only, not --arch %s", opts.Load.Arch)
+	}
+	return nil
 }
 
 // compileFormats are the output formats of `compile`.
@@ -303,15 +365,9 @@ func compileRun(opts *CompileOptions) error {
 		}
 		return formats.LoadData(name, data, o)
 	}
-	src, err := load(o)
-	if errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, formats.ErrAlternatives) {
-		return &cmdutil.FlagError{Err: fmt.Errorf("compile policy: %w", err)}
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("compile policy: %w; POLICY is a file, \"default\", %q or \"-\" (standard input)", err, oci.DockerDefaultName)
-	}
+	src, err := loadPolicy(load, o)
 	if err != nil {
-		return fmt.Errorf("compile policy: %w", err)
+		return err
 	}
 	if src.Stacked && src.Format != string(formats.SystemdUnit) {
 		return compileStack(opts, src)
@@ -326,25 +382,9 @@ func compileRun(opts *CompileOptions) error {
 	if _, err := filters.BuildStack([]*filters.Program{p}, 1); err != nil {
 		return fmt.Errorf("compile policy %s: %w", name, err)
 	}
-	var layouts *report.Layouts
-	if src.Format == string(formats.OCI) {
-		if layouts, err = cmdutil.OCILayouts(load, o); err != nil {
-			return fmt.Errorf("compile policy: %w", err)
-		}
-	} else if comp != scmp.CompilerNative {
-		fmt.Fprintf(opts.IO.ErrOut, "note: --compiler applies to OCI profiles; %s is not one and is shown as loaded\n", name)
-	}
-	if layouts != nil && comp == scmp.CompilerLibseccomp {
-		if layouts.Variants, err = cmdutil.OCIVariants(name, data, o); err != nil {
-			return fmt.Errorf("compile policy: %w", err)
-		}
-	}
-	if formats.UsesOCI(src.Format) {
-		if layouts == nil {
-			layouts = &report.Layouts{}
-		}
-		r := o.OCI.Resolution()
-		layouts.OCI = cmdutil.NewOCIResolution(&r)
+	layouts, err := compileLayouts(opts, src, load, o, name, data, comp)
+	if err != nil {
+		return err
 	}
 	if opts.Save != "" {
 		if err := saveStack(opts, src, fmt.Sprintf("%s compiled from %s", p.Name, name)); err != nil {

@@ -121,27 +121,7 @@ they do run.` + cmdutil.ExitStatusHelp(""),
   seccompbench simulate --arch aarch64 default --all`,
 		Args: func(cmd *cobra.Command, args []string) error { return opts.Load.PolicyArgs(cmd, args) },
 		RunE: func(cmd *cobra.Command, pos []string) error {
-			opts.Policies = pos
-			if (opts.Syscall == "") == !opts.All {
-				return cmdutil.FlagErrorf("give exactly one of --syscall NAME and --all")
-			}
-			var err error
-			if opts.Args, err = simulate.ParseArgs(args); err != nil {
-				return &cmdutil.FlagError{Err: fmt.Errorf("--args: %w", err)}
-			}
-			switch opts.Sort {
-			case "cost", "nr", "name":
-			default:
-				return cmdutil.FlagErrorf("--sort: %q is not cost, nr or name", opts.Sort)
-			}
-			opts.FormatSet = cmd.Flags().Changed("format")
-			if _, err := simulateOutputs(opts); err != nil {
-				return err
-			}
-			if opts.Filters < 0 {
-				return cmdutil.FlagErrorf("--filters: negative count %d", opts.Filters)
-			}
-			if _, err := opts.Load.Options(nil); err != nil {
+			if err := opts.complete(cmd, pos, args); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -163,6 +143,36 @@ they do run.` + cmdutil.ExitStatusHelp(""),
 	fl.StringVar(&opts.Format, "format", "table", "output format: table, json, or with --all svg or png")
 	fl.StringArrayVarP(&opts.Outputs, "output", "o", nil, "write to `FILE` (atomically) instead of stdout; repeat for several formats, each from its extension (.txt .json .svg .png)")
 	return cmd
+}
+
+// complete sets opts.Policies from pos, opts.Args from --args and
+// opts.FormatSet, and checks the flags: exactly one of --syscall and
+// --all, the --sort key, the outputs, --filters and the load flags.
+func (opts *SimulateOptions) complete(cmd *cobra.Command, pos []string, args string) error {
+	opts.Policies = pos
+	if (opts.Syscall == "") == !opts.All {
+		return cmdutil.FlagErrorf("give exactly one of --syscall NAME and --all")
+	}
+	var err error
+	if opts.Args, err = simulate.ParseArgs(args); err != nil {
+		return &cmdutil.FlagError{Err: fmt.Errorf("--args: %w", err)}
+	}
+	switch opts.Sort {
+	case "cost", "nr", "name":
+	default:
+		return cmdutil.FlagErrorf("--sort: %q is not cost, nr or name", opts.Sort)
+	}
+	opts.FormatSet = cmd.Flags().Changed("format")
+	if _, err := simulateOutputs(opts); err != nil {
+		return err
+	}
+	if opts.Filters < 0 {
+		return cmdutil.FlagErrorf("--filters: negative count %d", opts.Filters)
+	}
+	if _, err := opts.Load.Options(nil); err != nil {
+		return err
+	}
+	return nil
 }
 
 func simulateRun(opts *SimulateOptions) error {

@@ -484,9 +484,33 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 	default:
 		res.stub = !opt.NoENOSYSStub && opt.Runtime.stub()
 	}
+	if err := res.addArches(name, data, prof, host.arch); err != nil {
+		return nil, err
+	}
+	known, err := res.addRules(name, data, prof, caps, host.native, kv)
+	if err != nil {
+		return nil, err
+	}
+	res.warnings = unknownNames(name, data, known, profileArches(prof))
+	if res.stub {
+		f.ENOSYSAbove = runcENOSYSBounds(res.listed, f.Rules)
+	}
+	// runc asks libseccomp for its binary tree above 32 rules
+	// (CompileLibseccomp); the native layout follows.
+	f.Tree = res.names > scmp.RuncOptimizeThreshold && opt.Runtime.tree()
+	res.tree = f.Tree
+	return res, nil
+}
+
+// addArches adds the profile's architectures for a host of architecture
+// hostArch (its archMap entry's, else its architectures) to the filter
+// and to res.listed, each once, failing on one without a syscall table
+// here.
+func (res *resolved) addArches(name string, data []byte, prof *mobyseccomp.Seccomp, hostArch *scmp.Arch) error {
+	f := res.f
 	archList := prof.Architectures
 	for _, m := range prof.ArchMap {
-		if m.Arch == specs.Arch(host.arch.OCI) {
+		if m.Arch == specs.Arch(hostArch.OCI) {
 			archList = append([]specs.Arch{m.Arch}, m.SubArches...)
 			break
 		}
@@ -495,9 +519,9 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 		a := scmp.ArchByOCI(string(an))
 		if a == nil {
 			if slices.Contains(knownArches, string(an)) {
-				return nil, errAt(name, data, string(an), "architecture %s has no syscall table here; supported: SCMP_ARCH_X86_64, SCMP_ARCH_X86, SCMP_ARCH_X32, SCMP_ARCH_AARCH64, SCMP_ARCH_ARM", an)
+				return errAt(name, data, string(an), "architecture %s has no syscall table here; supported: SCMP_ARCH_X86_64, SCMP_ARCH_X86, SCMP_ARCH_X32, SCMP_ARCH_AARCH64, SCMP_ARCH_ARM", an)
 			}
-			return nil, errAt(name, data, string(an), "unknown architecture %q", an)
+			return errAt(name, data, string(an), "unknown architecture %q", an)
 		}
 		if !slices.Contains(f.Arches, a) {
 			f.Arches = append(f.Arches, a)
@@ -506,6 +530,15 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 			res.listed = append(res.listed, a)
 		}
 	}
+	return nil
+}
+
+// addRules adds one rule per name (or per name and condition, when an
+// argument has several) of each syscalls entry that applies to caps, the
+// host's native arch and kernel version kv, counting the names in
+// res.names. It returns the names of the applicable entries, in order.
+func (res *resolved) addRules(name string, data []byte, prof *mobyseccomp.Seccomp, caps []string, native string, kv mobyseccomp.KernelVersion) ([]syscallName, error) {
+	f := res.f
 	var known []syscallName // the names of applicable entries, in order
 	for i, sc := range prof.Syscalls {
 		if sc == nil {
@@ -517,7 +550,7 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 			}
 			sc.Names = []string{sc.Name}
 		}
-		if !applies(sc, caps, host.native, kv) {
+		if !applies(sc, caps, native, kv) {
 			continue
 		}
 		act, err := ruleAction(sc.Action, sc.ErrnoRet)
@@ -550,15 +583,7 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 			}
 		}
 	}
-	res.warnings = unknownNames(name, data, known, profileArches(prof))
-	if res.stub {
-		f.ENOSYSAbove = runcENOSYSBounds(res.listed, f.Rules)
-	}
-	// runc asks libseccomp for its binary tree above 32 rules
-	// (CompileLibseccomp); the native layout follows.
-	f.Tree = res.names > scmp.RuncOptimizeThreshold && opt.Runtime.tree()
-	res.tree = f.Tree
-	return res, nil
+	return known, nil
 }
 
 // ruleConds converts the argument conditions of syscalls[i]. split

@@ -93,25 +93,8 @@ func CompileLibseccomp(f *Filter, o LibseccompOptions) ([]bpf.RawInstruction, er
 		return nil, fmt.Errorf("seccomp_init: %w", err)
 	}
 	defer flt.Release()
-	native, err := libseccomp.GetNativeArch()
-	if err != nil {
-		return nil, fmt.Errorf("get native arch: %w", err)
-	}
-	keepNative := false
-	for _, a := range f.Arches {
-		la, ok := lsArches[a]
-		if !ok {
-			return nil, fmt.Errorf("architecture %s has no libseccomp token here", a.Name)
-		}
-		keepNative = keepNative || la == native
-		if err := flt.AddArch(la); err != nil {
-			return nil, fmt.Errorf("seccomp_arch_add %s: %w", a.Name, err)
-		}
-	}
-	if !keepNative {
-		if err := flt.RemoveArch(native); err != nil {
-			return nil, fmt.Errorf("seccomp_arch_remove native: %w", err)
-		}
+	if err := lsSetArches(flt, f.Arches); err != nil {
+		return nil, err
 	}
 	bad, err := lsAction(f.BadArch)
 	if err != nil {
@@ -129,46 +112,8 @@ func CompileLibseccomp(f *Filter, o LibseccompOptions) ([]bpf.RawInstruction, er
 		}
 	}
 	for _, r := range f.Rules {
-		if r.Action == f.DefAction {
-			continue // runc and systemd skip these; libseccomp refuses them
-		}
-		nr, err := libseccomp.GetSyscallFromName(r.Syscall)
-		if err != nil {
-			continue // unknown to this libseccomp: runc and systemd skip it
-		}
-		if o.Exact && !lsExists(f.Arches, r.Syscall) {
-			// seccomp_rule_add_exact fails for a syscall the filter's
-			// architecture lacks; systemd logs and skips it.
-			continue
-		}
-		act, err := lsAction(r.Action)
-		if err != nil {
-			return nil, fmt.Errorf("rule %s: %w", r.Syscall, err)
-		}
-		var conds []libseccomp.ScmpCondition
-		for _, c := range r.Conds {
-			vals := []uint64{c.Datum}
-			if c.Op == MaskedEQ {
-				vals = []uint64{c.Mask, c.Datum}
-			}
-			lc, err := libseccomp.MakeCondition(uint(c.Arg), lsOps[c.Op], vals...)
-			if err != nil {
-				return nil, fmt.Errorf("rule %s: condition: %w", r.Syscall, err)
-			}
-			conds = append(conds, lc)
-		}
-		switch {
-		case o.Exact && len(conds) == 0:
-			err = flt.AddRuleExact(nr, act)
-		case o.Exact:
-			err = flt.AddRuleConditionalExact(nr, act, conds)
-		case len(conds) == 0:
-			err = flt.AddRule(nr, act)
-		default:
-			err = flt.AddRuleConditional(nr, act, conds)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("add rule %s %s: %w", r.Syscall, ActionName(r.Action), err)
+		if err := lsAddRule(flt, f, r, o); err != nil {
+			return nil, err
 		}
 	}
 	b, err := lsExport(flt)
@@ -180,6 +125,81 @@ func CompileLibseccomp(f *Filter, o LibseccompOptions) ([]bpf.RawInstruction, er
 	}
 	// seccomp_export_bpf writes host byte order.
 	return filters.DecodeSockFilters(b, binary.NativeEndian), nil
+}
+
+// lsSetArches adds arches to flt (seccomp_arch_add) and removes the
+// native architecture libseccomp starts with unless arches include it.
+func lsSetArches(flt *libseccomp.ScmpFilter, arches []*Arch) error {
+	native, err := libseccomp.GetNativeArch()
+	if err != nil {
+		return fmt.Errorf("get native arch: %w", err)
+	}
+	keepNative := false
+	for _, a := range arches {
+		la, ok := lsArches[a]
+		if !ok {
+			return fmt.Errorf("architecture %s has no libseccomp token here", a.Name)
+		}
+		keepNative = keepNative || la == native
+		if err := flt.AddArch(la); err != nil {
+			return fmt.Errorf("seccomp_arch_add %s: %w", a.Name, err)
+		}
+	}
+	if !keepNative {
+		if err := flt.RemoveArch(native); err != nil {
+			return fmt.Errorf("seccomp_arch_remove native: %w", err)
+		}
+	}
+	return nil
+}
+
+// lsAddRule adds rule r of f to flt with one seccomp_rule_add call (its
+// _exact form when o.Exact). It skips, as runc and systemd do, a rule
+// with f's default action, a syscall unknown to this libseccomp and, when
+// exact, a syscall none of f's architectures has.
+func lsAddRule(flt *libseccomp.ScmpFilter, f *Filter, r Rule, o LibseccompOptions) error {
+	if r.Action == f.DefAction {
+		return nil // runc and systemd skip these; libseccomp refuses them
+	}
+	nr, err := libseccomp.GetSyscallFromName(r.Syscall)
+	if err != nil {
+		return nil // unknown to this libseccomp: runc and systemd skip it
+	}
+	if o.Exact && !lsExists(f.Arches, r.Syscall) {
+		// seccomp_rule_add_exact fails for a syscall the filter's
+		// architecture lacks; systemd logs and skips it.
+		return nil
+	}
+	act, err := lsAction(r.Action)
+	if err != nil {
+		return fmt.Errorf("rule %s: %w", r.Syscall, err)
+	}
+	var conds []libseccomp.ScmpCondition
+	for _, c := range r.Conds {
+		vals := []uint64{c.Datum}
+		if c.Op == MaskedEQ {
+			vals = []uint64{c.Mask, c.Datum}
+		}
+		lc, err := libseccomp.MakeCondition(uint(c.Arg), lsOps[c.Op], vals...)
+		if err != nil {
+			return fmt.Errorf("rule %s: condition: %w", r.Syscall, err)
+		}
+		conds = append(conds, lc)
+	}
+	switch {
+	case o.Exact && len(conds) == 0:
+		err = flt.AddRuleExact(nr, act)
+	case o.Exact:
+		err = flt.AddRuleConditionalExact(nr, act, conds)
+	case len(conds) == 0:
+		err = flt.AddRule(nr, act)
+	default:
+		err = flt.AddRuleConditional(nr, act, conds)
+	}
+	if err != nil {
+		return fmt.Errorf("add rule %s %s: %w", r.Syscall, ActionName(r.Action), err)
+	}
+	return nil
 }
 
 // lsExists reports whether seccomp_rule_add_exact can add name on one of

@@ -359,23 +359,44 @@ func (f *Filter) Compile() ([]bpf.RawInstruction, error) {
 		return nil, fmt.Errorf("compile filter: no architectures")
 	}
 	a := filters.NewBuilder()
-	type group struct {
-		Audit      uint32
-		Main, X32  *Arch
-		label      string
-		mainL, x3L string
-		rulesL     string // the x86_64 rules past the ENOSYS check
+	groups := groupArches(a, f.Arches)
+	badArch := a.NewLabel("badarch")
+	a.LoadAbs(filters.OffsetArch)
+	for _, g := range groups {
+		a.JumpIf(filters.Jeq, g.Audit, g.label, "")
 	}
-	var groups []*group
-	for _, ar := range f.Arches {
-		var g *group
+	a.Label(badArch)
+	a.Ret(f.BadArch)
+	for _, g := range groups {
+		f.emitArchGroup(a, g)
+	}
+	return a.Assemble()
+}
+
+// archGroup is the architectures of a filter that share one AUDIT_ARCH
+// value (x86_64 and X32), with the labels of their parts.
+type archGroup struct {
+	Audit      uint32
+	Main, X32  *Arch
+	label      string
+	mainL, x3L string
+	rulesL     string // the x86_64 rules past the ENOSYS check
+}
+
+// groupArches groups arches by AUDIT_ARCH value in order of first
+// appearance, keeping the first main and the first X32 architecture of
+// each, and labels each group in a.
+func groupArches(a *filters.Builder, arches []*Arch) []*archGroup {
+	var groups []*archGroup
+	for _, ar := range arches {
+		var g *archGroup
 		for _, h := range groups {
 			if h.Audit == ar.Audit {
 				g = h
 			}
 		}
 		if g == nil {
-			g = &group{Audit: ar.Audit, label: a.NewLabel("arch_" + ar.Name)}
+			g = &archGroup{Audit: ar.Audit, label: a.NewLabel("arch_" + ar.Name)}
 			groups = append(groups, g)
 		}
 		if ar.X32 {
@@ -386,63 +407,69 @@ func (f *Filter) Compile() ([]bpf.RawInstruction, error) {
 			g.Main = ar
 		}
 	}
-	badArch := a.NewLabel("badarch")
-	a.LoadAbs(filters.OffsetArch)
-	for _, g := range groups {
-		a.JumpIf(filters.Jeq, g.Audit, g.label, "")
+	return groups
+}
+
+// emitArchGroup emits group g's part of the filter: ld [nr], for
+// AUDIT_ARCH_X86_64 the split on the x32 bit, each architecture's dispatch
+// and, if needed, the part's own bad-arch return.
+func (f *Filter) emitArchGroup(a *filters.Builder, g *archGroup) {
+	a.Label(g.label)
+	a.LoadAbs(filters.OffsetNr)
+	localBad := ""
+	if g.Audit == filters.AuditArchX86_64 {
+		localBad = emitX32Split(a, g)
 	}
-	a.Label(badArch)
-	a.Ret(f.BadArch)
-	for _, g := range groups {
-		a.Label(g.label)
-		a.LoadAbs(filters.OffsetNr)
-		localBad := ""
-		if g.Audit == filters.AuditArchX86_64 {
-			if g.X32 == nil || g.Main == nil {
-				// Jumps only go forward: this part gets its own
-				// bad-arch return after its dispatch.
-				localBad = a.NewLabel("badarch")
-			}
-			x32Target, mainTarget := localBad, localBad
-			if g.X32 != nil {
-				g.x3L = a.NewLabel("x32")
-				x32Target = g.x3L
-			}
-			if g.Main != nil {
-				g.mainL = a.NewLabel("x86_64")
-				mainTarget = g.mainL
-			}
-			if g.X32 == nil && g.Main != nil {
-				// nr -1 (a tracer skipping the syscall) is no x32
-				// call: libseccomp sends it to the x86_64 rules
-				// (gen_bpf.c: _gen_bpf_arch), past runc's stub.
-				neg1 := a.NewLabel("nr_minus_1")
-				g.rulesL = a.NewLabel("x86_64_rules")
-				a.JumpIf(filters.Jge, filters.X32SyscallBit, neg1, mainTarget)
-				a.Label(neg1)
-				a.JumpIf(filters.Jeq, 0xffffffff, g.rulesL, localBad)
-			} else {
-				a.JumpIf(filters.Jge, filters.X32SyscallBit, x32Target, mainTarget)
-			}
+	if g.Main != nil {
+		if g.mainL != "" {
+			a.Label(g.mainL)
 		}
-		if g.Main != nil {
-			if g.mainL != "" {
-				a.Label(g.mainL)
-			}
-			f.emitDispatch(a, g.Main, g.rulesL)
-		}
-		if g.X32 != nil {
-			if g.x3L != "" {
-				a.Label(g.x3L)
-			}
-			f.emitDispatch(a, g.X32, "")
-		}
-		if localBad != "" {
-			a.Label(localBad)
-			a.Ret(f.BadArch)
-		}
+		f.emitDispatch(a, g.Main, g.rulesL)
 	}
-	return a.Assemble()
+	if g.X32 != nil {
+		if g.x3L != "" {
+			a.Label(g.x3L)
+		}
+		f.emitDispatch(a, g.X32, "")
+	}
+	if localBad != "" {
+		a.Label(localBad)
+		a.Ret(f.BadArch)
+	}
+}
+
+// emitX32Split emits the test of the x32 syscall bit of the x86_64 group
+// g, sending nr to the x32 or the x86_64 part, and sets g's labels for
+// them. It returns the label of the group's own bad-arch return when one
+// of the two parts is missing, "" otherwise.
+func emitX32Split(a *filters.Builder, g *archGroup) (localBad string) {
+	if g.X32 == nil || g.Main == nil {
+		// Jumps only go forward: this part gets its own
+		// bad-arch return after its dispatch.
+		localBad = a.NewLabel("badarch")
+	}
+	x32Target, mainTarget := localBad, localBad
+	if g.X32 != nil {
+		g.x3L = a.NewLabel("x32")
+		x32Target = g.x3L
+	}
+	if g.Main != nil {
+		g.mainL = a.NewLabel("x86_64")
+		mainTarget = g.mainL
+	}
+	if g.X32 == nil && g.Main != nil {
+		// nr -1 (a tracer skipping the syscall) is no x32
+		// call: libseccomp sends it to the x86_64 rules
+		// (gen_bpf.c: _gen_bpf_arch), past runc's stub.
+		neg1 := a.NewLabel("nr_minus_1")
+		g.rulesL = a.NewLabel("x86_64_rules")
+		a.JumpIf(filters.Jge, filters.X32SyscallBit, neg1, mainTarget)
+		a.Label(neg1)
+		a.JumpIf(filters.Jeq, 0xffffffff, g.rulesL, localBad)
+	} else {
+		a.JumpIf(filters.Jge, filters.X32SyscallBit, x32Target, mainTarget)
+	}
+	return localBad
 }
 
 // emitDispatch emits one architecture's syscall tests, its default return

@@ -128,42 +128,13 @@ func build(o *options, stdout io.Writer) error {
 	}
 	defer os.RemoveAll(work)
 	idx := mutate.IndexMediaType(empty.Index, types.OCIImageIndex)
-	type built struct {
-		arch     string
-		manifest v1.Hash
-		layer    int64
-		binary   int64
-	}
 	var all []built
 	for _, arch := range o.platforms {
-		bin := filepath.Join(work, "seccompbench-"+arch)
-		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./cmd/seccompbench")
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+arch)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("go build for %s: %w\n%s", arch, err, out)
-		}
-		img, err := platformImage(bin, arch)
-		if err != nil {
-			return fmt.Errorf("image for %s: %w", arch, err)
-		}
-		d, err := img.Digest()
+		img, b, err := buildPlatform(root, work, arch)
 		if err != nil {
 			return err
 		}
-		layers, err := img.Layers()
-		if err != nil {
-			return err
-		}
-		size, err := layers[0].Size()
-		if err != nil {
-			return err
-		}
-		st, err := os.Stat(bin)
-		if err != nil {
-			return err
-		}
-		all = append(all, built{arch, d, size, st.Size()})
+		all = append(all, b)
 		idx = mutate.AppendManifests(idx, mutate.IndexAddendum{
 			Add: img,
 			Descriptor: v1.Descriptor{
@@ -171,22 +142,8 @@ func build(o *options, stdout io.Writer) error {
 			},
 		})
 	}
-	if err := os.RemoveAll(o.out); err != nil {
+	if err := writeLayout(o, idx); err != nil {
 		return err
-	}
-	p, err := layout.Write(o.out, empty.Index)
-	if err != nil {
-		return fmt.Errorf("write layout %s: %w", o.out, err)
-	}
-	tagName := o.tag
-	if i := strings.LastIndexAny(tagName, ":@"); i > strings.LastIndex(tagName, "/") {
-		tagName = tagName[i+1:]
-	}
-	if err := p.AppendIndex(idx, layout.WithAnnotations(map[string]string{
-		"io.containerd.image.name":          o.tag,
-		"org.opencontainers.image.ref.name": tagName,
-	})); err != nil {
-		return fmt.Errorf("write layout %s: %w", o.out, err)
 	}
 	d, err := idx.Digest()
 	if err != nil {
@@ -205,6 +162,72 @@ func build(o *options, stdout io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "%s: the layout as an oci-archive, %d bytes\n", o.archive, st.Size())
+	}
+	return nil
+}
+
+// built is what build reports of one platform's image.
+type built struct {
+	arch     string
+	manifest v1.Hash // the platform manifest's digest
+	layer    int64   // compressed layer size, bytes
+	binary   int64   // the binary's size, bytes
+}
+
+// buildPlatform cross-compiles the binary for linux/arch from the module
+// at root into directory work and returns its image and what build
+// reports of it.
+func buildPlatform(root, work, arch string) (v1.Image, built, error) {
+	bin := filepath.Join(work, "seccompbench-"+arch)
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./cmd/seccompbench")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+arch)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, built{}, fmt.Errorf("go build for %s: %w\n%s", arch, err, out)
+	}
+	img, err := platformImage(bin, arch)
+	if err != nil {
+		return nil, built{}, fmt.Errorf("image for %s: %w", arch, err)
+	}
+	d, err := img.Digest()
+	if err != nil {
+		return nil, built{}, err
+	}
+	layers, err := img.Layers()
+	if err != nil {
+		return nil, built{}, err
+	}
+	size, err := layers[0].Size()
+	if err != nil {
+		return nil, built{}, err
+	}
+	st, err := os.Stat(bin)
+	if err != nil {
+		return nil, built{}, err
+	}
+	return img, built{arch, d, size, st.Size()}, nil
+}
+
+// writeLayout replaces directory o.out with an OCI image layout holding
+// idx, annotated with o.tag (io.containerd.image.name) and its tag part
+// (org.opencontainers.image.ref.name).
+func writeLayout(o *options, idx v1.ImageIndex) error {
+	if err := os.RemoveAll(o.out); err != nil {
+		return err
+	}
+	p, err := layout.Write(o.out, empty.Index)
+	if err != nil {
+		return fmt.Errorf("write layout %s: %w", o.out, err)
+	}
+	tagName := o.tag
+	if i := strings.LastIndexAny(tagName, ":@"); i > strings.LastIndex(tagName, "/") {
+		tagName = tagName[i+1:]
+	}
+	if err := p.AppendIndex(idx, layout.WithAnnotations(map[string]string{
+		"io.containerd.image.name":          o.tag,
+		"org.opencontainers.image.ref.name": tagName,
+	})); err != nil {
+		return fmt.Errorf("write layout %s: %w", o.out, err)
 	}
 	return nil
 }

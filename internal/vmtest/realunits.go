@@ -76,15 +76,44 @@ func deriveUnit(u realUnit, data []byte) (text string, changes []string, err err
 			}
 		}
 	}
-	var service []string
+	lines, scanErr := serviceLines(data)
+	rw, err := rewriteService(u, lines)
+	if err != nil {
+		return "", nil, err
+	}
+	if scanErr != nil {
+		return "", nil, fmt.Errorf("derive %s: %w", u.Name, scanErr)
+	}
+	if !rw.sawExec {
+		return "", nil, fmt.Errorf("derive %s: no ExecStart= in [Service]", u.Name)
+	}
+	var missing []string
+	for k := range u.Drop {
+		if !rw.dropped[k] {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return "", nil, fmt.Errorf("derive %s: directives to drop are not in the unit: %s", u.Name, strings.Join(missing, ", "))
+	}
+	changes = append([]string{
+		"[Unit] replaced by Description= and DefaultDependencies=no (its dependencies and conditions name units the VM does not have); [Install] left out",
+	}, rw.changes...)
+	return renderUnit(u, rw.service, changes), changes, nil
+}
+
+// serviceLines returns the [Service] lines of unit text data, each with
+// its continuation lines (a trailing backslash continues a line,
+// src/shared/conf-parser.c), blank lines and comments left out, and the
+// scanner's error, if any, after the lines read before it.
+func serviceLines(data []byte) ([]string, error) {
+	var lines []string
 	section := ""
-	sawExec, sawType := false, false
-	dropped := map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
-		// A trailing backslash continues the line (src/shared/conf-parser.c).
 		for strings.HasSuffix(strings.TrimRight(line, " \t"), "\\") && sc.Scan() {
 			line += "\n" + sc.Text()
 		}
@@ -96,62 +125,70 @@ func deriveUnit(u realUnit, data []byte) (text string, changes []string, err err
 			section = strings.Trim(t, "[]")
 			continue
 		}
-		if section != "Service" {
-			continue
+		if section == "Service" {
+			lines = append(lines, line)
 		}
+	}
+	return lines, sc.Err()
+}
+
+// serviceRewrite is the [Service] section of a unit as rewriteService
+// rewrote it.
+type serviceRewrite struct {
+	service []string        // the new lines
+	changes []string        // what was changed and why, one line each
+	dropped map[string]bool // the directives of realUnit.Drop left out
+	sawExec bool            // an ExecStart= line was rewritten
+}
+
+// rewriteService rewrites the [Service] lines of u as deriveUnit
+// describes: ExecStart= runs /vmtest/COMM, Type= becomes simple (added
+// when missing) and u.Drop's directives are left out.
+func rewriteService(u realUnit, lines []string) (serviceRewrite, error) {
+	sawType := false
+	rw := serviceRewrite{dropped: map[string]bool{}}
+	for _, line := range lines {
+		t := strings.TrimSpace(line)
 		key, value, ok := strings.Cut(t, "=")
 		if !ok {
-			return "", nil, fmt.Errorf("derive %s: [Service] line %q has no '='", u.Name, t)
+			return serviceRewrite{}, fmt.Errorf("derive %s: [Service] line %q has no '='", u.Name, t)
 		}
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 		switch {
 		case key == "ExecStart":
-			if sawExec {
-				return "", nil, fmt.Errorf("derive %s: more than one ExecStart=", u.Name)
+			if rw.sawExec {
+				return serviceRewrite{}, fmt.Errorf("derive %s: more than one ExecStart=", u.Name)
 			}
-			sawExec = true
+			rw.sawExec = true
 			prefix := value[:len(value)-len(strings.TrimLeft(value, "@-:+!|"))]
 			if strings.Contains(prefix, "+") {
-				return "", nil, fmt.Errorf("derive %s: ExecStart=%s runs without sandboxing (\"+\"): no filters to compare", u.Name, value)
+				return serviceRewrite{}, fmt.Errorf("derive %s: ExecStart=%s runs without sandboxing (\"+\"): no filters to compare", u.Name, value)
 			}
 			repl := "ExecStart=" + prefix + "/vmtest/" + u.Comm
-			service = append(service, repl)
-			changes = append(changes, fmt.Sprintf("ExecStart=%s -> %s (a probe daemon that only sleeps; prefix kept)", value, repl))
+			rw.service = append(rw.service, repl)
+			rw.changes = append(rw.changes, fmt.Sprintf("ExecStart=%s -> %s (a probe daemon that only sleeps; prefix kept)", value, repl))
 		case key == "Type":
 			sawType = true
-			service = append(service, "Type=simple")
+			rw.service = append(rw.service, "Type=simple")
 			if value != "simple" {
-				changes = append(changes, fmt.Sprintf("Type=%s -> Type=simple (the probe daemon sends no READY=1)", value))
+				rw.changes = append(rw.changes, fmt.Sprintf("Type=%s -> Type=simple (the probe daemon sends no READY=1)", value))
 			}
 		case u.Drop[key] != "":
-			dropped[key] = true
-			changes = append(changes, fmt.Sprintf("%s=%s dropped: %s", key, value, u.Drop[key]))
+			rw.dropped[key] = true
+			rw.changes = append(rw.changes, fmt.Sprintf("%s=%s dropped: %s", key, value, u.Drop[key]))
 		default:
-			service = append(service, line)
+			rw.service = append(rw.service, line)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return "", nil, fmt.Errorf("derive %s: %w", u.Name, err)
-	}
-	if !sawExec {
-		return "", nil, fmt.Errorf("derive %s: no ExecStart= in [Service]", u.Name)
 	}
 	if !sawType {
-		service = append(service, "Type=simple")
+		rw.service = append(rw.service, "Type=simple")
 	}
-	var missing []string
-	for k := range u.Drop {
-		if !dropped[k] {
-			missing = append(missing, k)
-		}
-	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
-		return "", nil, fmt.Errorf("derive %s: directives to drop are not in the unit: %s", u.Name, strings.Join(missing, ", "))
-	}
-	changes = append([]string{
-		"[Unit] replaced by Description= and DefaultDependencies=no (its dependencies and conditions name units the VM does not have); [Install] left out",
-	}, changes...)
+	return rw, nil
+}
+
+// renderUnit returns the VM copy of u: comments listing changes, a [Unit]
+// section of its own and the [Service] lines service.
+func renderUnit(u realUnit, service, changes []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# VM copy of %s/%s made by internal/vmtest (deriveUnit):\n", hostUnitDir, u.Name)
 	fmt.Fprintf(&b, "# every [Service] line is the host's, verbatim, except:\n")
@@ -163,5 +200,5 @@ func deriveUnit(u realUnit, data []byte) (text string, changes []string, err err
 		b.WriteString(l)
 		b.WriteString("\n")
 	}
-	return b.String(), changes, nil
+	return b.String()
 }

@@ -206,51 +206,14 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 				return err
 			}
 		}
-		units := [][2]string{{"probe.service", probeComm}}
-		for _, p := range []struct{ name, text, comm string }{
-			{"variant.service", variantUnit, variantComm},
-			{"allowlist.service", allowUnit, allowComm},
-			{"privileged.service", plusUnit, plusComm},
-		} {
-			fs.File("etc/systemd/system/"+p.name, []byte(p.text), 0o644)
-			if err := fs.Copy("vmtest/"+p.comm, initBin); err != nil {
-				return err
-			}
-			units = append(units, [2]string{p.name, p.comm})
-		}
-		for _, u := range realUnits {
-			data, err := os.ReadFile(filepath.Join(hostUnitDir, u.Name))
-			if err != nil {
-				logf("%s: not checked: %v", u.Name, err)
-				continue
-			}
-			text, changes, err := deriveUnit(u, data)
-			if err != nil {
-				return err
-			}
-			logf("%s -> %s:", u.Name, u.vmName())
-			for _, c := range changes {
-				logf("  %s", c)
-			}
-			fs.File("etc/systemd/system/"+u.vmName(), []byte(text), 0o644)
-			if err := fs.Copy("vmtest/"+u.Comm, initBin); err != nil {
-				return err
-			}
-			units = append(units, [2]string{u.vmName(), u.Comm})
+		units, err := addUnits(fs, initBin, logf)
+		if err != nil {
+			return err
 		}
 		systemd := "/usr/lib/systemd/systemd"
-		if err := copyWithLibs(ctx, fs, systemd); err != nil {
-			return fmt.Errorf("no systemd on this host: %w", err)
-		}
-		if err := copyWithLibs(ctx, fs, sb); err != nil {
+		if err := addHostSystemd(ctx, fs, systemd, sb); err != nil {
 			return err
 		}
-		if err := fs.Copy("usr/lib/os-release", "/usr/lib/os-release"); err != nil {
-			return err
-		}
-		fs.File("etc/machine-id", nil, 0o444)
-		fs.File("etc/passwd", []byte(vmPasswd), 0o644)
-		fs.File("etc/group", []byte(vmGroup), 0o644)
 		fs.File("etc/systemd/system/probe.service", []byte(probeUnit), 0o644)
 		fs.File("etc/systemd/system/check.service", []byte(checkUnit(units)), 0o644)
 		fs.File("etc/systemd/system/vmtest.target", []byte(vmtestTarget), 0o644)
@@ -276,6 +239,66 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 		}
 	}
 	return []row{r}, r.err
+}
+
+// addUnits adds to fs the probe, variant, allowlist and privileged units
+// and the VM copy of each of the host's realUnits (deriveUnit; a unit
+// the host lacks is logged and skipped), each with a copy of the probe
+// initBin under its COMM in /vmtest. It returns the units check.service
+// compares, as (unit, COMM) pairs.
+func addUnits(fs *initramfs, initBin string, logf func(string, ...any)) ([][2]string, error) {
+	units := [][2]string{{"probe.service", probeComm}}
+	for _, p := range []struct{ name, text, comm string }{
+		{"variant.service", variantUnit, variantComm},
+		{"allowlist.service", allowUnit, allowComm},
+		{"privileged.service", plusUnit, plusComm},
+	} {
+		fs.File("etc/systemd/system/"+p.name, []byte(p.text), 0o644)
+		if err := fs.Copy("vmtest/"+p.comm, initBin); err != nil {
+			return nil, err
+		}
+		units = append(units, [2]string{p.name, p.comm})
+	}
+	for _, u := range realUnits {
+		data, err := os.ReadFile(filepath.Join(hostUnitDir, u.Name))
+		if err != nil {
+			logf("%s: not checked: %v", u.Name, err)
+			continue
+		}
+		text, changes, err := deriveUnit(u, data)
+		if err != nil {
+			return nil, err
+		}
+		logf("%s -> %s:", u.Name, u.vmName())
+		for _, c := range changes {
+			logf("  %s", c)
+		}
+		fs.File("etc/systemd/system/"+u.vmName(), []byte(text), 0o644)
+		if err := fs.Copy("vmtest/"+u.Comm, initBin); err != nil {
+			return nil, err
+		}
+		units = append(units, [2]string{u.vmName(), u.Comm})
+	}
+	return units, nil
+}
+
+// addHostSystemd adds to fs the host's systemd binary (at path systemd)
+// and seccompbench binary sb with their shared libraries, the host's
+// os-release, an empty machine-id and the VM's passwd and group files.
+func addHostSystemd(ctx context.Context, fs *initramfs, systemd, sb string) error {
+	if err := copyWithLibs(ctx, fs, systemd); err != nil {
+		return fmt.Errorf("no systemd on this host: %w", err)
+	}
+	if err := copyWithLibs(ctx, fs, sb); err != nil {
+		return err
+	}
+	if err := fs.Copy("usr/lib/os-release", "/usr/lib/os-release"); err != nil {
+		return err
+	}
+	fs.File("etc/machine-id", nil, 0o444)
+	fs.File("etc/passwd", []byte(vmPasswd), 0o644)
+	fs.File("etc/group", []byte(vmGroup), 0o644)
+	return nil
 }
 
 var lddLine = regexp.MustCompile(`(/\S+) \(0x`)

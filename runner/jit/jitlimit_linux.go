@@ -365,6 +365,9 @@ func MeasureJITCharge(ctx context.Context, stack [][]byte, modelStack int64) (m 
 	}
 }
 
+// measureJITCharge is one attempt of MeasureJITCharge: it lowers
+// bpf_jit_limit (restoring it on return), finds the current charge by
+// probe fills and, for a non-empty stack, the stack's charge (bytes).
 func measureJITCharge(ctx context.Context, stack [][]byte, modelStack int64) (m ChargeMeasurement, err error) {
 	g, note, err := newLimitGuard()
 	if err != nil {
@@ -388,9 +391,26 @@ func measureJITCharge(ctx context.Context, stack [][]byte, modelStack int64) (m 
 	}
 	b.base = min(l0+8192, g.orig)
 	l := min(l0+fillWindow, g.orig)
-	// The probe's charge from three pairs of fills: the median estimate,
-	// rounded to the allocator's chunk (other processes' loads and frees
-	// between two fills blur single pairs either way).
+	if err := b.probeCharge(ctx, &m, l); err != nil {
+		return m, err
+	}
+	if len(stack) > 0 {
+		if err := b.stackCharge(ctx, &m, stack, min(l+modelStack+modelStack/4, g.orig)); err != nil {
+			return m, err
+		}
+	}
+	if err := g.Restore(); err != nil {
+		return m, err
+	}
+	return m, nil
+}
+
+// probeCharge sets m.ProbeBytes, the charge of one probe program rounded
+// to the allocator's chunk, from the median of three pairs of fills at
+// limits l and l+fillStep, and m.Current, the charge (bytes) before the
+// fills at l; the fills go to m.Fills. Other processes' loads and frees
+// between two fills blur single pairs either way.
+func (b *prober) probeCharge(ctx context.Context, m *ChargeMeasurement, l int64) error {
 	type pair struct {
 		na int
 		s  float64
@@ -399,11 +419,11 @@ func measureJITCharge(ctx context.Context, stack [][]byte, modelStack int64) (m 
 	for range 3 {
 		a, err := b.fill(ctx, l)
 		if err != nil {
-			return m, err
+			return err
 		}
-		nb, err := b.fill(ctx, min(l+fillStep, g.orig))
+		nb, err := b.fill(ctx, min(l+fillStep, b.g.orig))
 		if err != nil {
-			return m, err
+			return err
 		}
 		m.Fills = append(m.Fills, a, nb)
 		if nb > a {
@@ -411,51 +431,53 @@ func measureJITCharge(ctx context.Context, stack [][]byte, modelStack int64) (m 
 		}
 	}
 	if len(pairs) < 2 {
-		return m, fmt.Errorf("probe fills %v at %d and %d bytes disagree: the charge changed too much meanwhile; retry on a quieter machine", m.Fills, l, l+fillStep)
+		return fmt.Errorf("probe fills %v at %d and %d bytes disagree: the charge changed too much meanwhile; retry on a quieter machine", m.Fills, l, l+fillStep)
 	}
 	slices.SortFunc(pairs, func(x, y pair) int { return cmp.Compare(x.s, y.s) })
 	med := pairs[len(pairs)/2]
 	na := med.na
 	m.ProbeBytes = max(1, int64(med.s/jitmem.ChunkSize+0.5)) * jitmem.ChunkSize
 	m.Current = l - int64(na)*m.ProbeBytes
-	if len(stack) > 0 {
-		ls := min(l+modelStack+modelStack/4, g.orig)
-		prev, err := b.fill(ctx, ls)
+	return nil
+}
+
+// stackCharge sets m.StackBytes, the median over stackRepeats holds of
+// stack of the charge (bytes) it adds, each the probe fills at limit ls
+// while it is held against the mean of those before and after; the fills
+// go to m.Fills and each estimate to m.StackSamples.
+func (b *prober) stackCharge(ctx context.Context, m *ChargeMeasurement, stack [][]byte, ls int64) error {
+	prev, err := b.fill(ctx, ls)
+	if err != nil {
+		return err
+	}
+	m.Fills = append(m.Fills, prev)
+	for range stackRepeats {
+		h, err := HoldStack(ctx, stack, true)
 		if err != nil {
-			return m, err
+			return err
 		}
-		m.Fills = append(m.Fills, prev)
-		for range stackRepeats {
-			h, err := HoldStack(ctx, stack, true)
-			if err != nil {
-				return m, err
-			}
-			if h.Errno != 0 {
-				h.Release()
-				return m, fmt.Errorf("hold the stack: filter %d of %d: seccomp(2): %w", h.Installed+1, len(stack), h.Errno)
-			}
-			ns, err := b.fill(ctx, ls)
+		if h.Errno != 0 {
 			h.Release()
-			if err != nil {
-				return m, err
-			}
-			next, err := b.fill(ctx, ls)
-			if err != nil {
-				return m, err
-			}
-			m.Fills = append(m.Fills, ns, next)
-			m.StackSamples = append(m.StackSamples, int64((float64(prev+next)/2-float64(ns))*float64(m.ProbeBytes)))
-			prev = next
+			return fmt.Errorf("hold the stack: filter %d of %d: seccomp(2): %w", h.Installed+1, len(stack), h.Errno)
 		}
-		sorted := slices.Clone(m.StackSamples)
-		slices.Sort(sorted)
-		m.StackBytes = sorted[len(sorted)/2]
-		m.Filters = len(stack)
+		ns, err := b.fill(ctx, ls)
+		h.Release()
+		if err != nil {
+			return err
+		}
+		next, err := b.fill(ctx, ls)
+		if err != nil {
+			return err
+		}
+		m.Fills = append(m.Fills, ns, next)
+		m.StackSamples = append(m.StackSamples, int64((float64(prev+next)/2-float64(ns))*float64(m.ProbeBytes)))
+		prev = next
 	}
-	if err := g.Restore(); err != nil {
-		return m, err
-	}
-	return m, nil
+	sorted := slices.Clone(m.StackSamples)
+	slices.Sort(sorted)
+	m.StackBytes = sorted[len(sorted)/2]
+	m.Filters = len(stack)
+	return nil
 }
 
 // BudgetValidation is the outcome of ValidateBudget. Bytes throughout.

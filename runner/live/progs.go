@@ -66,7 +66,7 @@ func samplerProgram(cfgFD, targetsFD, ringFD, lostFD int) asm.Instructions {
 		asm.RSh.Imm(asm.R8, 32), // tgid
 	}
 	ins = append(ins, selectTgid(cfgFD, targetsFD)...)
-	return append(ins, asm.Instructions{
+	ins = append(ins, asm.Instructions{
 		// Reserve the record.
 		asm.LoadMapPtr(asm.R1, ringFD).WithSymbol("take"),
 		asm.Mov.Imm(asm.R2, recSize),
@@ -97,26 +97,9 @@ func samplerProgram(cfgFD, targetsFD, ringFD, lostFD int) asm.Instructions {
 		asm.JEq.Imm(asm.R1, 0, "kmode"),
 		asm.Mov.Imm(asm.R2, 1),
 		asm.StoreMem(asm.R9, recUser, asm.R2, asm.Word).WithSymbol("kmode"),
-		// orig_ax and ax of the task's entry frame.
-		asm.Mov.Imm(asm.R1, -1),
-		asm.StoreMem(asm.R9, recNr, asm.R1, asm.DWord),
-		asm.StoreMem(asm.R9, recAX, asm.R1, asm.DWord),
-		asm.FnGetCurrentTaskBtf.Call(),
-		asm.Mov.Reg(asm.R1, asm.R0),
-		asm.FnTaskPtRegs.Call(),
-		asm.Mov.Reg(asm.R7, asm.R0),
-		asm.Mov.Reg(asm.R3, asm.R7),
-		asm.Add.Imm(asm.R3, ptRegsOrigAX),
-		asm.Mov.Reg(asm.R1, asm.R9),
-		asm.Add.Imm(asm.R1, recNr),
-		asm.Mov.Imm(asm.R2, 8),
-		asm.FnProbeReadKernel.Call(),
-		asm.Mov.Reg(asm.R3, asm.R7),
-		asm.Add.Imm(asm.R3, ptRegsAX),
-		asm.Mov.Reg(asm.R1, asm.R9),
-		asm.Add.Imm(asm.R1, recAX),
-		asm.Mov.Imm(asm.R2, 8),
-		asm.FnProbeReadKernel.Call(),
+	}...)
+	ins = append(ins, entryRegs()...)
+	return append(ins, asm.Instructions{
 		// The thread's comm: short-lived processes are gone before
 		// /proc can name them.
 		asm.Mov.Reg(asm.R1, asm.R9),
@@ -137,6 +120,38 @@ func samplerProgram(cfgFD, targetsFD, ringFD, lostFD int) asm.Instructions {
 		asm.Mov.Imm(asm.R0, 0).WithSymbol("out"),
 		asm.Return(),
 	}...)
+}
+
+// entryRegs returns the sampler's instructions that store orig_ax and ax
+// of the current task's entry frame (bpf_task_pt_regs of
+// bpf_get_current_task_btf) into the record at R9, each -1 when
+// bpf_probe_read_kernel fails. They clobber R0 to R5 and R7.
+func entryRegs() asm.Instructions {
+	ins := asm.Instructions{
+		asm.Mov.Imm(asm.R1, -1),
+		asm.StoreMem(asm.R9, recNr, asm.R1, asm.DWord),
+		asm.StoreMem(asm.R9, recAX, asm.R1, asm.DWord),
+		asm.FnGetCurrentTaskBtf.Call(),
+		asm.Mov.Reg(asm.R1, asm.R0),
+		asm.FnTaskPtRegs.Call(),
+		asm.Mov.Reg(asm.R7, asm.R0),
+	}
+	ins = append(ins, readReg(ptRegsOrigAX, recNr)...)
+	return append(ins, readReg(ptRegsAX, recAX)...)
+}
+
+// readReg returns the instructions that copy the 8-byte register at
+// offset regsOff (bytes) of the pt_regs at R7 into the record at R9 at
+// offset recOff (bytes) with bpf_probe_read_kernel. They clobber R0 to R5.
+func readReg(regsOff, recOff int32) asm.Instructions {
+	return asm.Instructions{
+		asm.Mov.Reg(asm.R3, asm.R7),
+		asm.Add.Imm(asm.R3, regsOff),
+		asm.Mov.Reg(asm.R1, asm.R9),
+		asm.Add.Imm(asm.R1, recOff),
+		asm.Mov.Imm(asm.R2, 8),
+		asm.FnProbeReadKernel.Call(),
+	}
 }
 
 // counterProgram returns the BPF_PROG_TYPE_RAW_TRACEPOINT program for

@@ -102,27 +102,7 @@ func open(opts Options, check bool) (_ *Session, err error) {
 			s.Close()
 		}
 	}()
-	mk := func(name string, spec *ebpf.MapSpec) (*ebpf.Map, error) {
-		spec.Name = name
-		m, err := ebpf.NewMap(spec)
-		if err != nil {
-			return nil, bpfError("create BPF map "+name, err)
-		}
-		return m, nil
-	}
-	if s.cfg, err = mk("sb_cfg", &ebpf.MapSpec{Type: ebpf.Array, KeySize: 4, ValueSize: cfgSize, MaxEntries: 1}); err != nil {
-		return nil, err
-	}
-	if s.targets, err = mk("sb_targets", &ebpf.MapSpec{Type: ebpf.Hash, KeySize: 4, ValueSize: 1, MaxEntries: maxTargets}); err != nil {
-		return nil, err
-	}
-	if s.ring, err = mk("sb_ring", &ebpf.MapSpec{Type: ebpf.RingBuf, MaxEntries: ringBytes}); err != nil {
-		return nil, err
-	}
-	if s.lost, err = mk("sb_lost", &ebpf.MapSpec{Type: ebpf.Array, KeySize: 4, ValueSize: 8, MaxEntries: 1}); err != nil {
-		return nil, err
-	}
-	if s.counts, err = mk("sb_counts", &ebpf.MapSpec{Type: ebpf.Hash, KeySize: 8, ValueSize: 8, MaxEntries: maxCounts}); err != nil {
+	if err := s.createMaps(); err != nil {
 		return nil, err
 	}
 	var cfg [cfgSize]byte
@@ -137,22 +117,78 @@ func open(opts Options, check bool) (_ *Session, err error) {
 			return nil, err
 		}
 	}
-	s.sampler, err = ebpf.NewProgram(&ebpf.ProgramSpec{Name: "sb_sample", Type: ebpf.PerfEvent, License: "Dual MIT/GPL",
-		Instructions: samplerProgram(s.cfg.FD(), s.targets.FD(), s.ring.FD(), s.lost.FD())})
-	if err != nil {
-		return nil, bpfError("load the sampling program (BPF_PROG_TYPE_PERF_EVENT)", err)
-	}
-	s.counter, err = ebpf.NewProgram(&ebpf.ProgramSpec{Name: "sb_count", Type: ebpf.RawTracepoint, License: "Dual MIT/GPL",
-		Instructions: counterProgram(s.cfg.FD(), s.targets.FD(), s.counts.FD())})
-	if err != nil {
-		return nil, bpfError("load the syscall counting program (BPF_PROG_TYPE_RAW_TRACEPOINT)", err)
+	if err := s.loadPrograms(); err != nil {
+		return nil, err
 	}
 	if s.reader, err = ringbuf.NewReader(s.ring); err != nil {
 		return nil, fmt.Errorf("read the sample ring buffer: %w", err)
 	}
+	if err := s.openEvents(); err != nil {
+		return nil, err
+	}
+	s.done = make(chan struct{})
+	go s.drain()
+	for i, fd := range s.perfFDs {
+		if err := unix.IoctlSetInt(fd, unix.PERF_EVENT_IOC_ENABLE, 0); err != nil {
+			return nil, fmt.Errorf("enable cpu-clock event %d: %w", i, err)
+		}
+	}
+	return s, nil
+}
+
+// createMaps creates the session's BPF maps: the sampler's configuration,
+// the target thread groups, the sample ring buffer, the lost-sample
+// counter and the per-syscall counts.
+func (s *Session) createMaps() (err error) {
+	mk := func(name string, spec *ebpf.MapSpec) (*ebpf.Map, error) {
+		spec.Name = name
+		m, err := ebpf.NewMap(spec)
+		if err != nil {
+			return nil, bpfError("create BPF map "+name, err)
+		}
+		return m, nil
+	}
+	if s.cfg, err = mk("sb_cfg", &ebpf.MapSpec{Type: ebpf.Array, KeySize: 4, ValueSize: cfgSize, MaxEntries: 1}); err != nil {
+		return err
+	}
+	if s.targets, err = mk("sb_targets", &ebpf.MapSpec{Type: ebpf.Hash, KeySize: 4, ValueSize: 1, MaxEntries: maxTargets}); err != nil {
+		return err
+	}
+	if s.ring, err = mk("sb_ring", &ebpf.MapSpec{Type: ebpf.RingBuf, MaxEntries: ringBytes}); err != nil {
+		return err
+	}
+	if s.lost, err = mk("sb_lost", &ebpf.MapSpec{Type: ebpf.Array, KeySize: 4, ValueSize: 8, MaxEntries: 1}); err != nil {
+		return err
+	}
+	if s.counts, err = mk("sb_counts", &ebpf.MapSpec{Type: ebpf.Hash, KeySize: 8, ValueSize: 8, MaxEntries: maxCounts}); err != nil {
+		return err
+	}
+	return nil
+}
+
+// loadPrograms loads the sampling (BPF_PROG_TYPE_PERF_EVENT) and the
+// syscall counting (BPF_PROG_TYPE_RAW_TRACEPOINT) programs over the
+// session's maps.
+func (s *Session) loadPrograms() (err error) {
+	s.sampler, err = ebpf.NewProgram(&ebpf.ProgramSpec{Name: "sb_sample", Type: ebpf.PerfEvent, License: "Dual MIT/GPL",
+		Instructions: samplerProgram(s.cfg.FD(), s.targets.FD(), s.ring.FD(), s.lost.FD())})
+	if err != nil {
+		return bpfError("load the sampling program (BPF_PROG_TYPE_PERF_EVENT)", err)
+	}
+	s.counter, err = ebpf.NewProgram(&ebpf.ProgramSpec{Name: "sb_count", Type: ebpf.RawTracepoint, License: "Dual MIT/GPL",
+		Instructions: counterProgram(s.cfg.FD(), s.targets.FD(), s.counts.FD())})
+	if err != nil {
+		return bpfError("load the syscall counting program (BPF_PROG_TYPE_RAW_TRACEPOINT)", err)
+	}
+	return nil
+}
+
+// openEvents opens one disabled cpu-clock perf event per online CPU,
+// sampling every s.Period, and attaches the sampling program to each.
+func (s *Session) openEvents() error {
 	cpus, err := onlineCPUs()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, cpu := range cpus {
 		attr := unix.PerfEventAttr{
@@ -167,25 +203,18 @@ func open(opts Options, check bool) (_ *Session, err error) {
 			op := fmt.Sprintf("perf_event_open(cpu-clock, cpu %d)", cpu)
 			switch {
 			case errors.Is(err, unix.EACCES), errors.Is(err, unix.EPERM):
-				return nil, &PermissionError{Op: op, Err: err, Need: perfNeed()}
+				return &PermissionError{Op: op, Err: err, Need: perfNeed()}
 			case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOSYS), errors.Is(err, unix.EOPNOTSUPP):
-				return nil, fmt.Errorf("%s: %w: %w", op, err, ErrNotSupported)
+				return fmt.Errorf("%s: %w: %w", op, err, ErrNotSupported)
 			}
-			return nil, fmt.Errorf("%s: %w", op, err)
+			return fmt.Errorf("%s: %w", op, err)
 		}
 		s.perfFDs = append(s.perfFDs, fd)
 		if err := unix.IoctlSetInt(fd, unix.PERF_EVENT_IOC_SET_BPF, s.sampler.FD()); err != nil {
-			return nil, bpfError(fmt.Sprintf("attach the sampling program to cpu %d (PERF_EVENT_IOC_SET_BPF)", cpu), err)
+			return bpfError(fmt.Sprintf("attach the sampling program to cpu %d (PERF_EVENT_IOC_SET_BPF)", cpu), err)
 		}
 	}
-	s.done = make(chan struct{})
-	go s.drain()
-	for i, fd := range s.perfFDs {
-		if err := unix.IoctlSetInt(fd, unix.PERF_EVENT_IOC_ENABLE, 0); err != nil {
-			return nil, fmt.Errorf("enable cpu-clock event %d: %w", i, err)
-		}
-	}
-	return s, nil
+	return nil
 }
 
 // bpfError maps a refused BPF step to a *PermissionError and a missing

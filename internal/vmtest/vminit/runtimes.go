@@ -153,8 +153,59 @@ func compareContainer(test, bin, model, bundle string) error {
 	if err != nil {
 		return fmt.Errorf("pid file %s: %w", pidFile, err)
 	}
-	// The runtime returns once the container is started; its process
-	// execs the probe right after.
+	if err := waitProbe(pid); err != nil {
+		return err
+	}
+	saved := "/tmp/saved-" + id
+	real, err := inspectFilters(pid, saved)
+	if err != nil {
+		return err
+	}
+	cfg := dir + "/config.json"
+	m, err := compileModel(cfg, model)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("    %s installed %d filter(s) on %s (pid %d; %s); the model (--runtime %s) has 1: %d insns %.16s\n",
+		rt, len(real), id, pid, procFacts(pid), model, m.Instructions, m.SHA256)
+	if len(real) != 1 {
+		return fmt.Errorf("%d filters installed, want 1", len(real))
+	}
+	return compareFilter(rt, bundle, real[0], m, saved+"/filter-00.bpf", []string{"--compiler", "libseccomp", "--runtime", model, cfg})
+}
+
+// compareFilter prints the summary line comparing filter r, the one
+// runtime rt installed for bundle (saved as file saved), with the model m
+// (compiled with compile arguments modelArgs), and fails when r is none
+// of the model's layouts, after printing both disassembled for
+// comparison on the host.
+func compareFilter(rt, bundle string, r filterSum, m modelSum, saved string, modelArgs []string) error {
+	verdict, why := "differs", ""
+	switch {
+	case r.SHA256 == m.SHA256:
+		verdict = "byte-identical"
+	case contains(m.Variants, r.SHA256):
+		verdict, why = "byte-identical", " (one of the model's other layouts: runc orders its ENOSYS stub's architectures in Go map order)"
+	}
+	fmt.Printf("    %s %s %s: kernel %d insns %.16s, model %d insns %.16s: %s%s\n", summaryTag, rt, bundle, r.Instructions, r.SHA256, m.Instructions, m.SHA256, verdict, why)
+	if verdict != "byte-identical" {
+		// Both disassembled, for comparison on the host.
+		for _, c := range [][]string{
+			{"compile", saved},
+			append([]string{"compile"}, modelArgs...),
+		} {
+			out, _ := exec.Command("/vmtest/seccompbench", c...).CombinedOutput()
+			fmt.Printf("        %s:\n%s", strings.Join(c, " "), indent(string(out), "        | "))
+		}
+		return errors.New("the installed filter differs from the model")
+	}
+	return nil
+}
+
+// waitProbe waits up to 20 s for the container process pid to exec the
+// probe (the runtime returns once the container is started; its process
+// execs the probe right after), and fails if it died under its filter.
+func waitProbe(pid int) error {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		c, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
@@ -169,57 +220,45 @@ func compareContainer(test, bin, model, bundle string) error {
 	if st := procState(pid); strings.HasPrefix(st, "Z") || strings.HasPrefix(st, "X") {
 		return fmt.Errorf("the container process %d died under its filter (%s; exit status %s); kernel log:\n%s", pid, st, exitCode(pid), kernelLogTail(10))
 	}
-	saved := "/tmp/saved-" + id
+	return nil
+}
+
+// inspectFilters returns the filters `seccompbench inspect` reads from
+// process pid, saving them into directory saved.
+func inspectFilters(pid int, saved string) ([]filterSum, error) {
 	out, err := exec.Command("/vmtest/seccompbench", "inspect", "--format", "json", "--save", saved, fmt.Sprint(pid)).Output()
 	if err != nil {
-		return fmt.Errorf("inspect %d: %w\n%s", pid, err, out)
+		return nil, fmt.Errorf("inspect %d: %w\n%s", pid, err, out)
 	}
 	var procs []struct {
 		Filters []filterSum `json:"filters"`
 	}
 	if err := decodeOneOrMany(out, &procs); err != nil || len(procs) != 1 {
-		return fmt.Errorf("decode inspect output (%d processes): %v\n%s", len(procs), err, out)
+		return nil, fmt.Errorf("decode inspect output (%d processes): %v\n%s", len(procs), err, out)
 	}
-	real := procs[0].Filters
-	cfg := dir + "/config.json"
-	out, err = exec.Command("/vmtest/seccompbench", "compile", "--compiler", "libseccomp", "--runtime", model, "--format", "json", cfg).Output()
+	return procs[0].Filters, nil
+}
+
+// modelSum is what `seccompbench compile --runtime` predicts a
+// runtime installs for a bundle.
+type modelSum struct {
+	SHA256       string   `json:"sha256"`
+	Instructions int      `json:"instructions"`
+	Variants     []string `json:"runtime_variants"` // the other layouts' SHA-256s
+}
+
+// compileModel compiles the bundle's config.json cfg as runtime model
+// (--runtime) lays it out with libseccomp.
+func compileModel(cfg, model string) (modelSum, error) {
+	var m modelSum
+	out, err := exec.Command("/vmtest/seccompbench", "compile", "--compiler", "libseccomp", "--runtime", model, "--format", "json", cfg).Output()
 	if err != nil {
-		return fmt.Errorf("compile %s --runtime %s: %w\n%s", cfg, model, err, out)
-	}
-	var m struct {
-		SHA256       string   `json:"sha256"`
-		Instructions int      `json:"instructions"`
-		Variants     []string `json:"runtime_variants"`
+		return m, fmt.Errorf("compile %s --runtime %s: %w\n%s", cfg, model, err, out)
 	}
 	if err := json.Unmarshal(out, &m); err != nil {
-		return fmt.Errorf("decode compile output: %w", err)
+		return m, fmt.Errorf("decode compile output: %w", err)
 	}
-	fmt.Printf("    %s installed %d filter(s) on %s (pid %d; %s); the model (--runtime %s) has 1: %d insns %.16s\n",
-		rt, len(real), id, pid, procFacts(pid), model, m.Instructions, m.SHA256)
-	if len(real) != 1 {
-		return fmt.Errorf("%d filters installed, want 1", len(real))
-	}
-	r := real[0]
-	verdict, why := "differs", ""
-	switch {
-	case r.SHA256 == m.SHA256:
-		verdict = "byte-identical"
-	case contains(m.Variants, r.SHA256):
-		verdict, why = "byte-identical", " (one of the model's other layouts: runc orders its ENOSYS stub's architectures in Go map order)"
-	}
-	fmt.Printf("    %s %s %s: kernel %d insns %.16s, model %d insns %.16s: %s%s\n", summaryTag, rt, bundle, r.Instructions, r.SHA256, m.Instructions, m.SHA256, verdict, why)
-	if verdict != "byte-identical" {
-		// Both disassembled, for comparison on the host.
-		for _, c := range [][]string{
-			{"compile", saved + "/filter-00.bpf"},
-			{"compile", "--compiler", "libseccomp", "--runtime", model, cfg},
-		} {
-			out, _ := exec.Command("/vmtest/seccompbench", c...).CombinedOutput()
-			fmt.Printf("        %s:\n%s", strings.Join(c, " "), indent(string(out), "        | "))
-		}
-		return errors.New("the installed filter differs from the model")
-	}
-	return nil
+	return m, nil
 }
 
 // contains reports whether list holds s.

@@ -140,35 +140,9 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 		return nil, err
 	}
 	if len(opts.Command) > 0 {
-		// Say now, not after a minute of calibration, that the command
-		// will likely fail under the stack (verdicts with arguments 0).
-		for _, e := range evals {
-			if e.Known && e.Calls > 0 && killsOrTraps(e.Cost.Action) {
-				fmt.Fprintf(warn, "warning: the stack answers %s with %s (with arguments 0; the profile has %d calls): the command will likely be killed under it, and --command's measurement fail\n",
-					e.Name, e.Cost.Action, e.Calls)
-			}
-		}
+		warnKilled(warn, evals)
 	}
-	var model stats.CostModel
-	var points []report.EstimatePoint
-	var source string
-	var mwarn []string
-	if len(opts.Calibrations) > 0 {
-		model, points, source, mwarn, err = calibrationFromFiles(opts, n)
-	} else {
-		model, points, source, mwarn, err = quickCalibration(ctx, opts, n)
-		if err == nil && opts.StackCalibration {
-			m, pt, desc, ok, serr := stackCalibration(ctx, opts, base, n, model)
-			switch {
-			case serr != nil:
-				err = serr
-			case ok:
-				model, points, source = m, append(points, pt), source+"; "+desc
-			default:
-				mwarn = append(mwarn, "no loop syscall (openat, getppid, gettid, getpid) runs under this stack: the model is the calibration chain's alone, which underestimated real policies' filters by 20-30 % on this project's measurements (docs/estimate.md)")
-			}
-		}
-	}
+	model, points, source, mwarn, err := costModel(ctx, opts, base, n)
 	if err != nil {
 		return nil, err
 	}
@@ -184,24 +158,71 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 		out.Validation = v
 	}
 	if len(opts.Command) > 0 {
-		t := out.Total
-		syscalls := stats.Estimate{Center: t.AddedNs, Lo: deref(t.CILowNs), Hi: deref(t.CIHighNs)}
-		var proc, procCPU stats.Estimate
-		if opts.ProcessTerm {
-			if proc, procCPU, err = processTerm(ctx, opts, base, variant, n); err != nil {
-				return nil, err
-			}
-		}
-		c, err := measureCommand(ctx, opts, base, variant, n, syscalls, proc, procCPU)
-		if err != nil {
+		if err := validateCommand(ctx, opts, base, variant, n, out); err != nil {
 			return nil, err
 		}
-		if out.Validation == nil {
-			out.Validation = &report.EstimateValidation{Trials: opts.Trials}
-		}
-		out.Validation.EstimateCommand = c.Finite()
 	}
 	return out, nil
+}
+
+// warnKilled warns on warn, before a minute of calibration, of every
+// syscall of the profile the stack kills or traps (with arguments 0):
+// --command will likely fail under the stack.
+func warnKilled(warn io.Writer, evals []analysis.ProfileCost) {
+	for _, e := range evals {
+		if e.Known && e.Calls > 0 && killsOrTraps(e.Cost.Action) {
+			fmt.Fprintf(warn, "warning: the stack answers %s with %s (with arguments 0; the profile has %d calls): the command will likely be killed under it, and --command's measurement fail\n",
+				e.Name, e.Cost.Action, e.Calls)
+		}
+	}
+}
+
+// costModel returns the cost model for stacks of n filters, the
+// calibration points it was fitted to, a description of its source and
+// its warnings: from --calibration files, else from a quick calibration,
+// refined with --stack-calibration by a loop syscall under base when one
+// runs under it.
+func costModel(ctx context.Context, opts *Options, base []*filters.Program, n int) (model stats.CostModel, points []report.EstimatePoint, source string, mwarn []string, err error) {
+	if len(opts.Calibrations) > 0 {
+		return calibrationFromFiles(opts, n)
+	}
+	model, points, source, mwarn, err = quickCalibration(ctx, opts, n)
+	if err == nil && opts.StackCalibration {
+		m, pt, desc, ok, serr := stackCalibration(ctx, opts, base, n, model)
+		switch {
+		case serr != nil:
+			err = serr
+		case ok:
+			model, points, source = m, append(points, pt), source+"; "+desc
+		default:
+			mwarn = append(mwarn, "no loop syscall (openat, getppid, gettid, getpid) runs under this stack: the model is the calibration chain's alone, which underestimated real policies' filters by 20-30 % on this project's measurements (docs/estimate.md)")
+		}
+	}
+	return model, points, source, mwarn, err
+}
+
+// validateCommand measures --command under the stack of n filters of base
+// (and, with --process-term, the process term) and sets
+// out.Validation.EstimateCommand, comparing with the estimate's total.
+func validateCommand(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int, out *report.Estimate) error {
+	t := out.Total
+	syscalls := stats.Estimate{Center: t.AddedNs, Lo: deref(t.CILowNs), Hi: deref(t.CIHighNs)}
+	var proc, procCPU stats.Estimate
+	if opts.ProcessTerm {
+		var err error
+		if proc, procCPU, err = processTerm(ctx, opts, base, variant, n); err != nil {
+			return err
+		}
+	}
+	c, err := measureCommand(ctx, opts, base, variant, n, syscalls, proc, procCPU)
+	if err != nil {
+		return err
+	}
+	if out.Validation == nil {
+		out.Validation = &report.EstimateValidation{Trials: opts.Trials}
+	}
+	out.Validation.EstimateCommand = c.Finite()
+	return nil
 }
 
 // withUnit puts the filters systemd installs for --systemd-unit before

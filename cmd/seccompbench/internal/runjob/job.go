@@ -142,15 +142,8 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		cfg.Samples = info.Runs // the command workload: timed runs per child
 	}
 	partial := runErr != nil
-	if errors.Is(runErr, context.Canceled) && len(samples) == 0 {
-		where := "nothing written"
-		if len(j.Outputs) > 0 {
-			where = "nothing written to " + strings.Join(j.Outputs, ", ")
-		}
-		return &cmdutil.InterruptedError{Msg: "run interrupted before the first child finished; " + where, Err: runErr}
-	}
-	if runErr != nil && !errors.Is(runErr, context.Canceled) {
-		return fmt.Errorf("run: %w", runErr)
+	if err := j.fatalRunError(runErr, len(samples)); err != nil {
+		return err
 	}
 	obs := Observations(samples)
 	res, err := stats.Analyze(obs, stats.Options{Confidence: j.Confidence, Robust: j.Robust, Seed: j.Seed, Variants: vnames, Loaders: LoaderNames(cfg.Loaders)})
@@ -160,49 +153,95 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	warnings = append(warnings, resultWarnings(j, samples, res, info)...)
 	warnings = append(warnings, padCapWarnings(info.PadCaps)...)
 	env := runner.CaptureEnvironment()
-	setup, jitWarn := j.jitSetup(ctx, progs, variants[0], maxN, setupOf(obs, j.Confidence), &env)
+	setup, jitWarn := j.reportSetup(ctx, progs, variants[0], maxN, obs, &env)
 	if jitWarn != "" {
 		warnings = append(warnings, jitWarn)
 	}
-	if j.Workload.Container != nil {
-		// The runtime's seccomp(2) call and JIT image are its own: nothing
-		// here timed or sized them.
-		setup = nil
-	}
+	rcfg := j.reportConfig(pols, vnames, cfg, info, allPaired(samples), pl)
+	rcfg.FilterNames = j.filterNames(progs)
 	doc := report.Build(report.Input{
 		Tool:        report.Tool{Name: "seccompbench", Version: cmdutil.Version()},
 		Command:     strings.Join(j.Args, " "),
 		Created:     now(),
 		Environment: env,
-		Config: report.Config{
-			Policies: pols, FilterCounts: j.Counts, Workload: j.Workload.Name, Op: j.Workload.Op,
-			Cache: j.Cache, Variants: vnames, Trials: j.Trials, Iterations: cfg.Iterations,
-			SamplesPerChild: cfg.Samples, Paired: allPaired(samples), Seed: j.Seed, Confidence: j.Confidence, CPU: runCPU(info),
-			SpecAllow: j.SpecAllow, Robust: j.Robust, Pad: j.Pad,
-			Loader: j.loaderName(), LoaderReason: j.LoaderReason,
-			Placement: string(pl.Mode), PadMin: pl.MinPad, PadMax: pl.MaxPad,
-			FilterNames: j.filterNames(progs),
-		},
-		Samples: samples,
-		Result:  res,
-		Run: &report.RunInfo{Blocks: info.Blocks, StopReason: info.StopReason, ElapsedS: info.Elapsed.Seconds(),
-			TargetCINs: j.targetNs(), TargetCIRel: j.targetRel(), Parallel: j.Parallel, CPUs: info.CPUs,
-			ForeignLoad: info.ForeignLoad},
-		Drift:     driftOf(obs, vnames, j.Confidence),
-		Linearity: linearityIfHomogeneous(progs, res, vnames, j.Confidence),
-		Cache:     cache,
-		Setup:     setup,
-		Control:   controlOf(obs, vnames, j.Confidence),
-		Partial:   partial,
-		Warnings:  warnings,
+		Config:      rcfg,
+		Samples:     samples,
+		Result:      res,
+		Run:         j.runInfo(info),
+		Drift:       driftOf(obs, vnames, j.Confidence),
+		Linearity:   linearityIfHomogeneous(progs, res, vnames, j.Confidence),
+		Cache:       cache,
+		Setup:       setup,
+		Control:     controlOf(obs, vnames, j.Confidence),
+		Partial:     partial,
+		Warnings:    warnings,
 
 		CommandWorkload: commandCostOf(j, samples, res, info),
 	})
+	return j.writeResult(ios, doc, runErr, len(samples))
+}
+
+// fatalRunError returns the error that ends Run after the runner returned
+// runErr with children samples: an *cmdutil.InterruptedError when
+// interrupted before any child finished, the runner's error wrapped when
+// it failed otherwise, nil when what was measured is to be written.
+func (j *Job) fatalRunError(runErr error, children int) error {
+	if errors.Is(runErr, context.Canceled) && children == 0 {
+		where := "nothing written"
+		if len(j.Outputs) > 0 {
+			where = "nothing written to " + strings.Join(j.Outputs, ", ")
+		}
+		return &cmdutil.InterruptedError{Msg: "run interrupted before the first child finished; " + where, Err: runErr}
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return fmt.Errorf("run: %w", runErr)
+	}
+	return nil
+}
+
+// reportConfig is the job's configuration as the report states it, with
+// the iterations and samples per child the run settled on (cfg, info).
+func (j *Job) reportConfig(pols []report.Policy, vnames []string, cfg runner.Config, info result.RunInfo, paired bool, pl runner.Placement) report.Config {
+	return report.Config{
+		Policies: pols, FilterCounts: j.Counts, Workload: j.Workload.Name, Op: j.Workload.Op,
+		Cache: j.Cache, Variants: vnames, Trials: j.Trials, Iterations: cfg.Iterations,
+		SamplesPerChild: cfg.Samples, Paired: paired, Seed: j.Seed, Confidence: j.Confidence, CPU: runCPU(info),
+		SpecAllow: j.SpecAllow, Robust: j.Robust, Pad: j.Pad,
+		Loader: j.loaderName(), LoaderReason: j.LoaderReason,
+		Placement: string(pl.Mode), PadMin: pl.MinPad, PadMax: pl.MaxPad,
+	}
+}
+
+// runInfo is how the run went, as the report states it.
+func (j *Job) runInfo(info result.RunInfo) *report.RunInfo {
+	return &report.RunInfo{Blocks: info.Blocks, StopReason: info.StopReason, ElapsedS: info.Elapsed.Seconds(),
+		TargetCINs: j.targetNs(), TargetCIRel: j.targetRel(), Parallel: j.Parallel, CPUs: info.CPUs,
+		ForeignLoad: info.ForeignLoad}
+}
+
+// reportSetup is the setup cost the report states: the install times of
+// obs plus the deepest stack's JIT memory (jitSetup, which may record a
+// measured charge in env and return a warning), or nil for a container
+// workload, whose runtime's seccomp(2) call and JIT image are its own:
+// nothing here timed or sized them.
+func (j *Job) reportSetup(ctx context.Context, progs []*filters.Program, v result.Variant, maxN int, obs []stats.Observation, env *result.Environment) (*report.Setup, string) {
+	setup, warn := j.jitSetup(ctx, progs, v, maxN, setupOf(obs, j.Confidence), env)
+	if j.Workload.Container != nil {
+		setup = nil
+	}
+	return setup, warn
+}
+
+// writeResult writes doc to the job's outputs. A run interrupted (runErr
+// not nil) after children children returns an *cmdutil.InterruptedError
+// saying where the partial result went, or why it could not be written.
+func (j *Job) writeResult(ios *cmdutil.IOStreams, doc *report.Document, runErr error, children int) error {
+	partial := runErr != nil
 	if err := j.write(ios, doc); err != nil {
 		if partial {
 			// Interrupted is what happened; the write error says where
 			// the partial result went instead.
-			return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %s; %v", childrenText(len(samples)), err), Err: runErr}
+			return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %s; %v", childrenText(children), err), Err: runErr}
 		}
 		return err
 	}
@@ -211,7 +250,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		if len(j.Outputs) > 0 {
 			where = "partial result written to " + strings.Join(j.Outputs, ", ")
 		}
-		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %s; %s", childrenText(len(samples)), where), Err: runErr}
+		return &cmdutil.InterruptedError{Msg: fmt.Sprintf("run interrupted after %s; %s", childrenText(children), where), Err: runErr}
 	}
 	return nil
 }
