@@ -211,39 +211,77 @@ func number(file string, n *srcpos.Node, what string, max uint64) (uint64, error
 	return v, nil
 }
 
+// decodeProfile reads one SeccompProfile object n of file: its
+// apiVersion, metadata and spec, in that order, so the first error is
+// the one nearest the top of the object.
 func decodeProfile(file string, n *srcpos.Node) (*Profile, error) {
 	if err := checkKeys(file, n, "the object", "apiVersion", "kind", "metadata", "spec", "status"); err != nil {
 		return nil, err
 	}
 	p := &Profile{File: file, At: n.At}
+	if err := decodeAPIVersion(file, n, p); err != nil {
+		return nil, err
+	}
+	if err := decodeMetadata(file, n, p); err != nil {
+		return nil, err
+	}
+	spec, err := specOf(file, n, p.Name)
+	if err != nil {
+		return nil, err
+	}
+	for _, step := range []func(string, *srcpos.Node, *Profile) error{
+		decodeDefault, decodeArchitectures, decodeOptions, decodeSyscalls,
+	} {
+		if err := step(file, spec, p); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// decodeAPIVersion sets p.APIVersion from n's apiVersion, which must
+// be one of the operator's versions of the SeccompProfile kind.
+func decodeAPIVersion(file string, n *srcpos.Node, p *Profile) error {
 	av := n.Get("apiVersion")
 	if av == nil {
-		return nil, ocigen.Errorf(file, n.At, ErrBadProfile, "SeccompProfile without apiVersion; want %s/v1", Group)
+		return ocigen.Errorf(file, n.At, ErrBadProfile, "SeccompProfile without apiVersion; want %s/v1", Group)
 	}
 	p.APIVersion = av.Str
 	// v1 is what the operator's own examples use since 2024
 	// (examples/seccompprofile.yaml); v1beta1 and v1alpha1 came before.
 	if p.APIVersion != Group+"/v1" && p.APIVersion != Group+"/v1beta1" && p.APIVersion != Group+"/v1alpha1" {
-		return nil, ocigen.Errorf(file, av.At, ErrBadProfile, "apiVersion %q: want %s/v1, /v1beta1 or /v1alpha1", av.Str, Group)
+		return ocigen.Errorf(file, av.At, ErrBadProfile, "apiVersion %q: want %s/v1, /v1beta1 or /v1alpha1", av.Str, Group)
 	}
+	return nil
+}
+
+// decodeMetadata sets p.Name (required) and p.Namespace (optional)
+// from n's metadata map.
+func decodeMetadata(file string, n *srcpos.Node, p *Profile) error {
 	md := n.Get("metadata")
 	if md == nil {
-		return nil, ocigen.Errorf(file, n.At, ErrBadProfile, "SeccompProfile without metadata.name")
+		return ocigen.Errorf(file, n.At, ErrBadProfile, "SeccompProfile without metadata.name")
 	}
 	if err := want(file, md, "map", "metadata"); err != nil {
-		return nil, err
+		return err
 	}
 	nm := md.Get("name")
 	if nm == nil || nm.Str == "" {
-		return nil, ocigen.Errorf(file, md.At, ErrBadProfile, "SeccompProfile without metadata.name")
+		return ocigen.Errorf(file, md.At, ErrBadProfile, "SeccompProfile without metadata.name")
 	}
 	p.Name = nm.Str
 	if ns := md.Get("namespace"); ns != nil {
 		p.Namespace = ns.Str
 	}
+	return nil
+}
+
+// specOf returns n's spec map, the object named name, after checking
+// that it has only the keys the operator's CRD defines.
+func specOf(file string, n *srcpos.Node, name string) (*srcpos.Node, error) {
 	spec := n.Get("spec")
 	if spec == nil {
-		return nil, ocigen.Errorf(file, n.At, ErrBadProfile, "SeccompProfile %q has no spec", p.Name)
+		return nil, ocigen.Errorf(file, n.At, ErrBadProfile, "SeccompProfile %q has no spec", name)
 	}
 	if err := want(file, spec, "map", "spec"); err != nil {
 		return nil, err
@@ -252,45 +290,66 @@ func decodeProfile(file string, n *srcpos.Node) (*Profile, error) {
 		"baseProfileName", "flags", "listenerPath", "listenerMetadata", "disabled"); err != nil {
 		return nil, err
 	}
+	return spec, nil
+}
+
+// decodeDefault sets p.DefaultAction (required) and p.DefaultErrnoRet
+// (optional, an errno from 0 to filters.RetData) from spec.
+func decodeDefault(file string, spec *srcpos.Node, p *Profile) error {
 	da := spec.Get("defaultAction")
 	if da == nil {
-		return nil, ocigen.Errorf(file, spec.At, ErrBadProfile, "spec of %q has no defaultAction", p.Name)
+		return ocigen.Errorf(file, spec.At, ErrBadProfile, "spec of %q has no defaultAction", p.Name)
 	}
 	var err error
 	if p.DefaultAction, err = str(file, da, "spec.defaultAction"); err != nil {
-		return nil, err
+		return err
 	}
 	p.DefaultAt = da.At
 	if err := checkAction(file, da.At, p.DefaultAction); err != nil {
-		return nil, err
+		return err
 	}
 	if e := spec.Get("defaultErrnoRet"); e != nil {
 		v, err := number(file, e, "spec.defaultErrnoRet", filters.RetData)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		u := uint(v)
 		p.DefaultErrnoRet = &u
 	}
-	if a := spec.Get("architectures"); a != nil && a.Kind != srcpos.Null {
-		if err := want(file, a, "seq", "spec.architectures"); err != nil {
-			return nil, err
-		}
-		for _, it := range a.Vals {
-			s, err := str(file, it, "an architecture")
-			if err != nil {
-				return nil, err
-			}
-			if !slices.Contains(supportedArches, s) {
-				return nil, ocigen.Errorf(file, it.At, ErrBadProfile, "architecture %q: want one of %s (no other syscall table here)", s, strings.Join(supportedArches, ", "))
-			}
-			p.Architectures = append(p.Architectures, s)
-			p.ArchAt = append(p.ArchAt, it.At)
-		}
+	return nil
+}
+
+// decodeArchitectures appends spec.architectures to p.Architectures,
+// each one of supportedArches.
+func decodeArchitectures(file string, spec *srcpos.Node, p *Profile) error {
+	a := spec.Get("architectures")
+	if a == nil || a.Kind == srcpos.Null {
+		return nil
 	}
+	if err := want(file, a, "seq", "spec.architectures"); err != nil {
+		return err
+	}
+	for _, it := range a.Vals {
+		s, err := str(file, it, "an architecture")
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(supportedArches, s) {
+			return ocigen.Errorf(file, it.At, ErrBadProfile, "architecture %q: want one of %s (no other syscall table here)", s, strings.Join(supportedArches, ", "))
+		}
+		p.Architectures = append(p.Architectures, s)
+		p.ArchAt = append(p.ArchAt, it.At)
+	}
+	return nil
+}
+
+// decodeOptions sets p.BaseProfileName and p.Disabled from spec and
+// lists in p.Unmodeled the non-null spec keys read but not modeled.
+func decodeOptions(file string, spec *srcpos.Node, p *Profile) error {
 	if b := spec.Get("baseProfileName"); b != nil {
+		var err error
 		if p.BaseProfileName, err = str(file, b, "spec.baseProfileName"); err != nil {
-			return nil, err
+			return err
 		}
 		p.BaseAt = b.At
 	}
@@ -303,19 +362,26 @@ func decodeProfile(file string, n *srcpos.Node) (*Profile, error) {
 			p.UnmodeledAt = append(p.UnmodeledAt, spec.KeyAt[i])
 		}
 	}
-	if s := spec.Get("syscalls"); s != nil && s.Kind != srcpos.Null {
-		if err := want(file, s, "seq", "spec.syscalls"); err != nil {
-			return nil, err
-		}
-		for i, it := range s.Vals {
-			sc, err := decodeSyscall(file, it, i)
-			if err != nil {
-				return nil, err
-			}
-			p.Syscalls = append(p.Syscalls, sc)
-		}
+	return nil
+}
+
+// decodeSyscalls appends each entry of spec.syscalls to p.Syscalls.
+func decodeSyscalls(file string, spec *srcpos.Node, p *Profile) error {
+	s := spec.Get("syscalls")
+	if s == nil || s.Kind == srcpos.Null {
+		return nil
 	}
-	return p, nil
+	if err := want(file, s, "seq", "spec.syscalls"); err != nil {
+		return err
+	}
+	for i, it := range s.Vals {
+		sc, err := decodeSyscall(file, it, i)
+		if err != nil {
+			return err
+		}
+		p.Syscalls = append(p.Syscalls, sc)
+	}
+	return nil
 }
 
 // supportedArches are the architectures oci.Parse has syscall
@@ -334,6 +400,8 @@ func checkAction(file string, at ocigen.Pos, a string) error {
 	return nil
 }
 
+// decodeSyscall reads n, entry i of spec.syscalls: its names, action,
+// errnoRet and args.
 func decodeSyscall(file string, n *srcpos.Node, i int) (Syscall, error) {
 	what := fmt.Sprintf("spec.syscalls[%d]", i)
 	sc := Syscall{At: n.At}
@@ -343,91 +411,119 @@ func decodeSyscall(file string, n *srcpos.Node, i int) (Syscall, error) {
 	if err := checkKeys(file, n, what, "names", "action", "errnoRet", "args"); err != nil {
 		return sc, err
 	}
-	names := n.Get("names")
-	if names == nil || names.Kind != srcpos.Seq || len(names.Vals) == 0 {
-		return sc, ocigen.Errorf(file, n.At, ErrBadProfile, "%s has no names; want a list of syscall names", what)
-	}
-	for _, it := range names.Vals {
-		s, err := str(file, it, what+": a name")
-		if err != nil {
-			return sc, err
-		}
-		if s == "" {
-			return sc, ocigen.Errorf(file, it.At, ErrBadProfile, "%s: empty syscall name", what)
-		}
-		sc.Names = append(sc.Names, s)
-		sc.NamesAt = append(sc.NamesAt, it.At)
-	}
-	act := n.Get("action")
-	if act == nil {
-		return sc, ocigen.Errorf(file, n.At, ErrBadProfile, "%s has no action", what)
-	}
-	var err error
-	if sc.Action, err = str(file, act, what+".action"); err != nil {
+	if err := decodeNames(file, n, what, &sc); err != nil {
 		return sc, err
 	}
-	if err := checkAction(file, act.At, sc.Action); err != nil {
+	if err := decodeAction(file, n, what, &sc); err != nil {
 		return sc, err
-	}
-	if e := n.Get("errnoRet"); e != nil {
-		v, err := number(file, e, what+".errnoRet", filters.RetData)
-		if err != nil {
-			return sc, err
-		}
-		if sc.Action != "SCMP_ACT_ERRNO" && sc.Action != "SCMP_ACT_TRACE" {
-			return sc, ocigen.Errorf(file, e.At, ErrBadProfile, "%s: errnoRet is only allowed with SCMP_ACT_ERRNO and SCMP_ACT_TRACE, not %s", what, sc.Action)
-		}
-		u := uint(v)
-		sc.ErrnoRet = &u
 	}
 	if args := n.Get("args"); args != nil && args.Kind != srcpos.Null {
 		if err := want(file, args, "seq", what+".args"); err != nil {
 			return sc, err
 		}
 		for j, a := range args.Vals {
-			w := fmt.Sprintf("%s.args[%d]", what, j)
-			if err := want(file, a, "map", w); err != nil {
-				return sc, err
-			}
-			if err := checkKeys(file, a, w, "index", "value", "valueTwo", "op"); err != nil {
-				return sc, err
-			}
-			var arg specs.LinuxSeccompArg
-			idx := a.Get("index")
-			if idx == nil {
-				return sc, ocigen.Errorf(file, a.At, ErrBadProfile, "%s has no index", w)
-			}
-			v, err := number(file, idx, w+".index", filters.MaxArgIndex)
+			arg, err := decodeArg(file, a, fmt.Sprintf("%s.args[%d]", what, j))
 			if err != nil {
 				return sc, err
 			}
-			arg.Index = uint(v)
-			for _, f := range []struct {
-				key string
-				dst *uint64
-			}{{"value", &arg.Value}, {"valueTwo", &arg.ValueTwo}} {
-				if x := a.Get(f.key); x != nil {
-					if *f.dst, err = number(file, x, w+"."+f.key, ^uint64(0)); err != nil {
-						return sc, err
-					}
-				}
-			}
-			op := a.Get("op")
-			if op == nil {
-				return sc, ocigen.Errorf(file, a.At, ErrBadProfile, "%s has no op", w)
-			}
-			s, err := str(file, op, w+".op")
-			if err != nil {
-				return sc, err
-			}
-			if !slices.Contains(ops, s) {
-				return sc, ocigen.Errorf(file, op.At, ErrBadProfile, "%s: unknown op %q; want one of %s", w, s, strings.Join(ops, ", "))
-			}
-			arg.Op = specs.LinuxSeccompOperator(s)
 			sc.Args = append(sc.Args, arg)
 		}
 	}
 	return sc, nil
+}
+
+// decodeNames sets sc.Names from n's names, a non-empty list of
+// non-empty syscall names; what names n in messages.
+func decodeNames(file string, n *srcpos.Node, what string, sc *Syscall) error {
+	names := n.Get("names")
+	if names == nil || names.Kind != srcpos.Seq || len(names.Vals) == 0 {
+		return ocigen.Errorf(file, n.At, ErrBadProfile, "%s has no names; want a list of syscall names", what)
+	}
+	for _, it := range names.Vals {
+		s, err := str(file, it, what+": a name")
+		if err != nil {
+			return err
+		}
+		if s == "" {
+			return ocigen.Errorf(file, it.At, ErrBadProfile, "%s: empty syscall name", what)
+		}
+		sc.Names = append(sc.Names, s)
+		sc.NamesAt = append(sc.NamesAt, it.At)
+	}
+	return nil
+}
+
+// decodeAction sets sc.Action (required) and sc.ErrnoRet (optional,
+// from 0 to filters.RetData, only with SCMP_ACT_ERRNO or
+// SCMP_ACT_TRACE) from n; what names n in messages.
+func decodeAction(file string, n *srcpos.Node, what string, sc *Syscall) error {
+	act := n.Get("action")
+	if act == nil {
+		return ocigen.Errorf(file, n.At, ErrBadProfile, "%s has no action", what)
+	}
+	var err error
+	if sc.Action, err = str(file, act, what+".action"); err != nil {
+		return err
+	}
+	if err := checkAction(file, act.At, sc.Action); err != nil {
+		return err
+	}
+	if e := n.Get("errnoRet"); e != nil {
+		v, err := number(file, e, what+".errnoRet", filters.RetData)
+		if err != nil {
+			return err
+		}
+		if sc.Action != "SCMP_ACT_ERRNO" && sc.Action != "SCMP_ACT_TRACE" {
+			return ocigen.Errorf(file, e.At, ErrBadProfile, "%s: errnoRet is only allowed with SCMP_ACT_ERRNO and SCMP_ACT_TRACE, not %s", what, sc.Action)
+		}
+		u := uint(v)
+		sc.ErrnoRet = &u
+	}
+	return nil
+}
+
+// decodeArg reads a, one argument comparison named w in messages: its
+// index (0 to filters.MaxArgIndex), value, valueTwo and op.
+func decodeArg(file string, a *srcpos.Node, w string) (specs.LinuxSeccompArg, error) {
+	var arg specs.LinuxSeccompArg
+	if err := want(file, a, "map", w); err != nil {
+		return arg, err
+	}
+	if err := checkKeys(file, a, w, "index", "value", "valueTwo", "op"); err != nil {
+		return arg, err
+	}
+	idx := a.Get("index")
+	if idx == nil {
+		return arg, ocigen.Errorf(file, a.At, ErrBadProfile, "%s has no index", w)
+	}
+	v, err := number(file, idx, w+".index", filters.MaxArgIndex)
+	if err != nil {
+		return arg, err
+	}
+	arg.Index = uint(v)
+	for _, f := range []struct {
+		key string
+		dst *uint64
+	}{{"value", &arg.Value}, {"valueTwo", &arg.ValueTwo}} {
+		if x := a.Get(f.key); x != nil {
+			if *f.dst, err = number(file, x, w+"."+f.key, ^uint64(0)); err != nil {
+				return arg, err
+			}
+		}
+	}
+	op := a.Get("op")
+	if op == nil {
+		return arg, ocigen.Errorf(file, a.At, ErrBadProfile, "%s has no op", w)
+	}
+	s, err := str(file, op, w+".op")
+	if err != nil {
+		return arg, err
+	}
+	if !slices.Contains(ops, s) {
+		return arg, ocigen.Errorf(file, op.At, ErrBadProfile, "%s: unknown op %q; want one of %s", w, s, strings.Join(ops, ", "))
+	}
+	arg.Op = specs.LinuxSeccompOperator(s)
+	return arg, nil
 }
 
 // Names returns the metadata.name of every profile, in file order.
