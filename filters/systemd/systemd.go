@@ -429,28 +429,11 @@ func (c *unitContext) set(file string, line int, key, value string) error {
 		return &filters.SourceError{File: file, Line: line, Err: fmt.Errorf("%w: %s: "+format, append([]any{ErrBadUnit, key}, args...)...)}
 	}
 	if slices.Contains(boolDirectives, key) {
-		if value == "" {
-			delete(c.bools, key)
-			return nil
-		}
-		v, ok := parseBool(value)
-		if !ok {
-			return bad("invalid boolean %q; want yes or no", value)
-		}
-		c.bools[key] = v
-		return nil
+		return c.setBool(key, value, bad)
 	}
 	switch key {
 	case "ExecStart":
-		// src/core/load-fragment.c: config_parse_exec reads the prefix
-		// characters "@-:+!" before the path; "+" is
-		// EXEC_COMMAND_FULLY_PRIVILEGED.
-		if value == "" {
-			c.execStart = nil
-			return nil
-		}
-		prefix := value[:len(value)-len(strings.TrimLeft(value, "@-:+!|"))]
-		c.execStart = append(c.execStart, execLine{line, strings.Contains(prefix, "+")})
+		c.setExecStart(line, value)
 	case "User":
 		c.user = value
 	case "PrivateUsers":
@@ -462,49 +445,103 @@ func (c *unitContext) set(file string, line int, key, value string) error {
 	case "SystemCallLog":
 		c.parseSyscallList(file, line, value, false)
 	case "SystemCallErrorNumber":
-		if value == "" {
-			c.errnoNum = errnoKill
-			return nil
-		}
-		e, ok := parseErrno(value)
-		if !ok {
-			return bad("invalid errno %q; want a name such as EPERM, a number 0-4095, or kill", value)
-		}
-		c.errnoNum = e
+		return c.setErrno(value, bad)
 	case "SystemCallArchitectures":
-		if value == "" {
-			c.archs = nil
-			return nil
-		}
-		if c.archs == nil {
-			c.archs = map[string]bool{}
-		}
-		for _, w := range strings.Fields(value) {
-			switch w {
-			case "native", "x86", "x86-64", "x32":
-				c.archs[w] = true
-			case "arm", "arm64", "mips", "mips64", "mips64-n32", "mips-le", "mips64-le", "mips64-le-n32",
-				"ppc", "ppc64", "ppc64-le", "s390", "s390x", "riscv64", "loongarch64", "parisc", "parisc64":
-				// Valid names of architectures this host cannot run.
-			default:
-				c.warn(file, line, "SystemCallArchitectures: unknown architecture %q, ignoring", w)
-			}
-		}
+		c.setArchitectures(file, line, value)
 	case "RestrictNamespaces":
 		return c.parseNamespaces(file, line, value, bad)
 	case "RestrictAddressFamilies":
 		c.parseAddressFamilies(file, line, value)
 	case "Personality":
-		switch value {
-		case "":
-			c.personality = -1
-		case "x86-64":
-			c.personality = 0 // PER_LINUX
-		case "x86":
-			c.personality = 0x0008 // PER_LINUX32
+		return c.setPersonality(value, bad)
+	}
+	return nil
+}
+
+// setBool sets the boolean directive key (one of boolDirectives) as
+// config_parse_bool does; an empty value resets it to its default.
+// bad builds the error for a value that is not a boolean.
+func (c *unitContext) setBool(key, value string, bad func(string, ...any) error) error {
+	if value == "" {
+		delete(c.bools, key)
+		return nil
+	}
+	v, ok := parseBool(value)
+	if !ok {
+		return bad("invalid boolean %q; want yes or no", value)
+	}
+	c.bools[key] = v
+	return nil
+}
+
+// setExecStart records the ExecStart= on line (1-based) and whether its
+// prefix makes it fully privileged; an empty value clears the list.
+func (c *unitContext) setExecStart(line int, value string) {
+	// src/core/load-fragment.c: config_parse_exec reads the prefix
+	// characters "@-:+!" before the path; "+" is
+	// EXEC_COMMAND_FULLY_PRIVILEGED.
+	if value == "" {
+		c.execStart = nil
+		return
+	}
+	prefix := value[:len(value)-len(strings.TrimLeft(value, "@-:+!|"))]
+	c.execStart = append(c.execStart, execLine{line, strings.Contains(prefix, "+")})
+}
+
+// setErrno sets SystemCallErrorNumber= (an errno name or number, or
+// "kill"); an empty value resets it to kill. bad builds the error for
+// a value that is none of these.
+func (c *unitContext) setErrno(value string, bad func(string, ...any) error) error {
+	if value == "" {
+		c.errnoNum = errnoKill
+		return nil
+	}
+	e, ok := parseErrno(value)
+	if !ok {
+		return bad("invalid errno %q; want a name such as EPERM, a number 0-4095, or kill", value)
+	}
+	c.errnoNum = e
+	return nil
+}
+
+// setArchitectures adds the names of SystemCallArchitectures= to
+// c.archs; an empty value clears them. Names of architectures an x86
+// host cannot run are accepted and ignored; unknown names get a
+// warning at file:line.
+func (c *unitContext) setArchitectures(file string, line int, value string) {
+	if value == "" {
+		c.archs = nil
+		return
+	}
+	if c.archs == nil {
+		c.archs = map[string]bool{}
+	}
+	for _, w := range strings.Fields(value) {
+		switch w {
+		case "native", "x86", "x86-64", "x32":
+			c.archs[w] = true
+		case "arm", "arm64", "mips", "mips64", "mips64-n32", "mips-le", "mips64-le", "mips64-le-n32",
+			"ppc", "ppc64", "ppc64-le", "s390", "s390x", "riscv64", "loongarch64", "parisc", "parisc64":
+			// Valid names of architectures this host cannot run.
 		default:
-			return bad("personality %q is not one an x86_64 host runs; want x86 or x86-64", value)
+			c.warn(file, line, "SystemCallArchitectures: unknown architecture %q, ignoring", w)
 		}
+	}
+}
+
+// setPersonality sets Personality= to the kernel's persona number
+// (include/uapi/linux/personality.h); an empty value unsets it (-1).
+// bad builds the error for a personality an x86_64 host does not run.
+func (c *unitContext) setPersonality(value string, bad func(string, ...any) error) error {
+	switch value {
+	case "":
+		c.personality = -1
+	case "x86-64":
+		c.personality = 0 // PER_LINUX
+	case "x86":
+		c.personality = 0x0008 // PER_LINUX32
+	default:
+		return bad("personality %q is not one an x86_64 host runs; want x86 or x86-64", value)
 	}
 	return nil
 }
