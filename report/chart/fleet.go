@@ -74,11 +74,43 @@ func FleetLegend(f *report.Fleet) []string {
 	return out
 }
 
+// drawFleet draws f on dc as WriteFleetPNG describes: a row per result
+// and variant, the legend and the caption (the kernel and CPU of every
+// result) below. Errors wrap ErrNothingToPlot or come from plotting.
 func drawFleet(dc draw.Canvas, f *report.Fleet) error {
 	labels := report.FleetRowLabels(f)
 	if len(labels) == 0 {
 		return fmt.Errorf("plot report: %w", ErrNothingToPlot)
 	}
+	p := newFleetPlot(dc, f)
+	leg := newLegend(vg.Points(28))
+	n := len(labels)
+	xmin, xmax, err := addFleetVariants(p, &leg, f, n)
+	if err != nil {
+		return err
+	}
+	if math.IsInf(xmax, -1) || xmax <= xmin {
+		xmax = xmin + 1
+	}
+	addFleetSeparators(p, f, n, xmin, xmax*1.05)
+	p.X.Min, p.X.Max = xmin, xmax*1.05
+	p.Y.Min, p.Y.Max = -0.7, float64(n)-0.3
+	var ticks []plot.Tick
+	for i, l := range labels {
+		ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: l})
+	}
+	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Tick.Marker = niceTicks{n: 8}
+	band := newLegendBand(dc, &leg, FleetCaption(f))
+	p.Draw(band.plotArea(dc))
+	band.draw(dc, &leg)
+	return nil
+}
+
+// newFleetPlot returns the fleet plot with its title (wrapped to dc's
+// width less 40 pt), the x axis label, fonts and the grid, and nothing
+// plotted yet.
+func newFleetPlot(dc draw.Canvas, f *report.Fleet) *plot.Plot {
 	p := plot.New()
 	p.Title.TextStyle.Font = sans(15)
 	p.Title.Text = wrapLines(FleetTitle(f), p.Title.TextStyle, dc.Max.X-dc.Min.X-vg.Points(40))
@@ -88,56 +120,34 @@ func drawFleet(dc draw.Canvas, f *report.Fleet) error {
 	p.X.Tick.Label.Font = sans(11)
 	p.Y.Tick.Label.Font = sans(10)
 	p.Add(plotter.NewGrid())
+	return p
+}
 
-	leg := plot.NewLegend()
-	leg.TextStyle.Font = sans(11)
-	leg.Padding = vg.Points(3)
-	leg.ThumbnailWidth = vg.Points(28)
-
-	n := len(labels)
-	// Row i (0 = first) sits at y = n-1-i, so the first row is on top.
-	xmin, xmax := 0.0, math.Inf(-1)
-	var ticks []plot.Tick
-	for i, l := range labels {
-		ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: l})
-	}
+// addFleetVariants adds to p and leg, variant by variant in legend
+// order, the rows of f (n in all) as points with their confidence
+// intervals. It returns the x range (ns) the points and intervals span,
+// from 0 or below; xmax is -Inf when there is no point.
+func addFleetVariants(p *plot.Plot, leg *plot.Legend, f *report.Fleet, n int) (xmin, xmax float64, err error) {
+	xmin, xmax = 0.0, math.Inf(-1)
 	legend := FleetLegend(f)
-	var seps []float64
 	variants := legendOrder(report.FleetVariants(f))
 	for vi, v := range variants {
-		st := styleOf(v, variants)
-		var pts fleetPoints
-		row := 0
-		for gi, g := range f.Groups {
-			if gi > 0 && vi == 0 {
-				seps = append(seps, float64(n-row)-0.5)
-			}
-			for _, r := range g.Rows {
-				y := float64(n - 1 - row)
-				row++
-				if r.Variant != v {
-					continue
-				}
-				lo, hi := r.PerFilterNs-r.PerFilterCILowNs, r.PerFilterCIHighNs-r.PerFilterNs
-				if math.IsNaN(lo) || math.IsNaN(hi) || lo < 0 || hi < 0 {
-					lo, hi = 0, 0
-				}
-				pts.XYs = append(pts.XYs, plotter.XY{X: r.PerFilterNs, Y: y})
-				pts.XErrors = append(pts.XErrors, struct{ Low, High float64 }{lo, hi})
-				xmin, xmax = min(xmin, r.PerFilterNs-lo), max(xmax, r.PerFilterNs+hi)
-			}
+		pts := fleetVariantPoints(f, v, n)
+		for i, xy := range pts.XYs {
+			xmin, xmax = min(xmin, xy.X-pts.XErrors[i].Low), max(xmax, xy.X+pts.XErrors[i].High)
 		}
 		if len(pts.XYs) == 0 {
 			continue
 		}
+		st := styleOf(v, variants)
 		sc, err := plotter.NewScatter(pts.XYs)
 		if err != nil {
-			return fmt.Errorf("plot %s: %w", v, err)
+			return 0, 0, fmt.Errorf("plot %s: %w", v, err)
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: st.color, Radius: vg.Points(4), Shape: st.shape}
 		eb, err := plotter.NewXErrorBars(pts)
 		if err != nil {
-			return fmt.Errorf("plot %s: %w", v, err)
+			return 0, 0, fmt.Errorf("plot %s: %w", v, err)
 		}
 		eb.LineStyle.Color = st.color
 		eb.LineStyle.Width = vg.Points(1.2)
@@ -145,33 +155,48 @@ func drawFleet(dc draw.Canvas, f *report.Fleet) error {
 		p.Add(eb, sc)
 		leg.Add(legend[vi], sc)
 	}
-	if math.IsInf(xmax, -1) || xmax <= xmin {
-		xmax = xmin + 1
-	}
-	for _, y := range seps {
-		ln, err := plotter.NewLine(plotter.XYs{{X: xmin, Y: y}, {X: xmax * 1.05, Y: y}})
-		if err == nil {
-			ln.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0x80}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
-			p.Add(ln)
+	return xmin, xmax, nil
+}
+
+// fleetVariantPoints returns the rows of f with variant v: per-filter
+// cost (ns) at y = n-1-row, so that the first of the n rows is on top,
+// with the confidence interval's arms (0 when unknown or inverted).
+func fleetVariantPoints(f *report.Fleet, v string, n int) fleetPoints {
+	var pts fleetPoints
+	row := 0
+	for _, g := range f.Groups {
+		for _, r := range g.Rows {
+			y := float64(n - 1 - row)
+			row++
+			if r.Variant != v {
+				continue
+			}
+			lo, hi := r.PerFilterNs-r.PerFilterCILowNs, r.PerFilterCIHighNs-r.PerFilterNs
+			if math.IsNaN(lo) || math.IsNaN(hi) || lo < 0 || hi < 0 {
+				lo, hi = 0, 0
+			}
+			pts.XYs = append(pts.XYs, plotter.XY{X: r.PerFilterNs, Y: y})
+			pts.XErrors = append(pts.XErrors, struct{ Low, High float64 }{lo, hi})
 		}
 	}
-	p.X.Min, p.X.Max = xmin, xmax*1.05
-	p.Y.Min, p.Y.Max = -0.7, float64(n)-0.3
-	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
-	p.X.Tick.Marker = niceTicks{n: 8}
+	return pts
+}
 
-	// Caption below the legend: the kernel and CPU of every result.
-	capSty := draw.TextStyle{Color: color.Gray{Y: 0x30}, Font: sans(10), Handler: plot.DefaultTextHandler}
-	caption := wrapText(FleetCaption(f), capSty, dc.Max.X-dc.Min.X-vg.Points(20))
-	capH := capSty.Height(caption)
-	legH := leg.Rectangle(dc).Max.Y - leg.Rectangle(dc).Min.Y
-	bottom := legH + capH + vg.Points(24)
-	p.Draw(draw.Crop(dc, 0, 0, bottom, 0))
-	leg.Left = true
-	leg.Top = true
-	leg.Draw(draw.Crop(dc, vg.Points(12), 0, capH+vg.Points(14), -(dc.Max.Y - dc.Min.Y - bottom + vg.Points(6))))
-	dc.FillText(capSty, vg.Point{X: dc.Min.X + vg.Points(12), Y: dc.Min.Y + vg.Points(6)}, caption)
-	return nil
+// addFleetSeparators adds to p a dashed grey line from x0 to x1 (ns)
+// between each group of f's n rows and the next.
+func addFleetSeparators(p *plot.Plot, f *report.Fleet, n int, x0, x1 float64) {
+	row := 0
+	for gi, g := range f.Groups {
+		if gi > 0 {
+			y := float64(n-row) - 0.5
+			ln, err := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
+			if err == nil {
+				ln.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0x80}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+				p.Add(ln)
+			}
+		}
+		row += len(g.Rows)
+	}
 }
 
 // FleetTitle is the title of the fleet plot: what is plotted and in which

@@ -262,6 +262,9 @@ const (
 	maxVerdictLabels = 8
 )
 
+// drawSimulate draws sp on dc: a bar per syscall coloured by class, the
+// names of the costliest bars written upwards above them, the legend
+// and the caption below. Errors wrap ErrNothingToPlot.
 func drawSimulate(dc draw.Canvas, sp *SimulatePlot) error {
 	if len(sp.Bars) == 0 {
 		return fmt.Errorf("plot simulation: %w", ErrNothingToPlot)
@@ -270,6 +273,31 @@ func drawSimulate(dc draw.Canvas, sp *SimulatePlot) error {
 	if arch == "" {
 		arch = sp.Bars[0].Arch
 	}
+	p := newSimulatePlot(sp, arch)
+	leg := newLegend(vg.Points(20))
+	for c := range numClasses {
+		if n := simClassName(sp, c); n != "" {
+			leg.Add(n, swatch{classColors[c]})
+		}
+	}
+	band := newLegendBand(dc, &leg, simCaption(sp, arch))
+	plotArea := band.plotArea(dc)
+	lblSty := draw.TextStyle{Color: color.Gray{Y: 0x20}, Font: sans(10), Handler: plot.DefaultTextHandler,
+		Rotation: math.Pi / 2, XAlign: draw.XLeft, YAlign: draw.YCenter}
+	raiseForLabels(sp, p, plotArea, lblSty)
+	p.Draw(plotArea)
+	da := p.DataCanvas(plotArea)
+	for _, l := range layoutLabels(sp, p, da, lblSty) {
+		drawBarLabel(p, da, sp.Bars[l.bar], l, lblSty)
+	}
+	band.draw(dc, &leg)
+	return nil
+}
+
+// newSimulatePlot returns the plot of sp's bars for arch, with its
+// title, axes (a bar per unit of x; y from 0 to 5% above the highest
+// bar, at least 1 instruction) and grid, not yet drawn.
+func newSimulatePlot(sp *SimulatePlot, arch string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("BPF instructions the seccomp filters execute per %s syscall\nstack: %s", arch, report.OrDash(sp.Stack))
 	p.Title.TextStyle.Font = sans(15)
@@ -293,70 +321,46 @@ func drawSimulate(dc draw.Canvas, sp *SimulatePlot) error {
 		ymax = max(ymax, float64(b.Instructions))
 	}
 	p.Y.Max = ymax * 1.05
+	return p
+}
 
-	leg := plot.NewLegend()
-	leg.TextStyle.Font = sans(11)
-	leg.Left = true
-	leg.Top = true
-	leg.Padding = vg.Points(3)
-	leg.ThumbnailWidth = vg.Points(20)
-	for c := range numClasses {
-		if n := simClassName(sp, c); n != "" {
-			leg.Add(n, swatch{classColors[c]})
-		}
-	}
-
-	capSty := draw.TextStyle{Color: color.Gray{Y: 0x30}, Font: sans(10), Handler: plot.DefaultTextHandler}
-	caption := wrapText(simCaption(sp, arch), capSty, dc.Max.X-dc.Min.X-vg.Points(20))
-	legH := leg.Rectangle(dc).Max.Y - leg.Rectangle(dc).Min.Y
-	capH := capSty.Height(caption)
-	bottom := legH + capH + vg.Points(24)
-	plotArea := draw.Crop(dc, 0, 0, bottom, 0)
-
-	lblSty := draw.TextStyle{Color: color.Gray{Y: 0x20}, Font: sans(10), Handler: plot.DefaultTextHandler,
-		Rotation: math.Pi / 2, XAlign: draw.XLeft, YAlign: draw.YCenter}
-	// Headroom so that names written upwards above the bars fit: lay the
-	// labels out on the data area, then raise Y.Max until the longest
-	// ends below the top (three rounds, since tick labels and the layout
-	// move with Y.Max).
-	var labels []barLabel
+// raiseForLabels gives p the headroom that names written upwards (in
+// sty) above the bars need: it lays the labels out on the data area of
+// plotArea, then raises p.Y.Max until the longest ends 8 pt below the
+// top, skipping names longer than 90% of the area's height. Three
+// rounds, since tick labels and the layout move with Y.Max.
+func raiseForLabels(sp *SimulatePlot, p *plot.Plot, plotArea draw.Canvas, sty draw.TextStyle) {
 	for range 3 {
 		da := p.DataCanvas(plotArea)
-		labels = layoutLabels(sp, p, da, lblSty)
+		labels := layoutLabels(sp, p, da, sty)
 		h := da.Max.Y - da.Min.Y
 		for _, l := range labels {
-			need := lblSty.Width(l.text) + vg.Points(8)
+			need := sty.Width(l.text) + vg.Points(8)
 			if need < h*0.9 {
 				p.Y.Max = max(p.Y.Max, l.base*float64(h)/float64(h-need))
 			}
 		}
 	}
-	p.Draw(plotArea)
+}
 
-	da := p.DataCanvas(plotArea)
-	labels = layoutLabels(sp, p, da, lblSty)
+// drawBarLabel writes l, the label of bar b, in sty on a white box 1 pt
+// larger than the text, 3 pt above its base, on p's data area da; a
+// label moved off its bar gets a leader line in the bar's colour.
+func drawBarLabel(p *plot.Plot, da draw.Canvas, b SyscallBar, l barLabel, sty draw.TextStyle) {
 	trX, trY := p.Transforms(&da)
-	for _, l := range labels {
-		b := sp.Bars[l.bar]
-		leader := draw.LineStyle{Color: classColors[b.class()], Width: vg.Points(0.7)}
-		bx, by := trX(float64(l.bar)), trY(float64(b.Instructions))+vg.Points(1)
-		lx, ly := trX(l.x), trY(l.base)+vg.Points(3)
-		if l.x != float64(l.bar) || l.base > float64(b.Instructions) {
-			da.StrokeLines(leader, []vg.Point{{X: bx, Y: by}, {X: bx, Y: ly - vg.Points(3)}, {X: lx, Y: ly - vg.Points(1)}})
-		}
-		r := lblSty.Rectangle(l.text)
-		bg := []vg.Point{
-			{X: lx + r.Min.X - vg.Points(1), Y: ly + r.Min.Y - vg.Points(1)}, {X: lx + r.Max.X + vg.Points(1), Y: ly + r.Min.Y - vg.Points(1)},
-			{X: lx + r.Max.X + vg.Points(1), Y: ly + r.Max.Y + vg.Points(1)}, {X: lx + r.Min.X - vg.Points(1), Y: ly + r.Max.Y + vg.Points(1)},
-		}
-		da.FillPolygon(color.White, bg)
-		da.FillText(lblSty, vg.Point{X: lx, Y: ly}, l.text)
+	leader := draw.LineStyle{Color: classColors[b.class()], Width: vg.Points(0.7)}
+	bx, by := trX(float64(l.bar)), trY(float64(b.Instructions))+vg.Points(1)
+	lx, ly := trX(l.x), trY(l.base)+vg.Points(3)
+	if l.x != float64(l.bar) || l.base > float64(b.Instructions) {
+		da.StrokeLines(leader, []vg.Point{{X: bx, Y: by}, {X: bx, Y: ly - vg.Points(3)}, {X: lx, Y: ly - vg.Points(1)}})
 	}
-
-	legArea := draw.Crop(dc, vg.Points(12), 0, capH+vg.Points(14), -(dc.Max.Y - dc.Min.Y - bottom + vg.Points(6)))
-	leg.Draw(legArea)
-	dc.FillText(capSty, vg.Point{X: dc.Min.X + vg.Points(12), Y: dc.Min.Y + vg.Points(6)}, caption)
-	return nil
+	r := sty.Rectangle(l.text)
+	bg := []vg.Point{
+		{X: lx + r.Min.X - vg.Points(1), Y: ly + r.Min.Y - vg.Points(1)}, {X: lx + r.Max.X + vg.Points(1), Y: ly + r.Min.Y - vg.Points(1)},
+		{X: lx + r.Max.X + vg.Points(1), Y: ly + r.Max.Y + vg.Points(1)}, {X: lx + r.Min.X - vg.Points(1), Y: ly + r.Max.Y + vg.Points(1)},
+	}
+	da.FillPolygon(color.White, bg)
+	da.FillText(sty, vg.Point{X: lx, Y: ly}, l.text)
 }
 
 // labelText names a bar's syscall as the man pages do, "kill(2)", so it
@@ -396,6 +400,34 @@ type barLabel struct {
 // bars, so its names form one row. The caller draws a leader line from
 // each bar to a moved label.
 func layoutLabels(sp *SimulatePlot, p *plot.Plot, da draw.Canvas, sty draw.TextStyle) []barLabel {
+	pick := labelledBars(sp)
+	if len(pick) == 0 {
+		return nil
+	}
+	trX, _ := p.Transforms(&da)
+	slot := float64(trX(1) - trX(0)) // points per bar
+	gap := float64(sty.Handler.Extents(sty.Font).Height+vg.Points(2)) / max(slot, 1e-9)
+	s := labelSpread{pick: pick, gap: gap, lo: -0.5 + gap/2, hi: float64(len(sp.Bars)) - 0.5 - gap/2}
+	var out []barLabel
+	for _, g := range s.groups() {
+		left := min(float64(pick[g.first]), g.start) - gap/2
+		right := max(float64(pick[g.first+g.n-1]), g.start+gap*float64(g.n-1)) + gap/2
+		base := 0.0
+		for j := max(0, int(math.Round(left))); j <= int(math.Round(right)) && j < len(sp.Bars); j++ {
+			base = max(base, float64(sp.Bars[j].Instructions))
+		}
+		for k, i := range pick[g.first : g.first+g.n] {
+			out = append(out, barLabel{bar: i, x: g.start + gap*float64(k), base: base, text: labelText(sp.Bars[i])})
+		}
+	}
+	return out
+}
+
+// labelledBars returns the indexes, ascending, of the bars of sp that
+// get a label: the maxBarLabels most expensive uncached allowed ones,
+// and up to maxVerdictLabels others that ran instructions (the most
+// expensive of each verdict first, then the rest by cost).
+func labelledBars(sp *SimulatePlot) []int {
 	var pick, refused []int
 	for i, b := range sp.Bars {
 		switch c := b.class(); {
@@ -429,58 +461,55 @@ func layoutLabels(sp *SimulatePlot, p *plot.Plot, da draw.Canvas, sty draw.TextS
 	}
 	pick = append(pick, extra[:min(len(extra), maxVerdictLabels)]...)
 	slices.Sort(pick)
-	if len(pick) == 0 {
-		return nil
-	}
+	return pick
+}
 
-	trX, _ := p.Transforms(&da)
-	slot := float64(trX(1) - trX(0)) // points per bar
-	gap := float64(sty.Handler.Extents(sty.Font).Height+vg.Points(2)) / max(slot, 1e-9)
-	lo, hi := -0.5+gap/2, float64(len(sp.Bars))-0.5-gap/2
+// labelSpread places the labels of the bars pick (ascending indexes)
+// along x, in data units: gap apart (one text height), each label's x
+// kept within [lo, hi] so it stays on the plot.
+type labelSpread struct {
+	pick        []int
+	gap, lo, hi float64
+}
 
-	// A group holds pick[first:first+n]; its labels sit at start,
-	// start+gap, ...
-	type group struct {
-		first, n int
-		start    float64
+// labelGroup holds the labels of pick[first:first+n]; they sit at x =
+// start, start+gap, ...
+type labelGroup struct {
+	first, n int
+	start    float64
+}
+
+// place centres g's labels on the mean index of its bars, clamped to
+// [s.lo, s.hi].
+func (s labelSpread) place(g *labelGroup) {
+	var sum float64
+	for _, i := range s.pick[g.first : g.first+g.n] {
+		sum += float64(i)
 	}
-	place := func(g *group) {
-		var sum float64
-		for _, i := range pick[g.first : g.first+g.n] {
-			sum += float64(i)
-		}
-		g.start = sum/float64(g.n) - gap*float64(g.n-1)/2
-		g.start = min(max(g.start, lo), max(lo, hi-gap*float64(g.n-1)))
-	}
-	var groups []group
-	for k := range pick {
-		groups = append(groups, group{first: k, n: 1})
-		place(&groups[len(groups)-1])
+	g.start = sum/float64(g.n) - s.gap*float64(g.n-1)/2
+	g.start = min(max(g.start, s.lo), max(s.lo, s.hi-s.gap*float64(g.n-1)))
+}
+
+// groups adds the labels left to right, each in a group of its own,
+// merging the last group into the one before while they overlap and
+// placing the merged group again; it returns the groups left to right.
+func (s labelSpread) groups() []labelGroup {
+	var groups []labelGroup
+	for k := range s.pick {
+		groups = append(groups, labelGroup{first: k, n: 1})
+		s.place(&groups[len(groups)-1])
 		// Merge backwards while the last group overlaps the one before.
 		for len(groups) > 1 {
 			a, b := &groups[len(groups)-2], groups[len(groups)-1]
-			if a.start+gap*float64(a.n) <= b.start {
+			if a.start+s.gap*float64(a.n) <= b.start {
 				break
 			}
 			a.n += b.n
 			groups = groups[:len(groups)-1]
-			place(a)
+			s.place(a)
 		}
 	}
-
-	var out []barLabel
-	for _, g := range groups {
-		left := min(float64(pick[g.first]), g.start) - gap/2
-		right := max(float64(pick[g.first+g.n-1]), g.start+gap*float64(g.n-1)) + gap/2
-		base := 0.0
-		for j := max(0, int(math.Round(left))); j <= int(math.Round(right)) && j < len(sp.Bars); j++ {
-			base = max(base, float64(sp.Bars[j].Instructions))
-		}
-		for k, i := range pick[g.first : g.first+g.n] {
-			out = append(out, barLabel{bar: i, x: g.start + gap*float64(k), base: base, text: labelText(sp.Bars[i])})
-		}
-	}
-	return out
+	return groups
 }
 
 func simXLabel(sp *SimulatePlot, arch string) string {
