@@ -322,14 +322,7 @@ func decodeDefault(file string, spec *srcpos.Node, p *Profile) error {
 // decodeArchitectures appends spec.architectures to p.Architectures,
 // each one of supportedArches.
 func decodeArchitectures(file string, spec *srcpos.Node, p *Profile) error {
-	a := spec.Get("architectures")
-	if a == nil || a.Kind == srcpos.Null {
-		return nil
-	}
-	if err := want(file, a, "seq", "spec.architectures"); err != nil {
-		return err
-	}
-	for _, it := range a.Vals {
+	return eachItem(file, spec.Get("architectures"), "spec.architectures", func(_ int, it *srcpos.Node) error {
 		s, err := str(file, it, "an architecture")
 		if err != nil {
 			return err
@@ -339,6 +332,24 @@ func decodeArchitectures(file string, spec *srcpos.Node, p *Profile) error {
 		}
 		p.Architectures = append(p.Architectures, s)
 		p.ArchAt = append(p.ArchAt, it.At)
+		return nil
+	})
+}
+
+// eachItem calls one with the index and node of each item of n, the
+// list named what in messages, stopping at the first error; an absent
+// (nil) or null n has no items.
+func eachItem(file string, n *srcpos.Node, what string, one func(i int, it *srcpos.Node) error) error {
+	if n == nil || n.Kind == srcpos.Null {
+		return nil
+	}
+	if err := want(file, n, "seq", what); err != nil {
+		return err
+	}
+	for i, it := range n.Vals {
+		if err := one(i, it); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -367,21 +378,14 @@ func decodeOptions(file string, spec *srcpos.Node, p *Profile) error {
 
 // decodeSyscalls appends each entry of spec.syscalls to p.Syscalls.
 func decodeSyscalls(file string, spec *srcpos.Node, p *Profile) error {
-	s := spec.Get("syscalls")
-	if s == nil || s.Kind == srcpos.Null {
-		return nil
-	}
-	if err := want(file, s, "seq", "spec.syscalls"); err != nil {
-		return err
-	}
-	for i, it := range s.Vals {
+	return eachItem(file, spec.Get("syscalls"), "spec.syscalls", func(i int, it *srcpos.Node) error {
 		sc, err := decodeSyscall(file, it, i)
 		if err != nil {
 			return err
 		}
 		p.Syscalls = append(p.Syscalls, sc)
-	}
-	return nil
+		return nil
+	})
 }
 
 // supportedArches are the architectures oci.Parse has syscall
@@ -417,19 +421,15 @@ func decodeSyscall(file string, n *srcpos.Node, i int) (Syscall, error) {
 	if err := decodeAction(file, n, what, &sc); err != nil {
 		return sc, err
 	}
-	if args := n.Get("args"); args != nil && args.Kind != srcpos.Null {
-		if err := want(file, args, "seq", what+".args"); err != nil {
-			return sc, err
+	err := eachItem(file, n.Get("args"), what+".args", func(j int, a *srcpos.Node) error {
+		arg, err := decodeArg(file, a, fmt.Sprintf("%s.args[%d]", what, j))
+		if err != nil {
+			return err
 		}
-		for j, a := range args.Vals {
-			arg, err := decodeArg(file, a, fmt.Sprintf("%s.args[%d]", what, j))
-			if err != nil {
-				return sc, err
-			}
-			sc.Args = append(sc.Args, arg)
-		}
-	}
-	return sc, nil
+		sc.Args = append(sc.Args, arg)
+		return nil
+	})
+	return sc, err
 }
 
 // decodeNames sets sc.Names from n's names, a non-empty list of
