@@ -459,49 +459,8 @@ func Build(in Input) *Document {
 		Linearity:     in.Linearity,
 		Warnings:      append([]string{}, in.Warnings...),
 	}
-	capOf := map[[3]string]bool{}
-	for _, s := range in.Samples {
-		if s.CapSysAdmin {
-			capOf[[3]string{string(s.Variant), string(s.Loader), fmt.Sprint(s.Filters)}] = true
-		}
-	}
-	for _, c := range in.Result.Cells {
-		s, o := c.Summary, c.Overhead
-		pads := c.Pads
-		if pads == nil {
-			pads = []int{}
-		}
-		d.Results = append(d.Results, CellResult{
-			Variant: c.Variant, Loader: c.Loader, Filters: c.Filters, N: s.N, Pads: pads,
-			CapSysAdmin: capOf[[3]string{c.Variant, c.Loader, fmt.Sprint(c.Filters)}],
-			MeanNs:      s.Mean, MedianNs: s.Median, StddevNs: s.StdDev,
-			CILowNs: s.Lo, CIHighNs: s.Hi,
-			OverheadNs: o.Delta, OverheadCILowNs: o.Lo, OverheadCIHighNs: o.Hi,
-			OverheadPct: o.Pct, OverheadPctLow: o.PctLo, OverheadPctHigh: o.PctHi,
-			OverheadP: o.P, Outliers: c.Outliers, SamplesNs: c.Samples,
-			Warnings: append(append([]string{}, s.Warnings...), o.Warnings...),
-		})
-	}
-	for _, f := range in.Result.Fits {
-		d.Fits = append(d.Fits, Fit{
-			Variant: f.Variant, PerFilterNs: f.PerFilter, PerFilterCILowNs: f.PerFilterLo, PerFilterCIHighNs: f.PerFilterHi,
-			EntryNs: f.Entry, EntryCILowNs: f.EntryLo, EntryCIHighNs: f.EntryHi,
-			BaselineNs: f.Baseline, DriftNsPerChild: f.Drift, R2: f.R2, N: f.N, Warnings: f.Warnings,
-			Loader: f.Loader, PlacementSDNs: f.PlacementSD, Placements: f.Pads,
-			BlockSDNs: f.BlockSD, Blocks: f.Blocks, Paired: f.Paired,
-			Segments: f.Segments, SegmentSDNs: f.SegmentSD,
-			PerFilterRel: f.PerFilterRel, PerFilterRelCILow: f.PerFilterRelLo, PerFilterRelCIHigh: f.PerFilterRelHi,
-			EntryRel: f.EntryRel, EntryRelCILow: f.EntryRelLo, EntryRelCIHigh: f.EntryRelHi,
-			BareNs: f.BareNs, BareSegmentSDPct: 100 * f.BareSegmentSD,
-		})
-	}
-	for i := range d.Fits {
-		if f := &d.Fits[i]; !f.Paired {
-			nan := math.NaN()
-			f.PerFilterRel, f.PerFilterRelCILow, f.PerFilterRelCIHigh = nan, nan, nan
-			f.EntryRel, f.EntryRelCILow, f.EntryRelCIHigh, f.BareNs, f.BareSegmentSDPct = nan, nan, nan, nan, nan
-		}
-	}
+	d.Results = cellResults(in.Result.Cells, in.Samples)
+	d.Fits = runFits(in.Result.Fits)
 	for _, ld := range in.Result.LoaderDiffs {
 		d.LoaderDiffs = append(d.LoaderDiffs, LoaderDiff{Variant: ld.Variant, A: ld.A, B: ld.B,
 			PerFilterDiffNs: ld.Delta, CILowNs: ld.Lo, CIHighNs: ld.Hi, P: ld.P,
@@ -509,19 +468,7 @@ func Build(in Input) *Document {
 	}
 	d.Children = children(in.Samples)
 	d.Throughput = throughput(d.Children)
-	vi := func(v string) int {
-		if i := slices.Index(d.Config.Variants, v); i >= 0 {
-			return i
-		}
-		return len(d.Config.Variants)
-	}
-	sort.SliceStable(d.Throughput, func(i, j int) bool {
-		a, b := d.Throughput[i], d.Throughput[j]
-		if vi(a.Variant) != vi(b.Variant) {
-			return vi(a.Variant) < vi(b.Variant)
-		}
-		return a.Filters < b.Filters
-	})
+	sortThroughput(d.Throughput, d.Config.Variants)
 	sort.SliceStable(d.Children, func(i, j int) bool { return d.Children[i].Seq < d.Children[j].Seq })
 	// Undefined numbers stay NaN (null in JSON): the verdicts and
 	// sentences below must see that they are missing.
@@ -544,6 +491,85 @@ func Build(in Input) *Document {
 		d.Cache = []CacheVariant{}
 	}
 	return d
+}
+
+// cellResults copies the statistics of each cell (ns per op, overhead in
+// ns and %) into the document's results, in the order of cells, marking
+// a cell CapSysAdmin when one of its samples ran with CAP_SYS_ADMIN. It
+// returns nil for no cells.
+func cellResults(cells []stats.CellResult, samples []result.Sample) []CellResult {
+	capOf := map[[3]string]bool{}
+	for _, s := range samples {
+		if s.CapSysAdmin {
+			capOf[[3]string{string(s.Variant), string(s.Loader), fmt.Sprint(s.Filters)}] = true
+		}
+	}
+	var out []CellResult
+	for _, c := range cells {
+		s, o := c.Summary, c.Overhead
+		pads := c.Pads
+		if pads == nil {
+			pads = []int{}
+		}
+		out = append(out, CellResult{
+			Variant: c.Variant, Loader: c.Loader, Filters: c.Filters, N: s.N, Pads: pads,
+			CapSysAdmin: capOf[[3]string{c.Variant, c.Loader, fmt.Sprint(c.Filters)}],
+			MeanNs:      s.Mean, MedianNs: s.Median, StddevNs: s.StdDev,
+			CILowNs: s.Lo, CIHighNs: s.Hi,
+			OverheadNs: o.Delta, OverheadCILowNs: o.Lo, OverheadCIHighNs: o.Hi,
+			OverheadPct: o.Pct, OverheadPctLow: o.PctLo, OverheadPctHigh: o.PctHi,
+			OverheadP: o.P, Outliers: c.Outliers, SamplesNs: c.Samples,
+			Warnings: append(append([]string{}, s.Warnings...), o.Warnings...),
+		})
+	}
+	return out
+}
+
+// runFits copies the stack fits into the document's fits, in their
+// order; an unpaired fit's relative figures, bare ns and bare segment
+// SD are NaN (null in JSON), since only paired runs measure them. It
+// returns nil for no fits.
+func runFits(fits []stats.Fit) []Fit {
+	var out []Fit
+	for _, f := range fits {
+		out = append(out, Fit{
+			Variant: f.Variant, PerFilterNs: f.PerFilter, PerFilterCILowNs: f.PerFilterLo, PerFilterCIHighNs: f.PerFilterHi,
+			EntryNs: f.Entry, EntryCILowNs: f.EntryLo, EntryCIHighNs: f.EntryHi,
+			BaselineNs: f.Baseline, DriftNsPerChild: f.Drift, R2: f.R2, N: f.N, Warnings: f.Warnings,
+			Loader: f.Loader, PlacementSDNs: f.PlacementSD, Placements: f.Pads,
+			BlockSDNs: f.BlockSD, Blocks: f.Blocks, Paired: f.Paired,
+			Segments: f.Segments, SegmentSDNs: f.SegmentSD,
+			PerFilterRel: f.PerFilterRel, PerFilterRelCILow: f.PerFilterRelLo, PerFilterRelCIHigh: f.PerFilterRelHi,
+			EntryRel: f.EntryRel, EntryRelCILow: f.EntryRelLo, EntryRelCIHigh: f.EntryRelHi,
+			BareNs: f.BareNs, BareSegmentSDPct: 100 * f.BareSegmentSD,
+		})
+	}
+	for i := range out {
+		if f := &out[i]; !f.Paired {
+			nan := math.NaN()
+			f.PerFilterRel, f.PerFilterRelCILow, f.PerFilterRelCIHigh = nan, nan, nan
+			f.EntryRel, f.EntryRelCILow, f.EntryRelCIHigh, f.BareNs, f.BareSegmentSDPct = nan, nan, nan, nan, nan
+		}
+	}
+	return out
+}
+
+// sortThroughput orders t by the variant's place in variants (variants
+// not listed last), then by filter count, keeping the order of ties.
+func sortThroughput(t []Throughput, variants []string) {
+	vi := func(v string) int {
+		if i := slices.Index(variants, v); i >= 0 {
+			return i
+		}
+		return len(variants)
+	}
+	sort.SliceStable(t, func(i, j int) bool {
+		a, b := t[i], t[j]
+		if vi(a.Variant) != vi(b.Variant) {
+			return vi(a.Variant) < vi(b.Variant)
+		}
+		return a.Filters < b.Filters
+	})
 }
 
 // children copies the per-child samples into the document's children, with
