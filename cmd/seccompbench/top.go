@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
@@ -77,35 +78,8 @@ See docs/top.md.` + cmdutil.ExitStatusHelp(""),
 			if opts.Context == nil {
 				opts.Context = context.Background()
 			}
-			n := 0
-			for _, set := range []bool{len(pids) > 0, opts.Cgroup != "", opts.All} {
-				if set {
-					n++
-				}
-			}
-			if n != 1 {
-				return cmdutil.FlagErrorf("give exactly one of --pid, --cgroup and --all")
-			}
-			opts.Pids = nil
-			for _, a := range pids {
-				pid, err := strconv.Atoi(a)
-				if err != nil || pid <= 0 {
-					return cmdutil.FlagErrorf("--pid: %q is not a PID", a)
-				}
-				opts.Pids = append(opts.Pids, pid)
-			}
-			var err error
-			if opts.Specs, err = opts.Out.Resolve(topFormats, cmd.Flags().Changed("format")); err != nil {
+			if err := opts.resolve(pids, cmd.Flags().Changed("format")); err != nil {
 				return err
-			}
-			if opts.Duration < 0 || opts.Refresh <= 0 {
-				return cmdutil.FlagErrorf("--duration and --refresh must be positive")
-			}
-			if err := opts.Options.Validate(); err != nil {
-				return err
-			}
-			if opts.Duration == 0 && len(opts.Out.Outputs) > 0 {
-				return cmdutil.FlagErrorf("-o needs --duration (the live view writes to the terminal)")
 			}
 			if runF != nil {
 				return runF(opts)
@@ -113,8 +87,52 @@ See docs/top.md.` + cmdutil.ExitStatusHelp(""),
 			return topRun(opts)
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringSliceVar(&pids, "pid", nil, "watch process `PID` (repeat or comma-separate for several)")
+	addTopFlags(cmd.Flags(), opts, &pids)
+	return cmd
+}
+
+// resolve checks the flags of opts and fills opts.Pids from pids (the
+// --pid values) and opts.Specs from --format (formatChanged: given on
+// the command line) and -o. Errors are flag errors (exit status 2) or
+// come from top.Options.Validate.
+func (opts *TopOptions) resolve(pids []string, formatChanged bool) error {
+	n := 0
+	for _, set := range []bool{len(pids) > 0, opts.Cgroup != "", opts.All} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return cmdutil.FlagErrorf("give exactly one of --pid, --cgroup and --all")
+	}
+	opts.Pids = nil
+	for _, a := range pids {
+		pid, err := strconv.Atoi(a)
+		if err != nil || pid <= 0 {
+			return cmdutil.FlagErrorf("--pid: %q is not a PID", a)
+		}
+		opts.Pids = append(opts.Pids, pid)
+	}
+	var err error
+	if opts.Specs, err = opts.Out.Resolve(topFormats, formatChanged); err != nil {
+		return err
+	}
+	if opts.Duration < 0 || opts.Refresh <= 0 {
+		return cmdutil.FlagErrorf("--duration and --refresh must be positive")
+	}
+	if err := opts.Options.Validate(); err != nil {
+		return err
+	}
+	if opts.Duration == 0 && len(opts.Out.Outputs) > 0 {
+		return cmdutil.FlagErrorf("-o needs --duration (the live view writes to the terminal)")
+	}
+	return nil
+}
+
+// addTopFlags defines the flags of `top` on fl, bound to opts, with the
+// --pid values going to *pids as written (resolve parses them).
+func addTopFlags(fl *pflag.FlagSet, opts *TopOptions, pids *[]string) {
+	fl.StringSliceVar(pids, "pid", nil, "watch process `PID` (repeat or comma-separate for several)")
 	fl.StringVar(&opts.Cgroup, "cgroup", "", "watch every process in the cgroup directory `PATH` and below (re-read each window)")
 	fl.BoolVar(&opts.All, "all", false, "watch every process on the machine")
 	fl.DurationVar(&opts.Duration, "duration", 0, "sample one window this long and print a report (default: a live view)")
@@ -127,7 +145,6 @@ See docs/top.md.` + cmdutil.ExitStatusHelp(""),
 	output.AddFlags(fl, &opts.Out, topFormats, "table", "the report")
 	output.AddExplainFlag(fl, &opts.Out)
 	fl.IntVar(&opts.MaxSyscalls, "syscalls", 8, "syscalls listed per process in the table")
-	return cmd
 }
 
 func topRun(opts *TopOptions) error {
