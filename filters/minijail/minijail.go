@@ -114,10 +114,13 @@ type Policy struct {
 	File string
 	// Rules are the syscall lines, in order, included ones in place.
 	Rules []Rule
-	// Notes are things accepted and ignored, as warnings.
+	// Notes are what may need fixing but does not stop the policy
+	// (a file name naming another ABI than --arch), as warnings.
 	Notes []string
-	// Info are valid directives left out of the model, with nothing to
-	// fix ("@frequency"); Load makes them the program's Notes.
+	// Info says how the policy was read, with nothing to fix: valid
+	// directives left out of the model ("@frequency"), where an @include
+	// was read from, the ABI of standard input; in reading order. Load
+	// makes them the program's Notes, after ToolchainNote.
 	Info []string
 	// Denylist is set by a "@denylist" line: unlisted syscalls are
 	// allowed, and every rule must return an errno.
@@ -130,6 +133,7 @@ type Policy struct {
 	// DetectToolchain chose it.
 	Toolchain         Toolchain
 	ToolchainDetected bool
+	stdin             bool // read from standard input (Options.Stdin)
 }
 
 // Rule is one "syscall: filter" line.
@@ -284,6 +288,9 @@ type Options struct {
 	// @include prefixes (--include-root). See includeCandidates.
 	IncludePath  []string
 	IncludeRoots []IncludeRoot
+	// Stdin says the policy was read from standard input: its name is
+	// no path, so neither the ABI nor the toolchain is taken from one.
+	Stdin bool
 }
 
 // parser reads one policy and its includes.
@@ -310,7 +317,8 @@ func Parse(name string, data []byte, opts Options) (*Policy, error) {
 	if read == nil {
 		read = filters.ReadInput
 	}
-	abi, note, err := chooseABI(name, opts)
+	where := detectPath(name, opts)
+	abi, note, err := chooseABI(where, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -319,16 +327,33 @@ func Parse(name string, data []byte, opts Options) (*Policy, error) {
 	}
 	tc := opts.Toolchain
 	if tc == ToolchainAuto {
-		tc = DetectToolchain(name, data)
+		tc = DetectToolchain(where, data)
 	}
-	p := &parser{read: read, opts: opts, out: &Policy{File: name, ABI: abi, Toolchain: tc, ToolchainDetected: opts.Toolchain == ToolchainAuto}}
+	p := &parser{read: read, opts: opts, out: &Policy{File: name, ABI: abi, Toolchain: tc, ToolchainDetected: opts.Toolchain == ToolchainAuto, stdin: opts.Stdin}}
 	if note != "" {
 		p.out.Notes = append(p.out.Notes, ocigen.Warning("", posOf(name), "%s", note))
+	} else if opts.Stdin && (opts.Arch == nil || opts.ArchDefault) {
+		p.out.Info = append(p.out.Info, ocigen.Warning("", posOf(name),
+			"read from standard input: no file or directory name to take the ABI from; compiled for %s (give --arch to choose another)", abi.Name))
 	}
 	if err := p.file(name, data); err != nil {
 		return nil, err
 	}
 	return p.out, nil
+}
+
+// detectPath is the path the ABI and the toolchain are taken from: name
+// made absolute, so that "net_device.policy" read inside
+// jail/seccomp/aarch64/ names its directory as "aarch64/net_device.policy"
+// does; "" for standard input, which has no path.
+func detectPath(name string, opts Options) string {
+	if opts.Stdin {
+		return ""
+	}
+	if abs, err := filepath.Abs(name); err == nil {
+		return abs
+	}
+	return name
 }
 
 // file parses one file's lines, joining those ending in a backslash.
@@ -471,7 +496,7 @@ func (p *parser) include(from, path string, at ocigen.Pos) error {
 		return errf(at, "@include %s forms a cycle: %s", path, strings.Join(append(slices.Clone(p.stack), clean), " → "))
 	}
 	if found != path && filepath.IsAbs(path) {
-		p.out.Notes = append(p.out.Notes, ocigen.Warning("", at, "@include %s read from %s", path, found))
+		p.out.Info = append(p.out.Info, ocigen.Warning("", at, "@include %s read from %s", path, found))
 	}
 	return p.file(found, data)
 }
@@ -721,9 +746,7 @@ func (p *Policy) ToOCI() (*ocigen.Profile, error) {
 			}
 		}
 	}
-	repeats := false
 	for _, st := range p.group() {
-		repeats = repeats || len(st.rules) > 1
 		if err := p.resolveRepeats(st, &out.Warnings); err != nil {
 			return nil, err
 		}
@@ -737,15 +760,27 @@ func (p *Policy) ToOCI() (*ocigen.Profile, error) {
 			return nil, err
 		}
 	}
-	if repeats && p.Toolchain != ToolchainC || p.Toolchain == ToolchainPython && p.hasElse() {
-		how := "chosen from the file"
-		if !p.ToolchainDetected {
-			how = "as --minijail-toolchain asks"
-		}
-		out.Warnings = append(out.Warnings, ocigen.Warning("", posOf(p.File),
-			"read as %s reads it where minijail's toolchains differ (repeated syscalls, \"expr; action\"), %s; --minijail-toolchain c, android or python models another", p.Toolchain.Describe(), how))
-	}
 	return out, nil
+}
+
+// ToolchainNote is the note naming the toolchain modeled, for a policy
+// the toolchains read differently (a repeated syscall and not the C
+// parser, or "expr; action" and the Python compiler), "" for one they
+// all read alike.
+func (p *Policy) ToolchainNote() string {
+	repeats := slices.ContainsFunc(p.group(), func(st *statement) bool { return len(st.rules) > 1 })
+	if !(repeats && p.Toolchain != ToolchainC || p.Toolchain == ToolchainPython && p.hasElse()) {
+		return ""
+	}
+	how := "chosen from the file's path and content"
+	switch {
+	case !p.ToolchainDetected:
+		how = "as --minijail-toolchain asks"
+	case p.File == "" || p.stdin:
+		how = "chosen from the content only (standard input has no path)"
+	}
+	return ocigen.Warning("", posOf(p.File),
+		"read as %s reads it where minijail's toolchains differ (repeated syscalls, \"expr; action\"), %s; --minijail-toolchain c, android or python models another", p.Toolchain.Describe(), how)
 }
 
 // hasElse reports whether some line ends in "; action".
@@ -910,7 +945,12 @@ func Load(name string, data []byte, opts Options) ([]*filters.Program, []string,
 	if err != nil {
 		return nil, nil, err
 	}
-	prog.Notes = p.Info
+	// The toolchain note names the whole file: it comes first; the
+	// others are in reading order.
+	if n := p.ToolchainNote(); n != "" {
+		prog.Notes = append(prog.Notes, n)
+	}
+	prog.Notes = append(prog.Notes, p.Info...)
 	progs := []*filters.Program{prog}
 	return progs, ocigen.Collect(progs), nil
 }

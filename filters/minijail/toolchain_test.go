@@ -37,9 +37,11 @@ func TestCrosvmRepeats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(warns, "\n"); !strings.Contains(got, "compile_seccomp_policy.py") || !strings.Contains(got, "chosen from the file") ||
-		!strings.Contains(got, "read from testdata/real/crosvm/seccomp/x86_64/common_device.policy") {
-		t.Errorf("warnings %q, want the toolchain and the include's file named", warns)
+	// How the policy was read is a note, the toolchain first, then the
+	// include in line order; nothing is a warning.
+	if notes := progs[0].Notes; len(warns) != 0 || len(notes) != 2 || !strings.Contains(notes[0], "compile_seccomp_policy.py") || !strings.Contains(notes[0], "chosen from the file") ||
+		!strings.Contains(notes[1], "read from testdata/real/crosvm/seccomp/x86_64/common_device.policy") {
+		t.Errorf("warnings %q, notes %q; want no warning, and notes naming the toolchain and the include's file", warns, notes)
 	}
 	const blkdiscard, fionbio, prSetSeccomp, prSetName, madvWillneed, madvDontneed = 0x1277, 0x5421, 22, 15, 3, 4
 	for _, tt := range []struct {
@@ -264,5 +266,63 @@ func TestAbsoluteIncludes(t *testing.T) {
 	}
 	if _, err := ParseIncludeRoot("system=x"); err == nil {
 		t.Error("ParseIncludeRoot accepts a relative OLD")
+	}
+}
+
+// TestDetectFromInsideDir reads crosvm policies by their base names from
+// inside their directories, as "cd jail/seccomp/aarch64 && seccompbench
+// compile net_device.policy" does: the ABI and the toolchain come from
+// the directory all the same (Parse makes the path absolute first).
+func TestDetectFromInsideDir(t *testing.T) {
+	tests := []struct {
+		dir, file string
+		abi       *filters.Arch
+	}{
+		{"aarch64", "common_device.policy", filters.ArchAArch64},
+		{"x86_64", "block_device.policy", filters.ArchX86_64},
+	}
+	for _, tt := range tests {
+		t.Run(tt.dir, func(t *testing.T) {
+			t.Chdir(filepath.Join("testdata", "real", "crosvm", "seccomp", tt.dir))
+			data, err := os.ReadFile(tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The host's ABI as a default must not win over the directory.
+			p, err := Parse(tt.file, data, Options{Arch: filters.ArchI386, ArchDefault: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.ABI != tt.abi || p.Toolchain != ToolchainPython || !p.ToolchainDetected {
+				t.Errorf("ABI %s, toolchain %s (detected %v); want %s, python, detected", p.ABI.Name, p.Toolchain, p.ToolchainDetected, tt.abi.Name)
+			}
+		})
+	}
+}
+
+// TestStdinNoPath checks that a policy read from standard input inside a
+// crosvm ABI directory takes neither ABI nor toolchain from that
+// directory, and says so in notes.
+func TestStdinNoPath(t *testing.T) {
+	t.Chdir(filepath.Join("testdata", "real", "crosvm", "seccomp", "aarch64"))
+	src := []byte("read: arg0 == 0\nread: 1\n")
+	opts := Options{Stdin: true}
+	p, err := Parse("stdin", src, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ABI != filters.ArchX86_64 || p.Toolchain != ToolchainC {
+		t.Errorf("ABI %s, toolchain %s; want x86_64 and c (nothing taken from the directory)", p.ABI.Name, p.Toolchain)
+	}
+	progs, _, err := Load("stdin", src, Options{Stdin: true, Toolchain: ToolchainAuto, Arch: filters.ArchAArch64, ArchDefault: true})
+	if err == nil {
+		t.Fatalf("loaded %v; want the C parser's repeated-syscall error", progs)
+	}
+	progs, _, err = Load("stdin", []byte("read: 1\n"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(progs[0].Notes, "\n"); !strings.Contains(got, "stdin: read from standard input") || !strings.Contains(got, "compiled for x86_64") {
+		t.Errorf("notes %q, want the standard-input ABI note", progs[0].Notes)
 	}
 }
