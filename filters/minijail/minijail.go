@@ -228,10 +228,11 @@ func anySyscall(name string) bool {
 // __ARM_NR_BASE (0x0f0000) + 1 to 6, with an "ARM_" prefix
 // (ARM_breakpoint, ARM_cacheflush, ARM_usr26, ARM_usr32, ARM_set_tls,
 // ARM_get_tls), where the kernel's and libseccomp's tables say
-// breakpoint, cacheflush, ...
+// breakpoint, cacheflush, ...; minijail's table has no such bare name,
+// so neither has a policy (armPrivateHint says what to write).
 func kernelName(abi *filters.Arch, name string) (string, bool) {
-	if _, ok := abi.Lookup(name); ok {
-		return name, true
+	if n, ok := abi.Lookup(name); ok {
+		return name, abi != filters.ArchARM || n < armPrivateBase
 	}
 	if k, ok := strings.CutPrefix(name, "ARM_"); ok && abi == filters.ArchARM {
 		if n, ok := abi.Lookup(k); ok && n >= armPrivateBase {
@@ -241,9 +242,9 @@ func kernelName(abi *filters.Arch, name string) (string, bool) {
 	return "", false
 }
 
-// armPrivateBase is __ARM_NR_BASE (arch/arm/include/uapi/asm/unistd.h),
-// the first number of the ARM private syscalls, for EABI.
-const armPrivateBase = 0x0f0000
+// armPrivateBase is the first number of the ARM private syscalls
+// (filters.ARMPrivateBase).
+const armPrivateBase = filters.ARMPrivateBase
 
 // NearMiss reports whether data almost is a minijail policy: its first
 // line that is not blank or a comment is "word: ..." with a lower-case
@@ -441,6 +442,9 @@ func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 		sys = k
 	} else {
 		hint := p.abiHint(sys)
+		if n, ok := abi.Lookup(sys); ok && abi == filters.ArchARM && n >= armPrivateBase {
+			hint = fmt.Sprintf(" (minijail's table names the ARM private syscall %#x ARM_%s, as gen_syscalls.sh takes it from __ARM_NR_%s)", n, sys, sys)
+		}
 		if c := suggest.Closest(sys, abi.Names, 1); hint == "" && len(c) > 0 {
 			hint = fmt.Sprintf(" (did you mean %s?)", c[0])
 		}
@@ -483,6 +487,10 @@ func (p *parser) include(from, path string, at ocigen.Pos) error {
 	}
 	if len(p.stack) > 1 && p.out.Toolchain != ToolchainPython {
 		return errf(at, "@include in an included file: %s refuses nested includes (parse_include_statement); give --minijail-toolchain python if compile_seccomp_policy.py builds the policy", p.out.Toolchain.Describe())
+	}
+	if implicitRelative(path) {
+		return errf(at, "@include %s: an implicit relative path, which minijail refuses (syscall_filter.c parse_include_statement: \"implicit relative path not supported\"; compile_seccomp_policy.py: \"invalid include path\"); write @include ./%s (read from the working directory by the C parser, beside the including file by compile_seccomp_policy.py) or an absolute path",
+			path, strings.TrimPrefix(path, "./"))
 	}
 	if len(p.stack) >= MaxIncludeDepth {
 		return errf(at, "@include nests deeper than %d files", MaxIncludeDepth)

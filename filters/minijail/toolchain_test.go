@@ -175,6 +175,15 @@ func TestARMPrivate(t *testing.T) {
 	if _, _, err := Load("x.policy", []byte("ARM_set_tls: 1\n"), Options{Arch: filters.ArchAArch64}); err == nil {
 		t.Error("ARM_set_tls loads on aarch64")
 	}
+	// minijail's table has no bare set_tls or cacheflush (gen_syscalls.sh
+	// names them from __ARM_NR_*): refused, the hint naming ARM_.
+	for _, name := range []string{"set_tls", "cacheflush"} {
+		_, _, err := Load("y-arm.policy", []byte("read: 1\n"+name+": 1\n"), Options{})
+		if err == nil || !strings.Contains(err.Error(), `y-arm.policy:2:1: invalid minijail seccomp policy: unknown syscall "`+name+`" on arm`) ||
+			!strings.Contains(err.Error(), "ARM_"+name) {
+			t.Errorf("%s: error %v, want unknown syscall naming ARM_%s", name, err, name)
+		}
+	}
 }
 
 // TestNamedABI: the ABI comes from the file's name or directory, riscv64
@@ -324,5 +333,54 @@ func TestStdinNoPath(t *testing.T) {
 	}
 	if got := strings.Join(progs[0].Notes, "\n"); !strings.Contains(got, "stdin: read from standard input") || !strings.Contains(got, "compiled for x86_64") {
 		t.Errorf("notes %q, want the standard-input ABI note", progs[0].Notes)
+	}
+}
+
+// TestDotIncludeBase checks where "@include ./x.policy" is read: the C
+// parser from the working directory (syscall_filter.c fopens the path as
+// written), compile_seccomp_policy.py beside the including file; the C
+// model falls back beside the including file, with a note, where the
+// working directory has no such file.
+func TestDotIncludeBase(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("dir/p.policy", "@include ./x.policy\n")
+	write("dir/x.policy", "read: 1\n")
+	write("cwd/x.policy", "write: 1\n")
+	pol := filepath.Join(root, "dir", "p.policy")
+	tests := []struct {
+		cwd      string
+		tc       Toolchain
+		allowed  string
+		wantNote bool
+	}{
+		{"cwd", ToolchainC, "write", false},
+		{"cwd", ToolchainPython, "read", false},
+		{"", ToolchainC, "read", true}, // root holds no x.policy
+		{"dir", ToolchainAndroid, "read", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cwd+"/"+tt.tc.String(), func(t *testing.T) {
+			t.Chdir(filepath.Join(root, tt.cwd))
+			progs, _, err := Load(pol, []byte("@include ./x.policy\n"), Options{Toolchain: tt.tc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := formattest.Verdict(t, progs[0], filters.ArchX86_64, tt.allowed); got != filters.ActionAllow {
+				t.Errorf("%s = %v, want allowed", tt.allowed, got)
+			}
+			note := strings.Contains(strings.Join(progs[0].Notes, "\n"), "beside the including file")
+			if note != tt.wantNote {
+				t.Errorf("notes %q, want the beside-the-file note: %v", progs[0].Notes, tt.wantNote)
+			}
+		})
 	}
 }
