@@ -437,6 +437,12 @@ func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 		return errf(at(off), "%q is no \"syscall: filter\" line", text)
 	}
 	sys := strings.TrimSpace(text[:colon])
+	if strings.HasPrefix(sys, "{") {
+		return errf(at(off), "a {…} group of syscalls (compile_seccomp_policy.py's \"{read, write}: filter\") is not supported; write one line per syscall")
+	}
+	if strings.Contains(sys, "[") {
+		return errf(at(off), "%q: [ … ] metadata after a syscall name (compile_seccomp_policy.py's \"read[arch=…]\") is not supported; write the policy for one ABI", sys)
+	}
 	abi := p.out.ABI
 	if k, ok := kernelName(abi, sys); ok {
 		sys = k
@@ -455,12 +461,47 @@ func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 	if err != nil {
 		return err
 	}
+	if len(ts) > 0 && ts[0].s == "{" {
+		return p.filterList(r, ts, at(off+len(text)))
+	}
 	e := &exprParser{toks: ts, end: at(off + len(text)), abi: abi}
 	if err := e.filter(&r); err != nil {
 		return err
 	}
 	p.out.Rules = append(p.out.Rules, r)
 	return nil
+}
+
+// filterList parses "syscall: {f1, f2, ...}", a list of filters only
+// compile_seccomp_policy.py reads (parser.py parse_filter): it appends
+// them in order, as it appends the filters of lines naming the syscall
+// again, so each becomes a rule of its own. ts starts with "{"; end is
+// the line's end.
+func (p *parser) filterList(r Rule, ts []token, end ocigen.Pos) error {
+	if p.out.Toolchain != ToolchainPython {
+		return errf(ts[0].at, "%s: a {…} list of filters is read only by compile_seccomp_policy.py (parser.py parse_filter), not by %s; give --minijail-toolchain python, or write one line per filter",
+			r.Syscall, p.out.Toolchain.Describe())
+	}
+	start := 1
+	for i := 1; i < len(ts); i++ {
+		if ts[i].s != "," && ts[i].s != "}" {
+			continue
+		}
+		one := r
+		e := &exprParser{toks: ts[start:i], end: ts[i].at, abi: p.out.ABI}
+		if err := e.filter(&one); err != nil {
+			return err
+		}
+		p.out.Rules = append(p.out.Rules, one)
+		start = i + 1
+		if ts[i].s == "}" {
+			if i+1 < len(ts) {
+				return errf(ts[i+1].at, "unexpected %q after the list of filters", ts[i+1].s)
+			}
+			return nil
+		}
+	}
+	return errf(ts[0].at, "%s: unclosed brace: the list of filters has no \"}\" before %d:%d", r.Syscall, end.Line, end.Col)
 }
 
 // abiHint says which other ABI has sys, for an unknown-syscall error:
@@ -515,7 +556,7 @@ type token struct {
 	at ocigen.Pos
 }
 
-var operators = []string{"==", "!=", "<=", ">=", "&&", "||", "<", ">", "&", "|", "~", ";", "(", ")"}
+var operators = []string{"==", "!=", "<=", ">=", "&&", "||", "<", ">", "&", "|", "~", ";", "(", ")", "{", "}", ","}
 
 func isWord(c byte) bool {
 	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
@@ -754,10 +795,13 @@ func (p *Policy) ToOCI() (*ocigen.Profile, error) {
 			}
 		}
 	}
-	for _, st := range p.group() {
+	sts := p.group()
+	for _, st := range byRepeat(sts) {
 		if err := p.resolveRepeats(st, &out.Warnings); err != nil {
 			return nil, err
 		}
+	}
+	for _, st := range sts {
 		var err error
 		if p.Toolchain == ToolchainPython {
 			err = p.emitPython(out, st)

@@ -66,8 +66,10 @@ func TestCrosvmRepeats(t *testing.T) {
 		tc   Toolchain
 		want string
 	}{
-		{ToolchainC, "madvise is already filtered at testdata/real/crosvm/seccomp/x86_64/common_device.policy:12:1: minijail's C parser"},
-		{ToolchainAndroid, `madvise is filtered by more than one line that is not "1"`},
+		// The first line naming a syscall again: ioctl at line 11, though
+		// common_device.policy names madvise first.
+		{ToolchainC, "block_device.policy:11:1: invalid minijail seccomp policy: ioctl is already filtered at testdata/real/crosvm/seccomp/x86_64/common_device.policy:20:1: minijail's C parser"},
+		{ToolchainAndroid, `block_device.policy:11:1: invalid minijail seccomp policy: ioctl is filtered by more than one line that is not "1"`},
 	} {
 		_, _, err := loadReal(t, rel, Options{Toolchain: tt.tc})
 		if err == nil || !errors.Is(err, ErrBadPolicy) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "--minijail-toolchain python") {
@@ -106,6 +108,14 @@ func TestToolchainSemantics(t *testing.T) {
 		{"python action first", "read: 1\nread: arg0 == 0\n", ToolchainPython, nil, "already had an unconditional action"},
 		{"c repeat", "read: 1\nread: 1\n", ToolchainC, nil, "refuses a syscall named twice"},
 		{"c nested include", "@include ./a.policy\n", ToolchainC, nil, "refuses nested includes"},
+		{"python filter list", "read: {arg0 == 0, arg0 == 1; return 1}\n", ToolchainPython,
+			[]call{{[]uint64{0}, filters.ActionAllow, 0}, {[]uint64{1}, filters.ActionErrno, 1}, {[]uint64{2}, filters.ActionKillProcess, 0}}, ""},
+		{"auto filter list", "read: {arg0 == 0, arg0 == 1; return 1}\n", ToolchainAuto,
+			[]call{{[]uint64{0}, filters.ActionAllow, 0}, {[]uint64{1}, filters.ActionErrno, 1}}, ""},
+		{"c filter list", "read: 1\nwrite: {arg0 == 1, arg0 == 2}\n", ToolchainC, nil, "p.policy:2:8: invalid minijail seccomp policy: write: a {…} list of filters is read only by compile_seccomp_policy.py"},
+		{"unclosed filter list", "read: {arg0 == 1, arg0 == 2\n", ToolchainPython, nil, "read: unclosed brace"},
+		{"syscall group", "{read, write}: 1\n", ToolchainPython, nil, "p.policy:1:1: invalid minijail seccomp policy: a {…} group of syscalls"},
+		{"metadata", "read[arch=x86_64]: 1\n", ToolchainPython, nil, "p.policy:1:1: invalid minijail seccomp policy: \"read[arch=x86_64]\": [ … ] metadata"},
 		{"python nested include", "@include ./a.policy\n", ToolchainPython,
 			[]call{{nil, filters.ActionAllow, 0}}, ""},
 	}
@@ -382,5 +392,23 @@ func TestDotIncludeBase(t *testing.T) {
 				t.Errorf("notes %q, want the beside-the-file note: %v", progs[0].Notes, tt.wantNote)
 			}
 		})
+	}
+}
+
+// TestFirstRepeatReported: where several syscalls are named twice, the C
+// model reports the first line, in reading order, that names one again
+// (ioctl at line 4), not the syscall first named (prctl at line 1).
+func TestFirstRepeatReported(t *testing.T) {
+	src := "prctl: arg0 == 15\nioctl: arg1 == 0x5421\nread: 1\nioctl: arg1 == 0x1277\nprctl: arg0 == 22\n"
+	_, _, err := Load("p.policy", []byte(src), Options{Toolchain: ToolchainC})
+	if err == nil || !strings.Contains(err.Error(), "p.policy:4:1: invalid minijail seccomp policy: ioctl is already filtered at p.policy:2:1") {
+		t.Errorf("error %v, want the repeated ioctl at line 4", err)
+	}
+	progs, _, err := Load("p.policy", []byte("prctl: 1\nioctl: 1\nioctl: 1\nprctl: 1\n"), Options{Toolchain: ToolchainAndroid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := progs[0].Warnings; len(w) != 2 || !strings.HasPrefix(w[0], "p.policy:3:1: ioctl") || !strings.HasPrefix(w[1], "p.policy:4:1: prctl") {
+		t.Errorf("warnings %q, want ioctl's line 3 then prctl's line 4", w)
 	}
 }
