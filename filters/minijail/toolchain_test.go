@@ -412,3 +412,26 @@ func TestFirstRepeatReported(t *testing.T) {
 		t.Errorf("warnings %q, want ioctl's line 3 then prctl's line 4", w)
 	}
 }
+
+// TestNewerConstants loads a crosvm GPU policy whose prctl line names
+// PR_GET_AUXV, which minijail's table has where it is built against Linux
+// 6.4 headers or newer, as crosvm's is.
+func TestNewerConstants(t *testing.T) {
+	progs, _, err := loadReal(t, "crosvm/seccomp/x86_64/gpu_device.policy", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const prGetAuxv, prSetName, prSetSeccomp = 0x41555856, 15, 22
+	for _, tt := range []struct {
+		args []uint64
+		want filters.Action
+	}{
+		{[]uint64{prGetAuxv}, filters.ActionAllow},
+		{[]uint64{prSetName}, filters.ActionAllow},
+		{[]uint64{prSetSeccomp}, filters.ActionKillProcess}, // the common policy's line does not allow it
+	} {
+		if got, _ := formattest.Verdict(t, progs[0], filters.ArchX86_64, "prctl", tt.args...); got != tt.want {
+			t.Errorf("prctl%v = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
