@@ -57,12 +57,17 @@ func TestInputsSayWhatApplies(t *testing.T) {
 			"--include-path", mj("aosp/debuggerd/seccomp_policy")}, 0, []string{"verdict   ALLOW", "Android's minijail"}, nil},
 		{"i386 minijail named otherwise", []string{"simulate", "--format-in", "minijail", "-", "--arch", "i386", "--syscall", "mmap2"}, 0,
 			[]string{"abi       i386", "verdict   ALLOW"}, nil},
+		{"minijail on stdin", []string{"compile", "--format-in", "minijail", "-"}, 0,
+			[]string{"note: stdin: read from standard input: no file or directory name to take the ABI from; compiled for"}, []string{"warning: "}},
 		{"syscall typo", []string{"simulate", "default", "--syscall", "getpdi"}, 2, []string{"did you mean getpid?"}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			stdin := ""
 			if strings.Contains(tt.name, "named otherwise") {
 				stdin = "mmap2: 1\ngetuid32: 1\n"
+			}
+			if strings.Contains(tt.name, "on stdin") {
+				stdin = "read: 1\n"
 			}
 			code, out, errs := runCmd(t, stdin, tt.args...)
 			if code != tt.code {
