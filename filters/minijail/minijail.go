@@ -44,17 +44,23 @@
 //     prctl, clone, ioctl, resource and the other classes of its headers),
 //     "|" to OR them, "~" to complement, parentheses to group, all as wide
 //     as the ABI's unsigned long (32 bits on i386 and arm);
-//   - "@include PATH" reads PATH relative to the including file, an
-//     absolute PATH through Options.IncludeRoots, Options.IncludePath and
-//     beside the including file (includeCandidates); cycles and missing
-//     files are errors naming the line; "@frequency PATH" is accepted and
-//     ignored, with a note in the warnings (it only orders minijail's own
-//     binary tree).
+//   - "@include PATH": PATH starts with "/" or "./" (minijail refuses
+//     others); "./x" is read as the Toolchain reads it (the C parser
+//     relative to the working directory, falling back beside the
+//     including file with a note; the Python compiler beside the
+//     including file), an absolute PATH through Options.IncludeRoots,
+//     Options.IncludePath and beside the including file
+//     (includeCandidates), with a note naming the file read; cycles and
+//     missing files are errors naming the line; "@frequency PATH" is
+//     accepted and ignored, with a note (it only orders minijail's own
+//     binary tree);
+//   - "syscall: {f1, f2}", compile_seccomp_policy.py's list of filters,
+//     as that many lines naming the syscall (ToolchainPython only).
 //
 // A policy is compiled for one ABI, as minijail compiles it for the one it
 // was built for (its filter checks that AUDIT_ARCH only): Options.Arch
 // when the user chose it, or the one the file name or directory names
-// (NamedABI), or Options.Arch's default, or x86_64 (chooseABI). A policy
+// (NamedABI, of the absolute path; none for Options.Stdin), or Options.Arch's default, or x86_64 (chooseABI). A policy
 // for i386 or arm is a filter for a 32-bit process: it checks
 // AUDIT_ARCH_I386 or AUDIT_ARCH_ARM, names that ABI's syscalls
 // (getuid32, mmap2, _llseek, ARM_set_tls) and compares 32-bit arguments.
@@ -67,7 +73,8 @@
 // Not modeled: minijail's program layout and its bad-architecture action
 // (a foreign architecture is killed there; the OCI model returns
 // SCMP_ACT_KILL, KILL_THREAD); syscall numbers in place of names;
-// "{...}" blocks of newer minijail, argument expressions in a @denylist
+// "{a, b}: filter" groups of syscalls and "[...]" metadata of
+// compile_seccomp_policy.py (errors), argument expressions in a @denylist
 // policy; runc's ENOSYS stub is never added, whatever Options.OCI says.
 //
 // "@denylist" (ChromeOS's policies/cros_default_v0.policy) makes the
@@ -509,7 +516,7 @@ func (p *parser) filterList(r Rule, ts []token, end ocigen.Pos) error {
 func (p *parser) abiHint(sys string) string {
 	var other []string
 	for _, a := range abis {
-		if _, ok := a.Lookup(sys); ok && a != p.out.ABI {
+		if _, ok := kernelName(a, sys); ok && a != p.out.ABI {
 			other = append(other, a.Name)
 		}
 	}
@@ -777,7 +784,7 @@ func (e *exprParser) term() (uint64, error) {
 
 // ToOCI converts the policy to an OCI profile for the policy's ABI only
 // (see the package documentation). A clause that cannot be expressed is an error; one that
-// can never hold is left out with a warning; @frequency notes come first
+// can never hold is left out with a warning; Policy.Notes come first
 // among the warnings.
 func (p *Policy) ToOCI() (*ocigen.Profile, error) {
 	out := &ocigen.Profile{Name: ocigen.BaseName(p.File), DefaultAt: ocigen.Pos{File: p.File, Line: 1, Col: 1}}
@@ -978,9 +985,10 @@ func atomArgs(a Atom) []specs.LinuxSeccompArg {
 }
 
 // Load parses a policy (reading its includes) and compiles it to one
-// program named after the file's base name. Its Warnings hold the
-// @frequency notes and what the conversion and ParseOCI found; the second
-// result lists them again, once each.
+// program named after the file's base name. Its Notes say how the policy
+// was read (ToolchainNote, then Policy.Info); its Warnings hold
+// Policy.Notes and what the conversion and ParseOCI found; the second
+// result lists the warnings again, once each.
 func Load(name string, data []byte, opts Options) ([]*filters.Program, []string, error) {
 	p, err := Parse(name, data, opts)
 	if err != nil {
