@@ -247,11 +247,23 @@ func init() {
 // table.
 var ErrUnknownSyscall = errors.New("unknown syscall")
 
+// ARMPrivateBase is __ARM_NR_BASE (arch/arm/include/uapi/asm/unistd.h),
+// the number of the first ARM private syscall (EABI): breakpoint,
+// cacheflush, usr26, usr32, set_tls and get_tls follow it.
+const ARMPrivateBase = 0x0f0000
+
 // LookupSyscall returns the table number of name in arch, or an error
-// wrapping ErrUnknownSyscall. A decimal number is accepted as well.
+// wrapping ErrUnknownSyscall. A decimal number is accepted as well, and on
+// arm an ARM private syscall by minijail's name for it, "ARM_" and the
+// kernel's (ARM_set_tls: gen_syscalls.sh names __ARM_NR_set_tls so).
 func LookupSyscall(arch *Arch, name string) (int, error) {
 	if n, ok := arch.Lookup(name); ok {
 		return n, nil
+	}
+	if k, ok := strings.CutPrefix(name, "ARM_"); ok && arch == ArchARM {
+		if n, ok := arch.Lookup(k); ok && n >= ARMPrivateBase {
+			return n, nil
+		}
 	}
 	var n int
 	if _, err := fmt.Sscanf(name, "%d", &n); err == nil && fmt.Sprint(n) == name && n >= 0 {

@@ -121,3 +121,27 @@ func TestHostAndKernelArches(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupSyscallARMPrivate: LookupSyscall takes minijail's ARM_ name of
+// an ARM private syscall on arm only, and not for a syscall that is not
+// private.
+func TestLookupSyscallARMPrivate(t *testing.T) {
+	tests := []struct {
+		arch *Arch
+		name string
+		want int
+		ok   bool
+	}{
+		{ArchARM, "ARM_set_tls", 0x0f0005, true},
+		{ArchARM, "ARM_cacheflush", 0x0f0002, true},
+		{ArchARM, "set_tls", 0x0f0005, true},
+		{ArchARM, "ARM_read", 0, false},
+		{ArchAArch64, "ARM_set_tls", 0, false},
+	}
+	for _, tt := range tests {
+		got, err := LookupSyscall(tt.arch, tt.name)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("LookupSyscall(%s, %q) = %d, %v; want %d, ok %v", tt.arch, tt.name, got, err, tt.want, tt.ok)
+		}
+	}
+}

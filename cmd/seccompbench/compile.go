@@ -363,6 +363,9 @@ func compileRun(opts *CompileOptions) error {
 		if data == nil {
 			return formats.Load(spec, o)
 		}
+		// Standard input has no path to take a minijail ABI or
+		// toolchain from (formats.Load says so for its own reads).
+		o.Minijail.Stdin = spec == formats.StdinName
 		return formats.LoadData(name, data, o)
 	}
 	src, err := loadPolicy(load, o)

@@ -40,12 +40,15 @@ func TestInputsSayWhatApplies(t *testing.T) {
 		{"i386 minijail as ChromeOS reads it", []string{"simulate", mj("mediacodec-x86.policy"), "--syscall", "getuid32"}, 1,
 			[]string{"refuses a syscall named twice", "--minijail-toolchain python"}, nil},
 		{"crosvm repeats", []string{"simulate", mj("crosvm/seccomp/x86_64/block_device.policy"), "--syscall", "ioctl", "--args", "3,0x1277"}, 0,
-			[]string{"verdict   ALLOW", "compile_seccomp_policy.py", "chosen from the file"}, []string{"ChromeOS's minijail refuses"}},
+			[]string{"verdict   ALLOW", "note: " + mj("crosvm/seccomp/x86_64/block_device.policy") + ": read as minijail's compile_seccomp_policy.py", "chosen from the file", "note: " + mj("crosvm/seccomp/x86_64/block_device.policy") + ":4:1: @include /usr/share/policy/crosvm/common_device.policy read from"},
+			[]string{"ChromeOS's minijail refuses", "warning: "}},
 		{"crosvm lint clone", []string{"lint", mj("crosvm/seccomp/x86_64/common_device.policy")}, 0, nil, []string{"clone is killed"}},
 		{"arm64 lint", []string{"lint", mj("chromeos/daemon-arm64.policy")}, 0,
 			[]string{"checked for aarch64 calls", "0 errors"}, []string{"exit_group is killed"}},
 		{"arm private", []string{"simulate", mj("chromeos/renderer-arm.policy"), "--syscall", "set_tls", "--arch", "arm"}, 0,
 			[]string{"verdict   ALLOW"}, nil},
+		{"arm private by minijail's name", []string{"simulate", mj("chromeos/renderer-arm.policy"), "--syscall", "ARM_set_tls", "--arch", "arm"}, 0,
+			[]string{"arm nr 983045", "verdict   ALLOW"}, nil},
 		{"riscv64 minijail", []string{"simulate", mj("chromeos/daemon-riscv64.policy"), "--syscall", "riscv_flush_icache"}, 0,
 			[]string{"abi       riscv64", "riscv64 nr 259", "verdict   ALLOW"}, []string{"abi       x86_64"}},
 		{"aosp include", []string{"simulate", mj("aosp/mediaextractor/seccomp_policy/mediaextractor-x86.policy"), "--syscall", "exit_group"}, 1,
@@ -54,12 +57,17 @@ func TestInputsSayWhatApplies(t *testing.T) {
 			"--include-path", mj("aosp/debuggerd/seccomp_policy")}, 0, []string{"verdict   ALLOW", "Android's minijail"}, nil},
 		{"i386 minijail named otherwise", []string{"simulate", "--format-in", "minijail", "-", "--arch", "i386", "--syscall", "mmap2"}, 0,
 			[]string{"abi       i386", "verdict   ALLOW"}, nil},
+		{"minijail on stdin", []string{"compile", "--format-in", "minijail", "-"}, 0,
+			[]string{"note: stdin: read from standard input: no file or directory name to take the ABI from; compiled for"}, []string{"warning: "}},
 		{"syscall typo", []string{"simulate", "default", "--syscall", "getpdi"}, 2, []string{"did you mean getpid?"}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			stdin := ""
 			if strings.Contains(tt.name, "named otherwise") {
 				stdin = "mmap2: 1\ngetuid32: 1\n"
+			}
+			if strings.Contains(tt.name, "on stdin") {
+				stdin = "read: 1\n"
 			}
 			code, out, errs := runCmd(t, stdin, tt.args...)
 			if code != tt.code {

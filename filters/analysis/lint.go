@@ -53,6 +53,7 @@ const (
 	LintWorkloadCost   = "workload-uncached"           // a workload syscall runs the filters
 	LintUserNotif      = "user-notif"                  // a filter returns SECCOMP_RET_USER_NOTIF
 	LintSourceWarning  = "source-warning"              // the loader warned about the source (Program.Warnings)
+	LintSourceNote     = "source-note"                 // how a valid source was read (Program.Notes)
 	LintInstallDenied  = "install-denied"              // a filter stops the filters above it from being installed (Preflight only)
 	LintForeignABI     = "foreign-abi"                 // a filter is for other ABIs than the one linted
 	LintPerABI         = "per-abi-stack"               // the stack has one filter per ABI, each passing the others (systemd)
@@ -705,8 +706,9 @@ func (l *linter) userNotif(valid, listener bool) {
 
 // sourceWarnings turns each distinct program's Program.Warnings (problems
 // the loader found in the source, such as an OCI syscall name no table
-// knows) into a warning finding, and its Program.Notes (valid parts left
-// out of the model) into info findings.
+// knows) into a warning finding, and its Program.Notes (how a valid
+// source was read: parts left out of the model, where an include was
+// found, which compiler's reading is modeled) into info findings.
 func (l *linter) sourceWarnings() {
 	for _, i := range l.distinct() {
 		for _, w := range l.s[i].Warnings {
@@ -715,9 +717,9 @@ func (l *linter) sourceWarnings() {
 				Hint:    "fix the source at the place named; the filter is built as if the item were not there"})
 		}
 		for _, n := range l.s[i].Notes {
-			l.add(Finding{Severity: SeverityInfo, Code: LintSourceWarning, Filter: i,
+			l.add(Finding{Severity: SeverityInfo, Code: LintSourceNote, Filter: i,
 				Message: fmt.Sprintf("filter %d (%s): %s", i, l.s[i].Name, n),
-				Hint:    "nothing to fix: the source is valid, and this part of it does not change what the filter does"})
+				Hint:    "nothing to fix: the source is valid; this says how it was read (a part left out of the model, where an included file was found, whose reading of it is modeled)"})
 		}
 	}
 }

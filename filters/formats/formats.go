@@ -437,6 +437,8 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open filter: read standard input: %w", err)
 		}
+		// No path to take a minijail policy's ABI or toolchain from.
+		o.Minijail.Stdin = true
 		return LoadData(StdinSource, data, o)
 	}
 	data, err := filters.ReadInput(spec)

@@ -31,11 +31,46 @@ func constant(abi *filters.Arch, name string) (uint64, bool) {
 			return truncate(abi, v), true
 		}
 		if constantsAbsent[key][name] {
-			return 0, false
+			return 0, key == "arm" && armZero(name)
 		}
 	}
-	v, ok := constantsX86_64[name]
+	if v, ok := constantsX86_64[name]; ok {
+		return truncate(abi, v), true
+	}
+	v, ok := constantsNewer[name]
 	return truncate(abi, v), ok
+}
+
+// armZero reports whether name, which zconsts.go lists as absent on arm,
+// is 0 there: a name both i386 and aarch64 define that arm's table lacks.
+// The arm compiler writes a zero value as ".space 4" (x86 and aarch64
+// write ".zero"), which mkconsts.go did not read when zconsts.go was
+// generated, so every zero-valued arm constant (O_RDONLY, PROT_NONE,
+// SEEK_SET, F_OK, CLONE_CLEAR_SIGHAND cut to 32 bits, ...) came out
+// absent; the names the other 32-bit ABI lacks as well (SO_RCVTIMEO,
+// whose time64 definition is no constant) and the x86-only ones (i386
+// has them, aarch64 not) stay absent.
+func armZero(name string) bool {
+	_, ok := constantsX86_64[name]
+	return ok && !constantsAbsent["i386"][name] && !constantsAbsent["aarch64"][name]
+}
+
+// constantsNewer are constants of kernel headers newer than the ones
+// zconsts.go is generated from (Linux 6.1), kept by hand, with the same
+// value on every ABI; policies built against newer headers (crosvm's
+// gpu_common.policy: PR_GET_AUXV) use them.
+var constantsNewer = map[string]uint64{
+	// include/uapi/linux/prctl.h: PR_SET_MDWE and PR_GET_MDWE (Linux
+	// 6.3), PR_SET_MEMORY_MERGE and PR_GET_MEMORY_MERGE (6.4),
+	// PR_GET_AUXV (6.4; "AUXV" in ASCII, 1096112214).
+	"PR_SET_MDWE":         65,
+	"PR_GET_MDWE":         66,
+	"PR_SET_MEMORY_MERGE": 67,
+	"PR_GET_MEMORY_MERGE": 68,
+	"PR_GET_AUXV":         0x41555856,
+	// include/uapi/linux/memfd.h (Linux 6.3): memfd_create flags.
+	"MFD_NOEXEC_SEAL": 0x0008,
+	"MFD_EXEC":        0x0010,
 }
 
 // is32 reports whether abi's unsigned long, and so minijail's argument

@@ -44,17 +44,23 @@
 //     prctl, clone, ioctl, resource and the other classes of its headers),
 //     "|" to OR them, "~" to complement, parentheses to group, all as wide
 //     as the ABI's unsigned long (32 bits on i386 and arm);
-//   - "@include PATH" reads PATH relative to the including file, an
-//     absolute PATH through Options.IncludeRoots, Options.IncludePath and
-//     beside the including file (includeCandidates); cycles and missing
-//     files are errors naming the line; "@frequency PATH" is accepted and
-//     ignored, with a note in the warnings (it only orders minijail's own
-//     binary tree).
+//   - "@include PATH": PATH starts with "/" or "./" (minijail refuses
+//     others); "./x" is read as the Toolchain reads it (the C parser
+//     relative to the working directory, falling back beside the
+//     including file with a note; the Python compiler beside the
+//     including file), an absolute PATH through Options.IncludeRoots,
+//     Options.IncludePath and beside the including file
+//     (includeCandidates), with a note naming the file read; cycles and
+//     missing files are errors naming the line; "@frequency PATH" is
+//     accepted and ignored, with a note (it only orders minijail's own
+//     binary tree);
+//   - "syscall: {f1, f2}", compile_seccomp_policy.py's list of filters,
+//     as that many lines naming the syscall (ToolchainPython only).
 //
 // A policy is compiled for one ABI, as minijail compiles it for the one it
 // was built for (its filter checks that AUDIT_ARCH only): Options.Arch
 // when the user chose it, or the one the file name or directory names
-// (NamedABI), or Options.Arch's default, or x86_64 (chooseABI). A policy
+// (NamedABI, of the absolute path; none for Options.Stdin), or Options.Arch's default, or x86_64 (chooseABI). A policy
 // for i386 or arm is a filter for a 32-bit process: it checks
 // AUDIT_ARCH_I386 or AUDIT_ARCH_ARM, names that ABI's syscalls
 // (getuid32, mmap2, _llseek, ARM_set_tls) and compares 32-bit arguments.
@@ -67,7 +73,8 @@
 // Not modeled: minijail's program layout and its bad-architecture action
 // (a foreign architecture is killed there; the OCI model returns
 // SCMP_ACT_KILL, KILL_THREAD); syscall numbers in place of names;
-// "{...}" blocks of newer minijail, argument expressions in a @denylist
+// "{a, b}: filter" groups of syscalls and "[...]" metadata of
+// compile_seccomp_policy.py (errors), argument expressions in a @denylist
 // policy; runc's ENOSYS stub is never added, whatever Options.OCI says.
 //
 // "@denylist" (ChromeOS's policies/cros_default_v0.policy) makes the
@@ -114,10 +121,13 @@ type Policy struct {
 	File string
 	// Rules are the syscall lines, in order, included ones in place.
 	Rules []Rule
-	// Notes are things accepted and ignored, as warnings.
+	// Notes are what may need fixing but does not stop the policy
+	// (a file name naming another ABI than --arch), as warnings.
 	Notes []string
-	// Info are valid directives left out of the model, with nothing to
-	// fix ("@frequency"); Load makes them the program's Notes.
+	// Info says how the policy was read, with nothing to fix: valid
+	// directives left out of the model ("@frequency"), where an @include
+	// was read from, the ABI of standard input; in reading order. Load
+	// makes them the program's Notes, after ToolchainNote.
 	Info []string
 	// Denylist is set by a "@denylist" line: unlisted syscalls are
 	// allowed, and every rule must return an errno.
@@ -130,6 +140,7 @@ type Policy struct {
 	// DetectToolchain chose it.
 	Toolchain         Toolchain
 	ToolchainDetected bool
+	stdin             bool // read from standard input (Options.Stdin)
 }
 
 // Rule is one "syscall: filter" line.
@@ -224,10 +235,11 @@ func anySyscall(name string) bool {
 // __ARM_NR_BASE (0x0f0000) + 1 to 6, with an "ARM_" prefix
 // (ARM_breakpoint, ARM_cacheflush, ARM_usr26, ARM_usr32, ARM_set_tls,
 // ARM_get_tls), where the kernel's and libseccomp's tables say
-// breakpoint, cacheflush, ...
+// breakpoint, cacheflush, ...; minijail's table has no such bare name,
+// so neither has a policy (armPrivateHint says what to write).
 func kernelName(abi *filters.Arch, name string) (string, bool) {
-	if _, ok := abi.Lookup(name); ok {
-		return name, true
+	if n, ok := abi.Lookup(name); ok {
+		return name, abi != filters.ArchARM || n < armPrivateBase
 	}
 	if k, ok := strings.CutPrefix(name, "ARM_"); ok && abi == filters.ArchARM {
 		if n, ok := abi.Lookup(k); ok && n >= armPrivateBase {
@@ -237,9 +249,9 @@ func kernelName(abi *filters.Arch, name string) (string, bool) {
 	return "", false
 }
 
-// armPrivateBase is __ARM_NR_BASE (arch/arm/include/uapi/asm/unistd.h),
-// the first number of the ARM private syscalls, for EABI.
-const armPrivateBase = 0x0f0000
+// armPrivateBase is the first number of the ARM private syscalls
+// (filters.ARMPrivateBase).
+const armPrivateBase = filters.ARMPrivateBase
 
 // NearMiss reports whether data almost is a minijail policy: its first
 // line that is not blank or a comment is "word: ..." with a lower-case
@@ -284,6 +296,9 @@ type Options struct {
 	// @include prefixes (--include-root). See includeCandidates.
 	IncludePath  []string
 	IncludeRoots []IncludeRoot
+	// Stdin says the policy was read from standard input: its name is
+	// no path, so neither the ABI nor the toolchain is taken from one.
+	Stdin bool
 }
 
 // parser reads one policy and its includes.
@@ -310,7 +325,8 @@ func Parse(name string, data []byte, opts Options) (*Policy, error) {
 	if read == nil {
 		read = filters.ReadInput
 	}
-	abi, note, err := chooseABI(name, opts)
+	where := detectPath(name, opts)
+	abi, note, err := chooseABI(where, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -319,16 +335,33 @@ func Parse(name string, data []byte, opts Options) (*Policy, error) {
 	}
 	tc := opts.Toolchain
 	if tc == ToolchainAuto {
-		tc = DetectToolchain(name, data)
+		tc = DetectToolchain(where, data)
 	}
-	p := &parser{read: read, opts: opts, out: &Policy{File: name, ABI: abi, Toolchain: tc, ToolchainDetected: opts.Toolchain == ToolchainAuto}}
+	p := &parser{read: read, opts: opts, out: &Policy{File: name, ABI: abi, Toolchain: tc, ToolchainDetected: opts.Toolchain == ToolchainAuto, stdin: opts.Stdin}}
 	if note != "" {
 		p.out.Notes = append(p.out.Notes, ocigen.Warning("", posOf(name), "%s", note))
+	} else if opts.Stdin && (opts.Arch == nil || opts.ArchDefault) {
+		p.out.Info = append(p.out.Info, ocigen.Warning("", posOf(name),
+			"read from standard input: no file or directory name to take the ABI from; compiled for %s (give --arch to choose another)", abi.Name))
 	}
 	if err := p.file(name, data); err != nil {
 		return nil, err
 	}
 	return p.out, nil
+}
+
+// detectPath is the path the ABI and the toolchain are taken from: name
+// made absolute, so that "net_device.policy" read inside
+// jail/seccomp/aarch64/ names its directory as "aarch64/net_device.policy"
+// does; "" for standard input, which has no path.
+func detectPath(name string, opts Options) string {
+	if opts.Stdin {
+		return ""
+	}
+	if abs, err := filepath.Abs(name); err == nil {
+		return abs
+	}
+	return name
 }
 
 // file parses one file's lines, joining those ending in a backslash.
@@ -411,11 +444,20 @@ func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 		return errf(at(off), "%q is no \"syscall: filter\" line", text)
 	}
 	sys := strings.TrimSpace(text[:colon])
+	if strings.HasPrefix(sys, "{") {
+		return errf(at(off), "a {…} group of syscalls (compile_seccomp_policy.py's \"{read, write}: filter\") is not supported; write one line per syscall")
+	}
+	if strings.Contains(sys, "[") {
+		return errf(at(off), "%q: [ … ] metadata after a syscall name (compile_seccomp_policy.py's \"read[arch=…]\") is not supported; write the policy for one ABI", sys)
+	}
 	abi := p.out.ABI
 	if k, ok := kernelName(abi, sys); ok {
 		sys = k
 	} else {
 		hint := p.abiHint(sys)
+		if n, ok := abi.Lookup(sys); ok && abi == filters.ArchARM && n >= armPrivateBase {
+			hint = fmt.Sprintf(" (minijail's table names the ARM private syscall %#x ARM_%s, as gen_syscalls.sh takes it from __ARM_NR_%s)", n, sys, sys)
+		}
 		if c := suggest.Closest(sys, abi.Names, 1); hint == "" && len(c) > 0 {
 			hint = fmt.Sprintf(" (did you mean %s?)", c[0])
 		}
@@ -426,6 +468,9 @@ func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 	if err != nil {
 		return err
 	}
+	if len(ts) > 0 && ts[0].s == "{" {
+		return p.filterList(r, ts, at(off+len(text)))
+	}
 	e := &exprParser{toks: ts, end: at(off + len(text)), abi: abi}
 	if err := e.filter(&r); err != nil {
 		return err
@@ -434,12 +479,44 @@ func (p *parser) line(name, text string, at func(int) ocigen.Pos) error {
 	return nil
 }
 
+// filterList parses "syscall: {f1, f2, ...}", a list of filters only
+// compile_seccomp_policy.py reads (parser.py parse_filter): it appends
+// them in order, as it appends the filters of lines naming the syscall
+// again, so each becomes a rule of its own. ts starts with "{"; end is
+// the line's end.
+func (p *parser) filterList(r Rule, ts []token, end ocigen.Pos) error {
+	if p.out.Toolchain != ToolchainPython {
+		return errf(ts[0].at, "%s: a {…} list of filters is read only by compile_seccomp_policy.py (parser.py parse_filter), not by %s; give --minijail-toolchain python, or write one line per filter",
+			r.Syscall, p.out.Toolchain.Describe())
+	}
+	start := 1
+	for i := 1; i < len(ts); i++ {
+		if ts[i].s != "," && ts[i].s != "}" {
+			continue
+		}
+		one := r
+		e := &exprParser{toks: ts[start:i], end: ts[i].at, abi: p.out.ABI}
+		if err := e.filter(&one); err != nil {
+			return err
+		}
+		p.out.Rules = append(p.out.Rules, one)
+		start = i + 1
+		if ts[i].s == "}" {
+			if i+1 < len(ts) {
+				return errf(ts[i+1].at, "unexpected %q after the list of filters", ts[i+1].s)
+			}
+			return nil
+		}
+	}
+	return errf(ts[0].at, "%s: unclosed brace: the list of filters has no \"}\" before %d:%d", r.Syscall, end.Line, end.Col)
+}
+
 // abiHint says which other ABI has sys, for an unknown-syscall error:
 // a 32-bit policy read for x86_64 names getuid32.
 func (p *parser) abiHint(sys string) string {
 	var other []string
 	for _, a := range abis {
-		if _, ok := a.Lookup(sys); ok && a != p.out.ABI {
+		if _, ok := kernelName(a, sys); ok && a != p.out.ABI {
 			other = append(other, a.Name)
 		}
 	}
@@ -459,6 +536,10 @@ func (p *parser) include(from, path string, at ocigen.Pos) error {
 	if len(p.stack) > 1 && p.out.Toolchain != ToolchainPython {
 		return errf(at, "@include in an included file: %s refuses nested includes (parse_include_statement); give --minijail-toolchain python if compile_seccomp_policy.py builds the policy", p.out.Toolchain.Describe())
 	}
+	if implicitRelative(path) {
+		return errf(at, "@include %s: an implicit relative path, which minijail refuses (syscall_filter.c parse_include_statement: \"implicit relative path not supported\"; compile_seccomp_policy.py: \"invalid include path\"); write @include ./%s (read from the working directory by the C parser, beside the including file by compile_seccomp_policy.py) or an absolute path",
+			path, strings.TrimPrefix(path, "./"))
+	}
 	if len(p.stack) >= MaxIncludeDepth {
 		return errf(at, "@include nests deeper than %d files", MaxIncludeDepth)
 	}
@@ -471,7 +552,7 @@ func (p *parser) include(from, path string, at ocigen.Pos) error {
 		return errf(at, "@include %s forms a cycle: %s", path, strings.Join(append(slices.Clone(p.stack), clean), " → "))
 	}
 	if found != path && filepath.IsAbs(path) {
-		p.out.Notes = append(p.out.Notes, ocigen.Warning("", at, "@include %s read from %s", path, found))
+		p.out.Info = append(p.out.Info, ocigen.Warning("", at, "@include %s read from %s", path, found))
 	}
 	return p.file(found, data)
 }
@@ -482,7 +563,7 @@ type token struct {
 	at ocigen.Pos
 }
 
-var operators = []string{"==", "!=", "<=", ">=", "&&", "||", "<", ">", "&", "|", "~", ";", "(", ")"}
+var operators = []string{"==", "!=", "<=", ">=", "&&", "||", "<", ">", "&", "|", "~", ";", "(", ")", "{", "}", ","}
 
 func isWord(c byte) bool {
 	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
@@ -703,7 +784,7 @@ func (e *exprParser) term() (uint64, error) {
 
 // ToOCI converts the policy to an OCI profile for the policy's ABI only
 // (see the package documentation). A clause that cannot be expressed is an error; one that
-// can never hold is left out with a warning; @frequency notes come first
+// can never hold is left out with a warning; Policy.Notes come first
 // among the warnings.
 func (p *Policy) ToOCI() (*ocigen.Profile, error) {
 	out := &ocigen.Profile{Name: ocigen.BaseName(p.File), DefaultAt: ocigen.Pos{File: p.File, Line: 1, Col: 1}}
@@ -721,12 +802,13 @@ func (p *Policy) ToOCI() (*ocigen.Profile, error) {
 			}
 		}
 	}
-	repeats := false
-	for _, st := range p.group() {
-		repeats = repeats || len(st.rules) > 1
+	sts := p.group()
+	for _, st := range byRepeat(sts) {
 		if err := p.resolveRepeats(st, &out.Warnings); err != nil {
 			return nil, err
 		}
+	}
+	for _, st := range sts {
 		var err error
 		if p.Toolchain == ToolchainPython {
 			err = p.emitPython(out, st)
@@ -737,15 +819,27 @@ func (p *Policy) ToOCI() (*ocigen.Profile, error) {
 			return nil, err
 		}
 	}
-	if repeats && p.Toolchain != ToolchainC || p.Toolchain == ToolchainPython && p.hasElse() {
-		how := "chosen from the file"
-		if !p.ToolchainDetected {
-			how = "as --minijail-toolchain asks"
-		}
-		out.Warnings = append(out.Warnings, ocigen.Warning("", posOf(p.File),
-			"read as %s reads it where minijail's toolchains differ (repeated syscalls, \"expr; action\"), %s; --minijail-toolchain c, android or python models another", p.Toolchain.Describe(), how))
-	}
 	return out, nil
+}
+
+// ToolchainNote is the note naming the toolchain modeled, for a policy
+// the toolchains read differently (a repeated syscall and not the C
+// parser, or "expr; action" and the Python compiler), "" for one they
+// all read alike.
+func (p *Policy) ToolchainNote() string {
+	repeats := slices.ContainsFunc(p.group(), func(st *statement) bool { return len(st.rules) > 1 })
+	if !(repeats && p.Toolchain != ToolchainC || p.Toolchain == ToolchainPython && p.hasElse()) {
+		return ""
+	}
+	how := "chosen from the file's path and content"
+	switch {
+	case !p.ToolchainDetected:
+		how = "as --minijail-toolchain asks"
+	case p.File == "" || p.stdin:
+		how = "chosen from the content only (standard input has no path)"
+	}
+	return ocigen.Warning("", posOf(p.File),
+		"read as %s reads it where minijail's toolchains differ (repeated syscalls, \"expr; action\"), %s; --minijail-toolchain c, android or python models another", p.Toolchain.Describe(), how)
 }
 
 // hasElse reports whether some line ends in "; action".
@@ -891,9 +985,10 @@ func atomArgs(a Atom) []specs.LinuxSeccompArg {
 }
 
 // Load parses a policy (reading its includes) and compiles it to one
-// program named after the file's base name. Its Warnings hold the
-// @frequency notes and what the conversion and ParseOCI found; the second
-// result lists them again, once each.
+// program named after the file's base name. Its Notes say how the policy
+// was read (ToolchainNote, then Policy.Info); its Warnings hold
+// Policy.Notes and what the conversion and ParseOCI found; the second
+// result lists the warnings again, once each.
 func Load(name string, data []byte, opts Options) ([]*filters.Program, []string, error) {
 	p, err := Parse(name, data, opts)
 	if err != nil {
@@ -910,7 +1005,12 @@ func Load(name string, data []byte, opts Options) ([]*filters.Program, []string,
 	if err != nil {
 		return nil, nil, err
 	}
-	prog.Notes = p.Info
+	// The toolchain note names the whole file: it comes first; the
+	// others are in reading order.
+	if n := p.ToolchainNote(); n != "" {
+		prog.Notes = append(prog.Notes, n)
+	}
+	prog.Notes = append(prog.Notes, p.Info...)
 	progs := []*filters.Program{prog}
 	return progs, ocigen.Collect(progs), nil
 }

@@ -92,8 +92,8 @@ var (
 	defineRE = regexp.MustCompile(`(?m)^#define ([A-Z][A-Z0-9_]*)[ \t]+[A-Za-z0-9_]`)
 	skipRE   = regexp.MustCompile(`SIGRTMAX|SIGRTMIN|SIG_|NULL`)
 	errRE    = regexp.MustCompile(`(?m)^[^:\n]*v\.c:(\d+):\d+: error`)
-	labelRE  = regexp.MustCompile(`(?m)^v_([A-Z0-9_]+):\n((?:\s+\.(?:quad|xword|long|word|4byte|8byte|zero)\s+-?\w+\n)+)`)
-	wordRE   = regexp.MustCompile(`\.(quad|xword|long|word|4byte|8byte|zero)\s+(-?\w+)`)
+	labelRE  = regexp.MustCompile(`(?m)^v_([A-Z0-9_]+):\n((?:\s+\.(?:quad|xword|long|word|4byte|8byte|zero|space)\s+-?\w+\n)+)`)
+	wordRE   = regexp.MustCompile(`\.(quad|xword|long|word|4byte|8byte|zero|space)\s+(-?\w+)`)
 )
 
 func main() {
@@ -169,8 +169,8 @@ func values(dir, arch, cc string) map[string]uint64 {
 	for _, m := range labelRE.FindAllSubmatch(asm, -1) {
 		var words []uint64
 		size := 0
-		if z := wordRE.FindSubmatch(m[2]); z != nil && string(z[1]) == "zero" {
-			vals[string(m[1])] = 0 // a zero value is emitted as .zero 8
+		if z := wordRE.FindSubmatch(m[2]); z != nil && (string(z[1]) == "zero" || string(z[1]) == "space") {
+			vals[string(m[1])] = 0 // a zero value is emitted as .zero 8 (arm: .space 4)
 			continue
 		}
 		for _, w := range wordRE.FindAllSubmatch(m[2], -1) {

@@ -96,7 +96,8 @@ var androidRoots = []string{"/system/", "/apex/", "/vendor/", "/product/", "/odm
 // content data: ToolchainPython for a crosvm policy (one that @includes
 // from /usr/share/policy/crosvm/, or lies in a seccomp/ARCH/ directory as
 // crosvm's jail/seccomp/x86_64/ does) or one using what only the Python
-// compiler reads (@default); ToolchainAndroid for an AOSP policy (one in a
+// compiler reads (@default, a "{f1, f2}" list of filters);
+// ToolchainAndroid for an AOSP policy (one in a
 // seccomp_policy/ directory, or that @includes from /system/, /apex/,
 // /vendor/, ...); ToolchainC otherwise.
 func DetectToolchain(path string, data []byte) Toolchain {
@@ -110,6 +111,8 @@ func DetectToolchain(path string, data []byte) Toolchain {
 		t := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(t, "@default"), t == "@denylist":
+			return ToolchainPython
+		case filterListLine(t):
 			return ToolchainPython
 		case strings.HasPrefix(t, "@include"):
 			arg := strings.TrimSpace(strings.TrimPrefix(t, "@include"))
@@ -127,6 +130,13 @@ func DetectToolchain(path string, data []byte) Toolchain {
 	return ToolchainC
 }
 
+// filterListLine reports whether the trimmed line t is "syscall: {...}",
+// a list of filters only the Python compiler reads.
+func filterListLine(t string) bool {
+	_, f, ok := strings.Cut(t, ":")
+	return ok && strings.HasPrefix(strings.TrimSpace(f), "{")
+}
+
 // filt is one filter of a syscall's list as the Python compiler keeps it:
 // an expression (nil: unconditional) and the action taken where it holds.
 type filt struct {
@@ -140,6 +150,9 @@ type filt struct {
 type statement struct {
 	sys   string
 	rules []*Rule
+	// again is the index in Policy.Rules of the second rule, where the
+	// syscall is named again; len(Rules) for a syscall named once.
+	again int
 }
 
 // group returns the rules by syscall, in order of first appearance.
@@ -152,10 +165,22 @@ func (p *Policy) group() []*statement {
 		if !ok {
 			j = len(out)
 			idx[r.Syscall] = j
-			out = append(out, &statement{sys: r.Syscall})
+			out = append(out, &statement{sys: r.Syscall, again: len(p.Rules)})
+		}
+		if len(out[j].rules) == 1 {
+			out[j].again = i
 		}
 		out[j].rules = append(out[j].rules, r)
 	}
+	return out
+}
+
+// byRepeat returns sts ordered by where each syscall is named again, so
+// that the first repeated line in reading order is the one reported (the
+// C parser stops at it).
+func byRepeat(sts []*statement) []*statement {
+	out := slices.Clone(sts)
+	slices.SortStableFunc(out, func(a, b *statement) int { return a.again - b.again })
 	return out
 }
 

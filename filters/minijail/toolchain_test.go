@@ -37,9 +37,11 @@ func TestCrosvmRepeats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(warns, "\n"); !strings.Contains(got, "compile_seccomp_policy.py") || !strings.Contains(got, "chosen from the file") ||
-		!strings.Contains(got, "read from testdata/real/crosvm/seccomp/x86_64/common_device.policy") {
-		t.Errorf("warnings %q, want the toolchain and the include's file named", warns)
+	// How the policy was read is a note, the toolchain first, then the
+	// include in line order; nothing is a warning.
+	if notes := progs[0].Notes; len(warns) != 0 || len(notes) != 2 || !strings.Contains(notes[0], "compile_seccomp_policy.py") || !strings.Contains(notes[0], "chosen from the file") ||
+		!strings.Contains(notes[1], "read from testdata/real/crosvm/seccomp/x86_64/common_device.policy") {
+		t.Errorf("warnings %q, notes %q; want no warning, and notes naming the toolchain and the include's file", warns, notes)
 	}
 	const blkdiscard, fionbio, prSetSeccomp, prSetName, madvWillneed, madvDontneed = 0x1277, 0x5421, 22, 15, 3, 4
 	for _, tt := range []struct {
@@ -64,8 +66,10 @@ func TestCrosvmRepeats(t *testing.T) {
 		tc   Toolchain
 		want string
 	}{
-		{ToolchainC, "madvise is already filtered at testdata/real/crosvm/seccomp/x86_64/common_device.policy:12:1: minijail's C parser"},
-		{ToolchainAndroid, `madvise is filtered by more than one line that is not "1"`},
+		// The first line naming a syscall again: ioctl at line 11, though
+		// common_device.policy names madvise first.
+		{ToolchainC, "block_device.policy:11:1: invalid minijail seccomp policy: ioctl is already filtered at testdata/real/crosvm/seccomp/x86_64/common_device.policy:20:1: minijail's C parser"},
+		{ToolchainAndroid, `block_device.policy:11:1: invalid minijail seccomp policy: ioctl is filtered by more than one line that is not "1"`},
 	} {
 		_, _, err := loadReal(t, rel, Options{Toolchain: tt.tc})
 		if err == nil || !errors.Is(err, ErrBadPolicy) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "--minijail-toolchain python") {
@@ -104,6 +108,14 @@ func TestToolchainSemantics(t *testing.T) {
 		{"python action first", "read: 1\nread: arg0 == 0\n", ToolchainPython, nil, "already had an unconditional action"},
 		{"c repeat", "read: 1\nread: 1\n", ToolchainC, nil, "refuses a syscall named twice"},
 		{"c nested include", "@include ./a.policy\n", ToolchainC, nil, "refuses nested includes"},
+		{"python filter list", "read: {arg0 == 0, arg0 == 1; return 1}\n", ToolchainPython,
+			[]call{{[]uint64{0}, filters.ActionAllow, 0}, {[]uint64{1}, filters.ActionErrno, 1}, {[]uint64{2}, filters.ActionKillProcess, 0}}, ""},
+		{"auto filter list", "read: {arg0 == 0, arg0 == 1; return 1}\n", ToolchainAuto,
+			[]call{{[]uint64{0}, filters.ActionAllow, 0}, {[]uint64{1}, filters.ActionErrno, 1}}, ""},
+		{"c filter list", "read: 1\nwrite: {arg0 == 1, arg0 == 2}\n", ToolchainC, nil, "p.policy:2:8: invalid minijail seccomp policy: write: a {…} list of filters is read only by compile_seccomp_policy.py"},
+		{"unclosed filter list", "read: {arg0 == 1, arg0 == 2\n", ToolchainPython, nil, "read: unclosed brace"},
+		{"syscall group", "{read, write}: 1\n", ToolchainPython, nil, "p.policy:1:1: invalid minijail seccomp policy: a {…} group of syscalls"},
+		{"metadata", "read[arch=x86_64]: 1\n", ToolchainPython, nil, "p.policy:1:1: invalid minijail seccomp policy: \"read[arch=x86_64]\": [ … ] metadata"},
 		{"python nested include", "@include ./a.policy\n", ToolchainPython,
 			[]call{{nil, filters.ActionAllow, 0}}, ""},
 	}
@@ -170,8 +182,17 @@ func TestARMPrivate(t *testing.T) {
 	if got, _ := formattest.Verdict(t, progs[0], filters.ArchARM, "get_tls"); got != filters.ActionKillProcess {
 		t.Errorf("arm get_tls = %v, want KILL_PROCESS (not listed)", got)
 	}
-	if _, _, err := Load("x.policy", []byte("ARM_set_tls: 1\n"), Options{Arch: filters.ArchAArch64}); err == nil {
-		t.Error("ARM_set_tls loads on aarch64")
+	if _, _, err := Load("x.policy", []byte("ARM_set_tls: 1\n"), Options{Arch: filters.ArchAArch64}); err == nil || !strings.Contains(err.Error(), "it is a syscall of arm") {
+		t.Errorf("ARM_set_tls on aarch64: error %v, want one naming arm", err)
+	}
+	// minijail's table has no bare set_tls or cacheflush (gen_syscalls.sh
+	// names them from __ARM_NR_*): refused, the hint naming ARM_.
+	for _, name := range []string{"set_tls", "cacheflush"} {
+		_, _, err := Load("y-arm.policy", []byte("read: 1\n"+name+": 1\n"), Options{})
+		if err == nil || !strings.Contains(err.Error(), `y-arm.policy:2:1: invalid minijail seccomp policy: unknown syscall "`+name+`" on arm`) ||
+			!strings.Contains(err.Error(), "ARM_"+name) {
+			t.Errorf("%s: error %v, want unknown syscall naming ARM_%s", name, err, name)
+		}
 	}
 }
 
@@ -264,5 +285,153 @@ func TestAbsoluteIncludes(t *testing.T) {
 	}
 	if _, err := ParseIncludeRoot("system=x"); err == nil {
 		t.Error("ParseIncludeRoot accepts a relative OLD")
+	}
+}
+
+// TestDetectFromInsideDir reads crosvm policies by their base names from
+// inside their directories, as "cd jail/seccomp/aarch64 && seccompbench
+// compile net_device.policy" does: the ABI and the toolchain come from
+// the directory all the same (Parse makes the path absolute first).
+func TestDetectFromInsideDir(t *testing.T) {
+	tests := []struct {
+		dir, file string
+		abi       *filters.Arch
+	}{
+		{"aarch64", "common_device.policy", filters.ArchAArch64},
+		{"x86_64", "block_device.policy", filters.ArchX86_64},
+	}
+	for _, tt := range tests {
+		t.Run(tt.dir, func(t *testing.T) {
+			t.Chdir(filepath.Join("testdata", "real", "crosvm", "seccomp", tt.dir))
+			data, err := os.ReadFile(tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The host's ABI as a default must not win over the directory.
+			p, err := Parse(tt.file, data, Options{Arch: filters.ArchI386, ArchDefault: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.ABI != tt.abi || p.Toolchain != ToolchainPython || !p.ToolchainDetected {
+				t.Errorf("ABI %s, toolchain %s (detected %v); want %s, python, detected", p.ABI.Name, p.Toolchain, p.ToolchainDetected, tt.abi.Name)
+			}
+		})
+	}
+}
+
+// TestStdinNoPath checks that a policy read from standard input inside a
+// crosvm ABI directory takes neither ABI nor toolchain from that
+// directory, and says so in notes.
+func TestStdinNoPath(t *testing.T) {
+	t.Chdir(filepath.Join("testdata", "real", "crosvm", "seccomp", "aarch64"))
+	src := []byte("read: arg0 == 0\nread: 1\n")
+	opts := Options{Stdin: true}
+	p, err := Parse("stdin", src, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ABI != filters.ArchX86_64 || p.Toolchain != ToolchainC {
+		t.Errorf("ABI %s, toolchain %s; want x86_64 and c (nothing taken from the directory)", p.ABI.Name, p.Toolchain)
+	}
+	progs, _, err := Load("stdin", src, Options{Stdin: true, Toolchain: ToolchainAuto, Arch: filters.ArchAArch64, ArchDefault: true})
+	if err == nil {
+		t.Fatalf("loaded %v; want the C parser's repeated-syscall error", progs)
+	}
+	progs, _, err = Load("stdin", []byte("read: 1\n"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(progs[0].Notes, "\n"); !strings.Contains(got, "stdin: read from standard input") || !strings.Contains(got, "compiled for x86_64") {
+		t.Errorf("notes %q, want the standard-input ABI note", progs[0].Notes)
+	}
+}
+
+// TestDotIncludeBase checks where "@include ./x.policy" is read: the C
+// parser from the working directory (syscall_filter.c fopens the path as
+// written), compile_seccomp_policy.py beside the including file; the C
+// model falls back beside the including file, with a note, where the
+// working directory has no such file.
+func TestDotIncludeBase(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("dir/p.policy", "@include ./x.policy\n")
+	write("dir/x.policy", "read: 1\n")
+	write("cwd/x.policy", "write: 1\n")
+	pol := filepath.Join(root, "dir", "p.policy")
+	tests := []struct {
+		cwd      string
+		tc       Toolchain
+		allowed  string
+		wantNote bool
+	}{
+		{"cwd", ToolchainC, "write", false},
+		{"cwd", ToolchainPython, "read", false},
+		{"", ToolchainC, "read", true}, // root holds no x.policy
+		{"dir", ToolchainAndroid, "read", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cwd+"/"+tt.tc.String(), func(t *testing.T) {
+			t.Chdir(filepath.Join(root, tt.cwd))
+			progs, _, err := Load(pol, []byte("@include ./x.policy\n"), Options{Toolchain: tt.tc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := formattest.Verdict(t, progs[0], filters.ArchX86_64, tt.allowed); got != filters.ActionAllow {
+				t.Errorf("%s = %v, want allowed", tt.allowed, got)
+			}
+			note := strings.Contains(strings.Join(progs[0].Notes, "\n"), "beside the including file")
+			if note != tt.wantNote {
+				t.Errorf("notes %q, want the beside-the-file note: %v", progs[0].Notes, tt.wantNote)
+			}
+		})
+	}
+}
+
+// TestFirstRepeatReported: where several syscalls are named twice, the C
+// model reports the first line, in reading order, that names one again
+// (ioctl at line 4), not the syscall first named (prctl at line 1).
+func TestFirstRepeatReported(t *testing.T) {
+	src := "prctl: arg0 == 15\nioctl: arg1 == 0x5421\nread: 1\nioctl: arg1 == 0x1277\nprctl: arg0 == 22\n"
+	_, _, err := Load("p.policy", []byte(src), Options{Toolchain: ToolchainC})
+	if err == nil || !strings.Contains(err.Error(), "p.policy:4:1: invalid minijail seccomp policy: ioctl is already filtered at p.policy:2:1") {
+		t.Errorf("error %v, want the repeated ioctl at line 4", err)
+	}
+	progs, _, err := Load("p.policy", []byte("prctl: 1\nioctl: 1\nioctl: 1\nprctl: 1\n"), Options{Toolchain: ToolchainAndroid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := progs[0].Warnings; len(w) != 2 || !strings.HasPrefix(w[0], "p.policy:3:1: ioctl") || !strings.HasPrefix(w[1], "p.policy:4:1: prctl") {
+		t.Errorf("warnings %q, want ioctl's line 3 then prctl's line 4", w)
+	}
+}
+
+// TestNewerConstants loads a crosvm GPU policy whose prctl line names
+// PR_GET_AUXV, which minijail's table has where it is built against Linux
+// 6.4 headers or newer, as crosvm's is.
+func TestNewerConstants(t *testing.T) {
+	progs, _, err := loadReal(t, "crosvm/seccomp/x86_64/gpu_device.policy", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const prGetAuxv, prSetName, prSetSeccomp = 0x41555856, 15, 22
+	for _, tt := range []struct {
+		args []uint64
+		want filters.Action
+	}{
+		{[]uint64{prGetAuxv}, filters.ActionAllow},
+		{[]uint64{prSetName}, filters.ActionAllow},
+		{[]uint64{prSetSeccomp}, filters.ActionKillProcess}, // the common policy's line does not allow it
+	} {
+		if got, _ := formattest.Verdict(t, progs[0], filters.ArchX86_64, "prctl", tt.args...); got != tt.want {
+			t.Errorf("prctl%v = %v, want %v", tt.args, got, tt.want)
+		}
 	}
 }

@@ -26,7 +26,7 @@ func ParseArgs(s string) ([]uint64, error) {
 			// Allow negative values as callers write them (-1 for AT_FDCWD-like args).
 			n, nerr := strconv.ParseInt(strings.TrimSpace(p), 0, 64)
 			if nerr != nil {
-				return nil, fmt.Errorf("argument %d: %q is not a number", i, p)
+				return nil, fmt.Errorf("argument %d: %q is not a number (decimal, 0x hex or negative; names such as BLKDISCARD are not read: give the value, e.g. 0x1277)", i, p)
 			}
 			v = uint64(n)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
@@ -94,5 +95,17 @@ func TestPlotOneABI(t *testing.T) {
 	p := Plot(s, costs, "", "nr", false)
 	if p.Arch != "x86_64" || len(p.Bars) == 0 || len(p.Bars) >= len(costs) {
 		t.Errorf("plot of %s with %d bars from %d costs; want the x86_64 ones only", p.Arch, len(p.Bars), len(costs))
+	}
+}
+
+// TestParseArgsNames: --args takes numbers only; a constant name is an
+// error that says so and shows a value to give instead.
+func TestParseArgsNames(t *testing.T) {
+	got, err := ParseArgs("3, 0x1277,-1")
+	if err != nil || len(got) != 3 || got[1] != 0x1277 || got[2] != ^uint64(0) {
+		t.Errorf("ParseArgs = %#x, %v; want [3 0x1277 -1]", got, err)
+	}
+	if _, err := ParseArgs("3,BLKDISCARD"); err == nil || !strings.Contains(err.Error(), `argument 1: "BLKDISCARD" is not a number`) || !strings.Contains(err.Error(), "give the value") {
+		t.Errorf("error %v, want one saying names are not read", err)
 	}
 }
