@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters/subset"
@@ -23,7 +24,8 @@ type SubsetDoc struct {
 	ClassOnly bool `json:"class_only"`
 	// InputClasses is the number of input classes the proof explored.
 	InputClasses int `json:"input_classes"`
-	// Looser and DataDiffers count the named syscalls per relation.
+	// Looser and DataDiffers count the findings per relation: the named
+	// syscalls and the Unnamed entries (one per ABI).
 	Looser      int `json:"looser"`
 	DataDiffers int `json:"data_differs"`
 	// Findings are every named syscall where the profile violates
@@ -111,7 +113,7 @@ func findingsOf(fs []subset.Finding) []SubsetFinding {
 func NewSubsetDoc(profile, baseline EquivSide, res subset.Result, classOnly bool, cost *Cost) SubsetDoc {
 	doc := SubsetDoc{SchemaVersion: ContractVersion, Kind: KindSubset, Profile: profile, Baseline: baseline, Subset: res.Subset,
 		ClassOnly: classOnly, InputClasses: res.Paths, Findings: findingsOf(res.Findings), Unnamed: findingsOf(res.Unnamed), Cost: cost}
-	for _, f := range res.Findings {
+	for _, f := range append(slices.Clone(res.Findings), res.Unnamed...) {
 		if f.Relation == subset.Looser {
 			doc.Looser++
 		} else {
@@ -141,7 +143,7 @@ func WriteSubsetText(w io.Writer, doc SubsetDoc) error {
 			writeFinding(&b, f)
 		}
 		for _, f := range doc.Unnamed {
-			writeFinding(&b, f)
+			writeUnnamed(&b, f)
 		}
 		writeSubsetSummary(&b, doc.Findings)
 	}
@@ -163,6 +165,22 @@ func writeFinding(b *strings.Builder, f SubsetFinding) {
 	a := f.Args
 	fmt.Fprintf(b, "  %-12s %s: profile %s, baseline %s; e.g. args [%#x %#x %#x %#x %#x %#x]; %d input class(es)\n",
 		f.Relation, who, f.A, f.B, a[0], a[1], a[2], a[3], a[4], a[5], f.Classes)
+}
+
+// writeUnnamed writes one ABI's inputs outside the x86 syscall tables:
+// its witness stands for every such class of the ABI.
+func writeUnnamed(b *strings.Builder, f SubsetFinding) {
+	who := fmt.Sprintf("arch %#x", f.AuditArch)
+	if f.Arch != "" {
+		who = fmt.Sprintf("%s (arch %#x)", f.Arch, f.AuditArch)
+	}
+	what := fmt.Sprintf("nr %d", f.Nr)
+	if f.Name != "" {
+		what = fmt.Sprintf("%s (nr %d)", f.Name, f.Nr)
+	}
+	a := f.Args
+	fmt.Fprintf(b, "  %-12s %s inputs outside the x86 syscall tables, %d input class(es); e.g. %s args [%#x %#x %#x %#x %#x %#x]: profile %s, baseline %s\n",
+		f.Relation, who, f.Classes, what, a[0], a[1], a[2], a[3], a[4], a[5], f.A, f.B)
 }
 
 // writeSubsetSummary lists the violating syscall names per ABI and

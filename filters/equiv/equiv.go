@@ -347,8 +347,9 @@ func DataOf(w [sym.Words]uint32) filters.SeccompData {
 }
 
 // Describe names the ABI and syscall of d: for AUDIT_ARCH_X86_64 with the
-// x32 bit set, x32 and the number without the bit. arch is "" for other
-// arch values.
+// x32 bit set, x32 and the number without the bit. Another ABI filters
+// knows (filters.ArchByAudit: aarch64, arm, riscv64) is named with its
+// own table; arch is "" for arch values it does not know.
 func Describe(d filters.SeccompData) (arch string, nr int, name string) {
 	nr = int(d.Nr)
 	var a *filters.Arch
@@ -362,7 +363,11 @@ func Describe(d filters.SeccompData) (arch string, nr int, name string) {
 	case filters.AuditArchI386:
 		a = filters.ArchI386
 	default:
-		return "", nr, ""
+		// Another ABI's arch value (an aarch64 policy checked on x86):
+		// named when filters knows it.
+		if a = filters.ArchByAudit(d.Arch); a == nil {
+			return "", nr, ""
+		}
 	}
 	return a.Name, nr, a.SyscallName(nr)
 }

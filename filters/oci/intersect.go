@@ -37,6 +37,15 @@ type model struct {
 	arches []*scmp.Arch
 	order  []string
 	rules  map[string][]scmp.Rule
+	// listener is the inputs' listenerPath and listenerMetadata (where
+	// SCMP_ACT_NOTIFY sends its notifications), kept when they agree.
+	listener listener
+}
+
+// listener is a profile's SCMP_ACT_NOTIFY listener fields.
+type listener struct {
+	Path     string `json:"listenerPath"`
+	Metadata string `json:"listenerMetadata"`
 }
 
 // Intersect returns an OCI profile (JSON) that gives every input the
@@ -57,6 +66,10 @@ func Intersect(profiles []Profile, opt Options) ([]byte, []Inexpressible, error)
 	}
 	var acc model
 	var lost []Inexpressible
+	lis, err := listenerOf(profiles)
+	if err != nil {
+		return nil, nil, err
+	}
 	for i, p := range profiles {
 		res, err := resolve(p.Name, p.Data, opt)
 		if err != nil {
@@ -71,8 +84,35 @@ func Intersect(profiles []Profile, opt Options) ([]byte, []Inexpressible, error)
 		acc, l = combineModels(acc, m)
 		lost = append(lost, l...)
 	}
+	acc.listener = lis
 	data, err := acc.json()
 	return data, lost, err
+}
+
+// listenerOf returns the listener fields the profiles set, and an error
+// wrapping ErrBadProfile when two of them set one differently: the
+// intersection has one listener, and a notification sent to the wrong
+// agent is no intersection.
+func listenerOf(profiles []Profile) (listener, error) {
+	var out listener
+	var from [2]string
+	for _, p := range profiles {
+		var l listener
+		if err := json.Unmarshal(p.Data, &l); err != nil {
+			return out, fmt.Errorf("intersect %s: %w: %w", p.Name, ErrBadProfile, err)
+		}
+		for i, f := range [][2]*string{{&out.Path, &l.Path}, {&out.Metadata, &l.Metadata}} {
+			switch {
+			case *f[1] == "":
+			case *f[0] == "":
+				*f[0], from[i] = *f[1], p.Name
+			case *f[0] != *f[1]:
+				return out, fmt.Errorf("intersect %s: %w: %s is %q in %s but %q here; SCMP_ACT_NOTIFY has one listener per profile, give the inputs the same one",
+					p.Name, ErrBadProfile, [...]string{"listenerPath", "listenerMetadata"}[i], *f[0], from[i], *f[1])
+			}
+		}
+	}
+	return out, nil
 }
 
 func modelOf(f *scmp.Filter) model {
@@ -218,7 +258,8 @@ func (m model) json() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	prof := mobyseccomp.Seccomp{LinuxSeccomp: specs.LinuxSeccomp{DefaultAction: act, DefaultErrnoRet: errno}}
+	prof := mobyseccomp.Seccomp{LinuxSeccomp: specs.LinuxSeccomp{DefaultAction: act, DefaultErrnoRet: errno,
+		ListenerPath: m.listener.Path, ListenerMetadata: m.listener.Metadata}}
 	for _, a := range m.arches {
 		prof.Architectures = append(prof.Architectures, specs.Arch(a.OCI))
 	}

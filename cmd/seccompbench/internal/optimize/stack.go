@@ -30,10 +30,13 @@ var ErrEmptyStack = errors.New("no seccomp filter to work on")
 // Otherwise each spec adds its filters on top of the previous ones: a
 // policy or raw filter adds one, a systemd unit its modeled stack
 // (formats.Load, Source.Stacked), a directory written by inspect --save
-// the filters it holds. comp lays out OCI profiles and systemd filters.
+// the filters it holds. A source of several alternative filters (a
+// Firecracker file without --thread) is refused: they never apply
+// together. comp lays out OCI profiles and systemd filters.
 // Loader warnings go to warn, one "warning: " line each.
 //
-// Errors: an unsupported format is a *cmdutil.FlagError; a missing file
+// Errors: an unsupported format and alternatives are a
+// *cmdutil.FlagError (the latter wrapping formats.ErrAlternatives); a missing file
 // says what a spec may be; ErrEmptyStack when nothing installs a filter.
 func OpenStack(specs []string, directives string, comp scmp.Compiler, warn io.Writer) (filters.Stack, string, error) {
 	return OpenStackWith(specs, directives, formats.OpenOptions{Compiler: comp}, warn)
@@ -85,6 +88,12 @@ func openSpec(spec string, o formats.OpenOptions, warn io.Writer) (filters.Stack
 			err, oci.DockerDefaultName)
 	case err != nil:
 		return nil, fmt.Errorf("open stack: %w", err)
+	}
+	if !src.Stacked && len(src.Filters) > 1 {
+		// Alternatives (a Firecracker file's thread filters) apply to
+		// different threads, never together: stacking them would check,
+		// merge or intersect a filter no thread runs.
+		return nil, &cmdutil.FlagError{Err: fmt.Errorf("open stack: %w", formats.OneFilter(src))}
 	}
 	printWarnings(warn, src)
 	return src.Stack(), nil
