@@ -49,6 +49,7 @@ func TestIntersectOCI(t *testing.T) {
 		{"docker-default and an added keyctl rule", []string{"docker-default", testdata + "subset/pulled-keyctl.json"}, true, nil, nil},
 		{"docker-default and fewer syscalls", []string{testdata + "subset/pulled-tight.json", "docker-default"}, true, nil, nil},
 		{"argument rules on both sides", []string{allowSocket1, denySocket2}, false, []string{"socket"}, []string{"x86_64 socket"}},
+		{"conditions on other arguments conjoin", []string{testdata + "subset/read-arg0.json", testdata + "subset/read-arg1.json"}, true, nil, nil},
 		{"no per-syscall default", []string{denySocket2, allowSocket}, false, []string{"socket"}, []string{"x86_64 socket"}},
 	}
 	for _, tt := range tests {
