@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -82,6 +83,9 @@ Not a subset is exit status 3; programs the checker cannot follow
 			opts.Profile = args
 			if len(opts.Baseline) == 0 {
 				return cmdutil.FlagErrorf("subset: need --baseline BASELINE (a policy, unit, inspect --save directory or %q)", "docker-default")
+			}
+			if err := optimize.StdinOnce(append(slices.Clone(args), opts.Baseline...)); err != nil {
+				return err
 			}
 			var err error
 			if opts.Specs, err = opts.Out.Resolve(equivFormats, cmd.Flags().Changed("format")); err != nil {

@@ -121,3 +121,34 @@ func TestIntersectOCIListener(t *testing.T) {
 		t.Errorf("conflicting listeners: exit %d, want 1 naming listenerPath:\n%s", code, errb.String())
 	}
 }
+
+// TestSubsetOwnOutputAndStdin: seccompbench's own JSON output given as a
+// policy, and "-" given twice, are usage errors (exit 2) that say so.
+func TestSubsetOwnOutputAndStdin(t *testing.T) {
+	var doc, errb bytes.Buffer
+	if code := run([]string{"subset", subsetData("pulled-keyctl.json"), "--baseline", "docker-default", "--format", "json"}, strings.NewReader(""), &doc, &errb); code != 3 {
+		t.Fatalf("subset: exit %d:\n%s", code, errb.String())
+	}
+	own := filepath.Join(t.TempDir(), "subset.json")
+	if err := os.WriteFile(own, doc.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"subset", own, "--baseline", "docker-default"}, "", `own JSON output (kind "subset")`},
+		{[]string{"intersect", "docker-default", own}, "", `own JSON output (kind "subset")`},
+		{[]string{"subset", "-", "--baseline", "-"}, "{}", `"-" (standard input) is given 2 times`},
+		{[]string{"intersect", "-", "docker-default", "-"}, "{}", `"-" (standard input) is given 2 times`},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		errb.Reset()
+		code := run(tt.args, strings.NewReader(tt.stdin), &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), tt.want) {
+			t.Errorf("%q: exit %d, want 2 with %q:\n%s", tt.args, code, tt.want, errb.String())
+		}
+	}
+}

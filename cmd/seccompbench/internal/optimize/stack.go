@@ -55,6 +55,9 @@ func OpenStackWith(specs []string, directives string, o formats.OpenOptions, war
 		printWarnings(warn, src)
 		return nonEmpty(src.Stack(), "--systemd")
 	}
+	if err := StdinOnce(specs); err != nil {
+		return nil, "", err
+	}
 	var s filters.Stack
 	for _, spec := range specs {
 		part, err := openSpec(spec, o, warn)
@@ -64,6 +67,21 @@ func OpenStackWith(specs []string, directives string, o formats.OpenOptions, war
 		s = append(s, part...)
 	}
 	return nonEmpty(s, strings.Join(specs, " "))
+}
+
+// StdinOnce returns a usage error (*cmdutil.FlagError) when specs name
+// standard input ("-") more than once: it can be read only once.
+func StdinOnce(specs []string) error {
+	n := 0
+	for _, s := range specs {
+		if s == "-" {
+			n++
+		}
+	}
+	if n > 1 {
+		return cmdutil.FlagErrorf("\"-\" (standard input) is given %d times; it can be read once: save one of them to a file", n)
+	}
+	return nil
 }
 
 // nonEmpty returns s and desc, or ErrEmptyStack for an empty s.
