@@ -9,6 +9,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 )
@@ -113,6 +114,7 @@ func intersectRun(opts *IntersectOptions) error {
 	if err != nil {
 		return err
 	}
+	optimize.WarnPathLength(opts.IO.ErrOut, desc, s)
 	prof, err := optimize.LoadProfile(opts.SyscallProfile, opts.IO.ErrOut)
 	if err != nil {
 		return err
@@ -122,7 +124,7 @@ func intersectRun(opts *IntersectOptions) error {
 		return err
 	}
 	sum.Command = "intersect"
-	if sum.Cost, err = optimize.CostOf(s, p, nil, prof); err != nil {
+	if sum.Cost, err = optimize.CostOf(s, p, nil, prof, filters.KernelArches(o.Arch)); err != nil {
 		return err
 	}
 	// The OCI profile is proven on its own: when it cannot be written the

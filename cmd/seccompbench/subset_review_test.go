@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -149,6 +150,53 @@ func TestSubsetOwnOutputAndStdin(t *testing.T) {
 		code := run(tt.args, strings.NewReader(tt.stdin), &out, &errb)
 		if code != 2 || !strings.Contains(errb.String(), tt.want) {
 			t.Errorf("%q: exit %d, want 2 with %q:\n%s", tt.args, code, tt.want, errb.String())
+		}
+	}
+}
+
+// TestSubsetIntersectMessages: the undecidable subset speaks of the
+// subset (and prints its error with --format json), intersect's merge
+// error does not stutter, the cost names the ABIs of --arch, x32
+// entries at an x86_64 number are labelled as such and listed once, and
+// a stack over MAX_INSNS_PER_PATH is warned about.
+func TestSubsetIntersectMessages(t *testing.T) {
+	long := filepath.Join(t.TempDir(), "long.bpf")
+	insn := []byte{0x20, 0, 0, 0, 0, 0, 0, 0} // ld [0]
+	prog := bytes.Repeat(insn, filters.MaxInsns-1)
+	prog = append(prog, 0x06, 0, 0, 0, 0, 0, 0xff, 0x7f) // ret ALLOW
+	if err := os.WriteFile(long, prog, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args      []string
+		code      int
+		stream    string // "out" or "err"
+		want, bad string
+	}{
+		{[]string{"subset", subsetData("arith.bpf"), "--baseline", "docker-default"}, 1, "err", "cannot prove or refute that the profile is at least as restrictive", "equivalence"},
+		{[]string{"subset", subsetData("arith.bpf"), "--baseline", "docker-default", "--format", "json"}, 1, "err", "cannot prove or refute that the profile", "equivalence"},
+		{[]string{"intersect", subsetData("arith.bpf"), "docker-default"}, 1, "err", "merge " + subsetData("arith.bpf") + " docker-default: filter", "merge: "},
+		{[]string{"subset", subsetData("crash_dump.arm64.policy"), "--baseline", "docker-default", "--arch", "aarch64"}, 0, "out", "mean over every aarch64/arm syscall", "x86_64/i386/x32"},
+		{[]string{"subset", subsetData("allow-x32.json"), "--baseline", "docker-default"}, 3, "out", "x32 nr 13 (x86_64 rt_sigaction; not an x32 call)", "x32 rt_sigaction (nr 13)"},
+		{[]string{"subset", long, long, long, long, long, long, long, long, "--baseline", long}, 0, "err", "over MAX_INSNS_PER_PATH (32768)", ""},
+	}
+	for _, tt := range tests {
+		var out, errb bytes.Buffer
+		code := run(tt.args, strings.NewReader(""), &out, &errb)
+		got := map[string]string{"out": out.String(), "err": errb.String()}[tt.stream]
+		if code != tt.code || !strings.Contains(got, tt.want) || (tt.bad != "" && strings.Contains(got, tt.bad)) {
+			t.Errorf("%q: exit %d, want %d; std%s should have %q and not %q:\n%s\n%s", tt.args, code, tt.code, tt.stream, tt.want, tt.bad, out.String(), errb.String())
+		}
+		for _, line := range strings.Split(out.String(), "\n") {
+			if _, names, ok := strings.Cut(line, "): "); ok && strings.HasPrefix(line, "  x32 ") {
+				seen := map[string]bool{}
+				for _, n := range strings.Fields(names) {
+					if seen[n] {
+						t.Errorf("%q: summary lists %s twice: %s", tt.args, n, line)
+					}
+					seen[n] = true
+				}
+			}
 		}
 	}
 }

@@ -65,14 +65,21 @@ type CannotProveError struct {
 	Name   string
 	PC     int
 	Err    error
+	// Claim is what could not be decided, for the message: "" for
+	// equivalence, e.g. "the subset" for filters/subset.
+	Claim string
 }
 
 // Error says which filter and instruction stopped the proof.
 func (e *CannotProveError) Error() string {
-	if e.PC < 0 {
-		return fmt.Sprintf("%s: %v", ErrCannotProve, e.Err)
+	what := ErrCannotProve.Error()
+	if e.Claim != "" {
+		what = "cannot prove or refute " + e.Claim
 	}
-	return fmt.Sprintf("%s: stack %s filter %d (%s): %v", ErrCannotProve, e.Side, e.Filter, e.Name, e.Err)
+	if e.PC < 0 {
+		return fmt.Sprintf("%s: %v", what, e.Err)
+	}
+	return fmt.Sprintf("%s: stack %s filter %d (%s): %v", what, e.Side, e.Filter, e.Name, e.Err)
 }
 
 // Unwrap returns ErrCannotProve and the cause.

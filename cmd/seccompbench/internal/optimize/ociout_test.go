@@ -101,7 +101,7 @@ func TestCostOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := CostOf(s, merged, nil, prof)
+	c, err := CostOf(s, merged, nil, prof, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestCostOf(t *testing.T) {
 		t.Errorf("profile rows missing: %+v", c)
 	}
 	// Without a merge: the reason instead of the intersected cost.
-	c, err = CostOf(s, nil, errors.New("too long"), nil)
+	c, err = CostOf(s, nil, errors.New("too long"), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

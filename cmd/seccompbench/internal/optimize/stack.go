@@ -84,6 +84,17 @@ func StdinOnce(specs []string) error {
 	return nil
 }
 
+// WarnPathLength prints a warning to w when stack s (named desc) is
+// longer on the path than MAX_INSNS_PER_PATH (kernel/seccomp.c:
+// seccomp_attach_filter): the kernel refuses the filter that crosses it
+// with ENOMEM, so that stack never runs as given.
+func WarnPathLength(w io.Writer, desc string, s filters.Stack) {
+	if total := s.PathLength(); total > filters.MaxInsnsPerPath {
+		fmt.Fprintf(w, "warning: %s: %d filters need %d instructions on the path (converted eBPF length, +%d for all but the newest), over MAX_INSNS_PER_PATH (%d): the kernel refuses the filter that crosses it (ENOMEM)\n",
+			desc, len(s), total, filters.PathPenalty, filters.MaxInsnsPerPath)
+	}
+}
+
 // nonEmpty returns s and desc, or ErrEmptyStack for an empty s.
 func nonEmpty(s filters.Stack, desc string) (filters.Stack, string, error) {
 	if len(s) == 0 {
