@@ -198,6 +198,11 @@ func LookupArch(name string) (*Arch, error) {
 // then x32.
 func NativeArches() []*Arch { return []*Arch{ArchX86_64, ArchI386, ArchX32} }
 
+// ArchByAudit returns the ABI whose audit arch (seccomp_data.arch,
+// include/uapi/linux/audit.h) is v: x86_64 for AUDIT_ARCH_X86_64 (x32
+// shares it), i386, aarch64, arm, riscv64; nil for any other value.
+func ArchByAudit(v uint32) *Arch { return archByAudit(v) }
+
 // archByAudit returns the ABI whose audit arch is v (x86_64 for
 // AUDIT_ARCH_X86_64), or nil.
 func archByAudit(v uint32) *Arch {

@@ -3,8 +3,10 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
+	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/subset"
 )
 
@@ -23,7 +25,8 @@ type SubsetDoc struct {
 	ClassOnly bool `json:"class_only"`
 	// InputClasses is the number of input classes the proof explored.
 	InputClasses int `json:"input_classes"`
-	// Looser and DataDiffers count the named syscalls per relation.
+	// Looser and DataDiffers count the findings per relation: the named
+	// syscalls and the Unnamed entries (one per ABI).
 	Looser      int `json:"looser"`
 	DataDiffers int `json:"data_differs"`
 	// Findings are every named syscall where the profile violates
@@ -49,9 +52,11 @@ type SubsetFinding struct {
 // Cost compares enforcing two stacks by stacking them with enforcing
 // their intersection as one merged filter. Paths are instructions
 // executed per syscall with all arguments 0, summed over a stack's
-// filters, over every named syscall of x86_64, i386 and x32, the action
-// cache ignored.
+// filters, over every named syscall of ABIs, the action cache ignored.
 type Cost struct {
+	// ABIs are the ABIs whose named syscalls the paths and cache counts
+	// cover: those of --arch's kernel (x86_64, i386, x32 on x86_64).
+	ABIs    []string  `json:"abis"`
 	Stacked StackCost `json:"stacked"`
 	// Intersected is nil (null) when the stack could not be merged;
 	// IntersectError says why.
@@ -75,7 +80,7 @@ type StackCost struct {
 	// WeightedPath is MeanPath weighted by the profile's call counts, in
 	// instructions; nil without --profile.
 	WeightedPath *float64 `json:"weighted_path"`
-	// Syscalls is the number of named syscalls of x86_64, i386 and x32;
+	// Syscalls is the number of named syscalls of Cost.ABIs;
 	// Cached how many of them the action cache allows without running a
 	// filter (analysis.PredictCache; Linux 5.11 and later).
 	Syscalls int `json:"syscalls"`
@@ -111,7 +116,7 @@ func findingsOf(fs []subset.Finding) []SubsetFinding {
 func NewSubsetDoc(profile, baseline EquivSide, res subset.Result, classOnly bool, cost *Cost) SubsetDoc {
 	doc := SubsetDoc{SchemaVersion: ContractVersion, Kind: KindSubset, Profile: profile, Baseline: baseline, Subset: res.Subset,
 		ClassOnly: classOnly, InputClasses: res.Paths, Findings: findingsOf(res.Findings), Unnamed: findingsOf(res.Unnamed), Cost: cost}
-	for _, f := range res.Findings {
+	for _, f := range append(slices.Clone(res.Findings), res.Unnamed...) {
 		if f.Relation == subset.Looser {
 			doc.Looser++
 		} else {
@@ -141,7 +146,7 @@ func WriteSubsetText(w io.Writer, doc SubsetDoc) error {
 			writeFinding(&b, f)
 		}
 		for _, f := range doc.Unnamed {
-			writeFinding(&b, f)
+			writeUnnamed(&b, f)
 		}
 		writeSubsetSummary(&b, doc.Findings)
 	}
@@ -155,6 +160,8 @@ func WriteSubsetText(w io.Writer, doc SubsetDoc) error {
 func writeFinding(b *strings.Builder, f SubsetFinding) {
 	who := fmt.Sprintf("arch %#x nr %d", f.AuditArch, f.Nr)
 	switch {
+	case x86_64Numbered(f):
+		who = fmt.Sprintf("x32 nr %d (x86_64 %s; not an x32 call)", f.Nr, f.Name)
 	case f.Name != "":
 		who = fmt.Sprintf("%s %s (nr %d)", f.Arch, f.Name, f.Nr)
 	case f.Arch != "":
@@ -163,6 +170,33 @@ func writeFinding(b *strings.Builder, f SubsetFinding) {
 	a := f.Args
 	fmt.Fprintf(b, "  %-12s %s: profile %s, baseline %s; e.g. args [%#x %#x %#x %#x %#x %#x]; %d input class(es)\n",
 		f.Relation, who, f.A, f.B, a[0], a[1], a[2], a[3], a[4], a[5], f.Classes)
+}
+
+// x86_64Numbered reports an x32 finding at the x86_64 number of a
+// 64-bit-only entry (nr 13, x86_64's rt_sigaction, where x32's is 512):
+// the kernel's x32 table has sys_ni_syscall there (filters.ArchX32).
+func x86_64Numbered(f SubsetFinding) bool {
+	if f.Arch != filters.ArchX32.Name || f.Name == "" {
+		return false
+	}
+	n, ok := filters.ArchX32.Lookup(f.Name)
+	return ok && n != f.Nr
+}
+
+// writeUnnamed writes one ABI's inputs outside the x86 syscall tables:
+// its witness stands for every such class of the ABI.
+func writeUnnamed(b *strings.Builder, f SubsetFinding) {
+	who := fmt.Sprintf("arch %#x", f.AuditArch)
+	if f.Arch != "" {
+		who = fmt.Sprintf("%s (arch %#x)", f.Arch, f.AuditArch)
+	}
+	what := fmt.Sprintf("nr %d", f.Nr)
+	if f.Name != "" {
+		what = fmt.Sprintf("%s (nr %d)", f.Name, f.Nr)
+	}
+	a := f.Args
+	fmt.Fprintf(b, "  %-12s %s inputs outside the x86 syscall tables, %d input class(es); e.g. %s args [%#x %#x %#x %#x %#x %#x]: profile %s, baseline %s\n",
+		f.Relation, who, f.Classes, what, a[0], a[1], a[2], a[3], a[4], a[5], f.A, f.B)
 }
 
 // writeSubsetSummary lists the violating syscall names per ABI and
@@ -176,7 +210,11 @@ func writeSubsetSummary(b *strings.Builder, fs []SubsetFinding) {
 		if _, ok := names[g]; !ok {
 			order = append(order, g)
 		}
-		names[g] = append(names[g], f.Name)
+		name := f.Name
+		if x86_64Numbered(f) {
+			name = fmt.Sprintf("nr%d(x86_64:%s)", f.Nr, f.Name)
+		}
+		names[g] = append(names[g], name)
 	}
 	if len(order) > 0 {
 		b.WriteString("summary:\n")
@@ -191,7 +229,11 @@ func writeCost(b *strings.Builder, c *Cost) {
 	if c == nil {
 		return
 	}
-	b.WriteString("cost (instructions executed per syscall, mean over every x86_64/i386/x32 syscall, arguments 0):\n")
+	abis := "x86_64/i386/x32"
+	if len(c.ABIs) > 0 {
+		abis = strings.Join(c.ABIs, "/")
+	}
+	fmt.Fprintf(b, "cost (instructions executed per syscall, mean over every %s syscall, arguments 0):\n", abis)
 	line := func(what string, s *StackCost) {
 		fmt.Fprintf(b, "  %-12s %d filter(s), %d instructions: %.2f per syscall", what, s.Filters, s.Instructions, s.MeanPath)
 		if s.WeightedPath != nil {

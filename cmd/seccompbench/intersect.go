@@ -2,12 +2,14 @@ package main
 
 import (
 	"cmp"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 )
@@ -73,7 +75,11 @@ and unmatched arguments keep the profile's default action; a syscall
 where they cannot (OCI has no per-syscall default) is listed and written
 with its strictest outcome. The profile is compiled back and proven
 equivalent to the stack, or at least as restrictive with the syscalls
-where it is stricter listed; one that would be looser is not written.` + cmdutil.ExitStatusHelp(""),
+where it is stricter listed; one that would be looser, or return other
+errno data where the kernel's tie rule (the newest filter's data) decides
+the stack's errno, is not written: the filter (-o) and the summary still
+are, and the exit status is 1 with the reason, naming the inputs A, B, ...
+in order (swapping them changes which errno wins).` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench intersect docker-default testdata/policies/podman-like.json -o intersected.bpf
   seccompbench subset intersected.bpf --baseline docker-default --class-only`,
 		Args: cobra.MinimumNArgs(1),
@@ -108,6 +114,7 @@ func intersectRun(opts *IntersectOptions) error {
 	if err != nil {
 		return err
 	}
+	optimize.WarnPathLength(opts.IO.ErrOut, desc, s)
 	prof, err := optimize.LoadProfile(opts.SyscallProfile, opts.IO.ErrOut)
 	if err != nil {
 		return err
@@ -117,13 +124,14 @@ func intersectRun(opts *IntersectOptions) error {
 		return err
 	}
 	sum.Command = "intersect"
-	if sum.Cost, err = optimize.CostOf(s, p, nil, prof); err != nil {
+	if sum.Cost, err = optimize.CostOf(s, p, nil, prof, filters.KernelArches(o.Arch)); err != nil {
 		return err
 	}
+	// The OCI profile is proven on its own: when it cannot be written the
+	// filter (proven by Merge) still is, and the error comes last.
+	var ociErr error
 	if opts.OCI != "" {
-		if sum.OCI, err = optimize.IntersectOCI(opts.Specs, s, opts.OCI, o); err != nil {
-			return err
-		}
+		sum.OCI, ociErr = optimize.IntersectOCI(opts.Specs, s, opts.OCI, o)
 	}
 	if err := writeBuilt(opts.IO, output.Or(opts.Outs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
 		return err
@@ -134,5 +142,11 @@ func intersectRun(opts *IntersectOptions) error {
 	if err := report.WriteCostText(opts.IO.ErrOut, sum.Cost); err != nil {
 		return err
 	}
-	return report.WriteOCIIntersectionText(opts.IO.ErrOut, sum.OCI)
+	if err := report.WriteOCIIntersectionText(opts.IO.ErrOut, sum.OCI); err != nil {
+		return err
+	}
+	if ociErr != nil {
+		return fmt.Errorf("intersect --oci %s: %w", opts.OCI, ociErr)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -83,6 +84,9 @@ Not a subset is exit status 3; programs the checker cannot follow
 			if len(opts.Baseline) == 0 {
 				return cmdutil.FlagErrorf("subset: need --baseline BASELINE (a policy, unit, inspect --save directory or %q)", "docker-default")
 			}
+			if err := optimize.StdinOnce(append(slices.Clone(args), opts.Baseline...)); err != nil {
+				return err
+			}
 			var err error
 			if opts.Specs, err = opts.Out.Resolve(equivFormats, cmd.Flags().Changed("format")); err != nil {
 				return err
@@ -117,12 +121,13 @@ func subsetRun(opts *SubsetOptions) error {
 	if err != nil {
 		return err
 	}
+	optimize.WarnPathLength(opts.IO.ErrOut, "baseline + profile", append(slices.Clone(b), p...))
 	res, err := subset.Check(p, b, subset.Options{ClassOnly: opts.ClassOnly})
 	if err != nil {
 		// equiv.ErrCannotProve and the like: exit status 1, with the reason.
 		return fmt.Errorf("subset %s --baseline %s: %w", pdesc, strings.Join(opts.Baseline, " --baseline "), err)
 	}
-	cost, err := intersectCost(b, p, opts.SyscallProfile, opts.IO.ErrOut)
+	cost, err := intersectCost(b, p, opts.SyscallProfile, filters.KernelArches(o.Arch), opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -144,13 +149,14 @@ func subsetRun(opts *SubsetOptions) error {
 
 // intersectCost is the cost of stacking baseline and profile (profile
 // installed last) against their merge; a stack that cannot be merged
-// gives a cost with the reason instead of an error.
-func intersectCost(baseline, profile filters.Stack, syscallProfile string, warn io.Writer) (*report.Cost, error) {
+// gives a cost with the reason instead of an error. The cost covers the
+// named syscalls of arches.
+func intersectCost(baseline, profile filters.Stack, syscallProfile string, arches []*filters.Arch, warn io.Writer) (*report.Cost, error) {
 	prof, err := optimize.LoadProfile(syscallProfile, warn)
 	if err != nil {
 		return nil, err
 	}
 	s := append(append(filters.Stack{}, baseline...), profile...)
 	merged, _, mergeErr := optimize.Merge(s, "baseline + profile")
-	return optimize.CostOf(s, merged, mergeErr, prof)
+	return optimize.CostOf(s, merged, mergeErr, prof, arches)
 }

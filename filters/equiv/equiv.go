@@ -65,14 +65,21 @@ type CannotProveError struct {
 	Name   string
 	PC     int
 	Err    error
+	// Claim is what could not be decided, for the message: "" for
+	// equivalence, e.g. "the subset" for filters/subset.
+	Claim string
 }
 
 // Error says which filter and instruction stopped the proof.
 func (e *CannotProveError) Error() string {
-	if e.PC < 0 {
-		return fmt.Sprintf("%s: %v", ErrCannotProve, e.Err)
+	what := ErrCannotProve.Error()
+	if e.Claim != "" {
+		what = "cannot prove or refute " + e.Claim
 	}
-	return fmt.Sprintf("%s: stack %s filter %d (%s): %v", ErrCannotProve, e.Side, e.Filter, e.Name, e.Err)
+	if e.PC < 0 {
+		return fmt.Sprintf("%s: %v", what, e.Err)
+	}
+	return fmt.Sprintf("%s: stack %s filter %d (%s): %v", what, e.Side, e.Filter, e.Name, e.Err)
 }
 
 // Unwrap returns ErrCannotProve and the cause.
@@ -347,8 +354,9 @@ func DataOf(w [sym.Words]uint32) filters.SeccompData {
 }
 
 // Describe names the ABI and syscall of d: for AUDIT_ARCH_X86_64 with the
-// x32 bit set, x32 and the number without the bit. arch is "" for other
-// arch values.
+// x32 bit set, x32 and the number without the bit. Another ABI filters
+// knows (filters.ArchByAudit: aarch64, arm, riscv64) is named with its
+// own table; arch is "" for arch values it does not know.
 func Describe(d filters.SeccompData) (arch string, nr int, name string) {
 	nr = int(d.Nr)
 	var a *filters.Arch
@@ -362,7 +370,11 @@ func Describe(d filters.SeccompData) (arch string, nr int, name string) {
 	case filters.AuditArchI386:
 		a = filters.ArchI386
 	default:
-		return "", nr, ""
+		// Another ABI's arch value (an aarch64 policy checked on x86):
+		// named when filters knows it.
+		if a = filters.ArchByAudit(d.Arch); a == nil {
+			return "", nr, ""
+		}
 	}
 	return a.Name, nr, a.SyscallName(nr)
 }

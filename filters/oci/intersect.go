@@ -37,6 +37,15 @@ type model struct {
 	arches []*scmp.Arch
 	order  []string
 	rules  map[string][]scmp.Rule
+	// listener is the inputs' listenerPath and listenerMetadata (where
+	// SCMP_ACT_NOTIFY sends its notifications), kept when they agree.
+	listener listener
+}
+
+// listener is a profile's SCMP_ACT_NOTIFY listener fields.
+type listener struct {
+	Path     string `json:"listenerPath"`
+	Metadata string `json:"listenerMetadata"`
 }
 
 // Intersect returns an OCI profile (JSON) that gives every input the
@@ -46,7 +55,9 @@ type model struct {
 // actions the newest profile's data (errno), as kernel/seccomp.c:
 // seccomp_run_filters decides. Per syscall the rules combine exactly when
 // at most one side's rules look at arguments and the combined rules leave
-// unmatched arguments to the profile's default action; otherwise the
+// unmatched arguments to the profile's default action, or when both
+// sides' rules give one action each and their conditions conjoin
+// (crossRules); otherwise the
 // syscall is listed in the second result and written with its strictest
 // outcome. The written profile lists no includes or excludes: it is
 // resolved already. The caller proves the result (compile it with Parse
@@ -57,6 +68,10 @@ func Intersect(profiles []Profile, opt Options) ([]byte, []Inexpressible, error)
 	}
 	var acc model
 	var lost []Inexpressible
+	lis, err := listenerOf(profiles)
+	if err != nil {
+		return nil, nil, err
+	}
 	for i, p := range profiles {
 		res, err := resolve(p.Name, p.Data, opt)
 		if err != nil {
@@ -71,8 +86,35 @@ func Intersect(profiles []Profile, opt Options) ([]byte, []Inexpressible, error)
 		acc, l = combineModels(acc, m)
 		lost = append(lost, l...)
 	}
+	acc.listener = lis
 	data, err := acc.json()
 	return data, lost, err
+}
+
+// listenerOf returns the listener fields the profiles set, and an error
+// wrapping ErrBadProfile when two of them set one differently: the
+// intersection has one listener, and a notification sent to the wrong
+// agent is no intersection.
+func listenerOf(profiles []Profile) (listener, error) {
+	var out listener
+	var from [2]string
+	for _, p := range profiles {
+		var l listener
+		if err := json.Unmarshal(p.Data, &l); err != nil {
+			return out, fmt.Errorf("intersect %s: %w: %w", p.Name, ErrBadProfile, err)
+		}
+		for i, f := range [][2]*string{{&out.Path, &l.Path}, {&out.Metadata, &l.Metadata}} {
+			switch {
+			case *f[1] == "":
+			case *f[0] == "":
+				*f[0], from[i] = *f[1], p.Name
+			case *f[0] != *f[1]:
+				return out, fmt.Errorf("intersect %s: %w: %s is %q in %s but %q here; SCMP_ACT_NOTIFY has one listener per profile, give the inputs the same one",
+					p.Name, ErrBadProfile, [...]string{"listenerPath", "listenerMetadata"}[i], *f[0], from[i], *f[1])
+			}
+		}
+	}
+	return out, nil
 }
 
 func modelOf(f *scmp.Filter) model {
@@ -159,7 +201,74 @@ func combineSyscall(name string, a, b model, def uint32) ([]scmp.Rule, string) {
 		}
 		return out, ""
 	}
+	if out, ok := crossRules(name, ra, a.def, rb, b.def, def); ok {
+		return out, ""
+	}
 	return nil, "both profiles decide it by its arguments, with different conditions"
+}
+
+// maxCrossRules bounds the rules crossRules writes for one syscall.
+const maxCrossRules = 64
+
+// crossRules combines two sides whose rules each give one action (xa,
+// xb) on conditions, falling through to their defaults da, db (b newer):
+// the stack gives pick(xa, xb) where a rule of each side matches, and
+// where only one side's does pick(xa, db) or pick(da, xb). When both of
+// the latter are the combined default def, one rule per pair of rules,
+// its conditions the conjunction of both (OCI ANDs a rule's args), states
+// the syscall exactly. A pair that tests one argument index twice with
+// different conditions is refused: libseccomp accepts that for some
+// operators only, and the caller proves what is written anyway.
+func crossRules(name string, ra []scmp.Rule, da uint32, rb []scmp.Rule, db, def uint32) ([]scmp.Rule, bool) {
+	xa, oka := oneAction(ra)
+	xb, okb := oneAction(rb)
+	if !oka || !okb || pick(xa, db) != def || pick(da, xb) != def || len(ra)*len(rb) > maxCrossRules {
+		return nil, false
+	}
+	act := pick(xa, xb)
+	if act == def {
+		return []scmp.Rule{{Syscall: name, Action: def}}, true
+	}
+	out := make([]scmp.Rule, 0, len(ra)*len(rb))
+	for _, r := range ra {
+		for _, q := range rb {
+			conds, ok := conjoin(r.Conds, q.Conds)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, scmp.Rule{Syscall: name, Action: act, Conds: conds})
+		}
+	}
+	return out, true
+}
+
+// oneAction returns the action every rule gives, when they agree.
+func oneAction(rules []scmp.Rule) (uint32, bool) {
+	if len(rules) == 0 {
+		return 0, false
+	}
+	for _, r := range rules[1:] {
+		if r.Action != rules[0].Action {
+			return 0, false
+		}
+	}
+	return rules[0].Action, true
+}
+
+// conjoin returns the conditions of x and y as one rule's (both must
+// hold), or false when they test one argument index differently.
+func conjoin(x, y []scmp.Cond) ([]scmp.Cond, bool) {
+	out := slices.Clone(x)
+	for _, c := range y {
+		i := slices.IndexFunc(out, func(o scmp.Cond) bool { return o.Arg == c.Arg })
+		switch {
+		case i < 0:
+			out = append(out, c)
+		case out[i] != c:
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 func sameConds(x, y scmp.Rule) bool {
@@ -218,7 +327,8 @@ func (m model) json() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	prof := mobyseccomp.Seccomp{LinuxSeccomp: specs.LinuxSeccomp{DefaultAction: act, DefaultErrnoRet: errno}}
+	prof := mobyseccomp.Seccomp{LinuxSeccomp: specs.LinuxSeccomp{DefaultAction: act, DefaultErrnoRet: errno,
+		ListenerPath: m.listener.Path, ListenerMetadata: m.listener.Metadata}}
 	for _, a := range m.arches {
 		prof.Architectures = append(prof.Architectures, specs.Arch(a.OCI))
 	}

@@ -144,6 +144,9 @@ func Check(profile, baseline filters.Stack, opt Options) (Result, error) {
 
 var sideNames = [...]string{"profile", "baseline"}
 
+// claim names what Check decides in its *equiv.CannotProveError.
+const claim = "that the profile is at least as restrictive as the baseline (subset)"
+
 // archOrder sorts x86_64, i386, x32, then unknown arch values.
 func archOrder(a string) int {
 	for i, n := range filters.NativeArches() {
@@ -165,7 +168,7 @@ func replay(profile, baseline filters.Stack, f *Finding) error {
 		return fmt.Errorf("replay witness: %w", err)
 	}
 	if rp.Ret != f.Profile.Ret || rb.Ret != f.Baseline.Ret {
-		return &equiv.CannotProveError{PC: -1, Err: fmt.Errorf("internal: the emulator gives %#x and %#x for %v, the checker %#x and %#x",
+		return &equiv.CannotProveError{Claim: claim, PC: -1, Err: fmt.Errorf("internal: the emulator gives %#x and %#x for %v, the checker %#x and %#x",
 			rp.Ret, rb.Ret, f.Witness, f.Profile.Ret, f.Baseline.Ret)}
 	}
 	return nil

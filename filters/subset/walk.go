@@ -47,7 +47,7 @@ func (c *checker) walk(k int, t sym.Thread, d sym.Domain, rets []uint32) error {
 			if errors.As(err, &ue) {
 				pc = ue.PC
 			}
-			return &equiv.CannotProveError{Side: sideNames[e.side], Filter: e.index, Name: e.p.Name, PC: pc, Err: err}
+			return &equiv.CannotProveError{Claim: claim, Side: sideNames[e.side], Filter: e.index, Name: e.p.Name, PC: pc, Err: err}
 		}
 		switch ev.Kind {
 		case sym.EvRet:
@@ -82,7 +82,7 @@ func combine(rets []uint32) uint32 {
 func (c *checker) leaf(d sym.Domain, rets []uint32) error {
 	c.paths++
 	if c.paths > equiv.MaxPaths {
-		return &equiv.CannotProveError{PC: -1, Err: fmt.Errorf("more than %d input classes", equiv.MaxPaths)}
+		return &equiv.CannotProveError{Claim: claim, PC: -1, Err: fmt.Errorf("more than %d input classes", equiv.MaxPaths)}
 	}
 	op, ob := equiv.OutcomeOf(combine(rets[:c.split[0]])), equiv.OutcomeOf(combine(rets[c.split[0]:]))
 	rel := Relate(op, ob)
@@ -91,7 +91,7 @@ func (c *checker) leaf(d sym.Domain, rets []uint32) error {
 	}
 	v := violation{rel: rel, p: op, b: ob}
 	if err := c.breakdown(d, v); err != nil {
-		return &equiv.CannotProveError{PC: -1, Err: err}
+		return &equiv.CannotProveError{Claim: claim, PC: -1, Err: err}
 	}
 	return nil
 }

@@ -13,6 +13,9 @@
 //   - nsjail configs (protobuf text format, nsjail's config.proto), whose
 //     seccomp policy is Kafel: `seccomp_string: "ALLOW { read } DEFAULT
 //     KILL"` lines or a `seccomp_policy_file: "x.kafel"`;
+//   - seccompbench's own JSON output (a document with schema_version and
+//     kind, e.g. subset's or run's), which describes a result, not a
+//     filter;
 //   - Helm chart templates (Go template actions such as
 //     "{{ .Values.x }}", "{{- include ... }}", "{{- end }}" in YAML), which
 //     are YAML only once `helm template` renders them.
@@ -20,6 +23,7 @@ package unsupported
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -32,6 +36,8 @@ const (
 	StraceTrace   = "strace-trace"
 	NsjailConfig  = "nsjail-config"
 	HelmTemplate  = "helm-template"
+	// OwnOutput is a JSON document seccompbench wrote (--format json).
+	OwnOutput = "seccompbench-output"
 )
 
 // Detect reads at most sniffBytes; a trace is recognized when at least
@@ -56,6 +62,9 @@ var (
 	// the actions and functions charts use. Jinja's "{{NAME}}" (systemd's
 	// unit templates) has none of them.
 	helmAction = regexp.MustCompile(`\{\{-?\s*(-\s|\.[A-Z]|\$|(include|template|toYaml|tpl|if|else|end|range|with|define|default|required|quote|printf)\b)`)
+	// seccompbench's JSON documents open with schema_version then kind
+	// (report.ContractVersion, report.Kind).
+	ownOutput  = regexp.MustCompile(`^\s*\{\s*"schema_version"\s*:\s*\d+\s*,\s*"kind"\s*:\s*"([A-Za-z0-9_-]+)"`)
 	cBPF       = regexp.MustCompile(`\b(BPF_STMT|BPF_JUMP)\s*\(`)
 	straceHead = regexp.MustCompile(`(?m)^\s*%\s*time\s+seconds\s+usecs/call\s+calls\s+(errors\s+)?syscall`)
 	// A traced call: optional pid ("[pid 12]" or "12 "), optional
@@ -65,7 +74,7 @@ var (
 
 // Detect reports whether data is one of the known unsupported inputs. It
 // returns the format's name (Kafel, NsjailConfig, HelmTemplate,
-// CSockFilter, StraceSummary, StraceTrace) and a one-line hint saying what the input is and what to
+// CSockFilter, StraceSummary, StraceTrace, OwnOutput) and a one-line hint saying what the input is and what to
 // do with it, meant to follow the file name in an error. It reads at most
 // the first 64 KiB, and never matches a Beats or OCI policy, a systemd
 // unit or raw BPF (binary data is never matched).
@@ -75,6 +84,9 @@ func Detect(data []byte) (format, hint string, ok bool) {
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
 		return "", "", false
+	}
+	if m := ownOutput.FindSubmatch(data); m != nil {
+		return OwnOutput, fmt.Sprintf("this is seccompbench's own JSON output (kind %q), a result, not a policy: give the policy or filter it was made from (intersect and merge write the filter with -o FILE.bpf)", m[1]), true
 	}
 	switch {
 	case straceHead.Match(data):

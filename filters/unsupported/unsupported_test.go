@@ -21,6 +21,7 @@ func TestDetect(t *testing.T) {
 		{"testdata/nsjail-noseccomp.cfg", NsjailConfig, "nsjail installs no seccomp filter"},
 		{"testdata/helm-seccompprofile.yaml", HelmTemplate, "Helm chart template"},
 		{"testdata/helm-oci-configmap.yaml", HelmTemplate, "helm template RELEASE CHART"},
+		{"testdata/own-subset.json", OwnOutput, `own JSON output (kind "subset")`},
 	}
 	for _, tt := range tests {
 		b, err := os.ReadFile(tt.file)

@@ -3,6 +3,7 @@ package optimize
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
@@ -17,7 +18,7 @@ import (
 func Merge(s filters.Stack, desc string) (*filters.Program, *report.BuildSummary, error) {
 	res, err := filteropt.Merge(s, filteropt.Weights{})
 	if err != nil {
-		return nil, nil, fmt.Errorf("merge %s: %w", desc, err)
+		return nil, nil, &mergeError{desc: desc, err: err}
 	}
 	res.Program.Name = "merged"
 	res.Program.Source = desc
@@ -28,6 +29,19 @@ func Merge(s filters.Stack, desc string) (*filters.Program, *report.BuildSummary
 	sum.Command = "merge"
 	return res.Program, sum, nil
 }
+
+// mergeError is Merge's error: "merge DESC: " and filters/optimize's
+// message without its own "merge: " prefix, which would stutter.
+type mergeError struct {
+	desc string
+	err  error
+}
+
+func (e *mergeError) Error() string {
+	return fmt.Sprintf("merge %s: %s", e.desc, strings.TrimPrefix(e.err.Error(), "merge: "))
+}
+
+func (e *mergeError) Unwrap() error { return e.err }
 
 // Optimize lays stack s (installation order; one filter for most
 // policies, a systemd unit's whole stack) out again as one filter
@@ -104,8 +118,12 @@ func Summarize(s filters.Stack, res *filteropt.Result, prof *analysis.Profile) (
 // MeanPath is the mean number of instructions stack s executes, summed
 // over its filters, over every named syscall of x86_64, i386 and x32,
 // arguments 0, the action cache ignored (analysis.Analyze).
-func MeanPath(s filters.Stack) (float64, error) {
-	costs, err := analysis.Analyze(s, nil)
+func MeanPath(s filters.Stack) (float64, error) { return meanPathOn(s, nil) }
+
+// meanPathOn is MeanPath over the named syscalls of arches
+// (filters.NativeArches when nil).
+func meanPathOn(s filters.Stack, arches []*filters.Arch) (float64, error) {
+	costs, err := analysis.Analyze(s, arches)
 	if err != nil {
 		return 0, fmt.Errorf("analyze path lengths: %w", err)
 	}

@@ -33,17 +33,25 @@ func LoadProfile(path string, warn io.Writer) (*analysis.Profile, error) {
 // CostOf compares enforcing stack s as it is with enforcing merged, its
 // merge (nil when merging failed with mergeErr): static paths,
 // action-cache predictions and, with prof, the profile-weighted path and
-// one row per known syscall of the profile.
-func CostOf(s filters.Stack, merged *filters.Program, mergeErr error, prof *analysis.Profile) (*report.Cost, error) {
+// one row per known syscall of the profile. The static paths and cache
+// predictions cover every named syscall of arches (the ABIs of --arch's
+// kernel, filters.KernelArches; filters.NativeArches when nil).
+func CostOf(s filters.Stack, merged *filters.Program, mergeErr error, prof *analysis.Profile, arches []*filters.Arch) (*report.Cost, error) {
+	if arches == nil {
+		arches = filters.NativeArches()
+	}
 	c := &report.Cost{PerSyscall: []report.SyscallCostRow{}}
+	for _, a := range arches {
+		c.ABIs = append(c.ABIs, a.Name)
+	}
 	var err error
-	if c.Stacked, err = stackCost(s, prof); err != nil {
+	if c.Stacked, err = stackCost(s, prof, arches); err != nil {
 		return nil, err
 	}
 	if merged == nil {
 		c.IntersectError = fmt.Sprint(mergeErr)
 	} else {
-		in, err := stackCost(filters.Stack{merged}, prof)
+		in, err := stackCost(filters.Stack{merged}, prof, arches)
 		if err != nil {
 			return nil, err
 		}
@@ -77,14 +85,14 @@ func CostOf(s filters.Stack, merged *filters.Program, mergeErr error, prof *anal
 	return c, nil
 }
 
-// stackCost is the static cost of enforcing s.
-func stackCost(s filters.Stack, prof *analysis.Profile) (report.StackCost, error) {
+// stackCost is the static cost of enforcing s on arches.
+func stackCost(s filters.Stack, prof *analysis.Profile, arches []*filters.Arch) (report.StackCost, error) {
 	sc := report.StackCost{Filters: len(s)}
 	for _, p := range s {
 		sc.Instructions += p.Len()
 	}
 	var err error
-	if sc.MeanPath, err = MeanPath(s); err != nil {
+	if sc.MeanPath, err = meanPathOn(s, arches); err != nil {
 		return sc, err
 	}
 	if prof != nil {
@@ -94,7 +102,7 @@ func stackCost(s filters.Stack, prof *analysis.Profile) (report.StackCost, error
 		}
 		sc.WeightedPath = &w
 	}
-	for _, e := range analysis.PredictCache(s, nil).Entries {
+	for _, e := range analysis.PredictCache(s, arches).Entries {
 		if e.Name == "" {
 			continue
 		}

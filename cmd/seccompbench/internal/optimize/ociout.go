@@ -1,10 +1,13 @@
 package optimize
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
@@ -19,10 +22,12 @@ import (
 // profile.
 var ErrNotOCI = errors.New("not an OCI seccomp profile")
 
-// ErrOCIUnproven is returned by IntersectOCI when the profile it built,
-// compiled back, is looser than the stack somewhere (a bug, reported
-// rather than written).
-var ErrOCIUnproven = errors.New("the OCI intersection is looser than the stack")
+// ErrOCIUnproven is returned (wrapped) by IntersectOCI when the profile
+// it built, compiled back, is not at least as restrictive as the stack
+// somewhere: looser (a bug), or the same action with other errno data,
+// which the kernel's tie rule decides in the stack and one OCI default
+// cannot always state. The profile is not written.
+var ErrOCIUnproven = errors.New("the OCI intersection is not at least as restrictive as the stack")
 
 // IntersectOCI writes to path the OCI profile of the stack of specs
 // (oci.Intersect; each spec an OCI profile file or "docker-default"),
@@ -53,6 +58,10 @@ func IntersectOCI(specs []string, s filters.Stack, path string, o formats.OpenOp
 		res.Inexpressible = append(res.Inexpressible, report.OCIInexpressible{Syscall: l.Syscall, Reason: l.Reason, Written: l.Written})
 	}
 	if err := prove(back, s, res); err != nil {
+		var ue *unprovenError
+		if errors.As(err, &ue) {
+			ue.specs = specs
+		}
 		return nil, err
 	}
 	err = output.WriteFileAtomic(path, func(w io.Writer) error {
@@ -94,7 +103,7 @@ func prove(back, s filters.Stack, res *report.OCIIntersection) error {
 		return fmt.Errorf("prove the OCI intersection: %w", err)
 	}
 	if !sub.Subset {
-		return fmt.Errorf("%w: %v", ErrOCIUnproven, firstFinding(sub))
+		return &unprovenError{res: sub}
 	}
 	res.AtLeastAsRestrictive = true
 	// Where the stack is looser than the profile, the profile is stricter.
@@ -112,11 +121,38 @@ func prove(back, s filters.Stack, res *report.OCIIntersection) error {
 	return nil
 }
 
-func firstFinding(r subset.Result) string {
-	for _, fs := range [][]subset.Finding{r.Findings, r.Unnamed} {
-		if len(fs) > 0 {
-			return fs[0].String()
+// unprovenError is prove's refusal: where the compiled-back profile is
+// not at least as restrictive as the stack of specs.
+type unprovenError struct {
+	specs []string
+	res   subset.Result
+}
+
+func (e *unprovenError) Unwrap() error { return ErrOCIUnproven }
+
+func (e *unprovenError) Error() string {
+	var b strings.Builder
+	for i, s := range e.specs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%c = %s", 'A'+rune(min(i, 25)), s)
+	}
+	order := b.String()
+	fs := append(slices.Clone(e.res.Findings), e.res.Unnamed...)
+	onlyData, first := true, "no witness"
+	for i, f := range fs {
+		onlyData = onlyData && f.Relation == subset.DataDiffers
+		if i == 0 {
+			first = fmt.Sprintf("%s %s args %#x: the OCI profile would give %s, the stack gives %s", f.Arch, cmp.Or(f.Name, fmt.Sprintf("nr %d", f.Nr)),
+				f.Witness.Args, f.Profile, f.Baseline)
 		}
 	}
-	return "no witness"
+	if onlyData && len(fs) > 0 {
+		return fmt.Sprintf("%v (stack %s, installed in that order): it returns other errno data on %d syscall(s), e.g. %s. "+
+			"In the stack the kernel's tie rule decides the errno (the same action in several filters returns the newest filter's data, "+
+			"kernel/seccomp.c: seccomp_run_filters), and one OCI profile (one default, no per-syscall default) cannot state it here; "+
+			"swapping the inputs' order changes which errno wins. The OCI file is not written; the BPF filter (-o) and the summary are", ErrOCIUnproven, order, len(fs), first)
+	}
+	return fmt.Sprintf("%v (stack %s): it is looser on %d syscall(s), e.g. %s; the OCI file is not written", ErrOCIUnproven, order, len(fs), first)
 }

@@ -49,6 +49,7 @@ func TestIntersectOCI(t *testing.T) {
 		{"docker-default and an added keyctl rule", []string{"docker-default", testdata + "subset/pulled-keyctl.json"}, true, nil, nil},
 		{"docker-default and fewer syscalls", []string{testdata + "subset/pulled-tight.json", "docker-default"}, true, nil, nil},
 		{"argument rules on both sides", []string{allowSocket1, denySocket2}, false, []string{"socket"}, []string{"x86_64 socket"}},
+		{"conditions on other arguments conjoin", []string{testdata + "subset/read-arg0.json", testdata + "subset/read-arg1.json"}, true, nil, nil},
 		{"no per-syscall default", []string{denySocket2, allowSocket}, false, []string{"socket"}, []string{"x86_64 socket"}},
 	}
 	for _, tt := range tests {
@@ -100,7 +101,7 @@ func TestCostOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := CostOf(s, merged, nil, prof)
+	c, err := CostOf(s, merged, nil, prof, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestCostOf(t *testing.T) {
 		t.Errorf("profile rows missing: %+v", c)
 	}
 	// Without a merge: the reason instead of the intersected cost.
-	c, err = CostOf(s, nil, errors.New("too long"), nil)
+	c, err = CostOf(s, nil, errors.New("too long"), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,10 +30,13 @@ var ErrEmptyStack = errors.New("no seccomp filter to work on")
 // Otherwise each spec adds its filters on top of the previous ones: a
 // policy or raw filter adds one, a systemd unit its modeled stack
 // (formats.Load, Source.Stacked), a directory written by inspect --save
-// the filters it holds. comp lays out OCI profiles and systemd filters.
+// the filters it holds. A source of several alternative filters (a
+// Firecracker file without --thread) is refused: they never apply
+// together. comp lays out OCI profiles and systemd filters.
 // Loader warnings go to warn, one "warning: " line each.
 //
-// Errors: an unsupported format is a *cmdutil.FlagError; a missing file
+// Errors: an unsupported format and alternatives are a
+// *cmdutil.FlagError (the latter wrapping formats.ErrAlternatives); a missing file
 // says what a spec may be; ErrEmptyStack when nothing installs a filter.
 func OpenStack(specs []string, directives string, comp scmp.Compiler, warn io.Writer) (filters.Stack, string, error) {
 	return OpenStackWith(specs, directives, formats.OpenOptions{Compiler: comp}, warn)
@@ -52,6 +55,9 @@ func OpenStackWith(specs []string, directives string, o formats.OpenOptions, war
 		printWarnings(warn, src)
 		return nonEmpty(src.Stack(), "--systemd")
 	}
+	if err := StdinOnce(specs); err != nil {
+		return nil, "", err
+	}
 	var s filters.Stack
 	for _, spec := range specs {
 		part, err := openSpec(spec, o, warn)
@@ -61,6 +67,32 @@ func OpenStackWith(specs []string, directives string, o formats.OpenOptions, war
 		s = append(s, part...)
 	}
 	return nonEmpty(s, strings.Join(specs, " "))
+}
+
+// StdinOnce returns a usage error (*cmdutil.FlagError) when specs name
+// standard input ("-") more than once: it can be read only once.
+func StdinOnce(specs []string) error {
+	n := 0
+	for _, s := range specs {
+		if s == "-" {
+			n++
+		}
+	}
+	if n > 1 {
+		return cmdutil.FlagErrorf("\"-\" (standard input) is given %d times; it can be read once: save one of them to a file", n)
+	}
+	return nil
+}
+
+// WarnPathLength prints a warning to w when stack s (named desc) is
+// longer on the path than MAX_INSNS_PER_PATH (kernel/seccomp.c:
+// seccomp_attach_filter): the kernel refuses the filter that crosses it
+// with ENOMEM, so that stack never runs as given.
+func WarnPathLength(w io.Writer, desc string, s filters.Stack) {
+	if total := s.PathLength(); total > filters.MaxInsnsPerPath {
+		fmt.Fprintf(w, "warning: %s: %d filters need %d instructions on the path (converted eBPF length, +%d for all but the newest), over MAX_INSNS_PER_PATH (%d): the kernel refuses the filter that crosses it (ENOMEM)\n",
+			desc, len(s), total, filters.PathPenalty, filters.MaxInsnsPerPath)
+	}
 }
 
 // nonEmpty returns s and desc, or ErrEmptyStack for an empty s.
@@ -85,6 +117,12 @@ func openSpec(spec string, o formats.OpenOptions, warn io.Writer) (filters.Stack
 			err, oci.DockerDefaultName)
 	case err != nil:
 		return nil, fmt.Errorf("open stack: %w", err)
+	}
+	if !src.Stacked && len(src.Filters) > 1 {
+		// Alternatives (a Firecracker file's thread filters) apply to
+		// different threads, never together: stacking them would check,
+		// merge or intersect a filter no thread runs.
+		return nil, &cmdutil.FlagError{Err: fmt.Errorf("open stack: %w", formats.OneFilter(src))}
 	}
 	printWarnings(warn, src)
 	return src.Stack(), nil
