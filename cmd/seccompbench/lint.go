@@ -143,37 +143,7 @@ func lintRun(opts *LintOptions) error {
 			}
 		}
 	}
-	lo := analysis.LintOptions{Count: opts.Filters}
-	if opts.Workload != "" {
-		w, _ := runner.LookupWorkload(opts.Workload)
-		lo.Workload = w.Syscalls
-		lo.Listener = w.IsNotify()
-	}
-	// Every alternative stack (a Firecracker file's threads) is linted.
-	type linted struct {
-		name     string
-		stack    filters.Stack
-		findings []analysis.Finding
-	}
-	var all []linted
-	anyErrors := false
-	for _, a := range alts {
-		s := filters.Stack(a.Progs)
-		alo := lo
-		var note *analysis.Finding
-		alo.Arch, note = lintArch(o, s)
-		findings := analysis.Lint(s, alo)
-		if note != nil {
-			findings = append(findings, *note)
-		}
-		if res := l.OCIResolution(o); res != nil {
-			findings = append(findings, analysis.Finding{Severity: analysis.SeverityInfo, Code: lintOCIResolution, Filter: -1,
-				Message: "OCI conditions (includes/excludes, minKernel) resolved with " + res.Text,
-				Hint:    "model another container with --caps, --kernel-version and --arch"})
-		}
-		anyErrors = anyErrors || analysis.HasErrors(findings)
-		all = append(all, linted{a.Name, s, findings})
-	}
+	all, anyErrors := lintAlternatives(opts, o, l, alts)
 	err = output.WriteEach(specs, opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
 		if format == "json" {
 			return report.WriteLintJSON(w, all[0].stack, all[0].findings)
@@ -199,6 +169,47 @@ func lintRun(opts *LintOptions) error {
 		return errFindings
 	}
 	return nil
+}
+
+// linted is one alternative stack's lint (a Firecracker file's thread,
+// else the one stack): its name ("" for the one stack) and findings.
+type linted struct {
+	name     string
+	stack    filters.Stack
+	findings []analysis.Finding
+}
+
+// lintAlternatives lints every alternative stack of l (a Firecracker
+// file's threads) for opts' workload and count, each for the ABI lintArch
+// picks, adding the OCI resolution as an info finding. It reports whether
+// any stack has an error.
+func lintAlternatives(opts *LintOptions, o formats.OpenOptions, l *cmdutil.Loaded, alts []cmdutil.Alternative) ([]linted, bool) {
+	lo := analysis.LintOptions{Count: opts.Filters}
+	if opts.Workload != "" {
+		w, _ := runner.LookupWorkload(opts.Workload)
+		lo.Workload = w.Syscalls
+		lo.Listener = w.IsNotify()
+	}
+	var all []linted
+	anyErrors := false
+	for _, a := range alts {
+		s := filters.Stack(a.Progs)
+		alo := lo
+		var note *analysis.Finding
+		alo.Arch, note = lintArch(o, s)
+		findings := analysis.Lint(s, alo)
+		if note != nil {
+			findings = append(findings, *note)
+		}
+		if res := l.OCIResolution(o); res != nil {
+			findings = append(findings, analysis.Finding{Severity: analysis.SeverityInfo, Code: lintOCIResolution, Filter: -1,
+				Message: "OCI conditions (includes/excludes, minKernel) resolved with " + res.Text,
+				Hint:    "model another container with --caps, --kernel-version and --arch"})
+		}
+		anyErrors = anyErrors || analysis.HasErrors(findings)
+		all = append(all, linted{a.Name, s, findings})
+	}
+	return all, anyErrors
 }
 
 // lintArchNote is the finding code saying lint chose the ABI from the
