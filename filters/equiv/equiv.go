@@ -41,7 +41,6 @@ import (
 	"errors"
 	"fmt"
 
-	"golang.org/x/net/bpf"
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/internal/sym"
@@ -174,19 +173,8 @@ func Programs(a, b *filters.Program) (Result, error) {
 // returned; a disagreement with the emulator is an error, not a verdict.
 func Stacks(a, b filters.Stack) (Result, error) {
 	c := &checker{}
-	for side, s := range []filters.Stack{a, b} {
-		for i := len(s) - 1; i >= 0; i-- {
-			p := s[i]
-			if err := filters.Validate(p.Insns); err != nil {
-				return Result{}, fmt.Errorf("check stack %s filter %d (%s): %w", "AB"[side:side+1], i, p.Name, err)
-			}
-			c.seq = append(c.seq, seqEntry{p: p, side: side, index: i})
-		}
-		c.split = append(c.split, len(c.seq))
-	}
-	var res Result
-	err := c.walk(0, sym.NewThread(c.seq0()), sym.Full(), make([]uint32, 0, len(c.seq)))
-	res.Paths = c.paths
+	paths, err := Walk{Sides: [2]string{"A", "B"}, Leaf: c.leaf}.Run(a, b)
+	res := Result{Paths: paths}
 	var found errFound
 	if err == nil && c.first != nil {
 		err = errFound{c.first}
@@ -206,87 +194,20 @@ func Stacks(a, b filters.Stack) (Result, error) {
 	return res, nil
 }
 
-type seqEntry struct {
-	p     *filters.Program
-	side  int
-	index int
-}
-
+// checker is Stacks' Leaf state: the first differing class that names no
+// syscall, and how many such classes it has looked past.
 type checker struct {
-	seq   []seqEntry
-	split []int // split[0] = end of stack A's entries
-	paths int
-	// first is the first counterexample found that names no syscall;
-	// unnamed counts such classes.
 	first   *Counterexample
 	unnamed int
-}
-
-func (c *checker) seq0() []bpf.RawInstruction {
-	if len(c.seq) == 0 {
-		return nil
-	}
-	return c.seq[0].p.Insns
 }
 
 type errFound struct{ ce *Counterexample }
 
 func (errFound) Error() string { return "counterexample found" }
 
-// walk explores filter k (a thread of it) on domain d; rets holds the
-// return values of the filters before k in seq.
-func (c *checker) walk(k int, t sym.Thread, d sym.Domain, rets []uint32) error {
-	for {
-		if k == len(c.seq) {
-			return c.leaf(d, rets)
-		}
-		ev, _, err := t.Run(d, nil)
-		if err != nil {
-			e := c.seq[k]
-			var ue *sym.UnsupportedError
-			pc := -1
-			if errors.As(err, &ue) {
-				pc = ue.PC
-			}
-			return &CannotProveError{Side: "AB"[e.side : e.side+1], Filter: e.index, Name: e.p.Name, PC: pc, Err: err}
-		}
-		switch ev.Kind {
-		case sym.EvRet:
-			rets = append(rets, ev.Ret)
-			k++
-			if k < len(c.seq) {
-				t = sym.NewThread(c.seq[k].p.Insns)
-			}
-		case sym.EvBranch:
-			// Explore the true side on a copy of rets; continue with
-			// the false side here.
-			r2 := append(make([]uint32, 0, cap(rets)), rets...)
-			if err := c.walk(k, ev.True, ev.TrueDom, r2); err != nil {
-				return err
-			}
-			t, d = ev.False, ev.FalseDom
-		}
-	}
-}
-
-// combine folds return values ordered newest filter first, as
-// kernel/seccomp.c: seccomp_run_filters does.
-func combine(rets []uint32) uint32 {
-	best := uint32(filters.ActionAllow)
-	for _, r := range rets {
-		if int32(r&filters.RetActionFull) < int32(best&filters.RetActionFull) {
-			best = r
-		}
-	}
-	return best
-}
-
-func (c *checker) leaf(d sym.Domain, rets []uint32) error {
-	c.paths++
-	if c.paths > MaxPaths {
-		return &CannotProveError{PC: -1, Err: fmt.Errorf("more than %d input classes", MaxPaths)}
-	}
-	oa, ob := OutcomeOf(combine(rets[:c.split[0]])), OutcomeOf(combine(rets[c.split[0]:]))
+// leaf ends the walk with a counterexample when the stacks' outcomes on d
+// differ, preferring one that names a syscall.
+func (c *checker) leaf(d sym.Domain, oa, ob Outcome) error {
 	if oa.Same(ob) {
 		return nil
 	}

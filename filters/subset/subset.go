@@ -43,7 +43,6 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/equiv"
-	"github.com/seccompbench/seccompbench/filters/internal/sym"
 )
 
 // Options tune Check.
@@ -102,24 +101,11 @@ type Result struct {
 // *equiv.CannotProveError wrapping equiv.ErrCannotProve.
 func Check(profile, baseline filters.Stack, opt Options) (Result, error) {
 	c := &checker{opt: opt, named: map[key]*Finding{}, unnamed: map[string]*Finding{}}
-	for side, s := range []filters.Stack{profile, baseline} {
-		for i := len(s) - 1; i >= 0; i-- {
-			p := s[i]
-			if err := filters.Validate(p.Insns); err != nil {
-				return Result{}, fmt.Errorf("check %s filter %d (%s): %w", sideNames[side], i, p.Name, err)
-			}
-			c.seq = append(c.seq, entry{p: p, side: side, index: i})
-		}
-		c.split = append(c.split, len(c.seq))
+	paths, err := equiv.Walk{Sides: sideNames, Claim: claim, Leaf: c.leaf}.Run(profile, baseline)
+	if err != nil {
+		return Result{Paths: paths}, err
 	}
-	start := sym.NewThread(nil)
-	if len(c.seq) > 0 {
-		start = sym.NewThread(c.seq[0].p.Insns)
-	}
-	if err := c.walk(0, start, sym.Full(), make([]uint32, 0, len(c.seq))); err != nil {
-		return Result{Paths: c.paths}, err
-	}
-	res := Result{Paths: c.paths}
+	res := Result{Paths: paths}
 	for _, f := range c.named {
 		res.Findings = append(res.Findings, *f)
 	}
@@ -142,7 +128,7 @@ func Check(profile, baseline filters.Stack, opt Options) (Result, error) {
 	return res, nil
 }
 
-var sideNames = [...]string{"profile", "baseline"}
+var sideNames = [2]string{"profile", "baseline"}
 
 // claim names what Check decides in its *equiv.CannotProveError.
 const claim = "that the profile is at least as restrictive as the baseline (subset)"
