@@ -41,7 +41,6 @@ import (
 	"errors"
 	"fmt"
 
-
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/internal/sym"
 )

@@ -1,7 +1,6 @@
 package subset
 
 import (
-
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/equiv"
 	"github.com/seccompbench/seccompbench/filters/internal/sym"
