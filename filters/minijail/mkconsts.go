@@ -128,8 +128,16 @@ func values(dir, arch, cc string) map[string]uint64 {
 		}
 	}
 	sort.Strings(names)
-	// Compile one variable per name; drop the names the compiler refuses
-	// (macros that are no constant expression) and try again.
+	compileValues(dir, cc, names)
+	asm, err := os.ReadFile(filepath.Join(dir, "v.s"))
+	must(err)
+	return parseValues(arch, asm)
+}
+
+// compileValues compiles one variable per name into dir/v.s with cc,
+// dropping the names the compiler refuses (macros that are no constant
+// expression) and trying again.
+func compileValues(dir, cc string, names []string) {
 	for try := 0; ; try++ {
 		var src bytes.Buffer
 		src.WriteString(headers)
@@ -163,8 +171,12 @@ func values(dir, arch, cc string) map[string]uint64 {
 		}
 		names = keep
 	}
-	asm, err := os.ReadFile(filepath.Join(dir, "v.s"))
-	must(err)
+}
+
+// parseValues reads the constants' values from the assembly of
+// compileValues: one label v_NAME per constant, its value in one 8-byte
+// word or two 4-byte words (little-endian), or .zero/.space for 0.
+func parseValues(arch string, asm []byte) map[string]uint64 {
 	vals := map[string]uint64{}
 	for _, m := range labelRE.FindAllSubmatch(asm, -1) {
 		var words []uint64
