@@ -33,7 +33,6 @@ ffffffff81700000 T _etext
 type fakeSampler struct {
 	clock   *fakeClock
 	on      bool
-	onCount int
 	samples []kstack.Sample
 	counts  []live.CallCount
 	closed  bool
