@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"golang.org/x/net/bpf"
@@ -59,15 +60,45 @@ func (e *SourceError) Error() string {
 // Unwrap returns Err.
 func (e *SourceError) Unwrap() error { return e.Err }
 
-// LineCol converts a byte offset into data to a 1-based line and column
-// (the column counts bytes); 0, 0 for an offset outside data.
-func LineCol(data []byte, off int) (line, col int) {
-	if off < 0 || off > len(data) {
+// Lines maps byte offsets of one input to 1-based lines and columns (the
+// column counts bytes). NewLines indexes where every line starts in one
+// pass; each lookup is then a binary search, so a reader that places
+// every token of an input stays linear in its size.
+type Lines struct {
+	starts []int // byte offset where each line starts; starts[0] == 0
+	size   int   // len(data)
+}
+
+// NewLines indexes the line starts of data.
+func NewLines(data []byte) *Lines {
+	starts := make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		starts = append(starts, i)
+	}
+	return &Lines{starts: starts, size: len(data)}
+}
+
+// LineCol returns the 1-based line and column of byte off; 0, 0 for an
+// offset outside the data (off == len(data), the end, is inside).
+func (l *Lines) LineCol(off int) (line, col int) {
+	if off < 0 || off > l.size {
 		return 0, 0
 	}
-	line = 1 + bytes.Count(data[:off], []byte{'\n'})
-	col = off - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
+	// The first line starting after off is the one after off's line.
+	line = sort.SearchInts(l.starts, off+1)
+	return line, off - l.starts[line-1] + 1
+}
+
+// LineCol converts a byte offset into data to a 1-based line and column
+// (the column counts bytes); 0, 0 for an offset outside data. It indexes
+// data for one lookup: a reader placing many offsets builds NewLines once.
+func LineCol(data []byte, off int) (line, col int) {
+	return NewLines(data).LineCol(off)
 }
 
 // BaseName returns a path's last element without its extension, the

@@ -203,8 +203,9 @@ type CopyResult struct {
 }
 
 // Throughput is a cell's combined rate with --parallel N: ops per second
-// summed over the copies that ran at once, and per copy, averaged over the
-// cell's children (1e9 / ns per op of each copy).
+// summed over the copies that ran at once, averaged over the cell's
+// children, and per copy, averaged over every copy that measured (1e9 / ns
+// per op of each copy; failed copies count in neither).
 type Throughput struct {
 	Variant         string  `json:"variant"`
 	Filters         int     `json:"filters"`
@@ -602,8 +603,12 @@ func children(samples []result.Sample) []Child {
 }
 
 // throughput sums ops per second over the parallel copies of each child and
-// averages per cell, in the order cells first appear. It is empty unless
-// children have more than one copy.
+// averages per cell, in the order cells first appear: the total is the mean
+// over the cell's children of their copies' summed rates, the per-copy rate
+// the mean over every copy that measured. A copy without a measurement (ns
+// per op 0: it failed) adds nothing and counts in neither the per-copy mean
+// nor the fastest and slowest copy. It is empty unless children have more
+// than one copy.
 func throughput(children []Child) []Throughput {
 	type key struct {
 		v string
@@ -611,6 +616,7 @@ func throughput(children []Child) []Throughput {
 	}
 	var order []key
 	acc := map[key]*Throughput{}
+	measured := map[key]int{} // copies with a measurement, over the cell's children
 	for _, c := range children {
 		if len(c.Copies) < 2 {
 			continue
@@ -622,22 +628,23 @@ func throughput(children []Child) []Throughput {
 			acc[k] = t
 			order = append(order, k)
 		}
-		total := 0.0
 		for _, cp := range c.Copies {
-			if cp.NsPerOp > 0 {
-				total += 1e9 / cp.NsPerOp
+			if !(cp.NsPerOp > 0) {
+				continue
 			}
+			t.OpsPerSecTotal += 1e9 / cp.NsPerOp
+			measured[k]++
 			t.SlowestCopyNs = max(t.SlowestCopyNs, cp.NsPerOp)
 			t.FastestCopyNs = min(t.FastestCopyNs, cp.NsPerOp)
 		}
-		t.OpsPerSecTotal += total
 		t.ChildrenInCells++
 	}
 	var out []Throughput
 	for _, k := range order {
 		t := acc[k]
-		t.OpsPerSecTotal /= float64(t.ChildrenInCells)
-		t.OpsPerSecCopy = t.OpsPerSecTotal / float64(t.Copies)
+		sum := t.OpsPerSecTotal
+		t.OpsPerSecTotal = sum / float64(t.ChildrenInCells)
+		t.OpsPerSecCopy = finite(sum / float64(measured[k]))
 		t.FastestCopyNs = finite(t.FastestCopyNs)
 		out = append(out, *t)
 	}

@@ -62,6 +62,26 @@ func TestBuildThroughput(t *testing.T) {
 	}
 }
 
+// A copy that failed (no ns per op) adds no rate and is neither a copy of
+// the per-copy mean nor the fastest copy.
+func TestBuildThroughputFailedCopy(t *testing.T) {
+	in := Input{Config: Config{Variants: []string{"on"}},
+		Samples: []result.Sample{
+			{Cell: result.Cell{Variant: "on", Filters: 1}, Seq: 0, NsPerOp: 100, Copies: []result.Copy{{CPU: 0, NsPerOp: 100}, {CPU: 1, NsPerOp: math.NaN()}}},
+			{Cell: result.Cell{Variant: "on", Filters: 1}, Seq: 1, NsPerOp: 150, Copies: []result.Copy{{CPU: 0, NsPerOp: 100}, {CPU: 1, NsPerOp: 200}}},
+		}}
+	d := Build(in)
+	if len(d.Throughput) != 1 {
+		t.Fatalf("throughput %+v", d.Throughput)
+	}
+	got := d.Throughput[0]
+	// Totals 1e7 and 1.5e7 per child; rates 1e7, 1e7, 5e6 over three
+	// measured copies.
+	if math.Abs(got.OpsPerSecTotal-1.25e7) > 1e-3 || math.Abs(got.OpsPerSecCopy-2.5e7/3) > 1e-3 || got.FastestCopyNs != 100 || got.SlowestCopyNs != 200 {
+		t.Errorf("got %+v, want 1.25e7 total, %.0f per copy, copies 100..200 ns", got, 2.5e7/3)
+	}
+}
+
 // TestReadJSONRefusesOtherDocuments: JSON that is not a run result (the
 // output of compare, simulate, inspect, ...) or has another schema version
 // is refused with a message saying what it is and what it should be; a

@@ -167,6 +167,7 @@ func probeThread(st *probeState, progs [][]byte, flags uint) {
 //go:nosplit
 //go:norace
 func probeSpin() {
+	//lint:ignore SA5002 the endless loop is the point: it never returns and makes no call
 	for {
 	}
 }

@@ -98,8 +98,8 @@ func TestKernelReportsFilterCount(t *testing.T) {
 // TestKernelActionCacheExpectation logs whether this kernel has the action
 // cache (Linux 5.11, kernel/seccomp.c: seccomp_cache_prepare). The cache
 // has no functional trace (a cached syscall gets the same verdict, only
-// faster), so this test cannot probe it; BenchmarkCachePrediction measures
-// its effect, and the VM matrix runs that benchmark on 5.10 and 6.x
+// faster), so this test cannot probe it; TestCachePredictionAgreesWithKernel
+// holds the prediction to its effect, and the VM matrix runs that benchmark on 5.10 and 6.x
 // (docs/kernels.md). It skips, with the reason, on a pre-5.11 kernel, so
 // the matrix shows which kernels ran without a cache.
 func TestKernelActionCacheExpectation(t *testing.T) {

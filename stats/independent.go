@@ -56,7 +56,7 @@ func DiffIndependent(base, x Estimate, confidence float64) Diff {
 		d.Warnings = append(d.Warnings, "both intervals have zero width; the difference's interval is a point")
 		return d
 	}
-	half := zQuantile(confidence) * se
+	half := ZQuantile(confidence) * se
 	d.Lo, d.Hi = d.Delta-half, d.Delta+half
 	d.P = 2 * distuv.UnitNormal.Survival(math.Abs(d.Delta)/se)
 	return d
@@ -68,10 +68,11 @@ func seFromInterval(e Estimate) (float64, bool) {
 	if math.IsNaN(h) || math.IsInf(h, 0) || h < 0 {
 		return 0, false
 	}
-	return h / zQuantile(e.Confidence), true
+	return h / ZQuantile(e.Confidence), true
 }
 
-// zQuantile is the two-sided standard normal critical value at confidence.
-func zQuantile(confidence float64) float64 {
+// ZQuantile is the two-sided standard normal critical value at
+// confidence (a fraction in (0, 1)): 1.96 at 0.95, 2.576 at 0.99.
+func ZQuantile(confidence float64) float64 {
 	return distuv.UnitNormal.Quantile(1 - (1-confidence)/2)
 }

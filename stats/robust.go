@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	moremath "github.com/aclements/go-moremath/stats"
 )
 
 // Robust summarizes xs (ns/op) without assuming a distribution: center =
@@ -111,70 +111,23 @@ func quantileSorted(s []float64, p float64) float64 {
 
 // MannWhitney returns the two-sided p-value of the Mann–Whitney U
 // (Wilcoxon rank-sum) test that a and b come from the same distribution,
-// using the normal approximation with tie correction and continuity
-// correction:
-//
-//	U = R₁ - n₁(n₁+1)/2,  μ = n₁n₂/2,
-//	σ² = n₁n₂/12 · ((n+1) - Σ(t³-t)/(n(n-1))),
-//	z = (|U-μ| - ½)/σ,  p = 2·(1-Φ(z)),
-//
-// where R₁ is the rank sum of a (ties get mid-ranks) and t runs over the
-// sizes of tied groups. It equals R's wilcox.test(a, b, exact=FALSE,
-// correct=TRUE). NaN if either sample is empty; 1 if all values are equal.
-// The approximation is rough below about 8 values per sample.
+// by go-moremath's MannWhitneyUTest (the test benchstat uses): the exact
+// distribution of U for up to 50 values per sample (25 with ties, where
+// it is the exact distribution conditional on the ties, Klotz 1966), the
+// normal approximation with tie and continuity correction above
+// (R's wilcox.test(a, b, exact=FALSE, correct=TRUE)). Without ties the
+// exact p equals R's wilcox.test(a, b); with ties R gives only the
+// approximation. NaN if either sample is empty; 1 if all values are
+// equal.
 func MannWhitney(a, b []float64) (p float64) {
-	n1, n2 := len(a), len(b)
-	if n1 == 0 || n2 == 0 {
+	if len(a) == 0 || len(b) == 0 {
 		return math.NaN()
 	}
-	type v struct {
-		x     float64
-		fromA bool
-	}
-	all := make([]v, 0, n1+n2)
-	for _, x := range a {
-		all = append(all, v{x, true})
-	}
-	for _, x := range b {
-		all = append(all, v{x, false})
-	}
-	slices.SortFunc(all, func(p, q v) int {
-		switch {
-		case p.x < q.x:
-			return -1
-		case p.x > q.x:
-			return 1
-		}
-		return 0
-	})
-	n := float64(n1 + n2)
-	var r1, ties float64
-	for i := 0; i < len(all); {
-		j := i
-		for j < len(all) && all[j].x == all[i].x {
-			j++
-		}
-		rank := float64(i+j+1) / 2 // mid-rank of positions i+1..j
-		for k := i; k < j; k++ {
-			if all[k].fromA {
-				r1 += rank
-			}
-		}
-		t := float64(j - i)
-		ties += t*t*t - t
-		i = j
-	}
-	u := r1 - float64(n1)*float64(n1+1)/2
-	mu := float64(n1) * float64(n2) / 2
-	sigma := math.Sqrt(float64(n1) * float64(n2) / 12 * ((n + 1) - ties/(n*(n-1))))
-	if sigma == 0 {
+	r, err := moremath.MannWhitneyUTest(a, b, moremath.LocationDiffers)
+	if err != nil { // ErrSamplesEqual: every value is the same
 		return 1
 	}
-	z := (math.Abs(u-mu) - 0.5) / sigma
-	if z < 0 {
-		z = 0
-	}
-	return math.Min(1, 2*distuv.UnitNormal.Survival(z))
+	return math.Min(1, r.P)
 }
 
 // Outliers returns, in ascending order, the indices of xs whose modified

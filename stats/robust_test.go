@@ -7,6 +7,15 @@ import (
 	"testing"
 )
 
+// seq returns from+shift, ..., to+shift in steps of 1.
+func seq(from, to, shift float64) []float64 {
+	var out []float64
+	for x := from; x <= to; x++ {
+		out = append(out, x+shift)
+	}
+	return out
+}
+
 func TestMannWhitney(t *testing.T) {
 	tests := []struct {
 		name string
@@ -15,20 +24,30 @@ func TestMannWhitney(t *testing.T) {
 	}{
 		{
 			// Sleep data (ties: 0.8, -0.1, 3.4 each twice). Rank sum of
-			// group 1 = 80.5, W = U = 80.5 - 55 = 25.5, μ = 50,
-			// tie term Σ(t³-t) = 18, σ² = 100/12·(21 - 18/380) = 174.6053,
-			// z = (24.5 - 0.5)/13.21383 = 1.81627, p = 0.069328.
-			// R: wilcox.test(extra ~ group, data = sleep) prints
-			// W = 25.5, p-value = 0.06933.
-			name: "sleep with ties", a: sleep1, b: sleep2, want: 0.069328,
+			// group 1 = 80.5, U = 25.5. The exact distribution of U given
+			// the ties: 6080 of the C(20,10) = 184756 ways to split the
+			// pooled values give U ≤ 25.5, p = 2·6080/184756 = 0.0658165
+			// (counted by enumerating every split). R, which has no exact
+			// test with ties, prints the normal approximation 0.06933.
+			name: "sleep with ties", a: sleep1, b: sleep2, want: 0.0658165,
 		},
 		{
-			// No ties: U = 0, μ = 4.5, σ² = 9·7/12 = 5.25,
-			// z = (4.5 - 0.5)/2.2912878 = 1.7457431, p = 0.080856
-			// (R: wilcox.test(1:3, 4:6, exact = FALSE) gives 0.08086).
-			name: "separated", a: []float64{1, 2, 3}, b: []float64{4, 5, 6}, want: 0.080856,
+			// No ties: U = 0, exact p = 2/C(6,3) = 0.1
+			// (R: wilcox.test(1:3, 4:6) gives p-value = 0.1).
+			name: "separated", a: []float64{1, 2, 3}, b: []float64{4, 5, 6}, want: 0.1,
 		},
-		{name: "symmetric in order", a: []float64{4, 5, 6}, b: []float64{1, 2, 3}, want: 0.080856},
+		{name: "symmetric in order", a: []float64{4, 5, 6}, b: []float64{1, 2, 3}, want: 0.1},
+		{
+			// R: wilcox.test(1:5, 6:10) gives p-value = 0.007937 = 2/252.
+			name: "separated, five each", a: []float64{1, 2, 3, 4, 5}, b: []float64{6, 7, 8, 9, 10}, want: 2.0 / 252,
+		},
+		{
+			// Above 50 values per sample: the normal approximation,
+			// U = 1540, z = (|1540 − 1800| − ½)/√(3600·121/12) = 1.362022,
+			// p = 0.173191 (R: wilcox.test(1:60, 1:60 + 4.5, exact =
+			// FALSE)).
+			name: "large, normal approximation", a: seq(1, 60, 0), b: seq(1, 60, 4.5), want: 0.173191,
+		},
 		{name: "all equal", a: []float64{2, 2, 2}, b: []float64{2, 2}, want: 1},
 		// Identical samples: |U - μ| = 0 < ½, continuity correction clamps z to 0.
 		{name: "identical", a: []float64{1, 2, 3, 4}, b: []float64{1, 2, 3, 4}, want: 1},

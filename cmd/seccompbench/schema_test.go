@@ -21,6 +21,13 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// budget reads the kernel's bpf_jit_limit sysctl (Linux 4.20,
+	// CONFIG_BPF_JIT); with it readable, budget must succeed.
+	_, limitErr := os.ReadFile("/proc/sys/net/core/bpf_jit_limit")
+	budgetCodes := []int{0}
+	if limitErr != nil {
+		budgetCodes = []int{0, 1}
+	}
 	dir := t.TempDir()
 	p := func(name string) string { return filepath.Join(dir, name) }
 	tp := func(name string) string { return filepath.Join("..", "..", name) }
@@ -39,13 +46,13 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{[]string{"simulate", "default", "--syscall", "getpid", "--format", "json"}, []int{0}, ""},
 		{[]string{"simulate", "default", "--all", "-o", p("s.json")}, []int{0}, p("s.json")},
 		{[]string{"simulate", tp("testdata/policies/firecracker-vmm.json"), "--syscall", "read", "--format", "json"}, []int{0}, ""},
-		{[]string{"inspect", strconv.Itoa(os.Getpid()), "--format", "json"}, []int{0, 1}, ""},
+		{[]string{"inspect", strconv.Itoa(os.Getpid()), "--format", "json"}, []int{0}, ""},
 		{[]string{"compile", "default", "-o", p("compile.json")}, []int{0}, p("compile.json")},
 		{[]string{"compile", "--systemd-stack", tp("testdata/policies/hardened.service"), "--format", "json", "--save", p("saved")}, []int{0}, ""},
 		{[]string{"compile", "--systemd-stack", tp("testdata/policies/hardened.service"), "--save", p("saved2"), "-o", p("stack.txt")}, []int{0}, p("saved2/manifest.json")},
 		{[]string{"lint", tp("testdata/policies/denylist.yaml"), "--format", "json"}, []int{3}, ""},
 		{[]string{"lint", "default", "-o", p("lint.json")}, []int{0}, p("lint.json")},
-		{[]string{"budget", "default", "--format", "json"}, []int{0, 1}, ""},
+		{[]string{"budget", "default", "--format", "json"}, budgetCodes, ""},
 		{[]string{"merge", "default", tp("testdata/policies/denylist.yaml"), "-o", p("merge.json")}, []int{0}, p("merge.json")},
 		{[]string{"optimize", "default", "--format", "json"}, []int{0}, ""},
 		{[]string{"equiv", "default", "default", "-o", p("equiv.json")}, []int{0}, p("equiv.json")},
@@ -83,11 +90,15 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		t.Logf("%s: valid %s document", name, k)
 	}
 	for _, k := range report.Kinds {
-		// budget needs a readable bpf_jit_limit, inspect ptrace and top a
-		// BPF sampler: machines without them are not failures here; top
-		// runs in its own tests (runner/live) and is held to its type by
-		// TestSchemasUpToDate.
-		if !seen[k] && k != report.KindBudget && k != report.KindInspect && k != report.KindTop {
+		switch {
+		case seen[k]:
+		case k == report.KindBudget && limitErr != nil:
+			t.Logf("budget not validated: no bpf_jit_limit on this kernel: %v", limitErr)
+		case k == report.KindTop:
+			// top needs CAP_PERFMON, CAP_BPF and a 5.15+ kernel: its
+			// Watcher's real output, from a fake sampler, is validated by
+			// internal/top's TestWindowMatchesSchema.
+		default:
 			t.Errorf("no command's output of kind %q was validated", k)
 		}
 	}

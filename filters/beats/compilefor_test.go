@@ -141,6 +141,9 @@ func TestAssembleForMatchesLibrary(t *testing.T) {
 	if info == nil {
 		t.Skipf("go-seccomp-bpf has no ABI for this GOARCH")
 	}
+	// The corpus's YAML files that are no Beats policy; every other one
+	// must parse, so a regression in Parse cannot shrink the comparison.
+	notBeats := map[string]bool{"k8s-profiles.yaml": true} // Kubernetes SeccompProfile documents
 	pols := map[string]*Policy{"default": Default()}
 	paths, _ := filepath.Glob("../../testdata/policies/*.yaml")
 	for _, path := range paths {
@@ -148,7 +151,15 @@ func TestAssembleForMatchesLibrary(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p, err := Parse(path, data); err == nil {
+		p, err := Parse(path, data)
+		switch {
+		case notBeats[filepath.Base(path)]:
+			if err == nil {
+				t.Errorf("%s parses as a Beats policy; take it off notBeats", path)
+			}
+		case err != nil:
+			t.Errorf("parse %s: %v", path, err)
+		default:
 			pols[filepath.Base(path)] = p
 		}
 	}
@@ -159,7 +170,7 @@ func TestAssembleForMatchesLibrary(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			sp, err := pol.ToSeccomp()
 			if err != nil {
-				t.Skip(err)
+				t.Fatalf("convert for go-seccomp-bpf: %v", err)
 			}
 			want, wantErr := sp.Assemble()
 			sp2, _ := pol.ToSeccomp()

@@ -544,11 +544,13 @@ func (res *resolved) addRules(name string, data []byte, prof *mobyseccomp.Seccom
 		if sc == nil {
 			return nil, errAtPath(name, data, []any{"syscalls", i}, "syscalls[%d] is null", i)
 		}
-		if sc.Name != "" {
+		//lint:ignore SA1019 old profiles write one "name", which runc still reads
+		legacy := sc.Name
+		if legacy != "" {
 			if len(sc.Names) != 0 {
-				return nil, errAt(name, data, sc.Name, "syscalls[%d] sets both name and names", i)
+				return nil, errAt(name, data, legacy, "syscalls[%d] sets both name and names", i)
 			}
-			sc.Names = []string{sc.Name}
+			sc.Names = []string{legacy}
 		}
 		if !applies(sc, caps, native, kv) {
 			continue
@@ -565,7 +567,7 @@ func (res *resolved) addRules(name string, data []byte, prof *mobyseccomp.Seccom
 		for k, n := range sc.Names {
 			if n != "" {
 				at := []any{"syscalls", i, "names", k}
-				if sc.Name != "" {
+				if legacy != "" {
 					at = []any{"syscalls", i, "name"}
 				}
 				known = append(known, syscallName{n, at})

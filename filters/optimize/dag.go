@@ -114,7 +114,6 @@ type leafState struct {
 type merger struct {
 	b     *builder
 	progs []*filters.Program // newest first
-	mins  []int32            // minAction per progs index, and of the rest
 	rest  []int32            // rest[k] = lowest action any of progs[k:] can return
 	steps int
 }

@@ -267,13 +267,6 @@ var boolDirectives = []string{
 	"ProtectHostname", "PrivateDevices", "DynamicUser",
 }
 
-// modeledKeys are the directives set reads (boolDirectives plus the
-// ones with their own parser).
-var modeledKeys = append([]string{
-	"SystemCallFilter", "SystemCallErrorNumber", "SystemCallArchitectures", "SystemCallLog",
-	"RestrictNamespaces", "RestrictAddressFamilies", "Personality",
-}, boolDirectives...)
-
 // Unknown keys. systemd logs "Unknown key name 'FooBar' in section
 // 'Service', ignoring." for any key its table does not have
 // (src/core/load-fragment-gperf.gperf.in); unitKeys (zunit_keys.go,
@@ -285,20 +278,9 @@ var modeledKeys = append([]string{
 // sections systemd does not know are left alone. Lines before any section
 // (a bare list of directives, --systemd) are read as [Service].
 //
-// unmodeledKeys and hardeningPrefixes only shape the hint: a hardening
-// directive written in a section that takes no exec settings is pointed
-// to [Service].
+// hardeningPrefixes only shape the hint: a hardening directive written
+// in a section that takes no exec settings is pointed to [Service].
 var hardeningPrefixes = []string{"systemcall", "restrict", "protect", "private", "lock", "memorydeny"}
-
-// unmodeledKeys are the directives systemd has (systemd.exec(5),
-// systemd.resource-control(5); up to systemd 258) that start with an
-// hardeningPrefixes prefix but install no seccomp filter, so the model
-// ignores them.
-var unmodeledKeys = []string{
-	"RestrictFileSystems", "RestrictNetworkInterfaces",
-	"ProtectSystem", "ProtectHome", "ProtectProc", "ProtectControlGroups",
-	"PrivateTmp", "PrivateNetwork", "PrivateUsers", "PrivateMounts", "PrivateIPC", "PrivatePIDs", "PrivateBPF",
-}
 
 // hardeningLike reports whether key starts like a hardening directive.
 func hardeningLike(key string) bool {

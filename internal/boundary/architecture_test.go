@@ -70,7 +70,7 @@ func TestArchitectureListsEveryPackage(t *testing.T) {
 	}
 	named := map[string]bool{}
 	var globs []string
-	row := regexp.MustCompile("^\\| (.*?) \\|")
+	row := regexp.MustCompile(`^\| (.*?) \|`)
 	code := regexp.MustCompile("`([^`]+)`")
 	for _, line := range strings.Split(string(doc), "\n") {
 		m := row.FindStringSubmatch(line)

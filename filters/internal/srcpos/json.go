@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/seccompbench/seccompbench/filters"
 )
 
 // MaxDepth bounds how deep ParseJSON lets values nest; no seccomp format
@@ -20,13 +22,25 @@ const MaxDepth = 64
 func ParseJSON(data []byte) (*Node, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	pos := func(off int) Pos { return posAfterSeparators(data, off) }
+	lines := filters.NewLines(data)
+	pos := func(off int) Pos { return posAfterSeparators(data, lines, off) }
+	// Nodes come from slabs of 256: one allocation instead of 256 keeps
+	// large inputs' time in the tokenizer.
+	var slab []Node
+	node := func(n Node) *Node {
+		if len(slab) == 0 {
+			slab = make([]Node, 256)
+		}
+		p := &slab[0]
+		*p, slab = n, slab[1:]
+		return p
+	}
 	fail := func(err error) error {
 		var se *json.SyntaxError
 		at := pos(int(dec.InputOffset()))
 		if errors.As(err, &se) {
 			// The offending byte itself, separators included.
-			at = rawPos(data, int(se.Offset))
+			at = rawPos(lines, min(int(se.Offset), len(data)))
 		}
 		if errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
@@ -46,7 +60,7 @@ func ParseJSON(data []byte) (*Node, error) {
 				return nil, errorf(at, "nests deeper than %d levels", MaxDepth)
 			}
 			if t == '{' {
-				v := &Node{Kind: Map, At: at}
+				v := node(Node{Kind: Map, At: at})
 				for dec.More() {
 					kat := pos(int(dec.InputOffset()))
 					k, err := dec.Token()
@@ -68,7 +82,7 @@ func ParseJSON(data []byte) (*Node, error) {
 				}
 				return v, nil
 			}
-			v := &Node{Kind: Seq, At: at}
+			v := node(Node{Kind: Seq, At: at})
 			for dec.More() {
 				c, err := read(depth + 1)
 				if err != nil {
@@ -81,16 +95,16 @@ func ParseJSON(data []byte) (*Node, error) {
 			}
 			return v, nil
 		case string:
-			return &Node{Kind: Str, At: at, Str: t}, nil
+			return node(Node{Kind: Str, At: at, Str: t}), nil
 		case json.Number:
-			return &Node{Kind: Num, At: at, Str: t.String()}, nil
+			return node(Node{Kind: Num, At: at, Str: t.String()}), nil
 		case bool:
 			if t {
-				return &Node{Kind: Bool, At: at, Str: "true"}, nil
+				return node(Node{Kind: Bool, At: at, Str: "true"}), nil
 			}
-			return &Node{Kind: Bool, At: at, Str: "false"}, nil
+			return node(Node{Kind: Bool, At: at, Str: "false"}), nil
 		}
-		return &Node{Kind: Null, At: at}, nil
+		return node(Node{Kind: Null, At: at}), nil
 	}
 	v, err := read(0)
 	if err != nil {
@@ -104,19 +118,18 @@ func ParseJSON(data []byte) (*Node, error) {
 }
 
 // rawPos returns the position of byte off.
-func rawPos(data []byte, off int) Pos {
-	off = min(off, len(data))
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	return Pos{Line: line, Col: off - bytes.LastIndexByte(data[:off], '\n')}
+func rawPos(lines *filters.Lines, off int) Pos {
+	line, col := lines.LineCol(off)
+	return Pos{Line: line, Col: col}
 }
 
 // posAfterSeparators returns the position of the first byte at or after
 // off that is no JSON separator (blank, ',' or ':'), where a token starts.
-func posAfterSeparators(data []byte, off int) Pos {
+func posAfterSeparators(data []byte, lines *filters.Lines, off int) Pos {
 	for off < len(data) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
 		off++
 	}
-	return rawPos(data, off)
+	return rawPos(lines, off)
 }
 
 // WalkJSON reads the first JSON value of data token by token and calls fn

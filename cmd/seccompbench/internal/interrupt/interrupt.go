@@ -19,9 +19,8 @@ import (
 )
 
 var (
-	mu          sync.Mutex
-	held        int
-	interrupted bool
+	mu   sync.Mutex
+	held int
 )
 
 // Hold marks the start of a phase that must not be cut short by the first
@@ -45,7 +44,6 @@ func Hold() (release func()) {
 func Signalled() (exitNow bool) {
 	mu.Lock()
 	defer mu.Unlock()
-	interrupted = true
 	return held == 0
 }
 

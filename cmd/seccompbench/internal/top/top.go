@@ -413,14 +413,15 @@ func (w *Watcher) build(in windowInput) *report.Top {
 	return t
 }
 
-// maxCounterShareError is the 95 % relative error of the calls' scale,
+// maxCounterShareError is the relative error of the calls' scale, at
+// --confidence,
 // from the binomial error of the counter's own share of the time while
 // counting, above which a --pid process's call counts get a warning.
 const maxCounterShareError = 0.10
 
 // minCountedSamples is the number of a process's samples taken while the
 // counter was attached below which the call counts get a warning: 100
-// samples give the scale a 95 % error of about ±20 %.
+// samples give the scale an error of about ±20 % at 95 % confidence.
 const minCountedSamples = 100
 
 // batchFor returns the batch length for a window: set, or a twentieth of
@@ -488,7 +489,7 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 				// With no counter sample, f's error is taken as that of
 				// one sample in n+1, not 0.
 				fe := math.Max(f, 1/float64(n+1))
-				if e := 1.96 * math.Sqrt(fe*(1-fe)/float64(n)) / (1 - f); e > maxCounterShareError {
+				if e := stats.ZQuantile(o.Confidence) * math.Sqrt(fe*(1-fe)/float64(n)) / (1 - f); e > maxCounterShareError {
 					p.Warnings = append(p.Warnings, fmt.Sprintf("calls scaled by exact CPU time less the counter's own share, %.0f%% from %d samples taken while counting (about ±%.0f%% on calls and ns per call): raise --count-duty or --duration",
 						100*f, n, 100*e))
 				}
@@ -500,9 +501,10 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 		scale = float64(tl.Samples-tl.CounterSamples) / float64(busyOn)
 		if busyOn < minCountedSamples && len(calls) > 0 {
 			// The scale is a ratio of sample counts: its relative error is
-			// about 1/sqrt(busyOn) (Poisson), before correlation.
+			// about 1/sqrt(busyOn) (Poisson), before correlation; shown at
+			// --confidence.
 			p.Warnings = append(p.Warnings, fmt.Sprintf("calls scaled from %d samples taken while counting (about ±%.0f%% on calls and ns per call): raise --count-duty or --duration",
-				busyOn, 200/math.Sqrt(float64(busyOn))))
+				busyOn, 100*stats.ZQuantile(o.Confidence)/math.Sqrt(float64(busyOn))))
 		}
 	}
 	native := filters.ArchX86_64

@@ -33,7 +33,6 @@ ffffffff81700000 T _etext
 type fakeSampler struct {
 	clock   *fakeClock
 	on      bool
-	onCount int
 	samples []kstack.Sample
 	counts  []live.CallCount
 	closed  bool
@@ -211,6 +210,29 @@ func TestWindowFewCountedSamples(t *testing.T) {
 		if warned != tt.warn {
 			t.Errorf("duty %v: warnings %q, want the counting warning %v", tt.duty, got.Processes[0].Warnings, tt.warn)
 		}
+	}
+}
+
+// TestWindowCountingErrorAtConfidence: the counting warning's error is
+// taken at --confidence: at 0.99 it is 2.576/1.96 times the 0.95 one.
+func TestWindowCountingErrorAtConfidence(t *testing.T) {
+	errAt := func(conf float64) float64 {
+		o, _ := fakeOptions(t)
+		o.CountDuty, o.Confidence = 0.01, conf
+		for _, w := range window5s(t, o).Processes[0].Warnings {
+			if _, rest, ok := strings.Cut(w, "about ±"); ok {
+				var pct float64
+				if _, err := fmt.Sscanf(rest, "%g%%", &pct); err == nil {
+					return pct
+				}
+			}
+		}
+		t.Fatalf("confidence %v: no counting warning with an error", conf)
+		return 0
+	}
+	e95, e99 := errAt(0.95), errAt(0.99)
+	if ratio := e99 / e95; math.Abs(ratio-2.5758/1.96) > 0.05 {
+		t.Errorf("error ±%v%% at 0.99, ±%v%% at 0.95: ratio %.3f, want %.3f", e99, e95, ratio, 2.5758/1.96)
 	}
 }
 
