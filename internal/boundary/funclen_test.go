@@ -13,7 +13,7 @@ import (
 
 // maxFuncLines is the longest a function may be, in lines from its "func"
 // to its closing brace, comments included.
-const maxFuncLines = 120
+const maxFuncLines = 80
 
 // longFuncExempt names the functions allowed to be longer, as
 // "dir.Receiver.Name" or "dir.Name" with dir relative to the module root.

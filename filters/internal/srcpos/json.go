@@ -22,97 +22,126 @@ const MaxDepth = 64
 func ParseJSON(data []byte) (*Node, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	lines := filters.NewLines(data)
-	pos := func(off int) Pos { return posAfterSeparators(data, lines, off) }
-	// Nodes come from slabs of 256: one allocation instead of 256 keeps
-	// large inputs' time in the tokenizer.
-	var slab []Node
-	node := func(n Node) *Node {
-		if len(slab) == 0 {
-			slab = make([]Node, 256)
-		}
-		p := &slab[0]
-		*p, slab = n, slab[1:]
-		return p
-	}
-	fail := func(err error) error {
-		var se *json.SyntaxError
-		at := pos(int(dec.InputOffset()))
-		if errors.As(err, &se) {
-			// The offending byte itself, separators included.
-			at = rawPos(lines, min(int(se.Offset), len(data)))
-		}
-		if errors.Is(err, io.EOF) {
-			err = io.ErrUnexpectedEOF
-		}
-		return errorf(at, "parse JSON: %v", err)
-	}
-	var read func(depth int) (*Node, error)
-	read = func(depth int) (*Node, error) {
-		at := pos(int(dec.InputOffset()))
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, fail(err)
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			if depth >= MaxDepth {
-				return nil, errorf(at, "nests deeper than %d levels", MaxDepth)
-			}
-			if t == '{' {
-				v := node(Node{Kind: Map, At: at})
-				for dec.More() {
-					kat := pos(int(dec.InputOffset()))
-					k, err := dec.Token()
-					if err != nil {
-						return nil, fail(err)
-					}
-					key := k.(string)
-					if v.Get(key) != nil {
-						return nil, errorf(kat, "duplicate key %q", key)
-					}
-					c, err := read(depth + 1)
-					if err != nil {
-						return nil, err
-					}
-					v.Keys, v.KeyAt, v.Vals = append(v.Keys, key), append(v.KeyAt, kat), append(v.Vals, c)
-				}
-				if _, err := dec.Token(); err != nil {
-					return nil, fail(err)
-				}
-				return v, nil
-			}
-			v := node(Node{Kind: Seq, At: at})
-			for dec.More() {
-				c, err := read(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				v.Vals = append(v.Vals, c)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, fail(err)
-			}
-			return v, nil
-		case string:
-			return node(Node{Kind: Str, At: at, Str: t}), nil
-		case json.Number:
-			return node(Node{Kind: Num, At: at, Str: t.String()}), nil
-		case bool:
-			if t {
-				return node(Node{Kind: Bool, At: at, Str: "true"}), nil
-			}
-			return node(Node{Kind: Bool, At: at, Str: "false"}), nil
-		}
-		return node(Node{Kind: Null, At: at}), nil
-	}
-	v, err := read(0)
+	p := &jsonParser{data: data, dec: dec, lines: filters.NewLines(data)}
+	v, err := p.read(0)
 	if err != nil {
 		return nil, err
 	}
 	end := int(dec.InputOffset())
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errorf(pos(end), "parse JSON: data after the top-level value")
+		return nil, errorf(p.pos(end), "parse JSON: data after the top-level value")
+	}
+	return v, nil
+}
+
+// jsonParser is one ParseJSON: the input, its tokenizer, the line index
+// that turns offsets into positions (linear in the input), and a slab of
+// free nodes.
+type jsonParser struct {
+	data  []byte
+	dec   *json.Decoder
+	lines *filters.Lines
+	// slab holds nodes not yet used: one allocation per 256 nodes keeps
+	// large inputs' time in the tokenizer.
+	slab []Node
+}
+
+// pos is the position of the value that starts at or after off.
+func (p *jsonParser) pos(off int) Pos { return posAfterSeparators(p.data, p.lines, off) }
+
+// node returns n stored in the slab.
+func (p *jsonParser) node(n Node) *Node {
+	if len(p.slab) == 0 {
+		p.slab = make([]Node, 256)
+	}
+	x := &p.slab[0]
+	*x, p.slab = n, p.slab[1:]
+	return x
+}
+
+// fail turns the tokenizer's err into an *Error at the offending byte (a
+// syntax error) or the decoder's offset; EOF is unexpected there.
+func (p *jsonParser) fail(err error) error {
+	var se *json.SyntaxError
+	at := p.pos(int(p.dec.InputOffset()))
+	if errors.As(err, &se) {
+		// The offending byte itself, separators included.
+		at = rawPos(p.lines, min(int(se.Offset), len(p.data)))
+	}
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return errorf(at, "parse JSON: %v", err)
+}
+
+// read decodes the next value, depth levels deep.
+func (p *jsonParser) read(depth int) (*Node, error) {
+	at := p.pos(int(p.dec.InputOffset()))
+	tok, err := p.dec.Token()
+	if err != nil {
+		return nil, p.fail(err)
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		if depth >= MaxDepth {
+			return nil, errorf(at, "nests deeper than %d levels", MaxDepth)
+		}
+		if t == '{' {
+			return p.readMap(at, depth)
+		}
+		return p.readSeq(at, depth)
+	case string:
+		return p.node(Node{Kind: Str, At: at, Str: t}), nil
+	case json.Number:
+		return p.node(Node{Kind: Num, At: at, Str: t.String()}), nil
+	case bool:
+		if t {
+			return p.node(Node{Kind: Bool, At: at, Str: "true"}), nil
+		}
+		return p.node(Node{Kind: Bool, At: at, Str: "false"}), nil
+	}
+	return p.node(Node{Kind: Null, At: at}), nil
+}
+
+// readMap decodes an object's members after its '{' at at, refusing a
+// duplicate key, through its '}'.
+func (p *jsonParser) readMap(at Pos, depth int) (*Node, error) {
+	v := p.node(Node{Kind: Map, At: at})
+	for p.dec.More() {
+		kat := p.pos(int(p.dec.InputOffset()))
+		k, err := p.dec.Token()
+		if err != nil {
+			return nil, p.fail(err)
+		}
+		key := k.(string)
+		if v.Get(key) != nil {
+			return nil, errorf(kat, "duplicate key %q", key)
+		}
+		c, err := p.read(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		v.Keys, v.KeyAt, v.Vals = append(v.Keys, key), append(v.KeyAt, kat), append(v.Vals, c)
+	}
+	if _, err := p.dec.Token(); err != nil {
+		return nil, p.fail(err)
+	}
+	return v, nil
+}
+
+// readSeq decodes an array's elements after its '[' at at, through its
+// ']'.
+func (p *jsonParser) readSeq(at Pos, depth int) (*Node, error) {
+	v := p.node(Node{Kind: Seq, At: at})
+	for p.dec.More() {
+		c, err := p.read(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		v.Vals = append(v.Vals, c)
+	}
+	if _, err := p.dec.Token(); err != nil {
+		return nil, p.fail(err)
 	}
 	return v, nil
 }

@@ -141,36 +141,7 @@ func Parse(r io.Reader) (*Result, error) {
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
 		if i := strings.Index(line, "VMTEST:"); i >= 0 {
-			f := strings.Fields(line[i:])
-			switch f[0] {
-			case Kernel:
-				if len(f) >= 3 {
-					res.Release, res.Arch = f[1], f[2]
-				}
-			case Begin:
-				if len(f) >= 2 {
-					res.Steps = append(res.Steps, StepResult{Name: f[1], Exit: -1, SkipReasons: map[string]string{}})
-					cur = &res.Steps[len(res.Steps)-1]
-				}
-			case End:
-				if cur != nil && len(f) >= 2 && f[1] == cur.Name {
-					cur.Finished = true
-					for _, kv := range f[2:] {
-						k, v, _ := strings.Cut(kv, "=")
-						switch k {
-						case "exit":
-							cur.Exit, _ = strconv.Atoi(v)
-						case "seconds":
-							cur.Seconds, _ = strconv.ParseFloat(v, 64)
-						}
-					}
-					cur = nil
-				}
-			case Error:
-				res.Errors = append(res.Errors, strings.TrimSpace(strings.TrimPrefix(line[i:], Error)))
-			case Done:
-				res.Done = true
-			}
+			cur = res.marker(line[i:], cur)
 			lastSkip = ""
 			continue
 		}
@@ -214,6 +185,42 @@ func Parse(r io.Reader) (*Result, error) {
 		return res, fmt.Errorf("read console log: %w", err)
 	}
 	return res, nil
+}
+
+// marker takes one protocol line (from "VMTEST:" on) while step cur (nil
+// between steps) is open, and returns the step open after it.
+func (res *Result) marker(line string, cur *StepResult) *StepResult {
+	f := strings.Fields(line)
+	switch f[0] {
+	case Kernel:
+		if len(f) >= 3 {
+			res.Release, res.Arch = f[1], f[2]
+		}
+	case Begin:
+		if len(f) >= 2 {
+			res.Steps = append(res.Steps, StepResult{Name: f[1], Exit: -1, SkipReasons: map[string]string{}})
+			cur = &res.Steps[len(res.Steps)-1]
+		}
+	case End:
+		if cur != nil && len(f) >= 2 && f[1] == cur.Name {
+			cur.Finished = true
+			for _, kv := range f[2:] {
+				k, v, _ := strings.Cut(kv, "=")
+				switch k {
+				case "exit":
+					cur.Exit, _ = strconv.Atoi(v)
+				case "seconds":
+					cur.Seconds, _ = strconv.ParseFloat(v, 64)
+				}
+			}
+			cur = nil
+		}
+	case Error:
+		res.Errors = append(res.Errors, strings.TrimSpace(strings.TrimPrefix(line, Error)))
+	case Done:
+		res.Done = true
+	}
+	return cur
 }
 
 // Summary returns one line per failed test and a last line with the counts,

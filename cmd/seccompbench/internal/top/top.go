@@ -465,48 +465,9 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 		p.SeccompNs = sh.Center * p.CPUNs
 	}
 	p.Warnings = append(p.Warnings, sh.Warnings...)
-	// Calls counted while the counter was on, scaled to the window by the
-	// process's CPU time outside the counter: calls track the work the
-	// process does, and the counter's own time (its samples × the
-	// period, spent only while on) slows it while on. With --pid the CPU
-	// times are exact (schedstat, read inside each attached interval);
-	// otherwise they are the process's samples, whose ratio carries
-	// Poisson error.
-	scale := math.NaN()
-	if onCPU, ok := in.onCPU[pid]; ok && onCPU > 0 && len(calls) > 0 {
-		t0, ok0 := in.task0[pid]
-		t1, ok1 := in.task1[pid]
-		ctr := float64(tl.CounterSamples) * period
-		if busyOn := float64(onCPU) - ctr; ok0 && ok1 && t1 > t0 && busyOn > 0 {
-			scale = (float64(t1-t0) - ctr) / busyOn
-			p.CallsScaledBy = "cpu_time"
-			// The CPU times are exact, but the counter's own share f of
-			// the time while counting comes from its samples: n samples
-			// while on give f a binomial error, and the scale moves by
-			// 1/(1−f).
-			if n := tl.CountedSamples; n > 0 {
-				f := float64(tl.CounterSamples) / float64(n)
-				// With no counter sample, f's error is taken as that of
-				// one sample in n+1, not 0.
-				fe := math.Max(f, 1/float64(n+1))
-				if e := stats.ZQuantile(o.Confidence) * math.Sqrt(fe*(1-fe)/float64(n)) / (1 - f); e > maxCounterShareError {
-					p.Warnings = append(p.Warnings, fmt.Sprintf("calls scaled by exact CPU time less the counter's own share, %.0f%% from %d samples taken while counting (about ±%.0f%% on calls and ns per call): raise --count-duty or --duration",
-						100*f, n, 100*e))
-				}
-			}
-		}
-	}
-	if busyOn := tl.CountedSamples - tl.CounterSamples; math.IsNaN(scale) && busyOn > 0 && len(calls) > 0 {
-		p.CallsScaledBy = "samples"
-		scale = float64(tl.Samples-tl.CounterSamples) / float64(busyOn)
-		if busyOn < minCountedSamples && len(calls) > 0 {
-			// The scale is a ratio of sample counts: its relative error is
-			// about 1/sqrt(busyOn) (Poisson), before correlation; shown at
-			// --confidence.
-			p.Warnings = append(p.Warnings, fmt.Sprintf("calls scaled from %d samples taken while counting (about ±%.0f%% on calls and ns per call): raise --count-duty or --duration",
-				busyOn, 100*stats.ZQuantile(o.Confidence)/math.Sqrt(float64(busyOn))))
-		}
-	}
+	scale, by, warns := callScale(tl, in, pid, len(calls) > 0, period, o.Confidence)
+	p.CallsScaledBy = by
+	p.Warnings = append(p.Warnings, warns...)
 	native := filters.ArchX86_64
 	for nr, n := range tl.SeccompByNr {
 		s := report.TopSyscall{Nr: int(nr), Name: syscallName(native, nr), Samples: n, SeccompNs: float64(n) / float64(tl.Samples) * p.CPUNs}
@@ -525,6 +486,58 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 	})
 	w.filters(&p)
 	return p
+}
+
+// callScale is how process pid's calls, counted while the counter was
+// on, scale to the window (NaN when they cannot: no calls counted), what
+// the scale came from ("cpu_time", "samples", ""), and the warnings on
+// its error at confidence. period is the sampling period in ns.
+func callScale(tl *kstack.Tally, in windowInput, pid int, counted bool, period, confidence float64) (float64, string, []string) {
+	var by string
+	var warns []string
+	// Calls counted while the counter was on, scaled to the window by the
+	// process's CPU time outside the counter: calls track the work the
+	// process does, and the counter's own time (its samples × the
+	// period, spent only while on) slows it while on. With --pid the CPU
+	// times are exact (schedstat, read inside each attached interval);
+	// otherwise they are the process's samples, whose ratio carries
+	// Poisson error.
+	scale := math.NaN()
+	if onCPU, ok := in.onCPU[pid]; ok && onCPU > 0 && counted {
+		t0, ok0 := in.task0[pid]
+		t1, ok1 := in.task1[pid]
+		ctr := float64(tl.CounterSamples) * period
+		if busyOn := float64(onCPU) - ctr; ok0 && ok1 && t1 > t0 && busyOn > 0 {
+			scale = (float64(t1-t0) - ctr) / busyOn
+			by = "cpu_time"
+			// The CPU times are exact, but the counter's own share f of
+			// the time while counting comes from its samples: n samples
+			// while on give f a binomial error, and the scale moves by
+			// 1/(1−f).
+			if n := tl.CountedSamples; n > 0 {
+				f := float64(tl.CounterSamples) / float64(n)
+				// With no counter sample, f's error is taken as that of
+				// one sample in n+1, not 0.
+				fe := math.Max(f, 1/float64(n+1))
+				if e := stats.ZQuantile(confidence) * math.Sqrt(fe*(1-fe)/float64(n)) / (1 - f); e > maxCounterShareError {
+					warns = append(warns, fmt.Sprintf("calls scaled by exact CPU time less the counter's own share, %.0f%% from %d samples taken while counting (about ±%.0f%% on calls and ns per call): raise --count-duty or --duration",
+						100*f, n, 100*e))
+				}
+			}
+		}
+	}
+	if busyOn := tl.CountedSamples - tl.CounterSamples; math.IsNaN(scale) && busyOn > 0 && counted {
+		by = "samples"
+		scale = float64(tl.Samples-tl.CounterSamples) / float64(busyOn)
+		if busyOn < minCountedSamples && counted {
+			// The scale is a ratio of sample counts: its relative error is
+			// about 1/sqrt(busyOn) (Poisson), before correlation; shown at
+			// --confidence.
+			warns = append(warns, fmt.Sprintf("calls scaled from %d samples taken while counting (about ±%.0f%% on calls and ns per call): raise --count-duty or --duration",
+				busyOn, 100*stats.ZQuantile(confidence)/math.Sqrt(float64(busyOn))))
+		}
+	}
+	return scale, by, warns
 }
 
 // syscallName names an orig_ax value of the x86_64 entry: the x86_64
