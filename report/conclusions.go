@@ -51,40 +51,40 @@ func inconclusiveAdvice(c stats.Conclusion, unit string, div float64, trials int
 // trials and confidence: a mitigation's cost only when the whole interval
 // lies above the ±stats.Margins.ControlNoisePct band, "no mitigation slowdown" only when
 // it lies within it.
-func controlConclusion(c Control, ssb string, trials int) string {
+func controlConclusion(c Control, ssb string, trials int) Clause {
 	con := margins.ConcludeControl(c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh)
 	noise := margins.Control()
 	switch {
 	case math.IsNaN(c.SlowdownPct):
-		return "no control-loop comparison: the control loop was not timed before and after installing (see the warnings)"
+		return newClause("control_none", "no control-loop comparison: the control loop was not timed before and after installing (see the warnings)")
 	case math.IsNaN(c.SlowdownPctLow) || math.IsNaN(c.SlowdownPctHigh):
-		return "no interval for the control loop's change (too few children), so this run says nothing about a mitigation's slowdown"
+		return newClause("control_no_interval", "no interval for the control loop's change (too few children), so this run says nothing about a mitigation's slowdown")
 	case c.SlowdownPctLow > noise:
 		v := "installing filters slowed code that makes no syscall, beyond run-to-run noise: a mitigation's cost (e.g. speculative store bypass), not filter evaluation"
 		if ssb != "" {
 			v += " (spec_store_bypass: " + ssb + ")"
 		}
-		return v
+		return newClause("control_mitigation_slowdown", v)
 	case con.Verdict == stats.Negligible:
-		return fmt.Sprintf("no mitigation slowdown detected: the interval lies within the ±%g %% this comparison swings between runs", noise)
+		return newClause("control_no_slowdown", fmt.Sprintf("no mitigation slowdown detected: the interval lies within the ±%g %% this comparison swings between runs", noise))
 	case con.Verdict == stats.Negative:
-		return "code that makes no syscall ran faster after installing filters, which filters cannot cause: noise or drift dominates, so this run cannot answer whether a mitigation slows it; measure again with more --trials on a quieter CPU"
+		return newClause("control_negative", "code that makes no syscall ran faster after installing filters, which filters cannot cause: noise or drift dominates, so this run cannot answer whether a mitigation slows it; measure again with more --trials on a quieter CPU")
 	case c.SlowdownPctLow > 0:
-		return fmt.Sprintf("a slowdown, but its interval reaches into the ±%g %% this comparison swings between runs: not attributed to a mitigation", noise)
+		return newClause("control_within_noise", fmt.Sprintf("a slowdown, but its interval reaches into the ±%g %% this comparison swings between runs: not attributed to a mitigation", noise))
 	}
-	return fmt.Sprintf("inconclusive: the interval is too wide to tell a mitigation's slowdown from the ±%g %% run-to-run noise; %s",
-		noise, inconclusiveAdvice(con, " points", 1, trials, false))
+	return newClause("control_inconclusive", fmt.Sprintf("inconclusive: the interval is too wide to tell a mitigation's slowdown from the ±%g %% run-to-run noise; %s",
+		noise, inconclusiveAdvice(con, " points", 1, trials, false)))
 }
 
 // perFilterConclusion is the clause of Explain about a fit's per-filter
-// cost, starting with "; ". A cost or interval that could not be
-// estimated yields no conclusion, only that sentence.
-func perFilterConclusion(fit Fit, conf float64, trials int) string {
+// cost. A cost or interval that could not be estimated yields no
+// conclusion, only that statement.
+func perFilterConclusion(fit Fit, conf float64, trials int) Clause {
 	switch {
 	case math.IsNaN(fit.PerFilterNs):
-		return "; no per-filter cost could be estimated from this run (see the warnings)"
+		return newClause("per_filter_undefined", "no per-filter cost could be estimated from this run (see the warnings)")
 	case math.IsNaN(fit.PerFilterCILowNs) || math.IsNaN(fit.PerFilterCIHighNs):
-		return fmt.Sprintf("; the per-filter cost came out at %s with no interval (too few children: see the warnings), so this run supports no conclusion about it", figure(fit.PerFilterNs))
+		return newClause("per_filter_no_interval", fmt.Sprintf("the per-filter cost came out at %s with no interval (too few children: see the warnings), so this run supports no conclusion about it", figure(fit.PerFilterNs)), "per_filter_ns", fit.PerFilterNs)
 	}
 	g := figureGroup(false, false, fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs)
 	scale, unit := unitOf(max(math.Abs(fit.PerFilterNs), math.Abs(fit.PerFilterCILowNs), math.Abs(fit.PerFilterCIHighNs)))
@@ -92,16 +92,17 @@ func perFilterConclusion(fit Fit, conf float64, trials int) string {
 	ci := fmt.Sprintf("%.0f%% CI [%s, %s]", conf*100, g(fit.PerFilterCILowNs), g(fit.PerFilterCIHighNs))
 	con := margins.ConcludePerFilter(fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs, fit.BaselineNs)
 	m := con.Margin
+	figs := []any{"per_filter_ns", fit.PerFilterNs, "ci_low_ns", fit.PerFilterCILowNs, "ci_high_ns", fit.PerFilterCIHighNs, "confidence", conf, "margin_ns", m}
 	switch con.Verdict {
 	case stats.Negligible:
-		return fmt.Sprintf("; per-filter cost ~0 %s (%s, %s, within ±%s)", unit, v, ci, figure(m))
+		return newClause("per_filter_negligible", fmt.Sprintf("per-filter cost ~0 %s (%s, %s, within ±%s)", unit, v, ci, figure(m)), figs...)
 	case stats.Positive:
-		return fmt.Sprintf("; each filter adds %s per op (%s)", v, ci)
+		return newClause("per_filter_positive", fmt.Sprintf("each filter adds %s per op (%s)", v, ci), figs...)
 	case stats.Negative:
-		return fmt.Sprintf("; the per-filter cost came out negative (%s, %s), which no filter can cause: noise or drift dominates, so this run cannot answer what a filter costs; measure again with more --trials on a quieter CPU", v, ci)
+		return newClause("per_filter_negative", fmt.Sprintf("the per-filter cost came out negative (%s, %s), which no filter can cause: noise or drift dominates, so this run cannot answer what a filter costs; measure again with more --trials on a quieter CPU", v, ci), figs...)
 	}
-	return fmt.Sprintf("; the per-filter cost is inconclusive (%s, %s): it can be told neither from 0 nor bounded within ±%s; %s%s",
-		v, ci, figure(m), inconclusiveAdvice(con, " "+unit, scale, trials, true), segmentCaveat(fit))
+	return newClause("per_filter_inconclusive", fmt.Sprintf("the per-filter cost is inconclusive (%s, %s): it can be told neither from 0 nor bounded within ±%s; %s%s",
+		v, ci, figure(m), inconclusiveAdvice(con, " "+unit, scale, trials, true), segmentCaveat(fit)), figs...)
 }
 
 // segmentCaveat qualifies the square-root rule of inconclusiveAdvice by
@@ -119,25 +120,29 @@ func segmentCaveat(fit Fit) string {
 	return ""
 }
 
-// entryConclusion is the clause of Explain about a fit's entry cost,
-// starting with ", " (or "" when there is nothing to say: an entry within
-// its margin is not worth a sentence).
-func entryConclusion(fit Fit, conf float64, trials int) string {
+// entryConclusion is the clause of Explain about a fit's entry cost;
+// false when there is nothing to say: an entry within its margin is not
+// worth a statement.
+func entryConclusion(fit Fit, conf float64, trials int) (Clause, bool) {
 	con := margins.ConcludeEntry(fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs, fit.BaselineNs)
 	g := figureGroup(false, false, fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs)
 	_, unit := unitOf(max(math.Abs(fit.EntryNs), math.Abs(fit.EntryCILowNs), math.Abs(fit.EntryCIHighNs)))
 	ci := fmt.Sprintf("%.0f%% CI [%s, %s]", conf*100, g(fit.EntryCILowNs), g(fit.EntryCIHighNs))
-	var s string
+	var c Clause
+	figs := []any{"entry_ns", fit.EntryNs, "ci_low_ns", fit.EntryCILowNs, "ci_high_ns", fit.EntryCIHighNs, "confidence", conf}
 	switch con.Verdict {
 	case stats.Positive:
-		s = fmt.Sprintf(", and turning filtering on costs %s %s per op once (entry, %s)", g(fit.EntryNs), unit, ci)
+		c = newClause("entry_positive", fmt.Sprintf("turning filtering on costs %s %s per op once (entry, %s)", g(fit.EntryNs), unit, ci), figs...)
 	case stats.Negative:
-		s = fmt.Sprintf("; the entry term came out negative (%s %s, %s), which no filter can cause: this run cannot answer what turning filtering on costs", g(fit.EntryNs), unit, ci)
+		c = newClause("entry_negative", fmt.Sprintf("the entry term came out negative (%s %s, %s), which no filter can cause: this run cannot answer what turning filtering on costs", g(fit.EntryNs), unit, ci), figs...)
+	default:
+		return Clause{}, false
 	}
-	if s != "" && margins.LowFit(fit.R2) && fit.N > 0 {
-		s += fmt.Sprintf(" (the fitted line explains %.1f %% of the spread between children, R² %.3f)", 100*math.Max(0, fit.R2), Num(fit.R2))
+	if margins.LowFit(fit.R2) && fit.N > 0 {
+		c.text += fmt.Sprintf(" (the fitted line explains %.1f %% of the spread between children, R² %.3f)", 100*math.Max(0, fit.R2), Num(fit.R2))
+		c.Figures["r2"] = Nullable(fit.R2)
 	}
-	return s
+	return c, true
 }
 
 // cacheSupported reports whether the variant's measurement supports the
@@ -204,18 +209,19 @@ func relDigits(lo, hi float64) int {
 // the bare op measured in the same children, starting with "; " ("" when
 // the fit is unpaired or the fraction undefined), and how far the host's
 // speed moved over the run.
-func relativeClause(d *Document, fit Fit, conf float64) string {
+func relativeClause(d *Document, fit Fit, conf float64) (Clause, bool) {
 	if !fit.Paired || math.IsNaN(fit.PerFilterRel) || math.IsNaN(fit.PerFilterRelCILow) {
-		return ""
+		return Clause{}, false
 	}
 	u := unitFor(fit.BaselineNs)
 	dg := relDigits(fit.PerFilterRelCILow, fit.PerFilterRelCIHigh)
-	s := fmt.Sprintf("; relative to the bare op measured in the same children (%s %s), %+.*f× %s per filter (%.0f%% CI [%.*f, %.*f]), a figure the host's speed does not move",
+	s := fmt.Sprintf("relative to the bare op measured in the same children (%s %s), %+.*f× %s per filter (%.0f%% CI [%.*f, %.*f]), a figure the host's speed does not move",
 		u.f0(fit.BareNs), u.name, dg, Num(fit.PerFilterRel), d.Config.Workload, conf*100, dg, Num(fit.PerFilterRelCILow), dg, Num(fit.PerFilterRelCIHigh))
 	if !math.IsNaN(fit.BareSegmentSDPct) {
 		s += fmt.Sprintf(" (the bare op moved by ±%.1f %% between blocks of this run; a host that is faster or slower for a whole run moves the ns figures by as much and this one not)", Num(fit.BareSegmentSDPct))
 	}
-	return s
+	return newClause("relative", s, "bare_ns", fit.BareNs, "per_filter_rel", fit.PerFilterRel, "ci_low", fit.PerFilterRelCILow, "ci_high", fit.PerFilterRelCIHigh,
+		"confidence", conf, "bare_segment_sd_pct", fit.BareSegmentSDPct), true
 }
 
 // NegativeCells returns one sentence per variant whose cells measured

@@ -22,7 +22,7 @@ func TestControlConclusion(t *testing.T) {
 		{"faster after installing", -40, -50, -30, "cannot answer", "no mitigation slowdown"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := controlConclusion(Control{SlowdownPct: tt.center, SlowdownPctLow: tt.low, SlowdownPctHigh: tt.high}, "Vulnerable", 6)
+			got := controlConclusion(Control{SlowdownPct: tt.center, SlowdownPctLow: tt.low, SlowdownPctHigh: tt.high}, "Vulnerable", 6).Text()
 			if !strings.Contains(got, tt.want) || strings.Contains(got, tt.mustNotSay) {
 				t.Errorf("got %q, want it to say %q and not %q", got, tt.want, tt.mustNotSay)
 			}
@@ -49,7 +49,8 @@ func TestPerFilterAndEntryConclusion(t *testing.T) {
 			[]string{"came out negative", "cannot answer what a filter costs"}, "adds"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := perFilterConclusion(tt.fit, 0.95, 6) + entryConclusion(tt.fit, 0.95, 6)
+			e, _ := entryConclusion(tt.fit, 0.95, 6)
+			got := renderClauses([]Clause{perFilterConclusion(tt.fit, 0.95, 6), e})
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("got %q, want it to say %q", got, w)

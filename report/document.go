@@ -19,11 +19,14 @@ import (
 // without 0-filter children, a ratio with nothing to divide by) as null
 // where version 1 wrote 0, and adds the paired children's baselines and
 // the relative per-filter figures; docs/reading-results.md says what
-// changed for readers. ReadJSON reads both.
-const SchemaVersion = 2
+// changed for readers. Version 3 keeps numbers, units and codes only:
+// meaning[] holds clauses (a code and its figures, docs/json.md "Meaning
+// codes") where version 2 held an English sentence. ReadJSON reads all
+// three.
+const SchemaVersion = 3
 
 // Document is the JSON result of `seccompbench run` (kind "run",
-// schema_version 2; keys fixed by docs/json.md, more may be added; schema
+// schema_version 3; keys fixed by docs/json.md, more may be added; schema
 // docs/schema/run.schema.json). All times are nanoseconds per op unless a
 // key says otherwise. Undefined numbers are NaN in memory and null in JSON.
 type Document struct {
@@ -350,8 +353,9 @@ type Control struct {
 	SlowdownPct     float64 `json:"slowdown_pct"`
 	SlowdownPctLow  float64 `json:"slowdown_pct_ci_low"`
 	SlowdownPctHigh float64 `json:"slowdown_pct_ci_high"`
-	// Verdict says in words whether the slowdown is a mitigation's cost
-	// (Build fills it).
+	// Verdict is a code (docs/json.md, "Control verdicts") saying whether
+	// the slowdown is a mitigation's cost (Build fills it); schema 2 wrote
+	// a sentence here. Renderers word it again from the numbers.
 	Verdict string `json:"verdict,omitempty"`
 }
 
@@ -409,13 +413,16 @@ type Linearity struct {
 	DiffersFromFit bool    `json:"differs"`
 }
 
-// Meaning is one sentence per variant (and loader) saying what the
-// numbers mean. Loader is "" for a single-loader run, and "A-B" for the
-// sentence about a loader difference.
+// Meaning says per variant (and loader) what the numbers mean, as
+// clauses: codes with their figures (docs/json.md, "Meaning codes").
+// Loader is "" for a single-loader run, and "A-B" for the statement about
+// a loader difference. Text is the clauses' English wording, in memory
+// only (schema 2 wrote it as "text"; readers re-render it with Explain).
 type Meaning struct {
-	Variant string `json:"variant"`
-	Loader  string `json:"loader,omitempty"`
-	Text    string `json:"text"`
+	Variant string   `json:"variant"`
+	Loader  string   `json:"loader,omitempty"`
+	Clauses []Clause `json:"clauses"`
+	Text    string   `json:"-"`
 }
 
 // Input is everything Build needs from a finished run.
@@ -476,7 +483,7 @@ func Build(in Input) *Document {
 	for i := range d.Control {
 		c := &d.Control[i]
 		if c.Verdict == "" {
-			c.Verdict = controlVerdict(*c, d)
+			c.Verdict = controlConclusion(*c, d.Environment.Vulnerabilities["spec_store_bypass"], runTrials(d)).Code
 		}
 	}
 	d.CommandWorkload = in.CommandWorkload.copyFinite()

@@ -22,7 +22,8 @@ func Explain(d *Document) []Meaning {
 			fits = append(fits, nil)
 		}
 		for _, fit := range fits {
-			m := Meaning{Variant: v, Text: explainFit(d, v, fit)}
+			cs := explainFit(d, v, fit)
+			m := Meaning{Variant: v, Clauses: cs, Text: renderClauses(cs)}
 			if fit != nil {
 				m.Loader = fit.Loader
 			}
@@ -30,7 +31,8 @@ func Explain(d *Document) []Meaning {
 		}
 		for _, ld := range d.LoaderDiffs {
 			if ld.Variant == v {
-				out = append(out, Meaning{Variant: v, Loader: ld.A + "-" + ld.B, Text: explainLoaderDiff(d, ld)})
+				c := explainLoaderDiff(d, ld)
+				out = append(out, Meaning{Variant: v, Loader: ld.A + "-" + ld.B, Clauses: []Clause{c}, Text: c.text})
 			}
 		}
 	}
@@ -38,94 +40,105 @@ func Explain(d *Document) []Meaning {
 }
 
 // explainFit is the sentence for variant v's fit (nil: none).
-func explainFit(d *Document, v string, fit *Fit) string {
-	{
-		var cached, uncached []string
-		var reasons []string
-		for _, cv := range d.Cache {
-			if cv.Variant != v {
+func explainFit(d *Document, v string, fit *Fit) []Clause {
+	var out []Clause
+	if d.Config.Workload == "notify" {
+		if c, ok := notifyRoundTrip(d, v); ok {
+			out = append(out, c)
+		}
+	}
+	out = append(out, cacheClause(d, v, fit))
+	if fit == nil {
+		return append(out, newClause("no_fit", "too few filter counts ≥ 1 to fit a per-filter cost"))
+	}
+	for _, c := range []func() (Clause, bool){
+		func() (Clause, bool) { return perFilterConclusion(*fit, d.Config.Confidence, runTrials(d)), true },
+		func() (Clause, bool) { return relativeClause(d, *fit, d.Config.Confidence) },
+		func() (Clause, bool) { return entryConclusion(*fit, d.Config.Confidence, runTrials(d)) },
+		func() (Clause, bool) { return placementClause(d, fit) },
+		func() (Clause, bool) { return segmentClause(fit) },
+		func() (Clause, bool) { return loaderClause(d, fit) },
+	} {
+		if cl, ok := c(); ok {
+			out = append(out, cl)
+		}
+	}
+	return out
+}
+
+// cacheClause says which of variant v's workload syscalls the action
+// cache serves, from the emulator's prediction (d.Cache).
+func cacheClause(d *Document, v string, fit *Fit) Clause {
+	var cached, uncached, reasons []string
+	for _, cv := range d.Cache {
+		if cv.Variant != v {
+			continue
+		}
+		for _, s := range cv.Syscalls {
+			if s.Cached {
+				cached = append(cached, s.Name)
 				continue
 			}
-			for _, s := range cv.Syscalls {
-				if s.Cached {
-					cached = append(cached, s.Name)
-				} else {
-					uncached = append(uncached, s.Name)
-					if s.Reason != "" && len(reasons) < 2 {
-						reasons = append(reasons, s.Name+": "+s.Reason)
-					}
-				}
+			uncached = append(uncached, s.Name)
+			if s.Reason != "" && len(reasons) < 2 {
+				reasons = append(reasons, s.Name+": "+s.Reason)
 			}
 		}
-		var b strings.Builder
-		if d.Config.Workload == "notify" {
-			b.WriteString(notifyRoundTrip(d, v))
-		}
-		switch {
-		case len(cached) > 0 && kernelLacksCache(d):
-			fmt.Fprintf(&b, "%s %s allowed unconditionally by every filter, which the action cache of Linux 5.11 and later serves without running them; this kernel (%s) has no action cache, so every filter runs on every syscall", list(cached), verbFor(cached, "is", "are"), d.Environment.Kernel)
-		case len(cached) > 0 && len(uncached) == 0 && cacheSupported(d, fit):
-			fmt.Fprintf(&b, "%s %s allowed unconditionally by every filter: the kernel's action cache skips the filters", list(cached), verbFor(cached, "is", "are"))
-		case len(cached) > 0 && len(uncached) == 0:
-			fmt.Fprintf(&b, "%s %s allowed unconditionally by every filter, so the kernel's action cache should skip the filters, but this run's per-filter cost cannot confirm it", list(cached), verbFor(cached, "is", "are"))
-		case len(cached) == 0 && len(uncached) > 0:
-			fmt.Fprintf(&b, "no workload syscall is served by the action cache, so every filter runs on every syscall")
-			if v == "defeat" {
-				b.WriteString(" (ld [instruction_pointer] prepended to each filter)")
-			} else if len(reasons) > 0 {
-				fmt.Fprintf(&b, " (%s)", strings.Join(reasons, "; "))
-			}
-		case len(cached) > 0:
-			fmt.Fprintf(&b, "%s %s served by the action cache, %s %s every filter", list(cached), verbFor(cached, "is", "are"), list(uncached), verbFor(uncached, "runs", "run"))
-			if len(reasons) > 0 {
-				fmt.Fprintf(&b, " (%s)", strings.Join(reasons, "; "))
-			}
-		default:
-			fmt.Fprintf(&b, "no cache prediction")
-		}
-		if fit == nil {
-			b.WriteString("; too few filter counts ≥ 1 to fit a per-filter cost")
-		} else {
-			b.WriteString(perFilterConclusion(*fit, d.Config.Confidence, runTrials(d)))
-			b.WriteString(relativeClause(d, *fit, d.Config.Confidence))
-			b.WriteString(entryConclusion(*fit, d.Config.Confidence, runTrials(d)))
-			b.WriteString(placementClause(d, fit))
-			b.WriteString(segmentClause(fit))
-			b.WriteString(loaderClause(d, fit))
-		}
-		b.WriteString(".")
-		return b.String()
 	}
+	why := ""
+	if len(reasons) > 0 {
+		why = " (" + strings.Join(reasons, "; ") + ")"
+	}
+	var c Clause
+	are := verbFor(cached, "is", "are")
+	switch {
+	case len(cached) > 0 && kernelLacksCache(d):
+		c = newClause("cache_kernel_lacks", fmt.Sprintf("%s %s allowed unconditionally by every filter, which the action cache of Linux 5.11 and later serves without running them; this kernel (%s) has no action cache, so every filter runs on every syscall", list(cached), are, d.Environment.Kernel))
+	case len(cached) > 0 && len(uncached) == 0 && cacheSupported(d, fit):
+		c = newClause("cache_all_confirmed", fmt.Sprintf("%s %s allowed unconditionally by every filter: the kernel's action cache skips the filters", list(cached), are))
+	case len(cached) > 0 && len(uncached) == 0:
+		c = newClause("cache_all_unconfirmed", fmt.Sprintf("%s %s allowed unconditionally by every filter, so the kernel's action cache should skip the filters, but this run's per-filter cost cannot confirm it", list(cached), are))
+	case len(cached) == 0 && len(uncached) > 0 && v == "defeat":
+		c = newClause("cache_none_defeat", "no workload syscall is served by the action cache, so every filter runs on every syscall (ld [instruction_pointer] prepended to each filter)")
+	case len(cached) == 0 && len(uncached) > 0:
+		c = newClause("cache_none", "no workload syscall is served by the action cache, so every filter runs on every syscall"+why)
+	case len(cached) > 0:
+		c = newClause("cache_some", fmt.Sprintf("%s %s served by the action cache, %s %s every filter%s", list(cached), are, list(uncached), verbFor(uncached, "runs", "run"), why))
+	default:
+		c = newClause("cache_unknown", "no cache prediction")
+	}
+	c.Syscalls, c.Uncached = cached, uncached
+	return c
 }
 
 // placementClause says how much placement moves the per-filter cost, or
 // that one program size was measured.
-func placementClause(d *Document, fit *Fit) string {
+func placementClause(d *Document, fit *Fit) (Clause, bool) {
 	switch {
 	case fit.Placements > 1 && fit.PlacementSDNs == 0:
 		// The moment estimate of σ_p² came out negative and was set to 0
 		// (stats/placement.go): the spread between pads is smaller than
 		// the noise between children predicts, not proof of no effect.
-		return fmt.Sprintf("; placement's effect is not separable from the noise between children in this run (between-placement SD estimated at 0 over %d program sizes, pads %d–%d instructions; the CI still includes the between-pad spread, through the cluster-robust variance)",
-			fit.Placements, d.Config.PadMin, d.Config.PadMax)
+		return newClause("placement_not_separable", fmt.Sprintf("placement's effect is not separable from the noise between children in this run (between-placement SD estimated at 0 over %d program sizes, pads %d–%d instructions; the CI still includes the between-pad spread, through the cluster-robust variance)",
+			fit.Placements, d.Config.PadMin, d.Config.PadMax), "placements", fit.Placements, "pad_min", d.Config.PadMin, "pad_max", d.Config.PadMax), true
 	case fit.Placements > 1:
-		return fmt.Sprintf("; placement moves the per-filter cost by ±%s (between-placement SD over %d program sizes, pads %d–%d instructions; the CI includes it)",
-			figure(fit.PlacementSDNs), fit.Placements, d.Config.PadMin, d.Config.PadMax)
+		return newClause("placement_sd", fmt.Sprintf("placement moves the per-filter cost by ±%s (between-placement SD over %d program sizes, pads %d–%d instructions; the CI includes it)",
+			figure(fit.PlacementSDNs), fit.Placements, d.Config.PadMin, d.Config.PadMax), "sd_ns", fit.PlacementSDNs, "placements", fit.Placements, "pad_min", d.Config.PadMin, "pad_max", d.Config.PadMax), true
 	case d.Config.Placement == "fixed":
-		return fmt.Sprintf("; one program size only (pad %d): the CI leaves out placement, which moved per-filter cost by 25 %% on this project's measurements (drop --pad to sample it)", d.Config.Pad)
+		return newClause("placement_fixed", fmt.Sprintf("one program size only (pad %d): the CI leaves out placement, which moved per-filter cost by 25 %% on this project's measurements (drop --pad to sample it)", d.Config.Pad), "pad", d.Config.Pad), true
 	}
-	return ""
+	return Clause{}, false
 }
 
 // segmentClause says how far the run's consecutive parts, fitted alone,
-// put the per-filter cost apart (stats.Fit.Segments), "" when the run was
-// too short to be cut into segments or their spread is undefined.
-func segmentClause(fit *Fit) string {
+// put the per-filter cost apart (stats.Fit.Segments); false when the run
+// was too short to be cut into segments or their spread is undefined.
+func segmentClause(fit *Fit) (Clause, bool) {
 	if fit.Segments == 0 || math.IsNaN(fit.SegmentSDNs) {
-		return ""
+		return Clause{}, false
 	}
-	return fmt.Sprintf("; the run's %d consecutive parts, each fitted alone, put it %s apart (SD), and the CI is at least the t interval of their mean, so it covers the host's speed wandering over seconds",
-		fit.Segments, "±"+figure(fit.SegmentSDNs))
+	return newClause("segments", fmt.Sprintf("the run's %d consecutive parts, each fitted alone, put it %s apart (SD), and the CI is at least the t interval of their mean, so it covers the host's speed wandering over seconds",
+		fit.Segments, "±"+figure(fit.SegmentSDNs)), "segments", fit.Segments, "sd_ns", fit.SegmentSDNs), true
 }
 
 // bhiState is the BHI part of the spectre_v2 line, "" if none.
@@ -144,37 +157,25 @@ func barrierEmitted(d *Document) (emitted, known bool) {
 	return strings.Contains(bhi, "SW loop"), true
 }
 
-// loaderClause says who loaded the fit's filters and what that means on
-// this host, for a run that measured one loader.
-func loaderClause(d *Document, fit *Fit) string {
-	if fit.Loader == "" || d.Config.Loader == "both" {
-		return ""
+// loaderClause adds to a one-loader run what the loader means for the
+// runtimes that load otherwise; who loaded the filters and whether this
+// host emits the branch-history barrier are stated once, by the loader
+// and mitigations lines (loaderLine, mitigationLine), not here.
+func loaderClause(d *Document, fit *Fit) (Clause, bool) {
+	if fit.Loader != "privileged" || d.Config.Loader == "both" {
+		return Clause{}, false
 	}
-	emitted, known := barrierEmitted(d)
-	switch fit.Loader {
-	case "unprivileged":
-		s := "; loaded without CAP_SYS_ADMIN (dropped and read back in each child), as runc and non-root services load filters"
-		if known && emitted {
-			s += ", so each filter includes the kernel's branch-history barrier (BHI: " + bhiState(d) + ")"
-		}
-		return s
-	case "privileged":
-		s := "; loaded with CAP_SYS_ADMIN, as a root process that keeps it"
-		switch {
-		case known && emitted:
-			s += ": runtimes that load unprivileged pay the kernel's branch-history barrier on top on this host (BHI: " + bhiState(d) + "); measure --loader both"
-		case known:
-			s += "; unprivileged loaders pay the same on this host (BHI: " + bhiState(d) + ": no barrier)"
-		}
-		return s
+	if emitted, known := barrierEmitted(d); known && emitted {
+		return newClause("loader_privileged_barrier_unmeasured", "runtimes that load without CAP_SYS_ADMIN pay the kernel's branch-history barrier on top of this cost on this host; measure --loader both"), true
 	}
-	return ""
+	return Clause{}, false
 }
 
-// explainLoaderDiff is the plain-words sentence about a loader difference.
-func explainLoaderDiff(d *Document, ld LoaderDiff) string {
+// explainLoaderDiff is the clause about a loader difference.
+func explainLoaderDiff(d *Document, ld LoaderDiff) Clause {
+	figs := []any{"diff_ns", ld.PerFilterDiffNs, "ci_low_ns", ld.CILowNs, "ci_high_ns", ld.CIHighNs}
 	if ld.Warnings != nil && ld.CILowNs == 0 && ld.CIHighNs == 0 {
-		return fmt.Sprintf("filters loaded %s cost %+.1f ns each relative to filters loaded %s; no interval: %s.", loaderWords(ld.A), Num(ld.PerFilterDiffNs), loaderWords(ld.B), strings.Join(ld.Warnings, "; "))
+		return newClause("loader_diff_no_interval", fmt.Sprintf("filters loaded %s cost %+.1f ns each relative to filters loaded %s; no interval: %s", loaderWords(ld.A), Num(ld.PerFilterDiffNs), loaderWords(ld.B), strings.Join(ld.Warnings, "; ")), figs[:2]...)
 	}
 	ci := fmt.Sprintf("%.0f%% CI [%+.2f, %+.2f]", d.Config.Confidence*100, Num(ld.CILowNs), Num(ld.CIHighNs))
 	emitted, known := barrierEmitted(d)
@@ -184,19 +185,19 @@ func explainLoaderDiff(d *Document, ld LoaderDiff) string {
 		s := fmt.Sprintf("filters loaded without CAP_SYS_ADMIN cost %.1f ns more each (%s)", Num(ld.PerFilterDiffNs), ci)
 		switch {
 		case known && emitted:
-			s += ": the kernel's branch-history barrier (spectre_v2 BHI: " + bhi + "; arch/x86/net/bpf_jit_comp.c: emit_spectre_bhb_barrier)"
+			return newClause("loader_diff_barrier", s+": the kernel's branch-history barrier (spectre_v2 BHI: "+bhi+"; arch/x86/net/bpf_jit_comp.c: emit_spectre_bhb_barrier)", figs...)
 		case known:
-			s += ": not the branch-history barrier, which this host does not emit (BHI: " + bhi + "); suspect placement or noise and repeat the run"
-		default:
-			s += ": the kernel's branch-history barrier, if this kernel has it (no BHI state in spectre_v2)"
+			return newClause("loader_diff_unexplained", s+": not the branch-history barrier, which this host does not emit (BHI: "+bhi+"); suspect placement or noise and repeat the run", figs...)
 		}
-		return s + "."
+		return newClause("loader_diff_barrier_unknown", s+": the kernel's branch-history barrier, if this kernel has it (no BHI state in spectre_v2)", figs...)
 	}
 	s := fmt.Sprintf("filters loaded %s cost %+.2f ns each relative to filters loaded %s (%s", loaderWords(ld.A), Num(ld.PerFilterDiffNs), loaderWords(ld.B), ci)
+	code := "loader_diff"
 	if ld.Significant {
 		s += ")"
 	} else {
 		s += ", not distinguishable from 0)"
+		code = "loader_diff_none"
 	}
 	switch {
 	case !unprivA:
@@ -207,7 +208,7 @@ func explainLoaderDiff(d *Document, ld LoaderDiff) string {
 	default:
 		s += ": this kernel reports no BHI state (before 6.9, or not x86), so whether it emits the branch-history barrier is unknown"
 	}
-	return s + "."
+	return newClause(code, s, figs...)
 }
 
 // loaderWords names a loader in a sentence.
@@ -242,9 +243,9 @@ func verbFor(names []string, one, many string) string {
 
 // notifyRoundTrip states the notify workload's round trip in microseconds
 // at the variant's lowest filter count: "one SECCOMP_RET_USER_NOTIF round
-// trip takes 16.1 µs at 0 filters (mean 18.0 µs, 95% CI [15.2, 20.9] µs);
-// ". "" when that cell has no result.
-func notifyRoundTrip(d *Document, v string) string {
+// trip takes 16.1 µs at 0 filters (median; mean 18.0 µs, 95% CI [15.2,
+// 20.9] µs)". false when that cell has no result.
+func notifyRoundTrip(d *Document, v string) (Clause, bool) {
 	var low *CellResult
 	for i := range d.Results {
 		r := &d.Results[i]
@@ -253,8 +254,9 @@ func notifyRoundTrip(d *Document, v string) string {
 		}
 	}
 	if low == nil || low.N == 0 {
-		return ""
+		return Clause{}, false
 	}
-	return fmt.Sprintf("one SECCOMP_RET_USER_NOTIF round trip takes %.1f µs at %d filters (median; mean %.1f µs, %.0f%% CI [%.1f, %.1f] µs); ",
-		Num(low.MedianNs/1e3), low.Filters, Num(low.MeanNs/1e3), d.Config.Confidence*100, Num(low.CILowNs/1e3), Num(low.CIHighNs/1e3))
+	return newClause("notify_round_trip", fmt.Sprintf("one SECCOMP_RET_USER_NOTIF round trip takes %.1f µs at %d filters (median; mean %.1f µs, %.0f%% CI [%.1f, %.1f] µs)",
+		Num(low.MedianNs/1e3), low.Filters, Num(low.MeanNs/1e3), d.Config.Confidence*100, Num(low.CILowNs/1e3), Num(low.CIHighNs/1e3)),
+		"filters", low.Filters, "median_ns", low.MedianNs, "mean_ns", low.MeanNs, "ci_low_ns", low.CILowNs, "ci_high_ns", low.CIHighNs), true
 }

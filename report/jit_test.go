@@ -36,11 +36,11 @@ func TestNotifyRoundTrip(t *testing.T) {
 			{Variant: "defeat", Filters: 8, N: 10, MedianNs: 28437.7, MeanNs: 26984.7, CILowNs: 19380.2, CIHighNs: 34589.2},
 			{Variant: "defeat", Filters: 0, N: 10, MedianNs: 16148.2, MeanNs: 18042.0, CILowNs: 15214.9, CIHighNs: 20869.0},
 		}}
-	want := "one SECCOMP_RET_USER_NOTIF round trip takes 16.1 µs at 0 filters (median; mean 18.0 µs, 95% CI [15.2, 20.9] µs); "
-	if got := notifyRoundTrip(d, "defeat"); got != want {
-		t.Errorf("got  %q\nwant %q", got, want)
+	want := "one SECCOMP_RET_USER_NOTIF round trip takes 16.1 µs at 0 filters (median; mean 18.0 µs, 95% CI [15.2, 20.9] µs)"
+	if got, ok := notifyRoundTrip(d, "defeat"); !ok || got.Text() != want || got.Code != "notify_round_trip" || *got.Figures["median_ns"] != 16148.2 {
+		t.Errorf("got  %q %v %+v\nwant %q", got.Text(), ok, got, want)
 	}
-	if got := notifyRoundTrip(d, "on"); got != "" {
-		t.Errorf("no cells: got %q", got)
+	if got, ok := notifyRoundTrip(d, "on"); ok {
+		t.Errorf("no cells: got %+v", got)
 	}
 }

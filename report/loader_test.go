@@ -168,7 +168,8 @@ func TestPlacementClauseZero(t *testing.T) {
 		{4.1, "placement moves the per-filter cost by ±4.10 ns"},
 	}
 	for _, tt := range tests {
-		got := placementClause(d, &Fit{Placements: 17, PlacementSDNs: tt.sd})
+		c, _ := placementClause(d, &Fit{Placements: 17, PlacementSDNs: tt.sd})
+		got := c.Text()
 		if !strings.Contains(got, tt.want) || (tt.sd == 0 && strings.Contains(got, "±0.0")) {
 			t.Errorf("sd %v: %q, want it to contain %q", tt.sd, got, tt.want)
 		}
@@ -189,7 +190,8 @@ func TestSegmentClause(t *testing.T) {
 		{4, math.NaN(), ""},
 	}
 	for _, tt := range tests {
-		got := segmentClause(&Fit{Segments: tt.segments, SegmentSDNs: tt.sd})
+		c, _ := segmentClause(&Fit{Segments: tt.segments, SegmentSDNs: tt.sd})
+		got := c.Text()
 		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 			t.Errorf("segments %d, SD %v: %q, want %q", tt.segments, tt.sd, got, tt.want)
 		}
@@ -208,11 +210,11 @@ func TestTimeUnit(t *testing.T) {
 		}
 	}
 	fit := Fit{BaselineNs: 1.4e8, PerFilterNs: 1.88e6, PerFilterCILowNs: 1.19e6, PerFilterCIHighNs: 2.57e6, N: 40}
-	if got, want := perFilterConclusion(fit, 0.95, 8), "each filter adds 1.88 ms per op (95% CI [1.19, 2.57])"; !strings.Contains(got, want) {
+	if got, want := perFilterConclusion(fit, 0.95, 8).Text(), "each filter adds 1.88 ms per op (95% CI [1.19, 2.57])"; !strings.Contains(got, want) {
 		t.Errorf("perFilterConclusion = %q, want it to contain %q", got, want)
 	}
 	fit = Fit{BaselineNs: 300, PerFilterNs: 40.5, PerFilterCILowNs: 38.2, PerFilterCIHighNs: 42.7, N: 40}
-	if got, want := perFilterConclusion(fit, 0.95, 8), "each filter adds 40.5 ns per op (95% CI [38.2, 42.7])"; !strings.Contains(got, want) {
+	if got, want := perFilterConclusion(fit, 0.95, 8).Text(), "each filter adds 40.5 ns per op (95% CI [38.2, 42.7])"; !strings.Contains(got, want) {
 		t.Errorf("perFilterConclusion = %q, want it to contain %q", got, want)
 	}
 }

@@ -37,8 +37,14 @@ func ReadJSON(r io.Reader) (*Document, error) {
 	if d.SchemaVersion == 0 {
 		return nil, fmt.Errorf("decode result: no schema_version: not the JSON of seccompbench run; write one with run --format json or -o result.json")
 	}
-	if d.SchemaVersion != SchemaVersion && d.SchemaVersion != 1 {
-		return nil, fmt.Errorf("decode result: schema_version %d, want 1 or %d", d.SchemaVersion, SchemaVersion)
+	if d.SchemaVersion < 1 || d.SchemaVersion > SchemaVersion {
+		return nil, fmt.Errorf("decode result: schema_version %d, want 1 to %d", d.SchemaVersion, SchemaVersion)
+	}
+	// The JSON keeps the meaning's codes and figures (schema 3) or its
+	// text (schema 1 and 2); the wording is always this version's.
+	d.Meaning = Explain(&d)
+	for i := range d.Control {
+		d.Control[i].Verdict = controlConclusion(d.Control[i], d.Environment.Vulnerabilities["spec_store_bypass"], runTrials(&d)).Code
 	}
 	return &d, nil
 }
@@ -46,7 +52,7 @@ func ReadJSON(r io.Reader) (*Document, error) {
 // controlVerdict says what a control-loop comparison of d means
 // (controlConclusion).
 func controlVerdict(c Control, d *Document) string {
-	return controlConclusion(c, d.Environment.Vulnerabilities["spec_store_bypass"], runTrials(d))
+	return controlConclusion(c, d.Environment.Vulnerabilities["spec_store_bypass"], runTrials(d)).text
 }
 
 // TextOptions tunes the text report.

@@ -81,7 +81,7 @@ func TestNoSentenceWithoutMeasurement(t *testing.T) {
 			{Variant: "on", BeforeNs: 0.3, AfterNs: 0.3, SlowdownPct: 0.5, SlowdownPctLow: nan, SlowdownPctHigh: nan},
 			{Variant: "on", BeforeNs: nan, AfterNs: nan, SlowdownPct: nan, SlowdownPctLow: nan, SlowdownPctHigh: nan},
 		} {
-			v := controlConclusion(c, "", 20)
+			v := controlConclusion(c, "", 20).Text()
 			if strings.Contains(v, "no mitigation slowdown") || strings.Contains(v, "a mitigation's cost") {
 				t.Errorf("control %+v: verdict %q concludes without an interval", c, v)
 			}
@@ -102,14 +102,14 @@ func TestBuildKeepsUndefined(t *testing.T) {
 	if s := doc.Meaning[0].Text; strings.Contains(s, "~0") || !strings.Contains(s, "no interval") {
 		t.Errorf("meaning concludes on an undefined interval: %s", s)
 	}
-	if v := doc.Control[0].Verdict; strings.Contains(v, "no mitigation slowdown") {
+	if v := doc.Control[0].Verdict; v != "control_no_interval" {
 		t.Errorf("control verdict concludes on an undefined interval: %s", v)
 	}
 	var b bytes.Buffer
 	if err := WriteJSON(&b, doc); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"per_filter_ci_low_ns": null`, `"slowdown_pct_ci_low": null`, `"schema_version": 2`} {
+	for _, want := range []string{`"per_filter_ci_low_ns": null`, `"slowdown_pct_ci_low": null`, `"schema_version": 3`, `"code": "per_filter_no_interval"`} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("JSON lacks %s", want)
 		}
