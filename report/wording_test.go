@@ -124,3 +124,43 @@ func TestReadSchema2(t *testing.T) {
 		t.Errorf("text report lacks the meaning %q", old.Meaning[0].Text)
 	}
 }
+
+// TestCompareSchema2With3: compare reads an old (schema 2) result beside
+// its schema 3 conversion and finds the same per-filter fits on both.
+func TestCompareSchema2With3(t *testing.T) {
+	read := func() *Document {
+		f, err := os.Open(filepath.Join("testdata", "run-schema2.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		d, err := ReadJSON(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	old := read()
+	var b bytes.Buffer
+	if err := WriteJSON(&b, read()); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := ReadJSON(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Compare([]NamedDocument{{"old.json", old}, {"new.json", cur}}, CompareOptions{Confidence: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Fits) == 0 {
+		t.Fatal("no fits compared")
+	}
+	var out bytes.Buffer
+	if err := WriteComparisonJSON(&out, c); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"kind": "compare"`) {
+		t.Errorf("compare JSON of a schema 2 and a schema 3 result: %.200s", out.String())
+	}
+}
