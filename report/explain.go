@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Explain returns one sentence per variant and loader that says what its
+// Explain returns per variant and loader the clauses that say what its
 // numbers mean, from the document's fits and cache predictions, with the
 // loader and placement behind them, and one per loader difference.
 func Explain(d *Document) []Meaning {
