@@ -169,3 +169,18 @@ func ignored(groups []*ast.CommentGroup) bool {
 	}
 	return false
 }
+
+// TestMachineDoesNoIO: the root, the BPF machine, reads no files; the one
+// reader is filters/internal/input, behind formats.ReadInput. The check
+// is direct: the root imports none of its sub-packages (TestImports).
+func TestMachineDoesNoIO(t *testing.T) {
+	imps := directImports(t, "filters")
+	if len(imps) == 0 {
+		t.Fatal("no imports found in filters")
+	}
+	for _, imp := range imps {
+		if slices.Contains([]string{"os", "io/fs", "io/ioutil", "syscall"}, imp) {
+			t.Errorf("filters imports %s; the machine does no I/O: read files in filters/internal/input (formats.ReadInput)", imp)
+		}
+	}
+}

@@ -3,8 +3,6 @@ package filters
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 )
 
 // MaxInputSize is the largest input any seccompbench command reads, in
@@ -15,8 +13,8 @@ import (
 // 6 s at 426 MB of memory before this limit covered every format).
 const MaxInputSize = 16 << 20
 
-// ErrInputTooLarge is wrapped by the errors of ReadInput and CheckSize for
-// an input over MaxInputSize.
+// ErrInputTooLarge is wrapped by the errors of CheckSize and of the
+// readers (formats.ReadInput) for an input over MaxInputSize.
 var ErrInputTooLarge = errors.New("input too large")
 
 // CheckSize returns an error wrapping ErrInputTooLarge, naming the input,
@@ -26,28 +24,4 @@ func CheckSize(name string, size int64) error {
 		return nil
 	}
 	return fmt.Errorf("read %s: %w: %d bytes, the limit for every input is %d bytes (%d MiB)", name, ErrInputTooLarge, size, MaxInputSize, MaxInputSize>>20)
-}
-
-// ReadInput reads the file at path, refusing one over MaxInputSize: a
-// regular file by its size before reading, a pipe or device after reading
-// one byte more than the limit. Read errors wrap the *os.PathError.
-func ReadInput(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		if err := CheckSize(path, st.Size()); err != nil {
-			return nil, err
-		}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxInputSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if err := CheckSize(path, int64(len(data))); err != nil {
-		return nil, fmt.Errorf("read %s: %w: more than %d bytes, the limit for every input", path, ErrInputTooLarge, MaxInputSize)
-	}
-	return data, nil
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/internal/golden"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/workload"
 )
 
 // The golden files of this file were written by the seccompbench binary
@@ -164,7 +164,7 @@ func TestSimulateGolden(t *testing.T) {
 // [--format json].
 func TestLintGolden(t *testing.T) {
 	s := filters.Stack(openPolicies(t, "testdata/policies/denylist.yaml"))
-	w, err := runner.LookupWorkload("mix")
+	w, err := workload.Lookup("mix")
 	if err != nil {
 		t.Fatal(err)
 	}

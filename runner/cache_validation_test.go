@@ -48,7 +48,7 @@ func measureCache(tb testing.TB, spec string, counts []int, trials int) cacheRun
 	e, _ := analysis.PredictCache(filters.Stack{p}, []*filters.Arch{nativeArch}).Lookup(nativeArch.Name, nr)
 	cfg := Config{
 		Programs: []*filters.Program{p}, Counts: counts, Variants: []result.Variant{result.VariantOn, result.VariantDefeat},
-		Workload: Workloads()["getpid"], Trials: trials, Seed: 1, CPU: -1, SpecAllow: true,
+		Workload: loops("getpid"), Trials: trials, Seed: 1, CPU: -1, SpecAllow: true,
 	}
 	samples, err := Run(context.Background(), cfg)
 	if err != nil {

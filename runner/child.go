@@ -20,6 +20,7 @@ import (
 	"github.com/seccompbench/seccompbench/runner/jit"
 	"github.com/seccompbench/seccompbench/runner/notify"
 	"github.com/seccompbench/seccompbench/runner/result"
+	"github.com/seccompbench/seccompbench/runner/workload"
 	"golang.org/x/sys/unix"
 )
 
@@ -194,12 +195,12 @@ func newMeasureState(spec *childSpec) (*measureState, error) {
 		}
 		st.progs[i] = fp
 	}
-	wl := findWorkload(spec.Workload)
-	if wl == nil {
+	wl, ok := workload.Find(spec.Workload)
+	if !ok {
 		return nil, fmt.Errorf("unknown workload %q", spec.Workload)
 	}
-	st.loop = wl.loop
-	switch wl.loop {
+	st.loop = wl.Kind
+	switch wl.Kind {
 	case kindMix, kindClose:
 		var p [2]int
 		if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {

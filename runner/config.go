@@ -79,7 +79,7 @@ type Config struct {
 	Progress func(done, total int, c result.Cell)
 
 	// Notify configures the supervisor of the notify workload
-	// (NotifyWorkload); ignored by the other workloads.
+	// (workload.Notify); ignored by the other workloads.
 	Notify notify.Options
 
 	// Parallel runs this many copies of the workload at once per cell, each

@@ -22,6 +22,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/runner/cpulock"
 	"github.com/seccompbench/seccompbench/runner/result"
+	"github.com/seccompbench/seccompbench/runner/workload"
 )
 
 // Helper processes of these tests are the test binary itself, started with
@@ -64,7 +65,7 @@ func maybeRunLockHelper() {
 	case os.Getenv(execRunEnv) == "1":
 		p := &filters.Program{Name: "allow", Insns: allowInsns()}
 		_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0, 1},
-			Variants: []result.Variant{result.VariantOn}, Workload: ExecWorkload(), Trials: 100000, Iterations: 5, Samples: 1,
+			Variants: []result.Variant{result.VariantOn}, Workload: Workload{Spec: workload.Exec()}, Trials: 100000, Iterations: 5, Samples: 1,
 			CPU: -2})
 		fmt.Println(err)
 		os.Exit(1)
@@ -216,7 +217,7 @@ func TestTwoRunsDoNotShareCPU(t *testing.T) {
 	dir := t.TempDir()
 	p := prog(t, "allow", allow)
 	base := Config{Programs: []*filters.Program{p}, Counts: []int{0, 1}, Variants: []result.Variant{result.VariantOn},
-		Workload: Workloads()["getpid"], Trials: 2, Iterations: 200, Samples: 1, CPU: -1, LockDir: dir}
+		Workload: loops("getpid"), Trials: 2, Iterations: 200, Samples: 1, CPU: -1, LockDir: dir}
 	secondRan := make(chan struct{})
 	type outcome struct {
 		s    []result.Sample
@@ -307,7 +308,7 @@ func TestForeignLoadDetected(t *testing.T) {
 	startHelper(t, fmt.Sprintf("%s=%d", spinEnv, cpu), "spinning")
 	p := prog(t, "allow", allow)
 	_, info, err := RunAdaptive(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0, 1},
-		Variants: []result.Variant{result.VariantOn}, Workload: Workloads()["getpid"], Trials: 4, Samples: 3, CPU: cpu,
+		Variants: []result.Variant{result.VariantOn}, Workload: loops("getpid"), Trials: 4, Samples: 3, CPU: cpu,
 		LockDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -346,7 +347,7 @@ func TestStaleExecFixtureCleanedAtNextStart(t *testing.T) {
 	}
 	p := prog(t, "allow", allow)
 	if _, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0},
-		Variants: []result.Variant{result.VariantOn}, Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 1, CPU: -2}); err != nil {
+		Variants: []result.Variant{result.VariantOn}, Workload: loops("getpid"), Trials: 1, Iterations: 100, Samples: 1, CPU: -2}); err != nil {
 		t.Fatal(err)
 	}
 	if still, _ := filepath.Glob(filepath.Join(tmp, "seccompbench-exec-*")); len(still) != 0 {

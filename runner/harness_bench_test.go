@@ -49,7 +49,7 @@ func BenchmarkHarnessOverhead(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		pl := plain()
 		samples, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0}, Variants: []result.Variant{result.VariantOn},
-			Workload: Workloads()["getpid"], Trials: 40, Iterations: iters, CPU: cpu})
+			Workload: loops("getpid"), Trials: 40, Iterations: iters, CPU: cpu})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -25,7 +25,7 @@ func TestRunLoaders(t *testing.T) {
 	cfg := Config{
 		Programs: []*filters.Program{p}, Counts: []int{0, 2}, Variants: []result.Variant{result.VariantDefeat},
 		Loaders: []result.Loader{result.LoaderUnprivileged, result.LoaderPrivileged}, Placement: DefaultPlacement(),
-		Workload: Workloads()["getpid"], Trials: 2, Seed: 7, Iterations: 100, Samples: 1,
+		Workload: loops("getpid"), Trials: 2, Seed: 7, Iterations: 100, Samples: 1,
 	}
 	got, err := Run(context.Background(), cfg)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/seccompbench/seccompbench/internal/testutils"
 	"github.com/seccompbench/seccompbench/runner/notify"
 	"github.com/seccompbench/seccompbench/runner/result"
+	"github.com/seccompbench/seccompbench/runner/workload"
 	"golang.org/x/sys/unix"
 )
 
@@ -19,10 +20,11 @@ import (
 // allow-all filters under the notifying one.
 func notifyCfg(t *testing.T, counts []int, opts notify.Options) Config {
 	t.Helper()
-	w, err := NotifyWorkload("")
+	s, err := workload.Notify("")
 	if err != nil {
 		t.Fatal(err)
 	}
+	w := Workload{Spec: s}
 	p := prog(t, "allow-all", allow)
 	return Config{Programs: []*filters.Program{p}, Counts: counts, Variants: []result.Variant{result.VariantDefeat},
 		Workload: w, Notify: opts, Trials: 1, Iterations: 50, Samples: 2, ChildTimeout: 30 * time.Second}

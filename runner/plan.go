@@ -106,7 +106,7 @@ func withDefaults(cfg Config) Config {
 		}
 	}
 	if cfg.Workload.SyscallsPerIter == 0 {
-		cfg.Workload = Workloads()["mix"]
+		cfg.Workload = loops("mix")
 	}
 	if len(cfg.Loaders) == 0 {
 		cfg.Loaders = []result.Loader{result.LoaderUnprivileged}

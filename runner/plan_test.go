@@ -11,7 +11,7 @@ import (
 )
 
 func TestCheckChildWork(t *testing.T) {
-	cfg := Config{Workload: Workloads()["getpid"], Iterations: 1000, Samples: 5, Warmup: 1}
+	cfg := Config{Workload: loops("getpid"), Iterations: 1000, Samples: 5, Warmup: 1}
 	huge := cfg
 	huge.Iterations = 1 << 40
 	tests := []struct {

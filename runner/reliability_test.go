@@ -34,7 +34,7 @@ func TestInstallTimeDenialReported(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := prog(t, "deny-seccomp", allow, [2]uint32{nrSeccomp, tt.action})
 			_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0, 2}, Variants: []result.Variant{result.VariantOn},
-				Workload: Workloads()["getpid"], Trials: 1, Iterations: 10, Samples: 1})
+				Workload: loops("getpid"), Trials: 1, Iterations: 10, Samples: 1})
 			var ce *ChildError
 			if !errors.As(err, &ce) {
 				t.Fatalf("err = %v, want *ChildError", err)
@@ -126,7 +126,7 @@ func TestRunRefusesKernelWithoutFilters(t *testing.T) {
 	t.Cleanup(func() { seccompProbe = saved; probes = sync.Map{} })
 	p := prog(t, "allow", allow)
 	_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{0, 1}, Variants: []result.Variant{result.VariantOn},
-		Workload: Workloads()["getpid"], Trials: 1, Iterations: 10, Samples: 1})
+		Workload: loops("getpid"), Trials: 1, Iterations: 10, Samples: 1})
 	if !errors.Is(err, ErrNotSupported) || !strings.Contains(err.Error(), "CONFIG_SECCOMP_FILTER") || !strings.Contains(err.Error(), "Linux 3.5") {
 		t.Fatalf("err = %v, want ErrNotSupported naming CONFIG_SECCOMP_FILTER and Linux 3.5", err)
 	}
@@ -191,7 +191,7 @@ func unpairedCfg(cfg Config) Config {
 }
 
 func TestDeriveChildTimeout(t *testing.T) {
-	getpid := Config{Workload: Workloads()["getpid"], Iterations: 1000, Samples: 5, Warmup: 1}
+	getpid := Config{Workload: loops("getpid"), Iterations: 1000, Samples: 5, Warmup: 1}
 	long := make([]byte, 8*1000) // a 1000-instruction filter
 	tests := []struct {
 		name  string
@@ -208,7 +208,7 @@ func TestDeriveChildTimeout(t *testing.T) {
 		// 6000 x (100 + 32 x 5100) ns = 979.8 ms, plus the baseline's
 		// 6000 x 100 ns = 0.6 ms, x10.
 		{"32 long filters", getpid, repeat(long, 32), 100, 10*time.Second + 9804*time.Millisecond},
-		{"overflow saturates", Config{Workload: Workloads()["getpid"], Iterations: 1 << 62, Samples: 5}, repeat(long, 32), 100, time.Duration(math.MaxInt64)},
+		{"overflow saturates", Config{Workload: loops("getpid"), Iterations: 1 << 62, Samples: 5}, repeat(long, 32), 100, time.Duration(math.MaxInt64)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,7 +233,7 @@ func TestRunReportsChildTimeout(t *testing.T) {
 	skipIfNoSeccomp(t)
 	p := prog(t, "allow", allow)
 	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{0, 1}, Variants: []result.Variant{result.VariantOn},
-		Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 1}
+		Workload: loops("getpid"), Trials: 1, Iterations: 100, Samples: 1}
 	_, info, err := RunAdaptive(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

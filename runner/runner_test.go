@@ -18,6 +18,7 @@ import (
 	"github.com/seccompbench/seccompbench/runner/internal/fixture"
 	"github.com/seccompbench/seccompbench/runner/internal/sys"
 	"github.com/seccompbench/seccompbench/runner/result"
+	"github.com/seccompbench/seccompbench/runner/workload"
 )
 
 func TestMain(m *testing.M) {
@@ -63,7 +64,7 @@ func TestRunInstallsStack(t *testing.T) {
 	p := prog(t, "allow", allow)
 	cfg := Config{
 		Programs: []*filters.Program{p}, Counts: []int{0, 1, 3}, Variants: []result.Variant{result.VariantOn, result.VariantDefeat},
-		Workload: Workloads()["mix"], Trials: 2, Seed: 1, Iterations: 200, Samples: 2, ControlIters: 1000,
+		Workload: loops("mix"), Trials: 2, Seed: 1, Iterations: 200, Samples: 2, ControlIters: 1000,
 	}
 	got, err := Run(context.Background(), cfg)
 	if err != nil {
@@ -136,7 +137,7 @@ func TestRunHostilePolicyStillReports(t *testing.T) {
 		[2]uint32{nrMmap, deny},
 	)
 	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{2}, Variants: []result.Variant{result.VariantOn},
-		Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 2, ChildTimeout: 20 * time.Second}
+		Workload: loops("getpid"), Trials: 1, Iterations: 100, Samples: 2, ChildTimeout: 20 * time.Second}
 	got, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +151,7 @@ func TestRunReportsKilledChild(t *testing.T) {
 	skipIfNoSeccomp(t)
 	p := prog(t, "kill-getpid", allow, [2]uint32{nrGetpid, uint32(filters.ActionKillProcess)})
 	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []result.Variant{result.VariantOn},
-		Workload: Workloads()["getpid"], Trials: 1, Iterations: 10, Samples: 1}
+		Workload: loops("getpid"), Trials: 1, Iterations: 10, Samples: 1}
 	_, err := Run(context.Background(), cfg)
 	var ce *ChildError
 	if !errors.As(err, &ce) {
@@ -218,7 +219,7 @@ func TestScheduleBlocksHoldEveryCellOnce(t *testing.T) {
 func TestExecWorkloadsReallyExec(t *testing.T) {
 	skipIfNoSeccomp(t)
 	p := prog(t, "allow", allow)
-	for _, w := range []Workload{ExecWorkload(), ExecvpeMissWorkload(4)} {
+	for _, w := range []Workload{Workload{Spec: workload.Exec()}, Workload{Spec: workload.ExecvpeMiss(4)}} {
 		t.Run(w.Name, func(t *testing.T) {
 			// A private TMPDIR: other processes on the machine make
 			// and remove fixtures of their own meanwhile.
@@ -248,7 +249,7 @@ func TestExecWorkloadDeniedExecReported(t *testing.T) {
 	skipIfNoSeccomp(t)
 	p := prog(t, "deny-execve", allow, [2]uint32{nrExecve, errno | 13})
 	cfg := Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []result.Variant{result.VariantOn},
-		Workload: ExecWorkload(), Trials: 1, Iterations: 3, Samples: 1}
+		Workload: Workload{Spec: workload.Exec()}, Trials: 1, Iterations: 3, Samples: 1}
 	_, err := Run(context.Background(), cfg)
 	var ce *ChildError
 	if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "execs ran the program") {
@@ -285,7 +286,8 @@ func TestSyscallWorkload(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
-			w, err := SyscallWorkload(tt.spec)
+			s, err := workload.Syscall(tt.spec)
+			w := s
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -304,7 +306,8 @@ func TestSyscallWorkload(t *testing.T) {
 // it kills the child.
 func TestSyscallWorkloadRunsThatSyscall(t *testing.T) {
 	skipIfNoSeccomp(t)
-	w, err := SyscallWorkload("openat")
+	s, err := workload.Syscall("openat")
+	w := Workload{Spec: s}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +324,7 @@ func TestRunAdaptiveStops(t *testing.T) {
 	skipIfNoSeccomp(t)
 	p := prog(t, "allow", allow)
 	base := Config{Programs: []*filters.Program{p}, Counts: []int{0, 1}, Variants: []result.Variant{result.VariantOn},
-		Workload: Workloads()["getpid"], Trials: 2, Iterations: 50, Samples: 1}
+		Workload: loops("getpid"), Trials: 2, Iterations: 50, Samples: 1}
 	tests := []struct {
 		name       string
 		maxTrials  int
@@ -358,7 +361,7 @@ func TestParallelCopiesOnDistinctCPUs(t *testing.T) {
 	}
 	p := prog(t, "allow", allow)
 	got, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []result.Variant{result.VariantOn},
-		Workload: Workloads()["getpid"], Trials: 1, Iterations: 100, Samples: 1, CPU: cpulock.HighestCPU(), Parallel: 2})
+		Workload: loops("getpid"), Trials: 1, Iterations: 100, Samples: 1, CPU: cpulock.HighestCPU(), Parallel: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +378,7 @@ func TestRunKillsHungChild(t *testing.T) {
 	p := prog(t, "allow", allow)
 	start := time.Now()
 	_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []result.Variant{result.VariantDefeat},
-		Workload: Workloads()["getpid"], Trials: 1, Iterations: 1 << 40, Samples: 1, ChildTimeout: 300 * time.Millisecond})
+		Workload: loops("getpid"), Trials: 1, Iterations: 1 << 40, Samples: 1, ChildTimeout: 300 * time.Millisecond})
 	var ce *ChildError
 	if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "no report within") || ce.Cell.Filters != 1 {
 		t.Fatalf("err = %v, want a hung-child ChildError for filters=1", err)
@@ -395,7 +398,7 @@ func TestRunCancelKillsChild(t *testing.T) {
 	// An explicit ChildTimeout skips calibration and its work bound, so
 	// the child really runs until the context ends.
 	_, err := Run(ctx, Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []result.Variant{result.VariantOn},
-		Workload: Workloads()["getpid"], Trials: 1, Iterations: 1 << 40, Samples: 1, ChildTimeout: time.Minute})
+		Workload: loops("getpid"), Trials: 1, Iterations: 1 << 40, Samples: 1, ChildTimeout: time.Minute})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want context.DeadlineExceeded", err)
 	}
@@ -408,7 +411,7 @@ func TestRunRefusesTooMuchWork(t *testing.T) {
 	p := prog(t, "allow", allow)
 	start := time.Now()
 	_, err := Run(context.Background(), Config{Programs: []*filters.Program{p}, Counts: []int{1}, Variants: []result.Variant{result.VariantOn},
-		Workload: Workloads()["getpid"], Trials: 1, Iterations: 1 << 40, Samples: 1})
+		Workload: loops("getpid"), Trials: 1, Iterations: 1 << 40, Samples: 1})
 	if !errors.Is(err, ErrTooMuchWork) || !strings.Contains(err.Error(), "per child, over 5m0s") {
 		t.Fatalf("err = %v, want ErrTooMuchWork naming the bound", err)
 	}

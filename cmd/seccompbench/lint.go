@@ -16,7 +16,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/workload"
 )
 
 // LintOptions are the flags and arguments of `seccompbench lint`.
@@ -83,7 +83,7 @@ computed with all syscall arguments 0.` + cmdutil.ExitStatusHelp("an error-sever
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Policies = args
 			if opts.Workload != "" {
-				if _, err := runner.LookupWorkload(opts.Workload); err != nil {
+				if _, err := workload.Lookup(opts.Workload); err != nil {
 					return &cmdutil.FlagError{Err: fmt.Errorf("--workload: %w", err)}
 				}
 			}
@@ -104,7 +104,7 @@ computed with all syscall arguments 0.` + cmdutil.ExitStatusHelp("an error-sever
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Workload, "workload", "", "also check the syscalls of this run workload: "+strings.Join(runner.WorkloadNames(), ", "))
+	fl.StringVar(&opts.Workload, "workload", "", "also check the syscalls of this run workload: "+strings.Join(workload.Names(), ", "))
 	fl.IntVar(&opts.Filters, "filters", 0, "check the path limit for this many filters, cycling the policies")
 	output.AddFlags(fl, &opts.Out, lintFormats, "text", "the findings")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
@@ -186,7 +186,7 @@ type linted struct {
 func lintAlternatives(opts *LintOptions, o formats.OpenOptions, l *cmdutil.Loaded, alts []cmdutil.Alternative) ([]linted, bool) {
 	lo := analysis.LintOptions{Count: opts.Filters}
 	if opts.Workload != "" {
-		w, _ := runner.LookupWorkload(opts.Workload)
+		w, _ := workload.Lookup(opts.Workload)
 		lo.Workload = w.Syscalls
 		lo.Listener = w.IsNotify()
 	}

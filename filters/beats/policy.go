@@ -13,6 +13,7 @@ import (
 	seccomp "github.com/elastic/go-seccomp-bpf"
 	"github.com/elastic/go-seccomp-bpf/arch"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/input"
 	"github.com/seccompbench/seccompbench/filters/internal/suggest"
 )
 
@@ -160,7 +161,7 @@ func Parse(name string, data []byte) (*Policy, error) {
 // errors wrap the *os.PathError, which names the path; decoding errors are
 // *SourceError values whose File is path.
 func Load(path string) (*Policy, error) {
-	data, err := filters.ReadInput(path)
+	data, err := input.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("load policy: %w", err)
 	}

@@ -441,7 +441,7 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 		o.Minijail.Stdin = true
 		return LoadData(StdinSource, data, o)
 	}
-	data, err := filters.ReadInput(spec)
+	data, err := ReadInput(spec)
 	if err != nil {
 		return nil, fmt.Errorf("open filter: %w", err)
 	}

@@ -97,6 +97,7 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/internal/input"
 	"github.com/seccompbench/seccompbench/filters/internal/suggest"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/ocigen"
@@ -276,7 +277,7 @@ var actionWords = map[string]specs.LinuxSeccompAction{
 
 // Options say how to read and compile a policy.
 type Options struct {
-	// ReadFile reads @include files; nil means filters.ReadInput (the one input size limit).
+	// ReadFile reads @include files; nil means reading the file under the one input size limit (filters.MaxInputSize).
 	ReadFile func(path string) ([]byte, error)
 	// OCI resolves the generated profile; NoENOSYSStub is forced on, and
 	// its Arch is replaced by the policy's ABI.
@@ -323,7 +324,7 @@ func errf(at ocigen.Pos, format string, args ...any) error {
 func Parse(name string, data []byte, opts Options) (*Policy, error) {
 	read := opts.ReadFile
 	if read == nil {
-		read = filters.ReadInput
+		read = input.Read
 	}
 	where := detectPath(name, opts)
 	abi, note, err := chooseABI(where, opts)

@@ -141,6 +141,10 @@ func TestRunnerAndReportLayers(t *testing.T) {
 				t.Errorf("runner/result imports %s; it must import nothing of the runner", local)
 			case p == "runner/result" && hasKernelImport(imp, kernel[:4]) && imp != "syscall":
 				t.Errorf("runner/result imports %s; it must import nothing kernel-side", imp)
+			case p == "runner/workload" && isLocal:
+				t.Errorf("runner/workload imports %s; the workload table is pure data and imports nothing of the module", local)
+			case p == "runner/workload" && hasKernelImport(imp, kernel):
+				t.Errorf("runner/workload imports %s; it must import nothing kernel-side", imp)
 			case strings.HasPrefix(p, "runner/internal/") && isLocal && strings.HasPrefix(local, "runner") &&
 				local != "runner/result" && local != "runner/internal/sys":
 				t.Errorf("%s imports %s; runner/internal packages import only runner/result and runner/internal/sys", p, local)
@@ -153,7 +157,7 @@ func TestRunnerAndReportLayers(t *testing.T) {
 			}
 		}
 	}
-	for _, p := range []string{"runner/result", "report", "report/chart"} {
+	for _, p := range []string{"runner/result", "runner/workload", "report", "report/chart"} {
 		if _, ok := pkgs[p]; !ok {
 			t.Errorf("package %s is gone: update this test and docs/architecture.md", p)
 		}
@@ -167,4 +171,39 @@ func hasKernelImport(imp string, kernel []string) bool {
 		}
 	}
 	return false
+}
+
+// TestReadersOfTheWorkloadTable checks that the packages that only read
+// the workload table (report, filters, lint), tests included, take it
+// from runner/workload and never import the measuring runner: lint runs
+// where nothing is measured, and report and filters never start a child.
+func TestReadersOfTheWorkloadTable(t *testing.T) {
+	root := filepath.Join("..", "..")
+	lint, err := filepath.Glob(filepath.Join(root, "cmd", "seccompbench", "lint*.go"))
+	if err != nil || len(lint) == 0 {
+		t.Fatalf("no lint sources in cmd/seccompbench: %v", err)
+	}
+	readers := append([]string{filepath.Join(root, "report"), filepath.Join(root, "filters")}, lint...)
+	for _, r := range readers {
+		err := filepath.WalkDir(r, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+				return err
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+			if err != nil {
+				return err
+			}
+			for _, imp := range f.Imports {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				if local := strings.TrimPrefix(p, module); local == "runner" || strings.HasPrefix(local, "runner/") &&
+					local != "runner/result" && local != "runner/workload" {
+					t.Errorf("%s imports %s; readers of the workload table import runner/workload (and runner/result), never the runner", path, p)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -140,7 +140,7 @@ func openStack(j *Job) ([]*filters.Program, []string, error) {
 	var stack []*filters.Program
 	var names []string
 	if j.SystemdUnit != "" {
-		data, err := filters.ReadInput(j.SystemdUnit)
+		data, err := formats.ReadInput(j.SystemdUnit)
 		if err != nil {
 			return nil, nil, fmt.Errorf("read systemd unit: %w", err)
 		}

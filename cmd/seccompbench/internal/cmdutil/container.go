@@ -1,16 +1,12 @@
 package cmdutil
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 
-	mobyseccomp "github.com/moby/profiles/seccomp"
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 	"github.com/spf13/pflag"
 
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/runner/container"
 )
@@ -64,7 +60,7 @@ func (cf *ContainerFlags) Spec(policies, argv []string, o oci.Options) (*contain
 	}
 	ct := &container.Spec{Runtime: cf.RuntimeBin, Bundle: cf.Bundle, Profile: policies[0], NoPivot: cf.NoPivot}
 	if ct.Runtime == "" {
-		ct.Runtime = runtimeBinary(o.Runtime)
+		ct.Runtime = container.RuntimeBinary(string(o.Runtime))
 	}
 	if cf.Rootfs != "" {
 		cfg, err := rootfsConfig(cf.Rootfs, policies[0], argv, o)
@@ -82,64 +78,31 @@ func (cf *ContainerFlags) Spec(policies, argv []string, o oci.Options) (*contain
 }
 
 // bundleMatches checks that the bundle's linux.seccomp is policy resolved
-// as --rootfs would write it (same --caps): the runtime loads the
-// bundle's profile, while the report and every analysis name POLICY, so
-// the two must be one profile. Both are compared as JSON.
+// as --rootfs would write it (same --caps): container.CheckSeccomp.
 func bundleMatches(bundle, policy string, o oci.Options) error {
-	cfg, err := container.ReadConfig(bundle)
-	if err != nil {
-		return err
-	}
 	want, err := rootfsConfig("/", policy, []string{"/x"}, o)
 	if err != nil {
 		return err
 	}
-	if cfg.Linux == nil || cfg.Linux.Seccomp == nil {
-		return fmt.Errorf("%s/config.json has no linux.seccomp: the 1-filter cells would run without a filter", bundle)
-	}
-	got, _ := json.Marshal(cfg.Linux.Seccomp)
-	exp, _ := json.Marshal(want.Linux.Seccomp)
-	if !bytes.Equal(got, exp) {
-		return fmt.Errorf("%s/config.json's linux.seccomp is not %s resolved with the --caps set (%d rules against %d): give the profile the bundle was written from as POLICY, with the container's capabilities as --caps",
-			bundle, policy, len(cfg.Linux.Seccomp.Syscalls), len(want.Linux.Seccomp.Syscalls))
-	}
-	return nil
+	return container.CheckSeccomp(bundle, policy, want.Linux.Seccomp)
 }
 
-// runtimeBinary is the binary that runs --runtime r's containers.
-func runtimeBinary(r oci.Runtime) string {
-	if r == oci.RuntimeCrun {
-		return "crun"
-	}
-	return "runc"
-}
-
-// rootfsConfig builds the config.json template of --rootfs (whose
-// directory container.Prepare checks when the run starts): policy's OCI
-// profile resolved as Docker resolves it (moby/profiles/seccomp
-// LoadProfile: includes and excludes on the --caps set, which is also the
-// container's capability set) as linux.seccomp, argv as process.args.
+// rootfsConfig reads policy (a file or docker-default) and builds the
+// config.json template of --rootfs with container.ResolveConfig, on the
+// --caps set (Docker's default capabilities when not given).
 func rootfsConfig(rootfs, policy string, argv []string, o oci.Options) (*specs.Spec, error) {
-	abs, err := filepath.Abs(rootfs)
-	if err != nil {
-		return nil, err
-	}
 	var body []byte
+	var err error
 	if policy == oci.DockerDefaultName {
 		if body, err = oci.DockerDefaultJSON(); err != nil {
 			return nil, err
 		}
-	} else if body, err = os.ReadFile(policy); err != nil {
+	} else if body, err = formats.ReadInput(policy); err != nil {
 		return nil, err
 	}
 	caps := o.Caps
 	if caps == nil {
 		caps = oci.DockerDefaultCaps
 	}
-	rs := &specs.Spec{Process: &specs.Process{Capabilities: &specs.LinuxCapabilities{Bounding: caps}}}
-	sc, err := mobyseccomp.LoadProfile(string(body), rs)
-	if err != nil {
-		return nil, fmt.Errorf("resolve OCI profile %s: %w", policy, err)
-	}
-	return container.NewConfig(abs, argv, caps, sc), nil
+	return container.ResolveConfig(rootfs, policy, body, argv, caps)
 }

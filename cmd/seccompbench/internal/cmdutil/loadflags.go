@@ -132,7 +132,7 @@ func (lf *LoadFlags) Options(in io.Reader) (formats.OpenOptions, error) {
 		return o, err
 	}
 	for _, b := range lf.Bases {
-		data, err := filters.ReadInput(b)
+		data, err := formats.ReadInput(b)
 		if err != nil {
 			return o, fmt.Errorf("read base profiles: %w", err)
 		}

@@ -235,7 +235,7 @@ func OpenPolicies(specs []string, o formats.OpenOptions) ([]*filters.Program, []
 // another kind gives an error wrapping report.ErrWrongKind, e.g. "b.json
 // is a compare document, want a run result" (a usage error: exit 2).
 func ReadDocument(path, what string) (*report.Document, error) {
-	data, err := filters.ReadInput(path)
+	data, err := formats.ReadInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", what, err)
 	}
@@ -321,7 +321,7 @@ func ReadSpec(spec string, in io.Reader) (string, []byte, error) {
 		}
 		return formats.StdinSource, b, nil
 	}
-	b, err := filters.ReadInput(spec)
+	b, err := formats.ReadInput(spec)
 	if errors.Is(err, fs.ErrNotExist) {
 		return spec, nil, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -24,7 +25,7 @@ var ErrEmptyStackDir = errors.New("stack directory holds no filter")
 func OpenStackDir(dir string) (filters.Stack, error) {
 	var files, names []string
 	manifest := filepath.Join(dir, "manifest.json")
-	b, err := filters.ReadInput(manifest)
+	b, err := formats.ReadInput(manifest)
 	switch {
 	case err == nil:
 		// A manifest from before kinds existed has none; refuse only a
@@ -56,7 +57,7 @@ func OpenStackDir(dir string) (filters.Stack, error) {
 	}
 	var s filters.Stack
 	for i, f := range files {
-		data, err := filters.ReadInput(f)
+		data, err := formats.ReadInput(f)
 		if err != nil {
 			return nil, fmt.Errorf("read stack directory: %w", err)
 		}

@@ -16,7 +16,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/beats"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"
-	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/workload"
 )
 
 // flagValues are the values shell completion offers for a flag, by name.
@@ -30,7 +30,7 @@ func flagValues() map[string][]string {
 		formatIn = append(formatIn, r.Names[0])
 	}
 	return map[string][]string{
-		"workload":  append(runner.WorkloadNames(), "command"),
+		"workload":  append(workload.Names(), "command"),
 		"format":    {"text", "table", "json", "markdown", "csv", "benchstat", "raw", "svg", "png"},
 		"cache":     {"on", "defeat", "both"},
 		"loader":    {"unprivileged", "privileged", "both"},

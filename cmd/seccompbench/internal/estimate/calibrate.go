@@ -17,6 +17,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/workload"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -208,7 +209,8 @@ func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostMode
 	var cachedEsts []stats.Estimate
 	for _, m := range runs {
 		prog := m.prog
-		w, err := runner.SyscallWorkload(m.name)
+		s, err := workload.Syscall(m.name)
+		w := runner.Workload{Spec: s}
 		if err != nil {
 			return stats.CostModel{}, nil, "", nil, err
 		}
@@ -364,7 +366,8 @@ func stackCalibration(ctx context.Context, opts *Options, base []*filters.Progra
 	if name == "" {
 		return m, pt, "", false, nil
 	}
-	w, err := runner.SyscallWorkload(name)
+	s, err := workload.Syscall(name)
+	w := runner.Workload{Spec: s}
 	if err != nil {
 		return m, pt, "", false, err
 	}

@@ -126,7 +126,7 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 		opts.Profile = path
 		defer func() { opts.Profile = "" }()
 	}
-	data, err := filters.ReadInput(opts.Profile)
+	data, err := formats.ReadInput(opts.Profile)
 	if err != nil {
 		return nil, fmt.Errorf("read profile: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/result"
+	"github.com/seccompbench/seccompbench/runner/workload"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -27,7 +28,8 @@ func validateEstimate(ctx context.Context, opts *Options, base []*filters.Progra
 		if !e.Known || e.Arch != cmdutil.NativeArch().Name {
 			continue
 		}
-		w, err := runner.SyscallWorkload(e.Name)
+		s, err := workload.Syscall(e.Name)
+		w := runner.Workload{Spec: s}
 		if err != nil {
 			v.Skipped = append(v.Skipped, e.Name)
 			continue

@@ -6,6 +6,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -16,7 +17,7 @@ func LoadProfile(path string, warn io.Writer) (*analysis.Profile, error) {
 	if path == "" {
 		return nil, nil
 	}
-	data, err := filters.ReadInput(path)
+	data, err := formats.ReadInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("read profile: %w", err)
 	}

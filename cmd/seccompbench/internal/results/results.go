@@ -15,6 +15,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -63,7 +64,7 @@ func Read(paths []string, in io.Reader, errOut io.Writer) ([]Input, error) {
 			shown[i] = "stdin"
 			data, err = io.ReadAll(io.LimitReader(in, filters.MaxInputSize+1))
 		} else {
-			data, err = filters.ReadInput(path)
+			data, err = formats.ReadInput(path)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read result: %w", err)

@@ -18,6 +18,7 @@ import (
 	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/cpulock"
 	"github.com/seccompbench/seccompbench/runner/result"
+	"github.com/seccompbench/seccompbench/runner/workload"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -50,7 +51,7 @@ type Flags struct {
 // AddFlags adds run's flags to fs, storing into j and fl.
 func AddFlags(fs *pflag.FlagSet, j *Job, fl *Flags) {
 	fs.StringVar(&fl.Counts, "filters", "0,1,2,4,8,16,32", "filter `counts` to measure: a list (0,1,2), ranges (0-32) and strides (0-32/4)")
-	fs.StringVar(&fl.Workload, "workload", "mix", runner.WorkloadUsage()+", or command (a whole program: --workload command -- CMD [ARG...])")
+	fs.StringVar(&fl.Workload, "workload", "mix", workload.Usage()+", or command (a whole program: --workload command -- CMD [ARG...])")
 	fs.StringVar(&fl.Command.Prepare, "prepare", "", "command workload: shell `CMD` run before every run of the command (unfiltered, untimed), e.g. to drop caches")
 	fs.IntVar(&fl.Command.Warmup, "warmup", 1, "command workload: untimed runs per child before the timed ones")
 	fs.IntVar(&fl.Command.Runs, "runs", 0, "command workload: timed runs per child, R (0: calibrate to ~300ms of runs per child)")
@@ -161,15 +162,17 @@ func (j *Job) parseWorkload(fl *Flags, policies []string, changed func(string) b
 				return cmdutil.FlagErrorf("--%s: needs --workload command", f)
 			}
 		}
-		if j.Workload, err = runner.LookupWorkload(fl.Workload); err != nil {
+		s, err := workload.Lookup(fl.Workload)
+		if err != nil {
 			return &cmdutil.FlagError{Err: fmt.Errorf("--workload: %w", err)}
 		}
+		j.Workload = runner.Workload{Spec: s}
 	}
 	if changed("path-dirs") {
-		if wi, _ := runner.FindWorkload(fl.Workload); !wi.PathDirsParam || fl.PathDirs < 1 || fl.PathDirs > 64 {
+		if wi, _ := workload.Find(fl.Workload); !wi.PathDirsParam || fl.PathDirs < 1 || fl.PathDirs > 64 {
 			return cmdutil.FlagErrorf("--path-dirs: needs --workload execvpe-miss and a value from 1 to 64")
 		}
-		j.Workload = runner.ExecvpeMissWorkload(fl.PathDirs)
+		j.Workload = runner.Workload{Spec: workload.ExecvpeMiss(fl.PathDirs)}
 	}
 	if (changed("notify-sync") || changed("notify-reply")) && !j.Workload.IsNotify() {
 		return cmdutil.FlagErrorf("--notify-sync and --notify-reply need --workload notify")
@@ -189,22 +192,25 @@ func (j *Job) parseSyscall(spec string, changed func(string) bool) error {
 	if spec == "" {
 		return nil
 	}
-	var err error
 	safe := func(err error) error {
-		return &cmdutil.FlagError{Err: fmt.Errorf("--syscall: %w; safe list:\n  %s", err, strings.Join(runner.SafeSyscalls(), "\n  "))}
+		return &cmdutil.FlagError{Err: fmt.Errorf("--syscall: %w; safe list:\n  %s", err, strings.Join(workload.SafeSyscalls(), "\n  "))}
 	}
 	if j.Workload.IsNotify() {
-		if j.Workload, err = runner.NotifyWorkload(spec); err != nil {
+		s, err := workload.Notify(spec)
+		if err != nil {
 			return safe(err)
 		}
+		j.Workload = runner.Workload{Spec: s}
 		return nil
 	}
 	if changed("workload") {
 		return cmdutil.FlagErrorf("--syscall and --workload exclude each other")
 	}
-	if j.Workload, err = runner.SyscallWorkload(spec); err != nil {
+	s, err := workload.Syscall(spec)
+	if err != nil {
 		return safe(err)
 	}
+	j.Workload = runner.Workload{Spec: s}
 	return nil
 }
 

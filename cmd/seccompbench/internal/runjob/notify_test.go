@@ -10,6 +10,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/result"
+	"github.com/seccompbench/seccompbench/runner/workload"
 )
 
 // prog assembles ld [nr]; jeq nr -> ret; ret def.
@@ -33,11 +34,13 @@ func prog(t *testing.T, name string, nr, ret, def uint32) *filters.Program {
 func TestPredictWorkloadNotify(t *testing.T) {
 	const getppid = 110
 	allow, notif, eperm := uint32(filters.ActionAllow), uint32(filters.ActionUserNotif), uint32(filters.ActionErrno)|1
-	notify, err := runner.NotifyWorkload("")
+	ns, err := workload.Notify("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	getpid, _ := runner.LookupWorkload("getpid")
+	notify := runner.Workload{Spec: ns}
+	gs, _ := workload.Lookup("getpid")
+	getpid := runner.Workload{Spec: gs}
 	tests := []struct {
 		name    string
 		p       *filters.Program

@@ -48,7 +48,7 @@ func NotifyAt(progs []*filters.Program) (i, pc int, ok bool) {
 // findings, so both commands judge a stack alike.
 //
 // The notify workload installs a listener on top of the stack
-// (runner.NotifyWorkload): there, notifying filters are fine
+// (workload.Notify): there, notifying filters are fine
 // (analysis.LintOptions.Listener makes them info), and a workload syscall
 // that fails with an errno is refused: the lower ERRNO verdict wins over
 // the workload's USER_NOTIF, so nothing would be notified.

@@ -10,6 +10,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner/result"
@@ -90,7 +91,7 @@ func openSystemd(j *Job) (*systemd.Stack, report.Policy, error) {
 	var err error
 	var sum [32]byte
 	if j.SystemdUnit != "" {
-		data, rerr := filters.ReadInput(j.SystemdUnit)
+		data, rerr := formats.ReadInput(j.SystemdUnit)
 		if rerr != nil {
 			return nil, report.Policy{}, fmt.Errorf("read systemd unit: %w", rerr)
 		}

@@ -1,4 +1,4 @@
-package runner
+package workload
 
 // safeSyscalls are the x86_64 syscalls `--syscall` accepts, with default
 // arguments that make them fail fast or do nothing

@@ -1,0 +1,141 @@
+package top
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/internal/kstack"
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner/live"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+type windowInput struct {
+	start, end uint64
+	startWall  time.Time
+	on         []kstack.Interval
+	samples    []kstack.Sample
+	counts     []live.CallCount
+	cpu0, cpu1 map[int]procCPU
+	// task0 and task1 are the --pid targets' exact CPU times at the
+	// window's start and end, onCPU their CPU time while counting (nil
+	// or missing: scale calls by samples).
+	task0, task1, onCPU map[int]time.Duration
+	lost                uint64
+}
+
+// build turns one window's raw data into the report.
+func (w *Watcher) build(in windowInput) *report.Top {
+	o := w.opts
+	batch := batchFor(o.Batch, time.Duration(in.end-in.start))
+	tallies := kstack.TallySamples(w.cls, in.samples, kstack.TallyOptions{Start: in.start, End: in.end, BatchNs: uint64(batch), CounterOn: in.on})
+	period := float64(time.Second) / float64(o.Frequency)
+	var onNs uint64
+	for _, iv := range in.on {
+		onNs += iv.End - iv.Start
+	}
+	window := in.end - in.start
+	t := &report.Top{SchemaVersion: report.TopSchemaVersion, Kind: "top", Start: in.startWall.UTC().Format(time.RFC3339),
+		WindowNs: int64(window), Processes: []report.TopProcess{}, Warnings: []string{},
+		Method: report.TopMethod{SamplingHz: o.Frequency, PeriodNs: int64(period), CPUs: w.s.CPUs(), BatchNs: int64(batch),
+			Confidence: o.Confidence, CountDuty: float64(onNs) / math.Max(1, float64(window)), CountOnNs: int64(onNs), LostSamples: in.lost}}
+	callsBy := map[uint32]map[int32]uint64{}
+	for _, c := range in.counts {
+		if callsBy[c.Tgid] == nil {
+			callsBy[c.Tgid] = map[int32]uint64{}
+		}
+		callsBy[c.Tgid][c.Nr] += c.Calls
+	}
+	var counted, counter int
+	for _, tl := range tallies {
+		counted += tl.CountedSamples
+		counter += tl.CounterSamples
+		t.Processes = append(t.Processes, w.process(tl, in, callsBy[tl.Tgid], period))
+	}
+	if counted > 0 {
+		share := float64(counter) / float64(counted)
+		t.Method.CounterShare = report.Nullable(share)
+		t.Method.CounterOverhead = report.Nullable(share * t.Method.CountDuty)
+	}
+	if in.lost > 0 {
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%d samples were lost (ring buffer full): shares are still unbiased, CPU times from samples are low", in.lost))
+	}
+	sort.SliceStable(t.Processes, func(i, j int) bool { return t.Processes[i].SeccompNs > t.Processes[j].SeccompNs })
+	return t
+}
+
+// process builds one process's report entry.
+func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint64, period float64) report.TopProcess {
+	o := w.opts
+	pid := int(tl.Tgid)
+	p := report.TopProcess{Pid: pid, Samples: tl.Samples, SeccompSamples: tl.Seccomp, FilterSamples: tl.Filter, InferredSamples: tl.Inferred,
+		SampledCPUNs: float64(tl.Samples) * period, FilterHashes: []report.TopFilter{}, Syscalls: []report.TopSyscall{}, Warnings: []string{}}
+	c0, ok0 := in.cpu0[pid]
+	c1, ok1 := in.cpu1[pid]
+	p.Comm = c1.comm
+	if p.Comm == "" {
+		p.Comm = c0.comm
+	}
+	if p.Comm == "" {
+		p.Comm = tl.Comm
+	}
+	if ok0 && ok1 {
+		p.CPUNs = float64(c1.cpu - c0.cpu)
+	} else {
+		p.CPUNs = p.SampledCPUNs
+		p.Warnings = append(p.Warnings, "CPU time from samples (the process started or ended in the window)")
+	}
+	bs := make([]stats.Batch, len(tl.Batches))
+	for i, b := range tl.Batches {
+		bs[i] = stats.Batch{Hits: float64(b.Hits), Total: float64(b.Total)}
+	}
+	sh := stats.BatchShare(bs, o.Confidence)
+	p.SeccompShare, p.SeccompShareCILow, p.SeccompShareCIHigh = report.Nullable(sh.Center), report.Nullable(sh.Lo), report.Nullable(sh.Hi)
+	if !math.IsNaN(sh.Center) {
+		p.SeccompNs = sh.Center * p.CPUNs
+	}
+	p.Warnings = append(p.Warnings, sh.Warnings...)
+	scale, by, warns := callScale(tl, in, pid, len(calls) > 0, period, o.Confidence)
+	p.CallsScaledBy = by
+	p.Warnings = append(p.Warnings, warns...)
+	native := filters.ArchX86_64
+	for nr, n := range tl.SeccompByNr {
+		s := report.TopSyscall{Nr: int(nr), Name: syscallName(native, nr), Samples: n, SeccompNs: float64(n) / float64(tl.Samples) * p.CPUNs}
+		if c, ok := calls[int32(nr)]; ok && c > 0 && !math.IsNaN(scale) {
+			est := float64(c) * scale
+			s.Calls = &est
+			s.SeccompNsPerCall = report.Nullable(s.SeccompNs / est)
+		}
+		p.Syscalls = append(p.Syscalls, s)
+	}
+	sort.Slice(p.Syscalls, func(i, j int) bool {
+		if p.Syscalls[i].Samples != p.Syscalls[j].Samples {
+			return p.Syscalls[i].Samples > p.Syscalls[j].Samples
+		}
+		return p.Syscalls[i].Nr < p.Syscalls[j].Nr
+	})
+	w.filters(&p)
+	return p
+}
+
+// syscallName names an orig_ax value of the x86_64 entry: the x86_64
+// table, "x32:NAME" with the x32 bit (__X32_SYSCALL_BIT, 0x40000000),
+// "nr N" when the table has no name (a 32-bit process's numbers are
+// i386's and read wrong: orig_ax alone does not say which table).
+func syscallName(a *filters.Arch, nr int64) string {
+	if nr < 0 {
+		return fmt.Sprintf("nr %d", nr)
+	}
+	if nr&0x40000000 != 0 {
+		if n := filters.ArchX32.SyscallName(int(nr &^ 0x40000000)); n != "" {
+			return "x32:" + n
+		}
+	}
+	if n := a.SyscallName(int(nr)); n != "" {
+		return n
+	}
+	return fmt.Sprintf("nr %d", nr)
+}
