@@ -46,6 +46,7 @@ func writeHeadlineLines(ew *errWriter, lines []HeadlineLine) {
 		if l.Label == "note" {
 			text = l.Text
 		}
+		text = strings.Join(strings.Fields(text), " ")
 		first := wrapWords(text, TextWidth)[0]
 		ew.printf("%s\n", first)
 		if rest := strings.TrimSpace(strings.TrimPrefix(text, first)); rest != "" {
