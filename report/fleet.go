@@ -376,7 +376,7 @@ func WriteFleetText(w io.Writer, f *Fleet, opts TextOptions) error {
 
 // maxFleetName is the most characters of a result's name the default
 // report table shows (elided in the middle; --explain has it whole).
-const maxFleetName = 20
+const maxFleetName = 15
 
 // fleetShortTable writes a group's rows with the figures only.
 func fleetShortTable(ew *errWriter, g FleetGroup) {
