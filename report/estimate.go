@@ -187,11 +187,18 @@ func WriteEstimateTextOpts(w io.Writer, e *Estimate, top int, opts TextOptions) 
 	if opts.Explain {
 		estimateHeader(w, e)
 	}
-	rows := estimateTable(w, e, top)
+	rows := estimateTable(w, e, top, opts.Explain)
 	if opts.Explain {
 		estimateTotal(w, e, rows)
+		estimateValidation(w, e)
+		return
 	}
-	estimateValidation(w, e)
+	// the default output stays within TextWidth columns
+	var b strings.Builder
+	estimateValidation(&b, e)
+	if b.Len() > 0 {
+		fmt.Fprint(w, wrapText(b.String(), TextWidth))
+	}
 }
 
 // estimateHeader writes the profile, the stack and the model.
@@ -228,8 +235,10 @@ func estimateHeader(w io.Writer, e *Estimate) {
 }
 
 // estimateTable writes the syscalls by added time, the top ones (all when
-// top is 0), and returns them all sorted.
-func estimateTable(w io.Writer, e *Estimate, top int) []EstimateSyscall {
+// top is 0), and returns them all sorted. The default table (not full)
+// leaves out the CACHED and INSNS columns to stay within TextWidth; the
+// headline counts the cached calls and --explain shows both.
+func estimateTable(w io.Writer, e *Estimate, top int, full bool) []EstimateSyscall {
 	pct := fmt.Sprintf("%.0f%%", e.Model.Confidence*100)
 	rows := append([]EstimateSyscall(nil), e.Syscalls...)
 	sort.SliceStable(rows, func(i, j int) bool { return val(rows[i].TotalNs) > val(rows[j].TotalNs) })
@@ -238,17 +247,27 @@ func estimateTable(w io.Writer, e *Estimate, top int) []EstimateSyscall {
 		shown = shown[:top]
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "SYSCALL\tCALLS\tVERDICT\tCACHED\tINSNS\tADDED ns/CALL\t%s CI\tTOTAL\t%s CI\tSHARE\t\n", pct, pct)
+	mid := func(cached, insns string) string {
+		if full {
+			return cached + "\t" + insns + "\t"
+		}
+		return ""
+	}
+	added := "ns/CALL"
+	if full {
+		added = "ADDED ns/CALL"
+	}
+	fmt.Fprintf(tw, "SYSCALL\tCALLS\tVERDICT\t%s%s\t%s CI\tTOTAL\t%s CI\tSHARE\t\n", mid("CACHED", "INSNS"), added, pct, pct)
 	for _, s := range shown {
 		if !s.Known {
-			fmt.Fprintf(tw, "%s\t%d\tunknown\t-\t-\t-\t\t-\t\t\t\n", s.Name, s.Calls)
+			fmt.Fprintf(tw, "%s\t%d\tunknown\t%s-\t\t-\t\t\t\n", s.Name, s.Calls, mid("-", "-"))
 			continue
 		}
 		name := s.Name
 		if s.Arch != filters.ArchX86_64.Name {
 			name += " (" + s.Arch + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n", name, s.Calls, s.Action, yesNo(s.Cached), s.Instructions,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s%s\t%s\t%s\t%s\t%s\t\n", name, s.Calls, s.Action, mid(yesNo(s.Cached), fmt.Sprint(s.Instructions)),
 			nsShort(val(s.AddedNs)), fmtCI(s.AddedLowNs, s.AddedHighNs, nsShort), fmtNs(val(s.TotalNs)),
 			fmtCI(s.TotalLowNs, s.TotalHighNs, nsFormatter(val(s.TotalNs))), fmtPct(s.Share))
 	}

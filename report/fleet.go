@@ -374,6 +374,10 @@ func WriteFleetText(w io.Writer, f *Fleet, opts TextOptions) error {
 	return ew.err
 }
 
+// maxFleetName is the most characters of a result's name the default
+// report table shows (elided in the middle; --explain has it whole).
+const maxFleetName = 15
+
 // fleetShortTable writes a group's rows with the figures only.
 func fleetShortTable(ew *errWriter, g FleetGroup) {
 	tw := tabwriter.NewWriter(ew, 0, 0, 1, ' ', 0)
@@ -381,14 +385,15 @@ func fleetShortTable(ew *errWriter, g FleetGroup) {
 	if len(g.Rows) > 0 {
 		conf = g.Rows[0].Confidence
 	}
-	fmt.Fprintf(tw, "result\tvariant\tbase ns\tper-filter\t%.0f%% CI\tentry ns\t%.0f%% CI\tn\n", conf*100, conf*100)
+	// the children count (n) and long result names whole are in --explain
+	fmt.Fprintf(tw, "result\tvariant\tbase ns\tper-filter\t%.0f%% CI\tentry ns\t%.0f%% CI\n", conf*100, conf*100)
 	for _, r := range g.Rows {
-		name := r.Result
+		name := elideMiddle(r.Result, maxFleetName)
 		if r.Partial {
 			name += " (partial)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.2f\t[%.2f, %.2f]\t%.1f\t[%.1f, %.1f]\t%d\n", name, fleetVariant(r), Num(r.BaselineNs), Num(r.PerFilterNs),
-			Num(r.PerFilterCILowNs), Num(r.PerFilterCIHighNs), Num(r.EntryNs), Num(r.EntryCILowNs), Num(r.EntryCIHighNs), r.Children)
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.2f\t[%.2f, %.2f]\t%.1f\t[%.1f, %.1f]\n", name, fleetVariant(r), Num(r.BaselineNs), Num(r.PerFilterNs),
+			Num(r.PerFilterCILowNs), Num(r.PerFilterCIHighNs), Num(r.EntryNs), Num(r.EntryCILowNs), Num(r.EntryCIHighNs))
 	}
 	tw.Flush()
 }

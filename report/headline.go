@@ -36,16 +36,23 @@ func (h HeadlineLine) Anchor() string { return ReadingDoc + "#" + h.Label }
 // writeHeadlineText writes lines as "label: text", wrapped at TextWidth
 // with continuation lines indented; the note line has no label.
 func writeHeadlineText(ew *errWriter, lines []HeadlineLine) {
+	writeHeadlineLines(ew, foldNote(lines))
+}
+
+// writeHeadlineLines is writeHeadlineText without the folding.
+func writeHeadlineLines(ew *errWriter, lines []HeadlineLine) {
 	for _, l := range lines {
 		text := l.Label + ": " + l.Text
 		if l.Label == "note" {
 			text = l.Text
 		}
-		for i, part := range wrapWords(text, TextWidth) {
-			if i > 0 {
-				part = "  " + part
+		text = strings.Join(strings.Fields(text), " ")
+		first := wrapWords(text, TextWidth)[0]
+		ew.printf("%s\n", first)
+		if rest := strings.TrimSpace(strings.TrimPrefix(text, first)); rest != "" {
+			for _, part := range wrapWords(rest, TextWidth-2) {
+				ew.printf("  %s\n", part)
 			}
-			ew.printf("%s\n", part)
 		}
 	}
 }
@@ -112,9 +119,7 @@ func wrapText(s string, width int) string {
 // whether the action cache serves the workload, and a verdict.
 func RunHeadline(d *Document) []HeadlineLine {
 	out := []HeadlineLine{{"policy", runPolicyText(d)}}
-	for _, f := range d.Fits {
-		out = append(out, HeadlineLine{"per-filter", fitName(d, f, true) + ": " + fitPerFilterText(f)})
-	}
+	out = append(out, perFilterLines(d)...)
 	if s := deepestText(d); s != "" {
 		out = append(out, HeadlineLine{"deepest", s})
 	}
@@ -133,16 +138,100 @@ func RunHeadline(d *Document) []HeadlineLine {
 	return out
 }
 
+// perFilterLines is one per-filter line per fit, or, when the run measured
+// both loaders, one per variant with both loaders' figures on it (two
+// cache variants × two loaders would otherwise take four lines).
+func perFilterLines(d *Document) []HeadlineLine {
+	if d.Config.Loader != "both" {
+		var out []HeadlineLine
+		for _, f := range d.Fits {
+			out = append(out, HeadlineLine{"per-filter", fitName(d, f, true) + ": " + fitPerFilterText(f)})
+		}
+		return out
+	}
+	var order []string
+	parts := map[string][]string{}
+	for _, f := range d.Fits {
+		if _, ok := parts[f.Variant]; !ok {
+			order = append(order, f.Variant)
+		}
+		parts[f.Variant] = append(parts[f.Variant], OrDash(f.Loader)+" "+fitPerFilterText(f))
+	}
+	var out []HeadlineLine
+	for _, v := range order {
+		name := fitName(d, Fit{Variant: v}, false)
+		out = append(out, HeadlineLine{"per-filter", name + ": " + strings.Join(parts[v], "; ")})
+	}
+	return out
+}
+
+// headlineTextLines is how many lines writeHeadlineText prints for lines.
+func headlineTextLines(lines []HeadlineLine) int {
+	var b strings.Builder
+	writeHeadlineLines(&errWriter{w: &b}, lines)
+	return strings.Count(b.String(), "\n")
+}
+
+// foldNote keeps a headline within MaxHeadlineLines text lines: it folds
+// the trailing note line (the legend) into the line before it, shortens
+// the legend, and then drops the cache, entry
+// and deepest lines, in that order (a run with both loaders and both
+// cache variants); the table and --explain still give what they said.
+func foldNote(lines []HeadlineLine) []HeadlineLine {
+	if headlineTextLines(lines) <= MaxHeadlineLines || len(lines) < 2 || lines[len(lines)-1].Label != "note" {
+		return lines
+	}
+	note := lines[len(lines)-1].Text
+	out := slices.Clone(lines[:len(lines)-1])
+	last := &out[len(out)-1]
+	base := last.Text
+	last.Text = base + " (" + note + ")"
+	if headlineTextLines(out) > MaxHeadlineLines {
+		short, _, _ := strings.Cut(note, "labels: see")
+		last.Text = base + " (" + strings.TrimSuffix(strings.TrimSpace(short), ";") + "; --explain)"
+	}
+	for _, drop := range []string{"cache", "entry", "deepest"} {
+		if headlineTextLines(out) <= MaxHeadlineLines {
+			break
+		}
+		out = slices.DeleteFunc(out, func(l HeadlineLine) bool { return l.Label == drop })
+	}
+	return out
+}
+
+// elideMiddle shortens s to at most n characters by replacing its middle
+// with "…", keeping its end (a path's base name) whole when it can.
+func elideMiddle(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n || n < 5 {
+		return s
+	}
+	tail := n / 2
+	if i := strings.LastIndex(s, "/"); i >= 0 && len([]rune(s[i:])) < n-4 {
+		tail = len([]rune(s[i:]))
+	}
+	head := n - 1 - tail
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
+// maxPathInHeadline is the most characters of a policy path a headline
+// shows; longer paths are elided in the middle (--explain has them whole).
+const maxPathInHeadline = 40
+
 // runPolicyText names the policies, their size and what one op is.
 func runPolicyText(d *Document) string {
+	op, _, _ := strings.Cut(d.Config.Op, ":")
+	room := maxPathInHeadline
+	if n := len(d.Config.Policies); n > 1 {
+		room = max(16, maxPathInHeadline/n)
+	}
 	var pol []string
 	for _, p := range d.Config.Policies {
-		pol = append(pol, fmt.Sprintf("%s, %s", p.Path, Plural(p.Instructions, "instruction")))
+		pol = append(pol, fmt.Sprintf("%s, %s", elideMiddle(p.Path, room), Plural(p.Instructions, "instruction")))
 	}
 	if len(pol) == 0 {
 		pol = []string{"no policy"}
 	}
-	op, _, _ := strings.Cut(d.Config.Op, ":")
 	s := strings.Join(pol, " + ") + "; op = " + op
 	if d.Partial {
 		s = "PARTIAL (interrupted, finished children only): " + s
@@ -527,11 +616,9 @@ func FleetHeadline(f *Fleet) []HeadlineLine {
 				}
 			}
 		}
-		name := g.Policy
-		if len([]rune(name)) > 40 {
-			name = string([]rune(name)[:39]) + "…"
-		}
-		out = append(out, HeadlineLine{"per-filter", name + ": " + strings.Join(parts, "; ")})
+		// ns/op is defined on the policy line; a group's line says ns
+		line := strings.ReplaceAll(elideMiddle(g.Policy, 40)+": "+strings.Join(parts, "; "), " ns/op [", " ns [")
+		out = append(out, HeadlineLine{"per-filter", line})
 	}
 	verdict := "one result per policy group: compare the groups by their intervals"
 	for _, g := range f.Groups {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -201,4 +202,80 @@ func TestOtherHeadlines(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHeadlineEveryVariantLoader: the run headline stays within
+// MaxHeadlineLines lines of at most TextWidth characters for every cache
+// variant (on, defeat, both) × loader (one, both) combination, with a
+// long policy path, and keeps every fit's figures and the path's base name.
+func TestHeadlineEveryVariantLoader(t *testing.T) {
+	const long = "/very/long/directory/of/policies/that/nobody/would/type/by/hand/twice/service-hardened.json"
+	for _, variants := range [][]string{{"on"}, {"defeat"}, {"on", "defeat"}} {
+		for _, loaders := range [][]string{{""}, {"libseccomp", "seccomp"}} {
+			name := strings.Join(variants, "+") + "/" + strings.Join(loaders, "+")
+			t.Run(name, func(t *testing.T) {
+				d := variantLoaderDoc(t, variants, loaders)
+				d.Config.Policies[0].Path = long
+				var b bytes.Buffer
+				if err := WriteTable(&b, d); err != nil {
+					t.Fatal(err)
+				}
+				head, _, _ := strings.Cut(b.String(), "\n\n")
+				lines := strings.Split(head, "\n")
+				if len(lines) > MaxHeadlineLines {
+					t.Errorf("headline is %d lines, want at most %d:\n%s", len(lines), MaxHeadlineLines, head)
+				}
+				for _, l := range lines {
+					if n := utf8.RuneCountInString(l); n > TextWidth {
+						t.Errorf("line of %d characters: %s", n, l)
+					}
+				}
+				flat := strings.Join(strings.Fields(head), " ")
+				want := []string{"service-hardened.json", "…"}
+				for _, f := range d.Fits {
+					want = append(want, estText(false, f.PerFilterNs, f.PerFilterCILowNs, f.PerFilterCIHighNs))
+					if len(loaders) == 1 {
+						// with both loaders and both variants the entry line
+						// gives way (foldNote); the table has the figures
+						want = append(want, estText(false, f.EntryNs, f.EntryCILowNs, f.EntryCIHighNs))
+					}
+				}
+				for _, w := range want {
+					if !strings.Contains(flat, w) {
+						t.Errorf("headline lacks %q:\n%s", w, head)
+					}
+				}
+			})
+		}
+	}
+}
+
+// variantLoaderDoc is the golden fixture cut to variants, its fits and
+// cells copied once per loader ("" for a single-loader run).
+func variantLoaderDoc(t *testing.T, variants, loaders []string) *Document {
+	d := fixtureDoc(t, 0)
+	var fits []Fit
+	var cells []CellResult
+	for _, l := range loaders {
+		for _, f := range d.Fits {
+			if slices.Contains(variants, f.Variant) {
+				f.Loader = l
+				fits = append(fits, f)
+			}
+		}
+		for _, c := range d.Results {
+			if slices.Contains(variants, c.Variant) {
+				c.Loader = l
+				cells = append(cells, c)
+			}
+		}
+	}
+	if len(fits) != len(variants)*len(loaders) {
+		t.Fatalf("fixture has %d fits for %v × %v", len(fits), variants, loaders)
+	}
+	d.Fits, d.Results = fits, cells
+	if len(loaders) > 1 {
+		d.Config.Loader = "both"
+	}
+	return d
 }

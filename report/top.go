@@ -171,7 +171,7 @@ func WriteTopText(w io.Writer, t *Top, maxSyscalls int, opts TextOptions) {
 		topProcess(w, p, m, maxSyscalls)
 	}
 	for _, warn := range t.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
+		fmt.Fprint(w, wrapText("warning: "+warn, TextWidth))
 	}
 }
 
@@ -197,16 +197,21 @@ func topProcess(w io.Writer, p TopProcess, m TopMethod, maxSyscalls int) {
 		if p.Filters != nil {
 			filters = fmt.Sprint(*p.Filters)
 		}
-		fmt.Fprintf(w, "%-7d %-16s cpu %9s  seccomp %9s  share %s  filters %s\n",
-			p.Pid, p.Comm, fmtDurNs(p.CPUNs), fmtDurNs(p.SeccompNs), fmtShare(p.SeccompShare, p.SeccompShareCILow, p.SeccompShareCIHigh, m.Confidence), filters)
+		// the filter count goes with the stack line, keeping this one within TextWidth
+		fmt.Fprintf(w, "%-7d %-16s cpu %9s  seccomp %9s  share %s\n",
+			p.Pid, p.Comm, fmtDurNs(p.CPUNs), fmtDurNs(p.SeccompNs), fmtShare(p.SeccompShare, p.SeccompShareCILow, p.SeccompShareCIHigh, m.Confidence))
 		if p.SeccompSamples > 0 {
 			fmt.Fprintf(w, "        %d of %d samples in seccomp (%d in filter images, %d of those by address alone)\n", p.SeccompSamples, p.Samples, p.FilterSamples, p.InferredSamples)
 		}
+		var b strings.Builder
 		if groups := groupHashes(p.FilterHashes); groups != "" {
-			fmt.Fprintf(w, "        stack: %s\n", groups)
+			fmt.Fprintf(&b, "        filters %s, stack: %s\n", filters, groups)
 		} else if p.FiltersError != "" {
-			fmt.Fprintf(w, "        stack not dumped: %s\n", p.FiltersError)
+			fmt.Fprintf(&b, "        filters %s, stack not dumped: %s\n", filters, p.FiltersError)
+		} else {
+			fmt.Fprintf(&b, "        filters %s\n", filters)
 		}
+		fmt.Fprint(w, wrapText(b.String(), TextWidth))
 		if len(p.Syscalls) > 0 {
 			fmt.Fprintf(w, "        %-16s %12s %12s %14s\n", "syscall", "calls", "seccomp", "seccomp/call")
 			for i, s := range p.Syscalls {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/seccompbench/seccompbench/runner/live"
 
@@ -98,6 +99,11 @@ func TestTopReportShapes(t *testing.T) {
 	b.Reset()
 	report.WriteTopTable(&b, top, 8)
 	out := b.String()
+	for i, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > report.TextWidth {
+			t.Errorf("top line %d is %d characters, want at most %d: %s", i+1, n, report.TextWidth, l)
+		}
+	}
 	for _, want := range []string{"seccomp: ", "verdict: merge of ", "share 40.00% [38.00, 42.00] (95% CI)", "filters 16", "1 × abababababab (1406 insns)", "getppid", "500.0 ns", "prediction (model): merge would save 2.00 s"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
