@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/seccompbench/seccompbench/runner/result"
 )
@@ -378,24 +379,60 @@ func WriteFleetText(w io.Writer, f *Fleet, opts TextOptions) error {
 // report table shows (elided in the middle; --explain has it whole).
 const maxFleetName = 15
 
-// fleetShortTable writes a group's rows with the figures only.
+// fleetShortTable writes a group's rows with the figures only: one table
+// when it fits TextWidth, else (wide intervals) the per-filter and the
+// entry figures as two tables of the same rows, so no line is wider than
+// TextWidth whatever the data.
 func fleetShortTable(ew *errWriter, g FleetGroup) {
-	tw := tabwriter.NewWriter(ew, 0, 0, 1, ' ', 0)
-	conf := 0.0
-	if len(g.Rows) > 0 {
-		conf = g.Rows[0].Confidence
+	if len(g.Rows) == 0 {
+		ew.printf("no result with a fitted model (see the warnings)\n")
+		return
 	}
+	conf := g.Rows[0].Confidence
 	// the children count (n) and long result names whole are in --explain
-	fmt.Fprintf(tw, "result\tvariant\tbase ns\tper-filter\t%.0f%% CI\tentry ns\t%.0f%% CI\n", conf*100, conf*100)
+	ci := fmt.Sprintf("%.0f%% CI", conf*100)
+	head := []string{"result", "variant", "base ns", "per-filter", ci, "entry ns", ci}
+	rows := [][]string{head}
 	for _, r := range g.Rows {
 		name := elideMiddle(r.Result, maxFleetName)
 		if r.Partial {
 			name += " (partial)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.2f\t[%.2f, %.2f]\t%.1f\t[%.1f, %.1f]\n", name, fleetVariant(r), Num(r.BaselineNs), Num(r.PerFilterNs),
-			Num(r.PerFilterCILowNs), Num(r.PerFilterCIHighNs), Num(r.EntryNs), Num(r.EntryCILowNs), Num(r.EntryCIHighNs))
+		rows = append(rows, []string{name, fleetVariant(r), fmt.Sprintf("%.1f", Num(r.BaselineNs)), fmt.Sprintf("%.2f", Num(r.PerFilterNs)),
+			fmt.Sprintf("[%.2f, %.2f]", Num(r.PerFilterCILowNs), Num(r.PerFilterCIHighNs)), fmt.Sprintf("%.1f", Num(r.EntryNs)),
+			fmt.Sprintf("[%.1f, %.1f]", Num(r.EntryCILowNs), Num(r.EntryCIHighNs))})
+	}
+	one := layoutColumns(rows, []int{0, 1, 2, 3, 4, 5, 6})
+	if maxLineWidth(one) <= TextWidth {
+		ew.printf("%s", one)
+		return
+	}
+	ew.printf("%s%s", layoutColumns(rows, []int{0, 1, 2, 3, 4}), layoutColumns(rows, []int{0, 1, 5, 6}))
+}
+
+// layoutColumns lays the columns cols of rows out as text, one space
+// between columns, each as wide as its widest cell.
+func layoutColumns(rows [][]string, cols []int) string {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 1, ' ', 0)
+	for _, r := range rows {
+		cells := make([]string, len(cols))
+		for i, c := range cols {
+			cells[i] = r[c]
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	tw.Flush()
+	return b.String()
+}
+
+// maxLineWidth is the widest line of s, in runes.
+func maxLineWidth(s string) int {
+	w := 0
+	for _, l := range strings.Split(s, "\n") {
+		w = max(w, utf8.RuneCountInString(strings.TrimRight(l, " ")))
+	}
+	return w
 }
 
 // fleetCI formats an interval as "95% [lo, hi]" with prec decimals.

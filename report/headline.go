@@ -616,6 +616,11 @@ func FleetHeadline(f *Fleet) []HeadlineLine {
 				}
 			}
 		}
+		if len(parts) == 0 {
+			// No result of the group has a fitted per-filter cost (too
+			// few filter counts): say so rather than print nothing.
+			parts = []string{"no per-filter fit (a run needs two counts of 1 or more filters)"}
+		}
 		// ns/op is defined on the policy line; a group's line says ns
 		line := strings.ReplaceAll(elideMiddle(g.Policy, 40)+": "+strings.Join(parts, "; "), " ns/op [", " ns [")
 		out = append(out, HeadlineLine{"per-filter", line})
