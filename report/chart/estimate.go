@@ -2,7 +2,6 @@ package chart
 
 import (
 	"fmt"
-	"image/color"
 	"io"
 	"math"
 	"strings"
@@ -100,11 +99,7 @@ func drawEstimate(dc draw.Canvas, e *report.Estimate, bars []report.EstimateSysc
 	p.X.Tick.Label.Font = sans(11)
 	p.Y.Tick.Label.Font = sans(11)
 	p.Add(plotter.NewGrid())
-	leg := plot.NewLegend()
-	leg.TextStyle.Font = sans(11)
-	leg.Padding = vg.Points(3)
-	leg.ThumbnailWidth = vg.Points(28)
-	leg.Left, leg.Top = true, true
+	leg := newLegend(vg.Points(28))
 
 	n := len(bars)
 	var ticks []plot.Tick
@@ -150,14 +145,9 @@ func drawEstimate(dc draw.Canvas, e *report.Estimate, bars []report.EstimateSysc
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Tick.Marker = niceTicks{n: 8}
 
-	capSty := draw.TextStyle{Color: color.Gray{Y: 0x30}, Font: sans(10), Handler: plot.DefaultTextHandler}
-	caption := wrapText(EstimateCaption(e), capSty, dc.Max.X-dc.Min.X-vg.Points(20))
-	capH := capSty.Height(caption)
-	legH := leg.Rectangle(dc).Max.Y - leg.Rectangle(dc).Min.Y
-	bottom := legH + capH + vg.Points(24)
-	p.Draw(draw.Crop(dc, 0, 0, bottom, 0))
-	leg.Draw(draw.Crop(dc, vg.Points(12), 0, capH+vg.Points(14), -(dc.Max.Y - dc.Min.Y - bottom + vg.Points(6))))
-	dc.FillText(capSty, vg.Point{X: dc.Min.X + vg.Points(12), Y: dc.Min.Y + vg.Points(6)}, strings.TrimSpace(caption))
+	band := newLegendBand(dc, &leg, strings.TrimSpace(EstimateCaption(e)))
+	p.Draw(band.plotArea(dc))
+	band.draw(dc, &leg)
 	return nil
 }
 

@@ -192,12 +192,7 @@ func drawPlot(dc draw.Canvas, warn io.Writer, d *report.Document) error {
 	p.Y.Tick.Label.Font = sans(11)
 	p.Add(plotter.NewGrid())
 
-	leg := plot.NewLegend()
-	leg.TextStyle.Font = sans(11)
-	leg.Left = true
-	leg.Top = true
-	leg.Padding = vg.Points(3)
-	leg.ThumbnailWidth = vg.Points(28)
+	leg := newLegend(vg.Points(28))
 
 	maxN := 0
 	for _, r := range d.Results {
@@ -233,18 +228,9 @@ func drawPlot(dc draw.Canvas, warn io.Writer, d *report.Document) error {
 	// Caption below the legend: what one op is and how to read the bars.
 	caption := fmt.Sprintf("op = %s. Each point: the %s of %s fresh processes, run in randomized order; bars: its %.0f%% confidence interval.",
 		report.OrDash(d.Config.Op), center, childrenPerPoint(d), pct)
-	capSty := draw.TextStyle{Color: color.Gray{Y: 0x30}, Font: sans(10), Handler: plot.DefaultTextHandler}
-	caption = wrapText(caption, capSty, dc.Max.X-dc.Min.X-vg.Points(20))
-
-	legH := leg.Rectangle(dc).Max.Y - leg.Rectangle(dc).Min.Y
-	capH := capSty.Height(caption)
-	bottom := legH + capH + vg.Points(24)
-	plotArea := draw.Crop(dc, 0, 0, bottom, 0)
-	p.Draw(plotArea)
-
-	legArea := draw.Crop(dc, vg.Points(12), 0, capH+vg.Points(14), -(dc.Max.Y - dc.Min.Y - bottom + vg.Points(6)))
-	leg.Draw(legArea)
-	dc.FillText(capSty, vg.Point{X: dc.Min.X + vg.Points(12), Y: dc.Min.Y + vg.Points(6)}, caption)
+	band := newLegendBand(dc, &leg, caption)
+	p.Draw(band.plotArea(dc))
+	band.draw(dc, &leg)
 	return nil
 }
 
