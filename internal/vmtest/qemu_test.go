@@ -260,3 +260,30 @@ func TestBootGuestNoFallbackAfterProgress(t *testing.T) {
 		t.Errorf("error %q lacks the serial tail", err)
 	}
 }
+
+// TestGuestArgsCarryAccel checks that every boot tells the guest's tests
+// its accelerator on the kernel command line, with qemuArgs's line and
+// with a guest's own (testutils.Emulated reads it).
+func TestGuestArgsCarryAccel(t *testing.T) {
+	for _, g := range []guest{
+		{arch: "amd64", kernel: "k", initrd: "i", memMB: 512, cpus: 2},
+		{arch: "arm64", kernel: "k", initrd: "i", memMB: 512, cpus: 2},
+		{arch: "amd64", kernel: "k", initrd: "i", memMB: 512, cpus: 2, cmdline: "console=ttyS0 rdinit=/sbin/init"},
+	} {
+		for _, accel := range []string{accelKVM, accelTCG} {
+			_, args, err := g.args(accel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var line string
+			for i, a := range args {
+				if a == "-append" {
+					line = args[i+1]
+				}
+			}
+			if !strings.HasSuffix(line, " seccompbench.accel="+accel) || !strings.Contains(line, "rdinit=") {
+				t.Errorf("%s guest (cmdline %q) under %s: kernel command line %q, want it to end with seccompbench.accel=%s", g.arch, g.cmdline, accel, line, accel)
+			}
+		}
+	}
+}
