@@ -136,19 +136,11 @@ func WriteHTML(w io.Writer, d *Document, charts HTMLCharts) error {
 	return writeHTMLPage(w, title, d.Tool.Name+" "+d.Tool.Version, parts, charts)
 }
 
-// WriteComparisonHTML writes c as one self-contained HTML page: its
-// Markdown report, with the figures of charts before "How to read this".
+// WriteComparisonHTML writes c as one self-contained HTML page: the
+// sections of its Markdown report (compareSections), with the figures of
+// charts before "How to read this". It returns the first write error.
 func WriteComparisonHTML(w io.Writer, c *Comparison, charts HTMLCharts) error {
-	var b bytes.Buffer
-	if err := WriteComparisonMarkdown(&b, c); err != nil {
-		return err
-	}
-	md := b.String()
-	head, tail := md, ""
-	if i := strings.Index(md, "\nHow to read this"); i >= 0 {
-		head, tail = md[:i], md[i:]
-	}
-	parts := []template.HTML{mdToHTML(head), figuresHTML(charts), mdToHTML(tail)}
+	parts := sectionsHTML(compareSections, c, charts, "legend")
 	tool := "seccompbench"
 	if len(c.Sources) > 0 {
 		tool += " (results of " + OrDash(c.Sources[0].ToolVersion) + ")"
