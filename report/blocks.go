@@ -271,10 +271,10 @@ type column struct {
 }
 
 // cell is one table cell; strong marks it in Markdown (a significant
-// change).
+// change). tail follows s and is never elided (" (partial)").
 type cell struct {
-	s      string
-	strong bool
+	s, tail string
+	strong  bool
 }
 
 // tableBlock is a table under an optional caption, with footnotes.
@@ -323,9 +323,9 @@ func (t tableBlock) textGrid(o textOpts) [][]string {
 	for _, r := range t.rows {
 		row := make([]string, len(r))
 		for i, c := range r {
-			row[i] = c.s
+			row[i] = c.s + c.tail
 			if e := t.cols[i].elide; e > 0 && !o.explain {
-				row[i] = elideMiddle(c.s, e)
+				row[i] = elideMiddle(c.s, e) + c.tail
 			}
 		}
 		grid = append(grid, row)
@@ -416,7 +416,7 @@ func (t tableBlock) markdownRows(b *strings.Builder) {
 	for _, r := range t.rows {
 		cells := make([]string, len(r))
 		for i, c := range r {
-			cells[i] = mdEscape(c.s)
+			cells[i] = mdEscape(c.s + c.tail)
 			if c.strong {
 				cells[i] = "**" + cells[i] + "**"
 			}

@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"unicode/utf8"
 
 	"github.com/seccompbench/seccompbench/runner/result"
@@ -333,99 +332,6 @@ func WriteFleetJSON(w io.Writer, f *Fleet) error {
 	return nil
 }
 
-// WriteFleetTable writes f as text without --explain (WriteFleetText).
-func WriteFleetTable(w io.Writer, f *Fleet) error {
-	return WriteFleetText(w, f, TextOptions{})
-}
-
-// WriteFleetText writes f as text: the headline, then per group a heading
-// and a table with one row per result and variant, then the warnings. The
-// default table has the figures only; opts.Explain adds where each result
-// was measured (host, kernel, CPU, loader, mitigations, foreign load).
-func WriteFleetText(w io.Writer, f *Fleet, opts TextOptions) error {
-	ew := &errWriter{w: w}
-	writeHeadlineText(ew, FleetHeadline(f))
-	for _, g := range f.Groups {
-		ew.printf("\n")
-		ew.printf("%s\n", strings.TrimSuffix(wrapText(fmt.Sprintf("policy %s, workload %s (ns/op = %s)", g.Policy, OrDash(g.Workload), OrDash(g.Op)), TextWidth), "\n"))
-		if !opts.Explain {
-			fleetShortTable(ew, g)
-			continue
-		}
-		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "result\thost\tkernel\tCPU\tloader\tmitigations\tforeign load\tvariant\tbaseline ns\tper-filter ns\tCI\tentry ns\tCI\tn\n")
-		for _, r := range g.Rows {
-			name := r.Result
-			if r.Partial {
-				name += " (partial)"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%.2f\t%s\t%.1f\t%s\t%d\n", name, OrDash(r.Host), OrDash(r.Kernel), OrDash(r.CPUModel),
-				OrDash(r.Loader), r.Mitigations, foreignText(r.ForeignLoad), fleetVariant(r), Num(r.BaselineNs), Num(r.PerFilterNs),
-				fleetCI(r.Confidence, r.PerFilterCILowNs, r.PerFilterCIHighNs, 2), Num(r.EntryNs), fleetCI(r.Confidence, r.EntryCILowNs, r.EntryCIHighNs, 1), r.Children)
-		}
-		tw.Flush()
-	}
-	var b strings.Builder
-	for _, wn := range f.Warnings {
-		b.WriteString("warning: " + wn + "\n")
-	}
-	if b.Len() > 0 {
-		ew.printf("%s", wrapText(b.String(), TextWidth))
-	}
-	return ew.err
-}
-
-// maxFleetName is the most characters of a result's name the default
-// report table shows (elided in the middle; --explain has it whole).
-const maxFleetName = 15
-
-// fleetShortTable writes a group's rows with the figures only: one table
-// when it fits TextWidth, else (wide intervals) the per-filter and the
-// entry figures as two tables of the same rows, so no line is wider than
-// TextWidth whatever the data.
-func fleetShortTable(ew *errWriter, g FleetGroup) {
-	if len(g.Rows) == 0 {
-		ew.printf("no result with a fitted model (see the warnings)\n")
-		return
-	}
-	conf := g.Rows[0].Confidence
-	// the children count (n) and long result names whole are in --explain
-	ci := fmt.Sprintf("%.0f%% CI", conf*100)
-	head := []string{"result", "variant", "base ns", "per-filter", ci, "entry ns", ci}
-	rows := [][]string{head}
-	for _, r := range g.Rows {
-		name := elideMiddle(r.Result, maxFleetName)
-		if r.Partial {
-			name += " (partial)"
-		}
-		rows = append(rows, []string{name, fleetVariant(r), fmt.Sprintf("%.1f", Num(r.BaselineNs)), fmt.Sprintf("%.2f", Num(r.PerFilterNs)),
-			fmt.Sprintf("[%.2f, %.2f]", Num(r.PerFilterCILowNs), Num(r.PerFilterCIHighNs)), fmt.Sprintf("%.1f", Num(r.EntryNs)),
-			fmt.Sprintf("[%.1f, %.1f]", Num(r.EntryCILowNs), Num(r.EntryCIHighNs))})
-	}
-	one := layoutColumns(rows, []int{0, 1, 2, 3, 4, 5, 6})
-	if maxLineWidth(one) <= TextWidth {
-		ew.printf("%s", one)
-		return
-	}
-	ew.printf("%s%s", layoutColumns(rows, []int{0, 1, 2, 3, 4}), layoutColumns(rows, []int{0, 1, 5, 6}))
-}
-
-// layoutColumns lays the columns cols of rows out as text, one space
-// between columns, each as wide as its widest cell.
-func layoutColumns(rows [][]string, cols []int) string {
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 1, ' ', 0)
-	for _, r := range rows {
-		cells := make([]string, len(cols))
-		for i, c := range cols {
-			cells[i] = r[c]
-		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
-	}
-	tw.Flush()
-	return b.String()
-}
-
 // maxLineWidth is the widest line of s, in runes.
 func maxLineWidth(s string) int {
 	w := 0
@@ -433,40 +339,6 @@ func maxLineWidth(s string) int {
 		w = max(w, utf8.RuneCountInString(strings.TrimRight(l, " ")))
 	}
 	return w
-}
-
-// fleetCI formats an interval as "95% [lo, hi]" with prec decimals.
-func fleetCI(conf, lo, hi float64, prec int) string {
-	return fmt.Sprintf("%.0f%% [%.*f, %.*f]", conf*100, prec, Num(lo), prec, Num(hi))
-}
-
-// WriteFleetMarkdown writes f as Markdown: per group a heading and a table.
-func WriteFleetMarkdown(w io.Writer, f *Fleet) error {
-	ew := &errWriter{w: w}
-	ew.printf("# seccompbench report: %s\n\n", Plural(FleetResults(f), "result"))
-	writeHeadlineMarkdown(ew, FleetHeadline(f))
-	for _, g := range f.Groups {
-		ew.printf("\n## %s, workload %s\n\nns/op = %s\n\n", mdEscape(g.Policy), mdEscape(OrDash(g.Workload)), mdEscape(OrDash(g.Op)))
-		ew.printf("| result | host | kernel | CPU | loader | mitigations | foreign load | variant | baseline ns | per-filter ns (CI) | entry ns (CI) | n |\n")
-		ew.printf("|---|---|---|---|---|---|--:|---|--:|--:|--:|--:|\n")
-		for _, r := range g.Rows {
-			name := r.Result
-			if r.Partial {
-				name += " (partial)"
-			}
-			ew.printf("| %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %.2f %s | %.1f %s | %d |\n",
-				mdEscape(name), mdEscape(OrDash(r.Host)), mdEscape(OrDash(r.Kernel)), mdEscape(OrDash(r.CPUModel)), mdEscape(OrDash(r.Loader)),
-				mdEscape(r.Mitigations), foreignText(r.ForeignLoad), mdEscape(fleetVariant(r)), Num(r.BaselineNs), Num(r.PerFilterNs),
-				fleetCI(r.Confidence, r.PerFilterCILowNs, r.PerFilterCIHighNs, 2), Num(r.EntryNs), fleetCI(r.Confidence, r.EntryCILowNs, r.EntryCIHighNs, 1), r.Children)
-		}
-	}
-	if len(f.Warnings) > 0 {
-		ew.printf("\n")
-		for _, wn := range f.Warnings {
-			ew.printf("- **warning:** %s\n", mdEscape(wn))
-		}
-	}
-	return ew.err
 }
 
 // FleetResults counts the distinct results in f.

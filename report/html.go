@@ -148,19 +148,11 @@ func WriteComparisonHTML(w io.Writer, c *Comparison, charts HTMLCharts) error {
 	return writeHTMLPage(w, "seccompbench comparison", tool, parts, charts)
 }
 
-// WriteFleetHTML writes f as one self-contained HTML page: its Markdown
-// report with the figures of charts after the tables, before the warnings.
+// WriteFleetHTML writes f as one self-contained HTML page: the sections
+// of its Markdown report (fleetSections) with the figures of charts after
+// the tables, before the warnings. It returns the first write error.
 func WriteFleetHTML(w io.Writer, f *Fleet, charts HTMLCharts) error {
-	var b bytes.Buffer
-	if err := WriteFleetMarkdown(&b, f); err != nil {
-		return err
-	}
-	md := b.String()
-	head, tail := md, ""
-	if i := strings.Index(md, "\n- **warning:**"); i >= 0 {
-		head, tail = md[:i], md[i:]
-	}
-	parts := []template.HTML{mdToHTML(head), figuresHTML(charts), mdToHTML(tail)}
+	parts := sectionsHTML(fleetSections, f, charts, "warnings")
 	return writeHTMLPage(w, "seccompbench report: "+Plural(FleetResults(f), "result"), "seccompbench report", parts, charts)
 }
 
