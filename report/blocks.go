@@ -251,7 +251,17 @@ func (f fieldsBlock) markdown() string {
 		b.WriteString(mdEscape(f.caption) + "\n\n")
 	}
 	for _, fd := range f.fields {
-		b.WriteString("- **" + mdEscape(fd.label) + "** " + mdEscape(strings.Join(append([]string{fd.value}, fd.more...), " ")) + "\n")
+		v := fd.value
+		for _, m := range fd.more {
+			// a line that goes on with "=" or "(" continues the value;
+			// another is a clause of its own
+			if strings.HasPrefix(m, "=") || strings.HasPrefix(m, "(") {
+				v += " " + m
+			} else {
+				v += "; " + m
+			}
+		}
+		b.WriteString("- **" + mdEscape(fd.label) + "** " + mdEscape(v) + "\n")
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
@@ -77,6 +78,11 @@ func TestEstimateGolden(t *testing.T) {
 			var txt, js bytes.Buffer
 			WriteEstimateText(&txt, &e, tt.top)
 			golden.Check(t, tt.golden, txt.Bytes())
+			var md bytes.Buffer
+			if err := WriteEstimateMarkdown(&md, &e, tt.top); err != nil {
+				t.Fatal(err)
+			}
+			golden.Check(t, strings.TrimSuffix(tt.golden, ".txt")+".md", md.Bytes())
 			if err := WriteEstimateJSON(&js, &e); err != nil {
 				t.Fatal(err)
 			}

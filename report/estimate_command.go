@@ -1,10 +1,5 @@
 package report
 
-import (
-	"fmt"
-	"io"
-)
-
 // EstimateCommand compares estimate's prediction for a whole command with
 // a measurement of that command under the same stack and variant (estimate
 // --command). Times are ns per run of the command. Embedded in the
@@ -103,49 +98,4 @@ func (c *EstimateCommand) Finite() *EstimateCommand {
 		*p = finite(*p)
 	}
 	return &cc
-}
-
-// WriteEstimateCommandText writes the predicted-vs-measured lines of
-// estimate --command for people.
-func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
-	if c == nil {
-		return
-	}
-	span := "execve to reaping"
-	if c.Container != nil {
-		span = "fork to reaping inside the " + c.Container.Runtime + " container"
-	}
-	fmt.Fprintf(w, "\nmeasured: %s under 0 and %d filters (%s), %d blocks of fresh children, %d timed runs each; per run, %s\n",
-		shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)
-	if ct := c.Container; ct != nil {
-		fmt.Fprintf(w, "  in %s containers (%s): %s\n", ct.Runtime, firstLine(ct.Version), containerText(ct))
-	}
-	fmt.Fprintf(w, "  baseline run     %s\n", durationText(c.BaselineRunNs))
-	fmt.Fprintf(w, "  predicted added  %s [%s, %s]   (calibration only: [%s, %s])\n", signed(c.PredictedAddedNs),
-		signed(c.PredictedCILowNs), signed(c.PredictedCIHighNs), signed(c.CalibrationCILowNs), signed(c.CalibrationCIHighNs))
-	if c.ProcessProbe != "" {
-		fmt.Fprintf(w, "  of which          %s from the syscalls (model) and %s [%s, %s] per process (measured: `%s` under the same stack, beyond the install; CPU %s)\n",
-			signed(c.SyscallsAddedNs), signed(c.ProcessAddedNs), signed(c.ProcessCILowNs), signed(c.ProcessCIHighNs), c.ProcessProbe, signed(c.ProcessCPUAddedNs))
-	}
-	fmt.Fprintf(w, "  measured added   %s [%s, %s]   (CPU user+sys %s [%s, %s])\n", signed(c.MeasuredAddedNs),
-		signed(c.MeasuredCILowNs), signed(c.MeasuredCIHighNs), signed(c.MeasuredCPUAddedNs), signed(c.MeasuredCPUCILowNs), signed(c.MeasuredCPUCIHighNs))
-	verdict := "the prediction's interval covers the measurement"
-	switch {
-	case !c.Covered && c.Overlap:
-		verdict = "the prediction's interval does NOT cover the measurement, though the two intervals overlap (a miss within the measurement's noise)"
-	case !c.Covered:
-		verdict = "the prediction's interval does NOT cover the measurement"
-	}
-	fmt.Fprintf(w, "  ratio            %.2f (error %+.1f%%): %s\n", c.Ratio, c.ErrorPct, verdict)
-	verdict = "covered"
-	if !c.CPUCovered {
-		verdict = "NOT covered"
-	}
-	fmt.Fprintf(w, "  against CPU      %.2f (error %+.1f%%), %s: the filters' work is CPU time; wall and CPU differ when the command's processes overlap or wait\n", c.CPURatio, c.CPUErrorPct, verdict)
-	once := "once per process"
-	if ct := c.Container; ct != nil {
-		once = "once per container (" + ct.Runtime + "'s work on linux.seccomp)"
-	}
-	fmt.Fprintf(w, "  install          %s %s, not in either added time: %s, install %.0f%% of the total\n",
-		durationText(c.InstallNs), once, dominanceText(c.Dominant, c.DominantClear), 100*c.InstallShare)
 }

@@ -156,25 +156,11 @@ func WriteFleetHTML(w io.Writer, f *Fleet, charts HTMLCharts) error {
 	return writeHTMLPage(w, "seccompbench report: "+Plural(FleetResults(f), "result"), "seccompbench report", parts, charts)
 }
 
-// WriteEstimateHTML writes e as one self-contained HTML page: the text of
-// WriteEstimateText (top syscalls, all when top is 0) under a title, then
-// the figures of charts and the warnings (which the text leaves to standard error).
+// WriteEstimateHTML writes e as one self-contained HTML page: the
+// sections of its Markdown report (estimateSections: top syscalls, all
+// when top is 0), with the figures of charts after the syscalls table. It
+// returns the first write error.
 func WriteEstimateHTML(w io.Writer, e *Estimate, top int, charts HTMLCharts) error {
-	var b bytes.Buffer
-	WriteEstimateText(&b, e, top)
-	var names []string
-	for _, s := range e.Stack {
-		names = append(names, s.Name)
-	}
-	title := "seccompbench estimate: " + e.Profile.Source + " under " + Plural(len(e.Stack), "filter")
-	md := "# " + mdEscape(title) + "\n\nStack: " + mdEscape(SummarizeNames(names)) + ". Every time is in ns per call unless it says otherwise.\n"
-	var warn strings.Builder
-	if len(e.Warnings) > 0 {
-		warn.WriteString("## Warnings\n\n")
-		for _, wn := range e.Warnings {
-			warn.WriteString("- " + mdEscape(wn) + "\n")
-		}
-	}
-	parts := []template.HTML{mdToHTML(md), template.HTML("<pre>" + template.HTMLEscapeString(b.String()) + "</pre>"), figuresHTML(charts), mdToHTML(warn.String())}
-	return writeHTMLPage(w, title, "seccompbench estimate", parts, charts)
+	parts := sectionsHTML(estimateSections, estimateView{e, top}, charts, "total")
+	return writeHTMLPage(w, estimateTitle(e), "seccompbench estimate", parts, charts)
 }

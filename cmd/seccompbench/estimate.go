@@ -129,7 +129,7 @@ func estimateRun(opts *EstimateOptions) error {
 	if err != nil {
 		return err
 	}
-	// JSON carries the warnings; the table has them on stderr.
+	// JSON and Markdown carry the warnings; the table has them on stderr.
 	for _, w := range e.Warnings {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
 	}
@@ -137,6 +137,8 @@ func estimateRun(opts *EstimateOptions) error {
 		switch format {
 		case "json":
 			return report.WriteEstimateJSON(w, e)
+		case "markdown":
+			return report.WriteEstimateMarkdown(w, e, opts.Top)
 		case "html":
 			return output.WriteEstimateHTML(w, e, opts.Top)
 		}

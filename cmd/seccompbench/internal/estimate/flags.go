@@ -14,7 +14,7 @@ import (
 )
 
 // Formats are the output formats of `estimate`.
-var Formats = []string{"table", "json", "html"}
+var Formats = []string{"table", "json", "markdown", "html"}
 
 // Flags are the values of estimate's flags that Options.Parse turns into
 // Options, and those that only say how to show the estimate.

@@ -1,0 +1,258 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/seccompbench/seccompbench/filters"
+)
+
+// estimateView is an estimate with the number of syscalls its table
+// shows (all when top is 0).
+type estimateView struct {
+	e   *Estimate
+	top int
+}
+
+// estimateSections are the sections of an estimate, in order: the title
+// (Markdown), the headline, the profile, stack and model, the syscalls
+// by added time, the total's breakdown, the validation, the command's
+// measurement and the warnings (which the text leaves to standard
+// error). WriteEstimateTextOpts, WriteEstimateMarkdown and
+// WriteEstimateHTML render this one list.
+var estimateSections = []section[estimateView]{
+	{name: "title", textOmit: true, blocks: func(v estimateView) []block {
+		return []block{titleBlock(estimateTitle(v.e)), paraBlock("Every time is in ns per call unless it says otherwise.")}
+	}},
+	{name: "headline", blocks: func(v estimateView) []block { return []block{headlineBlock(EstimateHeadline(v.e))} }},
+	{name: "setup", explain: true, blocks: func(v estimateView) []block { return []block{estimateSetup(v.e)} }},
+	{name: "syscalls", blocks: func(v estimateView) []block { return []block{estimateTable(v.e, v.top)} }},
+	{name: "total", explain: true, blocks: func(v estimateView) []block { return []block{estimateTotal(v.e)} }},
+	{name: "validation", blocks: func(v estimateView) []block { return estimateValidation(v.e) }},
+	{name: "command", blocks: func(v estimateView) []block {
+		if v.e.Validation == nil || v.e.Validation.EstimateCommand == nil {
+			return nil
+		}
+		return []block{estimateCommand(v.e.Validation.EstimateCommand)}
+	}},
+	{name: "warnings", textOmit: true, blocks: func(v estimateView) []block {
+		return []block{listBlock{title: "warnings", heading: true, items: v.e.Warnings}}
+	}},
+}
+
+// estimateTitle is the title of an estimate's Markdown and HTML page.
+func estimateTitle(e *Estimate) string {
+	return "seccompbench estimate: " + e.Profile.Source + " under " + Plural(len(e.Stack), "filter")
+}
+
+// WriteEstimateText writes an estimate for people without --explain
+// (WriteEstimateTextOpts).
+func WriteEstimateText(w io.Writer, e *Estimate, top int) {
+	WriteEstimateTextOpts(w, e, top, TextOptions{})
+}
+
+// WriteEstimateTextOpts writes an estimate for people: the headline, the
+// top syscalls by added time (all when top is 0) and the validation,
+// prose wrapped at TextWidth; with opts.Explain also the profile, stack
+// and model before the table and the total's breakdown after it, not
+// wrapped. Write errors are ignored (the caller's writer reports them).
+func WriteEstimateTextOpts(w io.Writer, e *Estimate, top int, opts TextOptions) {
+	writeSectionsText(w, estimateSections, estimateView{e, top}, textOpts{explain: opts.Explain, wrap: !opts.Explain})
+}
+
+// WriteEstimateMarkdown writes an estimate as Markdown: every section of
+// the text with --explain, then the warnings. It returns the first write
+// error.
+func WriteEstimateMarkdown(w io.Writer, e *Estimate, top int) error {
+	return writeSectionsMarkdown(w, estimateSections, estimateView{e, top})
+}
+
+// WriteEstimateCommandText writes the predicted-vs-measured lines of
+// estimate --command for people, after a blank line.
+func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
+	if c == nil {
+		return
+	}
+	fmt.Fprint(w, "\n"+estimateCommand(c).text(textOpts{}))
+}
+
+// estimateSetup is the profile, the stack and the model.
+func estimateSetup(e *Estimate) fieldsBlock {
+	pct := fmt.Sprintf("%.0f%%", e.Model.Confidence*100)
+	p := e.Profile
+	profile := fmt.Sprintf("%s (%s): %s of %s", p.Source, p.Format, Plural(p.Calls, "call"), Plural(p.Syscalls, "syscall"))
+	if p.Seconds != nil {
+		profile += fmt.Sprintf(", %s in syscalls", fmtNs(*p.Seconds*1e9))
+	}
+	if p.Duration != nil {
+		profile += fmt.Sprintf(", %s wall time (--duration)", fmtNs(*p.Duration*1e9))
+	}
+	f := fieldsBlock{width: 10, fields: []field{{label: "profile", value: profile}}}
+	if e.OCI != nil {
+		f.fields = append(f.fields, field{label: "oci", value: "conditions resolved with " + e.OCI.Text})
+	}
+	var names []string
+	for _, s := range e.Stack {
+		names = append(names, s.Name)
+	}
+	cacheText := "as installed (action cache on)"
+	if e.Cache == "defeat" {
+		cacheText = "action cache defeated (every filter runs on every syscall)"
+	}
+	m := e.Model
+	f.fields = append(f.fields, field{label: "stack", value: fmt.Sprintf("%s (%s), %s", Plural(len(e.Stack), "filter"), SummarizeNames(names), cacheText)},
+		field{label: "model", value: m.Source, more: []string{
+			fmt.Sprintf("per uncached syscall: entry %s + per filter %s × filters + per instruction %s × instructions",
+				fmtEst(m.EntryNs, m.EntryCILowNs, m.EntryCIHighNs, nsShort), fmtEst(m.PerFilterNs, m.PerFilterCILowNs, m.PerFilterCIHigh, nsShort),
+				fmtEst(m.PerInsnNs, m.PerInsnCILowNs, m.PerInsnCIHighNs, nsFine)),
+			fmt.Sprintf("per cached syscall: %s   (%s CIs; ns)", fmtEst(m.CachedNs, m.CachedCILowNs, m.CachedCIHighNs, nsShort), pct)}})
+	return f
+}
+
+// sortedSyscalls are e's syscalls by added time, largest first.
+func sortedSyscalls(e *Estimate) []EstimateSyscall {
+	rows := append([]EstimateSyscall(nil), e.Syscalls...)
+	sort.SliceStable(rows, func(i, j int) bool { return val(rows[i].TotalNs) > val(rows[j].TotalNs) })
+	return rows
+}
+
+// estimateTable is the syscalls by added time, the top ones (all when
+// top is 0). The default text leaves out the CACHED and INSNS columns
+// to stay within TextWidth; the headline counts the cached calls and
+// --explain (and the Markdown) shows both.
+func estimateTable(e *Estimate, top int) tableBlock {
+	ci := fmt.Sprintf("%.0f%% CI", e.Model.Confidence*100)
+	rows := sortedSyscalls(e)
+	shown := rows
+	if top > 0 && len(shown) > top {
+		shown = shown[:top]
+	}
+	t := tableBlock{textRight: true, textPad: 2, cols: []column{{head: "SYSCALL"}, {head: "CALLS", num: true}, {head: "VERDICT"},
+		{head: "CACHED", explain: true}, {head: "INSNS", num: true, explain: true}, {head: "ADDED ns/CALL", short: "ns/CALL", num: true},
+		{head: ci, num: true}, {head: "TOTAL", num: true}, {head: ci, num: true}, {head: "SHARE", num: true}}}
+	for _, s := range shown {
+		if !s.Known {
+			t.rows = append(t.rows, cells(s.Name, fmt.Sprint(s.Calls), "unknown", "-", "-", "-", "", "-", "", ""))
+			continue
+		}
+		name := s.Name
+		if s.Arch != filters.ArchX86_64.Name {
+			name += " (" + s.Arch + ")"
+		}
+		t.rows = append(t.rows, cells(name, fmt.Sprint(s.Calls), s.Action, yesNo(s.Cached), fmt.Sprint(s.Instructions),
+			nsShort(val(s.AddedNs)), fmtCI(s.AddedLowNs, s.AddedHighNs, nsShort), fmtNs(val(s.TotalNs)),
+			fmtCI(s.TotalLowNs, s.TotalHighNs, nsFormatter(val(s.TotalNs))), fmtPct(s.Share)))
+	}
+	if len(shown) < len(rows) {
+		t.footer = []string{fmt.Sprintf("(%d more syscalls; --top 0 shows all)", len(rows)-len(shown))}
+	}
+	return t
+}
+
+// estimateTotal is the total, what it is per second or of the syscall
+// time, the dominant syscalls and the model error.
+func estimateTotal(e *Estimate) fieldsBlock {
+	p := e.Profile
+	t := e.Total
+	sign := "+"
+	if t.AddedNs < 0 {
+		sign = "" // the number carries its "-"
+	}
+	total := field{label: "total", value: fmt.Sprintf("%s%s over %s (%s ns per call on average; %s cached)",
+		sign, fmtCost(t.AddedNs, t.CILowNs, t.CIHighNs, nsFormatter(t.AddedNs)), Plural(t.Calls, "call"), nsShort(t.PerCallNs), Plural(t.CachedCalls, "call"))}
+	if t.PctOfSyscallTime != nil {
+		total.more = append(total.more, fmt.Sprintf("= %s of the %s the profile spent in syscalls",
+			fmtCost(*t.PctOfSyscallTime, t.PctOfSyscallTimeLo, t.PctOfSyscallTimeHi, pctFormatter(*t.PctOfSyscallTime)), fmtNs(*p.Seconds*1e9)))
+	}
+	if t.NsPerSecond != nil {
+		total.more = append(total.more, fmt.Sprintf("= %s per second of run time (%s of the %s run)",
+			fmtCost(*t.NsPerSecond, t.NsPerSecondLow, t.NsPerSecondHigh, nsFormatter(*t.NsPerSecond)), pctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7), fmtNs(*p.Duration*1e9)))
+	} else {
+		total.more = append(total.more, "(give --duration, the profiled run's wall time, for the cost per second of work)")
+	}
+	dom := field{label: "dominant", value: dominant(sortedSyscalls(e))}
+	if t.ModelErrorPct <= 0 {
+		dom.more = []string{"(intervals: calibration uncertainty only; args 0 for every verdict and path; see --validate for model error)"}
+		return fieldsBlock{width: 10, fields: []field{total, dom}}
+	}
+	model := field{label: "model", value: fmt.Sprintf("error ±%.0f%% on real programs (docs/estimate.md): total with it %s", t.ModelErrorPct,
+		fmtEst(t.AddedNs, t.StatedCILowNs, t.StatedCIHighNs, nsFormatter(t.AddedNs))),
+		more: []string{"(intervals above: calibration uncertainty only; args 0 for every verdict and path; --command measures the program itself)"}}
+	return fieldsBlock{width: 10, fields: []field{total, dom, model}}
+}
+
+// estimateValidation is --validate's table with its totals and the
+// syscalls it could not validate; none without a validation.
+func estimateValidation(e *Estimate) []block {
+	v := e.Validation
+	if v == nil || v.Skipped == nil {
+		return nil
+	}
+	ci := fmt.Sprintf("%.0f%% CI", e.Model.Confidence*100)
+	t := tableBlock{textRight: true, textPad: 2,
+		caption: fmt.Sprintf("validation: each syscall timed in a loop under the stack (children without filters and with %s, %s; medians), added ns per call", Plural(len(e.Stack), "filter"), Plural(v.Trials, "trial")),
+		cols: []column{{head: "SYSCALL"}, {head: "CALLS", num: true}, {head: "BASELINE ns", num: true}, {head: "PREDICTED", num: true}, {head: ci, num: true},
+			{head: "MEASURED", num: true}, {head: ci, num: true}, {head: "ERROR", num: true}}}
+	for _, r := range v.Rows {
+		t.rows = append(t.rows, cells(r.Name, fmt.Sprint(r.Calls), fmt.Sprintf("%.1f", r.BaselineNs), nsShort(r.PredictedNs), fmtCI(r.PredictedLowNs, r.PredictedHiNs, nsShort),
+			nsShort(r.MeasuredNs), fmtCI(r.MeasuredLowNs, r.MeasuredHiNs, nsShort), fmtSignedPct(r.ErrorPct)))
+	}
+	if len(v.Rows) > 0 {
+		t.footer = append(t.footer, fmt.Sprintf("profile-weighted total of these syscalls: predicted %s, measured %s: error %s; mean |error| per syscall %s",
+			fmtEst(v.PredictedTotalNs, v.PredictedLowNs, v.PredictedHighNs, nsFormatter(v.PredictedTotalNs)),
+			fmtEst(v.MeasuredTotalNs, v.MeasuredLowNs, v.MeasuredHighNs, nsFormatter(v.MeasuredTotalNs)),
+			fmtSignedPct(v.ErrorPct), fmtUnsignedPct(v.MeanAbsErrorPct)))
+	}
+	if len(v.Skipped) > 0 {
+		t.footer = append(t.footer, "not validated (not on runner's safe list): "+strings.Join(v.Skipped, ", "))
+	}
+	return []block{t}
+}
+
+// estimateCommand is estimate --command's prediction against its
+// measurement.
+func estimateCommand(c *EstimateCommand) fieldsBlock {
+	span := "execve to reaping"
+	if c.Container != nil {
+		span = "fork to reaping inside the " + c.Container.Runtime + " container"
+	}
+	f := fieldsBlock{indent: "  ", width: 17, caption: fmt.Sprintf("measured: %s under 0 and %d filters (%s), %d blocks of fresh children, %d timed runs each; per run, %s",
+		shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)}
+	add := func(label, format string, args ...any) {
+		f.fields = append(f.fields, field{label: label, value: fmt.Sprintf(format, args...)})
+	}
+	if ct := c.Container; ct != nil {
+		add("container", "%s containers (%s): %s", ct.Runtime, firstLine(ct.Version), containerText(ct))
+	}
+	add("baseline run", "%s", durationText(c.BaselineRunNs))
+	add("predicted added", "%s [%s, %s]   (calibration only: [%s, %s])", signed(c.PredictedAddedNs),
+		signed(c.PredictedCILowNs), signed(c.PredictedCIHighNs), signed(c.CalibrationCILowNs), signed(c.CalibrationCIHighNs))
+	if c.ProcessProbe != "" {
+		add("of which", "%s from the syscalls (model) and %s [%s, %s] per process (measured: `%s` under the same stack, beyond the install; CPU %s)",
+			signed(c.SyscallsAddedNs), signed(c.ProcessAddedNs), signed(c.ProcessCILowNs), signed(c.ProcessCIHighNs), c.ProcessProbe, signed(c.ProcessCPUAddedNs))
+	}
+	add("measured added", "%s [%s, %s]   (CPU user+sys %s [%s, %s])", signed(c.MeasuredAddedNs),
+		signed(c.MeasuredCILowNs), signed(c.MeasuredCIHighNs), signed(c.MeasuredCPUAddedNs), signed(c.MeasuredCPUCILowNs), signed(c.MeasuredCPUCIHighNs))
+	verdict := "the prediction's interval covers the measurement"
+	switch {
+	case !c.Covered && c.Overlap:
+		verdict = "the prediction's interval does NOT cover the measurement, though the two intervals overlap (a miss within the measurement's noise)"
+	case !c.Covered:
+		verdict = "the prediction's interval does NOT cover the measurement"
+	}
+	add("ratio", "%.2f (error %+.1f%%): %s", c.Ratio, c.ErrorPct, verdict)
+	verdict = "covered"
+	if !c.CPUCovered {
+		verdict = "NOT covered"
+	}
+	add("against CPU", "%.2f (error %+.1f%%), %s: the filters' work is CPU time; wall and CPU differ when the command's processes overlap or wait", c.CPURatio, c.CPUErrorPct, verdict)
+	once := "once per process"
+	if ct := c.Container; ct != nil {
+		once = "once per container (" + ct.Runtime + "'s work on linux.seccomp)"
+	}
+	add("install", "%s %s, not in either added time: %s, install %.0f%% of the total",
+		durationText(c.InstallNs), once, dominanceText(c.Dominant, c.DominantClear), 100*c.InstallShare)
+	return f
+}
