@@ -97,7 +97,7 @@ func TestCompareCommand(t *testing.T) {
 		{name: "markdown", args: []string{"compare", "--format", "markdown", a, b}, wantOut: []string{"# seccompbench comparison", "**-13.3%**"}},
 		{name: "html without fits has no plot", args: []string{"compare", "--format", "html", a, b}, wantOut: []string{"<!DOCTYPE html>", "<strong>-13.3%</strong>"}, notOut: []string{"<svg"}},
 		{name: "html", args: []string{"compare", "--format", "html", "../../docs/examples/run.json", "../../docs/examples/minimal.json"},
-			wantOut: []string{"<h2>run.json vs minimal.json</h2>", "<svg", "Per-filter cost in ns per op across 2 results"}},
+			wantOut: []string{"<h2>run.json vs minimal.json, workload mix</h2>", "<svg", "Per-filter cost in ns per op across 2 results"}},
 		{name: "missing file", args: []string{"compare", a, filepath.Join(dir, "nope.json")}, wantCode: 1, wantStderr: "nope.json"},
 	}
 	for _, tt := range tests {

@@ -58,7 +58,7 @@ func TestReportCommand(t *testing.T) {
 		}
 	}
 	page, _ := os.ReadFile(filepath.Join(dir, "fleet.html"))
-	for _, want := range []string{"<!DOCTYPE html>", "<h2>embedded:default", "<svg", "Per-filter cost in ns per op across 3 results"} {
+	for _, want := range []string{"<!DOCTYPE html>", "<h2>policy embedded:default", "<svg", "Per-filter cost in ns per op across 3 results"} {
 		if !bytes.Contains(page, []byte(want)) {
 			t.Errorf("HTML page lacks %q", want)
 		}
