@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// mdToHTML turns the Markdown this package writes (WriteMarkdown,
-// WriteComparisonMarkdown, WriteFleetMarkdown) into HTML: ATX headings,
+// mdToHTML turns the Markdown this package writes (WriteMarkdown, and
+// the blocks of blocks.go behind WriteComparisonMarkdown,
+// WriteFleetMarkdown and WriteEstimateMarkdown) into HTML: ATX headings,
 // paragraphs, "- " lists, "> " quotes, pipe tables with their alignment
 // row, fenced code, and the <details><summary> lines of the environment.
 // It is no general Markdown parser: it reads the subset these writers

@@ -1,7 +1,9 @@
 package report
 
 // runSection is one section of a run report with its renderer in each
-// text format. One list, runSections, feeds WriteText and WriteMarkdown
+// text format. compare, report and estimate go one step further with
+// section (blocks.go): a section states its content once, as blocks,
+// and one renderer per format lays every block out. One list, runSections, feeds WriteText and WriteMarkdown
 // in its order, so a section is added to both at once; nil marks a format
 // that leaves the section out, or shows its content in another section.
 // The text's default output is the headline, the table and the warnings;
