@@ -53,3 +53,32 @@ func finite(x float64) float64 {
 	}
 	return x
 }
+
+// Float is a float64 whose undefined value is null in JSON: MarshalJSON
+// writes NaN and ±Inf as null and any other value as encoding/json writes
+// a float64 (the same bytes); UnmarshalJSON reads null as NaN and a number
+// as encoding/json reads a float64. Its unit is that of the field it
+// types. The result document's structs use it at the JSON boundary
+// (nullnan.go).
+type Float float64
+
+// MarshalJSON writes f as a JSON number, or null for NaN and ±Inf. It
+// never fails.
+func (f Float) MarshalJSON() ([]byte, error) {
+	x := float64(f)
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(x)
+}
+
+// UnmarshalJSON reads null as NaN and a JSON number as its float64. Any
+// other value, or a number out of float64's range, is a
+// *json.UnmarshalTypeError, as for a float64.
+func (f *Float) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		*f = Float(math.NaN())
+		return nil
+	}
+	return json.Unmarshal(data, (*float64)(f))
+}

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -54,4 +56,41 @@ func TestJSONUndefinedNumbers(t *testing.T) {
 			t.Errorf("setup per_filter_ns reads back as %v, want 5", got)
 		}
 	})
+}
+
+// TestFloatJSON: a Float is null in JSON when NaN or ±Inf, and otherwise
+// the bytes encoding/json writes for the float64; null reads back as NaN
+// and a number as itself.
+func TestFloatJSON(t *testing.T) {
+	for _, x := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		b, err := json.Marshal(Float(x))
+		if err != nil || string(b) != "null" {
+			t.Errorf("Float(%v) marshals to %s, %v; want null", x, b, err)
+		}
+	}
+	for _, x := range []float64{0, math.Copysign(0, -1), 1, -2.5, 123.456, 1.0 / 3, 1e-7, 9.99e-7, 1e20, 1e21, -1e21, 5e-324, math.MaxFloat64} {
+		want, err := json.Marshal(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(Float(x))
+		if err != nil || string(got) != string(want) {
+			t.Errorf("Float(%v) marshals to %s, %v; want %s as for a float64", x, got, err, want)
+		}
+		var back Float
+		if err := json.Unmarshal(got, &back); err != nil || float64(back) != x || math.Signbit(float64(back)) != math.Signbit(x) {
+			t.Errorf("%s reads back as %v, %v; want %v", got, back, err, x)
+		}
+	}
+	back := Float(7)
+	if err := json.Unmarshal([]byte(" null "), &back); err != nil || !math.IsNaN(float64(back)) {
+		t.Errorf("null reads back as %v, %v; want NaN", back, err)
+	}
+	for _, bad := range []string{`"1"`, `true`, `1e400`, `[]`} {
+		var f Float
+		var te *json.UnmarshalTypeError
+		if err := json.Unmarshal([]byte(bad), &f); !errors.As(err, &te) {
+			t.Errorf("%s into a Float: error %v, want a *json.UnmarshalTypeError", bad, err)
+		}
+	}
 }
