@@ -14,8 +14,9 @@ import (
 //   - a field typed *float64 is null: Nullable (estimate output, whose
 //     schema has always allowed null);
 //   - a float64 field of the result document's structs (schema_version 2)
-//     stays NaN in memory and is null in JSON (nullnan.go). Schema 1
-//     wrote 0 there; ReadJSON still reads such documents.
+//     stays NaN in memory and is null in JSON, written and read as a
+//     Float (nullnan.go). Schema 1 wrote 0 there; ReadJSON still reads
+//     such documents.
 //
 // Other outputs (the comparison, the fleet) still write 0 beside a
 // warning or Known = false that says the number is missing: finite.

@@ -94,3 +94,36 @@ func TestFloatJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestWireJSON: the result document's structs are written as
+// encoding/json writes them (keys, order, omitempty) with their float64
+// fields as Float, and read back; a key absent from the JSON keeps its
+// field's value, and a type error names the struct and the key.
+func TestWireJSON(t *testing.T) {
+	nan := math.NaN()
+	c := CellResult{Variant: "on", Filters: 2, N: 3, MeanNs: 10.5, MedianNs: nan, StddevNs: math.Inf(1), CILowNs: 1e-7, SamplesNs: []float64{1, 2}, Pads: []int{0, 4}}
+	type plain CellResult
+	p := plain(c)
+	p.MedianNs, p.StddevNs = 0, 0
+	want, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = bytes.Replace(want, []byte(`"median_ns":0,"stddev_ns":0`), []byte(`"median_ns":null,"stddev_ns":null`), 1)
+	got, err := json.Marshal(c)
+	if err != nil || string(got) != string(want) {
+		t.Fatalf("CellResult marshals to\n%s, %v; want\n%s", got, err, want)
+	}
+	back := CellResult{Outliers: 9}
+	if err := json.Unmarshal(bytes.Replace(got, []byte(`"outliers":0,`), nil, 1), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Variant != "on" || back.MeanNs != 10.5 || !math.IsNaN(back.MedianNs) || !math.IsNaN(back.StddevNs) || back.CILowNs != 1e-7 || back.Outliers != 9 || len(back.Pads) != 2 {
+		t.Errorf("CellResult reads back as %+v", back)
+	}
+	var fit Fit
+	err = json.Unmarshal([]byte(`{"variant":"on","r2":"high"}`), &fit)
+	if err == nil || !strings.Contains(err.Error(), "Fit.r2") {
+		t.Errorf("a string r2 gives error %v, want one naming Fit.r2", err)
+	}
+}
