@@ -14,8 +14,9 @@ import (
 //   - a field typed *float64 is null: Nullable (estimate output, whose
 //     schema has always allowed null);
 //   - a float64 field of the result document's structs (schema_version 2)
-//     stays NaN in memory and is null in JSON (nullnan.go). Schema 1
-//     wrote 0 there; ReadJSON still reads such documents.
+//     stays NaN in memory and is null in JSON, written and read as a
+//     Float (nullnan.go). Schema 1 wrote 0 there; ReadJSON still reads
+//     such documents.
 //
 // Other outputs (the comparison, the fleet) still write 0 beside a
 // warning or Known = false that says the number is missing: finite.
@@ -52,4 +53,33 @@ func finite(x float64) float64 {
 		return 0
 	}
 	return x
+}
+
+// Float is a float64 whose undefined value is null in JSON: MarshalJSON
+// writes NaN and ±Inf as null and any other value as encoding/json writes
+// a float64 (the same bytes); UnmarshalJSON reads null as NaN and a number
+// as encoding/json reads a float64. Its unit is that of the field it
+// types. The result document's structs use it at the JSON boundary
+// (nullnan.go).
+type Float float64
+
+// MarshalJSON writes f as a JSON number, or null for NaN and ±Inf. It
+// never fails.
+func (f Float) MarshalJSON() ([]byte, error) {
+	x := float64(f)
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(x)
+}
+
+// UnmarshalJSON reads null as NaN and a JSON number as its float64. Any
+// other value, or a number out of float64's range, is a
+// *json.UnmarshalTypeError, as for a float64.
+func (f *Float) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		*f = Float(math.NaN())
+		return nil
+	}
+	return json.Unmarshal(data, (*float64)(f))
 }

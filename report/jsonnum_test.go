@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -54,4 +56,74 @@ func TestJSONUndefinedNumbers(t *testing.T) {
 			t.Errorf("setup per_filter_ns reads back as %v, want 5", got)
 		}
 	})
+}
+
+// TestFloatJSON: a Float is null in JSON when NaN or ±Inf, and otherwise
+// the bytes encoding/json writes for the float64; null reads back as NaN
+// and a number as itself.
+func TestFloatJSON(t *testing.T) {
+	for _, x := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		b, err := json.Marshal(Float(x))
+		if err != nil || string(b) != "null" {
+			t.Errorf("Float(%v) marshals to %s, %v; want null", x, b, err)
+		}
+	}
+	for _, x := range []float64{0, math.Copysign(0, -1), 1, -2.5, 123.456, 1.0 / 3, 1e-7, 9.99e-7, 1e20, 1e21, -1e21, 5e-324, math.MaxFloat64} {
+		want, err := json.Marshal(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(Float(x))
+		if err != nil || string(got) != string(want) {
+			t.Errorf("Float(%v) marshals to %s, %v; want %s as for a float64", x, got, err, want)
+		}
+		var back Float
+		if err := json.Unmarshal(got, &back); err != nil || float64(back) != x || math.Signbit(float64(back)) != math.Signbit(x) {
+			t.Errorf("%s reads back as %v, %v; want %v", got, back, err, x)
+		}
+	}
+	back := Float(7)
+	if err := json.Unmarshal([]byte(" null "), &back); err != nil || !math.IsNaN(float64(back)) {
+		t.Errorf("null reads back as %v, %v; want NaN", back, err)
+	}
+	for _, bad := range []string{`"1"`, `true`, `1e400`, `[]`} {
+		var f Float
+		var te *json.UnmarshalTypeError
+		if err := json.Unmarshal([]byte(bad), &f); !errors.As(err, &te) {
+			t.Errorf("%s into a Float: error %v, want a *json.UnmarshalTypeError", bad, err)
+		}
+	}
+}
+
+// TestWireJSON: the result document's structs are written as
+// encoding/json writes them (keys, order, omitempty) with their float64
+// fields as Float, and read back; a key absent from the JSON keeps its
+// field's value, and a type error names the struct and the key.
+func TestWireJSON(t *testing.T) {
+	nan := math.NaN()
+	c := CellResult{Variant: "on", Filters: 2, N: 3, MeanNs: 10.5, MedianNs: nan, StddevNs: math.Inf(1), CILowNs: 1e-7, SamplesNs: []float64{1, 2}, Pads: []int{0, 4}}
+	type plain CellResult
+	p := plain(c)
+	p.MedianNs, p.StddevNs = 0, 0
+	want, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = bytes.Replace(want, []byte(`"median_ns":0,"stddev_ns":0`), []byte(`"median_ns":null,"stddev_ns":null`), 1)
+	got, err := json.Marshal(c)
+	if err != nil || string(got) != string(want) {
+		t.Fatalf("CellResult marshals to\n%s, %v; want\n%s", got, err, want)
+	}
+	back := CellResult{Outliers: 9}
+	if err := json.Unmarshal(bytes.Replace(got, []byte(`"outliers":0,`), nil, 1), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Variant != "on" || back.MeanNs != 10.5 || !math.IsNaN(back.MedianNs) || !math.IsNaN(back.StddevNs) || back.CILowNs != 1e-7 || back.Outliers != 9 || len(back.Pads) != 2 {
+		t.Errorf("CellResult reads back as %+v", back)
+	}
+	var fit Fit
+	err = json.Unmarshal([]byte(`{"variant":"on","r2":"high"}`), &fit)
+	if err == nil || !strings.Contains(err.Error(), "Fit.r2") {
+		t.Errorf("a string r2 gives error %v, want one naming Fit.r2", err)
+	}
 }

@@ -109,8 +109,8 @@ func textMarshalers(t reflect.Type) *jsonschema.Schema {
 // nullable walks the schema node of struct type t (following $ref into
 // defs) and lets each property whose field is a pointer, slice or map
 // without omitempty also be null, and every float64 of a struct that
-// marshals itself (the run result's structs write NaN as null: report's
-// marshalNullNaN).
+// marshals itself (the run result's structs write each float64 field as
+// a report.Float, NaN as null: report/nullnan.go).
 func nullable(node map[string]any, t reflect.Type, defs map[string]any, seen map[reflect.Type]bool) {
 	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
 		t = t.Elem()
