@@ -88,6 +88,10 @@ type EstimateCommand struct {
 	// runtime's work on linux.seccomp once per container (its time
 	// outside the runs with the profile minus without), as in run.
 	Container *ContainerRuntime `json:"container,omitempty"`
+	// Direct, when not nil, is the time the command spent inside
+	// seccomp, sampled while it was measured, and the split of
+	// MeasuredAddedNs into direct, per-process and indirect parts.
+	Direct *CommandDirect `json:"direct,omitempty"`
 }
 
 // Finite returns a copy of c with NaN and infinities replaced by 0 so that
@@ -102,6 +106,7 @@ func (c *EstimateCommand) Finite() *EstimateCommand {
 		&cc.MeasuredCPUAddedNs, &cc.MeasuredCPUCILowNs, &cc.MeasuredCPUCIHighNs, &cc.Ratio, &cc.ErrorPct, &cc.CPURatio, &cc.CPUErrorPct, &cc.InstallNs, &cc.InstallShare} {
 		*p = finite(*p)
 	}
+	cc.Direct = c.Direct.finite()
 	return &cc
 }
 
@@ -148,4 +153,5 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
 	}
 	fmt.Fprintf(w, "  install          %s %s, not in either added time: %s, install %.0f%% of the total\n",
 		durationText(c.InstallNs), once, dominanceText(c.Dominant, c.DominantClear), 100*c.InstallShare)
+	writeCommandDirectText(w, c)
 }
