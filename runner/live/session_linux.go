@@ -65,7 +65,8 @@ type Options struct {
 // callchain and the thread's syscall number into a ring buffer, and can
 // count syscalls per thread group with a sys_exit raw tracepoint
 // (attached only while counting, since it slows every syscall on the
-// machine). Close detaches everything; the kernel also detaches when
+// machine), and with Options.Follow a sched_process_fork raw tracepoint
+// that adds a target's children to the targets. Close detaches everything; the kernel also detaches when
 // this process exits (perf and BPF objects are file descriptors).
 //
 // Requires at least Linux 5.15 (bpf_task_pt_regs) on x86_64.
