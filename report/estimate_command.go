@@ -83,6 +83,10 @@ type EstimateCommand struct {
 	// runtime's work on linux.seccomp once per container (its time
 	// outside the runs with the profile minus without), as in run.
 	Container *ContainerRuntime `json:"container,omitempty"`
+	// Direct, when not nil, is the time the command spent inside
+	// seccomp, sampled while it was measured, and the split of
+	// MeasuredAddedNs into direct, per-process and indirect parts.
+	Direct *CommandDirect `json:"direct,omitempty"`
 }
 
 // Finite returns a copy of c with NaN and infinities replaced by 0 so that
@@ -97,5 +101,6 @@ func (c *EstimateCommand) Finite() *EstimateCommand {
 		&cc.MeasuredCPUAddedNs, &cc.MeasuredCPUCILowNs, &cc.MeasuredCPUCIHighNs, &cc.Ratio, &cc.ErrorPct, &cc.CPURatio, &cc.CPUErrorPct, &cc.InstallNs, &cc.InstallShare} {
 		*p = finite(*p)
 	}
+	cc.Direct = c.Direct.finite()
 	return &cc
 }

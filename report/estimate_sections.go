@@ -254,5 +254,6 @@ func estimateCommand(c *EstimateCommand) fieldsBlock {
 	}
 	add("install", "%s %s, not in either added time: %s, install %.0f%% of the total",
 		durationText(c.InstallNs), once, dominanceText(c.Dominant, c.DominantClear), 100*c.InstallShare)
+	f.fields = append(f.fields, commandDirectFields(c)...)
 	return f
 }

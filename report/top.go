@@ -201,7 +201,10 @@ func topProcess(w io.Writer, p TopProcess, m TopMethod, maxSyscalls int) {
 		fmt.Fprintf(w, "%-7d %-16s cpu %9s  seccomp %9s  share %s\n",
 			p.Pid, p.Comm, fmtDurNs(p.CPUNs), fmtDurNs(p.SeccompNs), fmtShare(p.SeccompShare, p.SeccompShareCILow, p.SeccompShareCIHigh, m.Confidence))
 		if p.SeccompSamples > 0 {
-			fmt.Fprintf(w, "        %d of %d samples in seccomp (%d in filter images, %d of those by address alone)\n", p.SeccompSamples, p.Samples, p.FilterSamples, p.InferredSamples)
+			// The same wording as estimate --command's split: what
+			// samples see is the direct part only.
+			fmt.Fprint(w, wrapText(fmt.Sprintf("        direct: %d of %d samples in seccomp (%d in filter images, %d of those by address alone); the indirect part (the process's own code slowed by what the filters evict) does not show in samples: estimate --command measures it\n",
+				p.SeccompSamples, p.Samples, p.FilterSamples, p.InferredSamples), TextWidth))
 		}
 		var b strings.Builder
 		if groups := groupHashes(p.FilterHashes); groups != "" {

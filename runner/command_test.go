@@ -3,8 +3,10 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -213,6 +215,49 @@ func TestGetrusageAllowed(t *testing.T) {
 			if got := getrusageAllowed([]*filters.Program{tt.p}, result.Cell{Variant: v, Filters: tt.n}); got != tt.want {
 				t.Errorf("%s (%s): got %v, want %v", tt.name, v, got, tt.want)
 			}
+		}
+	}
+}
+
+// AroundChild brackets every child of the blocks, and only them: the
+// hook's marks and the command's own lines interleave child by child, and
+// the calibration child (before the first block) is not bracketed.
+func TestAroundChildBracketsEachChild(t *testing.T) {
+	skipIfNoSeccomp(t)
+	out := filepath.Join(t.TempDir(), "log")
+	appendLine := func(s string) {
+		f, err := os.OpenFile(out, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer f.Close()
+		f.WriteString(s + "\n")
+	}
+	cfg := commandConfig(t, command.Spec{Argv: []string{"sh", "-c", "echo run >> " + out}, Warmup: 1, Runs: 2}, []int{0, 2})
+	cfg.Trials = 2
+	cfg.AroundChild = func(b int, c result.Cell) func() {
+		appendLine(fmt.Sprintf("before %d %d", b, c.Filters))
+		return func() { appendLine("after") }
+	}
+	got, _, err := RunAdaptive(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	// One calibration run, then per child: before, 3 runs, after.
+	if len(lines) != 1+len(got)*5 || lines[0] != "run" {
+		t.Fatalf("log has %d lines for %d children, want 1 + 5 each:\n%s", len(lines), len(got), b)
+	}
+	for i, s := range got {
+		chunk := lines[1+5*i : 6+5*i]
+		want := []string{fmt.Sprintf("before %d %d", s.Block, s.Filters), "run", "run", "run", "after"}
+		if !slices.Equal(chunk, want) {
+			t.Errorf("child %d (%s, block %d): %q, want %q", i, s.Cell, s.Block, chunk, want)
 		}
 	}
 }

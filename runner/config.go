@@ -97,6 +97,12 @@ type Config struct {
 	// Stop is asked after each block from Trials on whether the samples so
 	// far are precise enough; true stops the run.
 	Stop func([]result.Sample) bool
+	// AroundChild, if set, is called before each child with its block
+	// index and cell; the function it returns (nil: none) is called when
+	// the child has returned, before anything else starts. Children run
+	// one at a time, so what happens between the two calls is that
+	// child's (estimate --command samples the command's CPU time there).
+	AroundChild func(block int, c result.Cell) (after func())
 
 	execPaths []string       // set by Run and Calibrate for the exec workloads
 	cpus      []int          // CPUs of the parallel copies

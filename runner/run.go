@@ -176,7 +176,14 @@ func (r *blockRun) block(ctx context.Context, b, maxBlocks int) error {
 			r.info.StopReason, r.info.Elapsed = result.StopFailed, time.Since(r.start)
 			return err
 		}
+		var after func()
+		if cfg.AroundChild != nil {
+			after = cfg.AroundChild(b, c)
+		}
 		s, err := r.m.measure(ctx, cc, c, stack)
+		if after != nil {
+			after()
+		}
 		s.Pad = pad
 		if err != nil {
 			r.info.StopReason, r.info.Elapsed = result.StopFailed, time.Since(r.start)

@@ -104,7 +104,7 @@ func TestTopReportShapes(t *testing.T) {
 			t.Errorf("top line %d is %d characters, want at most %d: %s", i+1, n, report.TextWidth, l)
 		}
 	}
-	for _, want := range []string{"seccomp: ", "verdict: merge of ", "share 40.00% [38.00, 42.00] (95% CI)", "filters 16", "1 × abababababab (1406 insns)", "getppid", "500.0 ns", "prediction (model): merge would save 2.00 s"} {
+	for _, want := range []string{"seccomp: ", "verdict: merge of ", "direct: 2000 of 5000 samples in seccomp", "the indirect part", "share 40.00% [38.00, 42.00] (95% CI)", "filters 16", "1 × abababababab (1406 insns)", "getppid", "500.0 ns", "prediction (model): merge would save 2.00 s"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}

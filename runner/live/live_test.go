@@ -30,6 +30,8 @@ func TestMain(m *testing.M) {
 		childLoop()
 	case "nocaps":
 		childNoCaps()
+	case "shloop":
+		childShLoop()
 	}
 	os.Exit(m.Run())
 }
@@ -39,6 +41,17 @@ func TestMain(m *testing.M) {
 // until killed.
 func childLoop() {
 	runtime.LockOSThread()
+	installDefeated()
+	os.Stdout.WriteString("ready\n")
+	for {
+		unix.Syscall(unix.SYS_GETPPID, 0, 0, 0)
+	}
+}
+
+// installDefeated installs 8 filters that allow everything with the
+// action cache defeated (ld [instruction_pointer] first) on every thread,
+// or exits 3-5.
+func installDefeated() {
 	prog, err := bpf.Assemble([]bpf.Instruction{bpf.LoadAbsolute{Off: 8, Size: 4}, bpf.RetConstant{Val: 0x7fff0000}})
 	if err != nil {
 		os.Exit(3)
@@ -55,10 +68,6 @@ func childLoop() {
 		if _, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fprog))); e != 0 {
 			os.Exit(5)
 		}
-	}
-	os.Stdout.WriteString("ready\n")
-	for {
-		unix.Syscall(unix.SYS_GETPPID, 0, 0, 0)
 	}
 }
 

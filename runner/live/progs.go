@@ -238,3 +238,43 @@ func selectTgid(cfgFD, targetsFD int) asm.Instructions {
 		asm.JEq.Imm(asm.R0, 0, "out"),
 	}
 }
+
+// followProgram returns the BPF_PROG_TYPE_RAW_TRACEPOINT program for
+// sched_process_fork (include/trace/events/sched.h: TP_PROTO(struct
+// task_struct *parent, struct task_struct *child), fired by the parent in
+// kernel/fork.c: kernel_clone): when the current thread group is in the
+// targets map it reads the child's tgid (at byte offset tgidOff of struct
+// task_struct, from the kernel's BTF) and adds it to the map, so a target's
+// descendants are sampled from their first instruction. A thread
+// (CLONE_THREAD) adds its own thread group again, which changes nothing.
+func followProgram(targetsFD int, tgidOff int32) asm.Instructions {
+	return asm.Instructions{
+		asm.LoadMem(asm.R6, asm.R1, 8, asm.DWord), // args[1]: child
+		asm.FnGetCurrentPidTgid.Call(),
+		asm.RSh.Imm(asm.R0, 32),
+		asm.StoreMem(asm.RFP, -4, asm.R0, asm.Word),
+		asm.LoadMapPtr(asm.R1, targetsFD),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, -4),
+		asm.FnMapLookupElem.Call(),
+		asm.JEq.Imm(asm.R0, 0, "out"),
+		// key = child->tgid
+		asm.Mov.Reg(asm.R1, asm.RFP),
+		asm.Add.Imm(asm.R1, -8),
+		asm.Mov.Imm(asm.R2, 4),
+		asm.Mov.Reg(asm.R3, asm.R6),
+		asm.Add.Imm(asm.R3, tgidOff),
+		asm.FnProbeReadKernel.Call(),
+		asm.JNE.Imm(asm.R0, 0, "out"),
+		asm.StoreImm(asm.RFP, -12, 1, asm.Byte),
+		asm.LoadMapPtr(asm.R1, targetsFD),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, -8),
+		asm.Mov.Reg(asm.R3, asm.RFP),
+		asm.Add.Imm(asm.R3, -12),
+		asm.Mov.Imm(asm.R4, 0), // BPF_ANY
+		asm.FnMapUpdateElem.Call(),
+		asm.Mov.Imm(asm.R0, 0).WithSymbol("out"),
+		asm.Return(),
+	}
+}

@@ -49,6 +49,15 @@ type Options struct {
 	// Frequency is the sampling rate per CPU, in Hz; 0 means
 	// DefaultFrequency.
 	Frequency int
+	// Follow adds every process a target forks to the targets, from the
+	// fork on (a sched_process_fork raw tracepoint program; the child's
+	// tgid offset comes from the kernel's BTF), so the descendants of a
+	// process started later are sampled without knowing their IDs.
+	// SetTargets still replaces the whole set. Ignored with All.
+	Follow bool
+	// Paused opens the cpu-clock events disabled: no sample is taken
+	// until SetEnabled(true).
+	Paused bool
 }
 
 // Session samples CPU time with perf's software cpu-clock event on every
@@ -56,7 +65,8 @@ type Options struct {
 // callchain and the thread's syscall number into a ring buffer, and can
 // count syscalls per thread group with a sys_exit raw tracepoint
 // (attached only while counting, since it slows every syscall on the
-// machine). Close detaches everything; the kernel also detaches when
+// machine), and with Options.Follow a sched_process_fork raw tracepoint
+// that adds a target's children to the targets. Close detaches everything; the kernel also detaches when
 // this process exits (perf and BPF objects are file descriptors).
 //
 // Requires at least Linux 5.15 (bpf_task_pt_regs) on x86_64.
@@ -65,10 +75,10 @@ type Session struct {
 	Period time.Duration
 
 	cfg, targets, ring, lost, counts *ebpf.Map
-	sampler, counter                 *ebpf.Program
+	sampler, counter, follower       *ebpf.Program
 	perfFDs                          []int
 	reader                           *ringbuf.Reader
-	counterLink                      link.Link
+	counterLink, followLink          link.Link
 
 	mu      sync.Mutex
 	samples []kstack.Sample
@@ -120,6 +130,11 @@ func open(opts Options, check bool) (_ *Session, err error) {
 	if err := s.loadPrograms(); err != nil {
 		return nil, err
 	}
+	if opts.Follow && !opts.All {
+		if err := s.follow(); err != nil {
+			return nil, err
+		}
+	}
 	if s.reader, err = ringbuf.NewReader(s.ring); err != nil {
 		return nil, fmt.Errorf("read the sample ring buffer: %w", err)
 	}
@@ -128,9 +143,9 @@ func open(opts Options, check bool) (_ *Session, err error) {
 	}
 	s.done = make(chan struct{})
 	go s.drain()
-	for i, fd := range s.perfFDs {
-		if err := unix.IoctlSetInt(fd, unix.PERF_EVENT_IOC_ENABLE, 0); err != nil {
-			return nil, fmt.Errorf("enable cpu-clock event %d: %w", i, err)
+	if !opts.Paused {
+		if err := s.SetEnabled(true); err != nil {
+			return nil, err
 		}
 	}
 	return s, nil
@@ -454,6 +469,12 @@ func (s *Session) Close() error {
 	if err := s.CountOff(); err != nil {
 		errs = append(errs, err)
 	}
+	if s.followLink != nil {
+		if err := s.followLink.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("detach the fork-following program: %w", err))
+		}
+		s.followLink = nil
+	}
 	if s.reader != nil {
 		_ = s.reader.Close()
 		if s.done != nil {
@@ -461,7 +482,7 @@ func (s *Session) Close() error {
 		}
 		s.reader = nil
 	}
-	for _, p := range []*ebpf.Program{s.sampler, s.counter} {
+	for _, p := range []*ebpf.Program{s.sampler, s.counter, s.follower} {
 		if p != nil {
 			_ = p.Close()
 		}

@@ -56,7 +56,13 @@ func profileCommand(ctx context.Context, argv []string) (path string, cleanup fu
 // error on the per-syscall part and proc's interval in quadrature; the
 // CPU comparison uses syscalls + procCPU.
 func measureCommand(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int, syscalls, proc, procCPU stats.Estimate) (*report.EstimateCommand, error) {
-	samples, info, err := commandSamples(ctx, opts, opts.Command, opts.Container, base, variant, n)
+	ds, why := startDirect(opts)
+	var around func(int, result.Cell) func()
+	if ds != nil {
+		defer ds.src.Close()
+		around = ds.around
+	}
+	samples, info, err := commandSamples(ctx, opts, opts.Command, opts.Container, base, variant, n, around)
 	if err != nil {
 		return nil, fmt.Errorf("measure the command: %w", err)
 	}
@@ -80,7 +86,14 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 	split := stats.SplitCost(install, meas)
 	cpu := stats.RobustDiff(bcpu, xcpu, opts.Confidence, opts.Seed)
 	cpuChk := stats.CheckPrediction(statedCPU, stats.DiffEstimate(cpu))
-	return &report.EstimateCommand{Argv: opts.Command, Filters: n, Variant: string(variant), Trials: info.Blocks, RunsPerChild: info.Runs,
+	var direct *report.CommandDirect // nil: sampling turned off
+	if why != "" {
+		direct = &report.CommandDirect{Unavailable: why}
+	}
+	if ds != nil {
+		direct = ds.directResult(samples, n, meas, proc, syscalls, opts)
+	}
+	return &report.EstimateCommand{Direct: direct, Argv: opts.Command, Filters: n, Variant: string(variant), Trials: info.Blocks, RunsPerChild: info.Runs,
 		BaselineRunNs:    stats.Median(b),
 		PredictedAddedNs: stated.Center, PredictedCILowNs: stated.Lo, PredictedCIHighNs: stated.Hi,
 		CalibrationCILowNs: predicted.Lo, CalibrationCIHighNs: predicted.Hi,
@@ -167,8 +180,9 @@ func ModelErrorRule(rows []ValidationRow) (rel float64, uncovered []ValidationRo
 // commandSamples runs argv with the command workload at 0 and n filters of
 // base (variant), opts.Trials blocks, one warm-up run per child; in
 // containers of ct when not nil (the runtime's own filter in the n-filter
-// cells).
-func commandSamples(ctx context.Context, opts *Options, argv []string, ct *container.Spec, base []*filters.Program, variant result.Variant, n int) ([]result.Sample, result.RunInfo, error) {
+// cells). around, if not nil, brackets every child
+// (runner.Config.AroundChild).
+func commandSamples(ctx context.Context, opts *Options, argv []string, ct *container.Spec, base []*filters.Program, variant result.Variant, n int, around func(int, result.Cell) func()) ([]result.Sample, result.RunInfo, error) {
 	w, err := runner.CommandWorkload(command.Spec{Argv: argv, Warmup: 1})
 	if ct != nil {
 		w, err = runner.ContainerWorkload(command.Spec{Argv: argv, Warmup: 1}, *ct)
@@ -180,7 +194,7 @@ func commandSamples(ctx context.Context, opts *Options, argv []string, ct *conta
 	// calibration averages over JIT placements, so the measurement must
 	// too, or one placement's luck (±25 % per filter) decides the error.
 	cfg := runner.Config{Programs: base, Counts: []int{0, n}, Variants: []result.Variant{variant}, Workload: w,
-		Trials: opts.Trials, Seed: opts.Seed, MaxTime: opts.MaxTime, Placement: runner.DefaultPlacement()}
+		Trials: opts.Trials, Seed: opts.Seed, MaxTime: opts.MaxTime, Placement: runner.DefaultPlacement(), AroundChild: around}
 	opts.progressf("measuring: `%s` at 0 and %d filters, %d trials ...\n", strings.Join(argv, " "), n, opts.Trials)
 	run := opts.MeasureCommand
 	if run == nil {
@@ -206,7 +220,7 @@ var ProcessProbe = []string{"/bin/true"}
 // JIT image to a workqueue), and the install's JIT work leaves caches
 // cold for the command's start. The per-syscall model cannot see either.
 func processTerm(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int) (wall, cpu stats.Estimate, err error) {
-	samples, _, err := commandSamples(ctx, opts, ProcessProbe, nil, base, variant, n)
+	samples, _, err := commandSamples(ctx, opts, ProcessProbe, nil, base, variant, n, nil)
 	if err != nil {
 		return wall, cpu, fmt.Errorf("measure the per-process term (%s): %w", strings.Join(ProcessProbe, " "), err)
 	}

@@ -74,6 +74,16 @@ type Options struct {
 	Container *container.Spec
 	// MaxTime bounds the command's measurement (runner.Config.MaxTime).
 	MaxTime time.Duration
+	// DirectFrequency is the sampling rate per CPU, in Hz, of the direct
+	// time measured during --command's runs (directSampler); 0 turns it
+	// off.
+	DirectFrequency int
+	// OpenDirect opens the sampling (openLiveDirect unless a test
+	// replaces it).
+	OpenDirect DirectOpener
+	// directClock is the direct sampler's CLOCK_MONOTONIC (monotonicNs
+	// unless a test replaces it).
+	directClock func() uint64
 	// MeasureCommand runs the command's children (runner.RunAdaptive
 	// unless a test replaces it).
 	MeasureCommand func(context.Context, runner.Config) ([]result.Sample, result.RunInfo, error)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/runner/live"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -60,6 +61,7 @@ func AddFlags(fs *pflag.FlagSet, o *Options, fl *Flags) {
 	fs.BoolVar(&o.ProcessTerm, "process-term", true, "with --command: also measure what the stack adds to a run of /bin/true (starting and ending a process under a freshly installed stack, beyond the install) and add it to the prediction")
 	cmdutil.AddContainerFlags(fs, &fl.Container)
 	fs.DurationVar(&o.MaxTime, "max-time", 2*time.Minute, "with --command: a hard bound on measuring the command (no block starts after it once two are done)")
+	fs.IntVar(&o.DirectFrequency, "direct-frequency", live.DefaultFrequency, "with --command: CPU samples per second per CPU of the command's processes in every other block, to measure its time inside seccomp directly and split the added time into direct, per-process and indirect parts (needs root, or CAP_PERFMON and CAP_BPF; 0: off)")
 }
 
 // Parse fills o from fl and the arguments: policies are the positional
@@ -140,6 +142,9 @@ func (o *Options) parseNumbers(fl *Flags) error {
 	o.CalTrials = fl.CalTrials
 	if o.CalTrials < 2 || o.Trials < 2 {
 		return cmdutil.FlagErrorf("--calibration-trials and --trials: need at least 2 for a confidence interval")
+	}
+	if o.DirectFrequency < 0 || o.DirectFrequency > 10000 {
+		return cmdutil.FlagErrorf("--direct-frequency %d: want 0 (off) to 10000 Hz", o.DirectFrequency)
 	}
 	return nil
 }
