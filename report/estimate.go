@@ -197,13 +197,13 @@ func WriteEstimateTextOpts(w io.Writer, e *Estimate, top int, opts TextOptions) 
 	rows := estimateTable(w, e, top, opts.Explain)
 	if opts.Explain {
 		estimateTotal(w, e, rows)
-		writeEstimateParts(w, e)
+		writeEstimateParts(w, e, true)
 		estimateValidation(w, e)
 		return
 	}
 	// the default output stays within TextWidth columns
 	var b strings.Builder
-	writeEstimateParts(&b, e)
+	writeEstimateParts(&b, e, false)
 	estimateValidation(&b, e)
 	if b.Len() > 0 {
 		fmt.Fprint(w, wrapText(b.String(), TextWidth))

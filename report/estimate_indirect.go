@@ -73,8 +73,8 @@ type EstimateIndirect struct {
 }
 
 // writeEstimateParts writes which parts of a program's added time the
-// estimate predicts, one line each.
-func writeEstimateParts(w io.Writer, e *Estimate) {
+// estimate predicts, one line each, and with full the probe's points.
+func writeEstimateParts(w io.Writer, e *Estimate, full bool) {
 	p := e.Parts
 	if p == nil {
 		return
@@ -85,12 +85,12 @@ func writeEstimateParts(w io.Writer, e *Estimate) {
 		part EstimatePart
 	}{{"direct", p.Direct}, {"per process", p.PerProcess}, {"indirect", p.Indirect}} {
 		if x.part.Predicted && x.part.AddedNs != nil {
-			fmt.Fprintf(w, "%-12s %s: %s\n", x.name, fmtEst(*x.part.AddedNs, x.part.CILowNs, x.part.CIHighNs, nsFormatter(*x.part.AddedNs)), x.part.Note)
+			fmt.Fprintf(w, "%s part: %s: %s\n", x.name, fmtEst(*x.part.AddedNs, x.part.CILowNs, x.part.CIHighNs, nsFormatter(*x.part.AddedNs)), x.part.Note)
 		} else {
-			fmt.Fprintf(w, "%-12s not predicted: %s\n", x.name, x.part.Note)
+			fmt.Fprintf(w, "%s part: not predicted: %s\n", x.name, x.part.Note)
 		}
 	}
-	if in := e.Indirect; in != nil && len(in.Uncached) > 0 {
+	if in := e.Indirect; full && in != nil && len(in.Uncached) > 0 {
 		fmt.Fprintf(w, "indirect probe: %s() after a working set (data%s), %d trials, %.1f s; ratio = indirect / direct ns per call\n",
 			in.Syscall, map[bool]string{true: " and code", false: " only"}[in.Code], in.Trials, in.Seconds)
 		for _, pt := range in.Uncached {

@@ -155,7 +155,7 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	fillEstimate(out, opts, prof, stack, evals, model, points, source)
 	out.Model.MeasuredOn = measuredOn(opts)
 	var ind *indirectCal
-	if opts.Indirect && (opts.Duration > 0 || len(opts.Command) > 0) && opts.Container == nil {
+	if opts.probesIndirect() {
 		if ind, err = calibrateIndirect(ctx, opts, base, n); err != nil {
 			return nil, err
 		}
@@ -175,6 +175,14 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 		}
 	}
 	return out, nil
+}
+
+// probesIndirect reports whether the estimate runs the indirect-cost
+// probe: asked for (--indirect), with the quick calibration (calibration
+// files measure nothing now), outside containers, and with the program's
+// time between syscalls known (--duration, --command).
+func (opts *Options) probesIndirect() bool {
+	return opts.Indirect && len(opts.Calibrations) == 0 && opts.Container == nil && (opts.Duration > 0 || len(opts.Command) > 0)
 }
 
 // warnKilled warns on warn, before a minute of calibration, of every

@@ -289,6 +289,10 @@ func fillParts(out *report.Estimate, opts *Options, ind *indirectCal, d directPa
 	switch {
 	case !opts.Indirect:
 		out.Parts.Indirect.Note = "--indirect=false"
+	case len(opts.Calibrations) > 0:
+		out.Parts.Indirect.Note = "the indirect-cost probe runs with the quick calibration only, not with --calibration files"
+	case opts.Container != nil:
+		out.Parts.Indirect.Note = "not probed for containers (--bundle, --rootfs)"
 	case ind == nil && (opts.Duration > 0 || len(opts.Command) > 0):
 		out.Parts.Indirect.Note = "no probe syscall (getppid, gettid, getpid) runs under this stack"
 	case ind != nil && len(opts.Command) == 0 && opts.Duration > 0 && out.Total.Calls > 0:
