@@ -113,8 +113,10 @@ func processProbeText(proc stats.Estimate) string {
 }
 
 // ModelError is the relative model error of a prediction for a whole
-// program, as a fraction of the per-syscall part of the predicted added
-// time, and is applied to that part only (stats.WithModelError). It comes
+// program, as a fraction of the per-call part of the predicted added
+// time (the per-syscall model's direct part plus the probe's indirect
+// part; the rows below were predicted without the indirect part), and is
+// applied to that part only (stats.WithModelError). It comes
 // from the whole-program validation (docs/estimate.md, "Validation on
 // five programs"; testdata/validation-programs.csv) by ModelErrorRule:
 // the smallest error that puts the measured centre of every row whose

@@ -55,7 +55,8 @@ type indirectCal struct {
 // filters: for each of ProbeSizes, the probe workload (workload.Probe: the
 // working set in data, and in code on amd64, then the probe syscall) in
 // children at 0 and n filters, cache defeated and, when the syscall is
-// cached as installed, as installed too, opts.CalTrials blocks, placement
+// cached as installed and the estimate is not for a defeated cache, as
+// installed too, opts.CalTrials blocks, placement
 // sampled, every child timing its own baseline before it installs the
 // stack (the paired samples). The added time per iteration of a size is
 // the difference between the n-filter and the 0-filter children's
@@ -68,6 +69,9 @@ func calibrateIndirect(ctx context.Context, opts *Options, base []*filters.Progr
 	if err != nil || name == "" {
 		return nil, err
 	}
+	// The as-installed curve serves the cached calls, which a defeated
+	// estimate has none of.
+	cachedOn = cachedOn && opts.Cache != string(result.VariantDefeat)
 	variants := []result.Variant{result.VariantDefeat}
 	if cachedOn {
 		variants = append(variants, result.VariantOn)

@@ -102,6 +102,13 @@ func TestCalibrateIndirect(t *testing.T) {
 			t.Errorf("%d KiB as installed: ratio %.3f, want %.3f", kib, c.Ratio, probeIndirect[kib]/300)
 		}
 	}
+	// A defeated estimate has no cached calls: the as-installed probe is
+	// not run.
+	cfgs = nil
+	opts.Cache = "defeat"
+	if cal, err := calibrateIndirect(context.Background(), opts, []*filters.Program{allowAll(t)}, 4); err != nil || cal.haveCached || len(cfgs[0].Variants) != 1 {
+		t.Errorf("defeated estimate: cached curve %v, variants %v, err %v; want the defeated probe only", cal != nil && cal.haveCached, cfgs[0].Variants, err)
+	}
 	// The prediction at the 32 KiB gap: 2 × the uncached calls' direct
 	// cost, 2 × the cached calls'.
 	gap := 100 + 400*32.0
