@@ -161,7 +161,14 @@ type Estimate struct {
 	Syscalls   []EstimateSyscall   `json:"syscalls"`
 	Total      EstimateTotal       `json:"total"`
 	Validation *EstimateValidation `json:"validation,omitempty"`
-	Warnings   []string            `json:"warnings"`
+	// Parts says which of the three parts of a program's added time
+	// (direct, per process, indirect) the estimate predicts, and how;
+	// estimate always sets it (nil only in documents from before it).
+	Parts *EstimateParts `json:"parts,omitempty"`
+	// Indirect is the indirect-cost probe's calibration, nil when it did
+	// not run (no time between syscalls known, or --indirect=false).
+	Indirect *EstimateIndirect `json:"indirect,omitempty"`
+	Warnings []string          `json:"warnings"`
 	// OCI says what resolved OCI-based sources; nil when there are none.
 	OCI *OCIResolution `json:"oci,omitempty"`
 }

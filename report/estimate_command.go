@@ -36,6 +36,16 @@ type EstimateCommand struct {
 	ProcessCIHighNs   float64 `json:"process_ci_high_ns"`
 	ProcessCPUAddedNs float64 `json:"process_cpu_added_ns"`
 	ProcessProbe      string  `json:"process_probe,omitempty"`
+	// IndirectAddedNs is the predicted indirect part of PredictedAddedNs
+	// (the program's own work slowed by what the filters evicted: the
+	// probe curve at GapNs, the baseline run over the profile's calls),
+	// with its calibration interval; zero when not predicted.
+	IndirectAddedNs  float64 `json:"predicted_indirect_added_ns"`
+	IndirectCILowNs  float64 `json:"predicted_indirect_ci_low_ns"`
+	IndirectCIHighNs float64 `json:"predicted_indirect_ci_high_ns"`
+	// GapNs is the program's time between syscalls the indirect part
+	// was read at: BaselineRunNs divided by the profile's calls.
+	GapNs float64 `json:"gap_ns"`
 	// MeasuredAddedNs is the measured added run time (difference of the
 	// medians over children), with a bootstrap interval.
 	MeasuredAddedNs  float64 `json:"measured_added_ns"`
@@ -98,7 +108,8 @@ func (c *EstimateCommand) Finite() *EstimateCommand {
 	cc := *c
 	for _, p := range []*float64{&cc.BaselineRunNs, &cc.PredictedAddedNs, &cc.SyscallsAddedNs, &cc.ProcessAddedNs, &cc.ProcessCILowNs, &cc.ProcessCIHighNs, &cc.ProcessCPUAddedNs, &cc.PredictedCILowNs, &cc.PredictedCIHighNs,
 		&cc.CalibrationCILowNs, &cc.CalibrationCIHighNs, &cc.MeasuredAddedNs, &cc.MeasuredCILowNs, &cc.MeasuredCIHighNs,
-		&cc.MeasuredCPUAddedNs, &cc.MeasuredCPUCILowNs, &cc.MeasuredCPUCIHighNs, &cc.Ratio, &cc.ErrorPct, &cc.CPURatio, &cc.CPUErrorPct, &cc.InstallNs, &cc.InstallShare} {
+		&cc.MeasuredCPUAddedNs, &cc.MeasuredCPUCILowNs, &cc.MeasuredCPUCIHighNs, &cc.Ratio, &cc.ErrorPct, &cc.CPURatio, &cc.CPUErrorPct, &cc.InstallNs, &cc.InstallShare,
+		&cc.IndirectAddedNs, &cc.IndirectCILowNs, &cc.IndirectCIHighNs, &cc.GapNs} {
 		*p = finite(*p)
 	}
 	cc.Direct = c.Direct.finite()

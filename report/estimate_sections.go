@@ -30,6 +30,8 @@ var estimateSections = []section[estimateView]{
 	{name: "setup", explain: true, blocks: func(v estimateView) []block { return []block{estimateSetup(v.e)} }},
 	{name: "syscalls", blocks: func(v estimateView) []block { return []block{estimateTable(v.e, v.top)} }},
 	{name: "total", explain: true, blocks: func(v estimateView) []block { return []block{estimateTotal(v.e)} }},
+	{name: "parts", blocks: func(v estimateView) []block { return estimatePartsBlock(v.e) }},
+	{name: "probe", explain: true, blocks: func(v estimateView) []block { return estimateProbeBlock(v.e) }},
 	{name: "validation", blocks: func(v estimateView) []block { return estimateValidation(v.e) }},
 	{name: "command", blocks: func(v estimateView) []block {
 		if v.e.Validation == nil || v.e.Validation.EstimateCommand == nil {
@@ -232,6 +234,10 @@ func estimateCommand(c *EstimateCommand) fieldsBlock {
 	if c.ProcessProbe != "" {
 		add("of which", "%s from the syscalls (model) and %s [%s, %s] per process (measured: `%s` under the same stack, beyond the install; CPU %s)",
 			signed(c.SyscallsAddedNs), signed(c.ProcessAddedNs), signed(c.ProcessCILowNs), signed(c.ProcessCIHighNs), c.ProcessProbe, signed(c.ProcessCPUAddedNs))
+	}
+	if c.GapNs > 0 {
+		add("indirect", "%s [%s, %s] (the probe's curve at %s between syscalls: the baseline run over the profile's calls)",
+			signed(c.IndirectAddedNs), signed(c.IndirectCILowNs), signed(c.IndirectCIHighNs), durationText(c.GapNs))
 	}
 	add("measured added", "%s [%s, %s]   (CPU user+sys %s [%s, %s])", signed(c.MeasuredAddedNs),
 		signed(c.MeasuredCILowNs), signed(c.MeasuredCIHighNs), signed(c.MeasuredCPUAddedNs), signed(c.MeasuredCPUCILowNs), signed(c.MeasuredCPUCIHighNs))

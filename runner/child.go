@@ -65,6 +65,10 @@ type childSpec struct {
 	Loader result.Loader `json:"loader,omitempty"`
 	// Notify configures the notify workload (runner/notify).
 	Notify *notify.Spec `json:"notify,omitempty"`
+	// ProbeKiB and ProbeCode are the probe workload's working set
+	// (workload.Probe): KiB of data read, and of code run when ProbeCode.
+	ProbeKiB  int  `json:"probe_kib,omitempty"`
+	ProbeCode bool `json:"probe_code,omitempty"`
 }
 
 // childReport is what a child writes on its standard output, as JSON.
@@ -114,6 +118,13 @@ type measureState struct {
 	status    int32
 	execsOK   uint64
 	notify    *notifyState // notify workload only (child_notify_unsafe.go)
+	// probe workload only: the data cycle and its length in lines, the
+	// code sled's address (0: none) and mapping, the walk's last index.
+	chase     []uint64
+	steps     uint64
+	code      uintptr
+	codeMem   []byte
+	sink      uint64
 	installed atomic.Int32 // filters installed so far
 	done      atomic.Uint32
 }
@@ -219,6 +230,14 @@ func newMeasureState(spec *childSpec) (*measureState, error) {
 			st.execPaths = append(st.execPaths, st.cstring(p))
 		}
 		st.argv[0] = st.execPaths[len(st.execPaths)-1]
+	case kindProbe:
+		st.chase, st.steps = probeChase(spec.ProbeKiB)
+		if spec.ProbeCode {
+			var err error
+			if st.code, st.codeMem, err = probeCode(spec.ProbeKiB); err != nil {
+				return nil, err
+			}
+		}
 	case kindNotify:
 		if spec.Notify == nil || !st.setupNotify(spec.Notify) {
 			return nil, fmt.Errorf("%s workload: no valid notifying filter in the spec", spec.Workload)

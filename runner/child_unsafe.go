@@ -19,6 +19,9 @@ func (st *measureState) cstring(s string) uintptr {
 	return uintptr(unsafe.Pointer(&b[0]))
 }
 
+// addrOf is the address of b's first byte (b not empty).
+func addrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(&b[0])) }
+
 // measure installs the filters and times the workload on the calling,
 // locked thread, then spins forever. It is NOSPLIT so that no stack check
 // (the runtime's synchronous preemption point) runs while filters that may
@@ -93,6 +96,8 @@ func runWorkload(st *measureState) {
 		loop.Getpid(spec.Iterations)
 	case kindSyscall:
 		loop.Syscall(spec.Iterations, uintptr(spec.Syscall[0]), uintptr(spec.Syscall[1]), uintptr(spec.Syscall[2]), uintptr(spec.Syscall[3]))
+	case kindProbe:
+		loop.Probe(spec.Iterations, uintptr(spec.Syscall[0]), &st.chase[0], st.steps, st.code, &st.sink)
 	case kindNotify:
 		runNotify(st)
 	case kindExec:

@@ -384,6 +384,8 @@ func (cfg Config) specFor(c result.Cell, stack [][]byte, cpu int) childSpec {
 		ExecPaths:    cfg.execPaths,
 		Loader:       c.Loader,
 		Paired:       cfg.paired(),
+		ProbeKiB:     cfg.Workload.ProbeKiB,
+		ProbeCode:    cfg.Workload.ProbeCode,
 	}
 	spec.Flags = cfg.seccompFlags()
 	if spec.CPU < 0 {

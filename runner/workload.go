@@ -69,6 +69,7 @@ const (
 	kindExec    = workload.KindExec
 	kindCommand = workload.KindCommand
 	kindNotify  = workload.KindNotify
+	kindProbe   = workload.KindProbe
 )
 
 // loops returns the built-in syscall loop named name as a Workload, for

@@ -26,7 +26,10 @@ func TestNewCmdEstimateFlags(t *testing.T) {
 		check   func(*EstimateOptions) bool
 	}{
 		{"default --profile p.txt", "", func(o *EstimateOptions) bool {
-			return o.Cache == "on" && o.Filters == 0 && o.CalTrials == 8 && o.Trials == 10 && o.Top == 15 && !o.Validate
+			return o.Cache == "on" && o.Filters == 0 && o.CalTrials == 8 && o.Trials == 10 && o.Top == 15 && !o.Validate && o.Indirect
+		}},
+		{"default --profile p --duration 5ms --indirect=false", "", func(o *EstimateOptions) bool {
+			return !o.Indirect && o.Duration.Milliseconds() == 5
 		}},
 		{"a.yaml b.yaml --profile p --filters 8 --cache defeat --calibration x.json --calibration y.json --duration 12ms --validate --format json", "", func(o *EstimateOptions) bool {
 			return len(o.Policies) == 2 && o.Filters == 8 && o.Cache == "defeat" && len(o.Calibrations) == 2 && o.Duration.Milliseconds() == 12 && o.Validate && o.Format == "json"
@@ -396,6 +399,74 @@ func TestEstimateHTML(t *testing.T) {
 	for _, want := range []string{"<!DOCTYPE html>", "69.6", "73.2", "<svg", "Predicted time the filters add per call, in ns", "getppid (100 calls)"} {
 		if !bytes.Contains(b, []byte(want)) {
 			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+// TestEstimateIndirectParts runs estimate --duration against fakeMeasure
+// with the probe answered too: every probe iteration takes 100 + 400·KiB
+// ns without filters, and with filters the stack's cost (fakeMeasure's)
+// plus half of it again beyond 0 KiB. The probe ratio is then 0.5 at
+// every working set, so the indirect part is half the direct part; the
+// per-process part is not predicted without --command, and the text says
+// so.
+func TestEstimateIndirectParts(t *testing.T) {
+	_, policy, profile := estimateFixture(t)
+	measure := func(ctx context.Context, cfg runner.Config) ([]result.Sample, error) {
+		out, err := fakeMeasure(ctx, cfg)
+		if err != nil || cfg.Workload.Name != "probe" {
+			return out, err
+		}
+		kib := float64(cfg.Workload.ProbeKiB)
+		for i := range out {
+			added := out[i].NsPerOp - 100
+			if out[i].Filters > 0 && kib > 0 {
+				added *= 1.5
+			}
+			out[i].BaselineNsPerOp = 100 + 400*kib
+			out[i].NsPerOp = out[i].BaselineNsPerOp + added
+		}
+		return out, nil
+	}
+	for _, format := range []string{"json", "table", "explain"} {
+		ios, _, out, errOut := cmdutil.TestIOStreams()
+		cmd := NewCmdEstimate(&cmdutil.Factory{IO: ios}, func(o *EstimateOptions) error {
+			o.Measure = measure
+			return estimateRun(o)
+		})
+		args := []string{policy, "--profile", profile, "--filters", "4", "--cache", "defeat", "--duration", "1ms", "--calibration-trials", "4", "--format", format}
+		if format == "explain" {
+			args = append(args[:len(args)-2], "--explain")
+		}
+		cmd.SetArgs(args)
+		if err := cmd.Execute(); err != nil {
+			t.Fatalf("%v; stderr %s", err, errOut)
+		}
+		if format != "json" {
+			wants := []string{"parts of the added time per run", "  direct ", "  indirect ", "  per process ", "not predicted: needs the per-process probe"}
+			if format == "explain" {
+				wants = append(wants, "indirect probe: getppid()", "512 KiB", "between syscalls 204.9 µs")
+			}
+			for _, want := range wants {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("%s: text has no %q:\n%s", format, want, out)
+				}
+			}
+			continue
+		}
+		var got report.Estimate
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		p := got.Parts
+		if p == nil || !p.Direct.Predicted || !p.Indirect.Predicted || p.PerProcess.Predicted {
+			t.Fatalf("parts %+v: want direct and indirect predicted, per process not", p)
+		}
+		if !near(*p.Indirect.AddedNs, 0.5**p.Direct.AddedNs, 0.02) {
+			t.Errorf("indirect %.1f ns, want half the direct %.1f", *p.Indirect.AddedNs, *p.Direct.AddedNs)
+		}
+		if in := got.Indirect; in == nil || len(in.Uncached) != 5 || in.GapNs == nil || !near(*in.GapNs, 1e6/150, 1e-9) || in.GapSource != "--duration" {
+			t.Errorf("indirect calibration %+v: want 5 points, gap 1 ms / 150 calls from --duration", in)
 		}
 	}
 }

@@ -37,6 +37,13 @@ type Spec struct {
 	// PathDirs is the number of PATH directories the exec workloads search;
 	// the program is only in the last (1 for "exec").
 	PathDirs int
+	// ProbeKiB is the "probe" workload's working set (Probe), in KiB:
+	// between consecutive syscalls the loop reads that much data and,
+	// where the loop supports it, runs through that much code.
+	ProbeKiB int
+	// ProbeCode reports that the probe also runs through ProbeKiB of code
+	// (amd64 only); false reads data only.
+	ProbeCode bool
 }
 
 // Kind selects the measuring child's timed loop (runner/internal/loop);
@@ -53,6 +60,7 @@ const (
 	KindExec                    // loopExec: clone, execve along PATH, wait4
 	KindCommand                 // no loop: runner/command runs a whole command
 	KindNotify                  // loopSyscallCount: one notified syscall, results counted
+	KindProbe                   // loop.Probe: a known working set, then one syscall
 )
 
 // Info is one row of the workload table: what the CLI help, the lint and
@@ -116,6 +124,9 @@ var workloadTable = []Info{
 	{Name: "syscall", Help: "one syscall from the safe list, --syscall", Kind: KindSyscall,
 		SyscallsPerIter: 1,
 		Op:              "one syscall from the safe list with fixed arguments"},
+	{Name: "probe", Help: "a known data and code working set between syscalls, for estimate's indirect-cost calibration", Kind: KindProbe,
+		SyscallsPerIter: 1,
+		Op:              "one syscall after touching a known working set"},
 	{Name: "command", Help: "a whole command, --workload command -- CMD [ARG...]", Kind: KindCommand,
 		SyscallsPerIter: 1,
 		Op:              "one run of the command: execve to wait4, under the stack"},
@@ -278,6 +289,36 @@ func Notify(spec string) (Spec, error) {
 	nw.PathArg = w.PathArg
 	nw.Op = fmt.Sprintf("one %s() notified to a supervisor in another process and answered (SECCOMP_RET_USER_NOTIF round trip)", name)
 	return nw, nil
+}
+
+// MaxProbeKiB is the largest working set Probe accepts, in KiB.
+const MaxProbeKiB = 16384
+
+// Probe returns the indirect-cost probe: per op, a dependent read of every
+// cache line of kib KiB of data in a fixed random order, then (code) a run
+// through kib KiB of straight-line code with a taken branch every 32
+// bytes, then one syscall NAME from the safe list with arguments 0 (as
+// Syscall, spec "NAME"). It returns an error for a syscall off the safe
+// list or kib outside [0, MaxProbeKiB].
+func Probe(name string, kib int, code bool) (Spec, error) {
+	if kib < 0 || kib > MaxProbeKiB {
+		return Spec{}, fmt.Errorf("probe working set %d KiB: want 0 to %d", kib, MaxProbeKiB)
+	}
+	s, err := Syscall(name)
+	if err != nil {
+		return Spec{}, err
+	}
+	if s.PathArg != "" {
+		return Spec{}, fmt.Errorf("probe syscall %q takes a path: use one whose arguments are all 0", name)
+	}
+	w := find("probe").spec()
+	w.Syscalls, w.Syscall, w.ProbeKiB, w.ProbeCode = s.Syscalls, [4]int64{s.Syscall[0]}, kib, code
+	what := "data"
+	if code {
+		what = "data and code"
+	}
+	w.Op = fmt.Sprintf("one %s() after touching %d KiB of %s", name, kib, what)
+	return w, nil
 }
 
 // IsNotify reports whether w is the notify workload.

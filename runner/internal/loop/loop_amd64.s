@@ -187,3 +187,43 @@ sccok:
 	JNZ sccloop
 sccdone:
 	RET
+
+// func Probe(iters uint64, nr uintptr, chase *uint64, steps uint64, code uintptr, sink *uint64)
+// The indirect-cost probe. Per iteration: steps dependent loads through
+// chase (each word read is the index, in words, of the next: a cycle of
+// cache lines in random order, so every load waits for the previous one
+// and the prefetcher cannot hide a miss), then a call into code when it is
+// not 0 (a straight-line sled that clobbers AX only and returns), then
+// syscall nr() with arguments 0: 1 syscall. The last index goes to *sink
+// so the loads have a use.
+TEXT ·Probe(SB), NOSPLIT, $0-48
+	MOVQ iters+0(FP), R12
+	MOVQ chase+16(FP), R13
+	XORQ BX, BX
+	TESTQ R12, R12
+	JZ prdone
+prloop:
+	MOVQ steps+24(FP), R9
+	TESTQ R9, R9
+	JZ prcode
+prchase:
+	MOVQ (R13)(BX*8), BX
+	DECQ R9
+	JNZ prchase
+prcode:
+	MOVQ code+32(FP), R10
+	TESTQ R10, R10
+	JZ prsys
+	CALL R10
+prsys:
+	MOVQ nr+8(FP), AX
+	XORQ DI, DI
+	XORQ SI, SI
+	XORQ DX, DX
+	SYSCALL
+	DECQ R12
+	JNZ prloop
+prdone:
+	MOVQ sink+40(FP), R10
+	MOVQ BX, (R10)
+	RET

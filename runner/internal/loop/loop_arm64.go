@@ -27,3 +27,11 @@ const Supported = true
 
 //go:noescape
 func SyscallCount(iters uint64, nr, a0, a1, a2 uintptr, res *[2]uint64)
+
+// Probe is the indirect-cost probe's loop: per iteration, steps dependent
+// loads through the index cycle chase, a call into the code sled code
+// (when not 0; amd64 only), and syscall nr() with arguments 0. The last
+// index read is stored in *sink.
+//
+//go:noescape
+func Probe(iters uint64, nr uintptr, chase *uint64, steps uint64, code uintptr, sink *uint64)

@@ -184,3 +184,34 @@ sccok:
 	CBNZ R9, sccloop
 sccdone:
 	RET
+
+// func Probe(iters uint64, nr uintptr, chase *uint64, steps uint64, code uintptr, sink *uint64)
+// The indirect-cost probe (contract in loop_amd64.s) without the code
+// sled: code must be 0 on arm64 (the runner refuses a code working set
+// here: a written sled needs cache maintenance before it runs). Per
+// iteration: steps dependent loads through chase, then syscall nr() with
+// arguments 0: 1 syscall.
+TEXT ·Probe(SB), NOSPLIT, $0-48
+	MOVD iters+0(FP), R9
+	MOVD chase+16(FP), R10
+	MOVD $0, R11
+	CBZ R9, prdone
+prloop:
+	MOVD steps+24(FP), R12
+	CBZ R12, prsys
+prchase:
+	MOVD (R10)(R11<<3), R11
+	SUB $1, R12, R12
+	CBNZ R12, prchase
+prsys:
+	MOVD nr+8(FP), R8
+	MOVD $0, R0
+	MOVD $0, R1
+	MOVD $0, R2
+	SVC
+	SUB $1, R9, R9
+	CBNZ R9, prloop
+prdone:
+	MOVD sink+40(FP), R12
+	MOVD R11, (R12)
+	RET

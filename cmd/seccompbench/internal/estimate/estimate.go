@@ -65,6 +65,10 @@ type Options struct {
 	// strace -f -c when Profile is empty, and measured with the command
 	// workload at the same stack and variant after the prediction.
 	Command []string
+	// Indirect runs the indirect-cost probe (calibrateIndirect) when the
+	// program's time between syscalls is known (Duration or Command) and
+	// adds the indirect part to the prediction.
+	Indirect bool
 	// ProcessTerm adds the per-process term (processTerm: what the stack
 	// adds to a run of /bin/true) to the prediction --command compares.
 	ProcessTerm bool
@@ -160,6 +164,14 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	out.Warnings = append(out.Warnings, negativeCostWarnings(model)...)
 	fillEstimate(out, opts, prof, stack, evals, model, points, source)
 	out.Model.MeasuredOn = measuredOn(opts)
+	var ind *indirectCal
+	if opts.probesIndirect() {
+		if ind, err = calibrateIndirect(ctx, opts, base, n); err != nil {
+			return nil, err
+		}
+	}
+	dparts := splitDirect(model, evals, n)
+	fillParts(out, opts, ind, dparts)
 	if opts.Validate {
 		v, err := validateEstimate(ctx, opts, base, variant, n, evals, out.Syscalls, model)
 		if err != nil {
@@ -168,11 +180,19 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 		out.Validation = v
 	}
 	if len(opts.Command) > 0 {
-		if err := validateCommand(ctx, opts, base, variant, n, out); err != nil {
+		if err := validateCommand(ctx, opts, base, variant, n, out, ind, dparts); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// probesIndirect reports whether the estimate runs the indirect-cost
+// probe: asked for (--indirect), with the quick calibration (calibration
+// files measure nothing now), outside containers, and with the program's
+// time between syscalls known (--duration, --command).
+func (opts *Options) probesIndirect() bool {
+	return opts.Indirect && len(opts.Calibrations) == 0 && opts.Container == nil && (opts.Duration > 0 || len(opts.Command) > 0)
 }
 
 // warnKilled warns on warn, before a minute of calibration, of every
@@ -213,8 +233,10 @@ func costModel(ctx context.Context, opts *Options, base []*filters.Program, n in
 
 // validateCommand measures --command under the stack of n filters of base
 // (and, with --process-term, the process term) and sets
-// out.Validation.EstimateCommand, comparing with the estimate's total.
-func validateCommand(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int, out *report.Estimate) error {
+// out.Validation.EstimateCommand, comparing with the estimate's total
+// plus, when the probe ran (ind), the indirect part at the command's
+// baseline run over the profile's calls; it completes out.Parts.
+func validateCommand(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int, out *report.Estimate, ind *indirectCal, d directParts) error {
 	t := out.Total
 	syscalls := stats.Estimate{Center: t.AddedNs, Lo: deref(t.CILowNs), Hi: deref(t.CIHighNs)}
 	var proc, procCPU stats.Estimate
@@ -227,6 +249,15 @@ func validateCommand(ctx context.Context, opts *Options, base []*filters.Program
 	c, err := measureCommand(ctx, opts, base, variant, n, syscalls, proc, procCPU)
 	if err != nil {
 		return err
+	}
+	if opts.ProcessTerm && out.Parts != nil {
+		out.Parts.PerProcess = part(proc, report.PartProcessProbe)
+	}
+	if ind != nil && out.Parts != nil && out.Total.Calls > 0 && c.BaselineRunNs > 0 {
+		gap := c.BaselineRunNs / float64(out.Total.Calls)
+		e := ind.predict(d, gap, "the command's baseline run")
+		applyIndirect(c, syscalls, e, proc, procCPU, gap)
+		out.Parts.Indirect = part(e, report.PartProbeCurve)
 	}
 	if out.Validation == nil {
 		out.Validation = &report.EstimateValidation{Trials: opts.Trials}

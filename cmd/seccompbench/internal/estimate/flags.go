@@ -59,6 +59,7 @@ func AddFlags(fs *pflag.FlagSet, o *Options, fl *Flags) {
 	fs.IntVar(&o.Trials, "trials", 10, "randomized blocks per syscall for --validate, and for measuring --command")
 	fs.BoolVar(&fl.WithCommand, "command", false, "profile (unless --profile) and measure the command given after --, and compare the prediction with the measurement")
 	fs.BoolVar(&o.ProcessTerm, "process-term", true, "with --command: also measure what the stack adds to a run of /bin/true (starting and ending a process under a freshly installed stack, beyond the install) and add it to the prediction")
+	fs.BoolVar(&o.Indirect, "indirect", true, "when the program's time between syscalls is known (--duration, --command): run the indirect-cost probe under the stack (a known working set between syscalls, 5 sizes; about 10 s) and predict the indirect part: the program's own work slowed by what the filters evicted")
 	cmdutil.AddContainerFlags(fs, &fl.Container)
 	fs.DurationVar(&o.MaxTime, "max-time", 2*time.Minute, "with --command: a hard bound on measuring the command (no block starts after it once two are done)")
 	fs.IntVar(&o.DirectFrequency, "direct-frequency", live.DefaultFrequency, "with --command: CPU samples per second per CPU of the command's processes in every other block, to measure its time inside seccomp directly and split the added time into direct, per-process and indirect parts (needs root, or CAP_PERFMON and CAP_BPF; 0: off)")

@@ -1,11 +1,11 @@
 package estimate
 
 import (
-	"encoding/csv"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -20,23 +20,9 @@ func readValidationRows(t *testing.T) []ValidationRow {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r := csv.NewReader(f)
-	r.Comment = '#'
-	recs, err := r.ReadAll()
+	rows, err := ReadValidationRows(f, "testdata/validation-programs.csv")
 	if err != nil {
 		t.Fatal(err)
-	}
-	var rows []ValidationRow
-	for i, rec := range recs[1:] {
-		v := make([]float64, 9)
-		for k := range v {
-			if v[k], err = strconv.ParseFloat(rec[2+k], 64); err != nil {
-				t.Fatalf("testdata/validation-programs.csv row %d column %d: %v", i+2, k+3, err)
-			}
-		}
-		rows = append(rows, ValidationRow{Program: rec[0], Stack: rec[1], Syscalls: v[0], Process: v[1],
-			Stated: stats.Estimate{Center: v[2], Lo: v[3], Hi: v[4]}, UsedModelError: v[5],
-			Measured: v[6], MeasuredLo: v[7], MeasuredHi: v[8]})
 	}
 	return rows
 }
@@ -57,7 +43,7 @@ func TestModelErrorRule(t *testing.T) {
 	}
 	var names []string
 	for _, r := range uncovered {
-		names = append(names, r.Program+" / "+r.Stack)
+		names = append(names, r.Program+" / "+r.Stack+" "+r.Cache)
 	}
 	want := []string{"find / docker-default x16 on", "tar / docker-default x16 on", "git status / docker-default x16 on",
 		"python3 -c pass / docker-default x16 on", "python3 -c pass / hardened.service on"}
@@ -66,10 +52,10 @@ func TestModelErrorRule(t *testing.T) {
 	}
 	for _, r := range rows {
 		// Recompute the stated interval with ModelError on the
-		// per-syscall part, the other parts as they were.
-		m0 := r.UsedModelError * r.Syscalls
-		lo := math.Sqrt(math.Max(math.Pow(r.Stated.Center-r.Stated.Lo, 2)-m0*m0, 0) + math.Pow(ModelError*r.Syscalls, 2))
-		hi := math.Sqrt(math.Max(math.Pow(r.Stated.Hi-r.Stated.Center, 2)-m0*m0, 0) + math.Pow(ModelError*r.Syscalls, 2))
+		// per-call part, the other parts as they were.
+		m0 := r.UsedModelError * r.PerCall()
+		lo := math.Sqrt(math.Max(math.Pow(r.Stated.Center-r.Stated.Lo, 2)-m0*m0, 0) + math.Pow(ModelError*r.PerCall(), 2))
+		hi := math.Sqrt(math.Max(math.Pow(r.Stated.Hi-r.Stated.Center, 2)-m0*m0, 0) + math.Pow(ModelError*r.PerCall(), 2))
 		covered := r.Stated.Center-lo <= r.Measured && r.Measured <= r.Stated.Center+hi
 		listed := slices.Contains(uncovered, r)
 		if covered == listed {
@@ -91,5 +77,52 @@ func TestNeededModelError(t *testing.T) {
 	}
 	if got := stats.NeededModelError(e, 0, 0.1, 14); !math.IsInf(got, 1) {
 		t.Errorf("no per-syscall part needs %v, want +Inf", got)
+	}
+}
+
+// TestReadValidationRows: the format holds the extended validation set
+// (eight programs, both cache variants, a systemd unit's stack, the
+// indirect part, columns in any order, indirect_ms optional), and the
+// rule reads the indirect part as per-call: a row whose direct part alone
+// is under half its prediction but whose direct + indirect is over
+// counts. Errors name the file and line.
+func TestReadValidationRows(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# extended\ncache,program,stack,syscalls_ms,indirect_ms,process_ms,predicted_ms,stated_lo_ms,stated_hi_ms,used_model_error,measured_ms,measured_lo_ms,measured_hi_ms\n")
+	progs := []string{"find", "tar", "git status", "python3 -c pass", "go vet", "sort", "gzip -c", "grep -r"}
+	for _, p := range progs {
+		for _, st := range []string{"defeat,%s,docker-default x16", "on,%s,docker-default x16", "on,%s,hardened.service"} {
+			b.WriteString(fmt.Sprintf(st, p) + ",1,2,1,4,2,6,0.25,4,3,5\n")
+		}
+	}
+	rows, err := ReadValidationRows(strings.NewReader(b.String()), "x.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3*len(progs) || rows[0].Program != "find" || rows[0].Cache != "defeat" || rows[2].Stack != "hardened.service" || rows[0].Indirect != 2 || rows[0].PerCall() != 3 {
+		t.Fatalf("rows %+v", rows[:3])
+	}
+	// direct 1 < 2 = half of 4, direct + indirect 3 ≥ 2: the rule counts
+	// the row; measured 4 at the centre needs nothing.
+	if rel, unc := ModelErrorRule(rows); rel != 0 || len(unc) != 0 {
+		t.Errorf("rule = %v, %d uncovered; want 0, none", rel, len(unc))
+	}
+	rows[0].Measured = 8 // needs √(4² − (2² − (0.25·3)²)) / 3
+	if rel, _ := ModelErrorRule(rows); math.Abs(rel-math.Sqrt(16-(4-0.5625))/3) > 1e-12 {
+		t.Errorf("rule = %v, want %v", rel, math.Sqrt(16-(4-0.5625))/3)
+	}
+	old := "program,stack,cache,syscalls_ms,process_ms,predicted_ms,stated_lo_ms,stated_hi_ms,used_model_error,measured_ms,measured_lo_ms,measured_hi_ms\nfind,s,on,1,1,2,1,3,0.25,2,1,3\n"
+	if rows, err := ReadValidationRows(strings.NewReader(old), "old.csv"); err != nil || rows[0].Indirect != 0 {
+		t.Errorf("without indirect_ms: %+v, %v; want indirect 0", rows, err)
+	}
+	for _, bad := range []struct{ text, want string }{
+		{"program,stack\n", "no \"cache\" column"},
+		{strings.Replace(old, ",on,", ",off,", 1), "old.csv:2: column cache"},
+		{strings.Replace(old, ",0.25,", ",x,", 1), "old.csv:2: column used_model_error"},
+	} {
+		_, err := ReadValidationRows(strings.NewReader(bad.text), "old.csv")
+		if !errors.Is(err, ErrValidationRows) || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("err = %v, want ErrValidationRows with %q", err, bad.want)
+		}
 	}
 }
