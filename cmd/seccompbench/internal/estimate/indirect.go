@@ -307,4 +307,3 @@ func fillParts(out *report.Estimate, opts *Options, ind *indirectCal, d directPa
 		out.Indirect = &ind.info
 	}
 }
-
