@@ -88,6 +88,7 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		}
 		seen[k] = true
 		t.Logf("%s: valid %s document", name, k)
+		noSentences(t, name, k, data)
 	}
 	for _, k := range report.Kinds {
 		switch {
@@ -101,6 +102,20 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		default:
 			t.Errorf("no command's output of kind %q was validated", k)
 		}
+	}
+}
+
+// noSentences fails t for every English sentence in data, a document of
+// kind k written by the command name, outside the keys
+// jsoncontract.Text allows (docs/json.md, "Codes, not sentences").
+func noSentences(t *testing.T, name string, k report.Kind, data []byte) {
+	t.Helper()
+	got, err := jsoncontract.Sentences(k, data)
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+	}
+	for _, s := range got {
+		t.Errorf("%s: sentence outside the keys docs/json.md allows: %.160s", name, s)
 	}
 }
 

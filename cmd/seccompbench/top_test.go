@@ -66,7 +66,7 @@ func TestTopReportShapes(t *testing.T) {
 			Samples: 5000, SeccompSamples: 2000, Filters: &n, FilterHashes: []report.TopFilter{{Index: 0, Instructions: 1406, SHA256: strings.Repeat("ab", 32)}},
 			Syscalls: []report.TopSyscall{{Name: "getppid", Nr: 110, Calls: f(4e6), SeccompNs: 2e9, SeccompNsPerCall: f(500), Samples: 2000},
 				{Name: "futex", Nr: 202, SeccompNs: 1e6, Samples: 1}},
-			Prediction: &report.TopPrediction{Label: "prediction (model)", Rows: []report.TopPredictionRow{{Name: "merge", Instructions: 1800, SeccompNs: 0, SavedNs: 2e9, SavedShare: 0.4}}}}},
+			Prediction: &report.TopPrediction{Rows: []report.TopPredictionRow{{Name: "merge", Instructions: 1800, SeccompNs: 0, SavedNs: 2e9, SavedShare: 0.4}}}}},
 		Warnings: []string{}}
 	var b bytes.Buffer
 	if err := report.WriteTopJSON(&b, top); err != nil {
