@@ -53,6 +53,7 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{[]string{"lint", tp("testdata/policies/denylist.yaml"), "--format", "json"}, []int{3}, ""},
 		{[]string{"lint", "default", "-o", p("lint.json")}, []int{0}, p("lint.json")},
 		{[]string{"budget", "default", "--format", "json"}, budgetCodes, ""},
+		{[]string{"budget", "default", "--systemd-unit", tp("testdata/policies/hardened.service"), "--format", "json"}, budgetCodes, ""},
 		{[]string{"merge", "default", tp("testdata/policies/denylist.yaml"), "-o", p("merge.json")}, []int{0}, p("merge.json")},
 		{[]string{"optimize", "default", "--format", "json"}, []int{0}, ""},
 		{[]string{"equiv", "default", "default", "-o", p("equiv.json")}, []int{0}, p("equiv.json")},

@@ -27,9 +27,11 @@ var Text = map[report.Kind]map[string]string{
 		"config.loader_reason":        "why the loader was chosen, naming the capability or kernel fact that decided it; a diagnostic with no code yet",
 		"cache.[].syscalls.[].reason": whyCacheReason,
 		"command_workload.prepare":    "the --prepare command line as the user gave it",
+		"config.policies.[].path":     whyPolicy,
 	},
 	report.KindCompare: {
 		"sources.[].cpu_model": whyKernelText,
+		"sources.[].policies":  whyPolicy,
 	},
 	report.KindReport: {
 		"groups.[].op":                  whyOp,
@@ -96,6 +98,7 @@ const (
 	whyCacheReason = "the action-cache emulator's explanation, naming the filter, line and instruction that made the syscall uncacheable; the text is the finding itself"
 	whyError       = "an error message (from the kernel, or from building the merged filter), kept verbatim because its wording is the only record of what failed"
 	whyDisasm      = "the filter's disassembly (or the disassembler's comment on an instruction), which is data, not wording"
+	whyPolicy      = "the policy's name: the file the user gave, or for a stack modeled or dumped by this tool what it was taken from (e.g. a systemd unit's stack, a process's filter), as every report names it"
 	whyWarnings    = "diagnostics from many producers that a user needs as they are, whose conditions have no codes yet"
 )
 
