@@ -61,8 +61,9 @@ const (
 )
 
 // Version returns the schema_version that documents of kind k are
-// written with today: SchemaVersion for run results, BudgetVersion and
-// TopVersion for those kinds, ContractVersion for every other kind.
+// written with today: SchemaVersion for run results, BudgetVersion,
+// TopVersion and ManifestVersion for those kinds, ContractVersion for
+// every other kind.
 func (k Kind) Version() int {
 	switch k {
 	case KindRun:
@@ -71,6 +72,8 @@ func (k Kind) Version() int {
 		return BudgetVersion
 	case KindTop:
 		return TopVersion
+	case KindManifest:
+		return ManifestVersion
 	}
 	return ContractVersion
 }

@@ -63,7 +63,6 @@ var Text = map[report.Kind]map[string]string{
 		"findings.[].hint":    "how to fix the finding, printed verbatim by tools beside the message",
 	},
 	report.KindManifest: {
-		"modeled": "what the saved stack was modeled from (the unit or policy and the layout), shown as the stack's provenance by the commands that read the directory",
 		"cmdline": "the process's own command line, from /proc/PID/cmdline",
 	},
 	report.KindTop: {
