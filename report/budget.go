@@ -16,7 +16,7 @@ type Budget struct {
 	Kind   Kind   `json:"kind"`
 	Tool   Tool   `json:"tool"`
 	Kernel string `json:"kernel"`
-	// SystemdUnit is --systemd-stack's unit file, whose modeled stack of
+	// SystemdUnit is --systemd-unit's unit file, whose modeled stack of
 	// SystemdFilters filters comes first; Policies are the other sources,
 	// in stack order. (schema_version 1 listed the unit among the
 	// policies, worded "UNIT (systemd stack of N filters)".)

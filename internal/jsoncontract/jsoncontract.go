@@ -1,7 +1,9 @@
 // Package jsoncontract generates the JSON Schema of every JSON output of
 // seccompbench from its Go type (docs/schema/KIND.schema.json) and
-// validates documents against the checked-in schemas. It is for tests and
-// the generator (mkschema.go) only: the command never imports it.
+// validates documents against the checked-in schemas; Text lists the keys
+// whose strings may be English and Sentences finds English anywhere else
+// (docs/json.md, "Codes, not sentences"). It is for tests and the
+// generator (mkschema.go) only: the command never imports it.
 package jsoncontract
 
 import (
