@@ -16,8 +16,13 @@ type Budget struct {
 	Kind   Kind   `json:"kind"`
 	Tool   Tool   `json:"tool"`
 	Kernel string `json:"kernel"`
-	// Policies are the stack's sources, in stack order (cycled).
-	Policies []string `json:"policies"`
+	// SystemdUnit is --systemd-unit's unit file, whose modeled stack of
+	// SystemdFilters filters comes first; Policies are the other sources,
+	// in stack order. (schema_version 1 listed the unit among the
+	// policies, worded "UNIT (systemd stack of N filters)".)
+	SystemdUnit    string   `json:"systemd_unit,omitempty"`
+	SystemdFilters int      `json:"systemd_filters,omitempty"`
+	Policies       []string `json:"policies"`
 	// StackFilters is the number of filters in one process's stack.
 	StackFilters int `json:"stack_filters"`
 	// StackBytes is one stack's charge; PerFilterBytes the charge of each
@@ -32,12 +37,14 @@ type Budget struct {
 	// Limit is bpf_jit_limit; Harden is bpf_jit_harden.
 	Limit  int64  `json:"bpf_jit_limit"`
 	Harden string `json:"bpf_jit_harden"`
-	// Current is the charge taken already; CurrentBasis says how it was
-	// obtained: "measured" (probe loads under a lowered limit, root),
-	// "vmallocinfo upper bound" (the bpf_prog_pack areas: the fit is then
-	// a lower bound) or "unknown, assumed 0" (the fit is an upper bound).
+	// Current is the charge taken already; CurrentBasis is the code of
+	// how it was obtained: BasisMeasured, BasisVmalloc or BasisUnknown
+	// (schema_version 1 wrote English sentences here).
 	Current      int64  `json:"current_charge"`
-	CurrentBasis string `json:"current_basis"`
+	CurrentBasis string `json:"current_basis" jsonschema:"enum=measured,enum=vmallocinfo_upper_bound,enum=unknown"`
+	// PackAreas is the number of bpf_prog_pack areas /proc/vmallocinfo
+	// lists, with BasisVmalloc.
+	PackAreas int `json:"bpf_prog_pack_areas,omitempty"`
 	// Fit is floor((Limit − Current) / StackBytes): processes that load the
 	// stack without CAP_BPF or CAP_SYS_ADMIN before loading fails;
 	// FirstFailure = Fit + 1 is the first that gets errno 524 (ENOTSUPP).
@@ -56,6 +63,30 @@ type Budget struct {
 	// Validation is the errno-524 experiment (--validate), if run.
 	Validation *BudgetValidation `json:"validation,omitempty"`
 	Notes      []string          `json:"notes"`
+}
+
+// The codes of Budget.CurrentBasis.
+const (
+	// BasisMeasured: probe loads under a lowered bpf_jit_limit (root).
+	BasisMeasured = "measured"
+	// BasisVmalloc: the sum of the bpf_prog_pack areas of
+	// /proc/vmallocinfo, an upper bound of the charge: the fit is a lower
+	// bound.
+	BasisVmalloc = "vmallocinfo_upper_bound"
+	// BasisUnknown: nothing readable (/proc/vmallocinfo needs root), the
+	// charge taken as 0: the fit is an upper bound.
+	BasisUnknown = "unknown"
+)
+
+// currentBasisWords words b.CurrentBasis for people.
+func currentBasisWords(b *Budget) string {
+	switch b.CurrentBasis {
+	case BasisVmalloc:
+		return fmt.Sprintf("vmallocinfo upper bound: bpf_prog_pack areas: %d; the fit is a lower bound", b.PackAreas)
+	case BasisUnknown:
+		return "unknown, assumed 0 (/proc/vmallocinfo unreadable: run as root, or --measure); the fit is an upper bound"
+	}
+	return b.CurrentBasis
 }
 
 // BudgetValidation reports the errno-524 experiment: bpf_jit_limit lowered
@@ -78,7 +109,7 @@ type BudgetValidation struct {
 
 // WriteBudgetJSON writes b as indented JSON, kind "budget".
 func WriteBudgetJSON(w io.Writer, b *Budget) error {
-	b.SchemaVersion, b.Kind = ContractVersion, KindBudget
+	b.SchemaVersion, b.Kind = BudgetVersion, KindBudget
 	if b.Notes == nil {
 		b.Notes = []string{}
 	}
@@ -93,11 +124,11 @@ func WriteBudgetJSON(w io.Writer, b *Budget) error {
 func WriteBudgetText(w io.Writer, b *Budget) error {
 	ew := &errWriter{w: w}
 	ew.printf("stack: %s, %s, %s bytes of JIT memory (%s; %s allocator)\n",
-		strings.Join(b.Policies, " "), Plural(b.StackFilters, "filter"), GroupDigits(b.StackBytes), b.StackBasis, b.Allocator)
+		strings.Join(budgetSources(b), " "), Plural(b.StackFilters, "filter"), GroupDigits(b.StackBytes), b.StackBasis, b.Allocator)
 	if b.StackBasis == "measured" && b.ModelStackBytes > 0 {
 		ew.printf("  model: %s bytes\n", GroupDigits(b.ModelStackBytes))
 	}
-	ew.printf("bpf_jit_limit: %s bytes; current charge: %s bytes (%s)\n", GroupDigits(b.Limit), GroupDigits(b.Current), b.CurrentBasis)
+	ew.printf("bpf_jit_limit: %s bytes; current charge: %s bytes (%s)\n", GroupDigits(b.Limit), GroupDigits(b.Current), currentBasisWords(b))
 	ew.printf("fit: %s processes can each load this stack without CAP_BPF or CAP_SYS_ADMIN; process %s fails with errno 524 (ENOTSUPP)\n",
 		GroupDigits(b.Fit), GroupDigits(b.FirstFailure))
 	ew.printf("basis: floor((%d - %d) / %d) = %d\n", b.Limit, b.Current, b.StackBytes, b.Fit)
@@ -119,10 +150,22 @@ func WriteBudgetText(w io.Writer, b *Budget) error {
 			v.Predicted, b.ModelStackBytes, v.PredictedMeasured, v.MeasuredStack, v.Loaded, v.FailedAtFilter)
 		ew.printf("  %d probe children; the limit was lowered for %d ms in all and restored\n", v.Probes, v.LoweredMs)
 	}
+	if b.Harden != "" && b.Harden != "0" {
+		ew.printf("note: bpf_jit_harden is %s: constant blinding makes images bigger than the model says\n", b.Harden)
+	}
 	for _, n := range b.Notes {
 		ew.printf("note: %s\n", n)
 	}
 	return ew.err
+}
+
+// budgetSources names b's sources for people, the systemd unit first.
+func budgetSources(b *Budget) []string {
+	if b.SystemdUnit == "" {
+		return b.Policies
+	}
+	unit := fmt.Sprintf("%s (systemd stack of %s)", b.SystemdUnit, Plural(b.SystemdFilters, "filter"))
+	return append([]string{unit}, b.Policies...)
 }
 
 // GroupDigits writes n with thousands separators: 528482304 -> 528,482,304.

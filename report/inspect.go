@@ -126,13 +126,38 @@ type InspectManifest struct {
 	Captured       string   `json:"captured"`
 	Kernel         string   `json:"kernel"`
 	// Modeled, for a stack this tool modeled rather than read from a
-	// process (compile --save), says what: e.g. "systemd 252 stack of
-	// unit.service on x86_64"; the process fields are then zero.
-	Modeled string `json:"modeled,omitempty"`
+	// process (compile --save), is the code of what it modeled
+	// (ModeledSystemd, ModeledStack or ModeledPolicy), from the input
+	// ModeledFrom (a file or built-in name) of the format ModeledFormat,
+	// with the compiler layout ModeledLayout; the process fields are then
+	// zero. schema_version 1 wrote one English phrase under "modeled",
+	// e.g. "systemd 252 stack of unit.service on x86_64 (native layout)".
+	Modeled       string `json:"modeled,omitempty"`
+	ModeledFrom   string `json:"modeled_from,omitempty"`
+	ModeledFormat string `json:"modeled_format,omitempty"`
+	ModeledLayout string `json:"modeled_layout,omitempty"`
 	// Filters are in installation order: index 0 = oldest. Replaying
 	// them in this order (run FILE...) rebuilds the stack.
 	Filters []InspectSavedFilter `json:"filters"`
 }
+
+// ManifestVersion is the schema_version of a stack-manifest: 2 since
+// "modeled" became a code (ModeledSystemd, ...) beside modeled_from,
+// modeled_format and modeled_layout. Readers (a saved directory given as
+// POLICY) read version 1 as well: they use only the filters.
+const ManifestVersion = 2
+
+// The codes of InspectManifest.Modeled.
+const (
+	// ModeledSystemd: the stack systemd 252 installs for the unit
+	// ModeledFrom on x86_64, one filter per directive and ABI.
+	ModeledSystemd = "systemd_unit"
+	// ModeledStack: the stack of filters a policy file of ModeledFormat
+	// compiles to (e.g. snapd's deny and allow filters).
+	ModeledStack = "policy_stack"
+	// ModeledPolicy: the one filter a policy compiles to.
+	ModeledPolicy = "policy"
+)
 
 // InspectSavedFilter is one raw filter file of `inspect --save`.
 type InspectSavedFilter struct {

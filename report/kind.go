@@ -52,6 +52,32 @@ var Kinds = []Kind{KindRun, KindCompare, KindReport, KindEstimate, KindSimulate,
 // "Versions").
 const ContractVersion = 1
 
+// Schema versions of the kinds whose keys changed since ContractVersion
+// (docs/json.md, "History"): budget's current_basis and top's prediction
+// became codes in version 2.
+const (
+	BudgetVersion = 2
+	TopVersion    = 2
+)
+
+// Version returns the schema_version that documents of kind k are
+// written with today: SchemaVersion for run results, BudgetVersion,
+// TopVersion and ManifestVersion for those kinds, ContractVersion for
+// every other kind.
+func (k Kind) Version() int {
+	switch k {
+	case KindRun:
+		return SchemaVersion
+	case KindBudget:
+		return BudgetVersion
+	case KindTop:
+		return TopVersion
+	case KindManifest:
+		return ManifestVersion
+	}
+	return ContractVersion
+}
+
 // describe names k for people, e.g. "a compare document".
 func (k Kind) describe() string {
 	if k == KindRun {

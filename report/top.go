@@ -7,8 +7,9 @@ import (
 )
 
 // TopSchemaVersion is the schema_version of `top --format json` (kind
-// "top", docs/json.md).
-const TopSchemaVersion = ContractVersion
+// "top", docs/json.md): 2 since the prediction's label and model became
+// a code with its figures (version 1 held two English strings).
+const TopSchemaVersion = TopVersion
 
 // Top is the result of `seccompbench top` over one window: per process,
 // its CPU time, the part of it spent in seccomp with an interval, its
@@ -120,15 +121,44 @@ type TopSyscall struct {
 	Samples int `json:"samples"`
 }
 
-// TopPrediction is the model's prediction for a merged stack.
+// TopPrediction is the model's prediction for a merged stack: a
+// prediction, not a measurement.
 type TopPrediction struct {
-	// Label says that these are predictions.
-	Label string `json:"label"`
 	// Rows are the alternatives: "merge" (one filter equivalent to the
 	// stack) and "merge+optimize" (laid out for the measured mix).
 	Rows []TopPredictionRow `json:"rows"`
-	// Model names the cost model and how it was scaled.
-	Model string `json:"model"`
+	// Model is the cost model and how it was scaled.
+	Model TopModel `json:"model"`
+}
+
+// TopModelScaled is the code of TopModel.Method: each sampled syscall's
+// measured seccomp time × model(after) / model(before), where the model
+// of an uncached syscall is EntryNs + PerFilterNs × filters +
+// PerInstructionNs × instructions executed, and of a cached one EntryNs
+// (the entry and the cache check; docs/top.md).
+const TopModelScaled = "measured_times_model_ratio"
+
+// TopModel is the reference cost model a prediction scales the measured
+// seccomp time by, with its figures in ns per syscall.
+type TopModel struct {
+	// Method is the code of how the model is applied (TopModelScaled).
+	Method string `json:"method" jsonschema:"enum=measured_times_model_ratio"`
+	// EntryNs is the cost of seccomp's entry and the action cache check,
+	// PerFilterNs of each filter run, PerInstructionNs of each cBPF
+	// instruction executed; all ns per syscall.
+	EntryNs          float64 `json:"entry_ns"`
+	PerFilterNs      float64 `json:"per_filter_ns"`
+	PerInstructionNs float64 `json:"per_instruction_ns"`
+}
+
+// Words returns m for people, e.g. "each sampled syscall's measured
+// seccomp time × model(after)/model(before), model = 30.9 ns + …".
+func (m TopModel) Words() string {
+	if m.Method != TopModelScaled {
+		return m.Method
+	}
+	return fmt.Sprintf("each sampled syscall's measured seccomp time × model(after)/model(before), model = %.3g ns + %.3g ns per filter + %.3g ns per instruction when uncached, %.3g ns (entry and cache check) when cached (docs/top.md)",
+		m.EntryNs, m.PerFilterNs, m.PerInstructionNs, m.EntryNs)
 }
 
 // TopPredictionRow is one alternative's predicted seccomp time.
@@ -187,6 +217,12 @@ func topMethod(w io.Writer, t *Top) {
 		}
 		fmt.Fprintln(w)
 	}
+	for _, p := range t.Processes {
+		if p.Prediction != nil {
+			fmt.Fprint(w, wrapText("prediction model: "+p.Prediction.Model.Words(), TextWidth))
+			break
+		}
+	}
 }
 
 // topProcess writes one process's block.
@@ -234,7 +270,7 @@ func topProcess(w io.Writer, p TopProcess, m TopMethod, maxSyscalls int) {
 		}
 		if pr := p.Prediction; pr != nil {
 			for _, r := range pr.Rows {
-				fmt.Fprintf(w, "        %s: %s would save %s (%.1f%% of its CPU) with %d instructions\n", pr.Label, r.Name, fmtDurNs(r.SavedNs), r.SavedShare*100, r.Instructions)
+				fmt.Fprintf(w, "        prediction (model): %s would save %s (%.1f%% of its CPU) with %d instructions\n", r.Name, fmtDurNs(r.SavedNs), r.SavedShare*100, r.Instructions)
 			}
 		}
 		for _, warn := range p.Warnings {

@@ -2,86 +2,11 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// sentenceKeys are the keys whose string values may be sentences
-// (docs/json.md, "Codes, not sentences"), as dotted paths with [] for an
-// array element.
-var sentenceKeys = map[string]bool{
-	"command":                          true,
-	"environment.vulnerabilities.*":    true,
-	"config.op":                        true,
-	"environment.cpu_model":            true,
-	"validation.syscalls.[].workload":  true,
-	"config.loader_reason":             true,
-	"cache.[].syscalls.[].reason":      true,
-	"syscalls.[].cache_reason":         true,
-	"model.source":                     true,
-	"warnings.[]":                      true,
-	"results.[].warnings.[]":           true,
-	"loader_diffs.[].warnings.[]":      true,
-	"sources.[].warnings.[]":           true,
-	"validation.warnings.[]":           true,
-	"environment.vulnerabilities.meta": true,
-}
-
-// sentences returns the paths of the string values of v with four or
-// more words whose key is not in sentenceKeys.
-func sentences(v any, path string, out *[]string) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			p := strings.TrimPrefix(path+"."+k, ".")
-			if strings.HasPrefix(path, "environment.vulnerabilities") {
-				p = "environment.vulnerabilities.*"
-			}
-			sentences(e, p, out)
-		}
-	case []any:
-		for _, e := range x {
-			sentences(e, strings.TrimPrefix(path+".[]", "."), out)
-		}
-	case string:
-		if len(strings.Fields(x)) >= 4 && !sentenceKeys[path] {
-			*out = append(*out, path+": "+x)
-		}
-	}
-}
-
-// TestJSONHasNoSentences: the run, compare and estimate JSON of the
-// committed examples and of the golden fixture carry English only under
-// the keys docs/json.md allows.
-func TestJSONHasNoSentences(t *testing.T) {
-	var fresh bytes.Buffer
-	if err := WriteJSON(&fresh, fixtureDoc(t, 0)); err != nil {
-		t.Fatal(err)
-	}
-	docs := map[string][]byte{"fixture": fresh.Bytes()}
-	for _, p := range []string{"../docs/examples/run.json", "../docs/examples/getpid.json", "../docs/examples/minimal.json",
-		"../docs/examples/compare.json", "testdata/estimate.json", "testdata/estimate-validate.json"} {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs[p] = b
-	}
-	for name, b := range docs {
-		var v any
-		if err := json.Unmarshal(b, &v); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var got []string
-		sentences(v, "", &got)
-		for _, s := range got {
-			t.Errorf("%s: sentence outside the allowed keys: %.120s", name, s)
-		}
-	}
-}
 
 // TestReadSchema2: a run result of schema_version 2 (English meaning and
 // control verdicts) still reads, and reads as the same document as its

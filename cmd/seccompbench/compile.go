@@ -246,7 +246,7 @@ func compileSystemdStack(opts *CompileOptions, name string, data []byte, comp sc
 		return cmdutil.FlagErrorf("--format raw: a systemd stack is several filters; use --format text or json, or --save DIR for one raw file per filter")
 	}
 	if opts.Save != "" {
-		if err := saveStack(opts, unit.Source(), fmt.Sprintf("systemd 252 stack of %s on x86_64 (%s layout)", name, comp)); err != nil {
+		if err := saveStack(opts, unit.Source(), report.InspectManifest{Modeled: report.ModeledSystemd, ModeledFrom: name, ModeledFormat: "systemd", ModeledLayout: comp.String()}); err != nil {
 			return err
 		}
 	}
@@ -276,7 +276,7 @@ func compileStack(opts *CompileOptions, src *filters.Source) error {
 		return fmt.Errorf("compile policy %s: %w", src.Name, err)
 	}
 	if opts.Save != "" {
-		if err := saveStack(opts, src, fmt.Sprintf("%s stack compiled from %s", src.Format, src.Name)); err != nil {
+		if err := saveStack(opts, src, report.InspectManifest{Modeled: report.ModeledStack, ModeledFrom: src.Name, ModeledFormat: src.Format}); err != nil {
 			return err
 		}
 	}
@@ -300,8 +300,9 @@ func (opts *CompileOptions) specs() []output.Spec {
 }
 
 // saveStack writes src's filters to opts.Save in inspect --save's
-// layout, each with its directive (src.Parts) and arch (src.Arches).
-func saveStack(opts *CompileOptions, src *filters.Source, modeled string) error {
+// layout, each with its directive (src.Parts) and arch (src.Arches), with
+// a manifest that says what was modeled (m's Modeled fields).
+func saveStack(opts *CompileOptions, src *filters.Source, m report.InspectManifest) error {
 	var directive []string
 	for _, p := range src.Parts {
 		for range p.Count {
@@ -312,7 +313,7 @@ func saveStack(opts *CompileOptions, src *filters.Source, modeled string) error 
 	if opts.Now != nil {
 		now = opts.Now
 	}
-	m := report.InspectManifest{Name: src.Name, Captured: now().UTC().Format(time.RFC3339), Modeled: modeled}
+	m.Name, m.Captured = src.Name, now().UTC().Format(time.RFC3339)
 	err := inspect.SaveStack(opts.Save, m, src.Filters, func(i int, f *report.InspectSavedFilter) {
 		f.Name = src.Filters[i].Name
 		if i < len(directive) && src.Stacked {
@@ -390,7 +391,7 @@ func compileRun(opts *CompileOptions) error {
 		return err
 	}
 	if opts.Save != "" {
-		if err := saveStack(opts, src, fmt.Sprintf("%s compiled from %s", p.Name, name)); err != nil {
+		if err := saveStack(opts, src, report.InspectManifest{Modeled: report.ModeledPolicy, ModeledFrom: name, ModeledFormat: src.Format}); err != nil {
 			return err
 		}
 	}

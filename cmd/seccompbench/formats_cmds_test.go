@@ -134,6 +134,10 @@ func TestUnitsEverywhere(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
+	if m.SchemaVersion != report.ManifestVersion || m.Modeled != report.ModeledSystemd || m.ModeledFrom != unit || m.ModeledFormat != "systemd" || m.ModeledLayout == "" {
+		t.Errorf("manifest: schema_version %d, modeled %q from %q (format %q, layout %q); want %d, %q from %q, format systemd and a layout",
+			m.SchemaVersion, m.Modeled, m.ModeledFrom, m.ModeledFormat, m.ModeledLayout, report.ManifestVersion, report.ModeledSystemd, unit)
+	}
 	want := []report.InspectSavedFilter{{Index: 0, File: "filter-00.bpf", Directive: "SystemCallArchitectures", Arch: "all"},
 		{Index: 1, File: "filter-01.bpf", Directive: "SystemCallFilter", Arch: "x86_64"}}
 	if len(m.Filters) != len(want) {

@@ -53,6 +53,7 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{[]string{"lint", tp("testdata/policies/denylist.yaml"), "--format", "json"}, []int{3}, ""},
 		{[]string{"lint", "default", "-o", p("lint.json")}, []int{0}, p("lint.json")},
 		{[]string{"budget", "default", "--format", "json"}, budgetCodes, ""},
+		{[]string{"budget", "default", "--systemd-unit", tp("testdata/policies/hardened.service"), "--format", "json"}, budgetCodes, ""},
 		{[]string{"merge", "default", tp("testdata/policies/denylist.yaml"), "-o", p("merge.json")}, []int{0}, p("merge.json")},
 		{[]string{"optimize", "default", "--format", "json"}, []int{0}, ""},
 		{[]string{"equiv", "default", "default", "-o", p("equiv.json")}, []int{0}, p("equiv.json")},
@@ -88,6 +89,7 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		}
 		seen[k] = true
 		t.Logf("%s: valid %s document", name, k)
+		noSentences(t, name, k, data)
 	}
 	for _, k := range report.Kinds {
 		switch {
@@ -101,6 +103,20 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		default:
 			t.Errorf("no command's output of kind %q was validated", k)
 		}
+	}
+}
+
+// noSentences fails t for every English sentence in data, a document of
+// kind k written by the command name, outside the keys
+// jsoncontract.Text allows (docs/json.md, "Codes, not sentences").
+func noSentences(t *testing.T, name string, k report.Kind, data []byte) {
+	t.Helper()
+	got, err := jsoncontract.Sentences(k, data)
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+	}
+	for _, s := range got {
+		t.Errorf("%s: sentence outside the keys docs/json.md allows: %.160s", name, s)
 	}
 }
 

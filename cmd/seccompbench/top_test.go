@@ -66,7 +66,8 @@ func TestTopReportShapes(t *testing.T) {
 			Samples: 5000, SeccompSamples: 2000, Filters: &n, FilterHashes: []report.TopFilter{{Index: 0, Instructions: 1406, SHA256: strings.Repeat("ab", 32)}},
 			Syscalls: []report.TopSyscall{{Name: "getppid", Nr: 110, Calls: f(4e6), SeccompNs: 2e9, SeccompNsPerCall: f(500), Samples: 2000},
 				{Name: "futex", Nr: 202, SeccompNs: 1e6, Samples: 1}},
-			Prediction: &report.TopPrediction{Label: "prediction (model)", Rows: []report.TopPredictionRow{{Name: "merge", Instructions: 1800, SeccompNs: 0, SavedNs: 2e9, SavedShare: 0.4}}}}},
+			Prediction: &report.TopPrediction{Rows: []report.TopPredictionRow{{Name: "merge", Instructions: 1800, SeccompNs: 0, SavedNs: 2e9, SavedShare: 0.4}},
+				Model: report.TopModel{Method: report.TopModelScaled, EntryNs: 30.9, PerFilterNs: 20.4, PerInstructionNs: 0.115}}}},
 		Warnings: []string{}}
 	var b bytes.Buffer
 	if err := report.WriteTopJSON(&b, top); err != nil {
@@ -108,5 +109,18 @@ func TestTopReportShapes(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
+	}
+	// The JSON holds the model as a code and figures; --explain words it.
+	if m := p["prediction"].(map[string]any)["model"].(map[string]any); m["method"] != report.TopModelScaled || m["per_filter_ns"] != 20.4 {
+		t.Errorf("prediction model %v, want the code %s with its figures", m, report.TopModelScaled)
+	}
+	b.Reset()
+	report.WriteTopText(&b, top, 8, report.TextOptions{Explain: true})
+	words := strings.Join(strings.Fields(b.String()), " ")
+	if want := "prediction model: each sampled syscall's measured seccomp time × model(after)/model(before), model = 30.9 ns + 20.4 ns per filter + 0.115 ns per instruction when uncached"; !strings.Contains(words, want) {
+		t.Errorf("--explain lacks %q:\n%s", want, b.String())
+	}
+	if strings.Contains(out, "prediction model:") {
+		t.Errorf("the table without --explain words the model:\n%s", out)
 	}
 }

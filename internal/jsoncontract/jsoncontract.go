@@ -1,7 +1,9 @@
 // Package jsoncontract generates the JSON Schema of every JSON output of
 // seccompbench from its Go type (docs/schema/KIND.schema.json) and
-// validates documents against the checked-in schemas. It is for tests and
-// the generator (mkschema.go) only: the command never imports it.
+// validates documents against the checked-in schemas; Text lists the keys
+// whose strings may be English and Sentences finds English anywhere else
+// (docs/json.md, "Codes, not sentences"). It is for tests and the
+// generator (mkschema.go) only: the command never imports it.
 package jsoncontract
 
 import (
@@ -49,12 +51,7 @@ const Dir = "docs/schema"
 func File(k report.Kind) string { return filepath.Join(Dir, string(k)+".schema.json") }
 
 // version is the schema_version each kind's documents carry.
-func version(k report.Kind) int {
-	if k == report.KindRun {
-		return report.SchemaVersion
-	}
-	return report.ContractVersion
-}
+func version(k report.Kind) int { return k.Version() }
 
 // Generate returns the JSON Schema (draft 2020-12) of kind k, generated
 // from its Go type: every key the type marshals, required unless it is
@@ -81,6 +78,10 @@ func Generate(k report.Kind) ([]byte, error) {
 	}
 	defs, _ := tree["$defs"].(map[string]any)
 	nullable(tree, reflect.TypeOf(v), defs, map[reflect.Type]bool{})
+	if err := describeText(k, tree, defs); err != nil {
+		return nil, fmt.Errorf("generate schema %s: %w", k, err)
+	}
+	describeWarnings(tree)
 	props, _ := tree["properties"].(map[string]any)
 	if props == nil {
 		return nil, fmt.Errorf("generate schema %s: the root has no properties", k)

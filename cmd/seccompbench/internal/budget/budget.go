@@ -55,7 +55,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, j *Job) error {
 	if err := output.Check(j.Specs); err != nil {
 		return err
 	}
-	stack, names, err := openStack(j)
+	stack, unitFilters, err := openStack(j)
 	if err != nil {
 		return err
 	}
@@ -65,11 +65,8 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, j *Job) error {
 	}
 	model := jitcost.Model(stack, ji.Kernel)
 	b := &report.Budget{Tool: report.Tool{Name: "seccompbench", Version: cmdutil.Version()},
-		Kernel: ji.Kernel, Policies: names, StackFilters: len(stack), StackBytes: model.Stack, PerFilterBytes: model.PerFilter,
+		Kernel: ji.Kernel, Policies: j.Policies, StackFilters: len(stack), StackBytes: model.Stack, PerFilterBytes: model.PerFilter,
 		StackBasis: "model", ModelStackBytes: model.Stack, Allocator: ji.Allocator.String(), Limit: ji.Limit, Harden: ji.Harden}
-	if ji.Harden != "" && ji.Harden != "0" {
-		b.Notes = append(b.Notes, "bpf_jit_harden is "+ji.Harden+": constant blinding makes images bigger than the model says")
-	}
 	switch {
 	case j.Validate:
 		if err := validate(ctx, j, stack, model, b); err != nil {
@@ -81,12 +78,15 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, j *Job) error {
 			return fmt.Errorf("budget --measure: %w", err)
 		}
 		b.StackBytes, b.PerFilterBytes, b.StackBasis = mf.Stack, mf.PerFilter, "measured"
-		b.Current, b.CurrentBasis = charge, "measured"
+		b.Current, b.CurrentBasis = charge, report.BasisMeasured
 	case ji.VmallocErr == "":
 		b.Current = ji.Vmalloc.JITUpperBound()
-		b.CurrentBasis = fmt.Sprintf("vmallocinfo upper bound: bpf_prog_pack areas: %d; the fit is a lower bound", ji.Vmalloc.Packs)
+		b.CurrentBasis, b.PackAreas = report.BasisVmalloc, ji.Vmalloc.Packs
 	default:
-		b.CurrentBasis = "unknown, assumed 0 (/proc/vmallocinfo unreadable: run as root, or --measure); the fit is an upper bound"
+		b.CurrentBasis = report.BasisUnknown
+	}
+	if j.SystemdUnit != "" {
+		b.SystemdUnit, b.SystemdFilters = j.SystemdUnit, unitFilters
 	}
 	bud := jitmem.Budget{Limit: b.Limit, Current: b.Current, StackBytes: b.StackBytes}
 	if b.Fit, err = bud.Fit(); err != nil && !errors.Is(err, jitmem.ErrNoRoom) {
@@ -126,7 +126,7 @@ func validate(ctx context.Context, j *Job, stack []*filters.Program, model jitco
 		b.PerFilterBytes = append(b.PerFilterBytes, int64(float64(c)*scale+0.5))
 	}
 	b.StackBytes, b.StackBasis = v.StackBytes, "measured"
-	b.Current, b.CurrentBasis = v.Current, "measured"
+	b.Current, b.CurrentBasis = v.Current, report.BasisMeasured
 	b.Validation = &report.BudgetValidation{TestLimit: v.TestLimit, Current: v.Current, CurrentAfter: v.CurrentAfter,
 		ProbeBytes: v.ProbeBytes, MeasuredStack: v.StackBytes, Predicted: v.Predicted, PredictedMeasured: v.PredictedMeasured,
 		Loaded: v.Loaded, FailedAtFilter: v.FailedAt, CapEff: v.CapEff, Probes: v.Probes, LoweredMs: v.Lowered.Milliseconds()}
@@ -135,32 +135,31 @@ func validate(ctx context.Context, j *Job, stack []*filters.Program, model jitco
 }
 
 // openStack opens the unit's stack (first) and the policies, one filter
-// each, and names the sources.
-func openStack(j *Job) ([]*filters.Program, []string, error) {
+// each, and returns the stack and how many filters the unit installs.
+func openStack(j *Job) ([]*filters.Program, int, error) {
 	var stack []*filters.Program
-	var names []string
+	unitFilters := 0
 	if j.SystemdUnit != "" {
 		data, err := formats.ReadInput(j.SystemdUnit)
 		if err != nil {
-			return nil, nil, fmt.Errorf("read systemd unit: %w", err)
+			return nil, 0, fmt.Errorf("read systemd unit: %w", err)
 		}
 		unit, err := systemd.ParseUnit(j.SystemdUnit, data, systemd.Options{Compiler: j.Compiler})
 		if err != nil {
-			return nil, nil, fmt.Errorf("model systemd stack: %w", err)
+			return nil, 0, fmt.Errorf("model systemd stack: %w", err)
 		}
 		if len(unit.Programs) == 0 {
-			return nil, nil, fmt.Errorf("model systemd stack: %s installs no seccomp filter", j.SystemdUnit)
+			return nil, 0, fmt.Errorf("model systemd stack: %s installs no seccomp filter", j.SystemdUnit)
 		}
 		stack = append(stack, unit.Programs...)
-		names = append(names, fmt.Sprintf("%s (systemd stack of %s)", j.SystemdUnit, report.Plural(len(unit.Programs), "filter")))
+		unitFilters = len(unit.Programs)
 	}
 	if len(j.Policies) > 0 {
 		progs, _, err := cmdutil.OpenPolicies(j.Policies, formats.OpenOptions{Compiler: j.Compiler})
 		if err != nil {
-			return nil, nil, err
+			return nil, 0, err
 		}
 		stack = append(stack, progs...)
-		names = append(names, j.Policies...)
 	}
-	return stack, names, nil
+	return stack, unitFilters, nil
 }

@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -44,8 +45,18 @@ func TestRunStackAndPlan(t *testing.T) {
 	if b.Kind != report.KindBudget || b.StackFilters < 2 || len(b.PerFilterBytes) != b.StackFilters || b.StackBasis != "model" {
 		t.Fatalf("got %+v", b)
 	}
-	if len(b.Policies) != 2 || !strings.HasPrefix(b.Policies[0], unit+" (systemd stack of ") || b.Policies[1] != "default" {
-		t.Errorf("policies %q: want the unit's stack first", b.Policies)
+	if b.SystemdUnit != unit || b.SystemdFilters != b.StackFilters-1 || len(b.Policies) != 1 || b.Policies[0] != "default" {
+		t.Errorf("unit %q of %d filters, policies %q: want the unit's stack of %d filters, then default", b.SystemdUnit, b.SystemdFilters, b.Policies, b.StackFilters-1)
+	}
+	if b.CurrentBasis != report.BasisMeasured && b.CurrentBasis != report.BasisVmalloc && b.CurrentBasis != report.BasisUnknown {
+		t.Errorf("current_basis %q is not a code", b.CurrentBasis)
+	}
+	var text bytes.Buffer
+	if err := report.WriteBudgetText(&text, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "stack: "+unit+" (systemd stack of ") {
+		t.Errorf("text lacks the unit's stack first:\n%s", text.String())
 	}
 	var sum int64
 	for _, c := range b.PerFilterBytes {

@@ -54,4 +54,14 @@ func TestLoadPoliciesStackDir(t *testing.T) {
 	if _, err := LoadPolicies([]string{t.TempDir()}, formats.OpenOptions{}); err == nil {
 		t.Error("an empty directory loaded")
 	}
+	// A manifest of schema_version 1, whose "modeled" was an English
+	// phrase, reads the same.
+	v1 := `{"schema_version": 1, "kind": "stack-manifest", "modeled": "systemd 252 stack of u.service on x86_64 (native layout)",
+		"filters": [{"index": 0, "file": "filter-00.bpf", "name": "SystemCallArchitectures/all"}]}`
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(v1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if l, err = LoadPolicies([]string{dir}, formats.OpenOptions{}); err != nil || len(l.Progs) != 1 || l.Progs[0].Name != "SystemCallArchitectures/all" {
+		t.Errorf("schema_version 1 manifest: err %v, loaded %+v", err, l)
+	}
 }

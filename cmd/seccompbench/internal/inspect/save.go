@@ -33,7 +33,7 @@ func SaveStack(dir string, m report.InspectManifest, stack []*filters.Program, d
 		return fmt.Errorf("save filters: %w", err)
 	}
 	width := max(2, len(strconv.Itoa(len(stack)-1)))
-	m.SchemaVersion, m.Kind, m.Filters = report.ContractVersion, report.KindManifest, nil
+	m.SchemaVersion, m.Kind, m.Filters = report.ManifestVersion, report.KindManifest, nil
 	for i, prog := range stack {
 		name := fmt.Sprintf("filter-%0*d.bpf", width, i)
 		if err := os.WriteFile(filepath.Join(dir, name), prog.Bytes(), 0o644); err != nil {

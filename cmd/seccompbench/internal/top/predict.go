@@ -107,8 +107,8 @@ func predict(stack filters.Stack, p *report.TopProcess) (*report.TopPrediction, 
 	if err != nil {
 		return nil, fmt.Errorf("merge the stack for the measured mix: %w", err)
 	}
-	pr := &report.TopPrediction{Label: "prediction (model)",
-		Model: "each sampled syscall's measured seccomp time × model(after)/model(before), model = 30.9 ns + 20.4 ns per filter + 0.115 ns per instruction when uncached, 30.9 ns (entry and cache check) when cached (docs/top.md)"}
+	pr := &report.TopPrediction{Model: report.TopModel{Method: report.TopModelScaled,
+		EntryNs: ReferenceModel.Entry.Center, PerFilterNs: ReferenceModel.PerFilter.Center, PerInstructionNs: ReferenceModel.PerInsn.Center}}
 	for _, alt := range []struct {
 		name string
 		prog *filters.Program

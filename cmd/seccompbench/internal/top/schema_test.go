@@ -48,6 +48,13 @@ func TestWindowMatchesSchema(t *testing.T) {
 			if k != report.KindTop {
 				t.Errorf("kind %q, want %q", k, report.KindTop)
 			}
+			sentences, err := jsoncontract.Sentences(k, b.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range sentences {
+				t.Errorf("sentence outside the keys docs/json.md allows: %.160s", s)
+			}
 		})
 	}
 }

@@ -132,7 +132,7 @@ func TestWindow(t *testing.T) {
 	if err := w.Close(); err != nil || !f.closed || f.balance != 0 {
 		t.Errorf("close %v, closed %v, counter on/off balance %d", err, f.closed, f.balance)
 	}
-	if got.Kind != "top" || got.SchemaVersion != 1 || len(got.Processes) != 1 {
+	if got.Kind != "top" || got.SchemaVersion != report.TopSchemaVersion || len(got.Processes) != 1 {
 		t.Fatalf("got %+v", got)
 	}
 	m := got.Method
@@ -168,7 +168,7 @@ func TestWindow(t *testing.T) {
 	if p.Filters == nil || *p.Filters != 2 || len(p.FilterHashes) != 2 || p.FilterHashes[0].SHA256 != p.FilterHashes[1].SHA256 {
 		t.Errorf("filters %v, hashes %+v", p.Filters, p.FilterHashes)
 	}
-	if p.Prediction == nil || len(p.Prediction.Rows) != 2 || !strings.Contains(p.Prediction.Label, "prediction") {
+	if p.Prediction == nil || len(p.Prediction.Rows) != 2 || p.Prediction.Model.Method != report.TopModelScaled || p.Prediction.Model.PerFilterNs != ReferenceModel.PerFilter.Center {
 		t.Fatalf("prediction %+v", p.Prediction)
 	}
 	// Both filters allow getppid without looking at anything but the arch:
