@@ -57,7 +57,8 @@ type CommandDirect struct {
 	// the per-process part (0 when not measured), with an interval from
 	// the three in quadrature. IndirectResolved reports that it excludes
 	// 0 and is no wider than the measured added time; IndirectWhy says
-	// why not otherwise.
+	// why not otherwise, as a code: "no-interval", "spans-zero" or "wide"
+	// (stats.SplitNoInterval, SplitSpansZero, SplitWide).
 	IndirectNs       float64 `json:"indirect_ns"`
 	IndirectCILowNs  float64 `json:"indirect_ci_low_ns"`
 	IndirectCIHighNs float64 `json:"indirect_ci_high_ns"`
@@ -137,8 +138,21 @@ func commandDirectFields(c *EstimateCommand) []field {
 	}
 	ind := fmt.Sprintf("indirect %s [%s, %s]", signed(d.IndirectNs), signed(d.IndirectCILowNs), signed(d.IndirectCIHighNs))
 	if !d.IndirectResolved {
-		ind = fmt.Sprintf("indirect NOT RESOLVED (%s [%s, %s]: %s)", signed(d.IndirectNs), signed(d.IndirectCILowNs), signed(d.IndirectCIHighNs), d.IndirectWhy)
+		ind = fmt.Sprintf("indirect NOT RESOLVED (%s [%s, %s]: %s)", signed(d.IndirectNs), signed(d.IndirectCILowNs), signed(d.IndirectCIHighNs), splitWhyText(d.IndirectWhy))
 	}
 	return append(fs, field{label: "split of added", value: fmt.Sprintf("%s = direct %s + %s + %s; intervals in quadrature",
 		signed(c.MeasuredAddedNs), signed(d.DirectNs), proc, ind)})
+}
+
+// splitWhyText words why the indirect part is not resolved.
+func splitWhyText(code string) string {
+	switch code {
+	case "no-interval":
+		return "an interval is missing"
+	case "spans-zero":
+		return "its interval spans zero"
+	case "wide":
+		return "its interval is wider than the measured total"
+	}
+	return code
 }

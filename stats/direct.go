@@ -90,10 +90,18 @@ type AddedSplit struct {
 	Total, Direct, Process, Indirect Estimate
 	// Resolved reports that the indirect part's interval excludes 0 and is
 	// no wider than |Total.Center|: only then do the data support a
-	// statement about it. Why says why not, "" when resolved.
+	// statement about it. Why says why not as a code (SplitNoInterval,
+	// SplitSpansZero, SplitWide), "" when resolved.
 	Resolved bool
 	Why      string
 }
+
+// Codes of AddedSplit.Why: why the indirect part is not resolved.
+const (
+	SplitNoInterval = "no-interval" // an interval is missing
+	SplitSpansZero  = "spans-zero"  // its interval spans zero
+	SplitWide       = "wide"        // its interval is wider than the measured total
+)
 
 // SplitAdded computes Indirect = total − direct − process, the three
 // measured independently (the A/B difference of whole runs, the samples,
@@ -111,11 +119,11 @@ func SplitAdded(total, direct, process Estimate) AddedSplit {
 	ind := s.Indirect
 	switch {
 	case math.IsNaN(ind.Lo) || math.IsNaN(ind.Hi):
-		s.Why = "an interval is missing"
+		s.Why = SplitNoInterval
 	case ind.Lo <= 0 && ind.Hi >= 0:
-		s.Why = "its interval spans zero"
+		s.Why = SplitSpansZero
 	case ind.Hi-ind.Lo > math.Abs(total.Center):
-		s.Why = "its interval is wider than the measured total"
+		s.Why = SplitWide
 	default:
 		s.Resolved = true
 	}

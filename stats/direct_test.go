@@ -109,12 +109,12 @@ func TestSplitAdded(t *testing.T) {
 	}
 	// Spanning zero: not resolved.
 	s = SplitAdded(Estimate{Center: 4, Lo: -1, Hi: 9}, Estimate{Center: 3, Lo: 2.5, Hi: 3.5}, Estimate{})
-	if s.Resolved || s.Why != "its interval spans zero" || s.Indirect.Center != 1 {
+	if s.Resolved || s.Why != SplitSpansZero || s.Indirect.Center != 1 {
 		t.Errorf("split = %+v, want unresolved (spans zero)", s)
 	}
 	// Excluding zero but wider than the total.
 	s = SplitAdded(Estimate{Center: 4, Lo: 3.9, Hi: 30}, Estimate{Center: 0.5, Lo: 0.4, Hi: 0.6}, Estimate{})
-	if s.Resolved || s.Why != "its interval is wider than the measured total" {
+	if s.Resolved || s.Why != SplitWide {
 		t.Errorf("split = %+v, want unresolved (wider than the total)", s)
 	}
 	s = SplitAdded(Estimate{Center: 4, Lo: math.NaN(), Hi: 5}, Estimate{Center: 1, Lo: 0, Hi: 2}, Estimate{})

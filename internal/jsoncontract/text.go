@@ -44,6 +44,7 @@ var Text = map[report.Kind]map[string]string{
 		"model.source":                    "the calibration's provenance: the run files and fits the model was taken from, named as the user gave them",
 		"model.measured_on":               "the kernel release and the CPU model the calibration ran on, the kernel's own text",
 		"model.points.[].source":          "where the calibration point was measured: the run file and its workload, or the calibration filter, as the user named them",
+		"validation.direct.unavailable":   whyError,
 	},
 	report.KindSimulate: {
 		"syscalls.[].cache_reason":                 whyCacheReason,
