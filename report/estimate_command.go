@@ -88,6 +88,46 @@ type EstimateCommand struct {
 	// runtime's work on linux.seccomp once per container (its time
 	// outside the runs with the profile minus without), as in run.
 	Container *ContainerRuntime `json:"container,omitempty"`
+	// AB says how the measured added times were obtained (the A/B
+	// design) and how precise they are; nil in reports from before it.
+	AB *CommandAB `json:"ab,omitempty"`
+}
+
+// CommandAB is the A/B design of a command measurement (estimate
+// --command --ab) and the figures it gives beside the added times.
+type CommandAB struct {
+	// Design is "children" (every child under one stack; the added time
+	// is the difference of the medians over children, with a bootstrap
+	// interval), "pairs" (every child alternates runs without and with
+	// the stack, order random per pair) or "duet" (the two runs of a
+	// pair at once on two CPUs, sides swapped as drawn). The paired
+	// designs' added time is the mean over children of each child's
+	// Hodges–Lehmann centre of its pair differences, with a Student-t
+	// interval (stats.PairedShift).
+	Design string `json:"design"`
+	// Children is the number of timing children; Pairs the pairs over
+	// all of them (0 for children).
+	Children int `json:"children"`
+	Pairs    int `json:"pairs"`
+	// ChildAddedNs and ChildCPUAddedNs are each child's centre of its
+	// pair differences, wall (execve to reaping) and CPU (user+sys), in
+	// ns per run; empty for children.
+	ChildAddedNs    []float64 `json:"child_added_ns,omitempty"`
+	ChildCPUAddedNs []float64 `json:"child_cpu_added_ns,omitempty"`
+	// HalfWidthPct and CPUHalfWidthPct are the half-widths of the
+	// measured intervals in percent of their added times;
+	// HalfWidthBaselinePct the wall half-width in percent of the
+	// baseline run.
+	HalfWidthPct         float64 `json:"half_width_pct"`
+	CPUHalfWidthPct      float64 `json:"cpu_half_width_pct"`
+	HalfWidthBaselinePct float64 `json:"half_width_baseline_pct"`
+	// MeetsBar reports that the wall half-width is within 20 % of the
+	// added time, or within 0.3 % of the baseline run when the added time
+	// is smaller than that allows.
+	MeetsBar bool `json:"meets_bar"`
+	// MeasuringNs is the wall time the command's measurement took,
+	// calibration excluded, in ns.
+	MeasuringNs float64 `json:"measuring_ns"`
 }
 
 // Finite returns a copy of c with NaN and infinities replaced by 0 so that
@@ -102,7 +142,26 @@ func (c *EstimateCommand) Finite() *EstimateCommand {
 		&cc.MeasuredCPUAddedNs, &cc.MeasuredCPUCILowNs, &cc.MeasuredCPUCIHighNs, &cc.Ratio, &cc.ErrorPct, &cc.CPURatio, &cc.CPUErrorPct, &cc.InstallNs, &cc.InstallShare} {
 		*p = finite(*p)
 	}
+	if a := c.AB; a != nil {
+		ab := *a
+		ab.HalfWidthPct, ab.CPUHalfWidthPct, ab.HalfWidthBaselinePct = finite(ab.HalfWidthPct), finite(ab.CPUHalfWidthPct), finite(ab.HalfWidthBaselinePct)
+		ab.ChildAddedNs, ab.ChildCPUAddedNs = finiteAll(ab.ChildAddedNs), finiteAll(ab.ChildCPUAddedNs)
+		cc.AB = &ab
+	}
 	return &cc
+}
+
+// finiteAll returns a copy of xs with finite applied to each, nil for
+// nil.
+func finiteAll(xs []float64) []float64 {
+	if xs == nil {
+		return nil
+	}
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = finite(x)
+	}
+	return out
 }
 
 // WriteEstimateCommandText writes the predicted-vs-measured lines of
@@ -115,8 +174,7 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
 	if c.Container != nil {
 		span = "fork to reaping inside the " + c.Container.Runtime + " container"
 	}
-	fmt.Fprintf(w, "\nmeasured: %s under 0 and %d filters (%s), %d blocks of fresh children, %d timed runs each; per run, %s\n",
-		shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)
+	writeMeasuredHead(w, c, span)
 	if ct := c.Container; ct != nil {
 		fmt.Fprintf(w, "  in %s containers (%s): %s\n", ct.Runtime, firstLine(ct.Version), containerText(ct))
 	}
@@ -136,6 +194,7 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
 	case !c.Covered:
 		verdict = "the prediction's interval does NOT cover the measurement"
 	}
+	writeABLine(w, c.AB)
 	fmt.Fprintf(w, "  ratio            %.2f (error %+.1f%%): %s\n", c.Ratio, c.ErrorPct, verdict)
 	verdict = "covered"
 	if !c.CPUCovered {
@@ -148,4 +207,39 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
 	}
 	fmt.Fprintf(w, "  install          %s %s, not in either added time: %s, install %.0f%% of the total\n",
 		durationText(c.InstallNs), once, dominanceText(c.Dominant, c.DominantClear), 100*c.InstallShare)
+}
+
+// writeMeasuredHead writes the line that says how the command was
+// measured: its A/B design, blocks and runs.
+func writeMeasuredHead(w io.Writer, c *EstimateCommand, span string) {
+	design := "children"
+	if c.AB != nil {
+		design = c.AB.Design
+	}
+	switch design {
+	case "pairs":
+		fmt.Fprintf(w, "\nmeasured: %s without and with %d filters (%s), %d children of %d interleaved pairs each (order random per pair); per run, %s\n",
+			shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)
+	case "duet":
+		fmt.Fprintf(w, "\nmeasured: %s without and with %d filters (%s), %d children of %d pairs run at once on two CPUs (sides swapped as drawn); per run, %s\n",
+			shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)
+	default:
+		fmt.Fprintf(w, "\nmeasured: %s under 0 and %d filters (%s), %d blocks of fresh children, %d timed runs each; per run, %s\n",
+			shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)
+	}
+}
+
+// writeABLine writes the precision of the measured added time: the
+// half-widths and whether they meet the bar (CommandAB.MeetsBar: ±20 %
+// of the added time, or ±0.3 % of the baseline run); nothing for nil.
+func writeABLine(w io.Writer, ab *CommandAB) {
+	if ab == nil {
+		return
+	}
+	bar := "bar met"
+	if !ab.MeetsBar {
+		bar = "bar NOT met"
+	}
+	fmt.Fprintf(w, "  precision        ±%.0f%% of added (CPU ±%.0f%%), ±%.2f%% of baseline, %s measuring: %s\n",
+		ab.HalfWidthPct, ab.CPUHalfWidthPct, ab.HalfWidthBaselinePct, durationText(ab.MeasuringNs), bar)
 }

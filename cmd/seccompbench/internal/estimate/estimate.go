@@ -23,6 +23,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/container"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
@@ -74,6 +75,12 @@ type Options struct {
 	Container *container.Spec
 	// MaxTime bounds the command's measurement (runner.Config.MaxTime).
 	MaxTime time.Duration
+	// AB is the A/B design of the command's measurement and of the
+	// per-process probe ("": DefaultAB); ABTime the measuring time to
+	// spread over Trials blocks (0: the command workload's default child
+	// of ~300 ms of runs per cell).
+	AB     command.Design
+	ABTime time.Duration
 	// MeasureCommand runs the command's children (runner.RunAdaptive
 	// unless a test replaces it).
 	MeasureCommand func(context.Context, runner.Config) ([]result.Sample, result.RunInfo, error)
