@@ -35,8 +35,8 @@ const (
 type Flags struct {
 	Counts, Workload, Syscall, TargetCI, Compiler, NotifyReply string
 	// AB is --ab, the command workload's A/B design.
-	AB string
-	PathDirs                                                   int
+	AB       string
+	PathDirs int
 	// Paired is --paired: each child also times the workload before
 	// installing its stack (Job.Unpaired is its negation).
 	Paired  bool
