@@ -73,8 +73,8 @@ func TestWriteEstimateCommandTextPairs(t *testing.T) {
 	for _, tt := range []struct {
 		design, want string
 	}{
-		{"pairs", "measured: find /usr/share -name x without and with 16 filters (defeat), 10 children of 40 interleaved pairs each (order random per pair)"},
-		{"duet", "measured: find /usr/share -name x without and with 16 filters (defeat), 10 children of 40 pairs run at once on two CPUs (sides swapped as drawn)"},
+		{"pairs", "measured: find /usr/share -name x without and with 16 filters (defeat), 10 children, 400 interleaved pairs in all (order random per pair)"},
+		{"duet", "measured: find /usr/share -name x without and with 16 filters (defeat), 10 children, 400 pairs in all, each pair's runs at once on two CPUs (sides swapped as drawn)"},
 		{"children", "measured: find /usr/share -name x under 0 and 16 filters (defeat), 10 blocks of fresh children, 40 timed runs each"},
 	} {
 		c.AB.Design = tt.design

@@ -16,7 +16,8 @@ type EstimateCommand struct {
 	Filters int    `json:"command_filters"`
 	Variant string `json:"command_variant"`
 	// Trials are the randomized blocks run, RunsPerChild the timed runs
-	// of each child.
+	// of each child (in the paired designs the most pairs a child may
+	// make: a calibrated child stops at its time; AB.Pairs counts them).
 	Trials       int `json:"command_trials"`
 	RunsPerChild int `json:"command_runs_per_child"`
 	// BaselineRunNs is the median run without filters (execve to reaping).
@@ -218,11 +219,11 @@ func writeMeasuredHead(w io.Writer, c *EstimateCommand, span string) {
 	}
 	switch design {
 	case "pairs":
-		fmt.Fprintf(w, "\nmeasured: %s without and with %d filters (%s), %d children of %d interleaved pairs each (order random per pair); per run, %s\n",
-			shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)
+		fmt.Fprintf(w, "\nmeasured: %s without and with %d filters (%s), %d children, %d interleaved pairs in all (order random per pair); per run, %s\n",
+			shellWords(c.Argv), c.Filters, c.Variant, c.AB.Children, c.AB.Pairs, span)
 	case "duet":
-		fmt.Fprintf(w, "\nmeasured: %s without and with %d filters (%s), %d children of %d pairs run at once on two CPUs (sides swapped as drawn); per run, %s\n",
-			shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)
+		fmt.Fprintf(w, "\nmeasured: %s without and with %d filters (%s), %d children, %d pairs in all, each pair's runs at once on two CPUs (sides swapped as drawn); per run, %s\n",
+			shellWords(c.Argv), c.Filters, c.Variant, c.AB.Children, c.AB.Pairs, span)
 	default:
 		fmt.Fprintf(w, "\nmeasured: %s under 0 and %d filters (%s), %d blocks of fresh children, %d timed runs each; per run, %s\n",
 			shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)

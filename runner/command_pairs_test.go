@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/cpulock"
@@ -161,5 +162,24 @@ func TestCommandWorkloadPairsTrue(t *testing.T) {
 	p := stats.PairedShift(diffs, 0.95)
 	if p.Pairs != 30 || len(p.Children) != 3 || math.IsNaN(p.Lo) || !(p.Lo <= p.Center && p.Center <= p.Hi) {
 		t.Errorf("PairedShift = %+v, want 30 pairs of 3 children and an interval around the centre", p)
+	}
+}
+
+// A calibrated paired child stops at its time rather than at R: with a
+// child target of 50 ms and /bin/true, every child makes at least MinRuns
+// pairs and at most R, and the children need not agree on the count.
+func TestCommandWorkloadPairsTimeBox(t *testing.T) {
+	skipIfNoSeccomp(t)
+	cfg := commandConfig(t, command.Spec{Argv: []string{"/bin/true"}, Warmup: 1, TargetChild: 50 * time.Millisecond, Design: command.DesignPairs}, []int{2})
+	cfg.Trials = 2
+	got, info, err := RunAdaptive(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got {
+		n := len(s.SamplesNsPerOp)
+		if n < command.MinRuns || n > info.Runs || len(s.BaselineSamplesNsPerOp) != n || s.Command.Runs != n {
+			t.Errorf("child made %d pairs (%d unfiltered runs, %d counted), want %d to R = %d", n, len(s.BaselineSamplesNsPerOp), s.Command.Runs, command.MinRuns, info.Runs)
+		}
 	}
 }

@@ -41,6 +41,9 @@ type timingSpec struct {
 	Seed uint64 `json:"seed,omitempty"`
 	// CPUs are the two CPUs of the duet design.
 	CPUs []int `json:"cpus,omitempty"`
+	// StopNs, above 0, ends the timed pairs once they took that long,
+	// after at least MinRuns (Spec.stopNs).
+	StopNs int64 `json:"stop_ns,omitempty"`
 }
 
 // commandRun is one run as the timing process saw it, times in ns.

@@ -47,7 +47,11 @@ func (t *timer) runPairs() error {
 			return f.err()
 		}
 	}
+	start := sys.Nanotime()
 	for i := 0; i < cs.Runs; i++ {
+		if cs.StopNs > 0 && i >= MinRuns && sys.Nanotime()-start >= cs.StopNs {
+			break
+		}
 		baseFirst := rng.IntN(2) == 0
 		x, b, perFilter, f, err := t.pair(i, baseFirst)
 		if err != nil {
@@ -203,6 +207,16 @@ func (d Design) runsPerPair() float64 {
 		return 2
 	}
 	return 1
+}
+
+// runsOK reports whether a child of cs made an acceptable number of
+// timed runs: exactly cs.Runs, or, for a time-boxed paired child
+// (cs.stopNs), from MinRuns (or cs.Runs if fewer) to cs.Runs.
+func runsOK(cs *Spec, n int) bool {
+	if cs.stopNs > 0 {
+		return n >= min(MinRuns, cs.Runs) && n <= cs.Runs
+	}
+	return n == cs.Runs
 }
 
 // checkPairs returns an error when a paired design's report does not hold

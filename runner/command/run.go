@@ -96,6 +96,13 @@ func Prepare(ctx context.Context, spec Spec, su Setup) (*Spec, float64, error) {
 			r = min(r, max(fit, 1))
 		}
 		cs.Runs = r
+		if cs.Design.Paired() {
+			// R comes from unfiltered runs; the stacked ones are slower
+			// by the install and the added time, so the child stops at
+			// its time instead, and R is only the cap.
+			cs.stopNs = int64(float64(r) * perRun)
+			cs.Runs = min(2*r, MaxRuns)
+		}
 	} else if ns := float64(cs.Warmup+cs.Runs) * runNs * cs.Design.runsPerPair(); ns > float64(child.MaxWork) {
 		return nil, 0, fmt.Errorf("%w: %d runs (+%d warm-up) at %.3g s each is about %.3g s per child, over %v; lower --runs",
 			child.ErrTooMuchWork, cs.Runs, cs.Warmup, runNs/1e9, ns/1e9, child.MaxWork)
@@ -132,7 +139,7 @@ func Measure(ctx context.Context, cs *Spec, req Request) (result.Sample, error) 
 	c, stack := req.Cell, req.Stack
 	spec := timingSpec{Filters: stack, Flags: req.Flags, Path: cs.path, Argv: cs.Argv, Env: cs.Env, Prepare: cs.Prepare,
 		Warmup: cs.Warmup, Runs: cs.Runs, IgnoreFailure: cs.IgnoreFailure, ShowOutput: cs.ShowOutput, CPUAfter: req.CPUAfter,
-		Design: string(cs.Design), Seed: req.Seed, CPUs: req.CPUs}
+		Design: string(cs.Design), Seed: req.Seed, CPUs: req.CPUs, StopNs: cs.stopNs}
 	if cs.Design == DesignDuet && len(req.CPUs) != 2 {
 		return result.Sample{}, &child.Error{Cell: c, Reason: fmt.Sprintf("the duet design needs two CPUs, got %v", req.CPUs)}
 	}
@@ -166,7 +173,7 @@ func Measure(ctx context.Context, cs *Spec, req Request) (result.Sample, error) 
 	if cr == nil {
 		return result.Sample{}, &child.Error{Cell: c, Reason: "the command child sent no command report"}
 	}
-	if len(cr.Runs) != cs.Runs || cr.Warmup != cs.Warmup {
+	if !runsOK(cs, len(cr.Runs)) || cr.Warmup != cs.Warmup {
 		return result.Sample{}, &child.Error{Cell: c, Reason: fmt.Sprintf("made %d runs after %d warm-up runs, want %d after %d", len(cr.Runs), cr.Warmup, cs.Runs, cs.Warmup)}
 	}
 	if err := checkPairs(cs.Design, cr); err != nil {

@@ -49,6 +49,11 @@ type Spec struct {
 	ShowOutput bool
 
 	path string // Argv[0] resolved, set by Prepare
+	// stopNs, when above 0, ends a paired child's timed pairs once they
+	// took that long (ns), at least MinRuns of them: Prepare sets it to
+	// the calibrated R's time when it calibrates R for a paired design
+	// (R from unfiltered runs only), and R to twice that, as a cap.
+	stopNs int64
 }
 
 // Defaults of the command workload.
