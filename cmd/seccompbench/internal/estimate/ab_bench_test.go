@@ -34,7 +34,9 @@ func abEnv(name, def string) string {
 // abOptions reads the comparison's settings from the environment:
 //
 //	SECCOMPBENCH_AB_CMD      the command, split on spaces (find /usr/share -name x)
-//	SECCOMPBENCH_AB_POLICY   the policy file (testdata/policies/docker-default.json)
+//	SECCOMPBENCH_AB_POLICY   the policy file, absolute or relative to this package's
+//	                         directory; none for the unit's stack alone
+//	                         (testdata/policies/docker-default.json)
 //	SECCOMPBENCH_AB_UNIT     a systemd unit whose stack goes first (none)
 //	SECCOMPBENCH_AB_FILTERS  the stack depth (16; 0: one per policy)
 //	SECCOMPBENCH_AB_CACHE    on or defeat (defeat)
@@ -61,6 +63,9 @@ func abOptions(tb testing.TB) (*Options, []command.Design) {
 			tb.Fatalf("SECCOMPBENCH_AB_DESIGNS: %v", err)
 		}
 		designs = append(designs, d)
+	}
+	if opts.Policies[0] == "none" {
+		opts.Policies = nil
 	}
 	return opts, designs
 }
