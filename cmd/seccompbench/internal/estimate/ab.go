@@ -12,10 +12,13 @@ import (
 
 // DefaultAB is the A/B design of --command and of the per-process probe
 // (--ab): interleaved pairs in one child (command.DesignPairs). On this
-// project's VM the pairs gave the narrowest intervals for the same
-// measuring time (docs/estimate.md, "Choosing the A/B design"); the
-// simulation in stats (TestPairedShiftNarrowerThanChildren) shows why:
-// what moves a whole child cancels within its pairs.
+// project's VM, busy, pairs gave a narrower interval than children for
+// the same measuring time in 5 of 6 comparisons and was the narrowest
+// or second narrowest of the three designs in all but one
+// (docs/estimate.md, "Choosing the A/B design"), with one CPU and one
+// copy of the program at a time; the simulation in stats
+// (TestPairedShiftNarrowerThanChildren) shows why: what moves a whole
+// child cancels within its pairs.
 const DefaultAB = command.DesignPairs
 
 // DefaultABTime is the measuring budget of --command (--ab-time): the
