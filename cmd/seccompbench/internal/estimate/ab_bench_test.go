@@ -100,7 +100,7 @@ func BenchmarkABDesign(b *testing.B) {
 			}
 		})
 	}
-	fmt.Printf("`%s` under %v ×%d (%s), %s per design over %d blocks:\n",
-		strings.Join(opts.Command, " "), opts.Policies, opts.Filters, opts.Cache, opts.ABTime, opts.Trials)
+	fmt.Printf("`%s` under %v, unit %q, %d filters (0: one per policy), cache %s, %s per design over %d blocks:\n",
+		strings.Join(opts.Command, " "), opts.Policies, opts.SystemdUnit, opts.Filters, opts.Cache, opts.ABTime, opts.Trials)
 	WriteABComparison(os.Stdout, all)
 }

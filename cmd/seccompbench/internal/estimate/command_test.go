@@ -161,6 +161,33 @@ func TestCommandValidationJSONKeys(t *testing.T) {
 	}
 }
 
+// The A/B design's figures sit under "validation.ab", NaN half-widths
+// (no interval) as 0 and each child's centre as a number.
+func TestCommandValidationJSONAB(t *testing.T) {
+	c := &report.EstimateCommand{AB: &report.CommandAB{Design: "pairs", Children: 2, Pairs: 40, ChildAddedNs: []float64{1e6, math.NaN()},
+		HalfWidthPct: math.NaN(), MeetsBar: true, MeasuringNs: 6e10}}
+	e := &report.Estimate{Validation: &report.EstimateValidation{EstimateCommand: c.Finite()}}
+	var b bytes.Buffer
+	if err := report.WriteEstimateJSON(&b, e); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Validation struct {
+			AB map[string]any `json:"ab"`
+		} `json:"validation"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ab := doc.Validation.AB
+	if ab["design"] != "pairs" || ab["pairs"] != 40.0 || ab["half_width_pct"] != 0.0 || ab["meets_bar"] != true || ab["measuring_ns"] != 6e10 {
+		t.Errorf("validation.ab = %v", ab)
+	}
+	if cs, _ := ab["child_added_ns"].([]any); len(cs) != 2 || cs[0] != 1e6 || cs[1] != 0.0 {
+		t.Errorf("child_added_ns = %v, want [1e6 0]", ab["child_added_ns"])
+	}
+}
+
 func TestProfileCommandNeedsStrace(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	_, _, err := profileCommand(context.Background(), []string{"true"})
