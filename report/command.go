@@ -30,6 +30,9 @@ type CommandCost struct {
 	BaselineCPUNs float64 `json:"baseline_cpu_ns"`
 	// Splits holds one entry per variant, at the deepest count.
 	Splits []CommandSplit `json:"splits"`
+	// Design is the A/B design when paired ("pairs", "duet": run --ab),
+	// "" for children (each child under its cell's stack).
+	Design string `json:"ab_design,omitempty"`
 	// Container, when not nil, says that every run was a container an
 	// OCI runtime started (run --bundle or --rootfs): the stack, the
 	// privilege it was loaded with and no_new_privs were the runtime's.
@@ -65,13 +68,18 @@ type CommandSplit struct {
 	InstallCILowNs  float64 `json:"install_ci_low_ns"`
 	InstallCIHighNs float64 `json:"install_ci_high_ns"`
 	// RunningNs is the added run time per run (the cell's overhead over
-	// the 0-filter baseline), with its CI.
+	// the 0-filter baseline; in the paired designs, the mean over
+	// children of each child's Hodges–Lehmann centre of its pair
+	// differences, stats.PairedShift), with its CI.
 	RunningNs       float64 `json:"running_ns"`
 	RunningCILowNs  float64 `json:"running_ci_low_ns"`
 	RunningCIHighNs float64 `json:"running_ci_high_ns"`
 	// CPUAddedNs is the added user+sys CPU time per run, the install
-	// included (difference of medians).
+	// included (difference of medians; from pairs in the paired designs).
 	CPUAddedNs float64 `json:"cpu_added_ns"`
+	// Pairs is the number of pairs the paired designs' figures come
+	// from; 0 for children.
+	Pairs int `json:"pairs,omitempty"`
 	// InstallShare is install / (install + running), a fraction.
 	InstallShare float64 `json:"install_share"`
 	// Dominant is "install" or "running"; Clear reports that their

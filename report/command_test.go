@@ -63,3 +63,37 @@ func TestWriteEstimateCommandText(t *testing.T) {
 		}
 	}
 }
+
+// The paired designs say how the command was measured and how precise
+// the measured added time is, within 100 columns.
+func TestWriteEstimateCommandTextPairs(t *testing.T) {
+	c := &EstimateCommand{Argv: []string{"find", "/usr/share", "-name", "x"}, Filters: 16, Variant: "defeat", Trials: 10, RunsPerChild: 40,
+		BaselineRunNs: 150e6, MeasuredAddedNs: 50e6, MeasuredCILowNs: 47e6, MeasuredCIHighNs: 53e6, MeasuredCPUAddedNs: 49e6, MeasuredCPUCILowNs: 45e6, MeasuredCPUCIHighNs: 53e6,
+		AB: &CommandAB{Design: "pairs", Children: 10, Pairs: 400, HalfWidthPct: 6, CPUHalfWidthPct: 8.2, HalfWidthBaselinePct: 2, MeetsBar: true, MeasuringNs: 61.3e9}}
+	for _, tt := range []struct {
+		design, want string
+	}{
+		{"pairs", "measured: find /usr/share -name x without and with 16 filters (defeat), 10 children, 400 interleaved pairs in all (order random per pair)"},
+		{"duet", "measured: find /usr/share -name x without and with 16 filters (defeat), 10 children, 400 pairs in all, each pair's runs at once on two CPUs (sides swapped as drawn)"},
+		{"children", "measured: find /usr/share -name x under 0 and 16 filters (defeat), 10 blocks of fresh children, 40 timed runs each"},
+	} {
+		c.AB.Design = tt.design
+		var b bytes.Buffer
+		WriteEstimateCommandText(&b, c)
+		line := "  precision        ±6% of added (CPU ±8%), ±2.00% of baseline, 61.3 s measuring: bar met"
+		for _, want := range []string{tt.want, line} {
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("%s: missing %q in\n%s", tt.design, want, b.String())
+			}
+		}
+		if len([]rune(line)) > 100 {
+			t.Errorf("precision line is %d columns, want at most 100", len([]rune(line)))
+		}
+	}
+	c.AB.MeetsBar = false
+	var b bytes.Buffer
+	WriteEstimateCommandText(&b, c)
+	if !strings.Contains(b.String(), "measuring: bar NOT met") {
+		t.Errorf("missing the unmet bar in\n%s", b.String())
+	}
+}

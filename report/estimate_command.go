@@ -1,5 +1,7 @@
 package report
 
+import "fmt"
+
 // EstimateCommand compares estimate's prediction for a whole command with
 // a measurement of that command under the same stack and variant (estimate
 // --command). Times are ns per run of the command. Embedded in the
@@ -11,7 +13,8 @@ type EstimateCommand struct {
 	Filters int    `json:"command_filters"`
 	Variant string `json:"command_variant"`
 	// Trials are the randomized blocks run, RunsPerChild the timed runs
-	// of each child.
+	// of each child (in the paired designs the most pairs a child may
+	// make: a calibrated child stops at its time; AB.Pairs counts them).
 	Trials       int `json:"command_trials"`
 	RunsPerChild int `json:"command_runs_per_child"`
 	// BaselineRunNs is the median run without filters (execve to reaping).
@@ -97,6 +100,46 @@ type EstimateCommand struct {
 	// seccomp, sampled while it was measured, and the split of
 	// MeasuredAddedNs into direct, per-process and indirect parts.
 	Direct *CommandDirect `json:"direct,omitempty"`
+	// AB says how the measured added times were obtained (the A/B
+	// design) and how precise they are; nil in reports from before it.
+	AB *CommandAB `json:"ab,omitempty"`
+}
+
+// CommandAB is the A/B design of a command measurement (estimate
+// --command --ab) and the figures it gives beside the added times.
+type CommandAB struct {
+	// Design is "children" (every child under one stack; the added time
+	// is the difference of the medians over children, with a bootstrap
+	// interval), "pairs" (every child alternates runs without and with
+	// the stack, order random per pair) or "duet" (the two runs of a
+	// pair at once on two CPUs, sides swapped as drawn). The paired
+	// designs' added time is the mean over children of each child's
+	// Hodges–Lehmann centre of its pair differences, with a Student-t
+	// interval (stats.PairedShift).
+	Design string `json:"design"`
+	// Children is the number of timing children; Pairs the pairs over
+	// all of them (0 for children).
+	Children int `json:"children"`
+	Pairs    int `json:"pairs"`
+	// ChildAddedNs and ChildCPUAddedNs are each child's centre of its
+	// pair differences, wall (execve to reaping) and CPU (user+sys), in
+	// ns per run; empty for children.
+	ChildAddedNs    []float64 `json:"child_added_ns,omitempty"`
+	ChildCPUAddedNs []float64 `json:"child_cpu_added_ns,omitempty"`
+	// HalfWidthPct and CPUHalfWidthPct are the half-widths of the
+	// measured intervals in percent of their added times;
+	// HalfWidthBaselinePct the wall half-width in percent of the
+	// baseline run.
+	HalfWidthPct         float64 `json:"half_width_pct"`
+	CPUHalfWidthPct      float64 `json:"cpu_half_width_pct"`
+	HalfWidthBaselinePct float64 `json:"half_width_baseline_pct"`
+	// MeetsBar reports that the wall half-width is within 20 % of the
+	// added time, or within 0.3 % of the baseline run when the added time
+	// is smaller than that allows.
+	MeetsBar bool `json:"meets_bar"`
+	// MeasuringNs is the wall time the command's measurement took,
+	// calibration excluded, in ns.
+	MeasuringNs float64 `json:"measuring_ns"`
 }
 
 // Finite returns a copy of c with NaN and infinities replaced by 0 so that
@@ -113,5 +156,55 @@ func (c *EstimateCommand) Finite() *EstimateCommand {
 		*p = finite(*p)
 	}
 	cc.Direct = c.Direct.finite()
+	if a := c.AB; a != nil {
+		ab := *a
+		ab.HalfWidthPct, ab.CPUHalfWidthPct, ab.HalfWidthBaselinePct = finite(ab.HalfWidthPct), finite(ab.CPUHalfWidthPct), finite(ab.HalfWidthBaselinePct)
+		ab.ChildAddedNs, ab.ChildCPUAddedNs = finiteAll(ab.ChildAddedNs), finiteAll(ab.ChildCPUAddedNs)
+		cc.AB = &ab
+	}
 	return &cc
+}
+
+// finiteAll returns a copy of xs with finite applied to each, nil for
+// nil.
+func finiteAll(xs []float64) []float64 {
+	if xs == nil {
+		return nil
+	}
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = finite(x)
+	}
+	return out
+}
+
+// measuredHead is the line that says how the command was measured: its
+// A/B design, blocks and runs.
+func measuredHead(c *EstimateCommand, span string) string {
+	design := "children"
+	if c.AB != nil {
+		design = c.AB.Design
+	}
+	switch design {
+	case "pairs":
+		return fmt.Sprintf("measured: %s without and with %d filters (%s), %d children, %d interleaved pairs in all (order random per pair); per run, %s",
+			shellWords(c.Argv), c.Filters, c.Variant, c.AB.Children, c.AB.Pairs, span)
+	case "duet":
+		return fmt.Sprintf("measured: %s without and with %d filters (%s), %d children, %d pairs in all, each pair's runs at once on two CPUs (sides swapped as drawn); per run, %s",
+			shellWords(c.Argv), c.Filters, c.Variant, c.AB.Children, c.AB.Pairs, span)
+	}
+	return fmt.Sprintf("measured: %s under 0 and %d filters (%s), %d blocks of fresh children, %d timed runs each; per run, %s",
+		shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)
+}
+
+// abPrecision is the precision of the measured added time: the
+// half-widths and whether they meet the bar (CommandAB.MeetsBar: ±20 %
+// of the added time, or ±0.3 % of the baseline run).
+func abPrecision(ab *CommandAB) string {
+	bar := "bar met"
+	if !ab.MeetsBar {
+		bar = "bar NOT met"
+	}
+	return fmt.Sprintf("±%.0f%% of added (CPU ±%.0f%%), ±%.2f%% of baseline, %s measuring: %s",
+		ab.HalfWidthPct, ab.CPUHalfWidthPct, ab.HalfWidthBaselinePct, durationText(ab.MeasuringNs), bar)
 }

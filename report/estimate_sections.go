@@ -220,8 +220,7 @@ func estimateCommand(c *EstimateCommand) fieldsBlock {
 	if c.Container != nil {
 		span = "fork to reaping inside the " + c.Container.Runtime + " container"
 	}
-	f := fieldsBlock{indent: "  ", width: 17, caption: fmt.Sprintf("measured: %s under 0 and %d filters (%s), %d blocks of fresh children, %d timed runs each; per run, %s",
-		shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)}
+	f := fieldsBlock{indent: "  ", width: 17, caption: measuredHead(c, span)}
 	add := func(label, format string, args ...any) {
 		f.fields = append(f.fields, field{label: label, value: fmt.Sprintf(format, args...)})
 	}
@@ -247,6 +246,9 @@ func estimateCommand(c *EstimateCommand) fieldsBlock {
 		verdict = "the prediction's interval does NOT cover the measurement, though the two intervals overlap (a miss within the measurement's noise)"
 	case !c.Covered:
 		verdict = "the prediction's interval does NOT cover the measurement"
+	}
+	if c.AB != nil {
+		add("precision", "%s", abPrecision(c.AB))
 	}
 	add("ratio", "%.2f (error %+.1f%%): %s", c.Ratio, c.ErrorPct, verdict)
 	verdict = "covered"

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/cpulock"
 )
 
@@ -19,6 +20,9 @@ func lockRunCPUs(ctx context.Context, cfg *Config) (*cpulock.CPULocks, error) {
 		return nil, nil
 	}
 	par := max(cfg.Parallel, 1)
+	if cs := cfg.Workload.Command; cs != nil && cs.Design == command.DesignDuet {
+		par = 2 // the duet runs both sides at once, one on each CPU
+	}
 	wait := cfg.CPUWait
 	if wait == 0 {
 		wait = cpulock.DefaultCPUWait

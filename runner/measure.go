@@ -12,6 +12,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/container"
+	"github.com/seccompbench/seccompbench/runner/cpulock"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
@@ -47,7 +48,7 @@ func (cfg *Config) measurer() measurer {
 		return &containerMeasurer{}
 	}
 	if cfg.Workload.Command != nil {
-		return commandMeasurer{}
+		return &commandMeasurer{}
 	}
 	return loopMeasurer{}
 }
@@ -82,11 +83,15 @@ func (loopMeasurer) measure(ctx context.Context, cfg Config, c result.Cell, stac
 }
 
 // commandMeasurer measures the command workload through runner/command.
-type commandMeasurer struct{}
+// children counts the children it started: each paired child draws its
+// pair orders from cfg.Seed and that count.
+type commandMeasurer struct {
+	children uint64
+}
 
 // prepare resolves and calibrates the command (command.Prepare): one
 // iteration per child, R runs each.
-func (commandMeasurer) prepare(ctx context.Context, cfg *Config, info *result.RunInfo) (prepared, error) {
+func (*commandMeasurer) prepare(ctx context.Context, cfg *Config, info *result.RunInfo) (prepared, error) {
 	spec, runNs, err := command.Prepare(ctx, *cfg.Workload.Command, command.Setup{
 		Parallel: cfg.Parallel, Cells: len(cfg.Counts) * len(cfg.Variants), MaxTime: cfg.MaxTime,
 		ChildTimeout: cfg.ChildTimeout, Flags: cfg.seccompFlags()})
@@ -102,9 +107,28 @@ func (commandMeasurer) prepare(ctx context.Context, cfg *Config, info *result.Ru
 	}, nil
 }
 
-func (commandMeasurer) measure(ctx context.Context, cfg Config, c result.Cell, stack [][]byte) (result.Sample, error) {
+func (m *commandMeasurer) measure(ctx context.Context, cfg Config, c result.Cell, stack [][]byte) (result.Sample, error) {
+	m.children++
 	return command.Measure(ctx, cfg.Workload.Command, command.Request{Cell: c, Stack: stack,
-		Flags: cfg.seccompFlags(), Timeout: cfg.ChildTimeout, CPUAfter: getrusageAllowed(cfg.Programs, c)})
+		Flags: cfg.seccompFlags(), Timeout: cfg.ChildTimeout, CPUAfter: getrusageAllowed(cfg.Programs, c),
+		Seed: cfg.Seed*0x9e3779b97f4a7c15 + m.children, CPUs: duetCPUs(cfg)})
+}
+
+// duetCPUs are the two CPUs of the command workload's duet design: the
+// run's locked CPUs (lockRunCPUs locks two for it), else the two highest
+// this process may run on; nil for the other designs or with fewer than
+// two.
+func duetCPUs(cfg Config) []int {
+	if cfg.Workload.Command.Design != command.DesignDuet {
+		return nil
+	}
+	if len(cfg.cpus) >= 2 && cfg.cpus[0] != cfg.cpus[1] {
+		return cfg.cpus[:2]
+	}
+	if all := cpulock.AllowedCPUs(); len(all) >= 2 {
+		return all[len(all)-2:]
+	}
+	return nil
 }
 
 // containerMeasurer measures the command workload's runtime path through

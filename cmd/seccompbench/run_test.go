@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
@@ -60,6 +61,21 @@ func TestNewCmdRunFlags(t *testing.T) {
 					t.Errorf("got %+v", o)
 				}
 			}},
+		{name: "command, pairs", args: []string{"--workload", "command", "--ab", "pairs", "--", "true"},
+			check: func(t *testing.T, o *RunOptions) {
+				if c := o.Workload.Command; c == nil || c.Design != command.DesignPairs {
+					t.Errorf("command %+v, want design pairs", c)
+				}
+			}},
+		{name: "command, default design", args: []string{"--workload", "command", "--", "true"},
+			check: func(t *testing.T, o *RunOptions) {
+				if c := o.Workload.Command; c == nil || c.Design != command.DesignChildren {
+					t.Errorf("command %+v, want design children", c)
+				}
+			}},
+		{name: "bad design", args: []string{"--workload", "command", "--ab", "abba", "--", "true"}, wantErr: true},
+		{name: "design without command workload", args: []string{"--ab", "pairs"}, wantErr: true},
+		{name: "paired design in containers", args: []string{"--workload", "command", "--ab", "duet", "--rootfs", "/", "--", "true"}, wantErr: true},
 		{name: "command without CMD", args: []string{"--workload", "command"}, wantErr: true},
 		{name: "CMD without command workload", args: []string{"default", "--", "true"}, wantErr: true},
 		{name: "runs without command workload", args: []string{"--runs", "3"}, wantErr: true},

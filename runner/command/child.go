@@ -33,6 +33,17 @@ type timingSpec struct {
 	IgnoreFailure bool     `json:"ignore_failure,omitempty"`
 	ShowOutput    bool     `json:"show_output,omitempty"`
 	CPUAfter      bool     `json:"cpu_after,omitempty"` // the stack allows getrusage(2): see wrapSpec
+	// Design is "" or "children" (every run under Filters), "pairs" or
+	// "duet" (Runs pairs of a run without filters and one under Filters).
+	Design string `json:"design,omitempty"`
+	// Seed draws the order within each pair (pairs) or the side each
+	// CPU takes first (duet).
+	Seed uint64 `json:"seed,omitempty"`
+	// CPUs are the two CPUs of the duet design.
+	CPUs []int `json:"cpus,omitempty"`
+	// StopNs, above 0, ends the timed pairs once they took that long,
+	// after at least MinRuns (Spec.stopNs).
+	StopNs int64 `json:"stop_ns,omitempty"`
 }
 
 // commandRun is one run as the timing process saw it, times in ns.
@@ -64,6 +75,11 @@ type commandChildReport struct {
 	Failed    int          `json:"failed"`    // timed runs that did not exit 0
 	Failure   *runFailure  `json:"failure"`   // the first failure, nil if none
 	Fatal     bool         `json:"fatal"`     // the failure ended the child
+	// Base are the runs without filters of the paired designs, Base[i]
+	// paired with Runs[i]; BaseFirst[i] says the unfiltered run of pair i
+	// started first (pairs) or ran on CPUs[0] (duet).
+	Base      []commandRun `json:"base,omitempty"`
+	BaseFirst []bool       `json:"base_first,omitempty"`
 }
 
 // runFailure is CommandError on the wire.
@@ -119,15 +135,22 @@ func timingMain() {
 type timer struct {
 	cs       *timingSpec
 	exe      string
-	files    []uintptr // the wrapper's fds 0, 1, 2, 3, 4
 	null     *os.File
 	out      uintptr // the command's stdout and stderr
 	wrapEnvv []string
-	resFile  *os.File
-	zero     []byte
-	res      []byte
 	kmsg     *kmsgReader
 	cr       *commandChildReport
+	stack    *side // the wrapper that installs the cell's stack
+	base     *side // the paired designs' wrapper without filters; nil otherwise
+}
+
+// side is one wrapper's spec and result area.
+type side struct {
+	files   []uintptr // the wrapper's fds 0, 1, 2, 3, 4
+	resFile *os.File
+	zero    []byte
+	res     []byte
+	stacked bool // installs the cell's stack: its runs set Installed
 }
 
 // runCommandChild is the timing process. It installs nothing itself. For
@@ -144,8 +167,15 @@ func runCommandChild(cs *timingSpec) (timingReport, error) {
 		return rep, err
 	}
 	defer cleanup()
+	if t.base != nil {
+		err := t.runPairs()
+		if err == nil && rep.FiltersBefore >= 0 {
+			rep.FiltersAfter = rep.FiltersBefore + cr.Installed
+		}
+		return rep, err
+	}
 	for w := 0; w < cs.Warmup; w++ {
-		_, _, f, err := t.run(-1 - w)
+		_, _, f, err := t.run(t.stack, -1-w)
 		if err != nil {
 			return rep, err
 		}
@@ -156,19 +186,12 @@ func runCommandChild(cs *timingSpec) (timingReport, error) {
 		}
 	}
 	for i := 0; i < cs.Runs; i++ {
-		r, perFilter, f, err := t.run(i)
+		r, perFilter, f, err := t.run(t.stack, i)
 		if err != nil {
 			return rep, err
 		}
-		if f != nil {
-			if cr.Failure == nil {
-				cr.Failure = f
-			}
-			if !cs.IgnoreFailure || f.Stage != "run" {
-				cr.Fatal = true
-				return rep, f.err()
-			}
-			cr.Failed++
+		if err := t.keep(f); err != nil {
+			return rep, err
 		}
 		cr.Runs = append(cr.Runs, r)
 		cr.FilterNs = append(cr.FilterNs, perFilter)
@@ -177,6 +200,24 @@ func runCommandChild(cs *timingSpec) (timingReport, error) {
 		rep.FiltersAfter = rep.FiltersBefore + cr.Installed
 	}
 	return rep, nil
+}
+
+// keep records f, a timed run's failure (nil: none), and returns an error
+// when it ends the child: any failure but a run's with IgnoreFailure.
+func (t *timer) keep(f *runFailure) error {
+	if f == nil {
+		return nil
+	}
+	cr := t.cr
+	if cr.Failure == nil {
+		cr.Failure = f
+	}
+	if !t.cs.IgnoreFailure || f.Stage != "run" {
+		cr.Fatal = true
+		return f.err()
+	}
+	cr.Failed++
+	return nil
 }
 
 // newTimer prepares the wrapper's spec and result area (memfd_create(2))
@@ -204,20 +245,6 @@ func newTimer(cs *timingSpec, cr *commandChildReport) (t *timer, cleanup func(),
 			return nil, nil, fmt.Errorf("find own executable for the wrapper: %w", err)
 		}
 	}
-	specData, err := json.Marshal(wrapSpec{Path: cs.Path, Argv: cs.Argv, Env: cs.Env, Filters: cs.Filters, Flags: cs.Flags, CPUAfter: cs.CPUAfter})
-	if err != nil {
-		return nil, nil, fmt.Errorf("encode wrapper spec: %w", err)
-	}
-	specFile, err := memfile("seccompbench-wrap-spec", specData)
-	if err != nil {
-		return nil, nil, err
-	}
-	closers = append(closers, specFile)
-	resSize := 8 * (wrapSlots + len(cs.Filters))
-	if t.resFile, err = memfile("seccompbench-wrap-result", make([]byte, resSize)); err != nil {
-		return nil, nil, err
-	}
-	closers = append(closers, t.resFile)
 	if t.null, err = os.OpenFile(os.DevNull, os.O_RDWR, 0); err != nil {
 		return nil, nil, fmt.Errorf("open %s: %w", os.DevNull, err)
 	}
@@ -226,54 +253,110 @@ func newTimer(cs *timingSpec, cr *commandChildReport) (t *timer, cleanup func(),
 	if cs.ShowOutput {
 		t.out = os.Stderr.Fd()
 	}
-	t.files = []uintptr{t.null.Fd(), t.out, t.out, specFile.Fd(), t.resFile.Fd()}
+	if t.stack, err = t.newSide(cs.Filters, cs.CPUAfter, &closers); err != nil {
+		return nil, nil, err
+	}
+	t.stack.stacked = true
+	if Design(cs.Design).Paired() {
+		if t.base, err = t.newSide(nil, true, &closers); err != nil {
+			return nil, nil, err
+		}
+	}
 	t.wrapEnvv = []string{child.Env + "=" + wrapKind, "GOGC=off", "GODEBUG=asyncpreemptoff=1"}
 	if t.kmsg = openKmsg(); t.kmsg != nil {
 		closers = append(closers, t.kmsg)
 	}
-	t.zero = make([]byte, resSize)
-	t.res = make([]byte, resSize)
 	return t, cleanup, nil
 }
 
-// run makes one run (i ≥ 0 timed, i < 0 warm-up) and returns its times
-// and, if it did not exit 0, what happened.
-func (t *timer) run(i int) (commandRun, []int64, *runFailure, error) {
-	var r commandRun
+// newSide writes the spec of a wrapper that installs stack (cpuAfter:
+// see wrapSpec) and makes its result area; closers gets both files.
+func (t *timer) newSide(stack [][]byte, cpuAfter bool, closers *[]io.Closer) (*side, error) {
+	cs := t.cs
+	specData, err := json.Marshal(wrapSpec{Path: cs.Path, Argv: cs.Argv, Env: cs.Env, Filters: stack, Flags: cs.Flags, CPUAfter: cpuAfter})
+	if err != nil {
+		return nil, fmt.Errorf("encode wrapper spec: %w", err)
+	}
+	specFile, err := memfile("seccompbench-wrap-spec", specData)
+	if err != nil {
+		return nil, err
+	}
+	*closers = append(*closers, specFile)
+	resSize := 8 * (wrapSlots + len(stack))
+	sd := &side{zero: make([]byte, resSize), res: make([]byte, resSize)}
+	if sd.resFile, err = memfile("seccompbench-wrap-result", make([]byte, resSize)); err != nil {
+		return nil, err
+	}
+	*closers = append(*closers, sd.resFile)
+	sd.files = []uintptr{t.null.Fd(), t.out, t.out, specFile.Fd(), sd.resFile.Fd()}
+	return sd, nil
+}
+
+// run makes one run of side sd (i ≥ 0 timed, i < 0 warm-up) and returns
+// its times and, if it did not exit 0, what happened.
+func (t *timer) run(sd *side, i int) (commandRun, []int64, *runFailure, error) {
+	if f, err := t.prepare(i); f != nil || err != nil {
+		return commandRun{}, nil, f, err
+	}
+	if err := sd.reset(); err != nil {
+		return commandRun{}, nil, nil, err
+	}
+	t.kmsg.skipToEnd()
+	var ru syscall.Rusage
+	var pid int
+	t0 := sys.Nanotime()
+	ws, err := child.SpawnWait(t.exe, []string{t.exe}, t.wrapEnvv, sd.files, &ru, &pid)
+	t1 := sys.Nanotime()
+	if err != nil {
+		return commandRun{}, nil, nil, fmt.Errorf("run the wrapper: %w", err)
+	}
+	return t.collect(sd, i, t0, t1, ws, &ru, pid)
+}
+
+// reset zeroes the side's result area before a run.
+func (sd *side) reset() error {
+	if _, err := sd.resFile.WriteAt(sd.zero, 0); err != nil {
+		return fmt.Errorf("reset wrapper result area: %w", err)
+	}
+	return nil
+}
+
+// prepare runs the --prepare command before run i, if any: a failure when
+// it does not exit 0.
+func (t *timer) prepare(i int) (*runFailure, error) {
 	cs := t.cs
 	if cs.Prepare != "" {
 		ws, err := child.SpawnWait("/bin/sh", []string{"sh", "-c", cs.Prepare}, cs.Env, []uintptr{t.null.Fd(), t.out, t.out}, nil)
 		if err != nil {
-			return r, nil, nil, fmt.Errorf("run --prepare command: %w", err)
+			return nil, fmt.Errorf("run --prepare command: %w", err)
 		}
 		if !ws.Exited() || ws.ExitStatus() != 0 {
 			f := &runFailure{Stage: "prepare", Run: i, ExitCode: ws.ExitStatus(), Syscall: -1, Filter: -1}
 			if ws.Signaled() {
 				f.ExitCode, f.Signal = -1, int(ws.Signal())
 			}
-			return r, nil, f, nil
+			return f, nil
 		}
 	}
-	if _, err := t.resFile.WriteAt(t.zero, 0); err != nil {
-		return r, nil, nil, fmt.Errorf("reset wrapper result area: %w", err)
-	}
-	t.kmsg.skipToEnd()
-	var ru syscall.Rusage
-	var pid int
-	t0 := sys.Nanotime()
-	ws, err := child.SpawnWait(t.exe, []string{t.exe}, t.wrapEnvv, t.files, &ru, &pid)
-	t1 := sys.Nanotime()
-	if err != nil {
-		return r, nil, nil, fmt.Errorf("run the wrapper: %w", err)
-	}
-	if _, err := t.resFile.ReadAt(t.res, 0); err != nil {
+	return nil, nil
+}
+
+// collect reads what the wrapper of side sd (process pid, forked at t0,
+// reaped at t1 with status ws and rusage ru) left in its result area:
+// run i's times, each filter's seccomp(2) time and, if it did not exit
+// 0, what happened.
+func (t *timer) collect(sd *side, i int, t0, t1 int64, ws syscall.WaitStatus, ru *syscall.Rusage, pid int) (commandRun, []int64, *runFailure, error) {
+	var r commandRun
+	if _, err := sd.resFile.ReadAt(sd.res, 0); err != nil {
 		return r, nil, nil, fmt.Errorf("read wrapper result area: %w", err)
 	}
-	slot := func(k int) int64 { return int64(binary.NativeEndian.Uint64(t.res[8*k:])) }
+	slot := func(k int) int64 { return int64(binary.NativeEndian.Uint64(sd.res[8*k:])) }
 	r.WallNs = t1 - t0
 	state := slot(slotState)
 	installed := int(slot(slotInstalled))
-	t.cr.Installed = installed
+	if sd.stacked {
+		t.cr.Installed = installed
+	}
 	perFilter := make([]int64, installed)
 	for k := range perFilter {
 		perFilter[k] = slot(wrapSlots + k)
@@ -365,6 +448,7 @@ func commandSample(s *result.Sample, cr *commandChildReport) {
 	}
 	cs.Outliers = stats.Outliers(s.SamplesNsPerOp, 0)
 	s.Command = cs
+	pairedSample(s, cr)
 }
 
 // Timeout is the deadline of one timing child of cs making runs timed
@@ -372,6 +456,9 @@ func commandSample(s *result.Sample, cr *commandChildReport) {
 // times the expected work.
 func Timeout(cs *Spec, runs int, runNs float64) time.Duration {
 	work := float64(cs.Warmup+runs) * runNs
+	if cs.Design.Paired() {
+		work *= 2 // two runs per pair (a duet's may slow each other)
+	}
 	if !(work < float64(1<<62)/20) {
 		return time.Duration(1 << 62)
 	}

@@ -52,3 +52,53 @@ func TestCommandSampleFlagsOutliers(t *testing.T) {
 		t.Errorf("counts %+v, first failure %+v", c, c.FirstFailure)
 	}
 }
+
+// A paired child's report carries one unfiltered run and one order per
+// timed run; pairedSample puts them beside the stacked series (synthetic
+// report, no kernel).
+func TestPairedSample(t *testing.T) {
+	cr := &commandChildReport{Warmup: 1, Installed: 1}
+	for i := range 3 {
+		cr.Runs = append(cr.Runs, commandRun{WallNs: 200, CmdNs: 150 + int64(i), CPUNs: 100})
+		cr.Base = append(cr.Base, commandRun{WallNs: 180, CmdNs: 120 + int64(10*i), CPUNs: 90 + int64(i)})
+		cr.BaseFirst = append(cr.BaseFirst, i%2 == 0)
+		cr.FilterNs = append(cr.FilterNs, []int64{7})
+	}
+	if err := checkPairs(DesignPairs, cr); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkPairs(DesignChildren, cr); err == nil {
+		t.Error("checkPairs(children) accepted a report with unfiltered runs")
+	}
+	short := *cr
+	short.BaseFirst = short.BaseFirst[:2]
+	if err := checkPairs(DesignDuet, &short); err == nil {
+		t.Error("checkPairs(duet) accepted 3 runs with 2 orders")
+	}
+	var s result.Sample
+	commandSample(&s, cr)
+	c := s.Command
+	if !slices.Equal(s.BaselineSamplesNsPerOp, []float64{120, 130, 140}) || s.BaselineNsPerOp != 130 {
+		t.Errorf("baseline %v (median %v), want [120 130 140] (130)", s.BaselineSamplesNsPerOp, s.BaselineNsPerOp)
+	}
+	if !slices.Equal(c.BaseCPUNs, []float64{90, 91, 92}) || !slices.Equal(c.BaseWallNs, []float64{180, 180, 180}) || !slices.Equal(c.BaseFirst, []bool{true, false, true}) {
+		t.Errorf("base CPU %v, wall %v, orders %v", c.BaseCPUNs, c.BaseWallNs, c.BaseFirst)
+	}
+	if !slices.Equal(s.SamplesNsPerOp, []float64{150, 151, 152}) {
+		t.Errorf("stacked runs %v, want [150 151 152]", s.SamplesNsPerOp)
+	}
+}
+
+func TestParseDesign(t *testing.T) {
+	for _, d := range Designs {
+		if got, err := ParseDesign(string(d)); err != nil || got != d {
+			t.Errorf("ParseDesign(%q) = %q, %v", d, got, err)
+		}
+	}
+	if _, err := ParseDesign("abba"); err == nil {
+		t.Error("ParseDesign(abba) accepted it")
+	}
+	if err := (Spec{Argv: []string{"true"}, Design: "abba"}).Check(); err == nil {
+		t.Error("Check accepted design abba")
+	}
+}

@@ -43,9 +43,9 @@ type Setup struct {
 // Env filled and R set, and the measured wall time of one run in ns. It
 // calibrates: one child without filters makes one warm-up run and up to
 // three timed ones, which checks that the command exits 0 and measures
-// one run's whole cost; R (Runs, when 0) is then TargetChild over that,
-// within [MinRuns, MaxRuns] and lowered so that MinBlocks blocks fit in
-// MaxTime. Given Runs whose work exceeds child.MaxWork is an error wrapping
+// one run's whole cost; R (Runs, when 0) is then TargetChild over that
+// (over twice that for DesignPairs), within [MinRuns, MaxRuns] and
+// lowered so that MinBlocks blocks fit in MaxTime. Given Runs whose work exceeds child.MaxWork is an error wrapping
 // child.ErrTooMuchWork.
 func Prepare(ctx context.Context, spec Spec, su Setup) (*Spec, float64, error) {
 	cs := spec
@@ -67,6 +67,7 @@ func Prepare(ctx context.Context, spec Spec, su Setup) (*Spec, float64, error) {
 		cs.TargetChild = DefaultTargetChild
 	}
 	cal := cs
+	cal.Design = DesignChildren
 	cal.Warmup = 1
 	cal.Runs = 3
 	if cs.Runs > 0 {
@@ -86,15 +87,23 @@ func Prepare(ctx context.Context, spec Spec, su Setup) (*Spec, float64, error) {
 		return nil, 0, fmt.Errorf("calibrate: measured %v ns per run", runNs)
 	}
 	if cs.Runs == 0 {
-		r := int(math.Round(float64(cs.TargetChild) / runNs))
+		perRun := runNs * cs.Design.runsPerPair()
+		r := int(math.Round(float64(cs.TargetChild) / perRun))
 		r = min(max(r, MinRuns), MaxRuns)
 		if su.MaxTime > 0 {
 			cells := float64(su.Cells)
-			fit := int(float64(su.MaxTime)/(MinBlocks*cells*runNs)) - cs.Warmup
+			fit := int(float64(su.MaxTime)/(MinBlocks*cells*perRun)) - cs.Warmup
 			r = min(r, max(fit, 1))
 		}
 		cs.Runs = r
-	} else if ns := float64(cs.Warmup+cs.Runs) * runNs; ns > float64(child.MaxWork) {
+		if cs.Design.Paired() {
+			// R comes from unfiltered runs; the stacked ones are slower
+			// by the install and the added time, so the child stops at
+			// its time instead, and R is only the cap.
+			cs.stopNs = int64(float64(r) * perRun)
+			cs.Runs = min(2*r, MaxRuns)
+		}
+	} else if ns := float64(cs.Warmup+cs.Runs) * runNs * cs.Design.runsPerPair(); ns > float64(child.MaxWork) {
 		return nil, 0, fmt.Errorf("%w: %d runs (+%d warm-up) at %.3g s each is about %.3g s per child, over %v; lower --runs",
 			child.ErrTooMuchWork, cs.Runs, cs.Warmup, runNs/1e9, ns/1e9, child.MaxWork)
 	}
@@ -114,6 +123,12 @@ type Request struct {
 	// CPUAfter says the stack allows getrusage(2): the wrapper then reads
 	// its CPU time after installing.
 	CPUAfter bool
+	// Seed draws the order within each pair of the paired designs
+	// (Spec.Design); the runner gives every child its own.
+	Seed uint64
+	// CPUs are the two CPUs of DesignDuet (ignored by the other
+	// designs); the seed draws which side takes which, pair by pair.
+	CPUs []int
 }
 
 // Measure runs one timing child of spec (as Prepare returned it) for req
@@ -123,7 +138,11 @@ type Request struct {
 func Measure(ctx context.Context, cs *Spec, req Request) (result.Sample, error) {
 	c, stack := req.Cell, req.Stack
 	spec := timingSpec{Filters: stack, Flags: req.Flags, Path: cs.path, Argv: cs.Argv, Env: cs.Env, Prepare: cs.Prepare,
-		Warmup: cs.Warmup, Runs: cs.Runs, IgnoreFailure: cs.IgnoreFailure, ShowOutput: cs.ShowOutput, CPUAfter: req.CPUAfter}
+		Warmup: cs.Warmup, Runs: cs.Runs, IgnoreFailure: cs.IgnoreFailure, ShowOutput: cs.ShowOutput, CPUAfter: req.CPUAfter,
+		Design: string(cs.Design), Seed: req.Seed, CPUs: req.CPUs, StopNs: cs.stopNs}
+	if cs.Design == DesignDuet && len(req.CPUs) != 2 {
+		return result.Sample{}, &child.Error{Cell: c, Reason: fmt.Sprintf("the duet design needs two CPUs, got %v", req.CPUs)}
+	}
 	in, err := json.Marshal(spec)
 	if err != nil {
 		return result.Sample{}, fmt.Errorf("encode child spec: %w", err)
@@ -154,14 +173,18 @@ func Measure(ctx context.Context, cs *Spec, req Request) (result.Sample, error) 
 	if cr == nil {
 		return result.Sample{}, &child.Error{Cell: c, Reason: "the command child sent no command report"}
 	}
-	if len(cr.Runs) != cs.Runs || cr.Warmup != cs.Warmup {
+	if !runsOK(cs, len(cr.Runs)) || cr.Warmup != cs.Warmup {
 		return result.Sample{}, &child.Error{Cell: c, Reason: fmt.Sprintf("made %d runs after %d warm-up runs, want %d after %d", len(cr.Runs), cr.Warmup, cs.Runs, cs.Warmup)}
+	}
+	if err := checkPairs(cs.Design, cr); err != nil {
+		return result.Sample{}, &child.Error{Cell: c, Reason: err.Error()}
 	}
 	if cr.Installed != len(stack) {
 		return result.Sample{}, &child.Error{Cell: c, Reason: fmt.Sprintf("the wrapper installed %d filters, want %d", cr.Installed, len(stack))}
 	}
 	s := result.Sample{Cell: c, FiltersSeen: rep.FiltersAfter, CPU: -1}
 	commandSample(&s, cr)
+	s.Command.Design = string(cs.Design.orDefault())
 	s.NsPerOp = stats.Median(s.SamplesNsPerOp)
 	s.Copies = []result.Copy{{CPU: -1, NsPerOp: s.NsPerOp}}
 	return s, nil

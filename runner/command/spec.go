@@ -26,10 +26,12 @@ type Spec struct {
 	// command that exits non-zero fails the cell.
 	Prepare string
 	// Warmup is the number of untimed runs per child before the timed
-	// ones (exactly this many; 0 is none).
+	// ones (exactly this many; 0 is none); untimed pairs in the paired
+	// designs.
 	Warmup int
-	// Runs is R, the timed runs per child; 0 calibrates it so that one
-	// child's runs take about TargetChild.
+	// Runs is R, the timed runs per child (in the paired designs, the
+	// timed pairs, each one run without and one with the stack); 0
+	// calibrates it so that one child's runs take about TargetChild.
 	Runs int
 	// TargetChild is the calibration target for one child's timed runs
 	// (default 300 ms).
@@ -38,12 +40,20 @@ type Spec struct {
 	// timed and counted in CommandSample.Failed instead of failing the
 	// cell.
 	IgnoreFailure bool
+	// Design is how a child compares the command without and with the
+	// stack; "" is DesignChildren.
+	Design Design
 	// ShowOutput sends the command's standard output and error to the
 	// child's standard error (whose tail a child error shows) instead of
 	// /dev/null. Standard input is /dev/null either way.
 	ShowOutput bool
 
 	path string // Argv[0] resolved, set by Prepare
+	// stopNs, when above 0, ends a paired child's timed pairs once they
+	// took that long (ns), at least MinRuns of them: Prepare sets it to
+	// the calibrated R's time when it calibrates R for a paired design
+	// (R from unfiltered runs only), and R to twice that, as a cap.
+	stopNs int64
 }
 
 // Defaults of the command workload.
@@ -59,8 +69,49 @@ const (
 	MinBlocks = 2
 )
 
-// Check returns an error for an empty command or a negative count.
+// Design is how the command workload compares the command without and
+// with a cell's stack (docs/methodology.md, "The command workload").
+type Design string
+
+const (
+	// DesignChildren runs every run of a child under the child's cell's
+	// stack: the comparison is between children of different cells (the
+	// 0-filter cell is the baseline).
+	DesignChildren Design = "children"
+	// DesignPairs makes every child alternate runs without any filter and
+	// with the cell's stack, R pairs, the order within each pair drawn
+	// from the child's seed; the child reports both series.
+	DesignPairs Design = "pairs"
+	// DesignDuet is DesignPairs with the two runs of a pair at the same
+	// time, each pinned to one of two CPUs (sched_setaffinity(2)), the
+	// sides swapped every pair.
+	DesignDuet Design = "duet"
+)
+
+// Designs lists the designs, as the flags name them.
+var Designs = []Design{DesignChildren, DesignPairs, DesignDuet}
+
+// ParseDesign returns the Design named s; an error names the valid ones.
+func ParseDesign(s string) (Design, error) {
+	for _, d := range Designs {
+		if string(d) == s {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("unknown A/B design %q: want children, pairs or duet", s)
+}
+
+// Paired reports whether d's children run both sides (pairs or duet).
+func (d Design) Paired() bool { return d == DesignPairs || d == DesignDuet }
+
+// Check returns an error for an empty command, a negative count or an
+// unknown design.
 func (s Spec) Check() error {
+	if s.Design != "" {
+		if _, err := ParseDesign(string(s.Design)); err != nil {
+			return fmt.Errorf("command workload: %w", err)
+		}
+	}
 	if len(s.Argv) == 0 || s.Argv[0] == "" {
 		return errors.New("command workload: no command: give it after --, e.g. --workload command -- find /usr/share -name x")
 	}

@@ -40,6 +40,17 @@ type CommandSample struct {
 	// start and end and the runtime's work on linux.seccomp; 0 for the
 	// command workload.
 	ContainerNs float64
+	// Design is the A/B design of the child ("children", "pairs" or
+	// "duet"; "" for the runtime path, which is "children").
+	Design string
+	// BaseWallNs and BaseCPUNs are, in the paired designs, the wall time
+	// (fork to reaping) and user+sys CPU time of the unfiltered run of
+	// each pair, in ns, BaseWallNs[i] paired with WallNs[i]; the run time
+	// (execve to reaping) is Sample.BaselineSamplesNsPerOp. BaseFirst[i]
+	// says the unfiltered run of pair i started first (pairs) or ran on
+	// the first of the two CPUs (duet). Empty in the children design.
+	BaseWallNs, BaseCPUNs []float64
+	BaseFirst             []bool
 	// Outliers are the indices of timed runs whose ns/op has a modified
 	// z-score above 3.5 within this child (stats.Outliers): reported,
 	// never dropped.

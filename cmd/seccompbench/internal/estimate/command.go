@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
@@ -62,17 +63,17 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 		defer ds.src.Close()
 		around = ds.around
 	}
-	samples, info, err := commandSamples(ctx, opts, opts.Command, opts.Container, base, variant, n, around)
+	samples, info, err := commandSamples(ctx, opts, opts.Command, opts.Container, base, variant, n, opts.ABTime, around)
 	if err != nil {
 		return nil, fmt.Errorf("measure the command: %w", err)
 	}
-	b, x, bcpu, xcpu, inst := splitCommandSamples(samples)
+	_, _, _, _, inst := splitCommandSamples(samples)
 	predicted := stats.SumEstimates(syscalls, proc)
 	withModel := stats.WithModelError(syscalls, ModelError)
 	stated := stats.SumEstimates(withModel, proc)
 	statedCPU := stats.SumEstimates(withModel, procCPU)
-	d := stats.RobustDiff(b, x, opts.Confidence, opts.Seed)
-	meas := stats.DiffEstimate(d)
+	ab := measuredAdded(samples, opts.abDesign(), opts.Confidence, opts.Seed)
+	meas := ab.Wall
 	chk := stats.CheckPrediction(stated, meas)
 	calOnly := stats.CheckPrediction(predicted, meas)
 	is := stats.Robust(inst, opts.Confidence, opts.Seed)
@@ -84,8 +85,8 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 		install = container.SeccompWork(samples, variant, opts.Confidence, opts.Seed)
 	}
 	split := stats.SplitCost(install, meas)
-	cpu := stats.RobustDiff(bcpu, xcpu, opts.Confidence, opts.Seed)
-	cpuChk := stats.CheckPrediction(statedCPU, stats.DiffEstimate(cpu))
+	cpu := ab.CPU
+	cpuChk := stats.CheckPrediction(statedCPU, cpu)
 	var direct *report.CommandDirect // nil: sampling turned off
 	if why != "" {
 		direct = &report.CommandDirect{Unavailable: why}
@@ -94,17 +95,17 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 		direct = ds.directResult(samples, n, meas, proc, syscalls, opts)
 	}
 	return &report.EstimateCommand{Direct: direct, Argv: opts.Command, Filters: n, Variant: string(variant), Trials: info.Blocks, RunsPerChild: info.Runs,
-		BaselineRunNs:    stats.Median(b),
+		BaselineRunNs:    ab.BaselineRunNs,
 		PredictedAddedNs: stated.Center, PredictedCILowNs: stated.Lo, PredictedCIHighNs: stated.Hi,
 		CalibrationCILowNs: predicted.Lo, CalibrationCIHighNs: predicted.Hi,
 		SyscallsAddedNs: syscalls.Center, ProcessAddedNs: proc.Center, ProcessCILowNs: proc.Lo, ProcessCIHighNs: proc.Hi,
 		ProcessCPUAddedNs: procCPU.Center, ProcessProbe: processProbeText(proc),
 		MeasuredAddedNs: meas.Center, MeasuredCILowNs: meas.Lo, MeasuredCIHighNs: meas.Hi,
-		MeasuredCPUAddedNs: cpu.Delta, MeasuredCPUCILowNs: cpu.Lo, MeasuredCPUCIHighNs: cpu.Hi,
+		MeasuredCPUAddedNs: cpu.Center, MeasuredCPUCILowNs: cpu.Lo, MeasuredCPUCIHighNs: cpu.Hi,
 		Ratio: chk.Ratio, ErrorPct: chk.ErrorPct, Covered: chk.Covered, CoveredByCalibration: calOnly.Covered,
 		Overlap: chk.Overlap, CPURatio: cpuChk.Ratio, CPUErrorPct: cpuChk.ErrorPct, CPUCovered: cpuChk.Covered,
 		InstallNs: install.Center, InstallShare: split.InstallShare, Dominant: split.Dominant, DominantClear: split.Clear,
-		Container: containerRuntime(info.Container)}, nil
+		Container: containerRuntime(info.Container), AB: ab.report(info)}, nil
 }
 
 // containerRuntime is the report's account of the runtime path's runtime,
@@ -190,12 +191,14 @@ func ModelErrorRule(rows []ValidationRow) (rel float64, uncovered []ValidationRo
 // commandSamples runs argv with the command workload at 0 and n filters of
 // base (variant), opts.Trials blocks, one warm-up run per child; in
 // containers of ct when not nil (the runtime's own filter in the n-filter
-// cells). around, if not nil, brackets every child
-// (runner.Config.AroundChild).
-func commandSamples(ctx context.Context, opts *Options, argv []string, ct *container.Spec, base []*filters.Program, variant result.Variant, n int, around func(int, result.Cell) func()) ([]result.Sample, result.RunInfo, error) {
-	w, err := runner.CommandWorkload(command.Spec{Argv: argv, Warmup: 1})
+// cells); budget is the measuring time to spread over the blocks. around,
+// if not nil, brackets every child (runner.Config.AroundChild).
+func commandSamples(ctx context.Context, opts *Options, argv []string, ct *container.Spec, base []*filters.Program, variant result.Variant, n int, budget time.Duration, around func(int, result.Cell) func()) ([]result.Sample, result.RunInfo, error) {
+	design := opts.abDesign()
+	spec := command.Spec{Argv: argv, Warmup: 1, Design: design, TargetChild: childTarget(design, budget, opts.Trials)}
+	w, err := runner.CommandWorkload(spec)
 	if ct != nil {
-		w, err = runner.ContainerWorkload(command.Spec{Argv: argv, Warmup: 1}, *ct)
+		w, err = runner.ContainerWorkload(spec, *ct)
 	}
 	if err != nil {
 		return nil, result.RunInfo{}, err
@@ -203,9 +206,14 @@ func commandSamples(ctx context.Context, opts *Options, argv []string, ct *conta
 	// Placement sampled as run samples it: the prediction's stack
 	// calibration averages over JIT placements, so the measurement must
 	// too, or one placement's luck (±25 % per filter) decides the error.
-	cfg := runner.Config{Programs: base, Counts: []int{0, n}, Variants: []result.Variant{variant}, Workload: w,
+	// The paired designs measure both sides in every child: no 0 cell.
+	counts := []int{0, n}
+	if design.Paired() {
+		counts = []int{n}
+	}
+	cfg := runner.Config{Programs: base, Counts: counts, Variants: []result.Variant{variant}, Workload: w,
 		Trials: opts.Trials, Seed: opts.Seed, MaxTime: opts.MaxTime, Placement: runner.DefaultPlacement(), AroundChild: around}
-	opts.progressf("measuring: `%s` at 0 and %d filters, %d trials ...\n", strings.Join(argv, " "), n, opts.Trials)
+	opts.progressf("measuring: `%s` at 0 and %d filters, %s design, %d trials, about %s ...\n", strings.Join(argv, " "), n, design, opts.Trials, budget)
 	run := opts.MeasureCommand
 	if run == nil {
 		run = runner.RunAdaptive
@@ -230,14 +238,17 @@ var ProcessProbe = []string{"/bin/true"}
 // JIT image to a workqueue), and the install's JIT work leaves caches
 // cold for the command's start. The per-syscall model cannot see either.
 func processTerm(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int) (wall, cpu stats.Estimate, err error) {
-	samples, _, err := commandSamples(ctx, opts, ProcessProbe, nil, base, variant, n, nil)
+	samples, _, err := commandSamples(ctx, opts, ProcessProbe, nil, base, variant, n, opts.ABTime/processBudgetShare, nil)
 	if err != nil {
 		return wall, cpu, fmt.Errorf("measure the per-process term (%s): %w", strings.Join(ProcessProbe, " "), err)
 	}
-	b, x, bcpu, xcpu, _ := splitCommandSamples(samples)
-	return stats.DiffEstimate(stats.RobustDiff(b, x, opts.Confidence, opts.Seed)),
-		stats.DiffEstimate(stats.RobustDiff(bcpu, xcpu, opts.Confidence, opts.Seed)), nil
+	ab := measuredAdded(samples, opts.abDesign(), opts.Confidence, opts.Seed)
+	return ab.Wall, ab.CPU, nil
 }
+
+// processBudgetShare divides the command's measuring budget (--ab-time)
+// for the per-process probe: a quarter of it.
+const processBudgetShare = 4
 
 // splitCommandSamples separates the children of a 0-and-n command
 // measurement: the run times (ns per run) and CPU times (user+sys, the

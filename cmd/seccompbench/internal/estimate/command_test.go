@@ -11,11 +11,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -53,7 +55,7 @@ func TestMeasureCommandArithmetic(t *testing.T) {
 	}
 	base := ms(100, 102, 98, 101, 99, 100)
 	stacked := ms(150, 152, 148, 151, 149, 150)
-	opts := &Options{Command: []string{"find", "/usr/share"}, Trials: 6, Confidence: 0.95, Seed: 1,
+	opts := &Options{Command: []string{"find", "/usr/share"}, Trials: 6, Confidence: 0.95, Seed: 1, AB: command.DesignChildren,
 		MeasureCommand: fakeCommandRun(base, stacked, 16)}
 	predicted := stats.Estimate{Center: 39e6, Lo: 36e6, Hi: 42e6}
 	stated := stats.WithModelError(predicted, ModelError)
@@ -109,7 +111,7 @@ func TestMeasureCommandArithmetic(t *testing.T) {
 // without: 26 ms), not the wrapper's seccomp(2) time.
 func TestMeasureCommandContainerInstall(t *testing.T) {
 	run := fakeCommandRun([]float64{100e6, 101e6, 99e6, 100e6}, []float64{110e6, 111e6, 109e6, 110e6}, 1)
-	opts := &Options{Command: []string{"find", "/tree"}, Trials: 4, Confidence: 0.95, Seed: 1,
+	opts := &Options{Command: []string{"find", "/tree"}, Trials: 4, Confidence: 0.95, Seed: 1, AB: command.DesignChildren,
 		MeasureCommand: func(ctx context.Context, cfg runner.Config) ([]result.Sample, result.RunInfo, error) {
 			out, info, err := run(ctx, cfg)
 			for i := range out {
@@ -156,6 +158,33 @@ func TestCommandValidationJSONKeys(t *testing.T) {
 	}
 	if doc.Validation["covered"] != true {
 		t.Errorf("covered = %v, want true", doc.Validation["covered"])
+	}
+}
+
+// The A/B design's figures sit under "validation.ab", NaN half-widths
+// (no interval) as 0 and each child's centre as a number.
+func TestCommandValidationJSONAB(t *testing.T) {
+	c := &report.EstimateCommand{AB: &report.CommandAB{Design: "pairs", Children: 2, Pairs: 40, ChildAddedNs: []float64{1e6, math.NaN()},
+		HalfWidthPct: math.NaN(), MeetsBar: true, MeasuringNs: 6e10}}
+	e := &report.Estimate{Validation: &report.EstimateValidation{EstimateCommand: c.Finite()}}
+	var b bytes.Buffer
+	if err := report.WriteEstimateJSON(&b, e); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Validation struct {
+			AB map[string]any `json:"ab"`
+		} `json:"validation"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ab := doc.Validation.AB
+	if ab["design"] != "pairs" || ab["pairs"] != 40.0 || ab["half_width_pct"] != 0.0 || ab["meets_bar"] != true || ab["measuring_ns"] != 6e10 {
+		t.Errorf("validation.ab = %v", ab)
+	}
+	if cs, _ := ab["child_added_ns"].([]any); len(cs) != 2 || cs[0] != 1e6 || cs[1] != 0.0 {
+		t.Errorf("child_added_ns = %v, want [1e6 0]", ab["child_added_ns"])
 	}
 }
 
@@ -227,7 +256,7 @@ func TestMeasureCommandProcessTerm(t *testing.T) {
 		}
 		return xs
 	}
-	opts := &Options{Command: []string{"find", "/usr/share"}, Trials: 6, Confidence: 0.95, Seed: 1,
+	opts := &Options{Command: []string{"find", "/usr/share"}, Trials: 6, Confidence: 0.95, Seed: 1, AB: command.DesignChildren,
 		MeasureCommand: fakeCommandRun(ms(100, 102, 98, 101, 99, 100), ms(150, 152, 148, 151, 149, 150), 16)}
 	syscalls := stats.Estimate{Center: 39e6, Lo: 36e6, Hi: 42e6}
 	proc := stats.Estimate{Center: 2e6, Lo: 1e6, Hi: 4e6}
@@ -253,5 +282,91 @@ func TestMeasureCommandProcessTerm(t *testing.T) {
 	}
 	if c.ProcessProbe != "/bin/true" {
 		t.Errorf("process probe %q, want /bin/true", c.ProcessProbe)
+	}
+}
+
+// fakePairedRun returns one paired child per entry of added (ns per run):
+// each child has its own level (drift), four pairs whose filtered run is
+// the unfiltered one plus added[c], and CPU differences of half that. It
+// records the Config it was given in *got.
+func fakePairedRun(added []float64, got *runner.Config) func(context.Context, runner.Config) ([]result.Sample, result.RunInfo, error) {
+	return func(_ context.Context, cfg runner.Config) ([]result.Sample, result.RunInfo, error) {
+		*got = cfg
+		var out []result.Sample
+		for c, a := range added {
+			level := 100e6 + 20e6*float64(c%2) - 10e6*float64(c/2)
+			s := result.Sample{Cell: result.Cell{Variant: cfg.Variants[0], Filters: cfg.Counts[0]}, Command: &result.CommandSample{Runs: 4, Design: "pairs"}}
+			for i := range 4 {
+				b := level + 1e6*float64(i%3)
+				s.BaselineSamplesNsPerOp = append(s.BaselineSamplesNsPerOp, b)
+				s.SamplesNsPerOp = append(s.SamplesNsPerOp, b+a)
+				s.Command.BaseCPUNs = append(s.Command.BaseCPUNs, b/2)
+				s.Command.CPUNs = append(s.Command.CPUNs, b/2+a/2)
+				s.Command.InstallNs = append(s.Command.InstallNs, 2e6)
+				s.Command.BaseFirst = append(s.Command.BaseFirst, i%2 == 0)
+			}
+			s.BaselineNsPerOp = stats.Median(s.BaselineSamplesNsPerOp)
+			s.NsPerOp = stats.Median(s.SamplesNsPerOp)
+			out = append(out, s)
+		}
+		return out, result.RunInfo{Blocks: len(added), Runs: 4, Elapsed: 30 * time.Second}, nil
+	}
+}
+
+// The pairs design by hand: children whose pairs differ by 10, 12 and
+// 14 ms (each at its own level: the drift cancels) give 12 ms ± t(0.975,
+// 2)·2/√3 = 4.968 ms; CPU half that. One cell at N filters, the budget
+// spread over the 3 blocks; the report names the design and carries each
+// child's centre.
+func TestMeasureCommandPairs(t *testing.T) {
+	var cfg runner.Config
+	opts := &Options{Command: []string{"find", "/usr/share"}, Trials: 3, Confidence: 0.95, Seed: 1, ABTime: 60 * time.Second,
+		MeasureCommand: fakePairedRun([]float64{10e6, 12e6, 14e6}, &cfg)}
+	c, err := measureCommand(context.Background(), opts, nil, result.VariantDefeat, 16, stats.Estimate{Center: 12e6, Lo: 11e6, Hi: 13e6}, stats.Estimate{}, stats.Estimate{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cfg.Counts, []int{16}) || cfg.Workload.Command.Design != command.DesignPairs || cfg.Workload.Command.TargetChild != 20*time.Second {
+		t.Errorf("measured counts %v, design %q, child target %v; want [16], pairs, 20s", cfg.Counts, cfg.Workload.Command.Design, cfg.Workload.Command.TargetChild)
+	}
+	for _, ck := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"measured", c.MeasuredAddedNs, 12e6},
+		{"measured high", c.MeasuredCIHighNs, 12e6 + 4.968e6},
+		{"CPU", c.MeasuredCPUAddedNs, 6e6},
+		{"CPU low", c.MeasuredCPUCILowNs, 6e6 - 2.484e6},
+		{"baseline", c.BaselineRunNs, 100.5e6},
+		{"half-width %", c.AB.HalfWidthPct, 100 * 4.968 / 12},
+	} {
+		if math.Abs(ck.got-ck.want) > 1e-3*math.Abs(ck.want) {
+			t.Errorf("%s = %v, want %v", ck.name, ck.got, ck.want)
+		}
+	}
+	ab := c.AB
+	if ab.Design != "pairs" || ab.Pairs != 12 || ab.Children != 3 || !slices.Equal(ab.ChildAddedNs, []float64{10e6, 12e6, 14e6}) || ab.MeetsBar || ab.MeasuringNs != 30e9 {
+		t.Errorf("AB %+v, want pairs, 12 pairs of 3 children, centres 10/12/14 ms, bar not met (±41 %%), 30 s", ab)
+	}
+	if !c.Covered {
+		t.Errorf("predicted 12 ms not covered by itself")
+	}
+}
+
+// The issue's bar: within 20 % of the added time, or 0.3 % of the
+// baseline run when the added time is small.
+func TestMeetsBar(t *testing.T) {
+	for _, tt := range []struct {
+		hw, added, base float64
+		want            bool
+	}{
+		{2, 10, 100, true},       // 20 % of 10
+		{2.1, 10, 100, false},    // over 20 %, over 0.3 % of 100
+		{0.3, 0.1, 100, true},    // added small: 0.3 % of the baseline
+		{0.31, -0.1, 100, false}, // neither
+	} {
+		if got := meetsBar(tt.hw, tt.added, tt.base); got != tt.want {
+			t.Errorf("meetsBar(%v, %v, %v) = %v, want %v", tt.hw, tt.added, tt.base, got, tt.want)
+		}
 	}
 }

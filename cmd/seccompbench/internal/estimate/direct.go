@@ -143,7 +143,10 @@ func (d *directSampler) window(t uint64) *directWindow {
 // tally counts the samples of the command's processes (every process but
 // this one) per cell: the baseline (0 filters) and the stacked cell, with
 // the runs of their sampled children (warm-up runs included: they were
-// sampled too) taken from the measurement's samples.
+// sampled too) taken from the measurement's samples. In the paired
+// designs (pairs, duet) a child holds both sides: its samples all count
+// for the stacked cell (Samples then includes the unfiltered runs'), and
+// its unfiltered runs for the baseline's Runs.
 func (d *directSampler) tally(samples []result.Sample, n int) (base, stacked report.DirectCell) {
 	base.Filters, stacked.Filters = 0, n
 	cell := func(c result.Cell) *report.DirectCell {
@@ -162,6 +165,16 @@ func (d *directSampler) tally(samples []result.Sample, n int) (base, stacked rep
 	for _, s := range samples {
 		if sampled[key{s.Block, s.Filters}] && s.Command != nil {
 			cell(s.Cell).Runs += s.Command.Warmup + s.Command.Runs
+			if pairedSample(s) {
+				// A paired child ran as many unfiltered runs as
+				// filtered ones. They cannot spend time in seccomp: a
+				// task without filters never enters it
+				// (kernel/seccomp.c: __secure_computing runs only with
+				// SYSCALL_WORK_SECCOMP, set when a filter is attached),
+				// so every seccomp sample of the child is the stack's
+				// and the baseline side counts runs with no samples.
+				base.Runs += s.Command.Warmup + s.Command.Runs
+			}
 		}
 	}
 	for i := range d.samples {
@@ -186,8 +199,15 @@ func (d *directSampler) tally(samples []result.Sample, n int) (base, stacked rep
 	return base, stacked
 }
 
-// samplingCost compares the baseline children of sampled blocks with
-// those of unsampled ones: what sampling added to a baseline run, with
+// pairedSample reports that s is a child of a paired design (pairs,
+// duet), which holds its own unfiltered runs.
+func pairedSample(s result.Sample) bool {
+	return s.Command != nil && len(s.Command.BaseWallNs) > 0
+}
+
+// samplingCost compares the baseline runs of sampled blocks with those of
+// unsampled ones (the 0-filter children, or a paired child's unfiltered
+// runs): what sampling added to a baseline run, with
 // its bootstrap interval (NaN with fewer than two of either), and the
 // numbers of sampled and unsampled blocks.
 func samplingCost(samples []result.Sample, opts *Options) (stats.Diff, int, int) {
@@ -195,13 +215,17 @@ func samplingCost(samples []result.Sample, opts *Options) (stats.Diff, int, int)
 	blocks := map[int]bool{}
 	for _, s := range samples {
 		blocks[s.Block] = true
-		if s.Filters != 0 {
+		x := s.NsPerOp
+		switch {
+		case pairedSample(s):
+			x = stats.Median(s.BaselineSamplesNsPerOp)
+		case s.Filters != 0:
 			continue
 		}
 		if s.Block%2 == 0 {
-			on = append(on, s.NsPerOp)
+			on = append(on, x)
 		} else {
-			off = append(off, s.NsPerOp)
+			off = append(off, x)
 		}
 	}
 	nOn := 0

@@ -64,7 +64,7 @@ func TestDirectRealKernel(t *testing.T) {
 		t.Fatalf("startDirect: %s", why)
 	}
 	defer ds.src.Close()
-	samples, _, err := commandSamples(context.Background(), opts, []string{"/bin/sh", "-c", shReadLoop}, nil, base, result.VariantDefeat, 32, ds.around)
+	samples, _, err := commandSamples(context.Background(), opts, []string{"/bin/sh", "-c", shReadLoop}, nil, base, result.VariantDefeat, 32, 0, ds.around)
 	if err != nil {
 		t.Fatal(err)
 	}

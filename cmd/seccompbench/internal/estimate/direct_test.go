@@ -13,6 +13,7 @@ import (
 	"github.com/seccompbench/seccompbench/internal/kstack"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/live"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
@@ -137,7 +138,7 @@ func fakeGen(filters int) []kstack.Sample {
 // 20.96], so [10.3, 34.9] ms): they agree. Sampling cost: 101 − 100 ms.
 func TestDirectSplitFakeSampler(t *testing.T) {
 	src := &fakeSource{gen: fakeGen}
-	opts := &Options{Command: []string{"find", "/"}, Trials: 6, Confidence: 0.95, Seed: 1, DirectFrequency: 100,
+	opts := &Options{Command: []string{"find", "/"}, Trials: 6, Confidence: 0.95, Seed: 1, DirectFrequency: 100, AB: command.DesignChildren,
 		MeasureCommand: fakeDirectRun(src, 6, 16),
 		OpenDirect: func(freq int) (DirectSource, func(*kstack.Sample) kstack.Verdict, error) {
 			if freq != 100 {
@@ -263,5 +264,33 @@ func TestDirectSamplingFails(t *testing.T) {
 	}
 	if c.Direct == nil || !strings.Contains(c.Direct.Unavailable, "sampling failed: read samples: boom") {
 		t.Errorf("direct = %+v", c.Direct)
+	}
+}
+
+// TestDirectTallyPaired: in a paired design one child at N filters holds
+// both sides; its seccomp samples are all the stack's and its unfiltered
+// runs count for the baseline with no samples, so the direct time is the
+// child's seccomp samples × period over its filtered runs. The sampling
+// cost compares the unfiltered runs of sampled and unsampled blocks.
+func TestDirectTallyPaired(t *testing.T) {
+	src := &fakeSource{gen: fakeGen}
+	now := src.now
+	d := &directSampler{src: src, classify: fakeClassify, freq: 100, self: selfTgid(), now: now}
+	var samples []result.Sample
+	for b := range 4 {
+		c := result.Cell{Variant: result.VariantDefeat, Filters: 16}
+		src.cur = 16
+		d.around(b, c)()
+		samples = append(samples, result.Sample{Cell: c, Block: b, NsPerOp: 150e6, BaselineSamplesNsPerOp: []float64{100e6 + float64(1-b%2)*1e6},
+			Command: &result.CommandSample{Runs: 2, Warmup: 1, BaseWallNs: []float64{1, 1}, CPUNs: []float64{1, 1}}})
+	}
+	base, x := d.tally(samples, 16)
+	// Blocks 0 and 2 sampled: 2 children × 3 runs (warm-up included).
+	if x.Runs != 6 || base.Runs != 6 || base.Samples != 0 || base.Seccomp != 0 || x.Seccomp != 8 || x.Samples != 20 {
+		t.Errorf("paired tally: baseline %+v, stacked %+v; want 6 runs each, 8 of 20 samples stacked, none baseline", base, x)
+	}
+	cost, on, off := samplingCost(samples, &Options{Confidence: 0.95, Seed: 1})
+	if on != 2 || off != 2 || math.Abs(cost.Delta-1e6) > 1 {
+		t.Errorf("sampling cost %+v over %d/%d blocks, want +1 ms over 2/2", cost, on, off)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/container"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
@@ -88,6 +89,12 @@ type Options struct {
 	// directClock is the direct sampler's CLOCK_MONOTONIC (monotonicNs
 	// unless a test replaces it).
 	directClock func() uint64
+	// AB is the A/B design of the command's measurement and of the
+	// per-process probe ("": DefaultAB); ABTime the measuring time to
+	// spread over Trials blocks (0: the command workload's default child
+	// of ~300 ms of runs per cell).
+	AB     command.Design
+	ABTime time.Duration
 	// MeasureCommand runs the command's children (runner.RunAdaptive
 	// unless a test replaces it).
 	MeasureCommand func(context.Context, runner.Config) ([]result.Sample, result.RunInfo, error)

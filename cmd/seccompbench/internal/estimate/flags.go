@@ -9,6 +9,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/live"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
@@ -22,7 +23,9 @@ var Formats = []string{"table", "json", "markdown", "html"}
 type Flags struct {
 	CalTrials   int
 	WithCommand bool
-	Loader      string
+	// AB is --ab, the A/B design name.
+	AB     string
+	Loader string
 	// Load are --format-in, --caps, --kernel-version, --arch,
 	// --profile-name, --base, --thread and --systemd.
 	Load cmdutil.LoadFlags
@@ -61,6 +64,8 @@ func AddFlags(fs *pflag.FlagSet, o *Options, fl *Flags) {
 	fs.BoolVar(&o.ProcessTerm, "process-term", true, "with --command: also measure what the stack adds to a run of /bin/true (starting and ending a process under a freshly installed stack, beyond the install) and add it to the prediction")
 	fs.BoolVar(&o.Indirect, "indirect", true, "when the program's time between syscalls is known (--duration, --command): run the indirect-cost probe under the stack (a known working set between syscalls, 5 sizes; about 10 s) and predict the indirect part: the program's own work slowed by what the filters evicted")
 	cmdutil.AddContainerFlags(fs, &fl.Container)
+	fs.StringVar(&fl.AB, "ab", string(DefaultAB), "with --command: how the command is compared without and with the stack: pairs (each child alternates runs without and with it, order random per pair), duet (a pair's two runs at once on two CPUs, sides swapped) or children (children under 0 and N filters in blocks, difference of medians)")
+	fs.DurationVar(&o.ABTime, "ab-time", DefaultABTime, "with --command: measuring time for the command, spread over --trials blocks (the /bin/true probe of --process-term gets a quarter more)")
 	fs.DurationVar(&o.MaxTime, "max-time", 2*time.Minute, "with --command: a hard bound on measuring the command (no block starts after it once two are done)")
 	fs.IntVar(&o.DirectFrequency, "direct-frequency", live.DefaultFrequency, "with --command: CPU samples per second per CPU of the command's processes in every other block, to measure its time inside seccomp directly and split the added time into direct, per-process and indirect parts (needs root, or CAP_PERFMON and CAP_BPF; 0: off)")
 }
@@ -108,6 +113,9 @@ func (o *Options) Parse(fl *Flags, policies, command []string, in io.Reader, cha
 	if err := o.parseContainer(fl, changed); err != nil {
 		return nil, err
 	}
+	if err := o.parseAB(fl, changed); err != nil {
+		return nil, err
+	}
 	return specs, nil
 }
 
@@ -127,6 +135,30 @@ func (o *Options) parseContainer(fl *Flags, changed func(string) bool) error {
 	ct, err := fl.Container.Spec(o.Policies, o.Command, o.Open.OCI)
 	o.Container = ct
 	return err
+}
+
+// parseAB applies --ab and --ab-time: the paired designs need the
+// command workload's wrapper, so containers (--bundle, --rootfs) are
+// measured in children.
+func (o *Options) parseAB(fl *Flags, changed func(string) bool) error {
+	d, err := command.ParseDesign(fl.AB)
+	if err != nil {
+		return &cmdutil.FlagError{Err: fmt.Errorf("--ab: %w", err)}
+	}
+	if (changed("ab") || changed("ab-time")) && !fl.WithCommand {
+		return cmdutil.FlagErrorf("--ab and --ab-time need --command -- CMD [ARG...]")
+	}
+	if o.ABTime < 0 {
+		return cmdutil.FlagErrorf("--ab-time: negative %s", o.ABTime)
+	}
+	if o.Container != nil {
+		if changed("ab") && d != command.DesignChildren {
+			return cmdutil.FlagErrorf("--ab %s: containers (--bundle, --rootfs) are measured with --ab children only", d)
+		}
+		d = command.DesignChildren
+	}
+	o.AB = d
+	return nil
 }
 
 // parseNumbers checks the confidence, depth, duration and block counts.

@@ -23,6 +23,9 @@ func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info resul
 		return nil
 	}
 	c := &report.CommandCost{Argv: cs.Argv, Prepare: cs.Prepare, RunsPerChild: info.Runs, WarmupRuns: cs.Warmup}
+	if cs.Design.Paired() {
+		c.Design = string(cs.Design)
+	}
 	if ci := info.Container; ci != nil {
 		c.Container = &report.ContainerRuntime{Runtime: ci.Runtime, Path: ci.Path, Version: ci.Version, Profile: ci.Profile, Bundle: ci.Bundle}
 	}
@@ -62,12 +65,36 @@ func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info resul
 		if c.Container != nil {
 			install = container.SeccompWork(samples, result.Variant(cell.Variant), j.Confidence, j.Seed)
 		}
-		split := stats.SplitCost(install, stats.DiffEstimate(cell.Overhead))
+		running := stats.DiffEstimate(cell.Overhead)
+		cpuAdded := stats.Median(cpu[k]) - stats.Median(cpu[key{cell.Variant, 0}])
+		pairs := 0
+		if cs.Design.Paired() {
+			var p stats.PairedEstimate
+			p, cpuAdded = pairedAdded(samples, cell.Variant, maxN, j.Confidence)
+			running, pairs = p.Estimate, p.Pairs
+		}
+		split := stats.SplitCost(install, running)
 		c.Splits = append(c.Splits, report.CommandSplit{Variant: cell.Variant, Filters: maxN,
 			InstallNs: install.Center, InstallCILowNs: install.Lo, InstallCIHighNs: install.Hi,
 			RunningNs: split.Running.Center, RunningCILowNs: split.Running.Lo, RunningCIHighNs: split.Running.Hi,
-			CPUAddedNs:   stats.Median(cpu[k]) - stats.Median(cpu[key{cell.Variant, 0}]),
+			CPUAddedNs: cpuAdded, Pairs: pairs,
 			InstallShare: split.InstallShare, Dominant: split.Dominant, Clear: split.Clear})
 	}
 	return c
+}
+
+// pairedAdded is, for the paired designs (run --ab pairs or duet), the
+// added run time of the children of cell (variant, n) from their pair
+// differences (stats.PairedShift) and the added CPU time (user+sys, the
+// same estimator's centre).
+func pairedAdded(samples []result.Sample, variant string, n int, confidence float64) (stats.PairedEstimate, float64) {
+	var wall, cpu [][]float64
+	for _, s := range samples {
+		if s.Command == nil || string(s.Variant) != variant || s.Filters != n {
+			continue
+		}
+		wall = append(wall, stats.PairDiffs(s.BaselineSamplesNsPerOp, s.SamplesNsPerOp))
+		cpu = append(cpu, stats.PairDiffs(s.Command.BaseCPUNs, s.Command.CPUNs))
+	}
+	return stats.PairedShift(wall, confidence), stats.PairedShift(cpu, confidence).Center
 }

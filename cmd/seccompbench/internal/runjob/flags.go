@@ -34,7 +34,9 @@ const (
 // other flags.
 type Flags struct {
 	Counts, Workload, Syscall, TargetCI, Compiler, NotifyReply string
-	PathDirs                                                   int
+	// AB is --ab, the command workload's A/B design.
+	AB       string
+	PathDirs int
 	// Paired is --paired: each child also times the workload before
 	// installing its stack (Job.Unpaired is its negation).
 	Paired  bool
@@ -56,6 +58,7 @@ func AddFlags(fs *pflag.FlagSet, j *Job, fl *Flags) {
 	fs.IntVar(&fl.Command.Warmup, "warmup", 1, "command workload: untimed runs per child before the timed ones")
 	fs.IntVar(&fl.Command.Runs, "runs", 0, "command workload: timed runs per child, R (0: calibrate to ~300ms of runs per child)")
 	fs.BoolVar(&fl.Command.IgnoreFailure, "ignore-failure", false, "command workload: keep runs that exit non-zero or are killed instead of failing the cell")
+	fs.StringVar(&fl.AB, "ab", string(command.DesignChildren), "command workload: children (each child runs under its cell's stack), pairs (each child alternates runs without filters and with its cell's stack, order random per pair: the added time from pair differences) or duet (a pair's two runs at once on two CPUs)")
 	fs.BoolVar(&fl.Command.ShowOutput, "show-output", false, "command workload: send the command's output to stderr (shown with a failing cell) instead of /dev/null")
 	fs.StringVar(&fl.Syscall, "syscall", "", "loop on one syscall from the safe list instead, `NAME[:a0,a1,a2]` (e.g. getppid, read:-1, openat)")
 	fs.IntVar(&fl.PathDirs, "path-dirs", 8, "execvpe-miss: PATH directories searched, the program is in the last")
@@ -150,6 +153,12 @@ func (j *Job) parseWorkload(fl *Flags, policies []string, changed func(string) b
 		if len(fl.Command.Argv) == 0 {
 			return cmdutil.FlagErrorf("--workload command: give the command after --, e.g. run default --workload command -- find /usr/share -name x")
 		}
+		if fl.Command.Design, err = command.ParseDesign(fl.AB); err != nil {
+			return &cmdutil.FlagError{Err: fmt.Errorf("--ab: %w", err)}
+		}
+		if fl.Command.Design != command.DesignChildren && fl.Container.Set() {
+			return cmdutil.FlagErrorf("--ab %s: containers (--bundle, --rootfs) are measured with --ab children only", fl.AB)
+		}
 		if j.Workload, err = runner.CommandWorkload(fl.Command); err != nil {
 			return &cmdutil.FlagError{Err: fmt.Errorf("--workload command: %w", err)}
 		}
@@ -157,7 +166,7 @@ func (j *Job) parseWorkload(fl *Flags, policies []string, changed func(string) b
 		if len(fl.Command.Argv) > 0 {
 			return cmdutil.FlagErrorf("a command after -- needs --workload command")
 		}
-		for _, f := range []string{"prepare", "warmup", "runs", "ignore-failure", "show-output"} {
+		for _, f := range []string{"prepare", "warmup", "runs", "ignore-failure", "show-output", "ab"} {
 			if changed(f) {
 				return cmdutil.FlagErrorf("--%s: needs --workload command", f)
 			}
