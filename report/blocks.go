@@ -230,17 +230,34 @@ type fieldsBlock struct {
 func (f fieldsBlock) text(o textOpts) string {
 	var b strings.Builder
 	if f.caption != "" {
-		b.WriteString(f.caption + "\n")
+		line := f.caption + "\n"
+		if o.wrap {
+			line = wrapText(line, TextWidth)
+		}
+		b.WriteString(line)
 	}
 	pad := f.indent + strings.Repeat(" ", f.width)
 	for _, fd := range f.fields {
-		fmt.Fprintf(&b, "%s%-*s%s\n", f.indent, f.width, fd.label, fd.value)
-		for _, m := range fd.more {
-			b.WriteString(pad + m + "\n")
+		head := fmt.Sprintf("%s%-*s", f.indent, f.width, fd.label)
+		lines := append([]string{fd.value}, fd.more...)
+		for i, l := range lines {
+			parts := []string{l}
+			if o.wrap && len([]rune(head+l)) > TextWidth {
+				// wrapped under the value column, so the labels stay
+				// a column of their own
+				parts = wrapWords(l, TextWidth-max(len([]rune(head)), len(pad))-2)
+			}
+			for j, p := range parts {
+				switch {
+				case i == 0 && j == 0:
+					b.WriteString(head + p + "\n")
+				case j == 0:
+					b.WriteString(pad + p + "\n")
+				default:
+					b.WriteString(pad + "  " + p + "\n")
+				}
+			}
 		}
-	}
-	if o.wrap {
-		return wrapText(b.String(), TextWidth)
 	}
 	return b.String()
 }

@@ -53,12 +53,23 @@ type CommandDirect struct {
 	ModelCILowNs  float64 `json:"model_ci_low_ns"`
 	ModelCIHighNs float64 `json:"model_ci_high_ns"`
 	ModelAgrees   bool    `json:"model_agrees"`
-	// IndirectNs is the measured added time minus the direct part minus
-	// the per-process part (0 when not measured), with an interval from
+	// IndirectNs is the measured added CPU time minus the direct part
+	// minus the per-process part's CPU time (0 when not measured), with an interval from
 	// the three in quadrature. IndirectResolved reports that it excludes
 	// 0 and is no wider than the measured added time; IndirectWhy says
 	// why not otherwise, as a code: "no-interval", "spans-zero" or "wide"
 	// (stats.SplitNoInterval, SplitSpansZero, SplitWide).
+	// TotalNs is the measured added CPU time (user+sys) per run that the
+	// split divides, and ProcessNs the per-process term's CPU time, each
+	// with its interval: the split is of CPU time, the unit of the
+	// samples (wall time grows by less when the command's processes
+	// overlap).
+	TotalNs          float64 `json:"split_total_cpu_ns"`
+	TotalCILowNs     float64 `json:"split_total_cpu_ci_low_ns"`
+	TotalCIHighNs    float64 `json:"split_total_cpu_ci_high_ns"`
+	ProcessNs        float64 `json:"split_process_cpu_ns"`
+	ProcessCILowNs   float64 `json:"split_process_cpu_ci_low_ns"`
+	ProcessCIHighNs  float64 `json:"split_process_cpu_ci_high_ns"`
 	IndirectNs       float64 `json:"indirect_ns"`
 	IndirectCILowNs  float64 `json:"indirect_ci_low_ns"`
 	IndirectCIHighNs float64 `json:"indirect_ci_high_ns"`
@@ -95,6 +106,7 @@ func (d *CommandDirect) finite() *CommandDirect {
 	c := *d
 	for _, p := range []*float64{&c.PeriodNs, &c.DirectNs, &c.DirectCILowNs, &c.DirectCIHighNs, &c.SamplingCostNs, &c.SamplingCostCILowNs,
 		&c.SamplingCostCIHighNs, &c.SamplingCostPct, &c.ModelNs, &c.ModelCILowNs, &c.ModelCIHighNs, &c.IndirectNs, &c.IndirectCILowNs, &c.IndirectCIHighNs,
+		&c.TotalNs, &c.TotalCILowNs, &c.TotalCIHighNs, &c.ProcessNs, &c.ProcessCILowNs, &c.ProcessCIHighNs,
 		&c.Baseline.SeccompNs, &c.Baseline.SeccompCILowNs, &c.Baseline.SeccompCIHighNs, &c.Stacked.SeccompNs, &c.Stacked.SeccompCILowNs, &c.Stacked.SeccompCIHighNs} {
 		*p = finite(*p)
 	}
@@ -134,14 +146,14 @@ func commandDirectFields(c *EstimateCommand) []field {
 		signed(d.ModelNs), signed(d.ModelCILowNs), signed(d.ModelCIHighNs), agree)})
 	proc := "per-process not measured (--process-term=false)"
 	if c.ProcessProbe != "" {
-		proc = fmt.Sprintf("per-process %s [%s, %s]", signed(c.ProcessAddedNs), signed(c.ProcessCILowNs), signed(c.ProcessCIHighNs))
+		proc = fmt.Sprintf("per-process %s [%s, %s]", signed(d.ProcessNs), signed(d.ProcessCILowNs), signed(d.ProcessCIHighNs))
 	}
 	ind := fmt.Sprintf("indirect %s [%s, %s]", signed(d.IndirectNs), signed(d.IndirectCILowNs), signed(d.IndirectCIHighNs))
 	if !d.IndirectResolved {
 		ind = fmt.Sprintf("indirect NOT RESOLVED (%s [%s, %s]: %s)", signed(d.IndirectNs), signed(d.IndirectCILowNs), signed(d.IndirectCIHighNs), splitWhyText(d.IndirectWhy))
 	}
-	return append(fs, field{label: "split of added", value: fmt.Sprintf("%s = direct %s + %s + %s; intervals in quadrature",
-		signed(c.MeasuredAddedNs), signed(d.DirectNs), proc, ind)})
+	return append(fs, field{label: "split of CPU", value: fmt.Sprintf("%s [%s, %s] = direct %s + %s + %s; CPU time (user+sys), the samples' unit; intervals in quadrature",
+		signed(d.TotalNs), signed(d.TotalCILowNs), signed(d.TotalCIHighNs), signed(d.DirectNs), proc, ind)})
 }
 
 // splitWhyText words why the indirect part is not resolved.

@@ -17,17 +17,18 @@ func TestCommandDirectText(t *testing.T) {
 			Baseline: DirectCell{Runs: 50, Samples: 400}, Stacked: DirectCell{Filters: 16, Runs: 50, Samples: 500, Seccomp: 20, Entry: 5, Filter: 15},
 			DirectNs: 3e6, DirectCILowNs: 2e6, DirectCIHighNs: 4e6, SamplingCostNs: 0.1e6, SamplingCostCILowNs: -0.1e6, SamplingCostCIHighNs: 0.3e6, SamplingCostPct: 0.1,
 			ModelNs: 2.5e6, ModelCILowNs: 2.4e6, ModelCIHighNs: 2.6e6, ModelAgrees: true,
+			TotalNs: 10e6, TotalCILowNs: 9e6, TotalCIHighNs: 11e6, ProcessNs: 1e6, ProcessCILowNs: 0.5e6, ProcessCIHighNs: 1.5e6,
 			IndirectNs: 6e6, IndirectCILowNs: 4e6, IndirectCIHighNs: 8e6, IndirectResolved: true}}
 	var buf bytes.Buffer
 	WriteEstimateCommandText(&buf, c)
 	out := buf.String()
 	for _, want := range []string{"direct (sampled) +3.00 ms [+2.00 ms, +4.00 ms] in seccomp: 20 of 500 samples over 50 runs at 16 filters (entry 5, filter images 15)",
-		"direct and model agree", "per-process +1.00 ms [+500 µs, +1.50 ms] + indirect +6.00 ms [+4.00 ms, +8.00 ms]", "5 blocks sampled against 5 not"} {
+		"direct and model agree", "split of CPU     +10.0 ms [+9.00 ms, +11.0 ms] = direct +3.00 ms + per-process +1.00 ms [+500 µs, +1.50 ms] + indirect +6.00 ms [+4.00 ms, +8.00 ms]", "5 blocks sampled against 5 not"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
 		}
 	}
-	c.Direct.IndirectResolved, c.Direct.IndirectWhy, c.Direct.IndirectCILowNs = false, "its interval spans zero", -1e6
+	c.Direct.IndirectResolved, c.Direct.IndirectWhy, c.Direct.IndirectCILowNs = false, "spans-zero", -1e6
 	c.Direct.ModelAgrees = false
 	buf.Reset()
 	WriteEstimateCommandText(&buf, c)

@@ -26,10 +26,10 @@ func TestNewCmdEstimateFlags(t *testing.T) {
 		check   func(*EstimateOptions) bool
 	}{
 		{"default --profile p.txt", "", func(o *EstimateOptions) bool {
-			return o.Cache == "on" && o.Filters == 0 && o.CalTrials == 8 && o.Trials == 10 && o.Top == 15 && !o.Validate && o.Indirect
+			return o.Cache == "on" && o.Filters == 0 && o.CalTrials == 8 && o.Trials == 10 && o.Top == 15 && !o.Validate && !o.Indirect
 		}},
-		{"default --profile p --duration 5ms --indirect=false", "", func(o *EstimateOptions) bool {
-			return !o.Indirect && o.Duration.Milliseconds() == 5
+		{"default --profile p --duration 5ms --indirect", "", func(o *EstimateOptions) bool {
+			return o.Indirect && o.Duration.Milliseconds() == 5
 		}},
 		{"a.yaml b.yaml --profile p --filters 8 --cache defeat --calibration x.json --calibration y.json --duration 12ms --validate --format json", "", func(o *EstimateOptions) bool {
 			return len(o.Policies) == 2 && o.Filters == 8 && o.Cache == "defeat" && len(o.Calibrations) == 2 && o.Duration.Milliseconds() == 12 && o.Validate && o.Format == "json"
@@ -434,7 +434,7 @@ func TestEstimateIndirectParts(t *testing.T) {
 			o.Measure = measure
 			return estimateRun(o)
 		})
-		args := []string{policy, "--profile", profile, "--filters", "4", "--cache", "defeat", "--duration", "1ms", "--calibration-trials", "4", "--format", format}
+		args := []string{policy, "--profile", profile, "--filters", "4", "--cache", "defeat", "--duration", "1ms", "--indirect", "--calibration-trials", "4", "--format", format}
 		if format == "explain" {
 			args = append(args[:len(args)-2], "--explain")
 		}

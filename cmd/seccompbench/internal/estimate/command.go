@@ -92,7 +92,11 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 		direct = &report.CommandDirect{Unavailable: why}
 	}
 	if ds != nil {
-		direct = ds.directResult(samples, n, meas, proc, syscalls, opts)
+		// The split is of CPU time: the samples count CPU time, and
+		// the wall time of a program whose processes overlap (tar and
+		// gzip through a pipe, go vet) grows by less than the CPU the
+		// filters take.
+		direct = ds.directResult(samples, n, cpu, procCPU, syscalls, opts)
 	}
 	return &report.EstimateCommand{Direct: direct, Argv: opts.Command, Filters: n, Variant: string(variant), Trials: info.Blocks, RunsPerChild: info.Runs,
 		BaselineRunNs:    ab.BaselineRunNs,
@@ -128,21 +132,22 @@ func processProbeText(proc stats.Estimate) string {
 
 // ModelError is the relative model error of a prediction for a whole
 // program, as a fraction of the per-call part of the predicted added
-// time (the per-syscall model's direct part plus the probe's indirect
-// part; the rows below were predicted without the indirect part), and is
-// applied to that part only (stats.WithModelError). It comes
-// from the whole-program validation (docs/estimate.md, "Validation on
-// five programs"; testdata/validation-programs.csv) by ModelErrorRule:
-// the smallest error that puts the measured centre of every row whose
-// per-syscall part is at least half of the predicted added time inside
-// the stated interval, rounded up to a whole per cent. The largest need
-// is tar under systemd's hardened.service stack (98.4 %, overestimated),
-// then find under the same stack (88 %, underestimated; the loop measures
-// its filtered calls within 4 %, so the rest is not per-syscall cost).
-// TestModelErrorRule recomputes it and lists the rows it does not cover:
-// five with a per-syscall part of 0.01-1.09 ms, where the miss is in the
-// per-process term and a relative error on the syscalls cannot reach it.
-const ModelError = 0.99
+// time (the per-syscall model's direct part, plus the probe's indirect
+// part when --indirect is given), and is applied to that part only
+// (stats.WithModelError). It comes from the whole-program validation
+// (docs/estimate.md, "Validation on eight programs";
+// testdata/validation-programs.csv: 8 programs under docker-default ×16
+// defeated and as installed and under systemd's hardened.service stack)
+// by ModelErrorRule: the smallest error that puts the measured centre of
+// every resolved row whose per-call part is at least half of the
+// predicted added time inside the stated interval, rounded up to a whole
+// per cent. The largest need is go vet under hardened.service (114.6 %:
+// predicted 3.53 ms, measured 7.39; the sampled direct time, 6.17 ms, is
+// itself 1.8× the loop model's), then tar under docker-default ×16
+// defeated (83.6 %: tar and gzip overlap on two CPUs, so the wall time
+// grows by 1.44 ms where the CPU time grows by 7.29). TestModelErrorRule
+// recomputes it and lists the rows it does not cover.
+const ModelError = 1.15
 
 // ValidationRow is one whole-program validation of docs/estimate.md: the
 // stack and its cache variant ("on" or "defeat"), the prediction's three
@@ -169,14 +174,20 @@ func (r ValidationRow) NeededModelError() float64 {
 	return stats.NeededModelError(r.Stated, r.PerCall(), r.UsedModelError, r.Measured)
 }
 
+// Resolved reports that the row's measured interval excludes 0: the
+// measurement resolved the added time.
+func (r ValidationRow) Resolved() bool { return r.MeasuredLo > 0 || r.MeasuredHi < 0 }
+
 // ModelErrorRule derives the model error from validation rows: the
 // largest NeededModelError among the rows whose per-call part (direct +
 // indirect) is at least half of the predicted added time (they measure
-// the per-call model; in the others the per-process term dominates), and
-// the rows of all that this error does not cover.
+// the per-call model; in the others the per-process term dominates) and
+// whose measured added time is resolved (a measurement whose interval
+// holds 0 cannot say how far off a prediction is), and the rows of all
+// that this error does not cover.
 func ModelErrorRule(rows []ValidationRow) (rel float64, uncovered []ValidationRow) {
 	for _, r := range rows {
-		if r.PerCall() >= 0.5*r.Stated.Center {
+		if r.PerCall() >= 0.5*r.Stated.Center && r.Resolved() {
 			rel = max(rel, r.NeededModelError())
 		}
 	}

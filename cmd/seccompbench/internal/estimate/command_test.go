@@ -41,7 +41,7 @@ func fakeCommandRun(base, stacked []float64, n int) func(context.Context, runner
 
 // The predicted-vs-measured arithmetic, by hand: medians 100 ms and 150 ms
 // give +50 ms measured; predicted 39 ms [36, 42] (calibration) is stated
-// with the model error as 39 ± √(3² + (0.99·39)²) = 39 ± 38.73 ms, so
+// with the model error as 39 ± √(3² + (ModelError·39)²), so
 // [0.27, 77.73]: ratio 0.78, error -22 %, covered (the calibration-only
 // [36, 42] is not). CPU: medians 50 and 76 ms, +26 ms. Install 2 ms
 // against 50 ms running: running dominates, install 2/52 of the total.
@@ -59,7 +59,7 @@ func TestMeasureCommandArithmetic(t *testing.T) {
 		MeasureCommand: fakeCommandRun(base, stacked, 16)}
 	predicted := stats.Estimate{Center: 39e6, Lo: 36e6, Hi: 42e6}
 	stated := stats.WithModelError(predicted, ModelError)
-	if hw := math.Hypot(3e6, 0.99*39e6); math.Abs(stated.Hi-39e6-hw) > 1 || math.Abs(39e6-stated.Lo-hw) > 1 {
+	if hw := math.Hypot(3e6, ModelError*39e6); math.Abs(stated.Hi-39e6-hw) > 1 || math.Abs(39e6-stated.Lo-hw) > 1 {
 		t.Fatalf("stated interval %+v, want 39 ms ± %.0f ns", stated, hw)
 	}
 	c, err := measureCommand(context.Background(), opts, nil, result.VariantDefeat, 16, predicted, stats.Estimate{}, stats.Estimate{})
@@ -73,8 +73,8 @@ func TestMeasureCommandArithmetic(t *testing.T) {
 	}{
 		{"measured added", c.MeasuredAddedNs, 50e6},
 		{"predicted added", c.PredictedAddedNs, 39e6},
-		{"stated low", c.PredictedCILowNs, 39e6 - math.Hypot(3e6, 38.61e6)},
-		{"stated high", c.PredictedCIHighNs, 39e6 + math.Hypot(3e6, 38.61e6)},
+		{"stated low", c.PredictedCILowNs, 39e6 - math.Hypot(3e6, ModelError*39e6)},
+		{"stated high", c.PredictedCIHighNs, 39e6 + math.Hypot(3e6, ModelError*39e6)},
 		{"calibration low", c.CalibrationCILowNs, 36e6},
 		{"ratio", c.Ratio, 0.78},
 		{"error %", c.ErrorPct, -22},
@@ -264,7 +264,7 @@ func TestMeasureCommandProcessTerm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hw := math.Hypot(3e6, 0.99*39e6)
+	hw := math.Hypot(3e6, ModelError*39e6)
 	for _, ck := range []struct {
 		name      string
 		got, want float64

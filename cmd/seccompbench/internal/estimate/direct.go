@@ -238,8 +238,8 @@ func samplingCost(samples []result.Sample, opts *Options) (stats.Diff, int, int)
 }
 
 // directResult turns the samples into the report's direct part. meas is
-// the measured added time, proc the per-process term (zero when not
-// measured), model the loop model's per-syscall prediction for one run
+// the measured added CPU time (user+sys) per run, proc the per-process
+// term's CPU time (zero when not measured), model the loop model's per-syscall prediction for one run
 // (calibration interval). It never fails: what cannot be computed is
 // said in Unavailable.
 func (d *directSampler) directResult(samples []result.Sample, n int, meas, proc, model stats.Estimate, opts *Options) *report.CommandDirect {
@@ -266,6 +266,8 @@ func (d *directSampler) directResult(samples []result.Sample, n int, meas, proc,
 	out.ModelNs, out.ModelCILowNs, out.ModelCIHighNs = model.Center, model.Lo, model.Hi
 	out.ModelAgrees = model.Lo <= dt.Direct.Hi && dt.Direct.Lo <= model.Hi
 	sp := stats.SplitAdded(meas, dt.Direct, proc)
+	out.TotalNs, out.TotalCILowNs, out.TotalCIHighNs = meas.Center, meas.Lo, meas.Hi
+	out.ProcessNs, out.ProcessCILowNs, out.ProcessCIHighNs = proc.Center, proc.Lo, proc.Hi
 	out.IndirectNs, out.IndirectCILowNs, out.IndirectCIHighNs = sp.Indirect.Center, sp.Indirect.Lo, sp.Indirect.Hi
 	out.IndirectResolved, out.IndirectWhy = sp.Resolved, sp.Why
 	return out

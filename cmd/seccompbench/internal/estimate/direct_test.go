@@ -132,8 +132,9 @@ func fakeGen(filters int) []kstack.Sample {
 // The split by hand: 6 blocks, the even ones (0, 2, 4) sampled: 3
 // children per cell, 2 runs each, so 6 runs per cell. Stacked: 12 seccomp
 // samples (9 filter, 3 entry) of 30 at 100 Hz (10 ms each): 12 × 10 ms / 6
-// = 20 ms per run; baseline 0. Measured added 150 − 100.5 = 49.5 ms, the
-// per-process term 5 ms, so indirect = 24.5 ms. The loop model's 18 ms
+// = 20 ms per run; baseline 0. The split is of CPU time (half the run
+// time here): measured added CPU 75 − 50.25 = 24.75 ms, the per-process
+// term's CPU 2 ms, so indirect = 2.75 ms. The loop model's 18 ms
 // [17, 19] lies inside the direct interval (Garwood for 12 is [6.20,
 // 20.96], so [10.3, 34.9] ms): they agree. Sampling cost: 101 − 100 ms.
 func TestDirectSplitFakeSampler(t *testing.T) {
@@ -149,7 +150,8 @@ func TestDirectSplitFakeSampler(t *testing.T) {
 	proc := stats.Estimate{Center: 5e6, Lo: 4e6, Hi: 6e6, Confidence: 0.95}
 	model := stats.Estimate{Center: 18e6, Lo: 17e6, Hi: 19e6}
 	opts.directClock = src.now
-	c, err := measureCommand(context.Background(), opts, nil, result.VariantDefeat, 16, model, proc, stats.Estimate{})
+	procCPU := stats.Estimate{Center: 2e6, Lo: 1.5e6, Hi: 2.5e6, Confidence: 0.95}
+	c, err := measureCommand(context.Background(), opts, nil, result.VariantDefeat, 16, model, proc, procCPU)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +178,9 @@ func TestDirectSplitFakeSampler(t *testing.T) {
 		{"direct", d.DirectNs, 20e6},
 		{"stacked seccomp low", x.SeccompCILowNs, 6.2006e6 * 10 / 6},
 		{"stacked seccomp high", x.SeccompCIHighNs, 20.9605e6 * 10 / 6},
-		{"indirect", d.IndirectNs, 24.5e6},
+		{"indirect", d.IndirectNs, 2.75e6},
+		{"split total", d.TotalNs, 24.75e6},
+		{"split process", d.ProcessNs, 2e6},
 		{"sampling cost", d.SamplingCostNs, 1e6},
 		{"model", d.ModelNs, 18e6},
 	} {
@@ -189,8 +193,8 @@ func TestDirectSplitFakeSampler(t *testing.T) {
 	}
 	// The interval of the indirect part is total − direct − process in
 	// quadrature: here the direct part's ±10-15 ms dominates.
-	want := stats.SplitAdded(stats.Estimate{Center: c.MeasuredAddedNs, Lo: c.MeasuredCILowNs, Hi: c.MeasuredCIHighNs},
-		stats.Estimate{Center: d.DirectNs, Lo: d.DirectCILowNs, Hi: d.DirectCIHighNs}, proc)
+	want := stats.SplitAdded(stats.Estimate{Center: c.MeasuredCPUAddedNs, Lo: c.MeasuredCPUCILowNs, Hi: c.MeasuredCPUCIHighNs},
+		stats.Estimate{Center: d.DirectNs, Lo: d.DirectCILowNs, Hi: d.DirectCIHighNs}, procCPU)
 	if !near(d.IndirectCILowNs, want.Indirect.Lo, 1) || !near(d.IndirectCIHighNs, want.Indirect.Hi, 1) || d.IndirectResolved != want.Resolved {
 		t.Errorf("indirect [%v, %v] resolved %v, want %+v", d.IndirectCILowNs, d.IndirectCIHighNs, d.IndirectResolved, want)
 	}

@@ -172,13 +172,13 @@ func TestFillParts(t *testing.T) {
 
 // TestApplyIndirect, by hand: syscalls 39 ms [36, 42] plus indirect 4 ms
 // [3, 5] is 43 ms [38.2, 47.8] of per-call part (±√(3² + 1²) = √10),
-// stated with the model error as 43 ± √(10 + (0.99·43)²) ms, then the
+// stated with the model error as 43 ± √(10 + (ModelError·43)²) ms, then the
 // process term 2 ms [1, 4] in quadrature.
 func TestApplyIndirect(t *testing.T) {
 	c := &report.EstimateCommand{MeasuredAddedNs: 50e6, MeasuredCILowNs: 45e6, MeasuredCIHighNs: 55e6, MeasuredCPUAddedNs: 30e6, MeasuredCPUCILowNs: 25e6, MeasuredCPUCIHighNs: 35e6}
 	applyIndirect(c, stats.Estimate{Center: 39e6, Lo: 36e6, Hi: 42e6}, stats.Estimate{Center: 4e6, Lo: 3e6, Hi: 5e6},
 		stats.Estimate{Center: 2e6, Lo: 1e6, Hi: 4e6}, stats.Estimate{}, 1234)
-	hw := math.Sqrt(10e12 + math.Pow(0.99*43e6, 2))
+	hw := math.Sqrt(10e12 + math.Pow(ModelError*43e6, 2))
 	for _, ck := range []struct {
 		name      string
 		got, want float64
