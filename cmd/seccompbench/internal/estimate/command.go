@@ -142,7 +142,7 @@ func processProbeText(proc stats.Estimate) string {
 // every resolved row whose per-call part is at least half of the
 // predicted added time inside the stated interval, rounded up to a whole
 // per cent. The largest need is go vet under hardened.service (114.6 %:
-// predicted 3.53 ms, measured 7.39; the sampled direct time, 6.17 ms, is
+// predicted 3.51 ms, measured 7.39; the sampled direct time, 6.17 ms, is
 // itself 1.8× the loop model's), then tar under docker-default ×16
 // defeated (83.6 %: tar and gzip overlap on two CPUs, so the wall time
 // grows by 1.44 ms where the CPU time grows by 7.29). TestModelErrorRule
