@@ -126,9 +126,15 @@ func commandDirectFields(c *EstimateCommand) []field {
 		return []field{{label: "direct", value: fmt.Sprintf("not measured (%s): no direct/per-process/indirect split", d.Unavailable)}}
 	}
 	b, x := d.Baseline, d.Stacked
-	fs := []field{{label: "direct (sampled)", value: fmt.Sprintf("%s [%s, %s] in seccomp: %d of %d samples over %d runs at %d filters (entry %d, filter images %d), %d of %d over %d runs at 0; %d Hz, one sample = %s of CPU",
+	base := fmt.Sprintf("%d of %d over %d runs at 0", b.Seccomp, b.Samples, b.Runs)
+	if b.Samples == 0 && b.Runs > 0 && c.AB != nil && c.AB.Design != "children" {
+		// paired: one child runs both sides, so its samples are all
+		// counted at N and the unfiltered runs have none of their own
+		base = fmt.Sprintf("the %d unfiltered runs in the same children, which cannot enter seccomp (samples above cover both sides)", b.Runs)
+	}
+	fs := []field{{label: "direct (sampled)", value: fmt.Sprintf("%s [%s, %s] in seccomp: %d of %d samples over %d runs at %d filters (entry %d, filter images %d); %s; %d Hz, one sample = %s of CPU",
 		signed(d.DirectNs), signed(d.DirectCILowNs), signed(d.DirectCIHighNs), x.Seccomp, x.Samples, x.Runs, x.Filters, x.Entry, x.Filter,
-		b.Seccomp, b.Samples, b.Runs, d.FrequencyHz, durationText(d.PeriodNs))}}
+		base, d.FrequencyHz, durationText(d.PeriodNs))}}
 	cost := "not measured (fewer than two blocks each way)"
 	if d.SamplingCostNs != 0 || d.SamplingCostCILowNs != 0 || d.SamplingCostCIHighNs != 0 {
 		cost = fmt.Sprintf("%s [%s, %s] per baseline run (%+.1f%%)", signed(d.SamplingCostNs), signed(d.SamplingCostCILowNs), signed(d.SamplingCostCIHighNs), d.SamplingCostPct)

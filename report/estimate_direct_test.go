@@ -45,3 +45,26 @@ func TestCommandDirectText(t *testing.T) {
 		t.Errorf("JSON lacks the split: %s", b)
 	}
 }
+
+// TestCommandVerdictUnresolved: a measured interval that holds 0 gets no
+// coverage verdict, wall or CPU, however the ratio falls; and a paired
+// run's baseline sampling line says why it has no samples of its own.
+func TestCommandVerdictUnresolved(t *testing.T) {
+	c := &EstimateCommand{Argv: []string{"perl", "-e", "1"}, Filters: 35, Variant: "on", Covered: true, CPUCovered: true, Ratio: 25, ErrorPct: 2400,
+		MeasuredAddedNs: 9.28e3, MeasuredCILowNs: -435e3, MeasuredCIHighNs: 665e3,
+		MeasuredCPUAddedNs: -29e3, MeasuredCPUCILowNs: -200e3, MeasuredCPUCIHighNs: 150e3,
+		AB:     &CommandAB{Design: "pairs", Children: 10, Pairs: 160},
+		Direct: &CommandDirect{FrequencyHz: 99, PeriodNs: 1e9 / 99, Baseline: DirectCell{Runs: 166}, Stacked: DirectCell{Filters: 35, Runs: 166, Samples: 427, Seccomp: 3}}}
+	var buf bytes.Buffer
+	WriteEstimateCommandText(&buf, c)
+	out := buf.String()
+	for _, want := range []string{"no verdict: the measurement does not resolve the added time", "no verdict (the measured CPU interval holds 0)",
+		"the 166 unfiltered runs in the same children, which cannot enter seccomp"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "covers the measurement") {
+		t.Errorf("an unresolved measurement is said to be covered:\n%s", out)
+	}
+}

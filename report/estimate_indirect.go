@@ -143,7 +143,7 @@ func estimatePartsBlock(e *Estimate) []block {
 	if p == nil {
 		return nil
 	}
-	f := fieldsBlock{caption: "parts of the added time per run", indent: "  ", width: 13}
+	f := fieldsBlock{caption: "predicted parts of the added time per run", indent: "  ", width: 13}
 	for _, x := range []struct {
 		name string
 		part EstimatePart

@@ -242,6 +242,8 @@ func estimateCommand(c *EstimateCommand) fieldsBlock {
 		signed(c.MeasuredCILowNs), signed(c.MeasuredCIHighNs), signed(c.MeasuredCPUAddedNs), signed(c.MeasuredCPUCILowNs), signed(c.MeasuredCPUCIHighNs))
 	verdict := "the prediction's interval covers the measurement"
 	switch {
+	case spansZero(c.MeasuredCILowNs, c.MeasuredCIHighNs):
+		verdict = "no verdict: the measurement does not resolve the added time (its interval holds 0)"
 	case !c.Covered && c.Overlap:
 		verdict = "the prediction's interval does NOT cover the measurement, though the two intervals overlap (a miss within the measurement's noise)"
 	case !c.Covered:
@@ -252,7 +254,10 @@ func estimateCommand(c *EstimateCommand) fieldsBlock {
 	}
 	add("ratio", "%.2f (error %+.1f%%): %s", c.Ratio, c.ErrorPct, verdict)
 	verdict = "covered"
-	if !c.CPUCovered {
+	switch {
+	case spansZero(c.MeasuredCPUCILowNs, c.MeasuredCPUCIHighNs):
+		verdict = "no verdict (the measured CPU interval holds 0)"
+	case !c.CPUCovered:
 		verdict = "NOT covered"
 	}
 	add("against CPU", "%.2f (error %+.1f%%), %s: the filters' work is CPU time; wall and CPU differ when the command's processes overlap or wait", c.CPURatio, c.CPUErrorPct, verdict)
@@ -265,3 +270,8 @@ func estimateCommand(c *EstimateCommand) fieldsBlock {
 	f.fields = append(f.fields, commandDirectFields(c)...)
 	return f
 }
+
+// spansZero reports that the interval [lo, hi] holds 0: a measurement
+// that does not resolve its difference, on which no ratio or coverage
+// verdict stands.
+func spansZero(lo, hi float64) bool { return lo <= 0 && hi >= 0 }

@@ -19,6 +19,9 @@ func Plural[T int | int64](n T, one string) string {
 	if n == 1 {
 		return "1 " + one
 	}
+	if strings.HasSuffix(one, "s") || strings.HasSuffix(one, "x") || strings.HasSuffix(one, "ch") || strings.HasSuffix(one, "sh") {
+		return strconv.FormatInt(int64(n), 10) + " " + one + "es"
+	}
 	return strconv.FormatInt(int64(n), 10) + " " + one + "s"
 }
 

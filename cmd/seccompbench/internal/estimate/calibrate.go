@@ -287,7 +287,7 @@ func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, c
 	}
 	// One loader, as the estimated stack is loaded.
 	cfg := runner.Config{Programs: progs, Counts: counts, Variants: variants, Workload: w, Trials: trials, Seed: opts.Seed, CPU: cpu, Samples: 5,
-		Loaders: []result.Loader{opts.loader()}, Placement: placement}
+		Loaders: []result.Loader{opts.loader()}, Placement: placement, OnCPUWait: opts.cpuWait}
 	release := interrupt.Hold() // children run: a signal cancels ctx, the runner cleans up
 	samples, err := opts.Measure(ctx, cfg)
 	release()

@@ -301,6 +301,10 @@ func deref(p *float64) float64 {
 	return *p
 }
 
+// cpuWait says, as run does, that the measurement waits for a CPU another
+// run holds (runner.Config.OnCPUWait); on the progress stream.
+func (opts *Options) cpuWait(msg string) { opts.progressf("seccompbench: %s\n", msg) }
+
 // progressf writes one progress line, if opts.Progress is set.
 func (opts *Options) progressf(format string, args ...any) {
 	if opts.Progress != nil {

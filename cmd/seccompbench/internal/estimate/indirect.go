@@ -91,7 +91,7 @@ func calibrateIndirect(ctx context.Context, opts *Options, base []*filters.Progr
 		}
 		cfg := runner.Config{Programs: base, Counts: []int{0, n}, Variants: variants, Workload: runner.Workload{Spec: w},
 			Trials: opts.CalTrials, Seed: opts.Seed, CPU: cpu, Samples: probeSamples, Iterations: probeIterations(kib),
-			ChildTimeout: time.Minute, Loaders: []result.Loader{opts.loader()}, Placement: runner.DefaultPlacement()}
+			ChildTimeout: time.Minute, Loaders: []result.Loader{opts.loader()}, Placement: runner.DefaultPlacement(), OnCPUWait: opts.cpuWait}
 		release := interrupt.Hold()
 		samples, err := opts.Measure(ctx, cfg)
 		release()
