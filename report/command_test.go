@@ -96,4 +96,48 @@ func TestWriteEstimateCommandTextPairs(t *testing.T) {
 	if !strings.Contains(b.String(), "measuring: bar NOT met") {
 		t.Errorf("missing the unmet bar in\n%s", b.String())
 	}
+	// The projection: the sooner of wall and CPU, as flags a user can
+	// pass again.
+	c.AB.BarMeasuringNs, c.AB.BarTrials, c.AB.CPUBarMeasuringNs, c.AB.CPUBarTrials = 960e9, 160, 1500e9, 250
+	b.Reset()
+	WriteEstimateCommandText(&b, c)
+	if want := "to the bar       about 16m of measuring at the spread seen (--ab-time 16m --trials 160)"; !strings.Contains(b.String(), want) {
+		t.Errorf("missing %q in\n%s", want, b.String())
+	}
+	c.AB.BarMeasuringNs, c.AB.CPUBarMeasuringNs = 2*24*3600e9, 3*24*3600e9
+	b.Reset()
+	WriteEstimateCommandText(&b, c)
+	if want := "more than a day of measuring at the spread seen"; !strings.Contains(b.String(), want) {
+		t.Errorf("missing %q in\n%s", want, b.String())
+	}
+	c.AB.CPUMeetsBar = true
+	b.Reset()
+	WriteEstimateCommandText(&b, c)
+	if strings.Contains(b.String(), "to the bar") || !strings.Contains(b.String(), "bar met in CPU time, NOT in wall time") {
+		t.Errorf("CPU met: want no projection and the CPU verdict in\n%s", b.String())
+	}
+}
+
+func TestFlagDuration(t *testing.T) {
+	for _, tt := range []struct {
+		ns   float64
+		want string
+	}{
+		{9.2e9, "10s"}, {10e9, "10s"}, {62.5e9, "1m3s"}, {16 * 60e9, "16m"}, {(16*60 + 1) * 1e9, "17m"}, {3600e9, "1h"}, {3700e9, "1h2m"},
+	} {
+		if got := flagDuration(tt.ns); got != tt.want {
+			t.Errorf("flagDuration(%v) = %q, want %q", tt.ns, got, tt.want)
+		}
+	}
+}
+
+// The accuracy line says the verdicts judged against the intervals.
+func TestWriteEstimateCommandAccuracy(t *testing.T) {
+	c := &EstimateCommand{Argv: []string{"true"}, Filters: 16, Variant: "on", Trials: 10, BaselineRunNs: 1e6,
+		MeasuredAddedNs: 0.6e6, MeasuredCILowNs: 0.45e6, MeasuredCIHighNs: 0.8e6, Accuracy: "outside", CPUAccuracy: "undecided", AccuracyBandPct: 25}
+	var b bytes.Buffer
+	WriteEstimateCommandText(&b, c)
+	if want := "accuracy         ±25%: wall OUTSIDE, CPU undecided (judged against every value the measured interval holds"; !strings.Contains(b.String(), want) {
+		t.Errorf("missing %q in\n%s", want, b.String())
+	}
 }

@@ -1,6 +1,11 @@
 package report
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
 
 // EstimateCommand compares estimate's prediction for a whole command with
 // a measurement of that command under the same stack and variant (estimate
@@ -80,6 +85,15 @@ type EstimateCommand struct {
 	CPURatio    float64 `json:"cpu_ratio"`
 	CPUErrorPct float64 `json:"cpu_error_pct"`
 	CPUCovered  bool    `json:"cpu_covered"`
+	// Accuracy and CPUAccuracy judge the prediction's relative error
+	// against the measured interval (stats.Judge), wall and CPU:
+	// "within" when the prediction is within AccuracyBandPct of every
+	// value the measured interval holds, "outside" when of none,
+	// "undecided" when the interval is too wide to tell. A check of the
+	// measured centre alone would decide by the measurement's noise.
+	Accuracy        string  `json:"accuracy"`
+	CPUAccuracy     string  `json:"cpu_accuracy"`
+	AccuracyBandPct float64 `json:"accuracy_band_pct"`
 	// InstallNs is what installing the stack costs once per process
 	// (median seccomp(2) time), not part of either added time;
 	// InstallShare is install / (install + measured added), and Dominant
@@ -137,6 +151,21 @@ type CommandAB struct {
 	// added time, or within 0.3 % of the baseline run when the added time
 	// is smaller than that allows.
 	MeetsBar bool `json:"meets_bar"`
+	// CPUMeetsBar is the same test on the CPU (user+sys) half-width.
+	CPUMeetsBar bool `json:"cpu_meets_bar"`
+	// BarMeasuringNs and CPUBarMeasuringNs project the measuring time,
+	// in ns, at which the wall and CPU half-widths would meet the bar:
+	// MeasuringNs × (half-width / bar)² (stats.TimeToHalfWidth), with
+	// the blocks (--trials) grown by the same factor, BarTrials and
+	// CPUBarTrials; at most MeasuringNs and Trials when the bar is met.
+	// The projection assumes the spread stays as measured (the
+	// half-width shrinks as one over the square root of the children)
+	// and is 0 when it cannot be made (a half-width that is not a
+	// number).
+	BarMeasuringNs    float64 `json:"bar_measuring_ns"`
+	BarTrials         int     `json:"bar_trials"`
+	CPUBarMeasuringNs float64 `json:"cpu_bar_measuring_ns"`
+	CPUBarTrials      int     `json:"cpu_bar_trials"`
 	// MeasuringNs is the wall time the command's measurement took,
 	// calibration excluded, in ns.
 	MeasuringNs float64 `json:"measuring_ns"`
@@ -159,6 +188,7 @@ func (c *EstimateCommand) Finite() *EstimateCommand {
 	if a := c.AB; a != nil {
 		ab := *a
 		ab.HalfWidthPct, ab.CPUHalfWidthPct, ab.HalfWidthBaselinePct = finite(ab.HalfWidthPct), finite(ab.CPUHalfWidthPct), finite(ab.HalfWidthBaselinePct)
+		ab.BarMeasuringNs, ab.CPUBarMeasuringNs = finite(ab.BarMeasuringNs), finite(ab.CPUBarMeasuringNs)
 		ab.ChildAddedNs, ab.ChildCPUAddedNs = finiteAll(ab.ChildAddedNs), finiteAll(ab.ChildCPUAddedNs)
 		cc.AB = &ab
 	}
@@ -202,9 +232,60 @@ func measuredHead(c *EstimateCommand, span string) string {
 // of the added time, or ±0.3 % of the baseline run).
 func abPrecision(ab *CommandAB) string {
 	bar := "bar met"
-	if !ab.MeetsBar {
+	switch {
+	case ab.MeetsBar && !ab.CPUMeetsBar:
+		bar = "bar met (not in CPU time)"
+	case !ab.MeetsBar && ab.CPUMeetsBar:
+		bar = "bar met in CPU time, NOT in wall time"
+	case !ab.MeetsBar:
 		bar = "bar NOT met"
 	}
 	return fmt.Sprintf("±%.0f%% of added (CPU ±%.0f%%), ±%.2f%% of baseline, %s measuring: %s",
 		ab.HalfWidthPct, ab.CPUHalfWidthPct, ab.HalfWidthBaselinePct, durationText(ab.MeasuringNs), bar)
+}
+
+// abToBar is the line that says how long the measurement would take to
+// meet the bar (CommandAB.BarMeasuringNs), wall or CPU, whichever is
+// sooner; "" when the bar is met in either or no projection was made.
+func abToBar(ab *CommandAB) string {
+	if ab.MeetsBar || ab.CPUMeetsBar {
+		return ""
+	}
+	ns, trials := ab.BarMeasuringNs, ab.BarTrials
+	if ab.CPUBarMeasuringNs > 0 && (ns <= 0 || ab.CPUBarMeasuringNs < ns) {
+		ns, trials = ab.CPUBarMeasuringNs, ab.CPUBarTrials
+	}
+	switch {
+	case ns <= 0 || trials <= 0:
+		return ""
+	case ns > 24*3600e9:
+		return "more than a day of measuring at the spread seen"
+	}
+	return fmt.Sprintf("about %s of measuring at the spread seen (--ab-time %s --trials %d)", flagDuration(ns), flagDuration(ns), trials)
+}
+
+// Bar of the issue for a measured added time, as fractions: a 95 %
+// half-width within BarAddedFrac of the added time, or within
+// BarBaselineFrac of the baseline run when the added time is smaller
+// than that allows (CommandAB.MeetsBar).
+const (
+	BarAddedFrac    = 0.20
+	BarBaselineFrac = 0.003
+)
+
+// flagDuration is ns rounded up to a whole second (a whole minute above
+// ten) as a Go duration a flag takes.
+func flagDuration(ns float64) string {
+	d := time.Duration(math.Ceil(ns/1e9)) * time.Second
+	if d > 10*time.Minute {
+		d = (d + time.Minute - 1).Truncate(time.Minute)
+	}
+	s := d.String()
+	if d >= time.Minute && d%time.Minute == 0 {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if d >= time.Hour && d%time.Hour == 0 {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

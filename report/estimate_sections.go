@@ -251,6 +251,9 @@ func estimateCommand(c *EstimateCommand) fieldsBlock {
 	}
 	if c.AB != nil {
 		add("precision", "%s", abPrecision(c.AB))
+		if t := abToBar(c.AB); t != "" {
+			add("to the bar", "%s", t)
+		}
 	}
 	add("ratio", "%.2f (error %+.1f%%): %s", c.Ratio, c.ErrorPct, verdict)
 	verdict = "covered"
@@ -261,6 +264,9 @@ func estimateCommand(c *EstimateCommand) fieldsBlock {
 		verdict = "NOT covered"
 	}
 	add("against CPU", "%.2f (error %+.1f%%), %s: the filters' work is CPU time; wall and CPU differ when the command's processes overlap or wait", c.CPURatio, c.CPUErrorPct, verdict)
+	if c.Accuracy != "" {
+		add("accuracy", "±%.0f%%: wall %s, CPU %s (%s)", c.AccuracyBandPct, accuracyWord(c.Accuracy), accuracyWord(c.CPUAccuracy), accuracyWhy(c.Accuracy, c.CPUAccuracy))
+	}
 	once := "once per process"
 	if ct := c.Container; ct != nil {
 		once = "once per container (" + ct.Runtime + "'s work on linux.seccomp)"
@@ -269,6 +275,26 @@ func estimateCommand(c *EstimateCommand) fieldsBlock {
 		durationText(c.InstallNs), once, dominanceText(c.Dominant, c.DominantClear), 100*c.InstallShare)
 	f.fields = append(f.fields, commandDirectFields(c)...)
 	return f
+}
+
+// accuracyWord is an accuracy code (stats.Judge) as the text says it.
+func accuracyWord(code string) string {
+	switch code {
+	case "within":
+		return "within"
+	case "outside":
+		return "OUTSIDE"
+	}
+	return "undecided"
+}
+
+// accuracyWhy says what the accuracy verdicts of the wall and CPU
+// comparison rest on.
+func accuracyWhy(wall, cpu string) string {
+	if wall == "undecided" && cpu == "undecided" {
+		return "the measured intervals hold values the prediction is within the band of and values it is not: measure longer to decide"
+	}
+	return "judged against every value the measured interval holds, not its centre alone"
 }
 
 // spansZero reports that the interval [lo, hi] holds 0: a measurement

@@ -95,27 +95,39 @@ func measuredAdded(samples []result.Sample, design command.Design, confidence fl
 	return m
 }
 
-// Bar of the issue for a measured added time: a 95 % half-width within
-// BarAddedFrac of the added time, or within BarBaselineFrac of the
-// baseline run when the added time is smaller than that allows.
-const (
-	BarAddedFrac    = 0.20
-	BarBaselineFrac = 0.003
-)
-
 // meetsBar reports whether half-width hw resolves added against a
-// baseline run of baseline ns (Bar*).
+// baseline run of baseline ns (report.BarAddedFrac, BarBaselineFrac).
 func meetsBar(hw, added, baseline float64) bool {
-	return hw <= max(BarAddedFrac*math.Abs(added), BarBaselineFrac*baseline)
+	return hw <= barTarget(added, baseline)
+}
+
+// barTarget is the half-width the bar allows for added against a
+// baseline run of baseline ns.
+func barTarget(added, baseline float64) float64 {
+	return max(report.BarAddedFrac*math.Abs(added), report.BarBaselineFrac*baseline)
+}
+
+// barProjection is the measuring time in ns and blocks at which
+// half-width hw would meet the bar (report.CommandAB.BarMeasuringNs),
+// 0, 0 when it cannot be projected.
+func barProjection(hw, added, baseline, measuringNs float64, trials int) (float64, int) {
+	f := stats.TimeToHalfWidth(hw, barTarget(added, baseline))
+	if math.IsNaN(f) || math.IsInf(f, 0) || measuringNs <= 0 || trials < 1 {
+		return 0, 0
+	}
+	return measuringNs * f, int(math.Ceil(float64(trials) * f))
 }
 
 // report is m as the estimate's JSON carries it, with the run's time.
 func (m abMeasure) report(info result.RunInfo) *report.CommandAB {
 	hw := (m.Wall.Hi - m.Wall.Lo) / 2
 	hwc := (m.CPU.Hi - m.CPU.Lo) / 2
-	return &report.CommandAB{Design: string(m.Design), Children: m.Children, Pairs: m.Pairs,
+	ab := &report.CommandAB{Design: string(m.Design), Children: m.Children, Pairs: m.Pairs,
 		ChildAddedNs: m.ChildWall, ChildCPUAddedNs: m.ChildCPU,
 		HalfWidthPct: 100 * hw / math.Abs(m.Wall.Center), CPUHalfWidthPct: 100 * hwc / math.Abs(m.CPU.Center),
 		HalfWidthBaselinePct: 100 * hw / m.BaselineRunNs, MeetsBar: meetsBar(hw, m.Wall.Center, m.BaselineRunNs),
-		MeasuringNs: float64(info.Elapsed)}
+		CPUMeetsBar: meetsBar(hwc, m.CPU.Center, m.BaselineRunNs), MeasuringNs: float64(info.Elapsed)}
+	ab.BarMeasuringNs, ab.BarTrials = barProjection(hw, m.Wall.Center, m.BaselineRunNs, ab.MeasuringNs, info.Blocks)
+	ab.CPUBarMeasuringNs, ab.CPUBarTrials = barProjection(hwc, m.CPU.Center, m.BaselineRunNs, ab.MeasuringNs, info.Blocks)
+	return ab
 }

@@ -351,6 +351,29 @@ func TestMeasureCommandPairs(t *testing.T) {
 	if !c.Covered {
 		t.Errorf("predicted 12 ms not covered by itself")
 	}
+	// Half-width 4.968 ms against the bar's 2.4 ms (20 % of 12): (4.968 /
+	// 2.4)² = 4.28 times the 30 s and the 3 blocks.
+	f := math.Pow(4.968/2.4, 2)
+	if math.Abs(ab.BarMeasuringNs-30e9*f) > 1e-3*30e9*f || ab.BarTrials != int(math.Ceil(3*f)) {
+		t.Errorf("bar projection %v ns, %d blocks; want %v ns, %d blocks", ab.BarMeasuringNs, ab.BarTrials, 30e9*f, int(math.Ceil(3*f)))
+	}
+	// Predicted 12 ms: the ±25 % band of true values is [9.6, 16] ms.
+	// The wall interval [7.03, 16.97] holds values in and out of it; the
+	// CPU interval [3.52, 8.48] none in it.
+	if c.Accuracy != "undecided" || c.CPUAccuracy != "outside" || c.AccuracyBandPct != 25 {
+		t.Errorf("accuracy wall %q, CPU %q, band %v%%; want undecided, outside, 25", c.Accuracy, c.CPUAccuracy, c.AccuracyBandPct)
+	}
+}
+
+// TestBarProjectionMet: a measurement already inside the bar projects a
+// shorter time than it took, and one without a half-width none.
+func TestBarProjectionMet(t *testing.T) {
+	if ns, k := barProjection(1, 10, 100, 60e9, 10); ns != 60e9/4 || k != 3 {
+		t.Errorf("half the bar's half-width: %v ns, %d blocks; want 15 s, 3", ns, k)
+	}
+	if ns, k := barProjection(math.NaN(), 10, 100, 60e9, 10); ns != 0 || k != 0 {
+		t.Errorf("NaN half-width: %v, %d; want 0, 0", ns, k)
+	}
 }
 
 // The bar: within 20 % of the added time, or 0.3 % of the

@@ -127,3 +127,29 @@ func TestReadValidationRows(t *testing.T) {
 		}
 	}
 }
+
+// TestValidationAccuracy judges every validation row's predicted wall time
+// against its measured interval at ±AccuracyBand (stats.Judge), as
+// docs/estimate.md ("Judging a prediction") tabulates it: within on find
+// and grep with the cache defeated, outside on tar defeated (its wall
+// time is not where its CPU goes) and python3 as installed, undecided on
+// the other 20.
+func TestValidationAccuracy(t *testing.T) {
+	got := map[stats.Accuracy][]string{}
+	for _, r := range readValidationRows(t) {
+		a := stats.Judge(r.Syscalls+r.Process+r.Indirect, stats.Estimate{Center: r.Measured, Lo: r.MeasuredLo, Hi: r.MeasuredHi}, AccuracyBand)
+		got[a] = append(got[a], r.Program+" / "+r.Stack+" "+r.Cache)
+	}
+	want := map[stats.Accuracy][]string{
+		stats.AccuracyWithin:  {"find / docker-default x16 defeat", "grep -r / docker-default x16 defeat"},
+		stats.AccuracyOutside: {"tar / docker-default x16 defeat", "python3 -c pass / docker-default x16 on"},
+	}
+	for _, a := range []stats.Accuracy{stats.AccuracyWithin, stats.AccuracyOutside} {
+		if !slices.Equal(got[a], want[a]) {
+			t.Errorf("%s: %q, want %q", a, got[a], want[a])
+		}
+	}
+	if n := len(got[stats.AccuracyUndecided]); n != 20 {
+		t.Errorf("%d undecided rows, want 20", n)
+	}
+}
