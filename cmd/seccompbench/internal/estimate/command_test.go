@@ -370,3 +370,33 @@ func TestMeetsBar(t *testing.T) {
 		}
 	}
 }
+
+// --command's children are pinned as --cpu says, as run's and the
+// calibration's are: -1 (the runner picks the highest free CPU, and a
+// second for the duet), a CPU given, and anything below -1 as -2 (no
+// pinning). They were left at CPU 0 whatever --cpu said.
+func TestCommandSamplesHonourCPU(t *testing.T) {
+	for _, tt := range []struct {
+		cpu, want int
+		design    command.Design
+	}{
+		{-1, -1, command.DesignPairs},
+		{1, 1, command.DesignPairs},
+		{3, 3, command.DesignDuet},
+		{-2, -2, command.DesignChildren},
+		{-7, -2, command.DesignPairs},
+	} {
+		var cfg runner.Config
+		opts := &Options{Command: []string{"true"}, Trials: 3, Seed: 1, CPU: tt.cpu, AB: tt.design, ABTime: time.Second,
+			MeasureCommand: func(_ context.Context, c runner.Config) ([]result.Sample, result.RunInfo, error) {
+				cfg = c
+				return nil, result.RunInfo{}, nil
+			}}
+		if _, _, err := commandSamples(context.Background(), opts, opts.Command, nil, nil, result.VariantOn, 4, opts.ABTime, nil); err != nil {
+			t.Fatal(err)
+		}
+		if cfg.CPU != tt.want {
+			t.Errorf("--cpu %d, --ab %s: the command's children got CPU %d, want %d", tt.cpu, tt.design, cfg.CPU, tt.want)
+		}
+	}
+}
