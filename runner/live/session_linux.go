@@ -53,7 +53,8 @@ type Options struct {
 	// fork on (a sched_process_fork raw tracepoint program; the child's
 	// tgid offset comes from the kernel's BTF), so the descendants of a
 	// process started later are sampled without knowing their IDs.
-	// SetTargets still replaces the whole set. Ignored with All.
+	// SetTargets still replaces the whole set. Ignored with All. Errors
+	// setting it up wrap ErrFollow.
 	Follow bool
 	// Paused opens the cpu-clock events disabled: no sample is taken
 	// until SetEnabled(true).
@@ -132,7 +133,7 @@ func open(opts Options, check bool) (_ *Session, err error) {
 	}
 	if opts.Follow && !opts.All {
 		if err := s.follow(); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: %w", ErrFollow, err)
 		}
 	}
 	if s.reader, err = ringbuf.NewReader(s.ring); err != nil {
