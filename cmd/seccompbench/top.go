@@ -74,7 +74,7 @@ stack for hashes and predictions needs CAP_SYS_ADMIN and ptrace permission.
 Without --duration the view refreshes every --refresh until interrupted.
 See docs/top.md.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench top --pid 1234 --duration 5s
-  seccompbench top --pid "$(cat /run/nginx.pid)" --children --duration 10s
+  seccompbench top --pid 812 --children --duration 10s
   seccompbench top --cgroup /sys/fs/cgroup/system.slice/nginx.service
   seccompbench top --all --duration 10s --format json -o top.json`,
 		Args: cobra.NoArgs,
