@@ -736,8 +736,11 @@ func cmpDesc(a, b float64) int {
 // (with intervals and their filter counts), and a verdict with the best
 // predicted saving.
 func TopHeadline(t *Top) []HeadlineLine {
-	out := []HeadlineLine{{"sampled", fmt.Sprintf("%s over %s of wall time",
-		Plural(len(t.Processes), "process"), fmtDurNs(float64(t.WindowNs)))}}
+	sampled := fmt.Sprintf("%s over %s of wall time", Plural(len(t.Processes), "process"), fmtDurNs(float64(t.WindowNs)))
+	if c := t.Children; c != nil {
+		sampled += fmt.Sprintf("; the --pid targets' children followed: %d when top started, %d found since", c.AtStart, c.Since)
+	}
+	out := []HeadlineLine{{"sampled", sampled}}
 	const maxProcs = MaxHeadlineLines - 3
 	for i, p := range t.Processes {
 		if i == maxProcs {

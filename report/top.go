@@ -24,7 +24,25 @@ type Top struct {
 	Method   TopMethod `json:"method"`
 	// Processes are sorted by seccomp time, largest first.
 	Processes []TopProcess `json:"processes"`
-	Warnings  []string     `json:"warnings"`
+	// Children says that the --pid targets' children were followed
+	// (--children); absent otherwise.
+	Children *TopChildren `json:"children,omitempty"`
+	Warnings []string     `json:"warnings"`
+}
+
+// TopChildren counts the children top --children added to the --pid
+// targets. A child is a process whose parent chain (field 4 of
+// /proc/PID/stat) reaches a target, or one the sched_process_fork raw
+// tracepoint (kernel/fork.c: kernel_clone) saw a target or child fork.
+type TopChildren struct {
+	// AtStart is the number of children alive when top started (one walk
+	// of /proc).
+	AtStart int `json:"at_start"`
+	// Since is the number of children found since then, up to the end
+	// of this window: by a /proc walk at a window's start or in the
+	// samples. A child that starts and ends between two walks without a
+	// sample is followed but not counted.
+	Since int `json:"since"`
 }
 
 // TopMethod says how the window was measured and what that cost.
@@ -57,6 +75,12 @@ type TopMethod struct {
 type TopProcess struct {
 	Pid  int    `json:"pid"`
 	Comm string `json:"comm"`
+	// Child is true for a child of the --pid targets (--children), not a
+	// target itself; ChildOf is the target it descends from, absent when
+	// not known (its parent chain no longer reaches a target: a parent
+	// ended). Both absent without --children.
+	Child   bool `json:"child,omitempty"`
+	ChildOf *int `json:"child_of,omitempty"`
 	// CPUNs is the process's CPU time in the window (utime + stime of
 	// /proc/PID/stat), in ns; SampledCPUNs is samples × period, in ns.
 	CPUNs        float64 `json:"cpu_ns"`
@@ -236,6 +260,13 @@ func topProcess(w io.Writer, p TopProcess, m TopMethod, maxSyscalls int) {
 		// the filter count goes with the stack line, keeping this one within TextWidth
 		fmt.Fprintf(w, "%-7d %-16s cpu %9s  seccomp %9s  share %s\n",
 			p.Pid, p.Comm, fmtDurNs(p.CPUNs), fmtDurNs(p.SeccompNs), fmtShare(p.SeccompShare, p.SeccompShareCILow, p.SeccompShareCIHigh, m.Confidence))
+		if p.Child {
+			of := "a --pid target (which one is unknown: a process between them has ended)"
+			if p.ChildOf != nil {
+				of = fmt.Sprintf("--pid %d", *p.ChildOf)
+			}
+			fmt.Fprintf(w, "        child of %s\n", of)
+		}
 		if p.SeccompSamples > 0 {
 			// The same wording as estimate --command's split: what
 			// samples see is the direct part only.

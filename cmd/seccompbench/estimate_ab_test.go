@@ -16,7 +16,8 @@ func TestEstimateABFlagErrors(t *testing.T) {
 	}{
 		{[]string{"estimate", "default", "--ab", "abba", "--command", "--", "true"}, `--ab: unknown A/B design "abba": want children, pairs or duet`},
 		{[]string{"estimate", "default", "--profile", "x.csv", "--ab", "duet"}, "--ab and --ab-time need --command"},
-		{[]string{"estimate", "default", "--ab-time", "-1s", "--command", "--", "true"}, "--ab-time: negative -1s"},
+		{[]string{"estimate", "default", "--ab-time", "-1s", "--command", "--", "true"}, "--ab-time: -1s is not a positive duration"},
+		{[]string{"estimate", "default", "--ab-time", "0", "--command", "--", "true"}, "--ab-time: 0s is not a positive duration"},
 		{[]string{"estimate", "../../testdata/policies/docker-default.json", "--rootfs", "/", "--ab", "pairs", "--command", "--", "true"}, "--ab pairs: containers (--bundle, --rootfs) are measured with --ab children only"},
 	} {
 		var out, errb bytes.Buffer

@@ -42,7 +42,7 @@ func NewCmdTop(f *cmdutil.Factory, runF func(*TopOptions) error) *cobra.Command 
 	opts := &TopOptions{IO: f.IO, Options: top.DefaultOptions()}
 	var pids []string
 	cmd := &cobra.Command{
-		Use:   "top (--pid PID... | --cgroup PATH | --all) [--duration D]",
+		Use:   "top (--pid PID... [--children] | --cgroup PATH | --all) [--duration D]",
 		Short: "Measure what running processes spend in seccomp, live",
 		Long: `Sample running processes and report, per process, its CPU time in the
 window, the part of it spent in seccomp (the syscall entry's seccomp call,
@@ -65,11 +65,16 @@ The prediction line scales each syscall's measured seccomp time by the cost
 model's ratio for a merged stack (seccompbench merge) and a merged stack laid
 out for the measured mix: a prediction, not a measurement.
 
+--children adds the --pid targets' descendants: those running when top
+starts (a walk of /proc) and every process they fork from then on (a
+sched_process_fork raw tracepoint), each reported as its own process.
+
 Needs CAP_PERFMON and CAP_BPF (or root), Linux 5.15+ on x86_64; dumping the
 stack for hashes and predictions needs CAP_SYS_ADMIN and ptrace permission.
 Without --duration the view refreshes every --refresh until interrupted.
 See docs/top.md.` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench top --pid 1234 --duration 5s
+  seccompbench top --pid 812 --children --duration 10s
   seccompbench top --cgroup /sys/fs/cgroup/system.slice/nginx.service
   seccompbench top --all --duration 10s --format json -o top.json`,
 		Args: cobra.NoArgs,
@@ -135,6 +140,7 @@ func addTopFlags(fl *pflag.FlagSet, opts *TopOptions, pids *[]string) {
 	fl.StringSliceVar(pids, "pid", nil, "watch process `PID` (repeat or comma-separate for several)")
 	fl.StringVar(&opts.Cgroup, "cgroup", "", "watch every process in the cgroup directory `PATH` and below (re-read each window)")
 	fl.BoolVar(&opts.All, "all", false, "watch every process on the machine")
+	fl.BoolVar(&opts.Children, "children", false, "with --pid: also watch the targets' descendants, those running now and those they fork (needs the kernel's BTF)")
 	fl.DurationVar(&opts.Duration, "duration", 0, "sample one window this long and print a report (default: a live view)")
 	fl.DurationVar(&opts.Refresh, "refresh", 2*time.Second, "live view: window per refresh")
 	fl.IntVar(&opts.Frequency, "frequency", opts.Frequency, "cpu-clock samples per second per CPU, in Hz")

@@ -31,6 +31,9 @@ func TestNewCmdTopFlags(t *testing.T) {
 		{"--all --frequency 499 --count-duty 0 --batch 1s --predict=false", "", func(o *TopOptions) bool {
 			return o.All && o.Frequency == 499 && o.CountDuty == 0 && o.Batch == time.Second && !o.Predict && o.Duration == 0
 		}},
+		{"--pid 12 --children --duration 5s", "", func(o *TopOptions) bool { return o.Children && fmt.Sprint(o.Pids) == "[12]" }},
+		{"--all --children", "--children: only with --pid", nil},
+		{"--cgroup /sys/fs/cgroup/x --children", "--children: only with --pid", nil},
 		{"", "exactly one of", nil},
 		{"--pid 1 --all", "exactly one of", nil},
 		{"--pid x", "not a PID", nil},

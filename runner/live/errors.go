@@ -18,6 +18,13 @@ var ErrPermission = errors.New("permission denied")
 // tracepoint, or perf's software cpu-clock event.
 var ErrNotSupported = errors.New("not supported by this kernel")
 
+// ErrFollow is returned (wrapped, with the cause) when Options.Follow
+// cannot be set up: the kernel has no BTF to find tgid in struct
+// task_struct (CONFIG_DEBUG_INFO_BTF, /sys/kernel/btf/vmlinux), or
+// refuses the fork-following program or its sched_process_fork raw
+// tracepoint (include/trace/events/sched.h).
+var ErrFollow = errors.New("cannot follow forked processes")
+
 // PermissionError names what the kernel refused and what to grant.
 type PermissionError struct {
 	// Op is the refused step, e.g. "perf_event_open(cpu-clock, cpu 0)".

@@ -321,6 +321,22 @@ func TestParseStat(t *testing.T) {
 	}
 }
 
+// TestProcPpid reads field 4 after a comm holding ") S 9": this
+// process's parent as the kernel says it, and errors that name the file.
+func TestProcPpid(t *testing.T) {
+	if p, err := parsePpid(42, "42 (a) S 9 (b) R 3 42 42 0"); err != nil || p != 3 {
+		t.Errorf("got %d %v, want 3 (fields counted from the last ')')", p, err)
+	}
+	for _, bad := range []string{"1 (x)", "1 (x) S -4", "no comm"} {
+		if _, err := parsePpid(1, bad); err == nil || !strings.Contains(err.Error(), "/proc/1/stat") {
+			t.Errorf("%q: err %v, want one naming /proc/1/stat", bad, err)
+		}
+	}
+	if p, err := ProcPpid(os.Getpid()); err != nil || p != os.Getppid() {
+		t.Errorf("ProcPpid(self) = %d, %v; want %d", p, err, os.Getppid())
+	}
+}
+
 func TestCgroupPids(t *testing.T) {
 	dir := t.TempDir()
 	must := func(err error) {

@@ -78,6 +78,34 @@ func parseSchedstat(s string) (uint64, error) {
 	return ns, nil
 }
 
+// ProcPpid returns the parent process ID of process pid, field 4 of
+// /proc/PID/stat (man 5 proc; 0 for the init process and kernel threads'
+// parent kthreadd). Errors wrap fs.ErrNotExist when the process is gone,
+// or name the file that could not be parsed.
+func ProcPpid(pid int) (int, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, fmt.Errorf("read parent of pid %d: %w", pid, err)
+	}
+	return parsePpid(pid, string(b))
+}
+
+// parsePpid reads the parent process ID from a /proc/PID/stat line,
+// counting fields from the last ')' as parseStat does.
+func parsePpid(pid int, s string) (int, error) {
+	end := strings.LastIndexByte(s, ')')
+	f := strings.Fields(s[end+1:])
+	// f[0] is field 3 (state), f[1] field 4 (ppid).
+	if end < 0 || len(f) < 2 {
+		return 0, fmt.Errorf("/proc/%d/stat: no ppid (field 4) in %q", pid, s)
+	}
+	ppid, err := strconv.Atoi(f[1])
+	if err != nil || ppid < 0 {
+		return 0, fmt.Errorf("/proc/%d/stat: ppid %q is not a process ID", pid, f[1])
+	}
+	return ppid, nil
+}
+
 // parseStat reads comm, utime and stime from a /proc/PID/stat line. comm
 // is in parentheses and may itself hold spaces and parentheses, so the
 // fields after it are counted from the last ')'.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -53,7 +54,8 @@ type Options struct {
 	// fork on (a sched_process_fork raw tracepoint program; the child's
 	// tgid offset comes from the kernel's BTF), so the descendants of a
 	// process started later are sampled without knowing their IDs.
-	// SetTargets still replaces the whole set. Ignored with All.
+	// SetTargets still replaces the whole set. Ignored with All. Errors
+	// setting it up wrap ErrFollow.
 	Follow bool
 	// Paused opens the cpu-clock events disabled: no sample is taken
 	// until SetEnabled(true).
@@ -132,7 +134,7 @@ func open(opts Options, check bool) (_ *Session, err error) {
 	}
 	if opts.Follow && !opts.All {
 		if err := s.follow(); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: %w", ErrFollow, err)
 		}
 	}
 	if s.reader, err = ringbuf.NewReader(s.ring); err != nil {
@@ -299,6 +301,46 @@ func (s *Session) SetTargets(pids []int) error {
 		}
 	}
 	return nil
+}
+
+// AddTargets adds thread groups to those sampled and counted, keeping
+// the others (and those the fork-following program added). Errors name
+// the pid the map refused (it holds 4096 thread groups).
+func (s *Session) AddTargets(pids []int) error {
+	for _, p := range pids {
+		if err := s.targets.Put(uint32(p), uint8(1)); err != nil {
+			return fmt.Errorf("add target pid %d: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// PruneTargets removes the thread groups that have ended (no /proc/PID)
+// from the targets and returns how many it removed: the fork-following
+// program only adds, so without pruning a target that forks often fills
+// the map (then new children are not followed), and an ended child's ID,
+// once reused, would sample an unrelated process.
+func (s *Session) PruneTargets() (int, error) {
+	var k uint32
+	var v uint8
+	var gone []uint32
+	it := s.targets.Iterate()
+	for it.Next(&k, &v) {
+		if _, err := os.Stat("/proc/" + strconv.Itoa(int(k))); errors.Is(err, fs.ErrNotExist) {
+			gone = append(gone, k)
+		}
+	}
+	if err := it.Err(); err != nil {
+		return 0, fmt.Errorf("prune targets: %w", err)
+	}
+	n := 0
+	for _, k := range gone {
+		if err := s.targets.Delete(k); err != nil && !errors.Is(err, ebpf.ErrKeyNotExist) {
+			return n, fmt.Errorf("prune targets: pid %d: %w", k, err)
+		}
+		n++
+	}
+	return n, nil
 }
 
 // drain reads records from the ring buffer until Close.

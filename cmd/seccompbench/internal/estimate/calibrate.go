@@ -279,14 +279,8 @@ func calibrationCounts(n int) []int {
 // calibration chain, whose deepest stack must stay within the path limit;
 // runner.DefaultPlacement for the estimated stack's own filters.
 func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, counts []int, variants []result.Variant, w runner.Workload, trials int, robust bool, placement runner.Placement) (stats.Result, error) {
-	// CPU -1 stays -1: the runner locks the highest allowed CPU that no
-	// other run measures on.
-	cpu := opts.CPU
-	if cpu < -1 {
-		cpu = -2
-	}
 	// One loader, as the estimated stack is loaded.
-	cfg := runner.Config{Programs: progs, Counts: counts, Variants: variants, Workload: w, Trials: trials, Seed: opts.Seed, CPU: cpu, Samples: 5,
+	cfg := runner.Config{Programs: progs, Counts: counts, Variants: variants, Workload: w, Trials: trials, Seed: opts.Seed, CPU: opts.runCPU(), Samples: 5,
 		Loaders: []result.Loader{opts.loader()}, Placement: placement, OnCPUWait: opts.cpuWait}
 	release := interrupt.Hold() // children run: a signal cancels ctx, the runner cleans up
 	samples, err := opts.Measure(ctx, cfg)
@@ -295,6 +289,18 @@ func measureFits(ctx context.Context, opts *Options, progs []*filters.Program, c
 		return stats.Result{}, err
 	}
 	return stats.Analyze(runjob.Observations(samples), stats.Options{Confidence: opts.Confidence, Seed: opts.Seed, Variants: runjob.VariantNames(variants), Robust: robust})
+}
+
+// runCPU is --cpu as runner.Config.CPU takes it, for every run the
+// estimate measures (calibration, validation, --command's children):
+// -1 stays -1 (the runner locks the highest allowed CPU that no other
+// run measures on; the duet design a second one beside it), a CPU >= 0
+// is that CPU, anything below -1 is -2 (no pinning).
+func (opts *Options) runCPU() int {
+	if opts.CPU < -1 {
+		return -2
+	}
+	return opts.CPU
 }
 
 // loader is the loader the estimate models (--loader; default

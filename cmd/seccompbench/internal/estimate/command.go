@@ -231,7 +231,7 @@ func commandSamples(ctx context.Context, opts *Options, argv []string, ct *conta
 		counts = []int{n}
 	}
 	cfg := runner.Config{Programs: base, Counts: counts, Variants: []result.Variant{variant}, Workload: w,
-		Trials: opts.Trials, Seed: opts.Seed, MaxTime: opts.MaxTime, Placement: runner.DefaultPlacement(), AroundChild: around, OnCPUWait: opts.cpuWait}
+		Trials: opts.Trials, Seed: opts.Seed, MaxTime: opts.MaxTime, CPU: opts.runCPU(), Placement: runner.DefaultPlacement(), AroundChild: around, OnCPUWait: opts.cpuWait}
 	opts.progressf("measuring: `%s` at 0 and %d filters, %s design, %d trials, about %s ...\n", strings.Join(argv, " "), n, design, opts.Trials, budget)
 	run := opts.MeasureCommand
 	if run == nil {

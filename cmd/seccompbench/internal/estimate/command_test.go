@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -391,5 +392,77 @@ func TestMeetsBar(t *testing.T) {
 		if got := meetsBar(tt.hw, tt.added, tt.base); got != tt.want {
 			t.Errorf("meetsBar(%v, %v, %v) = %v, want %v", tt.hw, tt.added, tt.base, got, tt.want)
 		}
+	}
+}
+
+// --command's children are pinned as --cpu says, as run's and the
+// calibration's are: -1 (the runner picks the highest free CPU, and a
+// second for the duet), a CPU given, and anything below -1 as -2 (no
+// pinning). They were left at CPU 0 whatever --cpu said.
+func TestCommandSamplesHonourCPU(t *testing.T) {
+	for _, tt := range []struct {
+		cpu, want int
+		design    command.Design
+	}{
+		{-1, -1, command.DesignPairs},
+		{1, 1, command.DesignPairs},
+		{3, 3, command.DesignDuet},
+		{-2, -2, command.DesignChildren},
+		{-7, -2, command.DesignPairs},
+	} {
+		var cfg runner.Config
+		opts := &Options{Command: []string{"true"}, Trials: 3, Seed: 1, CPU: tt.cpu, AB: tt.design, ABTime: time.Second,
+			MeasureCommand: func(_ context.Context, c runner.Config) ([]result.Sample, result.RunInfo, error) {
+				cfg = c
+				return nil, result.RunInfo{}, nil
+			}}
+		if _, _, err := commandSamples(context.Background(), opts, opts.Command, nil, nil, result.VariantOn, 4, opts.ABTime, nil); err != nil {
+			t.Fatal(err)
+		}
+		if cfg.CPU != tt.want {
+			t.Errorf("--cpu %d, --ab %s: the command's children got CPU %d, want %d", tt.cpu, tt.design, cfg.CPU, tt.want)
+		}
+	}
+}
+
+// A stack that kills a syscall the command's profile makes is said
+// before anything is measured: the warning is on warn when the quick
+// calibration's first run starts (and then it goes on, as the verdict
+// is with arguments 0 and may not be the real one).
+func TestKilledWarnedBeforeCalibration(t *testing.T) {
+	dir := t.TempDir()
+	policy := filepath.Join(dir, "kill.yaml")
+	if err := os.WriteFile(policy, []byte("seccomp:\n  default_action: allow\n  syscalls:\n    - action: kill_process\n      names: [getppid]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	profile := filepath.Join(dir, "profile.csv")
+	if err := os.WriteFile(profile, []byte("syscall,count,seconds\ngetppid,100,0.00001\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warn bytes.Buffer
+	calls := 0
+	var warnedFirst bool
+	stop := errors.New("stop after the first calibration run")
+	opts := &Options{Policies: []string{policy}, Profile: profile, Command: []string{"true"}, Cache: "defeat", Trials: 2, CalTrials: 2,
+		Confidence: 0.95, Seed: 1, CPU: -1, ABTime: time.Second,
+		Measure: func(context.Context, runner.Config) ([]result.Sample, error) {
+			if calls == 0 {
+				warnedFirst = strings.Contains(warn.String(), "the stack answers getppid with kill_process")
+			}
+			calls++
+			return nil, stop
+		},
+		MeasureCommand: func(context.Context, runner.Config) ([]result.Sample, result.RunInfo, error) {
+			t.Error("the command was measured")
+			return nil, result.RunInfo{}, stop
+		}}
+	if _, err := Run(context.Background(), opts, &warn); !errors.Is(err, stop) {
+		t.Fatalf("Run: %v, want the fake calibration's error", err)
+	}
+	if calls == 0 {
+		t.Fatal("the calibration never ran: the test checks nothing")
+	}
+	if !warnedFirst {
+		t.Errorf("no kill warning before the calibration's first run; warn now:\n%s", warn.String())
 	}
 }

@@ -148,8 +148,10 @@ func (o *Options) parseAB(fl *Flags, changed func(string) bool) error {
 	if (changed("ab") || changed("ab-time")) && !fl.WithCommand {
 		return cmdutil.FlagErrorf("--ab and --ab-time need --command -- CMD [ARG...]")
 	}
-	if o.ABTime < 0 {
-		return cmdutil.FlagErrorf("--ab-time: negative %s", o.ABTime)
+	// 0 would leave the command's children at the workload's default
+	// (~300 ms of runs per cell): far from any --ab-time asked for.
+	if o.ABTime <= 0 {
+		return cmdutil.FlagErrorf("--ab-time: %s is not a positive duration (the command's measuring time; default %s)", o.ABTime, DefaultABTime)
 	}
 	if o.Container != nil {
 		if changed("ab") && d != command.DesignChildren {

@@ -85,12 +85,8 @@ func calibrateIndirect(ctx context.Context, opts *Options, base []*filters.Progr
 			return nil, fmt.Errorf("indirect probe: %w", err)
 		}
 		opts.progressf("calibrating: indirect probe, %s() after %d KiB, %d trials ...\n", name, kib, opts.CalTrials)
-		cpu := opts.CPU
-		if cpu < -1 {
-			cpu = -2
-		}
 		cfg := runner.Config{Programs: base, Counts: []int{0, n}, Variants: variants, Workload: runner.Workload{Spec: w},
-			Trials: opts.CalTrials, Seed: opts.Seed, CPU: cpu, Samples: probeSamples, Iterations: probeIterations(kib),
+			Trials: opts.CalTrials, Seed: opts.Seed, CPU: opts.runCPU(), Samples: probeSamples, Iterations: probeIterations(kib),
 			ChildTimeout: time.Minute, Loaders: []result.Loader{opts.loader()}, Placement: runner.DefaultPlacement(), OnCPUWait: opts.cpuWait}
 		release := interrupt.Hold()
 		samples, err := opts.Measure(ctx, cfg)

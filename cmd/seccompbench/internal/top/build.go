@@ -64,6 +64,9 @@ func (w *Watcher) build(in windowInput) *report.Top {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("%d samples were lost (ring buffer full): shares are still unbiased, CPU times from samples are low", in.lost))
 	}
 	sort.SliceStable(t.Processes, func(i, j int) bool { return t.Processes[i].SeccompNs > t.Processes[j].SeccompNs })
+	if o.Children {
+		t.Children = &report.TopChildren{AtStart: w.atStart, Since: w.found - w.atStart}
+	}
 	return t
 }
 
@@ -75,6 +78,12 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 		SampledCPUNs: float64(tl.Samples) * period, FilterHashes: []report.TopFilter{}, Syscalls: []report.TopSyscall{}, Warnings: []string{}}
 	c0, ok0 := in.cpu0[pid]
 	c1, ok1 := in.cpu1[pid]
+	if target, child := w.childOf(pid); child {
+		p.Child = true
+		if target > 0 {
+			p.ChildOf = &target
+		}
+	}
 	p.Comm = c1.comm
 	if p.Comm == "" {
 		p.Comm = c0.comm

@@ -32,6 +32,10 @@ type Sampler interface {
 	TakeCounts() ([]live.CallCount, error)
 	Lost() uint64
 	SetTargets(pids []int) error
+	// AddTargets adds processes to the targets; PruneTargets drops those
+	// that have ended and says how many (--children: live.Session).
+	AddTargets(pids []int) error
+	PruneTargets() (int, error)
 	// CPUs is the number of CPUs sampled.
 	CPUs() int
 	Close() error
@@ -58,6 +62,12 @@ type Options struct {
 	Predict bool
 	// Seed seeds the placement of the counter's on-times in each cycle.
 	Seed uint64
+	// Children (--children, only with Pids) also samples the targets'
+	// descendants: those alive at Open, found by walking /proc once
+	// (descendants), and every process they fork from then on (the
+	// session's Follow: a sched_process_fork raw tracepoint, needing the
+	// kernel's BTF; Open fails naming it when missing).
+	Children bool
 
 	// Kernel access; tests replace them. Check runs first and says which
 	// permission is missing.
@@ -75,11 +85,17 @@ type Options struct {
 	Dump       func(pid int) ([][]byte, error)
 	CgroupPids func(dir string) ([]int, error)
 	ListPids   func() ([]int, error)
+	// Ppid returns a process's parent process ID (live.ProcPpid); with
+	// Children it links processes to the targets they descend from.
+	Ppid func(pid int) (int, error)
 }
 
 // Validate checks the sampling options given on the command line; errors are
 // *cmdutil.FlagError (exit code 2) naming the flag.
 func (o *Options) Validate() error {
+	if o.Children && (len(o.Pids) == 0 || o.Cgroup != "" || o.All) {
+		return cmdutil.FlagErrorf("--children: only with --pid (--cgroup and --all already take in every process they select, children included)")
+	}
 	if o.Batch < 0 {
 		return cmdutil.FlagErrorf("--batch: %v is negative", o.Batch)
 	}
@@ -130,6 +146,7 @@ func DefaultOptions() Options {
 		Dump:       inspect.DumpFilters,
 		CgroupPids: live.CgroupPids,
 		ListPids:   inspect.ListPids,
+		Ppid:       live.ProcPpid,
 	}
 }
 
@@ -142,6 +159,13 @@ type Watcher struct {
 	// stacks caches dumped stacks per pid (a process's filters only
 	// grow; the count in /proc/PID/status says when to dump again).
 	stacks map[int]dumped
+	// children holds, with Options.Children, every descendant of the
+	// targets found so far (by a /proc walk or in the samples) and the
+	// target it descends from (0: unknown, its parent chain no longer
+	// reaches one), the living ones as of the last walk; found counts
+	// every child found, atStart those the walk in Open found.
+	children       map[int]int
+	found, atStart int
 }
 
 type dumped struct {
@@ -179,11 +203,24 @@ func Open(opts *Options) (*Watcher, error) {
 			return nil, fmt.Errorf("--pid %d: no such process", p)
 		}
 	}
-	s, err := opts.Open(live.Options{Pids: pids, All: opts.All, Frequency: opts.Frequency})
+	w := &Watcher{opts: opts, cls: kstack.NewClassifier(syms), rng: rand.New(rand.NewPCG(opts.Seed, 0x70b)), stacks: map[int]dumped{}}
+	if opts.Children {
+		w.children = map[int]int{}
+		if err := w.findChildren(); err != nil {
+			return nil, err
+		}
+		w.atStart = w.found
+		pids = w.sampled()
+	}
+	s, err := opts.Open(live.Options{Pids: pids, All: opts.All, Frequency: opts.Frequency, Follow: opts.Children})
+	if errors.Is(err, live.ErrFollow) {
+		return nil, fmt.Errorf("--children: %w", err)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &Watcher{opts: opts, s: s, cls: kstack.NewClassifier(syms), rng: rand.New(rand.NewPCG(opts.Seed, 0x70b)), stacks: map[int]dumped{}}, nil
+	w.s = s
+	return w, nil
 }
 
 // Close detaches the counter and the sampler.

@@ -37,6 +37,11 @@ type fakeSampler struct {
 	counts  []live.CallCount
 	closed  bool
 	balance int
+	// added and pruned record AddTargets' pids and PruneTargets' calls.
+	added  []int
+	pruned int
+	// extra are more thread groups with one user-mode sample per ms.
+	extra []uint32
 }
 
 func (f *fakeSampler) Take() ([]kstack.Sample, error) { s := f.samples; f.samples = nil; return s, nil }
@@ -55,8 +60,13 @@ func (f *fakeSampler) TakeCounts() ([]live.CallCount, error) {
 }
 func (f *fakeSampler) Lost() uint64           { return 0 }
 func (f *fakeSampler) SetTargets([]int) error { return nil }
-func (f *fakeSampler) CPUs() int              { return 1 }
-func (f *fakeSampler) Close() error           { f.closed = true; return nil }
+func (f *fakeSampler) AddTargets(p []int) error {
+	f.added = append(f.added, p...)
+	return nil
+}
+func (f *fakeSampler) PruneTargets() (int, error) { f.pruned++; return 0, nil }
+func (f *fakeSampler) CPUs() int                  { return 1 }
+func (f *fakeSampler) Close() error               { f.closed = true; return nil }
 
 // tick adds the samples of d of time at 1 ms per sample.
 func (f *fakeSampler) tick(from uint64, d time.Duration) {
@@ -72,6 +82,9 @@ func (f *fakeSampler) tick(from uint64, d time.Duration) {
 			s.User, s.Nr = true, -1
 		}
 		f.samples = append(f.samples, s)
+		for _, x := range f.extra {
+			f.samples = append(f.samples, kstack.Sample{Time: t, Tgid: x, Tid: x, User: true, Nr: -1})
+		}
 	}
 }
 

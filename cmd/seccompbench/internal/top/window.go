@@ -22,6 +22,11 @@ func (w *Watcher) Window(ctx context.Context, d time.Duration) (*report.Top, err
 			return nil, err
 		}
 	}
+	if o.Children {
+		if err := w.refreshChildren(); err != nil {
+			return nil, err
+		}
+	}
 	// Drop what an earlier window left.
 	w.s.Flush()
 	if _, err := w.s.Take(); err != nil {
@@ -31,7 +36,7 @@ func (w *Watcher) Window(ctx context.Context, d time.Duration) (*report.Top, err
 		return nil, err
 	}
 	startWall := o.Now()
-	cpu0 := w.cpuTimes(o.Pids)
+	cpu0 := w.cpuTimes(w.sampled())
 	onCPU := map[int]time.Duration{}
 	task0 := w.taskCPUs()
 	start := o.Monotonic()
@@ -129,15 +134,17 @@ func (w *Watcher) cpuTimes(pids []int) map[int]procCPU {
 	return out
 }
 
-// taskCPUs reads the exact CPU time of each --pid target (Options.TaskCPU);
+// taskCPUs reads the exact CPU time of each --pid target and each child
+// found so far (--children; Options.TaskCPU);
 // nil for other selections or without TaskCPU. A process that cannot be
 // read is left out.
 func (w *Watcher) taskCPUs() map[int]time.Duration {
 	if w.opts.TaskCPU == nil || len(w.opts.Pids) == 0 {
 		return nil
 	}
-	out := make(map[int]time.Duration, len(w.opts.Pids))
-	for _, p := range w.opts.Pids {
+	pids := w.sampled()
+	out := make(map[int]time.Duration, len(pids))
+	for _, p := range pids {
 		if c, err := w.opts.TaskCPU(p); err == nil {
 			out[p] = c
 		}
