@@ -101,20 +101,27 @@ func TestWriteEstimateCommandTextPairs(t *testing.T) {
 	c.AB.BarMeasuringNs, c.AB.BarTrials, c.AB.CPUBarMeasuringNs, c.AB.CPUBarTrials = 960e9, 160, 1500e9, 250
 	b.Reset()
 	WriteEstimateCommandText(&b, c)
-	if want := "to the bar       about 16m of measuring at the spread seen (--ab-time 16m --trials 160)"; !strings.Contains(b.String(), want) {
+	if want := "to the bar       wall about 16m, CPU about 25m of measuring at the spread seen (for both: --ab-time 25m --trials 250)"; !strings.Contains(b.String(), want) {
 		t.Errorf("missing %q in\n%s", want, b.String())
 	}
 	c.AB.BarMeasuringNs, c.AB.CPUBarMeasuringNs = 2*24*3600e9, 3*24*3600e9
 	b.Reset()
 	WriteEstimateCommandText(&b, c)
-	if want := "more than a day of measuring at the spread seen"; !strings.Contains(b.String(), want) {
+	if want := "wall more than a day, CPU more than a day of measuring at the spread seen\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("missing %q in\n%s", want, b.String())
 	}
-	c.AB.CPUMeetsBar = true
+	// One side met: the line gives the other's figure alone.
+	c.AB.CPUMeetsBar, c.AB.BarMeasuringNs = true, 90e9
 	b.Reset()
 	WriteEstimateCommandText(&b, c)
-	if strings.Contains(b.String(), "to the bar") || !strings.Contains(b.String(), "bar met in CPU time, NOT in wall time") {
-		t.Errorf("CPU met: want no projection and the CPU verdict in\n%s", b.String())
+	if want := "to the bar       wall about 1m30s of measuring at the spread seen (--ab-time 1m30s --trials 160)"; !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "bar met in CPU time, NOT in wall time") {
+		t.Errorf("CPU met: want %q and the CPU verdict in\n%s", want, b.String())
+	}
+	c.AB.MeetsBar, c.AB.CPUMeetsBar = true, true
+	b.Reset()
+	WriteEstimateCommandText(&b, c)
+	if strings.Contains(b.String(), "to the bar") {
+		t.Errorf("both met: want no projection in\n%s", b.String())
 	}
 }
 

@@ -217,14 +217,14 @@ func measuredHead(c *EstimateCommand, span string) string {
 	}
 	switch design {
 	case "pairs":
-		return fmt.Sprintf("measured: %s without and with %d filters (%s), %d children, %d interleaved pairs in all (order random per pair); per run, %s",
-			shellWords(c.Argv), c.Filters, c.Variant, c.AB.Children, c.AB.Pairs, span)
+		return fmt.Sprintf("measured: %s without and with %s (%s), %d children, %d interleaved pairs in all (order random per pair); per run, %s",
+			shellWords(c.Argv), Plural(c.Filters, "filter"), c.Variant, c.AB.Children, c.AB.Pairs, span)
 	case "duet":
-		return fmt.Sprintf("measured: %s without and with %d filters (%s), %d children, %d pairs in all, each pair's runs at once on two CPUs (sides swapped as drawn); per run, %s",
-			shellWords(c.Argv), c.Filters, c.Variant, c.AB.Children, c.AB.Pairs, span)
+		return fmt.Sprintf("measured: %s without and with %s (%s), %d children, %d pairs in all, each pair's runs at once on two CPUs (sides swapped as drawn); per run, %s",
+			shellWords(c.Argv), Plural(c.Filters, "filter"), c.Variant, c.AB.Children, c.AB.Pairs, span)
 	}
-	return fmt.Sprintf("measured: %s under 0 and %d filters (%s), %d blocks of fresh children, %d timed runs each; per run, %s",
-		shellWords(c.Argv), c.Filters, c.Variant, c.Trials, c.RunsPerChild, span)
+	return fmt.Sprintf("measured: %s under 0 and %s (%s), %d blocks of fresh children, %d timed runs each; per run, %s",
+		shellWords(c.Argv), Plural(c.Filters, "filter"), c.Variant, c.Trials, c.RunsPerChild, span)
 }
 
 // abPrecision is the precision of the measured added time: the
@@ -245,23 +245,46 @@ func abPrecision(ab *CommandAB) string {
 }
 
 // abToBar is the line that says how long the measurement would take to
-// meet the bar (CommandAB.BarMeasuringNs), wall or CPU, whichever is
-// sooner; "" when the bar is met in either or no projection was made.
+// meet the bar (CommandAB.BarMeasuringNs) in wall and CPU time, each
+// where it is not met, and the flags for the longer; "" when both are
+// met or no projection was made.
 func abToBar(ab *CommandAB) string {
-	if ab.MeetsBar || ab.CPUMeetsBar {
+	type side struct {
+		name   string
+		ns     float64
+		trials int
+	}
+	var miss []side
+	if !ab.MeetsBar && ab.BarMeasuringNs > 0 && ab.BarTrials > 0 {
+		miss = append(miss, side{"wall", ab.BarMeasuringNs, ab.BarTrials})
+	}
+	if !ab.CPUMeetsBar && ab.CPUBarMeasuringNs > 0 && ab.CPUBarTrials > 0 {
+		miss = append(miss, side{"CPU", ab.CPUBarMeasuringNs, ab.CPUBarTrials})
+	}
+	if len(miss) == 0 {
 		return ""
 	}
-	ns, trials := ab.BarMeasuringNs, ab.BarTrials
-	if ab.CPUBarMeasuringNs > 0 && (ns <= 0 || ab.CPUBarMeasuringNs < ns) {
-		ns, trials = ab.CPUBarMeasuringNs, ab.CPUBarTrials
+	var parts []string
+	longest := miss[0]
+	for _, m := range miss {
+		t := "more than a day"
+		if m.ns <= 24*3600e9 {
+			t = "about " + flagDuration(m.ns)
+		}
+		parts = append(parts, m.name+" "+t)
+		if m.ns > longest.ns {
+			longest = m
+		}
 	}
-	switch {
-	case ns <= 0 || trials <= 0:
-		return ""
-	case ns > 24*3600e9:
-		return "more than a day of measuring at the spread seen"
+	line := strings.Join(parts, ", ") + " of measuring at the spread seen"
+	if longest.ns > 24*3600e9 {
+		return line
 	}
-	return fmt.Sprintf("about %s of measuring at the spread seen (--ab-time %s --trials %d)", flagDuration(ns), flagDuration(ns), trials)
+	both := ""
+	if len(miss) == 2 {
+		both = "for both: "
+	}
+	return fmt.Sprintf("%s (%s--ab-time %s --trials %d)", line, both, flagDuration(longest.ns), longest.trials)
 }
 
 // Bar of the issue for a measured added time, as fractions: a 95 %

@@ -63,3 +63,20 @@ func lockRunCPUs(ctx context.Context, cfg *Config) (*cpulock.CPULocks, error) {
 	}
 	return locks, nil
 }
+
+// CheckCPU checks a --cpu value against the CPUs this process may run on
+// (sched_getaffinity(2)): a CPU number among them, -1 (pick the highest
+// free one) or -2 (no pinning). The error names the value and the allowed
+// CPUs; callers wrap it as a usage error.
+func CheckCPU(cpu int) error {
+	if cpu >= 0 {
+		if allowed := cpulock.AllowedCPUs(); allowed != nil && !slices.Contains(allowed, cpu) {
+			return fmt.Errorf("CPU %d is not one this process may run on (allowed: %v); use -1 to pick one or -2 for no pinning", cpu, allowed)
+		}
+		return nil
+	}
+	if cpu != -1 && cpu != -2 {
+		return fmt.Errorf("%d is not a CPU number, -1 (pick) or -2 (no pinning)", cpu)
+	}
+	return nil
+}

@@ -18,6 +18,8 @@ func TestEstimateABFlagErrors(t *testing.T) {
 		{[]string{"estimate", "default", "--profile", "x.csv", "--ab", "duet"}, "--ab and --ab-time need --command"},
 		{[]string{"estimate", "default", "--ab-time", "-1s", "--command", "--", "true"}, "--ab-time: -1s is not a positive duration"},
 		{[]string{"estimate", "default", "--ab-time", "0", "--command", "--", "true"}, "--ab-time: 0s is not a positive duration"},
+		{[]string{"estimate", "default", "--cpu", "4096", "--command", "--", "true"}, "--cpu: CPU 4096 is not one this process may run on"},
+		{[]string{"estimate", "default", "--cpu", "-3", "--profile", "x.csv"}, "--cpu: -3 is not a CPU number"},
 		{[]string{"estimate", "../../testdata/policies/docker-default.json", "--rootfs", "/", "--ab", "pairs", "--command", "--", "true"}, "--ab pairs: containers (--bundle, --rootfs) are measured with --ab children only"},
 	} {
 		var out, errb bytes.Buffer

@@ -208,7 +208,17 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 		// The findings were printed; the exit code says the rest.
 		return exitFindings
 	}
-	fmt.Fprintf(stderr, "seccompbench: %v\n", err)
+	msg := err.Error()
+	var se *interrupt.SignalError
+	if errors.As(context.Cause(ctx), &se) && strings.HasSuffix(msg, context.Canceled.Error()) {
+		// "…: context canceled" says less than the signal that did it.
+		if what := strings.TrimSuffix(strings.TrimSuffix(msg, context.Canceled.Error()), ": "); what != "" {
+			msg = fmt.Sprintf("%s (%s)", se.Error(), what)
+		} else {
+			msg = se.Error()
+		}
+	}
+	fmt.Fprintf(stderr, "seccompbench: %s\n", msg)
 	// A usage error: a bad flag or argument, or an input of a kind this
 	// command does not take (formats.ErrUnsupportedFormat; the message
 	// names what takes it), whichever command found it.

@@ -38,15 +38,43 @@ func profileCommand(ctx context.Context, argv []string) (path string, cleanup fu
 	cleanup = func() { os.RemoveAll(dir) }
 	path = filepath.Join(dir, "strace-fc.txt")
 	cmd := exec.CommandContext(ctx, strace, append([]string{"-f", "-c", "-o", path, "--"}, argv...)...)
+	var stderr tailBuffer
+	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		cleanup()
+		if ctx.Err() != nil {
+			return "", nil, context.Cause(ctx)
+		}
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return "", nil, fmt.Errorf("profile the command: strace -f -c %s: %v (the command must exit 0)", argv[0], ee)
+			why := ""
+			if l := stderr.lastLine(); l != "" {
+				why = ": " + l
+			}
+			return "", nil, fmt.Errorf("profile the command: strace -f -c %s: %v%s (the command must exit 0)", strings.Join(argv, " "), ee, why)
 		}
 		return "", nil, fmt.Errorf("profile the command: %w", err)
 	}
 	return path, cleanup, nil
+}
+
+// tailBuffer keeps the last 4 KiB written to it: the end of a command's
+// standard error, where strace and most programs say why they failed.
+type tailBuffer struct{ b []byte }
+
+// Write keeps the last 4 KiB of what was written; it never fails.
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if n := len(t.b); n > 4096 {
+		t.b = append(t.b[:0], t.b[n-4096:]...)
+	}
+	return len(p), nil
+}
+
+// lastLine is the last non-empty line kept, without surrounding space.
+func (t *tailBuffer) lastLine() string {
+	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // measureCommand measures the command at 0 and n filters and compares

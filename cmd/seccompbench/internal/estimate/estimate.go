@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
@@ -136,6 +137,14 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	stack, err := runner.StackFor(base, result.Cell{Variant: variant, Filters: n})
 	if err != nil {
 		return nil, fmt.Errorf("build stack: %w", err)
+	}
+	if len(opts.Command) > 0 {
+		// strace, the probes and the command's children run, and the
+		// profile is a temporary file, from here to the end: a signal
+		// cancels ctx, and every step kills and reaps its children and
+		// the deferred cleanups run before the exit with 128+N.
+		release := interrupt.Hold()
+		defer release()
 	}
 	if len(opts.Command) > 0 && opts.Profile == "" {
 		opts.progressf("profiling: strace -f -c %s ...\n", strings.Join(opts.Command, " "))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/live"
 	"github.com/seccompbench/seccompbench/runner/result"
@@ -112,6 +113,9 @@ func (o *Options) Parse(fl *Flags, policies, command []string, in io.Reader, cha
 	o.Systemd = fl.Load.Systemd
 	if err := o.parseContainer(fl, changed); err != nil {
 		return nil, err
+	}
+	if err := runner.CheckCPU(o.CPU); err != nil {
+		return nil, &cmdutil.FlagError{Err: fmt.Errorf("--cpu: %w", err)}
 	}
 	if err := o.parseAB(fl, changed); err != nil {
 		return nil, err

@@ -278,14 +278,10 @@ func (j *Job) parseTargetCI(s string) error {
 // parseCPUs checks --cpu, --cpu-wait and --parallel against the CPUs this
 // process may run on.
 func (j *Job) parseCPUs(cpuWait time.Duration) error {
-	allowed := cpulock.AllowedCPUs()
-	if j.CPU >= 0 {
-		if allowed != nil && !slices.Contains(allowed, j.CPU) {
-			return cmdutil.FlagErrorf("--cpu: CPU %d is not one this process may run on (allowed: %v); use -1 to pick one or -2 for no pinning", j.CPU, allowed)
-		}
-	} else if j.CPU != -1 && j.CPU != -2 {
-		return cmdutil.FlagErrorf("--cpu: %d is not a CPU number, -1 (pick) or -2 (no pinning)", j.CPU)
+	if err := runner.CheckCPU(j.CPU); err != nil {
+		return &cmdutil.FlagError{Err: fmt.Errorf("--cpu: %w", err)}
 	}
+	allowed := cpulock.AllowedCPUs()
 	switch {
 	case cpuWait < 0:
 		return cmdutil.FlagErrorf("--cpu-wait: %v is negative", cpuWait)
