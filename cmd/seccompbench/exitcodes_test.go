@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"os"
 	"regexp"
 	"strconv"
@@ -108,5 +110,25 @@ func TestHelpExitStatus(t *testing.T) {
 				t.Error("help text gives exit code 1 for findings")
 			}
 		})
+	}
+}
+
+// An error that ends in the cancelled context's "context canceled" is
+// printed as the interruption it was, naming the signal and the step.
+func TestExitCodeNamesTheSignal(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("measure the command: %w", context.Canceled), "seccompbench: interrupted by SIGINT (measure the command)\n"},
+		{context.Canceled, "seccompbench: interrupted by SIGINT\n"},
+		{&interrupt.SignalError{Signal: syscall.SIGINT}, "seccompbench: interrupted by SIGINT\n"},
+	} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(&interrupt.SignalError{Signal: syscall.SIGINT})
+		var b bytes.Buffer
+		if code := exitCode(ctx, tt.err, &b); code != 130 || b.String() != tt.want {
+			t.Errorf("exitCode(%v) = %d, printed %q; want 130, %q", tt.err, code, b.String(), tt.want)
+		}
 	}
 }

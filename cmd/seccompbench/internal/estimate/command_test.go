@@ -466,3 +466,26 @@ func TestKilledWarnedBeforeCalibration(t *testing.T) {
 		t.Errorf("no kill warning before the calibration's first run; warn now:\n%s", warn.String())
 	}
 }
+
+// A command that strace cannot start, or that fails, is named whole with
+// the last line of its standard error: what says why.
+func TestProfileCommandSaysWhy(t *testing.T) {
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skip("no strace")
+	}
+	for _, tt := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"/nonexistent/cmd", "-x"}, "strace -f -c /nonexistent/cmd -x: exit status 1: "},
+		{[]string{"sh", "-c", "echo first >&2; echo oops >&2; exit 3"}, "exit status 3: oops (the command must exit 0)"},
+	} {
+		_, _, err := profileCommand(context.Background(), tt.argv)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("profileCommand(%q) = %v, want it to contain %q", tt.argv, err, tt.want)
+		}
+	}
+	if _, _, err := profileCommand(context.Background(), []string{"/nonexistent/cmd"}); err == nil || !strings.Contains(err.Error(), "No such file") {
+		t.Errorf("missing command: %v, want strace's 'No such file'", err)
+	}
+}
