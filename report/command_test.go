@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 func TestCommandText(t *testing.T) {
@@ -145,6 +147,24 @@ func TestWriteEstimateCommandAccuracy(t *testing.T) {
 	var b bytes.Buffer
 	WriteEstimateCommandText(&b, c)
 	if want := "accuracy         ±25%: wall OUTSIDE, CPU undecided (judged against every value the measured interval holds"; !strings.Contains(b.String(), want) {
+		t.Errorf("missing %q in\n%s", want, b.String())
+	}
+}
+
+// Other processes on the measuring CPU are said, and from
+// result.ForeignLoadWarnShare on, with what to do.
+func TestWriteEstimateCommandForeignLoad(t *testing.T) {
+	c := &EstimateCommand{Argv: []string{"true"}, Filters: 16, Variant: "on", Trials: 10, BaselineRunNs: 1e6,
+		ForeignLoad: &result.ForeignLoad{CPUs: []int{1}, Children: 10, WindowNs: 60e9, BusyNs: 60e9, OwnNs: 52.8e9, Share: 0.12}}
+	var b bytes.Buffer
+	WriteEstimateCommandText(&b, c)
+	if want := "other load       other processes took 12 % of measuring CPU 1 while children ran: enough to move the added time"; !strings.Contains(b.String(), want) {
+		t.Errorf("missing %q in\n%s", want, b.String())
+	}
+	c.ForeignLoad.Share = 0.01
+	b.Reset()
+	WriteEstimateCommandText(&b, c)
+	if want := "other load       other processes took 1 % of measuring CPU 1 while children ran\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("missing %q in\n%s", want, b.String())
 	}
 }

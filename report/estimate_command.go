@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // EstimateCommand compares estimate's prediction for a whole command with
@@ -104,6 +106,11 @@ type EstimateCommand struct {
 	InstallShare  float64 `json:"install_share"`
 	Dominant      string  `json:"dominant"`
 	DominantClear bool    `json:"dominant_clear"`
+	// ForeignLoad, when not nil, is how much of the measuring CPUs' time
+	// other processes took while the command's children ran (/proc/stat
+	// busy time beyond the children's own, a lower bound; as run's
+	// run.foreign_load): another estimate, a build, a busy loop.
+	ForeignLoad *result.ForeignLoad `json:"foreign_load,omitempty"`
 	// Container, when not nil (estimate --command --bundle/--rootfs),
 	// says the command was measured in containers the runtime started,
 	// under the filter it installed itself; InstallNs is then the

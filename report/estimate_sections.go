@@ -255,6 +255,13 @@ func estimateCommand(c *EstimateCommand) fieldsBlock {
 			add("to the bar", "%s", t)
 		}
 	}
+	if fl := c.ForeignLoad; fl != nil && fl.WindowNs > 0 {
+		t := foreignLoadText(fl)
+		if fl.Large() {
+			t = strings.TrimSuffix(t, " (enough to matter: see the warnings)") + ": enough to move the added time; quiet the machine and measure again"
+		}
+		add("other load", "%s", t)
+	}
 	add("ratio", "%.2f (error %+.1f%%): %s", c.Ratio, c.ErrorPct, verdict)
 	verdict = "covered"
 	switch {

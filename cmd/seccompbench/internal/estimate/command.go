@@ -139,7 +139,7 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 		Accuracy: string(stats.Judge(predicted.Center, meas, AccuracyBand)), CPUAccuracy: string(stats.Judge(statedCPU.Center, cpu, AccuracyBand)),
 		AccuracyBandPct: 100 * AccuracyBand,
 		InstallNs:       install.Center, InstallShare: split.InstallShare, Dominant: split.Dominant, DominantClear: split.Clear,
-		Container: containerRuntime(info.Container), AB: ab.report(info)}, nil
+		Container: containerRuntime(info.Container), AB: ab.report(info), ForeignLoad: info.ForeignLoad}, nil
 }
 
 // containerRuntime is the report's account of the runtime path's runtime,
