@@ -109,9 +109,23 @@ func (*commandMeasurer) prepare(ctx context.Context, cfg *Config, info *result.R
 
 func (m *commandMeasurer) measure(ctx context.Context, cfg Config, c result.Cell, stack [][]byte) (result.Sample, error) {
 	m.children++
-	return command.Measure(ctx, cfg.Workload.Command, command.Request{Cell: c, Stack: stack,
+	// The command's runs are not pinned (the duet's are, to two of
+	// them): the foreign load is watched on every CPU this process may
+	// use, and this process's own CPU time (a sampler reading its ring
+	// buffer, --direct-frequency) counts as the child's.
+	cpus := cpulock.AllowedCPUs()
+	before, statErr := cpulock.ReadStats(cpus)
+	self := cpulock.SelfCPUTime()
+	var own time.Duration
+	s, err := command.Measure(ctx, cfg.Workload.Command, command.Request{Cell: c, Stack: stack,
 		Flags: cfg.seccompFlags(), Timeout: cfg.ChildTimeout, CPUAfter: getrusageAllowed(cfg.Programs, c),
-		Seed: cfg.Seed*0x9e3779b97f4a7c15 + m.children, CPUs: duetCPUs(cfg)})
+		Seed: cfg.Seed*0x9e3779b97f4a7c15 + m.children, CPUs: duetCPUs(cfg), OwnCPU: &own})
+	if err == nil && statErr == nil && cfg.watch != nil && len(cpus) > 0 {
+		if after, err := cpulock.ReadStats(cpus); err == nil {
+			cfg.watch.AddAll(cpus, before, after, own+cpulock.SelfCPUTime()-self)
+		}
+	}
+	return s, err
 }
 
 // duetCPUs are the two CPUs of the command workload's duet design: the

@@ -129,6 +129,10 @@ type Request struct {
 	// CPUs are the two CPUs of DesignDuet (ignored by the other
 	// designs); the seed draws which side takes which, pair by pair.
 	CPUs []int
+	// OwnCPU, when not nil, receives the timing child's CPU time, user
+	// plus system with the descendants it reaped (wait4(2) rusage): the
+	// wrappers and the command's runs.
+	OwnCPU *time.Duration
 }
 
 // Measure runs one timing child of spec (as Prepare returned it) for req
@@ -148,6 +152,9 @@ func Measure(ctx context.Context, cs *Spec, req Request) (result.Sample, error) 
 		return result.Sample{}, fmt.Errorf("encode child spec: %w", err)
 	}
 	out, err := child.Run(ctx, timingKind, req.Timeout, c, in)
+	if req.OwnCPU != nil {
+		*req.OwnCPU = out.Own
+	}
 	var rep timingReport
 	decErr := json.Unmarshal(out.Stdout, &rep)
 	if err != nil {

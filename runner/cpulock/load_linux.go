@@ -99,6 +99,52 @@ func (w *Watch) Add(cpu int, before, after Stat, own time.Duration) {
 	w.own += own
 }
 
+// ReadStats reads the counters of every CPU of cpus from one read of
+// /proc/stat.
+func ReadStats(cpus []int) ([]Stat, error) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Stat, len(cpus))
+	for i, c := range cpus {
+		if out[i], err = parseCPUStat(b, c); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// AddAll records one child's window on the CPUs it could run on (an
+// unpinned child: the command workload's), the counters of each before
+// and after and the child's own CPU time over all of them; it counts one
+// child. A window whose counters went backwards (a CPU that went offline
+// and came back) is dropped.
+func (w *Watch) AddAll(cpus []int, before, after []Stat, own time.Duration) {
+	if w == nil || len(before) != len(cpus) || len(after) != len(cpus) {
+		return
+	}
+	var busy, total uint64
+	for i := range cpus {
+		if after[i].total < before[i].total || after[i].busy < before[i].busy {
+			return
+		}
+		busy += after[i].busy - before[i].busy
+		total += after[i].total - before[i].total
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, c := range cpus {
+		if !slices.Contains(w.cpus, c) {
+			w.cpus = append(w.cpus, c)
+		}
+	}
+	w.children++
+	w.busy += busy
+	w.total += total
+	w.own += own
+}
+
 // Result returns the sums as a result.ForeignLoad, nil when nothing was watched.
 func (w *Watch) Result() *result.ForeignLoad {
 	if w == nil {

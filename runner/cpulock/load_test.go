@@ -55,3 +55,21 @@ func TestForeignLoadShare(t *testing.T) {
 		})
 	}
 }
+
+// AddAll sums an unpinned child's window over its CPUs and counts one
+// child; a window whose counters went backwards is dropped.
+func TestWatchAddAll(t *testing.T) {
+	var w Watch
+	// Two CPUs over 100 ticks each (1 s at USER_HZ 100): 150 ticks busy,
+	// 1 s of it the child's own: 0.5 s of 2 s taken by others.
+	w.AddAll([]int{0, 1}, []Stat{{busy: 0, total: 0}, {busy: 10, total: 10}}, []Stat{{busy: 100, total: 100}, {busy: 60, total: 110}}, time.Second)
+	w.AddAll([]int{0, 1}, []Stat{{busy: 5, total: 5}, {}}, []Stat{{busy: 1, total: 9}, {}}, time.Second) // backwards: dropped
+	w.AddAll([]int{0, 1}, []Stat{{}}, []Stat{{}, {}}, time.Second)                                       // lengths differ: dropped
+	got := w.Result()
+	if got == nil || got.Children != 1 || len(got.CPUs) != 2 {
+		t.Fatalf("Result() = %+v, want one child on CPUs 0 and 1", got)
+	}
+	if d := got.Share - 0.25; d > 1e-9 || d < -1e-9 {
+		t.Errorf("share %v, want 0.25 (0.5 s of others' time over 2 s of two CPUs)", got.Share)
+	}
+}

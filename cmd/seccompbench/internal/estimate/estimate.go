@@ -112,6 +112,34 @@ type Options struct {
 	Measure func(context.Context, runner.Config) ([]result.Sample, error)
 }
 
+// startCommand begins --command's phases: from here to the end strace,
+// the probes and the command's children run and the profile is a
+// temporary file, so the first signal only cancels ctx (every step kills
+// and reaps its children, and done removes the profile before the exit
+// with 128+N); without --profile it profiles the command with strace and
+// points opts.Profile at the result until done. done is never nil and
+// must be called, also after an error.
+func (opts *Options) startCommand(ctx context.Context) (done func(), err error) {
+	if len(opts.Command) == 0 {
+		return func() {}, nil
+	}
+	release := interrupt.Hold()
+	if opts.Profile != "" {
+		return release, nil
+	}
+	opts.progressf("profiling: strace -f -c %s ...\n", strings.Join(opts.Command, " "))
+	path, cleanup, err := profileCommand(ctx, opts.Command)
+	if err != nil {
+		return release, err
+	}
+	opts.Profile = path
+	return func() {
+		opts.Profile = ""
+		cleanup()
+		release()
+	}, nil
+}
+
 // Run computes the estimate. Loader warnings go to warn; the estimate's own
 // warnings are in its Warnings.
 func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, error) {
@@ -138,23 +166,10 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	if err != nil {
 		return nil, fmt.Errorf("build stack: %w", err)
 	}
-	if len(opts.Command) > 0 {
-		// strace, the probes and the command's children run, and the
-		// profile is a temporary file, from here to the end: a signal
-		// cancels ctx, and every step kills and reaps its children and
-		// the deferred cleanups run before the exit with 128+N.
-		release := interrupt.Hold()
-		defer release()
-	}
-	if len(opts.Command) > 0 && opts.Profile == "" {
-		opts.progressf("profiling: strace -f -c %s ...\n", strings.Join(opts.Command, " "))
-		path, cleanup, err := profileCommand(ctx, opts.Command)
-		if err != nil {
-			return nil, err
-		}
-		defer cleanup()
-		opts.Profile = path
-		defer func() { opts.Profile = "" }()
+	done, err := opts.startCommand(ctx)
+	defer done()
+	if err != nil {
+		return nil, err
 	}
 	data, err := formats.ReadInput(opts.Profile)
 	if err != nil {
