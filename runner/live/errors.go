@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -133,4 +134,24 @@ func bpfNeed() string {
 func perfNeed() string {
 	return fmt.Sprintf("grant CAP_PERFMON (or CAP_SYS_ADMIN), or lower kernel.perf_event_paranoid (now %s) to 0 or less with sysctl -w kernel.perf_event_paranoid=0; a container also needs a seccomp profile that allows perf_event_open(2)",
 		readSysctl("/proc/sys/kernel/perf_event_paranoid"))
+}
+
+// FollowPrereqs reports, as one error naming what is missing, why a
+// session with Options.Follow cannot sample here: an architecture other
+// than amd64 (the programs read x86_64 pt_regs), missing permissions
+// (CheckPermissions) or no kernel BTF (/sys/kernel/btf/vmlinux, where
+// Follow finds tgid's offset in struct task_struct); nil when nothing is
+// missing. The kernel version (5.15: bpf_task_pt_regs) is left to the
+// caller, and the kernel still has the last word at Open.
+func FollowPrereqs() error {
+	if runtime.GOARCH != "amd64" {
+		return errors.New("the sampling program reads x86_64 pt_regs")
+	}
+	if err := CheckPermissions(); err != nil {
+		return fmt.Errorf("not permitted to sample: %w", err)
+	}
+	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
+		return errors.New("no kernel BTF (CONFIG_DEBUG_INFO_BTF): following forks needs struct task_struct's layout")
+	}
+	return nil
 }

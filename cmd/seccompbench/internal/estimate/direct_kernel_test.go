@@ -3,7 +3,6 @@ package estimate
 import (
 	"context"
 	"os"
-	"runtime"
 	"testing"
 	"time"
 
@@ -37,16 +36,10 @@ const shReadLoop = `i=0; while [ $i -lt 3000 ]; do read x < /dev/null; i=$((i+1)
 // samples in the stacked cell's runs. Skips name the missing capability
 // or kernel fact.
 func TestDirectRealKernel(t *testing.T) {
-	if runtime.GOARCH != "amd64" {
-		t.Skip("the sampling program reads x86_64 pt_regs")
+	if err := live.FollowPrereqs(); err != nil {
+		t.Skip(err)
 	}
 	testutils.SkipOnOldKernel(t, "5.15", "bpf_task_pt_regs")
-	if err := live.CheckPermissions(); err != nil {
-		t.Skipf("not permitted to sample: %v", err)
-	}
-	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
-		t.Skip("no kernel BTF (CONFIG_DEBUG_INFO_BTF): fork following needs struct task_struct's layout")
-	}
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("no /bin/sh")
 	}

@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"syscall"
 	"testing"
@@ -24,16 +23,10 @@ const busyLoop = `sh -c 'while :; do :; done'`
 // program can add it) as children of the target, each with samples. Skips name the
 // missing permission or kernel fact.
 func TestChildrenRealKernel(t *testing.T) {
-	if runtime.GOARCH != "amd64" {
-		t.Skip("the sampling program reads x86_64 pt_regs")
+	if err := live.FollowPrereqs(); err != nil {
+		t.Skip(err)
 	}
 	testutils.SkipOnOldKernel(t, "5.15", "bpf_task_pt_regs")
-	if err := live.CheckPermissions(); err != nil {
-		t.Skipf("not permitted to sample: %v", err)
-	}
-	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
-		t.Skip("no kernel BTF (CONFIG_DEBUG_INFO_BTF): fork following needs struct task_struct's layout")
-	}
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("no /bin/sh")
 	}
