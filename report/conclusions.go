@@ -249,8 +249,8 @@ func NegativeCells(d *Document) []string {
 
 // foreignLoadText says how much of the measuring CPUs' time other
 // processes took, e.g. "other processes took 3 % of CPU 1 while children
-// ran".
-func foreignLoadText(f *result.ForeignLoad) string {
+// ran", and, when that is enough to matter, large after it.
+func foreignLoadText(f *result.ForeignLoad, large string) string {
 	cpus := make([]string, len(f.CPUs))
 	for i, c := range f.CPUs {
 		cpus[i] = fmt.Sprint(c)
@@ -261,7 +261,7 @@ func foreignLoadText(f *result.ForeignLoad) string {
 	}
 	s := fmt.Sprintf("other processes took %.0f %% of measuring %s %s while children ran", 100*f.Share, word, strings.Join(cpus, ", "))
 	if f.Large() {
-		s += " (enough to matter: see the warnings)"
+		s += large
 	}
 	return s
 }

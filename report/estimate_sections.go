@@ -256,11 +256,7 @@ func estimateCommand(c *EstimateCommand) fieldsBlock {
 		}
 	}
 	if fl := c.ForeignLoad; fl != nil && fl.WindowNs > 0 {
-		t := foreignLoadText(fl)
-		if fl.Large() {
-			t = strings.TrimSuffix(t, " (enough to matter: see the warnings)") + ": enough to move the added time; quiet the machine and measure again"
-		}
-		add("other load", "%s", t)
+		add("other load", "%s", foreignLoadText(fl, ": enough to move the added time; quiet the machine and measure again"))
 	}
 	add("ratio", "%.2f (error %+.1f%%): %s", c.Ratio, c.ErrorPct, verdict)
 	verdict = "covered"

@@ -247,7 +247,7 @@ func mdConfiguration(ew *errWriter, d *Document) {
 			ew.printf("; %d parallel copies per cell on CPUs %v, ns/op is the mean over copies", r.Parallel, r.CPUs)
 		}
 		if f := r.ForeignLoad; f != nil {
-			ew.printf("; %s", foreignLoadText(f))
+			ew.printf("; %s", foreignLoadText(f, " (enough to matter: see the warnings)"))
 		}
 		ew.printf("\n")
 	}

@@ -65,11 +65,11 @@ func parseCPUStat(b []byte, cpu int) (Stat, error) {
 
 // ReadStat reads cpu's counters from /proc/stat.
 func ReadStat(cpu int) (Stat, error) {
-	b, err := os.ReadFile("/proc/stat")
+	st, err := ReadStats([]int{cpu})
 	if err != nil {
 		return Stat{}, err
 	}
-	return parseCPUStat(b, cpu)
+	return st[0], nil
 }
 
 // Watch sums the foreign-load windows of a run's children; safe for
@@ -83,20 +83,9 @@ type Watch struct {
 }
 
 // Add records one child's window on cpu: the counters before and after
-// and the child's own CPU time.
+// and the child's own CPU time (AddAll with one CPU).
 func (w *Watch) Add(cpu int, before, after Stat, own time.Duration) {
-	if w == nil || after.total < before.total || after.busy < before.busy {
-		return
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !slices.Contains(w.cpus, cpu) {
-		w.cpus = append(w.cpus, cpu)
-	}
-	w.children++
-	w.busy += after.busy - before.busy
-	w.total += after.total - before.total
-	w.own += own
+	w.AddAll([]int{cpu}, []Stat{before}, []Stat{after}, own)
 }
 
 // ReadStats reads the counters of every CPU of cpus from one read of
