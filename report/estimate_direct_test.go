@@ -68,3 +68,25 @@ func TestCommandVerdictUnresolved(t *testing.T) {
 		t.Errorf("an unresolved measurement is said to be covered:\n%s", out)
 	}
 }
+
+// The per-process part measured on the probe is said to be a floor for
+// a real program, in text and Markdown; a part not predicted says what
+// it needs.
+func TestEstimatePartsFloor(t *testing.T) {
+	e := &Estimate{Parts: &EstimateParts{
+		Direct:     EstimatePart{Predicted: true, AddedNs: Nullable(2e6), CILowNs: Nullable(1.9e6), CIHighNs: Nullable(2.1e6), Basis: PartLoopModel},
+		PerProcess: EstimatePart{Predicted: true, AddedNs: Nullable(150e3), CILowNs: Nullable(120e3), CIHighNs: Nullable(180e3), Basis: PartProcessProbe},
+		Indirect:   EstimatePart{Basis: PartIndirectOff},
+	}}
+	bs := estimatePartsBlock(e)
+	if len(bs) != 1 {
+		t.Fatalf("%d blocks, want 1", len(bs))
+	}
+	for name, out := range map[string]string{"text": bs[0].text(textOpts{}), "markdown": bs[0].markdown()} {
+		for _, want := range []string{"`/bin/true` under the same stack", "a floor: a program's own start can cost several times that", "not predicted: --indirect=false"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q:\n%s", name, want, out)
+			}
+		}
+	}
+}

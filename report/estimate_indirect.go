@@ -96,7 +96,10 @@ func partBasisText(e *Estimate, p EstimatePart) string {
 		if v := e.Validation; v != nil && v.EstimateCommand != nil && v.EstimateCommand.ProcessProbe != "" {
 			probe = v.EstimateCommand.ProcessProbe
 		}
-		return "measured: `" + probe + "` under the same stack, beyond the install"
+		// A floor: on this project's VM a program's own start under a
+		// fresh stack cost 1-4.6x the probe's (docs/estimate.md, "What
+		// the per-process term misses").
+		return "measured: `" + probe + "` under the same stack, beyond the install; a floor: a program's own start can cost several times that (docs/estimate.md)"
 	case PartProbeCurve:
 		return probeCurveText(e.Indirect)
 	case PartNeedsCommand:
