@@ -48,15 +48,7 @@ func TestFollowRealKernel(t *testing.T) {
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 	sh := uint32(cmd.Process.Pid)
 
-	ks, err := ReadKallsyms()
-	if err != nil {
-		t.Fatal(err)
-	}
-	syms, err := kstack.ParseKallsyms(ks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := kstack.NewClassifier(syms)
+	c := testClassifier(t)
 	self := uint32(os.Getpid())
 	descendants := map[uint32]bool{}
 	var shSamples, seccomp int

@@ -196,15 +196,7 @@ func TestSessionRealKernel(t *testing.T) {
 		t.Errorf("after Close: %d perf/BPF descriptors, before Open %d: %v", len(after), before, after)
 	}
 
-	ks, err := ReadKallsyms()
-	if err != nil {
-		t.Fatal(err)
-	}
-	syms, err := kstack.ParseKallsyms(ks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := kstack.NewClassifier(syms)
+	c := testClassifier(t)
 	var mine, sec, getppid, other int
 	for i := range samples {
 		if samples[i].Tgid != uint32(pid) {
@@ -411,4 +403,19 @@ func TestTaskCPU(t *testing.T) {
 			t.Errorf("parseSchedstat(%q) = %v, %v; want %v, ok %v", tt.in, got, err, tt.want, tt.ok)
 		}
 	}
+}
+
+// testClassifier is a kstack classifier over this kernel's
+// /proc/kallsyms, for the tests that classify what they sampled.
+func testClassifier(t *testing.T) *kstack.Classifier {
+	t.Helper()
+	ks, err := ReadKallsyms()
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms, err := kstack.ParseKallsyms(ks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kstack.NewClassifier(syms)
 }
