@@ -736,7 +736,7 @@ func cmpDesc(a, b float64) int {
 // (with intervals and their filter counts), and a verdict with the best
 // predicted saving.
 func TopHeadline(t *Top) []HeadlineLine {
-	sampled := fmt.Sprintf("%s over %s of wall time", Plural(len(t.Processes), "process"), fmtDurNs(float64(t.WindowNs)))
+	sampled := topSampledLine(t)
 	if c := t.Children; c != nil {
 		sampled += fmt.Sprintf("; the --pid targets' children followed: %d when top started, %d found since", c.AtStart, c.Since)
 	}
@@ -749,6 +749,15 @@ func TopHeadline(t *Top) []HeadlineLine {
 		filters := "? filters"
 		if p.Filters != nil {
 			filters = Plural(*p.Filters, "filter")
+		}
+		if p.Samples == 0 {
+			state := "idle"
+			if p.Exited {
+				state = "exited"
+			}
+			out = append(out, HeadlineLine{"seccomp", fmt.Sprintf("%d %s: %s, no samples in the window (%s of CPU), %s", p.Pid, p.Comm,
+				state, fmtDurNs(p.CPUNs), filters)})
+			continue
 		}
 		share := "-"
 		if p.SeccompShare != nil {
@@ -763,6 +772,31 @@ func TopHeadline(t *Top) []HeadlineLine {
 	out = append(out, HeadlineLine{"verdict", topVerdict(t)})
 	out = append(out, HeadlineLine{"note", fmt.Sprintf("[ ]: %.0f%% CI of the share of CPU samples; labels: see %s; --explain", t.Method.Confidence*100, ReadingDoc)})
 	return out
+}
+
+// topSampledLine counts the processes sampled over the window, the --pid
+// targets without samples that are alive (idle), and those that exited.
+func topSampledLine(t *Top) string {
+	var n, idle, exited int
+	for _, p := range t.Processes {
+		if p.Exited {
+			exited++
+		}
+		switch {
+		case p.Samples > 0:
+			n++
+		case p.Idle:
+			idle++
+		}
+	}
+	s := fmt.Sprintf("%s over %s of wall time", Plural(n, "process"), fmtDurNs(float64(t.WindowNs)))
+	if idle > 0 {
+		s += fmt.Sprintf("; %s idle (no samples)", Plural(idle, "--pid target"))
+	}
+	if exited > 0 {
+		s += fmt.Sprintf("; %s exited", Plural(exited, "--pid target"))
+	}
+	return s
 }
 
 // topVerdict names the largest predicted saving, or says that none was
@@ -780,7 +814,7 @@ func topVerdict(t *Top) string {
 		}
 	}
 	if best.SavedNs <= 0 {
-		if len(t.Processes) == 0 {
+		if !topSampled(t) {
 			return "nothing to say: no samples of the selected processes"
 		}
 		return "no merge or optimize saving predicted for these stacks"

@@ -22,7 +22,9 @@ type Top struct {
 	// WindowNs is the window's length, in ns of wall time.
 	WindowNs int64     `json:"window_ns"`
 	Method   TopMethod `json:"method"`
-	// Processes are sorted by seccomp time, largest first.
+	// Processes are sorted by seccomp time, largest first, then the
+	// processes without samples (idle or exited --pid targets), each group
+	// by pid.
 	Processes []TopProcess `json:"processes"`
 	// Children says that the --pid targets' children were followed
 	// (--children); absent otherwise.
@@ -81,6 +83,17 @@ type TopProcess struct {
 	// ended). Both absent without --children.
 	Child   bool `json:"child,omitempty"`
 	ChildOf *int `json:"child_of,omitempty"`
+	// Idle is true for a --pid target that is alive but had no sample in
+	// the window (it did not run, or ran less than one sampling period):
+	// Samples 0, the shares null, CPUNs its CPU time from /proc/PID/stat
+	// (often 0), a warning saying so. Every --pid target is listed in
+	// every window; other processes only when sampled. Absent otherwise.
+	Idle bool `json:"idle,omitempty"`
+	// Exited is true for a --pid target whose /proc/PID was gone at the
+	// window's end: it is listed in that one window (with what was
+	// sampled before it exited, or with no samples, CPUNs 0 and Filters
+	// null) and not in later ones. Absent otherwise.
+	Exited bool `json:"exited,omitempty"`
 	// CPUNs is the process's CPU time in the window (utime + stime of
 	// /proc/PID/stat), in ns; SampledCPUNs is samples × period, in ns.
 	CPUNs        float64 `json:"cpu_ns"`
@@ -218,7 +231,7 @@ func WriteTopText(w io.Writer, t *Top, maxSyscalls int, opts TextOptions) {
 	if opts.Explain {
 		topMethod(w, t)
 	}
-	if len(t.Processes) == 0 {
+	if !topSampled(t) {
 		fmt.Fprintln(w, "\nno samples of the selected processes in the window")
 	}
 	for _, p := range t.Processes {
@@ -258,8 +271,15 @@ func topProcess(w io.Writer, p TopProcess, m TopMethod, maxSyscalls int) {
 			filters = fmt.Sprint(*p.Filters)
 		}
 		// the filter count goes with the stack line, keeping this one within TextWidth
+		share := fmtShare(p.SeccompShare, p.SeccompShareCILow, p.SeccompShareCIHigh, m.Confidence)
+		switch {
+		case p.Exited:
+			share += " (exited)"
+		case p.Idle:
+			share += " (idle)"
+		}
 		fmt.Fprintf(w, "%-7d %-16s cpu %9s  seccomp %9s  share %s\n",
-			p.Pid, p.Comm, fmtDurNs(p.CPUNs), fmtDurNs(p.SeccompNs), fmtShare(p.SeccompShare, p.SeccompShareCILow, p.SeccompShareCIHigh, m.Confidence))
+			p.Pid, p.Comm, fmtDurNs(p.CPUNs), fmtDurNs(p.SeccompNs), share)
 		if p.Child {
 			of := "a --pid target (which one is unknown: a process between them has ended)"
 			if p.ChildOf != nil {
@@ -308,6 +328,16 @@ func topProcess(w io.Writer, p TopProcess, m TopMethod, maxSyscalls int) {
 			fmt.Fprintf(w, "        warning: %s\n", warn)
 		}
 	}
+}
+
+// topSampled reports whether any process of t has samples.
+func topSampled(t *Top) bool {
+	for _, p := range t.Processes {
+		if p.Samples > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // fmtShare writes a share and its interval in percent, "-" without one.

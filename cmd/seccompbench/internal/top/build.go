@@ -1,8 +1,10 @@
 package top
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -25,6 +27,9 @@ type windowInput struct {
 	// or missing: scale calls by samples).
 	task0, task1, onCPU map[int]time.Duration
 	lost                uint64
+	// exited are the --pid targets that exited by the window's end,
+	// reported as exited in this window only (Watcher.exitedTargets).
+	exited map[int]bool
 }
 
 // build turns one window's raw data into the report.
@@ -55,6 +60,7 @@ func (w *Watcher) build(in windowInput) *report.Top {
 		counter += tl.CounterSamples
 		t.Processes = append(t.Processes, w.process(tl, in, callsBy[tl.Tgid], period))
 	}
+	t.Processes = append(t.Processes, w.unsampledTargets(tallies, in, period)...)
 	if counted > 0 {
 		share := float64(counter) / float64(counted)
 		t.Method.CounterShare = report.Nullable(share)
@@ -63,7 +69,7 @@ func (w *Watcher) build(in windowInput) *report.Top {
 	if in.lost > 0 {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("%d samples were lost (ring buffer full): shares are still unbiased, CPU times from samples are low", in.lost))
 	}
-	sort.SliceStable(t.Processes, func(i, j int) bool { return t.Processes[i].SeccompNs > t.Processes[j].SeccompNs })
+	sortProcesses(t.Processes)
 	if o.Children {
 		t.Children = &report.TopChildren{AtStart: w.atStart, Since: w.found - w.atStart}
 	}
@@ -90,6 +96,13 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 	}
 	if p.Comm == "" {
 		p.Comm = tl.Comm
+	}
+	if _, target := w.comms[pid]; target {
+		w.comms[pid] = p.Comm
+	}
+	if in.exited[pid] {
+		p.Exited = true
+		p.Warnings = append(p.Warnings, "the process exited in this window; it is not listed again")
 	}
 	if ok0 && ok1 {
 		p.CPUNs = float64(c1.cpu - c0.cpu)
@@ -128,6 +141,75 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 	})
 	w.filters(&p)
 	return p
+}
+
+// sortProcesses orders the rows by seccomp time, largest first, then
+// the rows without samples (idle or exited --pid targets), each group by
+// pid: a live view keeps its idle rows in one place.
+func sortProcesses(ps []report.TopProcess) {
+	slices.SortStableFunc(ps, func(a, b report.TopProcess) int {
+		if c := cmp.Compare(b.SeccompNs, a.SeccompNs); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(min(b.Samples, 1), min(a.Samples, 1)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Pid, b.Pid)
+	})
+}
+
+// unsampledTargets returns the rows of the --pid targets without a
+// sample in the window (each target once): the idle ones, and those that
+// exited in or before it, unless reported as exited in an earlier window.
+func (w *Watcher) unsampledTargets(tallies []*kstack.Tally, in windowInput, period float64) []report.TopProcess {
+	done := map[int]bool{}
+	for _, tl := range tallies {
+		done[int(tl.Tgid)] = true
+	}
+	var out []report.TopProcess
+	for _, pid := range w.opts.Pids {
+		if done[pid] || (w.exited[pid] && !in.exited[pid]) {
+			continue
+		}
+		done[pid] = true
+		out = append(out, w.unsampledTarget(pid, in, period))
+	}
+	return out
+}
+
+// unsampledTarget is the row of a --pid target without samples: exited
+// (no CPU time, no filters: its /proc is gone), or idle, with its CPU
+// time from /proc, its filters, and a warning saying why it has no share.
+func (w *Watcher) unsampledTarget(pid int, in windowInput, period float64) report.TopProcess {
+	p := report.TopProcess{Pid: pid, FilterHashes: []report.TopFilter{}, Syscalls: []report.TopSyscall{}, Warnings: []string{}}
+	c0, ok0 := in.cpu0[pid]
+	c1, ok1 := in.cpu1[pid]
+	p.Comm = cmp.Or(c1.comm, c0.comm, w.comms[pid])
+	w.comms[pid] = p.Comm
+	if in.exited[pid] {
+		p.Exited = true
+		p.Warnings = append(p.Warnings, "the process has exited, with no samples in this window; it is not listed again")
+		return p
+	}
+	p.Idle = true
+	switch {
+	case !ok0 || !ok1:
+		p.Warnings = append(p.Warnings, "no samples in this window, and its CPU time could not be read from /proc")
+	case c1.cpu > c0.cpu:
+		p.CPUNs = float64(c1.cpu - c0.cpu)
+		p.Warnings = append(p.Warnings, fmt.Sprintf("no samples in this window: /proc counts %s of CPU for it (in clock ticks); one sample per %s of CPU on average",
+			fmtNs(p.CPUNs), fmtNs(period)))
+	default:
+		p.Warnings = append(p.Warnings, "no samples in this window: the process did not run")
+	}
+	w.filters(&p)
+	return p
+}
+
+// fmtNs writes a duration in ns as time.Duration does, rounded to the
+// µs (e.g. "10ms", "10.101ms").
+func fmtNs(ns float64) string {
+	return time.Duration(ns).Round(time.Microsecond).String()
 }
 
 // syscallName names an orig_ax value of the x86_64 entry: the x86_64

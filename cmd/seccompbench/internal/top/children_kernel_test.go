@@ -67,10 +67,22 @@ func TestChildrenRealKernel(t *testing.T) {
 	}
 	second := waitChildLoop(t, target, first)
 	rows := map[int]int{}
+	targetRow := false
 	for _, p := range got.Processes {
 		if p.Child && p.ChildOf != nil && *p.ChildOf == target {
 			rows[p.Pid] = p.Samples
 		}
+		if p.Pid == target {
+			// The target shell mostly waits for its loops: listed
+			// whether sampled or not, idle exactly when not.
+			targetRow = true
+			if p.Idle != (p.Samples == 0) || p.Child {
+				t.Errorf("target %d: idle %v with %d samples, child %v", target, p.Idle, p.Samples, p.Child)
+			}
+		}
+	}
+	if !targetRow {
+		t.Errorf("no row for the --pid target %d", target)
 	}
 	// The loops are busy for 2 s and 1.7 s of the window: ~1000 and
 	// ~850 samples at 499 Hz on an idle CPU; the bar leaves room for a

@@ -166,6 +166,11 @@ type Watcher struct {
 	// every child found, atStart those the walk in Open found.
 	children       map[int]int
 	found, atStart int
+	// comms holds each --pid target's last known name (an exited one's
+	// row has no /proc to read it from); exited the targets reported as
+	// exited, listed no more.
+	comms  map[int]string
+	exited map[int]bool
 }
 
 type dumped struct {
@@ -198,12 +203,16 @@ func Open(opts *Options) (*Watcher, error) {
 	}
 	// A --pid that names no process would sample nothing and report
 	// "no samples": say so before attaching anything.
+	comms := map[int]string{}
 	for _, p := range opts.Pids {
-		if _, _, err := opts.ProcCPU(p); errors.Is(err, fs.ErrNotExist) {
+		comm, _, err := opts.ProcCPU(p)
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("--pid %d: no such process", p)
 		}
+		comms[p] = comm
 	}
-	w := &Watcher{opts: opts, cls: kstack.NewClassifier(syms), rng: rand.New(rand.NewPCG(opts.Seed, 0x70b)), stacks: map[int]dumped{}}
+	w := &Watcher{opts: opts, cls: kstack.NewClassifier(syms), rng: rand.New(rand.NewPCG(opts.Seed, 0x70b)), stacks: map[int]dumped{},
+		comms: comms, exited: map[int]bool{}}
 	if opts.Children {
 		w.children = map[int]int{}
 		if err := w.findChildren(); err != nil {

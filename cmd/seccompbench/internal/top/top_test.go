@@ -42,6 +42,8 @@ type fakeSampler struct {
 	pruned int
 	// extra are more thread groups with one user-mode sample per ms.
 	extra []uint32
+	// quiet stops tgid 7's samples and calls (an idle process).
+	quiet bool
 }
 
 func (f *fakeSampler) Take() ([]kstack.Sample, error) { s := f.samples; f.samples = nil; return s, nil }
@@ -50,7 +52,9 @@ func (f *fakeSampler) CountOn() error                 { f.on = true; f.balance++
 func (f *fakeSampler) CountOff() error {
 	f.on = false
 	f.balance--
-	f.counts = append(f.counts, live.CallCount{Tgid: 7, Nr: 110, Calls: 1000})
+	if !f.quiet {
+		f.counts = append(f.counts, live.CallCount{Tgid: 7, Nr: 110, Calls: 1000})
+	}
 	return nil
 }
 func (f *fakeSampler) TakeCounts() ([]live.CallCount, error) {
@@ -71,17 +75,19 @@ func (f *fakeSampler) Close() error               { f.closed = true; return nil 
 // tick adds the samples of d of time at 1 ms per sample.
 func (f *fakeSampler) tick(from uint64, d time.Duration) {
 	for t := from; t < from+uint64(d); t += uint64(time.Millisecond) {
-		n := len(f.samples)
-		s := kstack.Sample{Time: t, Tgid: 7, Tid: 7, Nr: 110, AX: -38}
-		switch {
-		case f.on && n%10 == 0:
-			s.Stack = kstack.Addrs{0xffffffff81500010}
-		case n%4 == 0:
-			s.Stack = kstack.Addrs{0xffffffff81300010, 0xffffffff81200010}
-		default:
-			s.User, s.Nr = true, -1
+		if !f.quiet {
+			n := len(f.samples)
+			s := kstack.Sample{Time: t, Tgid: 7, Tid: 7, Nr: 110, AX: -38}
+			switch {
+			case f.on && n%10 == 0:
+				s.Stack = kstack.Addrs{0xffffffff81500010}
+			case n%4 == 0:
+				s.Stack = kstack.Addrs{0xffffffff81300010, 0xffffffff81200010}
+			default:
+				s.User, s.Nr = true, -1
+			}
+			f.samples = append(f.samples, s)
 		}
-		f.samples = append(f.samples, s)
 		for _, x := range f.extra {
 			f.samples = append(f.samples, kstack.Sample{Time: t, Tgid: x, Tid: x, User: true, Nr: -1})
 		}

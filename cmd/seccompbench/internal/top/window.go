@@ -3,6 +3,7 @@ package top
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"time"
 
 	"github.com/seccompbench/seccompbench/internal/kstack"
@@ -57,7 +58,7 @@ func (w *Watcher) Window(ctx context.Context, d time.Duration) (*report.Top, err
 		return nil, runErr
 	}
 	in := windowInput{start: start, end: end, startWall: startWall, on: on, samples: samples, counts: counts,
-		cpu0: cpu0, cpu1: cpu1, task0: task0, task1: task1, onCPU: onCPU, lost: w.s.Lost()}
+		cpu0: cpu0, cpu1: cpu1, task0: task0, task1: task1, onCPU: onCPU, lost: w.s.Lost(), exited: w.exitedTargets(cpu1)}
 	return w.build(in), nil
 }
 
@@ -129,6 +130,25 @@ func (w *Watcher) cpuTimes(pids []int) map[int]procCPU {
 		comm, cpu, err := w.opts.ProcCPU(p)
 		if err == nil {
 			out[p] = procCPU{comm: comm, cpu: cpu}
+		}
+	}
+	return out
+}
+
+// exitedTargets returns the --pid targets, not reported as exited
+// before, that have exited by the window's end: missing from cpu1 (the
+// end's CPU times) and Options.ProcCPU failing with fs.ErrNotExist (a
+// target unreadable for another reason is alive). It records them in
+// w.exited, so that later windows list them no more.
+func (w *Watcher) exitedTargets(cpu1 map[int]procCPU) map[int]bool {
+	out := map[int]bool{}
+	for _, p := range w.opts.Pids {
+		if _, alive := cpu1[p]; alive || w.exited[p] {
+			continue
+		}
+		if _, _, err := w.opts.ProcCPU(p); errors.Is(err, fs.ErrNotExist) {
+			out[p] = true
+			w.exited[p] = true
 		}
 	}
 	return out
