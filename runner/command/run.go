@@ -151,7 +151,7 @@ func Measure(ctx context.Context, cs *Spec, req Request) (result.Sample, error) 
 	if err != nil {
 		return result.Sample{}, fmt.Errorf("encode child spec: %w", err)
 	}
-	out, err := child.Run(ctx, timingKind, req.Timeout, c, in)
+	out, err := child.RunStoppable(ctx, timingKind, req.Timeout, c, in)
 	if req.OwnCPU != nil {
 		*req.OwnCPU = out.Own
 	}

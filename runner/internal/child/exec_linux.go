@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -38,6 +39,26 @@ type Output struct {
 // returned, and the caller may set a better reason from the report it
 // holds with Refine.
 func Run(ctx context.Context, kind string, timeout time.Duration, c result.Cell, spec []byte, extra ...*os.File) (Output, error) {
+	return run(ctx, kind, timeout, c, spec, false, extra...)
+}
+
+// StopGrace is how long RunStoppable waits for a child it sent SIGTERM to
+// before it kills the child's process group as Run does.
+const StopGrace = 2 * time.Second
+
+// RunStoppable is Run for a kind of child that ends its own descendants
+// when it gets SIGTERM (the command workload's timing child, which
+// kills and reaps every process its runs started). When ctx is done or
+// the deadline passes, the child gets SIGTERM instead of SIGKILL, and it
+// gets SIGTERM as well when this process dies (PR_SET_PDEATHSIG); only if
+// it has not exited StopGrace later is its process group killed. Results
+// and errors are Run's.
+func RunStoppable(ctx context.Context, kind string, timeout time.Duration, c result.Cell, spec []byte, extra ...*os.File) (Output, error) {
+	return run(ctx, kind, timeout, c, spec, true, extra...)
+}
+
+// run is Run, or RunStoppable when stoppable.
+func run(ctx context.Context, kind string, timeout time.Duration, c result.Cell, spec []byte, stoppable bool, extra ...*os.File) (Output, error) {
 	var o Output
 	exe, err := os.Executable()
 	if err != nil {
@@ -68,7 +89,12 @@ func Run(ctx context.Context, kind string, timeout time.Duration, c result.Cell,
 		return cmd.Process.Kill()
 	}
 	cmd.WaitDelay = time.Second
+	reaped := func() {}
+	if stoppable {
+		reaped = stopGently(cmd)
+	}
 	runErr := cmd.Run()
+	reaped()
 	o.Stdout, o.Stderr = bytes.TrimSpace(out.Bytes()), stderr.String()
 	if cmd.ProcessState != nil {
 		o.Own = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
@@ -101,6 +127,35 @@ func Run(ctx context.Context, kind string, timeout time.Duration, c result.Cell,
 		ce.Reason = fmt.Sprintf("exited with status %d", ce.ExitCode)
 	}
 	return o, ce
+}
+
+// stopGently makes cmd's cancellation RunStoppable's: SIGTERM to the
+// child (also when this process dies), and its process group killed if
+// it has not been reaped StopGrace later (os/exec kills the child itself
+// at WaitDelay, a second after that). The caller calls reaped once
+// cmd.Wait has returned, so that the group is not signalled after its
+// leader's pid was released.
+func stopGently(cmd *exec.Cmd) (reaped func()) {
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
+	var mu sync.Mutex
+	exited := false
+	cmd.Cancel = func() error {
+		pid := cmd.Process.Pid
+		time.AfterFunc(StopGrace, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if !exited {
+				syscall.Kill(-pid, syscall.SIGKILL)
+			}
+		})
+		return cmd.Process.Signal(syscall.SIGTERM)
+	}
+	cmd.WaitDelay = StopGrace + time.Second
+	return func() {
+		mu.Lock()
+		exited = true
+		mu.Unlock()
+	}
 }
 
 // Refine calls fix with the *Error in err when the child ended by itself
