@@ -20,7 +20,7 @@ import (
 // wrapper Measure re-executes.
 func TestMain(m *testing.M) {
 	if child.IsChild() {
-		child.Main(TimingChild, WrapperChild)
+		child.Main(TimingChild, WrapperChild, ReapedChild)
 	}
 	os.Exit(m.Run())
 }
@@ -90,6 +90,27 @@ func leaver(file string) []string {
 	return []string{"sh", "-c", script + "exit 0"}
 }
 
+// awaitPids returns once leaver's script argv has written all its pids to
+// file (the shell's, its background processes'): the moment to cancel,
+// an event rather than a delay. It fails if done reports first.
+func awaitPids(t *testing.T, file string, argv []string, done <-chan error) {
+	t.Helper()
+	want := 2 // the shell and its first background sleep
+	if strings.Contains(argv[2], "setsid") {
+		want = 3
+	}
+	for {
+		if b, _ := os.ReadFile(file); len(strings.Fields(string(b))) >= want {
+			return
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("returned before the command started its processes: %v", err)
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
 // A command that leaves processes running when it exits: once Measure
 // returns, none of them exists, neither running nor as a zombie, in
 // every design, and the runs are measured as usual.
@@ -150,26 +171,50 @@ func TestMeasureCancelledLeavesNoProcess(t *testing.T) {
 		_, err := Measure(ctx, cs, req)
 		done <- err
 	}()
-	// Cancel once the first run's shell has started its background
-	// processes (their pids are in the file); an event, not a delay.
-	want := 2 // the shell and its first background sleep
-	if strings.Contains(argv[2], "setsid") {
-		want = 3
-	}
-	for {
-		if b, _ := os.ReadFile(file); len(strings.Fields(string(b))) >= want {
-			break
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("Measure returned before the command started: %v", err)
-		case <-time.After(time.Millisecond):
-		}
-	}
+	awaitPids(t, file, argv, done)
 	cancel()
 	err = <-done
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Measure returned %v, want context.Canceled", err)
 	}
 	noneLeft(t, pidsIn(t, file))
+}
+
+// RunReaped (estimate --command's strace profile) leaves nothing either:
+// a program's background processes are killed when it exits, and a
+// cancelled context kills the program and everything it started.
+func TestRunReapedLeavesNoProcess(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	file := filepath.Join(t.TempDir(), "pids")
+	argv := leaver(file)
+	r, err := RunReaped(context.Background(), sh, argv, os.Environ())
+	if err != nil || r.ExitCode != 0 || r.Signal != 0 {
+		t.Fatalf("RunReaped = %+v, %v; want exit 0", r, err)
+	}
+	noneLeft(t, pidsIn(t, file))
+
+	r, err = RunReaped(context.Background(), sh, []string{"sh", "-c", "echo oops >&2; exit 3"}, os.Environ())
+	if err != nil || r.ExitCode != 3 || strings.TrimSpace(r.StderrTail) != "oops" {
+		t.Errorf("failing program: %+v, %v; want exit 3 and its standard error", r, err)
+	}
+
+	file2 := filepath.Join(t.TempDir(), "pids")
+	argv = leaver(file2)
+	argv[2] = strings.TrimSuffix(argv[2], "exit 0") + "sleep 30 | cat"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := RunReaped(ctx, sh, argv, os.Environ())
+		done <- err
+	}()
+	awaitPids(t, file2, argv, done)
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("RunReaped returned %v, want context.Canceled", err)
+	}
+	noneLeft(t, pidsIn(t, file2))
 }

@@ -23,6 +23,9 @@ type Output struct {
 	Stdout []byte
 	// Stderr is the first 8 KiB of its standard error.
 	Stderr string
+	// StderrTail is the last 4 KiB of it, where a failing program says
+	// why.
+	StderrTail string
 	// Own is the child's CPU time, user plus system over all its threads
 	// and the descendants it waited for (wait4(2) rusage).
 	Own time.Duration
@@ -75,7 +78,8 @@ func run(ctx context.Context, kind string, timeout time.Duration, c result.Cell,
 	cmd.ExtraFiles = extra
 	var out, stderr bytes.Buffer
 	cmd.Stdout = &out
-	cmd.Stderr = &limitedBuffer{max: 8 << 10, buf: &stderr}
+	errBuf := &limitedBuffer{max: 8 << 10, buf: &stderr}
+	cmd.Stderr = errBuf
 	// Its own process group: a Ctrl-C on the terminal reaches only the
 	// parent, which then kills the child's whole group (the exec
 	// workloads' programs too) and reports the interruption, instead of
@@ -95,7 +99,7 @@ func run(ctx context.Context, kind string, timeout time.Duration, c result.Cell,
 	}
 	runErr := cmd.Run()
 	reaped()
-	o.Stdout, o.Stderr = bytes.TrimSpace(out.Bytes()), stderr.String()
+	o.Stdout, o.Stderr, o.StderrTail = bytes.TrimSpace(out.Bytes()), stderr.String(), string(errBuf.tail)
 	if cmd.ProcessState != nil {
 		o.Own = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
@@ -168,17 +172,26 @@ func Refine(err error, fix func(*Error)) {
 	}
 }
 
-// limitedBuffer keeps the first max bytes written to it.
+// limitedBuffer keeps the first max bytes written to it, and the last
+// tailMax in tail.
 type limitedBuffer struct {
-	max int
-	buf *bytes.Buffer
+	max  int
+	buf  *bytes.Buffer
+	tail []byte
 }
+
+// tailMax is the size of limitedBuffer's tail.
+const tailMax = 4 << 10
 
 // Write keeps what fits under max and reports all of p written, so the
 // child never blocks on a full stderr pipe.
 func (l *limitedBuffer) Write(p []byte) (int, error) {
 	if room := l.max - l.buf.Len(); room > 0 {
 		l.buf.Write(p[:min(room, len(p))])
+	}
+	l.tail = append(l.tail, p[max(0, len(p)-tailMax):]...)
+	if n := len(l.tail); n > tailMax {
+		l.tail = append(l.tail[:0], l.tail[n-tailMax:]...)
 	}
 	return len(p), nil
 }
