@@ -131,7 +131,8 @@ type Request struct {
 	CPUs []int
 	// OwnCPU, when not nil, receives the timing child's CPU time, user
 	// plus system with the descendants it reaped (wait4(2) rusage): the
-	// wrappers and the command's runs.
+	// wrappers and the command's runs, and what the runs left running,
+	// which it kills and reaps after each run.
 	OwnCPU *time.Duration
 }
 
