@@ -35,9 +35,10 @@ func IsChild() bool { return child.IsChild() }
 // ChildMain runs the child this process was started as and exits the
 // process; it never returns. Each kind of child registers here: the
 // measuring loop child, the command workload's timing process and
-// wrapper, and the JIT holder.
+// wrapper, the child that runs estimate's strace profile
+// (command.RunReaped), the container timer and the JIT holder.
 func ChildMain() {
-	child.Main(loopChild, command.TimingChild, command.WrapperChild, container.TimerChild, jit.HoldChild)
+	child.Main(loopChild, command.TimingChild, command.WrapperChild, command.ReapedChild, container.TimerChild, jit.HoldChild)
 }
 
 // childSpec is what the parent writes on a child's standard input, as JSON.

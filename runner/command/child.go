@@ -142,6 +142,7 @@ type timer struct {
 	cr       *commandChildReport
 	stack    *side // the wrapper that installs the cell's stack
 	base     *side // the paired designs' wrapper without filters; nil otherwise
+	stop     *stopper
 }
 
 // side is one wrapper's spec and result area.
@@ -156,17 +157,29 @@ type side struct {
 // runCommandChild is the timing process. It installs nothing itself. For
 // each run it runs the prepare command, then forks this binary as the
 // wrapper (wrap.go), which installs the stack and execs the command, and
-// reaps it with wait4(2), which also gives the command's CPU time.
-func runCommandChild(cs *timingSpec) (timingReport, error) {
-	rep := timingReport{FiltersBefore: -1, FiltersAfter: -1}
+// reaps it with wait4(2), which also gives the command's CPU time. It is
+// the subreaper of what the runs start and leaves none of it running
+// when it returns, even stopped by a signal (stop.go).
+func runCommandChild(cs *timingSpec) (rep timingReport, err error) {
+	rep = timingReport{FiltersBefore: -1, FiltersAfter: -1}
 	rep.FiltersBefore = sys.ThreadFilters(unix.Gettid())
 	cr := &commandChildReport{}
 	rep.Command = cr
+	stop := startStopper()
+	if err := child.BecomeSubreaper(); err != nil {
+		return rep, err
+	}
 	t, cleanup, err := newTimer(cs, cr)
 	if err != nil {
 		return rep, err
 	}
-	defer cleanup()
+	t.stop = stop
+	defer func() {
+		if serr := sweep(); serr != nil && err == nil {
+			err = serr
+		}
+		cleanup()
+	}()
 	if t.base != nil {
 		err := t.runPairs()
 		if err == nil && rep.FiltersBefore >= 0 {
@@ -293,7 +306,9 @@ func (t *timer) newSide(stack [][]byte, cpuAfter bool, closers *[]io.Closer) (*s
 }
 
 // run makes one run of side sd (i ≥ 0 timed, i < 0 warm-up) and returns
-// its times and, if it did not exit 0, what happened.
+// its times and, if it did not exit 0, what happened. Once the wrapper is
+// reaped and the times taken, what the run left running is killed and
+// reaped (sweep).
 func (t *timer) run(sd *side, i int) (commandRun, []int64, *runFailure, error) {
 	if f, err := t.prepare(i); f != nil || err != nil {
 		return commandRun{}, nil, f, err
@@ -307,10 +322,17 @@ func (t *timer) run(sd *side, i int) (commandRun, []int64, *runFailure, error) {
 	t0 := sys.Nanotime()
 	ws, err := child.SpawnWait(t.exe, []string{t.exe}, t.wrapEnvv, sd.files, &ru, &pid)
 	t1 := sys.Nanotime()
+	if serr := t.stop.err(); serr != nil {
+		return commandRun{}, nil, nil, serr
+	}
 	if err != nil {
 		return commandRun{}, nil, nil, fmt.Errorf("run the wrapper: %w", err)
 	}
-	return t.collect(sd, i, t0, t1, ws, &ru, pid)
+	r, perFilter, f, err := t.collect(sd, i, t0, t1, ws, &ru, pid)
+	if err == nil {
+		err = sweep()
+	}
+	return r, perFilter, f, err
 }
 
 // reset zeroes the side's result area before a run.
@@ -322,11 +344,18 @@ func (sd *side) reset() error {
 }
 
 // prepare runs the --prepare command before run i, if any: a failure when
-// it does not exit 0.
+// it does not exit 0. It returns the stopper's error once a signal
+// arrived, before the run starts anything.
 func (t *timer) prepare(i int) (*runFailure, error) {
 	cs := t.cs
+	if err := t.stop.err(); err != nil {
+		return nil, err
+	}
 	if cs.Prepare != "" {
 		ws, err := child.SpawnWait("/bin/sh", []string{"sh", "-c", cs.Prepare}, cs.Env, []uintptr{t.null.Fd(), t.out, t.out}, nil)
+		if serr := t.stop.err(); serr != nil {
+			return nil, serr
+		}
 		if err != nil {
 			return nil, fmt.Errorf("run --prepare command: %w", err)
 		}

@@ -133,8 +133,11 @@ func (t *timer) duet(i int, baseFirst bool) (x, b commandRun, perFilter []int64,
 	for range 2 {
 		var ws syscall.WaitStatus
 		var ru syscall.Rusage
-		pid, err := wait4Any(&ws, &ru)
+		pid, err := wait4Either(pids, &ws, &ru)
 		t1 := sys.Nanotime()
+		if serr := t.stop.err(); serr != nil {
+			return x, b, nil, nil, serr
+		}
 		if err != nil {
 			return x, b, nil, nil, fmt.Errorf("duet: wait4: %w", err)
 		}
@@ -145,6 +148,9 @@ func (t *timer) duet(i int, baseFirst bool) (x, b commandRun, perFilter []int64,
 		if out[k], pf[k], fs[k], err = t.collect(sides[k], i, t0[k], t1, ws, &ru, pid); err != nil {
 			return x, b, nil, nil, err
 		}
+	}
+	if err := sweep(); err != nil {
+		return x, b, nil, nil, err
 	}
 	s := 0 // index of the stacked side
 	if baseFirst {
@@ -190,13 +196,17 @@ func (t *timer) spawnPinned(sides [2]*side, cpus []int, pids *[2]int, t0 *[2]int
 	return nil
 }
 
-// wait4Any reaps any child, retrying on EINTR.
-func wait4Any(ws *syscall.WaitStatus, ru *syscall.Rusage) (int, error) {
+// wait4Either reaps children until it reaps one of pids, retrying on
+// EINTR. The others it reaps are what a run left behind, reparented to
+// the timing child (its subreaper: stop.go) and exited meanwhile; their
+// status and rusage are dropped.
+func wait4Either(pids [2]int, ws *syscall.WaitStatus, ru *syscall.Rusage) (int, error) {
 	for {
 		pid, err := syscall.Wait4(-1, ws, 0, ru)
-		if !errors.Is(err, syscall.EINTR) {
-			return pid, err
+		if errors.Is(err, syscall.EINTR) || (err == nil && pid != pids[0] && pid != pids[1]) {
+			continue
 		}
+		return pid, err
 	}
 }
 

@@ -131,7 +131,8 @@ type Request struct {
 	CPUs []int
 	// OwnCPU, when not nil, receives the timing child's CPU time, user
 	// plus system with the descendants it reaped (wait4(2) rusage): the
-	// wrappers and the command's runs.
+	// wrappers and the command's runs, and what the runs left running,
+	// which it kills and reaps after each run.
 	OwnCPU *time.Duration
 }
 
@@ -151,7 +152,7 @@ func Measure(ctx context.Context, cs *Spec, req Request) (result.Sample, error) 
 	if err != nil {
 		return result.Sample{}, fmt.Errorf("encode child spec: %w", err)
 	}
-	out, err := child.Run(ctx, timingKind, req.Timeout, c, in)
+	out, err := child.RunStoppable(ctx, timingKind, req.Timeout, c, in)
 	if req.OwnCPU != nil {
 		*req.OwnCPU = out.Own
 	}

@@ -23,7 +23,10 @@ type Spec struct {
 	Env []string
 	// Prepare, if not empty, is run with `sh -c` before every run (warm-up
 	// runs included), outside the stack and outside the timing. A prepare
-	// command that exits non-zero fails the cell.
+	// command that exits non-zero fails the cell. A process it leaves
+	// running lives through the run it prepares and is killed after it,
+	// with what the command left (docs/methodology.md, "What a run leaves
+	// running").
 	Prepare string
 	// Warmup is the number of untimed runs per child before the timed
 	// ones (exactly this many; 0 is none); untimed pairs in the paired

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -22,6 +23,9 @@ type Output struct {
 	Stdout []byte
 	// Stderr is the first 8 KiB of its standard error.
 	Stderr string
+	// StderrTail is the last 4 KiB of it, where a failing program says
+	// why.
+	StderrTail string
 	// Own is the child's CPU time, user plus system over all its threads
 	// and the descendants it waited for (wait4(2) rusage).
 	Own time.Duration
@@ -38,6 +42,26 @@ type Output struct {
 // returned, and the caller may set a better reason from the report it
 // holds with Refine.
 func Run(ctx context.Context, kind string, timeout time.Duration, c result.Cell, spec []byte, extra ...*os.File) (Output, error) {
+	return run(ctx, kind, timeout, c, spec, false, extra...)
+}
+
+// StopGrace is how long RunStoppable waits for a child it sent SIGTERM to
+// before it kills the child's process group as Run does.
+const StopGrace = 2 * time.Second
+
+// RunStoppable is Run for a kind of child that ends its own descendants
+// when it gets SIGTERM (the command workload's timing child, which
+// kills and reaps every process its runs started). When ctx is done or
+// the deadline passes, the child gets SIGTERM instead of SIGKILL, and it
+// gets SIGTERM as well when this process dies (PR_SET_PDEATHSIG); only if
+// it has not exited StopGrace later is its process group killed. Results
+// and errors are Run's.
+func RunStoppable(ctx context.Context, kind string, timeout time.Duration, c result.Cell, spec []byte, extra ...*os.File) (Output, error) {
+	return run(ctx, kind, timeout, c, spec, true, extra...)
+}
+
+// run is Run, or RunStoppable when stoppable.
+func run(ctx context.Context, kind string, timeout time.Duration, c result.Cell, spec []byte, stoppable bool, extra ...*os.File) (Output, error) {
 	var o Output
 	exe, err := os.Executable()
 	if err != nil {
@@ -54,7 +78,8 @@ func Run(ctx context.Context, kind string, timeout time.Duration, c result.Cell,
 	cmd.ExtraFiles = extra
 	var out, stderr bytes.Buffer
 	cmd.Stdout = &out
-	cmd.Stderr = &limitedBuffer{max: 8 << 10, buf: &stderr}
+	errBuf := &limitedBuffer{max: 8 << 10, buf: &stderr}
+	cmd.Stderr = errBuf
 	// Its own process group: a Ctrl-C on the terminal reaches only the
 	// parent, which then kills the child's whole group (the exec
 	// workloads' programs too) and reports the interruption, instead of
@@ -68,8 +93,13 @@ func Run(ctx context.Context, kind string, timeout time.Duration, c result.Cell,
 		return cmd.Process.Kill()
 	}
 	cmd.WaitDelay = time.Second
+	reaped := func() {}
+	if stoppable {
+		reaped = stopGently(cmd)
+	}
 	runErr := cmd.Run()
-	o.Stdout, o.Stderr = bytes.TrimSpace(out.Bytes()), stderr.String()
+	reaped()
+	o.Stdout, o.Stderr, o.StderrTail = bytes.TrimSpace(out.Bytes()), stderr.String(), string(errBuf.tail)
 	if cmd.ProcessState != nil {
 		o.Own = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
@@ -103,6 +133,35 @@ func Run(ctx context.Context, kind string, timeout time.Duration, c result.Cell,
 	return o, ce
 }
 
+// stopGently makes cmd's cancellation RunStoppable's: SIGTERM to the
+// child (also when this process dies), and its process group killed if
+// it has not been reaped StopGrace later (os/exec kills the child itself
+// at WaitDelay, a second after that). The caller calls reaped once
+// cmd.Wait has returned, so that the group is not signalled after its
+// leader's pid was released.
+func stopGently(cmd *exec.Cmd) (reaped func()) {
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
+	var mu sync.Mutex
+	exited := false
+	cmd.Cancel = func() error {
+		pid := cmd.Process.Pid
+		time.AfterFunc(StopGrace, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if !exited {
+				syscall.Kill(-pid, syscall.SIGKILL)
+			}
+		})
+		return cmd.Process.Signal(syscall.SIGTERM)
+	}
+	cmd.WaitDelay = StopGrace + time.Second
+	return func() {
+		mu.Lock()
+		exited = true
+		mu.Unlock()
+	}
+}
+
 // Refine calls fix with the *Error in err when the child ended by itself
 // (not at its deadline), so that the caller can replace the generic
 // reason with what the child reported.
@@ -113,17 +172,26 @@ func Refine(err error, fix func(*Error)) {
 	}
 }
 
-// limitedBuffer keeps the first max bytes written to it.
+// limitedBuffer keeps the first max bytes written to it, and the last
+// tailMax in tail.
 type limitedBuffer struct {
-	max int
-	buf *bytes.Buffer
+	max  int
+	buf  *bytes.Buffer
+	tail []byte
 }
+
+// tailMax is the size of limitedBuffer's tail.
+const tailMax = 4 << 10
 
 // Write keeps what fits under max and reports all of p written, so the
 // child never blocks on a full stderr pipe.
 func (l *limitedBuffer) Write(p []byte) (int, error) {
 	if room := l.max - l.buf.Len(); room > 0 {
 		l.buf.Write(p[:min(room, len(p))])
+	}
+	l.tail = append(l.tail, p[max(0, len(p)-tailMax):]...)
+	if n := len(l.tail); n > tailMax {
+		l.tail = append(l.tail[:0], l.tail[n-tailMax:]...)
 	}
 	return len(p), nil
 }

@@ -25,11 +25,17 @@ var ErrNoStrace = errors.New("strace not found")
 
 // profileCommand runs argv under `strace -f -c` (children followed, a
 // count per syscall) with stdin /dev/null and output discarded, and
-// returns the profile file; cleanup removes it.
+// returns the profile file; cleanup removes it. strace runs in a child
+// that is the subreaper of all it starts (command.RunReaped): what the
+// command leaves running is killed and reaped when it exits, and a
+// signal to seccompbench kills and reaps strace and the command at once.
 func profileCommand(ctx context.Context, argv []string) (path string, cleanup func(), err error) {
 	strace, err := exec.LookPath("strace")
 	if err != nil {
 		return "", nil, fmt.Errorf("profile %q: %w in PATH: install strace (apt-get install strace), or profile elsewhere and give --profile FILE", argv[0], ErrNoStrace)
+	}
+	if strace, err = filepath.Abs(strace); err != nil {
+		return "", nil, fmt.Errorf("profile the command: %w", err)
 	}
 	dir, err := os.MkdirTemp("", "seccompbench-profile-")
 	if err != nil {
@@ -37,43 +43,32 @@ func profileCommand(ctx context.Context, argv []string) (path string, cleanup fu
 	}
 	cleanup = func() { os.RemoveAll(dir) }
 	path = filepath.Join(dir, "strace-fc.txt")
-	cmd := exec.CommandContext(ctx, strace, append([]string{"-f", "-c", "-o", path, "--"}, argv...)...)
-	var stderr tailBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	r, err := command.RunReaped(ctx, strace, append([]string{"strace", "-f", "-c", "-o", path, "--"}, argv...), os.Environ())
+	if err != nil {
 		cleanup()
 		if ctx.Err() != nil {
 			return "", nil, context.Cause(ctx)
 		}
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			why := ""
-			if l := stderr.lastLine(); l != "" {
-				why = ": " + l
-			}
-			return "", nil, fmt.Errorf("profile the command: strace -f -c %s: %v%s (the command must exit 0)", strings.Join(argv, " "), ee, why)
-		}
 		return "", nil, fmt.Errorf("profile the command: %w", err)
+	}
+	if r.ExitCode != 0 || r.Signal != 0 {
+		cleanup()
+		status := fmt.Sprintf("exit status %d", r.ExitCode)
+		if r.Signal != 0 {
+			status = "signal: " + r.Signal.String()
+		}
+		why := ""
+		if l := lastLine(r.StderrTail); l != "" {
+			why = ": " + l
+		}
+		return "", nil, fmt.Errorf("profile the command: strace -f -c %s: %s%s (the command must exit 0)", strings.Join(argv, " "), status, why)
 	}
 	return path, cleanup, nil
 }
 
-// tailBuffer keeps the last 4 KiB written to it: the end of a command's
-// standard error, where strace and most programs say why they failed.
-type tailBuffer struct{ b []byte }
-
-// Write keeps the last 4 KiB of what was written; it never fails.
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.b = append(t.b, p...)
-	if n := len(t.b); n > 4096 {
-		t.b = append(t.b[:0], t.b[n-4096:]...)
-	}
-	return len(p), nil
-}
-
-// lastLine is the last non-empty line kept, without surrounding space.
-func (t *tailBuffer) lastLine() string {
-	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
+// lastLine is the last non-empty line of s, without surrounding space.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
