@@ -141,8 +141,12 @@ func inspectRun(opts *InspectOptions) error {
 		return err
 	}
 	for _, p := range c.Processes {
-		if p.Report.Saved != "" {
+		switch {
+		case p.Report.Saved != "":
 			fmt.Fprintf(opts.IO.ErrOut, "saved %s of pid %d to %s\n", report.Plural(len(p.Stack), "filter"), p.Report.Pid, p.Report.Saved)
+		case opts.Save != "" && p.Report.Error == "" && len(p.Stack) == 0:
+			// Nothing to write: say so rather than leave --save silent.
+			fmt.Fprintf(opts.IO.ErrOut, "pid %d has no seccomp filters: nothing saved to %s\n", p.Report.Pid, opts.Save)
 		}
 	}
 	return c.Err()

@@ -227,6 +227,24 @@ func TestInspectSave(t *testing.T) {
 	}
 }
 
+// TestInspectSaveNoFilters: --save on a process without filters writes
+// nothing and says so, instead of exiting in silence.
+func TestInspectSaveNoFilters(t *testing.T) {
+	procs, _ := fakeProcesses(t)
+	opts, _, errOut := newInspectOpts(t, procs)
+	opts.Pids = []int{1}
+	opts.Save = filepath.Join(t.TempDir(), "stack")
+	if err := inspectRun(opts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(opts.Save); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("--save directory for a process without filters: %v, want none", err)
+	}
+	if !strings.Contains(errOut.String(), "pid 1 has no seccomp filters: nothing saved to") {
+		t.Errorf("stderr %q", errOut)
+	}
+}
+
 func TestIndexRanges(t *testing.T) {
 	tests := []struct {
 		in   []int
