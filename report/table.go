@@ -81,8 +81,13 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 	return ew.err
 }
 
-// tableHeadline writes the headline and a blank line.
+// tableHeadline writes the partial-result banner when the run was
+// interrupted, the headline and a blank line.
 func tableHeadline(ew *errWriter, d *Document) {
+	if d.Partial {
+		// On top of the table, --explain or not (docs/limits.md).
+		ew.printf("*** PARTIAL RESULT: the run was interrupted; only completed children are included ***\n\n")
+	}
 	writeHeadlineText(ew, RunHeadline(d))
 	ew.printf("\n")
 }
@@ -91,9 +96,6 @@ func tableHeadline(ew *errWriter, d *Document) {
 func tableHeader(ew *errWriter, d *Document) {
 	pct := d.Config.Confidence * 100
 	ew.printf("\n")
-	if d.Partial {
-		ew.printf("*** PARTIAL RESULT: the run was interrupted; only completed children are included ***\n\n")
-	}
 	var pol []string
 	for _, p := range d.Config.Policies {
 		abi := ""

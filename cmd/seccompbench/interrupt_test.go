@@ -74,7 +74,7 @@ func TestInterruptedRun(t *testing.T) {
 		}
 	}
 	partialTable := func(t *testing.T, data []byte) {
-		if !bytes.HasPrefix(data, []byte("policy: PARTIAL")) {
+		if !bytes.HasPrefix(data, []byte("*** PARTIAL RESULT: the run was interrupted")) || !bytes.Contains(data, []byte("\npolicy: PARTIAL")) {
 			t.Errorf("table header does not say partial:\n%.300s", data)
 		}
 	}
