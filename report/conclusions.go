@@ -259,7 +259,7 @@ func foreignLoadText(f *result.ForeignLoad, large string) string {
 	if len(cpus) > 1 {
 		word = "CPUs"
 	}
-	s := fmt.Sprintf("other processes took %.0f %% of measuring %s %s while children ran", 100*f.Share, word, strings.Join(cpus, ", "))
+	s := fmt.Sprintf("other processes took %.0f %% of measuring %s %s while children ran%s", 100*f.Share, word, strings.Join(cpus, ", "), f.OtherRunsText())
 	if f.Large() {
 		s += large
 	}

@@ -47,7 +47,7 @@ func RunAdaptive(ctx context.Context, cfg Config) ([]result.Sample, result.RunIn
 	}
 	defer locks.Release()
 	cfg = withDefaults(cfg)
-	cfg.watch = &cpulock.Watch{}
+	cfg.watch = &cpulock.Watch{LockDir: locks.Dir()}
 	if err := cfg.Placement.Check(); err != nil {
 		return nil, info, fmt.Errorf("run: %w", err)
 	}

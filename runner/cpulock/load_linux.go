@@ -75,12 +75,24 @@ func ReadStat(cpu int) (Stat, error) {
 // Watch sums the foreign-load windows of a run's children; safe for
 // the parallel copies.
 type Watch struct {
+	// LockDir, when set, is the CPU lock directory whose other holders
+	// (Holders: other seccompbench runs) the watch names, looking at
+	// most once per otherRunsLook as children are added.
+	LockDir string
+
 	mu          sync.Mutex
 	cpus        []int
 	children    int
 	busy, total uint64 // ticks
 	own         time.Duration
+	others      []string // DescribePID of each other run seen
+	seen        map[int]bool
+	lastLook    time.Time
 }
+
+// otherRunsLook is how often a Watch looks for other runs holding CPU
+// locks.
+const otherRunsLook = time.Second
 
 // Add records one child's window on cpu: the counters before and after
 // and the child's own CPU time (AddAll with one CPU).
@@ -132,6 +144,26 @@ func (w *Watch) AddAll(cpus []int, before, after []Stat, own time.Duration) {
 	w.busy += busy
 	w.total += total
 	w.own += own
+	w.lookForOthers()
+}
+
+// lookForOthers records the other runs holding CPU locks in LockDir, at
+// most once per otherRunsLook; w.mu is held.
+func (w *Watch) lookForOthers() {
+	if w.LockDir == "" || time.Since(w.lastLook) < otherRunsLook {
+		return
+	}
+	w.lastLook = time.Now()
+	for _, pid := range Holders(w.LockDir) {
+		if w.seen[pid] {
+			continue
+		}
+		if w.seen == nil {
+			w.seen = map[int]bool{}
+		}
+		w.seen[pid] = true
+		w.others = append(w.others, DescribePID(pid))
+	}
 }
 
 // Result returns the sums as a result.ForeignLoad, nil when nothing was watched.
@@ -144,7 +176,9 @@ func (w *Watch) Result() *result.ForeignLoad {
 	if w.children == 0 {
 		return nil
 	}
-	return foreignLoad(slices.Sorted(slices.Values(w.cpus)), w.children, w.busy, w.total, w.own)
+	f := foreignLoad(slices.Sorted(slices.Values(w.cpus)), w.children, w.busy, w.total, w.own)
+	f.OtherRuns = slices.Clone(w.others)
+	return f
 }
 
 // foreignLoad converts tick sums and own CPU time into a result.ForeignLoad.

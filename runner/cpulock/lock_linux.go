@@ -143,6 +143,15 @@ type cpuLock struct {
 // CPULocks are the CPU locks a run holds.
 type CPULocks struct {
 	held []cpuLock
+	dir  string
+}
+
+// Dir returns the directory of the lock files, "" for a nil CPULocks.
+func (l *CPULocks) Dir() string {
+	if l == nil {
+		return ""
+	}
+	return l.dir
 }
 
 // CPUs returns the locked CPUs, in the order they were taken.
@@ -231,7 +240,7 @@ func LockCPUs(ctx context.Context, dir string, cands []int, need int, explicit b
 	if explicit || need > len(uniq) {
 		need = len(uniq)
 	}
-	locks := &CPULocks{}
+	locks := &CPULocks{dir: dir}
 	start := time.Now()
 	waited := false
 	for {

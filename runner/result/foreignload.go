@@ -1,5 +1,7 @@
 package result
 
+import "strings"
+
 // ForeignLoadWarnShare is the share of the measuring CPU's time taken by
 // other processes above which a result should carry a warning: 5 % of a
 // CPU slows a timed loop enough to move per-filter costs of a few ns.
@@ -24,7 +26,26 @@ type ForeignLoad struct {
 	// measuring CPUs' time that other processes (or the hypervisor) took,
 	// a lower bound.
 	Share float64 `json:"share"`
+	// OtherRuns names the other seccompbench runs that held CPU locks
+	// while the children ran ("PID n: command line"), as seen at most
+	// once a second; empty when none was seen. Their load is part of
+	// Share.
+	OtherRuns []string `json:"other_runs,omitempty"`
 }
 
 // Large reports whether Share reaches ForeignLoadWarnShare.
 func (f ForeignLoad) Large() bool { return f.Share >= ForeignLoadWarnShare }
+
+// OtherRunsText names the other seccompbench runs seen measuring at the
+// same time, "; another seccompbench run measured at the same time (PID
+// n: command line)" (or "other seccompbench runs ... (...; ...)"), "" when
+// none was seen: the words a foreign-load warning appends.
+func (f ForeignLoad) OtherRunsText() string {
+	switch len(f.OtherRuns) {
+	case 0:
+		return ""
+	case 1:
+		return "; another seccompbench run measured at the same time (" + f.OtherRuns[0] + ")"
+	}
+	return "; other seccompbench runs measured at the same time (" + strings.Join(f.OtherRuns, "; ") + ")"
+}

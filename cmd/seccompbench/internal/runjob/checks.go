@@ -133,6 +133,6 @@ func ForeignLoadWarning(f result.ForeignLoad) string {
 	if len(cpus) > 1 {
 		which = "CPUs " + strings.Join(cpus, ", ")
 	}
-	return fmt.Sprintf("other processes took at least %.0f %% of measuring %s while the children ran (busy %.2f s, the children's own %.2f s, of %.2f s): they slowed the timed loops and widen or shift every interval; stop them (top -1 shows the load per CPU) or choose an idle CPU with --cpu",
-		100*f.Share, which, float64(f.BusyNs)/1e9, float64(f.OwnNs)/1e9, float64(f.WindowNs)/1e9)
+	return fmt.Sprintf("other processes took at least %.0f %% of measuring %s while the children ran (busy %.2f s, the children's own %.2f s, of %.2f s)%s: they slowed the timed loops and widen or shift every interval; stop them (top -1 shows the load per CPU) or choose an idle CPU with --cpu",
+		100*f.Share, which, float64(f.BusyNs)/1e9, float64(f.OwnNs)/1e9, float64(f.WindowNs)/1e9, f.OtherRunsText())
 }
