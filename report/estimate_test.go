@@ -1,6 +1,9 @@
 package report
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestEstimateNumberFormats: a value and its CI bounds share unit and
 // decimals, an absolute error has no sign, counts of one are singular.
@@ -47,5 +50,21 @@ func TestFmtCost(t *testing.T) {
 		if got := fmtCost(tt.c, f(tt.lo), f(tt.hi), nsShort); got != tt.want {
 			t.Errorf("fmtCost(%v, %v, %v) = %q, want %q", tt.c, tt.lo, tt.hi, got, tt.want)
 		}
+	}
+}
+
+// A long policy name is shortened in the middle, but a parenthesized note
+// at its end stays whole.
+func TestElidePolicyName(t *testing.T) {
+	name := "/usr/lib/systemd/system/systemd-logind.service (systemd unit: stack of 29 filters)"
+	got := elidePolicyName(name, 30)
+	if !strings.HasSuffix(got, " (systemd unit: stack of 29 filters)") || !strings.Contains(got, "…") || !strings.HasSuffix(strings.TrimSuffix(got, " (systemd unit: stack of 29 filters)"), "systemd-logind.service") {
+		t.Errorf("elidePolicyName = %q", got)
+	}
+	if got := elidePolicyName("short.json", 30); got != "short.json" {
+		t.Errorf("short name changed: %q", got)
+	}
+	if got := elidePolicyName("/a/very/long/path/to/a/policy/file/profile.json", 20); !strings.HasSuffix(got, "profile.json") || len([]rune(got)) > 20 {
+		t.Errorf("plain path: %q", got)
 	}
 }

@@ -199,6 +199,16 @@ func foldNote(lines []HeadlineLine) []HeadlineLine {
 	return out
 }
 
+// elidePolicyName is elideMiddle for a policy's name, keeping a
+// parenthesized note at its end whole ("x.service (systemd unit: stack of
+// 29 filters)"): only the name before it is shortened.
+func elidePolicyName(s string, n int) string {
+	if i := strings.Index(s, " ("); i > 0 && strings.HasSuffix(s, ")") {
+		return elideMiddle(s[:i], n) + s[i:]
+	}
+	return elideMiddle(s, n)
+}
+
 // elideMiddle shortens s to at most n characters by replacing its middle
 // with "…", keeping its end (a path's base name) whole when it can.
 func elideMiddle(s string, n int) string {
@@ -227,7 +237,7 @@ func runPolicyText(d *Document) string {
 	}
 	var pol []string
 	for _, p := range d.Config.Policies {
-		pol = append(pol, fmt.Sprintf("%s, %s", elideMiddle(p.Path, room), Plural(p.Instructions, "instruction")))
+		pol = append(pol, fmt.Sprintf("%s, %s", elidePolicyName(p.Path, room), Plural(p.Instructions, "instruction")))
 	}
 	if len(pol) == 0 {
 		pol = []string{"no policy"}
