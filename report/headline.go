@@ -46,12 +46,14 @@ func writeHeadlineLines(ew *errWriter, lines []HeadlineLine) {
 		if l.Label == "note" {
 			text = l.Text
 		}
-		text = strings.Join(strings.Fields(text), " ")
+		// The legend's "[ ]" is one word: a line must not end in "([".
+		text = strings.ReplaceAll(strings.Join(strings.Fields(text), " "), "[ ]", "[\x00]")
+		unprotect := func(s string) string { return strings.ReplaceAll(s, "\x00", " ") }
 		first := wrapWords(text, TextWidth)[0]
-		ew.printf("%s\n", first)
+		ew.printf("%s\n", unprotect(first))
 		if rest := strings.TrimSpace(strings.TrimPrefix(text, first)); rest != "" {
 			for _, part := range wrapWords(rest, TextWidth-2) {
-				ew.printf("  %s\n", part)
+				ew.printf("  %s\n", unprotect(part))
 			}
 		}
 	}
@@ -418,7 +420,7 @@ func runVerdict(d *Document) string {
 	case stats.Positive:
 		s = fmt.Sprintf("as installed, each filter stacked adds %s per op", figure(on.PerFilterNs))
 	default:
-		return "inconclusive: intervals too wide to tell a filter's cost; --explain says what would help"
+		s = "as installed, inconclusive: the interval is too wide to tell a filter's cost (--explain)"
 	}
 	if def != nil && def != on {
 		if margins.ConcludePerFilter(def.PerFilterNs, def.PerFilterCILowNs, def.PerFilterCIHighNs, def.BaselineNs).Verdict == stats.Positive {

@@ -129,7 +129,7 @@ func TestWatchNamesOtherRun(t *testing.T) {
 		t.Fatalf("Result() = %+v, want one other run", got)
 	}
 	want := fmt.Sprintf("PID %d: ", cmd.Process.Pid)
-	if !strings.HasPrefix(got.OtherRuns[0], want) || !strings.Contains(got.OtherRunsText(), "another seccompbench run measured at the same time ("+want) {
+	if got.OtherRuns[0].Pid != cmd.Process.Pid || len(got.OtherRuns[0].Argv) == 0 || got.OtherRuns[0].Argv[0] != "flock" || !strings.Contains(got.OtherRunsText(), "another seccompbench run measured at the same time ("+want) {
 		t.Errorf("other runs %q, text %q; want %q...", got.OtherRuns, got.OtherRunsText(), want)
 	}
 	var none Watch

@@ -85,7 +85,7 @@ type Watch struct {
 	children    int
 	busy, total uint64 // ticks
 	own         time.Duration
-	others      []string // DescribePID of each other run seen
+	others      []result.OtherRun // each other run seen
 	seen        map[int]bool
 	lastLook    time.Time
 }
@@ -162,7 +162,7 @@ func (w *Watch) lookForOthers() {
 			w.seen = map[int]bool{}
 		}
 		w.seen[pid] = true
-		w.others = append(w.others, DescribePID(pid))
+		w.others = append(w.others, result.OtherRun{Pid: pid, Argv: PIDArgv(pid)})
 	}
 }
 

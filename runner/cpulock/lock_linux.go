@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // CPU ownership. Two runs whose measuring threads share a CPU time each
@@ -81,17 +83,20 @@ func DescribePID(pid int) string {
 	if pid <= 0 {
 		return "PID unknown"
 	}
+	return result.OtherRun{Pid: pid, Argv: PIDArgv(pid)}.String()
+}
+
+// PIDArgv returns the command line of process pid from
+// /proc/PID/cmdline, its first word cut to a base name; nil when it
+// cannot be read (the process has gone, or is a kernel thread).
+func PIDArgv(pid int) []string {
 	cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	if err != nil || len(cmd) == 0 {
-		return fmt.Sprintf("PID %d", pid)
+		return nil
 	}
 	args := strings.Split(strings.TrimRight(string(cmd), "\x00"), "\x00")
 	args[0] = filepath.Base(args[0])
-	line := strings.Join(args, " ")
-	if len(line) > 120 {
-		line = line[:117] + "..."
-	}
-	return fmt.Sprintf("PID %d: %s", pid, line)
+	return args
 }
 
 // DefaultLockDir returns the directory for the CPU lock files: the first

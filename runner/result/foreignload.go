@@ -1,6 +1,9 @@
 package result
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // ForeignLoadWarnShare is the share of the measuring CPU's time taken by
 // other processes above which a result should carry a warning: 5 % of a
@@ -26,11 +29,30 @@ type ForeignLoad struct {
 	// measuring CPUs' time that other processes (or the hypervisor) took,
 	// a lower bound.
 	Share float64 `json:"share"`
-	// OtherRuns names the other seccompbench runs that held CPU locks
-	// while the children ran ("PID n: command line"), as seen at most
-	// once a second; empty when none was seen. Their load is part of
-	// Share.
-	OtherRuns []string `json:"other_runs,omitempty"`
+	// OtherRuns are the other seccompbench runs that held CPU locks
+	// while the children ran, as seen at most once a second; empty when
+	// none was seen. Their load is part of Share.
+	OtherRuns []OtherRun `json:"other_runs,omitempty"`
+}
+
+// OtherRun is another seccompbench run seen measuring at the same time:
+// its PID and command line (nil when it could not be read).
+type OtherRun struct {
+	Pid  int      `json:"pid"`
+	Argv []string `json:"argv"`
+}
+
+// String is "PID n: command line" (cut to 120 characters), or "PID n"
+// without a command line.
+func (o OtherRun) String() string {
+	if len(o.Argv) == 0 {
+		return fmt.Sprintf("PID %d", o.Pid)
+	}
+	line := strings.Join(o.Argv, " ")
+	if len(line) > 120 {
+		line = line[:117] + "..."
+	}
+	return fmt.Sprintf("PID %d: %s", o.Pid, line)
 }
 
 // Large reports whether Share reaches ForeignLoadWarnShare.
@@ -45,7 +67,11 @@ func (f ForeignLoad) OtherRunsText() string {
 	case 0:
 		return ""
 	case 1:
-		return "; another seccompbench run measured at the same time (" + f.OtherRuns[0] + ")"
+		return "; another seccompbench run measured at the same time (" + f.OtherRuns[0].String() + ")"
 	}
-	return "; other seccompbench runs measured at the same time (" + strings.Join(f.OtherRuns, "; ") + ")"
+	names := make([]string, len(f.OtherRuns))
+	for i, o := range f.OtherRuns {
+		names[i] = o.String()
+	}
+	return "; other seccompbench runs measured at the same time (" + strings.Join(names, "; ") + ")"
 }
