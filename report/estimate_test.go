@@ -68,3 +68,35 @@ func TestElidePolicyName(t *testing.T) {
 		t.Errorf("plain path: %q", got)
 	}
 }
+
+// The legend's "[ ]" stays whole however a headline line wraps: no line
+// ends in "([" or starts with "]:".
+func TestHeadlineLegendNeverSplits(t *testing.T) {
+	for pad := 0; pad < 40; pad++ {
+		var b strings.Builder
+		ew := &errWriter{w: &b}
+		writeHeadlineLines(ew, []HeadlineLine{{Label: "verdict", Text: strings.Repeat("x", 50+pad) + " word word ([ ]: 95% CI; labels: see docs/reading-results.md; --explain)"}})
+		for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+			l = strings.TrimSpace(l)
+			if strings.HasSuffix(l, "([") || strings.HasPrefix(l, "]:") || strings.Contains(l, "\x00") {
+				t.Fatalf("pad %d: the legend split or leaked its placeholder:\n%s", pad, b.String())
+			}
+		}
+		if !strings.Contains(b.String(), "([ ]:") {
+			t.Fatalf("pad %d: legend lost:\n%s", pad, b.String())
+		}
+	}
+}
+
+// An inconclusive as-installed cost still lets a resolved uncached one
+// through.
+func TestRunVerdictInconclusiveKeepsUncached(t *testing.T) {
+	d := &Document{Fits: []Fit{
+		{Variant: "on", PerFilterNs: 0.5, PerFilterCILowNs: -8, PerFilterCIHighNs: 9, BaselineNs: 100},
+		{Variant: "defeat", PerFilterNs: 64.8, PerFilterCILowNs: 49.9, PerFilterCIHighNs: 79.6, BaselineNs: 100},
+	}}
+	got := runVerdict(d)
+	if !strings.HasPrefix(got, "as installed, inconclusive") || !strings.Contains(got, "uncached, +64.8 ns/op per filter") {
+		t.Errorf("runVerdict = %q", got)
+	}
+}
