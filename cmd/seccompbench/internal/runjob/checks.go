@@ -6,6 +6,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -33,7 +34,13 @@ func resultWarnings(j *Job, samples []result.Sample, res stats.Result, info resu
 		}
 	}
 	if f := info.ForeignLoad; f != nil && f.Large() {
-		warnings = append(warnings, ForeignLoadWarning(*f))
+		w := ForeignLoadWarning(*f)
+		if cs := j.Workload.Command; cs != nil && cs.Design != command.DesignDuet {
+			// The command's runs are not pinned: --cpu cannot move
+			// them off a busy CPU.
+			w = strings.TrimSuffix(w, " or choose an idle CPU with --cpu") + " (the command's runs are not pinned: every CPU was watched)"
+		}
+		warnings = append(warnings, w)
 	}
 	if len(samples) > 0 && samples[0].FiltersSeen < 0 && j.Workload.Container == nil {
 		warnings = append(warnings, "this kernel does not report Seccomp_filters in /proc (before Linux 5.9): the installed filter count could not be verified")
