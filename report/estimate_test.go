@@ -100,3 +100,18 @@ func TestRunVerdictInconclusiveKeepsUncached(t *testing.T) {
 		t.Errorf("runVerdict = %q", got)
 	}
 }
+
+// A subset finding on x86_64's uretprobe or uprobe says the kernel may
+// pass it without filtering; other findings, and other ABIs' same
+// numbers, say nothing of the kind.
+func TestSubsetUprobeNote(t *testing.T) {
+	for _, tt := range []struct {
+		arch, name string
+		want       bool
+	}{{"x86_64", "uprobe", true}, {"x86_64", "uretprobe", true}, {"x86_64", "keyctl", false}, {"x32", "uprobe", false}} {
+		f := SubsetFinding{EquivCounterexample: EquivCounterexample{Arch: tt.arch, Name: tt.name}}
+		if got := uprobeNote(f) != ""; got != tt.want {
+			t.Errorf("%s %s: note %v, want %v", tt.arch, tt.name, got, tt.want)
+		}
+	}
+}

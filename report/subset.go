@@ -168,8 +168,20 @@ func writeFinding(b *strings.Builder, f SubsetFinding) {
 		who = fmt.Sprintf("%s nr %d (no syscall of that number)", f.Arch, f.Nr)
 	}
 	a := f.Args
-	fmt.Fprintf(b, "  %-12s %s: profile %s, baseline %s; e.g. args [%#x %#x %#x %#x %#x %#x]; %d input class(es)\n",
-		f.Relation, who, f.A, f.B, a[0], a[1], a[2], a[3], a[4], a[5], f.Classes)
+	fmt.Fprintf(b, "  %-12s %s: profile %s, baseline %s; e.g. args [%#x %#x %#x %#x %#x %#x]; %d input class(es)%s\n",
+		f.Relation, who, f.A, f.B, a[0], a[1], a[2], a[3], a[4], a[5], f.Classes, uprobeNote(f))
+}
+
+// uprobeNote qualifies a finding on x86_64's uretprobe or uprobe, which
+// the kernel lets through without running the filters where it has the
+// exception (kernel/seccomp.c: seccomp_uprobe_exception; uretprobe since
+// the 2025 fix, uprobe since it was added in Linux 6.18): there the two
+// verdicts differ on paper only. "" for any other finding.
+func uprobeNote(f SubsetFinding) string {
+	if f.Arch != filters.ArchX86_64.Name || (f.Name != "uretprobe" && f.Name != "uprobe") {
+		return ""
+	}
+	return "; no effect where the kernel passes " + f.Name + " without filtering (seccomp_uprobe_exception: uprobe on every kernel that has it, Linux 6.18+; uretprobe since the 2025 fix)"
 }
 
 // x86_64Numbered reports an x32 finding at the x86_64 number of a
