@@ -698,7 +698,7 @@ func EstimateHeadline(e *Estimate) []HeadlineLine {
 	case c != nil:
 		note += ", predicted's with model error"
 	case t.ModelErrorPct > 0:
-		note += fmt.Sprintf(" of the calibration only (the model error on real programs, ±%.0f%%, widens it: --explain)", t.ModelErrorPct)
+		note += fmt.Sprintf(" of the calibration only (the model error on real programs, ±%.0f%%, widens it)", t.ModelErrorPct)
 	default:
 		note += " of the calibration"
 	}
