@@ -70,6 +70,10 @@ func TestEstimateGolden(t *testing.T) {
 		// a quick calibration and --validate against a simulated machine
 		// (cmd/seccompbench fakeMeasure), 4 filters, cache defeated
 		{"estimate-validate.json", "estimate-validate.txt", 15},
+		// estimate docker-default --filters 16 --cache on --command -- git
+		// status, in a clone of this repository, on this project's VM (a
+		// busy machine)
+		{"estimate-command.json", "estimate-command.txt", 8},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {

@@ -148,6 +148,9 @@ type Estimate struct {
 	SchemaVersion int  `json:"schema_version"`
 	Kind          Kind `json:"kind"`
 	Profile       struct {
+		// Source is the profile file, or with estimate --command
+		// without --profile the profiled command
+		// (StraceProfileSource): its summary file is not kept.
 		Source   string   `json:"source"`
 		Format   string   `json:"format"`
 		Calls    int64    `json:"calls"`
@@ -171,6 +174,14 @@ type Estimate struct {
 	Warnings []string          `json:"warnings"`
 	// OCI says what resolved OCI-based sources; nil when there are none.
 	OCI *OCIResolution `json:"oci,omitempty"`
+}
+
+// StraceProfileSource is Estimate.Profile.Source for a profile estimate
+// --command took itself: the profiled command, as strace -f -c ran it,
+// since the summary file is removed when estimate ends:
+// "strace of `git status` (not kept)".
+func StraceProfileSource(argv []string) string {
+	return "strace of `" + shellWords(argv) + "` (not kept)"
 }
 
 // SummarizeNames lists names, collapsing runs of one name: "a ×3, b".

@@ -238,15 +238,16 @@ func measuredHead(c *EstimateCommand, span string) string {
 // half-widths and whether they meet the bar (CommandAB.MeetsBar: ±20 %
 // of the added time, or ±0.3 % of the baseline run).
 func abPrecision(ab *CommandAB) string {
-	bar := "bar met"
+	bar := "met"
 	switch {
 	case ab.MeetsBar && !ab.CPUMeetsBar:
-		bar = "bar met (not in CPU time)"
+		bar = "met (not in CPU time)"
 	case !ab.MeetsBar && ab.CPUMeetsBar:
-		bar = "bar met in CPU time, NOT in wall time"
+		bar = "met in CPU time, NOT in wall time"
 	case !ab.MeetsBar:
-		bar = "bar NOT met"
+		bar = "NOT met"
 	}
+	bar = fmt.Sprintf("the bar (±%.0f%% of the added time, or ±%.1f%% of the baseline run when the added time is smaller) %s", 100*BarAddedFrac, 100*BarBaselineFrac, bar)
 	return fmt.Sprintf("±%.0f%% of added (CPU ±%.0f%%), ±%.2f%% of baseline, %s measuring: %s",
 		ab.HalfWidthPct, ab.CPUHalfWidthPct, ab.HalfWidthBaselinePct, durationText(ab.MeasuringNs), bar)
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 )
 
 // CommandDirect is estimate --command's direct measurement: the CPU time
@@ -126,15 +127,16 @@ func commandDirectFields(c *EstimateCommand) []field {
 		return []field{{label: "direct", value: fmt.Sprintf("not measured (%s): no direct/per-process/indirect split", d.Unavailable)}}
 	}
 	b, x := d.Baseline, d.Stacked
-	base := fmt.Sprintf("%d of %d over %d runs at 0", b.Seccomp, b.Samples, b.Runs)
+	samples := fmt.Sprintf("%d of %d samples over %d runs at %d filters (entry %d, filter images %d); minus %d of %d over %d runs at 0",
+		x.Seccomp, x.Samples, x.Runs, x.Filters, x.Entry, x.Filter, b.Seccomp, b.Samples, b.Runs)
 	if b.Samples == 0 && b.Runs > 0 && c.AB != nil && c.AB.Design != "children" {
 		// paired: one child runs both sides, so its samples are all
 		// counted at N and the unfiltered runs have none of their own
-		base = fmt.Sprintf("the %d unfiltered runs in the same children, which cannot enter seccomp (samples above cover both sides)", b.Runs)
+		samples = fmt.Sprintf("%d of %d samples of the paired children (both sides' runs), all in their %d runs at %d filters (entry %d, filter images %d); nothing to subtract for their %d runs without filters: a process without filters never enters seccomp",
+			x.Seccomp, x.Samples, x.Runs, x.Filters, x.Entry, x.Filter, b.Runs)
 	}
-	fs := []field{{label: "direct (sampled)", value: fmt.Sprintf("%s [%s, %s] in seccomp: %d of %d samples over %d runs at %d filters (entry %d, filter images %d); %s; %d Hz, one sample = %s of CPU",
-		signed(d.DirectNs), signed(d.DirectCILowNs), signed(d.DirectCIHighNs), x.Seccomp, x.Samples, x.Runs, x.Filters, x.Entry, x.Filter,
-		base, d.FrequencyHz, durationText(d.PeriodNs))}}
+	fs := []field{{label: "direct (sampled)", value: fmt.Sprintf("%s [%s, %s] in seccomp: %s; %d Hz, one sample = %s of CPU",
+		signed(d.DirectNs), signed(d.DirectCILowNs), signed(d.DirectCIHighNs), samples, d.FrequencyHz, durationText(d.PeriodNs))}}
 	cost := "not measured (fewer than two blocks each way)"
 	if d.SamplingCostNs != 0 || d.SamplingCostCILowNs != 0 || d.SamplingCostCIHighNs != 0 {
 		cost = fmt.Sprintf("%s [%s, %s] per baseline run (%+.1f%%)", signed(d.SamplingCostNs), signed(d.SamplingCostCILowNs), signed(d.SamplingCostCIHighNs), d.SamplingCostPct)
@@ -144,12 +146,8 @@ func commandDirectFields(c *EstimateCommand) []field {
 		cost += fmt.Sprintf("; %d samples LOST (ring buffer full): the direct time is low", d.LostSamples)
 	}
 	fs = append(fs, field{label: "sampling cost", value: cost})
-	agree := "agree (the intervals overlap)"
-	if !d.ModelAgrees {
-		agree = "DISAGREE (the intervals do not overlap)"
-	}
-	fs = append(fs, field{label: "loop model", value: fmt.Sprintf("%s [%s, %s] from the loop cost × the program's calls: direct and model %s",
-		signed(d.ModelNs), signed(d.ModelCILowNs), signed(d.ModelCIHighNs), agree)})
+	fs = append(fs, field{label: "loop model", value: fmt.Sprintf("%s [%s, %s] from the loop cost × the program's calls; against the sampled direct time: %s",
+		signed(d.ModelNs), signed(d.ModelCILowNs), signed(d.ModelCIHighNs), modelAgreeText(d))})
 	proc := "per-process not measured (--process-term=false)"
 	if c.ProcessProbe != "" {
 		proc = fmt.Sprintf("per-process %s [%s, %s]", signed(d.ProcessNs), signed(d.ProcessCILowNs), signed(d.ProcessCIHighNs))
@@ -160,6 +158,32 @@ func commandDirectFields(c *EstimateCommand) []field {
 	}
 	return append(fs, field{label: "split of CPU", value: fmt.Sprintf("%s [%s, %s] = direct %s + %s + %s; CPU time (user+sys), the samples' unit; intervals in quadrature",
 		signed(d.TotalNs), signed(d.TotalCILowNs), signed(d.TotalCIHighNs), signed(d.DirectNs), proc, ind)})
+}
+
+// MinDirectSamples is the fewest seccomp samples at N filters, and
+// MaxDirectWidth the widest sampled interval as a multiple of its centre,
+// at which the sampled direct time can tell the loop model right or
+// wrong when their intervals overlap: below them an overlap says nothing
+// (3 samples have an exact Poisson interval of [0.6, 8.8], 2.7 times
+// their count wide).
+const (
+	MinDirectSamples = 10
+	MaxDirectWidth   = 2.0
+)
+
+// modelAgreeText says how the loop model's interval and the sampled
+// direct one compare: they overlap, do not, or overlap on too few
+// samples (MinDirectSamples, MaxDirectWidth) to tell.
+func modelAgreeText(d *CommandDirect) string {
+	if !d.ModelAgrees {
+		return "the intervals do NOT overlap"
+	}
+	width := d.DirectCIHighNs - d.DirectCILowNs
+	if n := d.Stacked.Seccomp; n < MinDirectSamples || width > MaxDirectWidth*math.Abs(d.DirectNs) {
+		return fmt.Sprintf("too few samples to tell (%s in seccomp; the intervals overlap, the sampled one %.1f× its centre wide)",
+			Plural(n, "sample"), width/math.Abs(d.DirectNs))
+	}
+	return "the intervals overlap"
 }
 
 // splitWhyText words why the indirect part is not resolved.

@@ -20,10 +20,10 @@ func TestCommandDirectText(t *testing.T) {
 			TotalNs: 10e6, TotalCILowNs: 9e6, TotalCIHighNs: 11e6, ProcessNs: 1e6, ProcessCILowNs: 0.5e6, ProcessCIHighNs: 1.5e6,
 			IndirectNs: 6e6, IndirectCILowNs: 4e6, IndirectCIHighNs: 8e6, IndirectResolved: true}}
 	var buf bytes.Buffer
-	WriteEstimateCommandText(&buf, c)
+	WriteEstimateCommandText(&buf, c, 0)
 	out := buf.String()
 	for _, want := range []string{"direct (sampled) +3.00 ms [+2.00 ms, +4.00 ms] in seccomp: 20 of 500 samples over 50 runs at 16 filters (entry 5, filter images 15)",
-		"direct and model agree", "split of CPU     +10.0 ms [+9.00 ms, +11.0 ms] = direct +3.00 ms + per-process +1.00 ms [+500 µs, +1.50 ms] + indirect +6.00 ms [+4.00 ms, +8.00 ms]", "5 blocks sampled against 5 not"} {
+		"minus 0 of 400 over 50 runs at 0", "against the sampled direct time: the intervals overlap\n", "split of CPU     +10.0 ms [+9.00 ms, +11.0 ms] = direct +3.00 ms + per-process +1.00 ms [+500 µs, +1.50 ms] + indirect +6.00 ms [+4.00 ms, +8.00 ms]", "5 blocks sampled against 5 not"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
 		}
@@ -31,9 +31,9 @@ func TestCommandDirectText(t *testing.T) {
 	c.Direct.IndirectResolved, c.Direct.IndirectWhy, c.Direct.IndirectCILowNs = false, "spans-zero", -1e6
 	c.Direct.ModelAgrees = false
 	buf.Reset()
-	WriteEstimateCommandText(&buf, c)
+	WriteEstimateCommandText(&buf, c, 0)
 	out = buf.String()
-	if !strings.Contains(out, "indirect NOT RESOLVED (+6.00 ms [-1.00 ms, +8.00 ms]: its interval spans zero)") || !strings.Contains(out, "DISAGREE") {
+	if !strings.Contains(out, "indirect NOT RESOLVED (+6.00 ms [-1.00 ms, +8.00 ms]: its interval spans zero)") || !strings.Contains(out, "the intervals do NOT overlap") {
 		t.Errorf("unresolved split or disagreement not said:\n%s", out)
 	}
 	c.Direct.SamplingCostNs = math.NaN()
@@ -56,15 +56,16 @@ func TestCommandVerdictUnresolved(t *testing.T) {
 		AB:     &CommandAB{Design: "pairs", Children: 10, Pairs: 160},
 		Direct: &CommandDirect{FrequencyHz: 99, PeriodNs: 1e9 / 99, Baseline: DirectCell{Runs: 166}, Stacked: DirectCell{Filters: 35, Runs: 166, Samples: 427, Seccomp: 3}}}
 	var buf bytes.Buffer
-	WriteEstimateCommandText(&buf, c)
+	WriteEstimateCommandText(&buf, c, 0)
 	out := buf.String()
-	for _, want := range []string{"no verdict: the measurement does not resolve the added time", "no verdict (the measured CPU interval holds 0)",
-		"the 166 unfiltered runs in the same children, which cannot enter seccomp"} {
+	for _, want := range []string{"no verdict: the measurement does not resolve the added time", "no verdict on the CPU time (the measured CPU interval holds 0)",
+		"3 of 427 samples of the paired children (both sides' runs), all in their 166 runs at 35 filters",
+		"nothing to subtract for their 166 runs without filters: a process without filters never enters seccomp"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "covers the measurement") {
+	if strings.Contains(out, "covers the") {
 		t.Errorf("an unresolved measurement is said to be covered:\n%s", out)
 	}
 }
@@ -88,5 +89,28 @@ func TestEstimatePartsFloor(t *testing.T) {
 				t.Errorf("%s lacks %q:\n%s", name, want, out)
 			}
 		}
+	}
+}
+
+// The loop model and the sampled direct time "overlap" only when the
+// samples can tell: with fewer than MinDirectSamples seccomp samples, or
+// a sampled interval wider than MaxDirectWidth times its centre, the
+// line says there are too few samples to tell.
+func TestModelAgreeText(t *testing.T) {
+	d := &CommandDirect{ModelAgrees: true, Stacked: DirectCell{Seccomp: 3}, DirectNs: 51.8e3, DirectCILowNs: 10e3, DirectCIHighNs: 151e3}
+	if got := modelAgreeText(d); !strings.HasPrefix(got, "too few samples to tell (3 samples in seccomp") {
+		t.Errorf("3 samples: %q", got)
+	}
+	d.Stacked.Seccomp, d.DirectNs, d.DirectCILowNs, d.DirectCIHighNs = 400, 300e3, 270e3, 330e3
+	if got := modelAgreeText(d); got != "the intervals overlap" {
+		t.Errorf("400 samples, ±10%%: %q", got)
+	}
+	d.DirectCILowNs, d.DirectCIHighNs = -100e3, 700e3 // 2.7× its centre wide
+	if got := modelAgreeText(d); !strings.HasPrefix(got, "too few samples to tell") {
+		t.Errorf("wide interval: %q", got)
+	}
+	d.ModelAgrees = false
+	if got := modelAgreeText(d); got != "the intervals do NOT overlap" {
+		t.Errorf("no overlap: %q", got)
 	}
 }

@@ -37,7 +37,7 @@ var estimateSections = []section[estimateView]{
 		if v.e.Validation == nil || v.e.Validation.EstimateCommand == nil {
 			return nil
 		}
-		return []block{estimateCommand(v.e.Validation.EstimateCommand)}
+		return []block{estimateCommand(v.e.Validation.EstimateCommand, v.e.Total.ModelErrorPct)}
 	}},
 	{name: "warnings", textOmit: true, blocks: func(v estimateView) []block {
 		return []block{listBlock{title: "warnings", heading: true, items: v.e.Warnings}}
@@ -72,12 +72,14 @@ func WriteEstimateMarkdown(w io.Writer, e *Estimate, top int) error {
 }
 
 // WriteEstimateCommandText writes the predicted-vs-measured lines of
-// estimate --command for people, after a blank line.
-func WriteEstimateCommandText(w io.Writer, c *EstimateCommand) {
+// estimate --command for people, after a blank line; modelErrPct is the
+// model error (Estimate.Total.ModelErrorPct, in percent; 0 when not
+// known) the stated interval includes.
+func WriteEstimateCommandText(w io.Writer, c *EstimateCommand, modelErrPct float64) {
 	if c == nil {
 		return
 	}
-	fmt.Fprint(w, "\n"+estimateCommand(c).text(textOpts{}))
+	fmt.Fprint(w, "\n"+estimateCommand(c, modelErrPct).text(textOpts{}))
 }
 
 // estimateSetup is the profile, the stack and the model.
@@ -86,7 +88,7 @@ func estimateSetup(e *Estimate) fieldsBlock {
 	p := e.Profile
 	profile := fmt.Sprintf("%s (%s): %s of %s", p.Source, p.Format, Plural(p.Calls, "call"), Plural(p.Syscalls, "syscall"))
 	if p.Seconds != nil {
-		profile += fmt.Sprintf(", %s in syscalls", fmtNs(*p.Seconds*1e9))
+		profile += fmt.Sprintf(", %s in syscalls%s", fmtNs(*p.Seconds*1e9), straceTimed(p.Format))
 	}
 	if p.Duration != nil {
 		profile += fmt.Sprintf(", %s wall time (--duration)", fmtNs(*p.Duration*1e9))
@@ -153,8 +155,9 @@ func estimateTable(e *Estimate, top int) tableBlock {
 	return t
 }
 
-// estimateTotal is the total, what it is per second or of the syscall
-// time, the dominant syscalls and the model error.
+// estimateTotal is the direct part (Total: the time inside seccomp),
+// what it is per second or of the syscall time, the dominant syscalls
+// and the model error.
 func estimateTotal(e *Estimate) fieldsBlock {
 	p := e.Profile
 	t := e.Total
@@ -162,11 +165,11 @@ func estimateTotal(e *Estimate) fieldsBlock {
 	if t.AddedNs < 0 {
 		sign = "" // the number carries its "-"
 	}
-	total := field{label: "total", value: fmt.Sprintf("%s%s over %s (%s ns per call on average; %s cached)",
+	total := field{label: "direct", value: fmt.Sprintf("%s%s inside seccomp over %s (%s ns per call on average; %s cached)",
 		sign, fmtCost(t.AddedNs, t.CILowNs, t.CIHighNs, nsFormatter(t.AddedNs)), Plural(t.Calls, "call"), nsShort(t.PerCallNs), Plural(t.CachedCalls, "call"))}
 	if t.PctOfSyscallTime != nil {
-		total.more = append(total.more, fmt.Sprintf("= %s of the %s the profile spent in syscalls",
-			fmtCost(*t.PctOfSyscallTime, t.PctOfSyscallTimeLo, t.PctOfSyscallTimeHi, pctFormatter(*t.PctOfSyscallTime)), fmtNs(*p.Seconds*1e9)))
+		total.more = append(total.more, fmt.Sprintf("= %s of the %s the profile spent in syscalls%s",
+			fmtCost(*t.PctOfSyscallTime, t.PctOfSyscallTimeLo, t.PctOfSyscallTimeHi, pctFormatter(*t.PctOfSyscallTime)), fmtNs(*p.Seconds*1e9), straceTimed(p.Format)))
 	}
 	if t.NsPerSecond != nil {
 		total.more = append(total.more, fmt.Sprintf("= %s per second of run time (%s of the %s run)",
@@ -179,7 +182,7 @@ func estimateTotal(e *Estimate) fieldsBlock {
 		dom.more = []string{"(intervals: calibration uncertainty only; args 0 for every verdict and path; see --validate for model error)"}
 		return fieldsBlock{width: 10, fields: []field{total, dom}}
 	}
-	model := field{label: "model", value: fmt.Sprintf("error ±%.0f%% on real programs (docs/estimate.md): total with it %s", t.ModelErrorPct,
+	model := field{label: "model", value: fmt.Sprintf("error ±%.0f%% on real programs (docs/estimate.md): direct part with it %s", t.ModelErrorPct,
 		fmtEst(t.AddedNs, t.StatedCILowNs, t.StatedCIHighNs, nsFormatter(t.AddedNs))),
 		more: []string{"(intervals above: calibration uncertainty only; args 0 for every verdict and path; --command measures the program itself)"}}
 	return fieldsBlock{width: 10, fields: []field{total, dom, model}}
@@ -214,8 +217,9 @@ func estimateValidation(e *Estimate) []block {
 }
 
 // estimateCommand is estimate --command's prediction against its
-// measurement.
-func estimateCommand(c *EstimateCommand) fieldsBlock {
+// measurement; modelErrPct is the model error (in percent, 0 when not
+// known) its stated interval includes.
+func estimateCommand(c *EstimateCommand, modelErrPct float64) fieldsBlock {
 	span := "execve to reaping"
 	if c.Container != nil {
 		span = "fork to reaping inside the " + c.Container.Runtime + " container"
@@ -240,44 +244,68 @@ func estimateCommand(c *EstimateCommand) fieldsBlock {
 	}
 	add("measured added", "%s [%s, %s]   (CPU user+sys %s [%s, %s])", signed(c.MeasuredAddedNs),
 		signed(c.MeasuredCILowNs), signed(c.MeasuredCIHighNs), signed(c.MeasuredCPUAddedNs), signed(c.MeasuredCPUCILowNs), signed(c.MeasuredCPUCIHighNs))
-	verdict := "the prediction's interval covers the measurement"
-	switch {
-	case spansZero(c.MeasuredCILowNs, c.MeasuredCIHighNs):
-		verdict = "no verdict: the measurement does not resolve the added time (its interval holds 0)"
-	case !c.Covered && c.Overlap:
-		verdict = "the prediction's interval does NOT cover the measurement, though the two intervals overlap (a miss within the measurement's noise)"
-	case !c.Covered:
-		verdict = "the prediction's interval does NOT cover the measurement"
-	}
 	if c.AB != nil {
 		add("precision", "%s", abPrecision(c.AB))
 		if t := abToBar(c.AB); t != "" {
-			add("to the bar", "%s", t)
+			add("to meet the bar", "%s", t)
 		}
 	}
 	if fl := c.ForeignLoad; fl != nil && fl.WindowNs > 0 {
 		add("other load", "%s", foreignLoadText(fl, ": enough to move the added time; quiet the machine and measure again"))
 	}
-	add("ratio", "%.2f (error %+.1f%%): %s", c.Ratio, c.ErrorPct, verdict)
-	verdict = "covered"
-	switch {
-	case spansZero(c.MeasuredCPUCILowNs, c.MeasuredCPUCIHighNs):
-		verdict = "no verdict (the measured CPU interval holds 0)"
-	case !c.CPUCovered:
-		verdict = "NOT covered"
-	}
-	add("against CPU", "%.2f (error %+.1f%%), %s: the filters' work is CPU time; wall and CPU differ when the command's processes overlap or wait", c.CPURatio, c.CPUErrorPct, verdict)
+	add("ratio", "predicted ÷ measured %.2f wall (error %+.1f%%), %.2f CPU (error %+.1f%%)", c.Ratio, c.ErrorPct, c.CPURatio, c.CPUErrorPct)
+	add("stated interval", "%s", statedCoverText(c, modelErrPct))
 	if c.Accuracy != "" {
-		add("accuracy", "±%.0f%%: wall %s, CPU %s (%s)", c.AccuracyBandPct, accuracyWord(c.Accuracy), accuracyWord(c.CPUAccuracy), accuracyWhy(c.Accuracy, c.CPUAccuracy))
+		add(fmt.Sprintf("within ±%.0f%%", c.AccuracyBandPct), "wall %s, CPU %s (%s)", accuracyWord(c.Accuracy), accuracyWord(c.CPUAccuracy), accuracyWhy(c.Accuracy, c.CPUAccuracy))
 	}
 	once := "once per process"
 	if ct := c.Container; ct != nil {
 		once = "once per container (" + ct.Runtime + "'s work on linux.seccomp)"
 	}
-	add("install", "%s %s, not in either added time: %s, install %.0f%% of the total",
+	add("install", "%s %s, not in either added time: %s; install is %.0f%% of install + measured added time",
 		durationText(c.InstallNs), once, dominanceText(c.Dominant, c.DominantClear), 100*c.InstallShare)
 	f.fields = append(f.fields, commandDirectFields(c)...)
 	return f
+}
+
+// statedCoverText says whether the prediction's stated interval
+// (calibration and model error, modelErrPct in percent; 0 when not known)
+// covers the measured wall and CPU added times: no verdict on a
+// measurement whose interval holds 0, and a wall miss within the
+// measurement's noise said as such.
+func statedCoverText(c *EstimateCommand, modelErrPct float64) string {
+	wall := "covers the wall time"
+	switch {
+	case spansZero(c.MeasuredCILowNs, c.MeasuredCIHighNs):
+		wall = "no verdict: the measurement does not resolve the added time (its interval holds 0)"
+	case !c.Covered && c.Overlap:
+		wall = "does NOT cover the wall time, though the two intervals overlap (a miss within the measurement's noise)"
+	case !c.Covered:
+		wall = "does NOT cover the wall time"
+	}
+	cpu := "covers the CPU time"
+	switch {
+	case spansZero(c.MeasuredCPUCILowNs, c.MeasuredCPUCIHighNs):
+		cpu = "no verdict on the CPU time (the measured CPU interval holds 0)"
+	case !c.CPUCovered:
+		cpu = "does NOT cover the CPU time"
+	}
+	what := "calibration and model error"
+	if modelErrPct > 0 {
+		what = fmt.Sprintf("calibration and model error ±%.0f%%", modelErrPct)
+	}
+	return fmt.Sprintf("%s; %s (the prediction's interval: %s); the filters' work is CPU time, and wall and CPU differ when the command's processes overlap or wait",
+		wall, cpu, what)
+}
+
+// straceTimed qualifies a profile's time in syscalls: strace's times
+// include its own tracing (every syscall stops the tracee twice), so they
+// are longer than the untraced program's; "" for other formats.
+func straceTimed(format string) string {
+	if format == "strace" {
+		return " (strace-timed: inflated by the tracing)"
+	}
+	return ""
 }
 
 // accuracyWord is an accuracy code (stats.Judge) as the text says it.

@@ -663,9 +663,14 @@ func fleetVariants(g FleetGroup) []string {
 }
 
 // EstimateHeadline answers an estimate in at most MaxHeadlineLines lines:
-// the stack and the profile, the model's per-filter and entry costs, the
-// total the stack adds to the profile with its interval, how many calls
-// the action cache serves, and which syscalls dominate.
+// the stack and the profile; with --command data (Validation's
+// EstimateCommand) the predicted added time per run of every part with
+// its stated interval and the measured added time (wall and CPU) with
+// its interval; the direct part (time inside seccomp, Total) with its
+// calibration interval, labelled "direct" because it is not the whole
+// added time; without --command the model's per-filter and entry costs;
+// how many calls the action cache serves; and which syscalls dominate
+// the direct part.
 func EstimateHeadline(e *Estimate) []HeadlineLine {
 	var names []string
 	for _, s := range e.Stack {
@@ -677,28 +682,142 @@ func EstimateHeadline(e *Estimate) []HeadlineLine {
 	}
 	m, t := e.Model, e.Total
 	out := []HeadlineLine{
-		{"policy", fmt.Sprintf("%s (%s), %s; profile %s: %s", Plural(len(e.Stack), "filter"), SummarizeNames(names), cache, e.Profile.Source, Plural(t.Calls, "call"))},
-		{"per-filter", fmt.Sprintf("%s per filter + %s per instruction run, uncached",
-			estPtr(m.PerFilterNs, m.PerFilterCILowNs, m.PerFilterCIHigh), estPtr(m.PerInsnNs, m.PerInsnCILowNs, m.PerInsnCIHighNs))},
-		{"entry", fmt.Sprintf("%s once per uncached call; a cached call %s",
-			estPtr(m.EntryNs, m.EntryCILowNs, m.EntryCIHighNs), estPtr(m.CachedNs, m.CachedCILowNs, m.CachedCIHighNs))},
+		{"policy", fmt.Sprintf("%s (%s), %s; profile %s: %s", Plural(len(e.Stack), "filter"), SummarizeNames(names), cache,
+			elideMiddle(e.Profile.Source, 2*maxPathInHeadline), Plural(t.Calls, "call"))},
 	}
+	c := estimateCommandOf(e)
+	if c != nil {
+		out = append(out, HeadlineLine{"predicted", predictedHeadText(c)}, HeadlineLine{"measured", measuredHeadText(c)})
+	}
+	out = append(out, HeadlineLine{"direct", directHeadText(e, c != nil)})
+	if c == nil {
+		out = append(out,
+			HeadlineLine{"per-filter", fmt.Sprintf("%s per filter + %s per instruction run, uncached",
+				estPtr(m.PerFilterNs, m.PerFilterCILowNs, m.PerFilterCIHigh), estPtr(m.PerInsnNs, m.PerInsnCILowNs, m.PerInsnCIHighNs))},
+			HeadlineLine{"entry", fmt.Sprintf("%s once per uncached call; a cached call %s",
+				estPtr(m.EntryNs, m.EntryCILowNs, m.EntryCIHighNs), estPtr(m.CachedNs, m.CachedCILowNs, m.CachedCIHighNs))})
+	}
+	out = append(out, HeadlineLine{"cache", fmt.Sprintf("%d of %s served by the action cache (no filter runs for them)", t.CachedCalls, Plural(t.Calls, "call"))})
+	verdict := estimateVerdict(e)
+	if c != nil {
+		verdict = coverageHeadText(c)
+	}
+	out = append(out, HeadlineLine{"verdict", verdict})
+	note := fmt.Sprintf("[ ]: %.0f%% CI", m.Confidence*100)
+	switch {
+	case c != nil && t.ModelErrorPct > 0:
+		note += fmt.Sprintf(", predicted's with model error ±%.0f%%", t.ModelErrorPct)
+	case c != nil:
+		note += ", predicted's with model error"
+	case t.ModelErrorPct > 0:
+		note += fmt.Sprintf(" of the calibration only (the model error on real programs, ±%.0f%%, widens it)", t.ModelErrorPct)
+	default:
+		note += " of the calibration"
+	}
+	out = append(out, HeadlineLine{"note", note + "; labels: see " + ReadingDoc + "; --explain"})
+	return out
+}
+
+// estimateCommandOf is e's --command comparison, nil without one.
+func estimateCommandOf(e *Estimate) *EstimateCommand {
+	if e.Validation == nil {
+		return nil
+	}
+	return e.Validation.EstimateCommand
+}
+
+// predictedHeadText is the predicted added time per run of the command
+// with its stated interval (the note says it includes the model error),
+// as the sum of its parts (direct, per process when measured, indirect
+// when predicted).
+func predictedHeadText(c *EstimateCommand) string {
+	parts := []string{"direct " + signed(c.SyscallsAddedNs)}
+	if c.ProcessProbe != "" {
+		parts = append(parts, "per process "+signed(c.ProcessAddedNs))
+	}
+	if c.GapNs > 0 {
+		parts = append(parts, "indirect "+signed(c.IndirectAddedNs))
+	}
+	return signedInterval(c.PredictedAddedNs, c.PredictedCILowNs, c.PredictedCIHighNs) + " per run = " + strings.Join(parts, " + ")
+}
+
+// measuredHeadText is the measured added time per run, wall and CPU,
+// with their intervals.
+func measuredHeadText(c *EstimateCommand) string {
+	return fmt.Sprintf("%s per run of %s (wall), CPU user+sys %s",
+		signedInterval(c.MeasuredAddedNs, c.MeasuredCILowNs, c.MeasuredCIHighNs), durationText(c.BaselineRunNs),
+		signedInterval(c.MeasuredCPUAddedNs, c.MeasuredCPUCILowNs, c.MeasuredCPUCIHighNs))
+}
+
+// coverageHeadText says whether the stated interval covers the measured
+// wall and CPU added times (no verdict for a measurement whose interval
+// holds 0), and their ratios.
+func coverageHeadText(c *EstimateCommand) string {
+	word := func(covered bool, lo, hi float64) string {
+		switch {
+		case spansZero(lo, hi):
+			return "no verdict (interval holds 0)"
+		case covered:
+			return "covered"
+		}
+		return "NOT covered"
+	}
+	wall, cpu := word(c.Covered, c.MeasuredCILowNs, c.MeasuredCIHighNs), word(c.CPUCovered, c.MeasuredCPUCILowNs, c.MeasuredCPUCIHighNs)
+	cover := "wall " + wall + ", CPU " + cpu
+	if wall == cpu {
+		cover = "wall and CPU " + wall
+	}
+	return fmt.Sprintf("predicted interval: %s; predicted ÷ measured %.2f wall, %.2f CPU", cover, c.Ratio, c.CPURatio)
+}
+
+// signedInterval is a signed time and its interval in one unit, named
+// once: "+437 µs [+120, +754]".
+func signedInterval(c, lo, hi float64) string {
+	g := figureGroup(true, false, c, lo, hi)
+	_, unit := unitOf(max(math.Abs(c), math.Abs(lo), math.Abs(hi)))
+	return g(c) + " " + unit + " [" + g(lo) + ", " + g(hi) + "]"
+}
+
+// directHeadText is the direct part (Total): the time inside seccomp
+// over the profile's calls with its calibration interval; an interval
+// reaching below 0 shows from 0 and says so. Without --command it says
+// that this is not the whole added time.
+func directHeadText(e *Estimate, command bool) string {
+	t := e.Total
 	total := estPtr(t.AddedNs, t.CILowNs, t.CIHighNs)
 	if t.AddedNs > 0 {
 		total = "+" + total
 	}
+	clip := ""
 	if t.CILowNs != nil && t.CIHighNs != nil && *t.CILowNs < 0 && t.AddedNs >= 0 {
-		g := figureGroup(false, true, t.AddedNs, *t.CIHighNs)
-		total = "+" + g(t.AddedNs) + " [0, " + g(*t.CIHighNs) + "] (not resolved from 0)"
+		g := figureGroup(false, true, t.AddedNs, *t.CIHighNs, *t.CILowNs)
+		total = "+" + g(t.AddedNs) + " [0, " + g(*t.CIHighNs) + "]"
+		clip = " (interval clipped at 0 from " + g(*t.CILowNs) + ": not resolved from 0)"
 	}
-	total += " over " + Plural(t.Calls, "call")
+	if command {
+		return total + " in seccomp, " + Plural(t.Calls, "call") + clip + shareText(e)
+	}
+	total += " inside seccomp over " + Plural(t.Calls, "call") + clip
 	if t.NsPerSecond != nil {
 		total += fmt.Sprintf(" = %s of the run's time", pctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7))
 	} else if t.PctOfSyscallTime != nil {
-		total += fmt.Sprintf(" = %s of its time in syscalls", pctFormatter(*t.PctOfSyscallTime)(*t.PctOfSyscallTime))
+		total += fmt.Sprintf(" = %s of its strace-timed syscall time (inflated by tracing)", pctFormatter(*t.PctOfSyscallTime)(*t.PctOfSyscallTime))
 	}
-	out = append(out, HeadlineLine{"total", total})
-	out = append(out, HeadlineLine{"cache", fmt.Sprintf("%d of %s served by the action cache (no filter runs for them)", t.CachedCalls, Plural(t.Calls, "call"))})
+	return total + "; the direct part only: the per-process part needs --command"
+}
+
+// estimateVerdict names the syscalls that make up most of the direct
+// part.
+func estimateVerdict(e *Estimate) string {
+	if s := shareText(e); s != "" {
+		return "most of the direct part goes to" + strings.TrimPrefix(s, ":")
+	}
+	return "no syscall adds time inside seccomp"
+}
+
+// shareText is ": " and the (up to three) syscalls with the largest
+// shares of the direct part, "" when none adds time.
+func shareText(e *Estimate) string {
 	rows := append([]EstimateSyscall(nil), e.Syscalls...)
 	slices.SortStableFunc(rows, func(a, b EstimateSyscall) int { return cmpDesc(val(a.TotalNs), val(b.TotalNs)) })
 	var top []string
@@ -708,17 +827,10 @@ func EstimateHeadline(e *Estimate) []HeadlineLine {
 		}
 		top = append(top, fmt.Sprintf("%s %.0f%%", r.Name, *r.Share*100))
 	}
-	verdict := "nothing adds time"
-	if len(top) > 0 {
-		verdict = "most of the added time goes to " + strings.Join(top, ", ") + " (shares of the total)"
+	if len(top) == 0 {
+		return ""
 	}
-	out = append(out, HeadlineLine{"verdict", verdict})
-	note := fmt.Sprintf("[ ]: %.0f%% CI of the calibration", m.Confidence*100)
-	if t.ModelErrorPct > 0 {
-		note += fmt.Sprintf(" (model error ±%.0f%% more)", t.ModelErrorPct)
-	}
-	out = append(out, HeadlineLine{"note", note + "; labels: see " + ReadingDoc + "; --explain"})
-	return out
+	return ": " + strings.Join(top, ", ")
 }
 
 // estPtr formats an estimate in ns and its interval (nil: none) in one

@@ -161,6 +161,13 @@ func TestHeadlineLabelsDocumented(t *testing.T) {
 	for _, l := range CompareHeadline(c) {
 		labels[l.Label] = true
 	}
+	for _, fx := range []string{"estimate.json", "estimate-command.json"} {
+		var e Estimate
+		readFixture(t, fx, &e)
+		for _, l := range EstimateHeadline(&e) {
+			labels[l.Label] = true
+		}
+	}
 	delete(labels, "note")
 	for l := range labels {
 		if !strings.Contains(string(doc), "\n### "+l+"\n") {
@@ -278,4 +285,83 @@ func variantLoaderDoc(t *testing.T, variants, loaders []string) *Document {
 		d.Config.Loader = "both"
 	}
 	return d
+}
+
+// TestEstimateHeadlineCommand: with --command data the estimate
+// headline's first lines after the policy state the predicted added time
+// per run as the sum of every part predicted, with its stated interval,
+// and the measured one, wall and CPU, with theirs; the direct part is
+// labelled "direct"; it stays within MaxHeadlineLines lines of
+// TextWidth with every part and a long command.
+func TestEstimateHeadlineCommand(t *testing.T) {
+	var e Estimate
+	readFixture(t, "estimate-command.json", &e)
+	lines := EstimateHeadline(&e)
+	want := []struct{ label, text string }{
+		{"policy", "profile strace of `git status` (not kept): 2475 calls"},
+		{"predicted", "+1.23 ms [+0.13, +2.33] per run = direct +48.3 µs + per process +1.18 ms"},
+		{"measured", "+1.88 ms [-0.51, +4.27] per run of 6.61 ms (wall), CPU user+sys +262 µs [+219, +304]"},
+		{"direct", "+48.3 µs [11.2, 85.4] in seccomp, 2475 calls: newfstatat 56%"},
+		{"verdict", "predicted interval: wall no verdict (interval holds 0), CPU covered; predicted ÷ measured 0.66 wall, 1.01 CPU"},
+	}
+	if len(lines) < len(want) {
+		t.Fatalf("%d lines: %+v", len(lines), lines)
+	}
+	for i, w := range want[:4] {
+		if lines[i].Label != w.label || !strings.Contains(lines[i].Text, w.text) {
+			t.Errorf("line %d = %s: %q, want %s: ...%q...", i, lines[i].Label, lines[i].Text, w.label, w.text)
+		}
+	}
+	if v := lines[len(lines)-2]; v.Label != "verdict" || v.Text != want[4].text {
+		t.Errorf("verdict = %+v, want %q", v, want[4].text)
+	}
+	if n := lines[len(lines)-1]; !strings.HasPrefix(n.Text, "[ ]: 95% CI, predicted's with model error ±115%;") {
+		t.Errorf("note = %q, want the model error said", n.Text)
+	}
+	c := e.Validation.EstimateCommand
+	c.GapNs, c.IndirectAddedNs = 2.6e3, 35e3
+	c.Argv = strings.Fields("tar -C /very/long/directory/of/sources -czf /another/long/path/archive.tar.gz --exclude=.git .")
+	e.Profile.Source = StraceProfileSource(c.Argv)
+	lines = EstimateHeadline(&e)
+	if !strings.Contains(lines[1].Text, "= direct +48.3 µs + per process +1.18 ms + indirect +35.0 µs") {
+		t.Errorf("predicted line lacks the indirect part: %q", lines[1].Text)
+	}
+	var b bytes.Buffer
+	writeHeadlineText(&errWriter{w: &b}, lines)
+	got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(got) > MaxHeadlineLines {
+		t.Errorf("headline is %d lines:\n%s", len(got), b.String())
+	}
+	for _, l := range got {
+		if utf8.RuneCountInString(l) > TextWidth {
+			t.Errorf("line over %d characters: %s", TextWidth, l)
+		}
+	}
+	if !strings.HasPrefix(got[0], "policy:") || !strings.Contains(b.String(), "\npredicted: ") || !strings.Contains(b.String(), "\nmeasured: ") {
+		t.Errorf("predicted and measured lines not at the top:\n%s", b.String())
+	}
+}
+
+// TestEstimateHeadlineDirect: without --command the headline's figure is
+// labelled "direct" (not "total"), says it is the time inside seccomp and
+// that the per-process part needs --command, and has no predicted or
+// measured line; a clipped interval says so.
+func TestEstimateHeadlineDirect(t *testing.T) {
+	var e Estimate
+	readFixture(t, "estimate.json", &e)
+	var direct string
+	for _, l := range EstimateHeadline(&e) {
+		switch l.Label {
+		case "total", "predicted", "measured":
+			t.Errorf("line %s: %q without --command", l.Label, l.Text)
+		case "direct":
+			direct = l.Text
+		}
+	}
+	for _, want := range []string{"+24.0 ms [0, 84.5 ms] inside seccomp over 8180 calls (interval clipped at 0 from -36.5 ms: not resolved from 0)",
+		"the direct part only: the per-process part needs --command"} {
+		if !strings.Contains(direct, want) {
+			t.Errorf("direct line %q lacks %q", direct, want)
+		}
+	}
 }

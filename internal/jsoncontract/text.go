@@ -45,6 +45,7 @@ var Text = map[report.Kind]map[string]string{
 		"model.measured_on":               "the kernel release and the CPU model the calibration ran on, the kernel's own text",
 		"model.points.[].source":          "where the calibration point was measured: the run file and its workload, or the calibration filter, as the user named them",
 		"validation.direct.unavailable":   whyError,
+		"profile.source":                  "the profile's name: the file the user gave, or, when estimate --command profiled the command itself, \"strace of `COMMAND` (not kept)\": the command line, since the strace summary is removed when estimate ends",
 	},
 	report.KindSimulate: {
 		"syscalls.[].cache_reason":                 whyCacheReason,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -133,7 +134,7 @@ func TestMeasureCommandContainerInstall(t *testing.T) {
 		t.Errorf("container %v, install %v ns, dominant %q; want runc, 26 ms, install", c.Container, c.InstallNs, c.Dominant)
 	}
 	var b bytes.Buffer
-	report.WriteEstimateCommandText(&b, c)
+	report.WriteEstimateCommandText(&b, c, 0)
 	if !strings.Contains(b.String(), "once per container (runc's work on linux.seccomp)") {
 		t.Errorf("text has no per-container install line:\n%s", b.String())
 	}
@@ -487,5 +488,30 @@ func TestProfileCommandSaysWhy(t *testing.T) {
 	}
 	if _, _, err := profileCommand(context.Background(), []string{"/nonexistent/cmd"}); err == nil || !strings.Contains(err.Error(), "No such file") {
 		t.Errorf("missing command: %v, want strace's 'No such file'", err)
+	}
+}
+
+// The profile --command takes with strace is a temporary file removed at
+// the end: the estimate names the profiled command instead of its path
+// (report.StraceProfileSource), in JSON and in the headline.
+func TestStracedProfileNamesCommand(t *testing.T) {
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skip("no strace")
+	}
+	opts := &Options{Policies: []string{"../../../../testdata/policies/docker-default.json"}, Command: []string{"true", "x y"}, Cache: "on",
+		Calibrations: []string{"../../../../docs/examples/run.json"}, Trials: 6, Confidence: 0.95, Seed: 1, CPU: -1, AB: command.DesignChildren,
+		MeasureCommand: fakeCommandRun([]float64{1e6, 1e6, 1e6}, []float64{1.1e6, 1.1e6, 1.1e6}, 1)}
+	out, err := Run(context.Background(), opts, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "strace of `true 'x y'` (not kept)"; out.Profile.Source != want {
+		t.Errorf("profile.source = %q, want %q", out.Profile.Source, want)
+	}
+	if opts.Profile != "" {
+		t.Errorf("opts.Profile = %q after Run, want the temporary profile forgotten", opts.Profile)
+	}
+	if l := report.EstimateHeadline(out); !strings.Contains(l[0].Text, "profile strace of `true 'x y'` (not kept)") {
+		t.Errorf("headline policy line %q does not name the command", l[0].Text)
 	}
 }

@@ -233,7 +233,7 @@ func TestDirectNoPermission(t *testing.T) {
 		t.Errorf("measured added %v, want about 50 ms: the measurement must go on", c.MeasuredAddedNs)
 	}
 	var buf bytes.Buffer
-	report.WriteEstimateCommandText(&buf, c)
+	report.WriteEstimateCommandText(&buf, c, 0)
 	lines := 0
 	for _, l := range strings.Split(buf.String(), "\n") {
 		if strings.Contains(l, "direct") {

@@ -166,6 +166,7 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	if err != nil {
 		return nil, fmt.Errorf("build stack: %w", err)
 	}
+	straced := len(opts.Command) > 0 && opts.Profile == "" // a temporary file done removes: named by the command
 	done, err := opts.startCommand(ctx)
 	defer done()
 	if err != nil {
@@ -194,6 +195,9 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	out.Warnings = append(out.Warnings, mwarn...)
 	out.Warnings = append(out.Warnings, negativeCostWarnings(model)...)
 	fillEstimate(out, opts, prof, stack, evals, model, points, source)
+	if straced {
+		out.Profile.Source = report.StraceProfileSource(opts.Command)
+	}
 	out.Model.MeasuredOn = measuredOn(opts)
 	var ind *indirectCal
 	if opts.probesIndirect() {
