@@ -404,6 +404,20 @@ func (c *unitContext) warn(file string, line int, format string, args ...any) {
 	c.warnings = append(c.warnings, &filters.SourceError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
+// warnEntry warns about an entry of a SystemCallFilter= or SystemCallLog=
+// line that systemd logs and ignores, with "did you mean" for the closest
+// of like (if any). An entry of a SystemCallFilter= "~" line would have
+// denied something (added to a deny list, or taken off an allow list), so
+// ignoring it lets the syscall through: the warning FailsOpen.
+func (c *unitContext) warnEntry(file string, line int, key string, invert bool, like []string, format string, args ...any) {
+	w := &filters.SourceError{File: file, Line: line, Msg: fmt.Sprintf(format, args...),
+		FailsOpen: invert && key == "SystemCallFilter"}
+	if len(like) > 0 {
+		w.Hint = fmt.Sprintf("did you mean %q?", like[0])
+	}
+	c.warnings = append(c.warnings, w)
+}
+
 // set applies one assignment as the directive's config parser in systemd
 // 252 does (src/core/load-fragment.c: config_parse_*).
 func (c *unitContext) set(file string, line int, key, value string) error {
@@ -563,7 +577,7 @@ func (c *unitContext) parseSyscallList(file string, line int, value string, filt
 			if n, e, ok := strings.Cut(w, ":"); ok {
 				v, ok := parseErrno(e)
 				if !ok || n == "" {
-					c.warn(file, line, "%s: failed to parse syscall:errno %q, ignoring", key, w)
+					c.warnEntry(file, line, key, invert, nil, "%s: failed to parse syscall:errno %q, ignoring", key, w)
 					continue
 				}
 				name, num = n, v
@@ -585,7 +599,7 @@ func (c *unitContext) addSyscall(file string, line int, key string, m map[string
 	if strings.HasPrefix(name, "@") {
 		g, ok := syscallGroups[name]
 		if !ok || depth > 8 {
-			c.warn(file, line, "%s: unknown system call group %q, ignoring", key, name)
+			c.warnEntry(file, line, key, invert, suggest.Closest(name, syscallGroups, 1), "%s: unknown system call group %q, ignoring", key, name)
 			return
 		}
 		for _, it := range g.Items {
@@ -595,7 +609,7 @@ func (c *unitContext) addSyscall(file string, line int, key string, m map[string
 	}
 	if !knownSyscall(name) {
 		if depth == 0 {
-			c.warn(file, line, "%s: unknown system call %q, ignoring", key, name)
+			c.warnEntry(file, line, key, invert, suggest.Closest(name, knownNames, 1), "%s: unknown system call %q, ignoring", key, name)
 		}
 		return
 	}
