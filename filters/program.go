@@ -99,8 +99,8 @@ type Program struct {
 	Notes []string
 	// RuleAt maps a syscall name to where the source first names it in a
 	// rule, "file:line:col" (as SourceError places a problem), for the
-	// formats whose loaders keep positions (Beats policies); nil
-	// otherwise. Lint places its rule findings with it.
+	// formats whose loaders keep positions (Beats policies, OCI profiles
+	// read as such); nil otherwise. Lint places its rule findings with it.
 	RuleAt map[string]string
 }
 

@@ -81,8 +81,9 @@ POLICY is any format run reads ("-": standard input); a systemd unit is
 linted as the stack it installs, each finding naming the directive's
 filter (e.g. "filter 28 (unit/SystemCallFilter/x86_64)"). A rule finding
 names the rule's place in the source where the loader keeps it (Beats
-policies: "dead.yaml:7:15"), and always the BPF instruction as "instruction
-N of filter I (NAME) in compile's listing", never as a source line.
+policies, OCI profiles: "dead.yaml:7:15"), and always the BPF instruction
+as "instruction N of filter I (NAME) in compile's listing", never as a
+source line.
 
 Policies are opened and checked for a host of --arch (default: this
 machine's native ABI), e.g. --arch aarch64 on an x86_64 machine; a compat
