@@ -65,8 +65,9 @@ with a severity and a fix hint:
            filters (at --filters N, else in the stack given; a warning at
            the depth run measures without --filters: 32 filters, or a lone
            unit's own stack),
-           a systemd unit's entry on a SystemCallFilter=~ line that systemd
-           ignores (a misspelt name or group: the stack lets it through)
+           a systemd unit's entry on a SystemCallFilter=~ or
+           RestrictAddressFamilies=~ line that systemd ignores (a misspelt
+           name, group or family: the stack lets it through)
   warning  dead rules (same action as the default), rules an earlier rule
            always decides, x32 numbers allowed, runtime syscalls denied,
            workload syscalls denied with an errno, problems the loader found
