@@ -97,6 +97,11 @@ type Program struct {
 	// "@frequency"), in the same form as Warnings. Callers print them as
 	// notes; lint reports them as info.
 	Notes []string
+	// RuleAt maps a syscall name to where the source first names it in a
+	// rule, "file:line:col" (as SourceError places a problem), for the
+	// formats whose loaders keep positions (Beats policies, OCI profiles
+	// read as such); nil otherwise. Lint places its rule findings with it.
+	RuleAt map[string]string
 }
 
 // Len returns the program length in (classic BPF) instructions, the length

@@ -32,6 +32,12 @@ type SourceError struct {
 	Value string
 	// Hint says what is allowed instead, empty if nothing useful.
 	Hint string
+	// FailsOpen marks a warning (a problem that does not stop loading)
+	// whose ignored item would have denied a syscall or taken one off an
+	// allow list, e.g. a misspelt name on a systemd "SystemCallFilter=~"
+	// line: the filters then allow what the source means to deny. Lint
+	// reports such warnings as errors.
+	FailsOpen bool
 }
 
 // Error formats the problem as "file:line:col: msg; hint".

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
@@ -59,18 +60,31 @@ with a severity and a fix hint:
            or x32 ABI (on aarch64: through the arm compat ABI), syscalls the
            Go runtime cannot live without killed, the workload's syscalls killed or trapped, filters that return
            SECCOMP_RET_USER_NOTIF (run refuses them: its children install
-           filters without a listener; with --workload notify they are info)
+           filters without a listener; with --workload notify they are info),
+           a filter denying seccomp(2) under which run would install more
+           filters (at --filters N, else in the stack given; a warning at
+           the depth run measures without --filters: 32 filters, or a lone
+           unit's own stack),
+           a systemd unit's entry on a SystemCallFilter=~ or
+           RestrictAddressFamilies=~ line that systemd ignores (a misspelt
+           name, group or family: the stack lets it through)
   warning  dead rules (same action as the default), rules an earlier rule
            always decides, x32 numbers allowed, runtime syscalls denied,
            workload syscalls denied with an errno, problems the loader found
-           in a source (e.g. OCI syscall names no table knows)
+           in a source (e.g. OCI syscall names no table knows, a unit's
+           lines and entries systemd ignores), placed at file:line[:col]
+           with "did you mean" where a close name exists
   info     allowed syscalls the kernel's action cache cannot skip; for
            OCI-based sources, the capabilities, kernel version and host
            arch that resolved their conditions
 
 POLICY is any format run reads ("-": standard input); a systemd unit is
 linted as the stack it installs, each finding naming the directive's
-filter (e.g. "filter 28 (unit/SystemCallFilter/x86_64)").
+filter (e.g. "filter 28 (unit/SystemCallFilter/x86_64)"). A rule finding
+names the rule's place in the source where the loader keeps it (Beats
+policies, OCI profiles: "dead.yaml:7:15"), and always the BPF instruction
+as "instruction N of filter I (NAME) in compile's listing", never as a
+source line.
 
 Policies are opened and checked for a host of --arch (default: this
 machine's native ABI), e.g. --arch aarch64 on an x86_64 machine; a compat
@@ -134,15 +148,6 @@ func lintRun(opts *LintOptions) error {
 			return fmt.Errorf("%w (lint --format json checks one stack; the text output checks every thread's)", err)
 		}
 	}
-	// Located source warnings (a unit's ignored lines) are printed; the
-	// filters' own warnings become findings.
-	for _, src := range l.Sources {
-		for _, w := range src.Warnings {
-			if src.Stacked {
-				fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
-			}
-		}
-	}
 	all, anyErrors := lintAlternatives(opts, o, l, alts)
 	err = output.WriteEach(specs, opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
 		if format == "json" {
@@ -190,11 +195,29 @@ func lintAlternatives(opts *LintOptions, o formats.OpenOptions, l *cmdutil.Loade
 		lo.Workload = w.Syscalls
 		lo.Listener = w.IsNotify()
 	}
+	// A stacked source's (a unit's) located warnings and ABIs: the
+	// filters' own warnings are Program.Warnings.
+	arch := map[*filters.Program]string{}
+	for _, src := range l.Sources {
+		if !src.Stacked {
+			continue
+		}
+		lo.SourceWarnings = append(lo.SourceWarnings, src.Warnings...)
+		for i, p := range src.Filters {
+			if i < len(src.Arches) {
+				arch[p] = src.Arches[i]
+			}
+		}
+	}
+	lo.RunDepth = runDepth(l)
 	var all []linted
 	anyErrors := false
 	for _, a := range alts {
 		s := filters.Stack(a.Progs)
 		alo := lo
+		for _, p := range a.Progs {
+			alo.Arches = append(alo.Arches, arch[p])
+		}
 		var note *analysis.Finding
 		alo.Arch, note = lintArch(o, s)
 		findings := analysis.Lint(s, alo)
@@ -210,6 +233,17 @@ func lintAlternatives(opts *LintOptions, o formats.OpenOptions, l *cmdutil.Loade
 		all = append(all, linted{a.Name, s, findings})
 	}
 	return all, anyErrors
+}
+
+// runDepth is the deepest stack `run POLICY...` measures without
+// --filters: a lone systemd unit's own stack (its counts are the
+// directives' prefixes), else runjob.DefaultDepth filters, the policies
+// cycled.
+func runDepth(l *cmdutil.Loaded) int {
+	if len(l.Sources) == 1 && l.Sources[0].Stacked {
+		return len(l.Sources[0].Filters)
+	}
+	return runjob.DefaultDepth
 }
 
 // lintArchNote is the finding code saying lint chose the ABI from the

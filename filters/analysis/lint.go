@@ -54,7 +54,8 @@ const (
 	LintUserNotif      = "user-notif"                  // a filter returns SECCOMP_RET_USER_NOTIF
 	LintSourceWarning  = "source-warning"              // the loader warned about the source (Program.Warnings)
 	LintSourceNote     = "source-note"                 // how a valid source was read (Program.Notes)
-	LintInstallDenied  = "install-denied"              // a filter stops the filters above it from being installed (Preflight only)
+	LintInstallDenied  = "install-denied"              // a filter stops the filters above it from being installed
+	LintIgnoredDeny    = "ignored-deny"                // the loader ignored a deny entry, so the stack allows what the source denies
 	LintForeignABI     = "foreign-abi"                 // a filter is for other ABIs than the one linted
 	LintPerABI         = "per-abi-stack"               // the stack has one filter per ABI, each passing the others (systemd)
 	lintSampleNames    = 8                             // names listed in a message before "+N more"
@@ -94,6 +95,25 @@ type LintOptions struct {
 	// returning SECCOMP_RET_USER_NOTIF is then reported as info, not as
 	// an error.
 	Listener bool
+	// RunDepth is the deepest stack run measures without --filters (its
+	// default counts, the stack cycled as BuildStack does; 0: none). With
+	// Count 0, seccomp(2) denied below that depth (LintInstallDenied) is a
+	// warning, the message naming the depth (an error at Count, or at the
+	// stack given).
+	RunDepth int
+	// Arches names each filter's ABI where the source knows it, index for
+	// index with the stack (filters.Source.Arches: "x86", "x32",
+	// "x86_64", "all"; "" or a short slice: unknown). The per-ABI summary
+	// (LintPerABI) counts these, the filters run installs, instead of
+	// judging each filter's ABIs from its verdicts with all arguments 0,
+	// which misses filters whose rules all look at arguments.
+	Arches []string
+	// SourceWarnings are the located warnings of a stacked source (a
+	// systemd unit's lines systemd logs and ignores) that belong to no one
+	// filter: each becomes a stack finding, LintSourceWarning (warning),
+	// or LintIgnoredDeny (error) when FailsOpen says the ignored item
+	// would have denied something.
+	SourceWarnings []*filters.SourceError
 }
 
 // HasErrors reports whether fs holds an error-severity finding.
@@ -150,17 +170,24 @@ var runtimeNeeds = []runtimeNeed{
 // default (dead) or that an earlier rule always decides (duplicate),
 // syscalls the Go runtime or glibc need that the stack kills or denies,
 // the workload's syscalls that it kills, traps or denies, filters that can
-// return SECCOMP_RET_USER_NOTIF (which run refuses), the loaders' warnings
-// about the sources (Program.Warnings), and allowed
+// return SECCOMP_RET_USER_NOTIF (which run refuses), a filter denying
+// seccomp(2) below the depth checked (opts.Count, else the stack; a
+// warning at opts.RunDepth), so run could not install the rest
+// (LintInstallDenied),
+// the loaders' warnings about the sources (Program.Warnings,
+// opts.SourceWarnings), and allowed
 // syscalls the action cache cannot skip. Verdicts are computed with all
 // arguments 0; a finding whose verdict depends on arguments says so.
 // Findings come sorted: errors first, then by filter, code and syscall.
 func Lint(s filters.Stack, opts LintOptions) []Finding {
 	l, valid := newLinter(s, opts)
 	l.userNotif(valid, opts.Listener)
-	l.sourceWarnings()
+	l.sourceWarnings(opts.SourceWarnings)
 	if valid {
-		l.foreignABI()
+		if !l.install(opts.Count, "", SeverityError) && opts.Count == 0 && opts.RunDepth > len(s) {
+			l.install(opts.RunDepth, fmt.Sprintf(" (run without --filters goes up to %d)", opts.RunDepth), SeverityWarning)
+		}
+		l.foreignABI(opts.Arches)
 		for _, f := range lintForeign(l.native) {
 			l.bypass(f.arch, f.code)
 		}
@@ -347,16 +374,13 @@ func (l *linter) bypass(foreign *filters.Arch, code string) {
 // SCMP_FLTATR_ACT_BADARCH to allow), is no surprise: when some filter is
 // written for the native ABI and a foreign one lets native calls through,
 // the foreign one is by design; one info finding (LintPerABI) says how the
-// stack is built instead of a warning per filter.
-func (l *linter) foreignABI() {
-	perABI := map[string]int{}
+// stack is built instead of a warning per filter; it counts the filters
+// per ABI from arches where the source names them (LintOptions.Arches).
+func (l *linter) foreignABI(arches []string) {
 	nativeCovered := false
 	var foreign []int
 	for i, p := range l.s {
 		abis := p.ABIs()
-		for _, a := range abis {
-			perABI[a]++
-		}
 		if slices.Contains(abis, l.native.Name) {
 			nativeCovered = true
 		} else if len(abis) > 0 {
@@ -376,17 +400,46 @@ func (l *linter) foreignABI() {
 			Hint:    fmt.Sprintf("the other findings are about %s calls; simulate --arch %s --all shows the filter's own verdicts", l.native.Name, abis[0])})
 	}
 	if byDesign > 0 {
-		var parts []string
-		for _, a := range []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchX32, filters.ArchAArch64, filters.ArchARM} {
-			if n := perABI[a.Name]; n > 0 {
-				parts = append(parts, fmt.Sprintf("%s for %s", plural(n, "filter"), a.Name))
-			}
-		}
 		l.add(Finding{Severity: SeverityInfo, Code: LintPerABI, Filter: -1,
 			Message: fmt.Sprintf("the stack is built per ABI, as systemd installs it: %s; each lets the other ABIs' calls through (bad-arch action allow)",
-				strings.Join(parts, ", ")),
+				perABIText(l.s, arches)),
 			Hint: fmt.Sprintf("the other findings are about %s calls; simulate --arch i386 (or x32) --all shows what the other ABIs' filters do", l.native.Name)})
 	}
+}
+
+// allABIs is perABIText's key for a filter the source installs for every
+// ABI (systemd's SystemCallArchitectures filter, arch "all").
+const allABIs = "all ABIs"
+
+// perABIText counts the filters of s per ABI, "11 filters for x86_64, 8
+// filters for i386, 9 filters for x32, 1 filter for all ABIs": by the ABI
+// the source names (arches, index for index; systemd's "x86" is i386),
+// else by Program.ABIs, which judges with all arguments 0 and so misses
+// a filter whose rules all look at arguments (RestrictNamespaces' clone
+// flags).
+func perABIText(s filters.Stack, arches []string) string {
+	perABI := map[string]int{}
+	for i, p := range s {
+		switch {
+		case i < len(arches) && arches[i] != "":
+			a := arches[i]
+			if named, ok := map[string]string{"x86": filters.ArchI386.Name, "all": allABIs}[a]; ok {
+				a = named
+			}
+			perABI[a]++
+		default:
+			for _, a := range p.ABIs() {
+				perABI[a]++
+			}
+		}
+	}
+	var parts []string
+	for _, a := range []string{filters.ArchX86_64.Name, filters.ArchI386.Name, filters.ArchX32.Name, filters.ArchAArch64.Name, filters.ArchARM.Name, filters.ArchRISCV64.Name, allABIs} {
+		if n := perABI[a]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s for %s", plural(n, "filter"), a))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // passesNative reports whether p alone allows a call of the native ABI
@@ -564,15 +617,42 @@ func (l *linter) checkSite(i int, p *filters.Program, c *filters.Executable, sit
 		// The comparison is true only for this number, and no run with it
 		// gets here: an earlier instruction always decides the syscall.
 		l.add(Finding{Severity: SeverityWarning, Code: LintDuplicateRule, Filter: i, Syscall: site.name,
-			Message: fmt.Sprintf("filter %d (%s) line %d: the rule for %s never applies; an earlier rule always decides %s (%s)", i, p.Name, site.pc, site.name, site.name, filters.RetText(first.Ret)),
+			Message: fmt.Sprintf("%s: the rule for %s never applies; an earlier rule%s always decides %s (%s)", insnWhere(i, p, site.pc), site.name, firstAt(p, site.name), site.name, filters.RetText(first.Ret)),
 			Hint:    "remove the duplicate, or merge the two rules if both actions were meant"})
 		return
 	}
 	if defOK && sameAsDefault && first != nil && first.Ret == def {
 		l.add(Finding{Severity: SeverityWarning, Code: LintDeadRule, Filter: i, Syscall: site.name,
-			Message: fmt.Sprintf("filter %d (%s) line %d: the rule for %s returns %s, the same as the default action", i, p.Name, site.pc, site.name, filters.RetText(def)),
+			Message: fmt.Sprintf("%s: the rule for %s returns %s, the same as the default action", ruleWhere(i, p, site.pc, site.name), site.name, filters.RetText(def)),
 			Hint:    "remove the rule: it changes no verdict but lengthens the path of every syscall compared after it"})
 	}
+}
+
+// insnWhere names instruction pc of filter i (p) so that no one reads it
+// as a line of the source: "instruction 17 of filter 0 (dead) in
+// compile's listing".
+func insnWhere(i int, p *filters.Program, pc int) string {
+	return fmt.Sprintf("instruction %d of filter %d (%s) in compile's listing", pc, i, p.Name)
+}
+
+// ruleWhere places the rule for name at instruction pc of filter i (p):
+// where the source names it when the loader kept that (Program.RuleAt),
+// "dead.yaml:6:7 (instruction 17 of filter 0 (dead) in compile's
+// listing)", else insnWhere.
+func ruleWhere(i int, p *filters.Program, pc int, name string) string {
+	if at, ok := p.RuleAt[name]; ok {
+		return fmt.Sprintf("%s (%s)", at, insnWhere(i, p, pc))
+	}
+	return insnWhere(i, p, pc)
+}
+
+// firstAt is " (at file:line:col)" where the source first names name in
+// a rule (Program.RuleAt), else "".
+func firstAt(p *filters.Program, name string) string {
+	if at, ok := p.RuleAt[name]; ok {
+		return " (" + at + ")"
+	}
+	return ""
 }
 
 // Clone flags (include/uapi/linux/sched.h) the runtimes start threads
@@ -691,9 +771,9 @@ func (l *linter) userNotif(valid, listener bool) {
 		}
 		switch {
 		case !valid:
-			f.Message = fmt.Sprintf("filter %d (%s) returns SECCOMP_RET_USER_NOTIF at line %d; without a listener the syscall would fail with ENOSYS", i, p.Name, first)
+			f.Message = fmt.Sprintf("filter %d (%s) returns SECCOMP_RET_USER_NOTIF at instruction %d (compile's listing); without a listener the syscall would fail with ENOSYS", i, p.Name, first)
 		case len(names) == 0:
-			f.Message = fmt.Sprintf("filter %d (%s) returns SECCOMP_RET_USER_NOTIF at line %d, for no %s syscall with all arguments 0 (other arguments or ABIs may reach it); without a listener the syscall would fail with ENOSYS", i, p.Name, first, l.native.Name)
+			f.Message = fmt.Sprintf("filter %d (%s) returns SECCOMP_RET_USER_NOTIF at instruction %d (compile's listing), for no %s syscall with all arguments 0 (other arguments or ABIs may reach it); without a listener the syscall would fail with ENOSYS", i, p.Name, first, l.native.Name)
 		default:
 			if len(names) == 1 {
 				f.Syscall = names[0]
@@ -708,8 +788,11 @@ func (l *linter) userNotif(valid, listener bool) {
 // the loader found in the source, such as an OCI syscall name no table
 // knows) into a warning finding, and its Program.Notes (how a valid
 // source was read: parts left out of the model, where an include was
-// found, which compiler's reading is modeled) into info findings.
-func (l *linter) sourceWarnings() {
+// found, which compiler's reading is modeled) into info findings. Each of
+// ws (a stacked source's own warnings, LintOptions.SourceWarnings) becomes
+// a stack finding: an error when the ignored item would have denied
+// something (FailsOpen), else a warning.
+func (l *linter) sourceWarnings(ws []*filters.SourceError) {
 	for _, i := range l.distinct() {
 		for _, w := range l.s[i].Warnings {
 			l.add(Finding{Severity: SeverityWarning, Code: LintSourceWarning, Filter: i,
@@ -721,6 +804,19 @@ func (l *linter) sourceWarnings() {
 				Message: fmt.Sprintf("filter %d (%s): %s", i, l.s[i].Name, n),
 				Hint:    "nothing to fix: the source is valid; this says how it was read (a part left out of the model, where an included file was found, whose reading of it is modeled)"})
 		}
+	}
+	for _, w := range ws {
+		if w.FailsOpen {
+			open := *w
+			open.Msg += " (so the stack lets through what the entry was to deny)"
+			l.add(Finding{Severity: SeverityError, Code: LintIgnoredDeny, Filter: -1,
+				Message: open.Error(),
+				Hint:    "fix the entry at the place named; it is ignored (as systemd logs and skips it), so the stack denies less than the source says"})
+			continue
+		}
+		l.add(Finding{Severity: SeverityWarning, Code: LintSourceWarning, Filter: -1,
+			Message: w.Error(),
+			Hint:    "fix the source at the place named; it is ignored (as systemd logs and skips it), and the stack is built without it"})
 	}
 }
 

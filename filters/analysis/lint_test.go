@@ -137,7 +137,7 @@ func TestLint(t *testing.T) {
 			{SeverityWarning, LintDeadRule, "kill", 0, "returns ERRNO(1), the same as the default action"},
 		}},
 		{"duplicate rule", filters.Stack{dupRead}, LintOptions{}, []wantFinding{
-			{SeverityWarning, LintDuplicateRule, "getpid", 0, "line 10: the rule for getpid never applies; an earlier rule always decides getpid (ERRNO(5))"},
+			{SeverityWarning, LintDuplicateRule, "getpid", 0, "instruction 10 of filter 0 (friendly) in compile's listing: the rule for getpid never applies; an earlier rule always decides getpid (ERRNO(5))"},
 		}},
 		{"runtime needs killed", filters.Stack{killsFutex}, LintOptions{Workload: []string{"kill"}}, []wantFinding{
 			{SeverityError, LintRuntimeNeeds, "futex", 0, "futex is killed (KILL_THREAD) by filter 0"},
@@ -145,6 +145,7 @@ func TestLint(t *testing.T) {
 		}},
 		{"runtime needs denied across a stack", filters.Stack{friendly, filterstest.Asm(t, "no-mmap",
 			filterstest.LdNr(), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 9, SkipFalse: 1}, filterstest.Ret(filters.ActionErrno, 12), filterstest.Ret(filters.ActionAllow, 0))}, LintOptions{}, []wantFinding{
+			{SeverityError, LintInstallDenied, "seccomp", 0, "filter 0 (friendly) returns SECCOMP_RET_ERRNO(1) for seccomp(2), so installing filter 2 of 2 would fail"},
 			{SeverityWarning, LintRuntimeNeeds, "mmap", 1, "mmap fails with errno 12"},
 		}},
 		{"defeated cache", filters.Stack{friendly.DefeatCache()}, LintOptions{Workload: []string{"getpid"}}, []wantFinding{
@@ -226,10 +227,10 @@ func TestLintUserNotif(t *testing.T) {
 			filterstest.LdNr(), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipFalse: 3},
 			filterstest.LdArg(0, false), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 5, SkipFalse: 1}, filterstest.Ret(filters.ActionUserNotif, 0),
 			filterstest.Ret(filters.ActionAllow, 0))}, 0, "",
-			"filter 0 (notify-arg) returns SECCOMP_RET_USER_NOTIF at line 4, for no x86_64 syscall with all arguments 0 (other arguments or ABIs may reach it); without a listener the syscall would fail with ENOSYS"},
+			"filter 0 (notify-arg) returns SECCOMP_RET_USER_NOTIF at instruction 4 (compile's listing), for no x86_64 syscall with all arguments 0 (other arguments or ABIs may reach it); without a listener the syscall would fail with ENOSYS"},
 		{"invalid filter", filters.Stack{&filters.Program{Name: "bad", Insns: []bpf.RawInstruction{
 			filterstest.Raw(filters.Ld|filters.W|filters.Abs, 0, 0, 6), filterstest.Raw(filters.Ret|filters.K, 0, 0, uint32(filters.ActionUserNotif))}}}, 0, "",
-			"filter 0 (bad) returns SECCOMP_RET_USER_NOTIF at line 1; without a listener the syscall would fail with ENOSYS"},
+			"filter 0 (bad) returns SECCOMP_RET_USER_NOTIF at instruction 1 (compile's listing); without a listener the syscall would fail with ENOSYS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -394,5 +395,49 @@ func TestLintPerABIStack(t *testing.T) {
 				t.Errorf("foreign-abi %d, per-abi-stack %d; want %d, %d", foreign, perABI, tt.wantForeign, tt.wantPA)
 			}
 		})
+	}
+}
+
+// TestLintStackWarnings: a stacked source's own warnings are stack
+// findings placed at file:line; one whose ignored item would have denied
+// something (FailsOpen) is an error.
+func TestLintStackWarnings(t *testing.T) {
+	allow := filterstest.Asm(t, "allow", filterstest.Ret(filters.ActionAllow, 0))
+	ws := []*filters.SourceError{
+		{File: "u.service", Line: 3, Msg: `SystemCallFilter: unknown system call "reed", ignoring`, Hint: `did you mean "read"?`},
+		{File: "u.service", Line: 4, Msg: `SystemCallFilter: unknown system call "ptrce", ignoring`, Hint: `did you mean "ptrace"?`, FailsOpen: true},
+	}
+	checkFindings(t, Lint(filters.Stack{allow}, LintOptions{SourceWarnings: ws}), []wantFinding{
+		{SeverityError, LintIgnoredDeny, "", -1, `u.service:4: SystemCallFilter: unknown system call "ptrce", ignoring (so the stack lets through what the entry was to deny); did you mean "ptrace"?`},
+		{SeverityWarning, LintSourceWarning, "", -1, `u.service:3: SystemCallFilter: unknown system call "reed", ignoring; did you mean "read"?`},
+	})
+}
+
+// TestPerABIText: the per-ABI count follows the ABIs the source names
+// (systemd's "x86" is i386, "all" the SystemCallArchitectures filter),
+// and falls back to Program.ABIs for filters it does not name.
+func TestPerABIText(t *testing.T) {
+	// argOnly denies clone only for nonzero flags on x86_64: with all
+	// arguments 0 it allows everything, so Program.ABIs sees no ABI.
+	argOnly := filterstest.Asm(t, "arg-only",
+		filterstest.LdArch(),
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: filters.AuditArchX86_64, SkipFalse: 4},
+		filterstest.LdNr(),
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 56, SkipFalse: 2},
+		bpf.LoadAbsolute{Off: 16, Size: 4},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0, SkipFalse: 1},
+		filterstest.Ret(filters.ActionAllow, 0),
+		filterstest.Ret(filters.ActionErrno, 1))
+	if abis := argOnly.ABIs(); len(abis) != 0 {
+		t.Fatalf("argOnly.ABIs() = %v, want none (the premise of the test)", abis)
+	}
+	s := filters.Stack{argOnly, argOnly, argOnly, argOnly, tRuntimeFriendly(t)}
+	// The fifth filter is not named: Program.ABIs counts it (x86_64).
+	if got, want := perABIText(s, []string{"x86_64", "x86", "x32", "all"}), "2 filters for x86_64, 1 filter for i386, 1 filter for x32, 1 filter for all ABIs"; got != want {
+		t.Errorf("with the source's ABIs: %q, want %q", got, want)
+	}
+	// Judged by verdicts alone, the argument-only filters count for no ABI.
+	if got, want := perABIText(s, nil), "1 filter for x86_64"; got != want {
+		t.Errorf("without the source's ABIs: %q, want %q", got, want)
 	}
 }

@@ -31,22 +31,33 @@ func Preflight(s filters.Stack, opts LintOptions) []Finding {
 	l, valid := newLinter(s, opts)
 	l.userNotif(valid, opts.Listener)
 	if valid {
-		l.install()
+		l.install(0, "", SeverityError)
 	}
 	l.workload(opts.Workload, valid)
 	return l.sorted()
 }
 
-// install reports the first proper prefix of the stack under which
-// seccomp(SECCOMP_SET_MODE_FILTER, ...) is not allowed or logged.
-func (l *linter) install() {
+// install reports the first proper prefix of the stack of count filters
+// (the stack's programs cycled to reach it, as BuildStack does; 0 means
+// len(s)) under which seccomp(SECCOMP_SET_MODE_FILTER, ...) is not allowed
+// or logged, and whether it found one. The finding's Filter is the
+// deciding filter's index in s, its severity sev. why, if not empty, says
+// where the depth comes from (e.g. run's default --filters).
+func (l *linter) install(count int, why string, sev Severity) bool {
 	nr, ok := l.native.Lookup("seccomp")
-	if !ok || len(l.s) < 2 {
-		return
+	if count <= 0 {
+		count = len(l.s)
 	}
-	for i := 1; i < len(l.s); i++ {
+	if !ok || count < 2 || len(l.s) == 0 {
+		return false
+	}
+	cycled := make(filters.ExecutableStack, count)
+	for i := range count {
+		cycled[i] = l.cs[i%len(l.s)]
+	}
+	for i := 1; i < count; i++ {
 		d := l.native.Data(nr, 1) // SECCOMP_SET_MODE_FILTER
-		r := l.cs[:i].Exec(&d)
+		r := cycled[:i].Exec(&d)
 		if allowed(r.Action) {
 			continue
 		}
@@ -54,9 +65,11 @@ func (l *linter) install() {
 		if r.Action == filters.ActionErrno {
 			what = fmt.Sprintf("%s(%d)", what, r.Data)
 		}
-		l.add(Finding{Severity: SeverityError, Code: LintInstallDenied, Filter: r.Decider, Syscall: "seccomp",
-			Message: fmt.Sprintf("filter %d (%s) returns %s for seccomp(2), so installing filter %d of %d would fail or kill the process", r.Decider, l.s[r.Decider].Name, what, i+1, len(l.s)),
+		dec := r.Decider % len(l.s)
+		l.add(Finding{Severity: sev, Code: LintInstallDenied, Filter: dec, Syscall: "seccomp",
+			Message: fmt.Sprintf("filter %d (%s) returns %s for seccomp(2), so installing filter %d of %d%s would fail or kill the process", dec, l.s[dec].Name, what, i+1, count, why),
 			Hint:    fmt.Sprintf("allow seccomp in the policy, or stack at most %d filters (run --filters 0-%d)", i, i)})
-		return
+		return true
 	}
+	return false
 }

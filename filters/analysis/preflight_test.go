@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"strings"
 	"testing"
 
 	"golang.org/x/net/bpf"
@@ -51,6 +52,54 @@ func TestPreflight(t *testing.T) {
 			checkFindings(t, got, tt.want)
 			if HasErrors(got) != (len(tt.want) > 0 && tt.want[0].sev == SeverityError) {
 				t.Errorf("HasErrors = %v for %v", HasErrors(got), got)
+			}
+		})
+	}
+}
+
+// TestLintInstallDepth: lint reports a filter denying seccomp(2) at the
+// depth it checks: --filters (Count, the stack cycled) or the stack as
+// given, an error; else run's default depth (RunDepth), a warning. The
+// finding names the deciding filter's index in the stack given.
+func TestLintInstallDepth(t *testing.T) {
+	n, _ := filters.ArchX86_64.Lookup("seccomp")
+	denySeccomp := filterstest.Asm(t, "deny-seccomp",
+		filterstest.LdNr(),
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(n), SkipFalse: 1},
+		filterstest.Ret(filters.ActionErrno, 1),
+		filterstest.Ret(filters.ActionAllow, 0))
+	allow := filterstest.Asm(t, "allow", filterstest.Ret(filters.ActionAllow, 0))
+	tests := []struct {
+		name  string
+		stack filters.Stack
+		opts  LintOptions
+		msg   string // "" = no install-denied finding
+		index int
+		sev   Severity
+	}{
+		{"one filter at --filters 32", filters.Stack{denySeccomp}, LintOptions{Count: 32}, "filter 0 (deny-seccomp) returns SECCOMP_RET_ERRNO(1) for seccomp(2), so installing filter 2 of 32 would fail", 0, SeverityError},
+		{"one filter at --filters 1", filters.Stack{denySeccomp}, LintOptions{Count: 1, RunDepth: 32}, "", 0, 0},
+		{"one filter, run's default", filters.Stack{denySeccomp}, LintOptions{RunDepth: 32}, "installing filter 2 of 32 (run without --filters goes up to 32) would fail", 0, SeverityWarning},
+		{"one filter, no default", filters.Stack{denySeccomp}, LintOptions{}, "", 0, 0},
+		{"cycled: the second policy denies", filters.Stack{allow, denySeccomp}, LintOptions{Count: 3}, "filter 1 (deny-seccomp) returns SECCOMP_RET_ERRNO(1) for seccomp(2), so installing filter 3 of 3 would fail", 1, SeverityError},
+		{"the stack given hits it first", filters.Stack{denySeccomp, allow}, LintOptions{RunDepth: 32}, "installing filter 2 of 2 would fail", 0, SeverityError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []Finding
+			for _, f := range Lint(tt.stack, tt.opts) {
+				if f.Code == LintInstallDenied {
+					got = append(got, f)
+				}
+			}
+			if tt.msg == "" {
+				if len(got) != 0 {
+					t.Fatalf("got %+v, want no install-denied finding", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Severity != tt.sev || got[0].Filter != tt.index || got[0].Syscall != "seccomp" || !strings.Contains(got[0].Message, tt.msg) {
+				t.Fatalf("got %+v, want one %s for filter %d containing %q", got, tt.sev, tt.index, tt.msg)
 			}
 		})
 	}

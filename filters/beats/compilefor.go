@@ -77,7 +77,28 @@ func (p *Policy) CompileFor(a *filters.Arch) (*filters.Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile policy %q for %s: %w", p.Name, a, err)
 	}
-	return &filters.Program{Name: p.Name, Source: p.Source, SourceSHA256: p.SHA256, Insns: raw, Warnings: warnings}, nil
+	return &filters.Program{Name: p.Name, Source: p.Source, SourceSHA256: p.SHA256, Insns: raw, Warnings: warnings, RuleAt: p.ruleAt()}, nil
+}
+
+// ruleAt maps each syscall name to where the policy first writes it
+// (Program.RuleAt), "source:line:col"; names without a position (a
+// policy built in code) are left out.
+func (p *Policy) ruleAt() map[string]string {
+	at := map[string]string{}
+	put := func(name string, pos Pos) {
+		if _, ok := at[name]; !ok && pos.Line > 0 {
+			at[name] = fmt.Sprintf("%s:%d:%d", p.Source, pos.Line, pos.Col)
+		}
+	}
+	for _, g := range p.Groups {
+		for _, n := range g.Names {
+			put(n.Name, n.Pos)
+		}
+		for _, n := range g.NamesWithArgs {
+			put(n.Name, n.Pos)
+		}
+	}
+	return at
 }
 
 // compileArch is the ABI Compile targets: the native ABI of

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -187,5 +188,22 @@ func TestAssembleForMatchesLibrary(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRuleAt: the compiled program places each syscall where the policy
+// first writes it, plain names and names_with_args alike.
+func TestRuleAt(t *testing.T) {
+	p, err := Parse("p.yaml", []byte("seccomp:\n  default_action: allow\n  syscalls:\n    - action: errno\n      names: [ptrace, read]\n    - action: kill_process\n      names_with_args:\n        - name: personality\n          arguments:\n            - {position: 0, operation: Equal, value: 1}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := p.CompileFor(filters.ArchX86_64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"ptrace": "p.yaml:5:15", "read": "p.yaml:5:23", "personality": "p.yaml:8:17"}
+	if !reflect.DeepEqual(prog.RuleAt, want) {
+		t.Errorf("RuleAt = %v, want %v", prog.RuleAt, want)
 	}
 }

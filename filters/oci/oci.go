@@ -411,6 +411,9 @@ type resolved struct {
 	// warnings are for Program.Warnings: names of applicable entries that
 	// no architecture of the filter has, once each, located.
 	warnings []*filters.SourceError
+	// known are the names of the applicable entries, in order, with
+	// their JSON paths (for Program.RuleAt).
+	known []syscallName
 }
 
 // runcENOSYSBounds computes the bounds of runc's ENOSYS stub
@@ -492,6 +495,7 @@ func resolve(name string, data []byte, opt Options) (*resolved, error) {
 		return nil, err
 	}
 	res.warnings = unknownNames(name, data, known, profileArches(prof))
+	res.known = known
 	if res.stub {
 		f.ENOSYSAbove = runcENOSYSBounds(res.listed, f.Rules)
 	}
@@ -1053,7 +1057,30 @@ func LoadSource(name string, data []byte, opt Options, c scmp.Compiler) (*filter
 	if err != nil {
 		return nil, err
 	}
+	p.RuleAt = ruleAt(name, data, res.known)
 	return &filters.Source{Name: name, Format: FormatName, Filters: []*filters.Program{p}, Warnings: res.warnings}, nil
+}
+
+// ruleAt maps each applicable syscall name of a profile to where the
+// profile first writes it, "file:line:col" (Program.RuleAt), with one
+// walk over data.
+func ruleAt(file string, data []byte, known []syscallName) map[string]string {
+	if len(known) == 0 {
+		return nil
+	}
+	offs := nameOffsets(data)
+	lines := filters.NewLines(data)
+	out := map[string]string{}
+	for _, n := range known {
+		if _, ok := out[n.name]; ok {
+			continue
+		}
+		if off, ok := offs[fmt.Sprint(n.at)]; ok {
+			line, col := lines.LineCol(off)
+			out[n.name] = fmt.Sprintf("%s:%d:%d", file, line, col)
+		}
+	}
+	return out
 }
 
 // Resolution says what resolved a profile's conditional parts

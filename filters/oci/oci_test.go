@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -471,5 +472,27 @@ func TestPrivateNamesOfListedArches(t *testing.T) {
 				t.Errorf("warnings %q mention spu_run, another architecture's name", got)
 			}
 		})
+	}
+}
+
+// TestRuleAt: an OCI profile's program places each applicable name where
+// the profile first writes it, legacy "name" entries included; names of
+// entries that do not apply are left out.
+func TestRuleAt(t *testing.T) {
+	data := []byte(`{
+  "defaultAction": "SCMP_ACT_ERRNO",
+  "syscalls": [
+    {"names": ["read", "write"], "action": "SCMP_ACT_ALLOW"},
+    {"name": "ptrace", "action": "SCMP_ACT_KILL"},
+    {"names": ["read", "mount"], "action": "SCMP_ACT_ALLOW", "includes": {"caps": ["CAP_SYS_ADMIN"]}}
+  ]
+}`)
+	src, err := LoadSource("p.json", data, Options{}, scmp.CompilerNative)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"read": "p.json:4:16", "write": "p.json:4:24", "ptrace": "p.json:5:14"}
+	if got := src.Filters[0].RuleAt; !reflect.DeepEqual(got, want) {
+		t.Errorf("RuleAt = %v, want %v", got, want)
 	}
 }

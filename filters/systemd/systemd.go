@@ -404,6 +404,21 @@ func (c *unitContext) warn(file string, line int, format string, args ...any) {
 	c.warnings = append(c.warnings, &filters.SourceError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
+// warnEntry warns about an entry of a list directive (SystemCallFilter=,
+// SystemCallLog=, RestrictAddressFamilies=) that systemd logs and ignores,
+// with "did you mean" for the closest of like (if any). failsOpen says
+// the entry would have denied something: on a SystemCallFilter= or
+// RestrictAddressFamilies= "~" line it adds to a deny list or takes an
+// item off an allow list, so ignoring it lets the item through
+// (SourceError.FailsOpen).
+func (c *unitContext) warnEntry(file string, line int, failsOpen bool, like []string, format string, args ...any) {
+	w := &filters.SourceError{File: file, Line: line, Msg: fmt.Sprintf(format, args...), FailsOpen: failsOpen}
+	if len(like) > 0 {
+		w.Hint = fmt.Sprintf("did you mean %q?", like[0])
+	}
+	c.warnings = append(c.warnings, w)
+}
+
 // set applies one assignment as the directive's config parser in systemd
 // 252 does (src/core/load-fragment.c: config_parse_*).
 func (c *unitContext) set(file string, line int, key, value string) error {
@@ -563,7 +578,7 @@ func (c *unitContext) parseSyscallList(file string, line int, value string, filt
 			if n, e, ok := strings.Cut(w, ":"); ok {
 				v, ok := parseErrno(e)
 				if !ok || n == "" {
-					c.warn(file, line, "%s: failed to parse syscall:errno %q, ignoring", key, w)
+					c.warnEntry(file, line, invert && filter, nil, "%s: failed to parse syscall:errno %q, ignoring", key, w)
 					continue
 				}
 				name, num = n, v
@@ -585,7 +600,7 @@ func (c *unitContext) addSyscall(file string, line int, key string, m map[string
 	if strings.HasPrefix(name, "@") {
 		g, ok := syscallGroups[name]
 		if !ok || depth > 8 {
-			c.warn(file, line, "%s: unknown system call group %q, ignoring", key, name)
+			c.warnEntry(file, line, invert && key == "SystemCallFilter", suggest.Closest(name, syscallGroups, 1), "%s: unknown system call group %q, ignoring", key, name)
 			return
 		}
 		for _, it := range g.Items {
@@ -595,7 +610,7 @@ func (c *unitContext) addSyscall(file string, line int, key string, m map[string
 	}
 	if !knownSyscall(name) {
 		if depth == 0 {
-			c.warn(file, line, "%s: unknown system call %q, ignoring", key, name)
+			c.warnEntry(file, line, invert && key == "SystemCallFilter", suggest.Closest(name, knownNames, 1), "%s: unknown system call %q, ignoring", key, name)
 		}
 		return
 	}
@@ -692,7 +707,7 @@ func (c *unitContext) parseAddressFamilies(file string, line int, value string) 
 	for _, w := range strings.Fields(value) {
 		af, ok := addressFamilies[w]
 		if !ok {
-			c.warn(file, line, "RestrictAddressFamilies: unknown address family %q, ignoring", w)
+			c.warnEntry(file, line, invert, closestFamily(w), "RestrictAddressFamilies: unknown address family %q, ignoring", w)
 			continue
 		}
 		if !invert == c.afAllow {
@@ -701,6 +716,26 @@ func (c *unitContext) parseAddressFamilies(file string, line int, value string) 
 			delete(c.afs, af)
 		}
 	}
+}
+
+// familiesLower maps each address family name, lower-cased, to its name
+// (suggest.Closest compares lower case).
+var familiesLower = func() map[string]string {
+	m := map[string]string{}
+	for n := range addressFamilies {
+		m[strings.ToLower(n)] = n
+	}
+	return m
+}()
+
+// closestFamily returns the address family name closest to w, if one is
+// close enough for "did you mean".
+func closestFamily(w string) []string {
+	var out []string
+	for _, l := range suggest.Closest(w, familiesLower, 1) {
+		out = append(out, familiesLower[l])
+	}
+	return out
 }
 
 // parseErrno parses an errno name, a number 0-4095 or "kill"

@@ -547,3 +547,33 @@ func TestTemplateFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestSystemdWarningsFailOpen: an entry systemd ignores on a
+// SystemCallFilter= or RestrictAddressFamilies= "~" line (on a deny list,
+// or taken off an allow list) would have denied something, so its warning
+// FailsOpen; an ignored allow-list entry or SystemCallLog= entry does not.
+// Misspelt names, groups and families get the closest known one.
+func TestSystemdWarningsFailOpen(t *testing.T) {
+	st := mustSystemd(t, "[Service]\nSystemCallFilter=@system-service reed\nSystemCallFilter=~@mont ptrce\nSystemCallLog=~ptrce\nSystemCallFilter=~@mount mount:EBOGUS\nRestrictAddressFamilies=AF_UNIX AF_INET6X\nRestrictAddressFamilies=~AF_PAKCET\n")
+	type w struct {
+		line      int
+		msg, hint string
+		failsOpen bool
+	}
+	want := []w{
+		{2, `SystemCallFilter: unknown system call "reed", ignoring`, `did you mean "read"?`, false},
+		{3, `SystemCallFilter: unknown system call group "@mont", ignoring`, `did you mean "@mount"?`, true},
+		{3, `SystemCallFilter: unknown system call "ptrce", ignoring`, `did you mean "ptrace"?`, true},
+		{4, `SystemCallLog: unknown system call "ptrce", ignoring`, `did you mean "ptrace"?`, false},
+		{5, `SystemCallFilter: failed to parse syscall:errno "mount:EBOGUS", ignoring`, "", true},
+		{6, `RestrictAddressFamilies: unknown address family "AF_INET6X", ignoring`, `did you mean "AF_INET6"?`, false},
+		{7, `RestrictAddressFamilies: unknown address family "AF_PAKCET", ignoring`, `did you mean "AF_PACKET"?`, true},
+	}
+	var got []w
+	for _, e := range st.Source().Warnings {
+		got = append(got, w{e.Line, e.Msg, e.Hint, e.FailsOpen})
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("warnings:\n%+v\nwant\n%+v", got, want)
+	}
+}

@@ -50,9 +50,17 @@ type Flags struct {
 	Out       output.Flags
 }
 
+// DefaultCounts is run's --filters default: the stack depths measured
+// when neither --filters nor a systemd unit or --pid picks them.
+const DefaultCounts = "0,1,2,4,8,16,32"
+
+// DefaultDepth is the deepest of DefaultCounts, in filters: the stack lint
+// checks seccomp(2) installs under when --filters is not given.
+const DefaultDepth = 32
+
 // AddFlags adds run's flags to fs, storing into j and fl.
 func AddFlags(fs *pflag.FlagSet, j *Job, fl *Flags) {
-	fs.StringVar(&fl.Counts, "filters", "0,1,2,4,8,16,32", "filter `counts` to measure: a list (0,1,2), ranges (0-32) and strides (0-32/4)")
+	fs.StringVar(&fl.Counts, "filters", DefaultCounts, "filter `counts` to measure: a list (0,1,2), ranges (0-32) and strides (0-32/4)")
 	fs.StringVar(&fl.Workload, "workload", "mix", workload.Usage()+", or command (a whole program: --workload command -- CMD [ARG...])")
 	fs.StringVar(&fl.Command.Prepare, "prepare", "", "command workload: shell `CMD` run before every run of the command (unfiltered, untimed), e.g. to drop caches")
 	fs.IntVar(&fl.Command.Warmup, "warmup", 1, "command workload: untimed runs per child before the timed ones")
