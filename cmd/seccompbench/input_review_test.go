@@ -66,3 +66,56 @@ func TestErrnoAboveMaxErrno(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsInUserWords: a bad number says which flag or file:line:column
+// and what it must be, never Go's parser names; an unreadable policy says
+// "open" once; a lint finding does not repeat its filter; standard input
+// over the limit says "more than" the limit, not a size nobody read.
+func TestErrorsInUserWords(t *testing.T) {
+	csv := writeTemp(t, "p.csv", []byte("syscall,count\nread, abc\n"))
+	badnames := writeTemp(t, "badnames.json", []byte(`{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read", "notasyscall"], "action": "SCMP_ACT_ALLOW"}]}`))
+	missing := filepath.Join(t.TempDir(), "missing.yaml")
+	huge := strings.Repeat("a", 16<<20+1)
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		stdin string
+		code  int
+		want  []string
+		not   []string
+	}{
+		{"trials", []string{"run", "default", "--trials", "abc"}, "", 2,
+			[]string{`--trials: "abc" is not a whole number`}, []string{"strconv", "invalid syntax"}},
+		{"seed", []string{"run", "default", "--seed", "-1"}, "", 2,
+			[]string{`--seed: "-1" is not a whole number of 0 or more`}, []string{"strconv"}},
+		{"csv count", []string{"estimate", "default", "--profile", csv}, "", 1,
+			[]string{csv + `:2:7: invalid syscall profile: count "abc" is not a whole number`}, []string{"strconv"}},
+		{"missing policy", []string{"lint", missing}, "", 1,
+			[]string{"open " + missing + ": no such file or directory"}, []string{"open policy: open", "open filter: open"}},
+		{"finding names its filter once", []string{"lint", badnames, "--arch", "x86_64"}, "", 0,
+			[]string{`filter 0 (badnames) [source-warning]: ` + badnames + `:1:`}, []string{"filter 0 (badnames): filter 0 (badnames)", "[source-warning]: filter 0"}},
+		{"stdin over the limit", []string{"lint", "-"}, huge, 1,
+			[]string{"read standard input: input too large: more than 16777216 bytes"}, []string{"16777217", "open filter"}},
+		{"report stdin over the limit", []string{"report", "-"}, huge, 1,
+			[]string{"read standard input: input too large: more than 16777216 bytes"}, []string{"16777217", "read result: read"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(tt.args, strings.NewReader(tt.stdin), &out, &errb)
+			all := out.String() + errb.String()
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; output:\n%s", code, tt.code, all)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("output lacks %q:\n%s", w, all)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(all, n) {
+					t.Errorf("output holds %q:\n%s", n, all)
+				}
+			}
+		})
+	}
+}

@@ -442,18 +442,19 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 		if o.Stdin == nil {
 			return nil, fmt.Errorf("open filter: %q means standard input, which this caller does not offer: %w", spec, ErrUnsupportedFormat)
 		}
-		// One byte over the limit is enough for LoadData to refuse it.
-		data, err := io.ReadAll(io.LimitReader(o.Stdin, filters.MaxInputSize+1))
+		data, err := ReadFrom("standard input", o.Stdin)
 		if err != nil {
-			return nil, fmt.Errorf("open filter: read standard input: %w", err)
+			return nil, err
 		}
 		// No path to take a minijail policy's ABI or toolchain from.
 		o.Minijail.Stdin = true
 		return LoadData(StdinSource, data, o)
 	}
+	// Read errors name the file and what failed ("open PATH: …", "read
+	// PATH: input too large: …"): no prefix to add.
 	data, err := ReadInput(spec)
 	if err != nil {
-		return nil, fmt.Errorf("open filter: %w", err)
+		return nil, err
 	}
 	return LoadData(spec, data, o)
 }
@@ -463,7 +464,7 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 func LoadData(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 	// One size limit for every format, checked before any parser runs.
 	if err := filters.CheckSize(name, int64(len(data))); err != nil {
-		return nil, fmt.Errorf("open filter: %w", err)
+		return nil, err
 	}
 	data, err := skipBOM(name, data, o)
 	if err != nil {
