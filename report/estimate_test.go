@@ -1,6 +1,10 @@
 package report
 
-import "testing"
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
 
 // TestEstimateNumberFormats: a value and its CI bounds share unit and
 // decimals, an absolute error has no sign, counts of one are singular.
@@ -46,6 +50,35 @@ func TestFmtCost(t *testing.T) {
 	for _, tt := range tests {
 		if got := fmtCost(tt.c, f(tt.lo), f(tt.hi), nsShort); got != tt.want {
 			t.Errorf("fmtCost(%v, %v, %v) = %q, want %q", tt.c, tt.lo, tt.hi, got, tt.want)
+		}
+	}
+}
+
+// TestEstimatePartialMarked: an estimate cut short while measuring the
+// command says so first in text and Markdown and in JSON; a whole one
+// carries neither the line nor the key.
+func TestEstimatePartialMarked(t *testing.T) {
+	var e Estimate
+	readFixture(t, "estimate.json", &e)
+	for _, partial := range []bool{false, true} {
+		e.Partial = partial
+		var txt, md, js bytes.Buffer
+		WriteEstimateText(&txt, &e, 3)
+		if err := WriteEstimateMarkdown(&md, &e, 3); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteEstimateJSON(&js, &e); err != nil {
+			t.Fatal(err)
+		}
+		mark := "*** " + EstimatePartialText + " ***"
+		if got := strings.HasPrefix(txt.String(), mark); got != partial {
+			t.Errorf("partial %v: text starts with the mark: %v\n%s", partial, got, txt.String())
+		}
+		if got := strings.Contains(md.String(), EstimatePartialText); got != partial {
+			t.Errorf("partial %v: Markdown holds the mark: %v", partial, got)
+		}
+		if got := strings.Contains(js.String(), `"partial": true`); got != partial {
+			t.Errorf("partial %v: JSON holds \"partial\": true: %v", partial, got)
 		}
 	}
 }
