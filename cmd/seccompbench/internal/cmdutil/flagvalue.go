@@ -38,7 +38,10 @@ func FlagValueError(err error) error {
 	if cause == nil {
 		return err
 	}
-	return fmt.Errorf("%s: %q: %v", name, v, cause)
+	if strings.Contains(cause.Error(), v) {
+		return fmt.Errorf("%s: %w", name, cause) // the cause quotes the value
+	}
+	return fmt.Errorf("%s: %q: %w", name, v, cause)
 }
 
 // typeWords names what a pflag type's value must be, with its article.
