@@ -193,6 +193,27 @@ func RetText(ret uint32) string {
 	return name
 }
 
+// VerdictText formats a stack's winning return value as the kernel acts on
+// it: like RetText, except that SECCOMP_RET_ERRNO data above MaxErrno is
+// shown as the errno the syscall gets, "ERRNO(4095)" (kernel/seccomp.c:
+// __seccomp_filter caps it: "if (data > MAX_ERRNO) data = MAX_ERRNO").
+// The disassembly and per-filter listings (RetText) keep the filter's raw
+// value; ErrnoCapped says when the two differ.
+func VerdictText(ret uint32) string {
+	if ErrnoCapped(ret) {
+		return fmt.Sprintf("ERRNO(%d)", MaxErrno)
+	}
+	return RetText(ret)
+}
+
+// ErrnoCapped reports whether ret is SECCOMP_RET_ERRNO with data above
+// MaxErrno, which the kernel returns as MaxErrno (kernel/seccomp.c:
+// __seccomp_filter).
+func ErrnoCapped(ret uint32) bool {
+	a, data := SplitRet(ret)
+	return a == ActionErrno && int(data) > MaxErrno
+}
+
 // InstructionText formats one instruction: golang.org/x/net/bpf's String for most,
 // with seccomp_data field names for loads, action names for RET K, and
 // absolute targets for jumps.

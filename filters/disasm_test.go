@@ -175,3 +175,34 @@ func TestRetText(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictTextCapsErrno checks that the verdict shows the errno the
+// kernel returns (kernel/seccomp.c: __seccomp_filter caps ERRNO data at
+// MAX_ERRNO) while RetText, the listing's text, keeps the filter's value.
+func TestVerdictTextCapsErrno(t *testing.T) {
+	for _, tt := range []struct {
+		data         uint16
+		verdict, raw string
+		capped       bool
+	}{
+		{1, "ERRNO(1)", "ERRNO(1)", false},
+		{4095, "ERRNO(4095)", "ERRNO(4095)", false},
+		{4096, "ERRNO(4095)", "ERRNO(4096)", true},
+		{12345, "ERRNO(4095)", "ERRNO(12345)", true},
+	} {
+		ret := uint32(ActionErrno) | uint32(tt.data)
+		if got := VerdictText(ret); got != tt.verdict {
+			t.Errorf("VerdictText(ERRNO %d) = %q, want %q", tt.data, got, tt.verdict)
+		}
+		if got := RetText(ret); got != tt.raw {
+			t.Errorf("RetText(ERRNO %d) = %q, want %q", tt.data, got, tt.raw)
+		}
+		if got := ErrnoCapped(ret); got != tt.capped {
+			t.Errorf("ErrnoCapped(ERRNO %d) = %v, want %v", tt.data, got, tt.capped)
+		}
+	}
+	// Other actions keep their data: TRACE(12345) is a tracer's message.
+	if got := VerdictText(uint32(ActionTrace) | 12345); got != "TRACE(12345)" {
+		t.Errorf("VerdictText(TRACE 12345) = %q", got)
+	}
+}

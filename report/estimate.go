@@ -147,7 +147,13 @@ type Estimate struct {
 	// SchemaVersion and Kind (KindEstimate) are set by WriteEstimateJSON.
 	SchemaVersion int  `json:"schema_version"`
 	Kind          Kind `json:"kind"`
-	Profile       struct {
+	// Partial reports that estimate --command was interrupted (SIGINT,
+	// SIGTERM, SIGHUP) after the prediction, while measuring the command:
+	// the prediction is whole, Validation (every measured figure) is
+	// absent, and Warnings says so (EstimatePartialText). Absent (false)
+	// otherwise.
+	Partial bool `json:"partial,omitempty"`
+	Profile struct {
 		// Source is the profile file, or with estimate --command
 		// without --profile the profiled command
 		// (StraceProfileSource): its summary file is not kept.
@@ -183,6 +189,10 @@ type Estimate struct {
 func StraceProfileSource(argv []string) string {
 	return "strace of `" + shellWords(argv) + "` (not kept)"
 }
+
+// EstimatePartialText is the mark of a partial estimate (Estimate.Partial),
+// on top of its text, Markdown and HTML and among its JSON warnings.
+const EstimatePartialText = "PARTIAL: interrupted while measuring the command; no measured figures"
 
 // SummarizeNames lists names, collapsing runs of one name: "a ×3, b".
 func SummarizeNames(names []string) string {

@@ -17,7 +17,7 @@ type estimateView struct {
 }
 
 // estimateSections are the sections of an estimate, in order: the title
-// (Markdown), the headline, the profile, stack and model, the syscalls
+// (Markdown), the partial mark (an interrupted estimate), the headline, the profile, stack and model, the syscalls
 // by added time, the total's breakdown, the validation, the command's
 // measurement and the warnings (which the text leaves to standard
 // error). WriteEstimateTextOpts, WriteEstimateMarkdown and
@@ -25,6 +25,12 @@ type estimateView struct {
 var estimateSections = []section[estimateView]{
 	{name: "title", textOmit: true, blocks: func(v estimateView) []block {
 		return []block{titleBlock(estimateTitle(v.e)), paraBlock("Every time is in ns per call unless it says otherwise.")}
+	}},
+	{name: "partial", blocks: func(v estimateView) []block {
+		if !v.e.Partial {
+			return nil
+		}
+		return []block{paraBlock("*** " + EstimatePartialText + " ***")}
 	}},
 	{name: "headline", blocks: func(v estimateView) []block { return []block{headlineBlock(EstimateHeadline(v.e))} }},
 	{name: "setup", explain: true, blocks: func(v estimateView) []block { return []block{estimateSetup(v.e)} }},

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -112,6 +113,35 @@ func TestSubsetUprobeNote(t *testing.T) {
 		f := SubsetFinding{EquivCounterexample: EquivCounterexample{Arch: tt.arch, Name: tt.name}}
 		if got := uprobeNote(f) != ""; got != tt.want {
 			t.Errorf("%s %s: note %v, want %v", tt.arch, tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestEstimatePartialMarked: an estimate cut short while measuring the
+// command says so first in text and Markdown and in JSON; a whole one
+// carries neither the line nor the key.
+func TestEstimatePartialMarked(t *testing.T) {
+	var e Estimate
+	readFixture(t, "estimate.json", &e)
+	for _, partial := range []bool{false, true} {
+		e.Partial = partial
+		var txt, md, js bytes.Buffer
+		WriteEstimateText(&txt, &e, 3)
+		if err := WriteEstimateMarkdown(&md, &e, 3); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteEstimateJSON(&js, &e); err != nil {
+			t.Fatal(err)
+		}
+		mark := "*** " + EstimatePartialText + " ***"
+		if got := strings.HasPrefix(txt.String(), mark); got != partial {
+			t.Errorf("partial %v: text starts with the mark: %v\n%s", partial, got, txt.String())
+		}
+		if got := strings.Contains(md.String(), EstimatePartialText); got != partial {
+			t.Errorf("partial %v: Markdown holds the mark: %v", partial, got)
+		}
+		if got := strings.Contains(js.String(), `"partial": true`); got != partial {
+			t.Errorf("partial %v: JSON holds \"partial\": true: %v", partial, got)
 		}
 	}
 }

@@ -76,7 +76,7 @@ func WriteLintStackText(w io.Writer, s filters.Stack, fs []analysis.Finding) err
 				where += " (" + s[f.Filter].Name + ")"
 			}
 		}
-		fmt.Fprintf(&b, "%s: %s [%s]: %s\n", f.Severity, where, f.Code, f.Message)
+		fmt.Fprintf(&b, "%s: %s [%s]: %s\n", f.Severity, where, f.Code, withoutWhere(f.Message, where))
 		fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
 	}
 	fmt.Fprintf(&b, "%s, %s, %d info\n", Plural(counts[analysis.SeverityError], "error"), Plural(counts[analysis.SeverityWarning], "warning"), counts[analysis.SeverityInfo])
@@ -84,4 +84,22 @@ func WriteLintStackText(w io.Writer, s filters.Stack, fs []analysis.Finding) err
 		return fmt.Errorf("write findings: %w", err)
 	}
 	return nil
+}
+
+// withoutWhere drops where ("filter 0 (name)") from the start of msg when
+// msg repeats it, as the findings' messages do so that JSON readers get
+// them whole: "filter 0 (x): f.json:1:2: …" becomes "f.json:1:2: …",
+// "filter 0 (x) line 8: …" becomes "line 8: …". Other messages are kept.
+func withoutWhere(msg, where string) string {
+	rest, ok := strings.CutPrefix(msg, where)
+	if !ok || where == "stack" {
+		return msg
+	}
+	if r, ok := strings.CutPrefix(rest, ": "); ok {
+		return r
+	}
+	if r, ok := strings.CutPrefix(rest, " line "); ok {
+		return "line " + r
+	}
+	return msg
 }

@@ -115,11 +115,14 @@ func WriteSimulateSyscallText(w io.Writer, s filters.Stack, c analysis.SyscallCo
 	}
 	fmt.Fprintf(&b, "abi       %s\n", ABIText(s))
 	fmt.Fprintf(&b, "syscall   %s (%s nr %d)  args %s\n", name, c.Arch, c.Nr, joinUints(c.Args[:]))
-	verdict := filters.RetText(c.Ret)
+	verdict := filters.VerdictText(c.Ret)
 	if c.Decider >= 0 {
 		verdict += fmt.Sprintf(" from filter %d (%s)", c.Decider, s[c.Decider].Name)
 	} else if len(s) > 0 && !c.Cached {
 		verdict += " (every filter allows)"
+	}
+	if filters.ErrnoCapped(c.Ret) {
+		verdict += fmt.Sprintf("; the filter returns %s, which the kernel caps at errno %d (MAX_ERRNO)", filters.RetText(c.Ret), filters.MaxErrno)
 	}
 	fmt.Fprintf(&b, "verdict   %s\n", verdict)
 	if c.Cached {
@@ -166,7 +169,7 @@ func WriteSimulateAllText(w io.Writer, s filters.Stack, arches []*filters.Arch, 
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ARCH\tNR\tNAME\tVERDICT\tCACHED\tINSNS\tEFFECTIVE\tPER-FILTER")
 	for _, c := range costs {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%d\t%s\n", c.Arch, c.Nr, c.Name, filters.RetText(c.Ret), yesNo(c.Cached), c.Executed, c.EffectiveInstructions, perFilterText(c.PerFilter))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%d\t%s\n", c.Arch, c.Nr, c.Name, filters.VerdictText(c.Ret), yesNo(c.Cached), c.Executed, c.EffectiveInstructions, perFilterText(c.PerFilter))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -265,7 +265,7 @@ func TestLoaderNotesPrinted(t *testing.T) {
 	}{
 		{[]string{"compile", path}, 0, "note: " + path + ":1:1: @frequency ./f.frequency ignored"},
 		{[]string{"simulate", path, "--syscall", "read"}, 0, "note: " + path + ":1:1: @frequency ./f.frequency ignored"},
-		{[]string{"lint", path}, 3, "info: filter 0 (f) [source-note]: filter 0 (f): " + path + ":1:1: @frequency"},
+		{[]string{"lint", path}, 3, "info: filter 0 (f) [source-note]: " + path + ":1:1: @frequency"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(tt.args, strings.NewReader(""), &out, &errb)

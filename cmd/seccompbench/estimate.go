@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -125,14 +126,33 @@ func estimateRun(opts *EstimateOptions) error {
 	if !opts.Quiet {
 		opts.Progress = opts.IO.ErrOut
 	}
-	e, err := estimate.Run(ctx, &opts.Options, opts.IO.ErrOut)
-	if err != nil {
-		return err
+	e, done, runErr := estimate.RunHeld(ctx, &opts.Options, opts.IO.ErrOut)
+	// Until the estimate is written a second signal waits (--command).
+	defer done()
+	if e == nil {
+		return runErr
 	}
 	// JSON and Markdown carry the warnings; the table has them on stderr.
 	for _, w := range e.Warnings {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
 	}
+	err := writeEstimate(opts, e)
+	if runErr == nil {
+		return err
+	}
+	// Interrupted while measuring the command: the prediction is written,
+	// marked partial; the exit code is the signal's.
+	where := "partial estimate (the prediction; no measured figures) printed above"
+	if err != nil {
+		where = err.Error()
+	} else if files := outputFiles(opts.Specs); len(files) > 0 {
+		where = "partial estimate (the prediction; no measured figures) written to " + strings.Join(files, ", ")
+	}
+	return &cmdutil.InterruptedError{Msg: fmt.Sprintf("estimate interrupted while measuring the command; %s", where), Err: runErr}
+}
+
+// writeEstimate writes e to every output of opts.
+func writeEstimate(opts *EstimateOptions, e *report.Estimate) error {
 	return output.WriteEach(opts.Specs, opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
 		switch format {
 		case "json":
@@ -145,4 +165,15 @@ func estimateRun(opts *EstimateOptions) error {
 		report.WriteEstimateTextOpts(w, e, opts.Top, report.TextOptions{Explain: opts.Explain})
 		return nil
 	})
+}
+
+// outputFiles lists the -o files of specs, in order; none for stdout.
+func outputFiles(specs []output.Spec) []string {
+	var files []string
+	for _, s := range specs {
+		if s.Path != "" {
+			files = append(files, s.Path)
+		}
+	}
+	return files
 }

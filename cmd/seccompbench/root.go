@@ -60,7 +60,7 @@ the --format the file's extension names; JSON outputs carry
 	root.SetErr(f.IO.ErrOut)
 	cmdutil.AddQuietFlag(root, f.IO)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &cmdutil.FlagError{Err: err}
+		return &cmdutil.FlagError{Err: cmdutil.FlagValueError(err)}
 	})
 	root.AddCommand(
 		NewCmdRun(f, nil),

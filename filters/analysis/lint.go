@@ -58,6 +58,7 @@ const (
 	LintIgnoredDeny    = "ignored-deny"                // the loader ignored a deny entry, so the stack allows what the source denies
 	LintForeignABI     = "foreign-abi"                 // a filter is for other ABIs than the one linted
 	LintPerABI         = "per-abi-stack"               // the stack has one filter per ABI, each passing the others (systemd)
+	LintErrnoCapped    = "errno-capped"                // a filter returns ERRNO data above MAX_ERRNO, which the kernel caps at 4095
 	lintSampleNames    = 8                             // names listed in a message before "+N more"
 	lintUnknownX32Nr   = filters.X32SyscallBit | 0x3ff // an x32 number no table names
 	lintUnknownNr      = 0x3ff                         // a number no ABI's table names
@@ -170,10 +171,10 @@ var runtimeNeeds = []runtimeNeed{
 // default (dead) or that an earlier rule always decides (duplicate),
 // syscalls the Go runtime or glibc need that the stack kills or denies,
 // the workload's syscalls that it kills, traps or denies, filters that can
-// return SECCOMP_RET_USER_NOTIF (which run refuses), a filter denying
-// seccomp(2) below the depth checked (opts.Count, else the stack; a
-// warning at opts.RunDepth), so run could not install the rest
-// (LintInstallDenied),
+// return SECCOMP_RET_USER_NOTIF (which run refuses), errnos above 4095
+// (which the kernel caps), a filter denying seccomp(2) below the depth
+// checked (opts.Count, else the stack; a warning at opts.RunDepth), so
+// run could not install the rest (LintInstallDenied),
 // the loaders' warnings about the sources (Program.Warnings,
 // opts.SourceWarnings), and allowed
 // syscalls the action cache cannot skip. Verdicts are computed with all
@@ -183,6 +184,7 @@ func Lint(s filters.Stack, opts LintOptions) []Finding {
 	l, valid := newLinter(s, opts)
 	l.userNotif(valid, opts.Listener)
 	l.sourceWarnings(opts.SourceWarnings)
+	l.errnoCapped()
 	if valid {
 		if !l.install(opts.Count, "", SeverityError) && opts.Count == 0 && opts.RunDepth > len(s) {
 			l.install(opts.RunDepth, fmt.Sprintf(" (run without --filters goes up to %d)", opts.RunDepth), SeverityWarning)
@@ -817,6 +819,29 @@ func (l *linter) sourceWarnings(ws []*filters.SourceError) {
 		l.add(Finding{Severity: SeverityWarning, Code: LintSourceWarning, Filter: -1,
 			Message: w.Error(),
 			Hint:    "fix the source at the place named; it is ignored (as systemd logs and skips it), and the stack is built without it"})
+	}
+}
+
+// errnoCapped warns about every RET K of each distinct program that
+// returns SECCOMP_RET_ERRNO with data above filters.MaxErrno (an OCI
+// profile's errnoRet 12345): the kernel returns errno 4095 instead
+// (kernel/seccomp.c: __seccomp_filter, "if (data > MAX_ERRNO) data =
+// MAX_ERRNO"). One finding per filter and value, naming the first line.
+func (l *linter) errnoCapped() {
+	for _, i := range l.distinct() {
+		p := l.s[i]
+		seen := map[uint32]bool{}
+		for pc, ins := range p.Insns {
+			if ins.Op != filters.Ret|filters.K || !filters.ErrnoCapped(ins.K) || seen[ins.K] {
+				continue
+			}
+			seen[ins.K] = true
+			_, data := filters.SplitRet(ins.K)
+			l.add(Finding{Severity: SeverityWarning, Code: LintErrnoCapped, Filter: i,
+				Message: fmt.Sprintf("filter %d (%s) line %d: returns %s, but the kernel caps the errno at %d (MAX_ERRNO): the syscall fails with errno %d, not %d",
+					i, p.Name, pc, filters.RetText(ins.K), filters.MaxErrno, filters.MaxErrno, data),
+				Hint: fmt.Sprintf("give an errno from 1 to %d (an OCI profile's errnoRet, a policy's errno); Linux errnos end at 133 (EHWPOISON)", filters.MaxErrno)})
+		}
 	}
 }
 

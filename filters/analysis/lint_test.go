@@ -96,6 +96,9 @@ func TestLint(t *testing.T) {
 	dupRead := tRuntimeFriendly(t,
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 39, SkipFalse: 1}, // getpid
 		filterstest.Ret(filters.ActionErrno, 5))
+	bigErrno := tRuntimeFriendly(t,
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: 103, SkipFalse: 1}, // syslog
+		filterstest.Ret(filters.ActionErrno, 12345))
 	killsFutex := filterstest.Asm(t, "kills-futex",
 		filterstest.LdArch(),
 		bpf.JumpIf{Cond: bpf.JumpEqual, Val: filters.AuditArchX86_64, SkipTrue: 1},
@@ -135,6 +138,9 @@ func TestLint(t *testing.T) {
 		}},
 		{"dead rule", filters.Stack{deadErrno}, LintOptions{}, []wantFinding{
 			{SeverityWarning, LintDeadRule, "kill", 0, "returns ERRNO(1), the same as the default action"},
+		}},
+		{"errno above MAX_ERRNO", filters.Stack{bigErrno}, LintOptions{}, []wantFinding{
+			{SeverityWarning, LintErrnoCapped, "", 0, "returns ERRNO(12345), but the kernel caps the errno at 4095 (MAX_ERRNO): the syscall fails with errno 4095, not 12345"},
 		}},
 		{"duplicate rule", filters.Stack{dupRead}, LintOptions{}, []wantFinding{
 			{SeverityWarning, LintDuplicateRule, "getpid", 0, "instruction 10 of filter 0 (friendly) in compile's listing: the rule for getpid never applies; an earlier rule always decides getpid (ERRNO(5))"},

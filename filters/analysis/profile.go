@@ -219,7 +219,7 @@ func straceRow(cols []string, line string) (ProfileEntry, error) {
 			e.Seconds, err = strconv.ParseFloat(v, 64)
 		}
 		if err != nil {
-			return e, fmt.Errorf("column %s: %w", name, err)
+			return e, fmt.Errorf("column %s: %s", name, numberText(v, name == "seconds"))
 		}
 	}
 	if e.Calls < 0 {
@@ -255,7 +255,7 @@ func (p *Profile) parseCSV(lines []string) error {
 				first = false // a header line
 				continue
 			}
-			return p.lineErr(i, "count %q: %v", f[1], err)
+			return p.lineColErr(i, fieldCol(lines[i], 1), "count %s", numberText(f[1], false))
 		}
 		first = false
 		if calls < 0 {
@@ -264,7 +264,7 @@ func (p *Profile) parseCSV(lines []string) error {
 		e := ProfileEntry{Name: f[0], Calls: calls, Seconds: math.NaN()}
 		if len(f) == 3 {
 			if e.Seconds, err = strconv.ParseFloat(f[2], 64); err != nil || !(e.Seconds >= 0) || math.IsInf(e.Seconds, 0) {
-				return p.lineErr(i, "seconds %q: want a number ≥ 0", f[2])
+				return p.lineColErr(i, fieldCol(lines[i], 2), "seconds %q is not a number ≥ 0", f[2])
 			}
 		}
 		p.add(filters.ArchX86_64, e, seen, i)
@@ -315,7 +315,42 @@ func resolveProfileName(arch *filters.Arch, name string) (int, bool) {
 }
 
 func (p *Profile) lineErr(i int, format string, args ...any) error {
-	return &filters.SourceError{File: p.Source, Line: i + 1, Err: fmt.Errorf("%w: %s", ErrBadProfile, fmt.Sprintf(format, args...))}
+	return p.lineColErr(i, 0, format, args...)
+}
+
+// lineColErr is lineErr at a 1-based column (0: the line only).
+func (p *Profile) lineColErr(i, col int, format string, args ...any) error {
+	return &filters.SourceError{File: p.Source, Line: i + 1, Col: col, Err: fmt.Errorf("%w: %s", ErrBadProfile, fmt.Sprintf(format, args...))}
+}
+
+// fieldCol is the 1-based column (in bytes) where the comma-separated
+// field k of line starts, after its leading blanks.
+func fieldCol(line string, k int) int {
+	at := 0
+	for ; k > 0; k-- {
+		j := strings.IndexByte(line[at:], ',')
+		if j < 0 {
+			return 0
+		}
+		at += j + 1
+	}
+	for at < len(line) && (line[at] == ' ' || line[at] == '\t') {
+		at++
+	}
+	return at + 1
+}
+
+// numberText says what is wrong with v, a count (a whole number ≥ 0) or,
+// with real set, a number of seconds, in words rather than strconv's:
+// `"abc" is not a whole number`, `"1e99" is too large`.
+func numberText(v string, real bool) string {
+	if real {
+		return fmt.Sprintf("%q is not a number ≥ 0", v)
+	}
+	if _, err := strconv.ParseInt(v, 10, 64); errors.Is(err, strconv.ErrRange) {
+		return fmt.Sprintf("%q is too large (the most is %d)", v, int64(math.MaxInt64))
+	}
+	return fmt.Sprintf("%q is not a whole number", v)
 }
 
 // ProfileCost is one profile entry evaluated through a stack with all

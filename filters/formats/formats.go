@@ -159,6 +159,11 @@ type Row struct {
 	// own error, in its own words, rather than the fallback row's. nil
 	// when no such test exists.
 	NearMiss func(data []byte) bool
+	// BOMRejectedBy says which of the format's own tools refuse a file
+	// that starts with a UTF-8 byte order mark, and how ("Docker ...
+	// refuse it ..."); LoadData then refuses one too, naming the mark. Empty when the toolchain
+	// skips the mark (YAML parsers, systemd), and so does LoadData.
+	BOMRejectedBy string
 	// Load compiles the source; data is nil for a built-in name.
 	Load func(name string, data []byte, o OpenOptions) (*filters.Source, error)
 }
@@ -178,10 +183,11 @@ var Table = []Row{
 	},
 	{
 		Format: OCI, Names: []string{"oci", "docker", "oci-json"},
-		Help:     "OCI/Docker seccomp profile",
-		Builtins: []string{oci.DockerDefaultName},
-		OCI:      true,
-		Detect:   oci.Detect,
+		BOMRejectedBy: "Docker, Podman and runc refuse it in a profile (Go's encoding/json: \"invalid character 'ï' looking for beginning of value\")",
+		Help:          "OCI/Docker seccomp profile",
+		Builtins:      []string{oci.DockerDefaultName},
+		OCI:           true,
+		Detect:        oci.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			return oci.LoadSource(name, data, o.OCI, o.Compiler)
 		},
@@ -224,9 +230,10 @@ var Table = []Row{
 	},
 	{
 		Format: Firecracker, Names: []string{"firecracker", "seccompiler"},
-		Help:   "Firecracker seccompiler JSON; --thread",
-		OCI:    true,
-		Detect: firecracker.Detect,
+		BOMRejectedBy: "Firecracker's seccompiler refuses it (serde_json: \"expected value at line 1 column 1\")",
+		Help:          "Firecracker seccompiler JSON; --thread",
+		OCI:           true,
+		Detect:        firecracker.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			if o.ArchDefaulted && firecracker.ArchFromName(name) != "" {
 				o.OCI.Arch = "" // the file's name names its target
@@ -244,10 +251,11 @@ var Table = []Row{
 	},
 	{
 		Format: LXC, Names: []string{"lxc", "incus", "lxd"},
-		Help:     "LXC/Incus seccomp policy",
-		OCI:      true,
-		Detect:   lxc.Detect,
-		NearMiss: lxc.NearMiss,
+		BOMRejectedBy: "LXC refuses it (it reads the version line \"2\" as a number, and the mark is no digit)",
+		Help:          "LXC/Incus seccomp policy",
+		OCI:           true,
+		Detect:        lxc.Detect,
+		NearMiss:      lxc.NearMiss,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			progs, _, err := lxc.Load(name, data, lxc.Options{OCI: o.OCI})
 			return single(name, LXC, progs, err)
@@ -255,10 +263,11 @@ var Table = []Row{
 	},
 	{
 		Format: Minijail, Names: []string{"minijail"},
-		Help:     "minijail .policy",
-		OCI:      true,
-		Detect:   minijail.Detect,
-		NearMiss: minijail.NearMiss,
+		BOMRejectedBy: "minijail refuses it (the mark becomes part of the first syscall name)",
+		Help:          "minijail .policy",
+		OCI:           true,
+		Detect:        minijail.Detect,
+		NearMiss:      minijail.NearMiss,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			// The ABI itself, not its kernel's native one: an i386
 			// policy is a filter for 32-bit processes. A name that
@@ -271,8 +280,9 @@ var Table = []Row{
 	},
 	{
 		Format: Snapd, Names: []string{"snapd", "snap", "snap-seccomp"},
-		Help:   "snapd seccomp profile *.src, the deny and allow filters snap-confine installs",
-		Detect: snapd.Detect,
+		BOMRejectedBy: "snap-seccomp refuses it (the mark becomes part of the first syscall name)",
+		Help:          "snapd seccomp profile *.src, the deny and allow filters snap-confine installs",
+		Detect:        snapd.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			return snapd.Load(name, data, snapd.Options{Arch: o.native(), Compiler: o.Compiler})
 		},
@@ -432,18 +442,19 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 		if o.Stdin == nil {
 			return nil, fmt.Errorf("open filter: %q means standard input, which this caller does not offer: %w", spec, ErrUnsupportedFormat)
 		}
-		// One byte over the limit is enough for LoadData to refuse it.
-		data, err := io.ReadAll(io.LimitReader(o.Stdin, filters.MaxInputSize+1))
+		data, err := ReadFrom("standard input", o.Stdin)
 		if err != nil {
-			return nil, fmt.Errorf("open filter: read standard input: %w", err)
+			return nil, err
 		}
 		// No path to take a minijail policy's ABI or toolchain from.
 		o.Minijail.Stdin = true
 		return LoadData(StdinSource, data, o)
 	}
+	// Read errors name the file and what failed ("open PATH: …", "read
+	// PATH: input too large: …"): no prefix to add.
 	data, err := ReadInput(spec)
 	if err != nil {
-		return nil, fmt.Errorf("open filter: %w", err)
+		return nil, err
 	}
 	return LoadData(spec, data, o)
 }
@@ -453,7 +464,11 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 func LoadData(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 	// One size limit for every format, checked before any parser runs.
 	if err := filters.CheckSize(name, int64(len(data))); err != nil {
-		return nil, fmt.Errorf("open filter: %w", err)
+		return nil, err
+	}
+	data, err := skipBOM(name, data, o)
+	if err != nil {
+		return nil, err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		what := "0 bytes"
@@ -481,6 +496,38 @@ func LoadData(name string, data []byte, o OpenOptions) (*filters.Source, error) 
 	}
 	return nil, fmt.Errorf("open filter %q: %s: %w", name, f, ErrUnsupportedFormat)
 }
+
+// utf8BOM is the UTF-8 byte order mark, U+FEFF encoded.
+var utf8BOM = []byte{0xef, 0xbb, 0xbf}
+
+// skipBOM returns data without a leading UTF-8 byte order mark (Windows
+// editors save one) when the format of the rest (o.Format or detected)
+// is one whose toolchain skips it too: Beats and Kubernetes YAML/JSON,
+// systemd units (src/shared/conf-parser.c skips it on the first line).
+// For the others (Row.BOMRejectedBy) it returns a *filters.SourceError at
+// 1:1 naming the mark and the toolchain that refuses it, so the policy
+// is fixed before it reaches that toolchain.
+func skipBOM(name string, data []byte, o OpenOptions) ([]byte, error) {
+	rest, ok := bytes.CutPrefix(data, utf8BOM)
+	if !ok {
+		return data, nil
+	}
+	f := o.Format
+	if f == Unknown {
+		f = DetectFormat(name, rest)
+	}
+	if r := row(f); r != nil && r.BOMRejectedBy != "" {
+		return nil, &filters.SourceError{File: name, Line: 1, Col: 1, Err: ErrBOM,
+			Msg:  fmt.Sprintf("the file (format %s) starts with a UTF-8 byte order mark (bytes EF BB BF): %s", r.Format, r.BOMRejectedBy),
+			Hint: "save the file as UTF-8 without a byte order mark (sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)"}
+	}
+	return rest, nil
+}
+
+// ErrBOM is wrapped by LoadData's error for a file that starts with a
+// UTF-8 byte order mark in a format whose toolchain refuses one
+// (Row.BOMRejectedBy).
+var ErrBOM = errors.New("UTF-8 byte order mark")
 
 // Open is OpenWith with default options.
 func Open(spec string) (*filters.Program, error) { return OpenWith(spec, OpenOptions{}) }

@@ -340,6 +340,9 @@ var templatePlaceholder = regexp.MustCompile(`@[A-Za-z_][A-Za-z0-9_]*@|\{\{[^}]*
 func parseUnit(name string, data []byte) (*unitContext, error) {
 	c := &unitContext{errnoNum: errnoKill, nsRetain: nsInitial, bools: map[string]bool{}, personality: -1}
 	section := ""
+	// systemd skips a UTF-8 byte order mark at the start of the file
+	// (src/shared/conf-parser.c: config_parse, UTF8_BYTE_ORDER_MARK).
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	lineNo := 0

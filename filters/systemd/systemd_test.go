@@ -577,3 +577,26 @@ func TestSystemdWarningsFailOpen(t *testing.T) {
 		t.Errorf("warnings:\n%+v\nwant\n%+v", got, want)
 	}
 }
+
+// TestParseUnitSkipsBOM: systemd skips a UTF-8 byte order mark at the
+// start of a unit (src/shared/conf-parser.c), so ParseUnit, which
+// estimate and run --systemd-unit call directly, does too.
+func TestParseUnitSkipsBOM(t *testing.T) {
+	unit := []byte("[Service]\nSystemCallFilter=~getpid\n")
+	want, err := ParseUnit("u.service", unit, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseUnit("u.service", append([]byte("\xef\xbb\xbf"), unit...), Options{})
+	if err != nil {
+		t.Fatalf("with a BOM: %v", err)
+	}
+	if len(got.Programs) != len(want.Programs) || len(want.Programs) == 0 {
+		t.Fatalf("with a BOM: %d filters, want %d", len(got.Programs), len(want.Programs))
+	}
+	for i := range want.Programs {
+		if got.Programs[i].SHA256() != want.Programs[i].SHA256() {
+			t.Errorf("filter %d differs with a BOM", i)
+		}
+	}
+}

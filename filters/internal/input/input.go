@@ -32,8 +32,30 @@ func Read(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := filters.CheckSize(path, int64(len(data))); err != nil {
-		return nil, fmt.Errorf("read %s: %w: more than %d bytes, the limit for every input", path, filters.ErrInputTooLarge, filters.MaxInputSize)
+	if len(data) > filters.MaxInputSize {
+		return nil, tooLarge(path)
 	}
 	return data, nil
+}
+
+// ReadFrom reads r (standard input, named name in errors) to its end,
+// refusing it once it holds more than filters.MaxInputSize bytes: it
+// reads one byte more than the limit, so the error (wrapping
+// filters.ErrInputTooLarge) says "more than", never a size it did not
+// read. Read errors are returned as r gives them.
+func ReadFrom(name string, r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, filters.MaxInputSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > filters.MaxInputSize {
+		return nil, tooLarge(name)
+	}
+	return data, nil
+}
+
+// tooLarge is the error for an input read past the limit, whose whole
+// size is unknown.
+func tooLarge(name string) error {
+	return fmt.Errorf("read %s: %w: more than %d bytes, the limit for every input (%d MiB)", name, filters.ErrInputTooLarge, filters.MaxInputSize, filters.MaxInputSize>>20)
 }

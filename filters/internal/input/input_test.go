@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
@@ -56,5 +57,19 @@ func TestRead(t *testing.T) {
 	var pe *fs.PathError
 	if _, err := Read(filepath.Join(dir, "missing")); !errors.As(err, &pe) {
 		t.Errorf("err = %v, want a *fs.PathError naming the path", err)
+	}
+}
+
+// TestReadFromLimit: standard input of exactly the limit is read whole;
+// one byte more is refused with ErrInputTooLarge, saying "more than" the
+// limit (only limit+1 bytes were read, whatever the input's size).
+func TestReadFromLimit(t *testing.T) {
+	data, err := ReadFrom("standard input", strings.NewReader(strings.Repeat("a", filters.MaxInputSize)))
+	if err != nil || len(data) != filters.MaxInputSize {
+		t.Fatalf("at the limit: %d bytes, %v", len(data), err)
+	}
+	_, err = ReadFrom("standard input", strings.NewReader(strings.Repeat("a", 3*filters.MaxInputSize)))
+	if !errors.Is(err, filters.ErrInputTooLarge) || !strings.Contains(err.Error(), "read standard input: input too large: more than 16777216 bytes") {
+		t.Errorf("over the limit: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -53,17 +54,17 @@ func LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
 			src, err = formats.Load(s, o)
 		}
 		if errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, formats.ErrAlternatives) {
-			return nil, &FlagError{Err: fmt.Errorf("open policy: %w", err)}
+			return nil, &FlagError{Err: openPolicyError(err)}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("open policy: %w; POLICY is a file, \"default\", %q or \"-\" (standard input)", err, oci.DockerDefaultName)
+			return nil, fmt.Errorf("%w; POLICY is a file, \"default\", %q or \"-\" (standard input)", openPolicyError(err), oci.DockerDefaultName)
 		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) && errors.Is(pe.Err, syscall.EISDIR) {
 			return nil, fmt.Errorf("open policy %s: is a directory; POLICY is a file, a directory written by inspect --save or compile --save, \"default\", %q or \"-\" (standard input)", s, oci.DockerDefaultName)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("open policy: %w", err)
+			return nil, openPolicyError(err)
 		}
 		compile := time.Since(t0)
 		l.Sources = append(l.Sources, src)
@@ -77,6 +78,17 @@ func LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
 		l.Pols = append(l.Pols, pol)
 	}
 	return l, nil
+}
+
+// openPolicyError prefixes err with "open policy: " unless it already
+// says what failed: formats.Load's read errors ("open /x: no such file or
+// directory", "read stdin: input too large: …") and its own ("open filter
+// \"x\": …"); "open policy: open filter: open /x: …" said it thrice.
+func openPolicyError(err error) error {
+	if msg := err.Error(); strings.HasPrefix(msg, "open ") || strings.HasPrefix(msg, "read ") {
+		return err
+	}
+	return fmt.Errorf("open policy: %w", err)
 }
 
 // countStdin counts the specs that read standard input.
@@ -210,7 +222,7 @@ func (l *Loaded) OCIResolution(o formats.OpenOptions) *report.OCIResolution {
 func OneStack(l *Loaded) ([]*filters.Program, error) {
 	for _, src := range l.Sources {
 		if !src.Stacked && len(src.Filters) > 1 {
-			return nil, &FlagError{Err: fmt.Errorf("open policy: %w", formats.OneFilter(src))}
+			return nil, &FlagError{Err: openPolicyError(formats.OneFilter(src))}
 		}
 	}
 	return l.Progs, nil
@@ -312,11 +324,8 @@ func stackDirSource(dir string) (*filters.Source, error) {
 // file, which formats.Load then serves as a built-in name or refuses.
 func ReadSpec(spec string, in io.Reader) (string, []byte, error) {
 	if spec == formats.StdinName {
-		b, err := io.ReadAll(io.LimitReader(in, filters.MaxInputSize+1))
+		b, err := formats.ReadFrom("standard input", in)
 		if err != nil {
-			return "", nil, fmt.Errorf("read standard input: %w", err)
-		}
-		if err := filters.CheckSize(formats.StdinSource, int64(len(b))); err != nil {
 			return "", nil, err
 		}
 		return formats.StdinSource, b, nil

@@ -7,6 +7,7 @@ package estimate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -140,22 +141,37 @@ func (opts *Options) startCommand(ctx context.Context) (done func(), err error) 
 	}, nil
 }
 
-// Run computes the estimate. Loader warnings go to warn; the estimate's own
-// warnings are in its Warnings.
+// Run computes the estimate (RunHeld) and ends its held phase at once.
 func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, error) {
+	e, done, err := RunHeld(ctx, opts, warn)
+	done()
+	return e, err
+}
+
+// RunHeld computes the estimate. Loader warnings go to warn; the
+// estimate's own warnings are in its Warnings. A signal during --command's
+// measurements (the per-process probe, --validate, the command itself),
+// once the prediction exists, returns the estimate marked partial
+// (MarkPartial) with an error wrapping context.Canceled; a signal before
+// it (profiling, calibration) returns no estimate. done ends --command's
+// held phase (interrupt.Hold) and removes the temporary profile: it is
+// never nil, and the caller calls it once the estimate is written, so a
+// second signal waits for the write.
+func RunHeld(ctx context.Context, opts *Options, warn io.Writer) (e *report.Estimate, done func(), err error) {
+	done = func() {}
 	o := opts.Open
 	o.Compiler = opts.Compiler
 	l, err := (&cmdutil.LoadFlags{Systemd: opts.Systemd}).LoadPolicies(opts.Policies, o)
 	if err != nil {
-		return nil, err
+		return nil, done, err
 	}
 	l.PrintWarnings(warn)
 	base, err := cmdutil.OneStack(l)
 	if err != nil {
-		return nil, err
+		return nil, done, err
 	}
 	if base, err = withUnit(opts, base); err != nil {
-		return nil, err
+		return nil, done, err
 	}
 	n := opts.Filters
 	if n == 0 {
@@ -164,62 +180,118 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 	variant := result.Variant(opts.Cache)
 	stack, err := runner.StackFor(base, result.Cell{Variant: variant, Filters: n})
 	if err != nil {
-		return nil, fmt.Errorf("build stack: %w", err)
+		return nil, done, fmt.Errorf("build stack: %w", err)
 	}
 	straced := len(opts.Command) > 0 && opts.Profile == "" // a temporary file done removes: named by the command
-	done, err := opts.startCommand(ctx)
-	defer done()
-	if err != nil {
-		return nil, err
+	if done, err = opts.startCommand(ctx); err != nil {
+		return nil, done, err
 	}
 	data, err := formats.ReadInput(opts.Profile)
 	if err != nil {
-		return nil, fmt.Errorf("read profile: %w", err)
+		return nil, done, fmt.Errorf("read profile: %w", err)
 	}
 	prof, err := analysis.ParseProfile(opts.Profile, data)
 	if err != nil {
-		return nil, err
+		return nil, done, err
 	}
 	out := &report.Estimate{Cache: opts.Cache, Warnings: append([]string{}, prof.Warnings...), OCI: l.OCIResolution(o)}
 	evals, err := analysis.EvaluateProfile(stack, prof)
 	if err != nil {
-		return nil, err
+		return nil, done, err
 	}
 	if len(opts.Command) > 0 {
 		warnKilled(warn, evals)
 	}
-	model, points, source, mwarn, err := costModel(ctx, opts, base, n)
-	if err != nil {
-		return nil, err
+	m := measurement{base: base, variant: variant, n: n, evals: evals, straced: straced}
+	if err := opts.predict(ctx, out, prof, stack, &m); err != nil {
+		return nil, done, err
 	}
+	if err := opts.measure(ctx, out, &m); err != nil {
+		if ctx.Err() == nil {
+			return nil, done, err
+		}
+		MarkPartial(out)
+		return out, done, interrupted(ctx, err)
+	}
+	return out, done, nil
+}
+
+// measurement is what the steps after the profile's evaluation share:
+// the stack's programs, variant and depth, the evaluated profile, and
+// what the prediction leaves to the measurements (the model, the
+// indirect-cost calibration, the direct parts).
+type measurement struct {
+	base    []*filters.Program
+	variant result.Variant
+	n       int
+	evals   []analysis.ProfileCost
+	model   stats.CostModel
+	ind     *indirectCal
+	dparts  directParts
+	straced bool // the profile is estimate's own strace of the command
+}
+
+// predict calibrates (or reads) the cost model and fills out's
+// prediction: the syscalls, the total and its parts.
+func (opts *Options) predict(ctx context.Context, out *report.Estimate, prof *analysis.Profile, stack filters.Stack, m *measurement) error {
+	model, points, source, mwarn, err := costModel(ctx, opts, m.base, m.n)
+	if err != nil {
+		return err
+	}
+	m.model = model
 	out.Warnings = append(out.Warnings, mwarn...)
 	out.Warnings = append(out.Warnings, negativeCostWarnings(model)...)
-	fillEstimate(out, opts, prof, stack, evals, model, points, source)
-	if straced {
+	fillEstimate(out, opts, prof, stack, m.evals, model, points, source)
+	if m.straced {
+		// The profile is a temporary file done removes: name the
+		// command that was profiled instead.
 		out.Profile.Source = report.StraceProfileSource(opts.Command)
 	}
 	out.Model.MeasuredOn = measuredOn(opts)
-	var ind *indirectCal
 	if opts.probesIndirect() {
-		if ind, err = calibrateIndirect(ctx, opts, base, n); err != nil {
-			return nil, err
+		if m.ind, err = calibrateIndirect(ctx, opts, m.base, m.n); err != nil {
+			return err
 		}
 	}
-	dparts := splitDirect(model, evals, n)
-	fillParts(out, opts, ind, dparts)
+	m.dparts = splitDirect(model, m.evals, m.n)
+	fillParts(out, opts, m.ind, m.dparts)
+	return nil
+}
+
+// measure runs what measures the prediction: --validate's syscall loops
+// and --command's measurement of the command.
+func (opts *Options) measure(ctx context.Context, out *report.Estimate, m *measurement) error {
 	if opts.Validate {
-		v, err := validateEstimate(ctx, opts, base, variant, n, evals, out.Syscalls, model)
+		v, err := validateEstimate(ctx, opts, m.base, m.variant, m.n, m.evals, out.Syscalls, m.model)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out.Validation = v
 	}
 	if len(opts.Command) > 0 {
-		if err := validateCommand(ctx, opts, base, variant, n, out, ind, dparts); err != nil {
-			return nil, err
-		}
+		return validateCommand(ctx, opts, m.base, m.variant, m.n, out, m.ind, m.dparts)
 	}
-	return out, nil
+	return nil
+}
+
+// MarkPartial marks e as an estimate whose measurements a signal cut
+// short: Partial set, every measured figure (Validation) dropped, and
+// report.EstimatePartialText first among the warnings. The prediction
+// stays.
+func MarkPartial(e *report.Estimate) {
+	e.Partial = true
+	e.Validation = nil
+	e.Warnings = append([]string{report.EstimatePartialText}, e.Warnings...)
+}
+
+// interrupted is err as the error of an interrupted measurement: it
+// wraps context.Canceled (the signal's cause when err does not), so the
+// exit code is 128 + the signal's number.
+func interrupted(ctx context.Context, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	return fmt.Errorf("%w (%v)", context.Cause(ctx), err)
 }
 
 // probesIndirect reports whether the estimate runs the indirect-cost

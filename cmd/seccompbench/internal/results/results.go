@@ -62,9 +62,12 @@ func Read(paths []string, in io.Reader, errOut io.Writer) ([]Input, error) {
 		var err error
 		if path == "-" {
 			shown[i] = "stdin"
-			data, err = io.ReadAll(io.LimitReader(in, filters.MaxInputSize+1))
+			data, err = formats.ReadFrom("standard input", in)
 		} else {
 			data, err = formats.ReadInput(path)
+		}
+		if err != nil && path == "-" {
+			return nil, err // "read standard input: …" says it
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read result: %w", err)

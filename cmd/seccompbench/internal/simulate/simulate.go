@@ -122,7 +122,7 @@ func Plot(s filters.Stack, costs []analysis.SyscallCost, archName, order string,
 			continue
 		}
 		p.Bars = append(p.Bars, chart.SyscallBar{Arch: c.Arch, Name: c.Name, Nr: c.Nr, Instructions: c.Executed,
-			Cached: c.Cached, Allowed: c.Action == filters.ActionAllow, Verdict: filters.RetText(c.Ret)})
+			Cached: c.Cached, Allowed: c.Action == filters.ActionAllow, Verdict: filters.VerdictText(c.Ret)})
 	}
 	return p
 }
