@@ -21,14 +21,9 @@ func inSession(sid int) []string {
 		if _, err := strconv.Atoi(e.Name()); err != nil {
 			continue
 		}
-		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(stat[i+1:]))
+		head, f := procStat(e.Name())
 		if len(f) > 3 && f[3] == strconv.Itoa(sid) {
-			out = append(out, string(stat[:i+1])+" "+f[0]+" "+f[1])
+			out = append(out, head+" "+f[0]+" "+f[1])
 		}
 	}
 	return out

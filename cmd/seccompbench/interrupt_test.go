@@ -269,14 +269,7 @@ func childrenOf(pid int) []int {
 		if err != nil {
 			continue
 		}
-		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		// pid (comm) state ppid ...: comm may hold spaces, so cut at
-		// the last ')'.
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(stat[i+1:]))
+		_, f := procStat(e.Name())
 		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
 			out = append(out, p)
 		}
@@ -391,4 +384,17 @@ func inheritedHere(t *testing.T) int {
 		}
 	}
 	return 0
+}
+
+// procStat reads /proc/PID/stat of the process named by the /proc entry
+// name: head is "pid (comm)", fields what follows (state, ppid, pgrp,
+// session, ...). comm may hold spaces and parentheses, so the line is cut
+// at its last ')'. Both are empty when the process has gone.
+func procStat(name string) (head string, fields []string) {
+	stat, _ := os.ReadFile(filepath.Join("/proc", name, "stat"))
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return "", nil
+	}
+	return string(stat[:i+1]), strings.Fields(string(stat[i+1:]))
 }

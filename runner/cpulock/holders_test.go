@@ -70,23 +70,8 @@ func TestHoldersLeavesOutSelf(t *testing.T) {
 // Holders names another process holding a CPU lock (util-linux flock(1)
 // holding it while it runs sleep).
 func TestHoldersNamesOtherHolder(t *testing.T) {
-	if _, err := os.Stat("/proc/locks"); err != nil {
-		t.Skip("no /proc/locks")
-	}
-	bin, err := exec.LookPath("flock")
-	if err != nil {
-		t.Skip("no flock(1)")
-	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, "cpu-1.lock")
-	if err := os.WriteFile(path, nil, 0o666); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "--exclusive", path, "sleep", "10")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	cmd := holdLock(t, filepath.Join(dir, "cpu-1.lock"))
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
 		if got := Holders(dir); slices.Equal(got, []int{cmd.Process.Pid}) {
@@ -101,23 +86,8 @@ func TestHoldersNamesOtherHolder(t *testing.T) {
 // (flock(1) standing in for it) in its result, once; the result's text
 // says so.
 func TestWatchNamesOtherRun(t *testing.T) {
-	if _, err := os.Stat("/proc/locks"); err != nil {
-		t.Skip("no /proc/locks")
-	}
-	bin, err := exec.LookPath("flock")
-	if err != nil {
-		t.Skip("no flock(1)")
-	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, "cpu-0.lock")
-	if err := os.WriteFile(path, nil, 0o666); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "--exclusive", path, "sleep", "10")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	cmd := holdLock(t, filepath.Join(dir, "cpu-0.lock"))
 	for i := 0; i < 500 && len(Holders(dir)) == 0; i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -137,4 +107,27 @@ func TestWatchNamesOtherRun(t *testing.T) {
 	if r := none.Result(); len(r.OtherRuns) != 0 || r.OtherRunsText() != "" {
 		t.Errorf("a watch without a lock directory names %q", r.OtherRuns)
 	}
+}
+
+// holdLock has another process hold an exclusive flock(2) lock on path
+// (util-linux flock(1) running sleep) until the test ends; it skips the
+// test without /proc/locks or flock(1).
+func holdLock(t *testing.T, path string) *exec.Cmd {
+	t.Helper()
+	if _, err := os.Stat("/proc/locks"); err != nil {
+		t.Skip("no /proc/locks")
+	}
+	bin, err := exec.LookPath("flock")
+	if err != nil {
+		t.Skip("no flock(1)")
+	}
+	if err := os.WriteFile(path, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--exclusive", path, "sleep", "10")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd
 }
