@@ -45,6 +45,17 @@ func skipIfNoSeccomp(t *testing.T) {
 	}
 }
 
+// needTools skips when a program the test's commands run is not in PATH
+// (the kernel matrix's guests carry only the test binaries).
+func needTools(t *testing.T, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if _, err := exec.LookPath(n); err != nil {
+			t.Skipf("no %s in PATH", n)
+		}
+	}
+}
+
 // pidsIn reads the pids the command appended to file, one a line.
 func pidsIn(t *testing.T, file string) []int {
 	t.Helper()
@@ -116,6 +127,7 @@ func awaitPids(t *testing.T, file string, argv []string, done <-chan error) {
 // every design, and the runs are measured as usual.
 func TestMeasureLeavesNoProcess(t *testing.T) {
 	skipIfNoSeccomp(t)
+	needTools(t, "sh", "sleep")
 	for _, d := range []Design{DesignChildren, DesignPairs} {
 		t.Run(string(d), func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "pids")
@@ -152,6 +164,7 @@ func TestMeasureLeavesNoProcess(t *testing.T) {
 // to PID 1.
 func TestMeasureCancelledLeavesNoProcess(t *testing.T) {
 	skipIfNoSeccomp(t)
+	needTools(t, "sh", "sleep", "cat", "true")
 	file := filepath.Join(t.TempDir(), "pids")
 	argv := leaver(file)
 	argv[2] = strings.TrimSuffix(argv[2], "exit 0") + "sleep 30 | cat"
