@@ -34,13 +34,10 @@ func resultWarnings(j *Job, samples []result.Sample, res stats.Result, info resu
 		}
 	}
 	if f := info.ForeignLoad; f != nil && f.Large() {
-		w := ForeignLoadWarning(*f)
-		if cs := j.Workload.Command; cs != nil && cs.Design != command.DesignDuet {
-			// The command's runs are not pinned: --cpu cannot move
-			// them off a busy CPU.
-			w = strings.TrimSuffix(w, " or choose an idle CPU with --cpu") + " (the command's runs are not pinned: every CPU was watched)"
-		}
-		warnings = append(warnings, w)
+		// The command's runs are not pinned (the duet's are): --cpu
+		// cannot move them off a busy CPU.
+		cs := j.Workload.Command
+		warnings = append(warnings, ForeignLoadWarning(*f, cs == nil || cs.Design == command.DesignDuet))
 	}
 	if len(samples) > 0 && samples[0].FiltersSeen < 0 && j.Workload.Container == nil {
 		warnings = append(warnings, "this kernel does not report Seccomp_filters in /proc (before Linux 5.9): the installed filter count could not be verified")
@@ -130,8 +127,11 @@ func linearityIfHomogeneous(progs []*filters.Program, res stats.Result, variants
 }
 
 // ForeignLoadWarning says how much of the measuring CPUs' time other
-// processes took while the children ran, and what to do about it.
-func ForeignLoadWarning(f result.ForeignLoad) string {
+// processes took while the children ran, and what to do about it:
+// pinned says the runs were pinned to their CPUs, so choosing an idle
+// one with --cpu helps; unpinned runs (the command workload's) had every
+// allowed CPU watched.
+func ForeignLoadWarning(f result.ForeignLoad, pinned bool) string {
 	cpus := make([]string, len(f.CPUs))
 	for i, c := range f.CPUs {
 		cpus[i] = fmt.Sprint(c)
@@ -140,6 +140,10 @@ func ForeignLoadWarning(f result.ForeignLoad) string {
 	if len(cpus) > 1 {
 		which = "CPUs " + strings.Join(cpus, ", ")
 	}
-	return fmt.Sprintf("other processes took at least %.0f %% of measuring %s while the children ran (busy %.2f s, the children's own %.2f s, of %.2f s)%s: they slowed the timed loops and widen or shift every interval; stop them (top -1 shows the load per CPU) or choose an idle CPU with --cpu",
-		100*f.Share, which, float64(f.BusyNs)/1e9, float64(f.OwnNs)/1e9, float64(f.WindowNs)/1e9, f.OtherRunsText())
+	advice := "stop them (top -1 shows the load per CPU) or choose an idle CPU with --cpu"
+	if !pinned {
+		advice = "stop them (top -1 shows the load per CPU) (the command's runs are not pinned: every CPU was watched)"
+	}
+	return fmt.Sprintf("other processes took at least %.0f %% of measuring %s while the children ran (busy %.2f s, the children's own %.2f s, of %.2f s)%s: they slowed the timed loops and widen or shift every interval; %s",
+		100*f.Share, which, float64(f.BusyNs)/1e9, float64(f.OwnNs)/1e9, float64(f.WindowNs)/1e9, f.OtherRunsText(), advice)
 }
