@@ -1,0 +1,81 @@
+package top
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/report"
+)
+
+func TestSyscallRowResolution(t *testing.T) {
+	tests := []struct {
+		name      string
+		n         int
+		counted   uint64
+		scale     float64
+		resolved  bool
+		why       string
+		perCallCI bool
+	}{
+		{"enough samples and calls", 100, 5000, 10, true, "", true},
+		{"two samples", 2, 5000, 10, false, report.TopFewSamples, true},
+		{"few counted calls", 100, 5, 10, false, report.TopFewCalls, true},
+		{"not counted", 100, 0, 10, false, report.TopNotCounted, false},
+		{"not scalable", 100, 5000, math.NaN(), false, report.TopNotCounted, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// 1000 samples over 1 s of CPU: 1 ms per sample.
+			s := syscallRow(0, tt.n, 1000, 1e9, tt.counted, tt.scale, 0.95)
+			if s.Resolved != tt.resolved || s.Unresolved != tt.why {
+				t.Fatalf("resolved %v %q, want %v %q", s.Resolved, s.Unresolved, tt.resolved, tt.why)
+			}
+			if got, want := s.SeccompNs, float64(tt.n)*1e6; got != want {
+				t.Errorf("seccomp_ns %v, want %v", got, want)
+			}
+			if s.SeccompNsCILow == nil || s.SeccompNsCIHigh == nil || !(*s.SeccompNsCILow < s.SeccompNs && s.SeccompNs < *s.SeccompNsCIHigh) {
+				t.Errorf("seccomp_ns interval %v..%v does not hold %v", s.SeccompNsCILow, s.SeccompNsCIHigh, s.SeccompNs)
+			}
+			if (s.SeccompNsPerCall != nil) != tt.resolved {
+				t.Errorf("per call %v with resolved %v: a figure only when resolved", s.SeccompNsPerCall, tt.resolved)
+			}
+			if (s.SeccompNsPerCallCIHigh != nil) != tt.perCallCI {
+				t.Errorf("per-call interval %v, want one: %v", s.SeccompNsPerCallCIHigh, tt.perCallCI)
+			}
+			if tt.resolved {
+				c := *s.SeccompNsPerCall
+				if want := s.SeccompNs / (float64(tt.counted) * tt.scale); math.Abs(c/want-1) > 1e-12 {
+					t.Errorf("per call %v, want %v", c, want)
+				}
+				if !(*s.SeccompNsPerCallCILow < c && c < *s.SeccompNsPerCallCIHigh) {
+					t.Errorf("per-call interval [%v, %v] does not hold %v", *s.SeccompNsPerCallCILow, *s.SeccompNsPerCallCIHigh, c)
+				}
+				// The per-call interval is at least as wide as the time's.
+				if lo, tlo := *s.SeccompNsPerCallCILow/c, *s.SeccompNsCILow/s.SeccompNs; lo > tlo {
+					t.Errorf("per-call lower ratio %v above the time's %v", lo, tlo)
+				}
+			}
+		})
+	}
+}
+
+func TestTopTextMarksUnresolved(t *testing.T) {
+	one, many := syscallRow(435, 2, 1000, 1e9, 2000, 10, 0.95), syscallRow(0, 200, 1000, 1e9, 9000, 10, 0.95)
+	one.Name, many.Name = "clone3", "read"
+	doc := &report.Top{Kind: report.KindTop, Method: report.TopMethod{SamplingHz: 99, Confidence: 0.95, MinSyscallSamples: MinSyscallSamples, MinCountedCalls: MinCountedCalls},
+		Processes: []report.TopProcess{{Pid: 7, Comm: "srv", Samples: 1000, SeccompSamples: 202, CPUNs: 1e9, Syscalls: []report.TopSyscall{many, one}}}}
+	var b strings.Builder
+	report.WriteTopText(&b, doc, 8, report.TextOptions{})
+	out := b.String()
+	for _, want := range []string{"unresolved (2 samples)", "a per-call cost needs 20 seccomp samples"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, " read ") && strings.Contains(line, "unresolved") {
+			t.Errorf("resolved row marked unresolved: %q", line)
+		}
+	}
+}
