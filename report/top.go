@@ -154,6 +154,12 @@ type TopSyscall struct {
 	// the counter was attached, scaled to the window by CPU time); null
 	// when no call was counted.
 	Calls *float64 `json:"calls"`
+	// CallsCILow and CallsCIHigh bound Calls at Method.Confidence: the
+	// counted calls' Poisson error and the scale's (the counter's own
+	// share of the time while counting, or the sample ratio), combined on
+	// the log scale; null without Calls.
+	CallsCILow  *float64 `json:"calls_ci_low"`
+	CallsCIHigh *float64 `json:"calls_ci_high"`
 	// CountedCalls is the number of calls the counter saw while attached,
 	// before scaling; 0 when none was counted.
 	CountedCalls uint64 `json:"counted_calls"`

@@ -121,12 +121,12 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 		p.SeccompNs = sh.Center * p.CPUNs
 	}
 	p.Warnings = append(p.Warnings, sh.Warnings...)
-	scale, by, warns := callScale(tl, in, pid, len(calls) > 0, period, o.Confidence)
+	scale, by, scaleErr, warns := callScale(tl, in, pid, len(calls) > 0, period, o.Confidence)
 	p.CallsScaledBy = by
 	p.Warnings = append(p.Warnings, warns...)
 	native := filters.ArchX86_64
 	for nr, n := range tl.SeccompByNr {
-		s := syscallRow(nr, n, tl.Samples, p.CPUNs, calls[int32(nr)], scale, o.Confidence)
+		s := syscallRow(nr, n, tl.Samples, p.CPUNs, calls[int32(nr)], scale, scaleErr, o.Confidence)
 		s.Name = syscallName(native, nr)
 		p.Syscalls = append(p.Syscalls, s)
 	}
@@ -156,8 +156,9 @@ const MinCountedCalls = 20
 // syscallRow is one syscall's row: n of the process's total samples
 // were seccomp samples of it, cpuNs is the process's CPU time in the
 // window (ns), counted the calls the counter saw (0: none), scale what
-// scales them to the window (NaN: they cannot be).
-func syscallRow(nr int64, n, total int, cpuNs float64, counted uint64, scale, confidence float64) report.TopSyscall {
+// scales them to the window (NaN: they cannot be) and scaleErr the
+// scale's relative error at confidence (callScale).
+func syscallRow(nr int64, n, total int, cpuNs float64, counted uint64, scale, scaleErr, confidence float64) report.TopSyscall {
 	per := cpuNs / float64(total)
 	s := report.TopSyscall{Nr: int(nr), Samples: n, CountedCalls: counted, SeccompNs: float64(n) * per}
 	ci := stats.ScaleEstimate(stats.PoissonCount(n, confidence), per)
@@ -181,11 +182,12 @@ func syscallRow(nr int64, n, total int, cpuNs float64, counted uint64, scale, co
 	if s.Resolved {
 		s.SeccompNsPerCall = report.Nullable(center)
 	}
-	// The per-call interval: the time's Poisson interval and the counted
-	// calls' Poisson error (z/√counted, relative), combined on the log
-	// scale.
+	// The calls' interval: the counted calls' Poisson error (z/√counted,
+	// relative) and the scale's, combined on the log scale; the per-call
+	// interval adds the time's Poisson interval the same way.
 	z := stats.ZQuantile(confidence)
-	ec := z / math.Sqrt(float64(counted))
+	ec := math.Hypot(z/math.Sqrt(float64(counted)), scaleErr)
+	s.CallsCILow, s.CallsCIHigh = report.Nullable(est*math.Exp(-ec)), report.Nullable(est*math.Exp(ec))
 	if ci.Lo > 0 {
 		s.SeccompNsPerCallCILow = report.Nullable(center * math.Exp(-math.Hypot(math.Log(s.SeccompNs/ci.Lo), ec)))
 	}

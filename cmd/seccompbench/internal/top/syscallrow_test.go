@@ -27,7 +27,7 @@ func TestSyscallRowResolution(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// 1000 samples over 1 s of CPU: 1 ms per sample.
-			s := syscallRow(0, tt.n, 1000, 1e9, tt.counted, tt.scale, 0.95)
+			s := syscallRow(0, tt.n, 1000, 1e9, tt.counted, tt.scale, 0.05, 0.95)
 			if s.Resolved != tt.resolved || s.Unresolved != tt.why {
 				t.Fatalf("resolved %v %q, want %v %q", s.Resolved, s.Unresolved, tt.resolved, tt.why)
 			}
@@ -43,7 +43,14 @@ func TestSyscallRowResolution(t *testing.T) {
 			if (s.SeccompNsPerCallCIHigh != nil) != tt.perCallCI {
 				t.Errorf("per-call interval %v, want one: %v", s.SeccompNsPerCallCIHigh, tt.perCallCI)
 			}
+			if (s.CallsCILow != nil) != tt.perCallCI || (s.Calls != nil && !(*s.CallsCILow < *s.Calls && *s.Calls < *s.CallsCIHigh)) {
+				t.Errorf("calls %v interval [%v, %v]", s.Calls, s.CallsCILow, s.CallsCIHigh)
+			}
 			if tt.resolved {
+				// 5000 counted: ±2.8 % Poisson with ±5 % scale error.
+				if got, want := math.Log(*s.CallsCIHigh / *s.Calls), math.Hypot(1.959964/math.Sqrt(5000), 0.05); math.Abs(got/want-1) > 1e-3 {
+					t.Errorf("calls log half-width %v, want %v", got, want)
+				}
 				c := *s.SeccompNsPerCall
 				if want := s.SeccompNs / (float64(tt.counted) * tt.scale); math.Abs(c/want-1) > 1e-12 {
 					t.Errorf("per call %v, want %v", c, want)
@@ -61,7 +68,7 @@ func TestSyscallRowResolution(t *testing.T) {
 }
 
 func TestTopTextMarksUnresolved(t *testing.T) {
-	one, many := syscallRow(435, 2, 1000, 1e9, 2000, 10, 0.95), syscallRow(0, 200, 1000, 1e9, 9000, 10, 0.95)
+	one, many := syscallRow(435, 2, 1000, 1e9, 2000, 10, 0, 0.95), syscallRow(0, 200, 1000, 1e9, 9000, 10, 0, 0.95)
 	one.Name, many.Name = "clone3", "read"
 	doc := &report.Top{Kind: report.KindTop, Method: report.TopMethod{SamplingHz: 99, Confidence: 0.95, MinSyscallSamples: MinSyscallSamples, MinCountedCalls: MinCountedCalls},
 		Processes: []report.TopProcess{{Pid: 7, Comm: "srv", Samples: 1000, SeccompSamples: 202, CPUNs: 1e9, Syscalls: []report.TopSyscall{many, one}}}}
