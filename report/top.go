@@ -71,6 +71,11 @@ type TopMethod struct {
 	// counter's cost over the whole window. null without samples.
 	CounterShare    *float64 `json:"counter_share"`
 	CounterOverhead *float64 `json:"counter_overhead"`
+	// CounterNsPerCall is what the syscall counter adds to each call it
+	// counts, in ns of CPU time, measured when top started
+	// (live.Session.CounterCost); the calls are scaled to the window
+	// with it taken out. null when it was not measured.
+	CounterNsPerCall *float64 `json:"counter_ns_per_call"`
 	// MinSyscallSamples and MinCountedCalls are the seccomp samples and
 	// counted calls a syscall's row needs to be resolved (TopSyscall).
 	MinSyscallSamples int `json:"min_syscall_samples"`

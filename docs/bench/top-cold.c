@@ -15,6 +15,11 @@
 // own cost can be taken out: run it bare and under the stack
 // (top-wrap FILTER.bpf N -- top-cold ...) and take the difference.
 //
+// With TOP_COLD_LOG=FILE in the environment it appends, every 100,000
+// calls, "REALTIME_NS PROCESS_CPU_NS CALLS" to FILE, so that a sampler's
+// call count over a window can be held to the calls really made in it
+// (calls per CPU ns × the window's CPU time).
+//
 // Build: gcc -O2 -static -o top-cold top-cold.c
 // Run:   ./top-cold NR ITERS EVICT_KB [A0 [A1 [A2]]]
 //        (NR 288 = accept4 on x86_64; with A0 = -1 it fails EBADF after
@@ -74,7 +79,20 @@ int main(int argc, char **argv) {
 	char *buf = size ? malloc(size) : NULL;
 	uint64_t *ts = calloc(iters, sizeof *ts), *te = calloc(iters, sizeof *te);
 	unsigned x = 12345;
+	FILE *log = NULL;
+	if (getenv("TOP_COLD_LOG") && !(log = fopen(getenv("TOP_COLD_LOG"), "w"))) {
+		perror("top-cold: TOP_COLD_LOG");
+		return 1;
+	}
 	for (long i = 0; i < iters; i++) {
+		if (log && i % 100000 == 0) {
+			struct timespec rt, cpu;
+			clock_gettime(CLOCK_REALTIME, &rt);
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+			fprintf(log, "%llu %llu %ld\n", (unsigned long long)rt.tv_sec * 1000000000ull + rt.tv_nsec,
+				(unsigned long long)cpu.tv_sec * 1000000000ull + cpu.tv_nsec, i);
+			fflush(log);
+		}
 		for (size_t j = 0; j < size; j += 64)
 			buf[j] = (char)j;
 		if (size)
@@ -90,6 +108,8 @@ int main(int argc, char **argv) {
 		t1 = now();
 		te[i] = t1 - t0;
 	}
+	if (log)
+		fclose(log);
 	summary("syscall", ts, iters);
 	summary("empty", te, iters);
 	return 0;

@@ -47,7 +47,10 @@ func (w *Watcher) build(in windowInput) *report.Top {
 		WindowNs: int64(window), Processes: []report.TopProcess{}, Warnings: []string{},
 		Method: report.TopMethod{SamplingHz: o.Frequency, PeriodNs: int64(period), CPUs: w.s.CPUs(), BatchNs: int64(batch),
 			Confidence: o.Confidence, CountDuty: float64(onNs) / math.Max(1, float64(window)), CountOnNs: int64(onNs), LostSamples: in.lost,
-			MinSyscallSamples: MinSyscallSamples, MinCountedCalls: MinCountedCalls}}
+			MinSyscallSamples: MinSyscallSamples, MinCountedCalls: MinCountedCalls, CounterNsPerCall: report.Nullable(w.counterNs)}}
+	if w.counterErr != nil {
+		t.Warnings = append(t.Warnings, fmt.Sprintf("the counter's cost per call could not be measured (%v): calls are scaled with its samples alone, which miss most of it, so they may be low", w.counterErr))
+	}
 	callsBy := map[uint32]map[int32]uint64{}
 	for _, c := range in.counts {
 		if callsBy[c.Tgid] == nil {
@@ -121,7 +124,11 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 		p.SeccompNs = sh.Center * p.CPUNs
 	}
 	p.Warnings = append(p.Warnings, sh.Warnings...)
-	scale, by, scaleErr, warns := callScale(tl, in, pid, len(calls) > 0, period, o.Confidence)
+	var counted uint64
+	for _, c := range calls {
+		counted += c
+	}
+	scale, by, scaleErr, warns := callScale(tl, in, pid, counted, w.counterNs, period, o.Confidence)
 	p.CallsScaledBy = by
 	p.Warnings = append(p.Warnings, warns...)
 	native := filters.ArchX86_64

@@ -35,7 +35,15 @@ func batchFor(set, window time.Duration) time.Duration {
 // the scale came from ("cpu_time", "samples", ""), the scale's relative
 // error at confidence (a half-width as a fraction, 0 when not known) and
 // the warnings on that error. period is the sampling period in ns.
-func callScale(tl *kstack.Tally, in windowInput, pid int, counted bool, period, confidence float64) (float64, string, float64, []string) {
+//
+// counted is the number of the process's calls the counter saw, and
+// counterNs the counter's measured cost per counted call in ns
+// (live.Session.CounterCost; NaN when not measured): the counter's own
+// time while on is counted × counterNs, or, without that figure, its
+// samples × the period (which misses most of it: the tracepoint path
+// slows each call by more than the samples landing in the counter show).
+func callScale(tl *kstack.Tally, in windowInput, pid int, countedCalls uint64, counterNs, period, confidence float64) (float64, string, float64, []string) {
+	counted := countedCalls > 0
 	var by string
 	var warns []string
 	var relErr float64
@@ -51,14 +59,18 @@ func callScale(tl *kstack.Tally, in windowInput, pid int, counted bool, period, 
 		t0, ok0 := in.task0[pid]
 		t1, ok1 := in.task1[pid]
 		ctr := float64(tl.CounterSamples) * period
+		measured := !math.IsNaN(counterNs)
+		if measured {
+			ctr = float64(countedCalls) * counterNs
+		}
 		if busyOn := float64(onCPU) - ctr; ok0 && ok1 && t1 > t0 && busyOn > 0 {
 			scale = (float64(t1-t0) - ctr) / busyOn
 			by = "cpu_time"
-			// The CPU times are exact, but the counter's own share f of
-			// the time while counting comes from its samples: n samples
-			// while on give f a binomial error, and the scale moves by
-			// 1/(1−f).
-			if n := tl.CountedSamples; n > 0 {
+			// The CPU times are exact, but without a measured cost per
+			// call the counter's own share f of the time while counting
+			// comes from its samples: n samples while on give f a
+			// binomial error, and the scale moves by 1/(1−f).
+			if n := tl.CountedSamples; n > 0 && !measured {
 				f := float64(tl.CounterSamples) / float64(n)
 				// With no counter sample, f's error is taken as that of
 				// one sample in n+1, not 0.
@@ -75,6 +87,9 @@ func callScale(tl *kstack.Tally, in windowInput, pid int, counted bool, period, 
 	if busyOn := tl.CountedSamples - tl.CounterSamples; math.IsNaN(scale) && busyOn > 0 && counted {
 		by = "samples"
 		scale = float64(tl.Samples-tl.CounterSamples) / float64(busyOn)
+		if ctr := float64(countedCalls) * counterNs; !math.IsNaN(counterNs) && float64(tl.CountedSamples)*period > ctr {
+			scale = (float64(tl.Samples)*period - ctr) / (float64(tl.CountedSamples)*period - ctr)
+		}
 		relErr = stats.ZQuantile(confidence) / math.Sqrt(float64(busyOn))
 		if busyOn < minCountedSamples && counted {
 			// The scale is a ratio of sample counts: its relative error is

@@ -4,7 +4,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/seccompbench/seccompbench/internal/kstack"
 	"github.com/seccompbench/seccompbench/report"
 )
 
@@ -84,5 +86,28 @@ func TestTopTextMarksUnresolved(t *testing.T) {
 		if strings.Contains(line, " read ") && strings.Contains(line, "unresolved") {
 			t.Errorf("resolved row marked unresolved: %q", line)
 		}
+	}
+}
+
+func TestCallScaleMeasuredCounterCost(t *testing.T) {
+	// 1 s of CPU in the window, 20 ms of it while counting, 20,000 calls
+	// counted. With the counter measured at 200 ns per call, 4 ms of the
+	// 20 ms were the counter's: the process made its calls at 20,000 per
+	// 16 ms of its own time, so the window holds (1 s − 4 ms) / 16 ms ×
+	// 20,000 calls.
+	in := windowInput{onCPU: map[int]time.Duration{7: 20 * time.Millisecond},
+		task0: map[int]time.Duration{7: time.Second}, task1: map[int]time.Duration{7: 2 * time.Second}}
+	tl := &kstack.Tally{Samples: 100, CountedSamples: 2}
+	scale, by, relErr, warns := callScale(tl, in, 7, 20000, 200, 1e7, 0.95)
+	if want := (1e9 - 4e6) / (20e6 - 4e6); by != "cpu_time" || math.Abs(scale/want-1) > 1e-12 {
+		t.Fatalf("scale %v by %q, want %v by cpu_time", scale, by, want)
+	}
+	if relErr != 0 || len(warns) != 0 {
+		t.Errorf("measured cost: relErr %v, warnings %q; want none from the counter's samples", relErr, warns)
+	}
+	// Without the measured cost the counter's 0 samples leave 20 ms.
+	scale, _, relErr, _ = callScale(tl, in, 7, 20000, math.NaN(), 1e7, 0.95)
+	if want := 1e9 / 20e6; math.Abs(scale/want-1) > 1e-12 || relErr == 0 {
+		t.Errorf("unmeasured: scale %v (want %v), relErr %v (want the binomial error)", scale, want, relErr)
 	}
 }
