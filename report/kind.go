@@ -57,7 +57,7 @@ const ContractVersion = 1
 // became codes in version 2.
 const (
 	BudgetVersion = 2
-	TopVersion    = 2
+	TopVersion    = 3
 )
 
 // Version returns the schema_version that documents of kind k are

@@ -71,6 +71,15 @@ type TopMethod struct {
 	// counter's cost over the whole window. null without samples.
 	CounterShare    *float64 `json:"counter_share"`
 	CounterOverhead *float64 `json:"counter_overhead"`
+	// CounterNsPerCall is what the syscall counter adds to each call it
+	// counts, in ns of CPU time, measured when top started
+	// (live.Session.CounterCost); the calls are scaled to the window
+	// with it taken out. null when it was not measured.
+	CounterNsPerCall *float64 `json:"counter_ns_per_call"`
+	// MinSyscallSamples and MinCountedCalls are the seccomp samples and
+	// counted calls a syscall's row needs to be resolved (TopSyscall).
+	MinSyscallSamples int `json:"min_syscall_samples"`
+	MinCountedCalls   int `json:"min_counted_calls"`
 }
 
 // TopProcess is one process (thread group) in the window.
@@ -150,13 +159,55 @@ type TopSyscall struct {
 	// the counter was attached, scaled to the window by CPU time); null
 	// when no call was counted.
 	Calls *float64 `json:"calls"`
-	// SeccompNs is the seccomp time attributed to the syscall, in ns;
-	// SeccompNsPerCall is SeccompNs / Calls, null without Calls.
-	SeccompNs        float64  `json:"seccomp_ns"`
-	SeccompNsPerCall *float64 `json:"seccomp_ns_per_call"`
+	// CallsCILow and CallsCIHigh bound Calls at Method.Confidence: the
+	// counted calls' Poisson error and the scale's (the counter's own
+	// share of the time while counting, or the sample ratio), combined on
+	// the log scale; null without Calls.
+	CallsCILow  *float64 `json:"calls_ci_low"`
+	CallsCIHigh *float64 `json:"calls_ci_high"`
+	// CountedCalls is the number of calls the counter saw while attached,
+	// before scaling; 0 when none was counted.
+	CountedCalls uint64 `json:"counted_calls"`
+	// SeccompNs is the seccomp time attributed to the syscall, in ns:
+	// Samples / the process's samples × its CPU time. SeccompNsCILow and
+	// SeccompNsCIHigh bound it at Method.Confidence from the exact
+	// Poisson interval of Samples (successive samples of a burst are
+	// correlated, so the interval can be too narrow, never too wide).
+	SeccompNs       float64  `json:"seccomp_ns"`
+	SeccompNsCILow  *float64 `json:"seccomp_ns_ci_low"`
+	SeccompNsCIHigh *float64 `json:"seccomp_ns_ci_high"`
+	// SeccompNsPerCall is SeccompNs / Calls, in ns per call, when the
+	// row is Resolved; null otherwise. SeccompNsPerCallCILow and
+	// SeccompNsPerCallCIHigh bound it from SeccompNs's interval and the
+	// Poisson error of CountedCalls (combined on the log scale); given
+	// also for a row that is not resolved whenever calls were counted.
+	SeccompNsPerCall       *float64 `json:"seccomp_ns_per_call"`
+	SeccompNsPerCallCILow  *float64 `json:"seccomp_ns_per_call_ci_low"`
+	SeccompNsPerCallCIHigh *float64 `json:"seccomp_ns_per_call_ci_high"`
 	// Samples is the number of seccomp samples in the syscall.
 	Samples int `json:"samples"`
+	// Resolved is true when the per-call cost rests on at least
+	// Method.MinSyscallSamples seccomp samples and Method.MinCountedCalls
+	// counted calls. Unresolved says why not: TopFewSamples,
+	// TopNotCounted or TopFewCalls; "" when resolved.
+	Resolved   bool   `json:"resolved"`
+	Unresolved string `json:"unresolved,omitempty"`
 }
+
+// The codes of TopSyscall.Unresolved.
+const (
+	// TopFewSamples: fewer seccomp samples than Method.MinSyscallSamples.
+	// A per-call figure from one or two samples is mostly noise, and only
+	// syscalls that drew a sample are listed at all, so such figures
+	// come out high on average (a winner's curse): sample longer or at a
+	// higher --frequency.
+	TopFewSamples = "few_samples"
+	// TopNotCounted: no call was counted while the counter was attached
+	// (or the counts could not be scaled to the window).
+	TopNotCounted = "not_counted"
+	// TopFewCalls: fewer counted calls than Method.MinCountedCalls.
+	TopFewCalls = "few_counted_calls"
+)
 
 // TopPrediction is the model's prediction for a merged stack: a
 // prediction, not a measurement.
@@ -303,20 +354,25 @@ func topProcess(w io.Writer, p TopProcess, m TopMethod, maxSyscalls int) {
 		}
 		fmt.Fprint(w, wrapText(b.String(), TextWidth))
 		if len(p.Syscalls) > 0 {
-			fmt.Fprintf(w, "        %-16s %12s %12s %14s\n", "syscall", "calls", "seccomp", "seccomp/call")
+			fmt.Fprintf(w, "        %-16s %10s %10s %8s  %s\n", "syscall", "calls", "seccomp", "samples", fmt.Sprintf("seccomp/call [%.0f%% CI]", m.Confidence*100))
+			unresolved := 0
 			for i, s := range p.Syscalls {
 				if i == maxSyscalls {
 					fmt.Fprintf(w, "        (%d more)\n", len(p.Syscalls)-i)
 					break
 				}
-				calls, per := "-", "-"
+				calls := "-"
 				if s.Calls != nil {
 					calls = fmt.Sprintf("%.0f", *s.Calls)
 				}
-				if s.SeccompNsPerCall != nil {
-					per = fmt.Sprintf("%.1f ns", *s.SeccompNsPerCall)
+				if !s.Resolved {
+					unresolved++
 				}
-				fmt.Fprintf(w, "        %-16s %12s %12s %14s\n", s.Name, calls, fmtDurNs(s.SeccompNs), per)
+				fmt.Fprintf(w, "        %-16s %10s %10s %8d  %s\n", s.Name, calls, fmtDurNs(s.SeccompNs), s.Samples, topPerCall(s, m))
+			}
+			if unresolved > 0 {
+				fmt.Fprint(w, wrapText(fmt.Sprintf("        unresolved: a per-call cost needs %d seccomp samples and %d counted calls; figures from fewer are mostly noise and, since only syscalls with a sample are listed, high on average: sample longer or at a higher --frequency\n",
+					m.MinSyscallSamples, m.MinCountedCalls), TextWidth))
 			}
 		}
 		if pr := p.Prediction; pr != nil {
@@ -328,6 +384,33 @@ func topProcess(w io.Writer, p TopProcess, m TopMethod, maxSyscalls int) {
 			fmt.Fprintf(w, "        warning: %s\n", warn)
 		}
 	}
+}
+
+// topPerCall writes a syscall row's per-call cost with its interval,
+// or why it is not resolved (with the interval, when there is one).
+func topPerCall(s TopSyscall, m TopMethod) string {
+	ci := ""
+	if s.SeccompNsPerCallCIHigh != nil {
+		lo := "0"
+		if s.SeccompNsPerCallCILow != nil {
+			lo = fmtDurNs(*s.SeccompNsPerCallCILow)
+		}
+		ci = fmt.Sprintf(" [%s, %s]", lo, fmtDurNs(*s.SeccompNsPerCallCIHigh))
+	}
+	switch s.Unresolved {
+	case "":
+		if s.SeccompNsPerCall != nil {
+			return fmtDurNs(*s.SeccompNsPerCall) + ci
+		}
+		return "-"
+	case TopFewSamples:
+		return fmt.Sprintf("unresolved (%d samples)%s", s.Samples, ci)
+	case TopFewCalls:
+		return fmt.Sprintf("unresolved (%d calls counted)%s", s.CountedCalls, ci)
+	case TopNotCounted:
+		return "unresolved (not counted)"
+	}
+	return "unresolved"
 }
 
 // topSampled reports whether any process of t has samples.

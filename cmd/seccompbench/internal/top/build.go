@@ -46,7 +46,11 @@ func (w *Watcher) build(in windowInput) *report.Top {
 	t := &report.Top{SchemaVersion: report.TopSchemaVersion, Kind: "top", Start: in.startWall.UTC().Format(time.RFC3339),
 		WindowNs: int64(window), Processes: []report.TopProcess{}, Warnings: []string{},
 		Method: report.TopMethod{SamplingHz: o.Frequency, PeriodNs: int64(period), CPUs: w.s.CPUs(), BatchNs: int64(batch),
-			Confidence: o.Confidence, CountDuty: float64(onNs) / math.Max(1, float64(window)), CountOnNs: int64(onNs), LostSamples: in.lost}}
+			Confidence: o.Confidence, CountDuty: float64(onNs) / math.Max(1, float64(window)), CountOnNs: int64(onNs), LostSamples: in.lost,
+			MinSyscallSamples: MinSyscallSamples, MinCountedCalls: MinCountedCalls, CounterNsPerCall: report.Nullable(w.counterNs)}}
+	if w.counterErr != nil {
+		t.Warnings = append(t.Warnings, fmt.Sprintf("the counter's cost per call could not be measured (%v): calls are scaled with its samples alone, which miss most of it, so they may be low", w.counterErr))
+	}
 	callsBy := map[uint32]map[int32]uint64{}
 	for _, c := range in.counts {
 		if callsBy[c.Tgid] == nil {
@@ -120,17 +124,17 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 		p.SeccompNs = sh.Center * p.CPUNs
 	}
 	p.Warnings = append(p.Warnings, sh.Warnings...)
-	scale, by, warns := callScale(tl, in, pid, len(calls) > 0, period, o.Confidence)
+	var counted uint64
+	for _, c := range calls {
+		counted += c
+	}
+	scale, by, scaleErr, warns := callScale(tl, in, pid, counted, w.counterNs, period, o.Confidence)
 	p.CallsScaledBy = by
 	p.Warnings = append(p.Warnings, warns...)
 	native := filters.ArchX86_64
 	for nr, n := range tl.SeccompByNr {
-		s := report.TopSyscall{Nr: int(nr), Name: syscallName(native, nr), Samples: n, SeccompNs: float64(n) / float64(tl.Samples) * p.CPUNs}
-		if c, ok := calls[int32(nr)]; ok && c > 0 && !math.IsNaN(scale) {
-			est := float64(c) * scale
-			s.Calls = &est
-			s.SeccompNsPerCall = report.Nullable(s.SeccompNs / est)
-		}
+		s := syscallRow(nr, n, tl.Samples, p.CPUNs, calls[int32(nr)], scale, scaleErr, o.Confidence)
+		s.Name = syscallName(native, nr)
 		p.Syscalls = append(p.Syscalls, s)
 	}
 	sort.Slice(p.Syscalls, func(i, j int) bool {
@@ -141,6 +145,61 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 	})
 	w.filters(&p)
 	return p
+}
+
+// MinSyscallSamples is the number of seccomp samples a syscall's row
+// needs before its per-call cost is given: 20 samples put the exact
+// Poisson interval at about −40 % / +55 % at 95 %. Below it a row keeps
+// its seccomp time and intervals, and its per-call cost is null and
+// marked report.TopFewSamples: a per-call figure from one or two samples
+// is mostly noise, and since only syscalls that drew a sample are
+// listed, such figures come out high on average.
+const MinSyscallSamples = 20
+
+// MinCountedCalls is the number of calls the counter must have seen for
+// a syscall's per-call cost to be given (report.TopFewCalls below it).
+const MinCountedCalls = 20
+
+// syscallRow is one syscall's row: n of the process's total samples
+// were seccomp samples of it, cpuNs is the process's CPU time in the
+// window (ns), counted the calls the counter saw (0: none), scale what
+// scales them to the window (NaN: they cannot be) and scaleErr the
+// scale's relative error at confidence (callScale).
+func syscallRow(nr int64, n, total int, cpuNs float64, counted uint64, scale, scaleErr, confidence float64) report.TopSyscall {
+	per := cpuNs / float64(total)
+	s := report.TopSyscall{Nr: int(nr), Samples: n, CountedCalls: counted, SeccompNs: float64(n) * per}
+	ci := stats.ScaleEstimate(stats.PoissonCount(n, confidence), per)
+	s.SeccompNsCILow, s.SeccompNsCIHigh = report.Nullable(ci.Lo), report.Nullable(ci.Hi)
+	switch {
+	case counted == 0 || math.IsNaN(scale):
+		s.Unresolved = report.TopNotCounted
+	case n < MinSyscallSamples:
+		s.Unresolved = report.TopFewSamples
+	case counted < MinCountedCalls:
+		s.Unresolved = report.TopFewCalls
+	default:
+		s.Resolved = true
+	}
+	if s.Unresolved == report.TopNotCounted {
+		return s
+	}
+	est := float64(counted) * scale
+	s.Calls = &est
+	center := s.SeccompNs / est
+	if s.Resolved {
+		s.SeccompNsPerCall = report.Nullable(center)
+	}
+	// The calls' interval: the counted calls' Poisson error (z/√counted,
+	// relative) and the scale's, combined on the log scale; the per-call
+	// interval adds the time's Poisson interval the same way.
+	z := stats.ZQuantile(confidence)
+	ec := math.Hypot(z/math.Sqrt(float64(counted)), scaleErr)
+	s.CallsCILow, s.CallsCIHigh = report.Nullable(est*math.Exp(-ec)), report.Nullable(est*math.Exp(ec))
+	if ci.Lo > 0 {
+		s.SeccompNsPerCallCILow = report.Nullable(center * math.Exp(-math.Hypot(math.Log(s.SeccompNs/ci.Lo), ec)))
+	}
+	s.SeccompNsPerCallCIHigh = report.Nullable(center * math.Exp(math.Hypot(math.Log(ci.Hi/s.SeccompNs), ec)))
+	return s
 }
 
 // sortProcesses orders the rows by seccomp time, largest first, then

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -171,6 +172,16 @@ type Watcher struct {
 	// exited, listed no more.
 	comms  map[int]string
 	exited map[int]bool
+	// counterNs is the syscall counter's measured cost per counted call,
+	// in ns (NaN: not measured; counterErr says why when it failed).
+	counterNs  float64
+	counterErr error
+}
+
+// counterCoster is a Sampler that can measure what its counter adds per
+// counted call (live.Session.CounterCost).
+type counterCoster interface {
+	CounterCost(rounds, calls int) (float64, error)
 }
 
 type dumped struct {
@@ -212,7 +223,7 @@ func Open(opts *Options) (*Watcher, error) {
 		comms[p] = comm
 	}
 	w := &Watcher{opts: opts, cls: kstack.NewClassifier(syms), rng: rand.New(rand.NewPCG(opts.Seed, 0x70b)), stacks: map[int]dumped{},
-		comms: comms, exited: map[int]bool{}}
+		comms: comms, exited: map[int]bool{}, counterNs: math.NaN()}
 	if opts.Children {
 		w.children = map[int]int{}
 		if err := w.findChildren(); err != nil {
@@ -229,6 +240,14 @@ func Open(opts *Options) (*Watcher, error) {
 		return nil, err
 	}
 	w.s = s
+	if cc, ok := s.(counterCoster); ok && opts.CountDuty > 0 {
+		ns, err := cc.CounterCost(live.CounterCostRounds, live.CounterCostCalls)
+		if err != nil {
+			w.counterErr = err
+		} else {
+			w.counterNs = ns
+		}
+	}
 	return w, nil
 }
 
