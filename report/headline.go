@@ -120,7 +120,8 @@ func wrapText(s string, width int) string {
 // of the bare op), the cost at the deepest count, the one-off entry cost,
 // whether the action cache serves the workload, and a verdict.
 func RunHeadline(d *Document) []HeadlineLine {
-	out := []HeadlineLine{{"policy", runPolicyText(d)}}
+	out := BudgetHeadline(d.Budget)
+	out = append(out, HeadlineLine{"policy", runPolicyText(d)})
 	out = append(out, perFilterLines(d)...)
 	if s := deepestText(d); s != "" {
 		out = append(out, HeadlineLine{"deepest", s})

@@ -1,0 +1,62 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+func TestBudgetVerdictText(t *testing.T) {
+	within := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictWithin, Budget: 2, Unit: "%", Estimate: 0.41,
+		Lower: -0.2, Upper: 0.63, Confidence: 0.95, Rounds: 14, N: 14, Pairs: 38, ElapsedS: 14.2, DecidedBy: "wall"})
+	if got, want := within.Text(), "within 2 %: +0.41 % [upper 0.63 %] after 14 s, 14 rounds, 38 pairs, 95 % one-sided; wall time per run decided"; got != want {
+		t.Errorf("within:\n got %q\nwant %q", got, want)
+	}
+	over := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictOver, Budget: 50, Unit: "ns", Estimate: 1200,
+		Lower: 900, Upper: 1500, Confidence: 0.99, Rounds: 9, N: 9, ElapsedS: 3, DecidedBy: "cpu"})
+	if got := over.Text(); !strings.HasPrefix(got, "over 50 ns: +1.2 µs [lower 900 ns] after 3 s, 9 rounds, 99 % one-sided; CPU time") {
+		t.Errorf("over: %q", got)
+	}
+	und := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictUndecided, Budget: 2, Unit: "%", Estimate: 1.9,
+		Lower: math.Inf(-1), Upper: math.Inf(1), Confidence: 0.95, Rounds: 2, N: 4, ElapsedS: 60, NeedN: 400, NeedS: 6000, DecidedBy: "wall"})
+	got := und.Text()
+	for _, w := range []string{"undecided 2 %", "[n/a, n/a]", "400 children (6000 s)", "Undecided is not within"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("undecided %q lacks %q", got, w)
+		}
+	}
+	if strings.Contains(got, "no significant") {
+		t.Errorf("undecided worded as a test result: %q", got)
+	}
+	// JSON: the object the docs name, infinite bounds as null, and back.
+	b, err := json.Marshal(und)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{`"verdict":"undecided"`, `"lower":null`, `"upper":null`, `"elapsed_s":60`, `"decided_by":"wall"`, `"unit":"%"`} {
+		if !bytes.Contains(b, []byte(k)) {
+			t.Errorf("JSON %s lacks %s", b, k)
+		}
+	}
+	var back BudgetVerdict
+	if err := json.Unmarshal(b, &back); err != nil || !math.IsNaN(back.Lower) || back.NeedN != 400 {
+		t.Errorf("round trip: %+v, %v", back, err)
+	}
+}
+
+func TestBudgetHeadlineFirst(t *testing.T) {
+	d := &Document{Budget: NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictWithin, Budget: 5e6, Unit: "ns",
+		Estimate: 1e5, Upper: 2e5, Confidence: 0.95, Rounds: 3, N: 6, ElapsedS: 2, DecidedBy: "wall"})}
+	d.Config.Confidence = 0.95
+	lines := RunHeadline(d)
+	if lines[0].Label != "budget" || !strings.HasPrefix(lines[0].Text, "within 5 ms: +100 µs [upper 200 µs]") {
+		t.Errorf("first headline line %+v", lines[0])
+	}
+	if BudgetHeadline(nil) != nil {
+		t.Error("a headline line without a budget")
+	}
+}
