@@ -110,8 +110,10 @@ func (b *BudgetVerdict) Text() string {
 		fmt.Fprintf(&s, ", %d pairs", b.Pairs)
 	}
 	fmt.Fprintf(&s, ", %s %% one-sided", strconv.FormatFloat(b.Confidence*100, 'g', 4, 64))
-	if name := budgetMetricNames[b.DecidedBy]; name != "" {
+	if name := budgetMetricNames[b.DecidedBy]; name != "" && b.Verdict != string(stats.VerdictUndecided) {
 		fmt.Fprintf(&s, "; %s decided", name)
+	} else if name != "" {
+		fmt.Fprintf(&s, "; %s furthest from a decision", name)
 	}
 	if b.Verdict == string(stats.VerdictUndecided) {
 		if b.NeedN > 0 && b.NeedS > 0 {

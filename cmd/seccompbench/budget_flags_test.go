@@ -1,0 +1,41 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/seccompbench/seccompbench/runner/command"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// TestRunBudgetFlags: --budget parses into the job, implies the paired
+// design and rounds from two blocks, and is refused where it cannot be
+// decided.
+func TestRunBudgetFlags(t *testing.T) {
+	o := parseFlags(t, NewCmdRun, []string{"--workload", "command", "--budget", "2%", "--", "true"}, errContaining(""))
+	j := o.Job
+	if j.Budget == nil || *j.Budget != (stats.Budget{Pct: 2, Relative: true}) {
+		t.Fatalf("Budget = %+v", j.Budget)
+	}
+	if j.Workload.Command.Design != command.DesignPairs || j.Trials != 2 || j.MaxTrials != 1000 {
+		t.Errorf("design %q, trials %d, max trials %d; want pairs, 2, 1000", j.Workload.Command.Design, j.Trials, j.MaxTrials)
+	}
+	o = parseFlags(t, NewCmdRun, []string{"--workload", "command", "--budget", "5ms", "--ab", "duet", "--trials", "4", "--", "true"}, errContaining(""))
+	if o.Job.Budget.Ns != 5e6 || o.Job.Workload.Command.Design != command.DesignDuet || o.Job.Trials != 4 {
+		t.Errorf("5ms duet: %+v %q %d", o.Job.Budget, o.Job.Workload.Command.Design, o.Job.Trials)
+	}
+	if o := parseFlags(t, NewCmdRun, []string{"--workload", "command", "--", "true"}, errContaining("")); o.Job.Budget != nil {
+		t.Error("a budget without --budget")
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--workload", "command", "--budget", "5", "--", "true"}, "--budget: budget \"5\": no unit"},
+		{[]string{"--workload", "command", "--budget", "-2%", "--", "true"}, "not above 0"},
+		{[]string{"--workload", "command", "--budget", "2%", "--ab", "children", "--", "true"}, "needs a paired design"},
+		{[]string{"--workload", "getpid", "--budget", "50ns"}, "--workload command only"},
+		{[]string{"--workload", "command", "--budget", "2%", "--target-ci", "5%", "--", "true"}, "give one stop rule"},
+	} {
+		parseFlags(t, NewCmdRun, c.args, usageErrContaining(c.want))
+	}
+}

@@ -1,0 +1,71 @@
+package runjob
+
+import (
+	"slices"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/runner/result"
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// budgetMetrics are the series run --budget judges for the command
+// workload: per child of the deepest count, for each variant, the
+// Hodges–Lehmann centre of its pair differences (stats.PairedShift's
+// unit) in wall time and in CPU time, in ns per run or, for a relative
+// budget, in % of the child's median unfiltered run. The child is the
+// unit of replication, as everywhere else: each draws its own JIT
+// placement, so pairs of one child are not independent of each other.
+// pairs is the number of run pairs behind them.
+func budgetMetrics(samples []result.Sample, depth int, relative bool) (ms []stats.Metric, pairs int) {
+	var variants []string
+	byVariant := map[string]*[2]stats.Metric{}
+	for _, s := range samples {
+		if s.Command == nil || s.Filters != depth || len(s.BaselineSamplesNsPerOp) == 0 {
+			continue
+		}
+		v := string(s.Variant)
+		m, ok := byVariant[v]
+		if !ok {
+			m = &[2]stats.Metric{{Name: "wall"}, {Name: "cpu"}}
+			byVariant[v] = m
+			variants = append(variants, v)
+		}
+		wall := stats.HodgesLehmann(stats.PairDiffs(s.BaselineSamplesNsPerOp, s.SamplesNsPerOp))
+		cpu := stats.HodgesLehmann(stats.PairDiffs(s.Command.BaseCPUNs, s.Command.CPUNs))
+		if relative {
+			wall *= 100 / stats.Median(s.BaselineSamplesNsPerOp)
+			cpu *= 100 / stats.Median(s.Command.BaseCPUNs)
+		}
+		m[0].Xs = append(m[0].Xs, wall)
+		m[1].Xs = append(m[1].Xs, cpu)
+		pairs += len(s.SamplesNsPerOp)
+	}
+	for _, v := range variants {
+		ms = append(ms, byVariant[v][:]...)
+	}
+	return ms, pairs
+}
+
+// budgetDecision judges the samples so far against j.Budget at the
+// deepest count measured (stats.Decide, one-sided at j.Confidence, the
+// error split over wall and CPU time of every variant). rounds is the
+// number of blocks, elapsedS the measuring time.
+func (j *Job) budgetDecision(samples []result.Sample, rounds int, elapsedS float64) stats.Decision {
+	ms, pairs := budgetMetrics(samples, slices.Max(j.Counts), j.Budget.Relative)
+	return stats.Decide(ms, *j.Budget, j.Confidence, stats.DefaultTargetN, rounds, pairs, elapsedS)
+}
+
+// budgetResult is the verdict of a finished run for its document, and the
+// error Run returns after writing it (nil for within): a
+// *cmdutil.BudgetError, exit 3 for over and 4 for undecided.
+func (j *Job) budgetResult(samples []result.Sample, info result.RunInfo) (*report.BudgetVerdict, error) {
+	if j.Budget == nil {
+		return nil, nil
+	}
+	v := report.NewBudgetVerdict(j.budgetDecision(samples, info.Blocks, info.Elapsed.Seconds()))
+	if v.Verdict == string(stats.VerdictWithin) {
+		return v, nil
+	}
+	return v, &cmdutil.BudgetError{Verdict: v.Verdict, Headline: "budget: " + v.Text()}
+}
