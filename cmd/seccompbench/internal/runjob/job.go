@@ -75,9 +75,9 @@ type Job struct {
 	TargetCIRel bool
 	// Budget is --budget: the added time per run to judge the deepest
 	// count against (budget.go); nil for none.
-	Budget *stats.Budget
-	MaxTime     time.Duration
-	MaxTrials   int
+	Budget    *stats.Budget
+	MaxTime   time.Duration
+	MaxTrials int
 	// SystemdUnit is a unit file whose modeled filter stack goes first;
 	// SystemdDirectives is the same given as directive text.
 	SystemdUnit       string
