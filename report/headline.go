@@ -682,10 +682,10 @@ func EstimateHeadline(e *Estimate) []HeadlineLine {
 		cache = "cache defeated"
 	}
 	m, t := e.Model, e.Total
-	out := []HeadlineLine{
+	out := append(BudgetHeadline(e.Budget), []HeadlineLine{
 		{"policy", fmt.Sprintf("%s (%s), %s; profile %s: %s", Plural(len(e.Stack), "filter"), SummarizeNames(names), cache,
 			elideMiddle(e.Profile.Source, 2*maxPathInHeadline), Plural(t.Calls, "call"))},
-	}
+	}...)
 	c := estimateCommandOf(e)
 	if c != nil {
 		out = append(out, HeadlineLine{"predicted", predictedHeadText(c)}, HeadlineLine{"measured", measuredHeadText(c)})

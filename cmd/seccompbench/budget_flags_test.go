@@ -39,3 +39,19 @@ func TestRunBudgetFlags(t *testing.T) {
 		parseFlags(t, NewCmdRun, c.args, usageErrContaining(c.want))
 	}
 }
+
+// TestEstimateBudgetFlags: estimate --command --budget parses into the
+// options with a paired design; without --command, or with --ab
+// children, it is a usage error.
+func TestEstimateBudgetFlags(t *testing.T) {
+	o := parseFlags(t, NewCmdEstimate, []string{"default", "--command", "--budget", "5ms", "--", "true"}, errContaining(""))
+	if o.Budget == nil || o.Budget.Ns != 5e6 || !o.AB.Paired() {
+		t.Errorf("budget %+v, design %q", o.Budget, o.AB)
+	}
+	if o := parseFlags(t, NewCmdEstimate, []string{"default", "--command", "--", "true"}, errContaining("")); o.Budget != nil {
+		t.Error("a budget without --budget")
+	}
+	parseFlags(t, NewCmdEstimate, []string{"default", "--command", "--budget", "2%", "--ab", "children", "--", "true"}, usageErrContaining("needs a paired design"))
+	parseFlags(t, NewCmdEstimate, []string{"default", "--budget", "2%", "--profile", "x.txt"}, usageErrContaining("--budget needs --command"))
+	parseFlags(t, NewCmdEstimate, []string{"default", "--command", "--budget", "2", "--", "true"}, usageErrContaining("no unit"))
+}

@@ -9,7 +9,7 @@ import (
 	"github.com/seccompbench/seccompbench/stats"
 )
 
-// budgetMetrics are the series run --budget judges for the command
+// BudgetMetrics are the series run --budget judges for the command
 // workload: per child of the deepest count, for each variant, the
 // Hodges–Lehmann centre of its pair differences (stats.PairedShift's
 // unit) in wall time and in CPU time, in ns per run or, for a relative
@@ -17,7 +17,7 @@ import (
 // unit of replication, as everywhere else: each draws its own JIT
 // placement, so pairs of one child are not independent of each other.
 // pairs is the number of run pairs behind them.
-func budgetMetrics(samples []result.Sample, depth int, relative bool) (ms []stats.Metric, pairs int) {
+func BudgetMetrics(samples []result.Sample, depth int, relative bool) (ms []stats.Metric, pairs int) {
 	var variants []string
 	byVariant := map[string]*[2]stats.Metric{}
 	for _, s := range samples {
@@ -52,8 +52,36 @@ func budgetMetrics(samples []result.Sample, depth int, relative bool) (ms []stat
 // error split over wall and CPU time of every variant). rounds is the
 // number of blocks, elapsedS the measuring time.
 func (j *Job) budgetDecision(samples []result.Sample, rounds int, elapsedS float64) stats.Decision {
-	ms, pairs := budgetMetrics(samples, slices.Max(j.Counts), j.Budget.Relative)
-	return stats.Decide(ms, *j.Budget, j.Confidence, stats.DefaultTargetN, rounds, pairs, elapsedS)
+	return BudgetDecision(samples, slices.Max(j.Counts), *j.Budget, j.Confidence, rounds, elapsedS)
+}
+
+// BudgetDecision judges the paired command children of depth filters in
+// samples against budget (BudgetMetrics, stats.Decide at one-sided level
+// confidence); rounds and elapsedS (seconds) are carried into it.
+func BudgetDecision(samples []result.Sample, depth int, budget stats.Budget, confidence float64, rounds int, elapsedS float64) stats.Decision {
+	ms, pairs := BudgetMetrics(samples, depth, budget.Relative)
+	return stats.Decide(ms, budget, confidence, stats.DefaultTargetN, rounds, pairs, elapsedS)
+}
+
+// BudgetOutcome is the verdict for a document and the error to return
+// after writing it: nil for within, else a *cmdutil.BudgetError (exit 3
+// over, 4 undecided).
+func BudgetOutcome(d stats.Decision) (*report.BudgetVerdict, error) {
+	v := report.NewBudgetVerdict(d)
+	return v, BudgetExit(v)
+}
+
+// BudgetExit is the error that gives a written --budget verdict its exit
+// status: nil for within, else a *cmdutil.BudgetError (3 over, 4
+// undecided); no verdict at all (nil) is undecided.
+func BudgetExit(v *report.BudgetVerdict) error {
+	switch {
+	case v == nil:
+		return &cmdutil.BudgetError{Verdict: string(stats.VerdictUndecided), Headline: "budget: undecided (nothing measured)"}
+	case v.Verdict == string(stats.VerdictWithin):
+		return nil
+	}
+	return &cmdutil.BudgetError{Verdict: v.Verdict, Headline: "budget: " + v.Text()}
 }
 
 // budgetResult is the verdict of a finished run for its document, and the
@@ -63,9 +91,5 @@ func (j *Job) budgetResult(samples []result.Sample, info result.RunInfo) (*repor
 	if j.Budget == nil {
 		return nil, nil
 	}
-	v := report.NewBudgetVerdict(j.budgetDecision(samples, info.Blocks, info.Elapsed.Seconds()))
-	if v.Verdict == string(stats.VerdictWithin) {
-		return v, nil
-	}
-	return v, &cmdutil.BudgetError{Verdict: v.Verdict, Headline: "budget: " + v.Text()}
+	return BudgetOutcome(j.budgetDecision(samples, info.Blocks, info.Elapsed.Seconds()))
 }
