@@ -83,7 +83,7 @@ func (b *BudgetVerdict) budgetAmount(x float64, signed bool) string {
 // budgetMetricNames says in words what each decided_by value judged.
 var budgetMetricNames = map[string]string{
 	"wall": "wall time per run", "cpu": "CPU time per run", "share": "share of the target's CPU",
-	"per_filter": "per-filter cost", "entry": "entry cost",
+	"per_filter": "per-filter cost", "entry": "entry cost", "deepest": "cost per op at the deepest count",
 }
 
 // Text is the verdict's headline text, after "budget: ": the verdict and
@@ -105,18 +105,25 @@ func (b *BudgetVerdict) Text() string {
 	default:
 		fmt.Fprintf(&s, "[%s, %s]", b.budgetAmount(b.Lower, false), b.budgetAmount(b.Upper, false))
 	}
-	fmt.Fprintf(&s, " after %.0f s, %d rounds", b.ElapsedS, b.Rounds)
-	if b.Pairs > 0 {
-		fmt.Fprintf(&s, ", %d pairs", b.Pairs)
+	if b.Rounds > 0 {
+		fmt.Fprintf(&s, " after %.0f s, %d rounds", b.ElapsedS, b.Rounds)
+		if b.Pairs > 0 {
+			fmt.Fprintf(&s, ", %d pairs", b.Pairs)
+		}
+		s.WriteString(",")
+	} else {
+		s.WriteString(" from the two results,")
 	}
-	fmt.Fprintf(&s, ", %s %% one-sided", strconv.FormatFloat(b.Confidence*100, 'g', 4, 64))
+	fmt.Fprintf(&s, " %s %% one-sided", strconv.FormatFloat(b.Confidence*100, 'g', 4, 64))
 	if name := budgetMetricNames[b.DecidedBy]; name != "" && b.Verdict != string(stats.VerdictUndecided) {
 		fmt.Fprintf(&s, "; %s decided", name)
 	} else if name != "" {
 		fmt.Fprintf(&s, "; %s furthest from a decision", name)
 	}
 	if b.Verdict == string(stats.VerdictUndecided) {
-		if b.NeedN > 0 && b.NeedS > 0 {
+		if b.Rounds == 0 {
+			s.WriteString("; the two results do not decide it: measure both with more --trials")
+		} else if b.NeedN > 0 && b.NeedS > 0 {
 			fmt.Fprintf(&s, "; the spread so far needs about %d children (%.0f s) to decide: raise --max-time", b.NeedN, b.NeedS)
 		} else {
 			s.WriteString("; the estimate sits on the budget: no time decides it")

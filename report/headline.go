@@ -488,7 +488,7 @@ func CompareHeadline(c *Comparison) []HeadlineLine {
 	if len(c.Sources) > 2 {
 		what += fmt.Sprintf("; %d more below", len(c.Sources)-2)
 	}
-	out := []HeadlineLine{{"compared", what}}
+	out := append(BudgetHeadline(c.Budget), HeadlineLine{"compared", what})
 	if !slices.Equal(b.Policies, o.Policies) {
 		out = append(out, HeadlineLine{"compared", "the policies differ: the changes are between two policies, not one policy over time"})
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/seccompbench/seccompbench/runner/command"
@@ -54,4 +56,27 @@ func TestEstimateBudgetFlags(t *testing.T) {
 	parseFlags(t, NewCmdEstimate, []string{"default", "--command", "--budget", "2%", "--ab", "children", "--", "true"}, usageErrContaining("needs a paired design"))
 	parseFlags(t, NewCmdEstimate, []string{"default", "--budget", "2%", "--profile", "x.txt"}, usageErrContaining("--budget needs --command"))
 	parseFlags(t, NewCmdEstimate, []string{"default", "--command", "--budget", "2", "--", "true"}, usageErrContaining("no unit"))
+}
+
+// TestCompareBudgetExit: compare --budget exits with its verdict: a
+// result against itself is within a 1 µs budget (0); docs/examples'
+// default policy against minimal.json's is over 1 % at the deepest count
+// (3); a usage error for a bad budget or a third file (2).
+func TestCompareBudgetExit(t *testing.T) {
+	ex := func(f string) string { return "../../docs/examples/" + f }
+	for _, c := range []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"compare", ex("run.json"), ex("run.json"), "--budget", "1000ns"}, 0, "budget: within 1 µs:"},
+		{[]string{"compare", ex("minimal.json"), ex("run.json"), "--budget", "1%"}, 3, "budget: over 1 %:"},
+		{[]string{"compare", ex("run.json"), ex("run.json"), "--budget", "1"}, 2, ""},
+		{[]string{"compare", ex("run.json"), ex("run.json"), ex("run.json"), "--budget", "1%"}, 2, ""},
+	} {
+		var out, errb bytes.Buffer
+		if got := run(c.args, strings.NewReader(""), &out, &errb); got != c.code || !strings.HasPrefix(out.String(), c.out) {
+			t.Errorf("%v: exit %d, want %d; stdout starts %.120q; stderr %s", c.args[1:], got, c.code, out.String(), errb.String())
+		}
+	}
 }
