@@ -70,14 +70,17 @@ func (b *BudgetVerdict) budgetAmount(x float64, signed bool) string {
 	if math.IsNaN(x) {
 		return "n/a"
 	}
-	sign := ""
-	if signed && x >= 0 {
-		sign = "+"
-	}
 	if b.Unit == "%" {
+		sign := ""
+		if signed && x >= 0 {
+			sign = "+"
+		}
 		return sign + strconv.FormatFloat(x, 'f', 2, 64) + " %"
 	}
-	return sign + stats.FormatNs(x)
+	if signed {
+		return signedFigure(x)
+	}
+	return figure(x)
 }
 
 // budgetMetricNames says in words what each decided_by value judged.
@@ -92,7 +95,8 @@ var budgetMetricNames = map[string]string{
 // undecided, what a decision would need.
 func (b *BudgetVerdict) Text() string {
 	var s strings.Builder
-	budget := stats.FormatNs(b.Budget)
+	scale, unit := unitOf(b.Budget)
+	budget := strconv.FormatFloat(b.Budget/scale, 'g', 4, 64) + " " + unit
 	if b.Unit == "%" {
 		budget = strconv.FormatFloat(b.Budget, 'g', -1, 64) + " %"
 	}

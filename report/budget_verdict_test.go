@@ -18,7 +18,7 @@ func TestBudgetVerdictText(t *testing.T) {
 	}
 	over := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictOver, Budget: 50, Unit: "ns", Estimate: 1200,
 		Lower: 900, Upper: 1500, Confidence: 0.99, Rounds: 9, N: 9, ElapsedS: 3, DecidedBy: "cpu"})
-	if got := over.Text(); !strings.HasPrefix(got, "over 50 ns: +1.2 µs [lower 900 ns] after 3 s, 9 rounds, 99 % one-sided; CPU time") {
+	if got := over.Text(); !strings.HasPrefix(got, "over 50 ns: +1.20 µs [lower 900 ns] after 3 s, 9 rounds, 99 % one-sided; CPU time") {
 		t.Errorf("over: %q", got)
 	}
 	und := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictUndecided, Budget: 2, Unit: "%", Estimate: 1.9,

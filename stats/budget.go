@@ -79,22 +79,7 @@ func (b Budget) String() string {
 	if b.Relative {
 		return strconv.FormatFloat(b.Pct, 'g', -1, 64) + "%"
 	}
-	return FormatNs(b.Ns)
-}
-
-// FormatNs renders a time in ns with the largest unit (ns, µs, ms, s)
-// that keeps it at or above 1, with 3 significant digits.
-func FormatNs(ns float64) string {
-	a := math.Abs(ns)
-	switch {
-	case a >= 1e9:
-		return strconv.FormatFloat(ns/1e9, 'g', 3, 64) + " s"
-	case a >= 1e6:
-		return strconv.FormatFloat(ns/1e6, 'g', 3, 64) + " ms"
-	case a >= 1e3:
-		return strconv.FormatFloat(ns/1e3, 'g', 3, 64) + " µs"
-	}
-	return strconv.FormatFloat(ns, 'g', 3, 64) + " ns"
+	return strconv.FormatFloat(b.Ns, 'g', -1, 64) + "ns"
 }
 
 // budgetUnits are the suffixes ParseBudget takes, in ns.
