@@ -60,3 +60,36 @@ func TestBudgetHeadlineFirst(t *testing.T) {
 		t.Error("a headline line without a budget")
 	}
 }
+
+// TestBudgetHeadlineFits: with the longest verdict (undecided, with its
+// projection) on top, every fixture's text headline still fits in
+// MaxHeadlineLines and starts with the verdict; Markdown has it first too.
+func TestBudgetHeadlineFits(t *testing.T) {
+	v := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictUndecided, Budget: 2, Unit: "%", Estimate: 1.93,
+		Lower: 1.1, Upper: 2.8, Confidence: 0.95, Rounds: 40, N: 40, Pairs: 1200, ElapsedS: 60, NeedN: 1400, NeedS: 2100, DecidedBy: "wall"})
+	for name, d := range headlineFixtures(t) {
+		d.Budget = v
+		var b bytes.Buffer
+		if err := WriteTable(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		head, _, _ := strings.Cut(b.String(), "\n\n")
+		if lines := strings.Split(head, "\n"); len(lines) > MaxHeadlineLines || !strings.HasPrefix(head, "budget: undecided 2 %") {
+			t.Errorf("%s: headline of %d lines:\n%s", name, len(lines), head)
+		}
+		b.Reset()
+		if err := WriteMarkdown(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		if _, after, _ := strings.Cut(b.String(), "## Answer\n\n"); !strings.HasPrefix(after, "- **[budget](docs/reading-results.md#budget)**: undecided 2 %") {
+			t.Errorf("%s: Markdown answer starts %.80q", name, after)
+		}
+		b.Reset()
+		if err := WriteHTML(&b, d, HTMLCharts{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "<strong>budget</strong>: undecided 2 %") {
+			t.Errorf("%s: the HTML page has no budget verdict", name)
+		}
+	}
+}
