@@ -25,6 +25,9 @@ func TestRunBudgetFlags(t *testing.T) {
 	if o.Job.Budget.Ns != 5e6 || o.Job.Workload.Command.Design != command.DesignDuet || o.Job.Trials != 4 {
 		t.Errorf("5ms duet: %+v %q %d", o.Job.Budget, o.Job.Workload.Command.Design, o.Job.Trials)
 	}
+	if o := parseFlags(t, NewCmdRun, []string{"--workload", "getpid", "--budget", "25%"}, errContaining("")); o.Job.Budget == nil || o.Job.Budget.Pct != 25 || o.Job.Trials != 2 {
+		t.Errorf("loop budget: %+v, trials %d", o.Job.Budget, o.Job.Trials)
+	}
 	if o := parseFlags(t, NewCmdRun, []string{"--workload", "command", "--", "true"}, errContaining("")); o.Job.Budget != nil {
 		t.Error("a budget without --budget")
 	}
@@ -35,7 +38,7 @@ func TestRunBudgetFlags(t *testing.T) {
 		{[]string{"--workload", "command", "--budget", "5", "--", "true"}, "--budget: budget \"5\": no unit"},
 		{[]string{"--workload", "command", "--budget", "-2%", "--", "true"}, "not above 0"},
 		{[]string{"--workload", "command", "--budget", "2%", "--ab", "children", "--", "true"}, "needs a paired design"},
-		{[]string{"--workload", "getpid", "--budget", "50ns"}, "--workload command only"},
+		{[]string{"--workload", "getpid", "--budget", "50ns", "--paired=false"}, "paired baseline"},
 		{[]string{"--workload", "command", "--budget", "2%", "--target-ci", "5%", "--", "true"}, "give one stop rule"},
 	} {
 		parseFlags(t, NewCmdRun, c.args, usageErrContaining(c.want))

@@ -47,6 +47,53 @@ func BudgetMetrics(samples []result.Sample, depth int, relative bool) (ms []stat
 	return ms, pairs
 }
 
+// LoopBudgetMetrics are the series run --budget judges for a loop
+// workload (per syscall), from each child's paired baseline (the same
+// op timed in the child before it installs its stack; Sample.
+// BaselineNsPerOp): for each variant, "per_filter", the added ns/op per
+// filter at the deepest count, (ns/op − baseline)/depth, which carries
+// its share of the entry cost and so bounds the per-filter cost from
+// above; and, when one filter was measured and depth > 1, "entry", the
+// added ns/op of one filter. For a relative budget each is in % of the
+// child's baseline (the bare op).
+func LoopBudgetMetrics(samples []result.Sample, depth int, relative bool) []stats.Metric {
+	if depth < 1 {
+		return nil
+	}
+	var variants []string
+	byVariant := map[string]*[2]stats.Metric{}
+	for _, s := range samples {
+		if s.Command != nil || !(s.BaselineNsPerOp > 0) || (s.Filters != depth && (s.Filters != 1 || depth == 1)) {
+			continue
+		}
+		v := string(s.Variant)
+		m, ok := byVariant[v]
+		if !ok {
+			m = &[2]stats.Metric{{Name: "per_filter"}, {Name: "entry"}}
+			byVariant[v] = m
+			variants = append(variants, v)
+		}
+		added := s.NsPerOp - s.BaselineNsPerOp
+		if relative {
+			added *= 100 / s.BaselineNsPerOp
+		}
+		if s.Filters == depth {
+			m[0].Xs = append(m[0].Xs, added/float64(depth))
+		} else {
+			m[1].Xs = append(m[1].Xs, added)
+		}
+	}
+	var ms []stats.Metric
+	for _, v := range variants {
+		for _, m := range byVariant[v] {
+			if len(m.Xs) > 0 {
+				ms = append(ms, m)
+			}
+		}
+	}
+	return ms
+}
+
 // budgetDecision judges the samples so far against j.Budget at the
 // deepest count measured (stats.Decide, one-sided at j.Confidence, the
 // error split over wall and CPU time of every variant). rounds is the
@@ -60,6 +107,9 @@ func (j *Job) budgetDecision(samples []result.Sample, rounds int, elapsedS float
 // confidence); rounds and elapsedS (seconds) are carried into it.
 func BudgetDecision(samples []result.Sample, depth int, budget stats.Budget, confidence float64, rounds int, elapsedS float64) stats.Decision {
 	ms, pairs := BudgetMetrics(samples, depth, budget.Relative)
+	if len(ms) == 0 {
+		ms = LoopBudgetMetrics(samples, depth, budget.Relative)
+	}
 	return stats.Decide(ms, budget, confidence, stats.DefaultTargetN, rounds, pairs, elapsedS)
 }
 

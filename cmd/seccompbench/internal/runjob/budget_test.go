@@ -66,3 +66,40 @@ func TestBudgetDecisionOnFakeRounds(t *testing.T) {
 		t.Errorf("no budget: %+v, %v", v, err)
 	}
 }
+
+// TestLoopBudgetMetrics: a loop child's observation is its added ns/op
+// over its own paired baseline, per filter at the deepest count and
+// whole at one filter (entry), in % of the baseline for a relative
+// budget; unpaired children and other counts are left out.
+func TestLoopBudgetMetrics(t *testing.T) {
+	var samples []result.Sample
+	for i := range 10 {
+		jit := float64(i%3) * 2
+		for _, c := range []struct {
+			n     int
+			added float64
+		}{{0, 0}, {1, 60}, {4, 120}, {8, 200}} {
+			samples = append(samples, result.Sample{Cell: result.Cell{Variant: "defeat", Filters: c.n}, NsPerOp: 100 + jit + c.added, BaselineNsPerOp: 100 + jit})
+		}
+		samples = append(samples, result.Sample{Cell: result.Cell{Variant: "defeat", Filters: 8}, NsPerOp: 900}) // unpaired
+	}
+	ms := LoopBudgetMetrics(samples, 8, false)
+	if len(ms) != 2 || ms[0].Name != "per_filter" || len(ms[0].Xs) != 10 || ms[0].Xs[0] != 25 || ms[1].Name != "entry" || ms[1].Xs[0] != 60 {
+		t.Fatalf("absolute: %+v", ms)
+	}
+	if ms = LoopBudgetMetrics(samples, 8, true); ms[1].Xs[0] != 60 || ms[0].Xs[0] != 25 {
+		t.Errorf("relative at baseline 100: %+v", ms)
+	}
+	j := &Job{Counts: []int{0, 1, 4, 8}, Confidence: 0.95, Budget: &stats.Budget{Ns: 50}}
+	// entry (60 ns) is over 50 ns though per filter (25 ns) is within.
+	if v, _ := j.budgetResult(samples, result.RunInfo{Blocks: 10}); v.Verdict != "over" || v.DecidedBy != "entry" {
+		t.Errorf("50 ns: %+v", v)
+	}
+	j.Budget = &stats.Budget{Ns: 70}
+	if v, err := j.budgetResult(samples, result.RunInfo{Blocks: 10}); v.Verdict != "within" || err != nil {
+		t.Errorf("70 ns: %+v %v", v, err)
+	}
+	if ms := LoopBudgetMetrics(samples, 1, false); len(ms) != 1 || ms[0].Name != "per_filter" || ms[0].Xs[0] != 60 {
+		t.Errorf("depth 1: %+v", ms)
+	}
+}

@@ -78,7 +78,7 @@ func AddFlags(fs *pflag.FlagSet, j *Job, fl *Flags) {
 	fs.BoolVar(&fl.Paired, "paired", true, "each child also times the workload before installing its stack, and the fit adjusts for that baseline (docs/methodology.md); --paired=false for the unpaired design")
 	fs.IntVar(&j.Parallel, "parallel", 1, "run N pinned copies of the workload at once per cell")
 	fs.StringVar(&fl.TargetCI, "target-ci", "", "keep adding blocks until the per-filter CI half-width is at most `NS`, or a % of the estimate (e.g. 5%; for estimates ~0, that % of 1% of the 0-filter ns/op)")
-	fs.StringVar(&fl.Budget, "budget", "", "command workload: decide whether the added time per run is within `BUDGET`, absolute (5ms) or a % of the unfiltered run (2%), in wall and CPU time, measuring in rounds until a one-sided bound at --confidence decides or --max-time passes (implies --ab pairs; exit 0 within, 3 over, 4 undecided)")
+	fs.StringVar(&fl.Budget, "budget", "", "decide whether the added cost is within `BUDGET`, measuring in rounds until a one-sided bound at --confidence decides or --max-time passes (exit 0 within, 3 over, 4 undecided): per syscall for a loop (50ns, or 25% of the bare op; the per-filter cost at the deepest count and the entry cost), per run with --workload command (5ms, or 2% of the unfiltered run; wall and CPU time; implies --ab pairs)")
 	fs.DurationVar(&j.MaxTime, "max-time", 60*time.Second, "with --target-ci or --budget: stop adding blocks after this long; with --workload command: a hard bound on the whole run (no block starts after it once two are done)")
 	fs.IntVar(&j.MaxTrials, "max-trials", 200, "with --target-ci: at most this many blocks")
 	fs.StringVar(&j.Cache, "cache", "both", "measure the filters as installed (on), with the action cache defeated (defeat), or both")
@@ -185,8 +185,8 @@ func (j *Job) parseWorkload(fl *Flags, policies []string, changed func(string) b
 		if len(fl.Command.Argv) > 0 {
 			return cmdutil.FlagErrorf("a command after -- needs --workload command")
 		}
-		if fl.Budget != "" {
-			return cmdutil.FlagErrorf("--budget: decided for --workload command only (a budget per syscall of a loop workload is not implemented yet)")
+		if fl.Budget != "" && !fl.Paired {
+			return cmdutil.FlagErrorf("--budget: a loop workload is judged on each child's paired baseline; drop --paired=false")
 		}
 		for _, f := range []string{"prepare", "warmup", "runs", "ignore-failure", "show-output", "ab"} {
 			if changed(f) {
