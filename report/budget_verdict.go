@@ -109,7 +109,9 @@ func (b *BudgetVerdict) Text() string {
 	default:
 		fmt.Fprintf(&s, "[%s, %s]", b.budgetAmount(b.Lower, false), b.budgetAmount(b.Upper, false))
 	}
-	if b.Rounds > 0 {
+	if b.DecidedBy == "share" {
+		fmt.Fprintf(&s, " after %.0f s, %d windows,", b.ElapsedS, b.Rounds)
+	} else if b.Rounds > 0 {
 		fmt.Fprintf(&s, " after %.0f s, %d rounds", b.ElapsedS, b.Rounds)
 		if b.Pairs > 0 {
 			fmt.Fprintf(&s, ", %d pairs", b.Pairs)
@@ -125,7 +127,9 @@ func (b *BudgetVerdict) Text() string {
 		fmt.Fprintf(&s, "; %s furthest from a decision", name)
 	}
 	if b.Verdict == string(stats.VerdictUndecided) {
-		if b.Rounds == 0 {
+		if b.DecidedBy == "share" && b.NeedN > 0 {
+			fmt.Fprintf(&s, "; the spread so far needs about %d windows (%.0f s) to decide: raise --max-time", b.NeedN, b.NeedS)
+		} else if b.Rounds == 0 {
 			s.WriteString("; the two results do not decide it: measure both with more --trials")
 		} else if b.NeedN > 0 && b.NeedS > 0 {
 			fmt.Fprintf(&s, "; the spread so far needs about %d children (%.0f s) to decide: raise --max-time", b.NeedN, b.NeedS)

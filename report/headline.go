@@ -865,7 +865,7 @@ func TopHeadline(t *Top) []HeadlineLine {
 	if c := t.Children; c != nil {
 		sampled += fmt.Sprintf("; the --pid targets' children followed: %d when top started, %d found since", c.AtStart, c.Since)
 	}
-	out := []HeadlineLine{{"sampled", sampled}}
+	out := append(BudgetHeadline(t.Budget), HeadlineLine{"sampled", sampled})
 	const maxProcs = MaxHeadlineLines - 3
 	for i, p := range t.Processes {
 		if i == maxProcs {

@@ -247,6 +247,11 @@ func (b Bound) NeedN(budget float64) int {
 type Metric struct {
 	Name string
 	Xs   []float64
+	// MinSD, when above the observations' standard deviation, is used
+	// instead: the resolution of each observation when it has one of its
+	// own (a window's sampling error), so that identical observations
+	// (a share of 0 in every window) do not give a zero-width bound.
+	MinSD float64
 }
 
 // Decision is a budget verdict and what it rests on.
@@ -294,6 +299,10 @@ func Decide(metrics []Metric, budget Budget, confidence float64, targetN, rounds
 	within := len(metrics) > 0
 	for i, m := range metrics {
 		bounds[i] = ConfidenceSequence(m.Xs, alpha, targetN)
+		if b := &bounds[i]; m.MinSD > b.SD && b.N >= MinSequentialN {
+			h := CSMargin(b.N, m.MinSD, alpha, b.TargetN)
+			b.SD, b.Lower, b.Upper = m.MinSD, b.Mean-h, b.Mean+h
+		}
 		switch bounds[i].Judge(d.Budget) {
 		case VerdictOver:
 			set(m, bounds[i], VerdictOver)

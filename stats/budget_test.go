@@ -63,22 +63,22 @@ func TestDecideVerdicts(t *testing.T) {
 	}
 	b := Budget{Pct: 2, Relative: true}
 	// Well below: within, decided by the metric with the least room.
-	d := Decide([]Metric{{"wall", series(0.3, 0.2, 40)}, {"cpu", series(1.0, 0.2, 40)}}, b, 0.95, 0, 5, 400, 12)
+	d := Decide([]Metric{{Name: "wall", Xs: series(0.3, 0.2, 40)}, {Name: "cpu", Xs: series(1.0, 0.2, 40)}}, b, 0.95, 0, 5, 400, 12)
 	if d.Verdict != VerdictWithin || d.DecidedBy != "cpu" || !(d.Upper < 2) || d.Unit != "%" || d.Budget != 2 {
 		t.Errorf("within: %+v", d)
 	}
 	// One metric over: over, decided by it.
-	d = Decide([]Metric{{"wall", series(0.3, 0.2, 40)}, {"cpu", series(4, 0.2, 40)}}, b, 0.95, 0, 5, 400, 12)
+	d = Decide([]Metric{{Name: "wall", Xs: series(0.3, 0.2, 40)}, {Name: "cpu", Xs: series(4, 0.2, 40)}}, b, 0.95, 0, 5, 400, 12)
 	if d.Verdict != VerdictOver || d.DecidedBy != "cpu" || !(d.Lower > 2) {
 		t.Errorf("over: %+v", d)
 	}
 	// On the budget with noise: undecided, with a projection or none.
-	d = Decide([]Metric{{"wall", series(1.9, 1, 20)}}, b, 0.95, 0, 2, 200, 10)
+	d = Decide([]Metric{{Name: "wall", Xs: series(1.9, 1, 20)}}, b, 0.95, 0, 2, 200, 10)
 	if d.Verdict != VerdictUndecided || d.NeedN <= d.N || d.NeedS <= 10 {
 		t.Errorf("undecided: %+v", d)
 	}
 	// Too few observations decide nothing, however clear.
-	d = Decide([]Metric{{"wall", []float64{0, 0.01, 0, 0.01}}}, b, 0.95, 0, 1, 4, 1)
+	d = Decide([]Metric{{Name: "wall", Xs: []float64{0, 0.01, 0, 0.01}}}, b, 0.95, 0, 1, 4, 1)
 	if d.Verdict != VerdictUndecided {
 		t.Errorf("4 observations decided: %+v", d)
 	}

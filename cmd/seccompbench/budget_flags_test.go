@@ -83,3 +83,14 @@ func TestCompareBudgetExit(t *testing.T) {
 		}
 	}
 }
+
+// TestTopBudgetFlags: top --budget takes a share and --max-time, and
+// refuses an absolute budget and --duration.
+func TestTopBudgetFlags(t *testing.T) {
+	o := parseFlags(t, NewCmdTop, []string{"--pid", "1", "--budget", "1%", "--max-time", "30s"}, errContaining(""))
+	if o.Budget == nil || o.Budget.Pct != 1 || o.MaxTime.Seconds() != 30 {
+		t.Errorf("budget %+v, max time %v", o.Budget, o.MaxTime)
+	}
+	parseFlags(t, NewCmdTop, []string{"--pid", "1", "--budget", "5ms"}, usageErrContaining("a share of the targets' CPU time"))
+	parseFlags(t, NewCmdTop, []string{"--pid", "1", "--budget", "1%", "--duration", "5s"}, usageErrContaining("drop --duration"))
+}

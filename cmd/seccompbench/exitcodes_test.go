@@ -89,7 +89,7 @@ func TestExitCodeTable(t *testing.T) {
 func TestHelpExitStatus(t *testing.T) {
 	ios, _, _, _ := cmdutil.TestIOStreams()
 	root := NewCmdRoot(&cmdutil.Factory{IO: ios})
-	findings := map[string]string{"seccompbench": "lint found", "lint": "error-severity finding", "equiv": "A and B differ", "subset": "looser than BASELINE", "run": "over the budget", "estimate": "over the budget", "compare": "regressed by more than the budget"}
+	findings := map[string]string{"seccompbench": "lint found", "lint": "error-severity finding", "equiv": "A and B differ", "subset": "looser than BASELINE", "run": "over the budget", "estimate": "over the budget", "compare": "regressed by more than the budget", "top": "share is over the budget"}
 	for _, c := range append(root.Commands(), root) {
 		if c.Hidden || c.Name() == "completion" || c.Name() == "help" || c.Name() == "version" {
 			continue

@@ -30,6 +30,16 @@ type BudgetError struct {
 
 func (e *BudgetError) Error() string { return e.Headline }
 
+// BudgetExitFor is the error that gives a written budget verdict
+// ("within", "over", "undecided") its exit status: nil for within, else a
+// *BudgetError with headline.
+func BudgetExitFor(verdict, headline string) error {
+	if verdict == "within" {
+		return nil
+	}
+	return &BudgetError{Verdict: verdict, Headline: headline}
+}
+
 // Code is the exit status of the verdict.
 func (e *BudgetError) Code() int {
 	if e.Verdict == "over" {

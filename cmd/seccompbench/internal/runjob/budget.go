@@ -125,13 +125,10 @@ func BudgetOutcome(d stats.Decision) (*report.BudgetVerdict, error) {
 // status: nil for within, else a *cmdutil.BudgetError (3 over, 4
 // undecided); no verdict at all (nil) is undecided.
 func BudgetExit(v *report.BudgetVerdict) error {
-	switch {
-	case v == nil:
-		return &cmdutil.BudgetError{Verdict: string(stats.VerdictUndecided), Headline: "budget: undecided (nothing measured)"}
-	case v.Verdict == string(stats.VerdictWithin):
-		return nil
+	if v == nil {
+		return cmdutil.BudgetExitFor(string(stats.VerdictUndecided), "budget: undecided (nothing measured)")
 	}
-	return &cmdutil.BudgetError{Verdict: v.Verdict, Headline: "budget: " + v.Text()}
+	return cmdutil.BudgetExitFor(v.Verdict, "budget: "+v.Text())
 }
 
 // budgetResult is the verdict of a finished run for its document, and the
