@@ -18,18 +18,10 @@ import (
 // placement, so pairs of one child are not independent of each other.
 // pairs is the number of run pairs behind them.
 func BudgetMetrics(samples []result.Sample, depth int, relative bool) (ms []stats.Metric, pairs int) {
-	var variants []string
-	byVariant := map[string]*[2]stats.Metric{}
+	var g metricGroups
 	for _, s := range samples {
 		if s.Command == nil || s.Filters != depth || len(s.BaselineSamplesNsPerOp) == 0 {
 			continue
-		}
-		v := string(s.Variant)
-		m, ok := byVariant[v]
-		if !ok {
-			m = &[2]stats.Metric{{Name: "wall"}, {Name: "cpu"}}
-			byVariant[v] = m
-			variants = append(variants, v)
 		}
 		wall := stats.HodgesLehmann(stats.PairDiffs(s.BaselineSamplesNsPerOp, s.SamplesNsPerOp))
 		cpu := stats.HodgesLehmann(stats.PairDiffs(s.Command.BaseCPUNs, s.Command.CPUNs))
@@ -37,14 +29,11 @@ func BudgetMetrics(samples []result.Sample, depth int, relative bool) (ms []stat
 			wall *= 100 / stats.Median(s.BaselineSamplesNsPerOp)
 			cpu *= 100 / stats.Median(s.Command.BaseCPUNs)
 		}
-		m[0].Xs = append(m[0].Xs, wall)
-		m[1].Xs = append(m[1].Xs, cpu)
+		g.add(string(s.Variant), "wall", wall)
+		g.add(string(s.Variant), "cpu", cpu)
 		pairs += len(s.SamplesNsPerOp)
 	}
-	for _, v := range variants {
-		ms = append(ms, byVariant[v][:]...)
-	}
-	return ms, pairs
+	return g.metrics(), pairs
 }
 
 // LoopBudgetMetrics are the series run --budget judges for a loop
@@ -60,36 +49,51 @@ func LoopBudgetMetrics(samples []result.Sample, depth int, relative bool) []stat
 	if depth < 1 {
 		return nil
 	}
-	var variants []string
-	byVariant := map[string]*[2]stats.Metric{}
+	var g metricGroups
 	for _, s := range samples {
 		if s.Command != nil || !(s.BaselineNsPerOp > 0) || (s.Filters != depth && (s.Filters != 1 || depth == 1)) {
 			continue
-		}
-		v := string(s.Variant)
-		m, ok := byVariant[v]
-		if !ok {
-			m = &[2]stats.Metric{{Name: "per_filter"}, {Name: "entry"}}
-			byVariant[v] = m
-			variants = append(variants, v)
 		}
 		added := s.NsPerOp - s.BaselineNsPerOp
 		if relative {
 			added *= 100 / s.BaselineNsPerOp
 		}
 		if s.Filters == depth {
-			m[0].Xs = append(m[0].Xs, added/float64(depth))
+			g.add(string(s.Variant), "per_filter", added/float64(depth))
 		} else {
-			m[1].Xs = append(m[1].Xs, added)
+			g.add(string(s.Variant), "entry", added)
 		}
 	}
-	var ms []stats.Metric
-	for _, v := range variants {
-		for _, m := range byVariant[v] {
-			if len(m.Xs) > 0 {
-				ms = append(ms, m)
-			}
+	return g.metrics()
+}
+
+// metricGroups collects metric series by variant and name, both in the
+// order first seen.
+type metricGroups struct {
+	keys []string
+	by   map[string]*stats.Metric
+}
+
+// add appends x to the series name of variant.
+func (g *metricGroups) add(variant, name string, x float64) {
+	k := variant + "\x00" + name
+	m, ok := g.by[k]
+	if !ok {
+		if g.by == nil {
+			g.by = map[string]*stats.Metric{}
 		}
+		m = &stats.Metric{Name: name}
+		g.by[k] = m
+		g.keys = append(g.keys, k)
+	}
+	m.Xs = append(m.Xs, x)
+}
+
+// metrics are the series, variant by variant as first seen.
+func (g *metricGroups) metrics() []stats.Metric {
+	var ms []stats.Metric
+	for _, k := range g.keys {
+		ms = append(ms, *g.by[k])
 	}
 	return ms
 }

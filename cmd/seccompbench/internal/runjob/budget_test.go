@@ -83,12 +83,19 @@ func TestLoopBudgetMetrics(t *testing.T) {
 		}
 		samples = append(samples, result.Sample{Cell: result.Cell{Variant: "defeat", Filters: 8}, NsPerOp: 900}) // unpaired
 	}
+	byName := func(ms []stats.Metric) map[string][]float64 {
+		out := map[string][]float64{}
+		for _, m := range ms {
+			out[m.Name] = m.Xs
+		}
+		return out
+	}
 	ms := LoopBudgetMetrics(samples, 8, false)
-	if len(ms) != 2 || ms[0].Name != "per_filter" || len(ms[0].Xs) != 10 || ms[0].Xs[0] != 25 || ms[1].Name != "entry" || ms[1].Xs[0] != 60 {
+	if m := byName(ms); len(ms) != 2 || len(m["per_filter"]) != 10 || m["per_filter"][0] != 25 || m["entry"][0] != 60 {
 		t.Fatalf("absolute: %+v", ms)
 	}
-	if ms = LoopBudgetMetrics(samples, 8, true); ms[1].Xs[0] != 60 || ms[0].Xs[0] != 25 {
-		t.Errorf("relative at baseline 100: %+v", ms)
+	if m := byName(LoopBudgetMetrics(samples, 8, true)); m["entry"][0] != 60 || m["per_filter"][0] != 25 {
+		t.Errorf("relative at baseline 100: %+v", m)
 	}
 	j := &Job{Counts: []int{0, 1, 4, 8}, Confidence: 0.95, Budget: &stats.Budget{Ns: 50}}
 	// entry (60 ns) is over 50 ns though per filter (25 ns) is within.
