@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,6 +19,9 @@ func TestRunBudgetFlags(t *testing.T) {
 	if j.Budget == nil || *j.Budget != (stats.Budget{Pct: 2, Relative: true}) {
 		t.Fatalf("Budget = %+v", j.Budget)
 	}
+	if !slices.Equal(j.Counts, []int{1}) {
+		t.Errorf("counts %v without --filters, want [1] (the policy alone)", j.Counts)
+	}
 	if j.Workload.Command.Design != command.DesignPairs || j.Trials != 2 || j.MaxTrials != 1000 {
 		t.Errorf("design %q, trials %d, max trials %d; want pairs, 2, 1000", j.Workload.Command.Design, j.Trials, j.MaxTrials)
 	}
@@ -25,8 +29,11 @@ func TestRunBudgetFlags(t *testing.T) {
 	if o.Job.Budget.Ns != 5e6 || o.Job.Workload.Command.Design != command.DesignDuet || o.Job.Trials != 4 {
 		t.Errorf("5ms duet: %+v %q %d", o.Job.Budget, o.Job.Workload.Command.Design, o.Job.Trials)
 	}
-	if o := parseFlags(t, NewCmdRun, []string{"--workload", "getpid", "--budget", "25%"}, errContaining("")); o.Job.Budget == nil || o.Job.Budget.Pct != 25 || o.Job.Trials != 2 {
-		t.Errorf("loop budget: %+v, trials %d", o.Job.Budget, o.Job.Trials)
+	if o := parseFlags(t, NewCmdRun, []string{"--workload", "getpid", "--budget", "25%"}, errContaining("")); o.Job.Budget == nil || o.Job.Budget.Pct != 25 || o.Job.Trials != 2 || !slices.Equal(o.Job.Counts, []int{1, 32}) {
+		t.Errorf("loop budget: %+v, trials %d, counts %v", o.Job.Budget, o.Job.Trials, o.Job.Counts)
+	}
+	if o := parseFlags(t, NewCmdRun, []string{"--workload", "getpid", "--budget", "25%", "--filters", "0,4"}, errContaining("")); !slices.Equal(o.Job.Counts, []int{0, 4}) {
+		t.Errorf("--filters 0,4 with a budget: counts %v", o.Job.Counts)
 	}
 	if o := parseFlags(t, NewCmdRun, []string{"--workload", "command", "--", "true"}, errContaining("")); o.Job.Budget != nil {
 		t.Error("a budget without --budget")

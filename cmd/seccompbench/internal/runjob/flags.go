@@ -286,6 +286,10 @@ func (j *Job) parseMeasure(fl *Flags, _ []string, changed func(string) bool) err
 // parseBudget parses --budget into j.Budget. A budget measures in
 // rounds from the first two blocks on (--trials 2 unless given, up to
 // --max-trials, default 1000 then), so it cannot go with --target-ci.
+// Without --filters it measures only what it judges: the policy alone (1
+// filter) for the command workload, 1 and DefaultDepth filters for a loop
+// (the entry cost and the per-filter cost at depth); a systemd unit or
+// --pid still sets its own counts (openSources).
 func (j *Job) parseBudget(s string, changed func(string) bool) error {
 	if s == "" {
 		return nil
@@ -303,6 +307,12 @@ func (j *Job) parseBudget(s string, changed func(string) bool) error {
 	}
 	if !changed("max-trials") {
 		j.MaxTrials = 1000
+	}
+	if !changed("filters") {
+		j.Counts = []int{1, DefaultDepth}
+		if j.Workload.Command != nil {
+			j.Counts = []int{1}
+		}
 	}
 	return nil
 }
