@@ -66,6 +66,9 @@ type Comparison struct {
 	Fits     []FitChange   `json:"fits"`
 	Missing  []MissingCell `json:"missing,omitempty"`
 	Warnings []string      `json:"warnings"`
+	// Budget is the --budget verdict on the second source against the
+	// base (CompareBudget), the headline's first line; absent otherwise.
+	Budget *BudgetVerdict `json:"budget,omitempty"`
 }
 
 // Source describes one compared result.

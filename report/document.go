@@ -61,6 +61,9 @@ type Document struct {
 	// CommandWorkload is the command workload's detail (run --workload
 	// command); absent for the loops.
 	CommandWorkload *CommandCost `json:"command_workload,omitempty"`
+	// Budget is the --budget verdict, when one was asked for (the
+	// headline's first line).
+	Budget *BudgetVerdict `json:"budget,omitempty"`
 }
 
 // Tool names the measuring tool.
@@ -445,6 +448,8 @@ type Input struct {
 
 	// CommandWorkload is copied to the document as is.
 	CommandWorkload *CommandCost
+	// Budget is the --budget verdict, copied as is (nil: none asked).
+	Budget *BudgetVerdict
 }
 
 // Build assembles the result document. It copies numbers; the statistics
@@ -487,6 +492,7 @@ func Build(in Input) *Document {
 		}
 	}
 	d.CommandWorkload = in.CommandWorkload.copyFinite()
+	d.Budget = in.Budget
 	d.Warnings = append(d.Warnings, in.Result.Warnings...)
 	d.Meaning = Explain(d)
 	if d.Results == nil {

@@ -170,6 +170,9 @@ type Estimate struct {
 	Syscalls   []EstimateSyscall   `json:"syscalls"`
 	Total      EstimateTotal       `json:"total"`
 	Validation *EstimateValidation `json:"validation,omitempty"`
+	// Budget is the --budget verdict on the measured command (estimate
+	// --command --budget), the headline's first line; absent otherwise.
+	Budget *BudgetVerdict `json:"budget,omitempty"`
 	// Parts says which of the three parts of a program's added time
 	// (direct, per process, indirect) the estimate predicts, and how;
 	// estimate always sets it (nil only in documents from before it).

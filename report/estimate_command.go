@@ -14,6 +14,9 @@ import (
 // --command). Times are ns per run of the command. Embedded in the
 // estimate's validation, its keys sit directly under "validation".
 type EstimateCommand struct {
+	// Budget is the --budget verdict on the measurement, which the
+	// document carries as Estimate.Budget (not here in JSON).
+	Budget *BudgetVerdict `json:"-"`
 	// Argv is the measured command.
 	Argv []string `json:"command"`
 	// Filters and Variant are the measured stack depth and cache variant.

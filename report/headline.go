@@ -120,7 +120,8 @@ func wrapText(s string, width int) string {
 // of the bare op), the cost at the deepest count, the one-off entry cost,
 // whether the action cache serves the workload, and a verdict.
 func RunHeadline(d *Document) []HeadlineLine {
-	out := []HeadlineLine{{"policy", runPolicyText(d)}}
+	out := BudgetHeadline(d.Budget)
+	out = append(out, HeadlineLine{"policy", runPolicyText(d)})
 	out = append(out, perFilterLines(d)...)
 	if s := deepestText(d); s != "" {
 		out = append(out, HeadlineLine{"deepest", s})
@@ -487,7 +488,7 @@ func CompareHeadline(c *Comparison) []HeadlineLine {
 	if len(c.Sources) > 2 {
 		what += fmt.Sprintf("; %d more below", len(c.Sources)-2)
 	}
-	out := []HeadlineLine{{"compared", what}}
+	out := append(BudgetHeadline(c.Budget), HeadlineLine{"compared", what})
 	if !slices.Equal(b.Policies, o.Policies) {
 		out = append(out, HeadlineLine{"compared", "the policies differ: the changes are between two policies, not one policy over time"})
 	}
@@ -681,10 +682,10 @@ func EstimateHeadline(e *Estimate) []HeadlineLine {
 		cache = "cache defeated"
 	}
 	m, t := e.Model, e.Total
-	out := []HeadlineLine{
+	out := append(BudgetHeadline(e.Budget), []HeadlineLine{
 		{"policy", fmt.Sprintf("%s (%s), %s; profile %s: %s", Plural(len(e.Stack), "filter"), SummarizeNames(names), cache,
 			elideMiddle(e.Profile.Source, 2*maxPathInHeadline), Plural(t.Calls, "call"))},
-	}
+	}...)
 	c := estimateCommandOf(e)
 	if c != nil {
 		out = append(out, HeadlineLine{"predicted", predictedHeadText(c)}, HeadlineLine{"measured", measuredHeadText(c)})
@@ -864,7 +865,7 @@ func TopHeadline(t *Top) []HeadlineLine {
 	if c := t.Children; c != nil {
 		sampled += fmt.Sprintf("; the --pid targets' children followed: %d when top started, %d found since", c.AtStart, c.Since)
 	}
-	out := []HeadlineLine{{"sampled", sampled}}
+	out := append(BudgetHeadline(t.Budget), HeadlineLine{"sampled", sampled})
 	const maxProcs = MaxHeadlineLines - 3
 	for i, p := range t.Processes {
 		if i == maxProcs {

@@ -26,6 +26,10 @@ type Top struct {
 	// processes without samples (idle or exited --pid targets), each group
 	// by pid.
 	Processes []TopProcess `json:"processes"`
+	// Budget is the --budget verdict on the targets' seccomp share over
+	// the windows so far (top --budget), first in the text; absent
+	// otherwise.
+	Budget *BudgetVerdict `json:"budget,omitempty"`
 	// Children says that the --pid targets' children were followed
 	// (--children); absent otherwise.
 	Children *TopChildren `json:"children,omitempty"`

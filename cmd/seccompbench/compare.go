@@ -13,6 +13,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/results"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -29,6 +30,11 @@ type CompareOptions struct {
 	Specs      []output.Spec
 	Confidence float64
 	Force      bool
+	// BudgetText is --budget; Budget its parsed value (nil for none):
+	// the regression budget of the second result against the base
+	// (report.CompareBudget).
+	BudgetText string
+	Budget     *stats.Budget
 }
 
 // compareFormats are the output formats of `compare`.
@@ -67,7 +73,12 @@ Results of different workloads measure different ops and are refused
 unless --force. Different kernels or CPU models give a warning: the change
 may come from the machine, not the policy. A file that is not a run result
 (a compare or report document, simulate output) is refused by its kind,
-exit status 2.` + cmdutil.ExitStatusHelp(""),
+exit status 2.
+
+--budget 5% asks instead whether NEW regressed by more than the budget:
+within (exit 0) only when the one-sided upper bound on the increase is
+below it, over (exit 3) when the lower bound is above it, else undecided
+(exit 4), never "no significant difference". See docs/ci-gate.md.` + cmdutil.BudgetExitStatusHelp("with --budget, NEW regressed by more than the budget"),
 		Example: `  seccompbench compare old.json new.json
   seccompbench compare --format markdown base.json host1.json host2.json -o fleet.md
   seccompbench compare --format json a.json b.json`,
@@ -86,6 +97,16 @@ exit status 2.` + cmdutil.ExitStatusHelp(""),
 			if err := stats.CheckConfidence(opts.Confidence); err != nil {
 				return &cmdutil.FlagError{Err: fmt.Errorf("--confidence: %w", err)}
 			}
+			if opts.BudgetText != "" {
+				b, err := stats.ParseBudget(opts.BudgetText)
+				if err != nil {
+					return &cmdutil.FlagError{Err: fmt.Errorf("--budget: %w", err)}
+				}
+				if len(args) != 2 {
+					return cmdutil.FlagErrorf("--budget: judges one result against the base, got %d files", len(args))
+				}
+				opts.Budget = &b
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -97,6 +118,7 @@ exit status 2.` + cmdutil.ExitStatusHelp(""),
 	output.AddExplainFlag(fl, &opts.Out)
 	fl.Float64Var(&opts.Confidence, "confidence", 0.95, "confidence level of every interval, a fraction in (0,1); significant means p < 1 - confidence")
 	fl.BoolVar(&opts.Force, "force", false, "compare results of different workloads anyway")
+	fl.StringVar(&opts.BudgetText, "budget", "", "regression budget of NEW against BASE, a % of the base (5%) or a time (2ns): over when the one-sided lower bound on the increase is above it, within when the upper bound is below it (per-filter and entry fits, else the deepest cells; exit 0 within, 3 over, 4 undecided)")
 	return cmd
 }
 
@@ -120,6 +142,11 @@ func compareRun(opts *CompareOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.Budget != nil {
+		if c.Budget, err = report.CompareBudget(docs, *opts.Budget, opts.Confidence, opts.Force); err != nil {
+			return err
+		}
+	}
 	specs := output.Or(opts.Specs, cmp.Or(opts.Out.Format, "table"))
 	if slices.ContainsFunc(specs, func(s output.Spec) bool { return s.Format == "json" }) {
 		// The JSON carries the warnings; say on stderr that there are some.
@@ -127,7 +154,7 @@ func compareRun(opts *CompareOptions) error {
 			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", wn)
 		}
 	}
-	return output.WriteEach(specs, opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
+	err = output.WriteEach(specs, opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
 		switch format {
 		case "json":
 			return report.WriteComparisonJSON(w, c)
@@ -142,6 +169,10 @@ func compareRun(opts *CompareOptions) error {
 		}
 		return report.WriteComparisonText(w, c, report.TextOptions{Explain: opts.Out.Explain})
 	})
+	if err != nil || opts.Budget == nil {
+		return err
+	}
+	return runjob.BudgetExit(c.Budget)
 }
 
 // fleetEntries are the compared results as rows of a fleet, for the HTML

@@ -11,6 +11,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/estimate"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 )
@@ -77,7 +78,7 @@ is given), predicts, then measures CMD itself with run's command workload
 at the same stack and variant (children at 0 and N filters, --trials
 blocks) and prints predicted against measured added time per run, both
 with intervals, their ratio, and whether the prediction's stated interval
-(calibration and model error) covers the measurement. See docs/estimate.md.` + cmdutil.ExitStatusHelp(""),
+(calibration and model error) covers the measurement. See docs/estimate.md.` + cmdutil.BudgetExitStatusHelp("with --budget, the command's added time is over the budget"),
 		Example: `  strace -f -c -o git.strace git status
   seccompbench estimate default --profile git.strace --duration 12ms
   seccompbench estimate default --filters 8 --cache defeat --profile git.strace
@@ -138,6 +139,10 @@ func estimateRun(opts *EstimateOptions) error {
 	}
 	err := writeEstimate(opts, e)
 	if runErr == nil {
+		if err == nil && opts.Budget != nil {
+			// Exit 3 over, 4 undecided (the verdict heads the output).
+			err = runjob.BudgetExit(e.Budget)
+		}
 		return err
 	}
 	// Interrupted while measuring the command: the prediction is written,

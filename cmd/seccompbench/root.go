@@ -24,10 +24,11 @@ import (
 // every help text reads and docs/limits.md ("Exit codes") documents
 // (TestExitCodeTable checks the two agree).
 const (
-	exitOK       = cmdutil.ExitOK
-	exitFailure  = cmdutil.ExitFailure
-	exitUsage    = cmdutil.ExitUsage
-	exitFindings = cmdutil.ExitFindings
+	exitOK        = cmdutil.ExitOK
+	exitFailure   = cmdutil.ExitFailure
+	exitUsage     = cmdutil.ExitUsage
+	exitFindings  = cmdutil.ExitFindings
+	exitUndecided = cmdutil.ExitUndecided
 )
 
 // NewCmdRoot builds the command tree, adding every command explicitly.
@@ -207,6 +208,10 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	if errors.Is(err, errFindings) {
 		// The findings were printed; the exit code says the rest.
 		return exitFindings
+	}
+	if be := (*cmdutil.BudgetError)(nil); errors.As(err, &be) {
+		// The verdict was written as the result's headline.
+		return be.Code()
 	}
 	msg := err.Error()
 	var se *interrupt.SignalError

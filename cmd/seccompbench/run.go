@@ -58,7 +58,7 @@ execve to reaping, and its CPU time is reported beside it. The report
 separates what installing the stack costs once per process from what CMD
 pays while running, and says which dominates. Every run must exit 0
 (--ignore-failure keeps failing runs); a run killed by the stack names the
-syscall when the kernel logged it. --max-time bounds the whole run.` + cmdutil.ExitStatusHelp(""),
+syscall when the kernel logged it. --max-time bounds the whole run.` + cmdutil.BudgetExitStatusHelp("with --budget, the added time is over the budget"),
 		Example: `  seccompbench run
   seccompbench run --cache defeat --workload getpid --filters 0,1,2,4,8,16,32
   seccompbench run testdata/policies/denylist.yaml --filters 0-32/8 --format json -o result.json

@@ -18,6 +18,11 @@ func TestMain(m *testing.M) {
 	if runner.IsChild() {
 		runner.ChildMain()
 	}
+	if os.Getenv(asCLIEnv) == "1" {
+		// The test binary as the seccompbench CLI, for scripts
+		// (TestCIGateScript).
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	os.Exit(m.Run())
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/top"
+	"github.com/seccompbench/seccompbench/stats"
 )
 
 // TopOptions are the flags of `seccompbench top`.
@@ -31,6 +33,11 @@ type TopOptions struct {
 	Specs []output.Spec
 	// MaxSyscalls bounds the syscalls listed per process in the table.
 	MaxSyscalls int
+	// BudgetText is --budget and Budget its value (nil: none), a % of
+	// the targets' CPU time; MaxTime is --max-time.
+	BudgetText string
+	Budget     *stats.Budget
+	MaxTime    time.Duration
 }
 
 // topFormats are the output formats of `top`.
@@ -72,7 +79,7 @@ sched_process_fork raw tracepoint), each reported as its own process.
 Needs CAP_PERFMON and CAP_BPF (or root), Linux 5.15+ on x86_64; dumping the
 stack for hashes and predictions needs CAP_SYS_ADMIN and ptrace permission.
 Without --duration the view refreshes every --refresh until interrupted.
-See docs/top.md.` + cmdutil.ExitStatusHelp(""),
+See docs/top.md.` + cmdutil.BudgetExitStatusHelp("with --budget, the seccomp share is over the budget"),
 		Example: `  seccompbench top --pid 1234 --duration 5s
   seccompbench top --pid 812 --children --duration 10s
   seccompbench top --cgroup /sys/fs/cgroup/system.slice/nginx.service
@@ -128,6 +135,21 @@ func (opts *TopOptions) resolve(pids []string, formatChanged bool) error {
 	if err := opts.Options.Validate(); err != nil {
 		return err
 	}
+	if opts.BudgetText != "" {
+		b, err := stats.ParseBudget(opts.BudgetText)
+		switch {
+		case err != nil:
+			return &cmdutil.FlagError{Err: fmt.Errorf("--budget: %w", err)}
+		case !b.Relative:
+			return cmdutil.FlagErrorf("--budget: a share of the targets' CPU time, e.g. 1%%, not %s", opts.BudgetText)
+		case opts.Duration > 0:
+			return cmdutil.FlagErrorf("--budget samples windows of --refresh until it decides (or --max-time); drop --duration")
+		case opts.MaxTime <= 0:
+			return cmdutil.FlagErrorf("--max-time must be positive")
+		}
+		opts.Budget = &b
+		return nil
+	}
 	if opts.Duration == 0 && len(opts.Out.Outputs) > 0 {
 		return cmdutil.FlagErrorf("-o needs --duration (the live view writes to the terminal)")
 	}
@@ -151,6 +173,8 @@ func addTopFlags(fl *pflag.FlagSet, opts *TopOptions, pids *[]string) {
 	output.AddFlags(fl, &opts.Out, topFormats, "table", "the report")
 	output.AddExplainFlag(fl, &opts.Out)
 	fl.IntVar(&opts.MaxSyscalls, "syscalls", 8, "syscalls listed per process in the table")
+	fl.StringVar(&opts.BudgetText, "budget", "", "decide whether the targets' seccomp share of their CPU time is within `PCT` (e.g. 1%): windows of --refresh, one observation each, until a one-sided anytime-valid bound at --confidence decides or --max-time passes; prints the last window with the verdict (exit 0 within, 3 over, 4 undecided)")
+	fl.DurationVar(&opts.MaxTime, "max-time", 60*time.Second, "with --budget: stop undecided after this long")
 }
 
 func topRun(opts *TopOptions) error {
@@ -159,5 +183,6 @@ func topRun(opts *TopOptions) error {
 	return top.Report(opts.Context, &opts.Options, top.View{
 		Duration: opts.Duration, Refresh: opts.Refresh, Specs: opts.Specs,
 		Format: cmp.Or(opts.Out.Format, "table"), MaxSyscalls: opts.MaxSyscalls, Explain: opts.Out.Explain,
+		Budget: opts.Budget, MaxTime: opts.MaxTime,
 	}, opts.IO.Out, opts.IO.ErrOut)
 }

@@ -13,7 +13,40 @@ const (
 	ExitFailure  = 1
 	ExitUsage    = 2
 	ExitFindings = 3
+	// ExitUndecided is a --budget measurement that reached --max-time
+	// before its bound cleared the budget or crossed it (BudgetError).
+	ExitUndecided = 4
 )
+
+// BudgetError is returned by a command given --budget whose verdict is
+// not "within", after the result (with the verdict as its headline) was
+// written: Verdict is "over" (exit 3, ExitFindings) or "undecided" (exit
+// 4, ExitUndecided); Headline is the verdict's line, which the exit-code
+// mapping does not print again.
+type BudgetError struct {
+	Verdict  string
+	Headline string
+}
+
+func (e *BudgetError) Error() string { return e.Headline }
+
+// BudgetExitFor is the error that gives a written budget verdict
+// ("within", "over", "undecided") its exit status: nil for within, else a
+// *BudgetError with headline.
+func BudgetExitFor(verdict, headline string) error {
+	if verdict == "within" {
+		return nil
+	}
+	return &BudgetError{Verdict: verdict, Headline: headline}
+}
+
+// Code is the exit status of the verdict.
+func (e *BudgetError) Code() int {
+	if e.Verdict == "over" {
+		return ExitFindings
+	}
+	return ExitUndecided
+}
 
 // ExitCode is one row of the exit-code table.
 type ExitCode struct {
@@ -30,6 +63,7 @@ var ExitCodes = []ExitCode{
 	{"1", "failure: the command could not do its job (an input it cannot read or parse, a kernel refusal, a failed child)"},
 	{"2", "usage: a bad flag, argument or -o extension, or an input of a kind the command does not take (a policy format, a JSON document of another kind)"},
 	{"3", "findings"},
+	{"4", "undecided: with --budget, --max-time came before the bound cleared or crossed the budget"},
 	{"128+N", "interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP)"},
 }
 
@@ -38,6 +72,16 @@ var ExitCodes = []ExitCode{
 // (e.g. "error-severity findings"); "" leaves the row out, for commands
 // that have no findings.
 func ExitStatusHelp(findings string) string {
+	return exitStatusHelp(findings, false)
+}
+
+// BudgetExitStatusHelp is ExitStatusHelp for a command that takes
+// --budget: exit 3 also means over budget and exit 4 undecided.
+func BudgetExitStatusHelp(findings string) string {
+	return exitStatusHelp(findings, true)
+}
+
+func exitStatusHelp(findings string, budget bool) string {
 	var b strings.Builder
 	b.WriteString("\n\nExit status (docs/limits.md, \"Exit codes\"):\n")
 	for _, c := range ExitCodes {
@@ -47,6 +91,9 @@ func ExitStatusHelp(findings string) string {
 				continue
 			}
 			m += ": " + findings
+		}
+		if c.Code == fmt.Sprint(ExitUndecided) && !budget {
+			continue
 		}
 		fmt.Fprintf(&b, "  %-6s %s\n", c.Code, m)
 	}

@@ -7,9 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
@@ -90,6 +92,10 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 	if err != nil {
 		return nil, fmt.Errorf("measure the command: %w", err)
 	}
+	var verdict *report.BudgetVerdict
+	if opts.Budget != nil {
+		verdict, _ = runjob.BudgetOutcome(runjob.BudgetDecision(samples, n, *opts.Budget, opts.Confidence, info.Blocks, info.Elapsed.Seconds()))
+	}
 	_, _, _, _, inst := splitCommandSamples(samples)
 	predicted := stats.SumEstimates(syscalls, proc)
 	withModel := stats.WithModelError(syscalls, ModelError)
@@ -121,7 +127,7 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 		// filters take.
 		direct = ds.directResult(samples, n, cpu, procCPU, syscalls, opts)
 	}
-	return &report.EstimateCommand{Direct: direct, Argv: opts.Command, Filters: n, Variant: string(variant), Trials: info.Blocks, RunsPerChild: info.Runs,
+	return &report.EstimateCommand{Budget: verdict, Direct: direct, Argv: opts.Command, Filters: n, Variant: string(variant), Trials: info.Blocks, RunsPerChild: info.Runs,
 		BaselineRunNs:    ab.BaselineRunNs,
 		PredictedAddedNs: stated.Center, PredictedCILowNs: stated.Lo, PredictedCIHighNs: stated.Hi,
 		CalibrationCILowNs: predicted.Lo, CalibrationCIHighNs: predicted.Hi,
@@ -255,7 +261,22 @@ func commandSamples(ctx context.Context, opts *Options, argv []string, ct *conta
 	}
 	cfg := runner.Config{Programs: base, Counts: counts, Variants: []result.Variant{variant}, Workload: w,
 		Trials: opts.Trials, Seed: opts.Seed, MaxTime: opts.MaxTime, CPU: opts.runCPU(), Placement: runner.DefaultPlacement(), AroundChild: around, OnCPUWait: opts.cpuWait}
-	opts.progressf("measuring: `%s` at 0 and %d filters, %s design, %d trials, about %s ...\n", strings.Join(argv, " "), n, design, opts.Trials, budget)
+	if opts.Budget != nil && slices.Equal(argv, opts.Command) {
+		// Rounds from the second block on, each child of the workload's
+		// default length (~300 ms of runs), until the budget is decided
+		// or --max-time passes.
+		b := *opts.Budget
+		w.Command.TargetChild = 0
+		cfg.Workload, cfg.Trials, cfg.MaxTrials = w, 2, 1000
+		cfg.Stop = func(s []result.Sample) bool {
+			return runjob.BudgetDecision(s, n, b, opts.Confidence, 0, 0).Verdict != stats.VerdictUndecided
+		}
+	}
+	if cfg.Stop != nil {
+		opts.progressf("measuring: `%s` at %d filters, %s design, in rounds until the budget of %s is decided or %s ...\n", strings.Join(argv, " "), n, design, opts.Budget, opts.MaxTime)
+	} else {
+		opts.progressf("measuring: `%s` at 0 and %d filters, %s design, %d trials, about %s ...\n", strings.Join(argv, " "), n, design, opts.Trials, budget)
+	}
 	run := opts.MeasureCommand
 	if run == nil {
 		run = runner.RunAdaptive

@@ -81,6 +81,11 @@ type Options struct {
 	Container *container.Spec
 	// MaxTime bounds the command's measurement (runner.Config.MaxTime).
 	MaxTime time.Duration
+	// Budget is --budget: the command is measured in rounds of paired
+	// children until its added time per run is decided within or over
+	// this budget, or MaxTime passes (runjob.BudgetDecision); nil for the
+	// fixed --ab-time measurement.
+	Budget *stats.Budget
 	// DirectFrequency is the sampling rate per CPU, in Hz, of the direct
 	// time measured during --command's runs (directSampler); 0 turns it
 	// off.
@@ -370,6 +375,7 @@ func validateCommand(ctx context.Context, opts *Options, base []*filters.Program
 		out.Validation = &report.EstimateValidation{Trials: opts.Trials}
 	}
 	out.Validation.EstimateCommand = c.Finite()
+	out.Budget = c.Budget
 	return nil
 }
 

@@ -34,6 +34,8 @@ const (
 // other flags.
 type Flags struct {
 	Counts, Workload, Syscall, TargetCI, Compiler, NotifyReply string
+	// Budget is --budget (stats.ParseBudget); "" for none.
+	Budget string
 	// AB is --ab, the command workload's A/B design.
 	AB       string
 	PathDirs int
@@ -76,7 +78,8 @@ func AddFlags(fs *pflag.FlagSet, j *Job, fl *Flags) {
 	fs.BoolVar(&fl.Paired, "paired", true, "each child also times the workload before installing its stack, and the fit adjusts for that baseline (docs/methodology.md); --paired=false for the unpaired design")
 	fs.IntVar(&j.Parallel, "parallel", 1, "run N pinned copies of the workload at once per cell")
 	fs.StringVar(&fl.TargetCI, "target-ci", "", "keep adding blocks until the per-filter CI half-width is at most `NS`, or a % of the estimate (e.g. 5%; for estimates ~0, that % of 1% of the 0-filter ns/op)")
-	fs.DurationVar(&j.MaxTime, "max-time", 60*time.Second, "with --target-ci: stop adding blocks after this long; with --workload command: a hard bound on the whole run (no block starts after it once two are done)")
+	fs.StringVar(&fl.Budget, "budget", "", "decide whether the added cost is within `BUDGET`, measuring in rounds until a one-sided bound at --confidence decides or --max-time passes (exit 0 within, 3 over, 4 undecided): per syscall for a loop (50ns, or 25% of the bare op; the per-filter cost at the deepest count and the entry cost), per run with --workload command (5ms, or 2% of the unfiltered run; wall and CPU time; implies --ab pairs)")
+	fs.DurationVar(&j.MaxTime, "max-time", 60*time.Second, "with --target-ci or --budget: stop adding blocks after this long; with --workload command: a hard bound on the whole run (no block starts after it once two are done)")
 	fs.IntVar(&j.MaxTrials, "max-trials", 200, "with --target-ci: at most this many blocks")
 	fs.StringVar(&j.Cache, "cache", "both", "measure the filters as installed (on), with the action cache defeated (defeat), or both")
 	fs.IntVar(&j.Trials, "trials", 20, "randomized blocks; each runs every cell once in a fresh child")
@@ -164,6 +167,14 @@ func (j *Job) parseWorkload(fl *Flags, policies []string, changed func(string) b
 		if fl.Command.Design, err = command.ParseDesign(fl.AB); err != nil {
 			return &cmdutil.FlagError{Err: fmt.Errorf("--ab: %w", err)}
 		}
+		if fl.Budget != "" {
+			// The verdict rests on pair differences (stats.Decide).
+			if !changed("ab") {
+				fl.Command.Design = command.DesignPairs
+			} else if !fl.Command.Design.Paired() {
+				return cmdutil.FlagErrorf("--budget: needs a paired design (--ab pairs or duet), not --ab %s", fl.AB)
+			}
+		}
 		if fl.Command.Design != command.DesignChildren && fl.Container.Set() {
 			return cmdutil.FlagErrorf("--ab %s: containers (--bundle, --rootfs) are measured with --ab children only", fl.AB)
 		}
@@ -173,6 +184,9 @@ func (j *Job) parseWorkload(fl *Flags, policies []string, changed func(string) b
 	} else {
 		if len(fl.Command.Argv) > 0 {
 			return cmdutil.FlagErrorf("a command after -- needs --workload command")
+		}
+		if fl.Budget != "" && !fl.Paired {
+			return cmdutil.FlagErrorf("--budget: a loop workload is judged on each child's paired baseline; drop --paired=false")
 		}
 		for _, f := range []string{"prepare", "warmup", "runs", "ignore-failure", "show-output", "ab"} {
 			if changed(f) {
@@ -237,6 +251,9 @@ func (j *Job) parseMeasure(fl *Flags, _ []string, changed func(string) bool) err
 	if err := j.parseTargetCI(fl.TargetCI); err != nil {
 		return err
 	}
+	if err := j.parseBudget(fl.Budget, changed); err != nil {
+		return err
+	}
 	if err := j.parseCPUs(fl.CPUWait); err != nil {
 		return err
 	}
@@ -262,6 +279,40 @@ func (j *Job) parseMeasure(fl *Flags, _ []string, changed func(string) bool) err
 	j.LoaderSet = changed("loader")
 	if j.Samples < 1 || j.Samples > MaxSamples {
 		return cmdutil.FlagErrorf("--samples: %d timed samples per child; want 1 to %d", j.Samples, MaxSamples)
+	}
+	return nil
+}
+
+// parseBudget parses --budget into j.Budget. A budget measures in
+// rounds from the first two blocks on (--trials 2 unless given, up to
+// --max-trials, default 1000 then), so it cannot go with --target-ci.
+// Without --filters it measures only what it judges: the policy alone (1
+// filter) for the command workload, 1 and DefaultDepth filters for a loop
+// (the entry cost and the per-filter cost at depth); a systemd unit or
+// --pid still sets its own counts (openSources).
+func (j *Job) parseBudget(s string, changed func(string) bool) error {
+	if s == "" {
+		return nil
+	}
+	b, err := stats.ParseBudget(s)
+	if err != nil {
+		return &cmdutil.FlagError{Err: fmt.Errorf("--budget: %w", err)}
+	}
+	if j.TargetCI > 0 {
+		return cmdutil.FlagErrorf("--budget and --target-ci: give one stop rule")
+	}
+	j.Budget = &b
+	if !changed("trials") {
+		j.Trials = 2
+	}
+	if !changed("max-trials") {
+		j.MaxTrials = 1000
+	}
+	if !changed("filters") {
+		j.Counts = []int{1, DefaultDepth}
+		if j.Workload.Command != nil {
+			j.Counts = []int{1}
+		}
 	}
 	return nil
 }

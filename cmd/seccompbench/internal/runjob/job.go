@@ -73,8 +73,11 @@ type Job struct {
 	// of the per-filter estimate when TargetCIRel. 0: fixed --trials.
 	TargetCI    float64
 	TargetCIRel bool
-	MaxTime     time.Duration
-	MaxTrials   int
+	// Budget is --budget: the added time per run to judge the deepest
+	// count against (budget.go); nil for none.
+	Budget    *stats.Budget
+	MaxTime   time.Duration
+	MaxTrials int
 	// SystemdUnit is a unit file whose modeled filter stack goes first;
 	// SystemdDirectives is the same given as directive text.
 	SystemdUnit       string
@@ -157,6 +160,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	if jitWarn != "" {
 		warnings = append(warnings, jitWarn)
 	}
+	verdict, budgetErr := j.budgetResult(samples, info)
 	rcfg := j.reportConfig(pols, vnames, cfg, info, allPaired(samples), pl)
 	rcfg.FilterNames = j.filterNames(progs)
 	doc := report.Build(report.Input{
@@ -177,8 +181,12 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 		Warnings:    warnings,
 
 		CommandWorkload: commandCostOf(j, samples, res, info),
+		Budget:          verdict,
 	})
-	return j.writeResult(ios, doc, runErr, len(samples))
+	if err := j.writeResult(ios, doc, runErr, len(samples)); err != nil || partial {
+		return err
+	}
+	return budgetErr
 }
 
 // fatalRunError returns the error that ends Run after the runner returned
@@ -341,6 +349,13 @@ func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants 
 		cfg.MaxTime = j.MaxTime
 		cfg.Stop = func(s []result.Sample) bool {
 			return stats.PreciseEnough(Observations(s), vnames, j.Confidence, j.target())
+		}
+	}
+	if j.Budget != nil {
+		cfg.MaxTrials = j.MaxTrials
+		cfg.MaxTime = j.MaxTime
+		cfg.Stop = func(s []result.Sample) bool {
+			return j.budgetDecision(s, 0, 0).Verdict != stats.VerdictUndecided
 		}
 	}
 	if cfg.CPU < -1 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/stats"
 )
 
 // View says how Report shows what it samples.
@@ -25,6 +26,12 @@ type View struct {
 	MaxSyscalls int
 	// Explain adds the sampling method and its cost to the table.
 	Explain bool
+	// Budget, when set (a % of the targets' CPU), samples windows of
+	// Refresh until the seccomp share is decided within or over it, or
+	// MaxTime passes, and writes the last window with the verdict
+	// (budget.go).
+	Budget  *stats.Budget
+	MaxTime time.Duration
 }
 
 // Report samples the processes o selects and renders them: one window of
@@ -45,6 +52,9 @@ func Report(ctx context.Context, o *Options, v View, out, errOut io.Writer) erro
 			report.WriteTopText(out, t, v.MaxSyscalls, report.TextOptions{Explain: v.Explain})
 			return nil
 		}
+	}
+	if v.Budget != nil {
+		return budgetReport(ctx, w, o, v, out, errOut, render)
 	}
 	if v.Duration > 0 {
 		t, err := w.Window(ctx, v.Duration)

@@ -1,0 +1,101 @@
+package report
+
+import (
+	"math"
+
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// CompareBudget judges a regression budget between the base and the
+// second source (compare A B --budget 5%): a fixed-sample decision, since
+// both results are already measured. An absolute budget (ns) is judged
+// on the fitted per-filter and entry costs of every variant where the
+// results have fits (loop workloads); a % budget, or results without
+// fits, on every variant's cell at the deepest filter count both
+// measured, in % of the base's ns/op ("deepest"; "wall" for the command
+// workload, where an op is a run). Each is bounded
+// one-sided at level 1 − α/k for k terms (Bonferroni; the two-sided
+// Welch or fit interval at 1 − 2α/k gives the one-sided bound), so that a
+// wrong verdict has probability at most α = 1 − confidence: over when
+// some term's lower bound on the increase is above the budget, within when
+// every term's upper bound is below it, undecided otherwise. budget is
+// in % of the base, or ns when absolute. docs is the compared results in
+// order (as Compare took them).
+func CompareBudget(docs []NamedDocument, budget stats.Budget, confidence float64, force bool) (*BudgetVerdict, error) {
+	base, err := Compare(docs[:2], CompareOptions{Confidence: confidence, Force: force})
+	if err != nil {
+		return nil, err
+	}
+	type term struct {
+		name string
+		pick func(*Comparison) *Change
+	}
+	var terms []term
+	if !budget.Relative {
+		for i, f := range base.Fits {
+			if f.Source == 1 && f.Known {
+				terms = append(terms, term{f.Term, func(c *Comparison) *Change { return &c.Fits[i].Change }})
+			}
+		}
+	}
+	if len(terms) == 0 {
+		// A cached per-filter cost is about 0, so no % of a fitted term
+		// bounds it: a % budget, and results without fits, are judged
+		// on the cells at the deepest count both measured.
+		name := "deepest"
+		if docs[1].Doc.CommandWorkload != nil {
+			name = "wall"
+		}
+		deepest := -1
+		for _, c := range base.Cells {
+			if c.Source == 1 && c.Known {
+				deepest = max(deepest, c.Filters)
+			}
+		}
+		for i, c := range base.Cells {
+			if c.Source == 1 && c.Known && c.Filters == deepest {
+				terms = append(terms, term{name, func(c *Comparison) *Change { return &c.Cells[i].Change }})
+			}
+		}
+	}
+	v := &BudgetVerdict{Verdict: string(stats.VerdictUndecided), Budget: budget.Value(), Unit: budget.Unit(), Confidence: confidence,
+		Estimate: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}
+	if len(terms) == 0 {
+		return v, nil
+	}
+	alpha := (1 - confidence) / float64(len(terms))
+	wide, err := Compare(docs[:2], CompareOptions{Confidence: 1 - 2*alpha, Force: force})
+	if err != nil {
+		return nil, err
+	}
+	bounds := func(ch *Change) (est, lo, hi float64) {
+		if budget.Relative {
+			return ch.DeltaPct, ch.PctLow, ch.PctHigh
+		}
+		return ch.DeltaNs, ch.CILowNs, ch.CIHighNs
+	}
+	set := func(name string, ch *Change, verdict stats.BudgetVerdict) {
+		v.Verdict, v.DecidedBy = string(verdict), name
+		v.Estimate, v.Lower, v.Upper = bounds(ch)
+	}
+	within, least := true, math.Inf(-1)
+	for _, t := range terms {
+		ch := t.pick(wide)
+		_, lo, hi := bounds(ch)
+		switch {
+		case lo > v.Budget:
+			set(t.name, ch, stats.VerdictOver)
+			return v, nil
+		case !(hi < v.Budget):
+			within = false
+			set(t.name, ch, stats.VerdictUndecided)
+		case within && hi > least:
+			least = hi
+			set(t.name, ch, stats.VerdictWithin)
+		}
+	}
+	if !within {
+		v.Verdict = string(stats.VerdictUndecided)
+	}
+	return v, nil
+}

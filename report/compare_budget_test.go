@@ -1,0 +1,55 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/seccompbench/seccompbench/stats"
+)
+
+// TestCompareBudget: the same result against itself is within a 20 ns
+// regression budget on the fitted terms and within 5 % at the deepest
+// count (every upper bound below it, not merely "no significant
+// change"). A result whose defeated filters cost 200 ns more per op is
+// over 5 %; a budget the interval straddles is undecided.
+func TestCompareBudget(t *testing.T) {
+	a := fixtureDoc(t, 0)
+	pair := func(b *Document) []NamedDocument { return []NamedDocument{{"a.json", a}, {"b.json", b}} }
+	v, err := CompareBudget(pair(fixtureDoc(t, 0)), stats.Budget{Ns: 20}, 0.95, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("same: %s", v.Text())
+	if v.Verdict != "within" || !(v.Upper < 20) || v.DecidedBy != "entry" {
+		t.Errorf("same result: %+v", v)
+	}
+	if v, _ = CompareBudget(pair(fixtureDoc(t, 0)), stats.Budget{Pct: 5, Relative: true}, 0.95, false); v.Verdict != "within" || v.DecidedBy != "deepest" {
+		t.Errorf("same result at 5 %%: %+v", v)
+	}
+	v, err = CompareBudget(pair(fixtureDoc(t, 200)), stats.Budget{Pct: 5, Relative: true}, 0.95, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("+200 ns: %s", v.Text())
+	if v.Verdict != "over" || !(v.Lower > 5) || !strings.Contains(v.Text(), "from the two results") {
+		t.Errorf("+200 ns: %+v", v)
+	}
+	// Absolute: the increase is certainly above 1 ns, and its interval
+	// is wider than 1e-6 ns, so a budget just above the estimate is
+	// undecided.
+	if v, _ = CompareBudget(pair(fixtureDoc(t, 200)), stats.Budget{Ns: 1}, 0.95, false); v.Verdict != "over" {
+		t.Errorf("1 ns: %+v", v)
+	}
+	mid := v.Estimate
+	if v, _ = CompareBudget(pair(fixtureDoc(t, 200)), stats.Budget{Ns: mid + 1e-6}, 0.95, false); v.Verdict != "undecided" || !strings.Contains(v.Text(), "do not decide") {
+		t.Errorf("on the estimate: %+v", v)
+	}
+	c, err := Compare(pair(fixtureDoc(t, 0)), CompareOptions{Confidence: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Budget = &BudgetVerdict{Verdict: "within", Budget: 5, Unit: "%", Confidence: 0.95, DecidedBy: "per_filter"}
+	if h := CompareHeadline(c); h[0].Label != "budget" {
+		t.Errorf("compare headline starts %+v", h[0])
+	}
+}
