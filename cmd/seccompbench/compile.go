@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -217,8 +219,17 @@ func systemdArch(opts *CompileOptions, o formats.OpenOptions) bool {
 
 // compileSystemdStack prints the modeled stack of the unit name whose
 // content is data.
-func compileSystemdStack(opts *CompileOptions, name string, data []byte, comp scmp.Compiler) error {
-	unit, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: comp})
+func compileSystemdStack(opts *CompileOptions, spec, name string, data []byte, comp scmp.Compiler) error {
+	var dropIns []systemd.File
+	if spec != formats.StdinName {
+		// The unit's drop-ins, as systemd merges them (with --root, a
+		// bare name was looked up in its search path).
+		var err error
+		if name, data, dropIns, err = formats.ReadUnit(spec, opts.Load.Root); err != nil {
+			return fmt.Errorf("model systemd stack: %w", err)
+		}
+	}
+	unit, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: comp, DropIns: dropIns})
 	if err != nil {
 		return fmt.Errorf("model systemd stack: %w", err)
 	}
@@ -238,7 +249,7 @@ func compileSystemdStack(opts *CompileOptions, name string, data []byte, comp sc
 		other = scmp.CompilerLibseccomp
 	}
 	if other == scmp.CompilerNative || scmp.LibseccompAvailable() {
-		if u2, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: other}); err == nil {
+		if u2, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: other, DropIns: dropIns}); err == nil {
 			layouts[other.String()] = total(u2)
 		}
 	}
@@ -344,6 +355,11 @@ func compileRun(opts *CompileOptions) error {
 	if opts.SystemdStack != "" {
 		spec = opts.SystemdStack
 	}
+	if opts.SystemdStack != "" && opts.Load.Root != "" && !strings.ContainsRune(spec, '/') {
+		if _, err := os.Lstat(spec); err != nil {
+			return compileSystemdStack(opts, spec, spec, nil, comp)
+		}
+	}
 	name, data, err := cmdutil.ReadSpec(spec, opts.IO.In)
 	if err != nil {
 		return err
@@ -352,13 +368,13 @@ func compileRun(opts *CompileOptions) error {
 		if data == nil {
 			return fmt.Errorf("read systemd unit: open %s: %w", spec, fs.ErrNotExist)
 		}
-		return compileSystemdStack(opts, name, data, comp)
+		return compileSystemdStack(opts, spec, name, data, comp)
 	}
 	if data != nil && (o.Format == formats.SystemdUnit || o.Format == formats.Unknown && formats.DetectFormat(name, data) == formats.SystemdUnit) {
 		if !systemdArch(opts, o) {
 			return cmdutil.FlagErrorf("compile %s: a systemd unit is modeled for x86_64 hosts only, not --arch %s", name, opts.Load.Arch)
 		}
-		return compileSystemdStack(opts, name, data, comp)
+		return compileSystemdStack(opts, spec, name, data, comp)
 	}
 	load := func(o formats.OpenOptions) (*filters.Source, error) {
 		if data == nil {

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
@@ -76,8 +77,13 @@ type OpenOptions struct {
 	// it is.
 	Compiler scmp.Compiler
 	// Systemd models systemd units; its Compiler is replaced by Compiler
-	// when that is not scmp.CompilerNative.
+	// when that is not scmp.CompilerNative. Load fills its DropIns for
+	// a unit read from a file (ReadUnit).
 	Systemd systemd.Options
+	// SystemdRoot is `--root DIR`: systemd units (a bare name is looked
+	// up) and their drop-ins are read from the search path under it
+	// (ReadUnit); "" reads the drop-in directories beside the unit.
+	SystemdRoot string
 	// ProfileName selects one SeccompProfile of a Kubernetes file by
 	// metadata.name or "namespace/name" (`--profile-name`); "" takes the
 	// file's only one.
@@ -450,11 +456,30 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 		o.Minijail.Stdin = true
 		return LoadData(StdinSource, data, o)
 	}
+	// A bare unit name under --root is looked up in its search path.
+	if o.SystemdRoot != "" && !strings.ContainsRune(spec, '/') && (o.Format == Unknown || o.Format == SystemdUnit) && systemd.DropInDirNames(spec) != nil {
+		if _, err := os.Lstat(spec); err != nil {
+			name, data, dropIns, err := ReadUnit(spec, o.SystemdRoot)
+			if err != nil {
+				return nil, err
+			}
+			o.Format, o.Systemd.DropIns = SystemdUnit, dropIns
+			return LoadData(name, data, o)
+		}
+	}
 	// Read errors name the file and what failed ("open PATH: …", "read
 	// PATH: input too large: …"): no prefix to add.
 	data, err := ReadInput(spec)
 	if err != nil {
 		return nil, err
+	}
+	if f := o.Format; f == SystemdUnit || f == Unknown && DetectFormat(spec, bytes.TrimPrefix(data, utf8BOM)) == SystemdUnit {
+		// The unit's drop-ins, as systemd merges them.
+		_, _, dropIns, err := ReadUnit(spec, o.SystemdRoot)
+		if err != nil {
+			return nil, err
+		}
+		o.Systemd.DropIns = dropIns
 	}
 	return LoadData(spec, data, o)
 }
