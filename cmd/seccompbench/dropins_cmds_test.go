@@ -35,3 +35,18 @@ func TestCompileDropIns(t *testing.T) {
 		t.Errorf("simulate mount: exit %d, stderr %s, out:\n%s", code, errs, out)
 	}
 }
+
+// TestPointerFilesCmd: simulate follows a compose file to its profile
+// (exit 0, a warning naming the file) and refuses an nsjail JSON config
+// as a usage error (exit 2) naming the format.
+func TestPointerFilesCmd(t *testing.T) {
+	const dir = "../../filters/formats/testdata/pointers/"
+	code, out, errs := runCmd(t, "", "simulate", dir+"compose.yaml", "--syscall", "mount")
+	if code != 0 || !strings.Contains(errs, "docker-compose file") || !strings.Contains(out, "ERRNO") {
+		t.Errorf("compose: exit %d, stderr %s, out:\n%s", code, errs, out)
+	}
+	code, _, errs = runCmd(t, "", "simulate", dir+"nsjail.json", "--syscall", "read")
+	if code != 2 || !strings.Contains(errs, "nsjail JSON config") {
+		t.Errorf("nsjail: exit %d, stderr %s", code, errs)
+	}
+}
