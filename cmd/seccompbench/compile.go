@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -354,9 +352,7 @@ func compileRun(opts *CompileOptions) error {
 	spec := opts.Policy
 	if opts.SystemdStack != "" {
 		spec = opts.SystemdStack
-	}
-	if opts.SystemdStack != "" && opts.Load.Root != "" && !strings.ContainsRune(spec, '/') {
-		if _, err := os.Lstat(spec); err != nil {
+		if formats.RootUnitName(spec, opts.Load.Root) {
 			return compileSystemdStack(opts, spec, spec, nil, comp)
 		}
 	}

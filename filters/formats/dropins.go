@@ -97,6 +97,17 @@ func ReadUnit(spec, root string) (name string, data []byte, dropIns []systemd.Fi
 	return name, data, dropIns, nil
 }
 
+// RootUnitName reports whether spec is a bare unit name (foo.service,
+// no '/') to look up under root's search path (ReadUnit): root is set
+// and no file of that name exists in the working directory.
+func RootUnitName(spec, root string) bool {
+	if root == "" || strings.ContainsRune(spec, '/') || systemd.DropInDirNames(spec) == nil {
+		return false
+	}
+	_, err := os.Lstat(spec)
+	return err != nil
+}
+
 // masks reports whether the file at p masks: a symlink to /dev/null, or
 // an empty regular file (conf-files.c: null_or_empty_path).
 func masks(p string) bool {

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -463,15 +462,13 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 		return LoadData(StdinSource, data, o)
 	}
 	// A bare unit name under --root is looked up in its search path.
-	if o.SystemdRoot != "" && !strings.ContainsRune(spec, '/') && (o.Format == Unknown || o.Format == SystemdUnit) && systemd.DropInDirNames(spec) != nil {
-		if _, err := os.Lstat(spec); err != nil {
-			name, data, dropIns, err := ReadUnit(spec, o.SystemdRoot)
-			if err != nil {
-				return nil, err
-			}
-			o.Format, o.Systemd.DropIns = SystemdUnit, dropIns
-			return LoadData(name, data, o)
+	if (o.Format == Unknown || o.Format == SystemdUnit) && RootUnitName(spec, o.SystemdRoot) {
+		name, data, dropIns, err := ReadUnit(spec, o.SystemdRoot)
+		if err != nil {
+			return nil, err
 		}
+		o.Format, o.Systemd.DropIns = SystemdUnit, dropIns
+		return LoadData(name, data, o)
 	}
 	// Read errors name the file and what failed ("open PATH: …", "read
 	// PATH: input too large: …"): no prefix to add.
