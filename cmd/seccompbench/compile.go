@@ -215,9 +215,13 @@ func systemdArch(opts *CompileOptions, o formats.OpenOptions) bool {
 	return opts.Load.Arch == "" || filters.KernelArches(o.Arch)[0] == filters.ArchX86_64
 }
 
-// compileSystemdStack prints the modeled stack of the unit name whose
-// content is data.
+// compileSystemdStack prints the modeled stack of the unit spec (read as
+// name, whose content is data; nil data for a bare name under --root),
+// merged with its drop-ins.
 func compileSystemdStack(opts *CompileOptions, spec, name string, data []byte, comp scmp.Compiler) error {
+	if data == nil && !formats.RootUnitName(spec, opts.Load.Root) {
+		return fmt.Errorf("read systemd unit: open %s: %w", spec, fs.ErrNotExist)
+	}
 	var dropIns []systemd.File
 	if spec != formats.StdinName {
 		// The unit's drop-ins, as systemd merges them (with --root, a
@@ -352,18 +356,12 @@ func compileRun(opts *CompileOptions) error {
 	spec := opts.Policy
 	if opts.SystemdStack != "" {
 		spec = opts.SystemdStack
-		if formats.RootUnitName(spec, opts.Load.Root) {
-			return compileSystemdStack(opts, spec, spec, nil, comp)
-		}
 	}
 	name, data, err := cmdutil.ReadSpec(spec, opts.IO.In)
 	if err != nil {
 		return err
 	}
 	if opts.SystemdStack != "" {
-		if data == nil {
-			return fmt.Errorf("read systemd unit: open %s: %w", spec, fs.ErrNotExist)
-		}
 		return compileSystemdStack(opts, spec, name, data, comp)
 	}
 	if data != nil && (o.Format == formats.SystemdUnit || o.Format == formats.Unknown && formats.DetectFormat(name, data) == formats.SystemdUnit) {
