@@ -215,10 +215,23 @@ func systemdArch(opts *CompileOptions, o formats.OpenOptions) bool {
 	return opts.Load.Arch == "" || filters.KernelArches(o.Arch)[0] == filters.ArchX86_64
 }
 
-// compileSystemdStack prints the modeled stack of the unit name whose
-// content is data.
-func compileSystemdStack(opts *CompileOptions, name string, data []byte, comp scmp.Compiler) error {
-	unit, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: comp})
+// compileSystemdStack prints the modeled stack of the unit spec (read as
+// name, whose content is data; nil data for a bare name under --root),
+// merged with its drop-ins.
+func compileSystemdStack(opts *CompileOptions, spec, name string, data []byte, comp scmp.Compiler) error {
+	if data == nil && !formats.RootUnitName(spec, opts.Load.Root) {
+		return fmt.Errorf("read systemd unit: open %s: %w", spec, fs.ErrNotExist)
+	}
+	var dropIns []systemd.File
+	if spec != formats.StdinName {
+		// The unit's drop-ins, as systemd merges them (with --root, a
+		// bare name was looked up in its search path).
+		var err error
+		if name, data, dropIns, err = formats.ReadUnit(spec, opts.Load.Root); err != nil {
+			return fmt.Errorf("model systemd stack: %w", err)
+		}
+	}
+	unit, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: comp, DropIns: dropIns})
 	if err != nil {
 		return fmt.Errorf("model systemd stack: %w", err)
 	}
@@ -238,7 +251,7 @@ func compileSystemdStack(opts *CompileOptions, name string, data []byte, comp sc
 		other = scmp.CompilerLibseccomp
 	}
 	if other == scmp.CompilerNative || scmp.LibseccompAvailable() {
-		if u2, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: other}); err == nil {
+		if u2, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: other, DropIns: dropIns}); err == nil {
 			layouts[other.String()] = total(u2)
 		}
 	}
@@ -349,16 +362,13 @@ func compileRun(opts *CompileOptions) error {
 		return err
 	}
 	if opts.SystemdStack != "" {
-		if data == nil {
-			return fmt.Errorf("read systemd unit: open %s: %w", spec, fs.ErrNotExist)
-		}
-		return compileSystemdStack(opts, name, data, comp)
+		return compileSystemdStack(opts, spec, name, data, comp)
 	}
 	if data != nil && (o.Format == formats.SystemdUnit || o.Format == formats.Unknown && formats.DetectFormat(name, data) == formats.SystemdUnit) {
 		if !systemdArch(opts, o) {
 			return cmdutil.FlagErrorf("compile %s: a systemd unit is modeled for x86_64 hosts only, not --arch %s", name, opts.Load.Arch)
 		}
-		return compileSystemdStack(opts, name, data, comp)
+		return compileSystemdStack(opts, spec, name, data, comp)
 	}
 	load := func(o formats.OpenOptions) (*filters.Source, error) {
 		if data == nil {

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
@@ -76,8 +77,18 @@ type OpenOptions struct {
 	// it is.
 	Compiler scmp.Compiler
 	// Systemd models systemd units; its Compiler is replaced by Compiler
-	// when that is not scmp.CompilerNative.
+	// when that is not scmp.CompilerNative. Load fills its DropIns for
+	// a unit read from a file (ReadUnit).
 	Systemd systemd.Options
+	// SystemdRoot is `--root DIR`: systemd units (a bare name is looked
+	// up) and their drop-ins are read from the search path under it
+	// (ReadUnit); "" reads the drop-in directories beside the unit. A
+	// Kubernetes workload's Localhost profile is relative to it instead
+	// of the kubelet's /var/lib/kubelet/seccomp (DetectPointer).
+	SystemdRoot string
+	// followed is set while loading the profile a pointing file names
+	// (followPointer), which refuses to follow a second one.
+	followed bool
 	// ProfileName selects one SeccompProfile of a Kubernetes file by
 	// metadata.name or "namespace/name" (`--profile-name`); "" takes the
 	// file's only one.
@@ -450,11 +461,28 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 		o.Minijail.Stdin = true
 		return LoadData(StdinSource, data, o)
 	}
+	// A bare unit name under --root is looked up in its search path.
+	if (o.Format == Unknown || o.Format == SystemdUnit) && RootUnitName(spec, o.SystemdRoot) {
+		name, data, dropIns, err := ReadUnit(spec, o.SystemdRoot)
+		if err != nil {
+			return nil, err
+		}
+		o.Format, o.Systemd.DropIns = SystemdUnit, dropIns
+		return LoadData(name, data, o)
+	}
 	// Read errors name the file and what failed ("open PATH: …", "read
 	// PATH: input too large: …"): no prefix to add.
 	data, err := ReadInput(spec)
 	if err != nil {
 		return nil, err
+	}
+	if f := o.Format; f == SystemdUnit || f == Unknown && DetectFormat(spec, bytes.TrimPrefix(data, utf8BOM)) == SystemdUnit {
+		// The unit's drop-ins, as systemd merges them.
+		_, _, dropIns, err := ReadUnit(spec, o.SystemdRoot)
+		if err != nil {
+			return nil, err
+		}
+		o.Systemd.DropIns = dropIns
 	}
 	return LoadData(spec, data, o)
 }
@@ -481,6 +509,9 @@ func LoadData(name string, data []byte, o OpenOptions) (*filters.Source, error) 
 	o = o.withHostArch()
 	f := o.Format
 	if f == Unknown {
+		if src, ok, err := followPointer(name, data, o); ok {
+			return src, err
+		}
 		f = DetectFormat(name, data)
 	}
 	if r := row(f); r != nil {
@@ -495,6 +526,44 @@ func LoadData(name string, data []byte, o OpenOptions) (*filters.Source, error) 
 		return nil, fmt.Errorf("open filter %q: binary data, neither a YAML/JSON policy nor a raw BPF filter: %w", name, err)
 	}
 	return nil, fmt.Errorf("open filter %q: %s: %w", name, f, ErrUnsupportedFormat)
+}
+
+// followPointer loads the profile a pointing file names (DetectPointer:
+// a compose file, a quadlet, a Kubernetes workload), resolved against the
+// file's directory, with a warning saying where it came from; ok is false
+// for a file that points at nothing. A file read from standard input,
+// a refused pointer (unconfined, nsjail) or a pointer to another pointer
+// is an error wrapping ErrPointer and ErrUnsupportedFormat (a usage
+// error, exit 2, as for the inputs filters/unsupported refuses).
+func followPointer(name string, data []byte, o OpenOptions) (*filters.Source, bool, error) {
+	p, ok, err := DetectPointer(name, data, o.SystemdRoot)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	if p.Refuse != "" {
+		return nil, true, fmt.Errorf("open filter %q: a %s file (%s): %s: %w: %w", name, p.Format, p.Where, p.Refuse, ErrPointer, ErrUnsupportedFormat)
+	}
+	target := p.Target
+	if target != oci.DockerDefaultName && !p.Resolved && !filepath.IsAbs(target) {
+		if name == StdinSource {
+			return nil, true, fmt.Errorf("open filter %q: a %s file naming %s relative to its directory, which standard input has not; give the file's path: %w: %w", name, p.Format, target, ErrPointer, ErrUnsupportedFormat)
+		}
+		target = filepath.Join(filepath.Dir(name), target)
+	}
+	if o.followed {
+		return nil, true, fmt.Errorf("open filter %q: a %s file pointing at %s from another pointing file; give the profile itself: %w: %w", name, p.Format, target, ErrPointer, ErrUnsupportedFormat)
+	}
+	o.followed = true
+	src, err := Load(target, o)
+	if err != nil {
+		return nil, true, fmt.Errorf("follow %s file %s (%s): %w", p.Format, name, p.Where, err)
+	}
+	msg := fmt.Sprintf("a %s file: loaded the profile its %s names, %s", p.Format, p.Where, target)
+	if p.Note != "" {
+		msg += "; " + p.Note
+	}
+	src.Warnings = append([]*filters.SourceError{{File: name, Msg: msg}}, src.Warnings...)
+	return src, true, nil
 }
 
 // utf8BOM is the UTF-8 byte order mark, U+FEFF encoded.

@@ -52,6 +52,29 @@ type Options struct {
 	// Compiler lays out each filter's BPF: CompilerNative (the default)
 	// or CompilerLibseccomp, systemd's own way (CompileLibseccomp).
 	Compiler scmp.Compiler
+	// DropIns are the unit's drop-in files (UNIT.d/*.conf and the
+	// prefix and type-level drop-in directories), already in the order
+	// systemd reads them (sorted by file name, masked ones left out:
+	// formats.UnitDropIns finds them). They are parsed after the unit
+	// file, each in its own name, as src/core/load-dropin.c does.
+	DropIns []File
+}
+
+// File is one file of a unit: its path (for messages) and content.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Assignment is one line of a modeled directive, where it was read: the
+// unit file or a drop-in. `compile --systemd-stack` lists them so that
+// a user sees which file contributed which directive.
+type Assignment struct {
+	// File and Line locate the line (a continued line: its first line).
+	File string
+	Line int
+	// Key and Value are the directive and its value ("" for a reset).
+	Key, Value string
 }
 
 // Directive is one directive's share of a modeled stack.
@@ -87,6 +110,12 @@ type Stack struct {
 	// A system service manager is assumed (not systemd --user).
 	Privileged   bool
 	LoaderReason string
+	// Files are the files read, the unit first, then its drop-ins in
+	// the order they were applied.
+	Files []string
+	// Assignments are the lines of modeled directives, in the order
+	// they were applied.
+	Assignments []Assignment
 	// warnings are Warnings, located (Source).
 	warnings []*filters.SourceError
 }
@@ -129,10 +158,33 @@ func (s *Stack) String() string {
 		fmt.Fprintf(tw, "%s\t%d\t%d\n", d.Name, d.Count, s.Prefixes()[k])
 	}
 	tw.Flush()
+	if len(s.Files) > 1 {
+		b.WriteString(s.Provenance())
+	}
 	for _, w := range s.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	fmt.Fprintf(&b, "%d filters\n", len(s.Programs))
+	return b.String()
+}
+
+// Provenance lists the files read (the unit, then its drop-ins in the
+// order applied) and which file contributed each modeled directive line,
+// as "file:line  Key=Value" (an empty value is a reset of the list or
+// setting), the way `systemctl cat` shows the merged unit.
+func (s *Stack) Provenance() string {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "\nread from %d files: %s\n", len(s.Files), strings.Join(s.Files, ", "))
+	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "file:line\tdirective")
+	for _, a := range s.Assignments {
+		v := a.Value
+		if v == "" {
+			v = "(empty: reset)"
+		}
+		fmt.Fprintf(tw, "%s:%d\t%s=%s\n", a.File, a.Line, a.Key, v)
+	}
+	tw.Flush()
 	return b.String()
 }
 
@@ -173,15 +225,29 @@ func ParseUnit(name string, data []byte, opt Options) (*Stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := parseUnit(name, data)
-	if err != nil {
-		return nil, err
+	c := newUnitContext()
+	h := sha256.New()
+	files := append([]File{{Name: name, Data: data}}, opt.DropIns...)
+	for _, f := range files {
+		if err := c.parseFile(f.Name, f.Data); err != nil {
+			return nil, err
+		}
+		h.Write(f.Data)
 	}
 	st, err := c.stack(name, opt, compile)
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(data)
+	for _, f := range files {
+		st.Files = append(st.Files, f.Name)
+	}
+	st.Assignments = c.assignments
+	var sum [sha256.Size]byte
+	if len(files) == 1 {
+		sum = sha256.Sum256(data)
+	} else {
+		h.Sum(sum[:0])
+	}
 	for _, p := range st.Programs {
 		p.SourceSHA256 = hex.EncodeToString(sum[:])
 	}
@@ -250,6 +316,8 @@ type unitContext struct {
 	// execStart holds, per ExecStart= line (reset by an empty one), its
 	// line number and whether its prefix has "+" (fully privileged).
 	execStart []execLine
+	// assignments are the modeled directives' lines, as read.
+	assignments []Assignment
 }
 
 // execLine is one ExecStart= command as far as the model cares.
@@ -337,8 +405,25 @@ var templatePlaceholder = regexp.MustCompile(`@[A-Za-z_][A-Za-z0-9_]*@|\{\{[^}]*
 // parseUnit reads the unit's lines into a unitContext: a line holding a
 // template placeholder (templatePlaceholder) is a warning and otherwise
 // ignored.
+// newUnitContext returns the context of a unit before its first line:
+// systemd's defaults.
+func newUnitContext() *unitContext {
+	return &unitContext{errnoNum: errnoKill, nsRetain: nsInitial, bools: map[string]bool{}, personality: -1}
+}
+
+// parseUnit parses one unit file into a fresh context.
 func parseUnit(name string, data []byte) (*unitContext, error) {
-	c := &unitContext{errnoNum: errnoKill, nsRetain: nsInitial, bools: map[string]bool{}, personality: -1}
+	c := newUnitContext()
+	if err := c.parseFile(name, data); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// parseFile applies the lines of one file (the unit or a drop-in) to c,
+// as config_parse does for each file in turn: a drop-in starts outside
+// any section, and its assignments override or extend the unit's.
+func (c *unitContext) parseFile(name string, data []byte) error {
 	section := ""
 	// systemd skips a UTF-8 byte order mark at the start of the file
 	// (src/shared/conf-parser.c: config_parse, UTF8_BYTE_ORDER_MARK).
@@ -366,7 +451,7 @@ func parseUnit(name string, data []byte) (*unitContext, error) {
 		}
 		if t[0] == '[' {
 			if !strings.HasSuffix(t, "]") || len(t) < 3 {
-				return nil, &filters.SourceError{File: name, Line: start, Err: fmt.Errorf("%w: invalid section header %q", ErrBadUnit, t)}
+				return &filters.SourceError{File: name, Line: start, Err: fmt.Errorf("%w: invalid section header %q", ErrBadUnit, t)}
 			}
 			section = t[1 : len(t)-1]
 			continue
@@ -379,11 +464,11 @@ func parseUnit(name string, data []byte) (*unitContext, error) {
 		}
 		key, value, ok := strings.Cut(t, "=")
 		if !ok {
-			return nil, &filters.SourceError{File: name, Line: start, Err: fmt.Errorf("%w: missing '=' in %q", ErrBadUnit, t)}
+			return &filters.SourceError{File: name, Line: start, Err: fmt.Errorf("%w: missing '=' in %q", ErrBadUnit, t)}
 		}
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 		if key == "" {
-			return nil, &filters.SourceError{File: name, Line: start, Err: fmt.Errorf("%w: empty key in %q", ErrBadUnit, t)}
+			return &filters.SourceError{File: name, Line: start, Err: fmt.Errorf("%w: empty key in %q", ErrBadUnit, t)}
 		}
 		if w := unknownKey(section, key); w != "" {
 			c.warn(name, start, "%s", w)
@@ -394,13 +479,27 @@ func parseUnit(name string, data []byte) (*unitContext, error) {
 			continue
 		}
 		if err := c.set(name, start, key, value); err != nil {
-			return nil, err
+			return err
+		}
+		if modeledKey(key) {
+			c.assignments = append(c.assignments, Assignment{File: name, Line: start, Key: key, Value: value})
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &filters.SourceError{File: name, Line: lineNo + 1, Err: fmt.Errorf("%w: %v", ErrBadUnit, err)}
+		return &filters.SourceError{File: name, Line: lineNo + 1, Err: fmt.Errorf("%w: %v", ErrBadUnit, err)}
 	}
-	return c, nil
+	return nil
+}
+
+// modeledKey reports whether set models key (a directive whose lines
+// compile lists with their file and line).
+func modeledKey(key string) bool {
+	switch key {
+	case "ExecStart", "User", "PrivateUsers", "AmbientCapabilities", "SystemCallFilter", "SystemCallLog",
+		"SystemCallErrorNumber", "SystemCallArchitectures", "RestrictNamespaces", "RestrictAddressFamilies", "Personality":
+		return true
+	}
+	return slices.Contains(boolDirectives, key)
 }
 
 func (c *unitContext) warn(file string, line int, format string, args ...any) {

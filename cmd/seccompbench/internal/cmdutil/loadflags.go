@@ -41,6 +41,11 @@ type LoadFlags struct {
 	// whose modeled stack goes first, as run --systemd puts it; only
 	// commands that call AddSystemdFlag have it.
 	Systemd string
+	// Root is --root: a directory holding a system's unit search path
+	// (etc/systemd/system, run/systemd/system, usr/lib/systemd/system),
+	// where systemd units and their drop-ins are looked up
+	// (formats.ReadUnit).
+	Root string
 }
 
 // AddSystemdFlag adds --systemd to fl (run has its own).
@@ -93,6 +98,7 @@ func AddLoadFlags(fl *pflag.FlagSet, lf *LoadFlags) {
 	fl.StringVar(&lf.MinijailToolchain, "minijail-toolchain", "", "minijail policies: whose reading to model where they differ (a repeated syscall, \"expr; action\"): c (ChromeOS's minijail0), android (its minijail, duplicates allowed) or python (compile_seccomp_policy.py, as crosvm builds) (default: auto, from the file: crosvm's and AOSP's includes and directories)")
 	fl.StringArrayVar(&lf.IncludePath, "include-path", nil, "minijail policies: a `DIR` searched, by base name, for an absolute @include such as /system/etc/seccomp_policy/x.policy (repeatable; the including file's directory is searched too)")
 	fl.StringArrayVar(&lf.IncludeRoot, "include-root", nil, "minijail policies: read an absolute @include under `OLD=NEW` from NEW, e.g. /usr/share/policy/crosvm=jail/seccomp/x86_64 (repeatable)")
+	fl.StringVar(&lf.Root, "root", "", "Kubernetes workloads: the kubelet seccomp directory `DIR` Localhost profiles are relative to (default /var/lib/kubelet/seccomp); systemd units: read units (a bare name such as foo.service is looked up) and their drop-ins from the search path under DIR (etc/systemd/system, run/systemd/system, usr/lib/systemd/system, lib/systemd/system); without it, the drop-in directories beside the unit file are read")
 	fl.StringVar(&lf.Thread, "thread", "", "Firecracker files: the thread category's filter to load: vmm, api or vcpu (default: all; simulate shows them side by side)")
 }
 
@@ -103,7 +109,7 @@ func AddLoadFlags(fl *pflag.FlagSet, lf *LoadFlags) {
 // (formats.OpenOptions.Arch sets OCI.Arch). Bad values are *FlagError; a
 // base file that cannot be read is not.
 func (lf *LoadFlags) Options(in io.Reader) (formats.OpenOptions, error) {
-	o := formats.OpenOptions{Stdin: in, ProfileName: lf.ProfileName, Thread: lf.Thread}
+	o := formats.OpenOptions{Stdin: in, ProfileName: lf.ProfileName, Thread: lf.Thread, SystemdRoot: lf.Root}
 	var err error
 	if o.Arch, err = LookupArch(lf.Arch); err != nil {
 		return o, err

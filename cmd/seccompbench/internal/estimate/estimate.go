@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -385,11 +384,12 @@ func withUnit(opts *Options, base []*filters.Program) ([]*filters.Program, error
 	if opts.SystemdUnit == "" {
 		return base, nil
 	}
-	data, err := os.ReadFile(opts.SystemdUnit)
+	// The unit with its drop-ins, as systemd merges them.
+	name, data, dropIns, err := formats.ReadUnit(opts.SystemdUnit, "")
 	if err != nil {
 		return nil, fmt.Errorf("read systemd unit: %w", err)
 	}
-	unit, err := systemd.ParseUnit(opts.SystemdUnit, data, systemd.Options{Compiler: opts.Compiler})
+	unit, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: opts.Compiler, DropIns: dropIns})
 	if err != nil {
 		return nil, fmt.Errorf("model systemd stack: %w", err)
 	}

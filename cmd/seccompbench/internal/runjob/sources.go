@@ -91,12 +91,13 @@ func openSystemd(j *Job) (*systemd.Stack, report.Policy, error) {
 	var err error
 	var sum [32]byte
 	if j.SystemdUnit != "" {
-		data, rerr := formats.ReadInput(j.SystemdUnit)
+		// The unit with its drop-ins, as systemd merges them.
+		name, data, dropIns, rerr := formats.ReadUnit(j.SystemdUnit, "")
 		if rerr != nil {
 			return nil, report.Policy{}, fmt.Errorf("read systemd unit: %w", rerr)
 		}
 		sum = sha256.Sum256(data)
-		unit, err = systemd.ParseUnit(j.SystemdUnit, data, systemd.Options{Compiler: j.Compiler})
+		unit, err = systemd.ParseUnit(name, data, systemd.Options{Compiler: j.Compiler, DropIns: dropIns})
 	} else {
 		sum = sha256.Sum256([]byte(j.SystemdDirectives))
 		unit, err = systemd.ParseDirectives("--systemd", j.SystemdDirectives, systemd.Options{Compiler: j.Compiler})
