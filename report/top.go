@@ -369,7 +369,7 @@ func topProcess(w io.Writer, p TopProcess, m TopMethod, maxSyscalls int) {
 				if s.Calls != nil {
 					calls = fmt.Sprintf("%.0f", *s.Calls)
 				}
-				if !s.Resolved {
+				if s.Unresolved != "" {
 					unresolved++
 				}
 				fmt.Fprintf(w, "        %-16s %10s %10s %8d  %s\n", s.Name, calls, fmtDurNs(s.SeccompNs), s.Samples, topPerCall(s, m))
@@ -397,14 +397,14 @@ func topPerCall(s TopSyscall, m TopMethod) string {
 	if s.SeccompNsPerCallCIHigh != nil {
 		lo := "0"
 		if s.SeccompNsPerCallCILow != nil {
-			lo = fmtDurNs(*s.SeccompNsPerCallCILow)
+			lo = fmtPerCall(*s.SeccompNsPerCallCILow)
 		}
-		ci = fmt.Sprintf(" [%s, %s]", lo, fmtDurNs(*s.SeccompNsPerCallCIHigh))
+		ci = fmt.Sprintf(" [%s, %s]", lo, fmtPerCall(*s.SeccompNsPerCallCIHigh))
 	}
 	switch s.Unresolved {
 	case "":
 		if s.SeccompNsPerCall != nil {
-			return fmtDurNs(*s.SeccompNsPerCall) + ci
+			return fmtPerCall(*s.SeccompNsPerCall) + ci
 		}
 		return "-"
 	case TopFewSamples:
@@ -415,6 +415,15 @@ func topPerCall(s TopSyscall, m TopMethod) string {
 		return "unresolved (not counted)"
 	}
 	return "unresolved"
+}
+
+// fmtPerCall writes a per-call cost: to 0.1 ns below 1 µs, else as
+// fmtDurNs.
+func fmtPerCall(ns float64) string {
+	if ns < 1e3 {
+		return fmt.Sprintf("%.1f ns", ns)
+	}
+	return fmtDurNs(ns)
 }
 
 // topSampled reports whether any process of t has samples.
