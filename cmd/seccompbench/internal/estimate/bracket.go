@@ -1,8 +1,13 @@
 package estimate
 
 import (
+	"bytes"
+	_ "embed" // the validation rows
 	"fmt"
+	"sync"
 	"time"
+
+	"github.com/seccompbench/seccompbench/report"
 )
 
 // ColdDirectFactor is the ceiling's multiple of the warm loop's direct
@@ -32,6 +37,7 @@ const ColdProcessFactor = 4.6
 type BracketPart struct {
 	Name           string
 	Floor, Ceiling time.Duration
+	Factor         float64 // Ceiling / Floor
 	Source         string
 }
 
@@ -54,9 +60,9 @@ type Bracket struct {
 func NewBracket(direct, process time.Duration) Bracket {
 	direct, process = max(direct, 0), max(process, 0)
 	parts := []BracketPart{
-		{Name: "direct", Floor: direct, Ceiling: scale(direct, ColdDirectFactor),
+		{Name: "direct", Floor: direct, Ceiling: scale(direct, ColdDirectFactor), Factor: ColdDirectFactor,
 			Source: "sampled direct time 1.3–1.85× the warm loop (docs/estimate.md: go vet, tar, python3 -c pass)"},
-		{Name: "per process", Floor: process, Ceiling: scale(process, ColdProcessFactor),
+		{Name: "per process", Floor: process, Ceiling: scale(process, ColdProcessFactor), Factor: ColdProcessFactor,
 			Source: "a program's start 1–4.6× /bin/true's term (docs/estimate.md: python3 -c pass)"},
 	}
 	b := Bracket{Parts: parts}
@@ -165,4 +171,37 @@ func (c BracketCoverage) String() string {
 	}
 	return fmt.Sprintf("%d of %d rows (%.0f %%) meet the measured 95 %% interval; the measured centre is inside on %d",
 		c.Holds, c.Rows, 100*float64(c.Holds)/float64(c.Rows), c.Centre)
+}
+
+// validationCSV is the whole-program validation table the bracket is held
+// against (docs/estimate.md, "Validation on eight programs").
+//
+//go:embed testdata/validation-programs.csv
+var validationCSV []byte
+
+// validationCoverage is CoverBracket over validationCSV, computed once.
+var validationCoverage = sync.OnceValue(func() BracketCoverage {
+	rows, err := ReadValidationRows(bytes.NewReader(validationCSV), "testdata/validation-programs.csv")
+	if err != nil {
+		return BracketCoverage{} // TestBracketValidation reads the same file
+	}
+	return CoverBracket(rows)
+})
+
+// Report is the bracket as the report states it: ns per run, its parts,
+// whether the per-process term was measured, and how often the bracket
+// met the validation rows' measurements (CoverBracket of the embedded
+// testdata/validation-programs.csv).
+func (b Bracket) Report(processMeasured bool) *report.EstimateBracket {
+	c := validationCoverage()
+	out := &report.EstimateBracket{FloorNs: float64(b.Floor), CeilingNs: float64(b.Ceiling), ProcessMeasured: processMeasured,
+		ValidationRows: c.Rows, ValidationHolds: c.Holds, ValidationCentre: c.Centre}
+	for _, p := range b.Parts {
+		if p.Name == "per process" && !processMeasured {
+			continue
+		}
+		out.Parts = append(out.Parts, report.EstimateBracketPart{Name: p.Name, FloorNs: float64(p.Floor), CeilingNs: float64(p.Ceiling),
+			CeilingFactor: p.Factor, Source: p.Source})
+	}
+	return out
 }

@@ -81,3 +81,20 @@ func TestBracketDecide(t *testing.T) {
 		t.Errorf("Holds at the ends is wrong for %v", b)
 	}
 }
+
+// TestBracketReport: the report's bracket leaves the per-process part out
+// when it was not measured, and carries the validation's counts.
+func TestBracketReport(t *testing.T) {
+	b := NewBracket(time.Millisecond, 100*time.Microsecond)
+	r := b.Report(false)
+	if len(r.Parts) != 1 || r.Parts[0].Name != "direct" || r.Parts[0].CeilingFactor != ColdDirectFactor || r.ProcessMeasured {
+		t.Errorf("unmeasured per-process term: %+v", r)
+	}
+	if r.ValidationRows != 24 || r.ValidationHolds != 22 || r.ValidationCentre != 14 {
+		t.Errorf("validation counts %d/%d/%d, want 24/22/14", r.ValidationRows, r.ValidationHolds, r.ValidationCentre)
+	}
+	r = b.Report(true)
+	if len(r.Parts) != 2 || r.FloorNs != 1.1e6 || r.CeilingNs != 1.85e6+4.6e5 || !r.ProcessMeasured {
+		t.Errorf("measured per-process term: %+v", r)
+	}
+}

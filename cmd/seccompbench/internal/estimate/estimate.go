@@ -360,6 +360,9 @@ func validateCommand(ctx context.Context, opts *Options, base []*filters.Program
 	if opts.ProcessTerm && out.Parts != nil {
 		out.Parts.PerProcess = part(proc, report.PartProcessProbe)
 	}
+	if opts.ProcessTerm {
+		out.Total.Bracket = NewBracket(time.Duration(t.AddedNs), time.Duration(proc.Center)).Report(true)
+	}
 	if ind != nil && out.Parts != nil && out.Total.Calls > 0 && c.BaselineRunNs > 0 {
 		gap := c.BaselineRunNs / float64(out.Total.Calls)
 		e := ind.predict(d, gap, "the command's baseline run")
@@ -469,6 +472,7 @@ func fillEstimate(out *report.Estimate, opts *Options, prof *analysis.Profile, s
 	stated := stats.WithModelError(total, ModelError)
 	out.Total.ModelErrorPct = 100 * ModelError
 	out.Total.StatedCILowNs, out.Total.StatedCIHighNs = report.Nullable(stated.Lo), report.Nullable(stated.Hi)
+	out.Total.Bracket = NewBracket(time.Duration(total.Center), 0).Report(false)
 	if out.Total.Calls > 0 {
 		out.Total.PerCallNs = total.Center / float64(out.Total.Calls)
 	}
