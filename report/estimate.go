@@ -98,6 +98,46 @@ type EstimateTotal struct {
 	ModelErrorPct  float64  `json:"model_error_pct"`
 	StatedCILowNs  *float64 `json:"stated_ci_low_ns"`
 	StatedCIHighNs *float64 `json:"stated_ci_high_ns"`
+
+	// Bracket is the profile-only prediction of the program's added time
+	// as a floor and a ceiling (the warm loop's direct part and the
+	// per-process term as floor, the cold factors measured in
+	// docs/estimate.md's validation as ceiling); nil in results written
+	// before it.
+	Bracket *EstimateBracket `json:"bracket,omitempty"`
+}
+
+// EstimateBracket is a floor and a ceiling on a program's added time, in
+// ns over the profile (per run of the program), with its parts. It is not
+// a confidence interval: it bounds how cold the filters and the program's
+// start ran on the validation's programs.
+type EstimateBracket struct {
+	FloorNs   float64               `json:"floor_ns"`
+	CeilingNs float64               `json:"ceiling_ns"`
+	Parts     []EstimateBracketPart `json:"parts"`
+	// ProcessMeasured is false when the per-process term (/bin/true under
+	// the stack) was not measured: the bracket is then the direct part's
+	// alone and its ceiling leaves out the program's start.
+	ProcessMeasured bool `json:"process_measured"`
+	// ValidationRows is how many whole-program validation rows
+	// (docs/estimate.md) the bracket was held against, ValidationHolds on
+	// how many it met the measured 95 % interval, ValidationCentre on how
+	// many it contained the measured centre.
+	ValidationRows   int `json:"validation_rows"`
+	ValidationHolds  int `json:"validation_holds"`
+	ValidationCentre int `json:"validation_centre"`
+}
+
+// EstimateBracketPart is one term of an EstimateBracket: its name
+// ("direct", "per process"), floor and ceiling in ns, the ceiling's
+// multiple of the floor (CeilingFactor), and, in text only, the
+// measurement that factor comes from (Source).
+type EstimateBracketPart struct {
+	Name          string  `json:"name"`
+	FloorNs       float64 `json:"floor_ns"`
+	CeilingNs     float64 `json:"ceiling_ns"`
+	CeilingFactor float64 `json:"ceiling_factor"`
+	Source        string  `json:"-"`
 }
 
 // EstimateValidationRow compares one syscall's predicted added time with

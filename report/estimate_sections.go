@@ -163,7 +163,7 @@ func estimateTable(e *Estimate, top int) tableBlock {
 
 // estimateTotal is the direct part (Total: the time inside seccomp),
 // what it is per second or of the syscall time, the dominant syscalls
-// and the model error.
+// and the bracket (the model error in results written before it).
 func estimateTotal(e *Estimate) fieldsBlock {
 	p := e.Profile
 	t := e.Total
@@ -184,6 +184,10 @@ func estimateTotal(e *Estimate) fieldsBlock {
 		total.more = append(total.more, "(give --duration, the profiled run's wall time, for the cost per second of work)")
 	}
 	dom := field{label: "dominant", value: dominant(sortedSyscalls(e))}
+	if b := t.Bracket; b != nil {
+		dom.more = []string{"(intervals: calibration uncertainty only; args 0 for every verdict and path)"}
+		return fieldsBlock{width: 10, fields: []field{total, dom, {label: "bracket", value: BracketText(b), more: bracketMore(b)}}}
+	}
 	if t.ModelErrorPct <= 0 {
 		dom.more = []string{"(intervals: calibration uncertainty only; args 0 for every verdict and path; see --validate for model error)"}
 		return fieldsBlock{width: 10, fields: []field{total, dom}}
@@ -192,6 +196,37 @@ func estimateTotal(e *Estimate) fieldsBlock {
 		fmtEst(t.AddedNs, t.StatedCILowNs, t.StatedCIHighNs, nsFormatter(t.AddedNs))),
 		more: []string{"(intervals above: calibration uncertainty only; args 0 for every verdict and path; --command measures the program itself)"}}
 	return fieldsBlock{width: 10, fields: []field{total, dom, model}}
+}
+
+// BracketText is the bracket in one line: "+1.2 ms to +2.3 ms per run"
+// and its parts' floors and ceilings.
+func BracketText(b *EstimateBracket) string {
+	var parts []string
+	for _, p := range b.Parts {
+		parts = append(parts, fmt.Sprintf("%s %s to %s", p.Name, signed(p.FloorNs), signed(p.CeilingNs)))
+	}
+	return fmt.Sprintf("%s to %s per run (%s)", signed(b.FloorNs), signed(b.CeilingNs), strings.Join(parts, "; "))
+}
+
+// bracketMore are the lines under the bracket: where its factors come
+// from, what is left out, and how often it held on the validation.
+func bracketMore(b *EstimateBracket) []string {
+	var more []string
+	for _, p := range b.Parts {
+		if p.Source != "" {
+			more = append(more, fmt.Sprintf("(%s ceiling ×%.2f: %s)", p.Name, p.CeilingFactor, p.Source))
+		} else {
+			more = append(more, fmt.Sprintf("(%s ceiling ×%.2f)", p.Name, p.CeilingFactor))
+		}
+	}
+	if !b.ProcessMeasured {
+		more = append(more, "(the per-process term was not measured: the bracket leaves out the program's start; --command measures /bin/true's)")
+	}
+	if b.ValidationRows > 0 {
+		more = append(more, fmt.Sprintf("(held against docs/estimate.md's validation programs: met the measured interval on %d of %d rows, %.0f %%; the measured centre inside on %d)",
+			b.ValidationHolds, b.ValidationRows, 100*float64(b.ValidationHolds)/float64(b.ValidationRows), b.ValidationCentre))
+	}
+	return more
 }
 
 // estimateValidation is --validate's table with its totals and the

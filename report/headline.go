@@ -699,6 +699,9 @@ func EstimateHeadline(e *Estimate) []HeadlineLine {
 				estPtr(m.EntryNs, m.EntryCILowNs, m.EntryCIHighNs), estPtr(m.CachedNs, m.CachedCILowNs, m.CachedCIHighNs))})
 	}
 	out = append(out, HeadlineLine{"cache", fmt.Sprintf("%d of %s served by the action cache (no filter runs for them)", t.CachedCalls, Plural(t.Calls, "call"))})
+	if b := t.Bracket; b != nil && c == nil {
+		out = append(out, HeadlineLine{"bracket", BracketText(b)})
+	}
 	verdict := estimateVerdict(e)
 	if c != nil {
 		verdict = coverageHeadText(c)
@@ -710,6 +713,8 @@ func EstimateHeadline(e *Estimate) []HeadlineLine {
 		note += fmt.Sprintf(", predicted's with model error ±%.0f%%", t.ModelErrorPct)
 	case c != nil:
 		note += ", predicted's with model error"
+	case t.Bracket != nil:
+		note += " of the calibration; the bracket is a floor and a ceiling, not an interval"
 	case t.ModelErrorPct > 0:
 		note += fmt.Sprintf(" of the calibration only (the model error on real programs, ±%.0f%%, widens it)", t.ModelErrorPct)
 	default:

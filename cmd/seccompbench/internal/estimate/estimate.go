@@ -364,6 +364,9 @@ func validateCommand(ctx context.Context, opts *Options, base []*filters.Program
 	if opts.ProcessTerm && out.Parts != nil {
 		out.Parts.PerProcess = part(proc, report.PartProcessProbe)
 	}
+	if opts.ProcessTerm {
+		out.Total.Bracket = NewBracket(time.Duration(t.AddedNs), time.Duration(proc.Center)).Report(true)
+	}
 	if ind != nil && out.Parts != nil && out.Total.Calls > 0 && c.BaselineRunNs > 0 {
 		gap := c.BaselineRunNs / float64(out.Total.Calls)
 		e := ind.predict(d, gap, "the command's baseline run")
@@ -475,6 +478,7 @@ func fillEstimate(out *report.Estimate, opts *Options, prof *analysis.Profile, s
 	stated := stats.WithModelError(total, ModelError)
 	out.Total.ModelErrorPct = 100 * ModelError
 	out.Total.StatedCILowNs, out.Total.StatedCIHighNs = report.Nullable(stated.Lo), report.Nullable(stated.Hi)
+	out.Total.Bracket = NewBracket(time.Duration(total.Center), 0).Report(false)
 	if out.Total.Calls > 0 {
 		out.Total.PerCallNs = total.Center / float64(out.Total.Calls)
 	}
@@ -486,21 +490,44 @@ func fillEstimate(out *report.Estimate, opts *Options, prof *analysis.Profile, s
 		k := 1 / opts.Duration.Seconds()
 		out.Total.NsPerSecond, out.Total.NsPerSecondLow, out.Total.NsPerSecondHigh = report.Nullable(total.Center*k), report.Nullable(total.Lo*k), report.Nullable(total.Hi*k)
 	}
-	var denied []string
-	var deniedCalls int64
-	for _, e := range evals {
-		if e.Known && e.Cost.Action != filters.ActionAllow {
-			denied = append(denied, fmt.Sprintf("%s (%s)", e.Name, e.Cost.Action))
-			deniedCalls += e.Calls
-		}
-	}
-	if len(denied) > 0 {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("%d profiled calls get a verdict other than ALLOW from the stack (with arguments 0): %s; under this stack the workload would not run as profiled, and their added time counts filter evaluation only, not the syscall work the verdict saves",
-			deniedCalls, report.SummarizeNames(denied)))
-	}
+	out.Warnings = append(out.Warnings, deniedWarnings(evals)...)
 	if out.Total.UnknownCalls > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d calls of syscalls unknown to the ABI tables are not estimated", out.Total.UnknownCalls))
 	}
+}
+
+// deniedWarnings are the warnings for profiled calls the stack does not
+// ALLOW at arguments 0. A profile (strace -c's table, a syscall,count CSV)
+// records no arguments, so the "would not run" claim is made only for
+// syscalls whose verdict no filter takes from an argument word (Cost.Read
+// holds no argument: the verdict is the same for every call); for the
+// others the warning says the verdict depends on arguments the profile
+// lacks (e.g. docker-default's socket rule, which tests the address
+// family: socket(AF_INET) passes where socket(0, ...) does not).
+func deniedWarnings(evals []analysis.ProfileCost) []string {
+	var denied, byArgs []string
+	var deniedCalls, byArgsCalls int64
+	for _, e := range evals {
+		if !e.Known || e.Cost.Action == filters.ActionAllow {
+			continue
+		}
+		item := fmt.Sprintf("%s (%s)", e.Name, e.Cost.Action)
+		if e.Cost.Read&filters.FieldArgs != 0 {
+			byArgs, byArgsCalls = append(byArgs, item), byArgsCalls+e.Calls
+		} else {
+			denied, deniedCalls = append(denied, item), deniedCalls+e.Calls
+		}
+	}
+	var out []string
+	if len(denied) > 0 {
+		out = append(out, fmt.Sprintf("%d profiled calls get a verdict other than ALLOW from the stack whatever their arguments: %s; under this stack the workload would not run as profiled, and their added time counts filter evaluation only, not the syscall work the verdict saves",
+			deniedCalls, report.SummarizeNames(denied)))
+	}
+	if len(byArgs) > 0 {
+		out = append(out, fmt.Sprintf("%d profiled calls get a verdict other than ALLOW at arguments 0, from filters that test the arguments: %s; the profile records no arguments, so whether the workload's own calls pass is not known (their added time is estimated at arguments 0)",
+			byArgsCalls, report.SummarizeNames(byArgs)))
+	}
+	return out
 }
 
 // negativeCostWarnings flags model parameters whose centre came out
