@@ -83,8 +83,16 @@ func (b *BudgetVerdict) budgetAmount(x float64, signed bool) string {
 	return figure(x)
 }
 
+// BudgetByBracket is the decided_by of a verdict taken on estimate's
+// profile-only bracket (no run of the program): Lower and Upper are the
+// bracket's floor and ceiling, Estimate their midpoint, and the verdict
+// within only when the ceiling is below the budget, over only when the
+// floor is above it.
+const BudgetByBracket = "bracket"
+
 // budgetMetricNames says in words what each decided_by value judged.
 var budgetMetricNames = map[string]string{
+	BudgetByBracket: "the prediction's bracket (floor and ceiling, no run)",
 	"wall": "wall time per run", "cpu": "CPU time per run", "share": "share of the target's CPU",
 	"per_filter": "per-filter cost", "entry": "entry cost", "deepest": "cost per op at the deepest count",
 }
@@ -99,6 +107,13 @@ func (b *BudgetVerdict) Text() string {
 	budget := strconv.FormatFloat(b.Budget/scale, 'g', 4, 64) + " " + unit
 	if b.Unit == "%" {
 		budget = strconv.FormatFloat(b.Budget, 'g', -1, 64) + " %"
+	}
+	if b.DecidedBy == BudgetByBracket {
+		fmt.Fprintf(&s, "%s %s: bracket [%s, %s] from the profile, no run", b.Verdict, budget, b.budgetAmount(b.Lower, false), b.budgetAmount(b.Upper, false))
+		if b.Verdict == string(stats.VerdictUndecided) {
+			s.WriteString("; the budget lies inside the bracket: run the program (--command) to decide. Undecided is not within")
+		}
+		return s.String()
 	}
 	fmt.Fprintf(&s, "%s %s: %s ", b.Verdict, budget, b.budgetAmount(b.Estimate, true))
 	switch b.Verdict {

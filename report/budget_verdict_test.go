@@ -93,3 +93,25 @@ func TestBudgetHeadlineFits(t *testing.T) {
 		}
 	}
 }
+
+// TestBracketBudgetText: a verdict on estimate's profile-only bracket
+// names the bracket, and an undecided one says what would decide it.
+func TestBracketBudgetText(t *testing.T) {
+	for _, c := range []struct {
+		verdict string
+		budget  float64
+		want    []string
+	}{
+		{"within", 5e6, []string{"within 5 ms: bracket [835 µs, 2.98 ms] from the profile, no run"}},
+		{"over", 500e3, []string{"over 500 µs: bracket [835 µs, 2.98 ms]"}},
+		{"undecided", 1e6, []string{"undecided 1 ms: bracket", "run the program (--command) to decide", "Undecided is not within"}},
+	} {
+		b := &BudgetVerdict{Verdict: c.verdict, Budget: c.budget, Unit: "ns", Lower: 835e3, Upper: 2.98e6, Estimate: 1.9e6, Confidence: 0.95, DecidedBy: BudgetByBracket}
+		got := b.Text()
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", c.verdict, got, w)
+			}
+		}
+	}
+}

@@ -64,7 +64,11 @@ func TestEstimateBudgetFlags(t *testing.T) {
 		t.Error("a budget without --budget")
 	}
 	parseFlags(t, NewCmdEstimate, []string{"default", "--command", "--budget", "2%", "--ab", "children", "--", "true"}, usageErrContaining("needs a paired design"))
-	parseFlags(t, NewCmdEstimate, []string{"default", "--budget", "2%", "--profile", "x.txt"}, usageErrContaining("--budget needs --command"))
+	parseFlags(t, NewCmdEstimate, []string{"default", "--budget", "2%", "--profile", "x.txt"}, usageErrContaining("a % budget needs --command"))
+	// Without --command an absolute budget is judged on the bracket.
+	if o := parseFlags(t, NewCmdEstimate, []string{"default", "--budget", "5ms", "--profile", "x.txt"}, errContaining("")); o.Budget == nil || o.Budget.Ns != 5e6 {
+		t.Errorf("profile-only budget %+v, want 5 ms", o.Budget)
+	}
 	parseFlags(t, NewCmdEstimate, []string{"default", "--command", "--budget", "2", "--", "true"}, usageErrContaining("no unit"))
 }
 

@@ -275,6 +275,30 @@ func (opts *Options) measure(ctx context.Context, out *report.Estimate, m *measu
 	if len(opts.Command) > 0 {
 		return validateCommand(ctx, opts, m.base, m.variant, m.n, out, m.ind, m.dparts)
 	}
+	if opts.Budget != nil {
+		return bracketBudget(ctx, opts, m, out)
+	}
+	return nil
+}
+
+// bracketBudget decides --budget without running the program: it
+// measures the per-process term (/bin/true under the stack; its floor is
+// part of any program's cost), completes the bracket with it and judges
+// the budget on the bracket alone: within only when the ceiling is below
+// the budget, over only when the floor is above it (Bracket.Decide).
+// Its verdict is out.Budget, decided by "bracket", with the floor and
+// ceiling as its bounds.
+func bracketBudget(ctx context.Context, opts *Options, m *measurement, out *report.Estimate) error {
+	proc, _, err := processTerm(ctx, opts, m.base, m.variant, m.n)
+	if err != nil {
+		return err
+	}
+	b := NewBracket(time.Duration(out.Total.AddedNs), time.Duration(proc.Center))
+	out.Total.Bracket = b.Report(true)
+	budget := time.Duration(opts.Budget.Ns)
+	out.Budget = &report.BudgetVerdict{Verdict: string(b.Decide(budget)), Budget: opts.Budget.Ns, Unit: "ns",
+		Estimate: float64(b.Floor+b.Ceiling) / 2, Lower: float64(b.Floor), Upper: float64(b.Ceiling),
+		Confidence: opts.Confidence, DecidedBy: report.BudgetByBracket}
 	return nil
 }
 

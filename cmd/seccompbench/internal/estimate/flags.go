@@ -68,7 +68,7 @@ func AddFlags(fs *pflag.FlagSet, o *Options, fl *Flags) {
 	fs.BoolVar(&o.Indirect, "indirect", false, "experimental (docs/estimate.md: its predictions were noise on the validation set): when the program's time between syscalls is known (--duration, --command), run the indirect-cost probe under the stack (a known working set between syscalls, 5 sizes; about 10 s) and predict the indirect part: the program's own work slowed by what the filters evicted")
 	cmdutil.AddContainerFlags(fs, &fl.Container)
 	fs.StringVar(&fl.AB, "ab", string(DefaultAB), "with --command: how the command is compared without and with the stack: pairs (each child alternates runs without and with it, order random per pair), duet (a pair's two runs at once on two CPUs, sides swapped) or children (children under 0 and N filters in blocks, difference of medians)")
-	fs.StringVar(&fl.Budget, "budget", "", "with --command: decide whether the added time per run is within `BUDGET`, absolute (5ms) or a % of the unfiltered run (2%), in wall and CPU time, measuring in rounds until a one-sided bound at --confidence decides or --max-time passes (a paired --ab; exit 0 within, 3 over, 4 undecided)")
+	fs.StringVar(&fl.Budget, "budget", "", "decide whether the added time per run is within `BUDGET`: with --command, absolute (5ms) or a % of the unfiltered run (2%), in wall and CPU time, measuring in rounds until a one-sided bound at --confidence decides or --max-time passes (a paired --ab); without it, absolute only, on the prediction's bracket (within only below its ceiling, over only above its floor; /bin/true's term is measured). Exit 0 within, 3 over, 4 undecided")
 	fs.DurationVar(&o.ABTime, "ab-time", DefaultABTime, "with --command: measuring time for the command, spread over --trials blocks (the /bin/true probe of --process-term gets a quarter of it)")
 	fs.DurationVar(&o.MaxTime, "max-time", 2*time.Minute, "with --command: a hard bound on measuring the command (no block starts after it once two are done)")
 	fs.IntVar(&o.DirectFrequency, "direct-frequency", live.DefaultFrequency, "with --command: CPU samples per second per CPU of the command's processes in every other block, to measure its time inside seccomp directly and split the added time into direct, per-process and indirect parts (needs root, or CAP_PERFMON and CAP_BPF; 0: off)")
@@ -174,8 +174,8 @@ func (o *Options) parseAB(fl *Flags, changed func(string) bool) error {
 	switch {
 	case err != nil:
 		return &cmdutil.FlagError{Err: fmt.Errorf("--budget: %w", err)}
-	case !fl.WithCommand:
-		return cmdutil.FlagErrorf("--budget needs --command -- CMD [ARG...]")
+	case !fl.WithCommand && b.Relative:
+		return cmdutil.FlagErrorf("--budget %s: a %% budget needs --command -- CMD [ARG...] (the unfiltered run is measured there); without it give an absolute budget (5ms), judged on the prediction's bracket", fl.Budget)
 	case !d.Paired():
 		return cmdutil.FlagErrorf("--budget: needs a paired design (--ab pairs or duet), not %s (containers are measured with children only)", d)
 	}
