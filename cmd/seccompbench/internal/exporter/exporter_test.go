@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/top"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
@@ -236,3 +237,6 @@ func TestServeStopsOnError(t *testing.T) {
 		t.Errorf("err %v after %v windows, want boom after 2", err, e.windows)
 	}
 }
+
+// top.Watcher is the Windower `top --serve` uses.
+var _ Windower = (*top.Watcher)(nil)
