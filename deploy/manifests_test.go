@@ -5,9 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
@@ -72,6 +74,10 @@ func TestManifestsDecodeStrictly(t *testing.T) {
 				decodeStrict(t, doc, &batchv1.Job{})
 			case "ConfigMap":
 				decodeStrict(t, doc, &corev1.ConfigMap{})
+			case "DaemonSet":
+				decodeStrict(t, doc, &appsv1.DaemonSet{})
+			case "Service":
+				decodeStrict(t, doc, &corev1.Service{})
 			default:
 				t.Errorf("%s document %d: kind %q has no decoder here", f, i, meta.Kind)
 			}
@@ -150,5 +156,76 @@ func TestJobContract(t *testing.T) {
 		t.Error("allowPrivilegeEscalation not false")
 	case sc.Capabilities == nil || !slices.Contains(sc.Capabilities.Drop, "ALL"):
 		t.Error("capabilities not dropped")
+	}
+}
+
+// TestDaemonSetContract checks what docs/fleet.md promises of the
+// exporter's DaemonSet: hostPID, `top --all --serve` on the port the
+// Service and the scrape annotations name, only the capabilities of
+// docs/top.md "Permissions" after dropping ALL, no privilege, a
+// read-only root, no hostPath, resource limits, and the node name.
+func TestDaemonSetContract(t *testing.T) {
+	var ds appsv1.DaemonSet
+	var svc corev1.Service
+	for _, doc := range documents(t, "daemonset.yaml") {
+		switch {
+		case bytes.Contains(doc, []byte("kind: DaemonSet")):
+			decodeStrict(t, doc, &ds)
+		case bytes.Contains(doc, []byte("kind: Service")):
+			decodeStrict(t, doc, &svc)
+		}
+	}
+	pod := ds.Spec.Template.Spec
+	if !pod.HostPID {
+		t.Error("hostPID not set: top --all sees only the pod's processes")
+	}
+	if len(pod.Containers) != 1 {
+		t.Fatalf("%d containers, want 1", len(pod.Containers))
+	}
+	c := pod.Containers[0]
+	a := c.Args
+	i := slices.Index(a, "--serve")
+	if len(a) < 2 || a[0] != "top" || !slices.Contains(a, "--all") || i < 0 || i+1 >= len(a) {
+		t.Fatalf("args %q: want top --all --serve ADDR", a)
+	}
+	port := a[i+1][strings.LastIndex(a[i+1], ":")+1:]
+	if len(c.Ports) != 1 || strconv.Itoa(int(c.Ports[0].ContainerPort)) != port {
+		t.Errorf("container ports %+v, want %s", c.Ports, port)
+	}
+	if ann := ds.Spec.Template.Annotations; ann["prometheus.io/scrape"] != "true" || ann["prometheus.io/port"] != port || ann["prometheus.io/path"] != "/metrics" {
+		t.Errorf("pod annotations %v: want prometheus.io/scrape, port %s, path /metrics", ann, port)
+	}
+	if len(svc.Spec.Ports) != 1 || strconv.Itoa(int(svc.Spec.Ports[0].Port)) != port || svc.Spec.Selector["app"] != ds.Spec.Template.Labels["app"] {
+		t.Errorf("service %+v does not select the pods on %s", svc.Spec, port)
+	}
+	if !slices.ContainsFunc(c.Env, func(e corev1.EnvVar) bool {
+		return e.Name == "NODE_NAME" && e.ValueFrom != nil && e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "spec.nodeName"
+	}) {
+		t.Error("NODE_NAME is not the downward API's spec.nodeName")
+	}
+	sc := c.SecurityContext
+	switch {
+	case sc == nil || sc.Capabilities == nil || !slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}):
+		t.Fatal("capabilities not dropped")
+	case sc.Privileged != nil && *sc.Privileged:
+		t.Error("privileged")
+	case sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation:
+		t.Error("allowPrivilegeEscalation not false")
+	case sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem:
+		t.Error("root file system not read-only")
+	}
+	allowed := []corev1.Capability{"PERFMON", "BPF", "SYSLOG", "SYS_ADMIN", "SYS_PTRACE"}
+	for _, cap := range sc.Capabilities.Add {
+		if !slices.Contains(allowed, cap) {
+			t.Errorf("capability %s: top needs only %v (docs/top.md, Permissions)", cap, allowed)
+		}
+	}
+	for _, v := range pod.Volumes {
+		if v.HostPath != nil {
+			t.Errorf("volume %s is a hostPath", v.Name)
+		}
+	}
+	if c.Resources.Limits.Cpu().IsZero() || c.Resources.Limits.Memory().IsZero() {
+		t.Error("no CPU and memory limits")
 	}
 }

@@ -4,16 +4,23 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"net"
+	"net/http"
+	"os"
 	"strconv"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/exporter"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/top"
+	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/live"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -38,6 +45,11 @@ type TopOptions struct {
 	BudgetText string
 	Budget     *stats.Budget
 	MaxTime    time.Duration
+	// Serve is --serve: the address to serve /metrics on ("" for the
+	// terminal view); ServeTop is --serve-top, the groups exported with
+	// their own series.
+	Serve    string
+	ServeTop int
 }
 
 // topFormats are the output formats of `top`.
@@ -79,11 +91,14 @@ sched_process_fork raw tracepoint), each reported as its own process.
 Needs CAP_PERFMON and CAP_BPF (or root), Linux 5.15+ on x86_64; dumping the
 stack for hashes and predictions needs CAP_SYS_ADMIN and ptrace permission.
 Without --duration the view refreshes every --refresh until interrupted.
+--serve ADDR keeps measuring windows of --refresh and serves them as
+Prometheus metrics on /metrics instead (docs/fleet.md).
 See docs/top.md.` + cmdutil.BudgetExitStatusHelp("with --budget, the seccomp share is over the budget"),
 		Example: `  seccompbench top --pid 1234 --duration 5s
   seccompbench top --pid 812 --children --duration 10s
   seccompbench top --cgroup /sys/fs/cgroup/system.slice/nginx.service
-  seccompbench top --all --duration 10s --format json -o top.json`,
+  seccompbench top --all --duration 10s --format json -o top.json
+  seccompbench top --all --serve :9464`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Context = cmd.Context()
@@ -135,6 +150,15 @@ func (opts *TopOptions) resolve(pids []string, formatChanged bool) error {
 	if err := opts.Options.Validate(); err != nil {
 		return err
 	}
+	if opts.Serve != "" && (opts.Duration > 0 || len(opts.Out.Outputs) > 0) {
+		return cmdutil.FlagErrorf("--serve: keeps sampling windows of --refresh; it takes neither --duration nor -o")
+	}
+	if opts.ServeTop < 1 {
+		return cmdutil.FlagErrorf("--serve-top: %d is not a positive number of groups", opts.ServeTop)
+	}
+	if opts.BudgetText != "" && opts.Serve != "" {
+		return cmdutil.FlagErrorf("--budget decides once and exits; --serve keeps serving: give one of them")
+	}
 	if opts.BudgetText != "" {
 		b, err := stats.ParseBudget(opts.BudgetText)
 		switch {
@@ -175,14 +199,44 @@ func addTopFlags(fl *pflag.FlagSet, opts *TopOptions, pids *[]string) {
 	fl.IntVar(&opts.MaxSyscalls, "syscalls", 8, "syscalls listed per process in the table")
 	fl.StringVar(&opts.BudgetText, "budget", "", "decide whether the targets' seccomp share of their CPU time is within `PCT` (e.g. 1%): windows of --refresh, one observation each, until a one-sided anytime-valid bound at --confidence decides or --max-time passes; prints the last window with the verdict (exit 0 within, 3 over, 4 undecided)")
 	fl.DurationVar(&opts.MaxTime, "max-time", 60*time.Second, "with --budget: stop undecided after this long")
+	fl.StringVar(&opts.Serve, "serve", "", "keep sampling windows of --refresh and serve OpenMetrics on http://`ADDR`/metrics (docs/fleet.md)")
+	fl.IntVar(&opts.ServeTop, "serve-top", exporter.DefaultTopN, "with --serve: cgroups exported with their own series, by seccomp seconds; the rest sum into cgroup=\"other\"")
 }
 
 func topRun(opts *TopOptions) error {
 	release := interrupt.Hold()
 	defer release()
+	if opts.Serve != "" {
+		return serveTop(opts)
+	}
 	return top.Report(opts.Context, &opts.Options, top.View{
 		Duration: opts.Duration, Refresh: opts.Refresh, Specs: opts.Specs,
 		Format: cmp.Or(opts.Out.Format, "table"), MaxSyscalls: opts.MaxSyscalls, Explain: opts.Out.Explain,
 		Budget: opts.Budget, MaxTime: opts.MaxTime,
 	}, opts.IO.Out, opts.IO.ErrOut)
+}
+
+// serveTop is `top --serve`: windows of --refresh go to an exporter
+// served on opts.Serve until the context ends.
+func serveTop(opts *TopOptions) error {
+	w, err := top.Open(&opts.Options)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	e := exporter.New(exporter.Config{TopN: opts.ServeTop, Cgroup: exporter.ReadCgroup, Env: runner.CaptureEnvironment(),
+		SelfCPU: func() (time.Duration, error) { return live.TaskCPU(os.Getpid()) }})
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(e)
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", exporter.Handler(reg))
+	ln, err := net.Listen("tcp", opts.Serve)
+	if err != nil {
+		return fmt.Errorf("--serve: %w", err)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+	fmt.Fprintf(opts.IO.ErrOut, "serving http://%s/metrics, a window every %v\n", ln.Addr(), opts.Refresh)
+	return exporter.Serve(opts.Context, w, e, opts.Refresh)
 }

@@ -43,6 +43,12 @@ func TestNewCmdTopFlags(t *testing.T) {
 		{"--pid 1 --confidence 1", "--confidence", nil},
 		{"--pid 1 -o x.json", "-o needs --duration", nil},
 		{"--pid 1 extra", "unknown command", nil},
+		{"--all --serve 127.0.0.1:9464 --serve-top 5", "", func(o *TopOptions) bool {
+			return o.Serve == "127.0.0.1:9464" && o.ServeTop == 5 && o.Refresh == 2*time.Second
+		}},
+		{"--all --serve :9464", "", func(o *TopOptions) bool { return o.ServeTop == 20 }},
+		{"--all --serve :9464 --duration 5s", "--serve: keeps sampling", nil},
+		{"--all --serve :9464 --serve-top 0", "--serve-top", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
