@@ -230,6 +230,8 @@ var (
 		"Share of the sampled processes' CPU time spent in the syscall counter while attached (its measured per-call cost), last window.", nil, nil)
 	descCounterOverhead = prometheus.NewDesc("seccompbench_exporter_call_count_overhead_ratio",
 		"The counter's cost over the last window: counter share times duty.", nil, nil)
+	descCounterCost = prometheus.NewDesc("seccompbench_exporter_call_count_cost_seconds",
+		"CPU time the syscall counter adds to each call it counts, in seconds, measured when the exporter started (top's counter_ns_per_call).", nil, nil)
 	descFrequency = prometheus.NewDesc("seccompbench_exporter_sampling_hertz",
 		"cpu-clock sampling rate per CPU, in Hz.", nil, nil)
 )
@@ -237,7 +239,7 @@ var (
 // Describe sends every metric's description.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descCPU, descSeccomp, descShare, descShareLow, descShareHigh, descCalls, descFilters,
-		descNode, descSelfCPU, descWindows, descDuty, descCounterShare, descCounterOverhead, descFrequency} {
+		descNode, descSelfCPU, descWindows, descDuty, descCounterShare, descCounterOverhead, descCounterCost, descFrequency} {
 		ch <- d
 	}
 }
@@ -262,6 +264,9 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		if m.CounterShare != nil && m.CounterOverhead != nil {
 			ch <- prometheus.MustNewConstMetric(descCounterShare, prometheus.GaugeValue, *m.CounterShare)
 			ch <- prometheus.MustNewConstMetric(descCounterOverhead, prometheus.GaugeValue, *m.CounterOverhead)
+		}
+		if m.CounterNsPerCall != nil {
+			ch <- prometheus.MustNewConstMetric(descCounterCost, prometheus.GaugeValue, *m.CounterNsPerCall/1e9)
 		}
 	}
 	emit := func(g *group) {

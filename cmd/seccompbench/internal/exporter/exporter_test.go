@@ -71,7 +71,7 @@ func proc(pid int, cpu, sh, calls float64, n int) report.TopProcess {
 }
 
 func window(ps ...report.TopProcess) *report.Top {
-	return &report.Top{Method: report.TopMethod{SamplingHz: 99, CountDuty: 0.02, CounterShare: f(0.5), CounterOverhead: f(0.01)}, Processes: ps}
+	return &report.Top{Method: report.TopMethod{SamplingHz: 99, CountDuty: 0.02, CounterShare: f(0.5), CounterOverhead: f(0.01), CounterNsPerCall: f(230)}, Processes: ps}
 }
 
 var cgroups = map[int]string{
@@ -151,6 +151,9 @@ func TestGroupsAndCounters(t *testing.T) {
 	}
 	if v := get("seccompbench_exporter_call_count_overhead_ratio"); v != 0.01 {
 		t.Errorf("counter overhead %v", v)
+	}
+	if v := get("seccompbench_exporter_call_count_cost_seconds"); v != 230e-9 {
+		t.Errorf("counter cost per call %v s, want 230 ns", v)
 	}
 	unit := []string{"/system.slice/nginx.service", "", "", "nginx.service", StackHash(proc(3, 0, 0, 0, 1))}
 	if v := get("seccompbench_workload_cpu_seconds_total", unit...); v != 4 {
