@@ -124,3 +124,28 @@ func TestCacheFlag(t *testing.T) {
 		t.Errorf("simulate --cache both: %v, want an error naming on or defeat", err)
 	}
 }
+
+// TestTextTableOneName: text and table name the default text format on
+// every command, whichever of the two it calls it: the output is the
+// same bytes.
+func TestTextTableOneName(t *testing.T) {
+	for _, args := range [][]string{
+		{"lint", "default"},
+		{"compile", "default"},
+		{"report", "../../docs/examples/run.json"},
+	} {
+		var got []string
+		for _, f := range []string{"text", "table"} {
+			ios, _, out, errOut := cmdutil.TestIOStreams()
+			root := NewCmdRoot(&cmdutil.Factory{IO: ios})
+			root.SetArgs(append(slices.Clone(args), "--format", f))
+			if err := root.Execute(); err != nil {
+				t.Fatalf("%v --format %s: %v (stderr %s)", args, f, err, errOut)
+			}
+			got = append(got, out.String())
+		}
+		if got[0] != got[1] || got[0] == "" {
+			t.Errorf("%v: --format text and --format table differ or are empty:\n%s\n---\n%s", args, got[0], got[1])
+		}
+	}
+}
