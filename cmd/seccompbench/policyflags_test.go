@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -146,6 +147,26 @@ func TestTextTableOneName(t *testing.T) {
 		}
 		if got[0] != got[1] || got[0] == "" {
 			t.Errorf("%v: --format text and --format table differ or are empty:\n%s\n---\n%s", args, got[0], got[1])
+		}
+	}
+}
+
+// TestReadmeListsEveryCommand: the README's command table has a row
+// for every command of the root (completion and man share one; help
+// is cobra's).
+func TestReadmeListsEveryCommand(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	ios, _, _, _ := cmdutil.TestIOStreams()
+	for _, c := range NewCmdRoot(&cmdutil.Factory{IO: ios}).Commands() {
+		if c.Name() == "help" {
+			continue
+		}
+		if !strings.Contains(readme, "`"+c.Name()+" ") && !strings.Contains(readme, "`"+c.Name()+"`") {
+			t.Errorf("README.md's command table has no row for %s", c.Name())
 		}
 	}
 }
