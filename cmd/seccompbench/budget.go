@@ -17,6 +17,9 @@ type BudgetOptions struct {
 	Context context.Context
 
 	budget.Job
+	// Load are the policy flags every command that reads a policy has;
+	// their options go to Job.Open.
+	Load cmdutil.LoadFlags
 }
 
 // NewCmdBudget builds `seccompbench budget`. runF, if not nil, replaces
@@ -67,6 +70,9 @@ separate loads (--per-node) count, not --processes.` + cmdutil.ExitStatusHelp(""
 			if opts.Specs, err = out.Resolve(budget.Formats, cmd.Flags().Changed("format")); err != nil {
 				return err
 			}
+			if opts.Open, err = opts.Load.Options(opts.IO.In); err != nil {
+				return err
+			}
 			if opts.PerNode < 0 || opts.Processes < 1 {
 				return cmdutil.FlagErrorf("--per-node: want a count >= 0; --processes: want a count >= 1")
 			}
@@ -88,6 +94,7 @@ separate loads (--per-node) count, not --processes.` + cmdutil.ExitStatusHelp(""
 	fl.IntVar(&opts.ValidateCount, "validate-count", 20, "with --validate: the number of stacks the lowered limit is set to hold")
 	output.AddFlags(fl, &out, budget.Formats, "text", "the budget")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddLoadFlags(fl, &opts.Load)
 	return cmd
 }
 

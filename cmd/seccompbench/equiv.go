@@ -26,6 +26,9 @@ type EquivOptions struct {
 	Specs []output.Spec
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler scmp.Compiler
+	// Load are the policy flags every command that reads a policy has
+	// (--format-in, --arch, --caps, --kernel-version and the rest).
+	Load cmdutil.LoadFlags
 }
 
 // equivFormats are the output formats of `equiv`.
@@ -70,15 +73,24 @@ cannot decide is exit status 1.` + cmdutil.ExitStatusHelp("A and B differ (a cou
 	}
 	cmdutil.AddCompilerFlag(cmd.Flags(), &opts.Compiler)
 	output.AddFlags(cmd.Flags(), &opts.Out, equivFormats, "text", "the verdict")
+	cmdutil.AddLoadFlags(cmd.Flags(), &opts.Load)
 	return cmd
 }
 
 func equivRun(opts *EquivOptions) error {
-	a, _, err := optimize.OpenStack([]string{opts.A}, "", opts.Compiler, opts.IO.ErrOut)
+	o, err := opts.Load.Options(opts.IO.In)
 	if err != nil {
 		return err
 	}
-	b, _, err := optimize.OpenStack([]string{opts.B}, "", opts.Compiler, opts.IO.ErrOut)
+	o.Compiler = opts.Compiler
+	if err := optimize.StdinOnce([]string{opts.A, opts.B}); err != nil {
+		return err
+	}
+	a, _, err := optimize.OpenStackWith([]string{opts.A}, "", o, opts.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	b, _, err := optimize.OpenStackWith([]string{opts.B}, "", o, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}

@@ -30,6 +30,9 @@ type MergeOptions struct {
 	Outs []output.Spec
 	// Compiler lays out OCI profiles and systemd filters (--compiler).
 	Compiler scmp.Compiler
+	// Load are the policy flags every command that reads a policy has
+	// (--format-in, --arch, --caps, --kernel-version and the rest).
+	Load cmdutil.LoadFlags
 }
 
 // NewCmdMerge builds `seccompbench merge`. runF, if not nil, replaces
@@ -90,6 +93,7 @@ writes raw, .txt text and .json json. A summary goes to standard error.` + cmdut
 	output.AddFlags(fl, &opts.Out, programFormats, "text", "the merged filter")
 	fl.StringVar(&opts.Systemd, "systemd", "", "model the stack of these systemd directives, e.g. 'SystemCallFilter=@system-service'")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddLoadFlags(fl, &opts.Load)
 	return cmd
 }
 
@@ -97,7 +101,12 @@ writes raw, .txt text and .json json. A summary goes to standard error.` + cmdut
 var programFormats = []string{"text", "raw", "json"}
 
 func mergeRun(opts *MergeOptions) error {
-	s, desc, err := optimize.OpenStack(opts.Specs, opts.Systemd, opts.Compiler, opts.IO.ErrOut)
+	o, err := opts.Load.Options(opts.IO.In)
+	if err != nil {
+		return err
+	}
+	o.Compiler = opts.Compiler
+	s, desc, err := optimize.OpenStackWith(opts.Specs, opts.Systemd, o, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}

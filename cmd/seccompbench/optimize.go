@@ -8,7 +8,6 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
-	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 )
@@ -25,6 +24,9 @@ type OptimizeOptions struct {
 	Specs []output.Spec
 	// Compiler lays out OCI profiles (--compiler).
 	Compiler scmp.Compiler
+	// Load are the policy flags every command that reads a policy has
+	// (--format-in, --arch, --caps, --kernel-version and the rest).
+	Load cmdutil.LoadFlags
 }
 
 // NewCmdOptimize builds `seccompbench optimize`. runF, if not nil, replaces
@@ -73,11 +75,17 @@ before it is written. Output formats are those of merge.` + cmdutil.ExitStatusHe
 	fl.StringVar(&opts.Profile, "profile", "", "lay the filter out for this syscall profile `FILE` (strace -c output or CSV)")
 	output.AddFlags(fl, &opts.Out, programFormats, "text", "the optimized filter")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddLoadFlags(fl, &opts.Load)
 	return cmd
 }
 
 func optimizeRun(opts *OptimizeOptions) error {
-	progs, _, err := cmdutil.OpenPolicies([]string{opts.Policy}, formats.OpenOptions{Compiler: opts.Compiler})
+	o, err := opts.Load.Options(opts.IO.In)
+	if err != nil {
+		return err
+	}
+	o.Compiler = opts.Compiler
+	progs, _, err := cmdutil.OpenPolicies([]string{opts.Policy}, o)
 	if err != nil {
 		return err
 	}

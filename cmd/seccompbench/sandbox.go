@@ -29,6 +29,10 @@ type SandboxOptions struct {
 	// CAP_SYS_ADMIN first, so COMMAND runs without it too.
 	Loader  result.Loader
 	Command []string
+	// Load are the policy flags every command that reads a policy has;
+	// --arch must name this host's native ABI (the stack is installed
+	// here).
+	Load cmdutil.LoadFlags
 }
 
 // NewCmdSandbox builds `seccompbench sandbox`. runF, if not nil, replaces
@@ -50,7 +54,7 @@ Once COMMAND starts, the exit status is COMMAND's own; before that,
 seccompbench's:` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench sandbox default --filters 8 -- sleep 1000 &
   seccompbench inspect $!
-  seccompbench sandbox testdata/policies/large-allowlist.yaml --defeat-cache -- git status`,
+  seccompbench sandbox testdata/policies/large-allowlist.yaml --cache defeat -- git status`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dash := cmd.ArgsLenAtDash()
@@ -81,15 +85,29 @@ seccompbench's:` + cmdutil.ExitStatusHelp(""),
 	fl := cmd.Flags()
 	fl.StringVar(&loader, "loader", "unprivileged", "install without CAP_SYS_ADMIN (unprivileged: dropped from every set first, so COMMAND lacks it too, as under runc) or with it (privileged)")
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
-	fl.BoolVar(&opts.DefeatCache, "defeat-cache", false, "prepend ld [instruction_pointer] to every filter, as run --cache defeat does")
+	cmdutil.AddCacheFlag(fl, &opts.DefeatCache)
 	fl.BoolVar(&opts.SpecAllow, "spec-allow", false, "install with SECCOMP_FILTER_FLAG_SPEC_ALLOW")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
+	cmdutil.AddLoadFlags(fl, &opts.Load)
 	return cmd
 }
 
 func sandboxRun(opts *SandboxOptions) error {
 	native := cmdutil.NativeArch()
-	stack, err := simulate.Stack(opts.Policies, opts.Filters, opts.DefeatCache, opts.Compiler, native, opts.IO.ErrOut)
+	o, err := opts.Load.Options(opts.IO.In)
+	if err != nil {
+		return err
+	}
+	if o.Arch != native {
+		return cmdutil.FlagErrorf("--arch %s: sandbox installs the stack on this host, whose native ABI is %s", opts.Load.Arch, native.Name)
+	}
+	o.Compiler = opts.Compiler
+	progs, _, err := cmdutil.OpenPolicies(opts.Policies, o)
+	if err != nil {
+		return err
+	}
+	cmdutil.PrintWarnings(opts.IO.ErrOut, progs)
+	stack, err := simulate.Build(progs, opts.Filters, opts.DefeatCache)
 	if err != nil {
 		return err
 	}

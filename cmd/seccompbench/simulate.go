@@ -136,7 +136,7 @@ they do run.` + cmdutil.ExitStatusHelp(""),
 	fl.StringVar(&args, "args", "", "syscall arguments a0,a1,... (up to 6; missing ones are 0)")
 	fl.StringVar(&opts.Sort, "sort", "nr", "--all row order: cost (most instructions first), nr or name")
 	fl.IntVar(&opts.Filters, "filters", 0, "stack depth, cycling the policies (0: one filter per policy)")
-	fl.BoolVar(&opts.DefeatCache, "defeat-cache", false, "prepend ld [instruction_pointer] to every filter, as run --cache defeat does")
+	cmdutil.AddCacheFlag(fl, &opts.DefeatCache)
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	cmdutil.AddSystemdFlag(fl, &opts.Load)
 	cmdutil.AddLoadFlags(fl, &opts.Load)

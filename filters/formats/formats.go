@@ -13,12 +13,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/beats"
 	"github.com/seccompbench/seccompbench/filters/firecracker"
+	"github.com/seccompbench/seccompbench/filters/internal/suggest"
 	"github.com/seccompbench/seccompbench/filters/kubernetes"
 	"github.com/seccompbench/seccompbench/filters/lxc"
 	"github.com/seccompbench/seccompbench/filters/minijail"
@@ -474,7 +476,7 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 	// PATH: input too large: …"): no prefix to add.
 	data, err := ReadInput(spec)
 	if err != nil {
-		return nil, err
+		return nil, builtinHint(spec, err)
 	}
 	if f := o.Format; f == SystemdUnit || f == Unknown && DetectFormat(spec, bytes.TrimPrefix(data, utf8BOM)) == SystemdUnit {
 		// The unit's drop-ins, as systemd merges them.
@@ -485,6 +487,25 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 		o.Systemd.DropIns = dropIns
 	}
 	return LoadData(spec, data, o)
+}
+
+// builtinHint adds "did you mean" to err, a missing file spec, when spec
+// is a bare name (no "/") close to a built-in one: docker-defualt gets
+// docker-default. err stays wrapped (errors.Is(err, fs.ErrNotExist)).
+func builtinHint(spec string, err error) error {
+	if !errors.Is(err, fs.ErrNotExist) || strings.Contains(spec, "/") {
+		return err
+	}
+	names := map[string]bool{}
+	for _, r := range Table {
+		for _, b := range r.Builtins {
+			names[b] = true
+		}
+	}
+	if s := suggest.Closest(spec, names, 1); len(s) > 0 {
+		return fmt.Errorf("%w; did you mean the built-in %q?", err, s[0])
+	}
+	return err
 }
 
 // LoadData loads data read from the file name: its format is o.Format or

@@ -39,6 +39,10 @@ type Job struct {
 	Validate      bool
 	ValidateCount int
 	Compiler      scmp.Compiler
+	// Open are the policy load options (--format-in, --arch, --caps and
+	// the rest, cmdutil.LoadFlags.Options); Compiler overrides its
+	// Compiler.
+	Open formats.OpenOptions
 	// Specs are where to write the budget, in which format (text or json).
 	Specs []output.Spec
 }
@@ -155,7 +159,9 @@ func openStack(j *Job) ([]*filters.Program, int, error) {
 		unitFilters = len(unit.Programs)
 	}
 	if len(j.Policies) > 0 {
-		progs, _, err := cmdutil.OpenPolicies(j.Policies, formats.OpenOptions{Compiler: j.Compiler})
+		o := j.Open
+		o.Compiler = j.Compiler
+		progs, _, err := cmdutil.OpenPolicies(j.Policies, o)
 		if err != nil {
 			return nil, 0, err
 		}

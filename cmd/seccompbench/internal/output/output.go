@@ -93,6 +93,7 @@ func Resolve(format string, formatSet bool, paths []string) ([]Spec, error) {
 // formatSet is whether --format was given (cobra's Changed).
 func (fl *Flags) Resolve(formats []string, formatSet bool) ([]Spec, error) {
 	fl.FormatSet = formatSet
+	fl.Format = TextAlias(formats, fl.Format)
 	specs, err := ResolveFor(formats, fl.Format, formatSet, fl.Outputs)
 	for i := range specs {
 		specs[i].Explain = fl.Explain
@@ -109,6 +110,7 @@ func (fl *Flags) Resolve(formats []string, formatSet bool) ([]Spec, error) {
 // does not write, is a usage error unless --format says what to write
 // (issue 26: -o x.weird never silently gets a table).
 func ResolveFor(formats []string, format string, formatSet bool, paths []string) ([]Spec, error) {
+	format = TextAlias(formats, format)
 	if !slices.Contains(formats, format) {
 		return nil, cmdutil.FlagErrorf("--format: %q is not one of %s", format, strings.Join(formats, ", "))
 	}
@@ -135,6 +137,20 @@ func ResolveFor(formats []string, format string, formatSet bool, paths []string)
 		out = append(out, Spec{Path: p, Format: f})
 	}
 	return out, nil
+}
+
+// TextAlias returns format with "text" and "table" taken as one name
+// for the default text format: a command that writes only one of them
+// accepts the other (lint --format table, run --format text). Any other
+// format is returned unchanged.
+func TextAlias(formats []string, format string) string {
+	switch {
+	case format == "table" && !slices.Contains(formats, "table") && slices.Contains(formats, "text"):
+		return "text"
+	case format == "text" && !slices.Contains(formats, "text") && slices.Contains(formats, "table"):
+		return "table"
+	}
+	return format
 }
 
 // formatOf picks the format of the file -o p (see ResolveFor); single

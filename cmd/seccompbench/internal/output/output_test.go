@@ -137,3 +137,24 @@ func TestWriteOutputsFallsBackToStdout(t *testing.T) {
 		t.Errorf("stdout has %d children, want %d", len(back.Children), len(doc.Children))
 	}
 }
+
+func TestTextAlias(t *testing.T) {
+	for _, tt := range []struct {
+		formats      []string
+		format, want string
+	}{
+		{[]string{"text", "json"}, "table", "text"},
+		{[]string{"table", "json"}, "text", "table"},
+		{[]string{"table", "text"}, "text", "text"},
+		{[]string{"json"}, "text", "text"},
+		{[]string{"text", "json"}, "json", "json"},
+	} {
+		if got := TextAlias(tt.formats, tt.format); got != tt.want {
+			t.Errorf("TextAlias(%v, %q) = %q, want %q", tt.formats, tt.format, got, tt.want)
+		}
+	}
+	specs, err := ResolveFor([]string{"text", "json"}, "table", true, nil)
+	if err != nil || len(specs) != 1 || specs[0].Format != "text" {
+		t.Errorf("ResolveFor(text, json; --format table) = %v, %v; want text", specs, err)
+	}
+}
