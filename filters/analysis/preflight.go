@@ -37,6 +37,32 @@ func Preflight(s filters.Stack, opts LintOptions) []Finding {
 	return l.sorted()
 }
 
+// InstallableDepth returns how many filters of s (oldest first) can be
+// installed one after another, and whether that is fewer than len(s):
+// each filter is installed by a thread already running the filters below
+// it (kernel/seccomp.c: seccomp_set_mode_filter runs under the installed
+// filters like any syscall), so the first proper prefix that does not
+// allow or log seccomp(SECCOMP_SET_MODE_FILTER, ...) on arch (arguments
+// otherwise 0) ends the stack there. An invalid filter, or an arch without
+// seccomp(2), gives len(s), false: Preflight reports those.
+func InstallableDepth(s filters.Stack, arch *filters.Arch) (int, bool) {
+	nr, ok := arch.Lookup("seccomp")
+	if !ok || len(s) < 2 {
+		return len(s), false
+	}
+	cs, err := filters.NewExecutableStack(s)
+	if err != nil {
+		return len(s), false
+	}
+	for i := 1; i < len(s); i++ {
+		d := arch.Data(nr, 1) // SECCOMP_SET_MODE_FILTER
+		if r := cs[:i].Exec(&d); !allowed(r.Action) {
+			return i, true
+		}
+	}
+	return len(s), false
+}
+
 // install reports the first proper prefix of the stack of count filters
 // (the stack's programs cycled to reach it, as BuildStack does; 0 means
 // len(s)) under which seccomp(SECCOMP_SET_MODE_FILTER, ...) is not allowed

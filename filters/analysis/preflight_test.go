@@ -104,3 +104,35 @@ func TestLintInstallDepth(t *testing.T) {
 		})
 	}
 }
+
+// TestInstallableDepth: the first prefix that does not allow seccomp(2)
+// ends the stack that can be installed; a stack that allows it, or is
+// denied only by its newest filter, installs whole.
+func TestInstallableDepth(t *testing.T) {
+	x := filters.ArchX86_64
+	nr, _ := x.Lookup("seccomp")
+	strict := filterstest.Asm(t, "strict",
+		filterstest.LdNr(),
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(nr), SkipFalse: 1},
+		filterstest.Ret(filters.ActionErrno, 1),
+		filterstest.Ret(filters.ActionAllow, 0))
+	allow := filterstest.Asm(t, "allow", filterstest.Ret(filters.ActionAllow, 0))
+	for _, c := range []struct {
+		name  string
+		stack filters.Stack
+		depth int
+		short bool
+	}{
+		{"strict alone", filters.Stack{strict}, 1, false},
+		{"strict stacked on itself", filters.Stack{strict, strict, strict, strict}, 1, true},
+		{"strict above allow", filters.Stack{allow, allow, strict}, 3, false},
+		{"strict in the middle", filters.Stack{allow, strict, allow, allow}, 2, true},
+		{"all allow", filters.Stack{allow, allow}, 2, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if d, short := InstallableDepth(c.stack, x); d != c.depth || short != c.short {
+				t.Errorf("got %d, %v; want %d, %v", d, short, c.depth, c.short)
+			}
+		})
+	}
+}

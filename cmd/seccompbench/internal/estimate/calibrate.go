@@ -378,6 +378,18 @@ func stackCalibration(ctx context.Context, opts *Options, base []*filters.Progra
 		return m, pt, "", false, err
 	}
 	counts := calibrationCounts(n)
+	deep, err := runner.StackFor(base, result.Cell{Variant: result.VariantDefeat, Filters: slices.Max(counts)})
+	if err != nil {
+		return m, pt, "", false, fmt.Errorf("stack calibration: %w", err)
+	}
+	if depth, short := analysis.InstallableDepth(deep, arch); short {
+		// A strict profile that denies seccomp(2) stacks only so deep:
+		// the fit needs two depths above 0.
+		if depth < 2 {
+			return m, pt, fmt.Sprintf("the policy denies seccomp(2), so it cannot be stacked %d deep for the stack calibration (at most %d filter): the model is the calibration chain's alone", slices.Max(counts), depth), false, nil
+		}
+		counts = slices.DeleteFunc(counts, func(c int) bool { return c > depth })
+	}
 	// Three times the chain's blocks: sampled placement spreads this fit
 	// over 17 program sizes, and it alone sets the per-filter cost.
 	trials := stackCalibrationTrials * opts.CalTrials

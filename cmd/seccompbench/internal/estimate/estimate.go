@@ -359,6 +359,8 @@ func costModel(ctx context.Context, opts *Options, base []*filters.Program, n in
 			err = serr
 		case ok:
 			model, points, source = m, append(points, pt), source+"; "+desc
+		case desc != "":
+			mwarn = append(mwarn, desc)
 		default:
 			mwarn = append(mwarn, "no loop syscall (openat, getppid, gettid, getpid) runs under this stack: the model is the calibration chain's alone, which underestimated real policies' filters by 20-30 % on this project's measurements (docs/estimate.md)")
 		}

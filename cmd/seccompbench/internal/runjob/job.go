@@ -16,6 +16,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/scmp"
@@ -269,6 +270,10 @@ func (j *Job) writeResult(ios *cmdutil.IOStreams, doc *report.Document, runErr e
 // the clipping.
 func (j *Job) checkDeepest(progs []*filters.Program, variants []result.Variant) ([]report.CacheVariant, []string, error) {
 	clipped := j.clipCounts(progs, variants)
+	denied, err := j.clipInstallable(progs, variants)
+	if err != nil {
+		return nil, nil, err
+	}
 	maxN := slices.Max(j.Counts)
 	// The smallest pad must fit; random pads that do not are left out of
 	// the deepest cells' range (result.RunInfo.PadCaps).
@@ -278,8 +283,11 @@ func (j *Job) checkDeepest(progs []*filters.Program, variants []result.Variant) 
 		}
 	}
 	cache, warnings, err := predictWorkload(progs, variants, maxN, j.Workload)
-	if clipped != "" {
+	if clipped != "" && denied == "" {
 		warnings = append(warnings, clipped)
+	}
+	if denied != "" {
+		warnings = append(warnings, denied)
 	}
 	if err != nil && clipped != "" {
 		// The user asked for no such depth: say where it came from.
@@ -330,6 +338,34 @@ func (j *Job) clipCounts(progs []*filters.Program, variants []result.Variant) st
 	}
 	j.Counts = append(keep, fit)
 	return fmt.Sprintf("at most %d of these filters fit MAX_INSNS_PER_PATH (32768 eBPF instructions), so the default counts stop there: %v (choose others with --filters)", fit, j.Counts)
+}
+
+// clipInstallable: with default counts, a stack whose filters deny
+// seccomp(2) (a strict container profile) is measured at the depths it
+// can be installed (analysis.InstallableDepth: alone, or above the
+// filters below it) instead of failing. It returns the warning that says
+// so, or "".
+func (j *Job) clipInstallable(progs []*filters.Program, variants []result.Variant) (string, error) {
+	if j.CountsSet || len(variants) == 0 {
+		return "", nil
+	}
+	maxN := slices.Max(j.Counts)
+	stack, err := runner.StackFor(progs, result.Cell{Variant: variants[0], Filters: maxN})
+	if err != nil {
+		return "", err
+	}
+	depth, short := analysis.InstallableDepth(stack, cmdutil.NativeArch())
+	if !short {
+		return "", nil
+	}
+	var keep []int
+	for _, n := range j.Counts {
+		if n < depth {
+			keep = append(keep, n)
+		}
+	}
+	j.Counts = append(keep, depth)
+	return fmt.Sprintf("the policy denies seccomp(2), so at most %d of its filters can be stacked (each filter is installed under the ones before it): measured at the depths it can be installed, %v; per-filter costs need 2 or more depths above 0, so the answer is the cost at %d", depth, j.Counts, depth), nil
 }
 
 // config is the runner configuration of the job, and the variant names.
