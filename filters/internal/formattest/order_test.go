@@ -48,7 +48,7 @@ func TestDetectOrder(t *testing.T) {
 		"args-workload.yaml": "policy", "default.json": "policy", "default.yaml": "policy",
 		"denylist.yaml": "policy", "large-allowlist.yaml": "policy", "minimal.yaml": "policy",
 		"pathological.yaml": "policy", "positions.yaml": "policy",
-		"docker-default.json": "oci", "podman-like.json": "oci", "vmm-like.json": "oci",
+		"docker-default.json": "oci", "strict-no-seccomp.json": "oci", "podman-like.json": "oci", "vmm-like.json": "oci",
 		"raw.bpf": "raw-bpf", "hardened.service": "systemd-unit", "timesyncd-like.service": "systemd-unit",
 		"k8s-profiles.yaml": "kubernetes", "firecracker-vmm.json": "firecracker", "lxc.seccomp": "lxc",
 		"chrome-renderer.policy": "minijail", "common.policy": "minijail",
