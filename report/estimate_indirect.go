@@ -97,8 +97,7 @@ func partBasisText(e *Estimate, p EstimatePart) string {
 			probe = v.EstimateCommand.ProcessProbe
 		}
 		// A floor: on this project's VM a program's own start under a
-		// fresh stack cost 1-4.6x the probe's (docs/estimate.md, "What
-		// the per-process term misses").
+		// fresh stack cost 1-4.6x the probe's (docs/validation/2026-12-03-install-aftermath.md).
 		return "measured: `" + probe + "` under the same stack, beyond the install; a floor: a program's own start can cost several times that (docs/estimate.md)"
 	case PartProbeCurve:
 		return probeCurveText(e.Indirect)

@@ -24,8 +24,8 @@ import (
 // DefaultFrequency is the default sampling rate per CPU, in Hz: 99, not
 // 100, so the samples do not lock step with periodic work (the scheduler
 // tick runs at 100-1000 Hz), as perf users sample. Each sample cost the
-// CPU it interrupted about 80 us on this project's VM kind (docs/top.md,
-// "Overhead"; the hrtimer interrupt in a guest and the callchain walk, not
+// CPU it interrupted about 80 us on this project's VM kind (docs/validation/2026-12-02-top-overhead.md;
+// the hrtimer interrupt in a guest and the callchain walk, not
 // measured apart): 997 Hz slowed a syscall-bound loop by 8 %, 199 Hz with
 // the counter by 2.1-3.1 % (intervals up to 5.7 %), 99 Hz with the counter
 // by 1.4-1.9 %, about 1.6 % [1.1, 2.2] pooled over three runs.

@@ -23,8 +23,8 @@ const ColdDirectFactor = 1.85
 
 // ColdProcessFactor is the ceiling's multiple of the per-process term
 // (/bin/true's added time under a freshly installed stack): the largest
-// ratio measured in docs/estimate.md ("What the per-process term misses":
-// python3 -c pass 595 µs of added CPU against /bin/true's 129 µs, 4.6×;
+// ratio measured in docs/validation/2026-12-03-install-aftermath.md
+// (python3 -c pass 595 µs of added CPU against /bin/true's 129 µs, 4.6×;
 // /bin/true itself 1×). A program's start under a fresh stack (its execve
 // after the install, its exit releasing the filters, its start's memory
 // management) is its own and no probe stands in for it.
@@ -174,7 +174,7 @@ func (c BracketCoverage) String() string {
 }
 
 // validationCSV is the whole-program validation table the bracket is held
-// against (docs/estimate.md, "Validation on eight programs").
+// against (docs/validation/2026-12-03-estimate-programs.md).
 //
 //go:embed testdata/validation-programs.csv
 var validationCSV []byte

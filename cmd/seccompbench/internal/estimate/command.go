@@ -166,7 +166,7 @@ func processProbeText(proc stats.Estimate) string {
 // time (the per-syscall model's direct part, plus the probe's indirect
 // part when --indirect is given), and is applied to that part only
 // (stats.WithModelError). It comes from the whole-program validation
-// (docs/estimate.md, "Validation on eight programs";
+// (docs/validation/2026-12-03-estimate-programs.md;
 // testdata/validation-programs.csv: 8 programs under docker-default ×16
 // defeated and as installed and under systemd's hardened.service stack)
 // by ModelErrorRule: the smallest error that puts the measured centre of

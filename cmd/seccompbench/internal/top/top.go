@@ -114,8 +114,7 @@ func (o *Options) Validate() error {
 
 // DefaultCountDuty is the default share of each second the syscall
 // counter is attached. On a syscall-bound loop it cost about 2 % of the
-// loop's time over the window at 5 % duty and 0.4 % at 2 % (docs/top.md,
-// "Overhead"): the sys_exit tracepoint slows every syscall by far more
+// loop's time over the window at 5 % duty and 0.4 % at 2 % (docs/validation/2026-12-02-top-overhead.md): the sys_exit tracepoint slows every syscall by far more
 // than the samples landing in the counter show.
 const DefaultCountDuty = 0.02
 
