@@ -82,7 +82,15 @@ func TestRuncENOSYSStub(t *testing.T) {
 				t.Fatal(err)
 			}
 			filterstest.RunVerdicts(t, filters.Stack{p}, tt.cases)
+			if got, want := ENOSYSStubReturn(p.Insns), len(stub)-1; got != want {
+				t.Errorf("ENOSYSStubReturn = %d, want %d (the stub's last instruction)", got, want)
+			}
 		})
+	}
+	// A filter that returns ERRNO(38) by a rule of its own is no stub.
+	own := []bpf.RawInstruction{{Op: filters.Ld | filters.W | filters.Abs, K: filters.OffsetArch}, {Op: filters.Jmp | filters.Ja, K: 1}, {Op: filters.Ret | filters.K, K: uint32(filters.ActionAllow)}, {Op: filters.Ret | filters.K, K: RetENOSYS}}
+	if got := ENOSYSStubReturn(own); got != -1 {
+		t.Errorf("ENOSYSStubReturn of a filter without the stub = %d, want -1", got)
 	}
 }
 
