@@ -164,3 +164,24 @@ func TestSubsetStrictErrno(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateENOSYSStub: simulate says when an ERRNO(38) is runc's stub
+// (keyctl is above exit_group, the tight allow-list's highest syscall)
+// and not when a rule returns the verdict (read is allowed by a rule).
+func TestSimulateENOSYSStub(t *testing.T) {
+	const tight = "../../testdata/subset/tight-allowlist.json"
+	for _, tt := range []struct {
+		syscall string
+		stub    bool
+	}{{"keyctl", true}, {"read", false}} {
+		var out, errb bytes.Buffer
+		code := run([]string{"simulate", tight, "--syscall", tt.syscall, "--arch", "x86_64"}, strings.NewReader(""), &out, &errb)
+		if code != 0 || strings.Contains(out.String(), "runc's ENOSYS stub") != tt.stub {
+			t.Errorf("simulate %s: exit %d, want stub note %v:\n%s%s", tt.syscall, code, tt.stub, out.String(), errb.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"simulate", tight, "--syscall", "keyctl", "--arch", "x86_64", "--format", "json"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(out.String(), `"enosys_stub": true`) {
+		t.Errorf("simulate --format json: exit %d, want enosys_stub true:\n%s%s", code, out.String(), errb.String())
+	}
+}

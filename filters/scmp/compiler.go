@@ -345,11 +345,20 @@ func FromENOSYSStub(s filters.Stack, d filters.SeccompData) (bool, error) {
 	if r.Ret != RetENOSYS || r.Decider < 0 {
 		return false, nil
 	}
-	path, insns := r.PerFilter[r.Decider].Path, s[r.Decider].Insns
+	return ENOSYSStubPath(s[r.Decider].Insns, r.PerFilter[r.Decider].Path), nil
+}
+
+// ENOSYSStubPath reports whether path (the PCs one run of insns executed,
+// filters.Result.Path) ends at runc's ENOSYS stub's return, as
+// FromENOSYSStub decides it.
+func ENOSYSStubPath(insns []bpf.RawInstruction, path []int) bool {
 	if len(path) < 2 {
-		return false, nil
+		return false
 	}
 	pc, prev := path[len(path)-1], path[len(path)-2]
+	if pc >= len(insns) || insns[pc] != (bpf.RawInstruction{Op: filters.Ret | filters.K, K: RetENOSYS}) {
+		return false
+	}
 	folded := prev == pc-1 && insns[prev] == bpf.RawInstruction{Op: filters.Jmp | filters.Jgt | filters.K, K: insns[prev].K, Jt: 0, Jf: 1}
-	return folded || pc == ENOSYSStubReturn(insns), nil
+	return folded || pc == ENOSYSStubReturn(insns)
 }
