@@ -359,6 +359,18 @@ func ENOSYSStubPath(insns []bpf.RawInstruction, path []int) bool {
 	if pc >= len(insns) || insns[pc] != (bpf.RawInstruction{Op: filters.Ret | filters.K, K: RetENOSYS}) {
 		return false
 	}
-	folded := prev == pc-1 && insns[prev] == bpf.RawInstruction{Op: filters.Jmp | filters.Jgt | filters.K, K: insns[prev].K, Jt: 0, Jf: 1}
-	return folded || pc == ENOSYSStubReturn(insns)
+	if pc == ENOSYSStubReturn(insns) {
+		return true
+	}
+	if prev != pc-1 || insns[prev] != (bpf.RawInstruction{Op: filters.Jmp | filters.Jgt | filters.K, K: insns[prev].K, Jt: 0, Jf: 1}) {
+		return false
+	}
+	// The jgt must test nr, not an argument word: the last load on the
+	// path is ld [nr].
+	for i := len(path) - 3; i >= 0; i-- {
+		if in := insns[path[i]]; in.Op&filters.ClassMask == filters.Ld {
+			return in == bpf.RawInstruction{Op: filters.Ld | filters.W | filters.Abs, K: filters.OffsetNr}
+		}
+	}
+	return false
 }

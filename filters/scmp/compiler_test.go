@@ -148,3 +148,22 @@ func TestRuncENOSYSStubs(t *testing.T) {
 		})
 	}
 }
+
+// TestENOSYSStubPath: the native compiler's folded stub (`jgt max` on nr
+// falling through to `ret ERRNO(ENOSYS)`) counts as the stub; the same
+// shape on an argument word does not.
+func TestENOSYSStubPath(t *testing.T) {
+	prog := func(word uint32) []bpf.RawInstruction {
+		return []bpf.RawInstruction{{Op: filters.Ld | filters.W | filters.Abs, K: word}, {Op: filters.Jmp | filters.Jgt | filters.K, K: 5, Jt: 0, Jf: 1},
+			{Op: filters.Ret | filters.K, K: RetENOSYS}, {Op: filters.Ret | filters.K, K: uint32(filters.ActionAllow)}}
+	}
+	if !ENOSYSStubPath(prog(filters.OffsetNr), []int{0, 1, 2}) {
+		t.Error("jgt on nr: want the stub")
+	}
+	if ENOSYSStubPath(prog(filters.OffsetArgs), []int{0, 1, 2}) {
+		t.Error("jgt on args[0]: want no stub")
+	}
+	if ENOSYSStubPath(prog(filters.OffsetNr), []int{0, 1, 3}) {
+		t.Error("path ending at ret ALLOW: want no stub")
+	}
+}
