@@ -9,6 +9,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 )
 
 // SimulateSyscall is one syscall in `simulate --format json` (keys fixed by
@@ -30,6 +31,10 @@ type SimulateSyscall struct {
 	Effective    int      `json:"effective_instructions"`
 	PerFilter    []int    `json:"per_filter"`
 	Paths        [][]int  `json:"paths,omitempty"`
+	// ENOSYSStub reports, for a single simulated syscall, that its
+	// ERRNO(38) comes from runc's ENOSYS stub in front of the deciding
+	// filter, not from a rule (scmp.ENOSYSStubPath).
+	ENOSYSStub bool `json:"enosys_stub,omitempty"`
 }
 
 // StackEntry is one filter of a simulated or estimated stack, index 0 =
@@ -62,7 +67,9 @@ type SimulateDoc struct {
 func NewSimulateDoc(s filters.Stack, costs []analysis.SyscallCost, sr *filters.StackResult) SimulateDoc {
 	doc := SimulateDoc{Stack: StackEntries(s), Syscalls: make([]SimulateSyscall, 0, len(costs))}
 	for _, c := range costs {
-		doc.Syscalls = append(doc.Syscalls, simulateSyscall(c, sr))
+		j := simulateSyscall(c, sr)
+		j.ENOSYSStub = sr != nil && fromStub(s, c, *sr)
+		doc.Syscalls = append(doc.Syscalls, j)
 	}
 	return doc
 }
@@ -82,6 +89,12 @@ func simulateSyscall(c analysis.SyscallCost, sr *filters.StackResult) SimulateSy
 		}
 	}
 	return j
+}
+
+// fromStub reports that c's verdict is runc's ENOSYS stub in front of the
+// deciding filter, by the path sr recorded.
+func fromStub(s filters.Stack, c analysis.SyscallCost, sr filters.StackResult) bool {
+	return c.Decider >= 0 && c.Decider < len(sr.PerFilter) && c.Ret == scmp.RetENOSYS && scmp.ENOSYSStubPath(s[c.Decider].Insns, sr.PerFilter[c.Decider].Path)
 }
 
 // StackEntries describes each filter of s.
@@ -123,6 +136,9 @@ func WriteSimulateSyscallText(w io.Writer, s filters.Stack, c analysis.SyscallCo
 	}
 	if filters.ErrnoCapped(c.Ret) {
 		verdict += fmt.Sprintf("; the filter returns %s, which the kernel caps at errno %d (MAX_ERRNO)", filters.RetText(c.Ret), filters.MaxErrno)
+	}
+	if fromStub(s, c, sr) {
+		verdict += "; runc's ENOSYS stub: the number is above every syscall the filter names, no rule decided"
 	}
 	fmt.Fprintf(&b, "verdict   %s\n", verdict)
 	if c.Cached {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/filters/subset"
 )
 
@@ -20,8 +21,9 @@ type SubsetDoc struct {
 	// Subset is the verdict: the profile is at least as restrictive as
 	// the baseline on every input. The exit code is 3 when it is false.
 	Subset bool `json:"subset"`
-	// ClassOnly reports --class-only: outcomes of one action with
-	// different data (errno, trap data, tracer message) were not counted.
+	// ClassOnly is true unless --strict-errno: outcomes of one action
+	// with different data (errno, trap data, tracer message) were not
+	// counted, only listed in DataNotes.
 	ClassOnly bool `json:"class_only"`
 	// InputClasses is the number of input classes the proof explored.
 	InputClasses int `json:"input_classes"`
@@ -34,6 +36,10 @@ type SubsetDoc struct {
 	// tables, one per ABI.
 	Findings []SubsetFinding `json:"findings"`
 	Unnamed  []SubsetFinding `json:"unnamed"`
+	// DataNotes are, when ClassOnly, the syscalls (and unnamed inputs)
+	// where the profile returns the same action with other data ([] when
+	// none): not counted against the subset.
+	DataNotes []SubsetFinding `json:"data_notes"`
 	// Cost is what enforcing both costs, stacked and intersected.
 	Cost *Cost `json:"cost"`
 }
@@ -47,6 +53,12 @@ type SubsetFinding struct {
 	// Classes is the number of input classes of the syscall on which the
 	// profile violates.
 	Classes int `json:"classes"`
+	// ProfileENOSYSStub and BaselineENOSYSStub report that the side's
+	// ERRNO(38) comes from runc's ENOSYS stub in front of its filter (the
+	// number is above every syscall the profile names), not from a rule
+	// (scmp.FromENOSYSStub); set by MarkENOSYSStubs.
+	ProfileENOSYSStub  bool `json:"profile_enosys_stub,omitempty"`
+	BaselineENOSYSStub bool `json:"baseline_enosys_stub,omitempty"`
 }
 
 // Cost compares enforcing two stacks by stacking them with enforcing
@@ -115,7 +127,8 @@ func findingsOf(fs []subset.Finding) []SubsetFinding {
 // NewSubsetDoc builds subset's JSON document; cost may be nil.
 func NewSubsetDoc(profile, baseline EquivSide, res subset.Result, classOnly bool, cost *Cost) SubsetDoc {
 	doc := SubsetDoc{SchemaVersion: ContractVersion, Kind: KindSubset, Profile: profile, Baseline: baseline, Subset: res.Subset,
-		ClassOnly: classOnly, InputClasses: res.Paths, Findings: findingsOf(res.Findings), Unnamed: findingsOf(res.Unnamed), Cost: cost}
+		ClassOnly: classOnly, InputClasses: res.Paths, Findings: findingsOf(res.Findings), Unnamed: findingsOf(res.Unnamed),
+		DataNotes: findingsOf(res.Notes), Cost: cost}
 	for _, f := range append(slices.Clone(res.Findings), res.Unnamed...) {
 		if f.Relation == subset.Looser {
 			doc.Looser++
@@ -124,6 +137,28 @@ func NewSubsetDoc(profile, baseline EquivSide, res subset.Result, classOnly bool
 		}
 	}
 	return doc
+}
+
+// MarkENOSYSStubs sets the ENOSYS-stub flags of doc's findings and notes,
+// built by NewSubsetDoc from res: the profile's from profile, the
+// baseline's from baseline (scmp.FromENOSYSStub on each witness). Invalid
+// filters give an error wrapping filters.ErrInvalidProgram.
+func MarkENOSYSStubs(doc *SubsetDoc, res subset.Result, profile, baseline filters.Stack) error {
+	for _, l := range []struct {
+		out []SubsetFinding
+		in  []subset.Finding
+	}{{doc.Findings, res.Findings}, {doc.Unnamed, res.Unnamed}, {doc.DataNotes, res.Notes}} {
+		for i := range l.out {
+			var err error
+			if l.out[i].ProfileENOSYSStub, err = scmp.FromENOSYSStub(profile, l.in[i].Witness); err != nil {
+				return err
+			}
+			if l.out[i].BaselineENOSYSStub, err = scmp.FromENOSYSStub(baseline, l.in[i].Witness); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // WriteSubsetJSON writes doc, indented.
@@ -150,6 +185,10 @@ func WriteSubsetText(w io.Writer, doc SubsetDoc) error {
 		}
 		writeSubsetSummary(&b, doc.Findings)
 	}
+	if n := len(doc.DataNotes); n > 0 {
+		fmt.Fprintf(&b, "note: same action, other data (errno, trap data) on %d syscall(s) or input class(es), not counted (--strict-errno counts them); the first:\n", n)
+		writeFinding(&b, doc.DataNotes[0])
+	}
 	writeCost(&b, doc.Cost)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write subset: %w", err)
@@ -169,7 +208,23 @@ func writeFinding(b *strings.Builder, f SubsetFinding) {
 	}
 	a := f.Args
 	fmt.Fprintf(b, "  %-12s %s: profile %s, baseline %s; e.g. args [%#x %#x %#x %#x %#x %#x]; %d input class(es)%s\n",
-		f.Relation, who, f.A, f.B, a[0], a[1], a[2], a[3], a[4], a[5], f.Classes, uprobeNote(f))
+		f.Relation, who, f.A, f.B, a[0], a[1], a[2], a[3], a[4], a[5], f.Classes, uprobeNote(f)+stubNote(f))
+}
+
+// stubNote says which side's ERRNO(38) is runc's ENOSYS stub rather than
+// a rule; "" when neither is.
+func stubNote(f SubsetFinding) string {
+	var sides []string
+	if f.ProfileENOSYSStub {
+		sides = append(sides, "profile's")
+	}
+	if f.BaselineENOSYSStub {
+		sides = append(sides, "baseline's")
+	}
+	if len(sides) == 0 {
+		return ""
+	}
+	return "; the " + strings.Join(sides, " and the ") + " ERRNO(38) is runc's ENOSYS stub (a number above every syscall it names), not a rule"
 }
 
 // uprobeNote qualifies a finding on x86_64's uretprobe or uprobe, which

@@ -81,7 +81,7 @@ the stack's errno, is not written: the filter (-o) and the summary still
 are, and the exit status is 1 with the reason, naming the inputs A, B, ...
 in order (swapping them changes which errno wins).` + cmdutil.ExitStatusHelp(""),
 		Example: `  seccompbench intersect docker-default testdata/policies/podman-like.json -o intersected.bpf
-  seccompbench subset intersected.bpf --baseline docker-default --class-only`,
+  seccompbench subset intersected.bpf --baseline docker-default`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Specs = args

@@ -25,7 +25,12 @@ type SubsetOptions struct {
 	// Profile are the profile stack's sources, Baseline the baseline's
 	// (--baseline, repeatable), each oldest first.
 	Profile, Baseline []string
-	// ClassOnly ranks outcomes by action alone (--class-only).
+	// StrictErrno counts the same action with other data (ERRNO(1)
+	// against ERRNO(38)) against the subset (--strict-errno); by default
+	// outcomes rank by action class and such differences are notes.
+	StrictErrno bool
+	// ClassOnly is --class-only, the default since --strict-errno exists;
+	// kept so existing invocations still parse.
 	ClassOnly bool
 	// SyscallProfile is a workload's syscall profile for the cost
 	// (--profile, as estimate's).
@@ -54,10 +59,14 @@ which may only tighten the node's baseline.
 
 Outcomes are ranked by runtime-spec#1317's order, KILL_PROCESS >
 KILL_THREAD > TRAP > ERRNO > USER_NOTIF > TRACE > LOG > ALLOW, the kernel's
-own precedence. The same action with different data (ERRNO(EPERM) against
-ERRNO(ENOSYS), TRAP or TRACE data) is not ranked and counts against the
-subset ("data differs"): the task sees the difference, and stacked, the
-kernel keeps the newest filter's data. --class-only ranks by action alone.
+own precedence, by action class: the same action with different data
+(ERRNO(EPERM) against ERRNO(ENOSYS), TRAP or TRACE data) is no finding but
+a note ("data differs"; JSON data_notes). --strict-errno counts it against
+the subset: the task sees the difference (glibc falls back on ENOSYS, not
+on EPERM), and stacked, the kernel keeps the newest filter's data. An
+ERRNO(38) that comes from runc's ENOSYS stub in front of a filter (a
+syscall numbered above every one the profile names) rather than from a
+rule is said so on its line.
 
 Both sides take every input format, systemd units (their modeled stack)
 and directories written by inspect --save; OCI-based profiles are resolved
@@ -75,12 +84,16 @@ syscalls the action cache allows, and with --profile the profile-weighted
 path and one row per profiled syscall.
 
 Not a subset is exit status 3; programs the checker cannot follow
-(arithmetic on loaded words) exit 1 with the reason.` + cmdutil.ExitStatusHelp("PROFILE is looser than BASELINE, or returns other data, on some input (every such syscall is printed)"),
+(arithmetic on loaded words) exit 1 with the reason.` + cmdutil.ExitStatusHelp("PROFILE is looser than BASELINE on some input, or with --strict-errno returns other data (every such syscall is printed)"),
 		Example: `  seccompbench subset testdata/policies/podman-like.json --baseline docker-default
-  seccompbench subset testdata/policies/hardened.service --baseline docker-default --format json`,
+  seccompbench subset testdata/policies/hardened.service --baseline docker-default --format json
+  seccompbench subset testdata/policies/podman-like.json --baseline docker-default --strict-errno`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Profile = args
+			if opts.ClassOnly && opts.StrictErrno {
+				return cmdutil.FlagErrorf("subset: --class-only and --strict-errno contradict each other")
+			}
 			if len(opts.Baseline) == 0 {
 				return cmdutil.FlagErrorf("subset: need --baseline BASELINE (a policy, unit, inspect --save directory or %q)", "docker-default")
 			}
@@ -99,7 +112,8 @@ Not a subset is exit status 3; programs the checker cannot follow
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&opts.Baseline, "baseline", nil, "the baseline `BASELINE`; repeat to stack several, oldest first")
-	fl.BoolVar(&opts.ClassOnly, "class-only", false, "rank outcomes by action alone: the same action with other data (errno, trap data) is no finding")
+	fl.BoolVar(&opts.StrictErrno, "strict-errno", false, "count the same action with other data (ERRNO(1) against ERRNO(38), trap data) against the subset, not as a note")
+	fl.BoolVar(&opts.ClassOnly, "class-only", false, "rank outcomes by action alone (the default; conflicts with --strict-errno)")
 	fl.StringVar(&opts.SyscallProfile, "profile", "", "syscall profile `FILE` for the cost: strace -c / strace -f -c output, or syscall,count[,seconds] CSV")
 	cmdutil.AddCompilerFlag(fl, &opts.Compiler)
 	cmdutil.AddLoadFlags(fl, &opts.Load)
@@ -122,7 +136,8 @@ func subsetRun(opts *SubsetOptions) error {
 		return err
 	}
 	optimize.WarnPathLength(opts.IO.ErrOut, "baseline + profile", append(slices.Clone(b), p...))
-	res, err := subset.Check(p, b, subset.Options{ClassOnly: opts.ClassOnly})
+	classOnly := !opts.StrictErrno
+	res, err := subset.Check(p, b, subset.Options{ClassOnly: classOnly})
 	if err != nil {
 		// equiv.ErrCannotProve and the like: exit status 1, with the reason.
 		return fmt.Errorf("subset %s --baseline %s: %w", pdesc, strings.Join(opts.Baseline, " --baseline "), err)
@@ -131,7 +146,10 @@ func subsetRun(opts *SubsetOptions) error {
 	if err != nil {
 		return err
 	}
-	doc := report.NewSubsetDoc(report.EquivSide{Spec: pdesc, Filters: len(p)}, report.EquivSide{Spec: bdesc, Filters: len(b)}, res, opts.ClassOnly, cost)
+	doc := report.NewSubsetDoc(report.EquivSide{Spec: pdesc, Filters: len(p)}, report.EquivSide{Spec: bdesc, Filters: len(b)}, res, classOnly, cost)
+	if err := report.MarkENOSYSStubs(&doc, res, p, b); err != nil {
+		return err
+	}
 	err = output.WriteEach(output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text")), opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
 		if format == "json" {
 			return report.WriteSubsetJSON(w, doc)

@@ -22,6 +22,10 @@ func TestNewCmdSubsetFlags(t *testing.T) {
 			t.Errorf("options = %+v", got)
 		}
 	}
+	if got := parseFlags(t, NewCmdSubset, []string{"p.json", "--baseline", "a", "--strict-errno"}, errContaining("")); got != nil && !got.StrictErrno {
+		t.Errorf("--strict-errno not set: %+v", got)
+	}
+	parseFlags(t, NewCmdSubset, []string{"p.json", "--baseline", "a", "--strict-errno", "--class-only"}, usageErrContaining("contradict"))
 	parseFlags(t, NewCmdSubset, []string{"p.json"}, usageErrContaining("need --baseline"))
 	parseFlags(t, NewCmdSubset, []string{"--baseline", "b"}, errContaining("requires at least 1 arg"))
 	parseFlags(t, NewCmdIntersect, nil, errContaining("requires at least 1 arg"))
@@ -100,5 +104,84 @@ func simulateFindings(t *testing.T, doc report.SubsetDoc) {
 				t.Errorf("simulate %s %s %s args %s: exit %d, want verdict %s:\n%s%s", spec, f.Arch, f.Name, args, code, want, out.String(), errb.String())
 			}
 		}
+	}
+}
+
+// TestSubsetStrictErrno: a tight allow-list compiled the runc way (its
+// ENOSYS stub answers every number above exit_group) against
+// docker-default is a subset by action class, exit 0, with the ERRNO(38)
+// against ERRNO(1) differences as notes that name the stub; with
+// --strict-errno the same differences are findings and the exit is 3.
+// podman-like's ERRNO(38) is its default action, not the stub.
+func TestSubsetStrictErrno(t *testing.T) {
+	const tight = "../../testdata/subset/tight-allowlist.json"
+	ios, _, stdout, _ := cmdutil.TestIOStreams()
+	if err := subsetRun(&SubsetOptions{IO: ios, Profile: []string{tight}, Baseline: []string{"docker-default"}, Out: output.Flags{Format: "json"}}); err != nil {
+		t.Fatalf("default: %v, want a subset", err)
+	}
+	var doc report.SubsetDoc
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !doc.Subset || !doc.ClassOnly || len(doc.DataNotes) == 0 {
+		t.Fatalf("default: subset %v, class_only %v, %d notes; want a subset with notes", doc.Subset, doc.ClassOnly, len(doc.DataNotes))
+	}
+	keyctl := false
+	for _, n := range doc.DataNotes {
+		if n.Name == "keyctl" && n.Arch == "x86_64" {
+			keyctl = true
+			if n.A != "ERRNO(38)" || n.B != "ERRNO(1)" || !n.ProfileENOSYSStub || n.BaselineENOSYSStub {
+				t.Errorf("keyctl note = %+v, want ERRNO(38) from the profile's stub against ERRNO(1)", n)
+			}
+		}
+	}
+	if !keyctl {
+		t.Errorf("no note for x86_64 keyctl in %+v", doc.DataNotes)
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"subset", tight, "--baseline", "docker-default"}, strings.NewReader(""), &out, &errb)
+	if code != 0 || !strings.Contains(out.String(), "note: same action, other data") || !strings.Contains(out.String(), "runc's ENOSYS stub") {
+		t.Errorf("default text: exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	code = run([]string{"subset", tight, "--baseline", "docker-default", "--strict-errno"}, strings.NewReader(""), &out, &errb)
+	if code != 3 || !strings.Contains(out.String(), "data differs x86_64 keyctl (nr 250): profile ERRNO(38), baseline ERRNO(1)") {
+		t.Errorf("--strict-errno: exit %d, want 3 with keyctl's data difference:\n%s%s", code, out.String(), errb.String())
+	}
+	ios, _, stdout, _ = cmdutil.TestIOStreams()
+	err := subsetRun(&SubsetOptions{IO: ios, Profile: []string{"../../testdata/policies/podman-like.json"}, Baseline: []string{"docker-default"}, StrictErrno: true, Out: output.Flags{Format: "json"}})
+	if !errors.Is(err, errFindings) {
+		t.Fatalf("podman-like --strict-errno: err = %v, want errFindings", err)
+	}
+	doc = report.SubsetDoc{}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range doc.Findings {
+		if f.Name == "keyctl" && (f.ProfileENOSYSStub || f.BaselineENOSYSStub) {
+			t.Errorf("podman-like keyctl: %+v, want its default action's ERRNO(38), not the stub", f)
+		}
+	}
+}
+
+// TestSimulateENOSYSStub: simulate says when an ERRNO(38) is runc's stub
+// (keyctl is above exit_group, the tight allow-list's highest syscall)
+// and not when a rule returns the verdict (read is allowed by a rule).
+func TestSimulateENOSYSStub(t *testing.T) {
+	const tight = "../../testdata/subset/tight-allowlist.json"
+	for _, tt := range []struct {
+		syscall string
+		stub    bool
+	}{{"keyctl", true}, {"read", false}} {
+		var out, errb bytes.Buffer
+		code := run([]string{"simulate", tight, "--syscall", tt.syscall, "--arch", "x86_64"}, strings.NewReader(""), &out, &errb)
+		if code != 0 || strings.Contains(out.String(), "runc's ENOSYS stub") != tt.stub {
+			t.Errorf("simulate %s: exit %d, want stub note %v:\n%s%s", tt.syscall, code, tt.stub, out.String(), errb.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"simulate", tight, "--syscall", "keyctl", "--arch", "x86_64", "--format", "json"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(out.String(), `"enosys_stub": true`) {
+		t.Errorf("simulate --format json: exit %d, want enosys_stub true:\n%s%s", code, out.String(), errb.String())
 	}
 }

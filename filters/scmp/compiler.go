@@ -301,3 +301,76 @@ func StubBoundsFrom(listed []*Arch, max func(a *Arch) uint32) []StubBound {
 	}
 	return out
 }
+
+// maxStubLen bounds the search for runc's ENOSYS stub: its jump table and
+// sections take a few instructions per audit architecture (at most 5 per
+// section, RuncENOSYSStub), far below this.
+const maxStubLen = 64
+
+// ENOSYSStubReturn returns the index of the `ret ERRNO(ENOSYS)` of runc's
+// ENOSYS stub (RuncENOSYSStub's layout: ld [arch] first, only loads and
+// jumps up to the `ja +1; ret ERRNO(ENOSYS)` pair) when insns starts with
+// one, or -1. A syscall that returns there got ERRNO(38) from the stub
+// (runc libcontainer/seccomp/patchbpf: generateEnosysStub, for numbers
+// above every one the profile names), not from a rule of the profile.
+func ENOSYSStubReturn(insns []bpf.RawInstruction) int {
+	if len(insns) < 3 || insns[0] != (bpf.RawInstruction{Op: filters.Ld | filters.W | filters.Abs, K: filters.OffsetArch}) {
+		return -1
+	}
+	for i := 1; i < len(insns) && i < maxStubLen; i++ {
+		switch insns[i].Op & filters.ClassMask {
+		case filters.Ld, filters.Jmp:
+			continue
+		case filters.Ret:
+			if insns[i] == (bpf.RawInstruction{Op: filters.Ret | filters.K, K: RetENOSYS}) && insns[i-1] == (bpf.RawInstruction{Op: filters.Jmp | filters.Ja, K: 1}) {
+				return i
+			}
+		}
+		return -1
+	}
+	return -1
+}
+
+// FromENOSYSStub reports whether s's verdict for d is ERRNO(ENOSYS) from
+// runc's ENOSYS stub rather than from a rule: the stub at the head of the
+// deciding filter (ENOSYSStubReturn, the libseccomp compiler's layout), or
+// the native compiler's fold of it into each ABI's dispatch (emitDispatch:
+// `jgt max` falling through to `ret ERRNO(ENOSYS)`). Invalid filters give
+// an error wrapping filters.ErrInvalidProgram.
+func FromENOSYSStub(s filters.Stack, d filters.SeccompData) (bool, error) {
+	r, err := filters.EmulateStack(s, d)
+	if err != nil {
+		return false, err
+	}
+	if r.Ret != RetENOSYS || r.Decider < 0 {
+		return false, nil
+	}
+	return ENOSYSStubPath(s[r.Decider].Insns, r.PerFilter[r.Decider].Path), nil
+}
+
+// ENOSYSStubPath reports whether path (the PCs one run of insns executed,
+// filters.Result.Path) ends at runc's ENOSYS stub's return, as
+// FromENOSYSStub decides it.
+func ENOSYSStubPath(insns []bpf.RawInstruction, path []int) bool {
+	if len(path) < 2 {
+		return false
+	}
+	pc, prev := path[len(path)-1], path[len(path)-2]
+	if pc >= len(insns) || insns[pc] != (bpf.RawInstruction{Op: filters.Ret | filters.K, K: RetENOSYS}) {
+		return false
+	}
+	if pc == ENOSYSStubReturn(insns) {
+		return true
+	}
+	if prev != pc-1 || insns[prev] != (bpf.RawInstruction{Op: filters.Jmp | filters.Jgt | filters.K, K: insns[prev].K, Jt: 0, Jf: 1}) {
+		return false
+	}
+	// The jgt must test nr, not an argument word: the last load on the
+	// path is ld [nr].
+	for i := len(path) - 3; i >= 0; i-- {
+		if in := insns[path[i]]; in.Op&filters.ClassMask == filters.Ld {
+			return in == bpf.RawInstruction{Op: filters.Ld | filters.W | filters.Abs, K: filters.OffsetNr}
+		}
+	}
+	return false
+}

@@ -82,7 +82,15 @@ func TestRuncENOSYSStub(t *testing.T) {
 				t.Fatal(err)
 			}
 			filterstest.RunVerdicts(t, filters.Stack{p}, tt.cases)
+			if got, want := ENOSYSStubReturn(p.Insns), len(stub)-1; got != want {
+				t.Errorf("ENOSYSStubReturn = %d, want %d (the stub's last instruction)", got, want)
+			}
 		})
+	}
+	// A filter that returns ERRNO(38) by a rule of its own is no stub.
+	own := []bpf.RawInstruction{{Op: filters.Ld | filters.W | filters.Abs, K: filters.OffsetArch}, {Op: filters.Jmp | filters.Ja, K: 1}, {Op: filters.Ret | filters.K, K: uint32(filters.ActionAllow)}, {Op: filters.Ret | filters.K, K: RetENOSYS}}
+	if got := ENOSYSStubReturn(own); got != -1 {
+		t.Errorf("ENOSYSStubReturn of a filter without the stub = %d, want -1", got)
 	}
 }
 
@@ -138,5 +146,24 @@ func TestRuncENOSYSStubs(t *testing.T) {
 				filterstest.RunVerdicts(t, filters.Stack{p}, cases)
 			}
 		})
+	}
+}
+
+// TestENOSYSStubPath: the native compiler's folded stub (`jgt max` on nr
+// falling through to `ret ERRNO(ENOSYS)`) counts as the stub; the same
+// shape on an argument word does not.
+func TestENOSYSStubPath(t *testing.T) {
+	prog := func(word uint32) []bpf.RawInstruction {
+		return []bpf.RawInstruction{{Op: filters.Ld | filters.W | filters.Abs, K: word}, {Op: filters.Jmp | filters.Jgt | filters.K, K: 5, Jt: 0, Jf: 1},
+			{Op: filters.Ret | filters.K, K: RetENOSYS}, {Op: filters.Ret | filters.K, K: uint32(filters.ActionAllow)}}
+	}
+	if !ENOSYSStubPath(prog(filters.OffsetNr), []int{0, 1, 2}) {
+		t.Error("jgt on nr: want the stub")
+	}
+	if ENOSYSStubPath(prog(filters.OffsetArgs), []int{0, 1, 2}) {
+		t.Error("jgt on args[0]: want no stub")
+	}
+	if ENOSYSStubPath(prog(filters.OffsetNr), []int{0, 1, 3}) {
+		t.Error("path ending at ret ALLOW: want no stub")
 	}
 }

@@ -20,7 +20,8 @@
 // kernel keeps the newest filter's data, so which one a runtime enforces
 // depends on the order it installs them in. They count against the subset
 // (DataDiffers), as a conservative check must, unless Options.ClassOnly
-// ranks them by action alone. LOG ranks above ALLOW (it allows and logs);
+// ranks them by action alone and reports them as Result.Notes (the
+// subset command's default; --strict-errno counts them). LOG ranks above ALLOW (it allows and logs);
 // the data of ALLOW, LOG, USER_NOTIF and the KILL actions is not
 // observable and never compared.
 //
@@ -48,7 +49,8 @@ import (
 // Options tune Check.
 type Options struct {
 	// ClassOnly ranks outcomes by action alone: ERRNO(EPERM) in the
-	// profile against ERRNO(ENOSYS) in the baseline is then no finding.
+	// profile against ERRNO(ENOSYS) in the baseline is then no finding
+	// but a note (Result.Notes).
 	ClassOnly bool
 }
 
@@ -90,6 +92,13 @@ type Result struct {
 	// for its arch, or whose arch value is none of x86_64's and i386's:
 	// one Finding per arch (Name ""), Classes counting its input classes.
 	Unnamed []Finding
+	// Notes are, with Options.ClassOnly, the syscalls (and per ABI the
+	// unnamed inputs) where the profile returns the same action with
+	// other data (Relation DataDiffers): not counted against the subset,
+	// reported so the difference stays visible. Sorted as Findings, each
+	// witness confirmed by the emulator; nil without ClassOnly (they are
+	// Findings then).
+	Notes []Finding
 	// Paths is the number of input classes explored.
 	Paths int
 }
@@ -100,24 +109,31 @@ type Result struct {
 // filters.ErrInvalidProgram, programs the engine cannot follow a
 // *equiv.CannotProveError wrapping equiv.ErrCannotProve.
 func Check(profile, baseline filters.Stack, opt Options) (Result, error) {
-	c := &checker{opt: opt, named: map[key]*Finding{}, unnamed: map[string]*Finding{}}
+	c := &checker{opt: opt, viol: newFindings(), notes: newFindings()}
 	paths, err := equiv.Walk{Sides: sideNames, Claim: claim, Leaf: c.leaf}.Run(profile, baseline)
 	if err != nil {
 		return Result{Paths: paths}, err
 	}
 	res := Result{Paths: paths}
-	for _, f := range c.named {
+	for _, f := range c.viol.named {
 		res.Findings = append(res.Findings, *f)
 	}
-	for _, f := range c.unnamed {
+	for _, f := range c.viol.unnamed {
 		res.Unnamed = append(res.Unnamed, *f)
+	}
+	for _, f := range c.notes.named {
+		res.Notes = append(res.Notes, *f)
+	}
+	for _, f := range c.notes.unnamed {
+		res.Notes = append(res.Notes, *f)
 	}
 	byArch := func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(archOrder(a.Arch), archOrder(b.Arch)), cmp.Compare(a.Witness.Arch, b.Witness.Arch), cmp.Compare(a.Nr, b.Nr))
 	}
 	slices.SortFunc(res.Findings, byArch)
 	slices.SortFunc(res.Unnamed, byArch)
-	for _, fs := range [][]Finding{res.Findings, res.Unnamed} {
+	slices.SortFunc(res.Notes, byArch)
+	for _, fs := range [][]Finding{res.Findings, res.Unnamed, res.Notes} {
 		for i := range fs {
 			if err := replay(profile, baseline, &fs[i]); err != nil {
 				return res, err

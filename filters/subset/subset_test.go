@@ -184,6 +184,24 @@ func TestPodmanDataDiffers(t *testing.T) {
 			t.Errorf("%v, want ERRNO(38) against ERRNO(1)", &f)
 		}
 	}
+	// By action class the same differences are notes, not findings.
+	cls, err := Check(load(t, "../../testdata/policies/podman-like.json"), load(t, oci.DockerDefaultName), Options{ClassOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cls.Subset || len(cls.Findings)+len(cls.Unnamed) != 0 || len(cls.Notes) != len(got.Findings)+len(got.Unnamed) {
+		t.Fatalf("ClassOnly: Subset = %v, %d findings, %d notes; want a subset with %d notes",
+			cls.Subset, len(cls.Findings)+len(cls.Unnamed), len(cls.Notes), len(got.Findings)+len(got.Unnamed))
+	}
+	strict := map[filters.SeccompData]bool{}
+	for _, f := range append(got.Findings, got.Unnamed...) {
+		strict[f.Witness] = true
+	}
+	for _, f := range cls.Notes {
+		if f.Relation != DataDiffers || !strict[f.Witness] {
+			t.Errorf("note %v: want a data difference the strict check also finds", &f)
+		}
+	}
 }
 
 func TestSystemdUnitAgainstOCI(t *testing.T) {

@@ -12,13 +12,22 @@ type key struct {
 	nr   int
 }
 
-// checker is Check's Leaf state: the findings so far.
-type checker struct {
-	opt Options
-	// named holds the findings per syscall, unnamed per arch name ("" for
-	// arch values of no x86 ABI).
+// findings holds findings per syscall (named) and per arch name
+// (unnamed; "" for arch values of no x86 ABI).
+type findings struct {
 	named   map[key]*Finding
 	unnamed map[string]*Finding
+}
+
+func newFindings() findings {
+	return findings{named: map[key]*Finding{}, unnamed: map[string]*Finding{}}
+}
+
+// checker is Check's Leaf state: the violations so far, and with
+// ClassOnly the data differences it does not count (notes).
+type checker struct {
+	opt         Options
+	viol, notes findings
 }
 
 // leaf records d's inputs as findings when the profile's outcome op is
@@ -26,11 +35,15 @@ type checker struct {
 // baseline's ob.
 func (c *checker) leaf(d sym.Domain, op, ob equiv.Outcome) error {
 	rel := Relate(op, ob)
+	fs := &c.viol
 	if !rel.Violates(c.opt.ClassOnly) {
-		return nil
+		if rel != DataDiffers {
+			return nil
+		}
+		fs = &c.notes
 	}
 	v := violation{rel: rel, p: op, b: ob}
-	if err := c.breakdown(d, v); err != nil {
+	if err := fs.breakdown(d, v); err != nil {
 		return &equiv.CannotProveError{Claim: claim, PC: -1, Err: err}
 	}
 	return nil
@@ -48,7 +61,7 @@ func eq(word uint8, k uint32) sym.Pred {
 
 // breakdown records every named syscall of the x86 ABIs that d holds, and
 // d's inputs outside them, as findings of v.
-func (c *checker) breakdown(d sym.Domain, v violation) error {
+func (c *findings) breakdown(d sym.Domain, v violation) error {
 	other, rest := d, true
 	for _, audit := range []uint32{filters.AuditArchX86_64, filters.AuditArchI386} {
 		da, ok, err := d.Assume(eq(sym.WordArch, audit), true)
@@ -82,7 +95,7 @@ func archesOf(audit uint32) []*filters.Arch {
 
 // perArch records the named syscalls in da (arch fixed to audit) and one
 // unnamed witness when da also holds numbers no table names.
-func (c *checker) perArch(da sym.Domain, audit uint32, v violation) error {
+func (c *findings) perArch(da sym.Domain, audit uint32, v violation) error {
 	ivs, exact := da.Intervals(sym.WordNr)
 	named := map[uint32]bool{}
 	for _, a := range archesOf(audit) {
@@ -150,7 +163,7 @@ func unnamedIn(ivs [][2]uint32, named map[uint32]bool) (uint32, bool) {
 
 // addNamed counts one class of syscall k; the first class (or the first
 // Looser one) gives the witness.
-func (c *checker) addNamed(k key, dn sym.Domain, v violation) error {
+func (c *findings) addNamed(k key, dn sym.Domain, v violation) error {
 	f := c.named[k]
 	if f != nil {
 		f.Classes++
@@ -174,7 +187,7 @@ func (c *checker) addNamed(k key, dn sym.Domain, v violation) error {
 
 // addUnnamed counts one class of d's inputs outside the syscall tables,
 // per ABI.
-func (c *checker) addUnnamed(d sym.Domain, v violation) error {
+func (c *findings) addUnnamed(d sym.Domain, v violation) error {
 	w, err := d.Witness()
 	if err != nil {
 		return err
