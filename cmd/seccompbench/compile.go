@@ -218,7 +218,11 @@ func systemdArch(opts *CompileOptions, o formats.OpenOptions) bool {
 // compileSystemdStack prints the modeled stack of the unit name whose
 // content is data.
 func compileSystemdStack(opts *CompileOptions, name string, data []byte, comp scmp.Compiler) error {
-	unit, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: comp})
+	ver, note, err := cmdutil.SystemdVersion(opts.Load.SystemdVersion)
+	if err != nil {
+		return err
+	}
+	unit, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: comp, SystemdVersion: ver, VersionNote: note})
 	if err != nil {
 		return fmt.Errorf("model systemd stack: %w", err)
 	}
@@ -238,7 +242,7 @@ func compileSystemdStack(opts *CompileOptions, name string, data []byte, comp sc
 		other = scmp.CompilerLibseccomp
 	}
 	if other == scmp.CompilerNative || scmp.LibseccompAvailable() {
-		if u2, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: other}); err == nil {
+		if u2, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: other, SystemdVersion: ver, VersionNote: note}); err == nil {
 			layouts[other.String()] = total(u2)
 		}
 	}

@@ -41,6 +41,10 @@ type LoadFlags struct {
 	// whose modeled stack goes first, as run --systemd puts it; only
 	// commands that call AddSystemdFlag have it.
 	Systemd string
+	// SystemdVersion is --systemd-version: the systemd major version
+	// whose system call groups units are read with (0: SystemdVersion's
+	// default, the host's systemd or else the newest table).
+	SystemdVersion int
 }
 
 // AddSystemdFlag adds --systemd to fl (run has its own).
@@ -93,6 +97,7 @@ func AddLoadFlags(fl *pflag.FlagSet, lf *LoadFlags) {
 	fl.StringVar(&lf.MinijailToolchain, "minijail-toolchain", "", "minijail policies: whose reading to model where they differ (a repeated syscall, \"expr; action\"): c (ChromeOS's minijail0), android (its minijail, duplicates allowed) or python (compile_seccomp_policy.py, as crosvm builds) (default: auto, from the file: crosvm's and AOSP's includes and directories)")
 	fl.StringArrayVar(&lf.IncludePath, "include-path", nil, "minijail policies: a `DIR` searched, by base name, for an absolute @include such as /system/etc/seccomp_policy/x.policy (repeatable; the including file's directory is searched too)")
 	fl.StringArrayVar(&lf.IncludeRoot, "include-root", nil, "minijail policies: read an absolute @include under `OLD=NEW` from NEW, e.g. /usr/share/policy/crosvm=jail/seccomp/x86_64 (repeatable)")
+	AddSystemdVersionFlag(fl, &lf.SystemdVersion)
 	fl.StringVar(&lf.Thread, "thread", "", "Firecracker files: the thread category's filter to load: vmm, api or vcpu (default: all; simulate shows them side by side)")
 }
 
@@ -124,6 +129,9 @@ func (lf *LoadFlags) Options(in io.Reader) (formats.OpenOptions, error) {
 	}
 	if err := oci.CheckOptions(o.OCI); err != nil {
 		return o, &FlagError{Err: fmt.Errorf("--kernel-version: %w", err)}
+	}
+	if o.Systemd.SystemdVersion, o.Systemd.VersionNote, err = SystemdVersion(lf.SystemdVersion); err != nil {
+		return o, err
 	}
 	if lf.Thread != "" && !slices.Contains(FirecrackerThreads, lf.Thread) {
 		return o, FlagErrorf("--thread: %q is not vmm, api or vcpu", lf.Thread)
