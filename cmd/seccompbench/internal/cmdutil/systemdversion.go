@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,14 +50,7 @@ func parseSystemdVersion(out string) (int, bool) {
 // else the newest table, with a note saying so.
 func SystemdVersion(v int) (version int, note string, err error) {
 	known := systemd.Versions()
-	has := func(v int) bool {
-		for _, k := range known {
-			if k == v {
-				return true
-			}
-		}
-		return false
-	}
+	has := func(v int) bool { return slices.Contains(known, v) }
 	if v != 0 {
 		if !has(v) {
 			return 0, "", FlagErrorf("--systemd-version %d: no table for that systemd; known: %s", v, strings.Trim(fmt.Sprint(known), "[]"))
