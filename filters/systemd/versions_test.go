@@ -67,7 +67,21 @@ func TestParseUnitVersion(t *testing.T) {
 		t.Errorf("default version: %v, %v", st, err)
 	}
 	_, err = ParseUnit("u.service", unit, Options{SystemdVersion: 200})
-	if !errors.Is(err, ErrUnknownVersion) || !strings.Contains(err.Error(), "known: 252 254 257") {
+	if !errors.Is(err, ErrUnknownVersion) || !strings.Contains(err.Error(), "known: 252 254 257 262") {
 		t.Errorf("unknown version: %v", err)
+	}
+}
+
+// TestGroupTables262: systemd 262 (Debian forky) moved open_tree from
+// @mount to @file-system and added open_tree_attr to @mount.
+func TestGroupTables262(t *testing.T) {
+	fs, _ := GroupIn(262, "@file-system")
+	mount, _ := GroupIn(262, "@mount")
+	if !slices.Contains(fs, "open_tree") || slices.Contains(mount, "open_tree") || !slices.Contains(mount, "open_tree_attr") {
+		t.Errorf("262: open_tree in @file-system %v, in @mount %v; open_tree_attr in @mount %v",
+			slices.Contains(fs, "open_tree"), slices.Contains(mount, "open_tree"), slices.Contains(mount, "open_tree_attr"))
+	}
+	if m257, _ := GroupIn(257, "@mount"); !slices.Contains(m257, "open_tree") {
+		t.Error("257 @mount lacks open_tree")
 	}
 }
