@@ -154,6 +154,10 @@ type Source struct {
 	// Warnings are problems that do not stop loading, e.g. unknown
 	// syscall names, located like errors (Err is nil).
 	Warnings []*SourceError
+	// Toolchain names the toolchain version whose reading was modeled
+	// where the format has several (systemd: "systemd 257 (Debian
+	// 257.13-1~deb13u1)"); empty otherwise.
+	Toolchain string
 }
 
 // Part is a run of consecutive filters of a Source installed by one item

@@ -231,7 +231,11 @@ func compileSystemdStack(opts *CompileOptions, spec, name string, data []byte, c
 			return fmt.Errorf("model systemd stack: %w", err)
 		}
 	}
-	unit, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: comp, DropIns: dropIns})
+	ver, note, err := cmdutil.SystemdVersion(opts.Load.SystemdVersion)
+	if err != nil {
+		return err
+	}
+	unit, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: comp, DropIns: dropIns, SystemdVersion: ver, VersionNote: note})
 	if err != nil {
 		return fmt.Errorf("model systemd stack: %w", err)
 	}
@@ -251,7 +255,7 @@ func compileSystemdStack(opts *CompileOptions, spec, name string, data []byte, c
 		other = scmp.CompilerLibseccomp
 	}
 	if other == scmp.CompilerNative || scmp.LibseccompAvailable() {
-		if u2, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: other, DropIns: dropIns}); err == nil {
+		if u2, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: other, DropIns: dropIns, SystemdVersion: ver, VersionNote: note}); err == nil {
 			layouts[other.String()] = total(u2)
 		}
 	}

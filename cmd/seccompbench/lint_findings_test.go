@@ -22,7 +22,7 @@ func TestLintUnitWarnings(t *testing.T) {
 		t.Fatalf("exit %d, want 3 (an ignored deny entry); stderr: %s", code, errOut)
 	}
 	for _, want := range []string{
-		"error: stack [ignored-deny]: " + unit + `:4: SystemCallFilter: unknown system call group "@bogus-group", ignoring (so the stack lets through what the entry was to deny)`,
+		"error: stack [ignored-deny]: " + unit + `:4: SystemCallFilter: unknown system call group "@bogus-group", ignoring (unknown to systemd 252) (so the stack lets through what the entry was to deny)`,
 		"error: stack [ignored-deny]: " + unit + `:4: SystemCallFilter: unknown system call "ptrce", ignoring (so the stack lets through what the entry was to deny); did you mean "ptrace"?`,
 		"warning: stack [source-warning]: " + unit + `:3: SystemCallFilter: unknown system call "reed", ignoring; did you mean "read"?`,
 		"2 errors, 1 warning, ",

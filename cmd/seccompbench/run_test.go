@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +19,9 @@ func TestMain(m *testing.M) {
 	if runner.IsChild() {
 		runner.ChildMain()
 	}
+	// Outputs must not depend on this host's systemd: read units as the
+	// systemd 252 CI hosts carry unless a test sets --systemd-version.
+	cmdutil.HostSystemdVersion = func() (int, bool) { return 252, true }
 	if os.Getenv(asCLIEnv) == "1" {
 		// The test binary as the seccompbench CLI, for scripts
 		// (TestCIGateScript).

@@ -17,7 +17,7 @@ import (
 // (the same model ParseUnit compiles).
 func systemdFilters(t *testing.T, name string, data []byte) []*scmp.Filter {
 	t.Helper()
-	c, err := parseUnit(name, data)
+	c, err := parseUnit(name, data, groupTables[DefaultVersion])
 	if err != nil {
 		t.Fatal(err)
 	}

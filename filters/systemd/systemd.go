@@ -1,6 +1,6 @@
 package systemd
 
-//go:generate go run mksyscallgroups.go
+//go:generate go run mksyscalltables.go
 
 import (
 	"bufio"
@@ -39,6 +39,21 @@ type group struct {
 	Items []string
 }
 
+// groupTable is one systemd release's system call groups, generated
+// from its sources into zsyscall_tables.go by mksyscalltables.go.
+type groupTable struct {
+	// Version is systemd's major version.
+	Version int
+	// Source says where the tables came from (Debian source package).
+	Source string
+	// AllowListENOSYS: an allow-list answers calls outside @known with
+	// ENOSYS instead of SystemCallErrorNumber= (systemd 255 and later,
+	// src/shared/seccomp-util.c: override_default_action).
+	AllowListENOSYS bool
+	Order           []string
+	Groups          map[string]group
+}
+
 // Options says which host and which systemd behaviour to model.
 type Options struct {
 	// Arch is the host architecture; only "x86_64" (the default) is
@@ -58,6 +73,14 @@ type Options struct {
 	// formats.UnitDropIns finds them). They are parsed after the unit
 	// file, each in its own name, as src/core/load-dropin.c does.
 	DropIns []File
+	// SystemdVersion is the systemd major version whose system call
+	// groups and @known list are used (Versions lists them); 0 means
+	// DefaultVersion. The filters are otherwise built as systemd 252
+	// builds them.
+	SystemdVersion int
+	// VersionNote, if set, is said in parentheses after the version in
+	// Stack.GroupsVersion, e.g. why that version was chosen.
+	VersionNote string
 }
 
 // File is one file of a unit: its path (for messages) and content.
@@ -75,6 +98,50 @@ type Assignment struct {
 	Line int
 	// Key and Value are the directive and its value ("" for a reset).
 	Key, Value string
+}
+
+// DefaultVersion is the systemd version Options uses when SystemdVersion
+// is 0: 252, the release the filter construction follows.
+const DefaultVersion = 252
+
+// ErrUnknownVersion means Options.SystemdVersion names a systemd release
+// with no group table; the error text lists Versions.
+var ErrUnknownVersion = errors.New("unknown systemd version")
+
+// Versions lists the systemd major versions with group tables, oldest
+// first.
+func Versions() []int {
+	var vs []int
+	for v := range groupTables {
+		vs = append(vs, v)
+	}
+	sort.Ints(vs)
+	return vs
+}
+
+// NewestVersion is the newest systemd version with a group table.
+func NewestVersion() int { vs := Versions(); return vs[len(vs)-1] }
+
+// tableFor returns version v's group table (DefaultVersion for 0).
+func tableFor(v int) (*groupTable, error) {
+	if v == 0 {
+		v = DefaultVersion
+	}
+	t, ok := groupTables[v]
+	if !ok {
+		return nil, fmt.Errorf("%w %d; known: %s", ErrUnknownVersion, v, strings.Trim(fmt.Sprint(Versions()), "[]"))
+	}
+	return t, nil
+}
+
+// Label names the table in headers: "systemd 257 (Debian 257.13-1~deb13u1)".
+func (t *groupTable) Label() string {
+	for _, f := range strings.Split(t.Source, "; ") {
+		if v, ok := strings.CutPrefix(f, "debian-source systemd "); ok {
+			return fmt.Sprintf("systemd %d (Debian %s)", t.Version, v)
+		}
+	}
+	return fmt.Sprintf("systemd %d", t.Version)
 }
 
 // Directive is one directive's share of a modeled stack.
@@ -99,6 +166,11 @@ type Stack struct {
 	// Directives lists the directives that installed filters, in
 	// installation order; their counts sum to len(Programs).
 	Directives []Directive
+	// SystemdVersion is the systemd major version whose groups were used.
+	SystemdVersion int
+	// GroupsVersion names that table and its source, e.g.
+	// "systemd 257 (Debian 257.13-1~deb13u1)".
+	GroupsVersion string
 	// Warnings are the unit's items systemd would log and ignore, e.g.
 	// unknown system calls, as "file:line: message".
 	Warnings []string
@@ -140,7 +212,7 @@ func (s *Stack) String() string {
 			layout += " " + v
 		}
 	}
-	fmt.Fprintf(&b, "%s: filters as systemd 252 installs them on x86_64 (%s groups%s), index 0 first\n", s.Unit, GroupsVersion, layout)
+	fmt.Fprintf(&b, "%s: filters as systemd 252 installs them on x86_64 (%s groups%s), index 0 first\n", s.Unit, s.GroupsVersion, layout)
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tdirective\tarch\tinstructions")
 	i := 0
@@ -225,7 +297,11 @@ func ParseUnit(name string, data []byte, opt Options) (*Stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := newUnitContext()
+	tab, err := tableFor(opt.SystemdVersion)
+	if err != nil {
+		return nil, err
+	}
+	c := newUnitContext(tab)
 	h := sha256.New()
 	files := append([]File{{Name: name, Data: data}}, opt.DropIns...)
 	for _, f := range files {
@@ -247,6 +323,10 @@ func ParseUnit(name string, data []byte, opt Options) (*Stack, error) {
 		sum = sha256.Sum256(data)
 	} else {
 		h.Sum(sum[:0])
+	}
+	st.SystemdVersion, st.GroupsVersion = tab.Version, tab.Label()
+	if opt.VersionNote != "" {
+		st.GroupsVersion += " (" + opt.VersionNote + ")"
 	}
 	for _, p := range st.Programs {
 		p.SourceSHA256 = hex.EncodeToString(sum[:])
@@ -293,7 +373,9 @@ const errnoKill = -2
 
 // unitContext is the part of systemd's ExecContext the seccomp model needs.
 type unitContext struct {
-	filter      map[string]int // SystemCallFilter: name -> errno, -1 none, errnoKill
+	groups      *groupTable     // the systemd version's system call groups
+	known       map[string]bool // knownNames of groups
+	filter      map[string]int  // SystemCallFilter: name -> errno, -1 none, errnoKill
 	filterAllow bool
 	filterSet   bool
 	filterLine  int
@@ -406,14 +488,15 @@ var templatePlaceholder = regexp.MustCompile(`@[A-Za-z_][A-Za-z0-9_]*@|\{\{[^}]*
 // template placeholder (templatePlaceholder) is a warning and otherwise
 // ignored.
 // newUnitContext returns the context of a unit before its first line:
-// systemd's defaults.
-func newUnitContext() *unitContext {
-	return &unitContext{errnoNum: errnoKill, nsRetain: nsInitial, bools: map[string]bool{}, personality: -1}
+// systemd's defaults, with tab's system call groups.
+func newUnitContext(tab *groupTable) *unitContext {
+	return &unitContext{groups: tab, known: tab.knownNames(), errnoNum: errnoKill, nsRetain: nsInitial, bools: map[string]bool{}, personality: -1}
 }
 
-// parseUnit parses one unit file into a fresh context.
-func parseUnit(name string, data []byte) (*unitContext, error) {
-	c := newUnitContext()
+// parseUnit parses one unit file into a fresh context with tab's
+// system call groups.
+func parseUnit(name string, data []byte, tab *groupTable) (*unitContext, error) {
+	c := newUnitContext(tab)
 	if err := c.parseFile(name, data); err != nil {
 		return nil, err
 	}
@@ -700,9 +783,13 @@ func (c *unitContext) parseSyscallList(file string, line int, value string, filt
 // deny list) or for ~name:errno on an allow list, and removed otherwise.
 func (c *unitContext) addSyscall(file string, line int, key string, m map[string]int, name string, num int, invert, allow bool, depth int) {
 	if strings.HasPrefix(name, "@") {
-		g, ok := syscallGroups[name]
+		g, ok := c.groups.Groups[name]
 		if !ok || depth > 8 {
-			c.warnEntry(file, line, invert && key == "SystemCallFilter", suggest.Closest(name, syscallGroups, 1), "%s: unknown system call group %q, ignoring", key, name)
+			later := ""
+			if w := FirstVersionWith(c.groups.Version, name); w != 0 {
+				later = fmt.Sprintf("; systemd %d adds it", w)
+			}
+			c.warnEntry(file, line, invert && key == "SystemCallFilter", suggest.Closest(name, c.groups.Groups, 1), "%s: unknown system call group %q, ignoring (unknown to systemd %d%s)", key, name, c.groups.Version, later)
 			return
 		}
 		for _, it := range g.Items {
@@ -710,9 +797,9 @@ func (c *unitContext) addSyscall(file string, line int, key string, m map[string
 		}
 		return
 	}
-	if !knownSyscall(name) {
+	if !c.known[name] {
 		if depth == 0 {
-			c.warnEntry(file, line, invert && key == "SystemCallFilter", suggest.Closest(name, knownNames, 1), "%s: unknown system call %q, ignoring", key, name)
+			c.warnEntry(file, line, invert && key == "SystemCallFilter", suggest.Closest(name, c.known, 1), "%s: unknown system call %q, ignoring", key, name)
 		}
 		return
 	}
@@ -723,9 +810,12 @@ func (c *unitContext) addSyscall(file string, line int, key string, m map[string
 	}
 }
 
-var knownNames = func() map[string]bool {
+// knownNames is the set of names libseccomp resolves on some
+// architecture (seccomp_syscall_resolve_name): we take a name as known if
+// the table's @known group or one of our x86 tables has it.
+func (t *groupTable) knownNames() map[string]bool {
 	k := map[string]bool{}
-	for _, n := range syscallGroups["@known"].Items {
+	for _, n := range t.Groups["@known"].Items {
 		k[n] = true
 	}
 	for _, a := range []*filters.Arch{filters.ArchX86_64, filters.ArchI386, filters.ArchX32} {
@@ -734,12 +824,7 @@ var knownNames = func() map[string]bool {
 		}
 	}
 	return k
-}()
-
-// knownSyscall reports whether libseccomp resolves name on some
-// architecture (seccomp_syscall_resolve_name): we take a name as known if
-// systemd's @known group or one of our x86 tables has it.
-func knownSyscall(name string) bool { return knownNames[name] }
+}
 
 func (c *unitContext) parseNamespaces(file string, line int, value string, bad func(string, ...any) error) error {
 	if value == "" {
@@ -930,10 +1015,10 @@ func (sb *stackBuilder) perArch(build func(a *scmp.Arch) *scmp.Filter) []unitFil
 
 // setFilter is seccomp_load_syscall_filter_set: members the arch lacks are
 // skipped, the filter is loaded even if none is left.
-func setFilter(group string) func(a *scmp.Arch) *scmp.Filter {
+func setFilter(t *groupTable, group string) func(a *scmp.Arch) *scmp.Filter {
 	return func(a *scmp.Arch) *scmp.Filter {
 		f := forArch(a, retAllow)
-		for _, n := range expand(group) {
+		for _, n := range t.expand(group) {
 			f.Rules = append(f.Rules, scmp.Rule{Syscall: n, Action: retEPERM})
 		}
 		return f
@@ -1058,7 +1143,7 @@ func (c *unitContext) hardening(sb *stackBuilder, opt Options) {
 	}
 	// apply_protect_kernel_modules: the @module set
 	if c.bools["ProtectKernelModules"] {
-		sb.add("ProtectKernelModules", sb.perArch(setFilter("@module")))
+		sb.add("ProtectKernelModules", sb.perArch(setFilter(c.groups, "@module")))
 	}
 	// apply_protect_kernel_logs -> seccomp_protect_syslog
 	if c.bools["ProtectKernelLogs"] {
@@ -1066,11 +1151,11 @@ func (c *unitContext) hardening(sb *stackBuilder, opt Options) {
 	}
 	// apply_protect_clock: the @clock set
 	if c.bools["ProtectClock"] {
-		sb.add("ProtectClock", sb.perArch(setFilter("@clock")))
+		sb.add("ProtectClock", sb.perArch(setFilter(c.groups, "@clock")))
 	}
 	// apply_private_devices: the @raw-io set
 	if c.bools["PrivateDevices"] {
-		sb.add("PrivateDevices", sb.perArch(setFilter("@raw-io")))
+		sb.add("PrivateDevices", sb.perArch(setFilter(c.groups, "@raw-io")))
 	}
 }
 
@@ -1165,12 +1250,12 @@ func directiveOf(st *Stack, i int) string {
 }
 
 // expand returns the syscall names of a group, nested groups expanded.
-func expand(group string) []string {
+func (t *groupTable) expand(group string) []string {
 	var out []string
 	seen := map[string]bool{}
 	var walk func(g string, depth int)
 	walk = func(g string, depth int) {
-		for _, it := range syscallGroups[g].Items {
+		for _, it := range t.Groups[g].Items {
 			if strings.HasPrefix(it, "@") {
 				if depth < 8 {
 					walk(it, depth+1)
@@ -1189,16 +1274,35 @@ func expand(group string) []string {
 
 // Group returns the syscall names in a systemd group such as
 // "@system-service", nested groups expanded, in systemd's order, and false
-// if there is no such group. The data is SystemdGroupsVersion's.
-func Group(name string) ([]string, bool) {
-	if _, ok := syscallGroups[name]; !ok {
+// if there is no such group. The data is DefaultVersion's (GroupIn takes
+// a version).
+func Group(name string) ([]string, bool) { return GroupIn(DefaultVersion, name) }
+
+// GroupIn is Group for systemd version v; false also for an unknown v.
+func GroupIn(v int, name string) ([]string, bool) {
+	t, err := tableFor(v)
+	if err != nil {
 		return nil, false
 	}
-	return expand(name), true
+	if _, ok := t.Groups[name]; !ok {
+		return nil, false
+	}
+	return t.expand(name), true
 }
 
-// GroupNames lists the groups in systemd's order.
-func GroupNames() []string { return append([]string(nil), groupOrder...) }
+// FirstVersionWith returns the oldest systemd version after v whose table
+// has group name, or 0 if none does.
+func FirstVersionWith(v int, name string) int {
+	for _, w := range Versions() {
+		if _, ok := groupTables[w].Groups[name]; ok && w > v {
+			return w
+		}
+	}
+	return 0
+}
+
+// GroupNames lists DefaultVersion's groups in systemd's order.
+func GroupNames() []string { return append([]string(nil), groupTables[DefaultVersion].Order...) }
 
 // rawFilter is seccomp_load_syscall_filter_set_raw for one architecture:
 // one unconditional rule per entry; entries with an errno get
@@ -1446,12 +1550,13 @@ const FormatName = "systemd-unit"
 // stack (Stacked), one part per directive.
 func (s *Stack) Source() *filters.Source {
 	src := &filters.Source{
-		Name:     s.Unit,
-		Format:   FormatName,
-		Filters:  append([]*filters.Program(nil), s.Programs...),
-		Stacked:  true,
-		Arches:   append([]string(nil), s.Arches...),
-		Warnings: append([]*filters.SourceError(nil), s.warnings...),
+		Name:      s.Unit,
+		Format:    FormatName,
+		Filters:   append([]*filters.Program(nil), s.Programs...),
+		Stacked:   true,
+		Arches:    append([]string(nil), s.Arches...),
+		Warnings:  append([]*filters.SourceError(nil), s.warnings...),
+		Toolchain: s.GroupsVersion,
 	}
 	for _, d := range s.Directives {
 		src.Parts = append(src.Parts, filters.Part{Name: d.Name, Count: d.Count})

@@ -46,6 +46,10 @@ type LoadFlags struct {
 	// where systemd units and their drop-ins are looked up
 	// (formats.ReadUnit).
 	Root string
+	// SystemdVersion is --systemd-version: the systemd major version
+	// whose system call groups units are read with (0: SystemdVersion's
+	// default, the host's systemd or else the newest table).
+	SystemdVersion int
 }
 
 // AddSystemdFlag adds --systemd to fl (run has its own).
@@ -99,6 +103,7 @@ func AddLoadFlags(fl *pflag.FlagSet, lf *LoadFlags) {
 	fl.StringArrayVar(&lf.IncludePath, "include-path", nil, "minijail policies: a `DIR` searched, by base name, for an absolute @include such as /system/etc/seccomp_policy/x.policy (repeatable; the including file's directory is searched too)")
 	fl.StringArrayVar(&lf.IncludeRoot, "include-root", nil, "minijail policies: read an absolute @include under `OLD=NEW` from NEW, e.g. /usr/share/policy/crosvm=jail/seccomp/x86_64 (repeatable)")
 	fl.StringVar(&lf.Root, "root", "", "Kubernetes workloads: the kubelet seccomp directory `DIR` Localhost profiles are relative to (default /var/lib/kubelet/seccomp); systemd units: read units (a bare name such as foo.service is looked up) and their drop-ins from the search path under DIR (etc/systemd/system, run/systemd/system, usr/lib/systemd/system, lib/systemd/system); without it, the drop-in directories beside the unit file are read")
+	AddSystemdVersionFlag(fl, &lf.SystemdVersion)
 	fl.StringVar(&lf.Thread, "thread", "", "Firecracker files: the thread category's filter to load: vmm, api or vcpu (default: all; simulate shows them side by side)")
 }
 
@@ -130,6 +135,9 @@ func (lf *LoadFlags) Options(in io.Reader) (formats.OpenOptions, error) {
 	}
 	if err := oci.CheckOptions(o.OCI); err != nil {
 		return o, &FlagError{Err: fmt.Errorf("--kernel-version: %w", err)}
+	}
+	if o.Systemd.SystemdVersion, o.Systemd.VersionNote, err = SystemdVersion(lf.SystemdVersion); err != nil {
+		return o, err
 	}
 	if lf.Thread != "" && !slices.Contains(FirecrackerThreads, lf.Thread) {
 		return o, FlagErrorf("--thread: %q is not vmm, api or vcpu", lf.Thread)

@@ -180,6 +180,9 @@ func (l *Loaded) Alternatives() ([]Alternative, error) {
 func (l *Loaded) PrintWarnings(w io.Writer) {
 	seen := map[string]bool{}
 	for _, src := range l.Sources {
+		if src.Toolchain != "" {
+			fmt.Fprintf(w, "note: %s: read as %s\n", src.Name, src.Toolchain)
+		}
 		for _, p := range src.Filters {
 			for _, n := range p.Notes {
 				if !seen[n] {

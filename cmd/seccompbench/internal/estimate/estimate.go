@@ -418,7 +418,7 @@ func withUnit(opts *Options, base []*filters.Program) ([]*filters.Program, error
 	if err != nil {
 		return nil, fmt.Errorf("read systemd unit: %w", err)
 	}
-	unit, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: opts.Compiler, DropIns: dropIns})
+	unit, err := systemd.ParseUnit(name, data, systemd.Options{Compiler: opts.Compiler, DropIns: dropIns, SystemdVersion: opts.Open.Systemd.SystemdVersion, VersionNote: opts.Open.Systemd.VersionNote})
 	if err != nil {
 		return nil, fmt.Errorf("model systemd stack: %w", err)
 	}

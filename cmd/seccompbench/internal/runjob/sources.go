@@ -97,10 +97,10 @@ func openSystemd(j *Job) (*systemd.Stack, report.Policy, error) {
 			return nil, report.Policy{}, fmt.Errorf("read systemd unit: %w", rerr)
 		}
 		sum = sha256.Sum256(data)
-		unit, err = systemd.ParseUnit(name, data, systemd.Options{Compiler: j.Compiler, DropIns: dropIns})
+		unit, err = systemd.ParseUnit(name, data, systemd.Options{Compiler: j.Compiler, DropIns: dropIns, SystemdVersion: j.Open.Systemd.SystemdVersion, VersionNote: j.Open.Systemd.VersionNote})
 	} else {
 		sum = sha256.Sum256([]byte(j.SystemdDirectives))
-		unit, err = systemd.ParseDirectives("--systemd", j.SystemdDirectives, systemd.Options{Compiler: j.Compiler})
+		unit, err = systemd.ParseDirectives("--systemd", j.SystemdDirectives, systemd.Options{Compiler: j.Compiler, SystemdVersion: j.Open.Systemd.SystemdVersion, VersionNote: j.Open.Systemd.VersionNote})
 	}
 	if err != nil {
 		return nil, report.Policy{}, fmt.Errorf("model systemd stack: %w", err)

@@ -1,0 +1,69 @@
+package cmdutil
+
+import (
+	"fmt"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/seccompbench/seccompbench/filters/systemd"
+)
+
+// AddSystemdVersionFlag adds --systemd-version to fl, stored in p.
+func AddSystemdVersionFlag(fl *pflag.FlagSet, p *int) {
+	fl.IntVar(p, "systemd-version", 0, "systemd units: read them as systemd `N` does (its system call groups and @known list): "+
+		strings.Trim(fmt.Sprint(systemd.Versions()), "[]")+" (default: this host's systemd, else the newest)")
+}
+
+// HostSystemdVersion returns the major version of this host's systemd
+// from the first line of `systemd-analyze --version` ("systemd 252
+// (252.38-1~deb12u1)"), and false if there is none. Tests replace it.
+var HostSystemdVersion = func() (int, bool) {
+	out, err := exec.Command("systemd-analyze", "--version").Output()
+	if err != nil {
+		return 0, false
+	}
+	return parseSystemdVersion(string(out))
+}
+
+var systemdVersionLine = regexp.MustCompile(`^systemd (\d+)\b`)
+
+// parseSystemdVersion reads the major version from `systemd-analyze
+// --version` output.
+func parseSystemdVersion(out string) (int, bool) {
+	first, _, _ := strings.Cut(out, "\n")
+	m := systemdVersionLine.FindStringSubmatch(strings.TrimSpace(first))
+	if m == nil {
+		return 0, false
+	}
+	v, err := strconv.Atoi(m[1])
+	return v, err == nil
+}
+
+// SystemdVersion resolves --systemd-version v for systemd.Options: v
+// itself if a table exists (a *FlagError listing the known versions if
+// not: exit 2); for 0, this host's systemd when a table exists for it,
+// else the newest table, with a note saying so.
+func SystemdVersion(v int) (version int, note string, err error) {
+	known := systemd.Versions()
+	has := func(v int) bool { return slices.Contains(known, v) }
+	if v != 0 {
+		if !has(v) {
+			return 0, "", FlagErrorf("--systemd-version %d: no table for that systemd; known: %s", v, strings.Trim(fmt.Sprint(known), "[]"))
+		}
+		return v, "", nil
+	}
+	if h, ok := HostSystemdVersion(); ok {
+		if has(h) {
+			return h, "", nil
+		}
+		n := systemd.NewestVersion()
+		return n, fmt.Sprintf("this host's systemd %d has no table, so the newest; --systemd-version chooses", h), nil
+	}
+	n := systemd.NewestVersion()
+	return n, "no systemd on this host, so the newest table; --systemd-version chooses", nil
+}
