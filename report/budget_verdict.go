@@ -93,7 +93,7 @@ const BudgetByBracket = "bracket"
 // budgetMetricNames says in words what each decided_by value judged.
 var budgetMetricNames = map[string]string{
 	BudgetByBracket: "the prediction's bracket (floor and ceiling, no run)",
-	"wall": "wall time per run", "cpu": "CPU time per run", "share": "share of the target's CPU",
+	"wall":          "wall time per run", "cpu": "CPU time per run", "share": "share of the target's CPU",
 	"per_filter": "per-filter cost", "entry": "entry cost", "deepest": "cost per op at the deepest count",
 }
 
