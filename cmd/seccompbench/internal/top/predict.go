@@ -3,6 +3,7 @@ package top
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
@@ -69,7 +70,7 @@ func (w *Watcher) filters(p *report.TopProcess) {
 		p.FilterHashes = append(p.FilterHashes, report.TopFilter{Index: i, Instructions: prog.Len(), SHA256: prog.SHA256()})
 	}
 	if w.opts.Predict && len(d.stack) > 0 && p.SeccompSamples > 0 {
-		pr, err := predict(d.stack, p)
+		pr, err := predict(d.stack, p, w.mergedFor(d.stack))
 		if err != nil {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("no prediction: %v", err))
 			return
@@ -86,7 +87,11 @@ func (w *Watcher) filters(p *report.TopProcess) {
 // after/before ratio, from the emulator's path through each stack
 // (arguments 0; analysis.AnalyzeSyscall). Syscalls whose arguments steer
 // the path are predicted for arguments 0 only.
-func predict(stack filters.Stack, p *report.TopProcess) (*report.TopPrediction, error) {
+//
+// merged is Merge of the stack without weights (it does not depend on the
+// mix: Watcher.mergedFor keeps one per stack across windows), or nil to
+// compute it here.
+func predict(stack filters.Stack, p *report.TopProcess, merged *filteropt.Result) (*report.TopPrediction, error) {
 	arch := filters.ArchX86_64
 	w := filteropt.Weights{Calls: map[[2]uint32]float64{}}
 	for _, s := range p.Syscalls {
@@ -99,9 +104,11 @@ func predict(stack filters.Stack, p *report.TopProcess) (*report.TopPrediction, 
 		}
 		w.Calls[[2]uint32{arch.AuditArch, uint32(s.Nr)}] += v
 	}
-	merged, err := filteropt.Merge(stack, filteropt.Weights{})
-	if err != nil {
-		return nil, fmt.Errorf("merge the stack: %w", err)
+	if merged == nil {
+		var err error
+		if merged, err = filteropt.Merge(stack, filteropt.Weights{}); err != nil {
+			return nil, fmt.Errorf("merge the stack: %w", err)
+		}
 	}
 	tuned, err := filteropt.Merge(stack, w)
 	if err != nil {
@@ -145,6 +152,28 @@ func predict(stack filters.Stack, p *report.TopProcess) (*report.TopPrediction, 
 		pr.Rows = append(pr.Rows, row)
 	}
 	return pr, nil
+}
+
+// mergedFor returns the unweighted Merge of stack, computed once per
+// stack (keyed by its filters' SHA-256) for the Watcher's life; nil when
+// it fails (predict then merges again and reports the error).
+func (w *Watcher) mergedFor(stack filters.Stack) *filteropt.Result {
+	var key strings.Builder
+	for _, p := range stack {
+		key.WriteString(p.SHA256())
+	}
+	if m, ok := w.merged[key.String()]; ok {
+		return m
+	}
+	m, err := filteropt.Merge(stack, filteropt.Weights{})
+	if err != nil {
+		return nil
+	}
+	if w.merged == nil {
+		w.merged = map[string]*filteropt.Result{}
+	}
+	w.merged[key.String()] = m
+	return m
 }
 
 // modelNs is ReferenceModel's cost of one call of c through a stack of n

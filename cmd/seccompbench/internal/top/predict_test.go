@@ -32,9 +32,25 @@ func TestPredictCachedStillPaysEntry(t *testing.T) {
 	p := &report.TopProcess{CPUNs: 1e9, SeccompNs: 1e6, Syscalls: []report.TopSyscall{
 		{Nr: 110, Name: "getppid", Samples: 10, SeccompNs: 1e6, Calls: &calls},
 	}}
-	pr, err := predict(stack, p)
+	pr, err := predict(stack, p, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The Watcher's kept merge gives the same prediction, and is kept:
+	// the second lookup returns the same result.
+	w := &Watcher{}
+	kept := w.mergedFor(stack)
+	if kept == nil || w.mergedFor(stack) != kept {
+		t.Fatalf("mergedFor did not keep the merge: %v", kept)
+	}
+	pr2, err := predict(stack, p, kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range pr.Rows {
+		if pr.Rows[i] != pr2.Rows[i] {
+			t.Errorf("row %d with the kept merge %+v, computed %+v", i, pr2.Rows[i], pr.Rows[i])
+		}
 	}
 	m := ReferenceModel
 	// Before: 2 uncached filters executing 3 instructions each.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
+	filteropt "github.com/seccompbench/seccompbench/filters/optimize"
 	"github.com/seccompbench/seccompbench/internal/kstack"
 	"github.com/seccompbench/seccompbench/runner/inspect"
 	"github.com/seccompbench/seccompbench/runner/live"
@@ -175,6 +176,9 @@ type Watcher struct {
 	// in ns (NaN: not measured; counterErr says why when it failed).
 	counterNs  float64
 	counterErr error
+	// merged holds each stack's unweighted merge (mergedFor), by its
+	// filters' hashes.
+	merged map[string]*filteropt.Result
 }
 
 // counterCoster is a Sampler that can measure what its counter adds per
