@@ -163,12 +163,11 @@ func CSMargin(n int, sd, alpha float64, targetN int) float64 {
 // Mean and the one-sided bounds Lower and Upper, each holding at every N
 // with probability at least the level.
 type Bound struct {
-	N                   int
-	Mean, SD            float64
-	Lower, Upper        float64
-	Alpha               float64
-	TargetN             int
-	lastMargin, lastGap float64
+	N            int
+	Mean, SD     float64
+	Lower, Upper float64
+	Alpha        float64
+	TargetN      int
 }
 
 // ConfidenceSequence is the bound on the mean of xs (observations in

@@ -93,3 +93,13 @@ func TestLibseccompSystemdDifferential(t *testing.T) {
 		})
 	}
 }
+
+// parseUnit (tests) parses one unit file into a fresh context with tab's
+// system call groups.
+func parseUnit(name string, data []byte, tab *groupTable) (*unitContext, error) {
+	c := newUnitContext(tab)
+	if err := c.parseFile(name, data); err != nil {
+		return nil, err
+	}
+	return c, nil
+}

@@ -493,16 +493,6 @@ func newUnitContext(tab *groupTable) *unitContext {
 	return &unitContext{groups: tab, known: tab.knownNames(), errnoNum: errnoKill, nsRetain: nsInitial, bools: map[string]bool{}, personality: -1}
 }
 
-// parseUnit parses one unit file into a fresh context with tab's
-// system call groups.
-func parseUnit(name string, data []byte, tab *groupTable) (*unitContext, error) {
-	c := newUnitContext(tab)
-	if err := c.parseFile(name, data); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
 // parseFile applies the lines of one file (the unit or a drop-in) to c,
 // as config_parse does for each file in turn: a drop-in starts outside
 // any section, and its assignments override or extend the unit's.
