@@ -71,9 +71,10 @@ q() { curl -s --get --data-urlencode "query=$1" http://127.0.0.1:9091/api/v1/que
 {
 	echo "exporter CPU, share of one CPU over the soak:"
 	q "rate(seccompbench_exporter_cpu_seconds_total[$((SOAK_S - 30))s])"
-	echo; echo "counter: duty, overhead over the window, cost per call (s):"
+	echo; echo "counter: duty, overhead (mean and worst window over the soak), cost per call (s):"
 	q 'seccompbench_exporter_call_count_duty_ratio'; echo
-	q 'seccompbench_exporter_call_count_overhead_ratio'; echo
+	q "avg_over_time(seccompbench_exporter_call_count_overhead_ratio[$((SOAK_S - 30))s])"; echo
+	q "max_over_time(seccompbench_exporter_call_count_overhead_ratio[$((SOAK_S - 30))s])"; echo
 	q 'seccompbench_exporter_call_count_cost_seconds'; echo
 	echo "top 10 workloads by seccomp seconds:"
 	q 'topk(10, rate(seccompbench_workload_seccomp_seconds_total[2m]))'; echo
