@@ -34,6 +34,32 @@ func TestSimulateSystemdVersion(t *testing.T) {
 	}
 }
 
+// TestSimulateSystemdVersionNeighbours: for each table from an Ubuntu
+// source or upstream tag, a call @system-service gained or lost there is
+// allowed by the version that has it and killed by its neighbour:
+// fchmodat2 (252 has it, Ubuntu's 249.11 not), landlock_create_ruleset
+// (256.17's @default has @sandbox, Ubuntu's 255.4 not), open_tree (258
+// moved it from @mount to @file-system).
+func TestSimulateSystemdVersionNeighbours(t *testing.T) {
+	unit := filepath.Join(t.TempDir(), "svc.service")
+	if err := os.WriteFile(unit, []byte("[Service]\nExecStart=/bin/true\nSystemCallFilter=@system-service\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ syscall, allow, kill string }{
+		{"fchmodat2", "252", "249"},
+		{"landlock_create_ruleset", "256", "255"},
+		{"open_tree", "258", "257"},
+		{"open_tree", "259", "257"},
+	} {
+		for version, want := range map[string]string{tc.allow: "verdict   ALLOW", tc.kill: "verdict   KILL_PROCESS"} {
+			code, out, errs := runCmd(t, "", "simulate", unit, "--syscall", tc.syscall, "--systemd-version", version)
+			if code != 0 || !strings.Contains(out, want) || !strings.Contains(errs, "read as systemd "+version+" ") {
+				t.Errorf("simulate %s --systemd-version %s: exit %d, want %s\n%s\n%s", tc.syscall, version, code, want, out, errs)
+			}
+		}
+	}
+}
+
 // TestSystemdVersionUnknown: a version with no table is a usage error
 // listing the known ones.
 func TestSystemdVersionUnknown(t *testing.T) {
@@ -47,7 +73,7 @@ func TestSystemdVersionUnknown(t *testing.T) {
 			args = append(args, "--syscall", "read")
 		}
 		code, _, errs := runCmd(t, "", args...)
-		if code != 2 || !strings.Contains(errs, "known: 252 254 257 262") {
+		if code != 2 || !strings.Contains(errs, "known: 249 252 254 255 256 257 258 259 262") {
 			t.Errorf("%s --systemd-version 200: exit %d, stderr %q; want 2 listing the known versions", cmd, code, errs)
 		}
 	}
@@ -64,6 +90,10 @@ func TestCompileLintSystemdVersion(t *testing.T) {
 	_, out, errs := runCmd(t, "", "compile", unit, "--systemd-version", "257")
 	if !strings.Contains(out, "(systemd 257 (Debian 257.13-1~deb13u1 (trixie)) groups") {
 		t.Errorf("compile --systemd-version 257 header does not name 257:\n%s\n%s", out, errs)
+	}
+	_, out, errs = runCmd(t, "", "compile", unit, "--systemd-version", "255")
+	if !strings.Contains(out, "(systemd 255 (Ubuntu 255.4-1ubuntu8 (noble)) groups") {
+		t.Errorf("compile --systemd-version 255 header does not name Ubuntu's 255.4:\n%s\n%s", out, errs)
 	}
 	_, out, errs = runCmd(t, "", "lint", unit, "--systemd-version", "252")
 	if !strings.Contains(out+errs, `unknown system call group "@sandbox", ignoring (unknown to systemd 252; systemd 254 adds it)`) {

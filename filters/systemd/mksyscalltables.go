@@ -5,8 +5,9 @@
 // files systemd builds them from: the syscall_filter_sets array of
 // src/shared/seccomp-util.c (extracted to syscall_filter_sets.c) and
 // src/basic/syscall-list.txt, which systemd's build turns into @known.
-// testdata/groups/N/SOURCE records where the files came from (Debian source
-// package name and version) and the version-dependent behaviour.
+// testdata/groups/N/SOURCE records where the files came from (the Debian
+// or Ubuntu source package and version, or the upstream stable tag) and the
+// version-dependent behaviour.
 //
 //	go run mksyscalltables.go
 package main
@@ -41,10 +42,15 @@ var (
 	nameRe   = regexp.MustCompile(`^\s*\.name\s*=\s*"([^"]+)"`)
 	helpRe   = regexp.MustCompile(`^\s*\.help\s*=\s*"([^"]*)"`)
 	itemRe   = regexp.MustCompile(`^\s*"([^"\\]+)\\0"`)
+	// s390Only opens a block of names systemd compiles only for s390
+	// (249's @debug and @raw-io); the modeled build is x86_64's, which
+	// leaves them out.
+	s390Only = regexp.MustCompile(`^#\s*if defined\s*\(?__s390__\)? \|\| defined\s*\(?__s390x__\)?\s*$`)
 )
 
 // parseSets reads the syscall_filter_sets initializer; an #include line
-// inside a set (@known's "syscall-list.h") stands for the names in known.
+// inside a set (@known's "syscall-list.h" or "syscall-list.inc") stands for
+// the names in known, and the names of an s390-only #if block are skipped.
 func parseSets(path string, known []string) ([]group, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -54,11 +60,19 @@ func parseSets(path string, known []string) ([]group, error) {
 	var groups []group
 	var cur *group
 	sc := bufio.NewScanner(f)
-	n := 0
+	n, skipFrom := 0, 0
 	for sc.Scan() {
 		n++
 		line := sc.Text()
+		trimmed := strings.TrimSpace(line)
 		switch {
+		case skipFrom != 0 && trimmed == "#endif":
+			skipFrom = 0
+		case skipFrom != 0 && strings.HasPrefix(trimmed, "#"):
+			return nil, fmt.Errorf("%s:%d: preprocessor line inside the #if of line %d not handled: %q", path, n, skipFrom, line)
+		case skipFrom != 0:
+		case cur != nil && s390Only.MatchString(trimmed):
+			skipFrom = n
 		case setStart.MatchString(line):
 			groups = append(groups, group{})
 			cur = &groups[len(groups)-1]
@@ -79,6 +93,9 @@ func parseSets(path string, known []string) ([]group, error) {
 			}
 			cur = nil
 		}
+	}
+	if skipFrom != 0 {
+		return nil, fmt.Errorf("%s:%d: #if without #endif", path, skipFrom)
 	}
 	if len(groups) == 0 {
 		return nil, fmt.Errorf("%s: no syscall filter sets", path)

@@ -44,7 +44,8 @@ type group struct {
 type groupTable struct {
 	// Version is systemd's major version.
 	Version int
-	// Source says where the tables came from (Debian source package).
+	// Source says where the tables came from (Debian or Ubuntu source
+	// package, or upstream stable tag: testdata/groups/N/SOURCE).
 	Source string
 	// AllowListENOSYS: an allow-list answers calls outside @known with
 	// ENOSYS instead of SystemCallErrorNumber= (systemd 255 and later,
@@ -134,11 +135,23 @@ func tableFor(v int) (*groupTable, error) {
 	return t, nil
 }
 
-// Label names the table in headers: "systemd 257 (Debian 257.13-1~deb13u1)".
+// sourceLabels maps a SOURCE line's prefix to the word Label uses for
+// where the table came from.
+var sourceLabels = []struct{ prefix, word string }{
+	{"debian-source systemd ", "Debian"},
+	{"ubuntu-source systemd ", "Ubuntu"},
+	{"upstream-source systemd ", "upstream"},
+}
+
+// Label names the table in headers: "systemd 257 (Debian 257.13-1~deb13u1
+// (trixie))", "systemd 255 (Ubuntu 255.4-1ubuntu8 (noble))", "systemd 256
+// (upstream 256.17 (stable tag v256.17))".
 func (t *groupTable) Label() string {
 	for _, f := range strings.Split(t.Source, "; ") {
-		if v, ok := strings.CutPrefix(f, "debian-source systemd "); ok {
-			return fmt.Sprintf("systemd %d (Debian %s)", t.Version, v)
+		for _, l := range sourceLabels {
+			if v, ok := strings.CutPrefix(f, l.prefix); ok {
+				return fmt.Sprintf("systemd %d (%s %s)", t.Version, l.word, v)
+			}
 		}
 	}
 	return fmt.Sprintf("systemd %d", t.Version)

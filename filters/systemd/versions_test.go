@@ -2,6 +2,7 @@ package systemd
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -38,15 +39,104 @@ func TestGroupTables257(t *testing.T) {
 	if _, ok := GroupIn(252, "@sandbox"); ok {
 		t.Error("252 has @sandbox")
 	}
-	if !groupTables[257].AllowListENOSYS || groupTables[252].AllowListENOSYS || groupTables[254].AllowListENOSYS {
-		t.Error("AllowListENOSYS should hold for 257 only")
+	for _, v := range Versions() {
+		if got, want := groupTables[v].AllowListENOSYS, v >= 255; got != want {
+			t.Errorf("systemd %d: AllowListENOSYS %v, want %v (override_default_action is in 255 and later)", v, got, want)
+		}
 	}
 	if w := FirstVersionWith(252, "@sandbox"); w != 254 {
 		t.Errorf("FirstVersionWith(252, @sandbox) = %d, want 254", w)
 	}
+	if _, ok := GroupIn(249, "@sandbox"); ok {
+		t.Error("249 has @sandbox")
+	}
+	if w := FirstVersionWith(249, "@sandbox"); w != 254 {
+		t.Errorf("FirstVersionWith(249, @sandbox) = %d, want 254", w)
+	}
+}
+
+// TestGroupTablesLabels: each table names the source it was generated
+// from, so a header says which release's groups were used.
+func TestGroupTablesLabels(t *testing.T) {
+	want := map[int]string{
+		249: "systemd 249 (Ubuntu 249.11-0ubuntu3 (jammy))",
+		252: "systemd 252 (Debian 252.39-1~deb12u2 (bookworm))",
+		255: "systemd 255 (Ubuntu 255.4-1ubuntu8 (noble))",
+		256: "systemd 256 (upstream 256.17 (stable tag v256.17))",
+		258: "systemd 258 (upstream 258.10 (stable tag v258.10))",
+		259: "systemd 259 (Ubuntu 259.5-0ubuntu3.4 (resolute-security))",
+	}
 	for _, v := range Versions() {
-		if !strings.Contains(groupTables[v].Source, "debian-source systemd ") {
-			t.Errorf("table %d does not name its source package: %q", v, groupTables[v].Source)
+		got := groupTables[v].Label()
+		if w, ok := want[v]; ok && got != w {
+			t.Errorf("Label(%d) = %q, want %q", v, got, w)
+		}
+		if got == fmt.Sprintf("systemd %d", v) {
+			t.Errorf("table %d does not name its source: %q", v, groupTables[v].Source)
+		}
+	}
+}
+
+// versionDelta is a fact read in two releases' sources: in version in,
+// group has name; in version out, it does not.
+type versionDelta struct {
+	group, name string
+	in, out     int
+}
+
+// TestGroupTablesDeltas checks, per table, names that tell it from its
+// neighbours (each read in testdata/groups/N: syscall_filter_sets.c and
+// syscall-list.txt), so a table generated from the wrong release fails.
+func TestGroupTablesDeltas(t *testing.T) {
+	for _, d := range []versionDelta{
+		// 249.11 → 252.39: names added to the sets after 249.
+		{"@file-system", "fchmodat2", 252, 249},
+		{"@privileged", "quotactl_fd", 252, 249},
+		{"@resources", "set_mempolicy_home_node", 252, 249},
+		{"@system-service", "arm_fadvise64_64", 252, 249},
+		{"@default", "futex_waitv", 252, 249},
+		// 249 lists s390 names under #if defined __s390__, compiled out on
+		// x86_64; 252 lists them unconditionally.
+		{"@debug", "s390_runtime_instr", 252, 249},
+		{"@raw-io", "s390_pci_mmio_read", 252, 249},
+		// 249's syscall-list.txt still has quotactl_path; 252's does not.
+		{"@known", "quotactl_path", 249, 252},
+		// 255.4 has @sandbox but not yet inside @default; the 254.26 and
+		// 256.17 stable releases have it there, and uretprobe.
+		{"@sandbox", "landlock_create_ruleset", 255, 252},
+		{"@default", "landlock_create_ruleset", 254, 255},
+		{"@default", "landlock_create_ruleset", 256, 255},
+		{"@default", "uretprobe", 256, 255},
+		// 256.17 → 257.13.
+		{"@known", "mseal", 256, 255},
+		{"@default", "mseal", 257, 256},
+		{"@file-system", "listmount", 257, 256},
+		// 257.13 → 258.10: open_tree moved from @mount to @file-system.
+		{"@file-system", "open_tree", 258, 257},
+		{"@system-service", "open_tree", 258, 257},
+		{"@mount", "open_tree", 257, 258},
+		{"@mount", "open_tree_attr", 258, 257},
+		// 258.10 → 259.5: only syscall-list.txt grew.
+		{"@known", "listns", 259, 258},
+		{"@known", "uprobe", 259, 258},
+		// 259.5 → 262.
+		{"@known", "rseq_slice_yield", 262, 259},
+		{"@known", "fchroot", 262, 259},
+	} {
+		in, ok := GroupIn(d.in, d.group)
+		if !ok || !slices.Contains(in, d.name) {
+			t.Errorf("systemd %d %s lacks %s", d.in, d.group, d.name)
+		}
+		if out, _ := GroupIn(d.out, d.group); slices.Contains(out, d.name) {
+			t.Errorf("systemd %d %s has %s", d.out, d.group, d.name)
+		}
+	}
+	// 258's and 259's sets are the same; @known is not.
+	for _, g := range groupTables[259].Order {
+		a, _ := GroupIn(258, g)
+		b, _ := GroupIn(259, g)
+		if g != "@known" && !slices.Equal(a, b) {
+			t.Errorf("%s differs between 258 and 259", g)
 		}
 	}
 }
@@ -67,13 +157,13 @@ func TestParseUnitVersion(t *testing.T) {
 		t.Errorf("default version: %v, %v", st, err)
 	}
 	_, err = ParseUnit("u.service", unit, Options{SystemdVersion: 200})
-	if !errors.Is(err, ErrUnknownVersion) || !strings.Contains(err.Error(), "known: 252 254 257 262") {
+	if !errors.Is(err, ErrUnknownVersion) || !strings.Contains(err.Error(), "known: 249 252 254 255 256 257 258 259 262") {
 		t.Errorf("unknown version: %v", err)
 	}
 }
 
-// TestGroupTables262: systemd 262 (Debian forky) moved open_tree from
-// @mount to @file-system and added open_tree_attr to @mount.
+// TestGroupTables262: systemd 262 (Debian forky) has open_tree in
+// @file-system, not @mount, and open_tree_attr in @mount (since 258).
 func TestGroupTables262(t *testing.T) {
 	fs, _ := GroupIn(262, "@file-system")
 	mount, _ := GroupIn(262, "@mount")

@@ -45,7 +45,7 @@ func TestSystemdVersionChoice(t *testing.T) {
 		}
 	}
 	var fe *FlagError
-	if _, _, err := SystemdVersion(200); !errors.As(err, &fe) || !strings.Contains(err.Error(), "known: 252 254 257 262") {
+	if _, _, err := SystemdVersion(200); !errors.As(err, &fe) || !strings.Contains(err.Error(), "known: 249 252 254 255 256 257 258 259 262") {
 		t.Errorf("SystemdVersion(200) = %v; want a FlagError listing the versions", err)
 	}
 }
