@@ -182,7 +182,7 @@ type Stack struct {
 	// SystemdVersion is the systemd major version whose groups were used.
 	SystemdVersion int
 	// GroupsVersion names that table and its source, e.g.
-	// "systemd 257 (Debian 257.13-1~deb13u1)".
+	// "systemd 257 (Debian 257.13-1~deb13u1 (trixie))" (groupTable.Label).
 	GroupsVersion string
 	// Warnings are the unit's items systemd would log and ignore, e.g.
 	// unknown system calls, as "file:line: message".

@@ -16,7 +16,7 @@ import (
 // AddSystemdVersionFlag adds --systemd-version to fl, stored in p.
 func AddSystemdVersionFlag(fl *pflag.FlagSet, p *int) {
 	fl.IntVar(p, "systemd-version", 0, "systemd units: read them as systemd `N` does (its system call groups and @known list): "+
-		strings.Trim(fmt.Sprint(systemd.Versions()), "[]")+" (default: this host's systemd, else the newest)")
+		strings.Trim(fmt.Sprint(systemd.Versions()), "[]")+", each from that release's Debian or Ubuntu source package or upstream stable tag (default: this host's systemd, else the newest)")
 }
 
 // HostSystemdVersion returns the major version of this host's systemd
