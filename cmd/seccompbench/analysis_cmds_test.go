@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/compile"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
@@ -34,8 +35,8 @@ func TestNewCmdCompileFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := parseFlags(t, NewCmdCompile, tt.args, execWant{Err: tt.wantErr})
-			if got != nil && got.specs()[0].Format != tt.wantFormat {
-				t.Errorf("Format = %q, want %q", got.specs()[0].Format, tt.wantFormat)
+			if got != nil && got.Outputs()[0].Format != tt.wantFormat {
+				t.Errorf("Format = %q, want %q", got.Outputs()[0].Format, tt.wantFormat)
 			}
 		})
 	}
@@ -48,7 +49,7 @@ func TestCompileRun(t *testing.T) {
 	}
 	t.Run("text", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Out: output.Flags{Format: "text"}}); err != nil {
+		if err := compileRun(&CompileOptions{IO: ios, Options: compile.Options{Policy: "default", Out: output.Flags{Format: "text"}}}); err != nil {
 			t.Fatal(err)
 		}
 		for _, want := range []string{"ld [arch]", "; getpid", "ret ALLOW", "jeq #0xc000003e"} {
@@ -59,7 +60,7 @@ func TestCompileRun(t *testing.T) {
 	})
 	t.Run("raw", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Out: output.Flags{Format: "raw"}}); err != nil {
+		if err := compileRun(&CompileOptions{IO: ios, Options: compile.Options{Policy: "default", Out: output.Flags{Format: "raw"}}}); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(out.Bytes(), p.Bytes()) || out.Len() != 8*p.Len() {
@@ -68,7 +69,7 @@ func TestCompileRun(t *testing.T) {
 	})
 	t.Run("json", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Out: output.Flags{Format: "json"}}); err != nil {
+		if err := compileRun(&CompileOptions{IO: ios, Options: compile.Options{Policy: "default", Out: output.Flags{Format: "json"}}}); err != nil {
 			t.Fatal(err)
 		}
 		var doc report.CompileDoc

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/compile"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
@@ -54,7 +55,7 @@ func TestCompileLayouts(t *testing.T) {
 	}
 	t.Run("text", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		if err := compileRun(&CompileOptions{IO: ios, Policy: "docker-default", Out: output.Flags{Format: "text"}, Compiler: "native"}); err != nil {
+		if err := compileRun(&CompileOptions{IO: ios, Options: compile.Options{Policy: "docker-default", Out: output.Flags{Format: "text"}, Compiler: "native"}}); err != nil {
 			t.Fatal(err)
 		}
 		first, _, _ := strings.Cut(out.String(), "\n")
@@ -71,7 +72,7 @@ func TestCompileLayouts(t *testing.T) {
 	})
 	t.Run("json", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		if err := compileRun(&CompileOptions{IO: ios, Policy: "docker-default", Out: output.Flags{Format: "json"}, Compiler: "native"}); err != nil {
+		if err := compileRun(&CompileOptions{IO: ios, Options: compile.Options{Policy: "docker-default", Out: output.Flags{Format: "json"}, Compiler: "native"}}); err != nil {
 			t.Fatal(err)
 		}
 		var doc report.CompileDoc
@@ -88,7 +89,7 @@ func TestCompileLayouts(t *testing.T) {
 	})
 	t.Run("libseccomp", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		err := compileRun(&CompileOptions{IO: ios, Policy: "docker-default", Out: output.Flags{Format: "raw"}, Compiler: "libseccomp"})
+		err := compileRun(&CompileOptions{IO: ios, Options: compile.Options{Policy: "docker-default", Out: output.Flags{Format: "raw"}, Compiler: "libseccomp"}})
 		if lib == nil {
 			if !errors.Is(err, scmp.ErrNoLibseccomp) {
 				t.Fatalf("error = %v, want ErrNoLibseccomp", err)
@@ -104,7 +105,7 @@ func TestCompileLayouts(t *testing.T) {
 	})
 	t.Run("policy: no layouts line, a note", func(t *testing.T) {
 		ios, _, out, errOut := cmdutil.TestIOStreams()
-		if err := compileRun(&CompileOptions{IO: ios, Policy: "default", Out: output.Flags{Format: "text"}, Compiler: "libseccomp"}); err != nil {
+		if err := compileRun(&CompileOptions{IO: ios, Options: compile.Options{Policy: "default", Out: output.Flags{Format: "text"}, Compiler: "libseccomp"}}); err != nil {
 			t.Fatal(err)
 		}
 		if strings.Contains(out.String(), "layouts:") {

@@ -133,7 +133,7 @@ func intersectRun(opts *IntersectOptions) error {
 	if opts.OCI != "" {
 		sum.OCI, ociErr = optimize.IntersectOCI(opts.Specs, s, opts.OCI, o)
 	}
-	if err := writeBuilt(opts.IO, output.Or(opts.Outs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
+	if err := optimize.WriteBuilt(opts.IO, output.Or(opts.Outs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
 		return err
 	}
 	if err := report.WriteBuildSummary(opts.IO.ErrOut, desc, sum); err != nil {

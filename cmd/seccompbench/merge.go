@@ -2,14 +2,12 @@ package main
 
 import (
 	"cmp"
-	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
-	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 )
@@ -114,23 +112,8 @@ func mergeRun(opts *MergeOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeBuilt(opts.IO, output.Or(opts.Outs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
+	if err := optimize.WriteBuilt(opts.IO, output.Or(opts.Outs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
 		return err
 	}
 	return report.WriteBuildSummary(opts.IO.ErrOut, desc, sum)
-}
-
-// writeBuilt writes the built program p to every output (stdout
-// directly, files atomically): raw struct sock_filter, json with the
-// summary, or a text disassembly.
-func writeBuilt(ios *cmdutil.IOStreams, specs []output.Spec, p *filters.Program, sum *report.BuildSummary) error {
-	return output.WriteEach(specs, ios.Out, ios.ErrOut, func(format string, w io.Writer) error {
-		switch format {
-		case "raw":
-			return writeRaw(w, p)
-		case "json":
-			return report.WriteBuildJSON(w, p, sum)
-		}
-		return filters.FormatText(w, p)
-	})
 }

@@ -94,7 +94,7 @@ func optimizeRun(opts *OptimizeOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeBuilt(opts.IO, output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
+	if err := optimize.WriteBuilt(opts.IO, output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
 		return err
 	}
 	return report.WriteBuildSummary(opts.IO.ErrOut, opts.Policy, sum)
