@@ -11,6 +11,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/compile"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/simulate"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
@@ -138,7 +139,7 @@ func TestNewCmdSimulateFlags(t *testing.T) {
 func TestSimulateRun(t *testing.T) {
 	t.Run("syscall text", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, Syscall: "getpid", Sort: "nr", Format: "table"})
+		err := simulateRun(&SimulateOptions{IO: ios, Options: simulate.Options{Policies: []string{"default"}, Syscall: "getpid", Sort: "nr", Format: "table"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +151,7 @@ func TestSimulateRun(t *testing.T) {
 	})
 	t.Run("syscall json with defeated cache", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, Syscall: "getpid", Filters: 3, DefeatCache: true, Sort: "nr", Format: "json"})
+		err := simulateRun(&SimulateOptions{IO: ios, Options: simulate.Options{Policies: []string{"default"}, Syscall: "getpid", Filters: 3, DefeatCache: true, Sort: "nr", Format: "json"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,14 +184,14 @@ func TestSimulateRun(t *testing.T) {
 	})
 	t.Run("unknown syscall", func(t *testing.T) {
 		ios, _, _, _ := cmdutil.TestIOStreams()
-		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, Syscall: "nosuch", Sort: "nr", Format: "table"})
+		err := simulateRun(&SimulateOptions{IO: ios, Options: simulate.Options{Policies: []string{"default"}, Syscall: "nosuch", Sort: "nr", Format: "table"}})
 		if !errors.Is(err, analysis.ErrUnknownSyscall) {
 			t.Errorf("error = %v, want ErrUnknownSyscall", err)
 		}
 	})
 	t.Run("all json", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Load: cmdutil.LoadFlags{Arch: "x86_64"}, Sort: "cost", Format: "json"})
+		err := simulateRun(&SimulateOptions{IO: ios, Options: simulate.Options{Policies: []string{"default"}, All: true, Load: cmdutil.LoadFlags{Arch: "x86_64"}, Sort: "cost", Format: "json"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,7 +215,7 @@ func TestSimulateRun(t *testing.T) {
 	})
 	t.Run("all for aarch64", func(t *testing.T) {
 		ios, _, out, errOut := cmdutil.TestIOStreams()
-		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Load: cmdutil.LoadFlags{Arch: "aarch64"}, Sort: "nr", Format: "json"})
+		err := simulateRun(&SimulateOptions{IO: ios, Options: simulate.Options{Policies: []string{"default"}, All: true, Load: cmdutil.LoadFlags{Arch: "aarch64"}, Sort: "nr", Format: "json"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +238,7 @@ func TestSimulateRun(t *testing.T) {
 	})
 	t.Run("all table", func(t *testing.T) {
 		ios, _, out, _ := cmdutil.TestIOStreams()
-		err := simulateRun(&SimulateOptions{IO: ios, Policies: []string{"default", minimalPolicy}, Filters: 4, All: true, Sort: "nr", Format: "table"})
+		err := simulateRun(&SimulateOptions{IO: ios, Options: simulate.Options{Policies: []string{"default", minimalPolicy}, Filters: 4, All: true, Sort: "nr", Format: "table"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,7 +44,7 @@ func TestSimulateOutputFlags(t *testing.T) {
 			if got == nil {
 				return
 			}
-			outs, err := simulateOutputs(got)
+			outs, err := got.Specs()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,8 +62,8 @@ func TestSimulateRunPlots(t *testing.T) {
 	dir := t.TempDir()
 	path := func(n string) string { return filepath.Join(dir, n) }
 	ios, _, out, errOut := cmdutil.TestIOStreams()
-	opts := &SimulateOptions{IO: ios, Policies: []string{"default"}, All: true, Sort: "nr", Format: "table",
-		Outputs: []string{path("p.svg"), path("p.png"), path("t.txt"), path("t.json")}}
+	opts := &SimulateOptions{IO: ios, Options: simulate.Options{Policies: []string{"default"}, All: true, Sort: "nr", Format: "table",
+		Outputs: []string{path("p.svg"), path("p.png"), path("t.txt"), path("t.json")}}}
 	if err := simulateRun(opts); err != nil {
 		t.Fatal(err)
 	}
