@@ -110,7 +110,7 @@ func equivRun(opts *EquivOptions) error {
 		return err
 	}
 	if !res.Equivalent {
-		return errFindings
+		return cmdutil.ErrFindings
 	}
 	return nil
 }

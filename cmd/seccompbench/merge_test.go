@@ -84,11 +84,11 @@ func TestMergeThenEquiv(t *testing.T) {
 	if !strings.HasPrefix(stdout.String(), "equivalent:") {
 		t.Errorf("equiv printed %q", stdout)
 	}
-	// A different stack: exit status 1 (errFindings) and a counterexample.
+	// A different stack: exit status 1 (cmdutil.ErrFindings) and a counterexample.
 	ios, _, stdout, _ = cmdutil.TestIOStreams()
 	err = equivRun(&EquivOptions{IO: ios, A: out, B: "docker-default"})
-	if !errors.Is(err, errFindings) {
-		t.Fatalf("equiv of different stacks = %v, want errFindings", err)
+	if !errors.Is(err, cmdutil.ErrFindings) {
+		t.Fatalf("equiv of different stacks = %v, want cmdutil.ErrFindings", err)
 	}
 	if !strings.HasPrefix(stdout.String(), "different: ") || !strings.Contains(stdout.String(), "A gives") {
 		t.Errorf("equiv printed %q", stdout)

@@ -205,7 +205,7 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	if errors.Is(err, errFindings) {
+	if errors.Is(err, cmdutil.ErrFindings) {
 		// The findings were printed; the exit code says the rest.
 		return exitFindings
 	}
@@ -238,10 +238,3 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	}
 	return exitFailure
 }
-
-// errFindings is returned by commands that ran fine and found what they
-// look for, having printed it: lint's error-severity problems, equiv's
-// counterexample, subset's looser syscalls. Exit code 3 (exitFindings), no extra message, so a
-// script tells "the policy has errors" or "the filters differ" from "the
-// command could not check" (exit 1).
-var errFindings = errors.New("error-severity findings")

@@ -160,7 +160,7 @@ func subsetRun(opts *SubsetOptions) error {
 		return err
 	}
 	if !res.Subset {
-		return errFindings
+		return cmdutil.ErrFindings
 	}
 	return nil
 }

@@ -37,8 +37,8 @@ func TestNewCmdSubsetFlags(t *testing.T) {
 func TestSubsetKeyctl(t *testing.T) {
 	ios, _, stdout, _ := cmdutil.TestIOStreams()
 	err := subsetRun(&SubsetOptions{IO: ios, Profile: []string{pulledKeyctl}, Baseline: []string{"docker-default"}, Out: output.Flags{Format: "json"}})
-	if !errors.Is(err, errFindings) {
-		t.Fatalf("err = %v, want errFindings", err)
+	if !errors.Is(err, cmdutil.ErrFindings) {
+		t.Fatalf("err = %v, want cmdutil.ErrFindings", err)
 	}
 	var doc report.SubsetDoc
 	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
@@ -151,8 +151,8 @@ func TestSubsetStrictErrno(t *testing.T) {
 	}
 	ios, _, stdout, _ = cmdutil.TestIOStreams()
 	err := subsetRun(&SubsetOptions{IO: ios, Profile: []string{"../../testdata/policies/podman-like.json"}, Baseline: []string{"docker-default"}, StrictErrno: true, Out: output.Flags{Format: "json"}})
-	if !errors.Is(err, errFindings) {
-		t.Fatalf("podman-like --strict-errno: err = %v, want errFindings", err)
+	if !errors.Is(err, cmdutil.ErrFindings) {
+		t.Fatalf("podman-like --strict-errno: err = %v, want cmdutil.ErrFindings", err)
 	}
 	doc = report.SubsetDoc{}
 	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {

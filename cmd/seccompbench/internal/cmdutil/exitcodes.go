@@ -1,9 +1,18 @@
 package cmdutil
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
+
+// ErrFindings is returned by commands that ran fine and found what they
+// look for, having printed it: lint's error-severity problems, equiv's
+// counterexample, subset's looser syscalls. It gives exit status 3
+// (ExitFindings) and no extra message, so a script tells "the policy has
+// errors" or "the filters differ" from "the command could not check"
+// (exit 1).
+var ErrFindings = errors.New("error-severity findings")
 
 // The exit codes of every command (docs/limits.md, "Exit codes";
 // TestExitCodeTable checks that the two agree). A signal N gives 128 + N
