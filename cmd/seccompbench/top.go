@@ -1,16 +1,10 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	"fmt"
-	"net"
-	"net/http"
 	"os"
-	"strconv"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -21,7 +15,6 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/top"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/live"
-	"github.com/seccompbench/seccompbench/stats"
 )
 
 // TopOptions are the flags of `seccompbench top`.
@@ -30,30 +23,8 @@ type TopOptions struct {
 	Context context.Context
 
 	top.Options
-	// Duration is the one-shot window; 0 refreshes like top(1).
-	Duration time.Duration
-	// Refresh is the live view's window.
-	Refresh time.Duration
-	// Out are --format (table or json) and -o; Specs what to write
-	// (stdout in Out.Format when nil).
-	Out   output.Flags
-	Specs []output.Spec
-	// MaxSyscalls bounds the syscalls listed per process in the table.
-	MaxSyscalls int
-	// BudgetText is --budget and Budget its value (nil: none), a % of
-	// the targets' CPU time; MaxTime is --max-time.
-	BudgetText string
-	Budget     *stats.Budget
-	MaxTime    time.Duration
-	// Serve is --serve: the address to serve /metrics on ("" for the
-	// terminal view); ServeTop is --serve-top, the groups exported with
-	// their own series.
-	Serve    string
-	ServeTop int
+	top.Flags
 }
-
-// topFormats are the output formats of `top`.
-var topFormats = []string{"table", "json"}
 
 // NewCmdTop builds `seccompbench top`. runF, if not nil, replaces topRun
 // (tests use it to check flag parsing).
@@ -105,7 +76,7 @@ See docs/top.md.` + cmdutil.BudgetExitStatusHelp("with --budget, the seccomp sha
 			if opts.Context == nil {
 				opts.Context = context.Background()
 			}
-			if err := opts.resolve(pids, cmd.Flags().Changed("format")); err != nil {
+			if err := opts.Resolve(&opts.Options, pids, cmd.Flags().Changed("format")); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -116,68 +87,6 @@ See docs/top.md.` + cmdutil.BudgetExitStatusHelp("with --budget, the seccomp sha
 	}
 	addTopFlags(cmd.Flags(), opts, &pids)
 	return cmd
-}
-
-// resolve checks the flags of opts and fills opts.Pids from pids (the
-// --pid values) and opts.Specs from --format (formatChanged: given on
-// the command line) and -o. Errors are flag errors (exit status 2) or
-// come from top.Options.Validate.
-func (opts *TopOptions) resolve(pids []string, formatChanged bool) error {
-	n := 0
-	for _, set := range []bool{len(pids) > 0, opts.Cgroup != "", opts.All} {
-		if set {
-			n++
-		}
-	}
-	if n != 1 {
-		return cmdutil.FlagErrorf("give exactly one of --pid, --cgroup and --all")
-	}
-	opts.Pids = nil
-	for _, a := range pids {
-		pid, err := strconv.Atoi(a)
-		if err != nil || pid <= 0 {
-			return cmdutil.FlagErrorf("--pid: %q is not a PID", a)
-		}
-		opts.Pids = append(opts.Pids, pid)
-	}
-	var err error
-	if opts.Specs, err = opts.Out.Resolve(topFormats, formatChanged); err != nil {
-		return err
-	}
-	if opts.Duration < 0 || opts.Refresh <= 0 {
-		return cmdutil.FlagErrorf("--duration and --refresh must be positive")
-	}
-	if err := opts.Options.Validate(); err != nil {
-		return err
-	}
-	if opts.Serve != "" && (opts.Duration > 0 || len(opts.Out.Outputs) > 0) {
-		return cmdutil.FlagErrorf("--serve: keeps sampling windows of --refresh; it takes neither --duration nor -o")
-	}
-	if opts.ServeTop < 1 {
-		return cmdutil.FlagErrorf("--serve-top: %d is not a positive number of groups", opts.ServeTop)
-	}
-	if opts.BudgetText != "" && opts.Serve != "" {
-		return cmdutil.FlagErrorf("--budget decides once and exits; --serve keeps serving: give one of them")
-	}
-	if opts.BudgetText != "" {
-		b, err := stats.ParseBudget(opts.BudgetText)
-		switch {
-		case err != nil:
-			return &cmdutil.FlagError{Err: fmt.Errorf("--budget: %w", err)}
-		case !b.Relative:
-			return cmdutil.FlagErrorf("--budget: a share of the targets' CPU time, e.g. 1%%, not %s", opts.BudgetText)
-		case opts.Duration > 0:
-			return cmdutil.FlagErrorf("--budget samples windows of --refresh until it decides (or --max-time); drop --duration")
-		case opts.MaxTime <= 0:
-			return cmdutil.FlagErrorf("--max-time must be positive")
-		}
-		opts.Budget = &b
-		return nil
-	}
-	if opts.Duration == 0 && len(opts.Out.Outputs) > 0 {
-		return cmdutil.FlagErrorf("-o needs --duration (the live view writes to the terminal)")
-	}
-	return nil
 }
 
 // addTopFlags defines the flags of `top` on fl, bound to opts, with the
@@ -194,7 +103,7 @@ func addTopFlags(fl *pflag.FlagSet, opts *TopOptions, pids *[]string) {
 	fl.Float64Var(&opts.CountDuty, "count-duty", opts.CountDuty, "share of each second the syscall counter is attached (0: no call counts)")
 	fl.Float64Var(&opts.Confidence, "confidence", opts.Confidence, "confidence level of the intervals, a fraction in (0,1)")
 	fl.BoolVar(&opts.Predict, "predict", opts.Predict, "predict what merging each stack would save (dumps the stack: CAP_SYS_ADMIN)")
-	output.AddFlags(fl, &opts.Out, topFormats, "table", "the report")
+	output.AddFlags(fl, &opts.Out, top.Formats, "table", "the report")
 	output.AddExplainFlag(fl, &opts.Out)
 	fl.IntVar(&opts.MaxSyscalls, "syscalls", 8, "syscalls listed per process in the table")
 	fl.StringVar(&opts.BudgetText, "budget", "", "decide whether the targets' seccomp share of their CPU time is within `PCT` (e.g. 1%): windows of --refresh, one observation each, until a one-sided anytime-valid bound at --confidence decides or --max-time passes; prints the last window with the verdict (exit 0 within, 3 over, 4 undecided)")
@@ -209,11 +118,7 @@ func topRun(opts *TopOptions) error {
 	if opts.Serve != "" {
 		return serveTop(opts)
 	}
-	return top.Report(opts.Context, &opts.Options, top.View{
-		Duration: opts.Duration, Refresh: opts.Refresh, Specs: opts.Specs,
-		Format: cmp.Or(opts.Out.Format, "table"), MaxSyscalls: opts.MaxSyscalls, Explain: opts.Out.Explain,
-		Budget: opts.Budget, MaxTime: opts.MaxTime,
-	}, opts.IO.Out, opts.IO.ErrOut)
+	return top.Report(opts.Context, &opts.Options, opts.View(), opts.IO.Out, opts.IO.ErrOut)
 }
 
 // serveTop is `top --serve`: windows of --refresh go to an exporter
@@ -230,17 +135,5 @@ func serveTop(opts *TopOptions) error {
 	defer w.Close()
 	e := exporter.New(exporter.Config{TopN: opts.ServeTop, Cgroup: exporter.ReadCgroup, Env: runner.CaptureEnvironment(),
 		SelfCPU: func() (time.Duration, error) { return live.TaskCPU(os.Getpid()) }})
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(e)
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", exporter.Handler(reg))
-	ln, err := net.Listen("tcp", opts.Serve)
-	if err != nil {
-		return fmt.Errorf("--serve: %w", err)
-	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	defer srv.Close()
-	fmt.Fprintf(opts.IO.ErrOut, "serving http://%s/metrics, a window every %v\n", ln.Addr(), opts.Refresh)
-	return exporter.Serve(opts.Context, w, e, opts.Refresh)
+	return exporter.Listen(opts.Context, opts.Serve, w, e, opts.Refresh, opts.IO.ErrOut)
 }

@@ -5,6 +5,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -304,4 +307,24 @@ func Serve(ctx context.Context, w Windower, e *Exporter, d time.Duration) error 
 		}
 		e.Update(t)
 	}
+}
+
+// Listen serves e's metrics as OpenMetrics on http://addr/metrics and
+// measures windows of length d from w into e (Serve) until ctx ends,
+// announcing the address on errOut. A bad or busy addr is an error
+// naming --serve.
+func Listen(ctx context.Context, addr string, w Windower, e *Exporter, d time.Duration, errOut io.Writer) error {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(e)
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", Handler(reg))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--serve: %w", err)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+	fmt.Fprintf(errOut, "serving http://%s/metrics, a window every %v\n", ln.Addr(), d)
+	return Serve(ctx, w, e, d)
 }
