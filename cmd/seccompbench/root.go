@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -83,106 +80,25 @@ the --format the file's extension names; JSON outputs carry
 		NewCmdVersion(f, nil),
 		NewCmdMan(f, nil),
 	)
-	usageArgs(root)
+	cmdutil.UsageArgs(root)
 	complete.Register(root)
-	strictCompletion(root)
+	cmdutil.StrictCompletion(root)
 	return root
-}
-
-// strictCompletion adds cobra's completion command now, not when the
-// root executes, so that a shell it has no script for (`completion
-// tcsh`), or none, is a usage error naming the shells it has (exit 2)
-// rather than its help with exit 0.
-func strictCompletion(root *cobra.Command) {
-	root.InitDefaultCompletionCmd()
-	for _, c := range root.Commands() {
-		if c.Name() != "completion" {
-			continue
-		}
-		var shells []string
-		for _, sub := range c.Commands() {
-			shells = append(shells, sub.Name())
-		}
-		want := strings.Join(shells[:len(shells)-1], ", ") + " or " + shells[len(shells)-1]
-		c.Args = cobra.ArbitraryArgs
-		c.RunE = func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return cmdutil.FlagErrorf("completion: name a shell: %s", want)
-			}
-			return cmdutil.FlagErrorf("completion: no script for shell %q; want %s", args[0], want)
-		}
-	}
-}
-
-// usageArgs makes the positional-argument checks of c and its subcommands
-// (cobra.MinimumNArgs and the like) return *FlagError, so a missing or extra
-// argument is a usage error (exit 2) like a bad flag.
-func usageArgs(c *cobra.Command) {
-	if check := c.Args; check != nil {
-		c.Args = func(cmd *cobra.Command, args []string) error {
-			if err := check(cmd, args); err != nil {
-				if cmdutil.IsFlagError(err) {
-					return err
-				}
-				return &cmdutil.FlagError{Err: fmt.Errorf("%s: %w (usage: %s)", cmd.Name(), err, cmd.UseLine())}
-			}
-			return nil
-		}
-	}
-	for _, sub := range c.Commands() {
-		usageArgs(sub)
-	}
 }
 
 // run executes the command line args and returns the exit code. It is the
 // only place that maps errors to exit codes.
 //
-// The first SIGINT, SIGTERM or SIGHUP (a dropped ssh session) cancels the
-// command's context with an *interrupt.SignalError. If no phase is held
-// (interrupt.Hold: children running, output being written) run returns
-// 128 + the signal's number at once, even while the command is blocked
-// opening or reading an input (a FIFO without a writer); otherwise the
-// command kills and reaps its children, removes its temporary files,
-// writes a partial result and returns, with the same code. A second
-// signal while a phase is held does not lose that result: timeout(1)
-// sends SIGINT to the process and then to its group, so two arrive at
-// once. It is honoured after the write (the command is returning
-// anyway); only then does the signals' default action come back, so a
-// third ends the process at once (children die with it:
-// PR_SET_PDEATHSIG).
+// The first SIGINT, SIGTERM or SIGHUP cancels the command's context
+// (interrupt.Watch). If no phase is held, run returns 128 + the signal's
+// number at once; otherwise the command kills and reaps its children,
+// removes its temporary files, writes a partial result and returns, with
+// the same code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	sigc := make(chan os.Signal, 1)
-	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigc)
-	now := make(chan os.Signal, 1)
-	finished := make(chan struct{})
-	defer close(finished)
-	go func() {
-		for n := 0; ; n++ {
-			var sig os.Signal
-			select {
-			case sig = <-sigc:
-			case <-finished:
-				return
-			}
-			if n == 0 {
-				cancel(&interrupt.SignalError{Signal: sig})
-			}
-			if interrupt.Signalled() {
-				now <- sig
-				return
-			}
-			if n > 0 {
-				// The second: the partial result is being written;
-				// the next signal ends the process at once.
-				signal.Stop(sigc)
-				fmt.Fprintf(stderr, "seccompbench: %s again: writing the partial result first (a third signal ends at once)\n", interrupt.Name(sig))
-				return
-			}
-		}
-	}()
+	now, stop := interrupt.Watch(cancel, stderr)
+	defer stop()
 	ios := &cmdutil.IOStreams{In: stdin, Out: stdout, ErrOut: stderr, ErrTTY: cmdutil.IsTerminal(stderr)}
 	f := &cmdutil.Factory{IO: ios, Now: time.Now, Context: ctx}
 	root := NewCmdRoot(f)
