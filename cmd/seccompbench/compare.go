@@ -1,40 +1,22 @@
 package main
 
 import (
-	"cmp"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/compare"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
-	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/results"
-	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
-	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
-// CompareOptions are the flags and arguments of `seccompbench compare`.
+// CompareOptions are the flags and arguments of `seccompbench compare`:
+// the streams, and what to compare and how to write it.
 type CompareOptions struct {
 	IO *cmdutil.IOStreams
 
-	// Files are the result files; the first is the base.
-	Files []string
-	// Out are --format (table, markdown or json) and -o; Specs what to
-	// write (stdout in Out.Format when nil).
-	Out        output.Flags
-	Specs      []output.Spec
-	Confidence float64
-	Force      bool
-	// BudgetText is --budget; Budget its parsed value (nil for none):
-	// the regression budget of the second result against the base
-	// (report.CompareBudget).
-	BudgetText string
-	Budget     *stats.Budget
+	compare.Options
 }
 
 // compareFormats are the output formats of `compare`.
@@ -122,73 +104,8 @@ below it, over (exit 3) when the lower bound is above it, else undecided
 	return cmd
 }
 
-// compareRun reads the result files, compares them and renders the
-// comparison. Results of different workloads without --force are a usage
-// error (*FlagError, exit code 2).
+// compareRun compares and writes the results (compare.Run) with the
+// command's streams.
 func compareRun(opts *CompareOptions) error {
-	var docs []report.NamedDocument
-	names := results.DisplayNames(opts.Files)
-	for i, path := range opts.Files {
-		d, err := cmdutil.ReadDocument(path, "result")
-		if err != nil {
-			return fmt.Errorf("compare: %w", err)
-		}
-		docs = append(docs, report.NamedDocument{Name: names[i], Doc: d})
-	}
-	c, err := report.Compare(docs, report.CompareOptions{Confidence: opts.Confidence, Force: opts.Force})
-	if errors.Is(err, report.ErrWorkloadMismatch) {
-		return &cmdutil.FlagError{Err: fmt.Errorf("%w; pass --force to compare anyway", err)}
-	}
-	if err != nil {
-		return err
-	}
-	if opts.Budget != nil {
-		if c.Budget, err = report.CompareBudget(docs, *opts.Budget, opts.Confidence, opts.Force); err != nil {
-			return err
-		}
-	}
-	specs := output.Or(opts.Specs, cmp.Or(opts.Out.Format, "table"))
-	if slices.ContainsFunc(specs, func(s output.Spec) bool { return s.Format == "json" }) {
-		// The JSON carries the warnings; say on stderr that there are some.
-		for _, wn := range c.Warnings {
-			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", wn)
-		}
-	}
-	err = output.WriteEach(specs, opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
-		switch format {
-		case "json":
-			return report.WriteComparisonJSON(w, c)
-		case "markdown":
-			return report.WriteComparisonMarkdown(w, c)
-		case "html":
-			entries, err := fleetEntries(docs)
-			if err != nil {
-				return err
-			}
-			return output.WriteComparisonHTML(w, c, entries)
-		}
-		return report.WriteComparisonText(w, c, report.TextOptions{Explain: opts.Out.Explain})
-	})
-	if err != nil || opts.Budget == nil {
-		return err
-	}
-	return runjob.BudgetExit(c.Budget)
-}
-
-// fleetEntries are the compared results as rows of a fleet, for the HTML
-// page's plot of their per-filter costs.
-func fleetEntries(docs []report.NamedDocument) ([]report.FleetEntry, error) {
-	var out []report.FleetEntry
-	for _, nd := range docs {
-		data, err := json.Marshal(nd.Doc)
-		if err != nil {
-			return nil, fmt.Errorf("encode result %s: %w", nd.Name, err)
-		}
-		e, err := report.ReadFleetEntry(nd.Name, data)
-		if err != nil {
-			return nil, fmt.Errorf("read result %s: %w", nd.Name, err)
-		}
-		out = append(out, e)
-	}
-	return out, nil
+	return compare.Run(opts.IO, &opts.Options)
 }
