@@ -1,40 +1,19 @@
 package main
 
 import (
-	"cmp"
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
-	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/scmp"
-	"github.com/seccompbench/seccompbench/report"
 )
 
-// IntersectOptions are the flags and arguments of `seccompbench
-// intersect`.
+// IntersectOptions are the flags and arguments of `seccompbench intersect`: the
+// streams, and the rest (optimize.IntersectOptions).
 type IntersectOptions struct {
 	IO *cmdutil.IOStreams
 
-	// Specs are the inputs, oldest first (as merge's STACK).
-	Specs []string
-	// SyscallProfile is a workload's syscall profile for the cost
-	// (--profile).
-	SyscallProfile string
-	// Out are --format (text, raw or json) and -o; Outs what to write.
-	Out  output.Flags
-	Outs []output.Spec
-	// OCI is where --oci writes the intersection as an OCI profile ("":
-	// not written).
-	OCI string
-	// Load are --format-in, --caps, --kernel-version, --arch,
-	// --runtime, --profile-name, --base and --thread, for every input.
-	Load cmdutil.LoadFlags
-	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler scmp.Compiler
+	optimize.IntersectOptions
 }
 
 // NewCmdIntersect builds `seccompbench intersect`. runF, if not nil,
@@ -104,49 +83,7 @@ in order (swapping them changes which errno wins).` + cmdutil.ExitStatusHelp("")
 	return cmd
 }
 
+// intersectRun runs the command (optimize.RunIntersect) with its streams.
 func intersectRun(opts *IntersectOptions) error {
-	o, err := opts.Load.Options(opts.IO.In)
-	if err != nil {
-		return err
-	}
-	o.Compiler = opts.Compiler
-	s, desc, err := optimize.OpenStackWith(opts.Specs, "", o, opts.IO.ErrOut)
-	if err != nil {
-		return err
-	}
-	optimize.WarnPathLength(opts.IO.ErrOut, desc, s)
-	prof, err := optimize.LoadProfile(opts.SyscallProfile, opts.IO.ErrOut)
-	if err != nil {
-		return err
-	}
-	p, sum, err := optimize.Merge(s, desc)
-	if err != nil {
-		return err
-	}
-	sum.Command = "intersect"
-	if sum.Cost, err = optimize.CostOf(s, p, nil, prof, filters.KernelArches(o.Arch)); err != nil {
-		return err
-	}
-	// The OCI profile is proven on its own: when it cannot be written the
-	// filter (proven by Merge) still is, and the error comes last.
-	var ociErr error
-	if opts.OCI != "" {
-		sum.OCI, ociErr = optimize.IntersectOCI(opts.Specs, s, opts.OCI, o)
-	}
-	if err := optimize.WriteBuilt(opts.IO, output.Or(opts.Outs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
-		return err
-	}
-	if err := report.WriteBuildSummary(opts.IO.ErrOut, desc, sum); err != nil {
-		return err
-	}
-	if err := report.WriteCostText(opts.IO.ErrOut, sum.Cost); err != nil {
-		return err
-	}
-	if err := report.WriteOCIIntersectionText(opts.IO.ErrOut, sum.OCI); err != nil {
-		return err
-	}
-	if ociErr != nil {
-		return fmt.Errorf("intersect --oci %s: %w", opts.OCI, ociErr)
-	}
-	return nil
+	return optimize.RunIntersect(opts.IO, &opts.IntersectOptions)
 }

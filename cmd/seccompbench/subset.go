@@ -1,48 +1,21 @@
 package main
 
 import (
-	"cmp"
-	"fmt"
-	"io"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
-	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/scmp"
-	"github.com/seccompbench/seccompbench/filters/subset"
-	"github.com/seccompbench/seccompbench/report"
 )
 
-// SubsetOptions are the flags and arguments of `seccompbench subset`.
+// SubsetOptions are the flags and arguments of `seccompbench subset`: the
+// streams, and the rest (optimize.SubsetOptions).
 type SubsetOptions struct {
 	IO *cmdutil.IOStreams
 
-	// Profile are the profile stack's sources, Baseline the baseline's
-	// (--baseline, repeatable), each oldest first.
-	Profile, Baseline []string
-	// StrictErrno counts the same action with other data (ERRNO(1)
-	// against ERRNO(38)) against the subset (--strict-errno); by default
-	// outcomes rank by action class and such differences are notes.
-	StrictErrno bool
-	// ClassOnly is --class-only, the default since --strict-errno exists;
-	// kept so existing invocations still parse.
-	ClassOnly bool
-	// SyscallProfile is a workload's syscall profile for the cost
-	// (--profile, as estimate's).
-	SyscallProfile string
-	// Out are --format (text or json) and -o; Specs what to write.
-	Out   output.Flags
-	Specs []output.Spec
-	// Load are --format-in, --caps, --kernel-version, --arch,
-	// --runtime, --profile-name, --base and --thread, for every input.
-	Load cmdutil.LoadFlags
-	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler scmp.Compiler
+	optimize.SubsetOptions
 }
 
 // NewCmdSubset builds `seccompbench subset`. runF, if not nil, replaces
@@ -121,60 +94,7 @@ Not a subset is exit status 3; programs the checker cannot follow
 	return cmd
 }
 
+// subsetRun runs the command (optimize.RunSubset) with its streams.
 func subsetRun(opts *SubsetOptions) error {
-	o, err := opts.Load.Options(opts.IO.In)
-	if err != nil {
-		return err
-	}
-	o.Compiler = opts.Compiler
-	p, pdesc, err := optimize.OpenStackWith(opts.Profile, "", o, opts.IO.ErrOut)
-	if err != nil {
-		return err
-	}
-	b, bdesc, err := optimize.OpenStackWith(opts.Baseline, "", o, opts.IO.ErrOut)
-	if err != nil {
-		return err
-	}
-	optimize.WarnPathLength(opts.IO.ErrOut, "baseline + profile", append(slices.Clone(b), p...))
-	classOnly := !opts.StrictErrno
-	res, err := subset.Check(p, b, subset.Options{ClassOnly: classOnly})
-	if err != nil {
-		// equiv.ErrCannotProve and the like: exit status 1, with the reason.
-		return fmt.Errorf("subset %s --baseline %s: %w", pdesc, strings.Join(opts.Baseline, " --baseline "), err)
-	}
-	cost, err := intersectCost(b, p, opts.SyscallProfile, filters.KernelArches(o.Arch), opts.IO.ErrOut)
-	if err != nil {
-		return err
-	}
-	doc := report.NewSubsetDoc(report.EquivSide{Spec: pdesc, Filters: len(p)}, report.EquivSide{Spec: bdesc, Filters: len(b)}, res, classOnly, cost)
-	if err := report.MarkENOSYSStubs(&doc, res, p, b); err != nil {
-		return err
-	}
-	err = output.WriteEach(output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text")), opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
-		if format == "json" {
-			return report.WriteSubsetJSON(w, doc)
-		}
-		return report.WriteSubsetText(w, doc)
-	})
-	if err != nil {
-		return err
-	}
-	if !res.Subset {
-		return cmdutil.ErrFindings
-	}
-	return nil
-}
-
-// intersectCost is the cost of stacking baseline and profile (profile
-// installed last) against their merge; a stack that cannot be merged
-// gives a cost with the reason instead of an error. The cost covers the
-// named syscalls of arches.
-func intersectCost(baseline, profile filters.Stack, syscallProfile string, arches []*filters.Arch, warn io.Writer) (*report.Cost, error) {
-	prof, err := optimize.LoadProfile(syscallProfile, warn)
-	if err != nil {
-		return nil, err
-	}
-	s := append(append(filters.Stack{}, baseline...), profile...)
-	merged, _, mergeErr := optimize.Merge(s, "baseline + profile")
-	return optimize.CostOf(s, merged, mergeErr, prof, arches)
+	return optimize.RunSubset(opts.IO, &opts.SubsetOptions)
 }

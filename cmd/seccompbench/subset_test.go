@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/report"
 )
@@ -36,7 +37,7 @@ func TestNewCmdSubsetFlags(t *testing.T) {
 // exits 3; against itself it is a subset.
 func TestSubsetKeyctl(t *testing.T) {
 	ios, _, stdout, _ := cmdutil.TestIOStreams()
-	err := subsetRun(&SubsetOptions{IO: ios, Profile: []string{pulledKeyctl}, Baseline: []string{"docker-default"}, Out: output.Flags{Format: "json"}})
+	err := subsetRun(&SubsetOptions{IO: ios, SubsetOptions: optimize.SubsetOptions{Profile: []string{pulledKeyctl}, Baseline: []string{"docker-default"}, Out: output.Flags{Format: "json"}}})
 	if !errors.Is(err, cmdutil.ErrFindings) {
 		t.Fatalf("err = %v, want cmdutil.ErrFindings", err)
 	}
@@ -60,7 +61,7 @@ func TestSubsetKeyctl(t *testing.T) {
 		t.Errorf("cost = %+v", doc.Cost)
 	}
 	ios, _, stdout, _ = cmdutil.TestIOStreams()
-	if err := subsetRun(&SubsetOptions{IO: ios, Profile: []string{pulledKeyctl}, Baseline: []string{pulledKeyctl}}); err != nil {
+	if err := subsetRun(&SubsetOptions{IO: ios, SubsetOptions: optimize.SubsetOptions{Profile: []string{pulledKeyctl}, Baseline: []string{pulledKeyctl}}}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(stdout.String(), "subset: ") {
@@ -73,7 +74,7 @@ func TestSubsetKeyctl(t *testing.T) {
 func TestIntersectThenSubset(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "i.bpf")
 	ios, _, _, errOut := cmdutil.TestIOStreams()
-	err := intersectRun(&IntersectOptions{IO: ios, Specs: []string{"docker-default", pulledKeyctl}, Outs: []output.Spec{{Path: out, Format: "raw"}}})
+	err := intersectRun(&IntersectOptions{IO: ios, IntersectOptions: optimize.IntersectOptions{Specs: []string{"docker-default", pulledKeyctl}, Outs: []output.Spec{{Path: out, Format: "raw"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestIntersectThenSubset(t *testing.T) {
 	}
 	for _, base := range []string{"docker-default", pulledKeyctl} {
 		ios, _, stdout, _ := cmdutil.TestIOStreams()
-		if err := subsetRun(&SubsetOptions{IO: ios, Profile: []string{out}, Baseline: []string{base}, ClassOnly: true}); err != nil {
+		if err := subsetRun(&SubsetOptions{IO: ios, SubsetOptions: optimize.SubsetOptions{Profile: []string{out}, Baseline: []string{base}, ClassOnly: true}}); err != nil {
 			t.Errorf("subset of %s: %v\n%s", base, err, stdout)
 		}
 	}
@@ -116,7 +117,7 @@ func simulateFindings(t *testing.T, doc report.SubsetDoc) {
 func TestSubsetStrictErrno(t *testing.T) {
 	const tight = "../../testdata/subset/tight-allowlist.json"
 	ios, _, stdout, _ := cmdutil.TestIOStreams()
-	if err := subsetRun(&SubsetOptions{IO: ios, Profile: []string{tight}, Baseline: []string{"docker-default"}, Out: output.Flags{Format: "json"}}); err != nil {
+	if err := subsetRun(&SubsetOptions{IO: ios, SubsetOptions: optimize.SubsetOptions{Profile: []string{tight}, Baseline: []string{"docker-default"}, Out: output.Flags{Format: "json"}}}); err != nil {
 		t.Fatalf("default: %v, want a subset", err)
 	}
 	var doc report.SubsetDoc
@@ -150,7 +151,7 @@ func TestSubsetStrictErrno(t *testing.T) {
 		t.Errorf("--strict-errno: exit %d, want 3 with keyctl's data difference:\n%s%s", code, out.String(), errb.String())
 	}
 	ios, _, stdout, _ = cmdutil.TestIOStreams()
-	err := subsetRun(&SubsetOptions{IO: ios, Profile: []string{"../../testdata/policies/podman-like.json"}, Baseline: []string{"docker-default"}, StrictErrno: true, Out: output.Flags{Format: "json"}})
+	err := subsetRun(&SubsetOptions{IO: ios, SubsetOptions: optimize.SubsetOptions{Profile: []string{"../../testdata/policies/podman-like.json"}, Baseline: []string{"docker-default"}, StrictErrno: true, Out: output.Flags{Format: "json"}}})
 	if !errors.Is(err, cmdutil.ErrFindings) {
 		t.Fatalf("podman-like --strict-errno: err = %v, want cmdutil.ErrFindings", err)
 	}
