@@ -2,17 +2,11 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/estimate"
-	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
-	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
-	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner"
 )
 
@@ -23,15 +17,7 @@ type EstimateOptions struct {
 	Context context.Context
 
 	estimate.Options
-	// Top is the number of syscall rows in the table (0: all); Format
-	// --format; Specs what to write (-o and --format).
-	Top    int
-	Format string
-	Specs  []output.Spec
-	Quiet  bool
-	// Explain is --explain (-v): the text adds the profile, stack, model
-	// and the total's breakdown around the table.
-	Explain bool
+	estimate.View
 }
 
 // NewCmdEstimate builds `seccompbench estimate`. runF, if not nil, replaces
@@ -113,73 +99,8 @@ with intervals, their ratio, and whether the prediction's stated interval
 	return cmd
 }
 
-// estimateRun computes the estimate (estimate.Run) and writes it to
-// every output.
+// estimateRun computes and writes the estimate (estimate.Execute) with
+// the command's streams and context.
 func estimateRun(opts *EstimateOptions) error {
-	ctx := opts.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	opts.Specs = output.Or(opts.Specs, opts.Format)
-	// Refuse an unwritable -o before calibrating, not after.
-	if err := output.Check(opts.Specs); err != nil {
-		return err
-	}
-	if !opts.Quiet {
-		opts.Progress = opts.IO.ErrOut
-	}
-	e, done, runErr := estimate.RunHeld(ctx, &opts.Options, opts.IO.ErrOut)
-	// Until the estimate is written a second signal waits (--command).
-	defer done()
-	if e == nil {
-		return runErr
-	}
-	// JSON and Markdown carry the warnings; the table has them on stderr.
-	for _, w := range e.Warnings {
-		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
-	}
-	err := writeEstimate(opts, e)
-	if runErr == nil {
-		if err == nil && opts.Budget != nil {
-			// Exit 3 over, 4 undecided (the verdict heads the output).
-			err = runjob.BudgetExit(e.Budget)
-		}
-		return err
-	}
-	// Interrupted while measuring the command: the prediction is written,
-	// marked partial; the exit code is the signal's.
-	where := "partial estimate (the prediction; no measured figures) printed above"
-	if err != nil {
-		where = err.Error()
-	} else if files := outputFiles(opts.Specs); len(files) > 0 {
-		where = "partial estimate (the prediction; no measured figures) written to " + strings.Join(files, ", ")
-	}
-	return &cmdutil.InterruptedError{Msg: fmt.Sprintf("estimate interrupted while measuring the command; %s", where), Err: runErr}
-}
-
-// writeEstimate writes e to every output of opts.
-func writeEstimate(opts *EstimateOptions, e *report.Estimate) error {
-	return output.WriteEach(opts.Specs, opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
-		switch format {
-		case "json":
-			return report.WriteEstimateJSON(w, e)
-		case "markdown":
-			return report.WriteEstimateMarkdown(w, e, opts.Top)
-		case "html":
-			return output.WriteEstimateHTML(w, e, opts.Top)
-		}
-		report.WriteEstimateTextOpts(w, e, opts.Top, report.TextOptions{Explain: opts.Explain})
-		return nil
-	})
-}
-
-// outputFiles lists the -o files of specs, in order; none for stdout.
-func outputFiles(specs []output.Spec) []string {
-	var files []string
-	for _, s := range specs {
-		if s.Path != "" {
-			files = append(files, s.Path)
-		}
-	}
-	return files
+	return estimate.Execute(opts.Context, opts.IO, &opts.Options, &opts.View)
 }
