@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters/analysis"
-	"github.com/seccompbench/seccompbench/report"
 )
 
 // InspectOptions are the flags and arguments of `seccompbench inspect`:
@@ -116,38 +114,8 @@ on kernels without CONFIG_CHECKPOINT_RESTORE.` + cmdutil.ExitStatusHelp(""),
 	return cmd
 }
 
+// inspectRun inspects the processes and writes their filters
+// (inspect.Run) with the command's streams.
 func inspectRun(opts *InspectOptions) error {
-	c, err := inspect.Collect(&opts.Options)
-	if err != nil {
-		return err
-	}
-	out := c.Reports()
-	err = output.WriteEach(output.Or(opts.Specs, cmp.Or(opts.Out.Format, "table")), opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
-		if format == "json" {
-			return report.WriteInspectJSON(w, out, c.Skipped)
-		}
-		for i, j := range out {
-			if i > 0 {
-				fmt.Fprintln(w)
-			}
-			report.WriteInspectText(w, j, opts.Disasm)
-		}
-		if opts.All {
-			fmt.Fprintf(w, "\n%d processes in seccomp mode; %d others without seccomp (or unreadable) not shown\n", len(out), c.Skipped)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, p := range c.Processes {
-		switch {
-		case p.Report.Saved != "":
-			fmt.Fprintf(opts.IO.ErrOut, "saved %s of pid %d to %s\n", report.Plural(len(p.Stack), "filter"), p.Report.Pid, p.Report.Saved)
-		case opts.Save != "" && p.Report.Error == "" && len(p.Stack) == 0:
-			// Nothing to write: say so rather than leave --save silent.
-			fmt.Fprintf(opts.IO.ErrOut, "pid %d has no seccomp filters: nothing saved to %s\n", p.Report.Pid, opts.Save)
-		}
-	}
-	return c.Err()
+	return inspect.Run(opts.IO, &opts.Options, output.Or(opts.Specs, cmp.Or(opts.Out.Format, "table")))
 }
