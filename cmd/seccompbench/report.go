@@ -1,9 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,8 +8,6 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/results"
-	"github.com/seccompbench/seccompbench/report"
-	"github.com/seccompbench/seccompbench/report/chart"
 )
 
 // ReportOptions are the flags and arguments of `seccompbench report`.
@@ -90,47 +85,8 @@ simulate output) is refused by its kind, exit status 2.` + cmdutil.ExitStatusHel
 	return cmd
 }
 
-// reportRun reads the results, lays them out and renders the report.
+// reportRun reads the results and writes the report (results.Report)
+// with the command's streams.
 func reportRun(opts *ReportOptions) error {
-	inputs, err := results.Read(opts.Files, opts.IO.In, opts.IO.ErrOut)
-	if err != nil {
-		return err
-	}
-	var entries []report.FleetEntry
-	for _, in := range inputs {
-		e, err := report.ReadFleetEntry(in.Name, in.Data)
-		if errors.Is(err, report.ErrWrongKind) {
-			return fmt.Errorf("report: %s is %w", in.Name, err)
-		}
-		if err != nil {
-			return fmt.Errorf("read result %s: %w", in.Name, err)
-		}
-		entries = append(entries, e)
-	}
-	fl, err := report.BuildFleet(entries)
-	if err != nil {
-		return err
-	}
-	return output.WriteEach(opts.Specs, opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
-		switch format {
-		case "json":
-			for _, wn := range fl.Warnings {
-				fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", wn)
-			}
-			return report.WriteFleetJSON(w, fl)
-		case "markdown":
-			return report.WriteFleetMarkdown(w, fl)
-		case "csv":
-			return report.WriteFleetCSV(w, opts.IO.ErrOut, fl)
-		case "benchstat":
-			return report.WriteFleetBenchstat(w, opts.IO.ErrOut, entries)
-		case "svg":
-			return chart.WriteFleetSVG(w, fl)
-		case "png":
-			return chart.WriteFleetPNG(w, fl)
-		case "html":
-			return output.WriteFleetHTML(w, fl)
-		}
-		return report.WriteFleetText(w, fl, report.TextOptions{Explain: opts.Explain})
-	})
+	return results.Report(opts.IO, opts.Files, opts.Specs, opts.Explain)
 }
