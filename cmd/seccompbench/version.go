@@ -1,18 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
-	"runtime/debug"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/manpage"
 )
 
 // VersionOptions are the flags of `seccompbench version`.
@@ -41,21 +35,9 @@ func NewCmdVersion(f *cmdutil.Factory, runF func(*VersionOptions) error) *cobra.
 	return cmd
 }
 
+// versionRun prints the version (cmdutil.WriteVersion).
 func versionRun(opts *VersionOptions) error {
-	fmt.Fprint(opts.IO.Out, cmdutil.VersionLine())
-	if !opts.Verbose {
-		return nil
-	}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return nil
-	}
-	for _, s := range bi.Settings {
-		fmt.Fprintf(opts.IO.Out, "build\t%s=%s\n", s.Key, s.Value)
-	}
-	for _, m := range bi.Deps {
-		fmt.Fprintf(opts.IO.Out, "dep\t%s\t%s\n", m.Path, m.Version)
-	}
+	cmdutil.WriteVersion(opts.IO.Out, opts.Verbose)
 	return nil
 }
 
@@ -90,40 +72,11 @@ made this way). Read one with man -l DIR/seccompbench-run.1.` + cmdutil.ExitStat
 	}
 }
 
+// manRun writes the pages (manpage.WriteTree) and says where.
 func manRun(opts *ManOptions) error {
-	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return fmt.Errorf("write man pages: %w", err)
-	}
-	opts.Root.DisableAutoGenTag = true
-	if err := writeManTree(opts.Root, opts.Dir); err != nil {
-		return fmt.Errorf("write man pages: %w", err)
+	if err := manpage.WriteTree(opts.Root, opts.Dir); err != nil {
+		return err
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "wrote man pages to %s\n", opts.Dir)
 	return nil
-}
-
-// thDate is the date field of a page's .TH line.
-var thDate = regexp.MustCompile(`(?m)^(\.TH "[^"]*" "[^"]*") "[^"]*"`)
-
-// writeManTree writes the page of cmd and of every available subcommand,
-// as cobra's doc.GenManTree does, but reproducibly: no date and no
-// version (which carries the VCS revision) in the header, so that the
-// same code always gives the same pages and docs/man can be checked.
-func writeManTree(cmd *cobra.Command, dir string) error {
-	for _, c := range cmd.Commands() {
-		if !c.IsAvailableCommand() || c.IsAdditionalHelpTopicCommand() {
-			continue
-		}
-		if err := writeManTree(c, dir); err != nil {
-			return err
-		}
-	}
-	hdr := &doc.GenManHeader{Title: "SECCOMPBENCH", Section: "1", Source: "seccompbench", Manual: "seccompbench manual"}
-	var b bytes.Buffer
-	if err := doc.GenMan(cmd, hdr, &b); err != nil {
-		return fmt.Errorf("%s: %w", cmd.CommandPath(), err)
-	}
-	page := thDate.ReplaceAll(b.Bytes(), []byte(`$1 ""`))
-	name := strings.ReplaceAll(cmd.CommandPath(), " ", "-") + ".1"
-	return os.WriteFile(filepath.Join(dir, name), page, 0o644)
 }

@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -32,4 +33,24 @@ func Version() string {
 // tool version (see Version), the Go toolchain and the platform.
 func VersionLine() string {
 	return fmt.Sprintf("seccompbench %s (%s, %s/%s)\n", Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// WriteVersion writes VersionLine to w and, when verbose, the build
+// settings and module dependencies from build info ("build\tKEY=VALUE",
+// "dep\tPATH\tVERSION" lines).
+func WriteVersion(w io.Writer, verbose bool) {
+	fmt.Fprint(w, VersionLine())
+	if !verbose {
+		return
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return
+	}
+	for _, s := range bi.Settings {
+		fmt.Fprintf(w, "build\t%s=%s\n", s.Key, s.Value)
+	}
+	for _, m := range bi.Deps {
+		fmt.Fprintf(w, "dep\t%s\t%s\n", m.Path, m.Version)
+	}
 }
