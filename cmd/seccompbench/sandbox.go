@@ -2,37 +2,20 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
-	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
-	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/simulate"
-	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/sandbox"
 	"github.com/seccompbench/seccompbench/runner/result"
-	"github.com/seccompbench/seccompbench/runner/sandbox"
 )
 
-// SandboxOptions are the flags and arguments of `seccompbench sandbox`.
+// SandboxOptions are the flags and arguments of `seccompbench sandbox`: the
+// streams, and the rest (sandbox.Options).
 type SandboxOptions struct {
 	IO *cmdutil.IOStreams
 
-	Policies    []string
-	Filters     int // stack depth by cycling the policies; 0 = one each
-	DefeatCache bool
-	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler  scmp.Compiler
-	SpecAllow bool
-	// Loader is who installs the stack (--loader): unprivileged drops
-	// CAP_SYS_ADMIN first, so COMMAND runs without it too.
-	Loader  result.Loader
-	Command []string
-	// Load are the policy flags every command that reads a policy has;
-	// --arch must name this host's native ABI (the stack is installed
-	// here).
-	Load cmdutil.LoadFlags
+	sandbox.Options
 }
 
 // NewCmdSandbox builds `seccompbench sandbox`. runF, if not nil, replaces
@@ -92,39 +75,7 @@ seccompbench's:` + cmdutil.ExitStatusHelp(""),
 	return cmd
 }
 
+// sandboxRun runs the command (sandbox.Run) with its streams.
 func sandboxRun(opts *SandboxOptions) error {
-	native := cmdutil.NativeArch()
-	o, err := opts.Load.Options(opts.IO.In)
-	if err != nil {
-		return err
-	}
-	if o.Arch != native {
-		return cmdutil.FlagErrorf("--arch %s: sandbox installs the stack on this host, whose native ABI is %s", opts.Load.Arch, native.Name)
-	}
-	o.Compiler = opts.Compiler
-	progs, _, err := cmdutil.OpenPolicies(opts.Policies, o)
-	if err != nil {
-		return err
-	}
-	cmdutil.PrintWarnings(opts.IO.ErrOut, progs)
-	stack, err := simulate.Build(progs, opts.Filters, opts.DefeatCache)
-	if err != nil {
-		return err
-	}
-	if i, pc, ok := runjob.NotifyAt(stack); ok {
-		// Not refused: the command may be meant to meet it. But no
-		// supervisor will answer, so say what will happen.
-		fmt.Fprintf(opts.IO.ErrOut, "warning: filter %d (%s) returns SECCOMP_RET_USER_NOTIF at instruction %d; sandbox installs no listener, so the syscalls that reach it fail with ENOSYS\n", i, stack[i].Name, pc)
-	}
-	raw := make([][]byte, len(stack))
-	for i, p := range stack {
-		raw[i] = p.Bytes()
-	}
-	if len(stack) > 0 {
-		execve, _ := native.Lookup("execve")
-		if res, err := filters.EmulateStack(stack, native.Data(execve)); err == nil && res.Action != filters.ActionAllow {
-			return fmt.Errorf("sandbox: the stack returns %s for execve, so COMMAND could not start", res.Action)
-		}
-	}
-	return sandbox.ExecUnderWith(raw, sandbox.ExecOptions{SpecAllow: opts.SpecAllow, Loader: opts.Loader}, opts.Command, os.Environ())
+	return sandbox.Run(opts.IO, &opts.Options)
 }

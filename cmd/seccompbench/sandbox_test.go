@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/sandbox"
 )
 
 func TestNewCmdSandboxFlags(t *testing.T) {
@@ -55,7 +56,7 @@ func TestSandboxRefusesDeniedExecve(t *testing.T) {
 	}
 	before := filtersNow()
 	ios, _, _, _ := cmdutil.TestIOStreams()
-	err := sandboxRun(&SandboxOptions{IO: ios, Policies: []string{policy}, Command: []string{"true"}})
+	err := sandboxRun(&SandboxOptions{IO: ios, Options: sandbox.Options{Policies: []string{policy}, Command: []string{"true"}}})
 	if err == nil || !strings.Contains(err.Error(), "execve") {
 		t.Fatalf("got %v, want a refusal naming execve", err)
 	}
