@@ -1,34 +1,19 @@
 package main
 
 import (
-	"cmp"
-	"fmt"
-	"io"
-
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
-	"github.com/seccompbench/seccompbench/filters/equiv"
-	"github.com/seccompbench/seccompbench/filters/scmp"
-	"github.com/seccompbench/seccompbench/report"
 )
 
-// EquivOptions are the flags and arguments of `seccompbench equiv`.
+// EquivOptions are the flags and arguments of `seccompbench equiv`: the
+// streams, and the rest (optimize.EquivOptions).
 type EquivOptions struct {
 	IO *cmdutil.IOStreams
 
-	A, B string
-	// Out are --format (text or json) and -o; Specs what to write
-	// (stdout in Out.Format when nil).
-	Out   output.Flags
-	Specs []output.Spec
-	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler scmp.Compiler
-	// Load are the policy flags every command that reads a policy has
-	// (--format-in, --arch, --caps, --kernel-version and the rest).
-	Load cmdutil.LoadFlags
+	optimize.EquivOptions
 }
 
 // equivFormats are the output formats of `equiv`.
@@ -77,40 +62,7 @@ cannot decide is exit status 1.` + cmdutil.ExitStatusHelp("A and B differ (a cou
 	return cmd
 }
 
+// equivRun runs the command (optimize.RunEquiv) with its streams.
 func equivRun(opts *EquivOptions) error {
-	o, err := opts.Load.Options(opts.IO.In)
-	if err != nil {
-		return err
-	}
-	o.Compiler = opts.Compiler
-	if err := optimize.StdinOnce([]string{opts.A, opts.B}); err != nil {
-		return err
-	}
-	a, _, err := optimize.OpenStackWith([]string{opts.A}, "", o, opts.IO.ErrOut)
-	if err != nil {
-		return err
-	}
-	b, _, err := optimize.OpenStackWith([]string{opts.B}, "", o, opts.IO.ErrOut)
-	if err != nil {
-		return err
-	}
-	res, err := equiv.Stacks(a, b)
-	if err != nil {
-		// equiv.ErrCannotProve and the like: exit status 1, with the reason.
-		return fmt.Errorf("equiv %s %s: %w", opts.A, opts.B, err)
-	}
-	sa, sb := report.EquivSide{Spec: opts.A, Filters: len(a)}, report.EquivSide{Spec: opts.B, Filters: len(b)}
-	err = output.WriteEach(output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text")), opts.IO.Out, opts.IO.ErrOut, func(format string, w io.Writer) error {
-		if format == "json" {
-			return report.WriteEquivJSON(w, sa, sb, res)
-		}
-		return report.WriteEquivText(w, sa, sb, res)
-	})
-	if err != nil {
-		return err
-	}
-	if !res.Equivalent {
-		return cmdutil.ErrFindings
-	}
-	return nil
+	return optimize.RunEquiv(opts.IO, &opts.EquivOptions)
 }

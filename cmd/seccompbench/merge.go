@@ -1,36 +1,19 @@
 package main
 
 import (
-	"cmp"
-
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
-	"github.com/seccompbench/seccompbench/filters/scmp"
-	"github.com/seccompbench/seccompbench/report"
 )
 
-// MergeOptions are the flags and arguments of `seccompbench merge`.
+// MergeOptions are the flags and arguments of `seccompbench merge`: the
+// streams, and the rest (optimize.MergeOptions).
 type MergeOptions struct {
 	IO *cmdutil.IOStreams
 
-	// Specs are the stack's sources, oldest first: policies and raw
-	// filters (one filter each), systemd units (their modeled stacks) and
-	// directories written by inspect --save (the filters saved).
-	Specs []string
-	// Systemd is directive text modeled as a unit (--systemd).
-	Systemd string
-	// Out are --format (raw, text or json) and -o; Outs what to write
-	// (stdout in Out.Format when nil).
-	Out  output.Flags
-	Outs []output.Spec
-	// Compiler lays out OCI profiles and systemd filters (--compiler).
-	Compiler scmp.Compiler
-	// Load are the policy flags every command that reads a policy has
-	// (--format-in, --arch, --caps, --kernel-version and the rest).
-	Load cmdutil.LoadFlags
+	optimize.MergeOptions
 }
 
 // NewCmdMerge builds `seccompbench merge`. runF, if not nil, replaces
@@ -98,22 +81,7 @@ writes raw, .txt text and .json json. A summary goes to standard error.` + cmdut
 // programFormats are the output formats of `merge` and `optimize`.
 var programFormats = []string{"text", "raw", "json"}
 
+// mergeRun runs the command (optimize.RunMerge) with its streams.
 func mergeRun(opts *MergeOptions) error {
-	o, err := opts.Load.Options(opts.IO.In)
-	if err != nil {
-		return err
-	}
-	o.Compiler = opts.Compiler
-	s, desc, err := optimize.OpenStackWith(opts.Specs, opts.Systemd, o, opts.IO.ErrOut)
-	if err != nil {
-		return err
-	}
-	p, sum, err := optimize.Merge(s, desc)
-	if err != nil {
-		return err
-	}
-	if err := optimize.WriteBuilt(opts.IO, output.Or(opts.Outs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
-		return err
-	}
-	return report.WriteBuildSummary(opts.IO.ErrOut, desc, sum)
+	return optimize.RunMerge(opts.IO, &opts.MergeOptions)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/equiv"
@@ -62,7 +63,7 @@ func TestMergeThenEquiv(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "m.bpf")
 	ios, _, _, errOut := cmdutil.TestIOStreams()
-	if err := mergeRun(&MergeOptions{IO: ios, Specs: []string{hardenedUnit}, Outs: []output.Spec{{Path: out, Format: "raw"}}}); err != nil {
+	if err := mergeRun(&MergeOptions{IO: ios, MergeOptions: optimize.MergeOptions{Specs: []string{hardenedUnit}, Outs: []output.Spec{{Path: out, Format: "raw"}}}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"35 filter(s)", "proven equivalent", "action cache lost (cached before, not after): none"} {
@@ -78,7 +79,7 @@ func TestMergeThenEquiv(t *testing.T) {
 		t.Fatalf("merged file does not load: %v", err)
 	}
 	ios, _, stdout, _ := cmdutil.TestIOStreams()
-	if err := equivRun(&EquivOptions{IO: ios, A: out, B: hardenedUnit}); err != nil {
+	if err := equivRun(&EquivOptions{IO: ios, EquivOptions: optimize.EquivOptions{A: out, B: hardenedUnit}}); err != nil {
 		t.Fatalf("equiv: %v", err)
 	}
 	if !strings.HasPrefix(stdout.String(), "equivalent:") {
@@ -86,7 +87,7 @@ func TestMergeThenEquiv(t *testing.T) {
 	}
 	// A different stack: exit status 1 (cmdutil.ErrFindings) and a counterexample.
 	ios, _, stdout, _ = cmdutil.TestIOStreams()
-	err = equivRun(&EquivOptions{IO: ios, A: out, B: "docker-default"})
+	err = equivRun(&EquivOptions{IO: ios, EquivOptions: optimize.EquivOptions{A: out, B: "docker-default"}})
 	if !errors.Is(err, cmdutil.ErrFindings) {
 		t.Fatalf("equiv of different stacks = %v, want cmdutil.ErrFindings", err)
 	}
@@ -106,7 +107,7 @@ func TestMergeDirectoryAndJSON(t *testing.T) {
 		}
 	}
 	ios, _, stdout, _ := cmdutil.TestIOStreams()
-	if err := mergeRun(&MergeOptions{IO: ios, Specs: []string{dir}, Out: output.Flags{Format: "json"}}); err != nil {
+	if err := mergeRun(&MergeOptions{IO: ios, MergeOptions: optimize.MergeOptions{Specs: []string{dir}, Out: output.Flags{Format: "json"}}}); err != nil {
 		t.Fatal(err)
 	}
 	var doc report.BuildSummary
@@ -131,8 +132,8 @@ func TestMergeDirectoryAndJSON(t *testing.T) {
 
 func TestOptimizeRunProfile(t *testing.T) {
 	ios, _, stdout, errOut := cmdutil.TestIOStreams()
-	err := optimizeRun(&OptimizeOptions{IO: ios, Policy: "docker-default",
-		Profile: "../../filters/optimize/testdata/strace-f-git-status.txt", Out: output.Flags{Format: "text"}})
+	err := optimizeRun(&OptimizeOptions{IO: ios, OptimizeOptions: optimize.OptimizeOptions{Policy: "docker-default",
+		Profile: "../../filters/optimize/testdata/strace-f-git-status.txt", Out: output.Flags{Format: "text"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,8 +160,8 @@ func mustOpenCmd(t *testing.T, spec string) *filters.Program {
 func TestOptimizeUnitWholeStack(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "o.bpf")
 	ios, _, _, errOut := cmdutil.TestIOStreams()
-	err := optimizeRun(&OptimizeOptions{IO: ios, Policy: hardenedUnit,
-		Profile: "../../filters/optimize/testdata/strace-f-git-status.txt", Specs: []output.Spec{{Path: out, Format: "raw"}}})
+	err := optimizeRun(&OptimizeOptions{IO: ios, OptimizeOptions: optimize.OptimizeOptions{Policy: hardenedUnit,
+		Profile: "../../filters/optimize/testdata/strace-f-git-status.txt", Specs: []output.Spec{{Path: out, Format: "raw"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,32 +1,19 @@
 package main
 
 import (
-	"cmp"
-
 	"github.com/spf13/cobra"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
-	"github.com/seccompbench/seccompbench/filters/scmp"
-	"github.com/seccompbench/seccompbench/report"
 )
 
-// OptimizeOptions are the flags and arguments of `seccompbench optimize`.
+// OptimizeOptions are the flags and arguments of `seccompbench optimize`: the
+// streams, and the rest (optimize.OptimizeOptions).
 type OptimizeOptions struct {
 	IO *cmdutil.IOStreams
 
-	Policy  string
-	Profile string // --profile FILE, "" for none
-	// Out are --format (raw, text or json) and -o; Specs what to write
-	// (stdout in Out.Format when nil).
-	Out   output.Flags
-	Specs []output.Spec
-	// Compiler lays out OCI profiles (--compiler).
-	Compiler scmp.Compiler
-	// Load are the policy flags every command that reads a policy has
-	// (--format-in, --arch, --caps, --kernel-version and the rest).
-	Load cmdutil.LoadFlags
+	optimize.OptimizeOptions
 }
 
 // NewCmdOptimize builds `seccompbench optimize`. runF, if not nil, replaces
@@ -79,23 +66,7 @@ before it is written. Output formats are those of merge.` + cmdutil.ExitStatusHe
 	return cmd
 }
 
+// optimizeRun runs the command (optimize.RunOptimize) with its streams.
 func optimizeRun(opts *OptimizeOptions) error {
-	o, err := opts.Load.Options(opts.IO.In)
-	if err != nil {
-		return err
-	}
-	o.Compiler = opts.Compiler
-	progs, _, err := cmdutil.OpenPolicies([]string{opts.Policy}, o)
-	if err != nil {
-		return err
-	}
-	cmdutil.PrintWarnings(opts.IO.ErrOut, progs)
-	p, sum, err := optimize.Optimize(progs, opts.Policy, opts.Profile, opts.IO.ErrOut)
-	if err != nil {
-		return err
-	}
-	if err := optimize.WriteBuilt(opts.IO, output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text")), p, sum); err != nil {
-		return err
-	}
-	return report.WriteBuildSummary(opts.IO.ErrOut, opts.Policy, sum)
+	return optimize.RunOptimize(opts.IO, &opts.OptimizeOptions)
 }
