@@ -152,14 +152,14 @@ func (p paraBlock) text(o textOpts) string {
 	if p == "" {
 		return ""
 	}
-	return prose(string(p), o)
+	return prose(shortSentences(string(p)), o)
 }
 
 func (p paraBlock) markdown() string {
 	if p == "" {
 		return ""
 	}
-	return mdEscape(string(p)) + "\n"
+	return mdEscape(shortSentences(string(p))) + "\n"
 }
 
 // prose is s as a text line, wrapped at TextWidth when o.wrap.
@@ -185,7 +185,7 @@ func (l listBlock) text(o textOpts) string {
 	}
 	s := l.title + ":\n"
 	for _, it := range l.items {
-		s += "  - " + it + "\n"
+		s += "  - " + shortSentences(it) + "\n"
 	}
 	if o.wrap {
 		return wrapText(s, TextWidth)
@@ -205,7 +205,7 @@ func (l listBlock) markdown() string {
 		b.WriteString(mdEscape(l.title) + ":\n\n")
 	}
 	for _, it := range l.items {
-		b.WriteString("- " + mdEscape(it) + "\n")
+		b.WriteString("- " + mdEscape(shortSentences(it)) + "\n")
 	}
 	return b.String()
 }
@@ -239,7 +239,7 @@ func (f fieldsBlock) text(o textOpts) string {
 	pad := f.indent + strings.Repeat(" ", f.width)
 	for _, fd := range f.fields {
 		head := fmt.Sprintf("%s%-*s", f.indent, f.width, fd.label)
-		lines := append([]string{fd.value}, fd.more...)
+		lines := append([]string{shortSentencesAfter(fd.label+" ", fd.value)}, fd.more...)
 		for i, l := range lines {
 			parts := []string{l}
 			if o.wrap && len([]rune(head+l)) > TextWidth {
@@ -268,17 +268,7 @@ func (f fieldsBlock) markdown() string {
 		b.WriteString(mdEscape(f.caption) + "\n\n")
 	}
 	for _, fd := range f.fields {
-		v := fd.value
-		for _, m := range fd.more {
-			// a line that goes on with "=" or "(" continues the value;
-			// another is a clause of its own
-			if strings.HasPrefix(m, "=") || strings.HasPrefix(m, "(") {
-				v += " " + m
-			} else {
-				v += "; " + m
-			}
-		}
-		b.WriteString("- **" + mdEscape(fd.label) + "** " + mdEscape(v) + "\n")
+		b.WriteString("- **" + mdEscape(fd.label) + "** " + mdEscape(fieldSentences(fd)) + "\n")
 	}
 	return b.String()
 }
@@ -459,4 +449,27 @@ func cells(ss ...string) []cell {
 		out[i] = cell{s: s}
 	}
 	return out
+}
+
+// fieldSentences is a field's value and further lines as prose: a line
+// that goes on with "=" or "(" continues the value while the sentence
+// stays within MaxSentence, and otherwise, like any other line, starts a
+// fact of its own ("= x" as "that is x", "(x)" as "x"); each sentence is
+// then cut at its facts (shortSentences).
+func fieldSentences(fd field) string {
+	v := fd.value
+	for _, m := range fd.more {
+		cont := strings.HasPrefix(m, "=") || strings.HasPrefix(m, "(")
+		switch {
+		case cont && len([]rune(fd.label+" "+v+" "+m)) <= MaxSentence:
+			v += " " + m
+		case strings.HasPrefix(m, "= "):
+			v += "; that is " + m[2:]
+		case strings.HasPrefix(m, "(") && strings.HasSuffix(m, ")"):
+			v += "; " + m[1:len(m)-1]
+		default:
+			v += "; " + m
+		}
+	}
+	return shortSentencesAfter(fd.label+" ", v)
 }

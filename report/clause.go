@@ -1,7 +1,5 @@
 package report
 
-import "strings"
-
 // Clause is one statement of a variant's explanation (Meaning): a code
 // that docs/json.md defines, the figures and syscall names the statement
 // needs, and, in memory only, its English wording. The JSON carries the
@@ -45,26 +43,34 @@ func newClause(code, text string, figs ...any) Clause {
 // renders it again from the document).
 func (c Clause) Text() string { return c.text }
 
-// renderClauses is the one place clauses become a sentence: their
-// wordings joined by "; " (", and " before a positive entry cost, which
-// continues the per-filter statement), ending with a full stop.
-func renderClauses(cs []Clause) string {
-	var b strings.Builder
+// renderClauses is the one place clauses become sentences: each fact of
+// a clause (its wording cut at the top-level "; ", facts) is one
+// sentence, capitalised unless it starts with a syscall name the clause
+// names, ending with a full stop.
+func renderClauses(cs []Clause) []string {
+	var out []string
 	for _, c := range cs {
 		if c.text == "" {
 			continue
 		}
-		if b.Len() > 0 {
-			if c.Code == "entry_positive" {
-				b.WriteString(", and ")
-			} else {
-				b.WriteString("; ")
-			}
+		code := append(append([]string{}, c.Syscalls...), c.Uncached...)
+		for _, f := range facts(c.text) {
+			out = append(out, asSentence(f, code...))
 		}
-		b.WriteString(c.text)
 	}
-	if b.Len() == 0 {
-		return ""
+	return out
+}
+
+// MaxInlineFacts is the most sentences a meaning runs together on its
+// line; with more, each is an item of a list under the variant.
+const MaxInlineFacts = 3
+
+// Layout is how a meaning is laid out: its sentences run together on one
+// line (inline) when there are at most MaxInlineFacts, or, with more, one
+// list item each (items, inline "").
+func (m Meaning) Layout() (inline string, items []string) {
+	if len(m.Sentences) > MaxInlineFacts {
+		return "", m.Sentences
 	}
-	return b.String() + "."
+	return m.Text, nil
 }

@@ -84,7 +84,7 @@ func TestWriteEstimateCommandTextPairs(t *testing.T) {
 		c.AB.Design = tt.design
 		var b bytes.Buffer
 		WriteEstimateCommandText(&b, c, 0)
-		line := "  precision        ±6% of added (CPU ±8%), ±2.00% of baseline, 61.3 s measuring: the bar (±20% of the added time, or ±0.3% of the baseline run when the added time is smaller) met (not in CPU time)\n"
+		line := "  precision        ±6% of added (CPU ±8%), ±2.00% of baseline, 61.3 s measuring; the bar (±20% of the added time, or ±0.3% of the baseline run when the added time is smaller) met (not in CPU time)\n"
 		for _, want := range []string{tt.want, line} {
 			if !strings.Contains(b.String(), want) {
 				t.Errorf("%s: missing %q in\n%s", tt.design, want, b.String())

@@ -166,7 +166,7 @@ func Compare(docs []NamedDocument, opt CompareOptions) (*Comparison, error) {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s is a partial result (the run was interrupted)", nd.Name))
 		}
 		if segmentless(d.Fits) {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: its intervals leave out how the host's speed wanders between parts of a run (fewer than 15 blocks, or written before time segments), so a change's interval that uses them may be too narrow: two runs differ by that wander too", nd.Name))
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: its intervals leave out how the host's speed wanders between parts of a run (fewer than 15 blocks, or written before time segments); a change's interval that uses them may be too narrow, since two runs differ by that wander too", nd.Name))
 		}
 	}
 	base := docs[0]

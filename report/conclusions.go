@@ -32,17 +32,18 @@ func inconclusiveAdvice(c stats.Conclusion, unit string, div float64, trials int
 		return "no narrower interval around this estimate would decide it; measure again with more --trials on a quieter CPU"
 	}
 	var b strings.Builder
+	// One fact each, joined by "; ": renderClauses makes them sentences.
 	fmt.Fprintf(&b, "the interval (±%.3g%s) would have to shrink to ±%.3g%s, %sx narrower", c.HalfWidth/div, unit, c.NeedHalfWidth/div, unit, factorText(1/c.Shrink))
 	if trials > 0 {
 		need := int(math.Ceil(float64(trials) * c.TrialsFactor))
-		fmt.Fprintf(&b, ", about %sx the children (--trials %d instead of %d)", factorText(c.TrialsFactor), need, trials)
+		fmt.Fprintf(&b, "; that takes about %sx the children (--trials %d instead of %d)", factorText(c.TrialsFactor), need, trials)
 	} else {
-		fmt.Fprintf(&b, ", about %sx the children", factorText(c.TrialsFactor))
+		fmt.Fprintf(&b, "; that takes about %sx the children", factorText(c.TrialsFactor))
 	}
 	if targetCI {
-		fmt.Fprintf(&b, ", --target-ci %.3g (ns) to add blocks until it has", c.NeedHalfWidth)
+		fmt.Fprintf(&b, "; --target-ci %.3g (ns) adds blocks until it has", c.NeedHalfWidth)
 	}
-	b.WriteString(", or a quieter CPU (idle machine, no other run on the measuring CPU)")
+	b.WriteString("; a quieter CPU (idle machine, no other run on the measuring CPU) narrows it too")
 	return b.String()
 }
 
@@ -113,9 +114,9 @@ func perFilterConclusion(fit Fit, conf float64, trials int) Clause {
 func segmentCaveat(fit Fit) string {
 	switch {
 	case fit.Segments == 0 && fit.Blocks >= 2:
-		return " (from 15 trials on the interval also includes how the host's speed wanders between parts of the run, so it may widen before it narrows)"
+		return "; from 15 trials on, the interval also includes how the host's speed wanders between parts of the run, so it may widen before it narrows"
 	case fit.Segments > 0:
-		return " (the interval includes how the host's speed wanders between parts of the run; more trials narrow that only as far as the wander averages out over longer parts)"
+		return "; the interval includes how the host's speed wanders between parts of the run; more trials narrow that only as far as the wander averages out over longer parts"
 	}
 	return ""
 }
@@ -139,7 +140,7 @@ func entryConclusion(fit Fit, conf float64, trials int) (Clause, bool) {
 		return Clause{}, false
 	}
 	if margins.LowFit(fit.R2) && fit.N > 0 {
-		c.text += fmt.Sprintf(" (the fitted line explains %.1f %% of the spread between children, R² %.3f)", 100*math.Max(0, fit.R2), Num(fit.R2))
+		c.text += fmt.Sprintf("; the fitted line explains %.1f %% of the spread between children (R² %.3f)", 100*math.Max(0, fit.R2), Num(fit.R2))
 		c.Figures["r2"] = Nullable(fit.R2)
 	}
 	return c, true
@@ -218,7 +219,7 @@ func relativeClause(d *Document, fit Fit, conf float64) (Clause, bool) {
 	s := fmt.Sprintf("relative to the bare op measured in the same children (%s %s), %+.*f× %s per filter (%.0f%% CI [%.*f, %.*f]), a figure the host's speed does not move",
 		u.f0(fit.BareNs), u.name, dg, Num(fit.PerFilterRel), d.Config.Workload, conf*100, dg, Num(fit.PerFilterRelCILow), dg, Num(fit.PerFilterRelCIHigh))
 	if !math.IsNaN(fit.BareSegmentSDPct) {
-		s += fmt.Sprintf(" (the bare op moved by ±%.1f %% between blocks of this run; a host that is faster or slower for a whole run moves the ns figures by as much and this one not)", Num(fit.BareSegmentSDPct))
+		s += fmt.Sprintf("; the bare op moved by ±%.1f %% between blocks of this run; a host that is faster or slower for a whole run moves the ns figures by as much and this one not", Num(fit.BareSegmentSDPct))
 	}
 	return newClause("relative", s, "bare_ns", fit.BareNs, "per_filter_rel", fit.PerFilterRel, "ci_low", fit.PerFilterRelCILow, "ci_high", fit.PerFilterRelCIHigh,
 		"confidence", conf, "bare_segment_sd_pct", fit.BareSegmentSDPct), true

@@ -425,7 +425,12 @@ type Meaning struct {
 	Variant string   `json:"variant"`
 	Loader  string   `json:"loader,omitempty"`
 	Clauses []Clause `json:"clauses"`
-	Text    string   `json:"-"`
+	// Sentences are the clauses in English, one fact per sentence, each
+	// at most MaxSentence characters (renderClauses); Text is them
+	// joined by spaces. Neither is in the JSON: Explain renders them
+	// from the document.
+	Sentences []string `json:"-"`
+	Text      string   `json:"-"`
 }
 
 // Input is everything Build needs from a finished run.

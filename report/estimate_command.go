@@ -251,7 +251,7 @@ func abPrecision(ab *CommandAB) string {
 		bar = "NOT met"
 	}
 	bar = fmt.Sprintf("the bar (±%.0f%% of the added time, or ±%.1f%% of the baseline run when the added time is smaller) %s", 100*BarAddedFrac, 100*BarBaselineFrac, bar)
-	return fmt.Sprintf("±%.0f%% of added (CPU ±%.0f%%), ±%.2f%% of baseline, %s measuring: %s",
+	return fmt.Sprintf("±%.0f%% of added (CPU ±%.0f%%), ±%.2f%% of baseline, %s measuring; %s",
 		ab.HalfWidthPct, ab.CPUHalfWidthPct, ab.HalfWidthBaselinePct, durationText(ab.MeasuringNs), bar)
 }
 

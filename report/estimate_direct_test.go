@@ -23,7 +23,7 @@ func TestCommandDirectText(t *testing.T) {
 	WriteEstimateCommandText(&buf, c, 0)
 	out := buf.String()
 	for _, want := range []string{"direct (sampled) +3.00 ms [+2.00 ms, +4.00 ms] in seccomp: 20 of 500 samples over 50 runs at 16 filters (entry 5, filter images 15)",
-		"minus 0 of 400 over 50 runs at 0", "against the sampled direct time: the intervals overlap\n", "split of CPU     +10.0 ms [+9.00 ms, +11.0 ms] = direct +3.00 ms + per-process +1.00 ms [+500 µs, +1.50 ms] + indirect +6.00 ms [+4.00 ms, +8.00 ms]", "5 blocks sampled against 5 not"} {
+		"Minus 0 of 400 over 50 runs at 0", "against the sampled direct time: the intervals overlap\n", "split of CPU     +10.0 ms [+9.00 ms, +11.0 ms] = direct +3.00 ms + per-process +1.00 ms [+500 µs, +1.50 ms] + indirect +6.00 ms [+4.00 ms, +8.00 ms]", "5 blocks sampled against 5 not"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
 		}
@@ -58,9 +58,9 @@ func TestCommandVerdictUnresolved(t *testing.T) {
 	var buf bytes.Buffer
 	WriteEstimateCommandText(&buf, c, 0)
 	out := buf.String()
-	for _, want := range []string{"no verdict: the measurement does not resolve the added time", "no verdict on the CPU time (the measured CPU interval holds 0)",
+	for _, want := range []string{"no verdict: the measurement does not resolve the added time", "No verdict on the CPU time (the measured CPU interval holds 0)",
 		"3 of 427 samples of the paired children (both sides' runs), all in their 166 runs at 35 filters",
-		"nothing to subtract for their 166 runs without filters: a process without filters never enters seccomp"} {
+		"Nothing to subtract for their 166 runs without filters: a process without filters never enters seccomp"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
 		}

@@ -23,7 +23,8 @@ func Explain(d *Document) []Meaning {
 		}
 		for _, fit := range fits {
 			cs := explainFit(d, v, fit)
-			m := Meaning{Variant: v, Clauses: cs, Text: renderClauses(cs)}
+			ss := renderClauses(cs)
+			m := Meaning{Variant: v, Clauses: cs, Sentences: ss, Text: strings.Join(ss, " ")}
 			if fit != nil {
 				m.Loader = fit.Loader
 			}
@@ -32,7 +33,8 @@ func Explain(d *Document) []Meaning {
 		for _, ld := range d.LoaderDiffs {
 			if ld.Variant == v {
 				c := explainLoaderDiff(d, ld)
-				out = append(out, Meaning{Variant: v, Loader: ld.A + "-" + ld.B, Clauses: []Clause{c}, Text: c.text})
+				ss := renderClauses([]Clause{c})
+				out = append(out, Meaning{Variant: v, Loader: ld.A + "-" + ld.B, Clauses: []Clause{c}, Sentences: ss, Text: strings.Join(ss, " ")})
 			}
 		}
 	}
@@ -119,7 +121,7 @@ func placementClause(d *Document, fit *Fit) (Clause, bool) {
 		// The moment estimate of σ_p² came out negative and was set to 0
 		// (stats/placement.go): the spread between pads is smaller than
 		// the noise between children predicts, not proof of no effect.
-		return newClause("placement_not_separable", fmt.Sprintf("placement's effect is not separable from the noise between children in this run (between-placement SD estimated at 0 over %d program sizes, pads %d–%d instructions; the CI still includes the between-pad spread, through the cluster-robust variance)",
+		return newClause("placement_not_separable", fmt.Sprintf("placement's effect is not separable from the noise between children in this run (between-placement SD estimated at 0 over %d program sizes, pads %d–%d instructions); the CI still includes the between-pad spread, through the cluster-robust variance",
 			fit.Placements, d.Config.PadMin, d.Config.PadMax), "placements", fit.Placements, "pad_min", d.Config.PadMin, "pad_max", d.Config.PadMax), true
 	case fit.Placements > 1:
 		return newClause("placement_sd", fmt.Sprintf("placement moves the per-filter cost by ±%s (between-placement SD over %d program sizes, pads %d–%d instructions; the CI includes it)",
@@ -137,7 +139,7 @@ func segmentClause(fit *Fit) (Clause, bool) {
 	if fit.Segments == 0 || math.IsNaN(fit.SegmentSDNs) {
 		return Clause{}, false
 	}
-	return newClause("segments", fmt.Sprintf("the run's %d consecutive parts, each fitted alone, put it %s apart (SD), and the CI is at least the t interval of their mean, so it covers the host's speed wandering over seconds",
+	return newClause("segments", fmt.Sprintf("the run's %d consecutive parts, each fitted alone, put the per-filter cost %s apart (SD); the CI is at least the t interval of their mean, so it covers the host's speed wandering over seconds",
 		fit.Segments, "±"+figure(fit.SegmentSDNs)), "segments", fit.Segments, "sd_ns", fit.SegmentSDNs), true
 }
 

@@ -42,7 +42,7 @@ func writeHeadlineText(ew *errWriter, lines []HeadlineLine) {
 // writeHeadlineLines is writeHeadlineText without the folding.
 func writeHeadlineLines(ew *errWriter, lines []HeadlineLine) {
 	for _, l := range lines {
-		text := l.Label + ": " + l.Text
+		text := l.Label + ": " + shortSentencesAfter(l.Label+": ", l.Text)
 		if l.Label == "note" {
 			text = l.Text
 		}
@@ -67,7 +67,7 @@ func writeHeadlineMarkdown(ew *errWriter, lines []HeadlineLine) {
 			ew.printf("\n%s\n", mdEscape(l.Text))
 			continue
 		}
-		ew.printf("- **[%s](%s)**: %s\n", l.Label, l.Anchor(), mdEscape(l.Text))
+		ew.printf("- **[%s](%s)**: %s\n", l.Label, l.Anchor(), mdEscape(shortSentencesAfter(l.Label+": ", l.Text)))
 	}
 	ew.printf("\n")
 }

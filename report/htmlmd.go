@@ -8,7 +8,7 @@ import (
 // mdToHTML turns the Markdown this package writes (WriteMarkdown, and
 // the blocks of blocks.go behind WriteComparisonMarkdown,
 // WriteFleetMarkdown and WriteEstimateMarkdown) into HTML: ATX headings,
-// paragraphs, "- " lists, "> " quotes, pipe tables with their alignment
+// paragraphs, "- " lists (with "  - " items nested one deep), "> " quotes, pipe tables with their alignment
 // row, fenced code, and the <details><summary> lines of the environment.
 // It is no general Markdown parser: it reads the subset these writers
 // emit. Every piece of text is HTML-escaped (template.HTMLEscapeString)
@@ -42,8 +42,18 @@ func mdToHTML(md string) template.HTML {
 			i++
 		case strings.HasPrefix(l, "- "):
 			b.WriteString("<ul>\n")
-			for ; i < len(lines) && strings.HasPrefix(lines[i], "- "); i++ {
-				b.WriteString("<li>" + mdInline(lines[i][2:]) + "</li>\n")
+			for i < len(lines) && strings.HasPrefix(lines[i], "- ") {
+				b.WriteString("<li>" + mdInline(lines[i][2:]))
+				i++
+				// "  - " items under an item: its facts, as a nested list.
+				if i < len(lines) && strings.HasPrefix(lines[i], "  - ") {
+					b.WriteString("\n<ul>\n")
+					for ; i < len(lines) && strings.HasPrefix(lines[i], "  - "); i++ {
+						b.WriteString("<li>" + mdInline(lines[i][4:]) + "</li>\n")
+					}
+					b.WriteString("</ul>\n")
+				}
+				b.WriteString("</li>\n")
 			}
 			b.WriteString("</ul>\n")
 		case strings.HasPrefix(l, "> "):

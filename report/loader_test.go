@@ -67,8 +67,8 @@ func TestLoaderDocument(t *testing.T) {
 		bhi   string
 		want  []string
 	}{
-		{"not affected, no difference", 0, "Not affected", []string{"not distinguishable from 0", "the JIT emits it for neither loader", "placement moves the per-filter cost by ±"}},
-		{"SW loop, barrier costs", 8, "SW loop, KVM: SW loop", []string{"filters loaded without CAP_SYS_ADMIN cost 8.0 ns more each", "the kernel's branch-history barrier"}},
+		{"not affected, no difference", 0, "Not affected", []string{"not distinguishable from 0", "the JIT emits it for neither loader", "Placement moves the per-filter cost by ±"}},
+		{"SW loop, barrier costs", 8, "SW loop, KVM: SW loop", []string{"Filters loaded without CAP_SYS_ADMIN cost 8.0 ns more each", "the kernel's branch-history barrier"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -185,7 +185,7 @@ func TestSegmentClause(t *testing.T) {
 		sd       float64
 		want     string
 	}{
-		{4, 2.5, "the run's 4 consecutive parts, each fitted alone, put it ±2.50 ns apart (SD), and the CI is at least the t interval of their mean"},
+		{4, 2.5, "the run's 4 consecutive parts, each fitted alone, put the per-filter cost ±2.50 ns apart (SD); the CI is at least the t interval of their mean"},
 		{0, math.NaN(), ""},
 		{4, math.NaN(), ""},
 	}

@@ -63,10 +63,18 @@ func mdMeaning(ew *errWriter, d *Document) {
 			if m.Loader != "" && d.Config.Loader == "both" {
 				name += ", " + m.Loader
 			}
-			ew.printf("- **%s** (%s): %s\n", name, VariantLabel(m.Variant), mdEscape(m.Text))
+			inline, items := m.Layout()
+			if items == nil {
+				ew.printf("- **%s** (%s): %s\n", name, VariantLabel(m.Variant), mdEscape(inline))
+				continue
+			}
+			ew.printf("- **%s** (%s):\n", name, VariantLabel(m.Variant))
+			for _, s := range items {
+				ew.printf("  - %s\n", mdEscape(s))
+			}
 		}
 		for _, n := range NegativeCells(d) {
-			ew.printf("- %s\n", mdEscape(n))
+			ew.printf("- %s\n", mdEscape(shortSentences(n)))
 		}
 		ew.printf("\n")
 	}
@@ -175,13 +183,13 @@ func mdSetup(ew *errWriter, d *Document) {
 			}
 		}
 		for _, dr := range d.Drift {
-			ew.printf("- Drift of the 0-filter baseline (%s): %+.3f ns/op per child run (CI [%+.3f, %+.3f]), %+.1f ns/op %s; the fit includes a drift term, so this does not bias the per-filter cost.\n",
-				dr.Variant, Num(dr.SlopeNsPerChild), Num(dr.SlopeCILow), Num(dr.SlopeCIHigh), Num(dr.OverRunNs), driftSpan(d, dr.Variant))
+			ew.printf("%s\n", shortSentences(fmt.Sprintf("- Drift of the 0-filter baseline (%s): %+.3f ns/op per child run (CI [%+.3f, %+.3f]), %+.1f ns/op %s; the fit includes a drift term, so this does not bias the per-filter cost.",
+				dr.Variant, Num(dr.SlopeNsPerChild), Num(dr.SlopeCILow), Num(dr.SlopeCIHigh), Num(dr.OverRunNs), driftSpan(d, dr.Variant))))
 		}
 		for _, c := range d.Control {
 			verdict := controlVerdict(c, d)
-			ew.printf("- Control loop without syscalls, %s: %.3f → %.3f ns per iteration, %+.1f %% (CI [%+.1f, %+.1f]): %s.\n",
-				c.Variant, Num(c.BeforeNs), Num(c.AfterNs), Num(c.SlowdownPct), Num(c.SlowdownPctLow), Num(c.SlowdownPctHigh), verdict)
+			ew.printf("%s\n", shortSentences(fmt.Sprintf("- Control loop without syscalls, %s: %.3f → %.3f ns per iteration, %+.1f %% (CI [%+.1f, %+.1f]); %s.",
+				c.Variant, Num(c.BeforeNs), Num(c.AfterNs), Num(c.SlowdownPct), Num(c.SlowdownPctLow), Num(c.SlowdownPctHigh), verdict)))
 		}
 		ew.printf("\n")
 	}
@@ -202,7 +210,7 @@ func mdEnvironment(ew *errWriter, d *Document) {
 	if !d.Created.IsZero() {
 		ew.printf("| run at | %s |\n", d.Created.Format("2006-01-02 15:04:05 MST"))
 	}
-	ew.printf("\n%s.\n", mdEscape(mitigationLine(d)))
+	ew.printf("\n%s\n", mdEscape(strings.TrimSuffix(mitigationLine(d), ".")+"."))
 	if len(e.Vulnerabilities) > 0 {
 		keys := make([]string, 0, len(e.Vulnerabilities))
 		for k := range e.Vulnerabilities {
@@ -278,7 +286,7 @@ func mdWarnings(ew *errWriter, d *Document) {
 	if ws := dedupe(sortedCopy(d.Warnings)); len(ws) > 0 {
 		ew.printf("## Warnings\n\n")
 		for _, wn := range ws {
-			ew.printf("- %s\n", mdEscape(wn))
+			ew.printf("- %s\n", mdEscape(shortSentences(wn)))
 		}
 		ew.printf("\n")
 	}

@@ -232,7 +232,7 @@ func TestNoNegativeZeroRendered(t *testing.T) {
 	d.Results[1].OverheadNs, d.Results[1].OverheadPct = -0.03, -0.004
 	d.Drift[0].OverRunNs = -0.02
 	d.Meaning = Explain(d)
-	if want := "per-filter cost ~0 ns (-0.0400 ns, 95% CI [-0.0700, -0.0010]"; !strings.Contains(d.Meaning[0].Text, want) {
+	if want := "Per-filter cost ~0 ns (-0.0400 ns, 95% CI [-0.0700, -0.0010]"; !strings.Contains(d.Meaning[0].Text, want) {
 		t.Errorf("meaning = %q, want it to contain %q", d.Meaning[0].Text, want)
 	}
 	negZero := regexp.MustCompile(`-0(\.0+)?([^.0-9]|$)`)

@@ -315,12 +315,12 @@ func tableSetup(ew *errWriter, d *Document) {
 		if fig {
 			g := figureGroup(true, false, dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh)
 			_, unit := unitOf(max(math.Abs(dr.SlopeNsPerChild), math.Abs(dr.SlopeCILow), math.Abs(dr.SlopeCIHigh)))
-			ew.printf("drift of the 0-filter baseline (%s): %s %s/op per child run (CI [%s, %s]), %s/op %s; corrected for in the fit\n",
-				dr.Variant, g(dr.SlopeNsPerChild), unit, g(dr.SlopeCILow), g(dr.SlopeCIHigh), signedFigure(dr.OverRunNs), driftSpan(d, dr.Variant))
+			ew.printf("%s\n", shortSentences(fmt.Sprintf("drift of the 0-filter baseline (%s): %s %s/op per child run (CI [%s, %s]), %s/op %s; corrected for in the fit",
+				dr.Variant, g(dr.SlopeNsPerChild), unit, g(dr.SlopeCILow), g(dr.SlopeCIHigh), signedFigure(dr.OverRunNs), driftSpan(d, dr.Variant))))
 			continue
 		}
-		ew.printf("drift of the 0-filter baseline (%s): %+.3f %s/op per child run (CI [%+.3f, %+.3f]), %+.1f %s/op %s; corrected for in the fit\n",
-			dr.Variant, u.v(dr.SlopeNsPerChild), u.name, u.v(dr.SlopeCILow), u.v(dr.SlopeCIHigh), u.v(dr.OverRunNs), u.name, driftSpan(d, dr.Variant))
+		ew.printf("%s\n", shortSentences(fmt.Sprintf("drift of the 0-filter baseline (%s): %+.3f %s/op per child run (CI [%+.3f, %+.3f]), %+.1f %s/op %s; corrected for in the fit",
+			dr.Variant, u.v(dr.SlopeNsPerChild), u.name, u.v(dr.SlopeCILow), u.v(dr.SlopeCIHigh), u.v(dr.OverRunNs), u.name, driftSpan(d, dr.Variant))))
 	}
 	if len(d.Throughput) > 0 {
 		ew.printf("\nparallel copies (each pinned to its own CPU where there are enough):\n")
@@ -335,12 +335,12 @@ func tableSetup(ew *errWriter, d *Document) {
 		if !l.DiffersFromFit {
 			continue
 		}
-		ew.printf("per-filter cost depends on depth (%s): %.1f ns/filter from %d to %d filters (CI [%.1f, %.1f]), %.1f from %d to %d (CI [%.1f, %.1f]); the fitted line averages them, and its entry term absorbs the difference\n",
-			l.Variant, Num(l.LowNs), l.LowFrom, l.LowTo, Num(l.LowCILowNs), Num(l.LowCIHighNs), Num(l.HighNs), l.HighFrom, l.HighTo, Num(l.HighCILowNs), Num(l.HighCIHighNs))
+		ew.printf("%s\n", shortSentences(fmt.Sprintf("per-filter cost depends on depth (%s): %.1f ns/filter from %d to %d filters (CI [%.1f, %.1f]), %.1f from %d to %d (CI [%.1f, %.1f]); the fitted line averages them, and its entry term absorbs the difference",
+			l.Variant, Num(l.LowNs), l.LowFrom, l.LowTo, Num(l.LowCILowNs), Num(l.LowCIHighNs), Num(l.HighNs), l.HighFrom, l.HighTo, Num(l.HighCILowNs), Num(l.HighCIHighNs))))
 	}
 	for _, c := range d.Control {
-		ew.printf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]): ", c.Variant, Num(c.BeforeNs), Num(c.AfterNs), Num(c.SlowdownPct), Num(c.SlowdownPctLow), Num(c.SlowdownPctHigh))
-		ew.printf("%s\n", controlVerdict(c, d))
+		s := fmt.Sprintf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]); ", c.Variant, Num(c.BeforeNs), Num(c.AfterNs), Num(c.SlowdownPct), Num(c.SlowdownPctLow), Num(c.SlowdownPctHigh))
+		ew.printf("%s\n", shortSentences(s+controlVerdict(c, d)))
 	}
 }
 
@@ -348,11 +348,19 @@ func tableSetup(ew *errWriter, d *Document) {
 func tableNotes(ew *errWriter, d *Document) {
 	ew.printf("\n")
 	for _, m := range d.Meaning {
+		name := m.Variant
 		if m.Loader != "" && d.Config.Loader == "both" {
-			ew.printf("%s/%s: %s\n", m.Variant, m.Loader, m.Text)
+			name += "/" + m.Loader
+		}
+		inline, items := m.Layout()
+		if items == nil {
+			ew.printf("%s: %s\n", name, inline)
 			continue
 		}
-		ew.printf("%s: %s\n", m.Variant, m.Text)
+		ew.printf("%s:\n", name)
+		for _, s := range items {
+			ew.printf("  - %s\n", s)
+		}
 	}
 }
 
@@ -364,14 +372,14 @@ func tableWarnings(ew *errWriter, d *Document) {
 		fmt.Fprintf(&b, "\nnote: this process already has %d inherited seccomp filters; every child inherits them, so the baseline is \"inherited filters only\"\n", n)
 	}
 	for _, n := range NegativeCells(d) {
-		b.WriteString("\n" + n + "\n")
+		b.WriteString("\n" + shortSentences(n) + "\n")
 	}
 	if len(d.Warnings) > 0 {
 		ws := append([]string{}, d.Warnings...)
 		sort.Strings(ws)
 		b.WriteString("\nwarnings:\n")
 		for _, wn := range dedupe(ws) {
-			b.WriteString("  - " + wn + "\n")
+			b.WriteString("  - " + shortSentences(wn) + "\n")
 		}
 	}
 	if b.Len() > 0 {
@@ -435,7 +443,7 @@ func mitigationLine(d *Document) string {
 	} else {
 		fmt.Fprintf(&b, "installing a filter switches on no speculation mitigation (spec_store_bypass: %s)", OrDash(e.Vulnerabilities["spec_store_bypass"]))
 	}
-	return b.String()
+	return shortSentences(b.String())
 }
 
 func cpuString(cpu int) string {

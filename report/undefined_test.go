@@ -44,11 +44,11 @@ func TestNoSentenceWithoutMeasurement(t *testing.T) {
 		wantFleet string
 	}{
 		{"measured negligible on 6.18", cachedDoc("6.18.44", negligible),
-			[]string{"the kernel's action cache skips the filters", "per-filter cost ~0"}, nil, "cached"},
+			[]string{"the kernel's action cache skips the filters", "Per-filter cost ~0"}, nil, "cached"},
 		{"no interval", cachedDoc("6.18.44", noCI),
 			[]string{"no interval", "cannot confirm it"}, []string{"skips the filters", "~0", "within ±"}, "cached, unconfirmed"},
 		{"no fit", cachedDoc("6.18.44", nil),
-			[]string{"cannot confirm it", "too few filter counts"}, []string{"skips the filters"}, ""},
+			[]string{"cannot confirm it", "Too few filter counts"}, []string{"skips the filters"}, ""},
 		{"kernel 5.10", cachedDoc("5.10.0-28-amd64", negligible),
 			[]string{"has no action cache"}, []string{"skips the filters"}, "no cache (kernel < 5.11)"},
 	}

@@ -45,8 +45,13 @@ func TestReadSchema2(t *testing.T) {
 	if got.String() != want.String() {
 		t.Errorf("schema 3 round trip renders differently:\n%s\nwant\n%s", got.String(), want.String())
 	}
-	if !strings.Contains(got.String(), old.Meaning[0].Text) {
-		t.Errorf("text report lacks the meaning %q", old.Meaning[0].Text)
+	for _, s := range old.Meaning[0].Sentences {
+		if !strings.Contains(got.String(), s) {
+			t.Errorf("text report lacks the meaning's sentence %q", s)
+		}
+	}
+	if len(old.Meaning[0].Sentences) == 0 {
+		t.Error("the schema 2 meaning has no sentences")
 	}
 }
 
