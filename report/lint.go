@@ -3,7 +3,9 @@ package report
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
@@ -76,7 +78,13 @@ func WriteLintStackText(w io.Writer, s filters.Stack, fs []analysis.Finding) err
 				where += " (" + s[f.Filter].Name + ")"
 			}
 		}
-		fmt.Fprintf(&b, "%s: %s [%s]: %s\n", f.Severity, where, f.Code, withoutWhere(f.Message, where))
+		line := fmt.Sprintf("%s: %s [%s]: %s", f.Severity, where, f.Code, withoutWhere(f.Message, where))
+		// A finding too long for one sentence names its syscalls on a
+		// line of their own.
+		if i := strings.LastIndex(line, ": "); utf8.RuneCountInString(line) > MaxSentence && i > 0 && nameList.MatchString(line[i+2:]) {
+			line = line[:i] + "\n    syscalls: " + line[i+2:]
+		}
+		fmt.Fprintf(&b, "%s\n", line)
 		fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
 	}
 	fmt.Fprintf(&b, "%s, %s, %d info\n", Plural(counts[analysis.SeverityError], "error"), Plural(counts[analysis.SeverityWarning], "warning"), counts[analysis.SeverityInfo])
@@ -85,6 +93,10 @@ func WriteLintStackText(w io.Writer, s filters.Stack, fs []analysis.Finding) err
 	}
 	return nil
 }
+
+// nameList matches a finding's list of syscall names, e.g. "ptrace,
+// mount (+13 more)".
+var nameList = regexp.MustCompile(`^[a-z0-9_]+(, [a-z0-9_]+)*( \(\+\d+ more\))?$`)
 
 // withoutWhere drops where ("filter 0 (name)") from the start of msg when
 // msg repeats it, as the findings' messages do so that JSON readers get

@@ -71,6 +71,9 @@ func Long(doc string, f Format) []string {
 // after its first non-space character (tabwriter output).
 var aligned = regexp.MustCompile(`\S {2,}\S`)
 
+// labelled matches a line that starts with its own label ("hint: ").
+var labelled = regexp.MustCompile(`^[a-z]+: `)
+
 // textUnits cuts plain text into units: a blank line, a table row or a
 // line no deeper indented than the one before ends a unit.
 func textUnits(doc string) []string {
@@ -88,7 +91,7 @@ func textUnits(doc string) []string {
 		switch {
 		case trimmed == "" || aligned.MatchString(trimmed) || strings.Contains(trimmed, "\t"):
 			flush()
-		case cur != "" && indent > curIndent && !strings.HasPrefix(trimmed, "- "):
+		case cur != "" && indent > curIndent && !strings.HasPrefix(trimmed, "- ") && !labelled.MatchString(trimmed):
 			cur += " " + trimmed
 		default:
 			flush()
