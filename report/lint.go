@@ -84,8 +84,8 @@ func WriteLintStackText(w io.Writer, s filters.Stack, fs []analysis.Finding) err
 		if i := strings.LastIndex(line, ": "); utf8.RuneCountInString(line) > MaxSentence && i > 0 && nameList.MatchString(line[i+2:]) {
 			line = line[:i] + "\n    syscalls: " + line[i+2:]
 		}
-		fmt.Fprintf(&b, "%s\n", line)
-		fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
+		fmt.Fprintf(&b, "%s\n", shortSentences(line))
+		fmt.Fprintf(&b, "    hint: %s\n", shortSentencesAfter("hint: ", f.Hint))
 	}
 	fmt.Fprintf(&b, "%s, %s, %d info\n", Plural(counts[analysis.SeverityError], "error"), Plural(counts[analysis.SeverityWarning], "warning"), counts[analysis.SeverityInfo])
 	if _, err := io.WriteString(w, b.String()); err != nil {

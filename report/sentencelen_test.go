@@ -17,6 +17,9 @@ import (
 // MaxSentence characters. Tables and aligned fields are not
 // sentences (sentence.Sentences).
 func TestSentenceLength(t *testing.T) {
+	if MaxSentence != sentence.MaxSentence {
+		t.Fatalf("report.MaxSentence %d, the test's limit %d", MaxSentence, sentence.MaxSentence)
+	}
 	outputs := map[string]string{}
 	check := func(name string, f sentence.Format, out string) {
 		t.Helper()

@@ -22,8 +22,8 @@ func TestLintUnitWarnings(t *testing.T) {
 		t.Fatalf("exit %d, want 3 (an ignored deny entry); stderr: %s", code, errOut)
 	}
 	for _, want := range []string{
-		"error: stack [ignored-deny]: " + unit + `:4: SystemCallFilter: unknown system call group "@bogus-group", ignoring (unknown to systemd 252) (so the stack lets through what the entry was to deny)`,
-		"error: stack [ignored-deny]: " + unit + `:4: SystemCallFilter: unknown system call "ptrce", ignoring (so the stack lets through what the entry was to deny); did you mean "ptrace"?`,
+		"error: stack [ignored-deny]: " + unit + `:4: SystemCallFilter: unknown system call group "@bogus-group", ignoring (unknown to systemd 252). The stack lets through what the entry was to deny.`,
+		"error: stack [ignored-deny]: " + unit + `:4: SystemCallFilter: unknown system call "ptrce", ignoring; the stack lets through what the entry was to deny; did you mean "ptrace"?`,
 		"warning: stack [source-warning]: " + unit + `:3: SystemCallFilter: unknown system call "reed", ignoring; did you mean "read"?`,
 		"2 errors, 1 warning, ",
 	} {
@@ -81,8 +81,8 @@ func TestLintInstallDenied(t *testing.T) {
 		wantCode int
 		want     string
 	}{
-		{"--filters 32", []string{"--filters", "32"}, 3, "error: filter 0 (no-seccomp) [install-denied]: filter 0 (no-seccomp) returns SECCOMP_RET_ERRNO(1) for seccomp(2), so installing filter 2 of 32 would fail"},
-		{"run's default depth", nil, 0, "warning: filter 0 (no-seccomp) [install-denied]: filter 0 (no-seccomp) returns SECCOMP_RET_ERRNO(1) for seccomp(2), so installing filter 2 of 32 (run without --filters goes up to 32) would fail"},
+		{"--filters 32", []string{"--filters", "32"}, 3, "error: filter 0 (no-seccomp) [install-denied]: filter 0 (no-seccomp) returns SECCOMP_RET_ERRNO(1) for seccomp(2); installing filter 2 of 32 would fail"},
+		{"run's default depth", nil, 0, "warning: filter 0 (no-seccomp) [install-denied]: filter 0 (no-seccomp) returns SECCOMP_RET_ERRNO(1) for seccomp(2). Installing filter 2 of 32 (run without --filters goes up to 32) would fail"},
 		{"--filters 1", []string{"--filters", "1"}, 0, "0 errors"},
 	}
 	for _, tt := range tests {

@@ -722,7 +722,7 @@ func (l *linter) runtimeFinding(need runtimeNeed, c runtimeCall, r filters.Stack
 		if !need.fatal {
 			f.Severity = SeverityWarning
 		}
-		f.Message = fmt.Sprintf("%s is %s%s, so the process gets SIGSYS: %s", need.name, verb(r), argNote, need.why)
+		f.Message = fmt.Sprintf("%s is %s%s, so the process gets SIGSYS; %s", need.name, verb(r), argNote, need.why)
 	case need.okErrno != 0 && errno == need.okErrno:
 		return Finding{}, false
 	default:
@@ -810,7 +810,7 @@ func (l *linter) sourceWarnings(ws []*filters.SourceError) {
 	for _, w := range ws {
 		if w.FailsOpen {
 			open := *w
-			open.Msg += " (so the stack lets through what the entry was to deny)"
+			open.Msg += "; the stack lets through what the entry was to deny"
 			l.add(Finding{Severity: SeverityError, Code: LintIgnoredDeny, Filter: -1,
 				Message: open.Error(),
 				Hint:    "fix the entry at the place named; it is ignored (as systemd logs and skips it), so the stack denies less than the source says"})

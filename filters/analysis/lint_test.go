@@ -151,7 +151,7 @@ func TestLint(t *testing.T) {
 		}},
 		{"runtime needs denied across a stack", filters.Stack{friendly, filterstest.Asm(t, "no-mmap",
 			filterstest.LdNr(), bpf.JumpIf{Cond: bpf.JumpEqual, Val: 9, SkipFalse: 1}, filterstest.Ret(filters.ActionErrno, 12), filterstest.Ret(filters.ActionAllow, 0))}, LintOptions{}, []wantFinding{
-			{SeverityError, LintInstallDenied, "seccomp", 0, "filter 0 (friendly) returns SECCOMP_RET_ERRNO(1) for seccomp(2), so installing filter 2 of 2 would fail"},
+			{SeverityError, LintInstallDenied, "seccomp", 0, "filter 0 (friendly) returns SECCOMP_RET_ERRNO(1) for seccomp(2); installing filter 2 of 2 would fail"},
 			{SeverityWarning, LintRuntimeNeeds, "mmap", 1, "mmap fails with errno 12"},
 		}},
 		{"defeated cache", filters.Stack{friendly.DefeatCache()}, LintOptions{Workload: []string{"getpid"}}, []wantFinding{
@@ -414,7 +414,7 @@ func TestLintStackWarnings(t *testing.T) {
 		{File: "u.service", Line: 4, Msg: `SystemCallFilter: unknown system call "ptrce", ignoring`, Hint: `did you mean "ptrace"?`, FailsOpen: true},
 	}
 	checkFindings(t, Lint(filters.Stack{allow}, LintOptions{SourceWarnings: ws}), []wantFinding{
-		{SeverityError, LintIgnoredDeny, "", -1, `u.service:4: SystemCallFilter: unknown system call "ptrce", ignoring (so the stack lets through what the entry was to deny); did you mean "ptrace"?`},
+		{SeverityError, LintIgnoredDeny, "", -1, `u.service:4: SystemCallFilter: unknown system call "ptrce", ignoring; the stack lets through what the entry was to deny; did you mean "ptrace"?`},
 		{SeverityWarning, LintSourceWarning, "", -1, `u.service:3: SystemCallFilter: unknown system call "reed", ignoring; did you mean "read"?`},
 	})
 }

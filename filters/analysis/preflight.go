@@ -93,7 +93,7 @@ func (l *linter) install(count int, why string, sev Severity) bool {
 		}
 		dec := r.Decider % len(l.s)
 		l.add(Finding{Severity: sev, Code: LintInstallDenied, Filter: dec, Syscall: "seccomp",
-			Message: fmt.Sprintf("filter %d (%s) returns %s for seccomp(2), so installing filter %d of %d%s would fail or kill the process", dec, l.s[dec].Name, what, i+1, count, why),
+			Message: fmt.Sprintf("filter %d (%s) returns %s for seccomp(2); installing filter %d of %d%s would fail or kill the process", dec, l.s[dec].Name, what, i+1, count, why),
 			Hint:    fmt.Sprintf("allow seccomp in the policy, or stack at most %d filters (run --filters 0-%d)", i, i)})
 		return true
 	}

@@ -77,11 +77,11 @@ func TestLintInstallDepth(t *testing.T) {
 		index int
 		sev   Severity
 	}{
-		{"one filter at --filters 32", filters.Stack{denySeccomp}, LintOptions{Count: 32}, "filter 0 (deny-seccomp) returns SECCOMP_RET_ERRNO(1) for seccomp(2), so installing filter 2 of 32 would fail", 0, SeverityError},
+		{"one filter at --filters 32", filters.Stack{denySeccomp}, LintOptions{Count: 32}, "filter 0 (deny-seccomp) returns SECCOMP_RET_ERRNO(1) for seccomp(2); installing filter 2 of 32 would fail", 0, SeverityError},
 		{"one filter at --filters 1", filters.Stack{denySeccomp}, LintOptions{Count: 1, RunDepth: 32}, "", 0, 0},
 		{"one filter, run's default", filters.Stack{denySeccomp}, LintOptions{RunDepth: 32}, "installing filter 2 of 32 (run without --filters goes up to 32) would fail", 0, SeverityWarning},
 		{"one filter, no default", filters.Stack{denySeccomp}, LintOptions{}, "", 0, 0},
-		{"cycled: the second policy denies", filters.Stack{allow, denySeccomp}, LintOptions{Count: 3}, "filter 1 (deny-seccomp) returns SECCOMP_RET_ERRNO(1) for seccomp(2), so installing filter 3 of 3 would fail", 1, SeverityError},
+		{"cycled: the second policy denies", filters.Stack{allow, denySeccomp}, LintOptions{Count: 3}, "filter 1 (deny-seccomp) returns SECCOMP_RET_ERRNO(1) for seccomp(2); installing filter 3 of 3 would fail", 1, SeverityError},
 		{"the stack given hits it first", filters.Stack{denySeccomp, allow}, LintOptions{RunDepth: 32}, "installing filter 2 of 2 would fail", 0, SeverityError},
 	}
 	for _, tt := range tests {
