@@ -38,9 +38,9 @@ func facts(s string) []string {
 }
 
 // asSentence makes s a sentence: its first letter capitalised when its
-// first word is an English word (not a syscall, file or flag name:
-// letters, '-' and '\” only, and not one of codeWords), and a full stop
-// at the end unless it ends in one.
+// first word is an English word (not a syscall, file or flag name: only
+// letters, hyphens and apostrophes, and not one of codeWords), and a full
+// stop at the end unless it ends in one.
 func asSentence(s string, codeWords ...string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
