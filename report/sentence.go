@@ -97,3 +97,10 @@ func shortSentencesAfter(label, s string, codeWords ...string) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// Warning is the line a command prints on standard error for warning w:
+// "warning: " and w, its facts one sentence each when the line would
+// otherwise hold a sentence longer than MaxSentence characters.
+func Warning(w string) string {
+	return "warning: " + shortSentencesAfter("warning: ", w)
+}

@@ -12,8 +12,9 @@ import (
 // committed fixtures (docs/examples' results, this package's testdata,
 // the policy corpus) print no sentence longer than prose.MaxSentence
 // characters, in their default output, with --explain where they have
-// it, and as Markdown and HTML where they write them. Exit status 3 (lint
-// findings) is output too.
+// it, as Markdown and HTML where they write them, and the warnings they
+// print on standard error beside JSON. Exit status 3 (lint findings) is
+// output too.
 func TestCommandSentenceLength(t *testing.T) {
 	ex := filepath.Join("..", "..", "docs", "examples")
 	fleet, err := filepath.Glob(filepath.Join(ex, "fleet", "*.json"))
@@ -27,21 +28,25 @@ func TestCommandSentenceLength(t *testing.T) {
 	type line struct {
 		args []string
 		f    prose.Format
+		// json: stdout is JSON, only the warnings on stderr are prose.
+		json bool
 	}
 	var lines []line
-	add := func(f prose.Format, args ...string) { lines = append(lines, line{args, f}) }
+	add := func(f prose.Format, args ...string) { lines = append(lines, line{args: args, f: f}) }
 	for _, pair := range [][]string{runs[:2], fleet[:2]} {
 		base := append([]string{"compare"}, pair...)
 		add(prose.Text, base...)
 		add(prose.Text, append(base, "--explain")...)
 		add(prose.Markdown, append(base, "--format", "markdown")...)
 		add(prose.HTML, append(base, "--format", "html")...)
+		lines = append(lines, line{args: append(base, "--format", "json"), json: true})
 	}
 	rep := append(append([]string{"report"}, fleet...), runs...)
 	add(prose.Text, rep...)
 	add(prose.Text, append(rep, "--explain")...)
 	add(prose.Markdown, append(rep, "--format", "markdown")...)
 	add(prose.HTML, append(rep, "--format", "html")...)
+	lines = append(lines, line{args: append(rep, "--format", "json"), json: true})
 	for _, p := range []string{filepath.Join(lintDir, "dead.yaml"), filepath.Join(lintDir, "no-seccomp.json"), filepath.Join(policiesDir, "denylist.yaml"), filepath.Join(policiesDir, "docker-default.json")} {
 		add(prose.Text, "lint", p)
 		add(prose.Text, "compile", p)
@@ -57,7 +62,12 @@ func TestCommandSentenceLength(t *testing.T) {
 			t.Errorf("$ seccompbench %s: exit %d\n%s", name, code, errOut)
 			continue
 		}
-		if len(prose.Sentences(out, l.f)) == 0 {
+		if l.json {
+			if !strings.Contains(errOut, "warning: ") {
+				t.Errorf("$ seccompbench %s: no warnings on stderr", name)
+			}
+			out = ""
+		} else if len(prose.Sentences(out, l.f)) == 0 {
 			t.Errorf("$ seccompbench %s: no sentence found in\n%s", name, out)
 		}
 		for _, s := range prose.Long(out, l.f) {

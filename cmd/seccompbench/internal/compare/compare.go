@@ -69,7 +69,7 @@ func Run(ios *cmdutil.IOStreams, opts *Options) error {
 	if slices.ContainsFunc(specs, func(s output.Spec) bool { return s.Format == "json" }) {
 		// The JSON carries the warnings; say on stderr that there are some.
 		for _, wn := range c.Warnings {
-			fmt.Fprintf(ios.ErrOut, "warning: %s\n", wn)
+			fmt.Fprintln(ios.ErrOut, report.Warning(wn))
 		}
 	}
 	err = output.WriteEach(specs, ios.Out, ios.ErrOut, func(format string, w io.Writer) error {

@@ -53,7 +53,7 @@ func Execute(ctx context.Context, ios *cmdutil.IOStreams, o *Options, v *View) e
 	}
 	// JSON and Markdown carry the warnings; the table has them on stderr.
 	for _, w := range e.Warnings {
-		fmt.Fprintf(ios.ErrOut, "warning: %s\n", w)
+		fmt.Fprintln(ios.ErrOut, report.Warning(w))
 	}
 	err := write(ios, v, e)
 	if runErr == nil {

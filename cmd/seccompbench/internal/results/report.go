@@ -39,7 +39,7 @@ func Report(ios *cmdutil.IOStreams, files []string, specs []output.Spec, explain
 		switch format {
 		case "json":
 			for _, wn := range fl.Warnings {
-				fmt.Fprintf(ios.ErrOut, "warning: %s\n", wn)
+				fmt.Fprintln(ios.ErrOut, report.Warning(wn))
 			}
 			return report.WriteFleetJSON(w, fl)
 		case "markdown":

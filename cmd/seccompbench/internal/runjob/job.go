@@ -129,7 +129,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	maxN := slices.Max(j.Counts)
 	warnings = append(warnings, KernelWarnings(runner.CaptureEnvironment().Kernel)...)
 	for _, w := range warnings {
-		fmt.Fprintf(ios.ErrOut, "warning: %s\n", w)
+		fmt.Fprintln(ios.ErrOut, report.Warning(w))
 	}
 	cfg, vnames := j.config(ios, progs, variants)
 	pl := reportPlacement(cfg.Placement)
@@ -443,7 +443,7 @@ func (j *Job) write(ios *cmdutil.IOStreams, doc *report.Document) error {
 	}
 	if !toStdout {
 		for _, w := range doc.Warnings {
-			fmt.Fprintf(ios.ErrOut, "warning: %s\n", w)
+			fmt.Fprintln(ios.ErrOut, report.Warning(w))
 		}
 	}
 	return nil
