@@ -57,7 +57,7 @@ func TestLoadFlagsParse(t *testing.T) {
 		{"thread", []string{"p", "--syscall", "read", "--thread", "io"}, `--thread: "io" is not vmm, api or vcpu`},
 		{"caps", []string{"p", "--syscall", "read", "--caps", "cap_bogus"}, "--caps"},
 		{"kernel", []string{"p", "--syscall", "read", "--kernel-version", "new"}, "want major.minor"},
-		{"format-in", []string{"p", "--syscall", "read", "--format-in", "kafel"}, "--format-in"},
+		{"format-in", []string{"p", "--syscall", "read", "--format-in", "kafel3"}, "--format-in"},
 	} {
 		t.Run(tt.name, func(t *testing.T) { parseFlags(t, NewCmdSimulate, tt.args, usageErrContaining(tt.want)) })
 	}
@@ -242,7 +242,12 @@ func TestNewFormatsCommands(t *testing.T) {
 			[]string{"capabilities: none; kernel 4.4; host arch x86_64"}},
 		{"oci in compile json", []string{"compile", "docker-default", "--format", "json", "--caps", "all"}, 0, []string{`"oci": {`, `"caps_default": false`}},
 		{"oci in lint", []string{"lint", "docker-default"}, 0, []string{"[oci-resolution]", "Docker's default set"}},
-		{"kafel named", []string{"lint", "-"}, 2, []string{"Kafel"}},
+		{"kafel stdin", []string{"simulate", "-", "--syscall", "ptrace"}, 0, []string{"verdict   ERRNO(1)"}},
+		{"kafel error at line:col", []string{"lint", "-", "--format-in", "kafel"}, 1, []string{"stdin:2:17: ", "Undefined identifier `nosuch'"}},
+		{"nsjail simulate", []string{"simulate", "../../filters/kafel/testdata/bash-with-fake-geteuid.cfg", "--syscall", "geteuid"}, 0, []string{"verdict   ERRNO(1337)"}},
+		{"nsjail compile unotify stack", []string{"compile", "../../filters/kafel/testdata/home-documents-unotify.cfg"}, 0,
+			[]string{"a stack of 2 filters", "home-documents-unotify/unotify", "ret USER_NOTIF"}},
+		{"nsjail lint", []string{"lint", "../../filters/kafel/testdata/imagemagick-convert.cfg"}, 3, []string{"(imagemagick-convert) [runtime-needs]: clone3 is killed (KILL_PROCESS)"}},
 		{"snapd simulate ~ioctl", []string{"simulate", p("snap-default.src"), "--syscall", "ioctl", "--args", "1,21522"}, 0,
 			[]string{"verdict   ERRNO(13) from filter 0 (snap-default/deny)"}},
 		{"snapd simulate not listed", []string{"simulate", p("snap-default.src"), "--syscall", "ptrace"}, 0,
@@ -252,15 +257,18 @@ func TestNewFormatsCommands(t *testing.T) {
 			[]string{"a stack of 2 filters, installed in this order", "== filter 0 of 2: snap-default/deny ==", "== filter 1 of 2: snap-default/allow ==", "ret ERRNO(13)"}},
 		{"snapd compile raw refused", []string{"compile", p("snap-default.src"), "--format", "raw"}, 2,
 			[]string{"installs a stack of 2 filters; use --format text, or --save DIR"}},
-		{"nsjail config named", []string{"simulate", "../../filters/unsupported/testdata/nsjail-bash.cfg", "--syscall", "read"}, 2,
-			[]string{`"../../filters/unsupported/testdata/nsjail-bash.cfg": this is an nsjail config`, "Kafel", "raw BPF"}},
+		{"nsjail config without seccomp named", []string{"simulate", "../../filters/unsupported/testdata/nsjail-noseccomp.cfg", "--syscall", "read"}, 2,
+			[]string{"this is an nsjail config", "installs no seccomp filter"}},
 		{"helm template named", []string{"compile", "../../filters/unsupported/testdata/helm-seccompprofile.yaml"}, 2,
 			[]string{"Helm chart template", "helm template"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			stdin := ""
-			if tt.name == "kafel named" {
-				stdin = "POLICY p { ALLOW { read } }\nUSE p DEFAULT KILL\n"
+			switch tt.name {
+			case "kafel stdin":
+				stdin = "POLICY p { ALLOW { read }, ERRNO(1) { ptrace } }\nUSE p DEFAULT KILL\n"
+			case "kafel error at line:col":
+				stdin = "POLICY p {\n  ALLOW { read, nosuch }\n}\nUSE p DEFAULT KILL\n"
 			}
 			code, out, errs := runCmd(t, stdin, tt.args...)
 			if code != tt.code {

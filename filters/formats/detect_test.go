@@ -115,7 +115,7 @@ func TestOpenFormats(t *testing.T) {
 // TestTable: --format-in parsing, its help and the format names all come
 // from Table; every row has a loader and the text rows but one a detector.
 func TestTable(t *testing.T) {
-	if got, want := Choices(), "auto, policy, oci, systemd, raw-bpf, kubernetes, firecracker, lxc, minijail or snapd"; got != want {
+	if got, want := Choices(), "auto, policy, oci, systemd, raw-bpf, kubernetes, firecracker, nsjail, kafel, lxc, minijail or snapd"; got != want {
 		t.Errorf("Choices() = %q, want %q", got, want)
 	}
 	fallbacks := 0
@@ -232,13 +232,12 @@ func TestDetectNewFormats(t *testing.T) {
 	}
 }
 
-// TestLoadUnsupported: a Kafel policy, an nsjail config, a Helm template
+// TestLoadUnsupported: an nsjail config without a seccomp policy, a Helm template
 // of a SeccompProfile (which the Kubernetes row would otherwise claim), C
 // sock_filter source and strace output are refused with ErrUnsupportedFormat and a hint naming them.
 func TestLoadUnsupported(t *testing.T) {
 	for _, tt := range []struct{ name, data, want string }{
-		{"kafel", "POLICY p { ALLOW { read, write } }\nUSE p DEFAULT KILL\n", "Kafel"},
-		{"nsjail", "name: \"x\"\nmode: ONCE\nseccomp_string: \"ALLOW { read } DEFAULT KILL\"\n", "nsjail config"},
+		{"nsjail", "name: \"x\"\nmode: ONCE\nmount {\n dst: \"/proc\"\n}\n", "nsjail installs no seccomp filter"},
 		{"helm SeccompProfile", "apiVersion: security-profiles-operator.x-k8s.io/v1beta1\nkind: SeccompProfile\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  defaultAction: SCMP_ACT_ERRNO\n", "Helm chart template"},
 		{"c", "struct sock_filter f[] = {\n BPF_STMT(BPF_LD|BPF_W|BPF_ABS, 0),\n};\n", "sock_filter"},
 		{"strace -c", "% time     seconds  usecs/call     calls    errors syscall\n------ ----------- ----------- --------- --------- ----------------\n100.00    0.000010          10         1           read\n", "strace -c"},

@@ -21,6 +21,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/beats"
 	"github.com/seccompbench/seccompbench/filters/firecracker"
 	"github.com/seccompbench/seccompbench/filters/internal/suggest"
+	"github.com/seccompbench/seccompbench/filters/kafel"
 	"github.com/seccompbench/seccompbench/filters/kubernetes"
 	"github.com/seccompbench/seccompbench/filters/lxc"
 	"github.com/seccompbench/seccompbench/filters/minijail"
@@ -39,15 +40,17 @@ type Format string
 // The formats of the table.
 const (
 	Unknown     Format = ""
-	Policy      Format = beats.FormatName   // Beats / go-seccomp-bpf YAML or JSON
-	OCI         Format = oci.FormatName     // OCI runtime-spec / Docker seccomp profile
-	RawBPF      Format = "raw-bpf"          // array of struct sock_filter
-	SystemdUnit Format = systemd.FormatName // systemd unit file or directives
-	Kubernetes  Format = "kubernetes"       // security-profiles-operator SeccompProfile
-	Firecracker Format = "firecracker"      // Firecracker seccompiler JSON
-	LXC         Format = "lxc"              // LXC/Incus/LXD seccomp policy
-	Minijail    Format = "minijail"         // minijail/ChromeOS .policy
-	Snapd       Format = snapd.FormatName   // snapd seccomp profile (*.src)
+	Policy      Format = beats.FormatName       // Beats / go-seccomp-bpf YAML or JSON
+	OCI         Format = oci.FormatName         // OCI runtime-spec / Docker seccomp profile
+	RawBPF      Format = "raw-bpf"              // array of struct sock_filter
+	SystemdUnit Format = systemd.FormatName     // systemd unit file or directives
+	Kubernetes  Format = "kubernetes"           // security-profiles-operator SeccompProfile
+	Firecracker Format = "firecracker"          // Firecracker seccompiler JSON
+	LXC         Format = "lxc"                  // LXC/Incus/LXD seccomp policy
+	Minijail    Format = "minijail"             // minijail/ChromeOS .policy
+	Snapd       Format = snapd.FormatName       // snapd seccomp profile (*.src)
+	Nsjail      Format = kafel.NsjailFormatName // nsjail config (config.proto text or JSON)
+	Kafel       Format = kafel.FormatName       // Kafel policy (nsjail --seccomp_policy)
 )
 
 // StdinName is the POLICY spelling that reads the source from
@@ -263,6 +266,22 @@ var Table = []Row{
 		},
 	},
 	{
+		Format: Nsjail, Names: []string{"nsjail", "nsjail-config"},
+		Help:   "nsjail config: its Kafel seccomp_string or seccomp_policy_file, and the seccomp_unotify filter",
+		Detect: kafel.DetectNsjail,
+		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+			return kafel.LoadNsjail(name, data, kafelOptions(name, o))
+		},
+	},
+	{
+		Format: Kafel, Names: []string{"kafel"},
+		Help:   "Kafel policy (nsjail --seccomp_policy)",
+		Detect: kafel.Detect,
+		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
+			return kafel.Load(name, data, kafelOptions(name, o))
+		},
+	},
+	{
 		Format: LXC, Names: []string{"lxc", "incus", "lxd"},
 		BOMRejectedBy: "LXC refuses it (it reads the version line \"2\" as a number, and the mark is no digit)",
 		Help:          "LXC/Incus seccomp policy",
@@ -300,6 +319,17 @@ var Table = []Row{
 			return snapd.Load(name, data, snapd.Options{Arch: o.native(), Compiler: o.Compiler})
 		},
 	},
+}
+
+// kafelOptions are the Kafel choices of o: the ABI itself (Kafel
+// compiles for the ABI nsjail was built for), and the reader of an
+// nsjail config's seccomp_policy_file (none for standard input).
+func kafelOptions(name string, o OpenOptions) kafel.Options {
+	ko := kafel.Options{Arch: o.Arch}
+	if name != StdinSource {
+		ko.ReadFile = ReadInput
+	}
+	return ko
 }
 
 // single wraps the one program a format loader returned as a Source. The

@@ -35,7 +35,7 @@ type Pointer struct {
 	// modeled as docker-default; "" for none.
 	Note string
 	// Refuse, when not "", is why the file cannot be followed (an
-	// unconfined container, an nsjail config's Kafel policy).
+	// unconfined container).
 	Refuse string
 }
 
@@ -62,9 +62,6 @@ func DetectPointer(name string, data []byte, root string) (*Pointer, bool, error
 		return composePointer(name, data)
 	case bytes.Contains(data, []byte("seccompProfile")) && !kubernetes.Detect(data):
 		return kubePointer(name, data, root)
-	case bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) && (bytes.Contains(data, []byte(`"seccomp_string"`)) || bytes.Contains(data, []byte(`"seccomp_policy_file"`))):
-		return &Pointer{Format: "nsjail-json", Where: "seccomp_string/seccomp_policy_file",
-			Refuse: "an nsjail JSON config: its seccomp_string and seccomp_policy_file hold a Kafel policy, which this build does not read"}, true, nil
 	}
 	return nil, false, nil
 }

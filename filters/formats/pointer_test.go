@@ -50,14 +50,12 @@ func TestPointerFilesFollowed(t *testing.T) {
 	}
 }
 
-// TestPointerFilesRefused: unconfined containers, an nsjail JSON config
-// (Kafel), two different profiles and a relative pointer on standard
+// TestPointerFilesRefused: unconfined containers, two different profiles and a relative pointer on standard
 // input are refused naming the format, not as a Beats or YAML error.
 func TestPointerFilesRefused(t *testing.T) {
 	for file, want := range map[string]string{
 		"compose-unconfined.yaml": "docker-compose file (service debug): seccomp=unconfined",
 		"pod-unconfined.yaml":     "type Unconfined",
-		"nsjail.json":             "nsjail JSON config",
 		"compose-two.yaml":        "different profiles: other.json (service b); profiles/tight.json (service a)",
 	} {
 		_, err := formats.Load(pointers+file, formats.OpenOptions{})

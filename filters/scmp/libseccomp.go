@@ -82,8 +82,12 @@ var lsOps = map[Op]libseccomp.ScmpCompareOp{
 // CompileLibseccomp builds f as a libseccomp filter context (seccomp_init,
 // seccomp_arch_add/remove, attributes, one rule call per rule) and returns
 // the program seccomp_export_bpf writes. f.ENOSYSAbove is not libseccomp's
-// and is ignored: oci.CompileLibseccomp prepends runc's stub itself.
+// and is ignored: oci.CompileLibseccomp prepends runc's stub itself. An
+// Ordered filter is refused.
 func CompileLibseccomp(f *Filter, o LibseccompOptions) ([]bpf.RawInstruction, error) {
+	if f.Ordered {
+		return nil, fmt.Errorf("compile with libseccomp: the filter's rules are first-match-wins lists (Filter.Ordered), which libseccomp's database cannot keep; use the native compiler")
+	}
 	def, err := lsAction(f.DefAction)
 	if err != nil {
 		return nil, fmt.Errorf("default action: %w", err)

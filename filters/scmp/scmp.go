@@ -165,6 +165,14 @@ type Filter struct {
 	// linear chain of jeq tests in ascending order, libseccomp's default
 	// shape.
 	Tree bool
+	// Ordered makes each syscall's rules a first-match-wins list, as
+	// Kafel's are (google/kafel src/codegen.c: a syscall's expressions
+	// are tried in policy order): rules whose action is DefAction are
+	// kept (they still stop the rules after them), and an unconditional
+	// rule after conditional ones ends the list instead of absorbing
+	// them. Only the native compiler (Compile) honours it; false keeps
+	// libseccomp's database semantics (archTable).
+	Ordered bool
 }
 
 // treeLeaf is how many syscalls a leaf of the binary tree tests one after
@@ -214,8 +222,9 @@ func (f *Filter) archTable(a *Arch) []*archSyscall {
 	if a == X86 {
 		rules = X86Demux(rules)
 	}
+	closed := map[uint32]bool{}
 	for _, r := range rules {
-		if r.Action == f.DefAction {
+		if r.Action == f.DefAction && !f.Ordered {
 			continue
 		}
 		nr, ok := a.Nr(r.Syscall)
@@ -227,7 +236,14 @@ func (f *Filter) archTable(a *Arch) []*archSyscall {
 			s = &archSyscall{nr: nr}
 			by[nr] = s
 		}
-		if s.uncond {
+		if s.uncond || closed[nr] {
+			continue
+		}
+		if f.Ordered && len(r.Conds) == 0 && len(s.rules) > 0 {
+			// First match wins: the rules before it keep their
+			// place, and nothing after it is reached.
+			s.rules = append(s.rules, r)
+			closed[nr] = true
 			continue
 		}
 		if len(r.Conds) == 0 {

@@ -267,3 +267,41 @@ func TestX32Numbers(t *testing.T) {
 		t.Errorf("libseccomp model x32 ioctl = %#x, want %#x", got, filters.X32SyscallBit|514)
 	}
 }
+
+// TestOrderedFirstMatch: with Ordered, a rule whose action is the
+// default still stops the rules after it, and an unconditional rule
+// after conditional ones keeps them; without it libseccomp's database
+// drops the first and lets the second absorb them.
+func TestOrderedFirstMatch(t *testing.T) {
+	kill, allow := uint32(filters.ActionKillThread), uint32(filters.ActionAllow)
+	eperm := uint32(filters.ActionErrno) | 1
+	rules := []Rule{
+		{Syscall: "write", Action: kill, Conds: []Cond{{Arg: 0, Op: EQ, Datum: 2}}},
+		{Syscall: "write", Action: allow},
+		{Syscall: "read", Action: eperm, Conds: []Cond{{Arg: 0, Op: EQ, Datum: 0}}},
+		{Syscall: "read", Action: allow},
+	}
+	nrW, nrR := uint32(filters.ArchX86_64.Names["write"]), uint32(filters.ArchX86_64.Names["read"])
+	for _, tt := range []struct {
+		ordered bool
+		nr      uint32
+		arg0    uint64
+		want    uint32
+	}{
+		{true, nrW, 2, kill}, {true, nrW, 1, allow}, {true, nrR, 0, eperm}, {true, nrR, 3, allow},
+		{false, nrW, 2, allow}, {false, nrR, 0, allow},
+	} {
+		f := &Filter{DefAction: kill, BadArch: kill, Arches: []*Arch{X86_64}, Rules: rules, Ordered: tt.ordered}
+		if got := f.Verdict(filters.AuditArchX86_64, tt.nr, [6]uint64{tt.arg0}); got != tt.want {
+			t.Errorf("ordered %v nr %d arg0 %d: Verdict %#x, want %#x", tt.ordered, tt.nr, tt.arg0, got, tt.want)
+		}
+		insns, err := f.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := filters.Emulate(&filters.Program{Name: "t", Insns: insns}, filters.SeccompData{Nr: int32(tt.nr), Arch: filters.AuditArchX86_64, Args: [6]uint64{tt.arg0}})
+		if err != nil || res.Ret != tt.want {
+			t.Errorf("ordered %v nr %d arg0 %d: compiled %#x (%v), want %#x", tt.ordered, tt.nr, tt.arg0, res.Ret, err, tt.want)
+		}
+	}
+}

@@ -7,10 +7,10 @@ import (
 )
 
 func ExampleDetect() {
-	format, hint, ok := unsupported.Detect([]byte("POLICY p { ALLOW { read } }\nUSE p DEFAULT KILL\n"))
+	format, hint, ok := unsupported.Detect([]byte("struct sock_filter f[] = {\n BPF_STMT(BPF_LD|BPF_W|BPF_ABS, 0),\n};\n"))
 	fmt.Println(format, ok)
 	fmt.Println(hint[:26])
 	// Output:
-	// kafel true
-	// this is a Kafel policy (ns
+	// c-sock-filter true
+	// this is C source holding a
 }

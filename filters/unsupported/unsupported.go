@@ -3,16 +3,14 @@
 // message naming what they are and what to do instead, never with a
 // misleading parse error from the YAML policy parser:
 //
-//   - Kafel policies (nsjail --seccomp_policy/--seccomp_string):
-//     "POLICY name { ALLOW { read, write } } USE name DEFAULT KILL";
 //   - C source holding a classic BPF program, as bubblewrap's users and
 //     many sandboxes write it: "struct sock_filter f[] = { BPF_STMT(...),
 //     BPF_JUMP(...) }";
 //   - strace output: a "strace -c" summary table (a syscall profile for
 //     `estimate --profile`), or a raw trace ("openat(AT_FDCWD, ...) = 3");
-//   - nsjail configs (protobuf text format, nsjail's config.proto), whose
-//     seccomp policy is Kafel: `seccomp_string: "ALLOW { read } DEFAULT
-//     KILL"` lines or a `seccomp_policy_file: "x.kafel"`;
+//   - nsjail configs (protobuf text format, nsjail's config.proto) with
+//     no seccomp policy at all (filters/kafel reads those that have one:
+//     Kafel policies and nsjail configs are formats of their own);
 //   - seccompbench's own JSON output (a document with schema_version and
 //     kind, e.g. subset's or run's), which describes a result, not a
 //     filter;
@@ -30,7 +28,6 @@ import (
 
 // Format names returned by Detect.
 const (
-	Kafel         = "kafel"
 	CSockFilter   = "c-sock-filter"
 	StraceSummary = "strace-summary"
 	StraceTrace   = "strace-trace"
@@ -50,11 +47,9 @@ const (
 )
 
 var (
-	kafelPolicy = regexp.MustCompile(`(?m)^\s*POLICY\s+[A-Za-z_][A-Za-z0-9_]*\s*\{`)
-	kafelUse    = regexp.MustCompile(`(?m)^\s*USE\s+[A-Za-z_][A-Za-z0-9_]*(\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*\s+DEFAULT\s+[A-Z]+`)
 	// nsjail's config.proto fields: the seccomp ones, and the
 	// message blocks and scalars almost every config has.
-	nsjailSeccomp = regexp.MustCompile(`(?m)^\s*(seccomp_string|seccomp_policy_file)\s*:\s*"`)
+	nsjailSeccomp = regexp.MustCompile(`(?m)^\s*((seccomp_string|seccomp_policy_file)\s*:|seccomp_unotify\s*:\s*true\b)`)
 	nsjailBlock   = regexp.MustCompile(`(?m)^\s*(mount|exec_bin|rlimit|idmap|uidmap|gidmap)\s*\{`)
 	nsjailScalar  = regexp.MustCompile(`(?m)^\s*(mode\s*:\s*(ONCE|LISTEN|RERUN|EXECVE)|clone_new[a-z]+\s*:\s*(true|false)|rlimit_[a-z]+\s*:|keep_caps\s*:|mount_proc\s*:)`)
 	// A Go template action as Helm writes them: trimming markers, a
@@ -73,7 +68,7 @@ var (
 )
 
 // Detect reports whether data is one of the known unsupported inputs. It
-// returns the format's name (Kafel, NsjailConfig, HelmTemplate,
+// returns the format's name (NsjailConfig, HelmTemplate,
 // CSockFilter, StraceSummary, StraceTrace, OwnOutput) and a one-line hint saying what the input is and what to
 // do with it, meant to follow the file name in an error. It reads at most
 // the first 64 KiB, and never matches a Beats or OCI policy, a systemd
@@ -91,12 +86,8 @@ func Detect(data []byte) (format, hint string, ok bool) {
 	switch {
 	case straceHead.Match(data):
 		return StraceSummary, "this is strace -c output, a syscall profile, not a filter: use estimate --profile FILE", true
-	case nsjailSeccomp.Match(data):
-		return NsjailConfig, "this is an nsjail config (protobuf text, nsjail's config.proto): its seccomp_string or seccomp_policy_file is a Kafel policy, which is not read here: compile the policy with Kafel and save the sock_filter array as raw BPF (8 bytes per instruction), or start the jail and save its filter with seccompbench inspect PID --save DIR, then pass that BPF", true
-	case nsjailBlock.Match(data) && nsjailScalar.Match(data):
+	case nsjailBlock.Match(data) && nsjailScalar.Match(data) && !nsjailSeccomp.Match(data):
 		return NsjailConfig, "this is an nsjail config (protobuf text, nsjail's config.proto) with no seccomp_string or seccomp_policy_file: nsjail installs no seccomp filter for it, so there is no policy to read", true
-	case kafelPolicy.Match(data) || kafelUse.Match(data):
-		return Kafel, "this is a Kafel policy (nsjail --seccomp_policy), which is not read here: compile it with Kafel and save the sock_filter array as raw BPF (8 bytes per instruction), or rewrite it as an OCI or Beats policy", true
 	case helmAction.Match(data):
 		return HelmTemplate, "this is a Helm chart template (Go template actions such as {{ .Values... }}), YAML only once rendered: render it with helm template RELEASE CHART --show-only templates/FILE and pass the rendered SeccompProfile or OCI profile", true
 	case bytes.Contains(data, []byte("sock_filter")) && cBPF.Match(data):

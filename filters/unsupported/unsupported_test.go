@@ -10,14 +10,11 @@ import (
 
 func TestDetect(t *testing.T) {
 	tests := []struct{ file, format, hint string }{
-		{"testdata/nsjail-kafel.policy", Kafel, "Kafel policy"},
 		{"testdata/bwrap-filter.c", CSockFilter, "struct sock_filter array"},
 		{"testdata/strace-c.txt", StraceSummary, "use estimate --profile FILE"},
 		{"../analysis/testdata/profiles/strace-mixed.txt", StraceSummary, "strace -c output"},
 		{"testdata/strace-trace.txt", StraceTrace, "an strace trace"},
 		{"testdata/strace-ff.txt", StraceTrace, "estimate --profile FILE"},
-		{"testdata/nsjail-bash.cfg", NsjailConfig, "nsjail config (protobuf text, nsjail's config.proto): its seccomp_string or seccomp_policy_file is a Kafel policy"},
-		{"testdata/nsjail-file.cfg", NsjailConfig, "compile the policy with Kafel"},
 		{"testdata/nsjail-noseccomp.cfg", NsjailConfig, "nsjail installs no seccomp filter"},
 		{"testdata/helm-seccompprofile.yaml", HelmTemplate, "Helm chart template"},
 		{"testdata/helm-oci-configmap.yaml", HelmTemplate, "helm template RELEASE CHART"},

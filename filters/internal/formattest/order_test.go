@@ -20,7 +20,7 @@ import (
 // Beats last, since formats.DetectFormat falls back to it for any text.
 func detect(name string, data []byte) string {
 	switch f := formats.DetectFormat(name, data); f {
-	case formats.RawBPF, formats.OCI, formats.SystemdUnit, formats.Snapd, formats.Unknown:
+	case formats.RawBPF, formats.OCI, formats.SystemdUnit, formats.Snapd, formats.Kafel, formats.Nsjail, formats.Unknown:
 		return f.String()
 	}
 	switch {
@@ -82,7 +82,7 @@ func TestDetectOrder(t *testing.T) {
 			t.Logf("formats.DetectFormat(%s) = %v: no longer a misdiagnosis", name, got)
 		}
 	}
-	for _, f := range []string{"nsjail-kafel.policy", "bwrap-filter.c", "strace-c.txt", "strace-trace.txt"} {
+	for _, f := range []string{"nsjail-noseccomp.cfg", "bwrap-filter.c", "strace-c.txt", "strace-trace.txt"} {
 		p := filepath.Join("..", "..", "unsupported", "testdata", f)
 		b, err := os.ReadFile(p)
 		if err != nil {
