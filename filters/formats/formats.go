@@ -275,7 +275,7 @@ var Table = []Row{
 	},
 	{
 		Format: Kafel, Names: []string{"kafel"},
-		Help:   "Kafel policy (nsjail --seccomp_policy)",
+		Help:   "Kafel policy, as nsjail --seccomp_policy reads it",
 		Detect: kafel.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			return kafel.Load(name, data, kafelOptions(name, o))
