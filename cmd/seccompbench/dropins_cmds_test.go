@@ -37,16 +37,16 @@ func TestCompileDropIns(t *testing.T) {
 }
 
 // TestPointerFilesCmd: simulate follows a compose file to its profile
-// (exit 0, a warning naming the file) and refuses an nsjail JSON config
-// as a usage error (exit 2) naming the format.
+// (exit 0, a warning naming the file), and reads an nsjail JSON config's
+// Kafel policy rather than taking it for a pointer.
 func TestPointerFilesCmd(t *testing.T) {
 	const dir = "../../filters/formats/testdata/pointers/"
 	code, out, errs := runCmd(t, "", "simulate", dir+"compose.yaml", "--syscall", "mount")
 	if code != 0 || !strings.Contains(errs, "docker-compose file") || !strings.Contains(out, "ERRNO") {
 		t.Errorf("compose: exit %d, stderr %s, out:\n%s", code, errs, out)
 	}
-	code, _, errs = runCmd(t, "", "simulate", dir+"nsjail.json", "--syscall", "read")
-	if code != 2 || !strings.Contains(errs, "nsjail JSON config") {
-		t.Errorf("nsjail: exit %d, stderr %s", code, errs)
+	code, out, errs = runCmd(t, "", "simulate", "../../filters/kafel/testdata/bash-with-fake-geteuid.json", "--syscall", "geteuid")
+	if code != 0 || !strings.Contains(out, "verdict   ERRNO(1337)") {
+		t.Errorf("nsjail JSON: exit %d, stderr %s, out:\n%s", code, errs, out)
 	}
 }

@@ -377,27 +377,12 @@ func LoadNsjail(name string, data []byte, o Options) (*filters.Source, error) {
 	}
 	switch {
 	case cfg.PolicyFile != "":
-		if o.ReadFile == nil {
-			return nil, &filters.SourceError{File: name, Line: cfg.PolicyFileLine, Err: ErrBadPolicy,
-				Msg: fmt.Sprintf("seccomp_policy_file %q: this caller reads no other file; give the policy file itself", cfg.PolicyFile)}
-		}
-		path := cfg.PolicyFile
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(filepath.Dir(name), path)
-		}
-		pdata, err := o.ReadFile(path)
+		p, err := policyFile(name, data, cfg, o)
 		if err != nil {
-			return nil, &filters.SourceError{File: name, Line: cfg.PolicyFileLine, Err: fmt.Errorf("%w: seccomp_policy_file: %w", ErrBadPolicy, err)}
-		}
-		if err := add("", func() (*filters.Program, error) {
-			return compileProgram(path, string(pdata), o, nil, name, data)
-		}); err != nil {
 			return nil, err
 		}
-		if path != cfg.PolicyFile {
-			last := src.Filters[len(src.Filters)-1]
-			last.Notes = append(last.Notes, fmt.Sprintf("%s:%d: seccomp_policy_file %q read as %s; nsjail opens it relative to its working directory", name, cfg.PolicyFileLine, cfg.PolicyFile, path))
-		}
+		src.Filters = append(src.Filters, p)
+		src.Parts = append(src.Parts, filters.Part{Name: p.Name, Count: 1})
 	case len(cfg.Strings) > 0:
 		var b strings.Builder
 		for _, s := range cfg.Strings {
@@ -465,4 +450,29 @@ func stringLocator(name string, strs []Located) locator {
 		}
 		return name, l, c
 	}
+}
+
+// policyFile compiles the seccomp_policy_file of cfg, read with
+// o.ReadFile relative to the config name's directory.
+func policyFile(name string, data []byte, cfg *Config, o Options) (*filters.Program, error) {
+	if o.ReadFile == nil {
+		return nil, &filters.SourceError{File: name, Line: cfg.PolicyFileLine, Err: ErrBadPolicy,
+			Msg: fmt.Sprintf("seccomp_policy_file %q: this caller reads no other file; give the policy file itself", cfg.PolicyFile)}
+	}
+	path := cfg.PolicyFile
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(name), path)
+	}
+	pdata, err := o.ReadFile(path)
+	if err != nil {
+		return nil, &filters.SourceError{File: name, Line: cfg.PolicyFileLine, Err: fmt.Errorf("%w: seccomp_policy_file: %w", ErrBadPolicy, err)}
+	}
+	p, err := compileProgram(path, string(pdata), o, nil, name, data)
+	if err != nil {
+		return nil, err
+	}
+	if path != cfg.PolicyFile {
+		p.Notes = append(p.Notes, fmt.Sprintf("%s:%d: seccomp_policy_file %q read as %s; nsjail opens it relative to its working directory", name, cfg.PolicyFileLine, cfg.PolicyFile, path))
+	}
+	return p, nil
 }
