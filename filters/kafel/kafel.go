@@ -27,10 +27,10 @@
 // docs/kafel.md): an argument compared with another argument, and an
 // ordering comparison (< <= > >=) of a masked argument, are refused; on an
 // argument Kafel declares 4 bytes wide, == and masks test the low word as
-// Kafel does, but != and the orderings compare all 64 bits; on x86_64 a
-// syscall number with the x32 bit set is killed (libseccomp's layout)
-// where Kafel's filter gives it DEFAULT; "#include" is refused, since
-// nsjail gives Kafel no search path.
+// Kafel does, but != and the orderings compare all 64 bits; "#include" is
+// refused, since nsjail gives Kafel no search path. As in Kafel's filter,
+// an x86_64 syscall number with the x32 bit set matches no rule and gets
+// DEFAULT (scmp.Filter.NoX32Split).
 package kafel
 
 import (
@@ -119,10 +119,11 @@ func compileAt(name, src string, o Options, loc locator) (*scmp.Filter, error) {
 		DefAction: f.Default,
 		// Kafel's filter kills a process of another architecture
 		// (codegen.c: compile_policy_impl, ACTION_KILL).
-		BadArch: uint32(filters.ActionKillThread),
-		Arches:  []*scmp.Arch{arch},
-		Rules:   rules,
-		Ordered: true,
+		BadArch:    uint32(filters.ActionKillThread),
+		Arches:     []*scmp.Arch{arch},
+		Rules:      rules,
+		Ordered:    true,
+		NoX32Split: true,
 	}, nil
 }
 

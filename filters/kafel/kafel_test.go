@@ -269,3 +269,20 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+// TestX32Bit: Kafel's filter tests no x32 bit: an x32 number on
+// AUDIT_ARCH_X86_64 matches no rule and gets DEFAULT, whatever it is.
+func TestX32Bit(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want filters.Action
+	}{{"ALLOW { read } DEFAULT ALLOW", allow}, {"ALLOW { read } DEFAULT ERRNO(1)", errno}} {
+		prog := loadKafel(t, tt.src)[0]
+		for _, nr := range []int32{filters.X32SyscallBit, filters.X32SyscallBit | 1} {
+			res, err := filters.Emulate(prog, filters.SeccompData{Nr: nr, Arch: filters.AuditArchX86_64})
+			if err != nil || res.Action != tt.want {
+				t.Errorf("%q, nr %#x: %v (%v), want %v", tt.src, nr, res.Action, err, tt.want)
+			}
+		}
+	}
+}

@@ -173,6 +173,12 @@ type Filter struct {
 	// them. Only the native compiler (Compile) honours it; false keeps
 	// libseccomp's database semantics (archTable).
 	Ordered bool
+	// NoX32Split leaves out the x86_64 part's test of the x32 syscall
+	// bit, as Kafel's filter has none (google/kafel src/codegen.c: the
+	// arch check, then the syscall ranges): a number with the bit set
+	// goes through the x86_64 rules, which match none, to DefAction. It
+	// applies to a filter without an X32 architecture only.
+	NoX32Split bool
 }
 
 // treeLeaf is how many syscalls a leaf of the binary tree tests one after
@@ -315,7 +321,8 @@ func (f *Filter) Verdict(auditArch, nr uint32, args [6]uint64) uint32 {
 			continue
 		}
 		neg1 := false
-		if (a.Audit == filters.AuditArchX86_64) && (nr >= filters.X32SyscallBit) != a.X32 {
+		noSplit := f.NoX32Split && !slices.ContainsFunc(f.Arches, func(b *Arch) bool { return b.X32 })
+		if a.Audit == filters.AuditArchX86_64 && (nr >= filters.X32SyscallBit) != a.X32 && !noSplit {
 			// nr -1 goes to the x86_64 rules of a filter without x32,
 			// past runc's stub (which skips numbers with the x32 bit).
 			if nr != 0xffffffff || a.X32 || slices.Contains(f.Arches, X32) {
@@ -433,7 +440,7 @@ func (f *Filter) emitArchGroup(a *filters.Builder, g *archGroup) {
 	a.Label(g.label)
 	a.LoadAbs(filters.OffsetNr)
 	localBad := ""
-	if g.Audit == filters.AuditArchX86_64 {
+	if g.Audit == filters.AuditArchX86_64 && !(f.NoX32Split && g.X32 == nil) {
 		localBad = emitX32Split(a, g)
 	}
 	if g.Main != nil {

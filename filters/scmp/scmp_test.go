@@ -305,3 +305,30 @@ func TestOrderedFirstMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestNoX32Split: without the x32 test, an x32 number reaches the
+// x86_64 rules (matching none) and gets DefAction, in the database and
+// in the compiled program alike; with it, BadArch.
+func TestNoX32Split(t *testing.T) {
+	def, bad := uint32(filters.ActionAllow), uint32(filters.ActionKillThread)
+	for _, noSplit := range []bool{true, false} {
+		f := &Filter{DefAction: def, BadArch: bad, Arches: []*Arch{X86_64}, NoX32Split: noSplit,
+			Rules: []Rule{{Syscall: "read", Action: uint32(filters.ActionErrno) | 1}}}
+		want := bad
+		if noSplit {
+			want = def
+		}
+		nr := uint32(filters.X32SyscallBit)
+		if got := f.Verdict(filters.AuditArchX86_64, nr, [6]uint64{}); got != want {
+			t.Errorf("NoX32Split %v: Verdict %#x, want %#x", noSplit, got, want)
+		}
+		insns, err := f.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := filters.Emulate(&filters.Program{Name: "t", Insns: insns}, filters.SeccompData{Nr: int32(nr), Arch: filters.AuditArchX86_64})
+		if err != nil || res.Ret != want {
+			t.Errorf("NoX32Split %v: compiled %#x (%v), want %#x", noSplit, res.Ret, err, want)
+		}
+	}
+}
