@@ -73,7 +73,7 @@ func (o Options) target() (*archTable, error) {
 	}
 	t := tableFor(a)
 	if t == nil {
-		return nil, fmt.Errorf("Kafel has no syscall table for %s (it has x86_64, i386, aarch64, arm, riscv64, mips, mips64 and m68k; no x32)", a.Name)
+		return nil, fmt.Errorf("no Kafel syscall table for %s (Kafel has x86_64, i386, aarch64, arm, riscv64, mips, mips64 and m68k; no x32)", a.Name)
 	}
 	return t, nil
 }
