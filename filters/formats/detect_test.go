@@ -10,6 +10,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
 	"github.com/seccompbench/seccompbench/filters/oci"
+	"github.com/seccompbench/seccompbench/filters/scmp"
 )
 
 func TestDetectFormatCorpus(t *testing.T) {
@@ -324,5 +325,26 @@ func TestLoadEmpty(t *testing.T) {
 		if !errors.Is(err, ErrEmpty) || !errors.As(err, &se) || se.File != tt.name || !strings.Contains(err.Error(), tt.name+": empty file") {
 			t.Errorf("LoadData(%s, %q) = %v, want an empty-file *SourceError naming it", tt.name, tt.data, err)
 		}
+	}
+}
+
+// TestKafelRows: a Kafel policy and an nsjail config are detected and
+// loaded through the table; --compiler libseccomp gets a note that Kafel
+// compiles natively.
+func TestKafelRows(t *testing.T) {
+	pol := "POLICY p { ALLOW { read } }\nUSE p DEFAULT KILL\n"
+	cfg := "name: \"x\"\nmode: ONCE\nseccomp_string: \"ALLOW { read } DEFAULT KILL\"\n"
+	if got := DetectFormat("x", []byte(pol)); got != Kafel {
+		t.Errorf("policy detected as %s", got)
+	}
+	if got := DetectFormat("x", []byte(cfg)); got != Nsjail {
+		t.Errorf("config detected as %s", got)
+	}
+	src, err := LoadData("x", []byte(pol), OpenOptions{Compiler: scmp.CompilerLibseccomp})
+	if err != nil || src.Format != string(Kafel) || len(src.Filters[0].Notes) != 1 || !strings.Contains(src.Filters[0].Notes[0], "native compiler") {
+		t.Errorf("LoadData = %+v, %v; want a Kafel source with the native-compiler note", src, err)
+	}
+	if f, err := ParseFormat("nsjail-config"); err != nil || f != Nsjail {
+		t.Errorf("ParseFormat(nsjail-config) = %v, %v", f, err)
 	}
 }

@@ -270,7 +270,8 @@ var Table = []Row{
 		Help:   "nsjail config: its Kafel seccomp_string or seccomp_policy_file, and the seccomp_unotify filter",
 		Detect: kafel.DetectNsjail,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
-			return kafel.LoadNsjail(name, data, kafelOptions(name, o))
+			src, err := kafel.LoadNsjail(name, data, kafelOptions(name, o))
+			return kafelNative(o, src, err)
 		},
 	},
 	{
@@ -278,7 +279,8 @@ var Table = []Row{
 		Help:   "Kafel policy, as nsjail --seccomp_policy reads it",
 		Detect: kafel.Detect,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
-			return kafel.Load(name, data, kafelOptions(name, o))
+			src, err := kafel.Load(name, data, kafelOptions(name, o))
+			return kafelNative(o, src, err)
 		},
 	},
 	{
@@ -330,6 +332,18 @@ func kafelOptions(name string, o OpenOptions) kafel.Options {
 		ko.ReadFile = ReadInput
 	}
 	return ko
+}
+
+// kafelNative adds to a Kafel source, when --compiler asked for
+// libseccomp, the note that it was compiled natively: libseccomp's
+// database cannot keep Kafel's first-match-wins lists.
+func kafelNative(o OpenOptions, src *filters.Source, err error) (*filters.Source, error) {
+	if err == nil && o.Compiler == scmp.CompilerLibseccomp {
+		for _, p := range src.Filters {
+			p.Notes = append(p.Notes, src.Name+": compiled by the native compiler, not libseccomp: libseccomp's rule database cannot keep Kafel's first-match-wins order")
+		}
+	}
+	return src, err
 }
 
 // single wraps the one program a format loader returned as a Source. The
