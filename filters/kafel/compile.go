@@ -193,14 +193,9 @@ func (lw *lowering) compare(e *expr, neg bool) (dnf, error) {
 	}
 	m, o := v.mask&width, v.or&width
 	if m == width && o == 0 {
-		if wide || op != eEQ {
-			// A plain argument: the comparison as it is. On a 4-byte
-			// argument only == is narrowed to its low word (a
-			// masked test); the others compare all 64 bits, which
-			// differs from Kafel only for a high word left set.
-			return dnf{{{Arg: v.arg, Op: scmpOp[op], Datum: c}}}, nil
-		}
-		return dnf{{{Arg: v.arg, Op: scmp.MaskedEQ, Mask: width, Datum: c}}}, nil
+		// A plain argument: the comparison as it is, on the low word
+		// only for a 4-byte one.
+		return dnf{{{Arg: v.arg, Op: scmpOp[op], Datum: c, Low32: !wide}}}, nil
 	}
 	// (arg & m) | o against c, on the chosen width.
 	eq := func() dnf {

@@ -25,10 +25,10 @@
 //
 // What differs from Kafel (each is the rule model's, documented in
 // docs/kafel.md): an argument compared with another argument, and an
-// ordering comparison (< <= > >=) of a masked argument, are refused; on an
-// argument Kafel declares 4 bytes wide, == and masks test the low word as
-// Kafel does, but != and the orderings compare all 64 bits; "#include" is
-// refused, since nsjail gives Kafel no search path. As in Kafel's filter,
+// ordering comparison (< <= > >=) of a masked argument, are refused;
+// "#include" is refused, since nsjail gives Kafel no search path. As in
+// Kafel, a comparison on an argument its table declares 4 bytes wide tests
+// the low word only (scmp.Cond.Low32) unless a literal needs 64 bits. As in Kafel's filter,
 // an x86_64 syscall number with the x32 bit set matches no rule and gets
 // DEFAULT (scmp.Filter.NoX32Split).
 package kafel

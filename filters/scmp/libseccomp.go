@@ -88,6 +88,13 @@ func CompileLibseccomp(f *Filter, o LibseccompOptions) ([]bpf.RawInstruction, er
 	if f.Ordered {
 		return nil, fmt.Errorf("compile with libseccomp: the filter's rules are first-match-wins lists (Filter.Ordered), which libseccomp's database cannot keep; use the native compiler")
 	}
+	for _, r := range f.Rules {
+		for _, c := range r.Conds {
+			if c.Low32 {
+				return nil, fmt.Errorf("compile with libseccomp: rule for %s compares the low word of argument %d only (Cond.Low32), which libseccomp cannot; use the native compiler", r.Syscall, c.Arg)
+			}
+		}
+	}
 	def, err := lsAction(f.DefAction)
 	if err != nil {
 		return nil, fmt.Errorf("default action: %w", err)

@@ -104,13 +104,18 @@ type Cond struct {
 	Op    Op
 	Datum uint64
 	Mask  uint64
+	// Low32 compares only the low 32 bits of the argument (and of Datum
+	// and Mask), as Kafel does for an argument its syscall table
+	// declares 4 bytes wide (google/kafel src/codegen.c: is_64bit). No
+	// libseccomp rule has it; only the native compiler honours it.
+	Low32 bool
 }
 
 // holds evaluates c on a 64-bit argument the way the compiled BPF does on
 // an architecture with the given argument width.
 func (c Cond) holds(v uint64, bits int) bool {
 	d, m := c.Datum, c.Mask
-	if bits == 32 {
+	if bits == 32 || c.Low32 {
 		v, d, m = v&0xffffffff, d&0xffffffff, m&0xffffffff
 	}
 	switch c.Op {
@@ -668,7 +673,7 @@ func rulesKey(rules []Rule) string {
 	for _, r := range rules {
 		fmt.Fprintf(&b, "%#x:", r.Action)
 		for _, c := range r.Conds {
-			fmt.Fprintf(&b, "%d,%d,%#x,%#x;", c.Arg, c.Op, c.Datum, c.Mask)
+			fmt.Fprintf(&b, "%d,%d,%#x,%#x,%v;", c.Arg, c.Op, c.Datum, c.Mask, c.Low32)
 		}
 		b.WriteByte('|')
 	}
@@ -700,7 +705,7 @@ func emitRules(a *filters.Builder, rules []Rule, bits int, def uint32) {
 			continue
 		}
 		c := r.Conds[0]
-		if bits == 64 && (c.Op == EQ || c.Op == MaskedEQ) {
+		if bits == 64 && !c.Low32 && (c.Op == EQ || c.Op == MaskedEQ) {
 			key := hiTest(c)
 			j := i + 1
 			for j < len(rules) && sharesHiTest(rules[j], key) {
@@ -770,7 +775,7 @@ func sharesHiTest(r Rule, k hiKey) bool {
 		return false
 	}
 	c := r.Conds[0]
-	return (c.Op == EQ || c.Op == MaskedEQ) && hiTest(c) == k
+	return !c.Low32 && (c.Op == EQ || c.Op == MaskedEQ) && hiTest(c) == k
 }
 
 // loadWord makes A hold want, emitting `ld` (and `and` for a mask) unless
@@ -789,7 +794,8 @@ func loadWord(a *filters.Builder, known *accWord, want accWord) {
 // emitRule emits one rule's conditions: all holding jumps to pass (the
 // rule's shared return), any failing jumps to fail. On a 64-bit ABI, an EQ
 // or MASKED_EQ first condition is expected to have had its high word
-// tested by the caller (emitRules), so only its low word is tested here.
+// tested by the caller (emitRules), so only its low word is tested here;
+// a Low32 condition tests only its low word anyway.
 // *known is updated to what A holds at fail, if that is one word on every
 // path there.
 func emitRule(a *filters.Builder, known *accWord, r Rule, bits int, pass, fail string) {
@@ -801,7 +807,7 @@ func emitRule(a *filters.Builder, known *accWord, r Rule, bits int, pass, fail s
 			p = a.NewLabel("pass")
 		}
 		lo := uint32(filters.OffsetArgs + 8*c.Arg)
-		lowOnly := bits == 32 || (n == 0 && (c.Op == EQ || c.Op == MaskedEQ))
+		lowOnly := bits == 32 || c.Low32 || (n == 0 && (c.Op == EQ || c.Op == MaskedEQ))
 		if lowOnly {
 			w := accWord{off: lo, mask: 0xffffffff, ok: true}
 			d := uint32(c.Datum)

@@ -332,3 +332,31 @@ func TestNoX32Split(t *testing.T) {
 		}
 	}
 }
+
+// TestLow32: a Low32 condition on a 64-bit ABI compares the low words
+// only, in the database and in the compiled program alike.
+func TestLow32(t *testing.T) {
+	allow, kill := uint32(filters.ActionAllow), uint32(filters.ActionKillThread)
+	nr := uint32(filters.ArchX86_64.Names["close"])
+	for _, op := range []Op{EQ, NE, LT, LE, GT, GE} {
+		f := &Filter{DefAction: kill, BadArch: kill, Arches: []*Arch{X86_64},
+			Rules: []Rule{{Syscall: "close", Action: allow, Conds: []Cond{{Arg: 0, Op: op, Datum: 7, Low32: true}}}}}
+		insns, err := f.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []uint64{6, 7, 8, 1<<32 | 6, 1<<32 | 7, 1<<32 | 8} {
+			want := kill
+			if (Cond{Op: op, Datum: 7}).holds(v&0xffffffff, 64) {
+				want = allow
+			}
+			if got := f.Verdict(filters.AuditArchX86_64, nr, [6]uint64{v}); got != want {
+				t.Errorf("%v %#x: Verdict %#x, want %#x", op, v, got, want)
+			}
+			res, err := filters.Emulate(&filters.Program{Name: "t", Insns: insns}, filters.SeccompData{Nr: int32(nr), Arch: filters.AuditArchX86_64, Args: [6]uint64{v}})
+			if err != nil || res.Ret != want {
+				t.Errorf("%v %#x: compiled %#x (%v), want %#x", op, v, res.Ret, err, want)
+			}
+		}
+	}
+}
