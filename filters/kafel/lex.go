@@ -113,13 +113,13 @@ func lex(src string) ([]token, error) {
 			toks = append(toks, token{kind: tIdent, text: src[start:j], line: l, col: cl})
 			adv(j - i)
 		default:
-			op := string(c)
+			op := src[i : i+1]
 			for _, two := range []string{"==", "!=", "<=", ">=", "||", "&&"} {
 				if strings.HasPrefix(src[i:], two) {
 					op = two
 				}
 			}
-			if !strings.Contains("==!=<=>=||&&<>|&[](){},!#", op) || (len(op) == 1 && op == "=") {
+			if len(op) == 1 && !strings.Contains("<>|&[](){},!#", op) {
 				return nil, &posError{l, cl, fmt.Sprintf("unexpected char `%c'", c)}
 			}
 			toks = append(toks, token{kind: tPunct, text: op, line: l, col: cl})
