@@ -157,5 +157,11 @@ func Detect(data []byte) bool {
 	if bytes.IndexByte(data, 0) >= 0 || bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
 		return false
 	}
+	if DetectNsjail(data) {
+		// An nsjail config holds Kafel in its seccomp_string values (often
+		// across lines, POLICY and USE included); it is a config, not a
+		// policy file.
+		return false
+	}
 	return kafelPolicy.Match(data) || kafelUse.Match(data) || kafelBlock.Match(data) && kafelDefault.Match(data)
 }

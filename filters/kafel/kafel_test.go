@@ -243,7 +243,12 @@ func TestNsjailErrors(t *testing.T) {
 		{"in a seccomp_string", "name: \"x\"\nseccomp_string: \"ALLOW {\"\nseccomp_string: \"  read, bogus\"\nseccomp_string: \"}\"\n",
 			"x.cfg:3:26: Undefined identifier `bogus'"},
 		{"both", "seccomp_string: \"ALLOW { read }\"\nseccomp_policy_file: \"p.kafel\"\n", "x.cfg:2: both seccomp_policy_file and seccomp_string"},
-		{"config syntax", "name: \"x\nseccomp_string: \"ALLOW { read }\"\n", "x.cfg:1:7: nsjail config: unterminated string"},
+		{"config syntax", "name: \"x\"\nseccomp_string: \"ALLOW { read }\n", "x.cfg:2:17: nsjail config: unterminated string"},
+		// nsjail's own configs write one seccomp_string across lines.
+		{"in a string across lines", "name: \"x\"\nseccomp_string: \"\n\tALLOW {\n\t\tread, bogus\n\t}\n\"\n",
+			"x.cfg:4:9: Undefined identifier `bogus'"},
+		{"after a string across lines", "description: \"a\nb\"\nseccomp_string: \"ALLOW { bogus }\"\n",
+			"x.cfg:3:26: Undefined identifier `bogus'"},
 		{"policy file unreadable", "seccomp_policy_file: \"/nonexistent/p.kafel\"\n", "x.cfg:1: invalid Kafel policy: seccomp_policy_file"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

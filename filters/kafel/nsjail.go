@@ -35,9 +35,13 @@ type Config struct {
 }
 
 // Located is a string value and where it starts in the config.
+// SpansLines says the literal itself crossed lines of the config (as
+// nsjail's own configs write seccomp_string), so line k of Value is line
+// Line+k of the file.
 type Located struct {
-	Value     string
-	Line, Col int
+	Value      string
+	Line, Col  int
+	SpansLines bool
 }
 
 // ptoken is a token of the protobuf text format.
@@ -45,10 +49,14 @@ type ptoken struct {
 	kind      byte // 'i' identifier or number, 's' string, else the punctuation
 	text      string
 	line, col int
+	multiline bool // a string literal that crossed a line of the source
 }
 
 // lexText splits protobuf text format: # comments, identifiers and
-// numbers, "..." and '...' strings with C escapes, punctuation.
+// numbers, "..." and '...' strings with C escapes, punctuation. A string
+// may cross lines: nsjail's own configs write seccomp_string and
+// description that way (configs/*.cfg in google/nsjail), and nsjail
+// loads them; the newline is part of the value.
 func lexText(src string) ([]ptoken, error) {
 	var out []ptoken
 	line, col := 1, 1
@@ -67,7 +75,7 @@ func lexText(src string) ([]ptoken, error) {
 			}
 		case c == '"' || c == '\'':
 			j := i + 1
-			for j < len(src) && src[j] != c && src[j] != '\n' {
+			for j < len(src) && src[j] != c {
 				if src[j] == '\\' {
 					j++
 				}
@@ -76,16 +84,22 @@ func lexText(src string) ([]ptoken, error) {
 			if j >= len(src) || src[j] != c {
 				return nil, &posError{line, col, "unterminated string"}
 			}
-			raw := src[i : j+1]
+			body := src[i+1 : j]
 			if c == '\'' {
-				raw = `"` + strings.ReplaceAll(raw[1:len(raw)-1], `"`, `\"`) + `"`
+				body = strings.ReplaceAll(body, `"`, `\"`)
 			}
-			v, err := unquote(raw)
+			nl := strings.Count(body, "\n")
+			v, err := unquote(`"` + strings.ReplaceAll(body, "\n", `\n`) + `"`)
 			if err != nil {
-				return nil, &posError{line, col, fmt.Sprintf("bad string %s: %v", src[i:j+1], err)}
+				return nil, &posError{line, col, fmt.Sprintf("bad string %s: %v", firstLine(src[i:j+1]), err)}
 			}
-			out = append(out, ptoken{kind: 's', text: v, line: line, col: col + 1})
-			col += j + 1 - i
+			out = append(out, ptoken{kind: 's', text: v, line: line, col: col + 1, multiline: nl > 0})
+			if nl > 0 {
+				line += nl
+				col = j + 1 - strings.LastIndexByte(src[:j], '\n') // the column after the closing quote
+			} else {
+				col += j + 1 - i
+			}
 			i = j + 1
 		case isAlnum(c) || c == '_' || c == '-' || c == '.' || c == '+':
 			j := i
@@ -104,6 +118,14 @@ func lexText(src string) ([]ptoken, error) {
 		}
 	}
 	return out, nil
+}
+
+// firstLine is s up to its first newline, for error messages.
+func firstLine(s string) string {
+	if k := strings.IndexByte(s, '\n'); k >= 0 {
+		return s[:k] + "…"
+	}
+	return s
 }
 
 // unquote reads a protobuf text string: Go's escapes are a superset of
@@ -232,7 +254,7 @@ func (c *Config) set(name ptoken, vals []ptoken) error {
 			if v.kind != 's' {
 				return &posError{v.line, v.col, "seccomp_string wants a string"}
 			}
-			c.Strings = append(c.Strings, Located{v.text, v.line, v.col})
+			c.Strings = append(c.Strings, Located{v.text, v.line, v.col, v.multiline})
 		case "seccomp_policy_file":
 			if v.kind != 's' {
 				return &posError{v.line, v.col, "seccomp_policy_file wants a string"}
@@ -444,6 +466,9 @@ func stringLocator(name string, strs []Located) locator {
 				}
 				if l == sp.first {
 					return name, sp.s.Line, sp.s.Col + c - 1
+				}
+				if sp.s.SpansLines {
+					return name, sp.s.Line + l - sp.first, c
 				}
 				return name, sp.s.Line, sp.s.Col
 			}
