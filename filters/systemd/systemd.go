@@ -201,6 +201,10 @@ type Stack struct {
 	// Assignments are the lines of modeled directives, in the order
 	// they were applied.
 	Assignments []Assignment
+	// Settings are every line of the exec sections ([Service], [Socket],
+	// [Mount], [Swap] and lines before any section), modeled or not, in
+	// the order applied: what SettingsDiff compares.
+	Settings []Assignment
 	// warnings are Warnings, located (Source).
 	warnings []*filters.SourceError
 }
@@ -331,6 +335,7 @@ func ParseUnit(name string, data []byte, opt Options) (*Stack, error) {
 		st.Files = append(st.Files, f.Name)
 	}
 	st.Assignments = c.assignments
+	st.Settings = c.settings
 	var sum [sha256.Size]byte
 	if len(files) == 1 {
 		sum = sha256.Sum256(data)
@@ -413,6 +418,8 @@ type unitContext struct {
 	execStart []execLine
 	// assignments are the modeled directives' lines, as read.
 	assignments []Assignment
+	// settings are every exec-section line, modeled or not (settings.go).
+	settings []Assignment
 }
 
 // execLine is one ExecStart= command as far as the model cares.
@@ -567,6 +574,7 @@ func (c *unitContext) parseFile(name string, data []byte) error {
 		if err := c.set(name, start, key, value); err != nil {
 			return err
 		}
+		c.settings = append(c.settings, Assignment{File: name, Line: start, Key: key, Value: value})
 		if modeledKey(key) {
 			c.assignments = append(c.assignments, Assignment{File: name, Line: start, Key: key, Value: value})
 		}
