@@ -116,6 +116,10 @@ type Config struct {
 	// "unit/Directive/ABI"): filter count N installs the first N. Absent
 	// otherwise and in documents from before it.
 	FilterNames []string `json:"filter_names,omitempty"`
+	// Directives is, when the policy is a systemd unit, what each of its
+	// directives installs and keeps out of the action cache
+	// (UnitDirectives); absent otherwise and in documents from before it.
+	Directives *UnitDirectives `json:"directives,omitempty"`
 }
 
 // Policy is one policy of the stack, in cycling order.

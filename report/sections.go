@@ -24,6 +24,7 @@ var runSections = []runSection{
 	{"headline", tableHeadline, mdHeadline, false},
 	{"results", tableResults, mdResults, false},
 	{"stack", tableStack, mdStack, false},
+	{"directives", tableDirectives, mdDirectives, false},
 	{"method", tableHeader, nil, true}, // markdown: in "environment" and "configuration"
 	{"meaning", nil, mdMeaning, true},  // text: in "notes"
 	{"model", tableModel, mdModel, true},

@@ -47,17 +47,18 @@ type PartCost struct {
 	Name string
 	// Filters are the filters it installs, oldest first.
 	Filters []PartFilter
-	// ArgSyscalls are the syscalls (by name, ascending number) for which
-	// one of its filters reads an argument or the instruction pointer, or
-	// runs an instruction outside seccomp_is_const_allow's subset, before
-	// deciding: the kernel cannot cache them, so every such call runs
-	// every filter of the stack.
-	ArgSyscalls []string
-	// Decided is the number of named syscalls its filters decide by
-	// number alone with a result other than ALLOW (refused, killed,
-	// logged): uncached too, but a refused call does not return to the
-	// program's hot path.
-	Decided int
+	// Uncached are the syscalls (by name, ascending number) its filters
+	// keep out of the cache without refusing them by number: one of them
+	// reads an argument or the instruction pointer (or runs an
+	// instruction outside seccomp_is_const_allow's subset) before
+	// deciding, or returns SECCOMP_RET_LOG, after which the call goes on.
+	// Every such call runs every filter of the stack.
+	Uncached []string
+	// Refused is the number of named syscalls its filters refuse by
+	// number alone (a constant other than ALLOW and LOG: an errno, a
+	// kill, a trap): uncached too, but a refused call fails, so it is not
+	// a cost of the program's working path.
+	Refused int
 	// OnlyThis are the syscalls of PartsReport.Uncached that only this
 	// part keeps out of the cache: without its filters the kernel would
 	// cache them.
@@ -92,7 +93,7 @@ type filterClass int
 
 const (
 	classAllow   filterClass = iota // constant ALLOW (or the uprobe exception)
-	classDecided                    // a constant other than ALLOW
+	classLog                        // constant SECCOMP_RET_LOG: uncached, the call goes on
 	classRefused                    // a constant that refuses the call: not ALLOW or LOG
 	classArgs                       // depends on more than nr and arch
 )
@@ -109,7 +110,7 @@ func classify(p *filters.Program, a *filters.Arch, nr int) filterClass {
 	case c.cause == CacheRet:
 		act := filters.KernelAction(p.Insns[c.pc].K)
 		if act == filters.ActionLog {
-			return classDecided
+			return classLog
 		}
 		return classRefused
 	default:
@@ -206,20 +207,22 @@ func PartCosts(src *filters.Source, arch *filters.Arch) (*PartsReport, error) {
 			pc.Filters = append(pc.Filters, f)
 		}
 		for k, nr := range nrs {
-			args, decided := false, false
+			uncached, refused := false, false
 			for j := off; j < off+part.Count; j++ {
 				switch class[j][k] {
 				case classArgs:
-					args = args || nr < arch.CacheBits
-				case classDecided, classRefused:
-					decided = true
+					uncached = uncached || nr < arch.CacheBits
+				case classLog:
+					uncached = true
+				case classRefused:
+					refused = true
 				}
 			}
 			switch {
-			case args:
-				pc.ArgSyscalls = append(pc.ArgSyscalls, arch.SyscallName(nr))
-			case decided:
-				pc.Decided++
+			case refused:
+				pc.Refused++
+			case uncached:
+				pc.Uncached = append(pc.Uncached, arch.SyscallName(nr))
 			}
 		}
 		without := append(append(filters.Stack(nil), full[:off]...), full[off+part.Count:]...)

@@ -79,8 +79,8 @@ func TestPartCostsHardened(t *testing.T) {
 	// argument, so it alone keeps them out of the cache.
 	mdwe := partNamed(t, r, "MemoryDenyWriteExecute")
 	for _, n := range []string{"mmap", "mprotect"} {
-		if !slices.Contains(mdwe.ArgSyscalls, n) || !slices.Contains(mdwe.OnlyThis, n) || !slices.Contains(r.Uncached, n) {
-			t.Errorf("%s: in ArgSyscalls %v, OnlyThis %v, Uncached %v: want it in all three", n, mdwe.ArgSyscalls, mdwe.OnlyThis, r.Uncached)
+		if !slices.Contains(mdwe.Uncached, n) || !slices.Contains(mdwe.OnlyThis, n) || !slices.Contains(r.Uncached, n) {
+			t.Errorf("%s: in Uncached %v, OnlyThis %v, Uncached %v: want it in all three", n, mdwe.Uncached, mdwe.OnlyThis, r.Uncached)
 		}
 	}
 	if mdwe.Redundant != analysis.RedundantNo || mdwe.Witness == "" {
@@ -195,5 +195,27 @@ func TestPartCostsNoParts(t *testing.T) {
 	r, err := analysis.PartCosts(&filters.Source{Filters: []*filters.Program{{Name: "p", Insns: nil}}}, nil)
 	if r != nil || err != nil {
 		t.Errorf("a source without parts: %+v, %v; want nil, nil", r, err)
+	}
+}
+
+// TestPartCostsLogAndRefuse: a logged call goes on and runs every filter,
+// so it is uncached and listed; a call refused by number is counted, not
+// listed, and leaves the whole stack's list.
+func TestPartCostsLogAndRefuse(t *testing.T) {
+	src := unitSource(t, "log.service", []byte("SystemCallLog=getpid uname\nSystemCallFilter=~uname\n"))
+	r, err := analysis.PartCosts(src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logp := partNamed(t, r, "SystemCallLog")
+	if !slices.Equal(logp.Uncached, []string{"getpid", "uname"}) {
+		t.Errorf("SystemCallLog uncached %v, want [getpid uname]", logp.Uncached)
+	}
+	filt := partNamed(t, r, "SystemCallFilter")
+	if filt.Refused != 1 || len(filt.Uncached) != 0 {
+		t.Errorf("SystemCallFilter refused %d, uncached %v; want 1 and none", filt.Refused, filt.Uncached)
+	}
+	if !slices.Equal(r.Uncached, []string{"getpid"}) || !slices.Equal(logp.OnlyThis, []string{"getpid"}) {
+		t.Errorf("stack uncached %v, SystemCallLog only %v; want [getpid] for both", r.Uncached, logp.OnlyThis)
 	}
 }

@@ -140,7 +140,7 @@ func lintAlternatives(opts *Options, o formats.OpenOptions, l *cmdutil.Loaded, a
 		}
 		var note *analysis.Finding
 		alo.Arch, note = lintArch(o, s)
-		findings := analysis.Lint(s, alo)
+		findings := append(analysis.Lint(s, alo), cmdutil.UnitFindings(l)...)
 		if note != nil {
 			findings = append(findings, *note)
 		}

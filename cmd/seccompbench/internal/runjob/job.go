@@ -83,6 +83,10 @@ type Job struct {
 	// SystemdDirectives is the same given as directive text.
 	SystemdUnit       string
 	SystemdDirectives string
+	// unit is the systemd unit's modeled stack when the policy is one
+	// (--systemd-unit, --systemd or a lone unit POLICY), else nil
+	// (directives.go).
+	unit *filters.Source
 	// CountsSet reports that --filters was given (else units pick counts).
 	CountsSet bool
 	FormatIn  formats.Format
@@ -164,6 +168,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	verdict, budgetErr := j.budgetResult(samples, info)
 	rcfg := j.reportConfig(pols, vnames, cfg, info, allPaired(samples), pl)
 	rcfg.FilterNames = j.filterNames(progs)
+	rcfg.Directives = j.directives()
 	doc := report.Build(report.Input{
 		Tool:        report.Tool{Name: "seccompbench", Version: cmdutil.Version()},
 		Command:     strings.Join(j.Args, " "),
@@ -412,7 +417,7 @@ func (j *Job) config(ios *cmdutil.IOStreams, progs []*filters.Program, variants 
 // names them without the unit ("ProtectHostname/x86"); nil for other
 // sources, whose filters the policy names already say.
 func (j *Job) filterNames(progs []*filters.Program) []string {
-	if j.SystemdUnit == "" && j.SystemdDirectives == "" {
+	if j.unit == nil {
 		return nil
 	}
 	out := make([]string, len(progs))

@@ -37,6 +37,7 @@ func openSources(ios *cmdutil.IOStreams, j *Job) ([]*filters.Program, []report.P
 		// it: counts 0, each directive's prefix and the full stack.
 		j.Counts = slices.Compact(append([]int{0}, l.Sources[0].Prefixes()...))
 	}
+	j.unit = cmdutil.LoneUnit(l)
 	if j.Pid > 0 {
 		if progs, pols, err = inspect.PidPolicies(j.Pid); err != nil {
 			return nil, nil, err
@@ -50,6 +51,7 @@ func openSources(ios *cmdutil.IOStreams, j *Job) ([]*filters.Program, []report.P
 		if err != nil {
 			return nil, nil, err
 		}
+		j.unit = unit.Source()
 		for _, w := range unit.Warnings {
 			fmt.Fprintf(ios.ErrOut, "warning: %s\n", w)
 		}

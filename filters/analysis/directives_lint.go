@@ -1,0 +1,83 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Lint finding codes of PartFindings.
+const (
+	// LintDirectiveCost: what one directive installs and which syscalls
+	// it keeps out of the action cache (info).
+	LintDirectiveCost = "directive-cost"
+	// LintRedundantDirective: the other directives' filters already give
+	// every input the same outcome as the stack with this one (info: the
+	// directive may still do more outside seccomp, which the message
+	// names).
+	LintRedundantDirective = "redundant-directive"
+)
+
+// PartFindings turns r into lint findings: one LintDirectiveCost per part
+// (its filters per ABI with their instructions, the syscalls it keeps out
+// of the kernel's action cache without refusing them, those only it
+// keeps out, how many it refuses),
+// and one LintRedundantDirective per part proved redundant, whose message
+// says what the directive does besides its filters (otherEffects(name),
+// "" for nothing: systemd.OtherEffects) so that removing it is never
+// advised blindly. depth is the whole stack's filter count, named as what
+// an uncached call runs.
+func PartFindings(r *PartsReport, otherEffects func(string) string) []Finding {
+	if r == nil {
+		return nil
+	}
+	depth := 0
+	for _, p := range r.Parts {
+		depth += len(p.Filters)
+	}
+	var out []Finding
+	for _, p := range r.Parts {
+		first := -1
+		if len(p.Filters) > 0 {
+			first = p.Filters[0].Index
+		}
+		msg := fmt.Sprintf("%s= installs %s", p.Name, PartFiltersText(p))
+		if len(p.Uncached) > 0 {
+			msg += fmt.Sprintf("; it keeps %s out of the %s action cache (argument checks or LOG), so each such call runs all %d filters", strings.Join(p.Uncached, ", "), r.ABI, depth)
+			if len(p.OnlyThis) > 0 {
+				msg += fmt.Sprintf(" (only it: %s)", strings.Join(p.OnlyThis, ", "))
+			}
+		} else {
+			msg += "; it keeps no syscall that can succeed out of the action cache"
+		}
+		if p.Refused > 0 {
+			msg += fmt.Sprintf("; it refuses %s by number", plural(p.Refused, "syscall"))
+		}
+		out = append(out, Finding{Severity: SeverityInfo, Code: LintDirectiveCost, Filter: first, Message: msg,
+			Hint: "the uncached calls are the ones this directive's filters cost on every call; `run` on the unit measures each directive's prefix"})
+		if p.Redundant != RedundantYes {
+			continue
+		}
+		rmsg := fmt.Sprintf("%s='s filters are redundant: without them the other directives' filters give every syscall, argument and ABI the same outcome (proved by equiv)", p.Name)
+		hint := fmt.Sprintf("it does nothing outside seccomp (systemd.exec(5)): removing it saves %s; check again after removing one, since two directives can each cover the other", plural(len(p.Filters), "filter"))
+		if e := otherEffects(p.Name); e != "" {
+			rmsg += "; outside seccomp it also gives " + e
+			hint = "keep it for what it does outside seccomp, or remove it knowing those go too; its filters alone add nothing"
+		}
+		out = append(out, Finding{Severity: SeverityInfo, Code: LintRedundantDirective, Filter: first, Message: rmsg, Hint: hint})
+	}
+	return out
+}
+
+// PartFiltersText is "3 filters (x86 12, x32 12, x86_64 14 instructions)":
+// a part's filters by ABI with their lengths.
+func PartFiltersText(p PartCost) string {
+	var each []string
+	for _, f := range p.Filters {
+		abi := f.ABI
+		if abi == "" {
+			abi = fmt.Sprintf("#%d", f.Index)
+		}
+		each = append(each, fmt.Sprintf("%s %d", abi, f.Insns))
+	}
+	return fmt.Sprintf("%s (%s instructions)", plural(len(p.Filters), "filter"), strings.Join(each, ", "))
+}

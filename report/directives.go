@@ -1,0 +1,147 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/filters/systemd"
+)
+
+// UnitDirectives is the unit author's answer for a run whose policy is a
+// systemd unit (Config.Directives): per directive, the filters it
+// installs and the syscalls it keeps out of the kernel's action cache
+// (filters/analysis.PartCosts), whether the other directives already
+// cover its filters, and what it does outside seccomp.
+type UnitDirectives struct {
+	// ABI is the ABI the syscall lists are for ("x86_64").
+	ABI string `json:"abi"`
+	// Directives are the unit's directives that install filters, in
+	// install order.
+	Directives []DirectiveCost `json:"list"`
+	// Uncached are the syscalls the stack keeps out of the action cache
+	// although no filter refuses them by number alone: the calls that can
+	// succeed and run every filter.
+	Uncached []string `json:"uncached_syscalls"`
+	// Cached and Total count the ABI's named syscalls the kernel caches,
+	// and all of them.
+	Cached int `json:"cached"`
+	Total  int `json:"total"`
+}
+
+// DirectiveCost is one directive's share of UnitDirectives.
+type DirectiveCost struct {
+	// Name is the directive, e.g. "MemoryDenyWriteExecute".
+	Name string `json:"name"`
+	// Filters are its filters' ABIs (systemd's names: "x86", "x32",
+	// "x86_64", "all"), one per filter, oldest first; Instructions their
+	// lengths in BPF instructions, index for index.
+	Filters      []string `json:"filters"`
+	Instructions []int    `json:"instructions"`
+	// Uncached are the syscalls it keeps out of the action cache without
+	// refusing them (argument checks, SECCOMP_RET_LOG); OnlyThis those the
+	// cache would skip without it; Refused how many syscalls it refuses
+	// by number alone.
+	Uncached []string `json:"uncached_syscalls,omitempty"`
+	OnlyThis []string `json:"cached_without,omitempty"`
+	Refused  int      `json:"refused"`
+	// Redundant is "yes" (the stack without its filters gives every input
+	// the same outcome, proved by filters/equiv), "no" or "unknown".
+	Redundant string `json:"redundant"`
+	// Witness is, for "no", an input whose outcome changes without it;
+	// for "unknown", why the checker stopped.
+	Witness string `json:"witness,omitempty"`
+	// OtherEffects is what it does outside seccomp (systemd.exec(5)), ""
+	// for nothing.
+	OtherEffects string `json:"other_effects,omitempty"`
+}
+
+// UnitDirectivesOf converts PartCosts' answer for a systemd unit, adding
+// each directive's non-seccomp effects (systemd.OtherEffects). Nil for
+// nil.
+func UnitDirectivesOf(r *analysis.PartsReport) *UnitDirectives {
+	if r == nil {
+		return nil
+	}
+	u := &UnitDirectives{ABI: r.ABI, Uncached: r.Uncached, Cached: r.Cached, Total: r.Total}
+	for _, p := range r.Parts {
+		d := DirectiveCost{Name: p.Name, Uncached: p.Uncached, Refused: p.Refused, OnlyThis: p.OnlyThis, Redundant: p.Redundant,
+			Witness: p.Witness, OtherEffects: systemd.OtherEffects(p.Name)}
+		for _, f := range p.Filters {
+			d.Filters = append(d.Filters, f.ABI)
+			d.Instructions = append(d.Instructions, f.Insns)
+		}
+		u.Directives = append(u.Directives, d)
+	}
+	return u
+}
+
+// directiveLines are the per-directive lines under run's table: one per
+// directive ("MemoryDenyWriteExecute: 3 filters, 45 insns; uncached:
+// mmap, mprotect (only it: mmap)"), its redundancy and non-seccomp
+// effects when proved redundant, and the whole stack's uncached list.
+func directiveLines(u *UnitDirectives) []string {
+	if u == nil || len(u.Directives) == 0 {
+		return nil
+	}
+	var out []string
+	for _, d := range u.Directives {
+		n := 0
+		for _, k := range d.Instructions {
+			n += k
+		}
+		l := fmt.Sprintf("%s: %s, %d insns", d.Name, Plural(len(d.Filters), "filter"), n)
+		if len(d.Uncached) > 0 {
+			l += "; uncached: " + strings.Join(d.Uncached, ", ")
+			if len(d.OnlyThis) > 0 {
+				l += " (only it: " + strings.Join(d.OnlyThis, ", ") + ")"
+			}
+		}
+		if d.Redundant == analysis.RedundantYes {
+			l += "; redundant: the others give the same verdicts"
+			if d.OtherEffects != "" {
+				l += "; outside seccomp it also gives " + d.OtherEffects
+			} else {
+				l += "; nothing outside seccomp"
+			}
+		}
+		out = append(out, l)
+	}
+	all := "none"
+	if len(u.Uncached) > 0 {
+		all = strings.Join(u.Uncached, ", ")
+	}
+	out = append(out, fmt.Sprintf("uncached in the whole stack (%s, calls that can succeed): %s", u.ABI, all))
+	return out
+}
+
+// directivesHeading introduces directiveLines.
+const directivesHeading = "what each directive costs (uncached: its argument checks make these calls run every filter; redundant: one directive at a time):"
+
+// tableDirectives writes directiveLines under the table, wrapped at
+// TextWidth.
+func tableDirectives(ew *errWriter, d *Document) {
+	lines := directiveLines(d.Config.Directives)
+	if len(lines) == 0 {
+		return
+	}
+	var b strings.Builder
+	b.WriteString("\n" + directivesHeading + "\n")
+	for _, l := range lines {
+		b.WriteString("  " + l + "\n")
+	}
+	ew.printf("%s", wrapText(b.String(), TextWidth))
+}
+
+// mdDirectives is tableDirectives as a Markdown list.
+func mdDirectives(ew *errWriter, d *Document) {
+	lines := directiveLines(d.Config.Directives)
+	if len(lines) == 0 {
+		return
+	}
+	ew.printf("%s%s\n\n", strings.ToUpper(directivesHeading[:1]), directivesHeading[1:])
+	for _, l := range lines {
+		ew.printf("- %s\n", mdEscape(l))
+	}
+	ew.printf("\n")
+}
