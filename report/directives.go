@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters/analysis"
@@ -93,7 +94,10 @@ func directiveLines(u *UnitDirectives) []string {
 		l := fmt.Sprintf("%s: %s, %d insns", d.Name, Plural(len(d.Filters), "filter"), n)
 		if len(d.Uncached) > 0 {
 			l += "; uncached: " + strings.Join(d.Uncached, ", ")
-			if len(d.OnlyThis) > 0 {
+			switch {
+			case slices.Equal(d.OnlyThis, d.Uncached):
+				l += " (only it)"
+			case len(d.OnlyThis) > 0:
 				l += " (only it: " + strings.Join(d.OnlyThis, ", ") + ")"
 			}
 		}
@@ -116,7 +120,7 @@ func directiveLines(u *UnitDirectives) []string {
 }
 
 // directivesHeading introduces directiveLines.
-const directivesHeading = "what each directive costs (uncached: its argument checks make these calls run every filter; redundant: one directive at a time):"
+const directivesHeading = "what each directive costs (uncached: calls its argument checks or LOG make run every filter; redundant: one directive at a time):"
 
 // tableDirectives writes directiveLines under the table, wrapped at
 // TextWidth.

@@ -139,6 +139,9 @@ type EquivDoc struct {
 	// Counterexample is the first differing input found; nil (null) when
 	// the two are equivalent.
 	Counterexample *EquivCounterexample `json:"counterexample"`
+	// OutsideSeccomp lists, when A and B are systemd units, the settings
+	// outside seccomp in which they differ (unitdiff.go); absent otherwise.
+	OutsideSeccomp []SettingDiff `json:"outside_seccomp,omitempty"`
 }
 
 // EquivCounterexample is an input on which the two sides of equiv differ.
@@ -160,9 +163,10 @@ type EquivCounterexample struct {
 	B string `json:"b"`
 }
 
-// WriteEquivJSON writes equiv's verdict on a and b as an EquivDoc.
-func WriteEquivJSON(w io.Writer, a, b EquivSide, res equiv.Result) error {
-	doc := EquivDoc{SchemaVersion: ContractVersion, Kind: KindEquiv, A: a, B: b, Equivalent: res.Equivalent, InputClasses: res.Paths}
+// WriteEquivJSON writes equiv's verdict on a and b as an EquivDoc, with
+// the units' settings outside seccomp that differ (diffs, for two units).
+func WriteEquivJSON(w io.Writer, a, b EquivSide, res equiv.Result, diffs ...SettingDiff) error {
+	doc := EquivDoc{SchemaVersion: ContractVersion, Kind: KindEquiv, A: a, B: b, Equivalent: res.Equivalent, InputClasses: res.Paths, OutsideSeccomp: diffs}
 	if c := res.Counterexample; c != nil && !res.Equivalent {
 		doc.Counterexample = &EquivCounterexample{Arch: c.Arch, AuditArch: c.Data.Arch, Nr: c.Nr, Name: c.Name,
 			Args: c.Data.Args, InstructionPointer: c.Data.InstructionPointer, A: fmt.Sprint(c.A), B: fmt.Sprint(c.B)}
@@ -172,8 +176,9 @@ func WriteEquivJSON(w io.Writer, a, b EquivSide, res equiv.Result) error {
 
 // WriteEquivText writes equiv's verdict on a and b: "equivalent: ..." with
 // the number of input classes the proof explored, or "different: " and
-// the counterexample.
-func WriteEquivText(w io.Writer, a, b EquivSide, res equiv.Result) error {
+// the counterexample; then, for two units, the settings outside seccomp
+// in which they differ (diffs).
+func WriteEquivText(w io.Writer, a, b EquivSide, res equiv.Result, diffs ...SettingDiff) error {
 	var err error
 	if res.Equivalent {
 		_, err = fmt.Fprintf(w, "equivalent: %s (%d filter(s)) and %s (%d filter(s)) agree on every input (%d input classes)\n",
@@ -184,5 +189,5 @@ func WriteEquivText(w io.Writer, a, b EquivSide, res equiv.Result) error {
 	if err != nil {
 		return fmt.Errorf("write result: %w", err)
 	}
-	return nil
+	return writeSettingDiffs(w, diffs)
 }

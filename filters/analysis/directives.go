@@ -52,7 +52,8 @@ type PartCost struct {
 	// reads an argument or the instruction pointer (or runs an
 	// instruction outside seccomp_is_const_allow's subset) before
 	// deciding, or returns SECCOMP_RET_LOG, after which the call goes on.
-	// Every such call runs every filter of the stack.
+	// Every such call runs every filter of the stack. Syscalls another
+	// part refuses by number are left out: those calls fail anyway.
 	Uncached []string
 	// Refused is the number of named syscalls its filters refuse by
 	// number alone (a constant other than ALLOW and LOG: an errno, a
@@ -167,6 +168,7 @@ func PartCosts(src *filters.Source, arch *filters.Arch) (*PartsReport, error) {
 	// For each syscall: is it cached, refused by some filter by number,
 	// and which parts keep it uncached.
 	onlyThis := make([][]string, len(src.Parts))
+	stackRefused := make([]bool, len(nrs))
 	for k, nr := range nrs {
 		refused := false
 		var blockers []int
@@ -184,6 +186,7 @@ func PartCosts(src *filters.Source, arch *filters.Arch) (*PartsReport, error) {
 			continue
 		}
 		if refused {
+			stackRefused[k] = true
 			continue
 		}
 		name := arch.SyscallName(nr)
@@ -221,7 +224,7 @@ func PartCosts(src *filters.Source, arch *filters.Arch) (*PartsReport, error) {
 			switch {
 			case refused:
 				pc.Refused++
-			case uncached:
+			case uncached && !stackRefused[k]:
 				pc.Uncached = append(pc.Uncached, arch.SyscallName(nr))
 			}
 		}

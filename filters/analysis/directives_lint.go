@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -43,7 +44,10 @@ func PartFindings(r *PartsReport, otherEffects func(string) string) []Finding {
 		msg := fmt.Sprintf("%s= installs %s", p.Name, PartFiltersText(p))
 		if len(p.Uncached) > 0 {
 			msg += fmt.Sprintf("; it keeps %s out of the %s action cache (argument checks or LOG), so each such call runs all %d filters", strings.Join(p.Uncached, ", "), r.ABI, depth)
-			if len(p.OnlyThis) > 0 {
+			switch {
+			case slices.Equal(p.OnlyThis, p.Uncached):
+				msg += " (only it keeps them out)"
+			case len(p.OnlyThis) > 0:
 				msg += fmt.Sprintf(" (only it: %s)", strings.Join(p.OnlyThis, ", "))
 			}
 		} else {

@@ -67,13 +67,15 @@ var listKeys = []string{
 
 // effective returns each key's value after every line of settings: the
 // last line's for a plain key, the lines since the last empty one joined
-// by " " for a list (listKeys); "" for a key reset or never set.
+// by " " for a list (listKeys); "" for a key whose last word is an empty
+// assignment (a reset, or for CapabilityBoundingSet= the empty set). A
+// key never set is absent.
 func effective(settings []Assignment) map[string]string {
 	vals := map[string][]string{}
 	for _, a := range settings {
 		switch {
 		case a.Value == "":
-			delete(vals, a.Key)
+			vals[a.Key] = nil
 		case slices.Contains(listKeys, a.Key):
 			vals[a.Key] = append(vals[a.Key], a.Value)
 		default:
@@ -92,8 +94,10 @@ func effective(settings []Assignment) map[string]string {
 type SettingDiff struct {
 	// Key is the directive, e.g. "ProtectSystem".
 	Key string
-	// A and B are its values in each unit, "" where unset.
-	A, B string
+	// A and B are its values in each unit ("" for an empty assignment);
+	// ASet and BSet are false where the unit never sets it.
+	A, B       string
+	ASet, BSet bool
 	// Effects is OtherEffects(Key) for a directive that also installs a
 	// filter, so the reader sees which part of it differs outside
 	// seccomp; "" otherwise.
@@ -118,10 +122,12 @@ func SettingsDiff(a, b *Stack) []SettingDiff {
 	}
 	var out []SettingDiff
 	for k := range keys {
-		if SeccompOnly(k) || ea[k] == eb[k] {
+		va, okA := ea[k]
+		vb, okB := eb[k]
+		if SeccompOnly(k) || (va == vb && okA == okB) {
 			continue
 		}
-		out = append(out, SettingDiff{Key: k, A: ea[k], B: eb[k], Effects: OtherEffects(k)})
+		out = append(out, SettingDiff{Key: k, A: va, B: vb, ASet: okA, BSet: okB, Effects: OtherEffects(k)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out

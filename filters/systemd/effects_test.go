@@ -56,10 +56,27 @@ func TestSettingsDiff(t *testing.T) {
 	if got[0].A != "yes" || got[0].B != "no" || got[0].Effects == "" {
 		t.Errorf("PrivateDevices diff %+v, want yes/no with its effects", got[0])
 	}
-	if got[1].A != "strict" || got[1].B != "" || got[1].Effects != "" {
+	if got[1].A != "strict" || !got[1].ASet || got[1].BSet || got[1].Effects != "" {
 		t.Errorf("ProtectSystem diff %+v, want strict vs unset, no filter effects", got[1])
 	}
-	if got[2].A != "/x" || got[2].B != "/y" {
+	if got[2].A != "/x" || got[2].B != "/y" || !got[2].ASet || !got[2].BSet {
 		t.Errorf("ReadOnlyPaths diff %+v, want /x vs /y (the drop-in reset it)", got[2])
+	}
+}
+
+// TestSettingsDiffEmpty: an empty assignment is a value of its own
+// (CapabilityBoundingSet= is the empty set), not the same as never set.
+func TestSettingsDiffEmpty(t *testing.T) {
+	a, err := ParseUnit("a.service", []byte("[Service]\nCapabilityBoundingSet=\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ParseUnit("b.service", []byte("[Service]\nExecStart=/bin/true\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := SettingsDiff(a, b)
+	if len(got) != 2 || got[0].Key != "CapabilityBoundingSet" || !got[0].ASet || got[0].BSet || got[0].A != "" {
+		t.Errorf("diff %+v, want CapabilityBoundingSet empty in A and unset in B, then ExecStart", got)
 	}
 }

@@ -20,14 +20,16 @@ import (
 // into the key's schema description.
 var Text = map[report.Kind]map[string]string{
 	report.KindRun: {
-		"command":                     whyCommand,
-		"environment.vulnerabilities": whyKernelText,
-		"environment.cpu_model":       whyKernelText,
-		"config.op":                   whyOp,
-		"config.loader_reason":        "why the loader was chosen, naming the capability or kernel fact that decided it; a diagnostic with no code yet",
-		"cache.[].syscalls.[].reason": whyCacheReason,
-		"command_workload.prepare":    "the --prepare command line as the user gave it",
-		"config.policies.[].path":     whyPolicy,
+		"command":                                 whyCommand,
+		"environment.vulnerabilities":             whyKernelText,
+		"environment.cpu_model":                   whyKernelText,
+		"config.op":                               whyOp,
+		"config.loader_reason":                    "why the loader was chosen, naming the capability or kernel fact that decided it; a diagnostic with no code yet",
+		"cache.[].syscalls.[].reason":             whyCacheReason,
+		"command_workload.prepare":                "the --prepare command line as the user gave it",
+		"config.policies.[].path":                 whyPolicy,
+		"config.directives.list.[].other_effects": "what a systemd directive does outside seccomp (systemd.exec(5)): the reason a directive whose filters are redundant must not be removed blindly; fixed text per directive",
+		"config.directives.list.[].witness":       "the input (ABI, syscall, arguments) on which the stack's outcome changes without the directive, or why the equivalence checker stopped; equiv's own counterexample text",
 	},
 	report.KindCompare: {
 		"sources.[].cpu_model": whyKernelText,
@@ -66,6 +68,11 @@ var Text = map[report.Kind]map[string]string{
 	},
 	report.KindManifest: {
 		"cmdline": "the process's own command line, from /proc/PID/cmdline",
+	},
+	report.KindEquiv: {
+		"outside_seccomp.[].other_effects": "what a systemd directive does outside seccomp (systemd.exec(5)), so the reader sees what differs beyond the filters the verdict is about; fixed text per directive",
+		"outside_seccomp.[].a":             "a unit setting's value as the unit file writes it (paths, capability lists, command lines)",
+		"outside_seccomp.[].b":             "a unit setting's value as the unit file writes it (paths, capability lists, command lines)",
 	},
 	report.KindTop: {
 		"processes.[].filters_error": whyError,

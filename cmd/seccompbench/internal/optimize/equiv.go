@@ -54,11 +54,12 @@ func RunEquiv(ios *cmdutil.IOStreams, opts *EquivOptions) error {
 		return fmt.Errorf("equiv %s %s: %w", opts.A, opts.B, err)
 	}
 	sa, sb := report.EquivSide{Spec: opts.A, Filters: len(a)}, report.EquivSide{Spec: opts.B, Filters: len(b)}
+	diffs := UnitSettingDiffs(opts.A, opts.B, o)
 	err = output.WriteEach(output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text")), ios.Out, ios.ErrOut, func(format string, w io.Writer) error {
 		if format == "json" {
-			return report.WriteEquivJSON(w, sa, sb, res)
+			return report.WriteEquivJSON(w, sa, sb, res, diffs...)
 		}
-		return report.WriteEquivText(w, sa, sb, res)
+		return report.WriteEquivText(w, sa, sb, res, diffs...)
 	})
 	if err != nil {
 		return err
