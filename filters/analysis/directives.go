@@ -142,98 +142,124 @@ func PartCosts(src *filters.Source, arch *filters.Arch) (*PartsReport, error) {
 			return nil, fmt.Errorf("filter %d (%s): %w", i, p.Name, err)
 		}
 	}
-	nrs := arch.SortedNumbers()
-	// class[i][k]: filter i on syscall nrs[k].
-	class := make([][]filterClass, len(src.Filters))
-	for i, p := range src.Filters {
-		class[i] = make([]filterClass, len(nrs))
-		for k, nr := range nrs {
-			if nr < arch.CacheBits {
-				class[i][k] = classify(p, arch, nr)
-			} else {
-				class[i][k] = classArgs // out of the bitmap: never cached
-			}
-		}
-	}
-	r := &PartsReport{ABI: arch.Name, Total: len(nrs)}
-	// owner[i] is the part index of filter i.
-	owner := make([]int, len(src.Filters))
-	off := 0
-	for pi, part := range src.Parts {
-		for j := off; j < off+part.Count && j < len(owner); j++ {
-			owner[j] = pi
-		}
-		off += part.Count
-	}
-	// For each syscall: is it cached, refused by some filter by number,
-	// and which parts keep it uncached.
-	onlyThis := make([][]string, len(src.Parts))
-	stackRefused := make([]bool, len(nrs))
-	for k, nr := range nrs {
-		refused := false
-		var blockers []int
-		for i := range src.Filters {
-			c := class[i][k]
-			if c == classRefused {
-				refused = true
-			}
-			if c != classAllow && !slices.Contains(blockers, owner[i]) {
-				blockers = append(blockers, owner[i])
-			}
-		}
-		if len(blockers) == 0 && nr < arch.CacheBits {
-			r.Cached++
-			continue
-		}
-		if refused {
-			stackRefused[k] = true
-			continue
-		}
-		name := arch.SyscallName(nr)
-		r.Uncached = append(r.Uncached, name)
-		if len(blockers) == 1 {
-			onlyThis[blockers[0]] = append(onlyThis[blockers[0]], name)
-		}
-	}
+	a := newPartsAnalysis(src, arch)
+	r := &PartsReport{ABI: arch.Name, Total: len(a.nrs)}
+	onlyThis := a.stackCache(r)
 	full := src.Stack()
-	off = 0
+	off := 0
 	for pi, part := range src.Parts {
 		if part.Count == 0 {
 			continue
 		}
-		pc := PartCost{Name: part.Name, OnlyThis: onlyThis[pi]}
-		for j := off; j < off+part.Count; j++ {
-			f := PartFilter{Index: j, Insns: src.Filters[j].Len()}
-			if j < len(src.Arches) {
-				f.ABI = src.Arches[j]
-			}
-			pc.Filters = append(pc.Filters, f)
-		}
-		for k, nr := range nrs {
-			uncached, refused := false, false
-			for j := off; j < off+part.Count; j++ {
-				switch class[j][k] {
-				case classArgs:
-					uncached = uncached || nr < arch.CacheBits
-				case classLog:
-					uncached = true
-				case classRefused:
-					refused = true
-				}
-			}
-			switch {
-			case refused:
-				pc.Refused++
-			case uncached && !stackRefused[k]:
-				pc.Uncached = append(pc.Uncached, arch.SyscallName(nr))
-			}
-		}
+		pc := a.part(part.Name, off, off+part.Count)
+		pc.OnlyThis = onlyThis[pi]
 		without := append(append(filters.Stack(nil), full[:off]...), full[off+part.Count:]...)
 		pc.Redundant, pc.Witness = redundancy(full, without)
 		r.Parts = append(r.Parts, pc)
 		off += part.Count
 	}
 	return r, nil
+}
+
+// partsAnalysis holds every filter's class on every named syscall of one
+// ABI.
+type partsAnalysis struct {
+	src  *filters.Source
+	arch *filters.Arch
+	nrs  []int // the ABI's named numbers, ascending
+	// class[i][k] is filter i on syscall nrs[k]; owner[i] the part of
+	// filter i; refused[k] whether some filter refuses nrs[k] by number.
+	class   [][]filterClass
+	owner   []int
+	refused []bool
+}
+
+func newPartsAnalysis(src *filters.Source, arch *filters.Arch) *partsAnalysis {
+	a := &partsAnalysis{src: src, arch: arch, nrs: arch.SortedNumbers(), owner: make([]int, len(src.Filters))}
+	a.class = make([][]filterClass, len(src.Filters))
+	for i, p := range src.Filters {
+		a.class[i] = make([]filterClass, len(a.nrs))
+		for k, nr := range a.nrs {
+			if nr < arch.CacheBits {
+				a.class[i][k] = classify(p, arch, nr)
+			} else {
+				a.class[i][k] = classArgs // out of the bitmap: never cached
+			}
+		}
+	}
+	off := 0
+	for pi, part := range src.Parts {
+		for j := off; j < off+part.Count && j < len(a.owner); j++ {
+			a.owner[j] = pi
+		}
+		off += part.Count
+	}
+	a.refused = make([]bool, len(a.nrs))
+	return a
+}
+
+// stackCache fills r's whole-stack counts and list, marks the syscalls
+// some filter refuses by number, and returns per part the syscalls only
+// it keeps out of the cache.
+func (a *partsAnalysis) stackCache(r *PartsReport) [][]string {
+	onlyThis := make([][]string, len(a.src.Parts))
+	for k, nr := range a.nrs {
+		var blockers []int
+		for i := range a.src.Filters {
+			c := a.class[i][k]
+			if c == classRefused {
+				a.refused[k] = true
+			}
+			if c != classAllow && !slices.Contains(blockers, a.owner[i]) {
+				blockers = append(blockers, a.owner[i])
+			}
+		}
+		switch {
+		case len(blockers) == 0 && nr < a.arch.CacheBits:
+			r.Cached++
+		case a.refused[k]:
+		default:
+			name := a.arch.SyscallName(nr)
+			r.Uncached = append(r.Uncached, name)
+			if len(blockers) == 1 {
+				onlyThis[blockers[0]] = append(onlyThis[blockers[0]], name)
+			}
+		}
+	}
+	return onlyThis
+}
+
+// part is the cost of filters [from, to), one part; stackCache must have
+// run.
+func (a *partsAnalysis) part(name string, from, to int) PartCost {
+	pc := PartCost{Name: name}
+	for j := from; j < to; j++ {
+		f := PartFilter{Index: j, Insns: a.src.Filters[j].Len()}
+		if j < len(a.src.Arches) {
+			f.ABI = a.src.Arches[j]
+		}
+		pc.Filters = append(pc.Filters, f)
+	}
+	for k, nr := range a.nrs {
+		uncached, refused := false, false
+		for j := from; j < to; j++ {
+			switch a.class[j][k] {
+			case classArgs:
+				uncached = uncached || nr < a.arch.CacheBits
+			case classLog:
+				uncached = true
+			case classRefused:
+				refused = true
+			}
+		}
+		switch {
+		case refused:
+			pc.Refused++
+		case uncached && !a.refused[k]:
+			pc.Uncached = append(pc.Uncached, a.arch.SyscallName(nr))
+		}
+	}
+	return pc
 }
 
 // redundancy decides whether stack and without give every input the
