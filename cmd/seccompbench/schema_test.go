@@ -40,6 +40,7 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 	}{
 		{[]string{"run", "--filters", "0,1,2", "--trials", "2", "--iterations", "100", "--samples", "1", "--cache", "defeat", "--workload", "getpid", "-o", p("r.json")}, []int{0}, p("r.json")},
 		{[]string{"run", "--filters", "0,1,2", "--trials", "2", "--iterations", "100", "--samples", "1", "--cache", "defeat", "--workload", "getpid", "--seed", "2", "--format", "json"}, []int{0}, ""},
+		{[]string{"run", tp("testdata/policies/hardened.service"), "--filters", "0,1", "--trials", "2", "--iterations", "100", "--samples", "1", "--format", "json"}, []int{0}, ""},
 		{[]string{"compare", p("r.json"), p("r.json"), "-o", p("c.json")}, []int{0}, p("c.json")},
 		{[]string{"report", p("r.json"), "--format", "json"}, []int{0}, ""},
 		{[]string{"estimate", "default", "--profile", tp("docs/validation-profile.csv"), "--calibration", p("r.json"), "--cache", "defeat", "-o", p("e.json")}, []int{0}, p("e.json")},
@@ -58,6 +59,7 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{[]string{"optimize", "default", "--format", "json"}, []int{0}, ""},
 		{[]string{"equiv", "default", "default", "-o", p("equiv.json")}, []int{0}, p("equiv.json")},
 		{[]string{"equiv", "default", tp("testdata/policies/denylist.yaml"), "--format", "json"}, []int{3}, ""},
+		{[]string{"equiv", tp("testdata/policies/hardened.service"), tp("testdata/policies/timesyncd-like.service"), "--format", "json"}, []int{3}, ""},
 		{[]string{"subset", tp("testdata/subset/pulled-keyctl.json"), "--baseline", "docker-default", "--format", "json", "--profile", tp("docs/validation-profile.csv")}, []int{3}, ""},
 		{[]string{"subset", tp("testdata/subset/pulled-tight.json"), "--baseline", "docker-default", "-o", p("subset.json")}, []int{0}, p("subset.json")},
 		{[]string{"intersect", "docker-default", tp("testdata/subset/pulled-keyctl.json"), "--format", "json", "--oci", p("i.json")}, []int{0}, ""},
