@@ -54,11 +54,8 @@ with a severity and a fix hint:
            with "did you mean" where a close name exists
   info     allowed syscalls the kernel's action cache cannot skip; for
            OCI-based sources, the capabilities, kernel version and host
-           arch that resolved their conditions; for a systemd unit, what
-           each directive installs and keeps out of the action cache
-           (directive-cost) and each directive whose filters the others
-           already cover, with what it does outside seccomp
-           (redundant-directive)
+           arch that resolved their conditions; a unit's directive costs
+           and redundant directives (directive-cost, redundant-directive)
 
 POLICY is any format run reads ("-": standard input); a systemd unit is
 linted as the stack it installs, each finding naming the directive's
