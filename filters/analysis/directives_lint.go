@@ -26,9 +26,10 @@ const (
 // says what the directive does besides its filters (otherEffects(name),
 // "" for nothing: systemd.OtherEffects) so that removing it is never
 // advised blindly. depth is the whole stack's filter count, named as what
-// an uncached call runs.
+// an uncached call runs. A source of one part gets none: its one
+// directive is the whole stack, which Lint's own findings describe.
 func PartFindings(r *PartsReport, otherEffects func(string) string) []Finding {
-	if r == nil {
+	if r == nil || len(r.Parts) < 2 {
 		return nil
 	}
 	depth := 0

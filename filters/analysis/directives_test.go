@@ -3,6 +3,7 @@ package analysis_test
 import (
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
@@ -218,5 +219,46 @@ func TestPartCostsLogAndRefuse(t *testing.T) {
 	}
 	if !slices.Equal(r.Uncached, []string{"getpid"}) || !slices.Equal(logp.OnlyThis, []string{"getpid"}) {
 		t.Errorf("stack uncached %v, SystemCallLog only %v; want [getpid] for both", r.Uncached, logp.OnlyThis)
+	}
+}
+
+// TestPartFindings: one cost finding per directive, a redundant-directive
+// finding exactly for the redundant ones, naming their other effects; a
+// unit of one directive gets none (its stack is that directive).
+func TestPartFindings(t *testing.T) {
+	src := unitSource(t, "hardened.service", nil)
+	r, err := analysis.PartCosts(src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := analysis.PartFindings(r, systemd.OtherEffects)
+	costs, redundant := 0, 0
+	for _, f := range fs {
+		switch f.Code {
+		case analysis.LintDirectiveCost:
+			costs++
+		case analysis.LintRedundantDirective:
+			redundant++
+			name, _, _ := strings.Cut(f.Message, "=")
+			if e := systemd.OtherEffects(name); e != "" && !strings.Contains(f.Message, e) {
+				t.Errorf("%s: %q does not name %q", name, f.Message, e)
+			}
+		}
+	}
+	want := 0
+	for _, p := range r.Parts {
+		if p.Redundant == analysis.RedundantYes {
+			want++
+		}
+	}
+	if costs != len(r.Parts) || redundant != want {
+		t.Errorf("%d cost and %d redundant findings, want %d and %d", costs, redundant, len(r.Parts), want)
+	}
+	one, err := analysis.PartCosts(unitSource(t, "one.service", []byte("SystemCallFilter=~@mount\n")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := analysis.PartFindings(one, systemd.OtherEffects); len(fs) != 0 {
+		t.Errorf("a one-directive unit got %d findings: %+v", len(fs), fs)
 	}
 }
