@@ -91,22 +91,23 @@ func directiveLines(u *UnitDirectives) []string {
 		for _, k := range d.Instructions {
 			n += k
 		}
-		l := fmt.Sprintf("%s: %s, %d insns", d.Name, Plural(len(d.Filters), "filter"), n)
+		l := fmt.Sprintf("%s: %s, %d insns.", d.Name, Plural(len(d.Filters), "filter"), n)
 		if len(d.Uncached) > 0 {
-			l += "; uncached: " + strings.Join(d.Uncached, ", ")
+			l += " Uncached: " + strings.Join(d.Uncached, ", ")
 			switch {
 			case slices.Equal(d.OnlyThis, d.Uncached):
 				l += " (only it)"
 			case len(d.OnlyThis) > 0:
 				l += " (only it: " + strings.Join(d.OnlyThis, ", ") + ")"
 			}
+			l += "."
 		}
 		if d.Redundant == analysis.RedundantYes {
-			l += "; redundant: the others give the same verdicts"
+			l += " Redundant: the others give the same verdicts."
 			if d.OtherEffects != "" {
-				l += "; outside seccomp it also gives " + d.OtherEffects
+				l += " Outside seccomp it also gives " + d.OtherEffects + "."
 			} else {
-				l += "; nothing outside seccomp"
+				l += " Nothing outside seccomp."
 			}
 		}
 		out = append(out, l)
@@ -115,7 +116,7 @@ func directiveLines(u *UnitDirectives) []string {
 	if len(u.Uncached) > 0 {
 		all = strings.Join(u.Uncached, ", ")
 	}
-	out = append(out, fmt.Sprintf("uncached in the whole stack (%s, calls that can succeed): %s", u.ABI, all))
+	out = append(out, fmt.Sprintf("Uncached in the whole stack (%s, calls that can succeed): %s.", u.ABI, all))
 	return out
 }
 

@@ -35,7 +35,7 @@ func TestDirectiveLines(t *testing.T) {
 		if !strings.HasPrefix(lines[i], p.Name+": "+Plural(len(p.Filters), "filter")) {
 			t.Errorf("line %d %q does not start with %s and its filter count", i, lines[i], p.Name)
 		}
-		if (p.Redundant == analysis.RedundantYes) != strings.Contains(lines[i], "redundant") {
+		if (p.Redundant == analysis.RedundantYes) != strings.Contains(lines[i], "Redundant:") {
 			t.Errorf("line %q and redundant=%s disagree", lines[i], p.Redundant)
 		}
 	}

@@ -42,30 +42,34 @@ func PartFindings(r *PartsReport, otherEffects func(string) string) []Finding {
 		if len(p.Filters) > 0 {
 			first = p.Filters[0].Index
 		}
-		msg := fmt.Sprintf("%s= installs %s", p.Name, PartFiltersText(p))
+		msg := fmt.Sprintf("%s= installs %s.", p.Name, PartFiltersText(p))
 		if len(p.Uncached) > 0 {
-			msg += fmt.Sprintf("; it keeps %s out of the %s action cache (argument checks or LOG), so each such call runs all %d filters", strings.Join(p.Uncached, ", "), r.ABI, depth)
+			msg += fmt.Sprintf(" Uncached on %s (argument checks or LOG): %s.", r.ABI, sampleNames(p.Uncached))
+			msg += fmt.Sprintf(" Each such call runs all %d filters", depth)
 			switch {
 			case slices.Equal(p.OnlyThis, p.Uncached):
-				msg += " (only it keeps them out)"
+				msg += "; only it keeps them out of the cache."
 			case len(p.OnlyThis) > 0:
-				msg += fmt.Sprintf(" (only it: %s)", strings.Join(p.OnlyThis, ", "))
+				msg += fmt.Sprintf("; only it keeps out %s.", sampleNames(p.OnlyThis))
+			default:
+				msg += "."
 			}
 		} else {
-			msg += "; it keeps no syscall that can succeed out of the action cache"
+			msg += " It keeps no syscall that can succeed out of the action cache."
 		}
 		if p.Refused > 0 {
-			msg += fmt.Sprintf("; it refuses %s by number", plural(p.Refused, "syscall"))
+			msg += fmt.Sprintf(" It refuses %s by number.", plural(p.Refused, "syscall"))
 		}
 		out = append(out, Finding{Severity: SeverityInfo, Code: LintDirectiveCost, Filter: first, Message: msg,
-			Hint: "the uncached calls are the ones this directive's filters cost on every call; `run` on the unit measures each directive's prefix"})
+			Hint: "the uncached calls are what its filters cost on every call; `run` on the unit measures each directive's prefix"})
 		if p.Redundant != RedundantYes {
 			continue
 		}
-		rmsg := fmt.Sprintf("%s='s filters are redundant: without them the other directives' filters give every syscall, argument and ABI the same outcome (proved by equiv)", p.Name)
-		hint := fmt.Sprintf("it does nothing outside seccomp (systemd.exec(5)): removing it saves %s; check again after removing one, since two directives can each cover the other", plural(len(p.Filters), "filter"))
+		rmsg := fmt.Sprintf("%s='s filters are redundant: the others give every input the same outcome without them.", p.Name)
+		rmsg += " Proved by equiv over every syscall, argument and ABI."
+		hint := fmt.Sprintf("it does nothing outside seccomp (systemd.exec(5)); removing it saves %s. Check again after removing one: two directives can each cover the other", plural(len(p.Filters), "filter"))
 		if e := otherEffects(p.Name); e != "" {
-			rmsg += "; outside seccomp it also gives " + e
+			rmsg += " Outside seccomp it also gives " + e + "."
 			hint = "keep it for what it does outside seccomp, or remove it knowing those go too; its filters alone add nothing"
 		}
 		out = append(out, Finding{Severity: SeverityInfo, Code: LintRedundantDirective, Filter: first, Message: rmsg, Hint: hint})
