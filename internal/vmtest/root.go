@@ -51,7 +51,7 @@ type debianRoot struct {
 }
 
 // SystemdMajor is the major version of the root's systemd package
-// ("257.9-1~deb13u1" is 257), or 0 if it has none.
+// ("257.13-1~deb13u1" is 257), or 0 if it has none.
 func (r debianRoot) SystemdMajor() int {
 	m := leadingDigits.FindString(r.Packages["systemd"])
 	n, _ := strconv.Atoi(m)
@@ -61,14 +61,18 @@ func (r debianRoot) SystemdMajor() int {
 var leadingDigits = regexp.MustCompile(`^[0-9]+`)
 
 // describe names the root for logs and docs, e.g. "Debian trixie root
-// (systemd 257.9-1~deb13u1, libseccomp2 2.6.0-2, libc6 2.41-12)".
+// (systemd 257.13-1~deb13u1, libseccomp2 2.6.0-2, libc6 2.41-12)", or
+// "host (...)" for the host's systemd (Dir "").
 func (r debianRoot) describe() string {
 	var parts []string
 	for _, p := range rootPackages {
 		parts = append(parts, p+" "+orDash(r.Packages[p]))
 	}
 	what := "root " + r.Dir
-	if r.Suite != "" {
+	switch {
+	case r.Dir == "":
+		what = "host"
+	case r.Suite != "":
 		what = "Debian " + r.Suite + " root"
 	}
 	return what + " (" + strings.Join(parts, ", ") + ")"
