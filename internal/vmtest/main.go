@@ -188,16 +188,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			o.pkgs = append(o.pkgs, p)
 		}
 	}
-	if o.systemdSuite != "" {
-		if _, ok := rootSuites[o.systemdSuite]; !ok {
-			return nil, fmt.Errorf("-systemd-suite %q: no root recipe (known: %s)", o.systemdSuite, strings.Join(knownSuites(), ", "))
-		}
-		if o.systemdRoot == "" {
-			o.systemdRoot = filepath.Join(o.cacheDir, "roots", o.systemdSuite)
-		}
-	}
-	if o.systemdRoot != "" {
-		o.systemd = true
+	if err := o.resolveSystemdRoot(); err != nil {
+		return nil, err
 	}
 	if o.systemd && o.runtimes {
 		return nil, errors.New("-systemd and -runtimes are separate checks: give one")
@@ -209,6 +201,23 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		o.logDir = filepath.Join(o.cacheDir, "logs")
 	}
 	return o, nil
+}
+
+// resolveSystemdRoot checks -systemd-suite, defaults -systemd-root to
+// CACHE/roots/SUITE for it, and turns -systemd on when either is given.
+func (o *options) resolveSystemdRoot() error {
+	if o.systemdSuite != "" {
+		if _, ok := rootSuites[o.systemdSuite]; !ok {
+			return fmt.Errorf("-systemd-suite %q: no root recipe (known: %s)", o.systemdSuite, strings.Join(knownSuites(), ", "))
+		}
+		if o.systemdRoot == "" {
+			o.systemdRoot = filepath.Join(o.cacheDir, "roots", o.systemdSuite)
+		}
+	}
+	if o.systemdRoot != "" {
+		o.systemd = true
+	}
+	return nil
 }
 
 // row is one kernel's outcome.
