@@ -22,7 +22,10 @@ import (
 // installed. check.service runs it as "vminit systemd-check UNIT=COMM...",
 // which reads each daemon's filters back with `seccompbench inspect` and
 // compares them, filter by filter, with `seccompbench compile
-// --systemd-stack UNIT --compiler libseccomp`, then powers off.
+// --systemd-stack UNIT --compiler libseccomp` (with --systemd-version N
+// when given -systemd-version N), proves each filter that differs
+// equivalent or not with `seccompbench equiv`, reports further models
+// (-alt-lib, -alt-native) without judging them, then powers off.
 
 // probeDaemon blocks forever.
 func probeDaemon() {
