@@ -15,10 +15,12 @@ const (
 	modeDir  = 0o040000
 	modeReg  = 0o100000
 	modeChar = 0o020000
+	modeLink = 0o120000
 )
 
 // entry is one file of an initramfs: a directory, a regular file (from
-// Data, or copied from Src) or a character device.
+// Data, or copied from Src), a symbolic link (its target in Data) or a
+// character device.
 type entry struct {
 	Name         string // path without leading "/"
 	Mode         uint32 // type and permission bits
@@ -72,6 +74,14 @@ func (f *initramfs) Copy(name, src string) error {
 	f.addDirs(name)
 	f.entries[name] = entry{Name: name, Mode: modeReg | uint32(fi.Mode().Perm()), Src: src}
 	return nil
+}
+
+// Symlink adds a symbolic link name pointing at target. In newc a link's
+// data is its target, without a NUL (init/initramfs.c: do_symlink).
+func (f *initramfs) Symlink(name, target string) {
+	name = strings.TrimPrefix(name, "/")
+	f.addDirs(name)
+	f.entries[name] = entry{Name: name, Mode: modeLink | 0o777, Data: []byte(target)}
 }
 
 // CharDev adds a character device node, e.g. dev/console (5, 1), which the

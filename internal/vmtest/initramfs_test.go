@@ -222,6 +222,8 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"-kernels", "6.1,nope"}, true, 0},
 		{[]string{"extra"}, true, 0},
 		{[]string{"-kernels", ""}, true, 0},
+		{[]string{"-systemd-suite", "sid"}, true, 0},
+		{[]string{"-systemd-suite", "trixie", "-runtimes"}, true, 0},
 	}
 	for _, tt := range tests {
 		o, err := parseFlags(tt.args, &bytes.Buffer{})
@@ -235,6 +237,25 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
+// TestParseFlagsSystemdRoot checks that -systemd-suite and -systemd-root
+// imply -systemd and where the suite's root goes by default.
+func TestParseFlagsSystemdRoot(t *testing.T) {
+	o, err := parseFlags([]string{"-systemd-suite", "trixie", "-cache", "/c", "-kernels", "6.1"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.systemd || o.systemdRoot != "/c/roots/trixie" {
+		t.Errorf("-systemd-suite trixie: systemd %v, root %q; want true, /c/roots/trixie", o.systemd, o.systemdRoot)
+	}
+	o, err = parseFlags([]string{"-systemd-root", "/r", "-kernels", "6.1"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.systemd || o.systemdRoot != "/r" || o.systemdSuite != "" {
+		t.Errorf("-systemd-root /r: systemd %v, root %q, suite %q", o.systemd, o.systemdRoot, o.systemdSuite)
+	}
+}
+
 // TestBootTimeout checks that boot kills its process (group) when the
 // timeout passes, and says so.
 func TestBootTimeout(t *testing.T) {
@@ -245,5 +266,37 @@ func TestBootTimeout(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "started") {
 		t.Errorf("log %q", log.String())
+	}
+}
+
+// TestInitramfsSymlink checks a symbolic link's newc entry: type
+// S_IFLNK and the target as its data, without a NUL.
+func TestInitramfsSymlink(t *testing.T) {
+	fs := newInitramfs()
+	fs.Symlink("/lib64", "usr/lib64")
+	fs.Symlink("usr/lib/os-release", "../../etc/os-release")
+	var buf bytes.Buffer
+	if _, err := fs.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]cpioEntry{}
+	for _, e := range readNewc(t, buf.Bytes()) {
+		got[e.name] = e
+	}
+	for name, target := range map[string]string{"lib64": "usr/lib64", "usr/lib/os-release": "../../etc/os-release"} {
+		e, ok := got[name]
+		if !ok {
+			t.Errorf("no entry %s", name)
+			continue
+		}
+		if e.mode != 0o120777 {
+			t.Errorf("%s: mode %o, want 120777 (S_IFLNK)", name, e.mode)
+		}
+		if string(e.data) != target {
+			t.Errorf("%s: target %q, want %q", name, e.data, target)
+		}
+	}
+	if e := got["usr/lib"]; e.mode != modeDir|0o755 {
+		t.Errorf("parent usr/lib: mode %o, want a directory", e.mode)
 	}
 }

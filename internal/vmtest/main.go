@@ -7,6 +7,7 @@
 //	go run ./internal/vmtest                      # the whole matrix
 //	go run ./internal/vmtest -kernels 6.1 -short  # what .ci/run runs
 //	go run ./internal/vmtest -systemd -kernels 6.1   # systemd 252 as init
+//	go run ./internal/vmtest -systemd-suite trixie -kernels 6.1  # 257, Debian 13's
 //	go run ./internal/vmtest -runtimes -kernels 6.1  # runc and crun containers
 //
 // Kernels are Debian's cloud packages (see Matrix), fetched with apt-get
@@ -56,7 +57,13 @@ type options struct {
 	fromLogs bool
 	systemd  bool
 	runtimes bool
-	accel    string // -accel: auto, kvm or tcg
+	// systemdSuite and systemdRoot choose the systemd -systemd boots:
+	// the host's when both are "", else the one in the Debian root
+	// systemdRoot (default CACHE/roots/SUITE), built for systemdSuite
+	// with debootstrap when it is missing (root.go).
+	systemdSuite string
+	systemdRoot  string
+	accel        string // -accel: auto, kvm or tcg
 }
 
 func main() {
@@ -148,6 +155,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.cpus, "cpus", 2, "guest CPUs")
 	fs.BoolVar(&o.systemd, "systemd", false, "instead of the matrix: boot the first -kernels kernel (amd64) with the host's systemd as init and compare the real filters of probe units and of VM copies of the host's logind, journald, timesyncd and networkd units with the model, filter by filter")
 	fs.BoolVar(&o.runtimes, "runtimes", false, "instead of the matrix: boot the first -kernels kernel (amd64) with the host's runc and crun (apt-get install runc crun) and compare the filters they install in containers under docker-default, Podman's profile and a profile with argument rules with compile --runtime's model, filter by filter")
+	fs.StringVar(&o.systemdSuite, "systemd-suite", "", "with -systemd (implied): boot the systemd of a Debian root of this suite instead of the host's ("+strings.Join(knownSuites(), ", ")+"), built with debootstrap --variant=minbase into -systemd-root the first time and reused for 30 days")
+	fs.StringVar(&o.systemdRoot, "systemd-root", "", "with -systemd (implied): the Debian root whose systemd to boot (default with -systemd-suite: CACHE/roots/SUITE); without -systemd-suite it must exist")
 	defAccel := os.Getenv(accelEnv)
 	if defAccel == "" {
 		defAccel = accelAuto
@@ -179,6 +188,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			o.pkgs = append(o.pkgs, p)
 		}
 	}
+	if err := o.resolveSystemdRoot(); err != nil {
+		return nil, err
+	}
 	if o.systemd && o.runtimes {
 		return nil, errors.New("-systemd and -runtimes are separate checks: give one")
 	}
@@ -189,6 +201,23 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		o.logDir = filepath.Join(o.cacheDir, "logs")
 	}
 	return o, nil
+}
+
+// resolveSystemdRoot checks -systemd-suite, defaults -systemd-root to
+// CACHE/roots/SUITE for it, and turns -systemd on when either is given.
+func (o *options) resolveSystemdRoot() error {
+	if o.systemdSuite != "" {
+		if _, ok := rootSuites[o.systemdSuite]; !ok {
+			return fmt.Errorf("-systemd-suite %q: no root recipe (known: %s)", o.systemdSuite, strings.Join(knownSuites(), ", "))
+		}
+		if o.systemdRoot == "" {
+			o.systemdRoot = filepath.Join(o.cacheDir, "roots", o.systemdSuite)
+		}
+	}
+	if o.systemdRoot != "" {
+		o.systemd = true
+	}
+	return nil
 }
 
 // row is one kernel's outcome.

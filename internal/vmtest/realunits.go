@@ -11,7 +11,8 @@ import (
 // realUnit is one of the host's own systemd units that the -systemd check
 // runs, in a VM copy (deriveUnit), under its real hardening directives.
 type realUnit struct {
-	// Name is the host unit in hostUnitDir, e.g. "systemd-logind.service".
+	// Name is the unit in the unit directory (hostUnitDir, or a Debian
+	// root's usr/lib/systemd/system), e.g. "systemd-logind.service".
 	Name string
 	// Comm is the name of the probe daemon the VM copy runs instead of
 	// the real binary: distinct per unit, so the check finds each one's
@@ -26,15 +27,17 @@ type realUnit struct {
 // hostUnitDir is where Debian installs systemd's own units.
 const hostUnitDir = "/lib/systemd/system"
 
-// realUnits are the host units the -systemd check compares with the
-// model. systemd-resolved.service is not among them: Debian 12 ships it
-// in its own package (systemd-resolved), which the host does not have
-// installed.
+// realUnits are the units of systemd's packages that the -systemd check
+// compares with the model, each where the unit directory has it.
+// systemd-resolved.service is in Debian's separate systemd-resolved
+// package: the bookworm host does not have it installed (skipped there),
+// the trixie root does (rootSuites).
 var realUnits = []realUnit{
 	{Name: "systemd-logind.service", Comm: "logind-probe"},
 	{Name: "systemd-journald.service", Comm: "journald-probe"},
 	{Name: "systemd-timesyncd.service", Comm: "timesyncd-probe"},
 	{Name: "systemd-networkd.service", Comm: "networkd-probe"},
+	{Name: "systemd-resolved.service", Comm: "resolved-probe"},
 }
 
 // vmName is the VM copy's unit name: "systemd-logind.service" becomes
@@ -57,7 +60,8 @@ var seccompKeys = []string{
 	"CapabilityBoundingSet",
 }
 
-// deriveUnit writes the VM copy of the host unit u (its text in data):
+// deriveUnit writes the VM copy of unit u (its text in data, read from
+// unitDir):
 // the [Unit] section is replaced by a description and
 // DefaultDependencies=no (its dependencies and conditions name units and
 // paths the initramfs VM does not have), [Install] and other sections are
@@ -68,7 +72,7 @@ var seccompKeys = []string{
 // so every seccomp-relevant directive (seccompKeys) is. changes lists
 // what was changed and why, one line each, also written as comments at
 // the top of the copy.
-func deriveUnit(u realUnit, data []byte) (text string, changes []string, err error) {
+func deriveUnit(u realUnit, unitDir string, data []byte) (text string, changes []string, err error) {
 	for k := range u.Drop {
 		for _, s := range seccompKeys {
 			if strings.EqualFold(k, s) {
@@ -100,7 +104,7 @@ func deriveUnit(u realUnit, data []byte) (text string, changes []string, err err
 	changes = append([]string{
 		"[Unit] replaced by Description= and DefaultDependencies=no (its dependencies and conditions name units the VM does not have); [Install] left out",
 	}, rw.changes...)
-	return renderUnit(u, rw.service, changes), changes, nil
+	return renderUnit(u, unitDir, rw.service, changes), changes, nil
 }
 
 // serviceLines returns the [Service] lines of unit text data, each with
@@ -186,12 +190,12 @@ func rewriteService(u realUnit, lines []string) (serviceRewrite, error) {
 	return rw, nil
 }
 
-// renderUnit returns the VM copy of u: comments listing changes, a [Unit]
-// section of its own and the [Service] lines service.
-func renderUnit(u realUnit, service, changes []string) string {
+// renderUnit returns the VM copy of u (from unitDir): comments listing
+// changes, a [Unit] section of its own and the [Service] lines service.
+func renderUnit(u realUnit, unitDir string, service, changes []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# VM copy of %s/%s made by internal/vmtest (deriveUnit):\n", hostUnitDir, u.Name)
-	fmt.Fprintf(&b, "# every [Service] line is the host's, verbatim, except:\n")
+	fmt.Fprintf(&b, "# VM copy of %s/%s made by internal/vmtest (deriveUnit):\n", unitDir, u.Name)
+	fmt.Fprintf(&b, "# every [Service] line is the original's, verbatim, except:\n")
 	for _, c := range changes {
 		fmt.Fprintf(&b, "#  - %s\n", c)
 	}

@@ -125,11 +125,13 @@ const plusComm = "plus-probe"
 const probeComm = "probe-daemon"
 
 // checkUnit returns the unit that compares each of units (VM unit name
-// and its daemon's comm) with the model once they run. It only Wants=
+// and its daemon's comm) with the model once they run; opts go before
+// them (vminit's parseCheckArgs). It only Wants=
 // them: a unit that does not start is reported as a failure of its own
 // test, not as a check that never ran.
-func checkUnit(units [][2]string) string {
-	var names, args []string
+func checkUnit(opts []string, units [][2]string) string {
+	var names []string
+	args := append([]string(nil), opts...)
 	for _, u := range units {
 		names = append(names, u[0])
 		args = append(args, u[0]+"="+u[1])
@@ -168,18 +170,27 @@ const (
 	vmGroup = "root:x:0:\nnogroup:x:65534:\nsystemd-network:x:998:\nsystemd-timesync:x:997:\n"
 )
 
-// runSystemd boots k (an amd64 kernel) with the host's systemd as PID 1
+// runSystemd boots k (an amd64 kernel) with a systemd as PID 1
 // (rdinit=/usr/lib/systemd/systemd), probe.service and a VM copy of each
-// of the host's realUnits (deriveUnit), whose filters check.service reads
-// back with `seccompbench inspect` and compares with `seccompbench compile
-// --systemd-stack --compiler libseccomp`, unit by unit. systemd,
-// seccompbench (built with -tags libseccomp, so it lays filters out with
-// the same libseccomp systemd links) and their shared libraries come from
-// the host, which must be Debian bookworm with systemd 252 (the version
-// the model follows) and libseccomp-dev.
+// realUnit that systemd's packages ship (deriveUnit), whose filters
+// check.service reads back with `seccompbench inspect` and compares with
+// `seccompbench compile --systemd-stack --systemd-version N --compiler
+// libseccomp`, unit by unit, N being the booted systemd's major version.
+// seccompbench is built with -tags libseccomp, so it lays filters out
+// with the same libseccomp systemd links.
+//
+// Without -systemd-root that systemd is the host's: it, seccompbench and
+// their shared libraries come from the host, which must be Debian
+// bookworm with systemd 252 and libseccomp-dev. With -systemd-root (or
+// -systemd-suite) it is the systemd of that Debian root, whose files make
+// up the initramfs (addRoot): its systemd, its units, its users and its
+// libraries, trixie's libseccomp 2.6.0 among them, which the host-built
+// seccompbench then links at run time too. Each unit is also compared,
+// for the record, with the model laid out by the host's libseccomp
+// (copied to /vmtest/host-libseccomp) and by the native compiler.
 func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error) {
 	logf := func(format string, a ...any) { fmt.Fprintf(stderr, "vmtest: "+format+"\n", a...) }
-	root, k, work, err := hostToolsVM(o, "-systemd", "the host's systemd is x86_64")
+	repo, k, work, err := hostToolsVM(o, "-systemd", "the systemd it boots is x86_64")
 	if err != nil {
 		return nil, err
 	}
@@ -187,47 +198,64 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 	r := row{kernel: k}
 	start := time.Now()
 	r.err = func() error {
+		sys, err := systemdSource(ctx, o, logf)
+		if err != nil {
+			return err
+		}
+		logf("systemd from the %s", sys.describe())
 		vmlinuz, pkg, err := fetchWithPackage(ctx, o.cacheDir, k, logf)
 		if err != nil {
 			return err
 		}
 		r.pkg = pkg
+		initBin, sb, err := guestTools(ctx, repo, work, logf)
+		if err != nil {
+			return err
+		}
 		fs := newInitramfs()
+		var checkArgs []string
+		if o.systemdRoot == "" {
+			if err := addHostSystemd(ctx, fs, systemdPath, sb); err != nil {
+				return err
+			}
+		} else {
+			if checkArgs, err = addRootSystemd(ctx, fs, sys, sb); err != nil {
+				return err
+			}
+		}
 		for _, d := range []string{"proc", "sys", "dev", "run", "tmp", "root", "var/tmp"} {
 			fs.Dir(d)
 		}
 		fs.CharDev("dev/console", 5, 1)
-		initBin, sb, err := guestTools(ctx, root, work, logf)
-		if err != nil {
-			return err
-		}
-		for dst, src := range map[string]string{"vmtest/init": initBin, "vmtest/" + probeComm: initBin, "vmtest/seccompbench": sb} {
+		for dst, src := range map[string]string{"vmtest/init": initBin, "vmtest/" + probeComm: initBin} {
 			if err := fs.Copy(dst, src); err != nil {
 				return err
 			}
 		}
-		units, err := addUnits(fs, initBin, logf)
+		units, err := addUnits(fs, initBin, sys.unitDir(), logf)
 		if err != nil {
 			return err
 		}
-		systemd := "/usr/lib/systemd/systemd"
-		if err := addHostSystemd(ctx, fs, systemd, sb); err != nil {
-			return err
-		}
+		checkArgs = append([]string{"-systemd-version", fmt.Sprint(sys.SystemdMajor())}, checkArgs...)
 		fs.File("etc/systemd/system/probe.service", []byte(probeUnit), 0o644)
-		fs.File("etc/systemd/system/check.service", []byte(checkUnit(units)), 0o644)
+		fs.File("etc/systemd/system/check.service", []byte(checkUnit(checkArgs, units)), 0o644)
 		fs.File("etc/systemd/system/vmtest.target", []byte(vmtestTarget), 0o644)
 		initrd := filepath.Join(work, "initramfs.cpio")
 		if err := writeInitrd(fs, initrd); err != nil {
 			return err
 		}
+		mem := o.memMB
+		if o.systemdRoot != "" && mem < rootMemMB {
+			logf("guest memory %d MiB instead of -mem %d: the root's initramfs is unpacked into RAM", rootMemMB, mem)
+			mem = rootMemMB
+		}
 		// loglevel=4: the kernel's audit lines for SystemCallLog= (type
 		// 1326, KERN_NOTICE) stay off the console, where they would land
 		// in the middle of the check's marker and result lines.
-		g := guest{arch: k.Arch, kernel: vmlinuz, initrd: initrd, memMB: o.memMB, cpus: o.cpus,
-			cmdline: "console=ttyS0 loglevel=4 panic=-1 rdinit=" + systemd + " systemd.unit=vmtest.target systemd.show_status=0 systemd.log_level=warning systemd.crash_reboot=1 systemd.log_target=console"}
+		g := guest{arch: k.Arch, kernel: vmlinuz, initrd: initrd, memMB: mem, cpus: o.cpus,
+			cmdline: "console=ttyS0 loglevel=4 panic=-1 rdinit=" + systemdPath + " systemd.unit=vmtest.target systemd.show_status=0 systemd.log_level=warning systemd.crash_reboot=1 systemd.log_target=console"}
 		start = time.Now()
-		return bootChecked(ctx, o, g, &r, "systemd", logf)
+		return bootChecked(ctx, o, g, &r, sys.logName(), logf)
 	}()
 	r.wall = time.Since(start)
 	if r.res != nil {
@@ -241,12 +269,98 @@ func runSystemd(ctx context.Context, o *options, stderr io.Writer) ([]row, error
 	return []row{r}, r.err
 }
 
+// systemdPath is where systemd's PID 1 binary is, on the host and in a
+// Debian root alike.
+const systemdPath = "/usr/lib/systemd/systemd"
+
+// rootMemMB is the least guest memory for a -systemd-root boot (MiB):
+// the kernel unpacks the root's initramfs (about 150 MB) into RAM.
+const rootMemMB = 2048
+
+// systemdSource says where -systemd's systemd comes from: o.systemdRoot
+// (built with debootstrap for o.systemdSuite when needed), or the host
+// ("/", its versions from its dpkg status).
+func systemdSource(ctx context.Context, o *options, logf func(string, ...any)) (debianRoot, error) {
+	if o.systemdRoot != "" {
+		return prepareRoot(ctx, o.systemdRoot, o.systemdSuite, logf)
+	}
+	r, err := prepareRoot(ctx, "/", "", logf)
+	r.Dir = ""
+	return r, err
+}
+
+// unitDir is where r's systemd units are: the host's hostUnitDir, or the
+// root's usr/lib/systemd/system.
+func (r debianRoot) unitDir() string {
+	if r.Dir == "" {
+		return hostUnitDir
+	}
+	return rootUnitDir(r.Dir)
+}
+
+// logName names the console log: "systemd" for the host's systemd,
+// "systemd-SUITE" (or "systemd-root") for a root's.
+func (r debianRoot) logName() string {
+	switch {
+	case r.Dir == "":
+		return "systemd"
+	case r.Suite != "":
+		return "systemd-" + r.Suite
+	}
+	return "systemd-root"
+}
+
+// addRootSystemd adds the Debian root r (addRoot) and the seccompbench
+// binary sb to fs, sb without libraries: it runs on the root's glibc and
+// libseccomp. The host's libseccomp goes to /vmtest/host-libseccomp for
+// the second comparison. It returns the check's options for those
+// further models.
+func addRootSystemd(ctx context.Context, fs *initramfs, r debianRoot, sb string) ([]string, error) {
+	if err := addRoot(fs, r.Dir); err != nil {
+		return nil, err
+	}
+	if err := fs.Copy("vmtest/seccompbench", sb); err != nil {
+		return nil, err
+	}
+	fs.File("etc/machine-id", nil, 0o444)
+	libs, err := sharedLibs(ctx, sb)
+	if err != nil {
+		return nil, err
+	}
+	var args []string
+	for _, l := range libs {
+		if filepath.Base(l) == "libseccomp.so.2" {
+			if err := fs.Copy("vmtest/host-libseccomp/libseccomp.so.2", l); err != nil {
+				return nil, err
+			}
+			label := "host-libseccomp"
+			if v := hostPackageVersion("libseccomp2"); v != "" {
+				label += "-" + v
+			}
+			args = append(args, "-alt-lib", label+"=/vmtest/host-libseccomp")
+		}
+	}
+	return append(args, "-alt-native", "native"), nil
+}
+
+// hostPackageVersion returns the host's installed version of Debian
+// package pkg, or "".
+func hostPackageVersion(pkg string) string {
+	f, err := os.Open("/var/lib/dpkg/status")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	v, _ := dpkgVersions(f, "/var/lib/dpkg/status", []string{pkg})
+	return v[pkg]
+}
+
 // addUnits adds to fs the probe, variant, allowlist and privileged units
-// and the VM copy of each of the host's realUnits (deriveUnit; a unit
-// the host lacks is logged and skipped), each with a copy of the probe
+// and the VM copy of each realUnit in unitDir (deriveUnit; a unit that
+// is not there is logged and skipped), each with a copy of the probe
 // initBin under its COMM in /vmtest. It returns the units check.service
 // compares, as (unit, COMM) pairs.
-func addUnits(fs *initramfs, initBin string, logf func(string, ...any)) ([][2]string, error) {
+func addUnits(fs *initramfs, initBin, unitDir string, logf func(string, ...any)) ([][2]string, error) {
 	units := [][2]string{{"probe.service", probeComm}}
 	for _, p := range []struct{ name, text, comm string }{
 		{"variant.service", variantUnit, variantComm},
@@ -260,12 +374,12 @@ func addUnits(fs *initramfs, initBin string, logf func(string, ...any)) ([][2]st
 		units = append(units, [2]string{p.name, p.comm})
 	}
 	for _, u := range realUnits {
-		data, err := os.ReadFile(filepath.Join(hostUnitDir, u.Name))
+		data, err := os.ReadFile(filepath.Join(unitDir, u.Name))
 		if err != nil {
 			logf("%s: not checked: %v", u.Name, err)
 			continue
 		}
-		text, changes, err := deriveUnit(u, data)
+		text, changes, err := deriveUnit(u, unitDir, data)
 		if err != nil {
 			return nil, err
 		}
@@ -290,6 +404,9 @@ func addHostSystemd(ctx context.Context, fs *initramfs, systemd, sb string) erro
 		return fmt.Errorf("no systemd on this host: %w", err)
 	}
 	if err := copyWithLibs(ctx, fs, sb); err != nil {
+		return err
+	}
+	if err := fs.Copy("vmtest/seccompbench", sb); err != nil {
 		return err
 	}
 	if err := fs.Copy("usr/lib/os-release", "/usr/lib/os-release"); err != nil {

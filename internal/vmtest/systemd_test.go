@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -25,7 +26,7 @@ func TestProbeUnitModel(t *testing.T) {
 	for _, w := range st.Warnings {
 		t.Errorf("warning: %s", w)
 	}
-	for _, u := range []string{checkUnit([][2]string{{"probe.service", probeComm}}), vmtestTarget, probeUnit, variantUnit, allowUnit, plusUnit} {
+	for _, u := range []string{checkUnit(nil, [][2]string{{"probe.service", probeComm}}), vmtestTarget, probeUnit, variantUnit, allowUnit, plusUnit} {
 		if !strings.Contains(u, "DefaultDependencies=no") {
 			t.Errorf("unit without DefaultDependencies=no (the initramfs has no sysinit.target):\n%s", u)
 		}
@@ -109,7 +110,7 @@ User=demo
 WantedBy=multi-user.target
 `
 	u := realUnit{Name: "systemd-demo.service", Comm: "demo-probe", Drop: map[string]string{"BusName": "no bus in the VM"}}
-	text, changes, err := deriveUnit(u, []byte(unit))
+	text, changes, err := deriveUnit(u, hostUnitDir, []byte(unit))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ WantedBy=multi-user.target
 	}
 	for _, tt := range errs {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := deriveUnit(tt.u, []byte(tt.unit))
+			_, _, err := deriveUnit(tt.u, hostUnitDir, []byte(tt.unit))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error = %v, want one mentioning %q", err, tt.want)
 			}
@@ -158,7 +159,10 @@ WantedBy=multi-user.target
 
 // TestRealUnitsKeepFilters checks on the host's own units that the VM
 // copy installs, in the model, the same filters as the unit itself:
-// deriveUnit changed nothing that decides a filter.
+// deriveUnit changed nothing that decides a filter. With
+// SECCOMPBENCH_VMTEST_ROOT set to a Debian root (the -systemd-suite
+// cache, e.g. ~/.cache/seccompbench-vmtest/roots/trixie) it checks that
+// root's units too, read as its systemd version.
 func TestRealUnitsKeepFilters(t *testing.T) {
 	seen := map[string]bool{}
 	for _, u := range realUnits {
@@ -166,38 +170,61 @@ func TestRealUnitsKeepFilters(t *testing.T) {
 			t.Errorf("%s: comm %q must be unique, end in -probe and fit in 15 bytes", u.Name, u.Comm)
 		}
 		seen[u.Comm] = true
-		t.Run(u.Name, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(hostUnitDir, u.Name))
-			if err != nil {
-				t.Skipf("host has no %s: %v", u.Name, err)
-			}
-			text, _, err := deriveUnit(u, data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			orig, err := systemd.ParseUnit(u.Name, data, systemd.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			vm, err := systemd.ParseUnit(u.vmName(), []byte(text), systemd.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(orig.Programs) == 0 {
-				t.Fatalf("%s installs no filters in the model", u.Name)
-			}
-			if !reflect.DeepEqual(orig.Directives, vm.Directives) {
-				t.Errorf("directives: unit %v, VM copy %v", orig.Directives, vm.Directives)
-			}
-			for i := range min(len(orig.Programs), len(vm.Programs)) {
-				if !reflect.DeepEqual(orig.Programs[i].Insns, vm.Programs[i].Insns) {
-					t.Errorf("filter %d (%s) differs in the VM copy", i, orig.Programs[i].Name)
-				}
-			}
-			if orig.Privileged != vm.Privileged {
-				t.Errorf("loader: unit privileged=%v, VM copy %v", orig.Privileged, vm.Privileged)
-			}
-		})
+	}
+	dirs := []struct {
+		dir     string
+		version int
+	}{{hostUnitDir, systemd.DefaultVersion}}
+	if root := os.Getenv("SECCOMPBENCH_VMTEST_ROOT"); root != "" {
+		r, err := prepareRoot(t.Context(), root, "", t.Logf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, struct {
+			dir     string
+			version int
+		}{r.unitDir(), r.SystemdMajor()})
+	}
+	for _, d := range dirs {
+		for _, u := range realUnits {
+			t.Run(fmt.Sprintf("%d/%s", d.version, u.Name), func(t *testing.T) {
+				keepsFilters(t, u, d.dir, systemd.Options{SystemdVersion: d.version})
+			})
+		}
+	}
+}
+
+// keepsFilters checks one unit of unitDir against its VM copy.
+func keepsFilters(t *testing.T, u realUnit, unitDir string, opt systemd.Options) {
+	data, err := os.ReadFile(filepath.Join(unitDir, u.Name))
+	if err != nil {
+		t.Skipf("no %s: %v", u.Name, err)
+	}
+	text, _, err := deriveUnit(u, unitDir, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := systemd.ParseUnit(u.Name, data, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := systemd.ParseUnit(u.vmName(), []byte(text), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(orig.Programs) == 0 {
+		t.Fatalf("%s installs no filters in the model", u.Name)
+	}
+	if !reflect.DeepEqual(orig.Directives, vm.Directives) {
+		t.Errorf("directives: unit %v, VM copy %v", orig.Directives, vm.Directives)
+	}
+	for i := range min(len(orig.Programs), len(vm.Programs)) {
+		if !reflect.DeepEqual(orig.Programs[i].Insns, vm.Programs[i].Insns) {
+			t.Errorf("filter %d (%s) differs in the VM copy", i, orig.Programs[i].Name)
+		}
+	}
+	if orig.Privileged != vm.Privileged {
+		t.Errorf("loader: unit privileged=%v, VM copy %v", orig.Privileged, vm.Privileged)
 	}
 }
 

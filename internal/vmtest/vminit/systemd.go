@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -21,7 +22,10 @@ import (
 // installed. check.service runs it as "vminit systemd-check UNIT=COMM...",
 // which reads each daemon's filters back with `seccompbench inspect` and
 // compares them, filter by filter, with `seccompbench compile
-// --systemd-stack UNIT --compiler libseccomp`, then powers off.
+// --systemd-stack UNIT --compiler libseccomp` (with --systemd-version N
+// when given -systemd-version N), proves each filter that differs
+// equivalent or not with `seccompbench equiv`, reports further models
+// (-alt-lib, -alt-native) without judging them, then powers off.
 
 // probeDaemon blocks forever.
 func probeDaemon() {
@@ -47,6 +51,54 @@ type filterSum struct {
 // (internal/vmtest/systemd.go: unitSummaries).
 const summaryTag = "unit verdict:"
 
+// checkOpts are systemd-check's options, given before the UNIT=COMM
+// arguments.
+type checkOpts struct {
+	// version is passed to compile as --systemd-version when not "" (the
+	// booted systemd's major version: without it, compile in the guest,
+	// where systemd-analyze is missing, would take the newest table).
+	version string
+	// alts are further models every unit is compared with, reported and
+	// not judged: the same compile under another libseccomp (LD_LIBRARY_PATH)
+	// or with the native layout.
+	alts []altModel
+}
+
+// altModel is one further model: its label and how compile is run for it.
+type altModel struct {
+	label    string
+	libDir   string // LD_LIBRARY_PATH for compile, "" for none
+	compiler string // --compiler
+}
+
+// parseCheckArgs splits systemd-check's arguments into options
+// ("-systemd-version N", "-alt-lib LABEL=DIR", "-alt-native LABEL") and
+// UNIT=COMM pairs.
+func parseCheckArgs(args []string) (checkOpts, []string, error) {
+	var o checkOpts
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if len(args) < 2 {
+			return o, nil, fmt.Errorf("%s needs a value", args[0])
+		}
+		switch args[0] {
+		case "-systemd-version":
+			o.version = args[1]
+		case "-alt-lib":
+			label, dir, ok := strings.Cut(args[1], "=")
+			if !ok {
+				return o, nil, fmt.Errorf("-alt-lib %q: want LABEL=DIR", args[1])
+			}
+			o.alts = append(o.alts, altModel{label: label, libDir: dir, compiler: "libseccomp"})
+		case "-alt-native":
+			o.alts = append(o.alts, altModel{label: args[1], compiler: "native"})
+		default:
+			return o, nil, fmt.Errorf("unknown option %s", args[0])
+		}
+		args = args[2:]
+	}
+	return o, args, nil
+}
+
 // systemdCheck compares each UNIT=COMM of args, printing one go-test-like
 // top-level result per unit (TestSystemd_UNIT, with a subtest per filter)
 // between protocol markers, and powers the machine off.
@@ -54,6 +106,11 @@ func systemdCheck(args []string) {
 	fmt.Printf("%s systemd-stack\n", protocol.Begin)
 	start := time.Now()
 	code := 0
+	o, args, err := parseCheckArgs(args)
+	if err != nil {
+		fmt.Printf("--- FAIL: TestSystemdCheckArgs (0.00s)\n    %v\n", err)
+		code = 1
+	}
 	// The units start together; one deadline for all of them.
 	deadline := time.Now().Add(30 * time.Second)
 	for _, a := range args {
@@ -63,7 +120,7 @@ func systemdCheck(args []string) {
 		}
 		test := "TestSystemd_" + strings.TrimSuffix(unit, ".service")
 		t0 := time.Now()
-		if err := compareStack(test, unit, comm, deadline); err != nil {
+		if err := compareStack(test, unit, comm, o, deadline); err != nil {
 			fmt.Printf("--- FAIL: %s (%.2fs)\n    %v\n", test, time.Since(t0).Seconds(), err)
 			code = 1
 		} else {
@@ -77,7 +134,61 @@ func systemdCheck(args []string) {
 	syscall.Reboot(syscall.LINUX_REBOOT_CMD_POWER_OFF)
 }
 
-func compareStack(test, unit, comm string, deadline time.Time) error {
+// model runs `seccompbench compile --systemd-stack` for unit with
+// compiler, the LD_LIBRARY_PATH libDir (if not "") and o's version,
+// saving the filters under dir, and returns them and the text output's
+// header line (which names the groups and the libseccomp that laid them
+// out).
+func model(unit, compiler, libDir, dir string, o checkOpts) ([]filterSum, string, error) {
+	args := []string{"compile", "--systemd-stack", "/etc/systemd/system/" + unit, "--compiler", compiler, "--save", dir, "--format", "json", "-q"}
+	if o.version != "" {
+		args = append(args, "--systemd-version", o.version)
+	}
+	run := func(args ...string) ([]byte, error) {
+		cmd := exec.Command("/vmtest/seccompbench", args...)
+		if libDir != "" {
+			cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+libDir)
+		}
+		return cmd.Output()
+	}
+	out, err := run(args...)
+	if err != nil {
+		return nil, "", fmt.Errorf("compile --systemd-stack --compiler %s: %w\n%s", compiler, err, out)
+	}
+	var m struct {
+		Filters []filterSum `json:"filters"`
+	}
+	if err := json.Unmarshal(out, &m); err != nil {
+		return nil, "", fmt.Errorf("decode compile output: %w", err)
+	}
+	header := ""
+	if out, err := run(textArgs(args)...); err == nil {
+		for _, l := range strings.Split(string(out), "\n") {
+			if strings.Contains(l, "filters as systemd") {
+				header = strings.TrimSpace(l)
+				break
+			}
+		}
+	}
+	return m.Filters, header, nil
+}
+
+// textArgs turns model's compile arguments into the same compile with
+// text output and no --save.
+func textArgs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "--save", "--format":
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+func compareStack(test, unit, comm string, o checkOpts, deadline time.Time) error {
 	pid, err := findProc(comm, deadline)
 	if err != nil {
 		fmt.Printf("    %s %s: %v (the unit did not start; see systemd's messages above)\n", summaryTag, unit, err)
@@ -99,31 +210,31 @@ func compareStack(test, unit, comm string, deadline time.Time) error {
 		return fmt.Errorf("inspect returned %d processes", len(procs))
 	}
 	real := procs[0].Filters
-	out, err = exec.Command("/vmtest/seccompbench", "compile", "--systemd-stack", "/etc/systemd/system/"+unit, "--compiler", "libseccomp", "--format", "json").Output()
+	modelDir := "/tmp/model-" + unit
+	filters, header, err := model(unit, "libseccomp", "", modelDir, o)
 	if err != nil {
-		return fmt.Errorf("compile --systemd-stack: %w\n%s", err, out)
+		return err
 	}
-	var model struct {
-		Filters []filterSum `json:"filters"`
+	fmt.Printf("    systemd installed %d filters on %s (pid %d, %s; %s); the model has %d\n", len(real), unit, pid, comm, procFacts(pid), len(filters))
+	if header != "" {
+		fmt.Printf("    model: %s\n", header)
 	}
-	if err := json.Unmarshal(out, &model); err != nil {
-		return fmt.Errorf("decode compile output: %w", err)
-	}
-	fmt.Printf("    systemd installed %d filters on %s (pid %d, %s; %s); the model has %d\n", len(real), unit, pid, comm, procFacts(pid), len(model.Filters))
 	bad, same := 0, 0
-	n := max(len(real), len(model.Filters))
+	n := max(len(real), len(filters))
+	var differ []int
 	for i := 0; i < n; i++ {
 		var r, m filterSum
 		if i < len(real) {
 			r = real[i]
 		}
-		if i < len(model.Filters) {
-			m = model.Filters[i]
+		if i < len(filters) {
+			m = filters[i]
 		}
 		verdict := "PASS"
 		if r.SHA256 == "" || r.SHA256 != m.SHA256 {
 			verdict = "FAIL"
 			bad++
+			differ = append(differ, i)
 			// The kernel's copy, disassembled, for comparison with
 			// `compile --systemd-stack --format text` on the host.
 			if out, err := exec.Command("/vmtest/seccompbench", "compile", fmt.Sprintf("%s/filter-%02d.bpf", saved, i)).CombinedOutput(); err == nil {
@@ -135,11 +246,88 @@ func compareStack(test, unit, comm string, deadline time.Time) error {
 		fmt.Printf("    --- %s: %s/filter-%02d (0.00s)\n", verdict, test, i)
 		fmt.Printf("        kernel: %d insns %.16s   model: %s %d insns %.16s\n", r.Instructions, r.SHA256, m.Name, m.Instructions, m.SHA256)
 	}
-	fmt.Printf("    %s %s: %d of %d filters byte-identical (kernel %d, model %d)\n", summaryTag, unit, same, n, len(real), len(model.Filters))
+	fmt.Printf("    %s %s: %d of %d filters byte-identical (kernel %d, model %d)%s\n", summaryTag, unit, same, n, len(real), len(filters), equivNote(saved, modelDir, differ, len(real), len(filters)))
+	for _, a := range o.alts {
+		altCompare(unit, saved, real, a, o)
+	}
 	if bad > 0 {
 		return fmt.Errorf("%d of %d filters differ from the model", bad, n)
 	}
 	return nil
+}
+
+// altCompare compares the kernel's filters of unit (saved, real) with
+// the further model a and prints its verdict line; it is reported, not
+// judged.
+func altCompare(unit, saved string, real []filterSum, a altModel, o checkOpts) {
+	dir := "/tmp/model-" + a.label + "-" + unit
+	filters, header, err := model(unit, a.compiler, a.libDir, dir, o)
+	if err != nil {
+		fmt.Printf("    %s %s [%s]: %v\n", summaryTag, unit, a.label, err)
+		return
+	}
+	if header != "" {
+		fmt.Printf("    model [%s]: %s\n", a.label, header)
+	}
+	same := 0
+	var differ []int
+	n := max(len(real), len(filters))
+	for i := 0; i < n; i++ {
+		if i < len(real) && i < len(filters) && real[i].SHA256 == filters[i].SHA256 {
+			same++
+			continue
+		}
+		differ = append(differ, i)
+		var r, m filterSum
+		if i < len(real) {
+			r = real[i]
+		}
+		if i < len(filters) {
+			m = filters[i]
+		}
+		fmt.Printf("        [%s] filter-%02d differs: kernel %d insns %.16s   model: %s %d insns %.16s\n", a.label, i, r.Instructions, r.SHA256, m.Name, m.Instructions, m.SHA256)
+	}
+	fmt.Printf("    %s %s [%s]: %d of %d filters byte-identical (kernel %d, model %d)%s\n", summaryTag, unit, a.label, same, n, len(real), len(filters), equivNote(saved, dir, differ, len(real), len(filters)))
+}
+
+// equivNote proves each differing filter (by index, present on both
+// sides) of the kernel's saved stack equivalent to the model's under
+// modelDir, or not, with `seccompbench equiv`, and says how many are.
+func equivNote(saved, modelDir string, differ []int, nReal, nModel int) string {
+	if len(differ) == 0 {
+		return ""
+	}
+	eq, ne, undecided := 0, 0, 0
+	var first string
+	for _, i := range differ {
+		if i >= nReal || i >= nModel {
+			ne++
+			continue
+		}
+		a := fmt.Sprintf("%s/filter-%02d.bpf", saved, i)
+		b := fmt.Sprintf("%s/filter-%02d.bpf", modelDir, i)
+		out, err := exec.Command("/vmtest/seccompbench", "equiv", a, b).CombinedOutput()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+			eq++
+		case errors.As(err, &ee) && ee.ExitCode() == 3:
+			ne++
+			if first == "" {
+				first = fmt.Sprintf("filter-%02d: %s", i, strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0]))
+			}
+		default:
+			undecided++
+		}
+	}
+	note := fmt.Sprintf("; of the %d that differ, equiv proves %d equivalent, %d not", len(differ), eq, ne)
+	if undecided > 0 {
+		note += fmt.Sprintf(", %d undecided", undecided)
+	}
+	if first != "" {
+		note += " (" + first + ")"
+	}
+	return note
 }
 
 // procFacts says under which identity and sandbox pid runs, from
