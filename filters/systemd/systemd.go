@@ -250,6 +250,15 @@ func (s *Stack) String() string {
 	if len(s.Files) > 1 {
 		b.WriteString(s.Provenance())
 	}
+	seen := map[string]bool{}
+	for _, p := range s.Programs {
+		for _, n := range p.Notes {
+			if !seen[n] {
+				seen[n] = true
+				fmt.Fprintf(&b, "note: %s\n", n)
+			}
+		}
+	}
 	for _, w := range s.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
@@ -397,6 +406,7 @@ type unitContext struct {
 	filterAllow bool
 	filterSet   bool
 	filterLine  int
+	filterFile  string // file of filterLine
 	errnoNum    int // SystemCallErrorNumber, default kill
 	archs       map[string]bool
 	logSet      bool
@@ -748,7 +758,7 @@ func (c *unitContext) parseSyscallList(file string, line int, value string, filt
 	if filter {
 		key = "SystemCallFilter"
 		m, allow, set = &c.filter, &c.filterAllow, &c.filterSet
-		c.filterLine = line
+		c.filterFile, c.filterLine = file, line
 	}
 	if value == "" {
 		*m, *allow, *set = nil, false, false
@@ -969,8 +979,9 @@ var localArches = []*scmp.Arch{scmp.X86, scmp.X32, scmp.X86_64}
 
 // unitFilter is one filter of the model before compilation.
 type unitFilter struct {
-	arch string
-	f    *scmp.Filter
+	arch  string
+	f     *scmp.Filter
+	notes []string // Program.Notes
 }
 
 // forArch is seccomp_init_for_arch: one architecture, bad-arch ALLOW.
@@ -1018,7 +1029,7 @@ func (sb *stackBuilder) perArch(build func(a *scmp.Arch) *scmp.Filter) []unitFil
 	var out []unitFilter
 	for _, a := range sb.local {
 		if f := build(a); f != nil {
-			out = append(out, unitFilter{a.Name, f})
+			out = append(out, unitFilter{arch: a.Name, f: f})
 		}
 	}
 	return out
@@ -1090,6 +1101,7 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 			Name:   fmt.Sprintf("%s/%s/%s", base, directiveOf(st, i), f.arch),
 			Source: name,
 			Insns:  insns,
+			Notes:  f.notes,
 		})
 	}
 	st.Privileged, st.LoaderReason = Loader(c.loaderInput(len(st.Programs) > 0))
@@ -1196,7 +1208,7 @@ func (c *unitContext) restrictArchs(sb *stackBuilder) {
 			}
 		}
 		if blocked {
-			sb.add("SystemCallArchitectures", []unitFilter{{"all", f}})
+			sb.add("SystemCallArchitectures", []unitFilter{{arch: "all", f: f}})
 			sb.local = keep
 		}
 	}
@@ -1226,7 +1238,7 @@ func (c *unitContext) lateFilters(sb *stackBuilder) {
 		}
 		if !(len(c.log) == 0 && def == retAllow) {
 			sb.add("SystemCallLog", sb.perArch(func(a *scmp.Arch) *scmp.Filter {
-				return rawFilter(a, def, act, c.log, true)
+				return rawFilter(c.groups, a, def, act, c.log, true)
 			}))
 		}
 	}
@@ -1241,9 +1253,16 @@ func (c *unitContext) lateFilters(sb *stackBuilder) {
 			def, act = neg, retAllow
 		}
 		if !(len(c.filter) == 0 && def == retAllow) {
+			n := len(sb.filters)
 			sb.add("SystemCallFilter", sb.perArch(func(a *scmp.Arch) *scmp.Filter {
-				return rawFilter(a, def, act, c.filter, false)
+				return rawFilter(c.groups, a, def, act, c.filter, false)
 			}))
+			if overrideDefault(c.groups, def) != def {
+				note := fmt.Sprintf("%s:%d: %s", c.filterFile, c.filterLine, enosysNote(c.groups, def))
+				for i := n; i < len(sb.filters); i++ {
+					sb.filters[i].notes = append(sb.filters[i].notes, note)
+				}
+			}
 		}
 	}
 
@@ -1315,12 +1334,46 @@ func FirstVersionWith(v int, name string) int {
 // GroupNames lists DefaultVersion's groups in systemd's order.
 func GroupNames() []string { return append([]string(nil), groupTables[DefaultVersion].Order...) }
 
+// overrideDefault is override_default_action (systemd 255 and later,
+// src/shared/seccomp-util.c, called by seccomp_load_syscall_filter_set and
+// seccomp_load_syscall_filter_set_raw): a filter whose default action is
+// neither ALLOW nor LOG, i.e. a SystemCallFilter= allow-list, is
+// initialized with ERRNO(ENOSYS) instead. Tables without AllowListENOSYS
+// (252, 254) keep def.
+func overrideDefault(t *groupTable, def uint32) uint32 {
+	if !t.AllowListENOSYS || def == retAllow || def == uint32(filters.ActionLog) {
+		return def
+	}
+	return retENOSYS
+}
+
+// enosysNote says, for the notes of an overridden filter, what the
+// override does to a filter whose requested default action is def.
+func enosysNote(t *groupTable, def uint32) string {
+	a, data := filters.SplitRet(def)
+	what := strings.ToUpper(a.String())
+	if a == filters.ActionErrno {
+		what = fmt.Sprintf("ERRNO(%d)", data)
+	}
+	return fmt.Sprintf("systemd %d answers calls it does not know with ENOSYS: SystemCallFilter= is an allow-list, so a call outside its @known group (newer than systemd %d's system call list, or a name x86_64 lacks) gets ERRNO(38), and only the known calls it does not allow get %s (src/shared/seccomp-util.c: override_default_action)",
+		t.Version, t.Version, what)
+}
+
 // rawFilter is seccomp_load_syscall_filter_set_raw for one architecture:
 // one unconditional rule per entry; entries with an errno get
 // SCMP_ACT_ERRNO(errno), "kill" SCMP_ACT_KILL_PROCESS, log filters
-// SCMP_ACT_LOG, the rest action.
-func rawFilter(a *scmp.Arch, def, action uint32, m map[string]int, log bool) *scmp.Filter {
-	f := forArch(a, def)
+// SCMP_ACT_LOG, the rest action. When t overrides def (overrideDefault),
+// the filter's default is ERRNO(ENOSYS) and, after the entries, every
+// @known name that resolves on the native architecture (x86_64:
+// seccomp_syscall_resolve_name, negative pseudo-numbers skipped) and is
+// not an entry gets a rule with def, in @known's order. So ENOSYS is what
+// a call outside @known gets, on every ABI; on x86 and x32 also a call
+// whose name x86_64 lacks (mmap2, socketcall, ...). Rules for names the
+// filter's ABI lacks are dropped by the compilers, as
+// seccomp_rule_add_exact's EDOM is ignored by systemd.
+func rawFilter(t *groupTable, a *scmp.Arch, def, action uint32, m map[string]int, log bool) *scmp.Filter {
+	over := overrideDefault(t, def)
+	f := forArch(a, over)
 	names := make([]string, 0, len(m))
 	for n := range m {
 		names = append(names, n)
@@ -1337,6 +1390,17 @@ func rawFilter(a *scmp.Arch, def, action uint32, m map[string]int, log bool) *sc
 			act = errnoRet(e)
 		}
 		f.Rules = append(f.Rules, scmp.Rule{Syscall: n, Action: act})
+	}
+	if over != def {
+		for _, n := range t.expand("@known") {
+			if _, ok := scmp.X86_64.Table[n]; !ok {
+				continue
+			}
+			if _, ok := m[n]; ok {
+				continue
+			}
+			f.Rules = append(f.Rules, scmp.Rule{Syscall: n, Action: def})
+		}
 	}
 	return f
 }
