@@ -407,7 +407,7 @@ type unitContext struct {
 	filterSet   bool
 	filterLine  int
 	filterFile  string // file of filterLine
-	errnoNum    int // SystemCallErrorNumber, default kill
+	errnoNum    int    // SystemCallErrorNumber, default kill
 	archs       map[string]bool
 	logSet      bool
 	log         map[string]int
