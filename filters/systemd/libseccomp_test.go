@@ -3,10 +3,13 @@
 package systemd
 
 import (
-	"github.com/seccompbench/seccompbench/filters/internal/lsdiff"
 	"os"
+	"slices"
 	"sort"
 	"testing"
+
+	libseccomp "github.com/seccomp/libseccomp-golang"
+	"github.com/seccompbench/seccompbench/filters/internal/lsdiff"
 
 	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
 	"github.com/seccompbench/seccompbench/filters/scmp"
@@ -15,14 +18,18 @@ import (
 
 // systemdFilters models a unit and returns its filters before compilation
 // (the same model ParseUnit compiles).
-func systemdFilters(t *testing.T, name string, data []byte) []*scmp.Filter {
+func systemdFilters(t *testing.T, name string, data []byte, opt Options) []*scmp.Filter {
 	t.Helper()
-	c, err := parseUnit(name, data, groupTables[DefaultVersion])
+	tab, err := tableFor(opt.SystemdVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := parseUnit(name, data, tab)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []*scmp.Filter
-	_, err = c.stack(name, Options{}, func(f *scmp.Filter) ([]bpf.RawInstruction, error) {
+	_, err = c.stack(name, opt, func(f *scmp.Filter) ([]bpf.RawInstruction, error) {
 		out = append(out, f)
 		return f.Compile()
 	})
@@ -41,35 +48,44 @@ func TestLibseccompSystemdDifferential(t *testing.T) {
 		return b
 	}
 	tests := []struct {
-		name string
-		data []byte
+		name    string
+		data    []byte
+		version int // 0: DefaultVersion
 	}{
-		{"hardened.service", read("hardened.service")},
-		{"timesyncd-like.service", read("timesyncd-like.service")},
-		{"allow list with errno", []byte("SystemCallFilter=@system-service\nSystemCallFilter=~@privileged:EACCES\nSystemCallErrorNumber=EPERM\n")},
-		{"deny list, log and archs", []byte("SystemCallFilter=~@mount @reboot\nSystemCallLog=@file-system\nSystemCallArchitectures=native x32\n")},
-		{"address families allow", []byte("RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6\nRestrictNamespaces=net uts\n")},
-		{"address families deny", []byte("RestrictAddressFamilies=~AF_PACKET AF_NETLINK\nRestrictNamespaces=yes\n")},
+		{"hardened.service", read("hardened.service"), 0},
+		{"timesyncd-like.service", read("timesyncd-like.service"), 0},
+		{"allow list with errno", []byte("SystemCallFilter=@system-service\nSystemCallFilter=~@privileged:EACCES\nSystemCallErrorNumber=EPERM\n"), 0},
+		{"deny list, log and archs", []byte("SystemCallFilter=~@mount @reboot\nSystemCallLog=@file-system\nSystemCallArchitectures=native x32\n"), 0},
+		{"address families allow", []byte("RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6\nRestrictNamespaces=net uts\n"), 0},
+		{"address families deny", []byte("RestrictAddressFamilies=~AF_PACKET AF_NETLINK\nRestrictNamespaces=yes\n"), 0},
 		// Socket and SysV IPC calls that x86 multiplexes: libseccomp
 		// resolves them to pseudo-numbers there (socket -101) and still
 		// adds the rules.
-		{"multiplexed calls denied", []byte("SystemCallFilter=~socket connect bind semop shmat\n")},
-		{"multiplexed calls allowed", []byte("SystemCallFilter=socket read write semop\nSystemCallErrorNumber=EACCES\n")},
+		{"multiplexed calls denied", []byte("SystemCallFilter=~socket connect bind semop shmat\n"), 0},
+		{"multiplexed calls allowed", []byte("SystemCallFilter=socket read write semop\nSystemCallErrorNumber=EACCES\n"), 0},
+		// systemd 255+: ENOSYS default, @known calls not allowed get
+		// the requested action (override_default_action).
+		{"257 allow list", []byte("SystemCallFilter=@system-service\n"), 257},
+		{"257 allow list with errno", []byte("SystemCallFilter=@system-service\nSystemCallFilter=~@privileged:EACCES\nSystemCallErrorNumber=EPERM\n"), 257},
+		{"257 multiplexed calls allowed", []byte("SystemCallFilter=socket read write semop\nSystemCallErrorNumber=EACCES\n"), 257},
+		{"257 deny list", []byte("SystemCallFilter=~@mount @reboot\n"), 257},
+		{"255 hardened.service", read("hardened.service"), 255},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			native, err := ParseUnit(tt.name, tt.data, Options{})
+			opt := Options{SystemdVersion: tt.version}
+			native, err := ParseUnit(tt.name, tt.data, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			lib, err := CompileLibseccomp(tt.name, tt.data, Options{})
+			lib, err := CompileLibseccomp(tt.name, tt.data, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(native.Programs) != len(lib.Programs) {
 				t.Fatalf("native stack has %d filters, libseccomp %d", len(native.Programs), len(lib.Programs))
 			}
-			fs := systemdFilters(t, tt.name, tt.data)
+			fs := systemdFilters(t, tt.name, tt.data, opt)
 			var rules []scmp.Rule
 			seen := map[string]bool{}
 			for _, f := range fs {
@@ -102,4 +118,40 @@ func parseUnit(name string, data []byte, tab *groupTable) (*unitContext, error) 
 		return nil, err
 	}
 	return c, nil
+}
+
+// TestLibseccompAllowListENOSYS: compiled by libseccomp as systemd 257
+// does, an allow-list answers a call outside @known with ERRNO(ENOSYS)
+// and a known call it does not allow with KILL_PROCESS, except a known
+// call this libseccomp cannot name: systemd skips it
+// (seccomp_syscall_resolve_name fails), so it gets ENOSYS too. With 252
+// every call the list does not allow is killed.
+func TestLibseccompAllowListENOSYS(t *testing.T) {
+	unit := []byte("SystemCallFilter=@system-service\n")
+	svc, _ := GroupIn(257, "@system-service")
+	known, _ := GroupIn(257, "@known")
+	var unnamed []string
+	for _, v := range []int{252, 257} {
+		st, err := CompileLibseccomp("u.service", unit, Options{SystemdVersion: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := verdictFor(t, st, scmp.X86_64, "open_tree_attr"); got != map[int]uint32{252: retKillProcess, 257: retENOSYS}[v] {
+			t.Errorf("systemd %d: open_tree_attr = %#x", v, got)
+		}
+		for _, n := range known {
+			if _, ok := scmp.X86_64.Table[n]; !ok || slices.Contains(svc, n) {
+				continue
+			}
+			want := retKillProcess
+			if _, err := libseccomp.GetSyscallFromName(n); err != nil && v == 257 {
+				want = retENOSYS
+				unnamed = append(unnamed, n)
+			}
+			if got := verdictFor(t, st, scmp.X86_64, n); got != want {
+				t.Errorf("systemd %d: %s = %#x, want %#x", v, n, got, want)
+			}
+		}
+	}
+	t.Logf("257's @known calls outside @system-service that this libseccomp cannot name, so ENOSYS: %v", unnamed)
 }
