@@ -249,3 +249,32 @@ func TestAllowListENOSYSNote(t *testing.T) {
 		t.Errorf("252 listing mentions ENOSYS:\n%s", s)
 	}
 }
+
+// TestSetFilterTree: from systemd 255 on, the filters built from a system
+// call set ask libseccomp for its binary tree (SCMP_FLTATR_CTL_OPTIMIZE
+// 2); the other directives' filters, and every filter before 255, keep
+// libseccomp's default layout.
+func TestSetFilterTree(t *testing.T) {
+	unit := "[Service]\nProtectHostname=yes\nProtectClock=yes\nProtectKernelModules=yes\nPrivateDevices=yes\nLockPersonality=yes\nSystemCallLog=@privileged\nSystemCallFilter=~@mount\n"
+	setBased := map[string]bool{"ProtectClock": true, "ProtectKernelModules": true, "PrivateDevices": true, "SystemCallLog": true, "SystemCallFilter": true}
+	for _, v := range Versions() {
+		tab := groupTables[v]
+		if tab.SetFilterTree != (v >= 255) {
+			t.Errorf("systemd %d: SetFilterTree %v", v, tab.SetFilterTree)
+		}
+		st, fs := modelWith(t, unit, tab)
+		seen := map[string]bool{}
+		for i, f := range fs {
+			d := directiveOf(st, i)
+			seen[d] = true
+			if want := setBased[d] && tab.SetFilterTree; f.Tree != want {
+				t.Errorf("systemd %d: %s filter %d Tree %v, want %v", v, d, i, f.Tree, want)
+			}
+		}
+		for d := range setBased {
+			if !seen[d] {
+				t.Errorf("systemd %d: no %s filter", v, d)
+			}
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	libseccomp "github.com/seccomp/libseccomp-golang"
+	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/internal/lsdiff"
 
 	"github.com/seccompbench/seccompbench/filters/internal/filterstest"
@@ -154,4 +155,30 @@ func TestLibseccompAllowListENOSYS(t *testing.T) {
 		}
 	}
 	t.Logf("257's @known calls outside @system-service that this libseccomp cannot name, so ENOSYS: %v", unnamed)
+}
+
+// TestLibseccompSetFilterTree: compiled by libseccomp, systemd 257's
+// ProtectClock= filter for x86 tests the syscall number with a jgt (the
+// binary tree systemd asks for since 255); 252's is a list of jeq.
+func TestLibseccompSetFilterTree(t *testing.T) {
+	unit := []byte("ProtectClock=yes\n")
+	for _, v := range []int{252, 257} {
+		st, err := CompileLibseccomp("u.service", unit, Options{SystemdVersion: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := st.Programs[0]
+		if st.Arches[0] != "x86" || directiveOf(st, 0) != "ProtectClock" {
+			t.Fatalf("filter 0 is %s %s", directiveOf(st, 0), st.Arches[0])
+		}
+		jgt := 0
+		for _, in := range p.Insns {
+			if in.Op == filters.Jmp|filters.Jgt|filters.K && in.K < 1000 {
+				jgt++
+			}
+		}
+		if (jgt > 0) != (v >= 255) {
+			t.Errorf("systemd %d: ProtectClock x86 has %d jgt on a syscall number", v, jgt)
+		}
+	}
 }

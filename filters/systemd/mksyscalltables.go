@@ -152,13 +152,16 @@ func main() {
 	fmt.Fprintf(&b, "// groupTables holds systemd's system call groups per major version.\n")
 	fmt.Fprintf(&b, "var groupTables = map[int]*groupTable{\n")
 	for _, t := range tables {
-		enosys := false
+		enosys, tree := false, false
 		for _, l := range t.source {
 			if strings.HasPrefix(l, "allowlist-outside-known ENOSYS") {
 				enosys = true
 			}
+			if strings.HasPrefix(l, "set-filter-layout binary tree") {
+				tree = true
+			}
 		}
-		fmt.Fprintf(&b, "\t%d: {Version: %d, Source: %s, AllowListENOSYS: %v, Order: []string{", t.major, t.major, strconv.Quote(strings.Join(t.source[1:], "; ")), enosys)
+		fmt.Fprintf(&b, "\t%d: {Version: %d, Source: %s, AllowListENOSYS: %v, SetFilterTree: %v, Order: []string{", t.major, t.major, strconv.Quote(strings.Join(t.source[1:], "; ")), enosys, tree)
 		for _, g := range t.groups {
 			fmt.Fprintf(&b, "%s, ", strconv.Quote(g.name))
 		}

@@ -30,7 +30,10 @@ import (
 // each made by seccomp_init_for_arch: one architecture, bad-arch action
 // ALLOW, so a filter only judges its own ABI. The directives run in
 // exec_child's order, SystemCallFilter last, ProtectHostname before all
-// (it is applied with the UTS namespace setup).
+// (it is applied with the UTS namespace setup). Two changes of systemd
+// 255 follow the table's version (groupTable): allow-lists answer calls
+// outside @known with ENOSYS (overrideDefault, rawFilter), and set-based
+// filters are laid out as libseccomp's binary tree (SetFilterTree).
 
 // group is one system call group: help text and members (syscall
 // names and nested @groups).
@@ -51,8 +54,15 @@ type groupTable struct {
 	// ENOSYS instead of SystemCallErrorNumber= (systemd 255 and later,
 	// src/shared/seccomp-util.c: override_default_action).
 	AllowListENOSYS bool
-	Order           []string
-	Groups          map[string]group
+	// SetFilterTree: the filters systemd builds from a system call set
+	// (SystemCallFilter=, SystemCallLog=, ProtectKernelModules=,
+	// ProtectClock=, PrivateDevices=) are laid out as libseccomp's binary
+	// tree, SCMP_FLTATR_CTL_OPTIMIZE 2 (systemd 255 and later,
+	// src/shared/seccomp-util.c: seccomp_load_syscall_filter_set and
+	// seccomp_load_syscall_filter_set_raw); before, libseccomp's default.
+	SetFilterTree bool
+	Order         []string
+	Groups        map[string]group
 }
 
 // Options says which host and which systemd behaviour to model.
@@ -77,7 +87,8 @@ type Options struct {
 	// SystemdVersion is the systemd major version whose system call
 	// groups and @known list are used (Versions lists them); 0 means
 	// DefaultVersion. The filters are otherwise built as systemd 252
-	// builds them.
+	// builds them, but for the two 255 changes its table says
+	// (groupTable.AllowListENOSYS, SetFilterTree).
 	SystemdVersion int
 	// VersionNote, if set, is said in parentheses after the version in
 	// Stack.GroupsVersion, e.g. why that version was chosen.
@@ -229,7 +240,11 @@ func (s *Stack) String() string {
 			layout += " " + v
 		}
 	}
-	fmt.Fprintf(&b, "%s: filters as systemd 252 installs them on x86_64 (%s groups%s), index 0 first\n", s.Unit, s.GroupsVersion, layout)
+	since := ""
+	if t, err := tableFor(s.SystemdVersion); err == nil && t.AllowListENOSYS && t.SetFilterTree {
+		since = ", with systemd 255's ENOSYS for allow-list misses and binary-tree set filters"
+	}
+	fmt.Fprintf(&b, "%s: filters as systemd 252 installs them on x86_64 (%s groups%s%s), index 0 first\n", s.Unit, s.GroupsVersion, since, layout)
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tdirective\tarch\tinstructions")
 	i := 0
@@ -1036,10 +1051,13 @@ func (sb *stackBuilder) perArch(build func(a *scmp.Arch) *scmp.Filter) []unitFil
 }
 
 // setFilter is seccomp_load_syscall_filter_set: members the arch lacks are
-// skipped, the filter is loaded even if none is left.
+// skipped, the filter is loaded even if none is left. Its default is
+// ALLOW, which override_default_action keeps; from 255 on it is laid out
+// as a binary tree (groupTable.SetFilterTree).
 func setFilter(t *groupTable, group string) func(a *scmp.Arch) *scmp.Filter {
 	return func(a *scmp.Arch) *scmp.Filter {
-		f := forArch(a, retAllow)
+		f := forArch(a, overrideDefault(t, retAllow))
+		f.Tree = t.SetFilterTree
 		for _, n := range t.expand(group) {
 			f.Rules = append(f.Rules, scmp.Rule{Syscall: n, Action: retEPERM})
 		}
@@ -1374,6 +1392,7 @@ func enosysNote(t *groupTable, def uint32) string {
 func rawFilter(t *groupTable, a *scmp.Arch, def, action uint32, m map[string]int, log bool) *scmp.Filter {
 	over := overrideDefault(t, def)
 	f := forArch(a, over)
+	f.Tree = t.SetFilterTree
 	names := make([]string, 0, len(m))
 	for n := range m {
 		names = append(names, n)
@@ -1593,7 +1612,9 @@ var errnoNames = map[string]int{
 // (src/shared/seccomp-util.c): one filter per local architecture per
 // directive (seccomp_init_for_arch: that architecture only, bad-arch
 // action ALLOW), rules added with seccomp_rule_add_exact, libseccomp's
-// default optimize level. opt.Compiler is ignored. Errors are those of
+// default optimize level (2, the binary tree, for the set-based filters of
+// systemd 255 and later: groupTable.SetFilterTree). opt.Compiler is
+// ignored. Errors are those of
 // ParseUnit, plus an error wrapping ErrNoLibseccomp in a build
 // without libseccomp.
 func CompileLibseccomp(name string, data []byte, opt Options) (*Stack, error) {
@@ -1612,7 +1633,11 @@ func compileFunc(c scmp.Compiler) (func(*scmp.Filter) ([]bpf.RawInstruction, err
 			return nil, fmt.Errorf("compile systemd filters: %w; %s", scmp.ErrNoLibseccomp, scmp.LibseccompHint)
 		}
 		return func(f *scmp.Filter) ([]bpf.RawInstruction, error) {
-			return scmp.CompileLibseccomp(f, scmp.LibseccompOptions{Exact: true})
+			o := scmp.LibseccompOptions{Exact: true}
+			if f.Tree {
+				o.Optimize = 2 // SCMP_FLTATR_CTL_OPTIMIZE (groupTable.SetFilterTree)
+			}
+			return scmp.CompileLibseccomp(f, o)
 		}, nil
 	}
 	return nil, fmt.Errorf("compile systemd filters: %w: %v", scmp.ErrUnknownCompiler, c)
