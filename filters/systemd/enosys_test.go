@@ -1,6 +1,7 @@
 package systemd
 
 import (
+	"errors"
 	"slices"
 	"sort"
 	"strings"
@@ -276,5 +277,67 @@ func TestSetFilterTree(t *testing.T) {
 				t.Errorf("systemd %d: no %s filter", v, d)
 			}
 		}
+	}
+}
+
+// TestHandoffWrite: systemd 257 and later put write into every allow
+// list and take it out of every deny list before loading
+// SystemCallFilter= (src/core/exec-invoke.c: apply_syscall_filter, for the
+// handoff timestamp); an allow list giving write an errno fails the unit
+// with EEXIST. 255 loads the lists as written.
+func TestHandoffWrite(t *testing.T) {
+	for _, v := range Versions() {
+		if got, want := groupTables[v].HandoffWrite, v >= 257; got != want {
+			t.Errorf("systemd %d: HandoffWrite %v, want %v", v, got, want)
+		}
+	}
+	model := func(unit string, v int) *Stack {
+		t.Helper()
+		st, err := ParseUnit("u.service", []byte(unit), Options{SystemdVersion: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	// An allow list without write.
+	if mount, _ := GroupIn(257, "@mount"); slices.Contains(mount, "write") {
+		t.Fatal("@mount has write")
+	}
+	for v, want := range map[int]uint32{255: retKillProcess, 257: retAllow} {
+		st := model("[Service]\nSystemCallFilter=@mount\n", v)
+		for _, a := range []*scmp.Arch{scmp.X86_64, scmp.X32, scmp.X86} {
+			if got := verdictFor(t, st, a, "write"); got != want {
+				t.Errorf("systemd %d allow list without write: %s write = %#x, want %#x", v, a.Name, got, want)
+			}
+		}
+	}
+	// A deny list with write: 257 refuses read but not write.
+	unit := "[Service]\nSystemCallFilter=~@basic-io\n"
+	for v, want := range map[int]uint32{255: retKillProcess, 257: retAllow} {
+		st := model(unit, v)
+		if got := verdictFor(t, st, scmp.X86_64, "write"); got != want {
+			t.Errorf("systemd %d deny list: write = %#x, want %#x", v, got, want)
+		}
+		if got := verdictFor(t, st, scmp.X86_64, "read"); got != retKillProcess {
+			t.Errorf("systemd %d deny list: read = %#x, want KILL_PROCESS", v, got)
+		}
+		warned := strings.Contains(strings.Join(st.Warnings, "\n"), "u.service:2: SystemCallFilter=: systemd 257 takes write out of a deny list")
+		if warned != (v == 257) {
+			t.Errorf("systemd %d: warnings %q", v, st.Warnings)
+		}
+	}
+	// Only write: nothing is left, so 257 installs no filter.
+	if st := model("[Service]\nSystemCallFilter=~write\n", 257); len(st.Programs) != 0 {
+		t.Errorf("257 ~write: %d filters", len(st.Programs))
+	}
+	// ~write:EROFS on an allow list: 255 answers EROFS, 257 fails.
+	unit = "[Service]\nSystemCallFilter=@system-service\nSystemCallFilter=~write:EROFS\n"
+	if got := verdictFor(t, model(unit, 255), scmp.X86_64, "write"); got != errnoRet(30) {
+		t.Errorf("255: write = %#x, want ERRNO(30)", got)
+	}
+	_, err := ParseUnit("u.service", []byte(unit), Options{SystemdVersion: 257})
+	var se *filters.SourceError
+	if !errors.Is(err, ErrHandoffWrite) || !errors.Is(err, ErrBadUnit) || !errors.As(err, &se) || se.Line != 3 {
+		t.Errorf("257 ~write:EROFS on an allow list: %v", err)
 	}
 }

@@ -152,7 +152,7 @@ func main() {
 	fmt.Fprintf(&b, "// groupTables holds systemd's system call groups per major version.\n")
 	fmt.Fprintf(&b, "var groupTables = map[int]*groupTable{\n")
 	for _, t := range tables {
-		enosys, tree := false, false
+		enosys, tree, handoff := false, false, false
 		for _, l := range t.source {
 			if strings.HasPrefix(l, "allowlist-outside-known ENOSYS") {
 				enosys = true
@@ -160,8 +160,11 @@ func main() {
 			if strings.HasPrefix(l, "set-filter-layout binary tree") {
 				tree = true
 			}
+			if strings.HasPrefix(l, "exec-handoff-write yes") {
+				handoff = true
+			}
 		}
-		fmt.Fprintf(&b, "\t%d: {Version: %d, Source: %s, AllowListENOSYS: %v, SetFilterTree: %v, Order: []string{", t.major, t.major, strconv.Quote(strings.Join(t.source[1:], "; ")), enosys, tree)
+		fmt.Fprintf(&b, "\t%d: {Version: %d, Source: %s, AllowListENOSYS: %v, SetFilterTree: %v, HandoffWrite: %v, Order: []string{", t.major, t.major, strconv.Quote(strings.Join(t.source[1:], "; ")), enosys, tree, handoff)
 		for _, g := range t.groups {
 			fmt.Fprintf(&b, "%s, ", strconv.Quote(g.name))
 		}

@@ -61,8 +61,15 @@ type groupTable struct {
 	// src/shared/seccomp-util.c: seccomp_load_syscall_filter_set and
 	// seccomp_load_syscall_filter_set_raw); before, libseccomp's default.
 	SetFilterTree bool
-	Order         []string
-	Groups        map[string]group
+	// HandoffWrite: before loading SystemCallFilter=, systemd puts write
+	// into an allow list and takes it out of a deny list, for the
+	// handoff timestamp every unit sends (systemd 257 and later,
+	// src/core/exec-invoke.c: apply_syscall_filter,
+	// seccomp_filter_set_add_by_name); an allow list that gives write an
+	// errno (~write:EROFS) then fails with EEXIST (hashmap_put).
+	HandoffWrite bool
+	Order        []string
+	Groups       map[string]group
 }
 
 // Options says which host and which systemd behaviour to model.
@@ -1104,11 +1111,12 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 			return st, nil
 		}
 	}
-	st.Warnings, st.warnings = filters.WarningText(c.warnings), c.warnings
-
 	c.hardening(sb, opt)
 	c.restrictArchs(sb)
-	c.lateFilters(sb)
+	if err := c.lateFilters(sb); err != nil {
+		return nil, err
+	}
+	st.Warnings, st.warnings = filters.WarningText(c.warnings), c.warnings
 	base := filters.BaseName(name)
 	for i, f := range sb.filters {
 		insns, err := compile(f.f)
@@ -1235,7 +1243,7 @@ func (c *unitContext) restrictArchs(sb *stackBuilder) {
 // lateFilters adds the filters exec_child applies after
 // SystemCallArchitectures=: LockPersonality=, SystemCallLog= and, last,
 // SystemCallFilter=.
-func (c *unitContext) lateFilters(sb *stackBuilder) {
+func (c *unitContext) lateFilters(sb *stackBuilder) error {
 	// apply_lock_personality -> seccomp_lock_personality
 	if c.bools["LockPersonality"] {
 		pers := uint64(0) // opinionated_personality: PER_LINUX on x86_64
@@ -1270,10 +1278,14 @@ func (c *unitContext) lateFilters(sb *stackBuilder) {
 		if c.filterAllow {
 			def, act = neg, retAllow
 		}
-		if !(len(c.filter) == 0 && def == retAllow) {
+		m, err := c.handoffWrite()
+		if err != nil {
+			return err
+		}
+		if !(len(m) == 0 && def == retAllow) {
 			n := len(sb.filters)
 			sb.add("SystemCallFilter", sb.perArch(func(a *scmp.Arch) *scmp.Filter {
-				return rawFilter(c.groups, a, def, act, c.filter, false)
+				return rawFilter(c.groups, a, def, act, m, false)
 			}))
 			if overrideDefault(c.groups, def) != def {
 				note := fmt.Sprintf("%s:%d: %s", c.filterFile, c.filterLine, enosysNote(c.groups, def))
@@ -1283,7 +1295,42 @@ func (c *unitContext) lateFilters(sb *stackBuilder) {
 			}
 		}
 	}
+	return nil
 
+}
+
+// ErrHandoffWrite is returned (wrapped in a *SourceError naming the last
+// SystemCallFilter= line) for a unit systemd 257 and later refuse to
+// start: its allow list gives write an errno ("~write:EROFS"), and
+// apply_syscall_filter's hashmap_put of write for the handoff timestamp
+// fails with EEXIST ("Failed to apply system call filters: File exists",
+// src/core/exec-invoke.c).
+var ErrHandoffWrite = errors.New("systemd fails the unit with EEXIST")
+
+// handoffWrite returns the SystemCallFilter= entries systemd loads: with
+// groupTable.HandoffWrite, write put into an allow list (allowed) or taken
+// out of a deny list; else c.filter as parsed.
+func (c *unitContext) handoffWrite() (map[string]int, error) {
+	if !c.groups.HandoffWrite {
+		return c.filter, nil
+	}
+	m := make(map[string]int, len(c.filter)+1)
+	for n, e := range c.filter {
+		m[n] = e
+	}
+	if !c.filterAllow {
+		if _, ok := m["write"]; ok {
+			c.warn(c.filterFile, c.filterLine, "SystemCallFilter=: systemd %d takes write out of a deny list for its handoff timestamp (src/core/exec-invoke.c: apply_syscall_filter), so write is not refused", c.groups.Version)
+			delete(m, "write")
+		}
+		return m, nil
+	}
+	if e, ok := m["write"]; ok && e != -1 {
+		return nil, &filters.SourceError{File: c.filterFile, Line: c.filterLine, Err: fmt.Errorf("%w: %w: SystemCallFilter= is an allow list giving write an error number (~write:errno), and systemd %d adds write to every allow list for its handoff timestamp (src/core/exec-invoke.c: apply_syscall_filter), which fails with File exists; the unit does not start",
+			ErrBadUnit, ErrHandoffWrite, c.groups.Version)}
+	}
+	m["write"] = -1
+	return m, nil
 }
 
 // directiveOf returns the directive that installed filter i.
