@@ -63,7 +63,7 @@ type groupTable struct {
 	SetFilterTree bool
 	// HandoffWrite: before loading SystemCallFilter=, systemd puts write
 	// into an allow list and takes it out of a deny list, for the
-	// handoff timestamp every unit sends (systemd 257 and later,
+	// handoff timestamp every unit sends (systemd 256.2 and later,
 	// src/core/exec-invoke.c: apply_syscall_filter,
 	// seccomp_filter_set_add_by_name); an allow list that gives write an
 	// errno (~write:EROFS) then fails with EEXIST (hashmap_put).
@@ -429,18 +429,21 @@ type unitContext struct {
 	filterSet   bool
 	filterLine  int
 	filterFile  string // file of filterLine
-	errnoNum    int    // SystemCallErrorNumber, default kill
-	archs       map[string]bool
-	logSet      bool
-	log         map[string]int
-	logAllow    bool
-	nsRetain    uint64 // RestrictNamespaces: flags retained; nsInitial = unset
-	afSet       bool
-	afAllow     bool
-	afs         map[int]bool
-	bools       map[string]bool
-	personality int // -1 unset
-	warnings    []*filters.SourceError
+	// writeErrnoAt is the line that last gave write an errno in filter
+	// (~write:ERRNO, maybe through a group), for ErrHandoffWrite.
+	writeErrnoAt Assignment
+	errnoNum     int // SystemCallErrorNumber, default kill
+	archs        map[string]bool
+	logSet       bool
+	log          map[string]int
+	logAllow     bool
+	nsRetain     uint64 // RestrictNamespaces: flags retained; nsInitial = unset
+	afSet        bool
+	afAllow      bool
+	afs          map[int]bool
+	bools        map[string]bool
+	personality  int // -1 unset
+	warnings     []*filters.SourceError
 	// Who loads the filters (loader.go): User=, PrivateUsers=, and
 	// whether AmbientCapabilities= holds CAP_SYS_ADMIN.
 	user, privateUsers string
@@ -848,6 +851,9 @@ func (c *unitContext) addSyscall(file string, line int, key string, m map[string
 	}
 	if !invert == allow || (invert && allow && num != -1) {
 		m[name] = num
+		if key == "SystemCallFilter" && name == "write" && num != -1 {
+			c.writeErrnoAt = Assignment{File: file, Line: line, Key: key}
+		}
 	} else {
 		delete(m, name)
 	}
@@ -1299,12 +1305,13 @@ func (c *unitContext) lateFilters(sb *stackBuilder) error {
 
 }
 
-// ErrHandoffWrite is returned (wrapped in a *SourceError naming the last
-// SystemCallFilter= line) for a unit systemd 257 and later refuse to
-// start: its allow list gives write an errno ("~write:EROFS"), and
-// apply_syscall_filter's hashmap_put of write for the handoff timestamp
-// fails with EEXIST ("Failed to apply system call filters: File exists",
-// src/core/exec-invoke.c).
+// ErrHandoffWrite is returned (wrapped in a *SourceError naming the
+// SystemCallFilter= line that gave write its errno) for a unit systemd
+// 256.2 and later refuse to start: its allow list gives write an errno
+// ("~write:EROFS"), and apply_syscall_filter's hashmap_put of write for
+// the handoff timestamp fails with EEXIST, systemd's own hashmap refusing
+// a second value for the key ("Failed to apply system call filters: File
+// exists"; src/core/exec-invoke.c, src/basic/hashmap.c: hashmap_put).
 var ErrHandoffWrite = errors.New("systemd fails the unit with EEXIST")
 
 // handoffWrite returns the SystemCallFilter= entries systemd loads: with
@@ -1326,11 +1333,37 @@ func (c *unitContext) handoffWrite() (map[string]int, error) {
 		return m, nil
 	}
 	if e, ok := m["write"]; ok && e != -1 {
-		return nil, &filters.SourceError{File: c.filterFile, Line: c.filterLine, Err: fmt.Errorf("%w: %w: SystemCallFilter= is an allow list giving write an error number (~write:errno), and systemd %d adds write to every allow list for its handoff timestamp (src/core/exec-invoke.c: apply_syscall_filter), which fails with File exists; the unit does not start",
-			ErrBadUnit, ErrHandoffWrite, c.groups.Version)}
+		var vs []string
+		for _, v := range Versions() {
+			if groupTables[v].HandoffWrite {
+				vs = append(vs, strconv.Itoa(v))
+			}
+		}
+		at := c.writeErrnoAt
+		if at.File == "" {
+			at = Assignment{File: c.filterFile, Line: c.filterLine}
+		}
+		return nil, &filters.SourceError{File: at.File, Line: at.Line, Err: fmt.Errorf("%w: %w: SystemCallFilter= gives write the errno %s inside an allow list; systemd 256.2 and later (here: %s) add write to every allow list for the handoff timestamp (src/core/exec-invoke.c: apply_syscall_filter), "+
+			"and hashmap_put refuses a second value for it, so systemd logs \"Failed to apply system call filters: File exists\" and the unit does not start; 255 and earlier install it",
+			ErrBadUnit, ErrHandoffWrite, errnoText(e), strings.Join(vs, ", "))}
 	}
 	m["write"] = -1
 	return m, nil
+}
+
+// errnoText names errno number e (the alphabetically first of its names
+// in errnoNames), or gives the number.
+func errnoText(e int) string {
+	best := ""
+	for n, v := range errnoNames {
+		if v == e && (best == "" || n < best) {
+			best = n
+		}
+	}
+	if best == "" {
+		return strconv.Itoa(e)
+	}
+	return best
 }
 
 // directiveOf returns the directive that installed filter i.
