@@ -61,6 +61,10 @@ func TestHandoffWriteRefusalWhere(t *testing.T) {
 	if !errors.Is(err, ErrHandoffWrite) || !errors.As(err, &se) || se.File != "override.conf" || se.Line != 3 || !strings.Contains(err.Error(), "errno EACCES") {
 		t.Fatalf("err = %v, want ErrHandoffWrite at override.conf:3 naming EACCES", err)
 	}
+	// ~write:kill is an errno too (SECCOMP_ERROR_NUMBER_KILL is INT_MAX-1).
+	if _, err := ParseUnit("k.service", []byte("SystemCallFilter=read\nSystemCallFilter=~write:kill\n"), Options{SystemdVersion: 257}); !errors.Is(err, ErrHandoffWrite) || !strings.Contains(err.Error(), "k.service:2:") || !strings.Contains(err.Error(), "errno kill") {
+		t.Errorf("~write:kill: %v", err)
+	}
 	st, err := ParseUnit("b.service", []byte("SystemCallFilter=@system-service\nSystemCallFilter=~write:EROFS\nSystemCallFilter=write\n"), Options{SystemdVersion: 257})
 	if err != nil {
 		t.Fatalf("write allowed again: %v", err)

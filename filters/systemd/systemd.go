@@ -1352,8 +1352,11 @@ func (c *unitContext) handoffWrite() (map[string]int, error) {
 }
 
 // errnoText names errno number e (the alphabetically first of its names
-// in errnoNames), or gives the number.
+// in errnoNames, "kill" for errnoKill), or gives the number.
 func errnoText(e int) string {
+	if e == errnoKill {
+		return "kill"
+	}
 	best := ""
 	for n, v := range errnoNames {
 		if v == e && (best == "" || n < best) {
