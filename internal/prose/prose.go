@@ -187,8 +187,7 @@ func htmlUnits(doc string) []string {
 			return units
 		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
 			name, _ := z.TagName()
-			n := string(name)
-			if skipped[n] && tt != html.SelfClosingTagToken {
+			if skipped[string(name)] && tt != html.SelfClosingTagToken {
 				if tt == html.StartTagToken {
 					depth++
 				} else if depth > 0 {
@@ -196,7 +195,7 @@ func htmlUnits(doc string) []string {
 				}
 				flush()
 			}
-			if blocks[n] {
+			if blocks[string(name)] {
 				flush()
 			}
 		case html.TextToken:
