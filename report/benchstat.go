@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // BenchmarkName returns the Go benchmark name of a cell, e.g.
@@ -26,7 +28,7 @@ func BenchmarkName(variant string, filters int, workload string) string {
 // child's median ns per op, rounded to 0.01 ns. A document without per-child records uses
 // results[].samples_ns (same values, not in run order) and says so on warn,
 // as do the document's warnings. It returns the first write error.
-func WriteBenchstat(w, warn io.Writer, d *Document) error {
+func WriteBenchstat(w, warn io.Writer, d *document.Document) error {
 	if d.Partial {
 		fmt.Fprintln(warn, "warning: partial result (the run was interrupted): only the children that finished are listed")
 	}

@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // estimateView is an estimate with the number of syscalls its table
 // shows (all when top is 0).
 type estimateView struct {
-	e   *Estimate
+	e   *document.Estimate
 	top int
 }
 
@@ -51,13 +52,13 @@ var estimateSections = []section[estimateView]{
 }
 
 // estimateTitle is the title of an estimate's Markdown and HTML page.
-func estimateTitle(e *Estimate) string {
+func estimateTitle(e *document.Estimate) string {
 	return "seccompbench estimate: " + e.Profile.Source + " under " + Plural(len(e.Stack), "filter")
 }
 
 // WriteEstimateText writes an estimate for people without --explain
 // (WriteEstimateTextOpts).
-func WriteEstimateText(w io.Writer, e *Estimate, top int) {
+func WriteEstimateText(w io.Writer, e *document.Estimate, top int) {
 	WriteEstimateTextOpts(w, e, top, TextOptions{})
 }
 
@@ -66,14 +67,14 @@ func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 // prose wrapped at TextWidth; with opts.Explain also the profile, stack
 // and model before the table and the total's breakdown after it, not
 // wrapped. Write errors are ignored (the caller's writer reports them).
-func WriteEstimateTextOpts(w io.Writer, e *Estimate, top int, opts TextOptions) {
+func WriteEstimateTextOpts(w io.Writer, e *document.Estimate, top int, opts TextOptions) {
 	writeSectionsText(w, estimateSections, estimateView{e, top}, textOpts{explain: opts.Explain, wrap: !opts.Explain})
 }
 
 // WriteEstimateMarkdown writes an estimate as Markdown: every section of
 // the text with --explain, then the warnings. It returns the first write
 // error.
-func WriteEstimateMarkdown(w io.Writer, e *Estimate, top int) error {
+func WriteEstimateMarkdown(w io.Writer, e *document.Estimate, top int) error {
 	return writeSectionsMarkdown(w, estimateSections, estimateView{e, top})
 }
 
@@ -81,7 +82,7 @@ func WriteEstimateMarkdown(w io.Writer, e *Estimate, top int) error {
 // estimate --command for people, after a blank line; modelErrPct is the
 // model error (Estimate.Total.ModelErrorPct, in percent; 0 when not
 // known) the stated interval includes.
-func WriteEstimateCommandText(w io.Writer, c *EstimateCommand, modelErrPct float64) {
+func WriteEstimateCommandText(w io.Writer, c *document.EstimateCommand, modelErrPct float64) {
 	if c == nil {
 		return
 	}
@@ -89,7 +90,7 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand, modelErrPct float
 }
 
 // estimateSetup is the profile, the stack and the model.
-func estimateSetup(e *Estimate) fieldsBlock {
+func estimateSetup(e *document.Estimate) fieldsBlock {
 	pct := fmt.Sprintf("%.0f%%", e.Model.Confidence*100)
 	p := e.Profile
 	profile := fmt.Sprintf("%s (%s): %s of %s", p.Source, p.Format, Plural(p.Calls, "call"), Plural(p.Syscalls, "syscall"))
@@ -122,8 +123,8 @@ func estimateSetup(e *Estimate) fieldsBlock {
 }
 
 // sortedSyscalls are e's syscalls by added time, largest first.
-func sortedSyscalls(e *Estimate) []EstimateSyscall {
-	rows := append([]EstimateSyscall(nil), e.Syscalls...)
+func sortedSyscalls(e *document.Estimate) []document.EstimateSyscall {
+	rows := append([]document.EstimateSyscall(nil), e.Syscalls...)
 	sort.SliceStable(rows, func(i, j int) bool { return val(rows[i].TotalNs) > val(rows[j].TotalNs) })
 	return rows
 }
@@ -132,7 +133,7 @@ func sortedSyscalls(e *Estimate) []EstimateSyscall {
 // top is 0). The default text leaves out the CACHED and INSNS columns
 // to stay within TextWidth; the headline counts the cached calls and
 // --explain (and the Markdown) shows both.
-func estimateTable(e *Estimate, top int) tableBlock {
+func estimateTable(e *document.Estimate, top int) tableBlock {
 	ci := fmt.Sprintf("%.0f%% CI", e.Model.Confidence*100)
 	rows := sortedSyscalls(e)
 	shown := rows
@@ -164,7 +165,7 @@ func estimateTable(e *Estimate, top int) tableBlock {
 // estimateTotal is the direct part (Total: the time inside seccomp),
 // what it is per second or of the syscall time, the dominant syscalls
 // and the bracket (the model error in results written before it).
-func estimateTotal(e *Estimate) fieldsBlock {
+func estimateTotal(e *document.Estimate) fieldsBlock {
 	p := e.Profile
 	t := e.Total
 	sign := "+"
@@ -200,7 +201,7 @@ func estimateTotal(e *Estimate) fieldsBlock {
 
 // BracketText is the bracket in one line: "+1.2 ms to +2.3 ms per run"
 // and its parts' floors and ceilings.
-func BracketText(b *EstimateBracket) string {
+func BracketText(b *document.EstimateBracket) string {
 	var parts []string
 	for _, p := range b.Parts {
 		parts = append(parts, fmt.Sprintf("%s %s to %s", p.Name, signed(p.FloorNs), signed(p.CeilingNs)))
@@ -210,7 +211,7 @@ func BracketText(b *EstimateBracket) string {
 
 // bracketMore are the lines under the bracket: where its factors come
 // from, what is left out, and how often it held on the validation.
-func bracketMore(b *EstimateBracket) []string {
+func bracketMore(b *document.EstimateBracket) []string {
 	var more []string
 	for _, p := range b.Parts {
 		if p.Source != "" {
@@ -231,7 +232,7 @@ func bracketMore(b *EstimateBracket) []string {
 
 // estimateValidation is --validate's table with its totals and the
 // syscalls it could not validate; none without a validation.
-func estimateValidation(e *Estimate) []block {
+func estimateValidation(e *document.Estimate) []block {
 	v := e.Validation
 	if v == nil || v.Skipped == nil {
 		return nil
@@ -260,7 +261,7 @@ func estimateValidation(e *Estimate) []block {
 // estimateCommand is estimate --command's prediction against its
 // measurement; modelErrPct is the model error (in percent, 0 when not
 // known) its stated interval includes.
-func estimateCommand(c *EstimateCommand, modelErrPct float64) fieldsBlock {
+func estimateCommand(c *document.EstimateCommand, modelErrPct float64) fieldsBlock {
 	span := "execve to reaping"
 	if c.Container != nil {
 		span = "fork to reaping inside the " + c.Container.Runtime + " container"
@@ -314,7 +315,7 @@ func estimateCommand(c *EstimateCommand, modelErrPct float64) fieldsBlock {
 // covers the measured wall and CPU added times: no verdict on a
 // measurement whose interval holds 0, and a wall miss within the
 // measurement's noise said as such.
-func statedCoverText(c *EstimateCommand, modelErrPct float64) string {
+func statedCoverText(c *document.EstimateCommand, modelErrPct float64) string {
 	wall := "covers the wall time"
 	switch {
 	case spansZero(c.MeasuredCILowNs, c.MeasuredCIHighNs):

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // TestEstimateNumberFormats: a value and its CI bounds share unit and
@@ -92,7 +94,7 @@ func TestHeadlineLegendNeverSplits(t *testing.T) {
 // An inconclusive as-installed cost still lets a resolved uncached one
 // through.
 func TestRunVerdictInconclusiveKeepsUncached(t *testing.T) {
-	d := &Document{Fits: []Fit{
+	d := &document.Document{Fits: []document.Fit{
 		{Variant: "on", PerFilterNs: 0.5, PerFilterCILowNs: -8, PerFilterCIHighNs: 9, BaselineNs: 100},
 		{Variant: "defeat", PerFilterNs: 64.8, PerFilterCILowNs: 49.9, PerFilterCIHighNs: 79.6, BaselineNs: 100},
 	}}
@@ -110,7 +112,7 @@ func TestSubsetUprobeNote(t *testing.T) {
 		arch, name string
 		want       bool
 	}{{"x86_64", "uprobe", true}, {"x86_64", "uretprobe", true}, {"x86_64", "keyctl", false}, {"x32", "uprobe", false}} {
-		f := SubsetFinding{EquivCounterexample: EquivCounterexample{Arch: tt.arch, Name: tt.name}}
+		f := document.SubsetFinding{EquivCounterexample: document.EquivCounterexample{Arch: tt.arch, Name: tt.name}}
 		if got := uprobeNote(f) != ""; got != tt.want {
 			t.Errorf("%s %s: note %v, want %v", tt.arch, tt.name, got, tt.want)
 		}
@@ -121,7 +123,7 @@ func TestSubsetUprobeNote(t *testing.T) {
 // command says so first in text and Markdown and in JSON; a whole one
 // carries neither the line nor the key.
 func TestEstimatePartialMarked(t *testing.T) {
-	var e Estimate
+	var e document.Estimate
 	readFixture(t, "estimate.json", &e)
 	for _, partial := range []bool{false, true} {
 		e.Partial = partial

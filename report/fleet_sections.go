@@ -3,31 +3,33 @@ package report
 import (
 	"fmt"
 	"io"
+
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // fleetSections are the sections of a report of many results, in order:
 // the title (Markdown), the headline, one table per policy group, the
 // warnings. WriteFleetText, WriteFleetMarkdown and WriteFleetHTML render
 // this one list.
-var fleetSections = []section[*Fleet]{
-	{name: "title", textOmit: true, blocks: func(f *Fleet) []block {
+var fleetSections = []section[*document.Fleet]{
+	{name: "title", textOmit: true, blocks: func(f *document.Fleet) []block {
 		return []block{titleBlock("seccompbench report: " + Plural(FleetResults(f), "result"))}
 	}},
-	{name: "headline", blocks: func(f *Fleet) []block { return []block{headlineBlock(FleetHeadline(f))} }},
-	{name: "groups", blocks: func(f *Fleet) []block {
+	{name: "headline", blocks: func(f *document.Fleet) []block { return []block{headlineBlock(FleetHeadline(f))} }},
+	{name: "groups", blocks: func(f *document.Fleet) []block {
 		var out []block
 		for _, g := range f.Groups {
 			out = append(out, fleetGroupTable(g))
 		}
 		return out
 	}},
-	{name: "warnings", blocks: func(f *Fleet) []block {
+	{name: "warnings", blocks: func(f *document.Fleet) []block {
 		return []block{listBlock{title: "warnings", heading: true, items: f.Warnings}}
 	}},
 }
 
 // WriteFleetTable writes f as text without --explain (WriteFleetText).
-func WriteFleetTable(w io.Writer, f *Fleet) error {
+func WriteFleetTable(w io.Writer, f *document.Fleet) error {
 	return WriteFleetText(w, f, TextOptions{})
 }
 
@@ -36,14 +38,14 @@ func WriteFleetTable(w io.Writer, f *Fleet) error {
 // default table has the figures only, within TextWidth; opts.Explain adds
 // where each result was measured (host, kernel, CPU, loader, mitigations,
 // foreign load) and the children. It returns the first write error.
-func WriteFleetText(w io.Writer, f *Fleet, opts TextOptions) error {
+func WriteFleetText(w io.Writer, f *document.Fleet, opts TextOptions) error {
 	return writeSectionsText(w, fleetSections, f, textOpts{explain: opts.Explain, wrap: true})
 }
 
 // WriteFleetMarkdown writes f as Markdown: the title, the headline, per
 // group a heading and a table with every column, the warnings. It returns
 // the first write error.
-func WriteFleetMarkdown(w io.Writer, f *Fleet) error {
+func WriteFleetMarkdown(w io.Writer, f *document.Fleet) error {
 	return writeSectionsMarkdown(w, fleetSections, f)
 }
 
@@ -57,7 +59,7 @@ const maxFleetName = 15
 // of the same rows. The intervals are each result's own: the CI headers
 // name the level when every row of the group shares it, else each
 // interval does.
-func fleetGroupTable(g FleetGroup) tableBlock {
+func fleetGroupTable(g document.FleetGroup) tableBlock {
 	same := true
 	for _, r := range g.Rows {
 		same = same && r.Confidence == g.Rows[0].Confidence

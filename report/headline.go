@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -119,7 +120,7 @@ func wrapText(s string, width int) string {
 // lines: the policy, each fit's per-filter cost (in ns and as a multiple
 // of the bare op), the cost at the deepest count, the one-off entry cost,
 // whether the action cache serves the workload, and a verdict.
-func RunHeadline(d *Document) []HeadlineLine {
+func RunHeadline(d *document.Document) []HeadlineLine {
 	out := BudgetHeadline(d.Budget)
 	out = append(out, HeadlineLine{"policy", runPolicyText(d)})
 	out = append(out, perFilterLines(d)...)
@@ -144,7 +145,7 @@ func RunHeadline(d *Document) []HeadlineLine {
 // perFilterLines is one per-filter line per fit, or, when the run measured
 // both loaders, one per variant with both loaders' figures on it (two
 // cache variants × two loaders would otherwise take four lines).
-func perFilterLines(d *Document) []HeadlineLine {
+func perFilterLines(d *document.Document) []HeadlineLine {
 	if d.Config.Loader != "both" {
 		var out []HeadlineLine
 		for _, f := range d.Fits {
@@ -162,7 +163,7 @@ func perFilterLines(d *Document) []HeadlineLine {
 	}
 	var out []HeadlineLine
 	for _, v := range order {
-		name := fitName(d, Fit{Variant: v}, false)
+		name := fitName(d, document.Fit{Variant: v}, false)
 		out = append(out, HeadlineLine{"per-filter", name + ": " + strings.Join(parts[v], "; ")})
 	}
 	return out
@@ -232,7 +233,7 @@ func elideMiddle(s string, n int) string {
 const maxPathInHeadline = 40
 
 // runPolicyText names the policies, their size and what one op is.
-func runPolicyText(d *Document) string {
+func runPolicyText(d *document.Document) string {
 	op, _, _ := strings.Cut(d.Config.Op, ":")
 	room := maxPathInHeadline
 	if n := len(d.Config.Policies); n > 1 {
@@ -254,7 +255,7 @@ func runPolicyText(d *Document) string {
 
 // fitName names a fit by its variant, with its loader when the run
 // measured both; define adds what the variant is.
-func fitName(d *Document, f Fit, define bool) string {
+func fitName(d *document.Document, f document.Fit, define bool) string {
 	n := f.Variant
 	if d.Config.Loader == "both" && f.Loader != "" {
 		n += "/" + f.Loader
@@ -267,7 +268,7 @@ func fitName(d *Document, f Fit, define bool) string {
 
 // fitPerFilterText is a fit's per-filter cost with its interval, and the
 // same as a multiple of the bare op when the run was paired.
-func fitPerFilterText(f Fit) string {
+func fitPerFilterText(f document.Fit) string {
 	if math.IsNaN(f.PerFilterNs) {
 		return "not estimated (see the warnings)"
 	}
@@ -296,8 +297,8 @@ func estText(signed bool, c, lo, hi float64) string {
 
 // deepestCell is the variant's (and loader's) cell at its largest filter
 // count, nil if none.
-func deepestCell(d *Document, v, loader string) *CellResult {
-	var c *CellResult
+func deepestCell(d *document.Document, v, loader string) *document.CellResult {
+	var c *document.CellResult
 	for i := range d.Results {
 		r := &d.Results[i]
 		if r.Variant == v && r.Loader == loader && r.Filters > 0 && (c == nil || r.Filters > c.Filters) {
@@ -308,7 +309,7 @@ func deepestCell(d *Document, v, loader string) *CellResult {
 }
 
 // deepestText is the overhead at the deepest count of every fit's cells.
-func deepestText(d *Document) string {
+func deepestText(d *document.Document) string {
 	var parts []string
 	n := 0
 	for _, f := range d.Fits {
@@ -335,7 +336,7 @@ func pctDecimals(p float64) int {
 }
 
 // entryText is the one-off entry cost of every fit.
-func entryText(d *Document) string {
+func entryText(d *document.Document) string {
 	var parts []string
 	for _, f := range d.Fits {
 		if math.IsNaN(f.EntryNs) {
@@ -351,7 +352,7 @@ func entryText(d *Document) string {
 
 // cacheText says, per variant, how many of the workload's syscalls the
 // kernel's action cache serves at the deepest stack.
-func cacheText(d *Document) string {
+func cacheText(d *document.Document) string {
 	if d.CommandWorkload != nil || len(d.Cache) == 0 {
 		return ""
 	}
@@ -394,8 +395,8 @@ func cacheText(d *Document) string {
 }
 
 // runVerdict is one sentence on what the stack costs as installed.
-func runVerdict(d *Document) string {
-	var on, def *Fit
+func runVerdict(d *document.Document) string {
+	var on, def *document.Fit
 	for i := range d.Fits {
 		switch d.Fits[i].Variant {
 		case "on":
@@ -435,7 +436,7 @@ func runVerdict(d *Document) string {
 // stack whose filters have names (Config.FilterNames: a systemd unit's
 // directives): "4 filters: ProtectHostname (x86, x32), ...", each count
 // naming only what it adds to the one before. Nil without names.
-func stackLines(d *Document) []string {
+func stackLines(d *document.Document) []string {
 	names := d.Config.FilterNames
 	if len(names) == 0 {
 		return nil
@@ -461,7 +462,7 @@ func stackLines(d *Document) []string {
 }
 
 // tableStack writes stackLines under the table, wrapped at TextWidth.
-func tableStack(ew *errWriter, d *Document) {
+func tableStack(ew *errWriter, d *document.Document) {
 	lines := stackLines(d)
 	if len(lines) == 0 {
 		return
@@ -479,7 +480,7 @@ func tableStack(ew *errWriter, d *Document) {
 // per-filter and entry cost, the change at the deepest count, and a
 // verdict. With more than one compared source, the lines are about the
 // first pair and say so.
-func CompareHeadline(c *Comparison) []HeadlineLine {
+func CompareHeadline(c *document.Comparison) []HeadlineLine {
 	if len(c.Sources) < 2 {
 		return nil
 	}
@@ -514,7 +515,7 @@ func CompareHeadline(c *Comparison) []HeadlineLine {
 
 // changeText is a change in ns/op with its interval, "~" first when no
 // change was detected: "~ +6.6 ns/op [-14.5, 27.6]".
-func changeText(ch Change) string {
+func changeText(ch document.Change) string {
 	s := estText(true, ch.DeltaNs, ch.CILowNs, ch.CIHighNs)
 	switch {
 	case !ch.Known:
@@ -527,8 +528,8 @@ func changeText(ch Change) string {
 
 // compareDeepest is the change of every variant's deepest cell of the
 // first compared pair.
-func compareDeepest(c *Comparison) string {
-	deepest := map[string]CellChange{}
+func compareDeepest(c *document.Comparison) string {
+	deepest := map[string]document.CellChange{}
 	var order []string
 	for _, cc := range c.Cells {
 		if cc.Source != 1 {
@@ -556,7 +557,7 @@ func compareDeepest(c *Comparison) string {
 
 // compareVerdict says in one sentence whether the per-filter cost
 // changed, per variant.
-func compareVerdict(c *Comparison) string {
+func compareVerdict(c *document.Comparison) string {
 	var up, down, same []string
 	for _, f := range c.Fits {
 		if f.Source != 1 || f.Term != "per_filter" {
@@ -592,7 +593,7 @@ func compareVerdict(c *Comparison) string {
 // the per-filter cost of each variant across its results (the range of
 // the estimates, with the widest interval's ends), and a verdict on
 // whether the results of a group agree.
-func FleetHeadline(f *Fleet) []HeadlineLine {
+func FleetHeadline(f *document.Fleet) []HeadlineLine {
 	out := []HeadlineLine{{"policy", fmt.Sprintf("%s of %s; ns/op = per op of each group's workload",
 		Plural(FleetResults(f), "result"), Plural(len(f.Groups), "policy group"))}}
 	const maxGroups = MaxHeadlineLines - 3
@@ -607,7 +608,7 @@ func FleetHeadline(f *Fleet) []HeadlineLine {
 			lo, hi := math.Inf(1), math.Inf(-1)
 			loCI, hiCI := math.Inf(1), math.Inf(-1)
 			n := 0
-			var one FleetRow
+			var one document.FleetRow
 			for _, r := range g.Rows {
 				if r.Variant != v || math.IsNaN(r.PerFilterNs) {
 					continue
@@ -653,7 +654,7 @@ func FleetHeadline(f *Fleet) []HeadlineLine {
 }
 
 // fleetVariants lists the variants of a group's rows in first-seen order.
-func fleetVariants(g FleetGroup) []string {
+func fleetVariants(g document.FleetGroup) []string {
 	var out []string
 	for _, r := range g.Rows {
 		if !slices.Contains(out, r.Variant) {
@@ -672,7 +673,7 @@ func fleetVariants(g FleetGroup) []string {
 // added time; without --command the model's per-filter and entry costs;
 // how many calls the action cache serves; and which syscalls dominate
 // the direct part.
-func EstimateHeadline(e *Estimate) []HeadlineLine {
+func EstimateHeadline(e *document.Estimate) []HeadlineLine {
 	var names []string
 	for _, s := range e.Stack {
 		names = append(names, s.Name)
@@ -725,7 +726,7 @@ func EstimateHeadline(e *Estimate) []HeadlineLine {
 }
 
 // estimateCommandOf is e's --command comparison, nil without one.
-func estimateCommandOf(e *Estimate) *EstimateCommand {
+func estimateCommandOf(e *document.Estimate) *document.EstimateCommand {
 	if e.Validation == nil {
 		return nil
 	}
@@ -736,7 +737,7 @@ func estimateCommandOf(e *Estimate) *EstimateCommand {
 // with its stated interval (the note says it includes the model error),
 // as the sum of its parts (direct, per process when measured, indirect
 // when predicted).
-func predictedHeadText(c *EstimateCommand) string {
+func predictedHeadText(c *document.EstimateCommand) string {
 	parts := []string{"direct " + signed(c.SyscallsAddedNs)}
 	if c.ProcessProbe != "" {
 		parts = append(parts, "per process "+signed(c.ProcessAddedNs))
@@ -749,7 +750,7 @@ func predictedHeadText(c *EstimateCommand) string {
 
 // measuredHeadText is the measured added time per run, wall and CPU,
 // with their intervals.
-func measuredHeadText(c *EstimateCommand) string {
+func measuredHeadText(c *document.EstimateCommand) string {
 	return fmt.Sprintf("%s per run of %s (wall), CPU user+sys %s",
 		signedInterval(c.MeasuredAddedNs, c.MeasuredCILowNs, c.MeasuredCIHighNs), durationText(c.BaselineRunNs),
 		signedInterval(c.MeasuredCPUAddedNs, c.MeasuredCPUCILowNs, c.MeasuredCPUCIHighNs))
@@ -758,7 +759,7 @@ func measuredHeadText(c *EstimateCommand) string {
 // coverageHeadText says whether the stated interval covers the measured
 // wall and CPU added times (no verdict for a measurement whose interval
 // holds 0), and their ratios.
-func coverageHeadText(c *EstimateCommand) string {
+func coverageHeadText(c *document.EstimateCommand) string {
 	word := func(covered bool, lo, hi float64) string {
 		switch {
 		case spansZero(lo, hi):
@@ -788,7 +789,7 @@ func signedInterval(c, lo, hi float64) string {
 // over the profile's calls with its calibration interval; an interval
 // reaching below 0 shows from 0 and says so. Without --command it says
 // that this is not the whole added time.
-func directHeadText(e *Estimate, command bool) string {
+func directHeadText(e *document.Estimate, command bool) string {
 	t := e.Total
 	total := estPtr(t.AddedNs, t.CILowNs, t.CIHighNs)
 	if t.AddedNs > 0 {
@@ -814,7 +815,7 @@ func directHeadText(e *Estimate, command bool) string {
 
 // estimateVerdict names the syscalls that make up most of the direct
 // part.
-func estimateVerdict(e *Estimate) string {
+func estimateVerdict(e *document.Estimate) string {
 	if s := shareText(e); s != "" {
 		return "most of the direct part goes to" + strings.TrimPrefix(s, ":")
 	}
@@ -823,9 +824,9 @@ func estimateVerdict(e *Estimate) string {
 
 // shareText is ": " and the (up to three) syscalls with the largest
 // shares of the direct part, "" when none adds time.
-func shareText(e *Estimate) string {
-	rows := append([]EstimateSyscall(nil), e.Syscalls...)
-	slices.SortStableFunc(rows, func(a, b EstimateSyscall) int { return cmpDesc(val(a.TotalNs), val(b.TotalNs)) })
+func shareText(e *document.Estimate) string {
+	rows := append([]document.EstimateSyscall(nil), e.Syscalls...)
+	slices.SortStableFunc(rows, func(a, b document.EstimateSyscall) int { return cmpDesc(val(a.TotalNs), val(b.TotalNs)) })
 	var top []string
 	for _, r := range rows {
 		if r.Share == nil || *r.Share <= 0 || len(top) == 3 {
@@ -865,7 +866,7 @@ func cmpDesc(a, b float64) int {
 // sampled, the seccomp share of the processes that spend the most in it
 // (with intervals and their filter counts), and a verdict with the best
 // predicted saving.
-func TopHeadline(t *Top) []HeadlineLine {
+func TopHeadline(t *document.Top) []HeadlineLine {
 	sampled := topSampledLine(t)
 	if c := t.Children; c != nil {
 		sampled += fmt.Sprintf("; the --pid targets' children followed: %d when top started, %d found since", c.AtStart, c.Since)
@@ -906,7 +907,7 @@ func TopHeadline(t *Top) []HeadlineLine {
 
 // topSampledLine counts the processes sampled over the window, the --pid
 // targets without samples that are alive (idle), and those that exited.
-func topSampledLine(t *Top) string {
+func topSampledLine(t *document.Top) string {
 	var n, idle, exited int
 	for _, p := range t.Processes {
 		if p.Exited {
@@ -931,8 +932,8 @@ func topSampledLine(t *Top) string {
 
 // topVerdict names the largest predicted saving, or says that none was
 // predicted.
-func topVerdict(t *Top) string {
-	best, pid, comm := TopPredictionRow{}, 0, ""
+func topVerdict(t *document.Top) string {
+	best, pid, comm := document.TopPredictionRow{}, 0, ""
 	for _, p := range t.Processes {
 		if p.Prediction == nil {
 			continue

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // htmlText parses page as HTML5 and returns its text (script-free by
@@ -186,7 +188,7 @@ func TestMdToHTML(t *testing.T) {
 // each (per-filter deltas, per-filter costs, the estimate's total).
 func TestOtherHTMLPages(t *testing.T) {
 	charts := HTMLCharts{Figures: []HTMLFigure{testFigure}}
-	c, err := Compare([]NamedDocument{{"a.json", fixtureDoc(t, 0)}, {"b.json", fixtureDoc(t, -50)}}, CompareOptions{Confidence: 0.95})
+	c, err := Compare([]document.NamedDocument{{Name: "a.json", Doc: fixtureDoc(t, 0)}, {Name: "b.json", Doc: fixtureDoc(t, -50)}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +196,7 @@ func TestOtherHTMLPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var e Estimate
+	var e document.Estimate
 	readFixture(t, "estimate.json", &e)
 	var cmpWant, flWant []string
 	for _, f := range c.Fits {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // LintFinding is one finding in `lint --format json`; Policy is the source
@@ -25,8 +26,8 @@ type LintFinding struct {
 
 // LintDoc is the `lint --format json` document (kind "lint").
 type LintDoc struct {
-	SchemaVersion int  `json:"schema_version"`
-	Kind          Kind `json:"kind"`
+	SchemaVersion int           `json:"schema_version"`
+	Kind          document.Kind `json:"kind"`
 	// Findings are in the order lint found them ([] for none).
 	Findings []LintFinding `json:"findings"`
 	// Errors, Warnings and Info count the findings per severity; the exit
@@ -38,7 +39,7 @@ type LintDoc struct {
 
 // WriteLintJSON writes the findings about stack s as an indented LintDoc.
 func WriteLintJSON(w io.Writer, s filters.Stack, findings []analysis.Finding) error {
-	doc := LintDoc{SchemaVersion: ContractVersion, Kind: KindLint, Findings: make([]LintFinding, 0, len(findings))}
+	doc := LintDoc{SchemaVersion: document.ContractVersion, Kind: document.KindLint, Findings: make([]LintFinding, 0, len(findings))}
 	for _, f := range findings {
 		j := LintFinding{Severity: f.Severity, Code: f.Code, Filter: f.Filter, Syscall: f.Syscall, Message: f.Message, Hint: f.Hint}
 		if f.Filter >= 0 && f.Filter < len(s) {
@@ -54,7 +55,7 @@ func WriteLintJSON(w io.Writer, s filters.Stack, findings []analysis.Finding) er
 			doc.Info++
 		}
 	}
-	return WriteIndentedJSON(w, doc)
+	return document.WriteIndentedJSON(w, doc)
 }
 
 // WriteLintText writes each finding with its severity, filter, code and

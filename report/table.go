@@ -9,12 +9,13 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // WriteJSON writes d as indented JSON followed by a newline.
-func WriteJSON(w io.Writer, d *Document) error {
-	return writeIndented(w, d, "encode result")
+func WriteJSON(w io.Writer, d *document.Document) error {
+	return document.WriteIndented(w, d, "encode result")
 }
 
 // ReadJSON decodes a result document written by WriteJSON. A document of
@@ -22,23 +23,23 @@ func WriteJSON(w io.Writer, d *Document) error {
 // *KindError wrapping ErrWrongKind that names its kind; a run result
 // without "kind" (written before kinds existed) is accepted when its
 // schema_version is SchemaVersion. Other errors name the problem.
-func ReadJSON(r io.Reader) (*Document, error) {
+func ReadJSON(r io.Reader) (*document.Document, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("read result: %w", err)
 	}
-	if err := CheckKind(data, KindRun); err != nil {
+	if err := document.CheckKind(data, document.KindRun); err != nil {
 		return nil, err
 	}
-	var d Document
+	var d document.Document
 	if err := json.Unmarshal(data, &d); err != nil {
 		return nil, fmt.Errorf("decode result: %w", err)
 	}
 	if d.SchemaVersion == 0 {
 		return nil, fmt.Errorf("decode result: no schema_version: not the JSON of seccompbench run; write one with run --format json or -o result.json")
 	}
-	if d.SchemaVersion < 1 || d.SchemaVersion > SchemaVersion {
-		return nil, fmt.Errorf("decode result: schema_version %d, want 1 to %d", d.SchemaVersion, SchemaVersion)
+	if d.SchemaVersion < 1 || d.SchemaVersion > document.SchemaVersion {
+		return nil, fmt.Errorf("decode result: schema_version %d, want 1 to %d", d.SchemaVersion, document.SchemaVersion)
 	}
 	// The JSON keeps the meaning's codes and figures (schema 3) or its
 	// text (schema 1 and 2); the wording is always this version's.
@@ -51,7 +52,7 @@ func ReadJSON(r io.Reader) (*Document, error) {
 
 // controlVerdict says what a control-loop comparison of d means
 // (controlConclusion).
-func controlVerdict(c Control, d *Document) string {
+func controlVerdict(c document.Control, d *document.Document) string {
 	return controlConclusion(c, d.Environment.Vulnerabilities["spec_store_bypass"], runTrials(d)).text
 }
 
@@ -65,13 +66,13 @@ type TextOptions struct {
 
 // WriteTable writes d as the human-readable report: the headline, the
 // table and the warnings (WriteText without --explain).
-func WriteTable(w io.Writer, d *Document) error {
+func WriteTable(w io.Writer, d *document.Document) error {
 	return WriteText(w, d, TextOptions{})
 }
 
 // WriteText writes d as the human-readable report, with the explanation
 // when opts.Explain.
-func WriteText(w io.Writer, d *Document, opts TextOptions) error {
+func WriteText(w io.Writer, d *document.Document, opts TextOptions) error {
 	ew := &errWriter{w: w}
 	for _, s := range runSections {
 		if s.table != nil && (opts.Explain || !s.explain) {
@@ -83,7 +84,7 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 
 // tableHeadline writes the partial-result banner when the run was
 // interrupted, the headline and a blank line.
-func tableHeadline(ew *errWriter, d *Document) {
+func tableHeadline(ew *errWriter, d *document.Document) {
 	if d.Partial {
 		// On top of the table, --explain or not (docs/limits.md).
 		ew.printf("*** PARTIAL RESULT: the run was interrupted; only completed children are included ***\n\n")
@@ -93,7 +94,7 @@ func tableHeadline(ew *errWriter, d *Document) {
 }
 
 // tableHeader writes the policies, the configuration and the machine, one line each.
-func tableHeader(ew *errWriter, d *Document) {
+func tableHeader(ew *errWriter, d *document.Document) {
 	pct := d.Config.Confidence * 100
 	ew.printf("\n")
 	var pol []string
@@ -158,7 +159,7 @@ type tableFigs struct {
 	fig bool // whole commands: every figure carries its unit
 }
 
-func newTableFigs(d *Document) tableFigs {
+func newTableFigs(d *document.Document) tableFigs {
 	u := unitFor(baselineMedian(d))
 	return tableFigs{u: u, fig: u.div != 1}
 }
@@ -189,7 +190,7 @@ func (t tableFigs) ci(n int, lo, hi float64, signed bool) string {
 }
 
 // tableResults writes the table of cells.
-func tableResults(ew *errWriter, d *Document) {
+func tableResults(ew *errWriter, d *document.Document) {
 	pct := d.Config.Confidence * 100
 	tw := tabwriter.NewWriter(ew, 0, 0, 1, ' ', tabwriter.AlignRight)
 	tf := newTableFigs(d)
@@ -212,7 +213,7 @@ func tableResults(ew *errWriter, d *Document) {
 }
 
 // tableModel writes the per-filter fit and loader differences.
-func tableModel(ew *errWriter, d *Document) {
+func tableModel(ew *errWriter, d *document.Document) {
 	pct := d.Config.Confidence * 100
 	tf := newTableFigs(d)
 	u, fig := tf.u, tf.fig
@@ -270,7 +271,7 @@ func tableModel(ew *errWriter, d *Document) {
 }
 
 // tableCache writes the action-cache prediction of a loop workload.
-func tableCache(ew *errWriter, d *Document) {
+func tableCache(ew *errWriter, d *document.Document) {
 	if len(d.Cache) > 0 && d.CommandWorkload == nil {
 		ew.printf("\naction cache (Linux >= 5.11) for the workload's syscalls at the deepest stack:\n")
 		for _, cv := range d.Cache {
@@ -288,7 +289,7 @@ func tableCache(ew *errWriter, d *Document) {
 }
 
 // tableSetup writes install cost, JIT, compile time, drift, parallel throughput, depth dependence and the control loop.
-func tableSetup(ew *errWriter, d *Document) {
+func tableSetup(ew *errWriter, d *document.Document) {
 	pct := d.Config.Confidence * 100
 	tf := newTableFigs(d)
 	u, fig := tf.u, tf.fig
@@ -345,14 +346,14 @@ func tableSetup(ew *errWriter, d *Document) {
 }
 
 // tableNotes writes what the numbers mean.
-func tableNotes(ew *errWriter, d *Document) {
+func tableNotes(ew *errWriter, d *document.Document) {
 	ew.printf("\n")
 	for _, m := range d.Meaning {
 		name := m.Variant
 		if m.Loader != "" && d.Config.Loader == "both" {
 			name += "/" + m.Loader
 		}
-		inline, items := m.Layout()
+		inline, items := meaningLayout(m)
 		if items == nil {
 			ew.printf("%s: %s\n", name, inline)
 			continue
@@ -366,7 +367,7 @@ func tableNotes(ew *errWriter, d *Document) {
 
 // tableWarnings writes the cells measured faster with filters than
 // without and every warning, wrapped at TextWidth.
-func tableWarnings(ew *errWriter, d *Document) {
+func tableWarnings(ew *errWriter, d *document.Document) {
 	var b strings.Builder
 	if n := d.Environment.ParentSeccompFilters; n > 0 {
 		fmt.Fprintf(&b, "\nnote: this process already has %d inherited seccomp filters; every child inherits them, so the baseline is \"inherited filters only\"\n", n)
@@ -389,7 +390,7 @@ func tableWarnings(ew *errWriter, d *Document) {
 
 // tableVariant names a variant in the text table, with its loader when
 // the run measured both.
-func tableVariant(d *Document, v, l string) string {
+func tableVariant(d *document.Document, v, l string) string {
 	if d.Config.Loader == "both" && l != "" {
 		return v + "/" + l
 	}
@@ -398,7 +399,7 @@ func tableVariant(d *Document, v, l string) string {
 
 // loaderLine says who loaded the filters, "" for documents from before
 // --loader.
-func loaderLine(d *Document) string {
+func loaderLine(d *document.Document) string {
 	var s string
 	switch d.Config.Loader {
 	case "unprivileged":
@@ -422,7 +423,7 @@ func loaderLine(d *Document) string {
 // what this host's mitigation state means for seccomp: whether the JIT
 // adds the branch-history barrier for unprivileged loaders, and whether
 // installing a filter switches on speculative store bypass disable.
-func mitigationLine(d *Document) string {
+func mitigationLine(d *document.Document) string {
 	e := d.Environment
 	cmd := "none"
 	if len(e.CmdlineMitigations) > 0 {
@@ -493,7 +494,7 @@ func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, 
 // (stopped: target CI reached, per-filter CI half-width <= 0.5 ns)". A
 // document without run information gives the configured --trials. le is
 // the "at most" sign to write ("<=" or "≤").
-func blocksText(d *Document, le string) string {
+func blocksText(d *document.Document, le string) string {
 	r := d.Run
 	if r == nil {
 		return fmt.Sprintf("%s (--trials %d)", Plural(d.Config.Trials, "randomized block"), d.Config.Trials)
@@ -536,7 +537,7 @@ func blocksText(d *Document, le string) string {
 // last 0-filter child inclusive, counting every variant's children in run
 // order (Seq) as the slope does. Without per-child records it says "over
 // the run".
-func driftSpan(d *Document, variant string) string {
+func driftSpan(d *document.Document, variant string) string {
 	lo, hi := -1, -1
 	for _, c := range d.Children {
 		if c.Variant != variant || c.Filters != 0 {
@@ -555,7 +556,7 @@ func driftSpan(d *Document, variant string) string {
 
 // baselineMedian is the largest median of the document's 0-filter cells,
 // in ns per op (0 when there is none): it picks the tables' time unit.
-func baselineMedian(d *Document) float64 {
+func baselineMedian(d *document.Document) float64 {
 	b := 0.0
 	for _, r := range d.Results {
 		if r.Filters == 0 {

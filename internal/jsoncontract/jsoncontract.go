@@ -20,38 +20,39 @@ import (
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // Types maps each kind of JSON document to a value of its Go type: what
 // the writer of that kind marshals (docs/json.md).
-var Types = map[report.Kind]any{
-	report.KindRun:          report.Document{},
-	report.KindCompare:      report.Comparison{},
-	report.KindReport:       report.Fleet{},
-	report.KindEstimate:     report.Estimate{},
-	report.KindSimulate:     report.SimulateOutput{},
-	report.KindInspect:      report.InspectDoc{},
-	report.KindCompile:      report.CompileDoc{},
-	report.KindCompileStack: report.SystemdStackDoc{},
-	report.KindLint:         report.LintDoc{},
-	report.KindBudget:       report.Budget{},
-	report.KindMerge:        report.BuildSummary{},
-	report.KindOptimize:     report.BuildSummary{},
-	report.KindEquiv:        report.EquivDoc{},
-	report.KindSubset:       report.SubsetDoc{},
-	report.KindIntersect:    report.BuildSummary{},
-	report.KindManifest:     report.InspectManifest{},
-	report.KindTop:          report.Top{},
+var Types = map[document.Kind]any{
+	document.KindRun:          document.Document{},
+	document.KindCompare:      document.Comparison{},
+	document.KindReport:       document.Fleet{},
+	document.KindEstimate:     document.Estimate{},
+	document.KindSimulate:     document.SimulateOutput{},
+	document.KindInspect:      document.InspectDoc{},
+	document.KindCompile:      document.CompileDoc{},
+	document.KindCompileStack: report.SystemdStackDoc{},
+	document.KindLint:         report.LintDoc{},
+	document.KindBudget:       document.Budget{},
+	document.KindMerge:        document.BuildSummary{},
+	document.KindOptimize:     document.BuildSummary{},
+	document.KindEquiv:        document.EquivDoc{},
+	document.KindSubset:       document.SubsetDoc{},
+	document.KindIntersect:    document.BuildSummary{},
+	document.KindManifest:     document.InspectManifest{},
+	document.KindTop:          document.Top{},
 }
 
 // Dir is the schemas' directory relative to the repository root.
 const Dir = "docs/schema"
 
 // File is the schema file of kind k, relative to the repository root.
-func File(k report.Kind) string { return filepath.Join(Dir, string(k)+".schema.json") }
+func File(k document.Kind) string { return filepath.Join(Dir, string(k)+".schema.json") }
 
 // version is the schema_version each kind's documents carry.
-func version(k report.Kind) int { return k.Version() }
+func version(k document.Kind) int { return k.Version() }
 
 // Generate returns the JSON Schema (draft 2020-12) of kind k, generated
 // from its Go type: every key the type marshals, required unless it is
@@ -59,13 +60,16 @@ func version(k report.Kind) int { return k.Version() }
 // as encoding/json writes a nil one, and so may an undefined float64 of
 // the run result's structs (NaN is null); "kind" and "schema_version" are
 // constants. The output is indented and ends with a newline.
-func Generate(k report.Kind) ([]byte, error) {
+func Generate(k document.Kind) ([]byte, error) {
 	v, ok := Types[k]
 	if !ok {
 		return nil, fmt.Errorf("generate schema: no Go type for kind %q", k)
 	}
 	r := &jsonschema.Reflector{ExpandedStruct: true, Mapper: textMarshalers}
 	s := r.Reflect(v)
+	// The $id keeps the path the types had before they moved to
+	// report/document, so that references to the published schemas hold.
+	s.ID = jsonschema.ID(strings.Replace(string(s.ID), "/report/document/", "/report/", 1))
 	s.Title = fmt.Sprintf("seccompbench %s document, schema_version %d", k, version(k))
 	s.Description = "Generated from the Go type " + reflect.TypeOf(v).String() + " by internal/jsoncontract; do not edit (go run internal/jsoncontract/mkschema.go). Keys are documented in docs/json.md."
 	b, err := json.Marshal(s)
@@ -173,14 +177,14 @@ func jsonName(f reflect.StructField) (name string, omit, ok bool) {
 
 // Validator validates documents against the checked-in schemas.
 type Validator struct {
-	schemas map[report.Kind]*sjs.Schema
+	schemas map[document.Kind]*sjs.Schema
 }
 
 // NewValidator compiles every checked-in schema under root/docs/schema
 // (root is the repository root).
 func NewValidator(root string) (*Validator, error) {
 	c := sjs.NewCompiler()
-	v := &Validator{schemas: map[report.Kind]*sjs.Schema{}}
+	v := &Validator{schemas: map[document.Kind]*sjs.Schema{}}
 	for k := range Types {
 		path := filepath.Join(root, File(k))
 		f, err := os.Open(path)
@@ -205,8 +209,8 @@ func NewValidator(root string) (*Validator, error) {
 // Validate checks data, a JSON document, against the schema of its own
 // kind (report.DetectKind) and returns that kind. A document without a
 // kind, or of a kind with no schema, is an error.
-func (v *Validator) Validate(data []byte) (report.Kind, error) {
-	k, _, legacy, err := report.DetectKind(data)
+func (v *Validator) Validate(data []byte) (document.Kind, error) {
+	k, _, legacy, err := document.DetectKind(data)
 	if err != nil {
 		return "", err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/report/chart"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // Report reads the result files (Read), lays them out as a fleet
@@ -20,10 +21,10 @@ func Report(ios *cmdutil.IOStreams, files []string, specs []output.Spec, explain
 	if err != nil {
 		return err
 	}
-	var entries []report.FleetEntry
+	var entries []document.FleetEntry
 	for _, in := range inputs {
 		e, err := report.ReadFleetEntry(in.Name, in.Data)
-		if errors.Is(err, report.ErrWrongKind) {
+		if errors.Is(err, document.ErrWrongKind) {
 			return fmt.Errorf("report: %s is %w", in.Name, err)
 		}
 		if err != nil {

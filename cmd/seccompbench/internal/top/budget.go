@@ -8,6 +8,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -18,7 +19,7 @@ import (
 // processes' batch-means half-widths over the normal quantile at the
 // window's confidence. ok is false when no process was sampled with CPU
 // time in the window.
-func WindowShare(t *report.Top) (pct, se float64, ok bool) {
+func WindowShare(t *document.Top) (pct, se float64, ok bool) {
 	var sec, cpu, half float64
 	for _, p := range t.Processes {
 		if p.SeccompShare == nil || p.CPUNs <= 0 {
@@ -54,7 +55,7 @@ func ShareDecision(shares []float64, minSD float64, budget stats.Budget, confide
 // decided or maxTime has passed, then writes the last window with the
 // verdict (report.Top.Budget) to v.Specs and returns the verdict's exit
 // error (cmdutil.BudgetExitFor).
-func budgetReport(ctx context.Context, w *Watcher, o *Options, v View, out, errOut io.Writer, render func(*report.Top) func(string, io.Writer) error) error {
+func budgetReport(ctx context.Context, w *Watcher, o *Options, v View, out, errOut io.Writer, render func(*document.Top) func(string, io.Writer) error) error {
 	start := time.Now()
 	var shares []float64
 	var seSum float64
@@ -81,7 +82,7 @@ func budgetReport(ctx context.Context, w *Watcher, o *Options, v View, out, errO
 			if err := context.Cause(ctx); err != nil {
 				return err
 			}
-			return cmdutil.BudgetExitFor(t.Budget.Verdict, "budget: "+t.Budget.Text())
+			return cmdutil.BudgetExitFor(t.Budget.Verdict, "budget: "+report.BudgetText(t.Budget))
 		}
 	}
 }
