@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // BenchmarkName returns the Go benchmark name of a cell, e.g.
@@ -37,20 +38,20 @@ func WriteBenchstat(w, warn io.Writer, d *document.Document) error {
 	ew.printf("goarch: %s\n", benchGoarch)
 	ew.printf("pkg: github.com/seccompbench/seccompbench\n")
 	if d.Environment.CPUModel != "" {
-		ew.printf("cpu: %s\n", oneLine(d.Environment.CPUModel))
+		ew.printf("cpu: %s\n", text.OneLine(d.Environment.CPUModel))
 	}
 	if d.Environment.Kernel != "" {
-		ew.printf("kernel: %s\n", oneLine(d.Environment.Kernel))
+		ew.printf("kernel: %s\n", text.OneLine(d.Environment.Kernel))
 	}
 	var pols []string
 	for _, p := range d.Config.Policies {
 		pols = append(pols, p.Path)
 	}
-	ew.printf("policy: %s\n", oneLine(strings.Join(pols, ", ")))
+	ew.printf("policy: %s\n", text.OneLine(strings.Join(pols, ", ")))
 	if d.Config.Op != "" {
-		ew.printf("op: %s\n", oneLine(d.Config.Op))
+		ew.printf("op: %s\n", text.OneLine(d.Config.Op))
 	}
-	ew.printf("seccompbench: %s\n", oneLine(d.Tool.Version))
+	ew.printf("seccompbench: %s\n", text.OneLine(d.Tool.Version))
 	if len(d.Children) > 0 {
 		for _, c := range d.Children {
 			ew.printf("%s 1 %s ns/op\n", BenchmarkName(c.Variant, c.Filters, d.Config.Workload), benchFloat(c.NsPerOp))
@@ -65,7 +66,7 @@ func WriteBenchstat(w, warn io.Writer, d *document.Document) error {
 			}
 		}
 	}
-	for _, wn := range dedupe(sortedCopy(d.Warnings)) {
+	for _, wn := range text.Dedupe(text.SortedCopy(d.Warnings)) {
 		fmt.Fprintf(warn, "warning: %s\n", wn)
 	}
 	return ew.err
@@ -90,9 +91,4 @@ func benchFloat(x float64) string {
 // '=' (they separate the name's parts).
 func benchValue(s string) string {
 	return strings.NewReplacer(" ", "_", "/", "_", "=", "_", "\t", "_").Replace(s)
-}
-
-// oneLine makes s safe as a benchfmt configuration value.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

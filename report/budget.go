@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // currentBasisWords words b.CurrentBasis for people.
@@ -37,13 +38,13 @@ func WriteBudgetJSON(w io.Writer, b *document.Budget) error {
 func WriteBudgetText(w io.Writer, b *document.Budget) error {
 	ew := &errWriter{w: w}
 	ew.printf("stack: %s, %s, %s bytes of JIT memory (%s; %s allocator)\n",
-		strings.Join(budgetSources(b), " "), Plural(b.StackFilters, "filter"), GroupDigits(b.StackBytes), b.StackBasis, b.Allocator)
+		strings.Join(budgetSources(b), " "), text.Plural(b.StackFilters, "filter"), text.GroupDigits(b.StackBytes), b.StackBasis, b.Allocator)
 	if b.StackBasis == "measured" && b.ModelStackBytes > 0 {
-		ew.printf("  model: %s bytes\n", GroupDigits(b.ModelStackBytes))
+		ew.printf("  model: %s bytes\n", text.GroupDigits(b.ModelStackBytes))
 	}
-	ew.printf("bpf_jit_limit: %s bytes; current charge: %s bytes (%s)\n", GroupDigits(b.Limit), GroupDigits(b.Current), currentBasisWords(b))
+	ew.printf("bpf_jit_limit: %s bytes; current charge: %s bytes (%s)\n", text.GroupDigits(b.Limit), text.GroupDigits(b.Current), currentBasisWords(b))
 	ew.printf("fit: %s processes can each load this stack without CAP_BPF or CAP_SYS_ADMIN; process %s fails with errno 524 (ENOTSUPP)\n",
-		GroupDigits(b.Fit), GroupDigits(b.FirstFailure))
+		text.GroupDigits(b.Fit), text.GroupDigits(b.FirstFailure))
 	ew.printf("basis: floor((%d - %d) / %d) = %d\n", b.Limit, b.Current, b.StackBytes, b.Fit)
 	if b.PerNode > 0 {
 		verdict := "fits"
@@ -52,9 +53,9 @@ func WriteBudgetText(w io.Writer, b *document.Budget) error {
 		}
 		procs := ""
 		if b.Processes > 1 {
-			procs = fmt.Sprintf(" (%s processes in all: forked processes share their parent's filters and add no charge)", GroupDigits(b.TotalProcesses))
+			procs = fmt.Sprintf(" (%s processes in all: forked processes share their parent's filters and add no charge)", text.GroupDigits(b.TotalProcesses))
 		}
-		ew.printf("plan: %s loads%s charge %s bytes: %s, %s bytes left\n", GroupDigits(b.PerNode), procs, GroupDigits(b.PlannedCharge), verdict, GroupDigits(b.HeadroomAfter))
+		ew.printf("plan: %s loads%s charge %s bytes: %s, %s bytes left\n", text.GroupDigits(b.PerNode), procs, text.GroupDigits(b.PlannedCharge), verdict, text.GroupDigits(b.HeadroomAfter))
 	}
 	if v := b.Validation; v != nil {
 		ew.printf("validation: bpf_jit_limit lowered to %d (charge %d before, %d after), stacks loaded without capabilities (CapEff %s) until errno 524:\n",
@@ -77,24 +78,6 @@ func budgetSources(b *document.Budget) []string {
 	if b.SystemdUnit == "" {
 		return b.Policies
 	}
-	unit := fmt.Sprintf("%s (systemd stack of %s)", b.SystemdUnit, Plural(b.SystemdFilters, "filter"))
+	unit := fmt.Sprintf("%s (systemd stack of %s)", b.SystemdUnit, text.Plural(b.SystemdFilters, "filter"))
 	return append([]string{unit}, b.Policies...)
-}
-
-// GroupDigits writes n with thousands separators: 528482304 -> 528,482,304.
-func GroupDigits(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }

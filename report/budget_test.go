@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 func TestWriteBudgetText(t *testing.T) {
@@ -47,7 +48,7 @@ func TestWriteBudgetJSONKeys(t *testing.T) {
 
 func TestGroup(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 528482304: "528,482,304", -1234: "-1,234"} {
-		if got := GroupDigits(n); got != want {
+		if got := text.GroupDigits(n); got != want {
 			t.Errorf("GroupDigits(%d) = %q, want %q", n, got, want)
 		}
 	}

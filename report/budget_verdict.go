@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -36,9 +37,9 @@ func budgetAmount(b *document.BudgetVerdict, x float64, signed bool) string {
 		return sign + strconv.FormatFloat(x, 'f', 2, 64) + " %"
 	}
 	if signed {
-		return signedFigure(x)
+		return text.SignedFigure(x)
 	}
-	return figure(x)
+	return text.Figure(x)
 }
 
 // budgetMetricNames says in words what each decided_by value judged.
@@ -54,7 +55,7 @@ var budgetMetricNames = map[string]string{
 // undecided, what a decision would need.
 func BudgetText(b *document.BudgetVerdict) string {
 	var s strings.Builder
-	scale, unit := unitOf(b.Budget)
+	scale, unit := text.UnitOf(b.Budget)
 	budget := strconv.FormatFloat(b.Budget/scale, 'g', 4, 64) + " " + unit
 	if b.Unit == "%" {
 		budget = strconv.FormatFloat(b.Budget, 'g', -1, 64) + " %"

@@ -2,9 +2,9 @@ package report
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // commandText writes the command workload's lines of the table report.
@@ -13,15 +13,15 @@ func commandText(ew *errWriter, d *document.Document) {
 	if c == nil {
 		return
 	}
-	ew.printf("\ncommand: %s; %d timed runs per child after %d warm-up", shellWords(c.Argv), c.RunsPerChild, c.WarmupRuns)
+	ew.printf("\ncommand: %s; %d timed runs per child after %d warm-up", text.ShellWords(c.Argv), c.RunsPerChild, c.WarmupRuns)
 	if c.Prepare != "" {
 		ew.printf(", --prepare %q before each", c.Prepare)
 	}
 	if ct := c.Container; ct != nil {
-		ew.printf("\n  in %s containers (%s): %s", ct.Runtime, firstLine(ct.Version), containerText(ct))
-		ew.printf("\n  ns/op = one run inside the container, from fork to reaping by seccompbench as the container's process (the container's start outside): baseline %s (CPU user+sys %s)\n", durationText(c.BaselineRunNs), durationText(c.BaselineCPUNs))
+		ew.printf("\n  in %s containers (%s): %s", ct.Runtime, text.FirstLine(ct.Version), containerText(ct))
+		ew.printf("\n  ns/op = one run inside the container, from fork to reaping by seccompbench as the container's process (the container's start outside): baseline %s (CPU user+sys %s)\n", text.Duration(c.BaselineRunNs), text.Duration(c.BaselineCPUNs))
 	} else {
-		ew.printf("\n  ns/op = one run, from execve to reaping: baseline %s (CPU user+sys %s)\n", durationText(c.BaselineRunNs), durationText(c.BaselineCPUNs))
+		ew.printf("\n  ns/op = one run, from execve to reaping: baseline %s (CPU user+sys %s)\n", text.Duration(c.BaselineRunNs), text.Duration(c.BaselineCPUNs))
 	}
 	if c.FailedRuns > 0 {
 		ew.printf("  %d timed runs did not exit 0 (kept: --ignore-failure)\n", c.FailedRuns)
@@ -30,15 +30,15 @@ func commandText(ew *errWriter, d *document.Document) {
 		ew.printf("  %d timed runs flagged as outliers within their child (modified z-score > 3.5; kept in every estimate)\n", c.OutlierRuns)
 	}
 	for _, s := range c.Splits {
-		in := figureGroup(false, true, s.InstallNs, s.InstallCILowNs, s.InstallCIHighNs)
-		run := figureGroup(true, true, s.RunningNs, s.RunningCILowNs, s.RunningCIHighNs)
+		in := text.FigureGroup(false, true, s.InstallNs, s.InstallCILowNs, s.InstallCIHighNs)
+		run := text.FigureGroup(true, true, s.RunningNs, s.RunningCILowNs, s.RunningCIHighNs)
 		once := "once per process (seccomp(2) in each command process, median)"
 		if ct := c.Container; ct != nil {
 			once = "once per container (" + ct.Runtime + "'s work on linux.seccomp: its container's time outside the runs with the profile minus without)"
 		}
 		ew.printf("  %s, %d filters: install %s [%s, %s] %s, running %s [%s, %s] per run, CPU %s per run: ",
 			s.Variant, s.Filters, in(s.InstallNs), in(s.InstallCILowNs), in(s.InstallCIHighNs), once,
-			run(s.RunningNs), run(s.RunningCILowNs), run(s.RunningCIHighNs), signed(s.CPUAddedNs))
+			run(s.RunningNs), run(s.RunningCILowNs), run(s.RunningCIHighNs), text.Signed(s.CPUAddedNs))
 		ew.printf("%s, install %.0f%% of the total\n", dominanceText(s.Dominant, s.Clear), 100*s.InstallShare)
 	}
 }
@@ -50,12 +50,6 @@ func containerText(ct *document.ContainerRuntime) string {
 		src = "bundle " + ct.Bundle
 	}
 	return fmt.Sprintf("profile %s (%s); the 1-filter cells run under the filter %s compiles and installs itself, with its own loader privilege and no_new_privs, the 0-filter cells the same bundle without linux.seccomp; the runs are timed inside the container, so %s compiling the profile is not in the running cost", ct.Profile, src, ct.Runtime, ct.Runtime)
-}
-
-// firstLine is s up to its first newline.
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
 }
 
 // dominanceText says which of install and running cost dominates, only
@@ -71,23 +65,4 @@ func dominanceText(dominant string, clear bool) string {
 		return "neither dominates by these intervals, which overlap (the install's centre is the larger)"
 	}
 	return "neither dominates by these intervals, which overlap (the running cost's centre is the larger)"
-}
-
-// durationText formats ns in its own unit with 3 significant digits
-// (figure): "812 ns", "12.3 µs", "150 ms", "2.04 s".
-func durationText(ns float64) string { return figure(ns) }
-
-// signed is durationText with an explicit sign.
-func signed(ns float64) string { return signedFigure(ns) }
-
-// shellWords renders argv for people, quoting words with blanks or quotes.
-func shellWords(argv []string) string {
-	q := make([]string, len(argv))
-	for i, a := range argv {
-		q[i] = a
-		if a == "" || strings.ContainsAny(a, " \t\n'\"$") {
-			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(q, " ")
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -54,7 +55,7 @@ func Compare(docs []document.NamedDocument, opt document.CompareOptions) (*docum
 		}
 		be, oe := base.Doc.Environment, o.Doc.Environment
 		if be.Kernel != oe.Kernel {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("different kernels: %s ran on %s, %s on %s; a change may come from the kernel, not the policy", base.Name, OrDash(be.Kernel), o.Name, OrDash(oe.Kernel)))
+			c.Warnings = append(c.Warnings, fmt.Sprintf("different kernels: %s ran on %s, %s on %s; a change may come from the kernel, not the policy", base.Name, text.OrDash(be.Kernel), o.Name, text.OrDash(oe.Kernel)))
 		}
 		if be.CPUModel != oe.CPUModel {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("different CPUs: %s ran on %q, %s on %q; a change may come from the machine, not the policy", base.Name, be.CPUModel, o.Name, oe.CPUModel))
@@ -196,9 +197,9 @@ func deltaText(ch document.Change, inNs bool) string {
 	case !ch.Significant:
 		return "~"
 	case inNs || ch.BaseNs <= 0:
-		return fmt.Sprintf("%+.2f ns", Num(ch.DeltaNs))
+		return fmt.Sprintf("%+.2f ns", text.Num(ch.DeltaNs))
 	}
-	return fmt.Sprintf("%+.1f%%", Num(ch.DeltaPct))
+	return fmt.Sprintf("%+.1f%%", text.Num(ch.DeltaPct))
 }
 
 func pText(ch document.Change) string {

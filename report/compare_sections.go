@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // compareSections are the sections of a comparison, in order: the
@@ -57,7 +58,7 @@ func compareSourcesBlocks(c *document.Comparison) []block {
 		if i == 0 {
 			role = cell{s: "base", strong: true}
 		}
-		t.rows = append(t.rows, append([]cell{role}, cells(s.Name, s.Workload, strings.Join(s.Policies, " + "), OrDash(s.Kernel), OrDash(s.CPUModel), OrDash(s.ToolVersion))...))
+		t.rows = append(t.rows, append([]cell{role}, cells(s.Name, s.Workload, strings.Join(s.Policies, " + "), text.OrDash(s.Kernel), text.OrDash(s.CPUModel), text.OrDash(s.ToolVersion))...))
 	}
 	return []block{t}
 }
@@ -75,8 +76,8 @@ func compareChangeBlocks(c *document.Comparison) []block {
 			textRight: true, textPad: 2}
 		for _, cc := range c.Cells {
 			if cc.Source == i {
-				cellsT.rows = append(cellsT.rows, []cell{{s: cc.Variant}, {s: fmt.Sprint(cc.Filters)}, {s: fmt.Sprintf("%.1f", Num(cc.BaseNs))}, {s: fmt.Sprintf("%.1f", Num(cc.Ns))},
-					changeCell(cc.Change, false), {s: fmt.Sprintf("%+.1f", Num(cc.DeltaNs))}, {s: fmt.Sprintf("[%+.1f, %+.1f]", Num(cc.CILowNs), Num(cc.CIHighNs))},
+				cellsT.rows = append(cellsT.rows, []cell{{s: cc.Variant}, {s: fmt.Sprint(cc.Filters)}, {s: fmt.Sprintf("%.1f", text.Num(cc.BaseNs))}, {s: fmt.Sprintf("%.1f", text.Num(cc.Ns))},
+					changeCell(cc.Change, false), {s: fmt.Sprintf("%+.1f", text.Num(cc.DeltaNs))}, {s: fmt.Sprintf("[%+.1f, %+.1f]", text.Num(cc.CILowNs), text.Num(cc.CIHighNs))},
 					{s: pText(cc.Change)}, {s: fmt.Sprintf("%d+%d", cc.NBase, cc.N)}})
 			}
 		}
@@ -88,8 +89,8 @@ func compareChangeBlocks(c *document.Comparison) []block {
 			textRight: true, textPad: 2}
 		for _, fc := range c.Fits {
 			if fc.Source == i {
-				fitsT.rows = append(fitsT.rows, []cell{{s: fc.Variant}, {s: fitTermLabel(fc.Term)}, {s: fmt.Sprintf("%.2f", Num(fc.BaseNs))}, {s: fmt.Sprintf("%.2f", Num(fc.Ns))},
-					changeCell(fc.Change, true), {s: fmt.Sprintf("%+.2f", Num(fc.DeltaNs))}, {s: fmt.Sprintf("[%+.2f, %+.2f]", Num(fc.CILowNs), Num(fc.CIHighNs))}, {s: pText(fc.Change)}})
+				fitsT.rows = append(fitsT.rows, []cell{{s: fc.Variant}, {s: fitTermLabel(fc.Term)}, {s: fmt.Sprintf("%.2f", text.Num(fc.BaseNs))}, {s: fmt.Sprintf("%.2f", text.Num(fc.Ns))},
+					changeCell(fc.Change, true), {s: fmt.Sprintf("%+.2f", text.Num(fc.DeltaNs))}, {s: fmt.Sprintf("[%+.2f, %+.2f]", text.Num(fc.CILowNs), text.Num(fc.CIHighNs))}, {s: pText(fc.Change)}})
 			}
 		}
 		out = append(out, fitsT)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -86,10 +87,10 @@ func perFilterConclusion(fit document.Fit, conf float64, trials int) Clause {
 	case math.IsNaN(fit.PerFilterNs):
 		return newClause("per_filter_undefined", "no per-filter cost could be estimated from this run (see the warnings)")
 	case math.IsNaN(fit.PerFilterCILowNs) || math.IsNaN(fit.PerFilterCIHighNs):
-		return newClause("per_filter_no_interval", fmt.Sprintf("the per-filter cost came out at %s with no interval (too few children: see the warnings), so this run supports no conclusion about it", figure(fit.PerFilterNs)), "per_filter_ns", fit.PerFilterNs)
+		return newClause("per_filter_no_interval", fmt.Sprintf("the per-filter cost came out at %s with no interval (too few children: see the warnings), so this run supports no conclusion about it", text.Figure(fit.PerFilterNs)), "per_filter_ns", fit.PerFilterNs)
 	}
-	g := figureGroup(false, false, fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs)
-	scale, unit := unitOf(max(math.Abs(fit.PerFilterNs), math.Abs(fit.PerFilterCILowNs), math.Abs(fit.PerFilterCIHighNs)))
+	g := text.FigureGroup(false, false, fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs)
+	scale, unit := text.UnitOf(max(math.Abs(fit.PerFilterNs), math.Abs(fit.PerFilterCILowNs), math.Abs(fit.PerFilterCIHighNs)))
 	v := g(fit.PerFilterNs) + " " + unit
 	ci := fmt.Sprintf("%.0f%% CI [%s, %s]", conf*100, g(fit.PerFilterCILowNs), g(fit.PerFilterCIHighNs))
 	con := margins.ConcludePerFilter(fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs, fit.BaselineNs)
@@ -97,14 +98,14 @@ func perFilterConclusion(fit document.Fit, conf float64, trials int) Clause {
 	figs := []any{"per_filter_ns", fit.PerFilterNs, "ci_low_ns", fit.PerFilterCILowNs, "ci_high_ns", fit.PerFilterCIHighNs, "confidence", conf, "margin_ns", m}
 	switch con.Verdict {
 	case stats.Negligible:
-		return newClause("per_filter_negligible", fmt.Sprintf("per-filter cost ~0 %s (%s, %s, within ±%s)", unit, v, ci, figure(m)), figs...)
+		return newClause("per_filter_negligible", fmt.Sprintf("per-filter cost ~0 %s (%s, %s, within ±%s)", unit, v, ci, text.Figure(m)), figs...)
 	case stats.Positive:
 		return newClause("per_filter_positive", fmt.Sprintf("each filter adds %s per op (%s)", v, ci), figs...)
 	case stats.Negative:
 		return newClause("per_filter_negative", fmt.Sprintf("the per-filter cost came out negative (%s, %s), which no filter can cause: noise or drift dominates, so this run cannot answer what a filter costs; measure again with more --trials on a quieter CPU", v, ci), figs...)
 	}
 	return newClause("per_filter_inconclusive", fmt.Sprintf("the per-filter cost is inconclusive (%s, %s): it can be told neither from 0 nor bounded within ±%s; %s%s",
-		v, ci, figure(m), inconclusiveAdvice(con, " "+unit, scale, trials, true), segmentCaveat(fit)), figs...)
+		v, ci, text.Figure(m), inconclusiveAdvice(con, " "+unit, scale, trials, true), segmentCaveat(fit)), figs...)
 }
 
 // segmentCaveat qualifies the square-root rule of inconclusiveAdvice by
@@ -127,8 +128,8 @@ func segmentCaveat(fit document.Fit) string {
 // worth a statement.
 func entryConclusion(fit document.Fit, conf float64, trials int) (Clause, bool) {
 	con := margins.ConcludeEntry(fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs, fit.BaselineNs)
-	g := figureGroup(false, false, fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs)
-	_, unit := unitOf(max(math.Abs(fit.EntryNs), math.Abs(fit.EntryCILowNs), math.Abs(fit.EntryCIHighNs)))
+	g := text.FigureGroup(false, false, fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs)
+	_, unit := text.UnitOf(max(math.Abs(fit.EntryNs), math.Abs(fit.EntryCILowNs), math.Abs(fit.EntryCIHighNs)))
 	ci := fmt.Sprintf("%.0f%% CI [%s, %s]", conf*100, g(fit.EntryCILowNs), g(fit.EntryCIHighNs))
 	var c Clause
 	figs := []any{"entry_ns", fit.EntryNs, "ci_low_ns", fit.EntryCILowNs, "ci_high_ns", fit.EntryCIHighNs, "confidence", conf}

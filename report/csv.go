@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // CSVHeader is the header row of [WriteCSV].
@@ -53,7 +54,7 @@ func WriteCSV(w, warn io.Writer, d *document.Document) error {
 			}
 		}
 	}
-	for _, wn := range dedupe(sortedCopy(d.Warnings)) {
+	for _, wn := range text.Dedupe(text.SortedCopy(d.Warnings)) {
 		fmt.Fprintf(warn, "warning: %s\n", wn)
 	}
 	cw.Flush()

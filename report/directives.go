@@ -8,6 +8,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // UnitDirectivesOf converts PartCosts' answer for a systemd unit, adding
@@ -88,7 +89,7 @@ func tableDirectives(ew *errWriter, d *document.Document) {
 	for _, l := range lines {
 		b.WriteString("  " + l + "\n")
 	}
-	ew.printf("%s", wrapText(b.String(), TextWidth))
+	ew.printf("%s", text.Wrap(b.String(), TextWidth))
 }
 
 // mdDirectives is tableDirectives as a Markdown list.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // StraceProfileSource is Estimate.Profile.Source for a profile estimate
@@ -13,7 +14,7 @@ import (
 // since the summary file is removed when estimate ends:
 // "strace of `git status` (not kept)".
 func StraceProfileSource(argv []string) string {
-	return "strace of `" + shellWords(argv) + "` (not kept)"
+	return "strace of `" + text.ShellWords(argv) + "` (not kept)"
 }
 
 // EstimatePartialText is the mark of a partial estimate (Estimate.Partial),

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // measuredHead is the line that says how the command was measured: its
@@ -19,13 +20,13 @@ func measuredHead(c *document.EstimateCommand, span string) string {
 	switch design {
 	case "pairs":
 		return fmt.Sprintf("measured: %s without and with %s (%s), %d children, %d interleaved pairs in all (order random per pair); per run, %s",
-			shellWords(c.Argv), Plural(c.Filters, "filter"), c.Variant, c.AB.Children, c.AB.Pairs, span)
+			text.ShellWords(c.Argv), Plural(c.Filters, "filter"), c.Variant, c.AB.Children, c.AB.Pairs, span)
 	case "duet":
 		return fmt.Sprintf("measured: %s without and with %s (%s), %d children, %d pairs in all, each pair's runs at once on two CPUs (sides swapped as drawn); per run, %s",
-			shellWords(c.Argv), Plural(c.Filters, "filter"), c.Variant, c.AB.Children, c.AB.Pairs, span)
+			text.ShellWords(c.Argv), Plural(c.Filters, "filter"), c.Variant, c.AB.Children, c.AB.Pairs, span)
 	}
 	return fmt.Sprintf("measured: %s under 0 and %s (%s), %d blocks of fresh children, %d timed runs each; per run, %s",
-		shellWords(c.Argv), Plural(c.Filters, "filter"), c.Variant, c.Trials, c.RunsPerChild, span)
+		text.ShellWords(c.Argv), Plural(c.Filters, "filter"), c.Variant, c.Trials, c.RunsPerChild, span)
 }
 
 // abPrecision is the precision of the measured added time: the
@@ -43,7 +44,7 @@ func abPrecision(ab *document.CommandAB) string {
 	}
 	bar = fmt.Sprintf("the bar (±%.0f%% of the added time, or ±%.1f%% of the baseline run when the added time is smaller) %s", 100*document.BarAddedFrac, 100*document.BarBaselineFrac, bar)
 	return fmt.Sprintf("±%.0f%% of added (CPU ±%.0f%%), ±%.2f%% of baseline, %s measuring; %s",
-		ab.HalfWidthPct, ab.CPUHalfWidthPct, ab.HalfWidthBaselinePct, durationText(ab.MeasuringNs), bar)
+		ab.HalfWidthPct, ab.CPUHalfWidthPct, ab.HalfWidthBaselinePct, text.Duration(ab.MeasuringNs), bar)
 }
 
 // abToBar is the line that says how long the measurement would take to

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // commandDirectFields are the direct measurement and the split of the
@@ -29,10 +30,10 @@ func commandDirectFields(c *document.EstimateCommand) []field {
 			x.Seccomp, x.Samples, x.Runs, x.Filters, x.Entry, x.Filter, b.Runs)
 	}
 	fs := []field{{label: "direct (sampled)", value: fmt.Sprintf("%s [%s, %s] in seccomp: %s; %d Hz, one sample = %s of CPU",
-		signed(d.DirectNs), signed(d.DirectCILowNs), signed(d.DirectCIHighNs), samples, d.FrequencyHz, durationText(d.PeriodNs))}}
+		text.Signed(d.DirectNs), text.Signed(d.DirectCILowNs), text.Signed(d.DirectCIHighNs), samples, d.FrequencyHz, text.Duration(d.PeriodNs))}}
 	cost := "not measured (fewer than two blocks each way)"
 	if d.SamplingCostNs != 0 || d.SamplingCostCILowNs != 0 || d.SamplingCostCIHighNs != 0 {
-		cost = fmt.Sprintf("%s [%s, %s] per baseline run (%+.1f%%)", signed(d.SamplingCostNs), signed(d.SamplingCostCILowNs), signed(d.SamplingCostCIHighNs), d.SamplingCostPct)
+		cost = fmt.Sprintf("%s [%s, %s] per baseline run (%+.1f%%)", text.Signed(d.SamplingCostNs), text.Signed(d.SamplingCostCILowNs), text.Signed(d.SamplingCostCIHighNs), d.SamplingCostPct)
 	}
 	cost += fmt.Sprintf(": %d blocks sampled against %d not", d.SampledBlocks, d.UnsampledBlocks)
 	if d.LostSamples > 0 {
@@ -40,17 +41,17 @@ func commandDirectFields(c *document.EstimateCommand) []field {
 	}
 	fs = append(fs, field{label: "sampling cost", value: cost})
 	fs = append(fs, field{label: "loop model", value: fmt.Sprintf("%s [%s, %s] from the loop cost × the program's calls; against the sampled direct time: %s",
-		signed(d.ModelNs), signed(d.ModelCILowNs), signed(d.ModelCIHighNs), modelAgreeText(d))})
+		text.Signed(d.ModelNs), text.Signed(d.ModelCILowNs), text.Signed(d.ModelCIHighNs), modelAgreeText(d))})
 	proc := "per-process not measured (--process-term=false)"
 	if c.ProcessProbe != "" {
-		proc = fmt.Sprintf("per-process %s [%s, %s]", signed(d.ProcessNs), signed(d.ProcessCILowNs), signed(d.ProcessCIHighNs))
+		proc = fmt.Sprintf("per-process %s [%s, %s]", text.Signed(d.ProcessNs), text.Signed(d.ProcessCILowNs), text.Signed(d.ProcessCIHighNs))
 	}
-	ind := fmt.Sprintf("indirect %s [%s, %s]", signed(d.IndirectNs), signed(d.IndirectCILowNs), signed(d.IndirectCIHighNs))
+	ind := fmt.Sprintf("indirect %s [%s, %s]", text.Signed(d.IndirectNs), text.Signed(d.IndirectCILowNs), text.Signed(d.IndirectCIHighNs))
 	if !d.IndirectResolved {
-		ind = fmt.Sprintf("indirect NOT RESOLVED (%s [%s, %s]: %s)", signed(d.IndirectNs), signed(d.IndirectCILowNs), signed(d.IndirectCIHighNs), splitWhyText(d.IndirectWhy))
+		ind = fmt.Sprintf("indirect NOT RESOLVED (%s [%s, %s]: %s)", text.Signed(d.IndirectNs), text.Signed(d.IndirectCILowNs), text.Signed(d.IndirectCIHighNs), splitWhyText(d.IndirectWhy))
 	}
 	return append(fs, field{label: "split of CPU", value: fmt.Sprintf("%s [%s, %s] = direct %s + %s + %s; CPU time (user+sys), the samples' unit; intervals in quadrature",
-		signed(d.TotalNs), signed(d.TotalCILowNs), signed(d.TotalCIHighNs), signed(d.DirectNs), proc, ind)})
+		text.Signed(d.TotalNs), text.Signed(d.TotalCILowNs), text.Signed(d.TotalCIHighNs), text.Signed(d.DirectNs), proc, ind)})
 }
 
 // modelAgreeText says how the loop model's interval and the sampled
@@ -63,7 +64,7 @@ func modelAgreeText(d *document.CommandDirect) string {
 	width := d.DirectCIHighNs - d.DirectCILowNs
 	if n := d.Stacked.Seccomp; n < document.MinDirectSamples || width > document.MaxDirectWidth*math.Abs(d.DirectNs) {
 		return fmt.Sprintf("too few samples to tell (%s in seccomp; the intervals overlap, the sampled one %.1f× its centre wide)",
-			Plural(n, "sample"), width/math.Abs(d.DirectNs))
+			text.Plural(n, "sample"), width/math.Abs(d.DirectNs))
 	}
 	return "the intervals overlap"
 }

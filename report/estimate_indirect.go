@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // partBasisText words an EstimatePart's basis for people; e gives the
@@ -73,7 +74,7 @@ func estimatePartsBlock(e *document.Estimate) []block {
 	}{{"direct", p.Direct}, {"per process", p.PerProcess}, {"indirect", p.Indirect}} {
 		v := "not predicted: " + partBasisText(e, x.part)
 		if x.part.Predicted && x.part.AddedNs != nil {
-			v = fmtEst(*x.part.AddedNs, x.part.CILowNs, x.part.CIHighNs, nsFormatter(*x.part.AddedNs)) + ": " + partBasisText(e, x.part)
+			v = text.Est(*x.part.AddedNs, x.part.CILowNs, x.part.CIHighNs, text.NsFormatter(*x.part.AddedNs)) + ": " + partBasisText(e, x.part)
 		}
 		f.fields = append(f.fields, field{label: x.name, value: v})
 	}
@@ -91,7 +92,7 @@ func estimateProbeBlock(e *document.Estimate) []block {
 		in.Syscall, map[bool]string{true: " and code", false: " only"}[in.Code], in.Trials, in.Seconds), indent: "  ", width: 10}
 	for _, pt := range in.Uncached {
 		f.fields = append(f.fields, field{label: fmt.Sprintf("%d KiB", pt.KiB), value: fmt.Sprintf("between syscalls %s  added %s  indirect %s  ratio %.2f [%.2f, %.2f]",
-			fmtNs(pt.GapNs), nsShort(pt.AddedNs), nsShort(pt.IndirectNs), pt.Ratio, pt.RatioLow, pt.RatioHigh)})
+			text.Ns(pt.GapNs), text.NsShort(pt.AddedNs), text.NsShort(pt.IndirectNs), pt.Ratio, pt.RatioLow, pt.RatioHigh)})
 	}
 	return []block{f}
 }

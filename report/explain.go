@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // Explain returns per variant and loader the clauses that say what its
@@ -127,7 +128,7 @@ func placementClause(d *document.Document, fit *document.Fit) (Clause, bool) {
 			fit.Placements, d.Config.PadMin, d.Config.PadMax), "placements", fit.Placements, "pad_min", d.Config.PadMin, "pad_max", d.Config.PadMax), true
 	case fit.Placements > 1:
 		return newClause("placement_sd", fmt.Sprintf("placement moves the per-filter cost by ±%s (between-placement SD over %d program sizes, pads %d–%d instructions; the CI includes it)",
-			figure(fit.PlacementSDNs), fit.Placements, d.Config.PadMin, d.Config.PadMax), "sd_ns", fit.PlacementSDNs, "placements", fit.Placements, "pad_min", d.Config.PadMin, "pad_max", d.Config.PadMax), true
+			text.Figure(fit.PlacementSDNs), fit.Placements, d.Config.PadMin, d.Config.PadMax), "sd_ns", fit.PlacementSDNs, "placements", fit.Placements, "pad_min", d.Config.PadMin, "pad_max", d.Config.PadMax), true
 	case d.Config.Placement == "fixed":
 		return newClause("placement_fixed", fmt.Sprintf("one program size only (pad %d): the CI leaves out placement, which moved per-filter cost by 25 %% on this project's measurements (drop --pad to sample it)", d.Config.Pad), "pad", d.Config.Pad), true
 	}
@@ -142,7 +143,7 @@ func segmentClause(fit *document.Fit) (Clause, bool) {
 		return Clause{}, false
 	}
 	return newClause("segments", fmt.Sprintf("the run's %d consecutive parts, each fitted alone, put the per-filter cost %s apart (SD); the CI is at least the t interval of their mean, so it covers the host's speed wandering over seconds",
-		fit.Segments, "±"+figure(fit.SegmentSDNs)), "segments", fit.Segments, "sd_ns", fit.SegmentSDNs), true
+		fit.Segments, "±"+text.Figure(fit.SegmentSDNs)), "segments", fit.Segments, "sd_ns", fit.SegmentSDNs), true
 }
 
 // bhiState is the BHI part of the spectre_v2 line, "" if none.

@@ -10,9 +10,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
@@ -155,7 +155,7 @@ func fleetPolicy(d *document.Document) string {
 		if len(h) > 8 {
 			h = h[:8]
 		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", OrDash(name), OrDash(h)))
+		parts = append(parts, fmt.Sprintf("%s (%s)", text.OrDash(name), text.OrDash(h)))
 	}
 	if len(parts) == 0 {
 		return "-"
@@ -244,15 +244,6 @@ func WriteFleetJSON(w io.Writer, f *document.Fleet) error {
 	return nil
 }
 
-// maxLineWidth is the widest line of s, in runes.
-func maxLineWidth(s string) int {
-	w := 0
-	for _, l := range strings.Split(s, "\n") {
-		w = max(w, utf8.RuneCountInString(strings.TrimRight(l, " ")))
-	}
-	return w
-}
-
 // FleetResults counts the distinct results in f.
 func FleetResults(f *document.Fleet) int {
 	seen := map[string]bool{}
@@ -297,8 +288,8 @@ func WriteFleetBenchstat(w, warn io.Writer, entries []document.FleetEntry) error
 		if i > 0 {
 			ew.printf("\n")
 		}
-		ew.printf("host: %s\n", oneLine(OrDash(e.Doc.Environment.Hostname)))
-		ew.printf("result: %s\n", oneLine(e.Name))
+		ew.printf("host: %s\n", text.OneLine(text.OrDash(e.Doc.Environment.Hostname)))
+		ew.printf("result: %s\n", text.OneLine(e.Name))
 		if err := WriteBenchstat(ew, warn, e.Doc); err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -43,17 +44,17 @@ func writeHeadlineText(ew *errWriter, lines []HeadlineLine) {
 // writeHeadlineLines is writeHeadlineText without the folding.
 func writeHeadlineLines(ew *errWriter, lines []HeadlineLine) {
 	for _, l := range lines {
-		text := l.Label + ": " + shortSentencesAfter(l.Label+": ", l.Text)
+		line := l.Label + ": " + shortSentencesAfter(l.Label+": ", l.Text)
 		if l.Label == "note" {
-			text = l.Text
+			line = l.Text
 		}
 		// The legend's "[ ]" is one word: a line must not end in "([".
-		text = strings.ReplaceAll(strings.Join(strings.Fields(text), " "), "[ ]", "[\x00]")
+		line = strings.ReplaceAll(strings.Join(strings.Fields(line), " "), "[ ]", "[\x00]")
 		unprotect := func(s string) string { return strings.ReplaceAll(s, "\x00", " ") }
-		first := wrapWords(text, TextWidth)[0]
+		first := text.WrapWords(line, TextWidth)[0]
 		ew.printf("%s\n", unprotect(first))
-		if rest := strings.TrimSpace(strings.TrimPrefix(text, first)); rest != "" {
-			for _, part := range wrapWords(rest, TextWidth-2) {
+		if rest := strings.TrimSpace(strings.TrimPrefix(line, first)); rest != "" {
+			for _, part := range text.WrapWords(rest, TextWidth-2) {
 				ew.printf("  %s\n", unprotect(part))
 			}
 		}
@@ -71,49 +72,6 @@ func writeHeadlineMarkdown(ew *errWriter, lines []HeadlineLine) {
 		ew.printf("- **[%s](%s)**: %s\n", l.Label, l.Anchor(), mdEscape(shortSentencesAfter(l.Label+": ", l.Text)))
 	}
 	ew.printf("\n")
-}
-
-// wrapWords breaks s into lines of at most width characters at spaces; a
-// word longer than width stands alone on its line.
-func wrapWords(s string, width int) []string {
-	var out []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = w
-		case len([]rune(line))+1+len([]rune(w)) <= width:
-			line += " " + w
-		default:
-			out = append(out, line)
-			line = w
-		}
-	}
-	if line != "" || len(out) == 0 {
-		out = append(out, line)
-	}
-	return out
-}
-
-// wrapText wraps every line of s at width, keeping a line's leading
-// spaces (and two more) on its continuation lines.
-func wrapText(s string, width int) string {
-	var b strings.Builder
-	for _, line := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
-		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
-		if len([]rune(line)) <= width {
-			b.WriteString(line + "\n")
-			continue
-		}
-		for i, part := range wrapWords(line, width-len(indent)-2) {
-			if i == 0 {
-				b.WriteString(indent + part + "\n")
-				continue
-			}
-			b.WriteString(indent + "  " + part + "\n")
-		}
-	}
-	return b.String()
 }
 
 // RunHeadline answers what a run measured in at most MaxHeadlineLines
@@ -203,31 +161,6 @@ func foldNote(lines []HeadlineLine) []HeadlineLine {
 	return out
 }
 
-// elidePolicyName is elideMiddle for a policy's name, keeping a
-// parenthesized note at its end whole ("x.service (systemd unit: stack of
-// 29 filters)"): only the name before it is shortened.
-func elidePolicyName(s string, n int) string {
-	if i := strings.Index(s, " ("); i > 0 && strings.HasSuffix(s, ")") {
-		return elideMiddle(s[:i], n) + s[i:]
-	}
-	return elideMiddle(s, n)
-}
-
-// elideMiddle shortens s to at most n characters by replacing its middle
-// with "…", keeping its end (a path's base name) whole when it can.
-func elideMiddle(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n || n < 5 {
-		return s
-	}
-	tail := n / 2
-	if i := strings.LastIndex(s, "/"); i >= 0 && len([]rune(s[i:])) < n-4 {
-		tail = len([]rune(s[i:]))
-	}
-	head := n - 1 - tail
-	return string(r[:head]) + "…" + string(r[len(r)-tail:])
-}
-
 // maxPathInHeadline is the most characters of a policy path a headline
 // shows; longer paths are elided in the middle (--explain has them whole).
 const maxPathInHeadline = 40
@@ -241,7 +174,7 @@ func runPolicyText(d *document.Document) string {
 	}
 	var pol []string
 	for _, p := range d.Config.Policies {
-		pol = append(pol, fmt.Sprintf("%s, %s", elidePolicyName(p.Path, room), Plural(p.Instructions, "instruction")))
+		pol = append(pol, fmt.Sprintf("%s, %s", text.ElidePolicyName(p.Path, room), Plural(p.Instructions, "instruction")))
 	}
 	if len(pol) == 0 {
 		pol = []string{"no policy"}
@@ -283,12 +216,12 @@ func fitPerFilterText(f document.Fit) string {
 // estText formats an estimate in ns with its interval, sharing one unit:
 // "44.8 ns/op [40.2, 49.5]".
 func estText(signed bool, c, lo, hi float64) string {
-	g := figureGroup(false, false, c, lo, hi)
+	g := text.FigureGroup(false, false, c, lo, hi)
 	center := g(c)
 	if signed {
-		center = figureGroup(true, false, c, lo, hi)(c)
+		center = text.FigureGroup(true, false, c, lo, hi)(c)
 	}
-	_, unit := unitOf(max(math.Abs(c), math.Abs(lo), math.Abs(hi)))
+	_, unit := text.UnitOf(max(math.Abs(c), math.Abs(lo), math.Abs(hi)))
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return fmt.Sprintf("%s %s/op (no interval)", center, unit)
 	}
@@ -420,13 +353,13 @@ func runVerdict(d *document.Document) string {
 			s += " (all calls cached)"
 		}
 	case stats.Positive:
-		s = fmt.Sprintf("as installed, each filter stacked adds %s per op", figure(on.PerFilterNs))
+		s = fmt.Sprintf("as installed, each filter stacked adds %s per op", text.Figure(on.PerFilterNs))
 	default:
 		s = "as installed, inconclusive: the interval is too wide to tell a filter's cost (--explain)"
 	}
 	if def != nil && def != on {
 		if margins.ConcludePerFilter(def.PerFilterNs, def.PerFilterCILowNs, def.PerFilterCIHighNs, def.BaselineNs).Verdict == stats.Positive {
-			s += fmt.Sprintf("; uncached, +%s/op per filter", figure(def.PerFilterNs))
+			s += fmt.Sprintf("; uncached, +%s/op per filter", text.Figure(def.PerFilterNs))
 		}
 	}
 	return s + "."
@@ -472,7 +405,7 @@ func tableStack(ew *errWriter, d *document.Document) {
 	for _, l := range lines {
 		b.WriteString("  " + l + "\n")
 	}
-	ew.printf("%s", wrapText(b.String(), TextWidth))
+	ew.printf("%s", text.Wrap(b.String(), TextWidth))
 }
 
 // CompareHeadline answers a comparison in at most MaxHeadlineLines lines:
@@ -624,7 +557,7 @@ func FleetHeadline(f *document.Fleet) []HeadlineLine {
 			case n == 1:
 				parts = append(parts, v+" "+estText(false, one.PerFilterNs, one.PerFilterCILowNs, one.PerFilterCIHighNs))
 			default:
-				parts = append(parts, fmt.Sprintf("%s %s to %s/op over %d results", v, figure(lo), figure(hi), n))
+				parts = append(parts, fmt.Sprintf("%s %s to %s/op over %d results", v, text.Figure(lo), text.Figure(hi), n))
 				if hiCI > loCI {
 					disagree = append(disagree, v)
 				}
@@ -636,7 +569,7 @@ func FleetHeadline(f *document.Fleet) []HeadlineLine {
 			parts = []string{"no per-filter fit (a run needs two counts of 1 or more filters)"}
 		}
 		// ns/op is defined on the policy line; a group's line says ns
-		line := strings.ReplaceAll(elideMiddle(g.Policy, 40)+": "+strings.Join(parts, "; "), " ns/op [", " ns [")
+		line := strings.ReplaceAll(text.ElideMiddle(g.Policy, 40)+": "+strings.Join(parts, "; "), " ns/op [", " ns [")
 		out = append(out, HeadlineLine{"per-filter", line})
 	}
 	verdict := "one result per policy group: compare the groups by their intervals"
@@ -685,7 +618,7 @@ func EstimateHeadline(e *document.Estimate) []HeadlineLine {
 	m, t := e.Model, e.Total
 	out := append(BudgetHeadline(e.Budget), []HeadlineLine{
 		{"policy", fmt.Sprintf("%s (%s), %s; profile %s: %s", Plural(len(e.Stack), "filter"), SummarizeNames(names), cache,
-			elideMiddle(e.Profile.Source, 2*maxPathInHeadline), Plural(t.Calls, "call"))},
+			text.ElideMiddle(e.Profile.Source, 2*maxPathInHeadline), Plural(t.Calls, "call"))},
 	}...)
 	c := estimateCommandOf(e)
 	if c != nil {
@@ -738,12 +671,12 @@ func estimateCommandOf(e *document.Estimate) *document.EstimateCommand {
 // as the sum of its parts (direct, per process when measured, indirect
 // when predicted).
 func predictedHeadText(c *document.EstimateCommand) string {
-	parts := []string{"direct " + signed(c.SyscallsAddedNs)}
+	parts := []string{"direct " + text.Signed(c.SyscallsAddedNs)}
 	if c.ProcessProbe != "" {
-		parts = append(parts, "per process "+signed(c.ProcessAddedNs))
+		parts = append(parts, "per process "+text.Signed(c.ProcessAddedNs))
 	}
 	if c.GapNs > 0 {
-		parts = append(parts, "indirect "+signed(c.IndirectAddedNs))
+		parts = append(parts, "indirect "+text.Signed(c.IndirectAddedNs))
 	}
 	return signedInterval(c.PredictedAddedNs, c.PredictedCILowNs, c.PredictedCIHighNs) + " per run = " + strings.Join(parts, " + ")
 }
@@ -752,7 +685,7 @@ func predictedHeadText(c *document.EstimateCommand) string {
 // with their intervals.
 func measuredHeadText(c *document.EstimateCommand) string {
 	return fmt.Sprintf("%s per run of %s (wall), CPU user+sys %s",
-		signedInterval(c.MeasuredAddedNs, c.MeasuredCILowNs, c.MeasuredCIHighNs), durationText(c.BaselineRunNs),
+		signedInterval(c.MeasuredAddedNs, c.MeasuredCILowNs, c.MeasuredCIHighNs), text.Duration(c.BaselineRunNs),
 		signedInterval(c.MeasuredCPUAddedNs, c.MeasuredCPUCILowNs, c.MeasuredCPUCIHighNs))
 }
 
@@ -780,8 +713,8 @@ func coverageHeadText(c *document.EstimateCommand) string {
 // signedInterval is a signed time and its interval in one unit, named
 // once: "+437 µs [+120, +754]".
 func signedInterval(c, lo, hi float64) string {
-	g := figureGroup(true, false, c, lo, hi)
-	_, unit := unitOf(max(math.Abs(c), math.Abs(lo), math.Abs(hi)))
+	g := text.FigureGroup(true, false, c, lo, hi)
+	_, unit := text.UnitOf(max(math.Abs(c), math.Abs(lo), math.Abs(hi)))
 	return g(c) + " " + unit + " [" + g(lo) + ", " + g(hi) + "]"
 }
 
@@ -797,7 +730,7 @@ func directHeadText(e *document.Estimate, command bool) string {
 	}
 	clip := ""
 	if t.CILowNs != nil && t.CIHighNs != nil && *t.CILowNs < 0 && t.AddedNs >= 0 {
-		g := figureGroup(false, true, t.AddedNs, *t.CIHighNs, *t.CILowNs)
+		g := text.FigureGroup(false, true, t.AddedNs, *t.CIHighNs, *t.CILowNs)
 		total = "+" + g(t.AddedNs) + " [0, " + g(*t.CIHighNs) + "]"
 		clip = " (interval clipped at 0 from " + g(*t.CILowNs) + ": not resolved from 0)"
 	}
@@ -806,9 +739,9 @@ func directHeadText(e *document.Estimate, command bool) string {
 	}
 	total += " inside seccomp over " + Plural(t.Calls, "call") + clip
 	if t.NsPerSecond != nil {
-		total += fmt.Sprintf(" = %s of the run's time", pctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7))
+		total += fmt.Sprintf(" = %s of the run's time", text.PctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7))
 	} else if t.PctOfSyscallTime != nil {
-		total += fmt.Sprintf(" = %s of its strace-timed syscall time (inflated by tracing)", pctFormatter(*t.PctOfSyscallTime)(*t.PctOfSyscallTime))
+		total += fmt.Sprintf(" = %s of its strace-timed syscall time (inflated by tracing)", text.PctFormatter(*t.PctOfSyscallTime)(*t.PctOfSyscallTime))
 	}
 	return total + "; the direct part only: the per-process part needs --command"
 }
@@ -826,7 +759,7 @@ func estimateVerdict(e *document.Estimate) string {
 // shares of the direct part, "" when none adds time.
 func shareText(e *document.Estimate) string {
 	rows := append([]document.EstimateSyscall(nil), e.Syscalls...)
-	slices.SortStableFunc(rows, func(a, b document.EstimateSyscall) int { return cmpDesc(val(a.TotalNs), val(b.TotalNs)) })
+	slices.SortStableFunc(rows, func(a, b document.EstimateSyscall) int { return cmpDesc(text.Val(a.TotalNs), text.Val(b.TotalNs)) })
 	var top []string
 	for _, r := range rows {
 		if r.Share == nil || *r.Share <= 0 || len(top) == 3 {
@@ -844,10 +777,10 @@ func shareText(e *document.Estimate) string {
 // unit: "502 ns [-1104, 2107]".
 func estPtr(c float64, lo, hi *float64) string {
 	if lo == nil || hi == nil {
-		return figure(c) + " (no interval)"
+		return text.Figure(c) + " (no interval)"
 	}
-	g := figureGroup(false, false, c, *lo, *hi)
-	_, unit := unitOf(max(math.Abs(c), math.Abs(*lo), math.Abs(*hi)))
+	g := text.FigureGroup(false, false, c, *lo, *hi)
+	_, unit := text.UnitOf(max(math.Abs(c), math.Abs(*lo), math.Abs(*hi)))
 	return fmt.Sprintf("%s %s [%s, %s]", g(c), unit, g(*lo), g(*hi))
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // HTMLFigure is one chart of an HTML report: an SVG document (as
@@ -145,7 +146,7 @@ func WriteComparisonHTML(w io.Writer, c *document.Comparison, charts HTMLCharts)
 	parts := sectionsHTML(compareSections, c, charts, "legend")
 	tool := "seccompbench"
 	if len(c.Sources) > 0 {
-		tool += " (results of " + OrDash(c.Sources[0].ToolVersion) + ")"
+		tool += " (results of " + text.OrDash(c.Sources[0].ToolVersion) + ")"
 	}
 	return writeHTMLPage(w, "seccompbench comparison", tool, parts, charts)
 }
@@ -155,7 +156,7 @@ func WriteComparisonHTML(w io.Writer, c *document.Comparison, charts HTMLCharts)
 // the tables, before the warnings. It returns the first write error.
 func WriteFleetHTML(w io.Writer, f *document.Fleet, charts HTMLCharts) error {
 	parts := sectionsHTML(fleetSections, f, charts, "warnings")
-	return writeHTMLPage(w, "seccompbench report: "+Plural(FleetResults(f), "result"), "seccompbench report", parts, charts)
+	return writeHTMLPage(w, "seccompbench report: "+text.Plural(FleetResults(f), "result"), "seccompbench report", parts, charts)
 }
 
 // WriteEstimateHTML writes e as one self-contained HTML page: the

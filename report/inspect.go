@@ -8,6 +8,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
@@ -15,9 +16,9 @@ import (
 // memory (model, pack allocator; 16,320 per filter); bpf_jit_limit
 // 528,482,304 bytes".
 func JITLine(e *document.JITEstimate) string {
-	s := fmt.Sprintf("%s bytes of JIT memory (%s, %s allocator; %s per filter)", GroupDigits(e.StackBytes), e.Source, e.Allocator, GroupDigits(int64(e.PerFilterBytes+0.5)))
+	s := fmt.Sprintf("%s bytes of JIT memory (%s, %s allocator; %s per filter)", text.GroupDigits(e.StackBytes), e.Source, e.Allocator, text.GroupDigits(int64(e.PerFilterBytes+0.5)))
 	if e.Limit > 0 {
-		s += fmt.Sprintf("; bpf_jit_limit %s bytes", GroupDigits(e.Limit))
+		s += fmt.Sprintf("; bpf_jit_limit %s bytes", text.GroupDigits(e.Limit))
 	}
 	return s
 }
@@ -44,7 +45,7 @@ func WriteInspectText(w io.Writer, j *document.InspectProcess, disasm bool) {
 		fmt.Fprintf(w, "  error     %s\n", j.Error)
 		return
 	}
-	fmt.Fprintf(w, "  seccomp   %s mode (%d), no_new_privs %d, %s (Seccomp_filters)\n", seccompModeName(j.SeccompMode), j.SeccompMode, j.NoNewPrivs, Plural(j.SeccompFilters, "filter"))
+	fmt.Fprintf(w, "  seccomp   %s mode (%d), no_new_privs %d, %s (Seccomp_filters)\n", seccompModeName(j.SeccompMode), j.SeccompMode, j.NoNewPrivs, text.Plural(j.SeccompFilters, "filter"))
 	if j.Error != "" {
 		fmt.Fprintf(w, "  error     %s\n", j.Error)
 		return
@@ -57,7 +58,7 @@ func WriteInspectText(w io.Writer, j *document.InspectProcess, disasm bool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  GROUP\tCOUNT\tINSNS\tSHA256\tINDEXES")
 	for g, gr := range j.Groups {
-		fmt.Fprintf(tw, "  %d\t%d\t%d\t%s\t%s\n", g, gr.Count, gr.Instructions, gr.SHA256[:16], IndexRanges(gr.Indexes))
+		fmt.Fprintf(tw, "  %d\t%d\t%d\t%s\t%s\n", g, gr.Count, gr.Instructions, gr.SHA256[:16], text.IndexRanges(gr.Indexes))
 	}
 	tw.Flush()
 	a := j.Analysis
@@ -72,7 +73,7 @@ func WriteInspectText(w io.Writer, j *document.InspectProcess, disasm bool) {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  SYSCALL\tVERDICT\tCACHED\tINSNS")
 	for _, s := range a.Syscalls {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\n", s.Name, s.Action, yesNo(s.Cached), s.Instructions)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\n", s.Name, s.Action, text.YesNo(s.Cached), s.Instructions)
 	}
 	tw.Flush()
 	if a.MaxUncached != nil {
@@ -81,7 +82,7 @@ func WriteInspectText(w io.Writer, j *document.InspectProcess, disasm bool) {
 	fmt.Fprintln(w, "  (INSNS: instructions the filters execute when they run, all arguments 0; a cached syscall runs none)")
 	if disasm {
 		for g, gr := range j.Groups {
-			fmt.Fprintf(w, "\n  group %d (filters %s), sha256 %s:\n", g, IndexRanges(gr.Indexes), gr.SHA256)
+			fmt.Fprintf(w, "\n  group %d (filters %s), sha256 %s:\n", g, text.IndexRanges(gr.Indexes), gr.SHA256)
 			for _, line := range strings.Split(strings.TrimRight(gr.Disasm, "\n"), "\n") {
 				fmt.Fprintf(w, "    %s\n", line)
 			}

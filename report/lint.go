@@ -10,6 +10,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // LintFinding is one finding in `lint --format json`; Policy is the source
@@ -88,7 +89,7 @@ func WriteLintStackText(w io.Writer, s filters.Stack, fs []analysis.Finding) err
 		fmt.Fprintf(&b, "%s\n", shortSentences(line))
 		fmt.Fprintf(&b, "    hint: %s\n", shortSentencesAfter("hint: ", f.Hint))
 	}
-	fmt.Fprintf(&b, "%s, %s, %d info\n", Plural(counts[analysis.SeverityError], "error"), Plural(counts[analysis.SeverityWarning], "warning"), counts[analysis.SeverityInfo])
+	fmt.Fprintf(&b, "%s, %s, %d info\n", text.Plural(counts[analysis.SeverityError], "error"), text.Plural(counts[analysis.SeverityWarning], "warning"), counts[analysis.SeverityInfo])
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write findings: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // WriteMarkdown writes d as a self-contained Markdown report (GitHub
@@ -241,7 +242,7 @@ func mdConfiguration(ew *errWriter, d *document.Document) {
 		ew.printf("| %s | %d | `%s` |\n", mdEscape(path), p.Instructions, shortHash(p.SHA256))
 	}
 	ew.printf("\n")
-	ew.printf("- filter counts: %s\n", joinInts(d.Config.FilterCounts, ", "))
+	ew.printf("- filter counts: %s\n", text.JoinInts(d.Config.FilterCounts, ", "))
 	ew.printf("- variants: %s (cache flag `%s`)\n", strings.Join(d.Config.Variants, ", "), d.Config.Cache)
 	ew.printf("- workload `%s`: one op is %s\n", d.Config.Workload, d.Config.Op)
 	if l := loaderLine(d); l != "" {
@@ -262,9 +263,9 @@ func mdConfiguration(ew *errWriter, d *document.Document) {
 		ew.printf("\n")
 	}
 	if c := d.CommandWorkload; c != nil {
-		ew.printf("- command `%s`: %d timed runs per child after %d warm-up; the child's value is the median run\n", shellWords(c.Argv), c.RunsPerChild, c.WarmupRuns)
+		ew.printf("- command `%s`: %d timed runs per child after %d warm-up; the child's value is the median run\n", text.ShellWords(c.Argv), c.RunsPerChild, c.WarmupRuns)
 		if ct := c.Container; ct != nil {
-			ew.printf("- in %s containers (`%s`): %s\n", ct.Runtime, firstLine(ct.Version), containerText(ct))
+			ew.printf("- in %s containers (`%s`): %s\n", ct.Runtime, text.FirstLine(ct.Version), containerText(ct))
 		}
 	} else {
 		ew.printf("- %d loop iterations × %d timed samples per child; the child's value is the median sample\n", d.Config.Iterations, d.Config.SamplesPerChild)
@@ -285,7 +286,7 @@ func mdReproduce(ew *errWriter, d *document.Document) {
 
 // mdWarnings writes every warning.
 func mdWarnings(ew *errWriter, d *document.Document) {
-	if ws := dedupe(sortedCopy(d.Warnings)); len(ws) > 0 {
+	if ws := text.Dedupe(text.SortedCopy(d.Warnings)); len(ws) > 0 {
 		ew.printf("## Warnings\n\n")
 		for _, wn := range ws {
 			ew.printf("- %s\n", mdEscape(shortSentences(wn)))
@@ -347,12 +348,6 @@ func maxCount(xs []int) int {
 		m = max(m, x)
 	}
 	return m
-}
-
-func sortedCopy(s []string) []string {
-	out := append([]string{}, s...)
-	sort.Strings(out)
-	return out
 }
 
 // mdEscape keeps text from breaking a Markdown table cell or starting

@@ -16,6 +16,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/internal/golden"
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 func TestGoldenRenderers(t *testing.T) {
@@ -218,7 +219,7 @@ func TestNumNoNegativeZero(t *testing.T) {
 		{"%.3g", -0.0001, "-0.0001"}, // other verbs print as float64
 	}
 	for _, tt := range tests {
-		if got := fmt.Sprintf(tt.format, Num(tt.x)); got != tt.want {
+		if got := fmt.Sprintf(tt.format, text.Num(tt.x)); got != tt.want {
 			t.Errorf("Sprintf(%q, Num(%v)) = %q, want %q", tt.format, tt.x, got, tt.want)
 		}
 	}

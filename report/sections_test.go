@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // pageText is the text of an HTML page, a space before every element
@@ -84,7 +85,7 @@ func sectionsCases(t *testing.T) []sectionsCase {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, sectionsCase{"compare " + Plural(len(docs), "result"),
+		out = append(out, sectionsCase{"compare " + text.Plural(len(docs), "result"),
 			func(w *bytes.Buffer) error { return WriteComparisonText(w, cmp, TextOptions{}) },
 			func(w *bytes.Buffer) error { return WriteComparisonText(w, cmp, TextOptions{Explain: true}) },
 			func(w *bytes.Buffer) error { return WriteComparisonMarkdown(w, cmp) },

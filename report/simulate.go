@@ -11,6 +11,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // NewSimulateDoc describes the stack s and each cost. sr, when not nil, is
@@ -103,7 +104,7 @@ func WriteSimulateSyscallText(w io.Writer, s filters.Stack, c analysis.SyscallCo
 	fmt.Fprintln(tw, "FILTER\tNAME\tRETURNS\tINSNS\tREAD\tPATH (lines)")
 	for i := len(s) - 1; i >= 0; i-- {
 		r := sr.PerFilter[i]
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i, s[i].Name, filters.RetText(r.Ret), r.Executed, r.Read, IndexRanges(r.Path))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i, s[i].Name, filters.RetText(r.Ret), r.Executed, r.Read, text.IndexRanges(r.Path))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -137,7 +138,7 @@ func WriteSimulateAllText(w io.Writer, s filters.Stack, arches []*filters.Arch, 
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ARCH\tNR\tNAME\tVERDICT\tCACHED\tINSNS\tEFFECTIVE\tPER-FILTER")
 	for _, c := range costs {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%d\t%s\n", c.Arch, c.Nr, c.Name, filters.VerdictText(c.Ret), yesNo(c.Cached), c.Executed, c.EffectiveInstructions, perFilterText(c.PerFilter))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%d\t%s\n", c.Arch, c.Nr, c.Name, filters.VerdictText(c.Ret), text.YesNo(c.Cached), c.Executed, c.EffectiveInstructions, perFilterText(c.PerFilter))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -166,11 +167,11 @@ func StackText(s filters.Stack) string {
 	case len(s) == 1:
 		return "1 filter: " + names[0]
 	case len(names) == 1:
-		return fmt.Sprintf("%s: %s repeated", Plural(len(s), "filter"), names[0])
+		return fmt.Sprintf("%s: %s repeated", text.Plural(len(s), "filter"), names[0])
 	case len(names) == len(s):
-		return fmt.Sprintf("%s, oldest first: %s", Plural(len(s), "filter"), strings.Join(names, ", "))
+		return fmt.Sprintf("%s, oldest first: %s", text.Plural(len(s), "filter"), strings.Join(names, ", "))
 	}
-	return fmt.Sprintf("%s: %s cycled, %s installed first", Plural(len(s), "filter"), strings.Join(names, ", "), names[0])
+	return fmt.Sprintf("%s: %s cycled, %s installed first", text.Plural(len(s), "filter"), strings.Join(names, ", "), names[0])
 }
 
 // perFilterText lists per-filter counts in stack order (oldest first),
@@ -185,7 +186,7 @@ func perFilterText(n []int) string {
 			return fmt.Sprintf("%d x%d", n[0], len(n))
 		}
 	}
-	return joinInts(n, ",")
+	return text.JoinInts(n, ",")
 }
 
 // joinUints joins syscall arguments with commas, in hex above 0xffff.

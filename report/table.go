@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
@@ -167,14 +168,14 @@ func newTableFigs(d *document.Document) tableFigs {
 // val is a figure; ov an overhead (signed).
 func (t tableFigs) val(ns float64) string {
 	if t.fig {
-		return figure(ns)
+		return text.Figure(ns)
 	}
 	return fmt.Sprintf("%.1f", t.u.v(ns))
 }
 
 func (t tableFigs) ov(ns float64) string {
 	if t.fig {
-		return signedFigure(ns)
+		return text.SignedFigure(ns)
 	}
 	return fmt.Sprintf("%+.1f", t.u.v(ns))
 }
@@ -184,8 +185,8 @@ func (t tableFigs) ci(n int, lo, hi float64, signed bool) string {
 	if !t.fig || n < 2 {
 		return cellCI(n, lo/t.u.div, hi/t.u.div, signed)
 	}
-	g := figureGroup(signed, false, lo, hi)
-	_, unit := unitOf(max(math.Abs(lo), math.Abs(hi)))
+	g := text.FigureGroup(signed, false, lo, hi)
+	_, unit := text.UnitOf(max(math.Abs(lo), math.Abs(hi)))
 	return "[" + g(lo) + ", " + g(hi) + "] " + unit
 }
 
@@ -244,12 +245,12 @@ func tableModel(ew *errWriter, d *document.Document) {
 			if placed {
 				pl = fmt.Sprintf("%.2f\t", u.v(f.PlacementSDNs))
 				if fig {
-					pl = figure(f.PlacementSDNs) + "\t"
+					pl = text.Figure(f.PlacementSDNs) + "\t"
 				}
 			}
 			if fig {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\t%s\t%.3f\t\n", tableVariant(d, f.Variant, f.Loader), figure(f.PerFilterNs), tf.ci(2, f.PerFilterCILowNs, f.PerFilterCIHighNs, false),
-					pl, figure(f.EntryNs), tf.ci(2, f.EntryCILowNs, f.EntryCIHighNs, false), Num(f.R2))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\t%s\t%.3f\t\n", tableVariant(d, f.Variant, f.Loader), text.Figure(f.PerFilterNs), tf.ci(2, f.PerFilterCILowNs, f.PerFilterCIHighNs, false),
+					pl, text.Figure(f.EntryNs), tf.ci(2, f.EntryCILowNs, f.EntryCIHighNs, false), Num(f.R2))
 				continue
 			}
 			if rel {
@@ -294,10 +295,10 @@ func tableSetup(ew *errWriter, d *document.Document) {
 	tf := newTableFigs(d)
 	u, fig := tf.u, tf.fig
 	if d.Setup != nil {
-		one := figureGroup(false, false, d.Setup.PerFilterNs, d.Setup.PerFilterCILowNs, d.Setup.PerFilterCIHiNs)
-		_, unit := unitOf(max(math.Abs(d.Setup.PerFilterNs), math.Abs(d.Setup.PerFilterCILowNs), math.Abs(d.Setup.PerFilterCIHiNs)))
+		one := text.FigureGroup(false, false, d.Setup.PerFilterNs, d.Setup.PerFilterCILowNs, d.Setup.PerFilterCIHiNs)
+		_, unit := text.UnitOf(max(math.Abs(d.Setup.PerFilterNs), math.Abs(d.Setup.PerFilterCILowNs), math.Abs(d.Setup.PerFilterCIHiNs)))
 		ew.printf("\nsetup: one seccomp(2) call %s %s (%.0f%% CI [%s, %s]); installing %s %s",
-			one(d.Setup.PerFilterNs), unit, pct, one(d.Setup.PerFilterCILowNs), one(d.Setup.PerFilterCIHiNs), Plural(d.Setup.StackFilter, "filter"), figure(d.Setup.StackNs))
+			one(d.Setup.PerFilterNs), unit, pct, one(d.Setup.PerFilterCILowNs), one(d.Setup.PerFilterCIHiNs), Plural(d.Setup.StackFilter, "filter"), text.Figure(d.Setup.StackNs))
 		if d.CommandWorkload != nil {
 			// Two figures for one stack: say why they differ.
 			ew.printf(" (mean over the measuring children, each installing it once; the command line's install is each command process's own, median over runs)")
@@ -314,10 +315,10 @@ func tableSetup(ew *errWriter, d *document.Document) {
 	}
 	for _, dr := range d.Drift {
 		if fig {
-			g := figureGroup(true, false, dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh)
-			_, unit := unitOf(max(math.Abs(dr.SlopeNsPerChild), math.Abs(dr.SlopeCILow), math.Abs(dr.SlopeCIHigh)))
+			g := text.FigureGroup(true, false, dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh)
+			_, unit := text.UnitOf(max(math.Abs(dr.SlopeNsPerChild), math.Abs(dr.SlopeCILow), math.Abs(dr.SlopeCIHigh)))
 			ew.printf("%s\n", shortSentences(fmt.Sprintf("drift of the 0-filter baseline (%s): %s %s/op per child run (CI [%s, %s]), %s/op %s; corrected for in the fit",
-				dr.Variant, g(dr.SlopeNsPerChild), unit, g(dr.SlopeCILow), g(dr.SlopeCIHigh), signedFigure(dr.OverRunNs), driftSpan(d, dr.Variant))))
+				dr.Variant, g(dr.SlopeNsPerChild), unit, g(dr.SlopeCILow), g(dr.SlopeCIHigh), text.SignedFigure(dr.OverRunNs), driftSpan(d, dr.Variant))))
 			continue
 		}
 		ew.printf("%s\n", shortSentences(fmt.Sprintf("drift of the 0-filter baseline (%s): %+.3f %s/op per child run (CI [%+.3f, %+.3f]), %+.1f %s/op %s; corrected for in the fit",
@@ -379,12 +380,12 @@ func tableWarnings(ew *errWriter, d *document.Document) {
 		ws := append([]string{}, d.Warnings...)
 		sort.Strings(ws)
 		b.WriteString("\nwarnings:\n")
-		for _, wn := range dedupe(ws) {
+		for _, wn := range text.Dedupe(ws) {
 			b.WriteString("  - " + shortSentences(wn) + "\n")
 		}
 	}
 	if b.Len() > 0 {
-		ew.printf("%s", wrapText(b.String(), TextWidth))
+		ew.printf("%s", text.Wrap(b.String(), TextWidth))
 	}
 }
 
@@ -452,24 +453,6 @@ func cpuString(cpu int) string {
 		return "not pinned"
 	}
 	return fmt.Sprint(cpu)
-}
-
-// OrDash returns s, or "-" when s is empty.
-func OrDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func dedupe(s []string) []string {
-	var out []string
-	for i, x := range s {
-		if i == 0 || s[i-1] != x {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // errWriter remembers the first write error so renderers can report it once.

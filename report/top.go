@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // TopModelWords returns m for people, e.g. "each sampled syscall's measured
@@ -44,7 +45,7 @@ func WriteTopText(w io.Writer, t *document.Top, maxSyscalls int, opts TextOption
 		topProcess(w, p, m, maxSyscalls)
 	}
 	for _, warn := range t.Warnings {
-		fmt.Fprint(w, wrapText("warning: "+warn, TextWidth))
+		fmt.Fprint(w, text.Wrap("warning: "+warn, TextWidth))
 	}
 }
 
@@ -62,7 +63,7 @@ func topMethod(w io.Writer, t *document.Top) {
 	}
 	for _, p := range t.Processes {
 		if p.Prediction != nil {
-			fmt.Fprint(w, wrapText("prediction model: "+TopModelWords(p.Prediction.Model), TextWidth))
+			fmt.Fprint(w, text.Wrap("prediction model: "+TopModelWords(p.Prediction.Model), TextWidth))
 			break
 		}
 	}
@@ -96,7 +97,7 @@ func topProcess(w io.Writer, p document.TopProcess, m document.TopMethod, maxSys
 		if p.SeccompSamples > 0 {
 			// The same wording as estimate --command's split: what
 			// samples see is the direct part only.
-			fmt.Fprint(w, wrapText(fmt.Sprintf("        direct: %d of %d samples in seccomp (%d in filter images, %d of those by address alone); the indirect part (the process's own code slowed by what the filters evict) does not show in samples: estimate --command measures it\n",
+			fmt.Fprint(w, text.Wrap(fmt.Sprintf("        direct: %d of %d samples in seccomp (%d in filter images, %d of those by address alone); the indirect part (the process's own code slowed by what the filters evict) does not show in samples: estimate --command measures it\n",
 				p.SeccompSamples, p.Samples, p.FilterSamples, p.InferredSamples), TextWidth))
 		}
 		var b strings.Builder
@@ -107,7 +108,7 @@ func topProcess(w io.Writer, p document.TopProcess, m document.TopMethod, maxSys
 		} else {
 			fmt.Fprintf(&b, "        filters %s\n", filters)
 		}
-		fmt.Fprint(w, wrapText(b.String(), TextWidth))
+		fmt.Fprint(w, text.Wrap(b.String(), TextWidth))
 		if len(p.Syscalls) > 0 {
 			fmt.Fprintf(w, "        %-16s %10s %10s %8s  %s\n", "syscall", "calls", "seccomp", "samples", fmt.Sprintf("seccomp/call [%.0f%% CI]", m.Confidence*100))
 			unresolved := 0
@@ -126,7 +127,7 @@ func topProcess(w io.Writer, p document.TopProcess, m document.TopMethod, maxSys
 				fmt.Fprintf(w, "        %-16s %10s %10s %8d  %s\n", s.Name, calls, fmtDurNs(s.SeccompNs), s.Samples, topPerCall(s, m))
 			}
 			if unresolved > 0 {
-				fmt.Fprint(w, wrapText(fmt.Sprintf("        unresolved: a per-call cost needs %d seccomp samples and %d counted calls; figures from fewer are mostly noise and, since only syscalls with a sample are listed, high on average: sample longer or at a higher --frequency\n",
+				fmt.Fprint(w, text.Wrap(fmt.Sprintf("        unresolved: a per-call cost needs %d seccomp samples and %d counted calls; figures from fewer are mostly noise and, since only syscalls with a sample are listed, high on average: sample longer or at a higher --frequency\n",
 					m.MinSyscallSamples, m.MinCountedCalls), TextWidth))
 			}
 		}

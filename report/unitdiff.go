@@ -7,6 +7,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // SettingDiffsOf converts systemd.SettingsDiff's answer.
@@ -48,7 +49,7 @@ func writeSettingDiffs(w io.Writer, ds []document.SettingDiff) error {
 		}
 		b.WriteString("\n")
 	}
-	if _, err := io.WriteString(w, wrapText(b.String(), TextWidth)); err != nil {
+	if _, err := io.WriteString(w, text.Wrap(b.String(), TextWidth)); err != nil {
 		return fmt.Errorf("write result: %w", err)
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // EstimateLegendUncached and EstimateLegendCached are the estimate plot's
@@ -56,7 +57,7 @@ func EstimateTitle(e *document.Estimate) string {
 		cache = "action cache defeated"
 	}
 	return fmt.Sprintf("Predicted time the filters add per call, in ns, per syscall\nprofile %s; stack %s (%s), %s",
-		e.Profile.Source, report.Plural(len(e.Stack), "filter"), report.SummarizeNames(names), cache)
+		e.Profile.Source, text.Plural(len(e.Stack), "filter"), report.SummarizeNames(names), cache)
 }
 
 // EstimateCaption says where the model's figures were measured: the
@@ -136,7 +137,7 @@ func drawEstimate(dc draw.Canvas, e *document.Estimate, bars []document.Estimate
 		leg.Add(name, sc)
 	}
 	for i, s := range bars {
-		ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: fmt.Sprintf("%s (%s)", s.Name, report.Plural(s.Calls, "call"))})
+		ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: fmt.Sprintf("%s (%s)", s.Name, text.Plural(s.Calls, "call"))})
 	}
 	if math.IsInf(xmax, -1) || xmax <= xmin {
 		xmax = xmin + 1

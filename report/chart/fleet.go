@@ -17,6 +17,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // WriteFleetSVG writes the plot of WriteFleetPNG as SVG.
@@ -209,7 +210,7 @@ func FleetTitle(f *document.Fleet) string {
 	for _, g := range f.Groups {
 		groups = append(groups, fmt.Sprintf("policy %s, workload %s", g.Policy, g.Workload))
 	}
-	return fmt.Sprintf("Per-filter cost in ns per op across %s\n%s", report.Plural(report.FleetResults(f), "result"), strings.Join(groups, "; "))
+	return fmt.Sprintf("Per-filter cost in ns per op across %s\n%s", text.Plural(report.FleetResults(f), "result"), strings.Join(groups, "; "))
 }
 
 // FleetCaption says what each result was measured on: its kernel and
@@ -220,7 +221,7 @@ func FleetCaption(f *document.Fleet) string {
 	names := map[machine][]string{}
 	for _, g := range f.Groups {
 		for _, r := range g.Rows {
-			m := machine{report.OrDash(r.Kernel), report.OrDash(r.CPUModel)}
+			m := machine{text.OrDash(r.Kernel), text.OrDash(r.CPUModel)}
 			if _, ok := names[m]; !ok {
 				order = append(order, m)
 			}

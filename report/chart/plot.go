@@ -24,6 +24,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // Plot size and PNG resolution.
@@ -100,11 +101,11 @@ func measuredName(d *document.Document, v string) string {
 
 func fitName(d *document.Document, f *document.Fit) string {
 	return fmt.Sprintf("%s: fitted line, %+.1f ns per filter (%.0f%% CI %.1f to %.1f), %+.0f ns step at the first filter",
-		report.VariantLabel(f.Variant), report.Num(f.PerFilterNs), d.Config.Confidence*100, report.Num(f.PerFilterCILowNs), report.Num(f.PerFilterCIHighNs), report.Num(f.EntryNs))
+		report.VariantLabel(f.Variant), text.Num(f.PerFilterNs), d.Config.Confidence*100, text.Num(f.PerFilterCILowNs), text.Num(f.PerFilterCIHighNs), text.Num(f.EntryNs))
 }
 
 func baselineName(b float64) string {
-	return fmt.Sprintf("baseline, no filters: %.0f ns/op", report.Num(b))
+	return fmt.Sprintf("baseline, no filters: %.0f ns/op", text.Num(b))
 }
 
 // plotVariants lists the variants with results in legend order.
@@ -160,7 +161,7 @@ func baseline(d *document.Document) (float64, bool) {
 // measured on.
 func PlotTitle(d *document.Document) string {
 	return fmt.Sprintf("Syscall cost in ns per op vs. seccomp filters stacked\npolicy %s, workload %s\nmeasured on kernel %s, %s",
-		report.PolicyTitle(d), d.Config.Workload, report.OrDash(d.Environment.Kernel), report.OrDash(d.Environment.CPUModel))
+		report.PolicyTitle(d), d.Config.Workload, text.OrDash(d.Environment.Kernel), text.OrDash(d.Environment.CPUModel))
 }
 
 // cellPoints are a variant's cells as plot points with CI error bars.
@@ -229,7 +230,7 @@ func drawPlot(dc draw.Canvas, warn io.Writer, d *document.Document) error {
 
 	// Caption below the legend: what one op is and how to read the bars.
 	caption := fmt.Sprintf("op = %s. Each point: the %s of %s fresh processes, run in randomized order; bars: its %.0f%% confidence interval.",
-		report.OrDash(d.Config.Op), center, childrenPerPoint(d), pct)
+		text.OrDash(d.Config.Op), center, childrenPerPoint(d), pct)
 	band := newLegendBand(dc, &leg, caption)
 	p.Draw(band.plotArea(dc))
 	band.draw(dc, &leg)

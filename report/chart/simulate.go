@@ -8,12 +8,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/seccompbench/seccompbench/report"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // Size of the simulate plot: wider than the run plot, since it holds a
@@ -299,7 +300,7 @@ func drawSimulate(dc draw.Canvas, sp *SimulatePlot) error {
 // bar, at least 1 instruction) and grid, not yet drawn.
 func newSimulatePlot(sp *SimulatePlot, arch string) *plot.Plot {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("BPF instructions the seccomp filters execute per %s syscall\nstack: %s", arch, report.OrDash(sp.Stack))
+	p.Title.Text = fmt.Sprintf("BPF instructions the seccomp filters execute per %s syscall\nstack: %s", arch, text.OrDash(sp.Stack))
 	p.Title.TextStyle.Font = sans(15)
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = simXLabel(sp, arch)
@@ -586,7 +587,7 @@ func simCaption(sp *SimulatePlot, arch string) string {
 	} else {
 		fmt.Fprintf(&s, "%d of %d are cached: the kernel allows them without running any filter (the action cache, Linux 5.11+), so they cost nothing however tall the bar. ", n[classCached], len(sp.Bars))
 	}
-	fmt.Fprintf(&s, "Not cached, so the filters run on every call: %s", report.Plural(n[classAllowed], "allowed syscall"))
+	fmt.Fprintf(&s, "Not cached, so the filters run on every call: %s", text.Plural(n[classAllowed], "allowed syscall"))
 	if n[classAllowed] > maxBarLabels {
 		fmt.Fprintf(&s, " (the %d most expensive named)", maxBarLabels)
 	} else if n[classAllowed] > 0 {
@@ -596,7 +597,7 @@ func simCaption(sp *SimulatePlot, arch string) string {
 	for c := classLog; c < numClasses; c++ {
 		other += n[c]
 	}
-	fmt.Fprintf(&s, " and %s with another action, coloured by action and named above their bars (syscalls as name(2)).", report.Plural(other, "syscall"))
+	fmt.Fprintf(&s, " and %s with another action, coloured by action and named above their bars (syscalls as name(2)).", text.Plural(other, "syscall"))
 	s.WriteString(" " + SimulateNotMeasured)
 	return s.String()
 }
