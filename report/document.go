@@ -4,7 +4,9 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"sort"
@@ -224,4 +226,41 @@ func throughput(children []document.Child) []document.Throughput {
 		out = append(out, *t)
 	}
 	return out
+}
+
+// WriteJSON writes d as indented JSON followed by a newline.
+func WriteJSON(w io.Writer, d *document.Document) error {
+	return document.WriteIndented(w, d, "encode result")
+}
+
+// ReadJSON decodes a result document written by WriteJSON. A document of
+// another kind (a compare document, simulate output, ...) gives a
+// *KindError wrapping ErrWrongKind that names its kind; a run result
+// without "kind" (written before kinds existed) is accepted when its
+// schema_version is SchemaVersion. Other errors name the problem.
+func ReadJSON(r io.Reader) (*document.Document, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read result: %w", err)
+	}
+	if err := document.CheckKind(data, document.KindRun); err != nil {
+		return nil, err
+	}
+	var d document.Document
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, fmt.Errorf("decode result: %w", err)
+	}
+	if d.SchemaVersion == 0 {
+		return nil, fmt.Errorf("decode result: no schema_version: not the JSON of seccompbench run; write one with run --format json or -o result.json")
+	}
+	if d.SchemaVersion < 1 || d.SchemaVersion > document.SchemaVersion {
+		return nil, fmt.Errorf("decode result: schema_version %d, want 1 to %d", d.SchemaVersion, document.SchemaVersion)
+	}
+	// The JSON keeps the meaning's codes and figures (schema 3) or its
+	// text (schema 1 and 2); the wording is always this version's.
+	d.Meaning = Explain(&d)
+	for i := range d.Control {
+		d.Control[i].Verdict = controlConclusion(d.Control[i], d.Environment.Vulnerabilities["spec_store_bypass"], runTrials(&d)).Code
+	}
+	return &d, nil
 }
