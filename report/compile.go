@@ -89,28 +89,26 @@ func WriteCompileText(w io.Writer, p *filters.Program, comp scmp.Compiler, layou
 	return nil
 }
 
-// SystemdStackDoc is `compile --systemd-stack --format json` (kind
-// "compile-stack").
-type SystemdStackDoc struct {
-	SchemaVersion int                   `json:"schema_version"`
-	Kind          document.Kind         `json:"kind"`
-	Unit          string                `json:"unit"`
-	Compiler      string                `json:"compiler"`
-	Filters       []document.StackEntry `json:"filters"`
-	Directives    []systemd.Directive   `json:"directives"`
-	// Layouts is the stack's total instructions per layout built in.
-	Layouts map[string]int `json:"layouts"`
-	Count   int            `json:"count"`
-}
-
 // WriteSystemdStackJSON writes unit's modeled stack as a SystemdStackDoc;
 // layouts maps each compiler built in to the stack's total instructions.
 func WriteSystemdStackJSON(w io.Writer, unit *systemd.Stack, comp scmp.Compiler, layouts map[string]int) error {
-	doc := SystemdStackDoc{SchemaVersion: document.ContractVersion, Kind: document.KindCompileStack, Unit: unit.Unit, Compiler: comp.String(), Directives: unit.Directives, Layouts: layouts, Count: len(unit.Programs)}
+	doc := document.SystemdStackDoc{SchemaVersion: document.ContractVersion, Kind: document.KindCompileStack, Unit: unit.Unit, Compiler: comp.String(), Directives: directives(unit.Directives), Layouts: layouts, Count: len(unit.Programs)}
 	for i, p := range unit.Programs {
 		doc.Filters = append(doc.Filters, document.StackEntry{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256()})
 	}
 	return document.WriteIndented(w, doc, "write stack json")
+}
+
+// directives copies ds into the document's type; nil for nil.
+func directives(ds []systemd.Directive) []document.Directive {
+	if ds == nil {
+		return nil
+	}
+	out := make([]document.Directive, len(ds))
+	for i, d := range ds {
+		out[i] = document.Directive(d)
+	}
+	return out
 }
 
 // WriteSystemdStackText writes unit's modeled stack (ending "N filters")

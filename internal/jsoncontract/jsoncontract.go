@@ -19,7 +19,6 @@ import (
 	"github.com/invopop/jsonschema"
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/report/document"
 )
 
@@ -33,8 +32,8 @@ var Types = map[document.Kind]any{
 	document.KindSimulate:     document.SimulateOutput{},
 	document.KindInspect:      document.InspectDoc{},
 	document.KindCompile:      document.CompileDoc{},
-	document.KindCompileStack: report.SystemdStackDoc{},
-	document.KindLint:         report.LintDoc{},
+	document.KindCompileStack: document.SystemdStackDoc{},
+	document.KindLint:         document.LintDoc{},
 	document.KindBudget:       document.Budget{},
 	document.KindMerge:        document.BuildSummary{},
 	document.KindOptimize:     document.BuildSummary{},

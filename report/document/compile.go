@@ -1,5 +1,7 @@
 package document
 
+import ()
+
 // CompileDoc is the `compile --format json` document (kind "compile").
 type CompileDoc struct {
 	SchemaVersion int    `json:"schema_version"`
@@ -66,4 +68,29 @@ type Layouts struct {
 	OCI *OCIResolution
 	// Variants are CompileDoc.RuntimeVariants.
 	Variants []string
+}
+
+// SystemdStackDoc is `compile --systemd-stack --format json` (kind
+// "compile-stack").
+type SystemdStackDoc struct {
+	SchemaVersion int          `json:"schema_version"`
+	Kind          Kind         `json:"kind"`
+	Unit          string       `json:"unit"`
+	Compiler      string       `json:"compiler"`
+	Filters       []StackEntry `json:"filters"`
+	Directives    []Directive  `json:"directives"`
+	// Layouts is the stack's total instructions per layout built in.
+	Layouts map[string]int `json:"layouts"`
+	Count   int            `json:"count"`
+}
+
+// Directive is one systemd unit directive that installed filters, with
+// how many (filters/systemd.Directive, field for field; its JSON keys are
+// the Go field names).
+type Directive struct {
+	// Name is the unit directive, e.g. "RestrictNamespaces".
+	Name string
+	// Count is the number of filters it installed (one per architecture it
+	// applies to; 0 if it applied to none).
+	Count int
 }
