@@ -143,7 +143,7 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	// A usage error: a bad flag or argument, or an input of a kind this
 	// command does not take (formats.ErrUnsupportedFormat; the message
 	// names what takes it), whichever command found it.
-	// A JSON document of the wrong kind (report.ErrWrongKind: a compare
+	// A JSON document of the wrong kind (document.ErrWrongKind: a compare
 	// document given to report) is such an input too.
 	if cmdutil.IsFlagError(err) || errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, document.ErrWrongKind) {
 		fmt.Fprintln(stderr, "Run 'seccompbench --help' or 'seccompbench COMMAND --help' for usage.")

@@ -114,7 +114,7 @@ func textMarshalers(t reflect.Type) *jsonschema.Schema {
 // defs) and lets each property whose field is a pointer, slice or map
 // without omitempty also be null, and every float64 of a struct that
 // marshals itself (the run result's structs write each float64 field as
-// a report.Float, NaN as null: report/nullnan.go).
+// a document.Float, NaN as null: report/document/nullnan.go).
 func nullable(node map[string]any, t reflect.Type, defs map[string]any, seen map[reflect.Type]bool) {
 	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
 		t = t.Elem()
@@ -206,7 +206,7 @@ func NewValidator(root string) (*Validator, error) {
 }
 
 // Validate checks data, a JSON document, against the schema of its own
-// kind (report.DetectKind) and returns that kind. A document without a
+// kind (document.DetectKind) and returns that kind. A document without a
 // kind, or of a kind with no schema, is an error.
 func (v *Validator) Validate(data []byte) (document.Kind, error) {
 	k, _, legacy, err := document.DetectKind(data)

@@ -80,7 +80,7 @@ var Text = map[document.Kind]map[string]string{
 }
 
 // buildText is the Text of merge, optimize and intersect, which share
-// their Go type (report.BuildSummary).
+// their Go type (document.BuildSummary).
 var buildText = map[string]string{
 	"program.[].text":             whyDisasm,
 	"program.[].comment":          whyDisasm,

@@ -2,7 +2,7 @@
 // stack (a systemd unit's, then the policies), models or measures its JIT
 // charge, reads or measures the node's current charge, does the budget
 // arithmetic of internal/jitmem, optionally runs the errno-524 validation,
-// and renders report.Budget.
+// and renders document.Budget.
 package budget
 
 import (

@@ -248,7 +248,7 @@ func OpenPolicies(specs []string, o formats.OpenOptions) ([]*filters.Program, []
 
 // ReadDocument reads a run result (`run --format json`) from path; what
 // names the file in errors ("result", "calibration"). A JSON document of
-// another kind gives an error wrapping report.ErrWrongKind, e.g. "b.json
+// another kind gives an error wrapping document.ErrWrongKind, e.g. "b.json
 // is a compare document, want a run result" (a usage error: exit 2).
 func ReadDocument(path, what string) (*document.Document, error) {
 	data, err := formats.ReadInput(path)

@@ -18,7 +18,7 @@ import (
 var ErrEmptyStackDir = errors.New("stack directory holds no filter")
 
 // OpenStackDir reads a directory written by inspect --save or compile
-// --save: the files its manifest.json (report.InspectManifest) lists, in
+// --save: the files its manifest.json (document.InspectManifest) lists, in
 // index order, each named as the manifest names it (a modeled systemd
 // filter's "Directive/arch"), else its filter-*.bpf files sorted by name.
 // Every file must be raw BPF. An empty directory wraps ErrEmptyStackDir.

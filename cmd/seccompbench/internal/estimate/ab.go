@@ -96,7 +96,7 @@ func measuredAdded(samples []result.Sample, design command.Design, confidence fl
 }
 
 // meetsBar reports whether half-width hw resolves added against a
-// baseline run of baseline ns (report.BarAddedFrac, BarBaselineFrac).
+// baseline run of baseline ns (document.BarAddedFrac, BarBaselineFrac).
 func meetsBar(hw, added, baseline float64) bool {
 	return hw <= barTarget(added, baseline)
 }
@@ -108,7 +108,7 @@ func barTarget(added, baseline float64) float64 {
 }
 
 // barProjection is the measuring time in ns and blocks at which
-// half-width hw would meet the bar (report.CommandAB.BarMeasuringNs),
+// half-width hw would meet the bar (document.CommandAB.BarMeasuringNs),
 // 0, 0 when it cannot be projected.
 func barProjection(hw, added, baseline, measuringNs float64, trials int) (float64, int) {
 	f := stats.TimeToHalfWidth(hw, barTarget(added, baseline))

@@ -181,7 +181,7 @@ func processProbeText(proc stats.Estimate) string {
 const ModelError = 1.15
 
 // AccuracyBand is the relative error, a fraction, a whole-program
-// prediction is judged against (report.EstimateCommand.Accuracy,
+// prediction is judged against (document.EstimateCommand.Accuracy,
 // stats.Judge): ±25 %, the aim the project set for estimate --command
 // on real programs.
 const AccuracyBand = 0.25

@@ -265,7 +265,7 @@ func applyIndirect(c *document.EstimateCommand, syscalls, indirect, proc, procCP
 	c.CPURatio, c.CPUErrorPct, c.CPUCovered = cpuChk.Ratio, cpuChk.ErrorPct, cpuChk.Covered
 }
 
-// part is a predicted EstimatePart of e on basis (a report.Part* code).
+// part is a predicted EstimatePart of e on basis (a document.Part* code).
 func part(e stats.Estimate, basis string) document.EstimatePart {
 	return document.EstimatePart{Predicted: true, AddedNs: document.Nullable(e.Center), CILowNs: document.Nullable(e.Lo), CIHighNs: document.Nullable(e.Hi), Basis: basis}
 }

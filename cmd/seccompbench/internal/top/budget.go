@@ -14,7 +14,7 @@ import (
 
 // WindowShare is the targets' seccomp share of their CPU time in window
 // t, in %: the sum of the sampled processes' seccomp time over the sum of
-// their CPU time (report.TopProcess SeccompNs and CPUNs); se is the
+// their CPU time (document.TopProcess SeccompNs and CPUNs); se is the
 // window's own sampling error of it in %, the CPU-weighted mean of the
 // processes' batch-means half-widths over the normal quantile at the
 // window's confidence. ok is false when no process was sampled with CPU
@@ -53,7 +53,7 @@ func ShareDecision(shares []float64, minSD float64, budget stats.Budget, confide
 
 // budgetReport samples windows of v.Refresh until the share budget is
 // decided or maxTime has passed, then writes the last window with the
-// verdict (report.Top.Budget) to v.Specs and returns the verdict's exit
+// verdict (document.Top.Budget) to v.Specs and returns the verdict's exit
 // error (cmdutil.BudgetExitFor).
 func budgetReport(ctx context.Context, w *Watcher, o *Options, v View, out, errOut io.Writer, render func(*document.Top) func(string, io.Writer) error) error {
 	start := time.Now()

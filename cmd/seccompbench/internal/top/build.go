@@ -151,13 +151,13 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 // needs before its per-call cost is given: 20 samples put the exact
 // Poisson interval at about −40 % / +55 % at 95 %. Below it a row keeps
 // its seccomp time and intervals, and its per-call cost is null and
-// marked report.TopFewSamples: a per-call figure from one or two samples
+// marked document.TopFewSamples: a per-call figure from one or two samples
 // is mostly noise, and since only syscalls that drew a sample are
 // listed, such figures come out high on average.
 const MinSyscallSamples = 20
 
 // MinCountedCalls is the number of calls the counter must have seen for
-// a syscall's per-call cost to be given (report.TopFewCalls below it).
+// a syscall's per-call cost to be given (document.TopFewCalls below it).
 const MinCountedCalls = 20
 
 // syscallRow is one syscall's row: n of the process's total samples
