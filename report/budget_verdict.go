@@ -11,19 +11,6 @@ import (
 	"github.com/seccompbench/seccompbench/stats"
 )
 
-// NewBudgetVerdict converts a stats.Decision for the document.
-func NewBudgetVerdict(d stats.Decision) *document.BudgetVerdict {
-	fin := func(x float64) float64 {
-		if math.IsInf(x, 0) {
-			return math.NaN()
-		}
-		return x
-	}
-	return &document.BudgetVerdict{Verdict: string(d.Verdict), Budget: d.Budget, Unit: d.Unit, Estimate: d.Estimate,
-		Lower: fin(d.Lower), Upper: fin(d.Upper), Confidence: d.Confidence, ElapsedS: d.ElapsedS,
-		Rounds: d.Rounds, N: d.N, Pairs: d.Pairs, DecidedBy: d.DecidedBy, NeedN: d.NeedN, NeedS: d.NeedS}
-}
-
 // budgetAmount renders x in the verdict's unit: "0.41 %" or "1.2 ms".
 func budgetAmount(b *document.BudgetVerdict, x float64, signed bool) string {
 	if math.IsNaN(x) {

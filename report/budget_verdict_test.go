@@ -12,17 +12,17 @@ import (
 )
 
 func TestBudgetVerdictText(t *testing.T) {
-	within := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictWithin, Budget: 2, Unit: "%", Estimate: 0.41,
+	within := document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictWithin, Budget: 2, Unit: "%", Estimate: 0.41,
 		Lower: -0.2, Upper: 0.63, Confidence: 0.95, Rounds: 14, N: 14, Pairs: 38, ElapsedS: 14.2, DecidedBy: "wall"})
 	if got, want := BudgetText(within), "within 2 %: +0.41 % [upper 0.63 %] after 14 s, 14 rounds, 38 pairs, 95 % one-sided; wall time per run decided"; got != want {
 		t.Errorf("within:\n got %q\nwant %q", got, want)
 	}
-	over := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictOver, Budget: 50, Unit: "ns", Estimate: 1200,
+	over := document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictOver, Budget: 50, Unit: "ns", Estimate: 1200,
 		Lower: 900, Upper: 1500, Confidence: 0.99, Rounds: 9, N: 9, ElapsedS: 3, DecidedBy: "cpu"})
 	if got := BudgetText(over); !strings.HasPrefix(got, "over 50 ns: +1.20 µs [lower 900 ns] after 3 s, 9 rounds, 99 % one-sided; CPU time") {
 		t.Errorf("over: %q", got)
 	}
-	und := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictUndecided, Budget: 2, Unit: "%", Estimate: 1.9,
+	und := document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictUndecided, Budget: 2, Unit: "%", Estimate: 1.9,
 		Lower: math.Inf(-1), Upper: math.Inf(1), Confidence: 0.95, Rounds: 2, N: 4, ElapsedS: 60, NeedN: 400, NeedS: 6000, DecidedBy: "wall"})
 	got := BudgetText(und)
 	for _, w := range []string{"undecided 2 %", "[n/a, n/a]", "400 children (6000 s)", "Undecided is not within"} {
@@ -50,7 +50,7 @@ func TestBudgetVerdictText(t *testing.T) {
 }
 
 func TestBudgetHeadlineFirst(t *testing.T) {
-	d := &document.Document{Budget: NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictWithin, Budget: 5e6, Unit: "ns",
+	d := &document.Document{Budget: document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictWithin, Budget: 5e6, Unit: "ns",
 		Estimate: 1e5, Upper: 2e5, Confidence: 0.95, Rounds: 3, N: 6, ElapsedS: 2, DecidedBy: "wall"})}
 	d.Config.Confidence = 0.95
 	lines := RunHeadline(d)
@@ -66,7 +66,7 @@ func TestBudgetHeadlineFirst(t *testing.T) {
 // projection) on top, every fixture's text headline still fits in
 // MaxHeadlineLines and starts with the verdict; Markdown has it first too.
 func TestBudgetHeadlineFits(t *testing.T) {
-	v := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictUndecided, Budget: 2, Unit: "%", Estimate: 1.93,
+	v := document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictUndecided, Budget: 2, Unit: "%", Estimate: 1.93,
 		Lower: 1.1, Upper: 2.8, Confidence: 0.95, Rounds: 40, N: 40, Pairs: 1200, ElapsedS: 60, NeedN: 1400, NeedS: 2100, DecidedBy: "wall"})
 	for name, d := range headlineFixtures(t) {
 		d.Budget = v

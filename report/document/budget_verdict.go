@@ -1,5 +1,11 @@
 package document
 
+import (
+	"math"
+
+	"github.com/seccompbench/seccompbench/stats"
+)
+
 // BudgetVerdict is the answer of a measuring command given --budget
 // (stats.Decide): JSON's "budget" object, and the first headline line of
 // the text, Markdown and HTML outputs (BudgetHeadline). Undefined numbers
@@ -49,3 +55,16 @@ func (b *BudgetVerdict) UnmarshalJSON(data []byte) error { return unmarshalWire(
 // within only when the ceiling is below the budget, over only when the
 // floor is above it.
 const BudgetByBracket = "bracket"
+
+// NewBudgetVerdict converts a stats.Decision for the document.
+func NewBudgetVerdict(d stats.Decision) *BudgetVerdict {
+	fin := func(x float64) float64 {
+		if math.IsInf(x, 0) {
+			return math.NaN()
+		}
+		return x
+	}
+	return &BudgetVerdict{Verdict: string(d.Verdict), Budget: d.Budget, Unit: d.Unit, Estimate: d.Estimate,
+		Lower: fin(d.Lower), Upper: fin(d.Upper), Confidence: d.Confidence, ElapsedS: d.ElapsedS,
+		Rounds: d.Rounds, N: d.N, Pairs: d.Pairs, DecidedBy: d.DecidedBy, NeedN: d.NeedN, NeedS: d.NeedS}
+}

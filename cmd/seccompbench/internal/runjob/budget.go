@@ -122,7 +122,7 @@ func BudgetDecision(samples []result.Sample, depth int, budget stats.Budget, con
 // after writing it: nil for within, else a *cmdutil.BudgetError (exit 3
 // over, 4 undecided).
 func BudgetOutcome(d stats.Decision) (*document.BudgetVerdict, error) {
-	v := report.NewBudgetVerdict(d)
+	v := document.NewBudgetVerdict(d)
 	return v, BudgetExit(v)
 }
 

@@ -75,7 +75,7 @@ func budgetReport(ctx context.Context, w *Watcher, o *Options, v View, out, errO
 		}
 		d := ShareDecision(shares, minSD, *v.Budget, o.Confidence, windows, elapsed.Seconds())
 		if d.Verdict != stats.VerdictUndecided || elapsed+v.Refresh > v.MaxTime || ctx.Err() != nil {
-			t.Budget = report.NewBudgetVerdict(d)
+			t.Budget = document.NewBudgetVerdict(d)
 			if err := output.WriteEach(output.Or(v.Specs, v.Format), out, errOut, render(t)); err != nil {
 				return err
 			}
