@@ -15,7 +15,7 @@ import (
 // Report reads the result files (Read), lays them out as a fleet
 // (report.BuildFleet) and writes it to every output of specs; explain is
 // --explain. A JSON document that is not a run result is an error
-// wrapping report.ErrWrongKind (a usage error, exit status 2).
+// wrapping document.ErrWrongKind (a usage error, exit status 2).
 func Report(ios *cmdutil.IOStreams, files []string, specs []output.Spec, explain bool) error {
 	inputs, err := Read(files, ios.In, ios.ErrOut)
 	if err != nil {
