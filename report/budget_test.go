@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/report/document"
-	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 func TestWriteBudgetText(t *testing.T) {
@@ -42,14 +41,6 @@ func TestWriteBudgetJSONKeys(t *testing.T) {
 	for _, k := range []string{"stack_bytes", "stack_basis", "bpf_jit_limit", "current_charge", "current_basis", "fit", "first_failure", "validation", "notes"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("JSON lacks %q: %s", k, strings.TrimSpace(buf.String()))
-		}
-	}
-}
-
-func TestGroup(t *testing.T) {
-	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 528482304: "528,482,304", -1234: "-1,234"} {
-		if got := text.GroupDigits(n); got != want {
-			t.Errorf("GroupDigits(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

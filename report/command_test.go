@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/report/document"
-	"github.com/seccompbench/seccompbench/report/internal/text"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
@@ -32,18 +31,6 @@ func TestCommandText(t *testing.T) {
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())
-		}
-	}
-}
-
-func TestDurationText(t *testing.T) {
-	tests := []struct {
-		ns   float64
-		want string
-	}{{812, "812 ns"}, {12345, "12.3 µs"}, {150.24e6, "150 ms"}, {2.0414e9, "2.04 s"}, {-1500, "-1.50 µs"}}
-	for _, tt := range tests {
-		if got := text.Duration(tt.ns); got != tt.want {
-			t.Errorf("durationText(%v) = %q, want %q", tt.ns, got, tt.want)
 		}
 	}
 }

@@ -6,72 +6,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/report/document"
-	"github.com/seccompbench/seccompbench/report/internal/text"
 )
-
-// TestEstimateNumberFormats: a value and its CI bounds share unit and
-// decimals, an absolute error has no sign, counts of one are singular.
-func TestEstimateNumberFormats(t *testing.T) {
-	f := func(x float64) *float64 { return &x }
-	tests := []struct {
-		name, got, want string
-	}{
-		{"ms with CI", text.Est(26.05e6, f(24.6e6), f(27.49e6), text.NsFormatter(26.05e6)), "26.05 ms [24.60 ms, 27.49 ms]"},
-		{"µs with CI", text.Est(25.96e3, f(24.99e3), f(26.9e3), text.NsFormatter(25.96e3)), "25.96 µs [24.99 µs, 26.90 µs]"},
-		{"bound in a larger unit", text.Est(950e3, f(900e3), f(1.05e6), text.NsFormatter(950e3)), "950.0 µs [900.0 µs, 1050.0 µs]"},
-		{"ns", text.Ns(35.5), "35.5 ns"},
-		{"zero", text.Ns(0), "0 ns"},
-		{"seconds", text.Ns(2.5e9), "2.50 s"},
-		{"percent with CI", text.Est(0.8, f(0.776), f(0.836), text.PctFormatter(0.8)), "0.800% [0.776%, 0.836%]"},
-		{"negative zero", text.NsShort(-0.04), "0.0"},
-		{"negative zero bound", text.Est(12, f(-0.2), f(24), text.NsFormatter(12)), "12.0 ns [-0.2 ns, 24.0 ns]"},
-		{"mean |error|", text.UnsignedPct(f(7.1)), "7.1%"},
-		{"signed error", text.SignedPct(f(7.1)), "+7.1%"},
-		{"negative error", text.SignedPct(f(-26.4)), "-26.4%"},
-		{"signed zero", text.SignedPct(f(-0.01)), "+0.0%"},
-		{"one filter", text.Plural(1, "filter"), "1 filter"},
-		{"filters", text.Plural(int64(32), "filter"), "32 filters"},
-	}
-	for _, tt := range tests {
-		if tt.got != tt.want {
-			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
-		}
-	}
-}
-
-// TestFmtCost: a cost's interval reaching below 0 shows from 0 and says
-// it is not resolved; one above 0 prints as is.
-func TestFmtCost(t *testing.T) {
-	f := func(x float64) *float64 { return &x }
-	tests := []struct {
-		c, lo, hi float64
-		want      string
-	}{
-		{16.2, -0.05, 32.51, "16.2 [0, 32.5] (not resolved from 0: the interval reaches -0.1)"},
-		{16.2, 1.5, 32.51, "16.2 [1.5, 32.5]"},
-	}
-	for _, tt := range tests {
-		if got := text.Cost(tt.c, f(tt.lo), f(tt.hi), text.NsShort); got != tt.want {
-			t.Errorf("fmtCost(%v, %v, %v) = %q, want %q", tt.c, tt.lo, tt.hi, got, tt.want)
-		}
-	}
-}
-
-// A long policy name is shortened in the middle, but a parenthesized note
-// at its end stays whole.
-func TestElidePolicyName(t *testing.T) {
-	name := "/usr/lib/systemd/system/systemd-logind.service (systemd unit: stack of 29 filters)"
-	got := text.ElidePolicyName(name, 30)
-	if !strings.HasSuffix(got, " (systemd unit: stack of 29 filters)") || !strings.Contains(got, "…") || !strings.HasSuffix(strings.TrimSuffix(got, " (systemd unit: stack of 29 filters)"), "systemd-logind.service") {
-		t.Errorf("elidePolicyName = %q", got)
-	}
-	if got := text.ElidePolicyName("short.json", 30); got != "short.json" {
-		t.Errorf("short name changed: %q", got)
-	}
-	if got := text.ElidePolicyName("/a/very/long/path/to/a/policy/file/profile.json", 20); !strings.HasSuffix(got, "profile.json") || len([]rune(got)) > 20 {
-		t.Errorf("plain path: %q", got)
-	}
-}
 
 // The legend's "[ ]" stays whole however a headline line wraps: no line
 // ends in "([" or starts with "]:".

@@ -3,9 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
-	"fmt"
 	"io"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,7 +14,6 @@ import (
 
 	"github.com/seccompbench/seccompbench/internal/golden"
 	"github.com/seccompbench/seccompbench/report/document"
-	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 func TestGoldenRenderers(t *testing.T) {
@@ -195,32 +192,6 @@ func TestBenchFloat(t *testing.T) {
 	for _, tt := range tests {
 		if got := benchFloat(tt.in); got != tt.want {
 			t.Errorf("benchFloat(%v) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestNumNoNegativeZero(t *testing.T) {
-	tests := []struct {
-		format string
-		x      float64
-		want   string
-	}{
-		{"%+.1f", -0.01, "+0.0"},
-		{"%.1f", -0.04, "0.0"},
-		{"%.2f", -0.004, "0.00"},
-		{"%.2f", -0.005000001, "-0.01"},
-		{"%+.1f", -0.06, "-0.1"},
-		{"%+.0f", -0.4, "+0"},
-		{"%.0f", -0.5, "0"}, // rounds half to even: "-0" without num
-		{"%.1f", math.Copysign(0, -1), "0.0"},
-		{"%+.1f", 0.04, "+0.0"},
-		{"%6.1f", -0.01, "   0.0"},
-		{"%f", -1e-9, "0.000000"},
-		{"%.3g", -0.0001, "-0.0001"}, // other verbs print as float64
-	}
-	for _, tt := range tests {
-		if got := fmt.Sprintf(tt.format, text.Num(tt.x)); got != tt.want {
-			t.Errorf("Sprintf(%q, Num(%v)) = %q, want %q", tt.format, tt.x, got, tt.want)
 		}
 	}
 }
