@@ -6,6 +6,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // BenchmarkName returns the Go benchmark name of a cell, e.g.
@@ -26,7 +29,7 @@ func BenchmarkName(variant string, filters int, workload string) string {
 // child's median ns per op, rounded to 0.01 ns. A document without per-child records uses
 // results[].samples_ns (same values, not in run order) and says so on warn,
 // as do the document's warnings. It returns the first write error.
-func WriteBenchstat(w, warn io.Writer, d *Document) error {
+func WriteBenchstat(w, warn io.Writer, d *document.Document) error {
 	if d.Partial {
 		fmt.Fprintln(warn, "warning: partial result (the run was interrupted): only the children that finished are listed")
 	}
@@ -35,20 +38,20 @@ func WriteBenchstat(w, warn io.Writer, d *Document) error {
 	ew.printf("goarch: %s\n", benchGoarch)
 	ew.printf("pkg: github.com/seccompbench/seccompbench\n")
 	if d.Environment.CPUModel != "" {
-		ew.printf("cpu: %s\n", oneLine(d.Environment.CPUModel))
+		ew.printf("cpu: %s\n", text.OneLine(d.Environment.CPUModel))
 	}
 	if d.Environment.Kernel != "" {
-		ew.printf("kernel: %s\n", oneLine(d.Environment.Kernel))
+		ew.printf("kernel: %s\n", text.OneLine(d.Environment.Kernel))
 	}
 	var pols []string
 	for _, p := range d.Config.Policies {
 		pols = append(pols, p.Path)
 	}
-	ew.printf("policy: %s\n", oneLine(strings.Join(pols, ", ")))
+	ew.printf("policy: %s\n", text.OneLine(strings.Join(pols, ", ")))
 	if d.Config.Op != "" {
-		ew.printf("op: %s\n", oneLine(d.Config.Op))
+		ew.printf("op: %s\n", text.OneLine(d.Config.Op))
 	}
-	ew.printf("seccompbench: %s\n", oneLine(d.Tool.Version))
+	ew.printf("seccompbench: %s\n", text.OneLine(d.Tool.Version))
 	if len(d.Children) > 0 {
 		for _, c := range d.Children {
 			ew.printf("%s 1 %s ns/op\n", BenchmarkName(c.Variant, c.Filters, d.Config.Workload), benchFloat(c.NsPerOp))
@@ -63,7 +66,7 @@ func WriteBenchstat(w, warn io.Writer, d *Document) error {
 			}
 		}
 	}
-	for _, wn := range dedupe(sortedCopy(d.Warnings)) {
+	for _, wn := range text.Dedupe(text.SortedCopy(d.Warnings)) {
 		fmt.Fprintf(warn, "warning: %s\n", wn)
 	}
 	return ew.err
@@ -88,9 +91,4 @@ func benchFloat(x float64) string {
 // '=' (they separate the name's parts).
 func benchValue(s string) string {
 	return strings.NewReplacer(" ", "_", "/", "_", "=", "_", "\t", "_").Replace(s)
-}
-
-// oneLine makes s safe as a benchfmt configuration value.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

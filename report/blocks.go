@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"unicode"
+
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // section is one section of a report as data: its name (the HTML
@@ -165,7 +167,7 @@ func (p paraBlock) markdown() string {
 // prose is s as a text line, wrapped at TextWidth when o.wrap.
 func prose(s string, o textOpts) string {
 	if o.wrap {
-		return wrapText(s, TextWidth)
+		return text.Wrap(s, TextWidth)
 	}
 	return s + "\n"
 }
@@ -188,7 +190,7 @@ func (l listBlock) text(o textOpts) string {
 		s += "  - " + shortSentences(it) + "\n"
 	}
 	if o.wrap {
-		return wrapText(s, TextWidth)
+		return text.Wrap(s, TextWidth)
 	}
 	return s
 }
@@ -232,7 +234,7 @@ func (f fieldsBlock) text(o textOpts) string {
 	if f.caption != "" {
 		line := f.caption + "\n"
 		if o.wrap {
-			line = wrapText(line, TextWidth)
+			line = text.Wrap(line, TextWidth)
 		}
 		b.WriteString(line)
 	}
@@ -245,7 +247,7 @@ func (f fieldsBlock) text(o textOpts) string {
 			if o.wrap && len([]rune(head+l)) > TextWidth {
 				// wrapped under the value column, so the labels stay
 				// a column of their own
-				parts = wrapWords(l, TextWidth-max(len([]rune(head)), len(pad))-2)
+				parts = text.WrapWords(l, TextWidth-max(len([]rune(head)), len(pad))-2)
 			}
 			for j, p := range parts {
 				switch {
@@ -342,7 +344,7 @@ func (t tableBlock) textGrid(o textOpts) [][]string {
 		for i, c := range r {
 			row[i] = c.s + c.tail
 			if e := t.cols[i].elide; e > 0 && !o.explain {
-				row[i] = elideMiddle(c.s, e) + c.tail
+				row[i] = text.ElideMiddle(c.s, e) + c.tail
 			}
 		}
 		grid = append(grid, row)
@@ -385,7 +387,7 @@ func (t tableBlock) text(o textOpts) string {
 	switch grid, cols := t.textGrid(o), t.textCols(o); {
 	case len(t.rows) == 0:
 		b.WriteString(prose(t.empty, o))
-	case t.textSplit != nil && !o.explain && maxLineWidth(t.layout(grid, cols)) > TextWidth:
+	case t.textSplit != nil && !o.explain && text.MaxLineWidth(t.layout(grid, cols)) > TextWidth:
 		for _, part := range t.textSplit {
 			b.WriteString(t.layout(grid, part))
 		}

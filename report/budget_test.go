@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 func TestWriteBudgetText(t *testing.T) {
-	b := &Budget{Policies: []string{"docker-default"}, StackFilters: 1, StackBytes: 16320, StackBasis: "model", Allocator: "pack",
-		Limit: 528482304, Current: 2101248, CurrentBasis: BasisVmalloc, PackAreas: 1, Harden: "1", Fit: 32254, FirstFailure: 32255,
+	b := &document.Budget{Policies: []string{"docker-default"}, StackFilters: 1, StackBytes: 16320, StackBasis: "model", Allocator: "pack",
+		Limit: 528482304, Current: 2101248, CurrentBasis: document.BasisVmalloc, PackAreas: 1, Harden: "1", Fit: 32254, FirstFailure: 32255,
 		PerNode: 100, Processes: 5, TotalProcesses: 500, PlannedCharge: 1632000, PlannedFits: true, HeadroomAfter: 524749056}
 	var buf bytes.Buffer
 	if err := WriteBudgetText(&buf, b); err != nil {
@@ -29,7 +31,7 @@ note: bpf_jit_harden is 1: constant blinding makes images bigger than the model 
 
 func TestWriteBudgetJSONKeys(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteBudgetJSON(&buf, &Budget{Validation: &BudgetValidation{Loaded: 7}}); err != nil {
+	if err := WriteBudgetJSON(&buf, &document.Budget{Validation: &document.BudgetValidation{Loaded: 7}}); err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]any
@@ -39,14 +41,6 @@ func TestWriteBudgetJSONKeys(t *testing.T) {
 	for _, k := range []string{"stack_bytes", "stack_basis", "bpf_jit_limit", "current_charge", "current_basis", "fit", "first_failure", "validation", "notes"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("JSON lacks %q: %s", k, strings.TrimSpace(buf.String()))
-		}
-	}
-}
-
-func TestGroup(t *testing.T) {
-	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 528482304: "528,482,304", -1234: "-1,234"} {
-		if got := GroupDigits(n); got != want {
-			t.Errorf("GroupDigits(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

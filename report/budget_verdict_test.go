@@ -7,23 +7,24 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
 func TestBudgetVerdictText(t *testing.T) {
-	within := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictWithin, Budget: 2, Unit: "%", Estimate: 0.41,
+	within := document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictWithin, Budget: 2, Unit: "%", Estimate: 0.41,
 		Lower: -0.2, Upper: 0.63, Confidence: 0.95, Rounds: 14, N: 14, Pairs: 38, ElapsedS: 14.2, DecidedBy: "wall"})
-	if got, want := within.Text(), "within 2 %: +0.41 % [upper 0.63 %] after 14 s, 14 rounds, 38 pairs, 95 % one-sided; wall time per run decided"; got != want {
+	if got, want := BudgetText(within), "within 2 %: +0.41 % [upper 0.63 %] after 14 s, 14 rounds, 38 pairs, 95 % one-sided; wall time per run decided"; got != want {
 		t.Errorf("within:\n got %q\nwant %q", got, want)
 	}
-	over := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictOver, Budget: 50, Unit: "ns", Estimate: 1200,
+	over := document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictOver, Budget: 50, Unit: "ns", Estimate: 1200,
 		Lower: 900, Upper: 1500, Confidence: 0.99, Rounds: 9, N: 9, ElapsedS: 3, DecidedBy: "cpu"})
-	if got := over.Text(); !strings.HasPrefix(got, "over 50 ns: +1.20 µs [lower 900 ns] after 3 s, 9 rounds, 99 % one-sided; CPU time") {
+	if got := BudgetText(over); !strings.HasPrefix(got, "over 50 ns: +1.20 µs [lower 900 ns] after 3 s, 9 rounds, 99 % one-sided; CPU time") {
 		t.Errorf("over: %q", got)
 	}
-	und := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictUndecided, Budget: 2, Unit: "%", Estimate: 1.9,
+	und := document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictUndecided, Budget: 2, Unit: "%", Estimate: 1.9,
 		Lower: math.Inf(-1), Upper: math.Inf(1), Confidence: 0.95, Rounds: 2, N: 4, ElapsedS: 60, NeedN: 400, NeedS: 6000, DecidedBy: "wall"})
-	got := und.Text()
+	got := BudgetText(und)
 	for _, w := range []string{"undecided 2 %", "[n/a, n/a]", "400 children (6000 s)", "Undecided is not within"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("undecided %q lacks %q", got, w)
@@ -42,14 +43,14 @@ func TestBudgetVerdictText(t *testing.T) {
 			t.Errorf("JSON %s lacks %s", b, k)
 		}
 	}
-	var back BudgetVerdict
+	var back document.BudgetVerdict
 	if err := json.Unmarshal(b, &back); err != nil || !math.IsNaN(back.Lower) || back.NeedN != 400 {
 		t.Errorf("round trip: %+v, %v", back, err)
 	}
 }
 
 func TestBudgetHeadlineFirst(t *testing.T) {
-	d := &Document{Budget: NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictWithin, Budget: 5e6, Unit: "ns",
+	d := &document.Document{Budget: document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictWithin, Budget: 5e6, Unit: "ns",
 		Estimate: 1e5, Upper: 2e5, Confidence: 0.95, Rounds: 3, N: 6, ElapsedS: 2, DecidedBy: "wall"})}
 	d.Config.Confidence = 0.95
 	lines := RunHeadline(d)
@@ -65,7 +66,7 @@ func TestBudgetHeadlineFirst(t *testing.T) {
 // projection) on top, every fixture's text headline still fits in
 // MaxHeadlineLines and starts with the verdict; Markdown has it first too.
 func TestBudgetHeadlineFits(t *testing.T) {
-	v := NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictUndecided, Budget: 2, Unit: "%", Estimate: 1.93,
+	v := document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictUndecided, Budget: 2, Unit: "%", Estimate: 1.93,
 		Lower: 1.1, Upper: 2.8, Confidence: 0.95, Rounds: 40, N: 40, Pairs: 1200, ElapsedS: 60, NeedN: 1400, NeedS: 2100, DecidedBy: "wall"})
 	for name, d := range headlineFixtures(t) {
 		d.Budget = v
@@ -106,8 +107,8 @@ func TestBracketBudgetText(t *testing.T) {
 		{"over", 500e3, []string{"over 500 µs: bracket [835 µs, 2.98 ms]"}},
 		{"undecided", 1e6, []string{"undecided 1 ms: bracket", "run the program (--command) to decide", "Undecided is not within"}},
 	} {
-		b := &BudgetVerdict{Verdict: c.verdict, Budget: c.budget, Unit: "ns", Lower: 835e3, Upper: 2.98e6, Estimate: 1.9e6, Confidence: 0.95, DecidedBy: BudgetByBracket}
-		got := b.Text()
+		b := &document.BudgetVerdict{Verdict: c.verdict, Budget: c.budget, Unit: "ns", Lower: 835e3, Upper: 2.98e6, Estimate: 1.9e6, Confidence: 0.95, DecidedBy: document.BudgetByBracket}
+		got := BudgetText(b)
 		for _, w := range c.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: %q lacks %q", c.verdict, got, w)

@@ -9,10 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/report/chart"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/report/internal/svgtest"
-	"gonum.org/v1/plot/vg"
 )
 
 func TestSVGSeries(t *testing.T) {
@@ -52,8 +54,8 @@ func TestPNG(t *testing.T) {
 }
 
 func TestPlotNothing(t *testing.T) {
-	d := &report.Document{}
-	for name, f := range map[string]func(io.Writer, io.Writer, *report.Document) error{"svg": chart.WriteSVG, "png": chart.WritePNG} {
+	d := &document.Document{}
+	for name, f := range map[string]func(io.Writer, io.Writer, *document.Document) error{"svg": chart.WriteSVG, "png": chart.WritePNG} {
 		if err := f(io.Discard, io.Discard, d); !errors.Is(err, chart.ErrNothingToPlot) {
 			t.Errorf("%s: err = %v, want chart.ErrNothingToPlot", name, err)
 		}

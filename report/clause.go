@@ -1,28 +1,28 @@
 package report
 
-// Clause is one statement of a variant's explanation (Meaning): a code
-// that docs/json.md defines, the figures and syscall names the statement
-// needs, and, in memory only, its English wording. The JSON carries the
-// code and the figures; the wording is rendered from the document by
-// Explain, so a reader of schema 2 and 3 files gets the same text.
+import "github.com/seccompbench/seccompbench/report/document"
+
+// Clause is a document.Clause with its English wording, which stays in
+// memory: the JSON carries the code and the figures, and Explain renders
+// the wording again from the document.
 type Clause struct {
-	// Code names the statement (docs/json.md, "Meaning codes").
-	Code string `json:"code"`
-	// Figures are the numbers the statement needs, by name; a name ending
-	// in _ns is in ns per op, _pct in percent, and an undefined one is
-	// null.
-	Figures map[string]*float64 `json:"figures,omitempty"`
-	// Syscalls names the syscalls the statement is about (cache codes);
-	// Uncached the workload's syscalls that every filter runs for.
-	Syscalls []string `json:"syscalls,omitempty"`
-	Uncached []string `json:"uncached,omitempty"`
-	text     string
+	document.Clause
+	text string
+}
+
+// docClauses returns the document's part of cs.
+func docClauses(cs []Clause) []document.Clause {
+	out := make([]document.Clause, len(cs))
+	for i, c := range cs {
+		out[i] = c.Clause
+	}
+	return out
 }
 
 // newClause returns the clause code worded as text, with figures given as
 // name, value pairs.
 func newClause(code, text string, figs ...any) Clause {
-	c := Clause{Code: code, text: text}
+	c := Clause{Clause: document.Clause{Code: code}, text: text}
 	for i := 0; i+1 < len(figs); i += 2 {
 		if c.Figures == nil {
 			c.Figures = map[string]*float64{}
@@ -34,7 +34,7 @@ func newClause(code, text string, figs ...any) Clause {
 		case int:
 			v = float64(x)
 		}
-		c.Figures[figs[i].(string)] = Nullable(v)
+		c.Figures[figs[i].(string)] = document.Nullable(v)
 	}
 	return c
 }
@@ -65,10 +65,10 @@ func renderClauses(cs []Clause) []string {
 // line; with more, each is an item of a list under the variant.
 const MaxInlineFacts = 3
 
-// Layout is how a meaning is laid out: its sentences run together on one
-// line (inline) when there are at most MaxInlineFacts, or, with more, one
-// list item each (items, inline "").
-func (m Meaning) Layout() (inline string, items []string) {
+// meaningLayout is how a meaning is laid out: its sentences run together
+// on one line (inline) when there are at most MaxInlineFacts, or, with
+// more, one list item each (items, inline "").
+func meaningLayout(m document.Meaning) (inline string, items []string) {
 	if len(m.Sentences) > MaxInlineFacts {
 		return "", m.Sentences
 	}

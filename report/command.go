@@ -2,132 +2,26 @@ package report
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
-// CommandCost is the command workload's part of a run result: what was
-// run, and, per variant at the deepest count, what the stack costs once
-// per process (installing it) against what the command pays while it runs.
-// All times are ns per run of the command (ns/op), or per process for the
-// install.
-type CommandCost struct {
-	// Argv is the command and its arguments.
-	Argv []string `json:"argv"`
-	// Prepare is the --prepare command, "" if none.
-	Prepare string `json:"prepare,omitempty"`
-	// RunsPerChild is R, the timed runs per child; WarmupRuns the untimed
-	// runs before them.
-	RunsPerChild int `json:"runs_per_child"`
-	WarmupRuns   int `json:"warmup_runs"`
-	// FailedRuns counts timed runs that did not exit 0 (kept with
-	// --ignore-failure); OutlierRuns those flagged by the modified z-score
-	// within their child (kept).
-	FailedRuns  int `json:"failed_runs"`
-	OutlierRuns int `json:"outlier_runs"`
-	// BaselineRunNs is the median run time without filters (execve to
-	// reaping), BaselineCPUNs its median user+sys CPU time.
-	BaselineRunNs float64 `json:"baseline_run_ns"`
-	BaselineCPUNs float64 `json:"baseline_cpu_ns"`
-	// Splits holds one entry per variant, at the deepest count.
-	Splits []CommandSplit `json:"splits"`
-	// Design is the A/B design when paired ("pairs", "duet": run --ab),
-	// "" for children (each child under its cell's stack).
-	Design string `json:"ab_design,omitempty"`
-	// Container, when not nil, says that every run was a container an
-	// OCI runtime started (run --bundle or --rootfs): the stack, the
-	// privilege it was loaded with and no_new_privs were the runtime's.
-	Container *ContainerRuntime `json:"container,omitempty"`
-}
-
-// ContainerRuntime names the runtime of the command workload's runtime
-// path.
-type ContainerRuntime struct {
-	// Runtime is the runtime's binary name ("runc", "crun"), Path where it
-	// was found.
-	Runtime string `json:"runtime"`
-	Path    string `json:"path"`
-	// Version is the output of `RUNTIME --version`.
-	Version string `json:"version"`
-	// Profile names the seccomp profile of the bundle's linux.seccomp.
-	Profile string `json:"profile"`
-	// Bundle is the --bundle directory, "" when written from --rootfs.
-	Bundle string `json:"bundle,omitempty"`
-}
-
-// CommandSplit separates the two costs of the stack at one cell.
-type CommandSplit struct {
-	Variant string `json:"variant"`
-	Filters int    `json:"filters"`
-	// InstallNs is the seccomp(2) time per process (median over runs of
-	// each child, then over children), with its CI. On the runtime path
-	// (Container set) it is the runtime's work on linux.seccomp once per
-	// container instead (decoding, compiling, seccomp(2)): the
-	// container's time outside the runs with the profile minus without,
-	// difference of medians over containers.
-	InstallNs       float64 `json:"install_ns"`
-	InstallCILowNs  float64 `json:"install_ci_low_ns"`
-	InstallCIHighNs float64 `json:"install_ci_high_ns"`
-	// RunningNs is the added run time per run (the cell's overhead over
-	// the 0-filter baseline; in the paired designs, the mean over
-	// children of each child's Hodges–Lehmann centre of its pair
-	// differences, stats.PairedShift), with its CI.
-	RunningNs       float64 `json:"running_ns"`
-	RunningCILowNs  float64 `json:"running_ci_low_ns"`
-	RunningCIHighNs float64 `json:"running_ci_high_ns"`
-	// CPUAddedNs is the added user+sys CPU time per run, the install
-	// included (difference of medians; from pairs in the paired designs).
-	CPUAddedNs float64 `json:"cpu_added_ns"`
-	// Pairs is the number of pairs the paired designs' figures come
-	// from; 0 for children.
-	Pairs int `json:"pairs,omitempty"`
-	// InstallShare is install / (install + running), a fraction.
-	InstallShare float64 `json:"install_share"`
-	// Dominant is "install" or "running"; Clear reports that their
-	// intervals do not overlap.
-	Dominant string `json:"dominant"`
-	Clear    bool   `json:"clear"`
-}
-
-// copyFinite returns a copy of c with NaN and infinities (no interval, too
-// few children) replaced by 0, as Build does for every other number, so
-// that the JSON encodes; nil for nil.
-func (c *CommandCost) copyFinite() *CommandCost {
-	if c == nil {
-		return nil
-	}
-	cc := *c
-	c = &cc
-	c.Argv = append([]string(nil), c.Argv...)
-	c.Splits = append([]CommandSplit(nil), c.Splits...)
-	if c.Container != nil {
-		ct := *c.Container
-		c.Container = &ct
-	}
-	c.BaselineRunNs, c.BaselineCPUNs = finite(c.BaselineRunNs), finite(c.BaselineCPUNs)
-	for i := range c.Splits {
-		s := &c.Splits[i]
-		for _, p := range []*float64{&s.InstallNs, &s.InstallCILowNs, &s.InstallCIHighNs, &s.RunningNs, &s.RunningCILowNs, &s.RunningCIHighNs, &s.CPUAddedNs, &s.InstallShare} {
-			*p = finite(*p)
-		}
-	}
-	return c
-}
-
 // commandText writes the command workload's lines of the table report.
-func commandText(ew *errWriter, d *Document) {
+func commandText(ew *errWriter, d *document.Document) {
 	c := d.CommandWorkload
 	if c == nil {
 		return
 	}
-	ew.printf("\ncommand: %s; %d timed runs per child after %d warm-up", shellWords(c.Argv), c.RunsPerChild, c.WarmupRuns)
+	ew.printf("\ncommand: %s; %d timed runs per child after %d warm-up", text.ShellWords(c.Argv), c.RunsPerChild, c.WarmupRuns)
 	if c.Prepare != "" {
 		ew.printf(", --prepare %q before each", c.Prepare)
 	}
 	if ct := c.Container; ct != nil {
-		ew.printf("\n  in %s containers (%s): %s", ct.Runtime, firstLine(ct.Version), containerText(ct))
-		ew.printf("\n  ns/op = one run inside the container, from fork to reaping by seccompbench as the container's process (the container's start outside): baseline %s (CPU user+sys %s)\n", durationText(c.BaselineRunNs), durationText(c.BaselineCPUNs))
+		ew.printf("\n  in %s containers (%s): %s", ct.Runtime, text.FirstLine(ct.Version), containerText(ct))
+		ew.printf("\n  ns/op = one run inside the container, from fork to reaping by seccompbench as the container's process (the container's start outside): baseline %s (CPU user+sys %s)\n", text.Duration(c.BaselineRunNs), text.Duration(c.BaselineCPUNs))
 	} else {
-		ew.printf("\n  ns/op = one run, from execve to reaping: baseline %s (CPU user+sys %s)\n", durationText(c.BaselineRunNs), durationText(c.BaselineCPUNs))
+		ew.printf("\n  ns/op = one run, from execve to reaping: baseline %s (CPU user+sys %s)\n", text.Duration(c.BaselineRunNs), text.Duration(c.BaselineCPUNs))
 	}
 	if c.FailedRuns > 0 {
 		ew.printf("  %d timed runs did not exit 0 (kept: --ignore-failure)\n", c.FailedRuns)
@@ -136,32 +30,26 @@ func commandText(ew *errWriter, d *Document) {
 		ew.printf("  %d timed runs flagged as outliers within their child (modified z-score > 3.5; kept in every estimate)\n", c.OutlierRuns)
 	}
 	for _, s := range c.Splits {
-		in := figureGroup(false, true, s.InstallNs, s.InstallCILowNs, s.InstallCIHighNs)
-		run := figureGroup(true, true, s.RunningNs, s.RunningCILowNs, s.RunningCIHighNs)
+		in := text.FigureGroup(false, true, s.InstallNs, s.InstallCILowNs, s.InstallCIHighNs)
+		run := text.FigureGroup(true, true, s.RunningNs, s.RunningCILowNs, s.RunningCIHighNs)
 		once := "once per process (seccomp(2) in each command process, median)"
 		if ct := c.Container; ct != nil {
 			once = "once per container (" + ct.Runtime + "'s work on linux.seccomp: its container's time outside the runs with the profile minus without)"
 		}
 		ew.printf("  %s, %d filters: install %s [%s, %s] %s, running %s [%s, %s] per run, CPU %s per run: ",
 			s.Variant, s.Filters, in(s.InstallNs), in(s.InstallCILowNs), in(s.InstallCIHighNs), once,
-			run(s.RunningNs), run(s.RunningCILowNs), run(s.RunningCIHighNs), signed(s.CPUAddedNs))
+			run(s.RunningNs), run(s.RunningCILowNs), run(s.RunningCIHighNs), text.Signed(s.CPUAddedNs))
 		ew.printf("%s, install %.0f%% of the total\n", dominanceText(s.Dominant, s.Clear), 100*s.InstallShare)
 	}
 }
 
 // containerText says where the runtime path's stack came from.
-func containerText(ct *ContainerRuntime) string {
+func containerText(ct *document.ContainerRuntime) string {
 	src := "config.json written from the policy"
 	if ct.Bundle != "" {
 		src = "bundle " + ct.Bundle
 	}
 	return fmt.Sprintf("profile %s (%s); the 1-filter cells run under the filter %s compiles and installs itself, with its own loader privilege and no_new_privs, the 0-filter cells the same bundle without linux.seccomp; the runs are timed inside the container, so %s compiling the profile is not in the running cost", ct.Profile, src, ct.Runtime, ct.Runtime)
-}
-
-// firstLine is s up to its first newline.
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
 }
 
 // dominanceText says which of install and running cost dominates, only
@@ -177,23 +65,4 @@ func dominanceText(dominant string, clear bool) string {
 		return "neither dominates by these intervals, which overlap (the install's centre is the larger)"
 	}
 	return "neither dominates by these intervals, which overlap (the running cost's centre is the larger)"
-}
-
-// durationText formats ns in its own unit with 3 significant digits
-// (figure): "812 ns", "12.3 µs", "150 ms", "2.04 s".
-func durationText(ns float64) string { return figure(ns) }
-
-// signed is durationText with an explicit sign.
-func signed(ns float64) string { return signedFigure(ns) }
-
-// shellWords renders argv for people, quoting words with blanks or quotes.
-func shellWords(argv []string) string {
-	q := make([]string, len(argv))
-	for i, a := range argv {
-		q[i] = a
-		if a == "" || strings.ContainsAny(a, " \t\n'\"$") {
-			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(q, " ")
 }

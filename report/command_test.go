@@ -5,14 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 func TestCommandText(t *testing.T) {
-	d := &Document{CommandWorkload: &CommandCost{
+	d := &document.Document{CommandWorkload: &document.CommandCost{
 		Argv: []string{"find", "/usr/share", "-name", "x y"}, RunsPerChild: 3, WarmupRuns: 1,
 		FailedRuns: 1, OutlierRuns: 2, BaselineRunNs: 150.2e6, BaselineCPUNs: 148e6,
-		Splits: []CommandSplit{
+		Splits: []document.CommandSplit{
 			{Variant: "defeat", Filters: 16, InstallNs: 1.2e6, InstallCILowNs: 1.1e6, InstallCIHighNs: 1.3e6,
 				RunningNs: 50e6, RunningCILowNs: 36e6, RunningCIHighNs: 64e6, CPUAddedNs: 49e6, InstallShare: 1.2 / 51.2, Dominant: "running", Clear: true},
 			{Variant: "on", Filters: 16, InstallNs: 1.2e6, InstallCILowNs: 1.1e6, InstallCIHighNs: 1.3e6,
@@ -34,20 +35,8 @@ func TestCommandText(t *testing.T) {
 	}
 }
 
-func TestDurationText(t *testing.T) {
-	tests := []struct {
-		ns   float64
-		want string
-	}{{812, "812 ns"}, {12345, "12.3 µs"}, {150.24e6, "150 ms"}, {2.0414e9, "2.04 s"}, {-1500, "-1.50 µs"}}
-	for _, tt := range tests {
-		if got := durationText(tt.ns); got != tt.want {
-			t.Errorf("durationText(%v) = %q, want %q", tt.ns, got, tt.want)
-		}
-	}
-}
-
 func TestWriteEstimateCommandText(t *testing.T) {
-	c := &EstimateCommand{Argv: []string{"find", "/usr/share", "-name", "x"}, Filters: 16, Variant: "defeat", Trials: 10, RunsPerChild: 2,
+	c := &document.EstimateCommand{Argv: []string{"find", "/usr/share", "-name", "x"}, Filters: 16, Variant: "defeat", Trials: 10, RunsPerChild: 2,
 		BaselineRunNs: 150e6, PredictedAddedNs: 39e6, PredictedCILowNs: 36e6, PredictedCIHighNs: 42e6, CalibrationCILowNs: 37e6, CalibrationCIHighNs: 41e6,
 		MeasuredAddedNs: 50e6, MeasuredCILowNs: 36e6, MeasuredCIHighNs: 64e6, MeasuredCPUAddedNs: 49e6, MeasuredCPUCILowNs: 45e6, MeasuredCPUCIHighNs: 53e6,
 		Ratio: 0.78, ErrorPct: -22, Covered: false, InstallNs: 1.2e6, InstallShare: 1.2 / 51.2, Dominant: "running", DominantClear: true}
@@ -71,9 +60,9 @@ func TestWriteEstimateCommandText(t *testing.T) {
 // The paired designs say how the command was measured and how precise
 // the measured added time is, against the bar the line states.
 func TestWriteEstimateCommandTextPairs(t *testing.T) {
-	c := &EstimateCommand{Argv: []string{"find", "/usr/share", "-name", "x"}, Filters: 16, Variant: "defeat", Trials: 10, RunsPerChild: 40,
+	c := &document.EstimateCommand{Argv: []string{"find", "/usr/share", "-name", "x"}, Filters: 16, Variant: "defeat", Trials: 10, RunsPerChild: 40,
 		BaselineRunNs: 150e6, MeasuredAddedNs: 50e6, MeasuredCILowNs: 47e6, MeasuredCIHighNs: 53e6, MeasuredCPUAddedNs: 49e6, MeasuredCPUCILowNs: 45e6, MeasuredCPUCIHighNs: 53e6,
-		AB: &CommandAB{Design: "pairs", Children: 10, Pairs: 400, HalfWidthPct: 6, CPUHalfWidthPct: 8.2, HalfWidthBaselinePct: 2, MeetsBar: true, MeasuringNs: 61.3e9}}
+		AB: &document.CommandAB{Design: "pairs", Children: 10, Pairs: 400, HalfWidthPct: 6, CPUHalfWidthPct: 8.2, HalfWidthBaselinePct: 2, MeetsBar: true, MeasuringNs: 61.3e9}}
 	for _, tt := range []struct {
 		design, want string
 	}{
@@ -141,7 +130,7 @@ func TestFlagDuration(t *testing.T) {
 
 // The accuracy line says the verdicts judged against the intervals.
 func TestWriteEstimateCommandAccuracy(t *testing.T) {
-	c := &EstimateCommand{Argv: []string{"true"}, Filters: 16, Variant: "on", Trials: 10, BaselineRunNs: 1e6,
+	c := &document.EstimateCommand{Argv: []string{"true"}, Filters: 16, Variant: "on", Trials: 10, BaselineRunNs: 1e6,
 		MeasuredAddedNs: 0.6e6, MeasuredCILowNs: 0.45e6, MeasuredCIHighNs: 0.8e6, Accuracy: "outside", CPUAccuracy: "undecided", AccuracyBandPct: 25}
 	var b bytes.Buffer
 	WriteEstimateCommandText(&b, c, 0)
@@ -153,7 +142,7 @@ func TestWriteEstimateCommandAccuracy(t *testing.T) {
 // Other processes on the measuring CPU are said, and from
 // result.ForeignLoadWarnShare on, with what to do.
 func TestWriteEstimateCommandForeignLoad(t *testing.T) {
-	c := &EstimateCommand{Argv: []string{"true"}, Filters: 16, Variant: "on", Trials: 10, BaselineRunNs: 1e6,
+	c := &document.EstimateCommand{Argv: []string{"true"}, Filters: 16, Variant: "on", Trials: 10, BaselineRunNs: 1e6,
 		ForeignLoad: &result.ForeignLoad{CPUs: []int{1}, Children: 10, WindowNs: 60e9, BusyNs: 60e9, OwnNs: 52.8e9, Share: 0.12}}
 	var b bytes.Buffer
 	WriteEstimateCommandText(&b, c, 0)

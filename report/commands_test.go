@@ -12,6 +12,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/internal/golden"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/workload"
 )
 
@@ -77,7 +78,7 @@ func TestEstimateGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
-			var e Estimate
+			var e document.Estimate
 			in := readFixture(t, tt.fixture, &e)
 			var txt, js bytes.Buffer
 			WriteEstimateText(&txt, &e, tt.top)
@@ -100,7 +101,7 @@ func TestEstimateGolden(t *testing.T) {
 // inspect PID --disasm --syscalls getpid,read,openat [--format json] of a
 // process under sandbox default testdata/policies/minimal.yaml --filters 3.
 func TestInspectGolden(t *testing.T) {
-	var doc InspectDoc
+	var doc document.InspectDoc
 	in := readFixture(t, "inspect.json", &doc)
 	ps := doc.Processes
 	var txt, js bytes.Buffer
@@ -147,7 +148,7 @@ func TestSimulateGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		golden.Check(t, "simulate-syscall.txt", txt.Bytes())
-		if err := WriteIndentedJSON(&js, NewSimulateDoc(s, []analysis.SyscallCost{cost}, &sr)); err != nil {
+		if err := document.WriteIndentedJSON(&js, NewSimulateDoc(s, []analysis.SyscallCost{cost}, &sr)); err != nil {
 			t.Fatal(err)
 		}
 		golden.Check(t, "simulate-syscall.json", js.Bytes())

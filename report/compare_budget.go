@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -21,20 +22,20 @@ import (
 // every term's upper bound is below it, undecided otherwise. budget is
 // in % of the base, or ns when absolute. docs is the compared results in
 // order (as Compare took them).
-func CompareBudget(docs []NamedDocument, budget stats.Budget, confidence float64, force bool) (*BudgetVerdict, error) {
-	base, err := Compare(docs[:2], CompareOptions{Confidence: confidence, Force: force})
+func CompareBudget(docs []document.NamedDocument, budget stats.Budget, confidence float64, force bool) (*document.BudgetVerdict, error) {
+	base, err := Compare(docs[:2], document.CompareOptions{Confidence: confidence, Force: force})
 	if err != nil {
 		return nil, err
 	}
 	type term struct {
 		name string
-		pick func(*Comparison) *Change
+		pick func(*document.Comparison) *document.Change
 	}
 	var terms []term
 	if !budget.Relative {
 		for i, f := range base.Fits {
 			if f.Source == 1 && f.Known {
-				terms = append(terms, term{f.Term, func(c *Comparison) *Change { return &c.Fits[i].Change }})
+				terms = append(terms, term{f.Term, func(c *document.Comparison) *document.Change { return &c.Fits[i].Change }})
 			}
 		}
 	}
@@ -54,27 +55,27 @@ func CompareBudget(docs []NamedDocument, budget stats.Budget, confidence float64
 		}
 		for i, c := range base.Cells {
 			if c.Source == 1 && c.Known && c.Filters == deepest {
-				terms = append(terms, term{name, func(c *Comparison) *Change { return &c.Cells[i].Change }})
+				terms = append(terms, term{name, func(c *document.Comparison) *document.Change { return &c.Cells[i].Change }})
 			}
 		}
 	}
-	v := &BudgetVerdict{Verdict: string(stats.VerdictUndecided), Budget: budget.Value(), Unit: budget.Unit(), Confidence: confidence,
+	v := &document.BudgetVerdict{Verdict: string(stats.VerdictUndecided), Budget: budget.Value(), Unit: budget.Unit(), Confidence: confidence,
 		Estimate: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}
 	if len(terms) == 0 {
 		return v, nil
 	}
 	alpha := (1 - confidence) / float64(len(terms))
-	wide, err := Compare(docs[:2], CompareOptions{Confidence: 1 - 2*alpha, Force: force})
+	wide, err := Compare(docs[:2], document.CompareOptions{Confidence: 1 - 2*alpha, Force: force})
 	if err != nil {
 		return nil, err
 	}
-	bounds := func(ch *Change) (est, lo, hi float64) {
+	bounds := func(ch *document.Change) (est, lo, hi float64) {
 		if budget.Relative {
 			return ch.DeltaPct, ch.PctLow, ch.PctHigh
 		}
 		return ch.DeltaNs, ch.CILowNs, ch.CIHighNs
 	}
-	set := func(name string, ch *Change, verdict stats.BudgetVerdict) {
+	set := func(name string, ch *document.Change, verdict stats.BudgetVerdict) {
 		v.Verdict, v.DecidedBy = string(verdict), name
 		v.Estimate, v.Lower, v.Upper = bounds(ch)
 	}

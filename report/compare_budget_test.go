@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -14,12 +15,14 @@ import (
 // over 5 %; a budget the interval straddles is undecided.
 func TestCompareBudget(t *testing.T) {
 	a := fixtureDoc(t, 0)
-	pair := func(b *Document) []NamedDocument { return []NamedDocument{{"a.json", a}, {"b.json", b}} }
+	pair := func(b *document.Document) []document.NamedDocument {
+		return []document.NamedDocument{{Name: "a.json", Doc: a}, {Name: "b.json", Doc: b}}
+	}
 	v, err := CompareBudget(pair(fixtureDoc(t, 0)), stats.Budget{Ns: 20}, 0.95, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("same: %s", v.Text())
+	t.Logf("same: %s", BudgetText(v))
 	if v.Verdict != "within" || !(v.Upper < 20) || v.DecidedBy != "entry" {
 		t.Errorf("same result: %+v", v)
 	}
@@ -30,8 +33,8 @@ func TestCompareBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("+200 ns: %s", v.Text())
-	if v.Verdict != "over" || !(v.Lower > 5) || !strings.Contains(v.Text(), "from the two results") {
+	t.Logf("+200 ns: %s", BudgetText(v))
+	if v.Verdict != "over" || !(v.Lower > 5) || !strings.Contains(BudgetText(v), "from the two results") {
 		t.Errorf("+200 ns: %+v", v)
 	}
 	// Absolute: the increase is certainly above 1 ns, and its interval
@@ -41,14 +44,14 @@ func TestCompareBudget(t *testing.T) {
 		t.Errorf("1 ns: %+v", v)
 	}
 	mid := v.Estimate
-	if v, _ = CompareBudget(pair(fixtureDoc(t, 200)), stats.Budget{Ns: mid + 1e-6}, 0.95, false); v.Verdict != "undecided" || !strings.Contains(v.Text(), "do not decide") {
+	if v, _ = CompareBudget(pair(fixtureDoc(t, 200)), stats.Budget{Ns: mid + 1e-6}, 0.95, false); v.Verdict != "undecided" || !strings.Contains(BudgetText(v), "do not decide") {
 		t.Errorf("on the estimate: %+v", v)
 	}
-	c, err := Compare(pair(fixtureDoc(t, 0)), CompareOptions{Confidence: 0.95})
+	c, err := Compare(pair(fixtureDoc(t, 0)), document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Budget = &BudgetVerdict{Verdict: "within", Budget: 5, Unit: "%", Confidence: 0.95, DecidedBy: "per_filter"}
+	c.Budget = &document.BudgetVerdict{Verdict: "within", Budget: 5, Unit: "%", Confidence: 0.95, DecidedBy: "per_filter"}
 	if h := CompareHeadline(c); h[0].Label != "budget" {
 		t.Errorf("compare headline starts %+v", h[0])
 	}

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/internal/golden"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 func TestCompareFindsKnownDifference(t *testing.T) {
 	// b's defeat children with filters are 50 ns faster: every defeat cell
 	// N >= 1 and the entry term change by -50 ns; nothing else changes.
 	a, b := fixtureDoc(t, 0), fixtureDoc(t, -50)
-	c, err := Compare([]NamedDocument{{"a.json", a}, {"b.json", b}}, CompareOptions{Confidence: 0.95})
+	c, err := Compare([]document.NamedDocument{{Name: "a.json", Doc: a}, {Name: "b.json", Doc: b}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestCompareFindsKnownDifference(t *testing.T) {
 			}
 		}
 	}
-	got := map[string]FitChange{}
+	got := map[string]document.FitChange{}
 	for _, f := range c.Fits {
 		got[f.Variant+"/"+f.Term] = f
 	}
@@ -77,7 +78,7 @@ func TestCompareFindsKnownDifference(t *testing.T) {
 
 func TestCompareIdenticalIsTilde(t *testing.T) {
 	a := fixtureDoc(t, 0)
-	c, err := Compare([]NamedDocument{{"a.json", a}, {"a2.json", fixtureDoc(t, 0)}}, CompareOptions{Confidence: 0.95})
+	c, err := Compare([]document.NamedDocument{{Name: "a.json", Doc: a}, {Name: "a2.json", Doc: fixtureDoc(t, 0)}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,25 +106,25 @@ func TestCompareIdenticalIsTilde(t *testing.T) {
 func TestCompareChecks(t *testing.T) {
 	tests := []struct {
 		name     string
-		edit     func(d *Document)
+		edit     func(d *document.Document)
 		force    bool
 		wantErr  error
 		wantWarn string
 	}{
-		{name: "workload", edit: func(d *Document) { d.Config.Workload = "mix" }, wantErr: ErrWorkloadMismatch},
-		{name: "workload forced", edit: func(d *Document) { d.Config.Workload = "mix" }, force: true, wantWarn: "forced comparison"},
-		{name: "kernel", edit: func(d *Document) { d.Environment.Kernel = "5.10.0" }, wantWarn: "different kernels"},
-		{name: "cpu", edit: func(d *Document) { d.Environment.CPUModel = "Other CPU" }, wantWarn: "different CPUs"},
-		{name: "partial", edit: func(d *Document) { d.Partial = true }, wantWarn: "partial result"},
-		{name: "inherited filters", edit: func(d *Document) { d.Environment.ParentSeccompFilters = 1 },
+		{name: "workload", edit: func(d *document.Document) { d.Config.Workload = "mix" }, wantErr: document.ErrWorkloadMismatch},
+		{name: "workload forced", edit: func(d *document.Document) { d.Config.Workload = "mix" }, force: true, wantWarn: "forced comparison"},
+		{name: "kernel", edit: func(d *document.Document) { d.Environment.Kernel = "5.10.0" }, wantWarn: "different kernels"},
+		{name: "cpu", edit: func(d *document.Document) { d.Environment.CPUModel = "Other CPU" }, wantWarn: "different CPUs"},
+		{name: "partial", edit: func(d *document.Document) { d.Partial = true }, wantWarn: "partial result"},
+		{name: "inherited filters", edit: func(d *document.Document) { d.Environment.ParentSeccompFilters = 1 },
 			wantWarn: "different inherited seccomp filters: a.json ran under 0, b.json under 1"},
-		{name: "missing cell", edit: func(d *Document) { d.Results = d.Results[:len(d.Results)-1] }, wantWarn: "measured only in a.json"},
+		{name: "missing cell", edit: func(d *document.Document) { d.Results = d.Results[:len(d.Results)-1] }, wantWarn: "measured only in a.json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := fixtureDoc(t, 0)
 			tt.edit(b)
-			c, err := Compare([]NamedDocument{{"a.json", fixtureDoc(t, 0)}, {"b.json", b}}, CompareOptions{Confidence: 0.95, Force: tt.force})
+			c, err := Compare([]document.NamedDocument{{Name: "a.json", Doc: fixtureDoc(t, 0)}, {Name: "b.json", Doc: b}}, document.CompareOptions{Confidence: 0.95, Force: tt.force})
 			if tt.wantErr != nil {
 				if !errors.Is(err, tt.wantErr) {
 					t.Fatalf("err = %v, want %v", err, tt.wantErr)
@@ -140,13 +141,13 @@ func TestCompareChecks(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Compare([]NamedDocument{{"a.json", fixtureDoc(t, 0)}}, CompareOptions{Confidence: 0.95}); !errors.Is(err, ErrTooFewResults) {
+	if _, err := Compare([]document.NamedDocument{{Name: "a.json", Doc: fixtureDoc(t, 0)}}, document.CompareOptions{Confidence: 0.95}); !errors.Is(err, document.ErrTooFewResults) {
 		t.Errorf("one document: err = %v, want ErrTooFewResults", err)
 	}
 }
 
 func TestComparisonJSON(t *testing.T) {
-	c, err := Compare([]NamedDocument{{"a.json", fixtureDoc(t, 0)}, {"b.json", fixtureDoc(t, -50)}, {"c.json", fixtureDoc(t, 0)}}, CompareOptions{Confidence: 0.9})
+	c, err := Compare([]document.NamedDocument{{Name: "a.json", Doc: fixtureDoc(t, 0)}, {Name: "b.json", Doc: fixtureDoc(t, -50)}, {Name: "c.json", Doc: fixtureDoc(t, 0)}}, document.CompareOptions{Confidence: 0.9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestCompareSegmentless(t *testing.T) {
 	for i := range a.Fits {
 		a.Fits[i].Segments, a.Fits[i].SegmentSDNs = 4, 1.5
 	}
-	c, err := Compare([]NamedDocument{{"a.json", a}, {"b.json", b}}, CompareOptions{Confidence: 0.95})
+	c, err := Compare([]document.NamedDocument{{Name: "a.json", Doc: a}, {Name: "b.json", Doc: b}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,8 +216,8 @@ func TestCompareSegmentless(t *testing.T) {
 // and warns; the same policy twice does not.
 func TestComparePolicyMismatch(t *testing.T) {
 	a, b := fixtureDoc(t, 0), fixtureDoc(t, 0)
-	b.Config.Policies = []Policy{{Path: "other.json", SHA256: "ff"}}
-	c, err := Compare([]NamedDocument{{"a.json", a}, {"b.json", b}}, CompareOptions{Confidence: 0.95})
+	b.Config.Policies = []document.Policy{{Path: "other.json", SHA256: "ff"}}
+	c, err := Compare([]document.NamedDocument{{Name: "a.json", Doc: a}, {Name: "b.json", Doc: b}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +230,7 @@ func TestComparePolicyMismatch(t *testing.T) {
 			t.Errorf("comparison lacks %q:\n%s", want, tab.String())
 		}
 	}
-	same, err := Compare([]NamedDocument{{"a.json", a}, {"a2.json", fixtureDoc(t, 0)}}, CompareOptions{Confidence: 0.95})
+	same, err := Compare([]document.NamedDocument{{Name: "a.json", Doc: a}, {Name: "a2.json", Doc: fixtureDoc(t, 0)}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -52,7 +54,7 @@ func inconclusiveAdvice(c stats.Conclusion, unit string, div float64, trials int
 // trials and confidence: a mitigation's cost only when the whole interval
 // lies above the ±stats.Margins.ControlNoisePct band, "no mitigation slowdown" only when
 // it lies within it.
-func controlConclusion(c Control, ssb string, trials int) Clause {
+func controlConclusion(c document.Control, ssb string, trials int) Clause {
 	con := margins.ConcludeControl(c.SlowdownPct, c.SlowdownPctLow, c.SlowdownPctHigh)
 	noise := margins.Control()
 	switch {
@@ -80,15 +82,15 @@ func controlConclusion(c Control, ssb string, trials int) Clause {
 // perFilterConclusion is the clause of Explain about a fit's per-filter
 // cost. A cost or interval that could not be estimated yields no
 // conclusion, only that statement.
-func perFilterConclusion(fit Fit, conf float64, trials int) Clause {
+func perFilterConclusion(fit document.Fit, conf float64, trials int) Clause {
 	switch {
 	case math.IsNaN(fit.PerFilterNs):
 		return newClause("per_filter_undefined", "no per-filter cost could be estimated from this run (see the warnings)")
 	case math.IsNaN(fit.PerFilterCILowNs) || math.IsNaN(fit.PerFilterCIHighNs):
-		return newClause("per_filter_no_interval", fmt.Sprintf("the per-filter cost came out at %s with no interval (too few children: see the warnings), so this run supports no conclusion about it", figure(fit.PerFilterNs)), "per_filter_ns", fit.PerFilterNs)
+		return newClause("per_filter_no_interval", fmt.Sprintf("the per-filter cost came out at %s with no interval (too few children: see the warnings), so this run supports no conclusion about it", text.Figure(fit.PerFilterNs)), "per_filter_ns", fit.PerFilterNs)
 	}
-	g := figureGroup(false, false, fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs)
-	scale, unit := unitOf(max(math.Abs(fit.PerFilterNs), math.Abs(fit.PerFilterCILowNs), math.Abs(fit.PerFilterCIHighNs)))
+	g := text.FigureGroup(false, false, fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs)
+	scale, unit := text.UnitOf(max(math.Abs(fit.PerFilterNs), math.Abs(fit.PerFilterCILowNs), math.Abs(fit.PerFilterCIHighNs)))
 	v := g(fit.PerFilterNs) + " " + unit
 	ci := fmt.Sprintf("%.0f%% CI [%s, %s]", conf*100, g(fit.PerFilterCILowNs), g(fit.PerFilterCIHighNs))
 	con := margins.ConcludePerFilter(fit.PerFilterNs, fit.PerFilterCILowNs, fit.PerFilterCIHighNs, fit.BaselineNs)
@@ -96,14 +98,14 @@ func perFilterConclusion(fit Fit, conf float64, trials int) Clause {
 	figs := []any{"per_filter_ns", fit.PerFilterNs, "ci_low_ns", fit.PerFilterCILowNs, "ci_high_ns", fit.PerFilterCIHighNs, "confidence", conf, "margin_ns", m}
 	switch con.Verdict {
 	case stats.Negligible:
-		return newClause("per_filter_negligible", fmt.Sprintf("per-filter cost ~0 %s (%s, %s, within ±%s)", unit, v, ci, figure(m)), figs...)
+		return newClause("per_filter_negligible", fmt.Sprintf("per-filter cost ~0 %s (%s, %s, within ±%s)", unit, v, ci, text.Figure(m)), figs...)
 	case stats.Positive:
 		return newClause("per_filter_positive", fmt.Sprintf("each filter adds %s per op (%s)", v, ci), figs...)
 	case stats.Negative:
 		return newClause("per_filter_negative", fmt.Sprintf("the per-filter cost came out negative (%s, %s), which no filter can cause: noise or drift dominates, so this run cannot answer what a filter costs; measure again with more --trials on a quieter CPU", v, ci), figs...)
 	}
 	return newClause("per_filter_inconclusive", fmt.Sprintf("the per-filter cost is inconclusive (%s, %s): it can be told neither from 0 nor bounded within ±%s; %s%s",
-		v, ci, figure(m), inconclusiveAdvice(con, " "+unit, scale, trials, true), segmentCaveat(fit)), figs...)
+		v, ci, text.Figure(m), inconclusiveAdvice(con, " "+unit, scale, trials, true), segmentCaveat(fit)), figs...)
 }
 
 // segmentCaveat qualifies the square-root rule of inconclusiveAdvice by
@@ -111,7 +113,7 @@ func perFilterConclusion(fit Fit, conf float64, trials int) Clause {
 // gains the segment term when it grows, and a run whose interval is the
 // segment one narrows with more trials only as far as the host's speed
 // averages out over longer parts. "" for a fit without blocks.
-func segmentCaveat(fit Fit) string {
+func segmentCaveat(fit document.Fit) string {
 	switch {
 	case fit.Segments == 0 && fit.Blocks >= 2:
 		return "; from 15 trials on, the interval also includes how the host's speed wanders between parts of the run, so it may widen before it narrows"
@@ -124,10 +126,10 @@ func segmentCaveat(fit Fit) string {
 // entryConclusion is the clause of Explain about a fit's entry cost;
 // false when there is nothing to say: an entry within its margin is not
 // worth a statement.
-func entryConclusion(fit Fit, conf float64, trials int) (Clause, bool) {
+func entryConclusion(fit document.Fit, conf float64, trials int) (Clause, bool) {
 	con := margins.ConcludeEntry(fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs, fit.BaselineNs)
-	g := figureGroup(false, false, fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs)
-	_, unit := unitOf(max(math.Abs(fit.EntryNs), math.Abs(fit.EntryCILowNs), math.Abs(fit.EntryCIHighNs)))
+	g := text.FigureGroup(false, false, fit.EntryNs, fit.EntryCILowNs, fit.EntryCIHighNs)
+	_, unit := text.UnitOf(max(math.Abs(fit.EntryNs), math.Abs(fit.EntryCILowNs), math.Abs(fit.EntryCIHighNs)))
 	ci := fmt.Sprintf("%.0f%% CI [%s, %s]", conf*100, g(fit.EntryCILowNs), g(fit.EntryCIHighNs))
 	var c Clause
 	figs := []any{"entry_ns", fit.EntryNs, "ci_low_ns", fit.EntryCILowNs, "ci_high_ns", fit.EntryCIHighNs, "confidence", conf}
@@ -141,7 +143,7 @@ func entryConclusion(fit Fit, conf float64, trials int) (Clause, bool) {
 	}
 	if margins.LowFit(fit.R2) && fit.N > 0 {
 		c.text += fmt.Sprintf("; the fitted line explains %.1f %% of the spread between children (R² %.3f)", 100*math.Max(0, fit.R2), Num(fit.R2))
-		c.Figures["r2"] = Nullable(fit.R2)
+		c.Figures["r2"] = document.Nullable(fit.R2)
 	}
 	return c, true
 }
@@ -150,7 +152,7 @@ func entryConclusion(fit Fit, conf float64, trials int) (Clause, bool) {
 // emulator's prediction that the cache serves its syscalls: the kernel
 // has the action cache and the fitted per-filter cost is negligible. No
 // fit, or one with no interval, confirms nothing.
-func cacheSupported(d *Document, fit *Fit) bool {
+func cacheSupported(d *document.Document, fit *document.Fit) bool {
 	if fit == nil || kernelLacksCache(d) {
 		return false
 	}
@@ -160,7 +162,7 @@ func cacheSupported(d *Document, fit *Fit) bool {
 // kernelLacksCache reports whether the document's kernel release (uname
 // -r) predates the seccomp action cache, Linux 5.11 (kernel/seccomp.c:
 // seccomp_cache_prepare). An unparsable release reports false.
-func kernelLacksCache(d *Document) bool {
+func kernelLacksCache(d *document.Document) bool {
 	var major, minor int
 	if _, err := fmt.Sscanf(d.Environment.Kernel, "%d.%d", &major, &minor); err != nil {
 		return false
@@ -170,7 +172,7 @@ func kernelLacksCache(d *Document) bool {
 
 // anyPaired reports whether a fit of d adjusted for the children's own
 // baselines, so that the relative figures exist.
-func anyPaired(d *Document) bool {
+func anyPaired(d *document.Document) bool {
 	for _, f := range d.Fits {
 		if f.Paired {
 			return true
@@ -182,7 +184,7 @@ func anyPaired(d *Document) bool {
 // relCells formats a fit's relative per-filter cost and its interval for
 // a table: "+0.262x" and "[0.251, 0.273]", or "n/a" and "-" when the fit
 // is unpaired or has no interval.
-func relCells(f Fit) (center, ci string) {
+func relCells(f document.Fit) (center, ci string) {
 	if !f.Paired || math.IsNaN(f.PerFilterRel) {
 		return "n/a", "-"
 	}
@@ -210,7 +212,7 @@ func relDigits(lo, hi float64) int {
 // the bare op measured in the same children, starting with "; " ("" when
 // the fit is unpaired or the fraction undefined), and how far the host's
 // speed moved over the run.
-func relativeClause(d *Document, fit Fit, conf float64) (Clause, bool) {
+func relativeClause(d *document.Document, fit document.Fit, conf float64) (Clause, bool) {
 	if !fit.Paired || math.IsNaN(fit.PerFilterRel) || math.IsNaN(fit.PerFilterRelCILow) {
 		return Clause{}, false
 	}
@@ -229,7 +231,7 @@ func relativeClause(d *Document, fit Fit, conf float64) (Clause, bool) {
 // faster with filters than without, with intervals entirely below zero:
 // something filters cannot cause, so the run cannot answer for those
 // cells.
-func NegativeCells(d *Document) []string {
+func NegativeCells(d *document.Document) []string {
 	var out []string
 	for _, v := range d.Config.Variants {
 		var cells []string
@@ -269,7 +271,7 @@ func foreignLoadText(f *result.ForeignLoad, large string) string {
 
 // runTrials is the number of randomized blocks the run completed (its
 // --trials when the document does not say).
-func runTrials(d *Document) int {
+func runTrials(d *document.Document) int {
 	if d.Run != nil && d.Run.Blocks > 0 {
 		return d.Run.Blocks
 	}
@@ -291,7 +293,7 @@ func cellCI(n int, lo, hi float64, signed bool) string {
 
 // baselineN is the number of children of variant v's 0-filter cell (0
 // if there is none).
-func baselineN(d *Document, v string) int {
+func baselineN(d *document.Document, v string) int {
 	for _, r := range d.Results {
 		if r.Variant == v && r.Filters == 0 {
 			return r.N

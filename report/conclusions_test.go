@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/internal/golden"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // Each conclusion sentence is printed only when its interval supports it.
@@ -22,7 +23,7 @@ func TestControlConclusion(t *testing.T) {
 		{"faster after installing", -40, -50, -30, "cannot answer", "no mitigation slowdown"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := controlConclusion(Control{SlowdownPct: tt.center, SlowdownPctLow: tt.low, SlowdownPctHigh: tt.high}, "Vulnerable", 6).Text()
+			got := controlConclusion(document.Control{SlowdownPct: tt.center, SlowdownPctLow: tt.low, SlowdownPctHigh: tt.high}, "Vulnerable", 6).Text()
 			if !strings.Contains(got, tt.want) || strings.Contains(got, tt.mustNotSay) {
 				t.Errorf("got %q, want it to say %q and not %q", got, tt.want, tt.mustNotSay)
 			}
@@ -33,19 +34,19 @@ func TestControlConclusion(t *testing.T) {
 func TestPerFilterAndEntryConclusion(t *testing.T) {
 	for _, tt := range []struct {
 		name       string
-		fit        Fit
+		fit        document.Fit
 		want       []string
 		mustNotSay string
 	}{
-		{"cached, ~0", Fit{PerFilterNs: 0.3, PerFilterCILowNs: -0.2, PerFilterCIHighNs: 0.8, BaselineNs: 1000, N: 40, R2: 0.2},
+		{"cached, ~0", document.Fit{PerFilterNs: 0.3, PerFilterCILowNs: -0.2, PerFilterCIHighNs: 0.8, BaselineNs: 1000, N: 40, R2: 0.2},
 			[]string{"per-filter cost ~0 ns"}, "inconclusive"},
-		{"each filter adds", Fit{PerFilterNs: 20, PerFilterCILowNs: 19, PerFilterCIHighNs: 21, EntryNs: 200, EntryCILowNs: 190, EntryCIHighNs: 210, BaselineNs: 1000, N: 40, R2: 0.9},
+		{"each filter adds", document.Fit{PerFilterNs: 20, PerFilterCILowNs: 19, PerFilterCIHighNs: 21, EntryNs: 200, EntryCILowNs: 190, EntryCIHighNs: 210, BaselineNs: 1000, N: 40, R2: 0.9},
 			[]string{"each filter adds 20.0 ns", "turning filtering on costs 200 ns"}, "cannot answer"},
-		{"wide interval", Fit{PerFilterNs: -4.65, PerFilterCILowNs: -80.48, PerFilterCIHighNs: 71.19, BaselineNs: 1985, N: 30, R2: 0.01},
+		{"wide interval", document.Fit{PerFilterNs: -4.65, PerFilterCILowNs: -80.48, PerFilterCIHighNs: 71.19, BaselineNs: 1985, N: 30, R2: 0.01},
 			[]string{"inconclusive", "would have to shrink", "--trials", "quieter CPU"}, "~0"},
-		{"issue 17: negative entry, R² 0.005", Fit{PerFilterNs: 3, PerFilterCILowNs: 1, PerFilterCIHighNs: 5, EntryNs: -70, EntryCILowNs: -120, EntryCIHighNs: -20, BaselineNs: 900, N: 40, R2: 0.005},
+		{"issue 17: negative entry, R² 0.005", document.Fit{PerFilterNs: 3, PerFilterCILowNs: 1, PerFilterCIHighNs: 5, EntryNs: -70, EntryCILowNs: -120, EntryCIHighNs: -20, BaselineNs: 900, N: 40, R2: 0.005},
 			[]string{"entry term came out negative", "cannot answer what turning filtering on costs", "explains 0.5 %"}, "costs -70"},
-		{"negative per-filter", Fit{PerFilterNs: -9, PerFilterCILowNs: -12, PerFilterCIHighNs: -6, BaselineNs: 900, N: 40},
+		{"negative per-filter", document.Fit{PerFilterNs: -9, PerFilterCILowNs: -12, PerFilterCIHighNs: -6, BaselineNs: 900, N: 40},
 			[]string{"came out negative", "cannot answer what a filter costs"}, "adds"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,7 +68,7 @@ func TestPerFilterAndEntryConclusion(t *testing.T) {
 // inconclusiveDoc is fixtureDoc as a noisy machine measures it: wide
 // intervals everywhere, a negative entry and negative "on" overheads, the
 // issue's control-loop CI.
-func inconclusiveDoc(t *testing.T) *Document {
+func inconclusiveDoc(t *testing.T) *document.Document {
 	d := fixtureDoc(t, 0)
 	for i := range d.Fits {
 		f := &d.Fits[i]
@@ -80,7 +81,7 @@ func inconclusiveDoc(t *testing.T) *Document {
 			r.OverheadNs, r.OverheadCILowNs, r.OverheadCIHighNs, r.OverheadPct = -150, -200, -100, -15
 		}
 	}
-	d.Control = []Control{{Variant: "defeat", BeforeNs: 1, AfterNs: 1.11, SlowdownPct: 11, SlowdownPctLow: -59, SlowdownPctHigh: 81}}
+	d.Control = []document.Control{{Variant: "defeat", BeforeNs: 1, AfterNs: 1.11, SlowdownPct: 11, SlowdownPctLow: -59, SlowdownPctHigh: 81}}
 	d.Meaning = Explain(d)
 	return d
 }
@@ -90,9 +91,9 @@ func inconclusiveDoc(t *testing.T) *Document {
 func TestWordingGolden(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		doc  func(*testing.T) *Document
+		doc  func(*testing.T) *document.Document
 	}{
-		{"wording-conclusive", func(t *testing.T) *Document { return fixtureDoc(t, 0) }},
+		{"wording-conclusive", func(t *testing.T) *document.Document { return fixtureDoc(t, 0) }},
 		{"wording-inconclusive", inconclusiveDoc},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

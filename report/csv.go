@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // CSVHeader is the header row of [WriteCSV].
@@ -24,7 +27,7 @@ var CSVHeader = []string{"variant", "filters", "block", "seq", "ns_per_op", "ins
 // yields rows from results[].samples_ns with empty block, seq,
 // install_ns_total, cpu and filters_seen; a note saying so goes to warn.
 // It returns the first write error.
-func WriteCSV(w, warn io.Writer, d *Document) error {
+func WriteCSV(w, warn io.Writer, d *document.Document) error {
 	if d.Partial {
 		fmt.Fprintln(warn, "warning: partial result (the run was interrupted): the CSV holds only the children that finished")
 	}
@@ -51,7 +54,7 @@ func WriteCSV(w, warn io.Writer, d *Document) error {
 			}
 		}
 	}
-	for _, wn := range dedupe(sortedCopy(d.Warnings)) {
+	for _, wn := range text.Dedupe(text.SortedCopy(d.Warnings)) {
 		fmt.Fprintf(warn, "warning: %s\n", wn)
 	}
 	cw.Flush()

@@ -7,66 +7,20 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/systemd"
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
-
-// UnitDirectives is the unit author's answer for a run whose policy is a
-// systemd unit (Config.Directives): per directive, the filters it
-// installs and the syscalls it keeps out of the kernel's action cache
-// (filters/analysis.PartCosts), whether the other directives already
-// cover its filters, and what it does outside seccomp.
-type UnitDirectives struct {
-	// ABI is the ABI the syscall lists are for ("x86_64").
-	ABI string `json:"abi"`
-	// Directives are the unit's directives that install filters, in
-	// install order.
-	Directives []DirectiveCost `json:"list"`
-	// Uncached are the syscalls the stack keeps out of the action cache
-	// although no filter refuses them by number alone: the calls that can
-	// succeed and run every filter.
-	Uncached []string `json:"uncached_syscalls"`
-	// Cached and Total count the ABI's named syscalls the kernel caches,
-	// and all of them.
-	Cached int `json:"cached"`
-	Total  int `json:"total"`
-}
-
-// DirectiveCost is one directive's share of UnitDirectives.
-type DirectiveCost struct {
-	// Name is the directive, e.g. "MemoryDenyWriteExecute".
-	Name string `json:"name"`
-	// Filters are its filters' ABIs (systemd's names: "x86", "x32",
-	// "x86_64", "all"), one per filter, oldest first; Instructions their
-	// lengths in BPF instructions, index for index.
-	Filters      []string `json:"filters"`
-	Instructions []int    `json:"instructions"`
-	// Uncached are the syscalls it keeps out of the action cache without
-	// refusing them (argument checks, SECCOMP_RET_LOG); OnlyThis those the
-	// cache would skip without it; Refused how many syscalls it refuses
-	// by number alone.
-	Uncached []string `json:"uncached_syscalls,omitempty"`
-	OnlyThis []string `json:"cached_without,omitempty"`
-	Refused  int      `json:"refused"`
-	// Redundant is "yes" (the stack without its filters gives every input
-	// the same outcome, proved by filters/equiv), "no" or "unknown".
-	Redundant string `json:"redundant"`
-	// Witness is, for "no", an input whose outcome changes without it;
-	// for "unknown", why the checker stopped.
-	Witness string `json:"witness,omitempty"`
-	// OtherEffects is what it does outside seccomp (systemd.exec(5)), ""
-	// for nothing.
-	OtherEffects string `json:"other_effects,omitempty"`
-}
 
 // UnitDirectivesOf converts PartCosts' answer for a systemd unit, adding
 // each directive's non-seccomp effects (systemd.OtherEffects). Nil for
 // nil.
-func UnitDirectivesOf(r *analysis.PartsReport) *UnitDirectives {
+func UnitDirectivesOf(r *analysis.PartsReport) *document.UnitDirectives {
 	if r == nil {
 		return nil
 	}
-	u := &UnitDirectives{ABI: r.ABI, Uncached: r.Uncached, Cached: r.Cached, Total: r.Total}
+	u := &document.UnitDirectives{ABI: r.ABI, Uncached: r.Uncached, Cached: r.Cached, Total: r.Total}
 	for _, p := range r.Parts {
-		d := DirectiveCost{Name: p.Name, Uncached: p.Uncached, Refused: p.Refused, OnlyThis: p.OnlyThis, Redundant: p.Redundant,
+		d := document.DirectiveCost{Name: p.Name, Uncached: p.Uncached, Refused: p.Refused, OnlyThis: p.OnlyThis, Redundant: p.Redundant,
 			Witness: p.Witness, OtherEffects: systemd.OtherEffects(p.Name)}
 		for _, f := range p.Filters {
 			d.Filters = append(d.Filters, f.ABI)
@@ -81,7 +35,7 @@ func UnitDirectivesOf(r *analysis.PartsReport) *UnitDirectives {
 // directive ("MemoryDenyWriteExecute: 3 filters, 45 insns; uncached:
 // mmap, mprotect (only it: mmap)"), its redundancy and non-seccomp
 // effects when proved redundant, and the whole stack's uncached list.
-func directiveLines(u *UnitDirectives) []string {
+func directiveLines(u *document.UnitDirectives) []string {
 	if u == nil || len(u.Directives) == 0 {
 		return nil
 	}
@@ -125,7 +79,7 @@ const directivesHeading = "what each directive costs (uncached: calls its argume
 
 // tableDirectives writes directiveLines under the table, wrapped at
 // TextWidth.
-func tableDirectives(ew *errWriter, d *Document) {
+func tableDirectives(ew *errWriter, d *document.Document) {
 	lines := directiveLines(d.Config.Directives)
 	if len(lines) == 0 {
 		return
@@ -135,11 +89,11 @@ func tableDirectives(ew *errWriter, d *Document) {
 	for _, l := range lines {
 		b.WriteString("  " + l + "\n")
 	}
-	ew.printf("%s", wrapText(b.String(), TextWidth))
+	ew.printf("%s", text.Wrap(b.String(), TextWidth))
 }
 
 // mdDirectives is tableDirectives as a Markdown list.
-func mdDirectives(ew *errWriter, d *Document) {
+func mdDirectives(ew *errWriter, d *document.Document) {
 	lines := directiveLines(d.Config.Directives)
 	if len(lines) == 0 {
 		return

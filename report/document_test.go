@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -15,14 +16,14 @@ import (
 // must still encode (JSON has no NaN) and keep the cell.
 func TestBuildEncodesNaN(t *testing.T) {
 	nan := math.NaN()
-	in := Input{
-		Config: Config{Variants: []string{"on"}, Confidence: 0.95},
+	in := document.Input{
+		Config: document.Config{Variants: []string{"on"}, Confidence: 0.95},
 		Result: stats.Result{Cells: []stats.CellResult{{Variant: "on", Filters: 1,
 			Summary:  stats.Summary{N: 1, Mean: 5, Median: 5, StdDev: nan, Lo: nan, Hi: nan},
 			Overhead: stats.Diff{Delta: nan, Lo: nan, Hi: nan, Pct: nan, P: nan}}}},
-		Drift:   []Drift{{Variant: "on", SlopeNsPerChild: nan, P: nan}},
-		Control: []Control{{Variant: "on", SlowdownPct: math.Inf(1)}},
-		Setup:   &Setup{StackNs: nan},
+		Drift:   []document.Drift{{Variant: "on", SlopeNsPerChild: nan, P: nan}},
+		Control: []document.Control{{Variant: "on", SlowdownPct: math.Inf(1)}},
+		Setup:   &document.Setup{StackNs: nan},
 	}
 	d := Build(in)
 	var b bytes.Buffer
@@ -40,7 +41,7 @@ func TestBuildEncodesNaN(t *testing.T) {
 
 // Two copies at 100 and 200 ns/op run 1e7 + 5e6 ops/s together.
 func TestBuildThroughput(t *testing.T) {
-	in := Input{Config: Config{Variants: []string{"on", "defeat"}},
+	in := document.Input{Config: document.Config{Variants: []string{"on", "defeat"}},
 		Samples: []result.Sample{
 			{Cell: result.Cell{Variant: "defeat", Filters: 1}, Seq: 0, NsPerOp: 150, Copies: []result.Copy{{CPU: 1, NsPerOp: 100}, {CPU: 0, NsPerOp: 200}}},
 			{Cell: result.Cell{Variant: "on", Filters: 1}, Seq: 1, NsPerOp: 100, Copies: []result.Copy{{CPU: 1, NsPerOp: 100}, {CPU: 0, NsPerOp: 100}}},
@@ -65,7 +66,7 @@ func TestBuildThroughput(t *testing.T) {
 // A copy that failed (no ns per op) adds no rate and is neither a copy of
 // the per-copy mean nor the fastest copy.
 func TestBuildThroughputFailedCopy(t *testing.T) {
-	in := Input{Config: Config{Variants: []string{"on"}},
+	in := document.Input{Config: document.Config{Variants: []string{"on"}},
 		Samples: []result.Sample{
 			{Cell: result.Cell{Variant: "on", Filters: 1}, Seq: 0, NsPerOp: 100, Copies: []result.Copy{{CPU: 0, NsPerOp: 100}, {CPU: 1, NsPerOp: math.NaN()}}},
 			{Cell: result.Cell{Variant: "on", Filters: 1}, Seq: 1, NsPerOp: 150, Copies: []result.Copy{{CPU: 0, NsPerOp: 100}, {CPU: 1, NsPerOp: 200}}},
@@ -104,7 +105,7 @@ func TestReadJSONRefusesOtherDocuments(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ReadJSON(%s) = %v, want an error containing %q", tt.in, err, tt.want)
 		}
-		if wrong := strings.Contains(tt.want, ", want a run result") || strings.Contains(tt.want, " document"); wrong != errors.Is(err, ErrWrongKind) {
+		if wrong := strings.Contains(tt.want, ", want a run result") || strings.Contains(tt.want, " document"); wrong != errors.Is(err, document.ErrWrongKind) {
 			t.Errorf("ReadJSON(%s): errors.Is(%v, ErrWrongKind) = %v, want %v", tt.in, err, !wrong, wrong)
 		}
 	}

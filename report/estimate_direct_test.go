@@ -6,15 +6,17 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // The split line states the indirect part only when it is resolved, and
 // otherwise says why not; NaNs do not reach the JSON.
 func TestCommandDirectText(t *testing.T) {
-	c := &EstimateCommand{Argv: []string{"find", "/"}, Filters: 16, Variant: "defeat", MeasuredAddedNs: 10e6,
+	c := &document.EstimateCommand{Argv: []string{"find", "/"}, Filters: 16, Variant: "defeat", MeasuredAddedNs: 10e6,
 		ProcessProbe: "/bin/true", ProcessAddedNs: 1e6, ProcessCILowNs: 0.5e6, ProcessCIHighNs: 1.5e6,
-		Direct: &CommandDirect{FrequencyHz: 99, PeriodNs: 1e9 / 99, SampledBlocks: 5, UnsampledBlocks: 5,
-			Baseline: DirectCell{Runs: 50, Samples: 400}, Stacked: DirectCell{Filters: 16, Runs: 50, Samples: 500, Seccomp: 20, Entry: 5, Filter: 15},
+		Direct: &document.CommandDirect{FrequencyHz: 99, PeriodNs: 1e9 / 99, SampledBlocks: 5, UnsampledBlocks: 5,
+			Baseline: document.DirectCell{Runs: 50, Samples: 400}, Stacked: document.DirectCell{Filters: 16, Runs: 50, Samples: 500, Seccomp: 20, Entry: 5, Filter: 15},
 			DirectNs: 3e6, DirectCILowNs: 2e6, DirectCIHighNs: 4e6, SamplingCostNs: 0.1e6, SamplingCostCILowNs: -0.1e6, SamplingCostCIHighNs: 0.3e6, SamplingCostPct: 0.1,
 			ModelNs: 2.5e6, ModelCILowNs: 2.4e6, ModelCIHighNs: 2.6e6, ModelAgrees: true,
 			TotalNs: 10e6, TotalCILowNs: 9e6, TotalCIHighNs: 11e6, ProcessNs: 1e6, ProcessCILowNs: 0.5e6, ProcessCIHighNs: 1.5e6,
@@ -50,11 +52,11 @@ func TestCommandDirectText(t *testing.T) {
 // coverage verdict, wall or CPU, however the ratio falls; and a paired
 // run's baseline sampling line says why it has no samples of its own.
 func TestCommandVerdictUnresolved(t *testing.T) {
-	c := &EstimateCommand{Argv: []string{"perl", "-e", "1"}, Filters: 35, Variant: "on", Covered: true, CPUCovered: true, Ratio: 25, ErrorPct: 2400,
+	c := &document.EstimateCommand{Argv: []string{"perl", "-e", "1"}, Filters: 35, Variant: "on", Covered: true, CPUCovered: true, Ratio: 25, ErrorPct: 2400,
 		MeasuredAddedNs: 9.28e3, MeasuredCILowNs: -435e3, MeasuredCIHighNs: 665e3,
 		MeasuredCPUAddedNs: -29e3, MeasuredCPUCILowNs: -200e3, MeasuredCPUCIHighNs: 150e3,
-		AB:     &CommandAB{Design: "pairs", Children: 10, Pairs: 160},
-		Direct: &CommandDirect{FrequencyHz: 99, PeriodNs: 1e9 / 99, Baseline: DirectCell{Runs: 166}, Stacked: DirectCell{Filters: 35, Runs: 166, Samples: 427, Seccomp: 3}}}
+		AB:     &document.CommandAB{Design: "pairs", Children: 10, Pairs: 160},
+		Direct: &document.CommandDirect{FrequencyHz: 99, PeriodNs: 1e9 / 99, Baseline: document.DirectCell{Runs: 166}, Stacked: document.DirectCell{Filters: 35, Runs: 166, Samples: 427, Seccomp: 3}}}
 	var buf bytes.Buffer
 	WriteEstimateCommandText(&buf, c, 0)
 	out := buf.String()
@@ -74,10 +76,10 @@ func TestCommandVerdictUnresolved(t *testing.T) {
 // a real program, in text and Markdown; a part not predicted says what
 // it needs.
 func TestEstimatePartsFloor(t *testing.T) {
-	e := &Estimate{Parts: &EstimateParts{
-		Direct:     EstimatePart{Predicted: true, AddedNs: Nullable(2e6), CILowNs: Nullable(1.9e6), CIHighNs: Nullable(2.1e6), Basis: PartLoopModel},
-		PerProcess: EstimatePart{Predicted: true, AddedNs: Nullable(150e3), CILowNs: Nullable(120e3), CIHighNs: Nullable(180e3), Basis: PartProcessProbe},
-		Indirect:   EstimatePart{Basis: PartIndirectOff},
+	e := &document.Estimate{Parts: &document.EstimateParts{
+		Direct:     document.EstimatePart{Predicted: true, AddedNs: document.Nullable(2e6), CILowNs: document.Nullable(1.9e6), CIHighNs: document.Nullable(2.1e6), Basis: document.PartLoopModel},
+		PerProcess: document.EstimatePart{Predicted: true, AddedNs: document.Nullable(150e3), CILowNs: document.Nullable(120e3), CIHighNs: document.Nullable(180e3), Basis: document.PartProcessProbe},
+		Indirect:   document.EstimatePart{Basis: document.PartIndirectOff},
 	}}
 	bs := estimatePartsBlock(e)
 	if len(bs) != 1 {
@@ -97,7 +99,7 @@ func TestEstimatePartsFloor(t *testing.T) {
 // a sampled interval wider than MaxDirectWidth times its centre, the
 // line says there are too few samples to tell.
 func TestModelAgreeText(t *testing.T) {
-	d := &CommandDirect{ModelAgrees: true, Stacked: DirectCell{Seccomp: 3}, DirectNs: 51.8e3, DirectCILowNs: 10e3, DirectCIHighNs: 151e3}
+	d := &document.CommandDirect{ModelAgrees: true, Stacked: document.DirectCell{Seccomp: 3}, DirectNs: 51.8e3, DirectCILowNs: 10e3, DirectCIHighNs: 151e3}
 	if got := modelAgreeText(d); !strings.HasPrefix(got, "too few samples to tell (3 samples in seccomp") {
 		t.Errorf("3 samples: %q", got)
 	}

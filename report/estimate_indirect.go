@@ -2,96 +2,18 @@ package report
 
 import (
 	"fmt"
-)
 
-// EstimatePart is one of the three parts of what a stack adds to a whole
-// program (docs/estimate.md, "Three parts"): whether the estimate
-// predicts it, its predicted added time per run of the profile with the
-// calibration interval (ns; null when not predicted), and a note saying
-// its basis: a code (Part*) saying how it was predicted or what it needs.
-type EstimatePart struct {
-	Predicted bool     `json:"predicted"`
-	AddedNs   *float64 `json:"added_ns"`
-	CILowNs   *float64 `json:"ci_low_ns"`
-	CIHighNs  *float64 `json:"ci_high_ns"`
-	Basis     string   `json:"basis"`
-}
-
-// EstimateParts are the three parts of a program's added time: Direct,
-// the time inside seccomp (the per-syscall model, always predicted);
-// PerProcess, what starting and ending a process under a freshly
-// installed stack adds (measured with the per-process probe, so only with
-// --command); Indirect, the program's own work slowed by what the filters
-// evicted (the probe curve at the program's time between syscalls, so
-// only when that is known: --duration, or --command's baseline run).
-type EstimateParts struct {
-	Direct     EstimatePart `json:"direct"`
-	PerProcess EstimatePart `json:"per_process"`
-	Indirect   EstimatePart `json:"indirect"`
-}
-
-// EstimateProbePoint is one working-set size of the indirect-cost probe:
-// its time per iteration without filters (the time between syscalls), the
-// added time per iteration under the stack, the part beyond the 0 KiB
-// point (indirect) and that per ns of direct cost (ratio), each with its
-// interval; ns.
-type EstimateProbePoint struct {
-	KiB         int     `json:"kib"`
-	GapNs       float64 `json:"gap_ns"`
-	AddedNs     float64 `json:"added_ns"`
-	AddedLowNs  float64 `json:"added_ci_low_ns"`
-	AddedHighNs float64 `json:"added_ci_high_ns"`
-	IndirectNs  float64 `json:"indirect_ns"`
-	IndirectLow float64 `json:"indirect_ci_low_ns"`
-	IndirectHi  float64 `json:"indirect_ci_high_ns"`
-	Ratio       float64 `json:"ratio"`
-	RatioLow    float64 `json:"ratio_ci_low"`
-	RatioHigh   float64 `json:"ratio_ci_high"`
-}
-
-// EstimateIndirect is the indirect-cost calibration and its use: the
-// probe (Syscall after KiB of data, and of code when Code, under the
-// estimated stack), its points for uncached calls (cache defeated) and,
-// when the probe's syscall is cached as installed, for cached calls; the
-// time between syscalls the prediction used (GapNs, from GapSource), where
-// it lies against the points (Range: "inside", "below" or "above", the
-// last an extrapolation) and the ratios read there.
-type EstimateIndirect struct {
-	Syscall        string               `json:"probe_syscall"`
-	Code           bool                 `json:"probe_code"`
-	Trials         int                  `json:"probe_trials"`
-	Seconds        float64              `json:"calibration_s"`
-	Uncached       []EstimateProbePoint `json:"uncached_points"`
-	Cached         []EstimateProbePoint `json:"cached_points"`
-	GapNs          *float64             `json:"gap_ns"`
-	GapSource      string               `json:"gap_source"`
-	Range          string               `json:"range"`
-	UncachedRatio  *float64             `json:"uncached_ratio"`
-	CachedRatio    *float64             `json:"cached_ratio"`
-	CachedMeasured bool                 `json:"cached_measured"`
-}
-
-// Bases of an EstimatePart: how it was predicted, or why it was not.
-const (
-	PartLoopModel        = "loop-model"        // direct: the per-syscall model over the profile's calls
-	PartProcessProbe     = "process-probe"     // per process: the probe measured under the stack
-	PartProbeCurve       = "probe-curve"       // indirect: the probe's ratio at the program's time between syscalls
-	PartNeedsCommand     = "needs-command"     // per process: only --command runs the probe
-	PartProcessTermOff   = "process-term-off"  // per process: --process-term=false
-	PartNeedsGap         = "needs-gap"         // indirect: no time between syscalls (--duration or --command)
-	PartIndirectOff      = "indirect-off"      // indirect: --indirect=false
-	PartCalibrationFiles = "calibration-files" // indirect: the probe runs with the quick calibration only
-	PartContainer        = "container"         // indirect: not probed for containers
-	PartNoProbeSyscall   = "no-probe-syscall"  // indirect: no probe syscall runs under the stack
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // partBasisText words an EstimatePart's basis for people; e gives the
 // figures of the probe curve.
-func partBasisText(e *Estimate, p EstimatePart) string {
+func partBasisText(e *document.Estimate, p document.EstimatePart) string {
 	switch p.Basis {
-	case PartLoopModel:
+	case document.PartLoopModel:
 		return "the per-syscall model over the profile's calls (time inside seccomp)"
-	case PartProcessProbe:
+	case document.PartProcessProbe:
 		probe := "/bin/true"
 		if v := e.Validation; v != nil && v.EstimateCommand != nil && v.EstimateCommand.ProcessProbe != "" {
 			probe = v.EstimateCommand.ProcessProbe
@@ -99,21 +21,21 @@ func partBasisText(e *Estimate, p EstimatePart) string {
 		// A floor: on this project's VM a program's own start under a
 		// fresh stack cost 1-4.6x the probe's (docs/validation/2026-12-03-install-aftermath.md).
 		return "measured: `" + probe + "` under the same stack, beyond the install; a floor: a program's own start can cost several times that (docs/estimate.md)"
-	case PartProbeCurve:
+	case document.PartProbeCurve:
 		return probeCurveText(e.Indirect)
-	case PartNeedsCommand:
+	case document.PartNeedsCommand:
 		return "needs the per-process probe run under the stack: give --command -- CMD (it runs /bin/true under the stack)"
-	case PartProcessTermOff:
+	case document.PartProcessTermOff:
 		return "--process-term=false"
-	case PartNeedsGap:
+	case document.PartNeedsGap:
 		return "needs the program's time between syscalls: give --duration (the profiled run's untraced wall time) or --command"
-	case PartIndirectOff:
+	case document.PartIndirectOff:
 		return "--indirect=false"
-	case PartCalibrationFiles:
+	case document.PartCalibrationFiles:
 		return "the indirect-cost probe runs with the quick calibration only, not with --calibration files"
-	case PartContainer:
+	case document.PartContainer:
 		return "not probed for containers (--bundle, --rootfs)"
-	case PartNoProbeSyscall:
+	case document.PartNoProbeSyscall:
 		return "no probe syscall (getppid, gettid, getpid) runs under this stack"
 	}
 	return p.Basis
@@ -121,7 +43,7 @@ func partBasisText(e *Estimate, p EstimatePart) string {
 
 // probeCurveText says how the indirect part was read off the probe's
 // curve.
-func probeCurveText(in *EstimateIndirect) string {
+func probeCurveText(in *document.EstimateIndirect) string {
 	if in == nil || in.GapNs == nil || in.UncachedRatio == nil {
 		return "the probe's curve"
 	}
@@ -140,7 +62,7 @@ func probeCurveText(in *EstimateIndirect) string {
 
 // estimatePartsBlock says which parts of a program's added time the
 // estimate predicts, one field each; nil without parts.
-func estimatePartsBlock(e *Estimate) []block {
+func estimatePartsBlock(e *document.Estimate) []block {
 	p := e.Parts
 	if p == nil {
 		return nil
@@ -148,11 +70,11 @@ func estimatePartsBlock(e *Estimate) []block {
 	f := fieldsBlock{caption: "predicted parts of the added time per run", indent: "  ", width: 13}
 	for _, x := range []struct {
 		name string
-		part EstimatePart
+		part document.EstimatePart
 	}{{"direct", p.Direct}, {"per process", p.PerProcess}, {"indirect", p.Indirect}} {
 		v := "not predicted: " + partBasisText(e, x.part)
 		if x.part.Predicted && x.part.AddedNs != nil {
-			v = fmtEst(*x.part.AddedNs, x.part.CILowNs, x.part.CIHighNs, nsFormatter(*x.part.AddedNs)) + ": " + partBasisText(e, x.part)
+			v = text.Est(*x.part.AddedNs, x.part.CILowNs, x.part.CIHighNs, text.NsFormatter(*x.part.AddedNs)) + ": " + partBasisText(e, x.part)
 		}
 		f.fields = append(f.fields, field{label: x.name, value: v})
 	}
@@ -161,7 +83,7 @@ func estimatePartsBlock(e *Estimate) []block {
 
 // estimateProbeBlock is the indirect-cost probe's points; nil without
 // them.
-func estimateProbeBlock(e *Estimate) []block {
+func estimateProbeBlock(e *document.Estimate) []block {
 	in := e.Indirect
 	if in == nil || len(in.Uncached) == 0 {
 		return nil
@@ -170,7 +92,7 @@ func estimateProbeBlock(e *Estimate) []block {
 		in.Syscall, map[bool]string{true: " and code", false: " only"}[in.Code], in.Trials, in.Seconds), indent: "  ", width: 10}
 	for _, pt := range in.Uncached {
 		f.fields = append(f.fields, field{label: fmt.Sprintf("%d KiB", pt.KiB), value: fmt.Sprintf("between syscalls %s  added %s  indirect %s  ratio %.2f [%.2f, %.2f]",
-			fmtNs(pt.GapNs), nsShort(pt.AddedNs), nsShort(pt.IndirectNs), pt.Ratio, pt.RatioLow, pt.RatioHigh)})
+			text.Ns(pt.GapNs), text.NsShort(pt.AddedNs), text.NsShort(pt.IndirectNs), pt.Ratio, pt.RatioLow, pt.RatioHigh)})
 	}
 	return []block{f}
 }

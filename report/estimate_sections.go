@@ -7,12 +7,14 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // estimateView is an estimate with the number of syscalls its table
 // shows (all when top is 0).
 type estimateView struct {
-	e   *Estimate
+	e   *document.Estimate
 	top int
 }
 
@@ -51,13 +53,13 @@ var estimateSections = []section[estimateView]{
 }
 
 // estimateTitle is the title of an estimate's Markdown and HTML page.
-func estimateTitle(e *Estimate) string {
-	return "seccompbench estimate: " + e.Profile.Source + " under " + Plural(len(e.Stack), "filter")
+func estimateTitle(e *document.Estimate) string {
+	return "seccompbench estimate: " + e.Profile.Source + " under " + text.Plural(len(e.Stack), "filter")
 }
 
 // WriteEstimateText writes an estimate for people without --explain
 // (WriteEstimateTextOpts).
-func WriteEstimateText(w io.Writer, e *Estimate, top int) {
+func WriteEstimateText(w io.Writer, e *document.Estimate, top int) {
 	WriteEstimateTextOpts(w, e, top, TextOptions{})
 }
 
@@ -66,14 +68,14 @@ func WriteEstimateText(w io.Writer, e *Estimate, top int) {
 // prose wrapped at TextWidth; with opts.Explain also the profile, stack
 // and model before the table and the total's breakdown after it, not
 // wrapped. Write errors are ignored (the caller's writer reports them).
-func WriteEstimateTextOpts(w io.Writer, e *Estimate, top int, opts TextOptions) {
+func WriteEstimateTextOpts(w io.Writer, e *document.Estimate, top int, opts TextOptions) {
 	writeSectionsText(w, estimateSections, estimateView{e, top}, textOpts{explain: opts.Explain, wrap: !opts.Explain})
 }
 
 // WriteEstimateMarkdown writes an estimate as Markdown: every section of
 // the text with --explain, then the warnings. It returns the first write
 // error.
-func WriteEstimateMarkdown(w io.Writer, e *Estimate, top int) error {
+func WriteEstimateMarkdown(w io.Writer, e *document.Estimate, top int) error {
 	return writeSectionsMarkdown(w, estimateSections, estimateView{e, top})
 }
 
@@ -81,7 +83,7 @@ func WriteEstimateMarkdown(w io.Writer, e *Estimate, top int) error {
 // estimate --command for people, after a blank line; modelErrPct is the
 // model error (Estimate.Total.ModelErrorPct, in percent; 0 when not
 // known) the stated interval includes.
-func WriteEstimateCommandText(w io.Writer, c *EstimateCommand, modelErrPct float64) {
+func WriteEstimateCommandText(w io.Writer, c *document.EstimateCommand, modelErrPct float64) {
 	if c == nil {
 		return
 	}
@@ -89,15 +91,15 @@ func WriteEstimateCommandText(w io.Writer, c *EstimateCommand, modelErrPct float
 }
 
 // estimateSetup is the profile, the stack and the model.
-func estimateSetup(e *Estimate) fieldsBlock {
+func estimateSetup(e *document.Estimate) fieldsBlock {
 	pct := fmt.Sprintf("%.0f%%", e.Model.Confidence*100)
 	p := e.Profile
-	profile := fmt.Sprintf("%s (%s): %s of %s", p.Source, p.Format, Plural(p.Calls, "call"), Plural(p.Syscalls, "syscall"))
+	profile := fmt.Sprintf("%s (%s): %s of %s", p.Source, p.Format, text.Plural(p.Calls, "call"), text.Plural(p.Syscalls, "syscall"))
 	if p.Seconds != nil {
-		profile += fmt.Sprintf(", %s in syscalls%s", fmtNs(*p.Seconds*1e9), straceTimed(p.Format))
+		profile += fmt.Sprintf(", %s in syscalls%s", text.Ns(*p.Seconds*1e9), straceTimed(p.Format))
 	}
 	if p.Duration != nil {
-		profile += fmt.Sprintf(", %s wall time (--duration)", fmtNs(*p.Duration*1e9))
+		profile += fmt.Sprintf(", %s wall time (--duration)", text.Ns(*p.Duration*1e9))
 	}
 	f := fieldsBlock{width: 10, fields: []field{{label: "profile", value: profile}}}
 	if e.OCI != nil {
@@ -112,19 +114,19 @@ func estimateSetup(e *Estimate) fieldsBlock {
 		cacheText = "action cache defeated (every filter runs on every syscall)"
 	}
 	m := e.Model
-	f.fields = append(f.fields, field{label: "stack", value: fmt.Sprintf("%s (%s), %s", Plural(len(e.Stack), "filter"), SummarizeNames(names), cacheText)},
+	f.fields = append(f.fields, field{label: "stack", value: fmt.Sprintf("%s (%s), %s", text.Plural(len(e.Stack), "filter"), SummarizeNames(names), cacheText)},
 		field{label: "model", value: m.Source, more: []string{
 			fmt.Sprintf("per uncached syscall: entry %s + per filter %s × filters + per instruction %s × instructions",
-				fmtEst(m.EntryNs, m.EntryCILowNs, m.EntryCIHighNs, nsShort), fmtEst(m.PerFilterNs, m.PerFilterCILowNs, m.PerFilterCIHigh, nsShort),
-				fmtEst(m.PerInsnNs, m.PerInsnCILowNs, m.PerInsnCIHighNs, nsFine)),
-			fmt.Sprintf("per cached syscall: %s   (%s CIs; ns)", fmtEst(m.CachedNs, m.CachedCILowNs, m.CachedCIHighNs, nsShort), pct)}})
+				text.Est(m.EntryNs, m.EntryCILowNs, m.EntryCIHighNs, text.NsShort), text.Est(m.PerFilterNs, m.PerFilterCILowNs, m.PerFilterCIHigh, text.NsShort),
+				text.Est(m.PerInsnNs, m.PerInsnCILowNs, m.PerInsnCIHighNs, text.NsFine)),
+			fmt.Sprintf("per cached syscall: %s   (%s CIs; ns)", text.Est(m.CachedNs, m.CachedCILowNs, m.CachedCIHighNs, text.NsShort), pct)}})
 	return f
 }
 
 // sortedSyscalls are e's syscalls by added time, largest first.
-func sortedSyscalls(e *Estimate) []EstimateSyscall {
-	rows := append([]EstimateSyscall(nil), e.Syscalls...)
-	sort.SliceStable(rows, func(i, j int) bool { return val(rows[i].TotalNs) > val(rows[j].TotalNs) })
+func sortedSyscalls(e *document.Estimate) []document.EstimateSyscall {
+	rows := append([]document.EstimateSyscall(nil), e.Syscalls...)
+	sort.SliceStable(rows, func(i, j int) bool { return text.Val(rows[i].TotalNs) > text.Val(rows[j].TotalNs) })
 	return rows
 }
 
@@ -132,7 +134,7 @@ func sortedSyscalls(e *Estimate) []EstimateSyscall {
 // top is 0). The default text leaves out the CACHED and INSNS columns
 // to stay within TextWidth; the headline counts the cached calls and
 // --explain (and the Markdown) shows both.
-func estimateTable(e *Estimate, top int) tableBlock {
+func estimateTable(e *document.Estimate, top int) tableBlock {
 	ci := fmt.Sprintf("%.0f%% CI", e.Model.Confidence*100)
 	rows := sortedSyscalls(e)
 	shown := rows
@@ -151,9 +153,9 @@ func estimateTable(e *Estimate, top int) tableBlock {
 		if s.Arch != filters.ArchX86_64.Name {
 			name += " (" + s.Arch + ")"
 		}
-		t.rows = append(t.rows, cells(name, fmt.Sprint(s.Calls), s.Action, yesNo(s.Cached), fmt.Sprint(s.Instructions),
-			nsShort(val(s.AddedNs)), fmtCI(s.AddedLowNs, s.AddedHighNs, nsShort), fmtNs(val(s.TotalNs)),
-			fmtCI(s.TotalLowNs, s.TotalHighNs, nsFormatter(val(s.TotalNs))), fmtPct(s.Share)))
+		t.rows = append(t.rows, cells(name, fmt.Sprint(s.Calls), s.Action, text.YesNo(s.Cached), fmt.Sprint(s.Instructions),
+			text.NsShort(text.Val(s.AddedNs)), text.CI(s.AddedLowNs, s.AddedHighNs, text.NsShort), text.Ns(text.Val(s.TotalNs)),
+			text.CI(s.TotalLowNs, s.TotalHighNs, text.NsFormatter(text.Val(s.TotalNs))), text.Pct(s.Share)))
 	}
 	if len(shown) < len(rows) {
 		t.footer = []string{fmt.Sprintf("(%d more syscalls; --top 0 shows all)", len(rows)-len(shown))}
@@ -164,7 +166,7 @@ func estimateTable(e *Estimate, top int) tableBlock {
 // estimateTotal is the direct part (Total: the time inside seccomp),
 // what it is per second or of the syscall time, the dominant syscalls
 // and the bracket (the model error in results written before it).
-func estimateTotal(e *Estimate) fieldsBlock {
+func estimateTotal(e *document.Estimate) fieldsBlock {
 	p := e.Profile
 	t := e.Total
 	sign := "+"
@@ -172,14 +174,14 @@ func estimateTotal(e *Estimate) fieldsBlock {
 		sign = "" // the number carries its "-"
 	}
 	total := field{label: "direct", value: fmt.Sprintf("%s%s inside seccomp over %s (%s ns per call on average; %s cached)",
-		sign, fmtCost(t.AddedNs, t.CILowNs, t.CIHighNs, nsFormatter(t.AddedNs)), Plural(t.Calls, "call"), nsShort(t.PerCallNs), Plural(t.CachedCalls, "call"))}
+		sign, text.Cost(t.AddedNs, t.CILowNs, t.CIHighNs, text.NsFormatter(t.AddedNs)), text.Plural(t.Calls, "call"), text.NsShort(t.PerCallNs), text.Plural(t.CachedCalls, "call"))}
 	if t.PctOfSyscallTime != nil {
 		total.more = append(total.more, fmt.Sprintf("= %s of the %s the profile spent in syscalls%s",
-			fmtCost(*t.PctOfSyscallTime, t.PctOfSyscallTimeLo, t.PctOfSyscallTimeHi, pctFormatter(*t.PctOfSyscallTime)), fmtNs(*p.Seconds*1e9), straceTimed(p.Format)))
+			text.Cost(*t.PctOfSyscallTime, t.PctOfSyscallTimeLo, t.PctOfSyscallTimeHi, text.PctFormatter(*t.PctOfSyscallTime)), text.Ns(*p.Seconds*1e9), straceTimed(p.Format)))
 	}
 	if t.NsPerSecond != nil {
 		total.more = append(total.more, fmt.Sprintf("= %s per second of run time (%s of the %s run)",
-			fmtCost(*t.NsPerSecond, t.NsPerSecondLow, t.NsPerSecondHigh, nsFormatter(*t.NsPerSecond)), pctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7), fmtNs(*p.Duration*1e9)))
+			text.Cost(*t.NsPerSecond, t.NsPerSecondLow, t.NsPerSecondHigh, text.NsFormatter(*t.NsPerSecond)), text.PctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7), text.Ns(*p.Duration*1e9)))
 	} else {
 		total.more = append(total.more, "(give --duration, the profiled run's wall time, for the cost per second of work)")
 	}
@@ -193,24 +195,24 @@ func estimateTotal(e *Estimate) fieldsBlock {
 		return fieldsBlock{width: 10, fields: []field{total, dom}}
 	}
 	model := field{label: "model", value: fmt.Sprintf("error ±%.0f%% on real programs (docs/estimate.md): direct part with it %s", t.ModelErrorPct,
-		fmtEst(t.AddedNs, t.StatedCILowNs, t.StatedCIHighNs, nsFormatter(t.AddedNs))),
+		text.Est(t.AddedNs, t.StatedCILowNs, t.StatedCIHighNs, text.NsFormatter(t.AddedNs))),
 		more: []string{"(intervals above: calibration uncertainty only; args 0 for every verdict and path; --command measures the program itself)"}}
 	return fieldsBlock{width: 10, fields: []field{total, dom, model}}
 }
 
 // BracketText is the bracket in one line: "+1.2 ms to +2.3 ms per run"
 // and its parts' floors and ceilings.
-func BracketText(b *EstimateBracket) string {
+func BracketText(b *document.EstimateBracket) string {
 	var parts []string
 	for _, p := range b.Parts {
-		parts = append(parts, fmt.Sprintf("%s %s to %s", p.Name, signed(p.FloorNs), signed(p.CeilingNs)))
+		parts = append(parts, fmt.Sprintf("%s %s to %s", p.Name, text.Signed(p.FloorNs), text.Signed(p.CeilingNs)))
 	}
-	return fmt.Sprintf("%s to %s per run (%s)", signed(b.FloorNs), signed(b.CeilingNs), strings.Join(parts, "; "))
+	return fmt.Sprintf("%s to %s per run (%s)", text.Signed(b.FloorNs), text.Signed(b.CeilingNs), strings.Join(parts, "; "))
 }
 
 // bracketMore are the lines under the bracket: where its factors come
 // from, what is left out, and how often it held on the validation.
-func bracketMore(b *EstimateBracket) []string {
+func bracketMore(b *document.EstimateBracket) []string {
 	var more []string
 	for _, p := range b.Parts {
 		if p.Source != "" {
@@ -231,25 +233,25 @@ func bracketMore(b *EstimateBracket) []string {
 
 // estimateValidation is --validate's table with its totals and the
 // syscalls it could not validate; none without a validation.
-func estimateValidation(e *Estimate) []block {
+func estimateValidation(e *document.Estimate) []block {
 	v := e.Validation
 	if v == nil || v.Skipped == nil {
 		return nil
 	}
 	ci := fmt.Sprintf("%.0f%% CI", e.Model.Confidence*100)
 	t := tableBlock{textRight: true, textPad: 2,
-		caption: fmt.Sprintf("validation: each syscall timed in a loop under the stack (children without filters and with %s, %s; medians), added ns per call", Plural(len(e.Stack), "filter"), Plural(v.Trials, "trial")),
+		caption: fmt.Sprintf("validation: each syscall timed in a loop under the stack (children without filters and with %s, %s; medians), added ns per call", text.Plural(len(e.Stack), "filter"), text.Plural(v.Trials, "trial")),
 		cols: []column{{head: "SYSCALL"}, {head: "CALLS", num: true}, {head: "BASELINE ns", num: true}, {head: "PREDICTED", num: true}, {head: ci, num: true},
 			{head: "MEASURED", num: true}, {head: ci, num: true}, {head: "ERROR", num: true}}}
 	for _, r := range v.Rows {
-		t.rows = append(t.rows, cells(r.Name, fmt.Sprint(r.Calls), fmt.Sprintf("%.1f", r.BaselineNs), nsShort(r.PredictedNs), fmtCI(r.PredictedLowNs, r.PredictedHiNs, nsShort),
-			nsShort(r.MeasuredNs), fmtCI(r.MeasuredLowNs, r.MeasuredHiNs, nsShort), fmtSignedPct(r.ErrorPct)))
+		t.rows = append(t.rows, cells(r.Name, fmt.Sprint(r.Calls), fmt.Sprintf("%.1f", r.BaselineNs), text.NsShort(r.PredictedNs), text.CI(r.PredictedLowNs, r.PredictedHiNs, text.NsShort),
+			text.NsShort(r.MeasuredNs), text.CI(r.MeasuredLowNs, r.MeasuredHiNs, text.NsShort), text.SignedPct(r.ErrorPct)))
 	}
 	if len(v.Rows) > 0 {
 		t.footer = append(t.footer, fmt.Sprintf("profile-weighted total of these syscalls: predicted %s, measured %s: error %s; mean |error| per syscall %s",
-			fmtEst(v.PredictedTotalNs, v.PredictedLowNs, v.PredictedHighNs, nsFormatter(v.PredictedTotalNs)),
-			fmtEst(v.MeasuredTotalNs, v.MeasuredLowNs, v.MeasuredHighNs, nsFormatter(v.MeasuredTotalNs)),
-			fmtSignedPct(v.ErrorPct), fmtUnsignedPct(v.MeanAbsErrorPct)))
+			text.Est(v.PredictedTotalNs, v.PredictedLowNs, v.PredictedHighNs, text.NsFormatter(v.PredictedTotalNs)),
+			text.Est(v.MeasuredTotalNs, v.MeasuredLowNs, v.MeasuredHighNs, text.NsFormatter(v.MeasuredTotalNs)),
+			text.SignedPct(v.ErrorPct), text.UnsignedPct(v.MeanAbsErrorPct)))
 	}
 	if len(v.Skipped) > 0 {
 		t.footer = append(t.footer, "not validated (not on runner's safe list): "+strings.Join(v.Skipped, ", "))
@@ -260,7 +262,7 @@ func estimateValidation(e *Estimate) []block {
 // estimateCommand is estimate --command's prediction against its
 // measurement; modelErrPct is the model error (in percent, 0 when not
 // known) its stated interval includes.
-func estimateCommand(c *EstimateCommand, modelErrPct float64) fieldsBlock {
+func estimateCommand(c *document.EstimateCommand, modelErrPct float64) fieldsBlock {
 	span := "execve to reaping"
 	if c.Container != nil {
 		span = "fork to reaping inside the " + c.Container.Runtime + " container"
@@ -270,21 +272,21 @@ func estimateCommand(c *EstimateCommand, modelErrPct float64) fieldsBlock {
 		f.fields = append(f.fields, field{label: label, value: fmt.Sprintf(format, args...)})
 	}
 	if ct := c.Container; ct != nil {
-		add("container", "%s containers (%s): %s", ct.Runtime, firstLine(ct.Version), containerText(ct))
+		add("container", "%s containers (%s): %s", ct.Runtime, text.FirstLine(ct.Version), containerText(ct))
 	}
-	add("baseline run", "%s", durationText(c.BaselineRunNs))
-	add("predicted added", "%s [%s, %s]   (calibration only: [%s, %s])", signed(c.PredictedAddedNs),
-		signed(c.PredictedCILowNs), signed(c.PredictedCIHighNs), signed(c.CalibrationCILowNs), signed(c.CalibrationCIHighNs))
+	add("baseline run", "%s", text.Duration(c.BaselineRunNs))
+	add("predicted added", "%s [%s, %s]   (calibration only: [%s, %s])", text.Signed(c.PredictedAddedNs),
+		text.Signed(c.PredictedCILowNs), text.Signed(c.PredictedCIHighNs), text.Signed(c.CalibrationCILowNs), text.Signed(c.CalibrationCIHighNs))
 	if c.ProcessProbe != "" {
 		add("of which", "%s from the syscalls (model) and %s [%s, %s] per process (measured: `%s` under the same stack, beyond the install; CPU %s)",
-			signed(c.SyscallsAddedNs), signed(c.ProcessAddedNs), signed(c.ProcessCILowNs), signed(c.ProcessCIHighNs), c.ProcessProbe, signed(c.ProcessCPUAddedNs))
+			text.Signed(c.SyscallsAddedNs), text.Signed(c.ProcessAddedNs), text.Signed(c.ProcessCILowNs), text.Signed(c.ProcessCIHighNs), c.ProcessProbe, text.Signed(c.ProcessCPUAddedNs))
 	}
 	if c.GapNs > 0 {
 		add("indirect", "%s [%s, %s] (the probe's curve at %s between syscalls: the baseline run over the profile's calls)",
-			signed(c.IndirectAddedNs), signed(c.IndirectCILowNs), signed(c.IndirectCIHighNs), durationText(c.GapNs))
+			text.Signed(c.IndirectAddedNs), text.Signed(c.IndirectCILowNs), text.Signed(c.IndirectCIHighNs), text.Duration(c.GapNs))
 	}
-	add("measured added", "%s [%s, %s]   (CPU user+sys %s [%s, %s])", signed(c.MeasuredAddedNs),
-		signed(c.MeasuredCILowNs), signed(c.MeasuredCIHighNs), signed(c.MeasuredCPUAddedNs), signed(c.MeasuredCPUCILowNs), signed(c.MeasuredCPUCIHighNs))
+	add("measured added", "%s [%s, %s]   (CPU user+sys %s [%s, %s])", text.Signed(c.MeasuredAddedNs),
+		text.Signed(c.MeasuredCILowNs), text.Signed(c.MeasuredCIHighNs), text.Signed(c.MeasuredCPUAddedNs), text.Signed(c.MeasuredCPUCILowNs), text.Signed(c.MeasuredCPUCIHighNs))
 	if c.AB != nil {
 		add("precision", "%s", abPrecision(c.AB))
 		if t := abToBar(c.AB); t != "" {
@@ -304,7 +306,7 @@ func estimateCommand(c *EstimateCommand, modelErrPct float64) fieldsBlock {
 		once = "once per container (" + ct.Runtime + "'s work on linux.seccomp)"
 	}
 	add("install", "%s %s, not in either added time: %s; install is %.0f%% of install + measured added time",
-		durationText(c.InstallNs), once, dominanceText(c.Dominant, c.DominantClear), 100*c.InstallShare)
+		text.Duration(c.InstallNs), once, dominanceText(c.Dominant, c.DominantClear), 100*c.InstallShare)
 	f.fields = append(f.fields, commandDirectFields(c)...)
 	return f
 }
@@ -314,7 +316,7 @@ func estimateCommand(c *EstimateCommand, modelErrPct float64) fieldsBlock {
 // covers the measured wall and CPU added times: no verdict on a
 // measurement whose interval holds 0, and a wall miss within the
 // measurement's noise said as such.
-func statedCoverText(c *EstimateCommand, modelErrPct float64) string {
+func statedCoverText(c *document.EstimateCommand, modelErrPct float64) string {
 	wall := "covers the wall time"
 	switch {
 	case spansZero(c.MeasuredCILowNs, c.MeasuredCIHighNs):

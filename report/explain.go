@@ -4,15 +4,18 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // Explain returns per variant and loader the clauses that say what its
 // numbers mean, from the document's fits and cache predictions, with the
 // loader and placement behind them, and one per loader difference.
-func Explain(d *Document) []Meaning {
-	var out []Meaning
+func Explain(d *document.Document) []document.Meaning {
+	var out []document.Meaning
 	for _, v := range d.Config.Variants {
-		var fits []*Fit
+		var fits []*document.Fit
 		for i := range d.Fits {
 			if d.Fits[i].Variant == v {
 				fits = append(fits, &d.Fits[i])
@@ -24,7 +27,7 @@ func Explain(d *Document) []Meaning {
 		for _, fit := range fits {
 			cs := explainFit(d, v, fit)
 			ss := renderClauses(cs)
-			m := Meaning{Variant: v, Clauses: cs, Sentences: ss, Text: strings.Join(ss, " ")}
+			m := document.Meaning{Variant: v, Clauses: docClauses(cs), Sentences: ss, Text: strings.Join(ss, " ")}
 			if fit != nil {
 				m.Loader = fit.Loader
 			}
@@ -34,7 +37,7 @@ func Explain(d *Document) []Meaning {
 			if ld.Variant == v {
 				c := explainLoaderDiff(d, ld)
 				ss := renderClauses([]Clause{c})
-				out = append(out, Meaning{Variant: v, Loader: ld.A + "-" + ld.B, Clauses: []Clause{c}, Sentences: ss, Text: strings.Join(ss, " ")})
+				out = append(out, document.Meaning{Variant: v, Loader: ld.A + "-" + ld.B, Clauses: []document.Clause{c.Clause}, Sentences: ss, Text: strings.Join(ss, " ")})
 			}
 		}
 	}
@@ -42,7 +45,7 @@ func Explain(d *Document) []Meaning {
 }
 
 // explainFit is the sentence for variant v's fit (nil: none).
-func explainFit(d *Document, v string, fit *Fit) []Clause {
+func explainFit(d *document.Document, v string, fit *document.Fit) []Clause {
 	var out []Clause
 	if d.Config.Workload == "notify" {
 		if c, ok := notifyRoundTrip(d, v); ok {
@@ -70,7 +73,7 @@ func explainFit(d *Document, v string, fit *Fit) []Clause {
 
 // cacheClause says which of variant v's workload syscalls the action
 // cache serves, from the emulator's prediction (d.Cache).
-func cacheClause(d *Document, v string, fit *Fit) Clause {
+func cacheClause(d *document.Document, v string, fit *document.Fit) Clause {
 	var cached, uncached, reasons []string
 	for _, cv := range d.Cache {
 		if cv.Variant != v {
@@ -115,7 +118,7 @@ func cacheClause(d *Document, v string, fit *Fit) Clause {
 
 // placementClause says how much placement moves the per-filter cost, or
 // that one program size was measured.
-func placementClause(d *Document, fit *Fit) (Clause, bool) {
+func placementClause(d *document.Document, fit *document.Fit) (Clause, bool) {
 	switch {
 	case fit.Placements > 1 && fit.PlacementSDNs == 0:
 		// The moment estimate of σ_p² came out negative and was set to 0
@@ -125,7 +128,7 @@ func placementClause(d *Document, fit *Fit) (Clause, bool) {
 			fit.Placements, d.Config.PadMin, d.Config.PadMax), "placements", fit.Placements, "pad_min", d.Config.PadMin, "pad_max", d.Config.PadMax), true
 	case fit.Placements > 1:
 		return newClause("placement_sd", fmt.Sprintf("placement moves the per-filter cost by ±%s (between-placement SD over %d program sizes, pads %d–%d instructions; the CI includes it)",
-			figure(fit.PlacementSDNs), fit.Placements, d.Config.PadMin, d.Config.PadMax), "sd_ns", fit.PlacementSDNs, "placements", fit.Placements, "pad_min", d.Config.PadMin, "pad_max", d.Config.PadMax), true
+			text.Figure(fit.PlacementSDNs), fit.Placements, d.Config.PadMin, d.Config.PadMax), "sd_ns", fit.PlacementSDNs, "placements", fit.Placements, "pad_min", d.Config.PadMin, "pad_max", d.Config.PadMax), true
 	case d.Config.Placement == "fixed":
 		return newClause("placement_fixed", fmt.Sprintf("one program size only (pad %d): the CI leaves out placement, which moved per-filter cost by 25 %% on this project's measurements (drop --pad to sample it)", d.Config.Pad), "pad", d.Config.Pad), true
 	}
@@ -135,23 +138,23 @@ func placementClause(d *Document, fit *Fit) (Clause, bool) {
 // segmentClause says how far the run's consecutive parts, fitted alone,
 // put the per-filter cost apart (stats.Fit.Segments); false when the run
 // was too short to be cut into segments or their spread is undefined.
-func segmentClause(fit *Fit) (Clause, bool) {
+func segmentClause(fit *document.Fit) (Clause, bool) {
 	if fit.Segments == 0 || math.IsNaN(fit.SegmentSDNs) {
 		return Clause{}, false
 	}
 	return newClause("segments", fmt.Sprintf("the run's %d consecutive parts, each fitted alone, put the per-filter cost %s apart (SD); the CI is at least the t interval of their mean, so it covers the host's speed wandering over seconds",
-		fit.Segments, "±"+figure(fit.SegmentSDNs)), "segments", fit.Segments, "sd_ns", fit.SegmentSDNs), true
+		fit.Segments, "±"+text.Figure(fit.SegmentSDNs)), "segments", fit.Segments, "sd_ns", fit.SegmentSDNs), true
 }
 
 // bhiState is the BHI part of the spectre_v2 line, "" if none.
-func bhiState(d *Document) string { return d.Environment.BHI() }
+func bhiState(d *document.Document) string { return d.Environment.BHI() }
 
 // barrierEmitted says whether this host's kernel adds the branch-history
 // barrier to classic BPF loaded without CAP_SYS_ADMIN: only where it
 // clears branch history with the software loop (bpf_jit_comp.c:
 // emit_spectre_bhb_barrier needs X86_FEATURE_CLEAR_BHB_LOOP), shown as
 // "SW loop" in the BHI state. known is false without a BHI state.
-func barrierEmitted(d *Document) (emitted, known bool) {
+func barrierEmitted(d *document.Document) (emitted, known bool) {
 	bhi := bhiState(d)
 	if bhi == "" {
 		return false, false
@@ -163,7 +166,7 @@ func barrierEmitted(d *Document) (emitted, known bool) {
 // runtimes that load otherwise; who loaded the filters and whether this
 // host emits the branch-history barrier are stated once, by the loader
 // and mitigations lines (loaderLine, mitigationLine), not here.
-func loaderClause(d *Document, fit *Fit) (Clause, bool) {
+func loaderClause(d *document.Document, fit *document.Fit) (Clause, bool) {
 	if fit.Loader != "privileged" || d.Config.Loader == "both" {
 		return Clause{}, false
 	}
@@ -174,7 +177,7 @@ func loaderClause(d *Document, fit *Fit) (Clause, bool) {
 }
 
 // explainLoaderDiff is the clause about a loader difference.
-func explainLoaderDiff(d *Document, ld LoaderDiff) Clause {
+func explainLoaderDiff(d *document.Document, ld document.LoaderDiff) Clause {
 	figs := []any{"diff_ns", ld.PerFilterDiffNs, "ci_low_ns", ld.CILowNs, "ci_high_ns", ld.CIHighNs}
 	if ld.Warnings != nil && ld.CILowNs == 0 && ld.CIHighNs == 0 {
 		return newClause("loader_diff_no_interval", fmt.Sprintf("filters loaded %s cost %+.1f ns each relative to filters loaded %s; no interval: %s", loaderWords(ld.A), Num(ld.PerFilterDiffNs), loaderWords(ld.B), strings.Join(ld.Warnings, "; ")), figs[:2]...)
@@ -247,8 +250,8 @@ func verbFor(names []string, one, many string) string {
 // at the variant's lowest filter count: "one SECCOMP_RET_USER_NOTIF round
 // trip takes 16.1 µs at 0 filters (median; mean 18.0 µs, 95% CI [15.2,
 // 20.9] µs)". false when that cell has no result.
-func notifyRoundTrip(d *Document, v string) (Clause, bool) {
-	var low *CellResult
+func notifyRoundTrip(d *document.Document, v string) (Clause, bool) {
+	var low *document.CellResult
 	for i := range d.Results {
 		r := &d.Results[i]
 		if r.Variant == v && (low == nil || r.Filters < low.Filters) {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -57,7 +58,7 @@ func fixtureSamples(shift float64) []result.Sample {
 
 // fixtureDoc builds a fixed document through Build, from fixtureSamples
 // analyzed by stats.Analyze.
-func fixtureDoc(t testing.TB, shift float64) *Document {
+func fixtureDoc(t testing.TB, shift float64) *document.Document {
 	t.Helper()
 	samples := fixtureSamples(shift)
 	obs := make([]stats.Observation, len(samples))
@@ -68,8 +69,8 @@ func fixtureDoc(t testing.TB, shift float64) *Document {
 	if err != nil {
 		t.Fatalf("analyze fixture: %v", err)
 	}
-	return Build(Input{
-		Tool:    Tool{Name: "seccompbench", Version: "v0.0.0-test"},
+	return Build(document.Input{
+		Tool:    document.Tool{Name: "seccompbench", Version: "v0.0.0-test"},
 		Command: "seccompbench run --trials 6 --filters 0,1,2,4,8,16,32 --workload getpid",
 		Created: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
 		Environment: result.Environment{
@@ -77,21 +78,21 @@ func fixtureDoc(t testing.TB, shift float64) *Document {
 			Vulnerabilities: map[string]string{"spec_store_bypass": "Mitigation: Speculative Store Bypass disabled via prctl", "spectre_v2": "Mitigation: Retpolines"},
 			GoVersion:       "go1.26.8", ParentSeccompFilters: 0, ParentSeccompMode: 0, Clocksource: "tsc",
 		},
-		Config: Config{
-			Policies:     []Policy{{Path: "default", SHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Instructions: 120, CompileUs: 250}},
+		Config: document.Config{
+			Policies:     []document.Policy{{Path: "default", SHA256: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Instructions: 120, CompileUs: 250}},
 			FilterCounts: fixtureCounts, Workload: "getpid", Op: "one getpid() syscall", Cache: "both",
 			Variants: []string{"on", "defeat"}, Trials: 6, Iterations: 20000, SamplesPerChild: 5, Seed: 1, Confidence: 0.95, CPU: 1,
 		},
 		Samples: samples,
 		Result:  res,
-		Cache: []CacheVariant{
-			{Variant: "on", Syscalls: []CacheSyscall{{Name: "getpid", Nr: 39, Cached: true, Action: "allow"}}},
-			{Variant: "defeat", Syscalls: []CacheSyscall{{Name: "getpid", Nr: 39, Cached: false, Action: "allow", Instructions: 1600,
+		Cache: []document.CacheVariant{
+			{Variant: "on", Syscalls: []document.CacheSyscall{{Name: "getpid", Nr: 39, Cached: true, Action: "allow"}}},
+			{Variant: "defeat", Syscalls: []document.CacheSyscall{{Name: "getpid", Nr: 39, Cached: false, Action: "allow", Instructions: 1600,
 				Reason: "filter 0 instruction 0 loads instruction_pointer"}}},
 		},
-		Setup:   &Setup{PerFilterNs: 2000, PerFilterCILowNs: 1900, PerFilterCIHiNs: 2100, StackNs: 64000, StackFilter: 32},
-		Control: []Control{{Variant: "defeat", BeforeNs: 1.0, AfterNs: 1.001, SlowdownPct: 0.1, SlowdownPctLow: -0.5, SlowdownPctHigh: 0.7}},
-		Run:     &RunInfo{Blocks: 6, StopReason: "trials", ElapsedS: 12.5, Parallel: 1, CPUs: []int{1}},
-		Drift:   []Drift{{Variant: "on", SlopeNsPerChild: 0.01, SlopeCILow: -0.02, SlopeCIHigh: 0.04, OverRunNs: 0.8, P: 0.5}},
+		Setup:   &document.Setup{PerFilterNs: 2000, PerFilterCILowNs: 1900, PerFilterCIHiNs: 2100, StackNs: 64000, StackFilter: 32},
+		Control: []document.Control{{Variant: "defeat", BeforeNs: 1.0, AfterNs: 1.001, SlowdownPct: 0.1, SlowdownPctLow: -0.5, SlowdownPctHigh: 0.7}},
+		Run:     &document.RunInfo{Blocks: 6, StopReason: "trials", ElapsedS: 12.5, Parallel: 1, CPUs: []int{1}},
+		Drift:   []document.Drift{{Variant: "on", SlopeNsPerChild: 0.01, SlopeCILow: -0.02, SlopeCIHigh: 0.04, OverRunNs: 0.8, P: 0.5}},
 	})
 }

@@ -4,42 +4,38 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
-// FleetSchemaVersion is the version of the JSON written by WriteFleetJSON
-// (kind "report").
-const FleetSchemaVersion = ContractVersion
-
-// ErrNoResults is returned by BuildFleet when it gets no result.
-var ErrNoResults = errors.New("no results")
-
-// FleetEntry is one result document read for `seccompbench report`, with
-// the keys newer runs add that this package's Document may not know yet
-// (a document without them reads the same, with those fields empty).
-type FleetEntry struct {
-	// Name is how the result is shown: its file name, or its path when
-	// two files share one.
-	Name string
-	Doc  *Document
-	// Loader is config.loader: "unprivileged", "privileged" or "both" (""
-	// in results from before --loader).
-	Loader string
-	// FitLoaders are fits[].loader, aligned with Doc.Fits ("" each when
-	// absent).
-	FitLoaders []string
-	// CmdlineMitigations is environment.cmdline_mitigations: the kernel
-	// command line's mitigation parameters (nil when absent).
-	CmdlineMitigations []string
+// ReadFleetEntry decodes one result document (ReadJSON's rules and
+// errors) and the optional keys of FleetEntry.
+func ReadFleetEntry(name string, data []byte) (document.FleetEntry, error) {
+	d, err := ReadJSON(bytes.NewReader(data))
+	if err != nil {
+		return document.FleetEntry{}, err
+	}
+	var x fleetExtras
+	if err := json.Unmarshal(data, &x); err != nil {
+		return document.FleetEntry{}, fmt.Errorf("decode result: %w", err)
+	}
+	e := document.FleetEntry{Name: name, Doc: d, Loader: x.Config.Loader, CmdlineMitigations: x.Environment.CmdlineMitigations}
+	for i := range d.Fits {
+		l := ""
+		if i < len(x.Fits) {
+			l = x.Fits[i].Loader
+		}
+		e.FitLoaders = append(e.FitLoaders, l)
+	}
+	return e, nil
 }
 
 // fleetExtras are the keys ReadFleetEntry decodes beside the Document.
@@ -55,28 +51,6 @@ type fleetExtras struct {
 	} `json:"environment"`
 }
 
-// ReadFleetEntry decodes one result document (ReadJSON's rules and
-// errors) and the optional keys of FleetEntry.
-func ReadFleetEntry(name string, data []byte) (FleetEntry, error) {
-	d, err := ReadJSON(bytes.NewReader(data))
-	if err != nil {
-		return FleetEntry{}, err
-	}
-	var x fleetExtras
-	if err := json.Unmarshal(data, &x); err != nil {
-		return FleetEntry{}, fmt.Errorf("decode result: %w", err)
-	}
-	e := FleetEntry{Name: name, Doc: d, Loader: x.Config.Loader, CmdlineMitigations: x.Environment.CmdlineMitigations}
-	for i := range d.Fits {
-		l := ""
-		if i < len(x.Fits) {
-			l = x.Fits[i].Loader
-		}
-		e.FitLoaders = append(e.FitLoaders, l)
-	}
-	return e, nil
-}
-
 // fleetHost names where a result was measured: the Kubernetes node when
 // recorded (a pod's hostname is the pod's name), else the hostname.
 func fleetHost(e result.Environment) string {
@@ -86,77 +60,15 @@ func fleetHost(e result.Environment) string {
 	return e.Hostname
 }
 
-// Fleet is many run results in one view (`seccompbench report`), grouped
-// by policy and workload: one row per result and fitted variant (and
-// loader). Times are ns per op.
-type Fleet struct {
-	SchemaVersion int `json:"schema_version"`
-	// Kind is KindReport ("seccompbench-report" before docs/json.md fixed
-	// kinds).
-	Kind     Kind         `json:"kind"`
-	Groups   []FleetGroup `json:"groups"`
-	Warnings []string     `json:"warnings"`
-}
-
-// FleetGroup is the results that measured the same policies (by SHA-256,
-// in stack order) with the same workload.
-type FleetGroup struct {
-	// Policy names the policies, by path as the first result gave them,
-	// with a short hash.
-	Policy   string     `json:"policy"`
-	Workload string     `json:"workload"`
-	Op       string     `json:"op"`
-	Rows     []FleetRow `json:"rows"`
-}
-
-// FleetRow is one fitted model of one result.
-type FleetRow struct {
-	Result   string `json:"result"`
-	Host     string `json:"host"`
-	Kernel   string `json:"kernel"`
-	CPUModel string `json:"cpu_model"`
-	// Loader is who loaded the filters: the fit's loader, else the run's
-	// --loader, else "" (not recorded).
-	Loader string `json:"loader"`
-	// Mitigations summarizes spec_store_bypass and spectre_v2 from
-	// /sys/devices/system/cpu/vulnerabilities, and the kernel command
-	// line's mitigation parameters when recorded.
-	Mitigations string `json:"mitigations"`
-	Variant     string `json:"variant"`
-	// Cache is "cached" when the action cache serves every workload
-	// syscall under the variant's deepest stack and the fit's per-filter
-	// cost confirms it, "cached, unconfirmed" when the fit does not, "not
-	// cached" when none, "partly", "no cache (kernel < 5.11)", or "" when
-	// the result has no prediction.
-	Cache             string  `json:"cache"`
-	Confidence        float64 `json:"confidence"`
-	BaselineNs        float64 `json:"baseline_ns"`
-	PerFilterNs       float64 `json:"per_filter_ns"`
-	PerFilterCILowNs  float64 `json:"per_filter_ci_low_ns"`
-	PerFilterCIHighNs float64 `json:"per_filter_ci_high_ns"`
-	EntryNs           float64 `json:"entry_ns"`
-	EntryCILowNs      float64 `json:"entry_ci_low_ns"`
-	EntryCIHighNs     float64 `json:"entry_ci_high_ns"`
-	Children          int     `json:"children"`
-	Partial           bool    `json:"partial,omitempty"`
-	// ForeignLoad is the share of the measuring CPU's time other
-	// processes took during the run (run.foreign_load.share); -1 when
-	// the result does not say.
-	ForeignLoad float64 `json:"foreign_load"`
-	// ParentSeccompFilters is the number of seccomp filters the run
-	// inherited (Environment.ParentSeccompFilters; -1 unknown).
-	ParentSeccompFilters int `json:"parent_seccomp_filters"`
-}
-
 // BuildFleet lays out entries: groups in the order their first result
 // comes, rows in entry order. It copies numbers from each document's fits;
 // results without fits get a warning, as do partial ones. Errors wrap
 // ErrNoResults.
-func BuildFleet(entries []FleetEntry) (*Fleet, error) {
+func BuildFleet(entries []document.FleetEntry) (*document.Fleet, error) {
 	if len(entries) == 0 {
-		return nil, fmt.Errorf("build report: %w", ErrNoResults)
+		return nil, fmt.Errorf("build report: %w", document.ErrNoResults)
 	}
-	f := &Fleet{SchemaVersion: FleetSchemaVersion, Kind: KindReport, Warnings: []string{}}
+	f := &document.Fleet{SchemaVersion: document.FleetSchemaVersion, Kind: document.KindReport, Warnings: []string{}}
 	// Results with time segments and results without them, by name.
 	withSegments, without := false, []string(nil)
 	index := map[string]int{}
@@ -168,7 +80,7 @@ func BuildFleet(entries []FleetEntry) (*Fleet, error) {
 		if !ok {
 			gi = len(f.Groups)
 			index[key] = gi
-			f.Groups = append(f.Groups, FleetGroup{Policy: fleetPolicy(d), Workload: d.Config.Workload, Op: d.Config.Op})
+			f.Groups = append(f.Groups, document.FleetGroup{Policy: fleetPolicy(d), Workload: d.Config.Workload, Op: d.Config.Op})
 		}
 		kernels[d.Environment.Kernel], cpus[d.Environment.CPUModel] = true, true
 		if d.Partial {
@@ -191,7 +103,7 @@ func BuildFleet(entries []FleetEntry) (*Fleet, error) {
 			if i < len(e.FitLoaders) && e.FitLoaders[i] != "" {
 				loader = e.FitLoaders[i]
 			}
-			f.Groups[gi].Rows = append(f.Groups[gi].Rows, FleetRow{
+			f.Groups[gi].Rows = append(f.Groups[gi].Rows, document.FleetRow{
 				Result: e.Name, Host: fleetHost(d.Environment), Kernel: d.Environment.Kernel, CPUModel: d.Environment.CPUModel,
 				Loader: loader, Mitigations: fleetMitigations(d, e.CmdlineMitigations), Variant: fit.Variant,
 				Cache: fleetCache(d, &d.Fits[i]), Confidence: d.Config.Confidence, BaselineNs: fit.BaselineNs,
@@ -222,7 +134,7 @@ func BuildFleet(entries []FleetEntry) (*Fleet, error) {
 
 // fleetKey groups documents: same policies (by hash, in stack order) and
 // workload.
-func fleetKey(d *Document) string {
+func fleetKey(d *document.Document) string {
 	var b strings.Builder
 	for _, p := range d.Config.Policies {
 		b.WriteString(p.SHA256)
@@ -232,7 +144,7 @@ func fleetKey(d *Document) string {
 }
 
 // fleetPolicy names a document's policies: base names and short hashes.
-func fleetPolicy(d *Document) string {
+func fleetPolicy(d *document.Document) string {
 	var parts []string
 	for _, p := range d.Config.Policies {
 		name := p.Path
@@ -243,7 +155,7 @@ func fleetPolicy(d *Document) string {
 		if len(h) > 8 {
 			h = h[:8]
 		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", OrDash(name), OrDash(h)))
+		parts = append(parts, fmt.Sprintf("%s (%s)", text.OrDash(name), text.OrDash(h)))
 	}
 	if len(parts) == 0 {
 		return "-"
@@ -256,7 +168,7 @@ func fleetPolicy(d *Document) string {
 // spectre_v2 (retpolines or IBRS on every indirect BPF call), each cut at
 // its first ";" or "," and without the kernel's "Mitigation: " prefix,
 // then the command line's mitigation parameters.
-func fleetMitigations(d *Document, cmdline []string) string {
+func fleetMitigations(d *document.Document, cmdline []string) string {
 	var parts []string
 	for _, k := range []struct{ file, short string }{{"spec_store_bypass", "ssb"}, {"spectre_v2", "spectre_v2"}} {
 		v := d.Environment.Vulnerabilities[k.file]
@@ -284,7 +196,7 @@ func fleetMitigations(d *Document, cmdline []string) string {
 // syscall and the fit's per-filter cost confirms it (cacheSupported);
 // "cached, unconfirmed" when the prediction stands alone, "no cache
 // (kernel < 5.11)" on a kernel without the cache.
-func fleetCache(d *Document, fit *Fit) string {
+func fleetCache(d *document.Document, fit *document.Fit) string {
 	v := fit.Variant
 	for _, cv := range d.Cache {
 		if cv.Variant != v || len(cv.Syscalls) == 0 {
@@ -315,7 +227,7 @@ func fleetCache(d *Document, fit *Fit) string {
 
 // fleetVariant is a row's variant with its cache state, e.g.
 // "defeat (not cached)".
-func fleetVariant(r FleetRow) string {
+func fleetVariant(r document.FleetRow) string {
 	if r.Cache == "" {
 		return r.Variant
 	}
@@ -323,7 +235,7 @@ func fleetVariant(r FleetRow) string {
 }
 
 // WriteFleetJSON writes f as indented JSON.
-func WriteFleetJSON(w io.Writer, f *Fleet) error {
+func WriteFleetJSON(w io.Writer, f *document.Fleet) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(f); err != nil {
@@ -332,17 +244,8 @@ func WriteFleetJSON(w io.Writer, f *Fleet) error {
 	return nil
 }
 
-// maxLineWidth is the widest line of s, in runes.
-func maxLineWidth(s string) int {
-	w := 0
-	for _, l := range strings.Split(s, "\n") {
-		w = max(w, utf8.RuneCountInString(strings.TrimRight(l, " ")))
-	}
-	return w
-}
-
 // FleetResults counts the distinct results in f.
-func FleetResults(f *Fleet) int {
+func FleetResults(f *document.Fleet) int {
 	seen := map[string]bool{}
 	for _, g := range f.Groups {
 		for _, r := range g.Rows {
@@ -354,7 +257,7 @@ func FleetResults(f *Fleet) int {
 
 // WriteFleetCSV writes one row per FleetRow with a header; warnings go to
 // warn.
-func WriteFleetCSV(w, warn io.Writer, f *Fleet) error {
+func WriteFleetCSV(w, warn io.Writer, f *document.Fleet) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"policy", "workload", "result", "host", "kernel", "cpu_model", "loader", "mitigations", "foreign_load", "variant", "cache",
 		"confidence", "baseline_ns", "per_filter_ns", "per_filter_ci_low_ns", "per_filter_ci_high_ns", "entry_ns", "entry_ci_low_ns", "entry_ci_high_ns", "children", "partial"})
@@ -379,14 +282,14 @@ func WriteFleetCSV(w, warn io.Writer, f *Fleet) error {
 // WriteFleetBenchstat writes every entry in the benchstat format of
 // WriteBenchstat, each preceded by "host:" and "result:" configuration
 // lines, so `benchstat -col .config:host` (or -row) lines hosts up.
-func WriteFleetBenchstat(w, warn io.Writer, entries []FleetEntry) error {
+func WriteFleetBenchstat(w, warn io.Writer, entries []document.FleetEntry) error {
 	ew := &errWriter{w: w}
 	for i, e := range entries {
 		if i > 0 {
 			ew.printf("\n")
 		}
-		ew.printf("host: %s\n", oneLine(OrDash(e.Doc.Environment.Hostname)))
-		ew.printf("result: %s\n", oneLine(e.Name))
+		ew.printf("host: %s\n", text.OneLine(text.OrDash(e.Doc.Environment.Hostname)))
+		ew.printf("result: %s\n", text.OneLine(e.Name))
 		if err := WriteBenchstat(ew, warn, e.Doc); err != nil {
 			return err
 		}
@@ -396,7 +299,7 @@ func WriteFleetBenchstat(w, warn io.Writer, entries []FleetEntry) error {
 
 // FleetRowLabels returns the plot's row labels, top to bottom: per group,
 // per row "result, variant".
-func FleetRowLabels(f *Fleet) []string {
+func FleetRowLabels(f *document.Fleet) []string {
 	var out []string
 	for _, g := range f.Groups {
 		for _, r := range g.Rows {
@@ -406,7 +309,7 @@ func FleetRowLabels(f *Fleet) []string {
 	return out
 }
 
-func fleetRowLabel(r FleetRow) string {
+func fleetRowLabel(r document.FleetRow) string {
 	l := r.Result
 	if r.Host != "" && !strings.Contains(r.Result, r.Host) {
 		l += " @" + r.Host
@@ -419,7 +322,7 @@ func fleetRowLabel(r FleetRow) string {
 }
 
 // FleetVariants lists the variants of f in first-seen order.
-func FleetVariants(f *Fleet) []string {
+func FleetVariants(f *document.Fleet) []string {
 	var vs []string
 	for _, g := range f.Groups {
 		for _, r := range g.Rows {
@@ -442,7 +345,7 @@ func foreignText(share float64) string {
 
 // hasSegments reports whether a fit of fits has time segments
 // (stats/segments.go).
-func hasSegments(fits []Fit) bool {
+func hasSegments(fits []document.Fit) bool {
 	for _, f := range fits {
 		if f.Segments > 0 {
 			return true
@@ -455,7 +358,7 @@ func hasSegments(fits []Fit) bool {
 // run had blocks to cut (fewer than 15, or a result written before
 // 2026-12-02, when fits had no "segments"); a single-block run (a command
 // run) has none to leave out.
-func segmentless(fits []Fit) bool {
+func segmentless(fits []document.Fit) bool {
 	for _, f := range fits {
 		if f.Segments == 0 && f.Blocks != 1 {
 			return true

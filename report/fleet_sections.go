@@ -3,31 +3,34 @@ package report
 import (
 	"fmt"
 	"io"
+
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // fleetSections are the sections of a report of many results, in order:
 // the title (Markdown), the headline, one table per policy group, the
 // warnings. WriteFleetText, WriteFleetMarkdown and WriteFleetHTML render
 // this one list.
-var fleetSections = []section[*Fleet]{
-	{name: "title", textOmit: true, blocks: func(f *Fleet) []block {
-		return []block{titleBlock("seccompbench report: " + Plural(FleetResults(f), "result"))}
+var fleetSections = []section[*document.Fleet]{
+	{name: "title", textOmit: true, blocks: func(f *document.Fleet) []block {
+		return []block{titleBlock("seccompbench report: " + text.Plural(FleetResults(f), "result"))}
 	}},
-	{name: "headline", blocks: func(f *Fleet) []block { return []block{headlineBlock(FleetHeadline(f))} }},
-	{name: "groups", blocks: func(f *Fleet) []block {
+	{name: "headline", blocks: func(f *document.Fleet) []block { return []block{headlineBlock(FleetHeadline(f))} }},
+	{name: "groups", blocks: func(f *document.Fleet) []block {
 		var out []block
 		for _, g := range f.Groups {
 			out = append(out, fleetGroupTable(g))
 		}
 		return out
 	}},
-	{name: "warnings", blocks: func(f *Fleet) []block {
+	{name: "warnings", blocks: func(f *document.Fleet) []block {
 		return []block{listBlock{title: "warnings", heading: true, items: f.Warnings}}
 	}},
 }
 
 // WriteFleetTable writes f as text without --explain (WriteFleetText).
-func WriteFleetTable(w io.Writer, f *Fleet) error {
+func WriteFleetTable(w io.Writer, f *document.Fleet) error {
 	return WriteFleetText(w, f, TextOptions{})
 }
 
@@ -36,14 +39,14 @@ func WriteFleetTable(w io.Writer, f *Fleet) error {
 // default table has the figures only, within TextWidth; opts.Explain adds
 // where each result was measured (host, kernel, CPU, loader, mitigations,
 // foreign load) and the children. It returns the first write error.
-func WriteFleetText(w io.Writer, f *Fleet, opts TextOptions) error {
+func WriteFleetText(w io.Writer, f *document.Fleet, opts TextOptions) error {
 	return writeSectionsText(w, fleetSections, f, textOpts{explain: opts.Explain, wrap: true})
 }
 
 // WriteFleetMarkdown writes f as Markdown: the title, the headline, per
 // group a heading and a table with every column, the warnings. It returns
 // the first write error.
-func WriteFleetMarkdown(w io.Writer, f *Fleet) error {
+func WriteFleetMarkdown(w io.Writer, f *document.Fleet) error {
 	return writeSectionsMarkdown(w, fleetSections, f)
 }
 
@@ -57,7 +60,7 @@ const maxFleetName = 15
 // of the same rows. The intervals are each result's own: the CI headers
 // name the level when every row of the group shares it, else each
 // interval does.
-func fleetGroupTable(g FleetGroup) tableBlock {
+func fleetGroupTable(g document.FleetGroup) tableBlock {
 	same := true
 	for _, r := range g.Rows {
 		same = same && r.Confidence == g.Rows[0].Confidence
@@ -67,14 +70,14 @@ func fleetGroupTable(g FleetGroup) tableBlock {
 		ciHead = fmt.Sprintf("%.0f%% CI", g.Rows[0].Confidence*100)
 	}
 	ci := func(conf, lo, hi float64, prec int) string {
-		s := fmt.Sprintf("[%.*f, %.*f]", prec, Num(lo), prec, Num(hi))
+		s := fmt.Sprintf("[%.*f, %.*f]", prec, text.Num(lo), prec, text.Num(hi))
 		if !same {
 			s = fmt.Sprintf("%.0f%% %s", conf*100, s)
 		}
 		return s
 	}
 	where := column{explain: true}
-	t := tableBlock{caption: fmt.Sprintf("policy %s, workload %s", g.Policy, OrDash(g.Workload)), note: "ns/op = " + OrDash(g.Op), heading: true,
+	t := tableBlock{caption: fmt.Sprintf("policy %s, workload %s", g.Policy, text.OrDash(g.Workload)), note: "ns/op = " + text.OrDash(g.Op), heading: true,
 		empty: "no result with a fitted model (see the warnings)", textPad: 1, textSplit: [][]int{{0, 7, 8, 9, 10}, {0, 7, 11, 12}},
 		cols: []column{{head: "result", elide: maxFleetName}, named(where, "host"), named(where, "kernel"), named(where, "CPU"), named(where, "loader"),
 			named(where, "mitigations"), {head: "foreign load", num: true, explain: true}, {head: "variant"}, {head: "baseline ns", short: "base ns", num: true},
@@ -85,9 +88,9 @@ func fleetGroupTable(g FleetGroup) tableBlock {
 		if r.Partial {
 			name.tail = " (partial)"
 		}
-		t.rows = append(t.rows, append([]cell{name}, cells(OrDash(r.Host), OrDash(r.Kernel), OrDash(r.CPUModel), OrDash(r.Loader), r.Mitigations,
-			foreignText(r.ForeignLoad), fleetVariant(r), fmt.Sprintf("%.1f", Num(r.BaselineNs)), fmt.Sprintf("%.2f", Num(r.PerFilterNs)),
-			ci(r.Confidence, r.PerFilterCILowNs, r.PerFilterCIHighNs, 2), fmt.Sprintf("%.1f", Num(r.EntryNs)),
+		t.rows = append(t.rows, append([]cell{name}, cells(text.OrDash(r.Host), text.OrDash(r.Kernel), text.OrDash(r.CPUModel), text.OrDash(r.Loader), r.Mitigations,
+			foreignText(r.ForeignLoad), fleetVariant(r), fmt.Sprintf("%.1f", text.Num(r.BaselineNs)), fmt.Sprintf("%.2f", text.Num(r.PerFilterNs)),
+			ci(r.Confidence, r.PerFilterCILowNs, r.PerFilterCIHighNs, 2), fmt.Sprintf("%.1f", text.Num(r.EntryNs)),
 			ci(r.Confidence, r.EntryCILowNs, r.EntryCIHighNs, 1), fmt.Sprint(r.Children))...))
 	}
 	return t

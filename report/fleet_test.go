@@ -9,15 +9,16 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/internal/golden"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // fleetFixture returns three results of the fixture policy: node-a as
 // fixtureDoc, node-b 30 ns slower per defeated child on another kernel
 // whose JSON carries the keys of newer runs (loader, fits[].loader,
 // environment.cmdline_mitigations), and node-c of another policy.
-func fleetFixture(t *testing.T) []FleetEntry {
+func fleetFixture(t *testing.T) []document.FleetEntry {
 	t.Helper()
-	var entries []FleetEntry
+	var entries []document.FleetEntry
 	for i, name := range []string{"node-a.json", "node-b.json", "node-c.json"} {
 		d := fixtureDoc(t, float64(30*i))
 		d.Environment.Hostname = strings.TrimSuffix(name, ".json")
@@ -105,8 +106,8 @@ func TestFleetRenderers(t *testing.T) {
 		if err := WriteFleetJSON(&b, f); err != nil {
 			t.Fatal(err)
 		}
-		var back Fleet
-		if err := json.Unmarshal(b.Bytes(), &back); err != nil || len(back.Groups) != 2 || back.Kind != KindReport {
+		var back document.Fleet
+		if err := json.Unmarshal(b.Bytes(), &back); err != nil || len(back.Groups) != 2 || back.Kind != document.KindReport {
 			t.Errorf("JSON round trip: %v, %+v", err, back)
 		}
 	})
@@ -124,13 +125,13 @@ func TestFleetRenderers(t *testing.T) {
 }
 
 func TestBuildFleetEmpty(t *testing.T) {
-	if _, err := BuildFleet(nil); !errors.Is(err, ErrNoResults) {
+	if _, err := BuildFleet(nil); !errors.Is(err, document.ErrNoResults) {
 		t.Errorf("got %v, want ErrNoResults", err)
 	}
 }
 
 func TestReadFleetEntryRejectsOtherJSON(t *testing.T) {
-	if _, err := ReadFleetEntry("cmp.json", []byte(`{"schema_version": 1, "kind": "compare"}`)); !errors.Is(err, ErrWrongKind) || !strings.Contains(err.Error(), "a compare document, want a run result") {
+	if _, err := ReadFleetEntry("cmp.json", []byte(`{"schema_version": 1, "kind": "compare"}`)); !errors.Is(err, document.ErrWrongKind) || !strings.Contains(err.Error(), "a compare document, want a run result") {
 		t.Errorf("got %v, want the wrong-kind error", err)
 	}
 }
@@ -158,7 +159,7 @@ func TestFleetInheritedFilters(t *testing.T) {
 // or written before segments) are named in one warning; when no result
 // has segments there is nothing to set them against and no warning.
 func TestBuildFleetSegmentless(t *testing.T) {
-	has := func(fl *Fleet) string {
+	has := func(fl *document.Fleet) string {
 		for _, w := range fl.Warnings {
 			if strings.Contains(w, "leave out how the host's speed wanders") {
 				return w

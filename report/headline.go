@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -42,17 +44,17 @@ func writeHeadlineText(ew *errWriter, lines []HeadlineLine) {
 // writeHeadlineLines is writeHeadlineText without the folding.
 func writeHeadlineLines(ew *errWriter, lines []HeadlineLine) {
 	for _, l := range lines {
-		text := l.Label + ": " + shortSentencesAfter(l.Label+": ", l.Text)
+		line := l.Label + ": " + shortSentencesAfter(l.Label+": ", l.Text)
 		if l.Label == "note" {
-			text = l.Text
+			line = l.Text
 		}
 		// The legend's "[ ]" is one word: a line must not end in "([".
-		text = strings.ReplaceAll(strings.Join(strings.Fields(text), " "), "[ ]", "[\x00]")
+		line = strings.ReplaceAll(strings.Join(strings.Fields(line), " "), "[ ]", "[\x00]")
 		unprotect := func(s string) string { return strings.ReplaceAll(s, "\x00", " ") }
-		first := wrapWords(text, TextWidth)[0]
+		first := text.WrapWords(line, TextWidth)[0]
 		ew.printf("%s\n", unprotect(first))
-		if rest := strings.TrimSpace(strings.TrimPrefix(text, first)); rest != "" {
-			for _, part := range wrapWords(rest, TextWidth-2) {
+		if rest := strings.TrimSpace(strings.TrimPrefix(line, first)); rest != "" {
+			for _, part := range text.WrapWords(rest, TextWidth-2) {
 				ew.printf("  %s\n", unprotect(part))
 			}
 		}
@@ -72,54 +74,11 @@ func writeHeadlineMarkdown(ew *errWriter, lines []HeadlineLine) {
 	ew.printf("\n")
 }
 
-// wrapWords breaks s into lines of at most width characters at spaces; a
-// word longer than width stands alone on its line.
-func wrapWords(s string, width int) []string {
-	var out []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = w
-		case len([]rune(line))+1+len([]rune(w)) <= width:
-			line += " " + w
-		default:
-			out = append(out, line)
-			line = w
-		}
-	}
-	if line != "" || len(out) == 0 {
-		out = append(out, line)
-	}
-	return out
-}
-
-// wrapText wraps every line of s at width, keeping a line's leading
-// spaces (and two more) on its continuation lines.
-func wrapText(s string, width int) string {
-	var b strings.Builder
-	for _, line := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
-		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
-		if len([]rune(line)) <= width {
-			b.WriteString(line + "\n")
-			continue
-		}
-		for i, part := range wrapWords(line, width-len(indent)-2) {
-			if i == 0 {
-				b.WriteString(indent + part + "\n")
-				continue
-			}
-			b.WriteString(indent + "  " + part + "\n")
-		}
-	}
-	return b.String()
-}
-
 // RunHeadline answers what a run measured in at most MaxHeadlineLines
 // lines: the policy, each fit's per-filter cost (in ns and as a multiple
 // of the bare op), the cost at the deepest count, the one-off entry cost,
 // whether the action cache serves the workload, and a verdict.
-func RunHeadline(d *Document) []HeadlineLine {
+func RunHeadline(d *document.Document) []HeadlineLine {
 	out := BudgetHeadline(d.Budget)
 	out = append(out, HeadlineLine{"policy", runPolicyText(d)})
 	out = append(out, perFilterLines(d)...)
@@ -144,7 +103,7 @@ func RunHeadline(d *Document) []HeadlineLine {
 // perFilterLines is one per-filter line per fit, or, when the run measured
 // both loaders, one per variant with both loaders' figures on it (two
 // cache variants × two loaders would otherwise take four lines).
-func perFilterLines(d *Document) []HeadlineLine {
+func perFilterLines(d *document.Document) []HeadlineLine {
 	if d.Config.Loader != "both" {
 		var out []HeadlineLine
 		for _, f := range d.Fits {
@@ -162,7 +121,7 @@ func perFilterLines(d *Document) []HeadlineLine {
 	}
 	var out []HeadlineLine
 	for _, v := range order {
-		name := fitName(d, Fit{Variant: v}, false)
+		name := fitName(d, document.Fit{Variant: v}, false)
 		out = append(out, HeadlineLine{"per-filter", name + ": " + strings.Join(parts[v], "; ")})
 	}
 	return out
@@ -202,37 +161,12 @@ func foldNote(lines []HeadlineLine) []HeadlineLine {
 	return out
 }
 
-// elidePolicyName is elideMiddle for a policy's name, keeping a
-// parenthesized note at its end whole ("x.service (systemd unit: stack of
-// 29 filters)"): only the name before it is shortened.
-func elidePolicyName(s string, n int) string {
-	if i := strings.Index(s, " ("); i > 0 && strings.HasSuffix(s, ")") {
-		return elideMiddle(s[:i], n) + s[i:]
-	}
-	return elideMiddle(s, n)
-}
-
-// elideMiddle shortens s to at most n characters by replacing its middle
-// with "…", keeping its end (a path's base name) whole when it can.
-func elideMiddle(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n || n < 5 {
-		return s
-	}
-	tail := n / 2
-	if i := strings.LastIndex(s, "/"); i >= 0 && len([]rune(s[i:])) < n-4 {
-		tail = len([]rune(s[i:]))
-	}
-	head := n - 1 - tail
-	return string(r[:head]) + "…" + string(r[len(r)-tail:])
-}
-
 // maxPathInHeadline is the most characters of a policy path a headline
 // shows; longer paths are elided in the middle (--explain has them whole).
 const maxPathInHeadline = 40
 
 // runPolicyText names the policies, their size and what one op is.
-func runPolicyText(d *Document) string {
+func runPolicyText(d *document.Document) string {
 	op, _, _ := strings.Cut(d.Config.Op, ":")
 	room := maxPathInHeadline
 	if n := len(d.Config.Policies); n > 1 {
@@ -240,7 +174,7 @@ func runPolicyText(d *Document) string {
 	}
 	var pol []string
 	for _, p := range d.Config.Policies {
-		pol = append(pol, fmt.Sprintf("%s, %s", elidePolicyName(p.Path, room), Plural(p.Instructions, "instruction")))
+		pol = append(pol, fmt.Sprintf("%s, %s", text.ElidePolicyName(p.Path, room), Plural(p.Instructions, "instruction")))
 	}
 	if len(pol) == 0 {
 		pol = []string{"no policy"}
@@ -254,7 +188,7 @@ func runPolicyText(d *Document) string {
 
 // fitName names a fit by its variant, with its loader when the run
 // measured both; define adds what the variant is.
-func fitName(d *Document, f Fit, define bool) string {
+func fitName(d *document.Document, f document.Fit, define bool) string {
 	n := f.Variant
 	if d.Config.Loader == "both" && f.Loader != "" {
 		n += "/" + f.Loader
@@ -267,7 +201,7 @@ func fitName(d *Document, f Fit, define bool) string {
 
 // fitPerFilterText is a fit's per-filter cost with its interval, and the
 // same as a multiple of the bare op when the run was paired.
-func fitPerFilterText(f Fit) string {
+func fitPerFilterText(f document.Fit) string {
 	if math.IsNaN(f.PerFilterNs) {
 		return "not estimated (see the warnings)"
 	}
@@ -282,12 +216,12 @@ func fitPerFilterText(f Fit) string {
 // estText formats an estimate in ns with its interval, sharing one unit:
 // "44.8 ns/op [40.2, 49.5]".
 func estText(signed bool, c, lo, hi float64) string {
-	g := figureGroup(false, false, c, lo, hi)
+	g := text.FigureGroup(false, false, c, lo, hi)
 	center := g(c)
 	if signed {
-		center = figureGroup(true, false, c, lo, hi)(c)
+		center = text.FigureGroup(true, false, c, lo, hi)(c)
 	}
-	_, unit := unitOf(max(math.Abs(c), math.Abs(lo), math.Abs(hi)))
+	_, unit := text.UnitOf(max(math.Abs(c), math.Abs(lo), math.Abs(hi)))
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return fmt.Sprintf("%s %s/op (no interval)", center, unit)
 	}
@@ -296,8 +230,8 @@ func estText(signed bool, c, lo, hi float64) string {
 
 // deepestCell is the variant's (and loader's) cell at its largest filter
 // count, nil if none.
-func deepestCell(d *Document, v, loader string) *CellResult {
-	var c *CellResult
+func deepestCell(d *document.Document, v, loader string) *document.CellResult {
+	var c *document.CellResult
 	for i := range d.Results {
 		r := &d.Results[i]
 		if r.Variant == v && r.Loader == loader && r.Filters > 0 && (c == nil || r.Filters > c.Filters) {
@@ -308,7 +242,7 @@ func deepestCell(d *Document, v, loader string) *CellResult {
 }
 
 // deepestText is the overhead at the deepest count of every fit's cells.
-func deepestText(d *Document) string {
+func deepestText(d *document.Document) string {
 	var parts []string
 	n := 0
 	for _, f := range d.Fits {
@@ -335,7 +269,7 @@ func pctDecimals(p float64) int {
 }
 
 // entryText is the one-off entry cost of every fit.
-func entryText(d *Document) string {
+func entryText(d *document.Document) string {
 	var parts []string
 	for _, f := range d.Fits {
 		if math.IsNaN(f.EntryNs) {
@@ -351,7 +285,7 @@ func entryText(d *Document) string {
 
 // cacheText says, per variant, how many of the workload's syscalls the
 // kernel's action cache serves at the deepest stack.
-func cacheText(d *Document) string {
+func cacheText(d *document.Document) string {
 	if d.CommandWorkload != nil || len(d.Cache) == 0 {
 		return ""
 	}
@@ -394,8 +328,8 @@ func cacheText(d *Document) string {
 }
 
 // runVerdict is one sentence on what the stack costs as installed.
-func runVerdict(d *Document) string {
-	var on, def *Fit
+func runVerdict(d *document.Document) string {
+	var on, def *document.Fit
 	for i := range d.Fits {
 		switch d.Fits[i].Variant {
 		case "on":
@@ -419,13 +353,13 @@ func runVerdict(d *Document) string {
 			s += " (all calls cached)"
 		}
 	case stats.Positive:
-		s = fmt.Sprintf("as installed, each filter stacked adds %s per op", figure(on.PerFilterNs))
+		s = fmt.Sprintf("as installed, each filter stacked adds %s per op", text.Figure(on.PerFilterNs))
 	default:
 		s = "as installed, inconclusive: the interval is too wide to tell a filter's cost (--explain)"
 	}
 	if def != nil && def != on {
 		if margins.ConcludePerFilter(def.PerFilterNs, def.PerFilterCILowNs, def.PerFilterCIHighNs, def.BaselineNs).Verdict == stats.Positive {
-			s += fmt.Sprintf("; uncached, +%s/op per filter", figure(def.PerFilterNs))
+			s += fmt.Sprintf("; uncached, +%s/op per filter", text.Figure(def.PerFilterNs))
 		}
 	}
 	return s + "."
@@ -435,7 +369,7 @@ func runVerdict(d *Document) string {
 // stack whose filters have names (Config.FilterNames: a systemd unit's
 // directives): "4 filters: ProtectHostname (x86, x32), ...", each count
 // naming only what it adds to the one before. Nil without names.
-func stackLines(d *Document) []string {
+func stackLines(d *document.Document) []string {
 	names := d.Config.FilterNames
 	if len(names) == 0 {
 		return nil
@@ -461,7 +395,7 @@ func stackLines(d *Document) []string {
 }
 
 // tableStack writes stackLines under the table, wrapped at TextWidth.
-func tableStack(ew *errWriter, d *Document) {
+func tableStack(ew *errWriter, d *document.Document) {
 	lines := stackLines(d)
 	if len(lines) == 0 {
 		return
@@ -471,483 +405,5 @@ func tableStack(ew *errWriter, d *Document) {
 	for _, l := range lines {
 		b.WriteString("  " + l + "\n")
 	}
-	ew.printf("%s", wrapText(b.String(), TextWidth))
-}
-
-// CompareHeadline answers a comparison in at most MaxHeadlineLines lines:
-// what was compared (both policies), the change of each variant's
-// per-filter and entry cost, the change at the deepest count, and a
-// verdict. With more than one compared source, the lines are about the
-// first pair and say so.
-func CompareHeadline(c *Comparison) []HeadlineLine {
-	if len(c.Sources) < 2 {
-		return nil
-	}
-	b, o := c.Sources[0], c.Sources[1]
-	what := fmt.Sprintf("base %s (%s) vs %s (%s)", b.Name, strings.Join(b.Policies, " + "), o.Name, strings.Join(o.Policies, " + "))
-	if len(c.Sources) > 2 {
-		what += fmt.Sprintf("; %d more below", len(c.Sources)-2)
-	}
-	out := append(BudgetHeadline(c.Budget), HeadlineLine{"compared", what})
-	if !slices.Equal(b.Policies, o.Policies) {
-		out = append(out, HeadlineLine{"compared", "the policies differ: the changes are between two policies, not one policy over time"})
-	}
-	for _, term := range []string{"per_filter", "entry"} {
-		var parts []string
-		for _, f := range c.Fits {
-			if f.Source == 1 && f.Term == term {
-				parts = append(parts, f.Variant+" "+changeText(f.Change))
-			}
-		}
-		if len(parts) > 0 {
-			out = append(out, HeadlineLine{map[string]string{"per_filter": "per-filter", "entry": "entry"}[term], strings.Join(parts, "; ")})
-		}
-	}
-	if s := compareDeepest(c); s != "" {
-		out = append(out, HeadlineLine{"deepest", s})
-	}
-	out = append(out, HeadlineLine{"verdict", compareVerdict(c)})
-	out = append(out, HeadlineLine{"note", fmt.Sprintf("[ ]: %.0f%% CI; ~: no change detected (p ≥ %.2f); labels: see %s; --explain",
-		c.Confidence*100, c.Alpha, ReadingDoc)})
-	return out
-}
-
-// changeText is a change in ns/op with its interval, "~" first when no
-// change was detected: "~ +6.6 ns/op [-14.5, 27.6]".
-func changeText(ch Change) string {
-	s := estText(true, ch.DeltaNs, ch.CILowNs, ch.CIHighNs)
-	switch {
-	case !ch.Known:
-		return s + " (?: too few children)"
-	case !ch.Significant:
-		return "~ " + s
-	}
-	return s
-}
-
-// compareDeepest is the change of every variant's deepest cell of the
-// first compared pair.
-func compareDeepest(c *Comparison) string {
-	deepest := map[string]CellChange{}
-	var order []string
-	for _, cc := range c.Cells {
-		if cc.Source != 1 {
-			continue
-		}
-		d, ok := deepest[cc.Variant]
-		if !ok {
-			order = append(order, cc.Variant)
-		}
-		if !ok || cc.Filters > d.Filters {
-			deepest[cc.Variant] = cc
-		}
-	}
-	var parts []string
-	for _, v := range order {
-		cc := deepest[v]
-		s := fmt.Sprintf("%s at %d %s", v, cc.Filters, changeText(cc.Change))
-		if cc.Known && cc.Significant {
-			s += fmt.Sprintf(" (%+.*f%%)", pctDecimals(cc.DeltaPct), Num(cc.DeltaPct))
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, "; ")
-}
-
-// compareVerdict says in one sentence whether the per-filter cost
-// changed, per variant.
-func compareVerdict(c *Comparison) string {
-	var up, down, same []string
-	for _, f := range c.Fits {
-		if f.Source != 1 || f.Term != "per_filter" {
-			continue
-		}
-		switch {
-		case !f.Known || !f.Significant:
-			same = append(same, f.Variant)
-		case f.DeltaNs > 0:
-			up = append(up, f.Variant)
-		default:
-			down = append(down, f.Variant)
-		}
-	}
-	var parts []string
-	if len(up) > 0 {
-		parts = append(parts, "dearer in "+strings.Join(up, ", "))
-	}
-	if len(down) > 0 {
-		parts = append(parts, "cheaper in "+strings.Join(down, ", "))
-	}
-	if len(same) > 0 {
-		parts = append(parts, "no change detected in "+strings.Join(same, ", "))
-	}
-	if len(parts) == 0 {
-		return "no per-filter fit to compare: read the cells below"
-	}
-	return fmt.Sprintf("per filter, %s vs base %s: %s (workload %s).", c.Sources[1].Name, c.Sources[0].Name, strings.Join(parts, "; "), c.Sources[1].Workload)
-}
-
-// FleetHeadline answers a report over many results in at most
-// MaxHeadlineLines lines: how many results and policies, per policy group
-// the per-filter cost of each variant across its results (the range of
-// the estimates, with the widest interval's ends), and a verdict on
-// whether the results of a group agree.
-func FleetHeadline(f *Fleet) []HeadlineLine {
-	out := []HeadlineLine{{"policy", fmt.Sprintf("%s of %s; ns/op = per op of each group's workload",
-		Plural(FleetResults(f), "result"), Plural(len(f.Groups), "policy group"))}}
-	const maxGroups = MaxHeadlineLines - 3
-	var disagree []string
-	for gi, g := range f.Groups {
-		if gi == maxGroups {
-			out = append(out, HeadlineLine{"per-filter", fmt.Sprintf("%d more groups below", len(f.Groups)-maxGroups)})
-			break
-		}
-		var parts []string
-		for _, v := range fleetVariants(g) {
-			lo, hi := math.Inf(1), math.Inf(-1)
-			loCI, hiCI := math.Inf(1), math.Inf(-1)
-			n := 0
-			var one FleetRow
-			for _, r := range g.Rows {
-				if r.Variant != v || math.IsNaN(r.PerFilterNs) {
-					continue
-				}
-				n++
-				one = r
-				lo, hi = min(lo, r.PerFilterNs), max(hi, r.PerFilterNs)
-				loCI, hiCI = min(loCI, r.PerFilterCIHighNs), max(hiCI, r.PerFilterCILowNs)
-			}
-			switch {
-			case n == 0:
-				continue
-			case n == 1:
-				parts = append(parts, v+" "+estText(false, one.PerFilterNs, one.PerFilterCILowNs, one.PerFilterCIHighNs))
-			default:
-				parts = append(parts, fmt.Sprintf("%s %s to %s/op over %d results", v, figure(lo), figure(hi), n))
-				if hiCI > loCI {
-					disagree = append(disagree, v)
-				}
-			}
-		}
-		if len(parts) == 0 {
-			// No result of the group has a fitted per-filter cost (too
-			// few filter counts): say so rather than print nothing.
-			parts = []string{"no per-filter fit (a run needs two counts of 1 or more filters)"}
-		}
-		// ns/op is defined on the policy line; a group's line says ns
-		line := strings.ReplaceAll(elideMiddle(g.Policy, 40)+": "+strings.Join(parts, "; "), " ns/op [", " ns [")
-		out = append(out, HeadlineLine{"per-filter", line})
-	}
-	verdict := "one result per policy group: compare the groups by their intervals"
-	for _, g := range f.Groups {
-		if len(g.Rows) > len(fleetVariants(g)) {
-			verdict = "the results of each policy group agree: their per-filter intervals overlap"
-		}
-	}
-	if len(disagree) > 0 {
-		verdict = "results disagree (intervals apart) for " + strings.Join(slices.Compact(disagree), ", ") + ": see the hosts with --explain"
-	}
-	out = append(out, HeadlineLine{"verdict", verdict})
-	out = append(out, HeadlineLine{"note", "[ ]: each result's CI; labels: see " + ReadingDoc + "; --explain: where each ran"})
-	return out
-}
-
-// fleetVariants lists the variants of a group's rows in first-seen order.
-func fleetVariants(g FleetGroup) []string {
-	var out []string
-	for _, r := range g.Rows {
-		if !slices.Contains(out, r.Variant) {
-			out = append(out, r.Variant)
-		}
-	}
-	return out
-}
-
-// EstimateHeadline answers an estimate in at most MaxHeadlineLines lines:
-// the stack and the profile; with --command data (Validation's
-// EstimateCommand) the predicted added time per run of every part with
-// its stated interval and the measured added time (wall and CPU) with
-// its interval; the direct part (time inside seccomp, Total) with its
-// calibration interval, labelled "direct" because it is not the whole
-// added time; without --command the model's per-filter and entry costs;
-// how many calls the action cache serves; and which syscalls dominate
-// the direct part.
-func EstimateHeadline(e *Estimate) []HeadlineLine {
-	var names []string
-	for _, s := range e.Stack {
-		names = append(names, s.Name)
-	}
-	cache := "as installed"
-	if e.Cache == "defeat" {
-		cache = "cache defeated"
-	}
-	m, t := e.Model, e.Total
-	out := append(BudgetHeadline(e.Budget), []HeadlineLine{
-		{"policy", fmt.Sprintf("%s (%s), %s; profile %s: %s", Plural(len(e.Stack), "filter"), SummarizeNames(names), cache,
-			elideMiddle(e.Profile.Source, 2*maxPathInHeadline), Plural(t.Calls, "call"))},
-	}...)
-	c := estimateCommandOf(e)
-	if c != nil {
-		out = append(out, HeadlineLine{"predicted", predictedHeadText(c)}, HeadlineLine{"measured", measuredHeadText(c)})
-	}
-	out = append(out, HeadlineLine{"direct", directHeadText(e, c != nil)})
-	if c == nil {
-		out = append(out,
-			HeadlineLine{"per-filter", fmt.Sprintf("%s per filter + %s per instruction run, uncached",
-				estPtr(m.PerFilterNs, m.PerFilterCILowNs, m.PerFilterCIHigh), estPtr(m.PerInsnNs, m.PerInsnCILowNs, m.PerInsnCIHighNs))},
-			HeadlineLine{"entry", fmt.Sprintf("%s once per uncached call; a cached call %s",
-				estPtr(m.EntryNs, m.EntryCILowNs, m.EntryCIHighNs), estPtr(m.CachedNs, m.CachedCILowNs, m.CachedCIHighNs))})
-	}
-	out = append(out, HeadlineLine{"cache", fmt.Sprintf("%d of %s served by the action cache (no filter runs for them)", t.CachedCalls, Plural(t.Calls, "call"))})
-	if b := t.Bracket; b != nil && c == nil {
-		out = append(out, HeadlineLine{"bracket", BracketText(b)})
-	}
-	verdict := estimateVerdict(e)
-	if c != nil {
-		verdict = coverageHeadText(c)
-	}
-	out = append(out, HeadlineLine{"verdict", verdict})
-	note := fmt.Sprintf("[ ]: %.0f%% CI", m.Confidence*100)
-	switch {
-	case c != nil && t.ModelErrorPct > 0:
-		note += fmt.Sprintf(", predicted's with model error ±%.0f%%", t.ModelErrorPct)
-	case c != nil:
-		note += ", predicted's with model error"
-	case t.Bracket != nil:
-		note += " of the calibration; the bracket is a floor and a ceiling, not an interval"
-	case t.ModelErrorPct > 0:
-		note += fmt.Sprintf(" of the calibration only (the model error on real programs, ±%.0f%%, widens it)", t.ModelErrorPct)
-	default:
-		note += " of the calibration"
-	}
-	out = append(out, HeadlineLine{"note", note + "; labels: see " + ReadingDoc + "; --explain"})
-	return out
-}
-
-// estimateCommandOf is e's --command comparison, nil without one.
-func estimateCommandOf(e *Estimate) *EstimateCommand {
-	if e.Validation == nil {
-		return nil
-	}
-	return e.Validation.EstimateCommand
-}
-
-// predictedHeadText is the predicted added time per run of the command
-// with its stated interval (the note says it includes the model error),
-// as the sum of its parts (direct, per process when measured, indirect
-// when predicted).
-func predictedHeadText(c *EstimateCommand) string {
-	parts := []string{"direct " + signed(c.SyscallsAddedNs)}
-	if c.ProcessProbe != "" {
-		parts = append(parts, "per process "+signed(c.ProcessAddedNs))
-	}
-	if c.GapNs > 0 {
-		parts = append(parts, "indirect "+signed(c.IndirectAddedNs))
-	}
-	return signedInterval(c.PredictedAddedNs, c.PredictedCILowNs, c.PredictedCIHighNs) + " per run = " + strings.Join(parts, " + ")
-}
-
-// measuredHeadText is the measured added time per run, wall and CPU,
-// with their intervals.
-func measuredHeadText(c *EstimateCommand) string {
-	return fmt.Sprintf("%s per run of %s (wall), CPU user+sys %s",
-		signedInterval(c.MeasuredAddedNs, c.MeasuredCILowNs, c.MeasuredCIHighNs), durationText(c.BaselineRunNs),
-		signedInterval(c.MeasuredCPUAddedNs, c.MeasuredCPUCILowNs, c.MeasuredCPUCIHighNs))
-}
-
-// coverageHeadText says whether the stated interval covers the measured
-// wall and CPU added times (no verdict for a measurement whose interval
-// holds 0), and their ratios.
-func coverageHeadText(c *EstimateCommand) string {
-	word := func(covered bool, lo, hi float64) string {
-		switch {
-		case spansZero(lo, hi):
-			return "no verdict (interval holds 0)"
-		case covered:
-			return "covered"
-		}
-		return "NOT covered"
-	}
-	wall, cpu := word(c.Covered, c.MeasuredCILowNs, c.MeasuredCIHighNs), word(c.CPUCovered, c.MeasuredCPUCILowNs, c.MeasuredCPUCIHighNs)
-	cover := "wall " + wall + ", CPU " + cpu
-	if wall == cpu {
-		cover = "wall and CPU " + wall
-	}
-	return fmt.Sprintf("predicted interval: %s; predicted ÷ measured %.2f wall, %.2f CPU", cover, c.Ratio, c.CPURatio)
-}
-
-// signedInterval is a signed time and its interval in one unit, named
-// once: "+437 µs [+120, +754]".
-func signedInterval(c, lo, hi float64) string {
-	g := figureGroup(true, false, c, lo, hi)
-	_, unit := unitOf(max(math.Abs(c), math.Abs(lo), math.Abs(hi)))
-	return g(c) + " " + unit + " [" + g(lo) + ", " + g(hi) + "]"
-}
-
-// directHeadText is the direct part (Total): the time inside seccomp
-// over the profile's calls with its calibration interval; an interval
-// reaching below 0 shows from 0 and says so. Without --command it says
-// that this is not the whole added time.
-func directHeadText(e *Estimate, command bool) string {
-	t := e.Total
-	total := estPtr(t.AddedNs, t.CILowNs, t.CIHighNs)
-	if t.AddedNs > 0 {
-		total = "+" + total
-	}
-	clip := ""
-	if t.CILowNs != nil && t.CIHighNs != nil && *t.CILowNs < 0 && t.AddedNs >= 0 {
-		g := figureGroup(false, true, t.AddedNs, *t.CIHighNs, *t.CILowNs)
-		total = "+" + g(t.AddedNs) + " [0, " + g(*t.CIHighNs) + "]"
-		clip = " (interval clipped at 0 from " + g(*t.CILowNs) + ": not resolved from 0)"
-	}
-	if command {
-		return total + " in seccomp, " + Plural(t.Calls, "call") + clip + shareText(e)
-	}
-	total += " inside seccomp over " + Plural(t.Calls, "call") + clip
-	if t.NsPerSecond != nil {
-		total += fmt.Sprintf(" = %s of the run's time", pctFormatter(*t.NsPerSecond/1e7)(*t.NsPerSecond/1e7))
-	} else if t.PctOfSyscallTime != nil {
-		total += fmt.Sprintf(" = %s of its strace-timed syscall time (inflated by tracing)", pctFormatter(*t.PctOfSyscallTime)(*t.PctOfSyscallTime))
-	}
-	return total + "; the direct part only: the per-process part needs --command"
-}
-
-// estimateVerdict names the syscalls that make up most of the direct
-// part.
-func estimateVerdict(e *Estimate) string {
-	if s := shareText(e); s != "" {
-		return "most of the direct part goes to" + strings.TrimPrefix(s, ":")
-	}
-	return "no syscall adds time inside seccomp"
-}
-
-// shareText is ": " and the (up to three) syscalls with the largest
-// shares of the direct part, "" when none adds time.
-func shareText(e *Estimate) string {
-	rows := append([]EstimateSyscall(nil), e.Syscalls...)
-	slices.SortStableFunc(rows, func(a, b EstimateSyscall) int { return cmpDesc(val(a.TotalNs), val(b.TotalNs)) })
-	var top []string
-	for _, r := range rows {
-		if r.Share == nil || *r.Share <= 0 || len(top) == 3 {
-			break
-		}
-		top = append(top, fmt.Sprintf("%s %.0f%%", r.Name, *r.Share*100))
-	}
-	if len(top) == 0 {
-		return ""
-	}
-	return ": " + strings.Join(top, ", ")
-}
-
-// estPtr formats an estimate in ns and its interval (nil: none) in one
-// unit: "502 ns [-1104, 2107]".
-func estPtr(c float64, lo, hi *float64) string {
-	if lo == nil || hi == nil {
-		return figure(c) + " (no interval)"
-	}
-	g := figureGroup(false, false, c, *lo, *hi)
-	_, unit := unitOf(max(math.Abs(c), math.Abs(*lo), math.Abs(*hi)))
-	return fmt.Sprintf("%s %s [%s, %s]", g(c), unit, g(*lo), g(*hi))
-}
-
-// cmpDesc orders a before b when a is larger.
-func cmpDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
-}
-
-// TopHeadline answers top in at most MaxHeadlineLines lines: what was
-// sampled, the seccomp share of the processes that spend the most in it
-// (with intervals and their filter counts), and a verdict with the best
-// predicted saving.
-func TopHeadline(t *Top) []HeadlineLine {
-	sampled := topSampledLine(t)
-	if c := t.Children; c != nil {
-		sampled += fmt.Sprintf("; the --pid targets' children followed: %d when top started, %d found since", c.AtStart, c.Since)
-	}
-	out := append(BudgetHeadline(t.Budget), HeadlineLine{"sampled", sampled})
-	const maxProcs = MaxHeadlineLines - 3
-	for i, p := range t.Processes {
-		if i == maxProcs {
-			break
-		}
-		filters := "? filters"
-		if p.Filters != nil {
-			filters = Plural(*p.Filters, "filter")
-		}
-		if p.Samples == 0 {
-			state := "idle"
-			if p.Exited {
-				state = "exited"
-			}
-			out = append(out, HeadlineLine{"seccomp", fmt.Sprintf("%d %s: %s, no samples in the window (%s of CPU), %s", p.Pid, p.Comm,
-				state, fmtDurNs(p.CPUNs), filters)})
-			continue
-		}
-		share := "-"
-		if p.SeccompShare != nil {
-			share = fmt.Sprintf("%.2f%%", *p.SeccompShare*100)
-			if p.SeccompShareCILow != nil && p.SeccompShareCIHigh != nil {
-				share += fmt.Sprintf(" [%.2f, %.2f]", *p.SeccompShareCILow*100, *p.SeccompShareCIHigh*100)
-			}
-		}
-		out = append(out, HeadlineLine{"seccomp", fmt.Sprintf("%d %s: %s of its CPU in seccomp (%s of %s), %s", p.Pid, p.Comm,
-			share, fmtDurNs(p.SeccompNs), fmtDurNs(p.CPUNs), filters)})
-	}
-	out = append(out, HeadlineLine{"verdict", topVerdict(t)})
-	out = append(out, HeadlineLine{"note", fmt.Sprintf("[ ]: %.0f%% CI of the share of CPU samples; labels: see %s; --explain", t.Method.Confidence*100, ReadingDoc)})
-	return out
-}
-
-// topSampledLine counts the processes sampled over the window, the --pid
-// targets without samples that are alive (idle), and those that exited.
-func topSampledLine(t *Top) string {
-	var n, idle, exited int
-	for _, p := range t.Processes {
-		if p.Exited {
-			exited++
-		}
-		switch {
-		case p.Samples > 0:
-			n++
-		case p.Idle:
-			idle++
-		}
-	}
-	s := fmt.Sprintf("%s over %s of wall time", Plural(n, "process"), fmtDurNs(float64(t.WindowNs)))
-	if idle > 0 {
-		s += fmt.Sprintf("; %s idle (no samples)", Plural(idle, "--pid target"))
-	}
-	if exited > 0 {
-		s += fmt.Sprintf("; %s exited", Plural(exited, "--pid target"))
-	}
-	return s
-}
-
-// topVerdict names the largest predicted saving, or says that none was
-// predicted.
-func topVerdict(t *Top) string {
-	best, pid, comm := TopPredictionRow{}, 0, ""
-	for _, p := range t.Processes {
-		if p.Prediction == nil {
-			continue
-		}
-		for _, r := range p.Prediction.Rows {
-			if r.SavedNs > best.SavedNs {
-				best, pid, comm = r, p.Pid, p.Comm
-			}
-		}
-	}
-	if best.SavedNs <= 0 {
-		if !topSampled(t) {
-			return "nothing to say: no samples of the selected processes"
-		}
-		return "no merge or optimize saving predicted for these stacks"
-	}
-	return fmt.Sprintf("%s of %d %s's stack would save %s (%.1f%% of its CPU), predicted", best.Name, pid, comm, fmtDurNs(best.SavedNs), best.SavedShare*100)
+	ew.printf("%s", text.Wrap(b.String(), TextWidth))
 }

@@ -9,13 +9,15 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // headlineFixtures are committed run results: the golden fixture and the
 // measured examples of docs/examples.
-func headlineFixtures(t *testing.T) map[string]*Document {
+func headlineFixtures(t *testing.T) map[string]*document.Document {
 	t.Helper()
-	out := map[string]*Document{"fixture": fixtureDoc(t, 0), "inconclusive": inconclusiveDoc(t)}
+	out := map[string]*document.Document{"fixture": fixtureDoc(t, 0), "inconclusive": inconclusiveDoc(t)}
 	for _, name := range []string{"run.json", "minimal.json", "getpid.json"} {
 		f, err := os.Open(filepath.Join("..", "docs", "examples", name))
 		if err != nil {
@@ -158,8 +160,8 @@ func TestHeadlineLabelsDocumented(t *testing.T) {
 		}
 	}
 	a, b := fixtureDoc(t, 0), fixtureDoc(t, -50)
-	b.Config.Policies = []Policy{{Path: "other.json"}}
-	c, err := Compare([]NamedDocument{{"a.json", a}, {"b.json", b}}, CompareOptions{Confidence: 0.95})
+	b.Config.Policies = []document.Policy{{Path: "other.json"}}
+	c, err := Compare([]document.NamedDocument{{Name: "a.json", Doc: a}, {Name: "b.json", Doc: b}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +169,7 @@ func TestHeadlineLabelsDocumented(t *testing.T) {
 		labels[l.Label] = true
 	}
 	for _, fx := range []string{"estimate.json", "estimate-command.json"} {
-		var e Estimate
+		var e document.Estimate
 		readFixture(t, fx, &e)
 		for _, l := range EstimateHeadline(&e) {
 			labels[l.Label] = true
@@ -189,13 +191,13 @@ func TestHeadlineLabelsDocumented(t *testing.T) {
 // committed fixtures.
 func TestOtherHeadlines(t *testing.T) {
 	fx := headlineFixtures(t)
-	c, err := Compare([]NamedDocument{{"run.json", fx["run.json"]}, {"minimal.json", fx["minimal.json"]}}, CompareOptions{Confidence: 0.95})
+	c, err := Compare([]document.NamedDocument{{Name: "run.json", Doc: fx["run.json"]}, {Name: "minimal.json", Doc: fx["minimal.json"]}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var entries []FleetEntry
+	var entries []document.FleetEntry
 	for _, n := range []string{"run.json", "minimal.json", "getpid.json"} {
-		entries = append(entries, FleetEntry{Name: n, Doc: fx[n]})
+		entries = append(entries, document.FleetEntry{Name: n, Doc: fx[n]})
 	}
 	fl, err := BuildFleet(entries)
 	if err != nil {
@@ -264,10 +266,10 @@ func TestHeadlineEveryVariantLoader(t *testing.T) {
 
 // variantLoaderDoc is the golden fixture cut to variants, its fits and
 // cells copied once per loader ("" for a single-loader run).
-func variantLoaderDoc(t *testing.T, variants, loaders []string) *Document {
+func variantLoaderDoc(t *testing.T, variants, loaders []string) *document.Document {
 	d := fixtureDoc(t, 0)
-	var fits []Fit
-	var cells []CellResult
+	var fits []document.Fit
+	var cells []document.CellResult
 	for _, l := range loaders {
 		for _, f := range d.Fits {
 			if slices.Contains(variants, f.Variant) {
@@ -299,7 +301,7 @@ func variantLoaderDoc(t *testing.T, variants, loaders []string) *Document {
 // labelled "direct"; it stays within MaxHeadlineLines lines of
 // TextWidth with every part and a long command.
 func TestEstimateHeadlineCommand(t *testing.T) {
-	var e Estimate
+	var e document.Estimate
 	readFixture(t, "estimate-command.json", &e)
 	lines := EstimateHeadline(&e)
 	want := []struct{ label, text string }{
@@ -352,7 +354,7 @@ func TestEstimateHeadlineCommand(t *testing.T) {
 // that the per-process part needs --command, and has no predicted or
 // measured line; a clipped interval says so.
 func TestEstimateHeadlineDirect(t *testing.T) {
-	var e Estimate
+	var e document.Estimate
 	readFixture(t, "estimate.json", &e)
 	var direct string
 	for _, l := range EstimateHeadline(&e) {

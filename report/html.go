@@ -7,6 +7,9 @@ import (
 	"html/template"
 	"io"
 	"strings"
+
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // HTMLFigure is one chart of an HTML report: an SVG document (as
@@ -119,7 +122,7 @@ func writeHTMLPage(w io.Writer, title, tool string, parts []template.HTML, chart
 // Markdown report (runSections, in their order, so every section the text
 // and Markdown writers have is on the page too), with the figures of charts
 // right after the results table. It returns the first write error.
-func WriteHTML(w io.Writer, d *Document, charts HTMLCharts) error {
+func WriteHTML(w io.Writer, d *document.Document, charts HTMLCharts) error {
 	var parts []template.HTML
 	for _, s := range runSections {
 		if s.markdown == nil {
@@ -139,11 +142,11 @@ func WriteHTML(w io.Writer, d *Document, charts HTMLCharts) error {
 // WriteComparisonHTML writes c as one self-contained HTML page: the
 // sections of its Markdown report (compareSections), with the figures of
 // charts before "How to read this". It returns the first write error.
-func WriteComparisonHTML(w io.Writer, c *Comparison, charts HTMLCharts) error {
+func WriteComparisonHTML(w io.Writer, c *document.Comparison, charts HTMLCharts) error {
 	parts := sectionsHTML(compareSections, c, charts, "legend")
 	tool := "seccompbench"
 	if len(c.Sources) > 0 {
-		tool += " (results of " + OrDash(c.Sources[0].ToolVersion) + ")"
+		tool += " (results of " + text.OrDash(c.Sources[0].ToolVersion) + ")"
 	}
 	return writeHTMLPage(w, "seccompbench comparison", tool, parts, charts)
 }
@@ -151,16 +154,16 @@ func WriteComparisonHTML(w io.Writer, c *Comparison, charts HTMLCharts) error {
 // WriteFleetHTML writes f as one self-contained HTML page: the sections
 // of its Markdown report (fleetSections) with the figures of charts after
 // the tables, before the warnings. It returns the first write error.
-func WriteFleetHTML(w io.Writer, f *Fleet, charts HTMLCharts) error {
+func WriteFleetHTML(w io.Writer, f *document.Fleet, charts HTMLCharts) error {
 	parts := sectionsHTML(fleetSections, f, charts, "warnings")
-	return writeHTMLPage(w, "seccompbench report: "+Plural(FleetResults(f), "result"), "seccompbench report", parts, charts)
+	return writeHTMLPage(w, "seccompbench report: "+text.Plural(FleetResults(f), "result"), "seccompbench report", parts, charts)
 }
 
 // WriteEstimateHTML writes e as one self-contained HTML page: the
 // sections of its Markdown report (estimateSections: top syscalls, all
 // when top is 0), with the figures of charts after the syscalls table. It
 // returns the first write error.
-func WriteEstimateHTML(w io.Writer, e *Estimate, top int, charts HTMLCharts) error {
+func WriteEstimateHTML(w io.Writer, e *document.Estimate, top int, charts HTMLCharts) error {
 	parts := sectionsHTML(estimateSections, estimateView{e, top}, charts, "total")
 	return writeHTMLPage(w, estimateTitle(e), "seccompbench estimate", parts, charts)
 }

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // htmlText parses page as HTML5 and returns its text (script-free by
@@ -83,17 +86,17 @@ func TestWriteHTML(t *testing.T) {
 	}
 	page := b.Bytes()
 	checkSelfContained(t, page)
-	text, elems := htmlText(t, page)
+	txt, elems := htmlText(t, page)
 	var want []string
 	for _, f := range d.Fits {
-		want = append(want, fmt.Sprintf("%.2f", Num(f.PerFilterNs)), fmt.Sprintf("[%.2f, %.2f]", Num(f.PerFilterCILowNs), Num(f.PerFilterCIHighNs)))
+		want = append(want, fmt.Sprintf("%.2f", text.Num(f.PerFilterNs)), fmt.Sprintf("[%.2f, %.2f]", text.Num(f.PerFilterCILowNs), text.Num(f.PerFilterCIHighNs)))
 	}
 	for _, r := range d.Results {
-		want = append(want, fmt.Sprintf("%.1f", Num(r.MeanNs)))
+		want = append(want, fmt.Sprintf("%.1f", text.Num(r.MeanNs)))
 	}
 	want = append(want, d.Environment.Kernel, d.Environment.CPUModel, "plotted & labelled", "cost <per> filter", d.Command)
 	for _, w := range want {
-		if !strings.Contains(text, w) {
+		if !strings.Contains(txt, w) {
 			t.Errorf("page text lacks %q", w)
 		}
 	}
@@ -186,7 +189,7 @@ func TestMdToHTML(t *testing.T) {
 // each (per-filter deltas, per-filter costs, the estimate's total).
 func TestOtherHTMLPages(t *testing.T) {
 	charts := HTMLCharts{Figures: []HTMLFigure{testFigure}}
-	c, err := Compare([]NamedDocument{{"a.json", fixtureDoc(t, 0)}, {"b.json", fixtureDoc(t, -50)}}, CompareOptions{Confidence: 0.95})
+	c, err := Compare([]document.NamedDocument{{Name: "a.json", Doc: fixtureDoc(t, 0)}, {Name: "b.json", Doc: fixtureDoc(t, -50)}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,15 +197,15 @@ func TestOtherHTMLPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var e Estimate
+	var e document.Estimate
 	readFixture(t, "estimate.json", &e)
 	var cmpWant, flWant []string
 	for _, f := range c.Fits {
-		cmpWant = append(cmpWant, fmt.Sprintf("%+.2f", Num(f.DeltaNs)))
+		cmpWant = append(cmpWant, fmt.Sprintf("%+.2f", text.Num(f.DeltaNs)))
 	}
 	for _, g := range fl.Groups {
 		for _, r := range g.Rows {
-			flWant = append(flWant, fmt.Sprintf("%.2f", Num(r.PerFilterNs)), r.Kernel)
+			flWant = append(flWant, fmt.Sprintf("%.2f", text.Num(r.PerFilterNs)), r.Kernel)
 		}
 	}
 	tests := []struct {

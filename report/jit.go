@@ -1,12 +1,13 @@
 package report
 
+import "github.com/seccompbench/seccompbench/report/document"
 import "fmt"
 
 // jitLine describes the JIT memory of the run's deepest stack, for the
 // table and Markdown renderers: bytes per filter and for the stack, where
 // they come from, and the host's bpf_jit_limit (and the charge when it was
 // measured). "" when the result has no JIT figures.
-func jitLine(d *Document) string {
+func jitLine(d *document.Document) string {
 	st := d.Setup
 	if st == nil || st.JITSource == "" {
 		return ""

@@ -3,21 +3,22 @@ package report
 import (
 	"testing"
 
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 func TestJITLine(t *testing.T) {
 	tests := []struct {
 		name string
-		d    Document
+		d    document.Document
 		want string
 	}{
-		{"no setup", Document{}, ""},
-		{"no jit", Document{Setup: &Setup{StackFilter: 8}}, ""},
-		{"model", Document{Setup: &Setup{StackFilter: 8, JITBytesPerFilter: 2368, JITBytesStack: 18944, JITSource: "model", JITAllocator: "pack"},
+		{"no setup", document.Document{}, ""},
+		{"no jit", document.Document{Setup: &document.Setup{StackFilter: 8}}, ""},
+		{"model", document.Document{Setup: &document.Setup{StackFilter: 8, JITBytesPerFilter: 2368, JITBytesStack: 18944, JITSource: "model", JITAllocator: "pack"},
 			Environment: result.Environment{BPFJitLimit: 528482304, BPFJitCharge: -1, BPFJitHarden: "0"}},
 			"JIT memory: 2368 bytes per filter, 18944 bytes for the 8-filter stack (model, pack allocator); bpf_jit_limit 528482304 bytes"},
-		{"measured and hardened", Document{Setup: &Setup{StackFilter: 2, JITBytesPerFilter: 64, JITBytesStack: 128, JITSource: "measured"},
+		{"measured and hardened", document.Document{Setup: &document.Setup{StackFilter: 2, JITBytesPerFilter: 64, JITBytesStack: 128, JITSource: "measured"},
 			Environment: result.Environment{BPFJitLimit: 1000000, BPFJitCharge: 155176, BPFJitHarden: "2"}},
 			"JIT memory: 64 bytes per filter, 128 bytes for the 2-filter stack (measured); bpf_jit_limit 1000000 bytes, 155176 charged; bpf_jit_harden 2 (constant blinding enlarges images)"},
 	}
@@ -31,8 +32,8 @@ func TestJITLine(t *testing.T) {
 }
 
 func TestNotifyRoundTrip(t *testing.T) {
-	d := &Document{Config: Config{Workload: "notify", Confidence: 0.95},
-		Results: []CellResult{
+	d := &document.Document{Config: document.Config{Workload: "notify", Confidence: 0.95},
+		Results: []document.CellResult{
 			{Variant: "defeat", Filters: 8, N: 10, MedianNs: 28437.7, MeanNs: 26984.7, CILowNs: 19380.2, CIHighNs: 34589.2},
 			{Variant: "defeat", Filters: 0, N: 10, MedianNs: 16148.2, MeanNs: 18042.0, CILowNs: 15214.9, CIHighNs: 20869.0},
 		}}

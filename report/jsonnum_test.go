@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestJSONUndefinedNumbers(t *testing.T) {
 	nan := math.NaN()
 	t.Run("estimate", func(t *testing.T) {
-		e := &Estimate{Model: EstimateModel{EntryCILowNs: Nullable(nan), EntryCIHighNs: Nullable(math.Inf(1))}}
+		e := &document.Estimate{Model: document.EstimateModel{EntryCILowNs: document.Nullable(nan), EntryCIHighNs: document.Nullable(math.Inf(1))}}
 		var b bytes.Buffer
 		if err := WriteEstimateJSON(&b, e); err != nil {
 			t.Fatal(err)
@@ -32,7 +33,7 @@ func TestJSONUndefinedNumbers(t *testing.T) {
 			Cells: []stats.CellResult{{Variant: "on", Filters: 0, Summary: stats.Summary{N: 1, Mean: 100, Lo: nan, Hi: nan, StdDev: nan}, Overhead: stats.Diff{P: nan, Lo: nan, Hi: nan}}},
 			Fits:  []stats.Fit{{Variant: "on", PerFilter: nan, PerFilterLo: nan, PerFilterHi: nan, R2: nan}},
 		}
-		doc := Build(Input{Result: res, Setup: &Setup{PerFilterNs: 5, PerFilterCILowNs: nan, PerFilterCIHiNs: nan, StackNs: nan}})
+		doc := Build(document.Input{Result: res, Setup: &document.Setup{PerFilterNs: 5, PerFilterCILowNs: nan, PerFilterCIHiNs: nan, StackNs: nan}})
 		var b bytes.Buffer
 		if err := WriteJSON(&b, doc); err != nil {
 			t.Fatal(err)
@@ -63,7 +64,7 @@ func TestJSONUndefinedNumbers(t *testing.T) {
 // and a number as itself.
 func TestFloatJSON(t *testing.T) {
 	for _, x := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		b, err := json.Marshal(Float(x))
+		b, err := json.Marshal(document.Float(x))
 		if err != nil || string(b) != "null" {
 			t.Errorf("Float(%v) marshals to %s, %v; want null", x, b, err)
 		}
@@ -73,21 +74,21 @@ func TestFloatJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := json.Marshal(Float(x))
+		got, err := json.Marshal(document.Float(x))
 		if err != nil || string(got) != string(want) {
 			t.Errorf("Float(%v) marshals to %s, %v; want %s as for a float64", x, got, err, want)
 		}
-		var back Float
+		var back document.Float
 		if err := json.Unmarshal(got, &back); err != nil || float64(back) != x || math.Signbit(float64(back)) != math.Signbit(x) {
 			t.Errorf("%s reads back as %v, %v; want %v", got, back, err, x)
 		}
 	}
-	back := Float(7)
+	back := document.Float(7)
 	if err := json.Unmarshal([]byte(" null "), &back); err != nil || !math.IsNaN(float64(back)) {
 		t.Errorf("null reads back as %v, %v; want NaN", back, err)
 	}
 	for _, bad := range []string{`"1"`, `true`, `1e400`, `[]`} {
-		var f Float
+		var f document.Float
 		var te *json.UnmarshalTypeError
 		if err := json.Unmarshal([]byte(bad), &f); !errors.As(err, &te) {
 			t.Errorf("%s into a Float: error %v, want a *json.UnmarshalTypeError", bad, err)
@@ -101,8 +102,8 @@ func TestFloatJSON(t *testing.T) {
 // field's value, and a type error names the struct and the key.
 func TestWireJSON(t *testing.T) {
 	nan := math.NaN()
-	c := CellResult{Variant: "on", Filters: 2, N: 3, MeanNs: 10.5, MedianNs: nan, StddevNs: math.Inf(1), CILowNs: 1e-7, SamplesNs: []float64{1, 2}, Pads: []int{0, 4}}
-	type plain CellResult
+	c := document.CellResult{Variant: "on", Filters: 2, N: 3, MeanNs: 10.5, MedianNs: nan, StddevNs: math.Inf(1), CILowNs: 1e-7, SamplesNs: []float64{1, 2}, Pads: []int{0, 4}}
+	type plain document.CellResult
 	p := plain(c)
 	p.MedianNs, p.StddevNs = 0, 0
 	want, err := json.Marshal(p)
@@ -114,14 +115,14 @@ func TestWireJSON(t *testing.T) {
 	if err != nil || string(got) != string(want) {
 		t.Fatalf("CellResult marshals to\n%s, %v; want\n%s", got, err, want)
 	}
-	back := CellResult{Outliers: 9}
+	back := document.CellResult{Outliers: 9}
 	if err := json.Unmarshal(bytes.Replace(got, []byte(`"outliers":0,`), nil, 1), &back); err != nil {
 		t.Fatal(err)
 	}
 	if back.Variant != "on" || back.MeanNs != 10.5 || !math.IsNaN(back.MedianNs) || !math.IsNaN(back.StddevNs) || back.CILowNs != 1e-7 || back.Outliers != 9 || len(back.Pads) != 2 {
 		t.Errorf("CellResult reads back as %+v", back)
 	}
-	var fit Fit
+	var fit document.Fit
 	err = json.Unmarshal([]byte(`{"variant":"on","r2":"high"}`), &fit)
 	if err == nil || !strings.Contains(err.Error(), "Fit.r2") {
 		t.Errorf("a string r2 gives error %v, want one naming Fit.r2", err)

@@ -9,38 +9,15 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
-
-// LintFinding is one finding in `lint --format json`; Policy is the source
-// of the filter the finding is about, if any.
-type LintFinding struct {
-	Severity analysis.Severity `json:"severity"`
-	Code     string            `json:"code"`
-	Filter   int               `json:"filter"`
-	Policy   string            `json:"policy,omitempty"`
-	Syscall  string            `json:"syscall,omitempty"`
-	Message  string            `json:"message"`
-	Hint     string            `json:"hint"`
-}
-
-// LintDoc is the `lint --format json` document (kind "lint").
-type LintDoc struct {
-	SchemaVersion int  `json:"schema_version"`
-	Kind          Kind `json:"kind"`
-	// Findings are in the order lint found them ([] for none).
-	Findings []LintFinding `json:"findings"`
-	// Errors, Warnings and Info count the findings per severity; the exit
-	// code is 3 when Errors > 0.
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
-	Info     int `json:"info"`
-}
 
 // WriteLintJSON writes the findings about stack s as an indented LintDoc.
 func WriteLintJSON(w io.Writer, s filters.Stack, findings []analysis.Finding) error {
-	doc := LintDoc{SchemaVersion: ContractVersion, Kind: KindLint, Findings: make([]LintFinding, 0, len(findings))}
+	doc := document.LintDoc{SchemaVersion: document.ContractVersion, Kind: document.KindLint, Findings: make([]document.LintFinding, 0, len(findings))}
 	for _, f := range findings {
-		j := LintFinding{Severity: f.Severity, Code: f.Code, Filter: f.Filter, Syscall: f.Syscall, Message: f.Message, Hint: f.Hint}
+		j := document.LintFinding{Severity: f.Severity.String(), Code: f.Code, Filter: f.Filter, Syscall: f.Syscall, Message: f.Message, Hint: f.Hint}
 		if f.Filter >= 0 && f.Filter < len(s) {
 			j.Policy = s[f.Filter].Source
 		}
@@ -54,7 +31,7 @@ func WriteLintJSON(w io.Writer, s filters.Stack, findings []analysis.Finding) er
 			doc.Info++
 		}
 	}
-	return WriteIndentedJSON(w, doc)
+	return document.WriteIndentedJSON(w, doc)
 }
 
 // WriteLintText writes each finding with its severity, filter, code and
@@ -87,7 +64,7 @@ func WriteLintStackText(w io.Writer, s filters.Stack, fs []analysis.Finding) err
 		fmt.Fprintf(&b, "%s\n", shortSentences(line))
 		fmt.Fprintf(&b, "    hint: %s\n", shortSentencesAfter("hint: ", f.Hint))
 	}
-	fmt.Fprintf(&b, "%s, %s, %d info\n", Plural(counts[analysis.SeverityError], "error"), Plural(counts[analysis.SeverityWarning], "warning"), counts[analysis.SeverityInfo])
+	fmt.Fprintf(&b, "%s, %s, %d info\n", text.Plural(counts[analysis.SeverityError], "error"), text.Plural(counts[analysis.SeverityWarning], "warning"), counts[analysis.SeverityInfo])
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write findings: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -15,7 +16,7 @@ import (
 // loaderDoc builds a --loader both document from synthetic children: the
 // unprivileged loader's filters cost extra ns more each, every child has a
 // pad, and the host's spectre_v2 line reports bhi.
-func loaderDoc(t *testing.T, extra float64, bhi string) *Document {
+func loaderDoc(t *testing.T, extra float64, bhi string) *document.Document {
 	t.Helper()
 	var samples []result.Sample
 	seq := 0
@@ -46,12 +47,12 @@ func loaderDoc(t *testing.T, extra float64, bhi string) *Document {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Build(Input{
-		Tool: Tool{Name: "seccompbench", Version: "test"}, Created: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
+	return Build(document.Input{
+		Tool: document.Tool{Name: "seccompbench", Version: "test"}, Created: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
 		Environment: result.Environment{Kernel: "6.18", Vulnerabilities: map[string]string{
 			"spectre_v2": "Mitigation: Retpolines; STIBP: disabled; RSB filling; PBRSB-eIBRS: Not affected; BHI: " + bhi, "spec_store_bypass": "Vulnerable"},
 			CmdlineMitigations: []string{"mitigations=auto", "pti=on"}},
-		Config: Config{FilterCounts: fixtureCounts, Workload: "getpid", Op: "one getpid() syscall", Cache: "defeat", Variants: []string{"defeat"},
+		Config: document.Config{FilterCounts: fixtureCounts, Workload: "getpid", Op: "one getpid() syscall", Cache: "defeat", Variants: []string{"defeat"},
 			Trials: 6, Confidence: 0.95, Loader: "both", Placement: "random", PadMin: 0, PadMax: 16},
 		Samples: samples, Result: res,
 	})
@@ -134,7 +135,7 @@ func TestLoaderDocument(t *testing.T) {
 // so a --loader both result compares with another one loader by loader.
 func TestCompareLoaders(t *testing.T) {
 	a, b := loaderDoc(t, 0, "Not affected"), loaderDoc(t, 8, "SW loop")
-	c, err := Compare([]NamedDocument{{"a.json", a}, {"b.json", b}}, CompareOptions{Confidence: 0.95})
+	c, err := Compare([]document.NamedDocument{{Name: "a.json", Doc: a}, {Name: "b.json", Doc: b}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestCompareLoaders(t *testing.T) {
 // moment estimate came out negative) is reported as not separable from
 // the noise, never as "moves the per-filter cost by ±0.0 ns".
 func TestPlacementClauseZero(t *testing.T) {
-	d := &Document{Config: Config{Placement: "random", PadMin: 0, PadMax: 16}}
+	d := &document.Document{Config: document.Config{Placement: "random", PadMin: 0, PadMax: 16}}
 	tests := []struct {
 		sd   float64
 		want string
@@ -168,7 +169,7 @@ func TestPlacementClauseZero(t *testing.T) {
 		{4.1, "placement moves the per-filter cost by ±4.10 ns"},
 	}
 	for _, tt := range tests {
-		c, _ := placementClause(d, &Fit{Placements: 17, PlacementSDNs: tt.sd})
+		c, _ := placementClause(d, &document.Fit{Placements: 17, PlacementSDNs: tt.sd})
 		got := c.Text()
 		if !strings.Contains(got, tt.want) || (tt.sd == 0 && strings.Contains(got, "±0.0")) {
 			t.Errorf("sd %v: %q, want it to contain %q", tt.sd, got, tt.want)
@@ -190,7 +191,7 @@ func TestSegmentClause(t *testing.T) {
 		{4, math.NaN(), ""},
 	}
 	for _, tt := range tests {
-		c, _ := segmentClause(&Fit{Segments: tt.segments, SegmentSDNs: tt.sd})
+		c, _ := segmentClause(&document.Fit{Segments: tt.segments, SegmentSDNs: tt.sd})
 		got := c.Text()
 		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 			t.Errorf("segments %d, SD %v: %q, want %q", tt.segments, tt.sd, got, tt.want)
@@ -209,11 +210,11 @@ func TestTimeUnit(t *testing.T) {
 			t.Errorf("unitFor(%v) = %s, want %s", tt.base, got, tt.want)
 		}
 	}
-	fit := Fit{BaselineNs: 1.4e8, PerFilterNs: 1.88e6, PerFilterCILowNs: 1.19e6, PerFilterCIHighNs: 2.57e6, N: 40}
+	fit := document.Fit{BaselineNs: 1.4e8, PerFilterNs: 1.88e6, PerFilterCILowNs: 1.19e6, PerFilterCIHighNs: 2.57e6, N: 40}
 	if got, want := perFilterConclusion(fit, 0.95, 8).Text(), "each filter adds 1.88 ms per op (95% CI [1.19, 2.57])"; !strings.Contains(got, want) {
 		t.Errorf("perFilterConclusion = %q, want it to contain %q", got, want)
 	}
-	fit = Fit{BaselineNs: 300, PerFilterNs: 40.5, PerFilterCILowNs: 38.2, PerFilterCIHighNs: 42.7, N: 40}
+	fit = document.Fit{BaselineNs: 300, PerFilterNs: 40.5, PerFilterCILowNs: 38.2, PerFilterCIHighNs: 42.7, N: 40}
 	if got, want := perFilterConclusion(fit, 0.95, 8).Text(), "each filter adds 40.5 ns per op (95% CI [38.2, 42.7])"; !strings.Contains(got, want) {
 		t.Errorf("perFilterConclusion = %q, want it to contain %q", got, want)
 	}
@@ -230,7 +231,7 @@ func TestRelDigits(t *testing.T) {
 			t.Errorf("relDigits(%v, %v) = %d, want %d", tt.lo, tt.hi, got, tt.want)
 		}
 	}
-	f := Fit{Paired: true, PerFilterRel: -0.0001, PerFilterRelCILow: -0.0011, PerFilterRelCIHigh: 0.0002}
+	f := document.Fit{Paired: true, PerFilterRel: -0.0001, PerFilterRelCILow: -0.0011, PerFilterRelCIHigh: 0.0002}
 	if c, ci := relCells(f); c != "-0.0001x" || ci != "[-0.0011, 0.0002]" {
 		t.Errorf("relCells = %q %q, want -0.0001x [-0.0011, 0.0002]", c, ci)
 	}

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // WriteMarkdown writes d as a self-contained Markdown report (GitHub
@@ -13,7 +16,7 @@ import (
 // and the per-filter model, the action-cache prediction, setup cost and the
 // control loop, the environment, the configuration, the command line that
 // reproduces the run, and every warning. It returns the first write error.
-func WriteMarkdown(w io.Writer, d *Document) error {
+func WriteMarkdown(w io.Writer, d *document.Document) error {
 	ew := &errWriter{w: w}
 	for _, s := range runSections {
 		if s.markdown != nil {
@@ -24,7 +27,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 }
 
 // mdHeader writes the title, a partial-result notice and what one op is.
-func mdHeader(ew *errWriter, d *Document) {
+func mdHeader(ew *errWriter, d *document.Document) {
 	pct := d.Config.Confidence * 100
 	ew.printf("# seccompbench: %s, workload %s\n\n", PolicyTitle(d), d.Config.Workload)
 	if d.Partial {
@@ -35,14 +38,14 @@ func mdHeader(ew *errWriter, d *Document) {
 
 // mdHeadline writes the headline as a list, each label linking to its
 // section of docs/reading-results.md.
-func mdHeadline(ew *errWriter, d *Document) {
+func mdHeadline(ew *errWriter, d *document.Document) {
 	ew.printf("## Answer\n\n")
 	writeHeadlineMarkdown(ew, RunHeadline(d))
 }
 
 // mdStack writes which filters each count installs, when the stack names
 // them (a systemd unit's directives).
-func mdStack(ew *errWriter, d *Document) {
+func mdStack(ew *errWriter, d *document.Document) {
 	lines := stackLines(d)
 	if len(lines) == 0 {
 		return
@@ -55,7 +58,7 @@ func mdStack(ew *errWriter, d *Document) {
 }
 
 // mdMeaning writes what the numbers mean, per variant.
-func mdMeaning(ew *errWriter, d *Document) {
+func mdMeaning(ew *errWriter, d *document.Document) {
 	if len(d.Meaning) > 0 {
 		ew.printf("## What it means\n\n")
 		for _, m := range d.Meaning {
@@ -63,7 +66,7 @@ func mdMeaning(ew *errWriter, d *Document) {
 			if m.Loader != "" && d.Config.Loader == "both" {
 				name += ", " + m.Loader
 			}
-			inline, items := m.Layout()
+			inline, items := meaningLayout(m)
 			if items == nil {
 				ew.printf("- **%s** (%s): %s\n", name, VariantLabel(m.Variant), mdEscape(inline))
 				continue
@@ -81,7 +84,7 @@ func mdMeaning(ew *errWriter, d *Document) {
 }
 
 // mdResults writes the table of cells.
-func mdResults(ew *errWriter, d *Document) {
+func mdResults(ew *errWriter, d *document.Document) {
 	pct := d.Config.Confidence * 100
 	ew.printf("## Results\n\n")
 	ew.printf("Each row is one cell: a variant with N filters stacked, measured in `n` fresh child processes. Overhead is the difference to the same variant's 0-filter baseline (Welch interval).\n\n")
@@ -99,7 +102,7 @@ func mdResults(ew *errWriter, d *Document) {
 }
 
 // mdModel writes the per-filter fit, placement and loader differences.
-func mdModel(ew *errWriter, d *Document) {
+func mdModel(ew *errWriter, d *document.Document) {
 	pct := d.Config.Confidence * 100
 	if len(d.Fits) > 0 {
 		ew.printf("## Per-filter model\n\n")
@@ -138,14 +141,14 @@ func mdModel(ew *errWriter, d *Document) {
 		for _, ld := range d.LoaderDiffs {
 			ew.printf("- Loader (%s): per-filter %s − %s = %+.2f ns (%.0f %% CI [%+.2f, %+.2f]).\n", ld.Variant, ld.A, ld.B, Num(ld.PerFilterDiffNs), pct, Num(ld.CILowNs), Num(ld.CIHighNs))
 		}
-		if len(d.LoaderDiffs) > 0 || d.Config.Placement == "random" || slices.ContainsFunc(d.Fits, func(f Fit) bool { return f.Segments > 0 }) {
+		if len(d.LoaderDiffs) > 0 || d.Config.Placement == "random" || slices.ContainsFunc(d.Fits, func(f document.Fit) bool { return f.Segments > 0 }) {
 			ew.printf("\n")
 		}
 	}
 }
 
 // mdCache writes the action-cache prediction.
-func mdCache(ew *errWriter, d *Document) {
+func mdCache(ew *errWriter, d *document.Document) {
 	if len(d.Cache) > 0 {
 		ew.printf("## Action cache\n\n")
 		ew.printf("Since Linux 5.11 the kernel emulates each filter once, when it is attached, for every syscall number (kernel/seccomp.c: seccomp_cache_prepare_bitmap). A syscall that every filter in the stack allows knowing only its number and architecture is *cached*: no filter runs for it, so stacking more filters costs ~nothing. Argument checks, other verdicts and kernels before 5.11 make every filter run on every syscall. The `defeat` variant prepends `ld [instruction_pointer]` to each filter: verdicts stay the same, but nothing is cached, which shows the cost the cache hides.\n\n")
@@ -166,7 +169,7 @@ func mdCache(ew *errWriter, d *Document) {
 }
 
 // mdSetup writes install cost, JIT, compile time, drift and the control loop.
-func mdSetup(ew *errWriter, d *Document) {
+func mdSetup(ew *errWriter, d *document.Document) {
 	pct := d.Config.Confidence * 100
 	if d.Setup != nil || len(d.Control) > 0 || len(d.Drift) > 0 {
 		ew.printf("## Setup, drift and mitigations\n\n")
@@ -196,7 +199,7 @@ func mdSetup(ew *errWriter, d *Document) {
 }
 
 // mdEnvironment writes the machine.
-func mdEnvironment(ew *errWriter, d *Document) {
+func mdEnvironment(ew *errWriter, d *document.Document) {
 	ew.printf("## Environment\n\n")
 	e := d.Environment
 	ew.printf("| | |\n|---|---|\n")
@@ -227,7 +230,7 @@ func mdEnvironment(ew *errWriter, d *Document) {
 }
 
 // mdConfiguration writes the policies and how the run was made.
-func mdConfiguration(ew *errWriter, d *Document) {
+func mdConfiguration(ew *errWriter, d *document.Document) {
 	pct := d.Config.Confidence * 100
 	ew.printf("## Configuration\n\n")
 	ew.printf("| policy (installed in this order, cycling) | instructions | sha256 |\n|---|--:|---|\n")
@@ -239,7 +242,7 @@ func mdConfiguration(ew *errWriter, d *Document) {
 		ew.printf("| %s | %d | `%s` |\n", mdEscape(path), p.Instructions, shortHash(p.SHA256))
 	}
 	ew.printf("\n")
-	ew.printf("- filter counts: %s\n", joinInts(d.Config.FilterCounts, ", "))
+	ew.printf("- filter counts: %s\n", text.JoinInts(d.Config.FilterCounts, ", "))
 	ew.printf("- variants: %s (cache flag `%s`)\n", strings.Join(d.Config.Variants, ", "), d.Config.Cache)
 	ew.printf("- workload `%s`: one op is %s\n", d.Config.Workload, d.Config.Op)
 	if l := loaderLine(d); l != "" {
@@ -260,9 +263,9 @@ func mdConfiguration(ew *errWriter, d *Document) {
 		ew.printf("\n")
 	}
 	if c := d.CommandWorkload; c != nil {
-		ew.printf("- command `%s`: %d timed runs per child after %d warm-up; the child's value is the median run\n", shellWords(c.Argv), c.RunsPerChild, c.WarmupRuns)
+		ew.printf("- command `%s`: %d timed runs per child after %d warm-up; the child's value is the median run\n", text.ShellWords(c.Argv), c.RunsPerChild, c.WarmupRuns)
 		if ct := c.Container; ct != nil {
-			ew.printf("- in %s containers (`%s`): %s\n", ct.Runtime, firstLine(ct.Version), containerText(ct))
+			ew.printf("- in %s containers (`%s`): %s\n", ct.Runtime, text.FirstLine(ct.Version), containerText(ct))
 		}
 	} else {
 		ew.printf("- %d loop iterations × %d timed samples per child; the child's value is the median sample\n", d.Config.Iterations, d.Config.SamplesPerChild)
@@ -275,15 +278,15 @@ func mdConfiguration(ew *errWriter, d *Document) {
 }
 
 // mdReproduce writes the command line.
-func mdReproduce(ew *errWriter, d *Document) {
+func mdReproduce(ew *errWriter, d *document.Document) {
 	if d.Command != "" {
 		ew.printf("## Reproduce\n\n```sh\n%s\n```\n\n", d.Command)
 	}
 }
 
 // mdWarnings writes every warning.
-func mdWarnings(ew *errWriter, d *Document) {
-	if ws := dedupe(sortedCopy(d.Warnings)); len(ws) > 0 {
+func mdWarnings(ew *errWriter, d *document.Document) {
+	if ws := text.Dedupe(text.SortedCopy(d.Warnings)); len(ws) > 0 {
 		ew.printf("## Warnings\n\n")
 		for _, wn := range ws {
 			ew.printf("- %s\n", mdEscape(shortSentences(wn)))
@@ -293,7 +296,7 @@ func mdWarnings(ew *errWriter, d *Document) {
 }
 
 // PolicyTitle names the stack's policies, e.g. "default" or "a.yaml + b.yaml".
-func PolicyTitle(d *Document) string {
+func PolicyTitle(d *document.Document) string {
 	var names []string
 	for _, p := range d.Config.Policies {
 		names = append(names, p.Path)
@@ -347,12 +350,6 @@ func maxCount(xs []int) int {
 	return m
 }
 
-func sortedCopy(s []string) []string {
-	out := append([]string{}, s...)
-	sort.Strings(out)
-	return out
-}
-
 // mdEscape keeps text from breaking a Markdown table cell or starting
 // markup: pipes and the characters that open emphasis or HTML are escaped.
 func mdEscape(s string) string {
@@ -361,7 +358,7 @@ func mdEscape(s string) string {
 }
 
 // loaderSuffix is ", loader" for a --loader both document, else "".
-func loaderSuffix(d *Document, loader string) string {
+func loaderSuffix(d *document.Document, loader string) string {
 	if d.Config.Loader == "both" && loader != "" {
 		return ", " + loader
 	}

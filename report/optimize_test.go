@@ -6,44 +6,45 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/bpf"
+
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/equiv"
-	"github.com/seccompbench/seccompbench/filters/optimize"
-	"golang.org/x/net/bpf"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 func TestWriteBuildSummary(t *testing.T) {
-	many := make([]optimize.CacheChange, 14)
+	many := make([]document.CacheChange, 14)
 	for i := range many {
-		many[i] = optimize.CacheChange{Arch: "x86_64", Nr: 400 + i}
+		many[i] = document.CacheChange{Arch: "x86_64", Nr: 400 + i}
 	}
-	base := BuildSummary{Command: "merge", Filters: 3, InstructionsBefore: 30, Instructions: 12, Equivalent: true,
+	base := document.BuildSummary{Command: "merge", Filters: 3, InstructionsBefore: 30, Instructions: 12, Equivalent: true,
 		InputClasses: 7, MeanPathBefore: 9, MeanPathAfter: 4.5}
 	tests := []struct {
 		name   string
-		change func(*BuildSummary)
+		change func(*document.BuildSummary)
 		want   []string
 		absent []string
 	}{
-		{"merge", func(*BuildSummary) {}, []string{
+		{"merge", func(*document.BuildSummary) {}, []string{
 			"m: 3 filter(s), 30 instructions -> 1 filter, 12 instructions; proven equivalent over 7 input classes\n",
 			"(args 0): 9.00 -> 4.50 instructions\n",
 			"action cache lost (cached before, not after): none\n",
 			"action cache gained: none\n",
 		}, []string{"profile-weighted", "longer path"}},
-		{"names cut after 12", func(s *BuildSummary) {
-			s.CacheLost = []optimize.CacheChange{{Arch: "i386", Name: "getpid", Nr: 20}}
+		{"names cut after 12", func(s *document.BuildSummary) {
+			s.CacheLost = []document.CacheChange{{Arch: "i386", Name: "getpid", Nr: 20}}
 			s.CacheGained = many
 		}, []string{
 			"action cache lost (cached before, not after) (1): i386/getpid\n",
 			"action cache gained (14): x86_64/400 ", "x86_64/411 ... (14 in all)\n",
 		}, []string{"x86_64/412"}},
-		{"optimize with profile", func(s *BuildSummary) {
+		{"optimize with profile", func(s *document.BuildSummary) {
 			s.Command, s.Profile, s.WeightedPathBefore, s.WeightedPathAfter = "optimize", "git.txt", 20, 3.25
 		}, []string{"profile-weighted mean path (git.txt): 20.00 -> 3.25 instructions\n"}, []string{"longer path"}},
-		{"optimize without profile", func(s *BuildSummary) {
+		{"optimize without profile", func(s *document.BuildSummary) {
 			s.Command = "optimize"
-			s.Longer = []optimize.CacheChange{{Arch: "x32", Name: "read", Nr: 0}}
+			s.Longer = []document.CacheChange{{Arch: "x32", Name: "read", Nr: 0}}
 		}, []string{"syscalls with a longer path than the input (1): x32/read\n"}, nil},
 	}
 	for _, tt := range tests {
@@ -71,8 +72,8 @@ func TestWriteBuildSummary(t *testing.T) {
 
 func TestWriteBuildJSON(t *testing.T) {
 	p := &filters.Program{Name: "merged", Insns: []bpf.RawInstruction{{Op: 0x20, K: 0}, {Op: 0x06, K: 0x7fff0000}}}
-	sum := &BuildSummary{Command: "merge", Filters: 1, Instructions: 2, Equivalent: true,
-		CacheLost: []optimize.CacheChange{}, CacheGained: []optimize.CacheChange{}}
+	sum := &document.BuildSummary{Command: "merge", Filters: 1, Instructions: 2, Equivalent: true,
+		CacheLost: []document.CacheChange{}, CacheGained: []document.CacheChange{}}
 	var b bytes.Buffer
 	if err := WriteBuildJSON(&b, p, sum); err != nil {
 		t.Fatal(err)
@@ -100,7 +101,7 @@ func TestWriteBuildJSON(t *testing.T) {
 }
 
 func TestWriteEquivText(t *testing.T) {
-	a, b := EquivSide{Spec: "m.bpf", Filters: 1}, EquivSide{Spec: "u.service", Filters: 35}
+	a, b := document.EquivSide{Spec: "m.bpf", Filters: 1}, document.EquivSide{Spec: "u.service", Filters: 35}
 	ce := &equiv.Counterexample{Arch: "x86_64", Nr: 39, Name: "getpid",
 		A: equiv.OutcomeOf(0x7fff0000), B: equiv.OutcomeOf(0x00050001)}
 	tests := []struct {

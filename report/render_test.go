@@ -3,9 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
-	"fmt"
 	"io"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,6 +13,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/seccompbench/seccompbench/internal/golden"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 func TestGoldenRenderers(t *testing.T) {
@@ -197,32 +196,6 @@ func TestBenchFloat(t *testing.T) {
 	}
 }
 
-func TestNumNoNegativeZero(t *testing.T) {
-	tests := []struct {
-		format string
-		x      float64
-		want   string
-	}{
-		{"%+.1f", -0.01, "+0.0"},
-		{"%.1f", -0.04, "0.0"},
-		{"%.2f", -0.004, "0.00"},
-		{"%.2f", -0.005000001, "-0.01"},
-		{"%+.1f", -0.06, "-0.1"},
-		{"%+.0f", -0.4, "+0"},
-		{"%.0f", -0.5, "0"}, // rounds half to even: "-0" without num
-		{"%.1f", math.Copysign(0, -1), "0.0"},
-		{"%+.1f", 0.04, "+0.0"},
-		{"%6.1f", -0.01, "   0.0"},
-		{"%f", -1e-9, "0.000000"},
-		{"%.3g", -0.0001, "-0.0001"}, // other verbs print as float64
-	}
-	for _, tt := range tests {
-		if got := fmt.Sprintf(tt.format, Num(tt.x)); got != tt.want {
-			t.Errorf("Sprintf(%q, Num(%v)) = %q, want %q", tt.format, tt.x, got, tt.want)
-		}
-	}
-}
-
 // TestNoNegativeZeroRendered gives a fit whose per-filter cost and CI bound
 // round to -0 and checks that no renderer prints "-0.0" or "-0.00".
 func TestNoNegativeZeroRendered(t *testing.T) {
@@ -236,7 +209,7 @@ func TestNoNegativeZeroRendered(t *testing.T) {
 		t.Errorf("meaning = %q, want it to contain %q", d.Meaning[0].Text, want)
 	}
 	negZero := regexp.MustCompile(`-0(\.0+)?([^.0-9]|$)`)
-	renderers := map[string]func(io.Writer, *Document) error{"table": writeExplain, "markdown": WriteMarkdown}
+	renderers := map[string]func(io.Writer, *document.Document) error{"table": writeExplain, "markdown": WriteMarkdown}
 	for name, r := range renderers {
 		var b bytes.Buffer
 		if err := r(&b, d); err != nil {
@@ -246,11 +219,11 @@ func TestNoNegativeZeroRendered(t *testing.T) {
 			t.Errorf("%s prints negative zero %q:\n%s", name, m, b.String())
 		}
 	}
-	c, err := Compare([]NamedDocument{{"a.json", fixtureDoc(t, 0)}, {"b.json", d}}, CompareOptions{Confidence: 0.95})
+	c, err := Compare([]document.NamedDocument{{Name: "a.json", Doc: fixtureDoc(t, 0)}, {Name: "b.json", Doc: d}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, r := range map[string]func(io.Writer, *Comparison) error{"compare table": WriteComparisonTable, "compare markdown": WriteComparisonMarkdown} {
+	for name, r := range map[string]func(io.Writer, *document.Comparison) error{"compare table": WriteComparisonTable, "compare markdown": WriteComparisonMarkdown} {
 		var b bytes.Buffer
 		if err := r(&b, c); err != nil {
 			t.Fatal(err)
@@ -266,21 +239,21 @@ func TestNoNegativeZeroRendered(t *testing.T) {
 func TestBlocksText(t *testing.T) {
 	tests := []struct {
 		name string
-		run  *RunInfo
+		run  *document.RunInfo
 		want string
 	}{
 		{"no run info", nil, "3 randomized blocks (--trials 3)"},
-		{"trials", &RunInfo{Blocks: 3, StopReason: "trials"}, "3 randomized blocks (--trials 3)"},
-		{"target reached", &RunInfo{Blocks: 39, StopReason: "precision", TargetCINs: 0.5}, "39 randomized blocks (stopped: target CI reached, per-filter CI half-width <= 0.5 ns)"},
-		{"relative target", &RunInfo{Blocks: 12, StopReason: "precision", TargetCIRel: 0.05}, "12 randomized blocks (stopped: target CI reached, per-filter CI half-width <= 5% of the estimate)"},
-		{"max-trials", &RunInfo{Blocks: 200, StopReason: "max-trials", TargetCINs: 0.1}, "200 randomized blocks (stopped: --max-trials reached before the target CI, per-filter CI half-width <= 0.1 ns)"},
-		{"max-time", &RunInfo{Blocks: 57, StopReason: "max-time", TargetCINs: 0.1}, "57 randomized blocks (stopped: --max-time reached before the target CI, per-filter CI half-width <= 0.1 ns)"},
-		{"max-time, no target (command workload)", &RunInfo{Blocks: 2, StopReason: "max-time"}, "2 randomized blocks (stopped: --max-time reached after 2 of --trials 3)"},
-		{"interrupted", &RunInfo{Blocks: 1, StopReason: "interrupted"}, "1 complete randomized block (stopped: interrupted)"},
+		{"trials", &document.RunInfo{Blocks: 3, StopReason: "trials"}, "3 randomized blocks (--trials 3)"},
+		{"target reached", &document.RunInfo{Blocks: 39, StopReason: "precision", TargetCINs: 0.5}, "39 randomized blocks (stopped: target CI reached, per-filter CI half-width <= 0.5 ns)"},
+		{"relative target", &document.RunInfo{Blocks: 12, StopReason: "precision", TargetCIRel: 0.05}, "12 randomized blocks (stopped: target CI reached, per-filter CI half-width <= 5% of the estimate)"},
+		{"max-trials", &document.RunInfo{Blocks: 200, StopReason: "max-trials", TargetCINs: 0.1}, "200 randomized blocks (stopped: --max-trials reached before the target CI, per-filter CI half-width <= 0.1 ns)"},
+		{"max-time", &document.RunInfo{Blocks: 57, StopReason: "max-time", TargetCINs: 0.1}, "57 randomized blocks (stopped: --max-time reached before the target CI, per-filter CI half-width <= 0.1 ns)"},
+		{"max-time, no target (command workload)", &document.RunInfo{Blocks: 2, StopReason: "max-time"}, "2 randomized blocks (stopped: --max-time reached after 2 of --trials 3)"},
+		{"interrupted", &document.RunInfo{Blocks: 1, StopReason: "interrupted"}, "1 complete randomized block (stopped: interrupted)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := &Document{Config: Config{Trials: 3}, Run: tt.run}
+			d := &document.Document{Config: document.Config{Trials: 3}, Run: tt.run}
 			if got := blocksText(d, "<="); got != tt.want {
 				t.Errorf("blocksText = %q, want %q", got, tt.want)
 			}
@@ -288,8 +261,8 @@ func TestBlocksText(t *testing.T) {
 	}
 	d := fixtureDoc(t, 0)
 	d.Config.Trials = 3
-	d.Run = &RunInfo{Blocks: 39, StopReason: "precision", TargetCINs: 0.5, ElapsedS: 20}
-	for name, r := range map[string]func(io.Writer, *Document) error{"table": writeExplain, "markdown": WriteMarkdown} {
+	d.Run = &document.RunInfo{Blocks: 39, StopReason: "precision", TargetCINs: 0.5, ElapsedS: 20}
+	for name, r := range map[string]func(io.Writer, *document.Document) error{"table": writeExplain, "markdown": WriteMarkdown} {
 		var b bytes.Buffer
 		if err := r(&b, d); err != nil {
 			t.Fatal(err)
@@ -316,4 +289,6 @@ func TestDriftSpan(t *testing.T) {
 }
 
 // writeExplain is the text report with --explain.
-func writeExplain(w io.Writer, d *Document) error { return WriteText(w, d, TextOptions{Explain: true}) }
+func writeExplain(w io.Writer, d *document.Document) error {
+	return WriteText(w, d, TextOptions{Explain: true})
+}

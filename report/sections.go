@@ -1,5 +1,7 @@
 package report
 
+import "github.com/seccompbench/seccompbench/report/document"
+
 // runSection is one section of a run report with its renderer in each
 // text format. compare, report and estimate go one step further with
 // section (blocks.go): a section states its content once, as blocks,
@@ -11,8 +13,8 @@ package report
 // the default answers first and nothing is lost, only moved.
 type runSection struct {
 	name     string
-	table    func(ew *errWriter, d *Document)
-	markdown func(ew *errWriter, d *Document)
+	table    func(ew *errWriter, d *document.Document)
+	markdown func(ew *errWriter, d *document.Document)
 	// explain: in text, only with TextOptions.Explain.
 	explain bool
 }

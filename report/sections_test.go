@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // pageText is the text of an HTML page, a space before every element
@@ -77,12 +80,12 @@ func sectionsCases(t *testing.T) []sectionsCase {
 	a, b, c := fixtureDoc(t, 0), fixtureDoc(t, -50), fixtureDoc(t, 10)
 	c.Results = c.Results[:len(c.Results)-1]
 	var out []sectionsCase
-	for _, docs := range [][]NamedDocument{{{"a.json", a}, {"b.json", b}}, {{"a.json", a}, {"b.json", b}, {"c.json", c}}} {
-		cmp, err := Compare(docs, CompareOptions{Confidence: 0.95})
+	for _, docs := range [][]document.NamedDocument{{{Name: "a.json", Doc: a}, {Name: "b.json", Doc: b}}, {{Name: "a.json", Doc: a}, {Name: "b.json", Doc: b}, {Name: "c.json", Doc: c}}} {
+		cmp, err := Compare(docs, document.CompareOptions{Confidence: 0.95})
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, sectionsCase{"compare " + Plural(len(docs), "result"),
+		out = append(out, sectionsCase{"compare " + text.Plural(len(docs), "result"),
 			func(w *bytes.Buffer) error { return WriteComparisonText(w, cmp, TextOptions{}) },
 			func(w *bytes.Buffer) error { return WriteComparisonText(w, cmp, TextOptions{Explain: true}) },
 			func(w *bytes.Buffer) error { return WriteComparisonMarkdown(w, cmp) },
@@ -91,7 +94,7 @@ func sectionsCases(t *testing.T) []sectionsCase {
 	entries := fleetFixture(t)
 	nofit := fixtureDoc(t, 0)
 	nofit.Fits, nofit.Config.Confidence = nil, 0.9
-	entries = append(entries, FleetEntry{Name: "nofit.json", Doc: nofit})
+	entries = append(entries, document.FleetEntry{Name: "nofit.json", Doc: nofit})
 	entries[2].Doc.Config.Confidence = 0.99
 	fl, err := BuildFleet(entries)
 	if err != nil {
@@ -103,10 +106,10 @@ func sectionsCases(t *testing.T) []sectionsCase {
 		func(w *bytes.Buffer) error { return WriteFleetMarkdown(w, fl) },
 		func(w *bytes.Buffer) error { return WriteFleetHTML(w, fl, HTMLCharts{}) }})
 	for _, fx := range []string{"estimate.json", "estimate-validate.json"} {
-		e := new(Estimate)
+		e := new(document.Estimate)
 		readFixture(t, fx, e)
 		if e.Validation != nil {
-			e.Validation.EstimateCommand = &EstimateCommand{Argv: []string{"find", "/usr"}, Filters: 4, Variant: "defeat", Trials: 10, RunsPerChild: 2,
+			e.Validation.EstimateCommand = &document.EstimateCommand{Argv: []string{"find", "/usr"}, Filters: 4, Variant: "defeat", Trials: 10, RunsPerChild: 2,
 				BaselineRunNs: 150e6, PredictedAddedNs: 39e6, PredictedCILowNs: 36e6, PredictedCIHighNs: 42e6, CalibrationCILowNs: 37e6, CalibrationCIHighNs: 41e6,
 				SyscallsAddedNs: 38e6, ProcessAddedNs: 1e6, ProcessCILowNs: 0.5e6, ProcessCIHighNs: 1.5e6, ProcessProbe: "/bin/true",
 				MeasuredAddedNs: 50e6, MeasuredCILowNs: 36e6, MeasuredCIHighNs: 64e6, Ratio: 0.78, ErrorPct: -22, CPURatio: 1.1, CPUErrorPct: 10,

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 func TestFacts(t *testing.T) {
@@ -47,12 +49,12 @@ func TestShortSentences(t *testing.T) {
 // TestMeaningLayout: up to MaxInlineFacts sentences run on one line, more
 // are a list in text, Markdown and HTML.
 func TestMeaningLayout(t *testing.T) {
-	m := Meaning{Sentences: []string{"One.", "Two.", "Three."}, Text: "One. Two. Three."}
-	if inline, items := m.Layout(); inline != m.Text || items != nil {
+	m := document.Meaning{Sentences: []string{"One.", "Two.", "Three."}, Text: "One. Two. Three."}
+	if inline, items := meaningLayout(m); inline != m.Text || items != nil {
 		t.Errorf("three facts: %q, %q", inline, items)
 	}
 	m.Sentences = append(m.Sentences, "Four.")
-	if inline, items := m.Layout(); inline != "" || len(items) != 4 {
+	if inline, items := meaningLayout(m); inline != "" || len(items) != 4 {
 		t.Errorf("four facts: %q, %q", inline, items)
 	}
 	html := string(mdToHTML("- **on** (x):\n  - One.\n  - Two.\n- **defeat** (y): Three.\n"))
@@ -61,7 +63,7 @@ func TestMeaningLayout(t *testing.T) {
 		t.Errorf("nested list:\n%s\nwant\n%s", html, want)
 	}
 	d := fixtureDoc(t, 0)
-	d.Meaning = []Meaning{{Variant: "on", Sentences: m.Sentences, Text: "One. Two. Three. Four."}}
+	d.Meaning = []document.Meaning{{Variant: "on", Sentences: m.Sentences, Text: "One. Two. Three. Four."}}
 	var b strings.Builder
 	tableNotes(&errWriter{w: &b}, d)
 	if !strings.Contains(b.String(), "on:\n  - One.\n  - Two.\n  - Three.\n  - Four.\n") {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	sentence "github.com/seccompbench/seccompbench/internal/prose"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // TestSentenceLength (issue #46): no sentence of any committed output
@@ -67,7 +68,7 @@ func TestSentenceLength(t *testing.T) {
 
 	// Run documents in every renderer.
 	docs := headlineFixtures(t)
-	var fleet []FleetEntry
+	var fleet []document.FleetEntry
 	runFiles, _ := filepath.Glob("../docs/examples/fleet/*.json")
 	runFiles = append(runFiles, "testdata/run-schema2.json")
 	for _, p := range runFiles {
@@ -87,12 +88,12 @@ func TestSentenceLength(t *testing.T) {
 		check(name+" markdown", sentence.Markdown, render(name, func(b *bytes.Buffer) error { return WriteMarkdown(b, d) }))
 		check(name+" html", sentence.HTML, render(name, func(b *bytes.Buffer) error { return WriteHTML(b, d, HTMLCharts{}) }))
 		if !strings.Contains(name, "schema2") {
-			fleet = append(fleet, FleetEntry{Name: name, Doc: d})
+			fleet = append(fleet, document.FleetEntry{Name: name, Doc: d})
 		}
 	}
 
 	// compare over the example results, and the fleet report over all.
-	c, err := Compare([]NamedDocument{{"run.json", docs["run.json"]}, {"minimal.json", docs["minimal.json"]}}, CompareOptions{Confidence: 0.95})
+	c, err := Compare([]document.NamedDocument{{Name: "run.json", Doc: docs["run.json"]}, {Name: "minimal.json", Doc: docs["minimal.json"]}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestSentenceLength(t *testing.T) {
 
 	// Estimates.
 	for _, fx := range []string{"estimate.json", "estimate-validate.json", "estimate-command.json"} {
-		var e Estimate
+		var e document.Estimate
 		readFixture(t, fx, &e)
 		check(fx+" text", sentence.Text, render(fx, func(b *bytes.Buffer) error { WriteEstimateText(b, &e, 15); return nil }))
 		check(fx+" text --explain", sentence.Text, render(fx, func(b *bytes.Buffer) error { WriteEstimateTextOpts(b, &e, 15, TextOptions{Explain: true}); return nil }))
@@ -120,7 +121,7 @@ func TestSentenceLength(t *testing.T) {
 	}
 
 	// inspect.
-	var in InspectDoc
+	var in document.InspectDoc
 	readFixture(t, "inspect.json", &in)
 	check("inspect.json text", sentence.Text, render("inspect", func(b *bytes.Buffer) error {
 		for _, p := range in.Processes {

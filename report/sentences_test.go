@@ -8,6 +8,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/internal/jsoncontract"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // TestJSONHasNoSentences: the JSON of the golden fixture and every
@@ -37,9 +38,9 @@ func TestJSONHasNoSentences(t *testing.T) {
 		}
 		docs[p] = b
 	}
-	checked := map[report.Kind]int{}
+	checked := map[document.Kind]int{}
 	for name, b := range docs {
-		k, version, legacy, err := report.DetectKind(b)
+		k, version, legacy, err := document.DetectKind(b)
 		if err != nil || legacy || version != k.Version() {
 			t.Logf("%s: not checked (kind %q, schema_version %d, no kind: %v, %v)", name, k, version, legacy, err)
 			continue
@@ -53,7 +54,7 @@ func TestJSONHasNoSentences(t *testing.T) {
 		}
 		checked[k]++
 	}
-	for _, k := range []report.Kind{report.KindRun, report.KindCompare, report.KindEstimate, report.KindInspect, report.KindLint} {
+	for _, k := range []document.Kind{document.KindRun, document.KindCompare, document.KindEstimate, document.KindInspect, document.KindLint} {
 		if checked[k] == 0 {
 			t.Errorf("no committed %s document checked", k)
 		}

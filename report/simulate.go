@@ -10,62 +10,15 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/scmp"
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
-
-// SimulateSyscall is one syscall in `simulate --format json` (keys fixed by
-// docs/json.md: name, nr, arch, action, errno, cached, instructions,
-// per_filter).
-type SimulateSyscall struct {
-	Name         string   `json:"name"`
-	Nr           int      `json:"nr"`
-	Arch         string   `json:"arch"`
-	Args         []uint64 `json:"args,omitempty"`
-	Action       string   `json:"action"`
-	Ret          string   `json:"ret"`
-	Errno        *int     `json:"errno"`
-	Decider      int      `json:"decider"`
-	Cached       bool     `json:"cached"`
-	CacheCause   string   `json:"cache_cause"`
-	CacheReason  string   `json:"cache_reason,omitempty"`
-	Instructions int      `json:"instructions"`
-	Effective    int      `json:"effective_instructions"`
-	PerFilter    []int    `json:"per_filter"`
-	Paths        [][]int  `json:"paths,omitempty"`
-	// ENOSYSStub reports, for a single simulated syscall, that its
-	// ERRNO(38) comes from runc's ENOSYS stub in front of the deciding
-	// filter, not from a rule (scmp.ENOSYSStubPath).
-	ENOSYSStub bool `json:"enosys_stub,omitempty"`
-}
-
-// StackEntry is one filter of a simulated or estimated stack, index 0 =
-// installed first.
-type StackEntry struct {
-	Index        int    `json:"index"`
-	Name         string `json:"name"`
-	Instructions int    `json:"instructions"`
-	SHA256       string `json:"sha256"`
-	// ABIs are the ABIs the filter is written for (filters.Program.ABIs);
-	// absent when it does not check the arch (and in documents from
-	// before this field).
-	ABIs []string `json:"abis,omitempty"`
-}
-
-// SimulateDoc is the document of `simulate --format json`.
-type SimulateDoc struct {
-	// Alternative names the alternative filter this stack holds (a
-	// Firecracker thread category), empty when the sources have none.
-	Alternative string            `json:"alternative,omitempty"`
-	Stack       []StackEntry      `json:"stack"`
-	Syscalls    []SimulateSyscall `json:"syscalls"`
-	// OCI says what resolved OCI-based sources; nil when there are none.
-	OCI *OCIResolution `json:"oci,omitempty"`
-}
 
 // NewSimulateDoc describes the stack s and each cost. sr, when not nil, is
 // the emulation of the single syscall of costs, whose arguments and paths
 // are then included.
-func NewSimulateDoc(s filters.Stack, costs []analysis.SyscallCost, sr *filters.StackResult) SimulateDoc {
-	doc := SimulateDoc{Stack: StackEntries(s), Syscalls: make([]SimulateSyscall, 0, len(costs))}
+func NewSimulateDoc(s filters.Stack, costs []analysis.SyscallCost, sr *filters.StackResult) document.SimulateDoc {
+	doc := document.SimulateDoc{Stack: StackEntries(s), Syscalls: make([]document.SimulateSyscall, 0, len(costs))}
 	for _, c := range costs {
 		j := simulateSyscall(c, sr)
 		j.ENOSYSStub = sr != nil && fromStub(s, c, *sr)
@@ -74,8 +27,8 @@ func NewSimulateDoc(s filters.Stack, costs []analysis.SyscallCost, sr *filters.S
 	return doc
 }
 
-func simulateSyscall(c analysis.SyscallCost, sr *filters.StackResult) SimulateSyscall {
-	j := SimulateSyscall{Name: c.Name, Nr: c.Nr, Arch: c.Arch, Action: c.Action.String(), Ret: filters.RetText(c.Ret),
+func simulateSyscall(c analysis.SyscallCost, sr *filters.StackResult) document.SimulateSyscall {
+	j := document.SimulateSyscall{Name: c.Name, Nr: c.Nr, Arch: c.Arch, Action: c.Action.String(), Ret: filters.RetText(c.Ret),
 		Decider: c.Decider, Cached: c.Cached, CacheCause: c.CacheCause, CacheReason: c.CacheReason,
 		Instructions: c.Executed, Effective: c.EffectiveInstructions, PerFilter: c.PerFilter}
 	res := filters.StackResult{Action: c.Action, Data: c.Data}
@@ -98,10 +51,10 @@ func fromStub(s filters.Stack, c analysis.SyscallCost, sr filters.StackResult) b
 }
 
 // StackEntries describes each filter of s.
-func StackEntries(s filters.Stack) []StackEntry {
-	out := make([]StackEntry, len(s))
+func StackEntries(s filters.Stack) []document.StackEntry {
+	out := make([]document.StackEntry, len(s))
 	for i, p := range s {
-		out[i] = StackEntry{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256(), ABIs: p.ABIs()}
+		out[i] = document.StackEntry{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256(), ABIs: p.ABIs()}
 	}
 	return out
 }
@@ -151,7 +104,7 @@ func WriteSimulateSyscallText(w io.Writer, s filters.Stack, c analysis.SyscallCo
 	fmt.Fprintln(tw, "FILTER\tNAME\tRETURNS\tINSNS\tREAD\tPATH (lines)")
 	for i := len(s) - 1; i >= 0; i-- {
 		r := sr.PerFilter[i]
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i, s[i].Name, filters.RetText(r.Ret), r.Executed, r.Read, IndexRanges(r.Path))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i, s[i].Name, filters.RetText(r.Ret), r.Executed, r.Read, text.IndexRanges(r.Path))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -185,7 +138,7 @@ func WriteSimulateAllText(w io.Writer, s filters.Stack, arches []*filters.Arch, 
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ARCH\tNR\tNAME\tVERDICT\tCACHED\tINSNS\tEFFECTIVE\tPER-FILTER")
 	for _, c := range costs {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%d\t%s\n", c.Arch, c.Nr, c.Name, filters.VerdictText(c.Ret), yesNo(c.Cached), c.Executed, c.EffectiveInstructions, perFilterText(c.PerFilter))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%d\t%s\n", c.Arch, c.Nr, c.Name, filters.VerdictText(c.Ret), text.YesNo(c.Cached), c.Executed, c.EffectiveInstructions, perFilterText(c.PerFilter))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -214,11 +167,11 @@ func StackText(s filters.Stack) string {
 	case len(s) == 1:
 		return "1 filter: " + names[0]
 	case len(names) == 1:
-		return fmt.Sprintf("%s: %s repeated", Plural(len(s), "filter"), names[0])
+		return fmt.Sprintf("%s: %s repeated", text.Plural(len(s), "filter"), names[0])
 	case len(names) == len(s):
-		return fmt.Sprintf("%s, oldest first: %s", Plural(len(s), "filter"), strings.Join(names, ", "))
+		return fmt.Sprintf("%s, oldest first: %s", text.Plural(len(s), "filter"), strings.Join(names, ", "))
 	}
-	return fmt.Sprintf("%s: %s cycled, %s installed first", Plural(len(s), "filter"), strings.Join(names, ", "), names[0])
+	return fmt.Sprintf("%s: %s cycled, %s installed first", text.Plural(len(s), "filter"), strings.Join(names, ", "), names[0])
 }
 
 // perFilterText lists per-filter counts in stack order (oldest first),
@@ -233,7 +186,7 @@ func perFilterText(n []int) string {
 			return fmt.Sprintf("%d x%d", n[0], len(n))
 		}
 	}
-	return joinInts(n, ",")
+	return text.JoinInts(n, ",")
 }
 
 // joinUints joins syscall arguments with commas, in hex above 0xffff.
@@ -252,7 +205,7 @@ func joinUints(v []uint64) string {
 // WriteSimulateAltHeader writes, before the i-th stack's text, a blank line
 // between alternatives, the alternative's name, and (first) what resolved
 // the OCI-based sources.
-func WriteSimulateAltHeader(w io.Writer, i int, name string, res *OCIResolution) error {
+func WriteSimulateAltHeader(w io.Writer, i int, name string, res *document.OCIResolution) error {
 	var b strings.Builder
 	if i > 0 {
 		b.WriteString("\n")
@@ -267,25 +220,10 @@ func WriteSimulateAltHeader(w io.Writer, i int, name string, res *OCIResolution)
 	return err
 }
 
-// SimulateOutput is the `simulate --format json` document (kind
-// "simulate"). With one stack its keys are SimulateDoc's; when the
-// sources hold alternative filters (a Firecracker file without
-// --thread), Alternatives has one SimulateDoc per alternative and the
-// top-level stack and syscalls are absent.
-type SimulateOutput struct {
-	SchemaVersion int               `json:"schema_version"`
-	Kind          Kind              `json:"kind"`
-	Alternative   string            `json:"alternative,omitempty"`
-	Stack         []StackEntry      `json:"stack,omitempty"`
-	Syscalls      []SimulateSyscall `json:"syscalls,omitempty"`
-	OCI           *OCIResolution    `json:"oci,omitempty"`
-	Alternatives  []SimulateDoc     `json:"alternatives,omitempty"`
-}
-
 // WriteSimulateDocs writes the SimulateOutput of docs (nothing for none):
 // one stack's keys at the top, or several under "alternatives".
-func WriteSimulateDocs(w io.Writer, docs []SimulateDoc) error {
-	out := SimulateOutput{SchemaVersion: ContractVersion, Kind: KindSimulate}
+func WriteSimulateDocs(w io.Writer, docs []document.SimulateDoc) error {
+	out := document.SimulateOutput{SchemaVersion: document.ContractVersion, Kind: document.KindSimulate}
 	switch len(docs) {
 	case 0:
 		return nil
@@ -293,10 +231,10 @@ func WriteSimulateDocs(w io.Writer, docs []SimulateDoc) error {
 		d := docs[0]
 		out.Alternative, out.Stack, out.Syscalls, out.OCI = d.Alternative, d.Stack, d.Syscalls, d.OCI
 		if out.Syscalls == nil {
-			out.Syscalls = []SimulateSyscall{}
+			out.Syscalls = []document.SimulateSyscall{}
 		}
 	default:
 		out.Alternatives = docs
 	}
-	return WriteIndentedJSON(w, out)
+	return document.WriteIndentedJSON(w, out)
 }

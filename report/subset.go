@@ -9,115 +9,13 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/filters/subset"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
-// SubsetDoc is the `subset --format json` document (kind "subset").
-type SubsetDoc struct {
-	SchemaVersion int  `json:"schema_version"`
-	Kind          Kind `json:"kind"`
-	// Profile and Baseline name the two stacks as given.
-	Profile  EquivSide `json:"profile"`
-	Baseline EquivSide `json:"baseline"`
-	// Subset is the verdict: the profile is at least as restrictive as
-	// the baseline on every input. The exit code is 3 when it is false.
-	Subset bool `json:"subset"`
-	// ClassOnly is true unless --strict-errno: outcomes of one action
-	// with different data (errno, trap data, tracer message) were not
-	// counted, only listed in DataNotes.
-	ClassOnly bool `json:"class_only"`
-	// InputClasses is the number of input classes the proof explored.
-	InputClasses int `json:"input_classes"`
-	// Looser and DataDiffers count the findings per relation: the named
-	// syscalls and the Unnamed entries (one per ABI).
-	Looser      int `json:"looser"`
-	DataDiffers int `json:"data_differs"`
-	// Findings are every named syscall where the profile violates
-	// ([] when none), Unnamed the violating inputs outside the syscall
-	// tables, one per ABI.
-	Findings []SubsetFinding `json:"findings"`
-	Unnamed  []SubsetFinding `json:"unnamed"`
-	// DataNotes are, when ClassOnly, the syscalls (and unnamed inputs)
-	// where the profile returns the same action with other data ([] when
-	// none): not counted against the subset.
-	DataNotes []SubsetFinding `json:"data_notes"`
-	// Cost is what enforcing both costs, stacked and intersected.
-	Cost *Cost `json:"cost"`
-}
-
-// SubsetFinding is one syscall where the profile is looser than the
-// baseline or returns other data, with a concrete witness.
-type SubsetFinding struct {
-	EquivCounterexample
-	// Relation is "looser" or "data differs".
-	Relation string `json:"relation"`
-	// Classes is the number of input classes of the syscall on which the
-	// profile violates.
-	Classes int `json:"classes"`
-	// ProfileENOSYSStub and BaselineENOSYSStub report that the side's
-	// ERRNO(38) comes from runc's ENOSYS stub in front of its filter (the
-	// number is above every syscall the profile names), not from a rule
-	// (scmp.FromENOSYSStub); set by MarkENOSYSStubs.
-	ProfileENOSYSStub  bool `json:"profile_enosys_stub,omitempty"`
-	BaselineENOSYSStub bool `json:"baseline_enosys_stub,omitempty"`
-}
-
-// Cost compares enforcing two stacks by stacking them with enforcing
-// their intersection as one merged filter. Paths are instructions
-// executed per syscall with all arguments 0, summed over a stack's
-// filters, over every named syscall of ABIs, the action cache ignored.
-type Cost struct {
-	// ABIs are the ABIs whose named syscalls the paths and cache counts
-	// cover: those of --arch's kernel (x86_64, i386, x32 on x86_64).
-	ABIs    []string  `json:"abis"`
-	Stacked StackCost `json:"stacked"`
-	// Intersected is nil (null) when the stack could not be merged;
-	// IntersectError says why.
-	Intersected    *StackCost `json:"intersected"`
-	IntersectError string     `json:"intersect_error,omitempty"`
-	// Profile is the syscall profile (--profile) the weighted paths and
-	// PerSyscall come from, "" without one.
-	Profile string `json:"profile,omitempty"`
-	// PerSyscall has one row per syscall of the profile ([] without one).
-	PerSyscall []SyscallCostRow `json:"per_syscall"`
-}
-
-// StackCost is the static cost of one way of enforcing a result.
-type StackCost struct {
-	// Filters is the number of filters, Instructions their summed length
-	// in classic BPF instructions.
-	Filters      int `json:"filters"`
-	Instructions int `json:"instructions"`
-	// MeanPath is the mean number of instructions executed per syscall.
-	MeanPath float64 `json:"mean_path"`
-	// WeightedPath is MeanPath weighted by the profile's call counts, in
-	// instructions; nil without --profile.
-	WeightedPath *float64 `json:"weighted_path"`
-	// Syscalls is the number of named syscalls of Cost.ABIs;
-	// Cached how many of them the action cache allows without running a
-	// filter (analysis.PredictCache; Linux 5.11 and later).
-	Syscalls int `json:"syscalls"`
-	Cached   int `json:"cached"`
-}
-
-// SyscallCostRow is one profiled syscall's cost, stacked and intersected.
-type SyscallCostRow struct {
-	Arch  string `json:"arch"`
-	Name  string `json:"name"`
-	Calls int64  `json:"calls"`
-	// Stacked and Intersected are the instructions the kernel executes
-	// per call (0 when the action cache decides); Intersected is nil when
-	// the stack could not be merged.
-	Stacked     int  `json:"stacked"`
-	Intersected *int `json:"intersected"`
-	// StackedCached and IntersectedCached report the action cache.
-	StackedCached     bool `json:"stacked_cached"`
-	IntersectedCached bool `json:"intersected_cached"`
-}
-
-func findingsOf(fs []subset.Finding) []SubsetFinding {
-	out := make([]SubsetFinding, 0, len(fs))
+func findingsOf(fs []subset.Finding) []document.SubsetFinding {
+	out := make([]document.SubsetFinding, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, SubsetFinding{EquivCounterexample: EquivCounterexample{Arch: f.Arch, AuditArch: f.Witness.Arch, Nr: f.Nr, Name: f.Name,
+		out = append(out, document.SubsetFinding{EquivCounterexample: document.EquivCounterexample{Arch: f.Arch, AuditArch: f.Witness.Arch, Nr: f.Nr, Name: f.Name,
 			Args: f.Witness.Args, InstructionPointer: f.Witness.InstructionPointer, A: f.Profile.String(), B: f.Baseline.String()},
 			Relation: f.Relation.String(), Classes: f.Classes})
 	}
@@ -125,8 +23,8 @@ func findingsOf(fs []subset.Finding) []SubsetFinding {
 }
 
 // NewSubsetDoc builds subset's JSON document; cost may be nil.
-func NewSubsetDoc(profile, baseline EquivSide, res subset.Result, classOnly bool, cost *Cost) SubsetDoc {
-	doc := SubsetDoc{SchemaVersion: ContractVersion, Kind: KindSubset, Profile: profile, Baseline: baseline, Subset: res.Subset,
+func NewSubsetDoc(profile, baseline document.EquivSide, res subset.Result, classOnly bool, cost *document.Cost) document.SubsetDoc {
+	doc := document.SubsetDoc{SchemaVersion: document.ContractVersion, Kind: document.KindSubset, Profile: profile, Baseline: baseline, Subset: res.Subset,
 		ClassOnly: classOnly, InputClasses: res.Paths, Findings: findingsOf(res.Findings), Unnamed: findingsOf(res.Unnamed),
 		DataNotes: findingsOf(res.Notes), Cost: cost}
 	for _, f := range append(slices.Clone(res.Findings), res.Unnamed...) {
@@ -143,9 +41,9 @@ func NewSubsetDoc(profile, baseline EquivSide, res subset.Result, classOnly bool
 // built by NewSubsetDoc from res: the profile's from profile, the
 // baseline's from baseline (scmp.FromENOSYSStub on each witness). Invalid
 // filters give an error wrapping filters.ErrInvalidProgram.
-func MarkENOSYSStubs(doc *SubsetDoc, res subset.Result, profile, baseline filters.Stack) error {
+func MarkENOSYSStubs(doc *document.SubsetDoc, res subset.Result, profile, baseline filters.Stack) error {
 	for _, l := range []struct {
-		out []SubsetFinding
+		out []document.SubsetFinding
 		in  []subset.Finding
 	}{{doc.Findings, res.Findings}, {doc.Unnamed, res.Unnamed}, {doc.DataNotes, res.Notes}} {
 		for i := range l.out {
@@ -162,14 +60,14 @@ func MarkENOSYSStubs(doc *SubsetDoc, res subset.Result, profile, baseline filter
 }
 
 // WriteSubsetJSON writes doc, indented.
-func WriteSubsetJSON(w io.Writer, doc SubsetDoc) error {
-	return writeIndented(w, doc, "write subset json")
+func WriteSubsetJSON(w io.Writer, doc document.SubsetDoc) error {
+	return document.WriteIndented(w, doc, "write subset json")
 }
 
 // WriteSubsetText writes the verdict, every violating syscall with its
 // witness and both outcomes, a per-ABI summary of the syscall names, and
 // the cost.
-func WriteSubsetText(w io.Writer, doc SubsetDoc) error {
+func WriteSubsetText(w io.Writer, doc document.SubsetDoc) error {
 	var b strings.Builder
 	if doc.Subset {
 		fmt.Fprintf(&b, "subset: %s (%d filter(s)) is at least as restrictive as %s (%d filter(s)) on every input (%d input classes)\n",
@@ -196,7 +94,7 @@ func WriteSubsetText(w io.Writer, doc SubsetDoc) error {
 	return nil
 }
 
-func writeFinding(b *strings.Builder, f SubsetFinding) {
+func writeFinding(b *strings.Builder, f document.SubsetFinding) {
 	who := fmt.Sprintf("arch %#x nr %d", f.AuditArch, f.Nr)
 	switch {
 	case x86_64Numbered(f):
@@ -213,7 +111,7 @@ func writeFinding(b *strings.Builder, f SubsetFinding) {
 
 // stubNote says which side's ERRNO(38) is runc's ENOSYS stub rather than
 // a rule; "" when neither is.
-func stubNote(f SubsetFinding) string {
+func stubNote(f document.SubsetFinding) string {
 	var sides []string
 	if f.ProfileENOSYSStub {
 		sides = append(sides, "profile's")
@@ -232,7 +130,7 @@ func stubNote(f SubsetFinding) string {
 // exception (kernel/seccomp.c: seccomp_uprobe_exception; uretprobe since
 // the 2025 fix, uprobe since it was added in Linux 6.18): there the two
 // verdicts differ on paper only. "" for any other finding.
-func uprobeNote(f SubsetFinding) string {
+func uprobeNote(f document.SubsetFinding) string {
 	if f.Arch != filters.ArchX86_64.Name || (f.Name != "uretprobe" && f.Name != "uprobe") {
 		return ""
 	}
@@ -242,7 +140,7 @@ func uprobeNote(f SubsetFinding) string {
 // x86_64Numbered reports an x32 finding at the x86_64 number of a
 // 64-bit-only entry (nr 13, x86_64's rt_sigaction, where x32's is 512):
 // the kernel's x32 table has sys_ni_syscall there (filters.ArchX32).
-func x86_64Numbered(f SubsetFinding) bool {
+func x86_64Numbered(f document.SubsetFinding) bool {
 	if f.Arch != filters.ArchX32.Name || f.Name == "" {
 		return false
 	}
@@ -252,7 +150,7 @@ func x86_64Numbered(f SubsetFinding) bool {
 
 // writeUnnamed writes one ABI's inputs outside the x86 syscall tables:
 // its witness stands for every such class of the ABI.
-func writeUnnamed(b *strings.Builder, f SubsetFinding) {
+func writeUnnamed(b *strings.Builder, f document.SubsetFinding) {
 	who := fmt.Sprintf("arch %#x", f.AuditArch)
 	if f.Arch != "" {
 		who = fmt.Sprintf("%s (arch %#x)", f.Arch, f.AuditArch)
@@ -268,7 +166,7 @@ func writeUnnamed(b *strings.Builder, f SubsetFinding) {
 
 // writeSubsetSummary lists the violating syscall names per ABI and
 // relation.
-func writeSubsetSummary(b *strings.Builder, fs []SubsetFinding) {
+func writeSubsetSummary(b *strings.Builder, fs []document.SubsetFinding) {
 	type group struct{ arch, rel string }
 	var order []group
 	names := map[group][]string{}
@@ -292,7 +190,7 @@ func writeSubsetSummary(b *strings.Builder, fs []SubsetFinding) {
 }
 
 // writeCost writes c, if any, as one line per way of enforcing.
-func writeCost(b *strings.Builder, c *Cost) {
+func writeCost(b *strings.Builder, c *document.Cost) {
 	if c == nil {
 		return
 	}
@@ -301,7 +199,7 @@ func writeCost(b *strings.Builder, c *Cost) {
 		abis = strings.Join(c.ABIs, "/")
 	}
 	fmt.Fprintf(b, "cost (instructions executed per syscall, mean over every %s syscall, arguments 0):\n", abis)
-	line := func(what string, s *StackCost) {
+	line := func(what string, s *document.StackCost) {
 		fmt.Fprintf(b, "  %-12s %d filter(s), %d instructions: %.2f per syscall", what, s.Filters, s.Instructions, s.MeanPath)
 		if s.WeightedPath != nil {
 			fmt.Fprintf(b, ", %.2f weighted by %s", *s.WeightedPath, c.Profile)
@@ -331,7 +229,7 @@ func cachedMark(cached bool) string {
 }
 
 // WriteCostText writes c as WriteSubsetText does (nothing for nil).
-func WriteCostText(w io.Writer, c *Cost) error {
+func WriteCostText(w io.Writer, c *document.Cost) error {
 	var b strings.Builder
 	writeCost(&b, c)
 	if _, err := io.WriteString(w, b.String()); err != nil {
@@ -340,32 +238,8 @@ func WriteCostText(w io.Writer, c *Cost) error {
 	return nil
 }
 
-// OCIIntersection is what intersect --oci wrote and proved.
-type OCIIntersection struct {
-	// File is the profile written.
-	File string `json:"file"`
-	// Equivalent reports that the written profile, compiled back, gives
-	// every input the stack's outcome (equiv); AtLeastAsRestrictive that
-	// it is never looser than the stack (subset), true when Equivalent.
-	Equivalent           bool `json:"equivalent"`
-	AtLeastAsRestrictive bool `json:"at_least_as_restrictive"`
-	// Inexpressible are the syscalls OCI rules could not state exactly
-	// ([] when none), each written with its strictest outcome.
-	Inexpressible []OCIInexpressible `json:"inexpressible"`
-	// Stricter are the syscalls ("ABI name") on which the written profile
-	// is more restrictive than the stack ([] when Equivalent).
-	Stricter []string `json:"stricter"`
-}
-
-// OCIInexpressible is one syscall intersect could not write exactly.
-type OCIInexpressible struct {
-	Syscall string `json:"syscall"`
-	Reason  string `json:"reason"`
-	Written string `json:"written"`
-}
-
 // WriteOCIIntersectionText says what --oci wrote and what was proven.
-func WriteOCIIntersectionText(w io.Writer, o *OCIIntersection) error {
+func WriteOCIIntersectionText(w io.Writer, o *document.OCIIntersection) error {
 	if o == nil {
 		return nil
 	}

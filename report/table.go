@@ -1,57 +1,19 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/seccompbench/seccompbench/runner/result"
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
-
-// WriteJSON writes d as indented JSON followed by a newline.
-func WriteJSON(w io.Writer, d *Document) error {
-	return writeIndented(w, d, "encode result")
-}
-
-// ReadJSON decodes a result document written by WriteJSON. A document of
-// another kind (a compare document, simulate output, ...) gives a
-// *KindError wrapping ErrWrongKind that names its kind; a run result
-// without "kind" (written before kinds existed) is accepted when its
-// schema_version is SchemaVersion. Other errors name the problem.
-func ReadJSON(r io.Reader) (*Document, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("read result: %w", err)
-	}
-	if err := CheckKind(data, KindRun); err != nil {
-		return nil, err
-	}
-	var d Document
-	if err := json.Unmarshal(data, &d); err != nil {
-		return nil, fmt.Errorf("decode result: %w", err)
-	}
-	if d.SchemaVersion == 0 {
-		return nil, fmt.Errorf("decode result: no schema_version: not the JSON of seccompbench run; write one with run --format json or -o result.json")
-	}
-	if d.SchemaVersion < 1 || d.SchemaVersion > SchemaVersion {
-		return nil, fmt.Errorf("decode result: schema_version %d, want 1 to %d", d.SchemaVersion, SchemaVersion)
-	}
-	// The JSON keeps the meaning's codes and figures (schema 3) or its
-	// text (schema 1 and 2); the wording is always this version's.
-	d.Meaning = Explain(&d)
-	for i := range d.Control {
-		d.Control[i].Verdict = controlConclusion(d.Control[i], d.Environment.Vulnerabilities["spec_store_bypass"], runTrials(&d)).Code
-	}
-	return &d, nil
-}
 
 // controlVerdict says what a control-loop comparison of d means
 // (controlConclusion).
-func controlVerdict(c Control, d *Document) string {
+func controlVerdict(c document.Control, d *document.Document) string {
 	return controlConclusion(c, d.Environment.Vulnerabilities["spec_store_bypass"], runTrials(d)).text
 }
 
@@ -65,13 +27,13 @@ type TextOptions struct {
 
 // WriteTable writes d as the human-readable report: the headline, the
 // table and the warnings (WriteText without --explain).
-func WriteTable(w io.Writer, d *Document) error {
+func WriteTable(w io.Writer, d *document.Document) error {
 	return WriteText(w, d, TextOptions{})
 }
 
 // WriteText writes d as the human-readable report, with the explanation
 // when opts.Explain.
-func WriteText(w io.Writer, d *Document, opts TextOptions) error {
+func WriteText(w io.Writer, d *document.Document, opts TextOptions) error {
 	ew := &errWriter{w: w}
 	for _, s := range runSections {
 		if s.table != nil && (opts.Explain || !s.explain) {
@@ -83,7 +45,7 @@ func WriteText(w io.Writer, d *Document, opts TextOptions) error {
 
 // tableHeadline writes the partial-result banner when the run was
 // interrupted, the headline and a blank line.
-func tableHeadline(ew *errWriter, d *Document) {
+func tableHeadline(ew *errWriter, d *document.Document) {
 	if d.Partial {
 		// On top of the table, --explain or not (docs/limits.md).
 		ew.printf("*** PARTIAL RESULT: the run was interrupted; only completed children are included ***\n\n")
@@ -93,7 +55,7 @@ func tableHeadline(ew *errWriter, d *Document) {
 }
 
 // tableHeader writes the policies, the configuration and the machine, one line each.
-func tableHeader(ew *errWriter, d *Document) {
+func tableHeader(ew *errWriter, d *document.Document) {
 	pct := d.Config.Confidence * 100
 	ew.printf("\n")
 	var pol []string
@@ -158,7 +120,7 @@ type tableFigs struct {
 	fig bool // whole commands: every figure carries its unit
 }
 
-func newTableFigs(d *Document) tableFigs {
+func newTableFigs(d *document.Document) tableFigs {
 	u := unitFor(baselineMedian(d))
 	return tableFigs{u: u, fig: u.div != 1}
 }
@@ -166,14 +128,14 @@ func newTableFigs(d *Document) tableFigs {
 // val is a figure; ov an overhead (signed).
 func (t tableFigs) val(ns float64) string {
 	if t.fig {
-		return figure(ns)
+		return text.Figure(ns)
 	}
 	return fmt.Sprintf("%.1f", t.u.v(ns))
 }
 
 func (t tableFigs) ov(ns float64) string {
 	if t.fig {
-		return signedFigure(ns)
+		return text.SignedFigure(ns)
 	}
 	return fmt.Sprintf("%+.1f", t.u.v(ns))
 }
@@ -183,13 +145,13 @@ func (t tableFigs) ci(n int, lo, hi float64, signed bool) string {
 	if !t.fig || n < 2 {
 		return cellCI(n, lo/t.u.div, hi/t.u.div, signed)
 	}
-	g := figureGroup(signed, false, lo, hi)
-	_, unit := unitOf(max(math.Abs(lo), math.Abs(hi)))
+	g := text.FigureGroup(signed, false, lo, hi)
+	_, unit := text.UnitOf(max(math.Abs(lo), math.Abs(hi)))
 	return "[" + g(lo) + ", " + g(hi) + "] " + unit
 }
 
 // tableResults writes the table of cells.
-func tableResults(ew *errWriter, d *Document) {
+func tableResults(ew *errWriter, d *document.Document) {
 	pct := d.Config.Confidence * 100
 	tw := tabwriter.NewWriter(ew, 0, 0, 1, ' ', tabwriter.AlignRight)
 	tf := newTableFigs(d)
@@ -212,7 +174,7 @@ func tableResults(ew *errWriter, d *Document) {
 }
 
 // tableModel writes the per-filter fit and loader differences.
-func tableModel(ew *errWriter, d *Document) {
+func tableModel(ew *errWriter, d *document.Document) {
 	pct := d.Config.Confidence * 100
 	tf := newTableFigs(d)
 	u, fig := tf.u, tf.fig
@@ -243,12 +205,12 @@ func tableModel(ew *errWriter, d *Document) {
 			if placed {
 				pl = fmt.Sprintf("%.2f\t", u.v(f.PlacementSDNs))
 				if fig {
-					pl = figure(f.PlacementSDNs) + "\t"
+					pl = text.Figure(f.PlacementSDNs) + "\t"
 				}
 			}
 			if fig {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\t%s\t%.3f\t\n", tableVariant(d, f.Variant, f.Loader), figure(f.PerFilterNs), tf.ci(2, f.PerFilterCILowNs, f.PerFilterCIHighNs, false),
-					pl, figure(f.EntryNs), tf.ci(2, f.EntryCILowNs, f.EntryCIHighNs, false), Num(f.R2))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\t%s\t%.3f\t\n", tableVariant(d, f.Variant, f.Loader), text.Figure(f.PerFilterNs), tf.ci(2, f.PerFilterCILowNs, f.PerFilterCIHighNs, false),
+					pl, text.Figure(f.EntryNs), tf.ci(2, f.EntryCILowNs, f.EntryCIHighNs, false), Num(f.R2))
 				continue
 			}
 			if rel {
@@ -270,7 +232,7 @@ func tableModel(ew *errWriter, d *Document) {
 }
 
 // tableCache writes the action-cache prediction of a loop workload.
-func tableCache(ew *errWriter, d *Document) {
+func tableCache(ew *errWriter, d *document.Document) {
 	if len(d.Cache) > 0 && d.CommandWorkload == nil {
 		ew.printf("\naction cache (Linux >= 5.11) for the workload's syscalls at the deepest stack:\n")
 		for _, cv := range d.Cache {
@@ -285,190 +247,6 @@ func tableCache(ew *errWriter, d *Document) {
 			ew.printf("  %-7s %s\n", cv.Variant+":", strings.Join(parts, ", "))
 		}
 	}
-}
-
-// tableSetup writes install cost, JIT, compile time, drift, parallel throughput, depth dependence and the control loop.
-func tableSetup(ew *errWriter, d *Document) {
-	pct := d.Config.Confidence * 100
-	tf := newTableFigs(d)
-	u, fig := tf.u, tf.fig
-	if d.Setup != nil {
-		one := figureGroup(false, false, d.Setup.PerFilterNs, d.Setup.PerFilterCILowNs, d.Setup.PerFilterCIHiNs)
-		_, unit := unitOf(max(math.Abs(d.Setup.PerFilterNs), math.Abs(d.Setup.PerFilterCILowNs), math.Abs(d.Setup.PerFilterCIHiNs)))
-		ew.printf("\nsetup: one seccomp(2) call %s %s (%.0f%% CI [%s, %s]); installing %s %s",
-			one(d.Setup.PerFilterNs), unit, pct, one(d.Setup.PerFilterCILowNs), one(d.Setup.PerFilterCIHiNs), Plural(d.Setup.StackFilter, "filter"), figure(d.Setup.StackNs))
-		if d.CommandWorkload != nil {
-			// Two figures for one stack: say why they differ.
-			ew.printf(" (mean over the measuring children, each installing it once; the command line's install is each command process's own, median over runs)")
-		}
-		ew.printf("\n")
-	}
-	if line := jitLine(d); line != "" {
-		ew.printf("%s\n", line)
-	}
-	for _, p := range d.Config.Policies {
-		if p.CompileUs > 0 {
-			ew.printf("compile: %s in %.0f µs\n", p.Path, p.CompileUs)
-		}
-	}
-	for _, dr := range d.Drift {
-		if fig {
-			g := figureGroup(true, false, dr.SlopeNsPerChild, dr.SlopeCILow, dr.SlopeCIHigh)
-			_, unit := unitOf(max(math.Abs(dr.SlopeNsPerChild), math.Abs(dr.SlopeCILow), math.Abs(dr.SlopeCIHigh)))
-			ew.printf("%s\n", shortSentences(fmt.Sprintf("drift of the 0-filter baseline (%s): %s %s/op per child run (CI [%s, %s]), %s/op %s; corrected for in the fit",
-				dr.Variant, g(dr.SlopeNsPerChild), unit, g(dr.SlopeCILow), g(dr.SlopeCIHigh), signedFigure(dr.OverRunNs), driftSpan(d, dr.Variant))))
-			continue
-		}
-		ew.printf("%s\n", shortSentences(fmt.Sprintf("drift of the 0-filter baseline (%s): %+.3f %s/op per child run (CI [%+.3f, %+.3f]), %+.1f %s/op %s; corrected for in the fit",
-			dr.Variant, u.v(dr.SlopeNsPerChild), u.name, u.v(dr.SlopeCILow), u.v(dr.SlopeCIHigh), u.v(dr.OverRunNs), u.name, driftSpan(d, dr.Variant))))
-	}
-	if len(d.Throughput) > 0 {
-		ew.printf("\nparallel copies (each pinned to its own CPU where there are enough):\n")
-		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "variant\tfilters\tcopies\ttotal Mops/s\tper copy Mops/s\tfastest copy ns/op\tslowest copy ns/op\t\n")
-		for _, t := range d.Throughput {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%.1f\t%.1f\t\n", t.Variant, t.Filters, t.Copies, Num(t.OpsPerSecTotal/1e6), Num(t.OpsPerSecCopy/1e6), Num(t.FastestCopyNs), Num(t.SlowestCopyNs))
-		}
-		tw.Flush()
-	}
-	for _, l := range d.Linearity {
-		if !l.DiffersFromFit {
-			continue
-		}
-		ew.printf("%s\n", shortSentences(fmt.Sprintf("per-filter cost depends on depth (%s): %.1f ns/filter from %d to %d filters (CI [%.1f, %.1f]), %.1f from %d to %d (CI [%.1f, %.1f]); the fitted line averages them, and its entry term absorbs the difference",
-			l.Variant, Num(l.LowNs), l.LowFrom, l.LowTo, Num(l.LowCILowNs), Num(l.LowCIHighNs), Num(l.HighNs), l.HighFrom, l.HighTo, Num(l.HighCILowNs), Num(l.HighCIHighNs))))
-	}
-	for _, c := range d.Control {
-		s := fmt.Sprintf("control loop (no syscalls) %s: %.3f -> %.3f ns/iter, %+.1f%% (CI [%+.1f, %+.1f]); ", c.Variant, Num(c.BeforeNs), Num(c.AfterNs), Num(c.SlowdownPct), Num(c.SlowdownPctLow), Num(c.SlowdownPctHigh))
-		ew.printf("%s\n", shortSentences(s+controlVerdict(c, d)))
-	}
-}
-
-// tableNotes writes what the numbers mean.
-func tableNotes(ew *errWriter, d *Document) {
-	ew.printf("\n")
-	for _, m := range d.Meaning {
-		name := m.Variant
-		if m.Loader != "" && d.Config.Loader == "both" {
-			name += "/" + m.Loader
-		}
-		inline, items := m.Layout()
-		if items == nil {
-			ew.printf("%s: %s\n", name, inline)
-			continue
-		}
-		ew.printf("%s:\n", name)
-		for _, s := range items {
-			ew.printf("  - %s\n", s)
-		}
-	}
-}
-
-// tableWarnings writes the cells measured faster with filters than
-// without and every warning, wrapped at TextWidth.
-func tableWarnings(ew *errWriter, d *Document) {
-	var b strings.Builder
-	if n := d.Environment.ParentSeccompFilters; n > 0 {
-		fmt.Fprintf(&b, "\nnote: this process already has %d inherited seccomp filters; every child inherits them, so the baseline is \"inherited filters only\"\n", n)
-	}
-	for _, n := range NegativeCells(d) {
-		b.WriteString("\n" + shortSentences(n) + "\n")
-	}
-	if len(d.Warnings) > 0 {
-		ws := append([]string{}, d.Warnings...)
-		sort.Strings(ws)
-		b.WriteString("\nwarnings:\n")
-		for _, wn := range dedupe(ws) {
-			b.WriteString("  - " + shortSentences(wn) + "\n")
-		}
-	}
-	if b.Len() > 0 {
-		ew.printf("%s", wrapText(b.String(), TextWidth))
-	}
-}
-
-// tableVariant names a variant in the text table, with its loader when
-// the run measured both.
-func tableVariant(d *Document, v, l string) string {
-	if d.Config.Loader == "both" && l != "" {
-		return v + "/" + l
-	}
-	return v
-}
-
-// loaderLine says who loaded the filters, "" for documents from before
-// --loader.
-func loaderLine(d *Document) string {
-	var s string
-	switch d.Config.Loader {
-	case "unprivileged":
-		s = "filters loaded without CAP_SYS_ADMIN (dropped from the effective, permitted and bounding sets and read back in each child), as runc with NoNewPrivileges and non-root services load them"
-	case "privileged":
-		s = "filters loaded with CAP_SYS_ADMIN (read back in each child), as a root process that keeps it"
-	case "both":
-		s = "filters loaded both without and with CAP_SYS_ADMIN (--loader both), as separate variants; capabilities read back in each child"
-	case "runtime":
-		s = "the filter loaded by the container runtime itself (--bundle, --rootfs), with the privileges and no_new_privs it gives the container"
-	default:
-		return ""
-	}
-	if d.Config.LoaderReason != "" {
-		s += "; " + d.Config.LoaderReason
-	}
-	return s
-}
-
-// mitigationLine lists the kernel command line's mitigation parameters and
-// what this host's mitigation state means for seccomp: whether the JIT
-// adds the branch-history barrier for unprivileged loaders, and whether
-// installing a filter switches on speculative store bypass disable.
-func mitigationLine(d *Document) string {
-	e := d.Environment
-	cmd := "none"
-	if len(e.CmdlineMitigations) > 0 {
-		cmd = strings.Join(e.CmdlineMitigations, " ")
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "mitigations: boot parameters %s; ", cmd)
-	switch emitted, known := barrierEmitted(d); {
-	case !known:
-		b.WriteString("no BHI state (spectre_v2), barrier for unprivileged loaders unknown; ")
-	case emitted:
-		fmt.Fprintf(&b, "BHI: %s, so filters loaded without CAP_SYS_ADMIN get the branch-history barrier; ", bhiState(d))
-	default:
-		fmt.Fprintf(&b, "BHI: %s, so no branch-history barrier for any loader; ", bhiState(d))
-	}
-	if e.SeccompForcesSSBD() {
-		b.WriteString("installing a filter switches on speculative store bypass disable (spec_store_bypass: via prctl and seccomp) unless --spec-allow")
-	} else {
-		fmt.Fprintf(&b, "installing a filter switches on no speculation mitigation (spec_store_bypass: %s)", OrDash(e.Vulnerabilities["spec_store_bypass"]))
-	}
-	return shortSentences(b.String())
-}
-
-func cpuString(cpu int) string {
-	if cpu < 0 {
-		return "not pinned"
-	}
-	return fmt.Sprint(cpu)
-}
-
-// OrDash returns s, or "-" when s is empty.
-func OrDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func dedupe(s []string) []string {
-	var out []string
-	for i, x := range s {
-		if i == 0 || s[i-1] != x {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // errWriter remembers the first write error so renderers can report it once.
@@ -487,80 +265,3 @@ func (e *errWriter) Write(p []byte) (int, error) {
 }
 
 func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }
-
-// blocksText says how many randomized blocks ran and why the run stopped,
-// from d.Run: "10 randomized blocks (--trials 10)", "39 randomized blocks
-// (stopped: target CI reached, per-filter CI half-width <= 0.5 ns)". A
-// document without run information gives the configured --trials. le is
-// the "at most" sign to write ("<=" or "≤").
-func blocksText(d *Document, le string) string {
-	r := d.Run
-	if r == nil {
-		return fmt.Sprintf("%s (--trials %d)", Plural(d.Config.Trials, "randomized block"), d.Config.Trials)
-	}
-	blocks := Plural(r.Blocks, "randomized block")
-	target := ""
-	if r.TargetCINs > 0 {
-		target = fmt.Sprintf("per-filter CI half-width %s %g ns", le, r.TargetCINs)
-	} else if r.TargetCIRel > 0 {
-		target = fmt.Sprintf("per-filter CI half-width %s %g%% of the estimate", le, r.TargetCIRel*100)
-	}
-	var why string
-	switch r.StopReason {
-	case result.StopTrials:
-		return fmt.Sprintf("%s (--trials %d)", blocks, d.Config.Trials)
-	case result.StopPrecision:
-		why = "target CI reached"
-	case result.StopMaxTrials:
-		why = "--max-trials reached before the target CI"
-	case result.StopMaxTime:
-		why = "--max-time reached before the target CI"
-		if target == "" {
-			why = fmt.Sprintf("--max-time reached after %d of --trials %d", r.Blocks, d.Config.Trials)
-		}
-	case result.StopCancelled:
-		return Plural(r.Blocks, "complete randomized block") + " (stopped: interrupted)"
-	case result.StopFailed:
-		return Plural(r.Blocks, "complete randomized block") + " (stopped: a child failed)"
-	default:
-		why = OrDash(string(r.StopReason))
-	}
-	if target != "" {
-		why += ", " + target
-	}
-	return fmt.Sprintf("%s (stopped: %s)", blocks, why)
-}
-
-// driftSpan says what a drift's OverRunNs spans: "over 12 children (first
-// to last baseline child, all variants counted)", the variant's first to
-// last 0-filter child inclusive, counting every variant's children in run
-// order (Seq) as the slope does. Without per-child records it says "over
-// the run".
-func driftSpan(d *Document, variant string) string {
-	lo, hi := -1, -1
-	for _, c := range d.Children {
-		if c.Variant != variant || c.Filters != 0 {
-			continue
-		}
-		if lo < 0 || c.Seq < lo {
-			lo = c.Seq
-		}
-		hi = max(hi, c.Seq)
-	}
-	if lo < 0 || hi == lo {
-		return "over the run"
-	}
-	return fmt.Sprintf("over %d children (first to last baseline child, all variants counted)", hi-lo+1)
-}
-
-// baselineMedian is the largest median of the document's 0-filter cells,
-// in ns per op (0 when there is none): it picks the tables' time unit.
-func baselineMedian(d *Document) float64 {
-	b := 0.0
-	for _, r := range d.Results {
-		if r.Filters == 0 {
-			b = max(b, r.MedianNs)
-		}
-	}
-	return b
-}

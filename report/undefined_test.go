@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -13,14 +14,14 @@ import (
 // cachedDoc is a document whose every workload syscall the emulator
 // predicts cached under variant "on", on kernel release kernel, with fit
 // (nil: no fit).
-func cachedDoc(kernel string, fit *Fit) *Document {
-	d := &Document{
-		Config:      Config{Variants: []string{"on"}, Workload: "getpid", Confidence: 0.95},
+func cachedDoc(kernel string, fit *document.Fit) *document.Document {
+	d := &document.Document{
+		Config:      document.Config{Variants: []string{"on"}, Workload: "getpid", Confidence: 0.95},
 		Environment: result.Environment{Kernel: kernel},
-		Cache:       []CacheVariant{{Variant: "on", Syscalls: []CacheSyscall{{Name: "getpid", Cached: true}}}},
+		Cache:       []document.CacheVariant{{Variant: "on", Syscalls: []document.CacheSyscall{{Name: "getpid", Cached: true}}}},
 	}
 	if fit != nil {
-		d.Fits = []Fit{*fit}
+		d.Fits = []document.Fit{*fit}
 	}
 	return d
 }
@@ -32,13 +33,13 @@ func cachedDoc(kernel string, fit *Fit) *Document {
 // the fleet's "cached" label likewise.
 func TestNoSentenceWithoutMeasurement(t *testing.T) {
 	nan := math.NaN()
-	negligible := &Fit{Variant: "on", PerFilterNs: 0.1, PerFilterCILowNs: -0.4, PerFilterCIHighNs: 0.6, BaselineNs: 65, R2: 0.1, N: 70,
+	negligible := &document.Fit{Variant: "on", PerFilterNs: 0.1, PerFilterCILowNs: -0.4, PerFilterCIHighNs: 0.6, BaselineNs: 65, R2: 0.1, N: 70,
 		EntryNs: nan, EntryCILowNs: nan, EntryCIHighNs: nan, PerFilterRel: nan}
-	noCI := &Fit{Variant: "on", PerFilterNs: 0.1, PerFilterCILowNs: nan, PerFilterCIHighNs: nan, BaselineNs: 65, R2: nan, N: 4,
+	noCI := &document.Fit{Variant: "on", PerFilterNs: 0.1, PerFilterCILowNs: nan, PerFilterCIHighNs: nan, BaselineNs: 65, R2: nan, N: 4,
 		EntryNs: nan, EntryCILowNs: nan, EntryCIHighNs: nan, PerFilterRel: nan}
 	tests := []struct {
 		name      string
-		d         *Document
+		d         *document.Document
 		want      []string
 		never     []string
 		wantFleet string
@@ -77,7 +78,7 @@ func TestNoSentenceWithoutMeasurement(t *testing.T) {
 		})
 	}
 	t.Run("control without interval", func(t *testing.T) {
-		for _, c := range []Control{
+		for _, c := range []document.Control{
 			{Variant: "on", BeforeNs: 0.3, AfterNs: 0.3, SlowdownPct: 0.5, SlowdownPctLow: nan, SlowdownPctHigh: nan},
 			{Variant: "on", BeforeNs: nan, AfterNs: nan, SlowdownPct: nan, SlowdownPctLow: nan, SlowdownPctHigh: nan},
 		} {
@@ -94,10 +95,10 @@ func TestNoSentenceWithoutMeasurement(t *testing.T) {
 func TestBuildKeepsUndefined(t *testing.T) {
 	nan := math.NaN()
 	res := stats.Result{Fits: []stats.Fit{{Variant: "on", PerFilter: 0.3, PerFilterLo: nan, PerFilterHi: nan, Entry: nan, EntryLo: nan, EntryHi: nan, Baseline: 65, R2: nan, N: 3}}}
-	doc := Build(Input{
-		Config:  Config{Variants: []string{"on"}, Workload: "getpid", Confidence: 0.95},
+	doc := Build(document.Input{
+		Config:  document.Config{Variants: []string{"on"}, Workload: "getpid", Confidence: 0.95},
 		Result:  res,
-		Control: []Control{{Variant: "on", BeforeNs: 0.3, AfterNs: 0.3, SlowdownPct: 0, SlowdownPctLow: nan, SlowdownPctHigh: nan}},
+		Control: []document.Control{{Variant: "on", BeforeNs: 0.3, AfterNs: 0.3, SlowdownPct: 0, SlowdownPctLow: nan, SlowdownPctHigh: nan}},
 	})
 	if s := doc.Meaning[0].Text; strings.Contains(s, "~0") || !strings.Contains(s, "no interval") {
 		t.Errorf("meaning concludes on an undefined interval: %s", s)

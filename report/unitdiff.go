@@ -6,27 +6,13 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters/systemd"
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
-// SettingDiff is one exec setting outside seccomp in which the two
-// systemd units given to `equiv` differ (systemd.SettingsDiff): a
-// directive that changes what the service may do without changing its
-// filters, or the non-seccomp part of one that installs filters.
-type SettingDiff struct {
-	// Key is the directive, e.g. "ProtectSystem".
-	Key string `json:"key"`
-	// A and B are its values in each unit ("" for an empty assignment),
-	// null where the unit never sets it.
-	A *string `json:"a"`
-	B *string `json:"b"`
-	// OtherEffects is, for a directive that also installs filters, what
-	// it does outside seccomp (systemd.OtherEffects); "" otherwise.
-	OtherEffects string `json:"other_effects,omitempty"`
-}
-
 // SettingDiffsOf converts systemd.SettingsDiff's answer.
-func SettingDiffsOf(ds []systemd.SettingDiff) []SettingDiff {
-	var out []SettingDiff
+func SettingDiffsOf(ds []systemd.SettingDiff) []document.SettingDiff {
+	var out []document.SettingDiff
 	val := func(v string, set bool) *string {
 		if !set {
 			return nil
@@ -34,14 +20,14 @@ func SettingDiffsOf(ds []systemd.SettingDiff) []SettingDiff {
 		return &v
 	}
 	for _, d := range ds {
-		out = append(out, SettingDiff{Key: d.Key, A: val(d.A, d.ASet), B: val(d.B, d.BSet), OtherEffects: d.Effects})
+		out = append(out, document.SettingDiff{Key: d.Key, A: val(d.A, d.ASet), B: val(d.B, d.BSet), OtherEffects: d.Effects})
 	}
 	return out
 }
 
 // writeSettingDiffs writes equiv's note on the units' settings outside
 // seccomp: one line per differing directive, after the verdict.
-func writeSettingDiffs(w io.Writer, ds []SettingDiff) error {
+func writeSettingDiffs(w io.Writer, ds []document.SettingDiff) error {
 	if len(ds) == 0 {
 		return nil
 	}
@@ -63,7 +49,7 @@ func writeSettingDiffs(w io.Writer, ds []SettingDiff) error {
 		}
 		b.WriteString("\n")
 	}
-	if _, err := io.WriteString(w, wrapText(b.String(), TextWidth)); err != nil {
+	if _, err := io.WriteString(w, text.Wrap(b.String(), TextWidth)); err != nil {
 		return fmt.Errorf("write result: %w", err)
 	}
 	return nil

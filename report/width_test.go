@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // checkWidth fails on every line of out wider than TextWidth characters
@@ -25,7 +27,7 @@ func checkWidth(t *testing.T, name, out string) {
 // estimate fixture, all rows shown, is within TextWidth columns.
 func TestEstimateTextWidth(t *testing.T) {
 	for _, fx := range []string{"estimate.json", "estimate-validate.json"} {
-		var e Estimate
+		var e document.Estimate
 		readFixture(t, fx, &e)
 		for _, top := range []int{0, 3} {
 			var b bytes.Buffer
@@ -38,7 +40,7 @@ func TestEstimateTextWidth(t *testing.T) {
 // TestEstimateExplainKeepsColumns: what the default estimate table leaves
 // out (the CACHED and INSNS columns) is in the --explain table.
 func TestEstimateExplainKeepsColumns(t *testing.T) {
-	var e Estimate
+	var e document.Estimate
 	readFixture(t, "estimate.json", &e)
 	var def, ex bytes.Buffer
 	WriteEstimateText(&def, &e, 0)
@@ -57,7 +59,7 @@ func TestEstimateExplainKeepsColumns(t *testing.T) {
 // committed examples and the default compare text of every pair of them
 // are within TextWidth columns.
 func TestFleetAndCompareTextWidth(t *testing.T) {
-	var entries []FleetEntry
+	var entries []document.FleetEntry
 	paths, err := filepath.Glob(filepath.Join("..", "docs", "examples", "fleet", "*.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -75,10 +77,10 @@ func TestFleetAndCompareTextWidth(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		entries = append(entries, FleetEntry{Name: filepath.Base(p), Doc: d})
+		entries = append(entries, document.FleetEntry{Name: filepath.Base(p), Doc: d})
 	}
 	// a long result name, as a path given on the command line
-	entries = append(entries, FleetEntry{Name: "/var/lib/results/2026-12-01/very-long-host-name/getpid.json", Doc: entries[len(entries)-1].Doc})
+	entries = append(entries, document.FleetEntry{Name: "/var/lib/results/2026-12-01/very-long-host-name/getpid.json", Doc: entries[len(entries)-1].Doc})
 	fl, err := BuildFleet(entries)
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +92,7 @@ func TestFleetAndCompareTextWidth(t *testing.T) {
 	checkWidth(t, "report", b.String())
 	for _, a := range entries {
 		for _, c := range entries {
-			cmp, err := Compare([]NamedDocument{{a.Name, a.Doc}, {c.Name, c.Doc}}, CompareOptions{Confidence: 0.95})
+			cmp, err := Compare([]document.NamedDocument{{Name: a.Name, Doc: a.Doc}, {Name: c.Name, Doc: c.Doc}}, document.CompareOptions{Confidence: 0.95})
 			if err != nil {
 				continue // different workloads do not compare; the pairs that do are checked
 			}

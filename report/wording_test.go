@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // TestReadSchema2: a run result of schema_version 2 (English meaning and
@@ -58,7 +60,7 @@ func TestReadSchema2(t *testing.T) {
 // TestCompareSchema2With3: compare reads an old (schema 2) result beside
 // its schema 3 conversion and finds the same per-filter fits on both.
 func TestCompareSchema2With3(t *testing.T) {
-	read := func() *Document {
+	read := func() *document.Document {
 		f, err := os.Open(filepath.Join("testdata", "run-schema2.json"))
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +81,7 @@ func TestCompareSchema2With3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Compare([]NamedDocument{{"old.json", old}, {"new.json", cur}}, CompareOptions{Confidence: 0.95})
+	c, err := Compare([]document.NamedDocument{{Name: "old.json", Doc: old}, {Name: "new.json", Doc: cur}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}

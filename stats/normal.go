@@ -96,6 +96,19 @@ func Median(xs []float64) float64 {
 	return medianSorted(s)
 }
 
+// UpperMedian returns the upper median of xs: the element at index n/2 of
+// xs sorted, the middle one for odd n and the larger of the two middle
+// ones for even n, so that it is always one of xs (a whole number of
+// nanoseconds stays one). It returns 0 for none; xs is not modified.
+func UpperMedian(xs []int64) int64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
 func medianSorted(s []float64) float64 {
 	n := len(s)
 	if n%2 == 1 {

@@ -218,3 +218,29 @@ func TestHalfWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestUpperMedian: the element at n/2 of the sorted values, never an
+// average, and the input stays as it was.
+func TestUpperMedian(t *testing.T) {
+	for _, tt := range []struct {
+		in   []int64
+		want int64
+	}{
+		{nil, 0},
+		{[]int64{7}, 7},
+		{[]int64{9, 1, 5}, 5},
+		{[]int64{4, 10, 2, 8}, 8}, // 6 would be the averaged median
+		{[]int64{3, 3, 1, 3}, 3},
+	} {
+		in := append([]int64(nil), tt.in...)
+		if got := UpperMedian(tt.in); got != tt.want {
+			t.Errorf("UpperMedian(%v) = %d, want %d", tt.in, got, tt.want)
+		}
+		for i := range in {
+			if in[i] != tt.in[i] {
+				t.Errorf("UpperMedian modified its input: %v, was %v", tt.in, in)
+				break
+			}
+		}
+	}
+}

@@ -12,7 +12,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/simulate"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 const minimalPolicy = "../../testdata/policies/minimal.yaml"
@@ -145,7 +145,7 @@ func TestSimulateRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var doc report.SimulateDoc
+		var doc document.SimulateDoc
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +169,7 @@ func TestSimulateRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var doc report.SimulateDoc
+		var doc document.SimulateDoc
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}

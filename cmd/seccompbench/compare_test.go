@@ -11,6 +11,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/results"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // writeDoc writes a minimal result with one variant: 0 filters at 100 ns
@@ -18,17 +19,17 @@ import (
 // kernel.
 func writeDoc(t *testing.T, path string, extra float64, workload, kernel string) {
 	t.Helper()
-	d := &report.Document{SchemaVersion: report.SchemaVersion, Tool: report.Tool{Name: "seccompbench", Version: "test"}}
+	d := &document.Document{SchemaVersion: document.SchemaVersion, Tool: document.Tool{Name: "seccompbench", Version: "test"}}
 	d.Environment.Kernel = kernel
 	d.Environment.CPUModel = "Test CPU"
-	d.Config = report.Config{Workload: workload, Confidence: 0.95, Variants: []string{"defeat"}, FilterCounts: []int{0, 8}}
+	d.Config = document.Config{Workload: workload, Confidence: 0.95, Variants: []string{"defeat"}, FilterCounts: []int{0, 8}}
 	for _, n := range []int{0, 8} {
 		base := 100.0
 		if n > 0 {
 			base += extra
 		}
 		s := []float64{base - 1, base, base + 1, base - 0.5, base + 0.5}
-		d.Results = append(d.Results, report.CellResult{Variant: "defeat", Filters: n, N: len(s), MeanNs: base, SamplesNs: s})
+		d.Results = append(d.Results, document.CellResult{Variant: "defeat", Filters: n, N: len(s), MeanNs: base, SamplesNs: s})
 	}
 	var b bytes.Buffer
 	if err := report.WriteJSON(&b, d); err != nil {
@@ -129,7 +130,7 @@ func TestCompareCommand(t *testing.T) {
 		if code := run([]string{"compare", "--format", "json", "-o", outPath, a, b}, strings.NewReader(""), &out, &errb); code != 0 {
 			t.Fatalf("exit %d: %s", code, errb.String())
 		}
-		var c report.Comparison
+		var c document.Comparison
 		raw, _ := os.ReadFile(outPath)
 		if err := json.Unmarshal(raw, &c); err != nil {
 			t.Fatal(err)

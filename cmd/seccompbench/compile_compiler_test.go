@@ -15,7 +15,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/scmp"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 func TestNewCmdCompileCompilerFlag(t *testing.T) {
@@ -75,7 +75,7 @@ func TestCompileLayouts(t *testing.T) {
 		if err := compileRun(&CompileOptions{IO: ios, Options: compile.Options{Policy: "docker-default", Out: output.Flags{Format: "json"}, Compiler: "native"}}); err != nil {
 			t.Fatal(err)
 		}
-		var doc report.CompileDoc
+		var doc document.CompileDoc
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}

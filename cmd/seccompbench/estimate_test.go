@@ -15,6 +15,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
@@ -95,16 +96,16 @@ func estimateFixture(t *testing.T) (dir, policy, profile string) {
 // cached workload (entry 5±1, per filter 0.5±0.5).
 func writeCalibration(t *testing.T, path string, entry, entryHW, pf, pfHW float64, insns int) {
 	t.Helper()
-	doc := &report.Document{SchemaVersion: report.SchemaVersion,
+	doc := &document.Document{SchemaVersion: document.SchemaVersion,
 		Environment: runner.CaptureEnvironment(),
-		Config:      report.Config{FilterCounts: []int{0, 1, 2}, Workload: "syscall", Confidence: 0.95},
-		Fits: []report.Fit{
+		Config:      document.Config{FilterCounts: []int{0, 1, 2}, Workload: "syscall", Confidence: 0.95},
+		Fits: []document.Fit{
 			{Variant: "on", EntryNs: 5, EntryCILowNs: 4, EntryCIHighNs: 6, PerFilterNs: 0.5, PerFilterCILowNs: 0, PerFilterCIHighNs: 1},
 			{Variant: "defeat", EntryNs: entry, EntryCILowNs: entry - entryHW, EntryCIHighNs: entry + entryHW, PerFilterNs: pf, PerFilterCILowNs: pf - pfHW, PerFilterCIHighNs: pf + pfHW},
 		},
-		Cache: []report.CacheVariant{
-			{Variant: "on", Syscalls: []report.CacheSyscall{{Name: "getppid", Nr: 110, Cached: true}}},
-			{Variant: "defeat", Syscalls: []report.CacheSyscall{{Name: "getppid", Nr: 110, Instructions: insns}}},
+		Cache: []document.CacheVariant{
+			{Variant: "on", Syscalls: []document.CacheSyscall{{Name: "getppid", Nr: 110, Cached: true}}},
+			{Variant: "defeat", Syscalls: []document.CacheSyscall{{Name: "getppid", Nr: 110, Instructions: insns}}},
 		},
 	}
 	f, err := os.Create(path)
@@ -117,7 +118,7 @@ func writeCalibration(t *testing.T, path string, entry, entryHW, pf, pfHW float6
 	}
 }
 
-func runEstimate(t *testing.T, args ...string) *report.Estimate {
+func runEstimate(t *testing.T, args ...string) *document.Estimate {
 	t.Helper()
 	ios, _, out, errOut := cmdutil.TestIOStreams()
 	cmd := NewCmdEstimate(&cmdutil.Factory{IO: ios}, nil)
@@ -127,7 +128,7 @@ func runEstimate(t *testing.T, args ...string) *report.Estimate {
 	if err := cmd.Execute(); err != nil {
 		t.Fatalf("estimate: %v; stderr: %s", err, errOut)
 	}
-	var got report.Estimate
+	var got document.Estimate
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("decode: %v\n%s", err, out)
 	}
@@ -249,7 +250,7 @@ func TestEstimateQuickCalibrationAndValidate(t *testing.T) {
 			if err := cmd.Execute(); err != nil {
 				t.Fatalf("%v; stderr %s", err, errOut)
 			}
-			var got report.Estimate
+			var got document.Estimate
 			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 				t.Fatal(err)
 			}
@@ -358,7 +359,7 @@ func TestEstimateStackCalibration(t *testing.T) {
 			if err := cmd.Execute(); err != nil {
 				t.Fatalf("%v; stderr %s", err, errOut)
 			}
-			var got report.Estimate
+			var got document.Estimate
 			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 				t.Fatal(err)
 			}
@@ -454,7 +455,7 @@ func TestEstimateIndirectParts(t *testing.T) {
 			}
 			continue
 		}
-		var got report.Estimate
+		var got document.Estimate
 		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 			t.Fatal(err)
 		}

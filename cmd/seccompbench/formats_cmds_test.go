@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // policiesDir is the policy corpus, testdata/policies.
@@ -113,7 +113,7 @@ func TestUnitsEverywhere(t *testing.T) {
 		t.Errorf("simulate: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, errs = runCmd(t, "", "simulate", unit, "--syscall", "read", "--format", "json")
-	var doc report.SimulateDoc
+	var doc document.SimulateDoc
 	if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil || len(doc.Stack) != 2 || doc.Syscalls[0].Action != "allow" {
 		t.Errorf("simulate json: exit %d, err %v, doc %+v\n%s", code, err, doc, errs)
 	}
@@ -130,15 +130,15 @@ func TestUnitsEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m report.InspectManifest
+	var m document.InspectManifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.SchemaVersion != report.ManifestVersion || m.Modeled != report.ModeledSystemd || m.ModeledFrom != unit || m.ModeledFormat != "systemd" || m.ModeledLayout == "" {
+	if m.SchemaVersion != document.ManifestVersion || m.Modeled != document.ModeledSystemd || m.ModeledFrom != unit || m.ModeledFormat != "systemd" || m.ModeledLayout == "" {
 		t.Errorf("manifest: schema_version %d, modeled %q from %q (format %q, layout %q); want %d, %q from %q, format systemd and a layout",
-			m.SchemaVersion, m.Modeled, m.ModeledFrom, m.ModeledFormat, m.ModeledLayout, report.ManifestVersion, report.ModeledSystemd, unit)
+			m.SchemaVersion, m.Modeled, m.ModeledFrom, m.ModeledFormat, m.ModeledLayout, document.ManifestVersion, document.ModeledSystemd, unit)
 	}
-	want := []report.InspectSavedFilter{{Index: 0, File: "filter-00.bpf", Directive: "SystemCallArchitectures", Arch: "all"},
+	want := []document.InspectSavedFilter{{Index: 0, File: "filter-00.bpf", Directive: "SystemCallArchitectures", Arch: "all"},
 		{Index: 1, File: "filter-01.bpf", Directive: "SystemCallFilter", Arch: "x86_64"}}
 	if len(m.Filters) != len(want) {
 		t.Fatalf("manifest filters = %+v, want %+v", m.Filters, want)

@@ -11,9 +11,6 @@ import (
 	"testing"
 	"time"
 
-	procinspect "github.com/seccompbench/seccompbench/runner/inspect"
-	"github.com/seccompbench/seccompbench/runner/result"
-
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/inspect"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
@@ -21,6 +18,9 @@ import (
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
+	procinspect "github.com/seccompbench/seccompbench/runner/inspect"
+	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 func TestNewCmdInspectFlags(t *testing.T) {
@@ -175,7 +175,7 @@ func TestInspectRunErrorsAndAll(t *testing.T) {
 		if err := inspectRun(opts); err != nil {
 			t.Fatalf("--all must not fail on processes it may not read: %v", err)
 		}
-		var doc report.InspectDoc
+		var doc document.InspectDoc
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +198,7 @@ func TestInspectSave(t *testing.T) {
 	if err := inspectRun(opts); err != nil {
 		t.Fatal(err)
 	}
-	var m report.InspectManifest
+	var m document.InspectManifest
 	b, err := os.ReadFile(filepath.Join(opts.Save, "manifest.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // startSignalled starts bin with args in a session of its own and
@@ -158,7 +159,7 @@ func TestInterruptedEstimateCommand(t *testing.T) {
 			if err != nil {
 				t.Fatalf("no -o file: %v; stderr:\n%s", err, stderr.String())
 			}
-			var e report.Estimate
+			var e document.Estimate
 			if err := json.Unmarshal(data, &e); err != nil {
 				t.Fatal(err)
 			}

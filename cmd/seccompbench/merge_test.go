@@ -15,7 +15,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/equiv"
 	"github.com/seccompbench/seccompbench/filters/formats"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 const hardenedUnit = "../../testdata/policies/hardened.service"
@@ -110,7 +110,7 @@ func TestMergeDirectoryAndJSON(t *testing.T) {
 	if err := mergeRun(&MergeOptions{IO: ios, MergeOptions: optimize.MergeOptions{Specs: []string{dir}, Out: output.Flags{Format: "json"}}}); err != nil {
 		t.Fatal(err)
 	}
-	var doc report.BuildSummary
+	var doc document.BuildSummary
 	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
 		t.Fatalf("json: %v\n%s", err, stdout)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/complete"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"github.com/seccompbench/seccompbench/filters/formats"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // Exit codes of the command: cmdutil.ExitCodes is the one table, which
@@ -143,9 +143,9 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	// A usage error: a bad flag or argument, or an input of a kind this
 	// command does not take (formats.ErrUnsupportedFormat; the message
 	// names what takes it), whichever command found it.
-	// A JSON document of the wrong kind (report.ErrWrongKind: a compare
+	// A JSON document of the wrong kind (document.ErrWrongKind: a compare
 	// document given to report) is such an input too.
-	if cmdutil.IsFlagError(err) || errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, report.ErrWrongKind) {
+	if cmdutil.IsFlagError(err) || errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, document.ErrWrongKind) {
 		fmt.Fprintln(stderr, "Run 'seccompbench --help' or 'seccompbench COMMAND --help' for usage.")
 		return exitUsage
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/internal/jsoncontract"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // TestJSONOutputsMatchSchemas runs every command that writes JSON for real
@@ -64,7 +64,7 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{[]string{"subset", tp("testdata/subset/pulled-tight.json"), "--baseline", "docker-default", "-o", p("subset.json")}, []int{0}, p("subset.json")},
 		{[]string{"intersect", "docker-default", tp("testdata/subset/pulled-keyctl.json"), "--format", "json", "--oci", p("i.json")}, []int{0}, ""},
 	}
-	seen := map[report.Kind]bool{}
+	seen := map[document.Kind]bool{}
 	for _, st := range steps {
 		name := strings.Join(st.args, " ")
 		var out, errb bytes.Buffer
@@ -93,12 +93,12 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		t.Logf("%s: valid %s document", name, k)
 		noSentences(t, name, k, data)
 	}
-	for _, k := range report.Kinds {
+	for _, k := range document.Kinds {
 		switch {
 		case seen[k]:
-		case k == report.KindBudget && limitErr != nil:
+		case k == document.KindBudget && limitErr != nil:
 			t.Logf("budget not validated: no bpf_jit_limit on this kernel: %v", limitErr)
-		case k == report.KindTop:
+		case k == document.KindTop:
 			// top needs CAP_PERFMON, CAP_BPF and a 5.15+ kernel: its
 			// Watcher's real output, from a fake sampler, is validated by
 			// internal/top's TestWindowMatchesSchema.
@@ -111,7 +111,7 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 // noSentences fails t for every English sentence in data, a document of
 // kind k written by the command name, outside the keys
 // jsoncontract.Text allows (docs/json.md, "Codes, not sentences").
-func noSentences(t *testing.T, name string, k report.Kind, data []byte) {
+func noSentences(t *testing.T, name string, k document.Kind, data []byte) {
 	t.Helper()
 	got, err := jsoncontract.Sentences(k, data)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // subsetData names a file of testdata/subset.
@@ -52,7 +52,7 @@ func TestSubsetUnnamedCounted(t *testing.T) {
 	if code != 3 {
 		t.Fatalf("exit %d, want 3:\n%s", code, errb.String())
 	}
-	var doc report.SubsetDoc
+	var doc document.SubsetDoc
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}

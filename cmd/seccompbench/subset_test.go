@@ -12,7 +12,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/optimize"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 const pulledKeyctl = "../../testdata/subset/pulled-keyctl.json"
@@ -41,7 +41,7 @@ func TestSubsetKeyctl(t *testing.T) {
 	if !errors.Is(err, cmdutil.ErrFindings) {
 		t.Fatalf("err = %v, want cmdutil.ErrFindings", err)
 	}
-	var doc report.SubsetDoc
+	var doc document.SubsetDoc
 	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestIntersectThenSubset(t *testing.T) {
 
 // simulateFindings replays every finding of doc with `simulate` on each
 // side and checks the verdicts subset printed.
-func simulateFindings(t *testing.T, doc report.SubsetDoc) {
+func simulateFindings(t *testing.T, doc document.SubsetDoc) {
 	t.Helper()
 	for _, f := range doc.Findings {
 		a := f.Args
@@ -120,7 +120,7 @@ func TestSubsetStrictErrno(t *testing.T) {
 	if err := subsetRun(&SubsetOptions{IO: ios, SubsetOptions: optimize.SubsetOptions{Profile: []string{tight}, Baseline: []string{"docker-default"}, Out: output.Flags{Format: "json"}}}); err != nil {
 		t.Fatalf("default: %v, want a subset", err)
 	}
-	var doc report.SubsetDoc
+	var doc document.SubsetDoc
 	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestSubsetStrictErrno(t *testing.T) {
 	if !errors.Is(err, cmdutil.ErrFindings) {
 		t.Fatalf("podman-like --strict-errno: err = %v, want cmdutil.ErrFindings", err)
 	}
-	doc = report.SubsetDoc{}
+	doc = document.SubsetDoc{}
 	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}

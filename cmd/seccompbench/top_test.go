@@ -10,9 +10,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/seccompbench/seccompbench/runner/live"
-
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/runner/live"
 )
 
 func TestNewCmdTopFlags(t *testing.T) {
@@ -69,14 +69,14 @@ func TestNewCmdTopFlags(t *testing.T) {
 func TestTopReportShapes(t *testing.T) {
 	f := func(x float64) *float64 { return &x }
 	n := 16
-	top := &report.Top{SchemaVersion: report.TopSchemaVersion, Kind: "top", Start: "2026-12-01T00:00:00Z", WindowNs: 5e9,
-		Method: report.TopMethod{SamplingHz: 997, PeriodNs: 1003009, CPUs: 2, BatchNs: 25e7, Confidence: 0.95, CountDuty: 0.1},
-		Processes: []report.TopProcess{{Pid: 42, Comm: "loop", CPUNs: 5e9, SeccompNs: 2e9, SeccompShare: f(0.4), SeccompShareCILow: f(0.38), SeccompShareCIHigh: f(0.42),
-			Samples: 5000, SeccompSamples: 2000, Filters: &n, FilterHashes: []report.TopFilter{{Index: 0, Instructions: 1406, SHA256: strings.Repeat("ab", 32)}},
-			Syscalls: []report.TopSyscall{{Name: "getppid", Nr: 110, Calls: f(4e6), SeccompNs: 2e9, SeccompNsPerCall: f(500), Samples: 2000},
+	top := &document.Top{SchemaVersion: document.TopSchemaVersion, Kind: "top", Start: "2026-12-01T00:00:00Z", WindowNs: 5e9,
+		Method: document.TopMethod{SamplingHz: 997, PeriodNs: 1003009, CPUs: 2, BatchNs: 25e7, Confidence: 0.95, CountDuty: 0.1},
+		Processes: []document.TopProcess{{Pid: 42, Comm: "loop", CPUNs: 5e9, SeccompNs: 2e9, SeccompShare: f(0.4), SeccompShareCILow: f(0.38), SeccompShareCIHigh: f(0.42),
+			Samples: 5000, SeccompSamples: 2000, Filters: &n, FilterHashes: []document.TopFilter{{Index: 0, Instructions: 1406, SHA256: strings.Repeat("ab", 32)}},
+			Syscalls: []document.TopSyscall{{Name: "getppid", Nr: 110, Calls: f(4e6), SeccompNs: 2e9, SeccompNsPerCall: f(500), Samples: 2000},
 				{Name: "futex", Nr: 202, SeccompNs: 1e6, Samples: 1}},
-			Prediction: &report.TopPrediction{Rows: []report.TopPredictionRow{{Name: "merge", Instructions: 1800, SeccompNs: 0, SavedNs: 2e9, SavedShare: 0.4}},
-				Model: report.TopModel{Method: report.TopModelScaled, EntryNs: 30.9, PerFilterNs: 20.4, PerInstructionNs: 0.115}}}},
+			Prediction: &document.TopPrediction{Rows: []document.TopPredictionRow{{Name: "merge", Instructions: 1800, SeccompNs: 0, SavedNs: 2e9, SavedShare: 0.4}},
+				Model: document.TopModel{Method: document.TopModelScaled, EntryNs: 30.9, PerFilterNs: 20.4, PerInstructionNs: 0.115}}}},
 		Warnings: []string{}}
 	var b bytes.Buffer
 	if err := report.WriteTopJSON(&b, top); err != nil {
@@ -120,8 +120,8 @@ func TestTopReportShapes(t *testing.T) {
 		}
 	}
 	// The JSON holds the model as a code and figures; --explain words it.
-	if m := p["prediction"].(map[string]any)["model"].(map[string]any); m["method"] != report.TopModelScaled || m["per_filter_ns"] != 20.4 {
-		t.Errorf("prediction model %v, want the code %s with its figures", m, report.TopModelScaled)
+	if m := p["prediction"].(map[string]any)["model"].(map[string]any); m["method"] != document.TopModelScaled || m["per_filter_ns"] != 20.4 {
+		t.Errorf("prediction model %v, want the code %s with its figures", m, document.TopModelScaled)
 	}
 	b.Reset()
 	report.WriteTopText(&b, top, 8, report.TextOptions{Explain: true})

@@ -58,7 +58,7 @@ var (
 	// unit templates) has none of them.
 	helmAction = regexp.MustCompile(`\{\{-?\s*(-\s|\.[A-Z]|\$|(include|template|toYaml|tpl|if|else|end|range|with|define|default|required|quote|printf)\b)`)
 	// seccompbench's JSON documents open with schema_version then kind
-	// (report.ContractVersion, report.Kind).
+	// (document.ContractVersion, document.Kind).
 	ownOutput  = regexp.MustCompile(`^\s*\{\s*"schema_version"\s*:\s*\d+\s*,\s*"kind"\s*:\s*"([A-Za-z0-9_-]+)"`)
 	cBPF       = regexp.MustCompile(`\b(BPF_STMT|BPF_JUMP)\s*\(`)
 	straceHead = regexp.MustCompile(`(?m)^\s*%\s*time\s+seconds\s+usecs/call\s+calls\s+(errors\s+)?syscall`)

@@ -150,6 +150,12 @@ func TestRunnerAndReportLayers(t *testing.T) {
 				t.Errorf("%s imports %s; runner/internal packages import only runner/result and runner/internal/sys", p, local)
 			case strings.HasPrefix(p, "report") && isLocal && strings.HasPrefix(local, "runner") && local != "runner/result":
 				t.Errorf("%s imports %s; report may import only runner/result", p, local)
+			case p == "report/document" && isLocal && (strings.HasPrefix(local, "filters") || strings.HasPrefix(local, "report")):
+				t.Errorf("report/document imports %s; the document types import nothing of filters/ or of report's renderers", local)
+			case p == "report/internal/text" && isLocal:
+				t.Errorf("report/internal/text imports %s; the text helpers import nothing of the module", local)
+			case isLocal && local == "report/document" && !strings.HasPrefix(p, "report") && !strings.HasPrefix(p, "cmd/") && !strings.HasPrefix(p, "internal/"):
+				t.Errorf("%s imports report/document; only report, the commands and the test helpers read the document types", p)
 			case p == "report" && local == "report/chart":
 				t.Errorf("report imports report/chart; chart renders report's documents, not the reverse")
 			case strings.HasPrefix(imp, "gonum.org/v1/plot") && p != "report/chart":
@@ -157,7 +163,7 @@ func TestRunnerAndReportLayers(t *testing.T) {
 			}
 		}
 	}
-	for _, p := range []string{"runner/result", "runner/workload", "report", "report/chart"} {
+	for _, p := range []string{"runner/result", "runner/workload", "report", "report/chart", "report/document", "report/internal/text"} {
 		if _, ok := pkgs[p]; !ok {
 			t.Errorf("package %s is gone: update this test and docs/architecture.md", p)
 		}

@@ -19,39 +19,39 @@ import (
 	"github.com/invopop/jsonschema"
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // Types maps each kind of JSON document to a value of its Go type: what
 // the writer of that kind marshals (docs/json.md).
-var Types = map[report.Kind]any{
-	report.KindRun:          report.Document{},
-	report.KindCompare:      report.Comparison{},
-	report.KindReport:       report.Fleet{},
-	report.KindEstimate:     report.Estimate{},
-	report.KindSimulate:     report.SimulateOutput{},
-	report.KindInspect:      report.InspectDoc{},
-	report.KindCompile:      report.CompileDoc{},
-	report.KindCompileStack: report.SystemdStackDoc{},
-	report.KindLint:         report.LintDoc{},
-	report.KindBudget:       report.Budget{},
-	report.KindMerge:        report.BuildSummary{},
-	report.KindOptimize:     report.BuildSummary{},
-	report.KindEquiv:        report.EquivDoc{},
-	report.KindSubset:       report.SubsetDoc{},
-	report.KindIntersect:    report.BuildSummary{},
-	report.KindManifest:     report.InspectManifest{},
-	report.KindTop:          report.Top{},
+var Types = map[document.Kind]any{
+	document.KindRun:          document.Document{},
+	document.KindCompare:      document.Comparison{},
+	document.KindReport:       document.Fleet{},
+	document.KindEstimate:     document.Estimate{},
+	document.KindSimulate:     document.SimulateOutput{},
+	document.KindInspect:      document.InspectDoc{},
+	document.KindCompile:      document.CompileDoc{},
+	document.KindCompileStack: document.SystemdStackDoc{},
+	document.KindLint:         document.LintDoc{},
+	document.KindBudget:       document.Budget{},
+	document.KindMerge:        document.BuildSummary{},
+	document.KindOptimize:     document.BuildSummary{},
+	document.KindEquiv:        document.EquivDoc{},
+	document.KindSubset:       document.SubsetDoc{},
+	document.KindIntersect:    document.BuildSummary{},
+	document.KindManifest:     document.InspectManifest{},
+	document.KindTop:          document.Top{},
 }
 
 // Dir is the schemas' directory relative to the repository root.
 const Dir = "docs/schema"
 
 // File is the schema file of kind k, relative to the repository root.
-func File(k report.Kind) string { return filepath.Join(Dir, string(k)+".schema.json") }
+func File(k document.Kind) string { return filepath.Join(Dir, string(k)+".schema.json") }
 
 // version is the schema_version each kind's documents carry.
-func version(k report.Kind) int { return k.Version() }
+func version(k document.Kind) int { return k.Version() }
 
 // Generate returns the JSON Schema (draft 2020-12) of kind k, generated
 // from its Go type: every key the type marshals, required unless it is
@@ -59,13 +59,16 @@ func version(k report.Kind) int { return k.Version() }
 // as encoding/json writes a nil one, and so may an undefined float64 of
 // the run result's structs (NaN is null); "kind" and "schema_version" are
 // constants. The output is indented and ends with a newline.
-func Generate(k report.Kind) ([]byte, error) {
+func Generate(k document.Kind) ([]byte, error) {
 	v, ok := Types[k]
 	if !ok {
 		return nil, fmt.Errorf("generate schema: no Go type for kind %q", k)
 	}
 	r := &jsonschema.Reflector{ExpandedStruct: true, Mapper: textMarshalers}
 	s := r.Reflect(v)
+	// The $id keeps the path the types had before they moved to
+	// report/document, so that references to the published schemas hold.
+	s.ID = jsonschema.ID(strings.Replace(string(s.ID), "/report/document/", "/report/", 1))
 	s.Title = fmt.Sprintf("seccompbench %s document, schema_version %d", k, version(k))
 	s.Description = "Generated from the Go type " + reflect.TypeOf(v).String() + " by internal/jsoncontract; do not edit (go run internal/jsoncontract/mkschema.go). Keys are documented in docs/json.md."
 	b, err := json.Marshal(s)
@@ -111,7 +114,7 @@ func textMarshalers(t reflect.Type) *jsonschema.Schema {
 // defs) and lets each property whose field is a pointer, slice or map
 // without omitempty also be null, and every float64 of a struct that
 // marshals itself (the run result's structs write each float64 field as
-// a report.Float, NaN as null: report/nullnan.go).
+// a document.Float, NaN as null: report/document/nullnan.go).
 func nullable(node map[string]any, t reflect.Type, defs map[string]any, seen map[reflect.Type]bool) {
 	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
 		t = t.Elem()
@@ -173,14 +176,14 @@ func jsonName(f reflect.StructField) (name string, omit, ok bool) {
 
 // Validator validates documents against the checked-in schemas.
 type Validator struct {
-	schemas map[report.Kind]*sjs.Schema
+	schemas map[document.Kind]*sjs.Schema
 }
 
 // NewValidator compiles every checked-in schema under root/docs/schema
 // (root is the repository root).
 func NewValidator(root string) (*Validator, error) {
 	c := sjs.NewCompiler()
-	v := &Validator{schemas: map[report.Kind]*sjs.Schema{}}
+	v := &Validator{schemas: map[document.Kind]*sjs.Schema{}}
 	for k := range Types {
 		path := filepath.Join(root, File(k))
 		f, err := os.Open(path)
@@ -203,10 +206,10 @@ func NewValidator(root string) (*Validator, error) {
 }
 
 // Validate checks data, a JSON document, against the schema of its own
-// kind (report.DetectKind) and returns that kind. A document without a
+// kind (document.DetectKind) and returns that kind. A document without a
 // kind, or of a kind with no schema, is an error.
-func (v *Validator) Validate(data []byte) (report.Kind, error) {
-	k, _, legacy, err := report.DetectKind(data)
+func (v *Validator) Validate(data []byte) (document.Kind, error) {
+	k, _, legacy, err := document.DetectKind(data)
 	if err != nil {
 		return "", err
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // root is the repository root, from this package's directory.
@@ -17,7 +17,7 @@ var root = filepath.Join("..", "..")
 // Generate makes from the Go type now: a key added, renamed or retyped
 // without rerunning go run internal/jsoncontract/mkschema.go.
 func TestSchemasUpToDate(t *testing.T) {
-	for _, k := range report.Kinds {
+	for _, k := range document.Kinds {
 		t.Run(string(k), func(t *testing.T) {
 			want, err := Generate(k)
 			if err != nil {
@@ -33,8 +33,8 @@ func TestSchemasUpToDate(t *testing.T) {
 		})
 	}
 	files, _ := filepath.Glob(filepath.Join(root, Dir, "*.schema.json"))
-	if len(files) != len(report.Kinds) || len(Types) != len(report.Kinds) {
-		t.Errorf("%d schema files and %d types for %d kinds: one schema per kind", len(files), len(Types), len(report.Kinds))
+	if len(files) != len(document.Kinds) || len(Types) != len(document.Kinds) {
+		t.Errorf("%d schema files and %d types for %d kinds: one schema per kind", len(files), len(Types), len(document.Kinds))
 	}
 }
 

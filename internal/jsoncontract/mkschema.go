@@ -14,14 +14,14 @@ import (
 	"slices"
 
 	"github.com/seccompbench/seccompbench/internal/jsoncontract"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 func main() {
 	if err := os.MkdirAll(jsoncontract.Dir, 0o755); err != nil {
 		log.Fatal(err)
 	}
-	kinds := slices.Sorted(func(yield func(report.Kind) bool) {
+	kinds := slices.Sorted(func(yield func(document.Kind) bool) {
 		for k := range jsoncontract.Types {
 			if !yield(k) {
 				return

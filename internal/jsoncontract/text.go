@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // Text lists, per kind, the keys whose string values are English text on
@@ -18,8 +18,8 @@ import (
 // JSON output is a code, a name or a number's text: Sentences reports
 // one of four or more words elsewhere, and Generate writes the reason
 // into the key's schema description.
-var Text = map[report.Kind]map[string]string{
-	report.KindRun: {
+var Text = map[document.Kind]map[string]string{
+	document.KindRun: {
 		"command":                                 whyCommand,
 		"environment.vulnerabilities":             whyKernelText,
 		"environment.cpu_model":                   whyKernelText,
@@ -31,16 +31,16 @@ var Text = map[report.Kind]map[string]string{
 		"config.directives.list.[].other_effects": "what a systemd directive does outside seccomp (systemd.exec(5)): the reason a directive whose filters are redundant must not be removed blindly; fixed text per directive",
 		"config.directives.list.[].witness":       "the input (ABI, syscall, arguments) on which the stack's outcome changes without the directive, or why the equivalence checker stopped; equiv's own counterexample text",
 	},
-	report.KindCompare: {
+	document.KindCompare: {
 		"sources.[].cpu_model": whyKernelText,
 		"sources.[].policies":  whyPolicy,
 	},
-	report.KindReport: {
+	document.KindReport: {
 		"groups.[].op":                  whyOp,
 		"groups.[].rows.[].cpu_model":   whyKernelText,
 		"groups.[].rows.[].mitigations": whyKernelText,
 	},
-	report.KindEstimate: {
+	document.KindEstimate: {
 		"validation.syscalls.[].workload": whyOp,
 		"syscalls.[].cache_reason":        whyCacheReason,
 		"model.source":                    "the calibration's provenance: the run files and fits the model was taken from, named as the user gave them",
@@ -49,38 +49,38 @@ var Text = map[report.Kind]map[string]string{
 		"validation.direct.unavailable":   whyError,
 		"profile.source":                  "the profile's name: the file the user gave, or, when estimate --command profiled the command itself, \"strace of `COMMAND` (not kept)\": the command line, since the strace summary is removed when estimate ends",
 	},
-	report.KindSimulate: {
+	document.KindSimulate: {
 		"syscalls.[].cache_reason":                 whyCacheReason,
 		"alternatives.[].syscalls.[].cache_reason": whyCacheReason,
 	},
-	report.KindInspect: {
+	document.KindInspect: {
 		"processes.[].error":            whyError,
 		"processes.[].groups.[].disasm": whyDisasm,
 		"processes.[].cmdline":          "the process's own command line, from /proc/PID/cmdline",
 	},
-	report.KindCompile: {
+	document.KindCompile: {
 		"program.[].text":    whyDisasm,
 		"program.[].comment": whyDisasm,
 	},
-	report.KindLint: {
+	document.KindLint: {
 		"findings.[].message": "the finding's message, which editors, CI annotations and other tools print verbatim beside the code (the same text as lint's text output)",
 		"findings.[].hint":    "how to fix the finding, printed verbatim by tools beside the message",
 	},
-	report.KindManifest: {
+	document.KindManifest: {
 		"cmdline": "the process's own command line, from /proc/PID/cmdline",
 	},
-	report.KindEquiv: {
+	document.KindEquiv: {
 		"outside_seccomp.[].other_effects": "what a systemd directive does outside seccomp (systemd.exec(5)), so the reader sees what differs beyond the filters the verdict is about; fixed text per directive",
 		"outside_seccomp.[].a":             "a unit setting's value as the unit file writes it (paths, capability lists, command lines)",
 		"outside_seccomp.[].b":             "a unit setting's value as the unit file writes it (paths, capability lists, command lines)",
 	},
-	report.KindTop: {
+	document.KindTop: {
 		"processes.[].filters_error": whyError,
 	},
 }
 
 // buildText is the Text of merge, optimize and intersect, which share
-// their Go type (report.BuildSummary).
+// their Go type (document.BuildSummary).
 var buildText = map[string]string{
 	"program.[].text":             whyDisasm,
 	"program.[].comment":          whyDisasm,
@@ -92,10 +92,10 @@ var buildText = map[string]string{
 }
 
 func init() {
-	for _, k := range []report.Kind{report.KindMerge, report.KindOptimize, report.KindIntersect} {
+	for _, k := range []document.Kind{document.KindMerge, document.KindOptimize, document.KindIntersect} {
 		Text[k] = buildText
 	}
-	Text[report.KindSubset] = map[string]string{"cost.intersect_error": whyError}
+	Text[document.KindSubset] = map[string]string{"cost.intersect_error": whyError}
 }
 
 // Reasons shared by several keys.
@@ -120,7 +120,7 @@ func isWarnings(path string) bool {
 // elements) of a document of kind k may be text: path or one of its
 // prefixes (a key holding an array or object of text) is in Text[k], or
 // it is a warning.
-func allowed(k report.Kind, path string) bool {
+func allowed(k document.Kind, path string) bool {
 	if isWarnings(path) {
 		return true
 	}
@@ -140,7 +140,7 @@ func allowed(k report.Kind, path string) bool {
 // Sentences returns the string values of data, a JSON document of kind
 // k, that read as English (four or more words) under a key Text does not
 // allow, each as "path: value". An error says data is not JSON.
-func Sentences(k report.Kind, data []byte) ([]string, error) {
+func Sentences(k document.Kind, data []byte) ([]string, error) {
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		return nil, fmt.Errorf("sentences in %s document: %w", k, err)
@@ -180,7 +180,7 @@ func walkStrings(v any, path string, f func(path, s string)) {
 // that key's description in the schema tree (root, with its $defs), after
 // any description it has. A key that the schema does not have is an
 // error: the list must name real keys.
-func describeText(k report.Kind, root, defs map[string]any) error {
+func describeText(k document.Kind, root, defs map[string]any) error {
 	for _, path := range slices.Sorted(maps.Keys(Text[k])) {
 		node, err := schemaNode(root, defs, strings.Split(path, "."))
 		if err != nil {

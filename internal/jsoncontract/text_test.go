@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // TestSentences: a sentence is reported under a key Text does not allow,
@@ -17,7 +17,7 @@ func TestSentences(t *testing.T) {
 	doc := `{"schema_version": 2, "kind": "budget", "current_basis": "vmallocinfo upper bound: the fit is a lower bound",
 		"stack_basis": "model", "policies": ["docker-default"], "notes": ["restored bpf_jit_limit 1 left lowered by a run"],
 		"validation": {"cap_eff": "0000000000000000"}}`
-	got, err := Sentences(report.KindBudget, []byte(doc))
+	got, err := Sentences(document.KindBudget, []byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestSentences(t *testing.T) {
 		t.Errorf("budget: got %q, want %q", got, want)
 	}
 	lint := `{"kind": "lint", "findings": [{"code": "arch-bypass", "message": "21 syscalls denied on x86_64 are allowed", "hint": "check seccomp_data.arch first and kill", "policy": "a policy file with spaces in it"}]}`
-	got, err = Sentences(report.KindLint, []byte(lint))
+	got, err = Sentences(document.KindLint, []byte(lint))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,14 +34,14 @@ func TestSentences(t *testing.T) {
 		t.Errorf("lint: got %q, want %q", got, want)
 	}
 	run := `{"kind": "run", "environment": {"vulnerabilities": {"spectre_v2": "Mitigation: Retpolines; STIBP: disabled"}}, "results": [{"warnings": ["only 2 samples; need at least 3"]}], "meaning": [{"text": "each filter adds 3 ns per op"}]}`
-	got, err = Sentences(report.KindRun, []byte(run))
+	got, err = Sentences(document.KindRun, []byte(run))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"meaning.[].text: each filter adds 3 ns per op"}; !slices.Equal(got, want) {
 		t.Errorf("run: got %q, want %q", got, want)
 	}
-	if _, err := Sentences(report.KindRun, []byte("{")); err == nil {
+	if _, err := Sentences(document.KindRun, []byte("{")); err == nil {
 		t.Error("no error for a document that is not JSON")
 	}
 }
@@ -50,7 +50,7 @@ func TestSentences(t *testing.T) {
 // (Generate fails otherwise) with the reason in its description, and so
 // is every warnings array.
 func TestTextKeysDescribed(t *testing.T) {
-	for _, k := range report.Kinds {
+	for _, k := range document.Kinds {
 		b, err := Generate(k)
 		if err != nil {
 			t.Fatal(err)

@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // EstimateLegendUncached and EstimateLegendCached are the estimate plot's
@@ -29,12 +31,12 @@ const estimateRows = 20
 // EstimateBars returns the syscalls the estimate plot shows, top to
 // bottom: the first estimateRows of e (already sorted by total added
 // time) with a per-call estimate, at most top when top > 0.
-func EstimateBars(e *report.Estimate, top int) []report.EstimateSyscall {
+func EstimateBars(e *document.Estimate, top int) []document.EstimateSyscall {
 	n := estimateRows
 	if top > 0 {
 		n = min(n, top)
 	}
-	var out []report.EstimateSyscall
+	var out []document.EstimateSyscall
 	for _, s := range e.Syscalls {
 		if s.AddedNs != nil && len(out) < n {
 			out = append(out, s)
@@ -45,7 +47,7 @@ func EstimateBars(e *report.Estimate, top int) []report.EstimateSyscall {
 
 // EstimateTitle is the estimate plot's title: what is plotted and in which
 // unit, the profile, and the stack with its cache mode.
-func EstimateTitle(e *report.Estimate) string {
+func EstimateTitle(e *document.Estimate) string {
 	var names []string
 	for _, s := range e.Stack {
 		names = append(names, s.Name)
@@ -55,12 +57,12 @@ func EstimateTitle(e *report.Estimate) string {
 		cache = "action cache defeated"
 	}
 	return fmt.Sprintf("Predicted time the filters add per call, in ns, per syscall\nprofile %s; stack %s (%s), %s",
-		e.Profile.Source, report.Plural(len(e.Stack), "filter"), report.SummarizeNames(names), cache)
+		e.Profile.Source, text.Plural(len(e.Stack), "filter"), report.SummarizeNames(names), cache)
 }
 
 // EstimateCaption says where the model's figures were measured: the
 // calibration and its kernel and CPU.
-func EstimateCaption(e *report.Estimate) string {
+func EstimateCaption(e *document.Estimate) string {
 	on := e.Model.MeasuredOn
 	if on == "" {
 		on = "a kernel and CPU the estimate does not record"
@@ -74,7 +76,7 @@ func EstimateCaption(e *report.Estimate) string {
 // bar, coloured and shaped as the run plot's on (cached) and defeat (not
 // cached) variants. Errors wrap ErrNothingToPlot or come from drawing and
 // writing.
-func WriteEstimateSVG(w io.Writer, e *report.Estimate, top int) error {
+func WriteEstimateSVG(w io.Writer, e *document.Estimate, top int) error {
 	bars := EstimateBars(e, top)
 	if len(bars) == 0 {
 		return fmt.Errorf("plot estimate: %w", ErrNothingToPlot)
@@ -89,7 +91,7 @@ func WriteEstimateSVG(w io.Writer, e *report.Estimate, top int) error {
 	return nil
 }
 
-func drawEstimate(dc draw.Canvas, e *report.Estimate, bars []report.EstimateSyscall) error {
+func drawEstimate(dc draw.Canvas, e *document.Estimate, bars []document.EstimateSyscall) error {
 	p := plot.New()
 	p.Title.TextStyle.Font = sans(15)
 	p.Title.Text = wrapLines(EstimateTitle(e), p.Title.TextStyle, dc.Max.X-dc.Min.X-vg.Points(40))
@@ -135,7 +137,7 @@ func drawEstimate(dc draw.Canvas, e *report.Estimate, bars []report.EstimateSysc
 		leg.Add(name, sc)
 	}
 	for i, s := range bars {
-		ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: fmt.Sprintf("%s (%s)", s.Name, report.Plural(s.Calls, "call"))})
+		ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: fmt.Sprintf("%s (%s)", s.Name, text.Plural(s.Calls, "call"))})
 	}
 	if math.IsInf(xmax, -1) || xmax <= xmin {
 		xmax = xmin + 1

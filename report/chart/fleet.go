@@ -8,17 +8,20 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/seccompbench/seccompbench/report"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // WriteFleetSVG writes the plot of WriteFleetPNG as SVG.
-func WriteFleetSVG(w io.Writer, f *report.Fleet) error {
+func WriteFleetSVG(w io.Writer, f *document.Fleet) error {
 	c := vgsvg.New(PlotWidth, fleetPlotHeight(f))
 	if err := drawFleet(draw.New(c), f); err != nil {
 		return err
@@ -35,7 +38,7 @@ func WriteFleetSVG(w io.Writer, f *report.Fleet) error {
 // variant as in WritePNG, on one ns axis starting at 0 (or below, when an
 // interval does). The legend names each variant and what the bars are.
 // Errors wrap ErrNothingToPlot or come from drawing and writing.
-func WriteFleetPNG(w io.Writer, f *report.Fleet) error {
+func WriteFleetPNG(w io.Writer, f *document.Fleet) error {
 	c := vgimg.NewWith(vgimg.UseWH(PlotWidth, fleetPlotHeight(f)), vgimg.UseDPI(PNGDPI))
 	if err := drawFleet(draw.New(c), f); err != nil {
 		return err
@@ -48,7 +51,7 @@ func WriteFleetPNG(w io.Writer, f *report.Fleet) error {
 
 // fleetPlotHeight grows with the rows: 0.32 inch each, 3.8 inches at
 // least for title, axis, legend and caption.
-func fleetPlotHeight(f *report.Fleet) vg.Length {
+func fleetPlotHeight(f *document.Fleet) vg.Length {
 	return 3.8*vg.Inch + vg.Length(len(report.FleetRowLabels(f)))*0.32*vg.Inch
 }
 
@@ -60,7 +63,7 @@ type fleetPoints struct {
 
 // FleetLegend returns the plot's legend entries, one per variant, in the
 // order of every legend ("on", then "defeat").
-func FleetLegend(f *report.Fleet) []string {
+func FleetLegend(f *document.Fleet) []string {
 	var out []string
 	conf := 0.95
 	for _, g := range f.Groups {
@@ -77,7 +80,7 @@ func FleetLegend(f *report.Fleet) []string {
 // drawFleet draws f on dc as WriteFleetPNG describes: a row per result
 // and variant, the legend and the caption (the kernel and CPU of every
 // result) below. Errors wrap ErrNothingToPlot or come from plotting.
-func drawFleet(dc draw.Canvas, f *report.Fleet) error {
+func drawFleet(dc draw.Canvas, f *document.Fleet) error {
 	labels := report.FleetRowLabels(f)
 	if len(labels) == 0 {
 		return fmt.Errorf("plot report: %w", ErrNothingToPlot)
@@ -110,7 +113,7 @@ func drawFleet(dc draw.Canvas, f *report.Fleet) error {
 // newFleetPlot returns the fleet plot with its title (wrapped to dc's
 // width less 40 pt), the x axis label, fonts and the grid, and nothing
 // plotted yet.
-func newFleetPlot(dc draw.Canvas, f *report.Fleet) *plot.Plot {
+func newFleetPlot(dc draw.Canvas, f *document.Fleet) *plot.Plot {
 	p := plot.New()
 	p.Title.TextStyle.Font = sans(15)
 	p.Title.Text = wrapLines(FleetTitle(f), p.Title.TextStyle, dc.Max.X-dc.Min.X-vg.Points(40))
@@ -127,7 +130,7 @@ func newFleetPlot(dc draw.Canvas, f *report.Fleet) *plot.Plot {
 // order, the rows of f (n in all) as points with their confidence
 // intervals. It returns the x range (ns) the points and intervals span,
 // from 0 or below; xmax is -Inf when there is no point.
-func addFleetVariants(p *plot.Plot, leg *plot.Legend, f *report.Fleet, n int) (xmin, xmax float64, err error) {
+func addFleetVariants(p *plot.Plot, leg *plot.Legend, f *document.Fleet, n int) (xmin, xmax float64, err error) {
 	xmin, xmax = 0.0, math.Inf(-1)
 	legend := FleetLegend(f)
 	variants := legendOrder(report.FleetVariants(f))
@@ -161,7 +164,7 @@ func addFleetVariants(p *plot.Plot, leg *plot.Legend, f *report.Fleet, n int) (x
 // fleetVariantPoints returns the rows of f with variant v: per-filter
 // cost (ns) at y = n-1-row, so that the first of the n rows is on top,
 // with the confidence interval's arms (0 when unknown or inverted).
-func fleetVariantPoints(f *report.Fleet, v string, n int) fleetPoints {
+func fleetVariantPoints(f *document.Fleet, v string, n int) fleetPoints {
 	var pts fleetPoints
 	row := 0
 	for _, g := range f.Groups {
@@ -184,7 +187,7 @@ func fleetVariantPoints(f *report.Fleet, v string, n int) fleetPoints {
 
 // addFleetSeparators adds to p a dashed grey line from x0 to x1 (ns)
 // between each group of f's n rows and the next.
-func addFleetSeparators(p *plot.Plot, f *report.Fleet, n int, x0, x1 float64) {
+func addFleetSeparators(p *plot.Plot, f *document.Fleet, n int, x0, x1 float64) {
 	row := 0
 	for gi, g := range f.Groups {
 		if gi > 0 {
@@ -202,23 +205,23 @@ func addFleetSeparators(p *plot.Plot, f *report.Fleet, n int, x0, x1 float64) {
 // FleetTitle is the title of the fleet plot: what is plotted and in which
 // unit, and the policies and workload of each group of rows, top to
 // bottom.
-func FleetTitle(f *report.Fleet) string {
+func FleetTitle(f *document.Fleet) string {
 	var groups []string
 	for _, g := range f.Groups {
 		groups = append(groups, fmt.Sprintf("policy %s, workload %s", g.Policy, g.Workload))
 	}
-	return fmt.Sprintf("Per-filter cost in ns per op across %s\n%s", report.Plural(report.FleetResults(f), "result"), strings.Join(groups, "; "))
+	return fmt.Sprintf("Per-filter cost in ns per op across %s\n%s", text.Plural(report.FleetResults(f), "result"), strings.Join(groups, "; "))
 }
 
 // FleetCaption says what each result was measured on: its kernel and
 // CPU model, results on the same pair named together.
-func FleetCaption(f *report.Fleet) string {
+func FleetCaption(f *document.Fleet) string {
 	type machine struct{ kernel, cpu string }
 	var order []machine
 	names := map[machine][]string{}
 	for _, g := range f.Groups {
 		for _, r := range g.Rows {
-			m := machine{report.OrDash(r.Kernel), report.OrDash(r.CPUModel)}
+			m := machine{text.OrDash(r.Kernel), text.OrDash(r.CPUModel)}
 			if _, ok := names[m]; !ok {
 				order = append(order, m)
 			}

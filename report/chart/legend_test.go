@@ -12,11 +12,12 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/report/internal/svgtest"
 )
 
 // exampleRun reads the committed run result docs/examples/run.json.
-func exampleRun(t *testing.T) *report.Document {
+func exampleRun(t *testing.T) *document.Document {
 	t.Helper()
 	f, err := os.Open(filepath.Join("..", "..", "docs", "examples", "run.json"))
 	if err != nil {
@@ -32,9 +33,9 @@ func exampleRun(t *testing.T) *report.Document {
 
 // exampleFleet builds the fleet of the committed results
 // docs/examples/fleet/node-*.json.
-func exampleFleet(t *testing.T) *report.Fleet {
+func exampleFleet(t *testing.T) *document.Fleet {
 	t.Helper()
-	var entries []report.FleetEntry
+	var entries []document.FleetEntry
 	for _, n := range []string{"node-1.json", "node-2.json", "node-3.json"} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "docs", "examples", "fleet", n))
 		if err != nil {
@@ -90,7 +91,7 @@ func TestRunLegend(t *testing.T) {
 		t.Run(strings.Join(order, ","), func(t *testing.T) {
 			d := exampleRun(t)
 			d.Config.Variants = order
-			slices.SortStableFunc(d.Results, func(a, b report.CellResult) int {
+			slices.SortStableFunc(d.Results, func(a, b document.CellResult) int {
 				return slices.Index(order, a.Variant) - slices.Index(order, b.Variant)
 			})
 			var b bytes.Buffer
@@ -209,7 +210,7 @@ func TestEstimateLegend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var e report.Estimate
+	var e document.Estimate
 	if err := json.Unmarshal(data, &e); err != nil {
 		t.Fatal(err)
 	}

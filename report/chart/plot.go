@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/seccompbench/seccompbench/report"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -22,6 +21,10 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
+	"github.com/seccompbench/seccompbench/report/internal/text"
 )
 
 // Plot size and PNG resolution.
@@ -40,7 +43,7 @@ var ErrNothingToPlot = errors.New("no results to plot")
 // WriteSVG writes the plot of [WritePNG] as SVG (fonts referenced by name,
 // not embedded). Notes about what could not be drawn go to warn. Errors
 // wrap [ErrNothingToPlot] or come from drawing and writing.
-func WriteSVG(w, warn io.Writer, d *report.Document) error {
+func WriteSVG(w, warn io.Writer, d *document.Document) error {
 	c := vgsvg.New(PlotWidth, plotHeight)
 	if err := drawPlot(draw.New(c), warn, d); err != nil {
 		return err
@@ -60,7 +63,7 @@ func WriteSVG(w, warn io.Writer, d *report.Document) error {
 // below the plot so it never hides data. The image is [PNGDPI] dots per
 // inch. Notes about what could not be drawn go to warn. Errors wrap
 // [ErrNothingToPlot] or come from drawing and writing.
-func WritePNG(w, warn io.Writer, d *report.Document) error {
+func WritePNG(w, warn io.Writer, d *document.Document) error {
 	c := vgimg.NewWith(vgimg.UseWH(PlotWidth, plotHeight), vgimg.UseDPI(PNGDPI))
 	if err := drawPlot(draw.New(c), warn, d); err != nil {
 		return err
@@ -74,7 +77,7 @@ func WritePNG(w, warn io.Writer, d *report.Document) error {
 // PlotSeriesNames returns the legend entries of the plot of d, in order:
 // per variant the measured points and (if fitted) the fitted line, then
 // the baseline. Tests and docs use it to find the series in the SVG.
-func PlotSeriesNames(d *report.Document) []string {
+func PlotSeriesNames(d *document.Document) []string {
 	var names []string
 	for _, v := range plotVariants(d) {
 		names = append(names, measuredName(d, v))
@@ -88,7 +91,7 @@ func PlotSeriesNames(d *report.Document) []string {
 	return names
 }
 
-func measuredName(d *report.Document, v string) string {
+func measuredName(d *document.Document, v string) string {
 	center := "mean"
 	if d.Config.Robust {
 		center = "median"
@@ -96,17 +99,17 @@ func measuredName(d *report.Document, v string) string {
 	return fmt.Sprintf("%s: measured %s, bars = %.0f%% CI", report.VariantLabel(v), center, d.Config.Confidence*100)
 }
 
-func fitName(d *report.Document, f *report.Fit) string {
+func fitName(d *document.Document, f *document.Fit) string {
 	return fmt.Sprintf("%s: fitted line, %+.1f ns per filter (%.0f%% CI %.1f to %.1f), %+.0f ns step at the first filter",
-		report.VariantLabel(f.Variant), report.Num(f.PerFilterNs), d.Config.Confidence*100, report.Num(f.PerFilterCILowNs), report.Num(f.PerFilterCIHighNs), report.Num(f.EntryNs))
+		report.VariantLabel(f.Variant), text.Num(f.PerFilterNs), d.Config.Confidence*100, text.Num(f.PerFilterCILowNs), text.Num(f.PerFilterCIHighNs), text.Num(f.EntryNs))
 }
 
 func baselineName(b float64) string {
-	return fmt.Sprintf("baseline, no filters: %.0f ns/op", report.Num(b))
+	return fmt.Sprintf("baseline, no filters: %.0f ns/op", text.Num(b))
 }
 
 // plotVariants lists the variants with results in legend order.
-func plotVariants(d *report.Document) []string {
+func plotVariants(d *document.Document) []string {
 	var vs []string
 	add := func(v string) {
 		if !slices.Contains(vs, v) {
@@ -126,7 +129,7 @@ func plotVariants(d *report.Document) []string {
 	return legendOrder(vs)
 }
 
-func findFit(d *report.Document, v string) *report.Fit {
+func findFit(d *document.Document, v string) *document.Fit {
 	for i := range d.Fits {
 		if d.Fits[i].Variant == v {
 			return &d.Fits[i]
@@ -138,7 +141,7 @@ func findFit(d *report.Document, v string) *report.Fit {
 // baseline is the mean ns/op of the 0-filter cells, pooled over variants
 // (weighted by children; every variant's 0-filter cell runs the same
 // unfiltered child).
-func baseline(d *report.Document) (float64, bool) {
+func baseline(d *document.Document) (float64, bool) {
 	var sum float64
 	var n int
 	for _, r := range d.Results {
@@ -156,9 +159,9 @@ func baseline(d *report.Document) (float64, bool) {
 // PlotTitle is the title of the run plot: what is plotted and in which
 // unit, the policies and workload, and the kernel and CPU it was
 // measured on.
-func PlotTitle(d *report.Document) string {
+func PlotTitle(d *document.Document) string {
 	return fmt.Sprintf("Syscall cost in ns per op vs. seccomp filters stacked\npolicy %s, workload %s\nmeasured on kernel %s, %s",
-		report.PolicyTitle(d), d.Config.Workload, report.OrDash(d.Environment.Kernel), report.OrDash(d.Environment.CPUModel))
+		report.PolicyTitle(d), d.Config.Workload, text.OrDash(d.Environment.Kernel), text.OrDash(d.Environment.CPUModel))
 }
 
 // cellPoints are a variant's cells as plot points with CI error bars.
@@ -167,7 +170,7 @@ type cellPoints struct {
 	plotter.YErrors
 }
 
-func drawPlot(dc draw.Canvas, warn io.Writer, d *report.Document) error {
+func drawPlot(dc draw.Canvas, warn io.Writer, d *document.Document) error {
 	if len(d.Results) == 0 {
 		return fmt.Errorf("plot result: %w", ErrNothingToPlot)
 	}
@@ -227,7 +230,7 @@ func drawPlot(dc draw.Canvas, warn io.Writer, d *report.Document) error {
 
 	// Caption below the legend: what one op is and how to read the bars.
 	caption := fmt.Sprintf("op = %s. Each point: the %s of %s fresh processes, run in randomized order; bars: its %.0f%% confidence interval.",
-		report.OrDash(d.Config.Op), center, childrenPerPoint(d), pct)
+		text.OrDash(d.Config.Op), center, childrenPerPoint(d), pct)
 	band := newLegendBand(dc, &leg, caption)
 	p.Draw(band.plotArea(dc))
 	band.draw(dc, &leg)
@@ -237,7 +240,7 @@ func drawPlot(dc draw.Canvas, warn io.Writer, d *report.Document) error {
 // addVariants adds, per variant, the measured points with their intervals
 // and the fitted line to p and leg, and returns the y range they cover.
 // A variant without a fit gets a note on warn.
-func addVariants(p *plot.Plot, leg *plot.Legend, warn io.Writer, d *report.Document, maxN int) (ymin, ymax float64, err error) {
+func addVariants(p *plot.Plot, leg *plot.Legend, warn io.Writer, d *document.Document, maxN int) (ymin, ymax float64, err error) {
 	ymin, ymax = math.Inf(1), math.Inf(-1)
 	vs := plotVariants(d)
 	for _, v := range vs {
@@ -337,7 +340,7 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 
 // childrenPerPoint says how many children each cell has: "5", or "5 to 7"
 // when cells differ.
-func childrenPerPoint(d *report.Document) string {
+func childrenPerPoint(d *document.Document) string {
 	lo, hi := math.MaxInt, 0
 	for _, r := range d.Results {
 		lo, hi = min(lo, r.N), max(hi, r.N)

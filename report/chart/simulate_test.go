@@ -10,12 +10,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/report/internal/svgtest"
 	"gonum.org/v1/plot"
-
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/seccompbench/seccompbench/report/internal/svgtest"
 )
 
 // fixtureSimPlot is a small x86_64 simulation: read and write cached,

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"slices"
 	"syscall"
 	"time"
 
@@ -461,7 +460,7 @@ func commandSample(s *result.Sample, cr *commandChildReport) {
 			cs.InstallCPUNs = append(cs.InstallCPUNs, float64(r.InstallCPUNs))
 		}
 	}
-	// Each filter's seccomp(2) time, median over runs.
+	// Each filter's seccomp(2) time, the upper median over runs.
 	s.InstallNs = nil
 	if n := len(cr.FilterNs); n > 0 {
 		for k := range cr.FilterNs[n-1] {
@@ -471,8 +470,7 @@ func commandSample(s *result.Sample, cr *commandChildReport) {
 					xs = append(xs, f[k])
 				}
 			}
-			slices.Sort(xs)
-			s.InstallNs = append(s.InstallNs, xs[len(xs)/2])
+			s.InstallNs = append(s.InstallNs, stats.UpperMedian(xs))
 		}
 	}
 	cs.Outliers = stats.Outliers(s.SamplesNsPerOp, 0)

@@ -2,7 +2,7 @@
 // stack (a systemd unit's, then the policies), models or measures its JIT
 // charge, reads or measures the node's current charge, does the budget
 // arithmetic of internal/jitmem, optionally runs the errno-524 validation,
-// and renders report.Budget.
+// and renders document.Budget.
 package budget
 
 import (
@@ -20,6 +20,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/internal/jitmem"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/jit"
 )
 
@@ -68,7 +69,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, j *Job) error {
 		return fmt.Errorf("budget: %w: /proc/sys/net/core/bpf_jit_limit (a kernel without CONFIG_BPF_JIT?)", ErrNoJIT)
 	}
 	model := jitcost.Model(stack, ji.Kernel)
-	b := &report.Budget{Tool: report.Tool{Name: "seccompbench", Version: cmdutil.Version()},
+	b := &document.Budget{Tool: document.Tool{Name: "seccompbench", Version: cmdutil.Version()},
 		Kernel: ji.Kernel, Policies: j.Policies, StackFilters: len(stack), StackBytes: model.Stack, PerFilterBytes: model.PerFilter,
 		StackBasis: "model", ModelStackBytes: model.Stack, Allocator: ji.Allocator.String(), Limit: ji.Limit, Harden: ji.Harden}
 	switch {
@@ -82,12 +83,12 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, j *Job) error {
 			return fmt.Errorf("budget --measure: %w", err)
 		}
 		b.StackBytes, b.PerFilterBytes, b.StackBasis = mf.Stack, mf.PerFilter, "measured"
-		b.Current, b.CurrentBasis = charge, report.BasisMeasured
+		b.Current, b.CurrentBasis = charge, document.BasisMeasured
 	case ji.VmallocErr == "":
 		b.Current = ji.Vmalloc.JITUpperBound()
-		b.CurrentBasis, b.PackAreas = report.BasisVmalloc, ji.Vmalloc.Packs
+		b.CurrentBasis, b.PackAreas = document.BasisVmalloc, ji.Vmalloc.Packs
 	default:
-		b.CurrentBasis = report.BasisUnknown
+		b.CurrentBasis = document.BasisUnknown
 	}
 	if j.SystemdUnit != "" {
 		b.SystemdUnit, b.SystemdFilters = j.SystemdUnit, unitFilters
@@ -115,7 +116,7 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, j *Job) error {
 
 // validate runs jit.ValidateBudget on the stack and takes the stack's
 // and the node's charge from its measurement.
-func validate(ctx context.Context, j *Job, stack []*filters.Program, model jitcost.Figures, b *report.Budget) error {
+func validate(ctx context.Context, j *Job, stack []*filters.Program, model jitcost.Figures, b *document.Budget) error {
 	var raw [][]byte
 	for _, p := range stack {
 		raw = append(raw, p.Bytes())
@@ -130,8 +131,8 @@ func validate(ctx context.Context, j *Job, stack []*filters.Program, model jitco
 		b.PerFilterBytes = append(b.PerFilterBytes, int64(float64(c)*scale+0.5))
 	}
 	b.StackBytes, b.StackBasis = v.StackBytes, "measured"
-	b.Current, b.CurrentBasis = v.Current, report.BasisMeasured
-	b.Validation = &report.BudgetValidation{TestLimit: v.TestLimit, Current: v.Current, CurrentAfter: v.CurrentAfter,
+	b.Current, b.CurrentBasis = v.Current, document.BasisMeasured
+	b.Validation = &document.BudgetValidation{TestLimit: v.TestLimit, Current: v.Current, CurrentAfter: v.CurrentAfter,
 		ProbeBytes: v.ProbeBytes, MeasuredStack: v.StackBytes, Predicted: v.Predicted, PredictedMeasured: v.PredictedMeasured,
 		Loaded: v.Loaded, FailedAtFilter: v.FailedAt, CapEff: v.CapEff, Probes: v.Probes, LoweredMs: v.Lowered.Milliseconds()}
 	b.Notes = append(b.Notes, v.Notes...)

@@ -12,6 +12,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 const limitPath = "/proc/sys/net/core/bpf_jit_limit"
@@ -38,17 +39,17 @@ func TestRunStackAndPlan(t *testing.T) {
 	if err := Run(context.Background(), ios, j); err != nil {
 		t.Fatal(err)
 	}
-	var b report.Budget
+	var b document.Budget
 	if err := json.Unmarshal(out.Bytes(), &b); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if b.Kind != report.KindBudget || b.StackFilters < 2 || len(b.PerFilterBytes) != b.StackFilters || b.StackBasis != "model" {
+	if b.Kind != document.KindBudget || b.StackFilters < 2 || len(b.PerFilterBytes) != b.StackFilters || b.StackBasis != "model" {
 		t.Fatalf("got %+v", b)
 	}
 	if b.SystemdUnit != unit || b.SystemdFilters != b.StackFilters-1 || len(b.Policies) != 1 || b.Policies[0] != "default" {
 		t.Errorf("unit %q of %d filters, policies %q: want the unit's stack of %d filters, then default", b.SystemdUnit, b.SystemdFilters, b.Policies, b.StackFilters-1)
 	}
-	if b.CurrentBasis != report.BasisMeasured && b.CurrentBasis != report.BasisVmalloc && b.CurrentBasis != report.BasisUnknown {
+	if b.CurrentBasis != document.BasisMeasured && b.CurrentBasis != document.BasisVmalloc && b.CurrentBasis != document.BasisUnknown {
 		t.Errorf("current_basis %q is not a code", b.CurrentBasis)
 	}
 	var text bytes.Buffer

@@ -12,7 +12,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/minijail"
 	"github.com/seccompbench/seccompbench/filters/oci"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // LoadFlags are the flags of every command that loads policies: how to
@@ -72,7 +72,7 @@ func (lf *LoadFlags) LoadPolicies(specs []string, o formats.OpenOptions) (*Loade
 	}
 	l.Sources = append([]*filters.Source{src}, l.Sources...)
 	l.Progs = append(append([]*filters.Program(nil), src.Filters...), l.Progs...)
-	l.Pols = append([]report.Policy{describe(src, 0)}, l.Pols...)
+	l.Pols = append([]document.Policy{describe(src, 0)}, l.Pols...)
 	return l, nil
 }
 

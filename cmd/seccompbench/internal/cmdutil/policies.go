@@ -18,6 +18,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // Loaded is what LoadPolicies opened: each source, and its filters
@@ -30,7 +31,7 @@ type Loaded struct {
 	Progs []*filters.Program
 	// Pols describe each source for the report: one entry per source
 	// (a unit's entry sums its filters' instructions).
-	Pols []report.Policy
+	Pols []document.Policy
 }
 
 // LoadPolicies opens each policy argument ("-": o.Stdin, at most once)
@@ -104,11 +105,11 @@ func countStdin(specs []string) int {
 
 // describe is the report's entry for src: its path, hash and
 // instructions (summed over a stack's filters).
-func describe(src *filters.Source, compile time.Duration) report.Policy {
+func describe(src *filters.Source, compile time.Duration) document.Policy {
 	us := float64(compile.Nanoseconds()) / 1e3
 	if len(src.Filters) == 1 && !src.Stacked {
 		p := src.Filters[0]
-		return report.Policy{Path: p.Source, SHA256: p.SourceSHA256, Instructions: p.Len(), CompileUs: us}
+		return document.Policy{Path: p.Source, SHA256: p.SourceSHA256, Instructions: p.Len(), CompileUs: us}
 	}
 	n := 0
 	for _, p := range src.Filters {
@@ -123,7 +124,7 @@ func describe(src *filters.Source, compile time.Duration) report.Policy {
 	case src.Stacked:
 		kind = src.Format + " stack"
 	}
-	pol := report.Policy{Path: fmt.Sprintf("%s (%s of %s)", src.Name, kind, report.Plural(len(src.Filters), "filter")), Instructions: n, CompileUs: us}
+	pol := document.Policy{Path: fmt.Sprintf("%s (%s of %s)", src.Name, kind, report.Plural(len(src.Filters), "filter")), Instructions: n, CompileUs: us}
 	if len(src.Filters) > 0 {
 		pol.SHA256 = src.Filters[0].SourceSHA256
 	}
@@ -209,7 +210,7 @@ func (l *Loaded) PrintWarnings(w io.Writer) {
 // OCIResolution returns what resolved the OCI-based sources (OCI
 // profiles, docker-default, Kubernetes, Firecracker, LXC, minijail) under
 // o, for outputs to state; nil when no source is OCI-based.
-func (l *Loaded) OCIResolution(o formats.OpenOptions) *report.OCIResolution {
+func (l *Loaded) OCIResolution(o formats.OpenOptions) *document.OCIResolution {
 	for _, src := range l.Sources {
 		if formats.UsesOCI(src.Format) {
 			r := o.OCI.Resolution()
@@ -233,7 +234,7 @@ func OneStack(l *Loaded) ([]*filters.Program, error) {
 
 // OpenPolicies is LoadPolicies and OneStack: the stack's filters and the
 // report's description of each source.
-func OpenPolicies(specs []string, o formats.OpenOptions) ([]*filters.Program, []report.Policy, error) {
+func OpenPolicies(specs []string, o formats.OpenOptions) ([]*filters.Program, []document.Policy, error) {
 	l, err := LoadPolicies(specs, o)
 	if err != nil {
 		return nil, nil, err
@@ -247,15 +248,15 @@ func OpenPolicies(specs []string, o formats.OpenOptions) ([]*filters.Program, []
 
 // ReadDocument reads a run result (`run --format json`) from path; what
 // names the file in errors ("result", "calibration"). A JSON document of
-// another kind gives an error wrapping report.ErrWrongKind, e.g. "b.json
+// another kind gives an error wrapping document.ErrWrongKind, e.g. "b.json
 // is a compare document, want a run result" (a usage error: exit 2).
-func ReadDocument(path, what string) (*report.Document, error) {
+func ReadDocument(path, what string) (*document.Document, error) {
 	data, err := formats.ReadInput(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", what, err)
 	}
 	d, err := report.ReadJSON(bytes.NewReader(data))
-	if errors.Is(err, report.ErrWrongKind) {
+	if errors.Is(err, document.ErrWrongKind) {
 		return nil, fmt.Errorf("%s is %w", path, err)
 	}
 	if err != nil {
@@ -359,13 +360,13 @@ func OCIVariants(name string, data []byte, o formats.OpenOptions) ([]string, err
 
 // OCILayouts compiles an OCI profile with every compiler built in (compile
 // shows their lengths side by side); load opens the profile with o.
-func OCILayouts(load func(formats.OpenOptions) (*filters.Source, error), o formats.OpenOptions) (*report.Layouts, error) {
+func OCILayouts(load func(formats.OpenOptions) (*filters.Source, error), o formats.OpenOptions) (*document.Layouts, error) {
 	o.Compiler = scmp.CompilerNative
 	n, err := load(o)
 	if err != nil {
 		return nil, err
 	}
-	l := &report.Layouts{Native: n.Filters[0].Len()}
+	l := &document.Layouts{Native: n.Filters[0].Len()}
 	if !scmp.LibseccompAvailable() {
 		return l, nil
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // ErrEmptyStackDir is returned by OpenStackDir for a directory that holds
@@ -18,7 +18,7 @@ import (
 var ErrEmptyStackDir = errors.New("stack directory holds no filter")
 
 // OpenStackDir reads a directory written by inspect --save or compile
-// --save: the files its manifest.json (report.InspectManifest) lists, in
+// --save: the files its manifest.json (document.InspectManifest) lists, in
 // index order, each named as the manifest names it (a modeled systemd
 // filter's "Directive/arch"), else its filter-*.bpf files sorted by name.
 // Every file must be raw BPF. An empty directory wraps ErrEmptyStackDir.
@@ -30,10 +30,10 @@ func OpenStackDir(dir string) (filters.Stack, error) {
 	case err == nil:
 		// A manifest from before kinds existed has none; refuse only a
 		// document that says it is something else.
-		if k, _, legacy, err := report.DetectKind(b); err == nil && !legacy && k != report.KindManifest {
-			return nil, fmt.Errorf("read %s: %w", manifest, &report.KindError{Got: k, Want: report.KindManifest})
+		if k, _, legacy, err := document.DetectKind(b); err == nil && !legacy && k != document.KindManifest {
+			return nil, fmt.Errorf("read %s: %w", manifest, &document.KindError{Got: k, Want: document.KindManifest})
 		}
-		var m report.InspectManifest
+		var m document.InspectManifest
 		if err := json.Unmarshal(b, &m); err != nil {
 			return nil, fmt.Errorf("read %s: %w", manifest, err)
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // TestLoadPoliciesStackDir: a directory in the layout inspect --save and
@@ -30,7 +30,7 @@ func TestLoadPoliciesStackDir(t *testing.T) {
 		}
 	}
 	// Listed newest first: the index decides the order.
-	m := report.InspectManifest{Filters: []report.InspectSavedFilter{
+	m := document.InspectManifest{Filters: []document.InspectSavedFilter{
 		{Index: 1, File: "filter-01.bpf", Name: "RestrictRealtime/x86_64"},
 		{Index: 0, File: "filter-00.bpf", Name: "SystemCallArchitectures/all"},
 	}}

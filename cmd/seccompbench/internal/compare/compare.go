@@ -16,6 +16,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/results"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -44,17 +45,17 @@ type Options struct {
 // a usage error (*cmdutil.FlagError, exit code 2); with --budget, a
 // verdict other than within is a *cmdutil.BudgetError.
 func Run(ios *cmdutil.IOStreams, opts *Options) error {
-	var docs []report.NamedDocument
+	var docs []document.NamedDocument
 	names := results.DisplayNames(opts.Files)
 	for i, path := range opts.Files {
 		d, err := cmdutil.ReadDocument(path, "result")
 		if err != nil {
 			return fmt.Errorf("compare: %w", err)
 		}
-		docs = append(docs, report.NamedDocument{Name: names[i], Doc: d})
+		docs = append(docs, document.NamedDocument{Name: names[i], Doc: d})
 	}
-	c, err := report.Compare(docs, report.CompareOptions{Confidence: opts.Confidence, Force: opts.Force})
-	if errors.Is(err, report.ErrWorkloadMismatch) {
+	c, err := report.Compare(docs, document.CompareOptions{Confidence: opts.Confidence, Force: opts.Force})
+	if errors.Is(err, document.ErrWorkloadMismatch) {
 		return &cmdutil.FlagError{Err: fmt.Errorf("%w; pass --force to compare anyway", err)}
 	}
 	if err != nil {
@@ -95,8 +96,8 @@ func Run(ios *cmdutil.IOStreams, opts *Options) error {
 
 // fleetEntries are the compared results as rows of a fleet, for the HTML
 // page's plot of their per-filter costs.
-func fleetEntries(docs []report.NamedDocument) ([]report.FleetEntry, error) {
-	var out []report.FleetEntry
+func fleetEntries(docs []document.NamedDocument) ([]document.FleetEntry, error) {
+	var out []document.FleetEntry
 	for _, nd := range docs {
 		data, err := json.Marshal(nd.Doc)
 		if err != nil {

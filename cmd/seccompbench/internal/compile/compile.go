@@ -24,6 +24,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/jit"
 )
 
@@ -91,8 +92,8 @@ func loadPolicy(load func(formats.OpenOptions) (*filters.Source, error), o forma
 // libseccomp's variants, and for every OCI-based format how the profile's
 // conditions resolved; nil for other formats, with a note on ErrOut when
 // --compiler asked for a layout that does not apply.
-func compileLayouts(ios *cmdutil.IOStreams, src *filters.Source, load func(formats.OpenOptions) (*filters.Source, error), o formats.OpenOptions, name string, data []byte, comp scmp.Compiler) (*report.Layouts, error) {
-	var layouts *report.Layouts
+func compileLayouts(ios *cmdutil.IOStreams, src *filters.Source, load func(formats.OpenOptions) (*filters.Source, error), o formats.OpenOptions, name string, data []byte, comp scmp.Compiler) (*document.Layouts, error) {
+	var layouts *document.Layouts
 	var err error
 	if src.Format == string(formats.OCI) {
 		if layouts, err = cmdutil.OCILayouts(load, o); err != nil {
@@ -108,7 +109,7 @@ func compileLayouts(ios *cmdutil.IOStreams, src *filters.Source, load func(forma
 	}
 	if formats.UsesOCI(src.Format) {
 		if layouts == nil {
-			layouts = &report.Layouts{}
+			layouts = &document.Layouts{}
 		}
 		r := o.OCI.Resolution()
 		layouts.OCI = cmdutil.NewOCIResolution(&r)
@@ -172,7 +173,7 @@ func (r *runner) systemdStack(spec, name string, data []byte, comp scmp.Compiler
 		return cmdutil.FlagErrorf("--format raw: a systemd stack is several filters; use --format text or json, or --save DIR for one raw file per filter")
 	}
 	if opts.Save != "" {
-		if err := r.saveStack(unit.Source(), report.InspectManifest{Modeled: report.ModeledSystemd, ModeledFrom: name, ModeledFormat: "systemd", ModeledLayout: comp.String()}); err != nil {
+		if err := r.saveStack(unit.Source(), document.InspectManifest{Modeled: document.ModeledSystemd, ModeledFrom: name, ModeledFormat: "systemd", ModeledLayout: comp.String()}); err != nil {
 			return err
 		}
 	}
@@ -203,7 +204,7 @@ func (r *runner) stack(src *filters.Source) error {
 		return fmt.Errorf("compile policy %s: %w", src.Name, err)
 	}
 	if opts.Save != "" {
-		if err := r.saveStack(src, report.InspectManifest{Modeled: report.ModeledStack, ModeledFrom: src.Name, ModeledFormat: src.Format}); err != nil {
+		if err := r.saveStack(src, document.InspectManifest{Modeled: document.ModeledStack, ModeledFrom: src.Name, ModeledFormat: src.Format}); err != nil {
 			return err
 		}
 	}
@@ -230,7 +231,7 @@ func (opts *Options) Outputs() []output.Spec {
 // saveStack writes src's filters to opts.Save in inspect --save's
 // layout, each with its directive (src.Parts) and arch (src.Arches), with
 // a manifest that says what was modeled (m's Modeled fields).
-func (r *runner) saveStack(src *filters.Source, m report.InspectManifest) error {
+func (r *runner) saveStack(src *filters.Source, m document.InspectManifest) error {
 	opts := r.opts
 	var directive []string
 	for _, p := range src.Parts {
@@ -239,7 +240,7 @@ func (r *runner) saveStack(src *filters.Source, m report.InspectManifest) error 
 		}
 	}
 	m.Name, m.Captured = src.Name, r.now().UTC().Format(time.RFC3339)
-	err := inspect.SaveStack(opts.Save, m, src.Filters, func(i int, f *report.InspectSavedFilter) {
+	err := inspect.SaveStack(opts.Save, m, src.Filters, func(i int, f *document.InspectSavedFilter) {
 		f.Name = src.Filters[i].Name
 		if i < len(directive) && src.Stacked {
 			f.Directive = directive[i]
@@ -315,7 +316,7 @@ func (r *runner) run() error {
 		return err
 	}
 	if opts.Save != "" {
-		if err := r.saveStack(src, report.InspectManifest{Modeled: report.ModeledPolicy, ModeledFrom: name, ModeledFormat: src.Format}); err != nil {
+		if err := r.saveStack(src, document.InspectManifest{Modeled: document.ModeledPolicy, ModeledFrom: name, ModeledFormat: src.Format}); err != nil {
 			return err
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters/formats"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 func TestCompileRun(t *testing.T) {
@@ -42,7 +42,7 @@ func TestCompileRun(t *testing.T) {
 		if err := Run(ios, nil, &Options{Policy: "default", Out: output.Flags{Format: "json"}}); err != nil {
 			t.Fatal(err)
 		}
-		var doc report.CompileDoc
+		var doc document.CompileDoc
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
@@ -96,7 +96,7 @@ func measuredAdded(samples []result.Sample, design command.Design, confidence fl
 }
 
 // meetsBar reports whether half-width hw resolves added against a
-// baseline run of baseline ns (report.BarAddedFrac, BarBaselineFrac).
+// baseline run of baseline ns (document.BarAddedFrac, BarBaselineFrac).
 func meetsBar(hw, added, baseline float64) bool {
 	return hw <= barTarget(added, baseline)
 }
@@ -104,11 +104,11 @@ func meetsBar(hw, added, baseline float64) bool {
 // barTarget is the half-width the bar allows for added against a
 // baseline run of baseline ns.
 func barTarget(added, baseline float64) float64 {
-	return max(report.BarAddedFrac*math.Abs(added), report.BarBaselineFrac*baseline)
+	return max(document.BarAddedFrac*math.Abs(added), document.BarBaselineFrac*baseline)
 }
 
 // barProjection is the measuring time in ns and blocks at which
-// half-width hw would meet the bar (report.CommandAB.BarMeasuringNs),
+// half-width hw would meet the bar (document.CommandAB.BarMeasuringNs),
 // 0, 0 when it cannot be projected.
 func barProjection(hw, added, baseline, measuringNs float64, trials int) (float64, int) {
 	f := stats.TimeToHalfWidth(hw, barTarget(added, baseline))
@@ -119,10 +119,10 @@ func barProjection(hw, added, baseline, measuringNs float64, trials int) (float6
 }
 
 // report is m as the estimate's JSON carries it, with the run's time.
-func (m abMeasure) report(info result.RunInfo) *report.CommandAB {
+func (m abMeasure) report(info result.RunInfo) *document.CommandAB {
 	hw := (m.Wall.Hi - m.Wall.Lo) / 2
 	hwc := (m.CPU.Hi - m.CPU.Lo) / 2
-	ab := &report.CommandAB{Design: string(m.Design), Children: m.Children, Pairs: m.Pairs,
+	ab := &document.CommandAB{Design: string(m.Design), Children: m.Children, Pairs: m.Pairs,
 		ChildAddedNs: m.ChildWall, ChildCPUAddedNs: m.ChildCPU,
 		HalfWidthPct: 100 * hw / math.Abs(m.Wall.Center), CPUHalfWidthPct: 100 * hwc / math.Abs(m.CPU.Center),
 		HalfWidthBaselinePct: 100 * hw / m.BaselineRunNs, MeetsBar: meetsBar(hw, m.Wall.Center, m.BaselineRunNs),

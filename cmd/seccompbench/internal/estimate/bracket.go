@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // ColdDirectFactor is the ceiling's multiple of the warm loop's direct
@@ -192,15 +192,15 @@ var validationCoverage = sync.OnceValue(func() BracketCoverage {
 // whether the per-process term was measured, and how often the bracket
 // met the validation rows' measurements (CoverBracket of the embedded
 // testdata/validation-programs.csv).
-func (b Bracket) Report(processMeasured bool) *report.EstimateBracket {
+func (b Bracket) Report(processMeasured bool) *document.EstimateBracket {
 	c := validationCoverage()
-	out := &report.EstimateBracket{FloorNs: float64(b.Floor), CeilingNs: float64(b.Ceiling), ProcessMeasured: processMeasured,
+	out := &document.EstimateBracket{FloorNs: float64(b.Floor), CeilingNs: float64(b.Ceiling), ProcessMeasured: processMeasured,
 		ValidationRows: c.Rows, ValidationHolds: c.Holds, ValidationCentre: c.Centre}
 	for _, p := range b.Parts {
 		if p.Name == "per process" && !processMeasured {
 			continue
 		}
-		out.Parts = append(out.Parts, report.EstimateBracketPart{Name: p.Name, FloorNs: float64(p.Floor), CeilingNs: float64(p.Ceiling),
+		out.Parts = append(out.Parts, document.EstimateBracketPart{Name: p.Name, FloorNs: float64(p.Floor), CeilingNs: float64(p.Ceiling),
 			CeilingFactor: p.Factor, Source: p.Source})
 	}
 	return out

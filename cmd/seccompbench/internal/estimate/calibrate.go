@@ -8,15 +8,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
-	"github.com/seccompbench/seccompbench/runner/result"
-
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner"
+	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/runner/workload"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -24,9 +23,9 @@ import (
 // calibrationFromFiles reads run results and fits the model from their
 // "defeat" fits; the first file with an all-cached "on" variant gives the
 // cached cost at the stack depth n.
-func calibrationFromFiles(opts *Options, n int) (stats.CostModel, []report.EstimatePoint, string, []string, error) {
+func calibrationFromFiles(opts *Options, n int) (stats.CostModel, []document.EstimatePoint, string, []string, error) {
 	var pts []stats.CalibrationPoint
-	var js []report.EstimatePoint
+	var js []document.EstimatePoint
 	var warnings []string
 	var cached stats.Estimate
 	haveCached := false
@@ -58,7 +57,7 @@ func calibrationFromFiles(opts *Options, n int) (stats.CostModel, []report.Estim
 			}
 		}
 		pts = append(pts, pt)
-		js = append(js, report.EstimatePoint{Source: path + " (" + doc.Config.Workload + ")", InsnsPerFilter: pt.InsnsPerFilter, EntryNs: pt.Entry.Center,
+		js = append(js, document.EstimatePoint{Source: path + " (" + doc.Config.Workload + ")", InsnsPerFilter: pt.InsnsPerFilter, EntryNs: pt.Entry.Center,
 			PerFilterNs: pt.PerFilter.Center, PerFilterLowNs: pt.PerFilter.Lo, PerFilterHiNs: pt.PerFilter.Hi})
 		if ok && !haveCached {
 			cached, haveCached = c, true
@@ -82,8 +81,8 @@ func calibrationFromFiles(opts *Options, n int) (stats.CostModel, []report.Estim
 //
 // A result measured with --loader both has one fit per loader: those of
 // loader are used (a result from before --loader has fits without one).
-func pointFromDoc(doc *report.Document, n int, loader result.Loader) (pt stats.CalibrationPoint, cached stats.Estimate, haveCached bool, err error) {
-	var def, on *report.Fit
+func pointFromDoc(doc *document.Document, n int, loader result.Loader) (pt stats.CalibrationPoint, cached stats.Estimate, haveCached bool, err error) {
+	var def, on *document.Fit
 	for i := range doc.Fits {
 		if l := doc.Fits[i].Loader; l != "" && l != string(loader) {
 			continue
@@ -196,14 +195,14 @@ func calibrationRuns(cold bool) ([]calibrationRun, error) {
 // calibration workload, runs of CalibrationFilter at calibrationCounts(n)
 // with the cache defeated (a calibration point) and as installed (every
 // syscall cached: the cached cost at depth n, averaged over the workloads).
-func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostModel, []report.EstimatePoint, string, []string, error) {
+func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostModel, []document.EstimatePoint, string, []string, error) {
 	runs, err := calibrationRuns(opts.ColdCalibration)
 	if err != nil {
 		return stats.CostModel{}, nil, "", nil, err
 	}
 	counts := calibrationCounts(n)
 	var pts []stats.CalibrationPoint
-	var js []report.EstimatePoint
+	var js []document.EstimatePoint
 	var cached stats.Estimate
 	start := time.Now()
 	var cachedEsts []stats.Estimate
@@ -235,7 +234,7 @@ func quickCalibration(ctx context.Context, opts *Options, n int) (stats.CostMode
 			InsnsPerFilter: float64(c.Executed),
 		}
 		pts = append(pts, pt)
-		js = append(js, report.EstimatePoint{Source: "quick calibration: " + m.name, InsnsPerFilter: pt.InsnsPerFilter, EntryNs: fit.Entry,
+		js = append(js, document.EstimatePoint{Source: "quick calibration: " + m.name, InsnsPerFilter: pt.InsnsPerFilter, EntryNs: fit.Entry,
 			PerFilterNs: fit.PerFilter, PerFilterLowNs: fit.PerFilterLo, PerFilterHiNs: fit.PerFilterHi})
 		if onFit, ok := res.Fit(string(result.VariantOn)); ok {
 			cachedEsts = append(cachedEsts, stats.AtDepth(stats.Estimate{Center: onFit.Entry, Lo: onFit.EntryLo, Hi: onFit.EntryHi},
@@ -347,7 +346,7 @@ func stackLoopSyscalls(cold bool) []string {
 // E + N·(a + k·(x_s − x)). The intervals combine a's and k's (independent
 // measurements); Corr is that of PerFilter and PerInsn. ok is false, with
 // m unchanged, when no loop syscall can run under the stack.
-func stackCalibration(ctx context.Context, opts *Options, base []*filters.Program, n int, m stats.CostModel) (out stats.CostModel, pt report.EstimatePoint, desc string, ok bool, err error) {
+func stackCalibration(ctx context.Context, opts *Options, base []*filters.Program, n int, m stats.CostModel) (out stats.CostModel, pt document.EstimatePoint, desc string, ok bool, err error) {
 	arch := cmdutil.NativeArch()
 	stack, err := runner.StackFor(base, result.Cell{Variant: result.VariantDefeat, Filters: n})
 	if err != nil {
@@ -405,7 +404,7 @@ func stackCalibration(ctx context.Context, opts *Options, base []*filters.Progra
 	out = stats.ReanchorCostModel(m,
 		stats.Estimate{Center: fit.Entry, Lo: fit.EntryLo, Hi: fit.EntryHi},
 		stats.Estimate{Center: fit.PerFilter, Lo: fit.PerFilterLo, Hi: fit.PerFilterHi}, x)
-	pt = report.EstimatePoint{Source: "stack calibration: " + name + " under the estimated stack", InsnsPerFilter: x, EntryNs: fit.Entry,
+	pt = document.EstimatePoint{Source: "stack calibration: " + name + " under the estimated stack", InsnsPerFilter: x, EntryNs: fit.Entry,
 		PerFilterNs: fit.PerFilter, PerFilterLowNs: fit.PerFilterLo, PerFilterHiNs: fit.PerFilterHi}
 	desc = fmt.Sprintf("re-anchored on the stack's own filters: %s, cache defeated, placement sampled, filters %v, %d trials: %.1f ns per filter at %.1f instructions",
 		name, counts, trials, fit.PerFilter, x)

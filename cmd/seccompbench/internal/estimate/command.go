@@ -13,7 +13,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/container"
@@ -81,7 +81,7 @@ func lastLine(s string) string {
 // predicted added time of a run is syscalls + proc, stated with the model
 // error on the per-syscall part and proc's interval in quadrature; the
 // CPU comparison uses syscalls + procCPU.
-func measureCommand(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int, syscalls, proc, procCPU stats.Estimate) (*report.EstimateCommand, error) {
+func measureCommand(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int, syscalls, proc, procCPU stats.Estimate) (*document.EstimateCommand, error) {
 	ds, why := startDirect(opts)
 	var around func(int, result.Cell) func()
 	if ds != nil {
@@ -92,7 +92,7 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 	if err != nil {
 		return nil, fmt.Errorf("measure the command: %w", err)
 	}
-	var verdict *report.BudgetVerdict
+	var verdict *document.BudgetVerdict
 	if opts.Budget != nil {
 		verdict, _ = runjob.BudgetOutcome(runjob.BudgetDecision(samples, n, *opts.Budget, opts.Confidence, info.Blocks, info.Elapsed.Seconds()))
 	}
@@ -116,9 +116,9 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 	split := stats.SplitCost(install, meas)
 	cpu := ab.CPU
 	cpuChk := stats.CheckPrediction(statedCPU, cpu)
-	var direct *report.CommandDirect // nil: sampling turned off
+	var direct *document.CommandDirect // nil: sampling turned off
 	if why != "" {
-		direct = &report.CommandDirect{Unavailable: why}
+		direct = &document.CommandDirect{Unavailable: why}
 	}
 	if ds != nil {
 		// The split is of CPU time: the samples count CPU time, and
@@ -127,7 +127,7 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 		// filters take.
 		direct = ds.directResult(samples, n, cpu, procCPU, syscalls, opts)
 	}
-	return &report.EstimateCommand{Budget: verdict, Direct: direct, Argv: opts.Command, Filters: n, Variant: string(variant), Trials: info.Blocks, RunsPerChild: info.Runs,
+	return &document.EstimateCommand{Budget: verdict, Direct: direct, Argv: opts.Command, Filters: n, Variant: string(variant), Trials: info.Blocks, RunsPerChild: info.Runs,
 		BaselineRunNs:    ab.BaselineRunNs,
 		PredictedAddedNs: stated.Center, PredictedCILowNs: stated.Lo, PredictedCIHighNs: stated.Hi,
 		CalibrationCILowNs: predicted.Lo, CalibrationCIHighNs: predicted.Hi,
@@ -145,11 +145,11 @@ func measureCommand(ctx context.Context, opts *Options, base []*filters.Program,
 
 // containerRuntime is the report's account of the runtime path's runtime,
 // nil for nil.
-func containerRuntime(ci *result.ContainerInfo) *report.ContainerRuntime {
+func containerRuntime(ci *result.ContainerInfo) *document.ContainerRuntime {
 	if ci == nil {
 		return nil
 	}
-	return &report.ContainerRuntime{Runtime: ci.Runtime, Path: ci.Path, Version: ci.Version, Profile: ci.Profile, Bundle: ci.Bundle}
+	return &document.ContainerRuntime{Runtime: ci.Runtime, Path: ci.Path, Version: ci.Version, Profile: ci.Profile, Bundle: ci.Bundle}
 }
 
 // processProbeText names the per-process probe, "" when the term was not
@@ -181,7 +181,7 @@ func processProbeText(proc stats.Estimate) string {
 const ModelError = 1.15
 
 // AccuracyBand is the relative error, a fraction, a whole-program
-// prediction is judged against (report.EstimateCommand.Accuracy,
+// prediction is judged against (document.EstimateCommand.Accuracy,
 // stats.Judge): ±25 %, the aim the project set for estimate --command
 // on real programs.
 const AccuracyBand = 0.25

@@ -18,6 +18,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/result"
@@ -142,7 +143,7 @@ func TestMeasureCommandContainerInstall(t *testing.T) {
 
 // The keys the issue names sit directly under "validation".
 func TestCommandValidationJSONKeys(t *testing.T) {
-	e := &report.Estimate{Validation: &report.EstimateValidation{EstimateCommand: &report.EstimateCommand{Covered: true}}}
+	e := &document.Estimate{Validation: &document.EstimateValidation{EstimateCommand: &document.EstimateCommand{Covered: true}}}
 	var b bytes.Buffer
 	if err := report.WriteEstimateJSON(&b, e); err != nil {
 		t.Fatal(err)
@@ -166,9 +167,9 @@ func TestCommandValidationJSONKeys(t *testing.T) {
 // The A/B design's figures sit under "validation.ab", NaN half-widths
 // (no interval) as 0 and each child's centre as a number.
 func TestCommandValidationJSONAB(t *testing.T) {
-	c := &report.EstimateCommand{AB: &report.CommandAB{Design: "pairs", Children: 2, Pairs: 40, ChildAddedNs: []float64{1e6, math.NaN()},
+	c := &document.EstimateCommand{AB: &document.CommandAB{Design: "pairs", Children: 2, Pairs: 40, ChildAddedNs: []float64{1e6, math.NaN()},
 		HalfWidthPct: math.NaN(), MeetsBar: true, MeasuringNs: 6e10}}
-	e := &report.Estimate{Validation: &report.EstimateValidation{EstimateCommand: c.Finite()}}
+	e := &document.Estimate{Validation: &document.EstimateValidation{EstimateCommand: c.Finite()}}
 	var b bytes.Buffer
 	if err := report.WriteEstimateJSON(&b, e); err != nil {
 		t.Fatal(err)

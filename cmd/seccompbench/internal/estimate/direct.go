@@ -10,7 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/seccompbench/seccompbench/internal/kstack"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/live"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
@@ -147,9 +147,9 @@ func (d *directSampler) window(t uint64) *directWindow {
 // designs (pairs, duet) a child holds both sides: its samples all count
 // for the stacked cell (Samples then includes the unfiltered runs'), and
 // its unfiltered runs for the baseline's Runs.
-func (d *directSampler) tally(samples []result.Sample, n int) (base, stacked report.DirectCell) {
+func (d *directSampler) tally(samples []result.Sample, n int) (base, stacked document.DirectCell) {
 	base.Filters, stacked.Filters = 0, n
-	cell := func(c result.Cell) *report.DirectCell {
+	cell := func(c result.Cell) *document.DirectCell {
 		if c.Filters == 0 {
 			return &base
 		}
@@ -242,17 +242,17 @@ func samplingCost(samples []result.Sample, opts *Options) (stats.Diff, int, int)
 // term's CPU time (zero when not measured), model the loop model's per-syscall prediction for one run
 // (calibration interval). It never fails: what cannot be computed is
 // said in Unavailable.
-func (d *directSampler) directResult(samples []result.Sample, n int, meas, proc, model stats.Estimate, opts *Options) *report.CommandDirect {
+func (d *directSampler) directResult(samples []result.Sample, n int, meas, proc, model stats.Estimate, opts *Options) *document.CommandDirect {
 	if d.err != nil {
-		return &report.CommandDirect{Unavailable: "sampling failed: " + d.err.Error()}
+		return &document.CommandDirect{Unavailable: "sampling failed: " + d.err.Error()}
 	}
 	period := float64(time.Second) / float64(d.freq)
-	out := &report.CommandDirect{FrequencyHz: d.freq, PeriodNs: period, LostSamples: d.src.Lost()}
+	out := &document.CommandDirect{FrequencyHz: d.freq, PeriodNs: period, LostSamples: d.src.Lost()}
 	out.Baseline, out.Stacked = d.tally(samples, n)
 	b, x := &out.Baseline, &out.Stacked
 	dt, err := stats.EstimateDirect(x.Seccomp, x.Runs, b.Seccomp, b.Runs, period, opts.Confidence)
 	if err != nil {
-		return &report.CommandDirect{Unavailable: err.Error()}
+		return &document.CommandDirect{Unavailable: err.Error()}
 	}
 	b.SeccompNs, b.SeccompCILowNs, b.SeccompCIHighNs = dt.Baseline.Center, dt.Baseline.Lo, dt.Baseline.Hi
 	x.SeccompNs, x.SeccompCILowNs, x.SeccompCIHighNs = dt.Stacked.Center, dt.Stacked.Lo, dt.Stacked.Hi

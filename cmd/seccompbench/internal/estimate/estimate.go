@@ -23,6 +23,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/container"
@@ -146,7 +147,7 @@ func (opts *Options) startCommand(ctx context.Context) (done func(), err error) 
 }
 
 // Run computes the estimate (RunHeld) and ends its held phase at once.
-func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, error) {
+func Run(ctx context.Context, opts *Options, warn io.Writer) (*document.Estimate, error) {
 	e, done, err := RunHeld(ctx, opts, warn)
 	done()
 	return e, err
@@ -161,7 +162,7 @@ func Run(ctx context.Context, opts *Options, warn io.Writer) (*report.Estimate, 
 // held phase (interrupt.Hold) and removes the temporary profile: it is
 // never nil, and the caller calls it once the estimate is written, so a
 // second signal waits for the write.
-func RunHeld(ctx context.Context, opts *Options, warn io.Writer) (e *report.Estimate, done func(), err error) {
+func RunHeld(ctx context.Context, opts *Options, warn io.Writer) (e *document.Estimate, done func(), err error) {
 	done = func() {}
 	o := opts.Open
 	o.Compiler = opts.Compiler
@@ -198,7 +199,7 @@ func RunHeld(ctx context.Context, opts *Options, warn io.Writer) (e *report.Esti
 	if err != nil {
 		return nil, done, err
 	}
-	out := &report.Estimate{Cache: opts.Cache, Warnings: append([]string{}, prof.Warnings...), OCI: l.OCIResolution(o)}
+	out := &document.Estimate{Cache: opts.Cache, Warnings: append([]string{}, prof.Warnings...), OCI: l.OCIResolution(o)}
 	evals, err := analysis.EvaluateProfile(stack, prof)
 	if err != nil {
 		return nil, done, err
@@ -237,7 +238,7 @@ type measurement struct {
 
 // predict calibrates (or reads) the cost model and fills out's
 // prediction: the syscalls, the total and its parts.
-func (opts *Options) predict(ctx context.Context, out *report.Estimate, prof *analysis.Profile, stack filters.Stack, m *measurement) error {
+func (opts *Options) predict(ctx context.Context, out *document.Estimate, prof *analysis.Profile, stack filters.Stack, m *measurement) error {
 	model, points, source, mwarn, err := costModel(ctx, opts, m.base, m.n)
 	if err != nil {
 		return err
@@ -264,7 +265,7 @@ func (opts *Options) predict(ctx context.Context, out *report.Estimate, prof *an
 
 // measure runs what measures the prediction: --validate's syscall loops
 // and --command's measurement of the command.
-func (opts *Options) measure(ctx context.Context, out *report.Estimate, m *measurement) error {
+func (opts *Options) measure(ctx context.Context, out *document.Estimate, m *measurement) error {
 	if opts.Validate {
 		v, err := validateEstimate(ctx, opts, m.base, m.variant, m.n, m.evals, out.Syscalls, m.model)
 		if err != nil {
@@ -288,7 +289,7 @@ func (opts *Options) measure(ctx context.Context, out *report.Estimate, m *measu
 // the budget, over only when the floor is above it (Bracket.Decide).
 // Its verdict is out.Budget, decided by "bracket", with the floor and
 // ceiling as its bounds.
-func bracketBudget(ctx context.Context, opts *Options, m *measurement, out *report.Estimate) error {
+func bracketBudget(ctx context.Context, opts *Options, m *measurement, out *document.Estimate) error {
 	proc, _, err := processTerm(ctx, opts, m.base, m.variant, m.n)
 	if err != nil {
 		return err
@@ -296,9 +297,9 @@ func bracketBudget(ctx context.Context, opts *Options, m *measurement, out *repo
 	b := NewBracket(time.Duration(out.Total.AddedNs), time.Duration(proc.Center))
 	out.Total.Bracket = b.Report(true)
 	budget := time.Duration(opts.Budget.Ns)
-	out.Budget = &report.BudgetVerdict{Verdict: string(b.Decide(budget)), Budget: opts.Budget.Ns, Unit: "ns",
+	out.Budget = &document.BudgetVerdict{Verdict: string(b.Decide(budget)), Budget: opts.Budget.Ns, Unit: "ns",
 		Estimate: float64(b.Floor+b.Ceiling) / 2, Lower: float64(b.Floor), Upper: float64(b.Ceiling),
-		Confidence: opts.Confidence, DecidedBy: report.BudgetByBracket}
+		Confidence: opts.Confidence, DecidedBy: document.BudgetByBracket}
 	return nil
 }
 
@@ -306,7 +307,7 @@ func bracketBudget(ctx context.Context, opts *Options, m *measurement, out *repo
 // short: Partial set, every measured figure (Validation) dropped, and
 // report.EstimatePartialText first among the warnings. The prediction
 // stays.
-func MarkPartial(e *report.Estimate) {
+func MarkPartial(e *document.Estimate) {
 	e.Partial = true
 	e.Validation = nil
 	e.Warnings = append([]string{report.EstimatePartialText}, e.Warnings...)
@@ -347,7 +348,7 @@ func warnKilled(warn io.Writer, evals []analysis.ProfileCost) {
 // its warnings: from --calibration files, else from a quick calibration,
 // refined with --stack-calibration by a loop syscall under base when one
 // runs under it.
-func costModel(ctx context.Context, opts *Options, base []*filters.Program, n int) (model stats.CostModel, points []report.EstimatePoint, source string, mwarn []string, err error) {
+func costModel(ctx context.Context, opts *Options, base []*filters.Program, n int) (model stats.CostModel, points []document.EstimatePoint, source string, mwarn []string, err error) {
 	if len(opts.Calibrations) > 0 {
 		return calibrationFromFiles(opts, n)
 	}
@@ -373,7 +374,7 @@ func costModel(ctx context.Context, opts *Options, base []*filters.Program, n in
 // out.Validation.EstimateCommand, comparing with the estimate's total
 // plus, when the probe ran (ind), the indirect part at the command's
 // baseline run over the profile's calls; it completes out.Parts.
-func validateCommand(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int, out *report.Estimate, ind *indirectCal, d directParts) error {
+func validateCommand(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int, out *document.Estimate, ind *indirectCal, d directParts) error {
 	t := out.Total
 	syscalls := stats.Estimate{Center: t.AddedNs, Lo: deref(t.CILowNs), Hi: deref(t.CIHighNs)}
 	var proc, procCPU stats.Estimate
@@ -388,7 +389,7 @@ func validateCommand(ctx context.Context, opts *Options, base []*filters.Program
 		return err
 	}
 	if opts.ProcessTerm && out.Parts != nil {
-		out.Parts.PerProcess = part(proc, report.PartProcessProbe)
+		out.Parts.PerProcess = part(proc, document.PartProcessProbe)
 	}
 	if opts.ProcessTerm {
 		out.Total.Bracket = NewBracket(time.Duration(t.AddedNs), time.Duration(proc.Center)).Report(true)
@@ -397,10 +398,10 @@ func validateCommand(ctx context.Context, opts *Options, base []*filters.Program
 		gap := c.BaselineRunNs / float64(out.Total.Calls)
 		e := ind.predict(d, gap, "the command's baseline run")
 		applyIndirect(c, syscalls, e, proc, procCPU, gap)
-		out.Parts.Indirect = part(e, report.PartProbeCurve)
+		out.Parts.Indirect = part(e, document.PartProbeCurve)
 	}
 	if out.Validation == nil {
-		out.Validation = &report.EstimateValidation{Trials: opts.Trials}
+		out.Validation = &document.EstimateValidation{Trials: opts.Trials}
 	}
 	out.Validation.EstimateCommand = c.Finite()
 	out.Budget = c.Budget
@@ -461,35 +462,35 @@ func estimateItems(evals []analysis.ProfileCost, n int) []stats.CostItem {
 }
 
 // fillEstimate predicts every entry and the total and fills out.
-func fillEstimate(out *report.Estimate, opts *Options, prof *analysis.Profile, stack filters.Stack, evals []analysis.ProfileCost, model stats.CostModel, points []report.EstimatePoint, source string) {
+func fillEstimate(out *document.Estimate, opts *Options, prof *analysis.Profile, stack filters.Stack, evals []analysis.ProfileCost, model stats.CostModel, points []document.EstimatePoint, source string) {
 	n := len(stack)
 	out.Profile.Source, out.Profile.Format, out.Profile.Calls, out.Profile.Syscalls = prof.Source, prof.Format, prof.TotalCalls, len(prof.Entries)
-	out.Profile.Seconds = report.Nullable(prof.TotalSeconds)
+	out.Profile.Seconds = document.Nullable(prof.TotalSeconds)
 	if opts.Duration > 0 {
-		out.Profile.Duration = report.Nullable(opts.Duration.Seconds())
+		out.Profile.Duration = document.Nullable(opts.Duration.Seconds())
 	}
 	for i, p := range stack {
-		out.Stack = append(out.Stack, report.StackEntry{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256()})
+		out.Stack = append(out.Stack, document.StackEntry{Index: i, Name: p.Name, Instructions: p.Len(), SHA256: p.SHA256()})
 	}
-	out.Model = report.EstimateModel{Source: source,
-		EntryNs: model.Entry.Center, EntryCILowNs: report.Nullable(model.Entry.Lo), EntryCIHighNs: report.Nullable(model.Entry.Hi),
-		PerFilterNs: model.PerFilter.Center, PerFilterCILowNs: report.Nullable(model.PerFilter.Lo), PerFilterCIHigh: report.Nullable(model.PerFilter.Hi),
-		PerInsnNs: model.PerInsn.Center, PerInsnCILowNs: report.Nullable(model.PerInsn.Lo), PerInsnCIHighNs: report.Nullable(model.PerInsn.Hi),
-		Corr: model.Corr, CachedNs: model.Cached.Center, CachedCILowNs: report.Nullable(model.Cached.Lo), CachedCIHighNs: report.Nullable(model.Cached.Hi),
+	out.Model = document.EstimateModel{Source: source,
+		EntryNs: model.Entry.Center, EntryCILowNs: document.Nullable(model.Entry.Lo), EntryCIHighNs: document.Nullable(model.Entry.Hi),
+		PerFilterNs: model.PerFilter.Center, PerFilterCILowNs: document.Nullable(model.PerFilter.Lo), PerFilterCIHigh: document.Nullable(model.PerFilter.Hi),
+		PerInsnNs: model.PerInsn.Center, PerInsnCILowNs: document.Nullable(model.PerInsn.Lo), PerInsnCIHighNs: document.Nullable(model.PerInsn.Hi),
+		Corr: model.Corr, CachedNs: model.Cached.Center, CachedCILowNs: document.Nullable(model.Cached.Lo), CachedCIHighNs: document.Nullable(model.Cached.Hi),
 		Confidence: model.Confidence, Points: points}
 	per, total := model.Predict(estimateItems(evals, n))
 	for i, e := range evals {
-		s := report.EstimateSyscall{Name: e.Name, Arch: e.Arch, Nr: e.Nr, Known: e.Known, Calls: e.Calls, Errors: e.Errors, Seconds: report.Nullable(e.Seconds)}
+		s := document.EstimateSyscall{Name: e.Name, Arch: e.Arch, Nr: e.Nr, Known: e.Known, Calls: e.Calls, Errors: e.Errors, Seconds: document.Nullable(e.Seconds)}
 		if e.Known {
 			s.Action, s.Cached, s.Filters, s.Instructions = e.Cost.Action.String(), e.Cost.Cached, n, e.Cost.Executed
 			if !e.Cost.Cached {
 				s.CacheReason = e.Cost.CacheReason
 			}
 			p := per[i]
-			s.AddedNs, s.AddedLowNs, s.AddedHighNs = report.Nullable(p.PerCall.Center), report.Nullable(p.PerCall.Lo), report.Nullable(p.PerCall.Hi)
-			s.TotalNs, s.TotalLowNs, s.TotalHighNs = report.Nullable(p.Total.Center), report.Nullable(p.Total.Lo), report.Nullable(p.Total.Hi)
+			s.AddedNs, s.AddedLowNs, s.AddedHighNs = document.Nullable(p.PerCall.Center), document.Nullable(p.PerCall.Lo), document.Nullable(p.PerCall.Hi)
+			s.TotalNs, s.TotalLowNs, s.TotalHighNs = document.Nullable(p.Total.Center), document.Nullable(p.Total.Lo), document.Nullable(p.Total.Hi)
 			if total.Center != 0 {
-				s.Share = report.Nullable(p.Total.Center / total.Center)
+				s.Share = document.Nullable(p.Total.Center / total.Center)
 			}
 			out.Total.Calls += e.Calls
 			if e.Cost.Cached {
@@ -500,21 +501,21 @@ func fillEstimate(out *report.Estimate, opts *Options, prof *analysis.Profile, s
 		}
 		out.Syscalls = append(out.Syscalls, s)
 	}
-	out.Total.AddedNs, out.Total.CILowNs, out.Total.CIHighNs = total.Center, report.Nullable(total.Lo), report.Nullable(total.Hi)
+	out.Total.AddedNs, out.Total.CILowNs, out.Total.CIHighNs = total.Center, document.Nullable(total.Lo), document.Nullable(total.Hi)
 	stated := stats.WithModelError(total, ModelError)
 	out.Total.ModelErrorPct = 100 * ModelError
-	out.Total.StatedCILowNs, out.Total.StatedCIHighNs = report.Nullable(stated.Lo), report.Nullable(stated.Hi)
+	out.Total.StatedCILowNs, out.Total.StatedCIHighNs = document.Nullable(stated.Lo), document.Nullable(stated.Hi)
 	out.Total.Bracket = NewBracket(time.Duration(total.Center), 0).Report(false)
 	if out.Total.Calls > 0 {
 		out.Total.PerCallNs = total.Center / float64(out.Total.Calls)
 	}
 	if prof.HasSeconds && prof.TotalSeconds > 0 {
 		k := 100 / (prof.TotalSeconds * 1e9)
-		out.Total.PctOfSyscallTime, out.Total.PctOfSyscallTimeLo, out.Total.PctOfSyscallTimeHi = report.Nullable(total.Center*k), report.Nullable(total.Lo*k), report.Nullable(total.Hi*k)
+		out.Total.PctOfSyscallTime, out.Total.PctOfSyscallTimeLo, out.Total.PctOfSyscallTimeHi = document.Nullable(total.Center*k), document.Nullable(total.Lo*k), document.Nullable(total.Hi*k)
 	}
 	if opts.Duration > 0 {
 		k := 1 / opts.Duration.Seconds()
-		out.Total.NsPerSecond, out.Total.NsPerSecondLow, out.Total.NsPerSecondHigh = report.Nullable(total.Center*k), report.Nullable(total.Lo*k), report.Nullable(total.Hi*k)
+		out.Total.NsPerSecond, out.Total.NsPerSecondLow, out.Total.NsPerSecondHigh = document.Nullable(total.Center*k), document.Nullable(total.Lo*k), document.Nullable(total.Hi*k)
 	}
 	out.Warnings = append(out.Warnings, deniedWarnings(evals)...)
 	if out.Total.UnknownCalls > 0 {

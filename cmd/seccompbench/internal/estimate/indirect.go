@@ -10,7 +10,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/interrupt"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/runner/workload"
@@ -48,7 +48,7 @@ func probeIterations(kib int) uint64 {
 type indirectCal struct {
 	uncached, cached stats.IndirectCurve
 	haveCached       bool
-	info             report.EstimateIndirect
+	info             document.EstimateIndirect
 }
 
 // calibrateIndirect runs the indirect-cost probe under base cycled to n
@@ -99,7 +99,7 @@ func calibrateIndirect(ctx context.Context, opts *Options, base []*filters.Progr
 			gaps[v], added[v] = append(gaps[v], g), append(added[v], a)
 		}
 	}
-	cal := &indirectCal{info: report.EstimateIndirect{Syscall: name, Code: code, Trials: opts.CalTrials, CachedMeasured: cachedOn}}
+	cal := &indirectCal{info: document.EstimateIndirect{Syscall: name, Code: code, Trials: opts.CalTrials, CachedMeasured: cachedOn}}
 	if cal.uncached, cal.info.Uncached, err = probeCurve(gaps[result.VariantDefeat], added[result.VariantDefeat]); err != nil {
 		return nil, fmt.Errorf("indirect probe, cache defeated: %w", err)
 	}
@@ -170,14 +170,14 @@ func probeAdded(samples []result.Sample, v result.Variant, n int, confidence flo
 
 // probeCurve turns one variant's probe sizes into the curve and its
 // report points.
-func probeCurve(gaps []float64, added []stats.Estimate) (stats.IndirectCurve, []report.EstimateProbePoint, error) {
+func probeCurve(gaps []float64, added []stats.Estimate) (stats.IndirectCurve, []document.EstimateProbePoint, error) {
 	pts, err := stats.IndirectPoints(ProbeSizes, gaps, added)
 	if err != nil {
 		return stats.IndirectCurve{}, nil, err
 	}
-	var out []report.EstimateProbePoint
+	var out []document.EstimateProbePoint
 	for _, p := range pts {
-		out = append(out, report.EstimateProbePoint{KiB: p.KiB, GapNs: p.GapNs, AddedNs: p.Added.Center, AddedLowNs: p.Added.Lo, AddedHighNs: p.Added.Hi,
+		out = append(out, document.EstimateProbePoint{KiB: p.KiB, GapNs: p.GapNs, AddedNs: p.Added.Center, AddedLowNs: p.Added.Lo, AddedHighNs: p.Added.Hi,
 			IndirectNs: p.Indirect.Center, IndirectLow: p.Indirect.Lo, IndirectHi: p.Indirect.Hi, Ratio: p.Ratio.Center, RatioLow: p.Ratio.Lo, RatioHigh: p.Ratio.Hi})
 	}
 	c, err := stats.NewIndirectCurve(pts)
@@ -234,13 +234,13 @@ func indirectRangeText(r stats.IndirectRange) string {
 func (cal *indirectCal) predict(d directParts, gapNs float64, source string) stats.Estimate {
 	ru, where := cal.uncached.At(gapNs)
 	total := stats.PredictIndirect(d.uncached, ru)
-	cal.info.UncachedRatio = report.Nullable(ru.Center)
+	cal.info.UncachedRatio = document.Nullable(ru.Center)
 	if cal.haveCached && d.cached != (stats.Estimate{}) {
 		rc, _ := cal.cached.At(gapNs)
 		total = stats.SumEstimates(total, stats.PredictIndirect(d.cached, rc))
-		cal.info.CachedRatio = report.Nullable(rc.Center)
+		cal.info.CachedRatio = document.Nullable(rc.Center)
 	}
-	cal.info.GapNs, cal.info.GapSource, cal.info.Range = report.Nullable(gapNs), source, indirectRangeText(where)
+	cal.info.GapNs, cal.info.GapSource, cal.info.Range = document.Nullable(gapNs), source, indirectRangeText(where)
 	return total
 }
 
@@ -249,7 +249,7 @@ func (cal *indirectCal) predict(d directParts, gapNs float64, source string) sta
 // model error applied to the per-call part (syscalls + indirect, what
 // ModelErrorRule measures), and the checks against the measured wall and
 // CPU times are redone.
-func applyIndirect(c *report.EstimateCommand, syscalls, indirect, proc, procCPU stats.Estimate, gapNs float64) {
+func applyIndirect(c *document.EstimateCommand, syscalls, indirect, proc, procCPU stats.Estimate, gapNs float64) {
 	perCall := stats.SumEstimates(syscalls, indirect)
 	predicted := stats.SumEstimates(perCall, proc)
 	withModel := stats.WithModelError(perCall, ModelError)
@@ -265,9 +265,9 @@ func applyIndirect(c *report.EstimateCommand, syscalls, indirect, proc, procCPU 
 	c.CPURatio, c.CPUErrorPct, c.CPUCovered = cpuChk.Ratio, cpuChk.ErrorPct, cpuChk.Covered
 }
 
-// part is a predicted EstimatePart of e on basis (a report.Part* code).
-func part(e stats.Estimate, basis string) report.EstimatePart {
-	return report.EstimatePart{Predicted: true, AddedNs: report.Nullable(e.Center), CILowNs: report.Nullable(e.Lo), CIHighNs: report.Nullable(e.Hi), Basis: basis}
+// part is a predicted EstimatePart of e on basis (a document.Part* code).
+func part(e stats.Estimate, basis string) document.EstimatePart {
+	return document.EstimatePart{Predicted: true, AddedNs: document.Nullable(e.Center), CILowNs: document.Nullable(e.Lo), CIHighNs: document.Nullable(e.Hi), Basis: basis}
 }
 
 // fillParts says in out.Parts which parts of the program's added time the
@@ -276,28 +276,28 @@ func part(e stats.Estimate, basis string) report.EstimatePart {
 // indirect when the probe ran (ind) and --duration gives the time between
 // syscalls (for --command, validateCommand sets it from the baseline
 // run).
-func fillParts(out *report.Estimate, opts *Options, ind *indirectCal, d directParts) {
+func fillParts(out *document.Estimate, opts *Options, ind *indirectCal, d directParts) {
 	t := out.Total
-	out.Parts = &report.EstimateParts{}
-	out.Parts.Direct = part(stats.Estimate{Center: t.AddedNs, Lo: deref(t.CILowNs), Hi: deref(t.CIHighNs)}, report.PartLoopModel)
-	out.Parts.PerProcess = report.EstimatePart{Basis: report.PartNeedsCommand}
+	out.Parts = &document.EstimateParts{}
+	out.Parts.Direct = part(stats.Estimate{Center: t.AddedNs, Lo: deref(t.CILowNs), Hi: deref(t.CIHighNs)}, document.PartLoopModel)
+	out.Parts.PerProcess = document.EstimatePart{Basis: document.PartNeedsCommand}
 	if len(opts.Command) > 0 && !opts.ProcessTerm {
-		out.Parts.PerProcess.Basis = report.PartProcessTermOff
+		out.Parts.PerProcess.Basis = document.PartProcessTermOff
 	}
-	out.Parts.Indirect = report.EstimatePart{Basis: report.PartNeedsGap}
+	out.Parts.Indirect = document.EstimatePart{Basis: document.PartNeedsGap}
 	switch {
 	case !opts.Indirect:
-		out.Parts.Indirect.Basis = report.PartIndirectOff
+		out.Parts.Indirect.Basis = document.PartIndirectOff
 	case len(opts.Calibrations) > 0:
-		out.Parts.Indirect.Basis = report.PartCalibrationFiles
+		out.Parts.Indirect.Basis = document.PartCalibrationFiles
 	case opts.Container != nil:
-		out.Parts.Indirect.Basis = report.PartContainer
+		out.Parts.Indirect.Basis = document.PartContainer
 	case ind == nil && (opts.Duration > 0 || len(opts.Command) > 0):
-		out.Parts.Indirect.Basis = report.PartNoProbeSyscall
+		out.Parts.Indirect.Basis = document.PartNoProbeSyscall
 	case ind != nil && len(opts.Command) == 0 && opts.Duration > 0 && out.Total.Calls > 0:
 		gap := float64(opts.Duration.Nanoseconds()) / float64(out.Total.Calls)
 		e := ind.predict(d, gap, "--duration")
-		out.Parts.Indirect = part(e, report.PartProbeCurve)
+		out.Parts.Indirect = part(e, document.PartProbeCurve)
 	}
 	if ind != nil {
 		out.Indirect = &ind.info

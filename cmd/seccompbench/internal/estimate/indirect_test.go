@@ -14,6 +14,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
@@ -136,12 +137,12 @@ func TestCalibrateIndirectNoProbeSyscall(t *testing.T) {
 // --command; with --duration and a calibration the indirect part is the
 // curve at duration / calls.
 func TestFillParts(t *testing.T) {
-	out := &report.Estimate{}
-	out.Total.AddedNs, out.Total.CILowNs, out.Total.CIHighNs, out.Total.Calls = 1000, report.Nullable(900.0), report.Nullable(1100.0), 10
+	out := &document.Estimate{}
+	out.Total.AddedNs, out.Total.CILowNs, out.Total.CIHighNs, out.Total.Calls = 1000, document.Nullable(900.0), document.Nullable(1100.0), 10
 	fillParts(out, &Options{Indirect: true}, nil, directParts{})
 	p := out.Parts
-	if !p.Direct.Predicted || *p.Direct.AddedNs != 1000 || p.Indirect.Predicted || p.Indirect.Basis != report.PartNeedsGap ||
-		p.PerProcess.Predicted || p.PerProcess.Basis != report.PartNeedsCommand {
+	if !p.Direct.Predicted || *p.Direct.AddedNs != 1000 || p.Indirect.Predicted || p.Indirect.Basis != document.PartNeedsGap ||
+		p.PerProcess.Predicted || p.PerProcess.Basis != document.PartNeedsCommand {
 		t.Errorf("parts without duration: %+v", p)
 	}
 	var cfgs []runner.Config
@@ -175,7 +176,7 @@ func TestFillParts(t *testing.T) {
 // stated with the model error as 43 ± √(10 + (ModelError·43)²) ms, then the
 // process term 2 ms [1, 4] in quadrature.
 func TestApplyIndirect(t *testing.T) {
-	c := &report.EstimateCommand{MeasuredAddedNs: 50e6, MeasuredCILowNs: 45e6, MeasuredCIHighNs: 55e6, MeasuredCPUAddedNs: 30e6, MeasuredCPUCILowNs: 25e6, MeasuredCPUCIHighNs: 35e6}
+	c := &document.EstimateCommand{MeasuredAddedNs: 50e6, MeasuredCILowNs: 45e6, MeasuredCIHighNs: 55e6, MeasuredCPUAddedNs: 30e6, MeasuredCPUCILowNs: 25e6, MeasuredCPUCIHighNs: 35e6}
 	applyIndirect(c, stats.Estimate{Center: 39e6, Lo: 36e6, Hi: 42e6}, stats.Estimate{Center: 4e6, Lo: 3e6, Hi: 5e6},
 		stats.Estimate{Center: 2e6, Lo: 1e6, Hi: 4e6}, stats.Estimate{}, 1234)
 	hw := math.Sqrt(10e12 + math.Pow(ModelError*43e6, 2))

@@ -8,7 +8,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/runner/workload"
@@ -20,8 +20,8 @@ import (
 // difference of the medians over children, with a bootstrap interval, so
 // that a child disturbed by other load on the machine does not decide it)
 // and compares it with the prediction.
-func validateEstimate(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int, evals []analysis.ProfileCost, rows []report.EstimateSyscall, model stats.CostModel) (*report.EstimateValidation, error) {
-	v := &report.EstimateValidation{Trials: opts.Trials, Skipped: []string{}}
+func validateEstimate(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int, evals []analysis.ProfileCost, rows []document.EstimateSyscall, model stats.CostModel) (*document.EstimateValidation, error) {
+	v := &document.EstimateValidation{Trials: opts.Trials, Skipped: []string{}}
 	var items []stats.CostItem
 	var measTot, measVar, absErr float64
 	for i, e := range evals {
@@ -54,12 +54,12 @@ func validateEstimate(ctx context.Context, opts *Options, base []*filters.Progra
 		}
 		d := cell.Overhead
 		r := rows[i]
-		row := report.EstimateValidationRow{Name: e.Name, Calls: e.Calls, Workload: w.Op,
+		row := document.EstimateValidationRow{Name: e.Name, Calls: e.Calls, Workload: w.Op,
 			PredictedNs: *r.AddedNs, PredictedLowNs: r.AddedLowNs, PredictedHiNs: r.AddedHighNs,
-			MeasuredNs: d.Delta, MeasuredLowNs: report.Nullable(d.Lo), MeasuredHiNs: report.Nullable(d.Hi), BaselineNs: baseline}
+			MeasuredNs: d.Delta, MeasuredLowNs: document.Nullable(d.Lo), MeasuredHiNs: document.Nullable(d.Hi), BaselineNs: baseline}
 		row.ErrorNs = row.PredictedNs - row.MeasuredNs
 		if math.Abs(d.Delta) > 0 {
-			row.ErrorPct = report.Nullable(100 * row.ErrorNs / d.Delta)
+			row.ErrorPct = document.Nullable(100 * row.ErrorNs / d.Delta)
 			if row.ErrorPct != nil {
 				absErr += math.Abs(*row.ErrorPct)
 			}
@@ -75,12 +75,12 @@ func validateEstimate(ctx context.Context, opts *Options, base []*filters.Progra
 		return v, nil
 	}
 	_, pt := model.Predict(items)
-	v.PredictedTotalNs, v.PredictedLowNs, v.PredictedHighNs = pt.Center, report.Nullable(pt.Lo), report.Nullable(pt.Hi)
+	v.PredictedTotalNs, v.PredictedLowNs, v.PredictedHighNs = pt.Center, document.Nullable(pt.Lo), document.Nullable(pt.Hi)
 	hw := math.Sqrt(measVar)
-	v.MeasuredTotalNs, v.MeasuredLowNs, v.MeasuredHighNs = measTot, report.Nullable(measTot-hw), report.Nullable(measTot+hw)
+	v.MeasuredTotalNs, v.MeasuredLowNs, v.MeasuredHighNs = measTot, document.Nullable(measTot-hw), document.Nullable(measTot+hw)
 	if measTot != 0 {
-		v.ErrorPct = report.Nullable(100 * (pt.Center - measTot) / measTot)
+		v.ErrorPct = document.Nullable(100 * (pt.Center - measTot) / measTot)
 	}
-	v.MeanAbsErrorPct = report.Nullable(absErr / float64(len(v.Rows)))
+	v.MeanAbsErrorPct = document.Nullable(absErr / float64(len(v.Rows)))
 	return v, nil
 }

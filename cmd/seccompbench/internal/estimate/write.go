@@ -10,6 +10,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/runjob"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // View is how `estimate` shows the estimate, from its flags.
@@ -75,7 +76,7 @@ func Execute(ctx context.Context, ios *cmdutil.IOStreams, o *Options, v *View) e
 }
 
 // write writes e to every output of v.
-func write(ios *cmdutil.IOStreams, v *View, e *report.Estimate) error {
+func write(ios *cmdutil.IOStreams, v *View, e *document.Estimate) error {
 	return output.WriteEach(v.Specs, ios.Out, ios.ErrOut, func(format string, w io.Writer) error {
 		switch format {
 		case "json":

@@ -17,14 +17,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
 // Windower is what the exporter needs of `top`: one measured window at
 // a time (top.Watcher).
 type Windower interface {
-	Window(ctx context.Context, d time.Duration) (*report.Top, error)
+	Window(ctx context.Context, d time.Duration) (*document.Top, error)
 }
 
 // OtherCgroup is the cgroup label of the bucket that sums every group
@@ -71,7 +71,7 @@ type Exporter struct {
 	groups  map[string]*group
 	other   group
 	windows float64
-	method  report.TopMethod
+	method  document.TopMethod
 	hasWin  bool
 }
 
@@ -84,7 +84,7 @@ func New(cfg Config) *Exporter {
 // StackHash is the label naming a filter stack: the first 12 hex digits
 // of SHA-256 over the filters' SHA-256 hashes, oldest first; "none" for
 // no filter, "unknown" when the stack could not be dumped.
-func StackHash(p report.TopProcess) string {
+func StackHash(p document.TopProcess) string {
 	if len(p.FilterHashes) == 0 {
 		if p.Filters != nil && *p.Filters == 0 {
 			return "none"
@@ -109,7 +109,7 @@ type acc struct {
 }
 
 // groupsOf sums window t's processes per (cgroup, stack hash).
-func (e *Exporter) groupsOf(t *report.Top) map[string]*acc {
+func (e *Exporter) groupsOf(t *document.Top) map[string]*acc {
 	now := map[string]*acc{}
 	for _, p := range t.Processes {
 		cg := "unknown"
@@ -154,7 +154,7 @@ func (e *Exporter) groupsOf(t *report.Top) map[string]*acc {
 // Prometheus marks them stale. The groups kept are the TopN by seccomp
 // seconds so far; the others' window figures go to the "other" bucket
 // and their own series are dropped.
-func (e *Exporter) Update(t *report.Top) {
+func (e *Exporter) Update(t *document.Top) {
 	now := e.groupsOf(t)
 	e.mu.Lock()
 	defer e.mu.Unlock()

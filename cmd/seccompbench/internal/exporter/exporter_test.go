@@ -15,7 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/top"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
@@ -60,18 +60,18 @@ func i(v int) *int         { return &v }
 
 // proc is a process with cpu s of CPU time, share sh (interval ±0.01),
 // calls counted and n filters hashed "h".
-func proc(pid int, cpu, sh, calls float64, n int) report.TopProcess {
-	p := report.TopProcess{Pid: pid, CPUNs: cpu * 1e9, SeccompNs: sh * cpu * 1e9,
+func proc(pid int, cpu, sh, calls float64, n int) document.TopProcess {
+	p := document.TopProcess{Pid: pid, CPUNs: cpu * 1e9, SeccompNs: sh * cpu * 1e9,
 		SeccompShare: f(sh), SeccompShareCILow: f(sh - 0.01), SeccompShareCIHigh: f(sh + 0.01), Filters: i(n),
-		Syscalls: []report.TopSyscall{{Name: "getppid", Calls: f(calls)}}}
+		Syscalls: []document.TopSyscall{{Name: "getppid", Calls: f(calls)}}}
 	for k := range n {
-		p.FilterHashes = append(p.FilterHashes, report.TopFilter{Index: k, SHA256: "h"})
+		p.FilterHashes = append(p.FilterHashes, document.TopFilter{Index: k, SHA256: "h"})
 	}
 	return p
 }
 
-func window(ps ...report.TopProcess) *report.Top {
-	return &report.Top{Method: report.TopMethod{SamplingHz: 99, CountDuty: 0.02, CounterShare: f(0.5), CounterOverhead: f(0.01), CounterNsPerCall: f(230)}, Processes: ps}
+func window(ps ...document.TopProcess) *document.Top {
+	return &document.Top{Method: document.TopMethod{SamplingHz: 99, CountDuty: 0.02, CounterShare: f(0.5), CounterOverhead: f(0.01), CounterNsPerCall: f(230)}, Processes: ps}
 }
 
 var cgroups = map[int]string{
@@ -225,7 +225,7 @@ func TestPromtoolCheck(t *testing.T) {
 
 type fakeWindows struct{ n int }
 
-func (f *fakeWindows) Window(ctx context.Context, d time.Duration) (*report.Top, error) {
+func (f *fakeWindows) Window(ctx context.Context, d time.Duration) (*document.Top, error) {
 	f.n++
 	if f.n == 3 {
 		return nil, errors.New("boom")

@@ -1,5 +1,5 @@
 // Package exporter is `seccompbench top --serve`: it turns each window
-// `top` measures (report.Top) into Prometheus metrics per target group
+// `top` measures (document.Top) into Prometheus metrics per target group
 // (a cgroup, named by its Kubernetes pod and container or its systemd
 // unit), per node and for the exporter's own cost, and serves them in
 // the OpenMetrics text format (prometheus/client_golang). It reads

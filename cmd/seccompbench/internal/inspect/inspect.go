@@ -17,7 +17,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/jitcost"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/inspect"
 	"github.com/seccompbench/seccompbench/runner/jit"
 )
@@ -43,7 +43,7 @@ type Options struct {
 
 // Process is one inspected process: its report entry and the parsed stack.
 type Process struct {
-	Report *report.InspectProcess
+	Report *document.InspectProcess
 	Stack  filters.Stack
 }
 
@@ -58,8 +58,8 @@ type Collection struct {
 }
 
 // Reports returns the report entries of c's processes.
-func (c *Collection) Reports() []*report.InspectProcess {
-	var out []*report.InspectProcess
+func (c *Collection) Reports() []*document.InspectProcess {
+	var out []*document.InspectProcess
 	for _, p := range c.Processes {
 		out = append(out, p.Report)
 	}
@@ -99,7 +99,7 @@ func Collect(opts *Options) (*Collection, error) {
 		if err != nil {
 			if explicit {
 				c.Failed++
-				c.Processes = append(c.Processes, Process{Report: &report.InspectProcess{Pid: pid, SeccompMode: -1, Error: err.Error()}})
+				c.Processes = append(c.Processes, Process{Report: &document.InspectProcess{Pid: pid, SeccompMode: -1, Error: err.Error()}})
 			}
 			continue
 		}
@@ -129,9 +129,9 @@ func Collect(opts *Options) (*Collection, error) {
 // Analyze turns a runner result into the report form, parsing and
 // analyzing the dumped stack; a failure is recorded in Report.Error.
 func Analyze(pf inspect.ProcessFilters, disasm bool, syscalls []string) Process {
-	j := &report.InspectProcess{Pid: pf.Pid, Name: pf.Name, Cmdline: pf.Cmdline, State: pf.State,
+	j := &document.InspectProcess{Pid: pf.Pid, Name: pf.Name, Cmdline: pf.Cmdline, State: pf.State,
 		SeccompMode: pf.SeccompMode, NoNewPrivs: pf.NoNewPrivs, SeccompFilters: pf.SeccompFilters,
-		Filters: []report.InspectFilter{}, Groups: []report.InspectGroup{}}
+		Filters: []document.InspectFilter{}, Groups: []document.InspectGroup{}}
 	if pf.DumpErr != nil {
 		j.Error = pf.DumpErr.Error()
 		return Process{Report: j}
@@ -145,7 +145,7 @@ func Analyze(pf inspect.ProcessFilters, disasm bool, syscalls []string) Process 
 	groupOf := map[string]int{}
 	for g, gr := range groups {
 		groupOf[gr.SHA256] = g
-		gj := report.InspectGroup{SHA256: gr.SHA256, Instructions: gr.Instructions, Count: len(gr.Indexes), Indexes: gr.Indexes}
+		gj := document.InspectGroup{SHA256: gr.SHA256, Instructions: gr.Instructions, Count: len(gr.Indexes), Indexes: gr.Indexes}
 		if disasm {
 			var b strings.Builder
 			filters.FormatText(&b, stack[gr.Indexes[0]])
@@ -157,7 +157,7 @@ func Analyze(pf inspect.ProcessFilters, disasm bool, syscalls []string) Process 
 	jf := jitcost.Model(stack, ji.Kernel)
 	for i, p := range stack {
 		h := p.SHA256()
-		j.Filters = append(j.Filters, report.InspectFilter{Index: i, Instructions: p.Len(), SHA256: h, Group: groupOf[h], JITBytes: jf.PerFilter[i]})
+		j.Filters = append(j.Filters, document.InspectFilter{Index: i, Instructions: p.Len(), SHA256: h, Group: groupOf[h], JITBytes: jf.PerFilter[i]})
 	}
 	if len(stack) > 0 {
 		// Modelled from each filter's size: the process's own charge is
@@ -193,20 +193,20 @@ func DumpedStack(pf inspect.ProcessFilters) (filters.Stack, error) {
 // analyzeStack counts the cached syscalls per ABI of this machine's kernel,
 // finds the most expensive uncached syscall of the native ABI
 // (cmdutil.NativeArch) and costs the chosen syscalls.
-func analyzeStack(stack filters.Stack, syscalls []string) (*report.InspectAnalysis, error) {
-	a := &report.InspectAnalysis{PathLength: stack.PathLength()}
+func analyzeStack(stack filters.Stack, syscalls []string) (*document.InspectAnalysis, error) {
+	a := &document.InspectAnalysis{PathLength: stack.PathLength()}
 	native := cmdutil.NativeArch()
 	costs, err := analysis.Analyze(stack, filters.KernelArches(native))
 	if err != nil {
 		return nil, fmt.Errorf("analyze dumped stack: %w", err)
 	}
 	byName := map[string]analysis.SyscallCost{}
-	counts := map[string]*report.InspectCache{}
+	counts := map[string]*document.InspectCache{}
 	var order []string
 	for _, c := range costs {
 		cj, ok := counts[c.Arch]
 		if !ok {
-			cj = &report.InspectCache{Arch: c.Arch}
+			cj = &document.InspectCache{Arch: c.Arch}
 			counts[c.Arch] = cj
 			order = append(order, c.Arch)
 		}
@@ -241,10 +241,10 @@ func analyzeStack(stack filters.Stack, syscalls []string) (*report.InspectAnalys
 	return a, nil
 }
 
-func syscallEntry(c analysis.SyscallCost) report.InspectSyscall {
+func syscallEntry(c analysis.SyscallCost) document.InspectSyscall {
 	name := c.Name
 	if name == "" {
 		name = strconv.Itoa(c.Nr)
 	}
-	return report.InspectSyscall{Name: name, Nr: c.Nr, Arch: c.Arch, Action: c.Action.String(), Cached: c.Cached, Instructions: c.Executed}
+	return document.InspectSyscall{Name: name, Nr: c.Nr, Arch: c.Arch, Action: c.Action.String(), Cached: c.Cached, Instructions: c.Executed}
 }

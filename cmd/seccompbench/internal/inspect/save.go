@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/inspect"
 	"github.com/seccompbench/seccompbench/runner/result"
@@ -20,7 +20,7 @@ import (
 // oldest first) and DIR/manifest.json, stamped with now.
 func Save(dir string, p Process, now time.Time) error {
 	j := p.Report
-	m := report.InspectManifest{Pid: j.Pid, Name: j.Name, Cmdline: j.Cmdline, SeccompMode: j.SeccompMode, NoNewPrivs: j.NoNewPrivs,
+	m := document.InspectManifest{Pid: j.Pid, Name: j.Name, Cmdline: j.Cmdline, SeccompMode: j.SeccompMode, NoNewPrivs: j.NoNewPrivs,
 		SeccompFilters: j.SeccompFilters, Captured: now.UTC().Format(time.RFC3339), Kernel: runner.CaptureEnvironment().Kernel}
 	return SaveStack(dir, m, p.Stack, nil)
 }
@@ -28,18 +28,18 @@ func Save(dir string, p Process, now time.Time) error {
 // SaveStack writes stack in Save's layout with manifest m, whose Filters
 // it fills; describe, if not nil, adds to each filter's entry (e.g. the
 // systemd directive and arch of a modeled stack).
-func SaveStack(dir string, m report.InspectManifest, stack []*filters.Program, describe func(i int, f *report.InspectSavedFilter)) error {
+func SaveStack(dir string, m document.InspectManifest, stack []*filters.Program, describe func(i int, f *document.InspectSavedFilter)) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("save filters: %w", err)
 	}
 	width := max(2, len(strconv.Itoa(len(stack)-1)))
-	m.SchemaVersion, m.Kind, m.Filters = report.ManifestVersion, report.KindManifest, nil
+	m.SchemaVersion, m.Kind, m.Filters = document.ManifestVersion, document.KindManifest, nil
 	for i, prog := range stack {
 		name := fmt.Sprintf("filter-%0*d.bpf", width, i)
 		if err := os.WriteFile(filepath.Join(dir, name), prog.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("save filters: %w", err)
 		}
-		f := report.InspectSavedFilter{Index: i, File: name, Instructions: prog.Len(), SHA256: prog.SHA256()}
+		f := document.InspectSavedFilter{Index: i, File: name, Instructions: prog.Len(), SHA256: prog.SHA256()}
 		if describe != nil {
 			describe(i, &f)
 		}
@@ -59,7 +59,7 @@ func SaveStack(dir string, m report.InspectManifest, stack []*filters.Program, d
 // exactly as installed, oldest first, each filter named after the process
 // and its index, and described for the report. A process not in filter
 // mode gives an error wrapping inspect.ErrNoFilterMode.
-func PidPolicies(pid int) ([]*filters.Program, []report.Policy, error) {
+func PidPolicies(pid int) ([]*filters.Program, []document.Policy, error) {
 	pf, err := inspect.InspectProcess(pid)
 	if err != nil {
 		return nil, nil, fmt.Errorf("inspect pid %d: %w", pid, err)
@@ -74,9 +74,9 @@ func PidPolicies(pid int) ([]*filters.Program, []report.Policy, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var pols []report.Policy
+	var pols []document.Policy
 	for i, p := range s {
-		pols = append(pols, report.Policy{Path: fmt.Sprintf("pid %d (%s) filter %d of %d", pid, pf.Name, i, len(s)), SHA256: p.SHA256(), Instructions: p.Len()})
+		pols = append(pols, document.Policy{Path: fmt.Sprintf("pid %d (%s) filter %d of %d", pid, pf.Name, i, len(s)), SHA256: p.SHA256(), Instructions: p.Len()})
 	}
 	return s, pols, nil
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/internal/jitmem"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/jit"
 )
 
@@ -78,9 +78,9 @@ func Measure(ctx context.Context, stack []*filters.Program, model Figures) (Figu
 
 // SetSetup adds the JIT figures of the n-filter deepest stack to a run's
 // setup section (creating it when the run had no install timings).
-func SetSetup(st *report.Setup, f Figures, n int) *report.Setup {
+func SetSetup(st *document.Setup, f Figures, n int) *document.Setup {
 	if st == nil {
-		st = &report.Setup{StackFilter: n}
+		st = &document.Setup{StackFilter: n}
 	}
 	st.JITBytesPerFilter, st.JITBytesStack, st.JITSource, st.JITAllocator = f.Mean, f.Stack, f.Source, f.Allocator.String()
 	return st
@@ -88,7 +88,7 @@ func SetSetup(st *report.Setup, f Figures, n int) *report.Setup {
 
 // Estimate returns f as the report's JIT estimate with the host's
 // bpf_jit_limit (0 when unreadable).
-func Estimate(f Figures, limit int64) *report.JITEstimate {
-	return &report.JITEstimate{StackBytes: f.Stack, PerFilterBytes: f.Mean, Source: f.Source,
+func Estimate(f Figures, limit int64) *document.JITEstimate {
+	return &document.JITEstimate{StackBytes: f.Stack, PerFilterBytes: f.Mean, Source: f.Source,
 		Allocator: f.Allocator.String(), Limit: max(limit, 0)}
 }

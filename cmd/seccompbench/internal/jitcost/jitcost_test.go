@@ -5,7 +5,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 func TestModel(t *testing.T) {
@@ -37,7 +37,7 @@ func TestSetSetupAndEstimate(t *testing.T) {
 	if st.StackFilter != 2 || st.JITBytesStack != 8192 || st.JITBytesPerFilter != 4096 || st.JITSource != "model" {
 		t.Errorf("new setup %+v", st)
 	}
-	old := &report.Setup{StackFilter: 5}
+	old := &document.Setup{StackFilter: 5}
 	if got := SetSetup(old, f, 2); got != old || got.StackFilter != 5 || got.JITBytesStack != 8192 {
 		t.Errorf("existing setup %+v", got)
 	}

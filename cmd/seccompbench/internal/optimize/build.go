@@ -8,14 +8,14 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	filteropt "github.com/seccompbench/seccompbench/filters/optimize"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // Merge merges stack s (installation order) into one filter named
 // "merged" with source desc, proven equivalent by filters/optimize.Merge,
 // and summarizes it. Errors are Merge's (a *filteropt.TooLongError when
 // the result exceeds BPF_MAXINSNS, 4096 instructions), wrapped with desc.
-func Merge(s filters.Stack, desc string) (*filters.Program, *report.BuildSummary, error) {
+func Merge(s filters.Stack, desc string) (*filters.Program, *document.BuildSummary, error) {
 	res, err := filteropt.Merge(s, filteropt.Weights{})
 	if err != nil {
 		return nil, nil, &mergeError{desc: desc, err: err}
@@ -53,7 +53,7 @@ func (e *mergeError) Unwrap() error { return e.err }
 // reading or parsing the profile, and OptimizeStack's (a
 // *filteropt.TooLongError when the stack does not fit one filter), wrapped
 // with desc.
-func Optimize(s filters.Stack, desc, profile string, warn io.Writer) (*filters.Program, *report.BuildSummary, error) {
+func Optimize(s filters.Stack, desc, profile string, warn io.Writer) (*filters.Program, *document.BuildSummary, error) {
 	prof, err := LoadProfile(profile, warn)
 	if err != nil {
 		return nil, nil, err
@@ -80,17 +80,29 @@ func Optimize(s filters.Stack, desc, profile string, warn io.Writer) (*filters.P
 	return res.Program, sum, nil
 }
 
-// Summarize describes res, built from stack s, for report.BuildSummary:
+// cacheChanges copies cs into the document's type; nil for nil.
+func cacheChanges(cs []filteropt.CacheChange) []document.CacheChange {
+	if cs == nil {
+		return nil
+	}
+	out := make([]document.CacheChange, len(cs))
+	for i, c := range cs {
+		out[i] = document.CacheChange(c)
+	}
+	return out
+}
+
+// Summarize describes res, built from stack s, for document.BuildSummary:
 // sizes, the proof, mean paths (profile-weighted too when prof is not
 // nil) and cache changes. Command is left for the caller to set.
-func Summarize(s filters.Stack, res *filteropt.Result, prof *analysis.Profile) (*report.BuildSummary, error) {
-	sum := &report.BuildSummary{Filters: len(s), Instructions: res.Program.Len(), Equivalent: res.Check.Equivalent,
-		InputClasses: res.Check.Paths, CacheLost: res.CacheLost, CacheGained: res.CacheGained, Longer: res.Longer, Passes: res.Passes}
+func Summarize(s filters.Stack, res *filteropt.Result, prof *analysis.Profile) (*document.BuildSummary, error) {
+	sum := &document.BuildSummary{Filters: len(s), Instructions: res.Program.Len(), Equivalent: res.Check.Equivalent,
+		InputClasses: res.Check.Paths, CacheLost: cacheChanges(res.CacheLost), CacheGained: cacheChanges(res.CacheGained), Longer: cacheChanges(res.Longer), Passes: res.Passes}
 	if sum.CacheLost == nil {
-		sum.CacheLost = []filteropt.CacheChange{}
+		sum.CacheLost = []document.CacheChange{}
 	}
 	if sum.CacheGained == nil {
-		sum.CacheGained = []filteropt.CacheChange{}
+		sum.CacheGained = []document.CacheChange{}
 	}
 	for _, p := range s {
 		sum.InstructionsBefore += p.Len()

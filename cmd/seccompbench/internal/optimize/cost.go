@@ -7,7 +7,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	"github.com/seccompbench/seccompbench/filters/formats"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // LoadProfile reads a syscall profile (strace -c output or CSV) from the
@@ -37,11 +37,11 @@ func LoadProfile(path string, warn io.Writer) (*analysis.Profile, error) {
 // one row per known syscall of the profile. The static paths and cache
 // predictions cover every named syscall of arches (the ABIs of --arch's
 // kernel, filters.KernelArches; filters.NativeArches when nil).
-func CostOf(s filters.Stack, merged *filters.Program, mergeErr error, prof *analysis.Profile, arches []*filters.Arch) (*report.Cost, error) {
+func CostOf(s filters.Stack, merged *filters.Program, mergeErr error, prof *analysis.Profile, arches []*filters.Arch) (*document.Cost, error) {
 	if arches == nil {
 		arches = filters.NativeArches()
 	}
-	c := &report.Cost{PerSyscall: []report.SyscallCostRow{}}
+	c := &document.Cost{PerSyscall: []document.SyscallCostRow{}}
 	for _, a := range arches {
 		c.ABIs = append(c.ABIs, a.Name)
 	}
@@ -76,7 +76,7 @@ func CostOf(s filters.Stack, merged *filters.Program, mergeErr error, prof *anal
 		if !e.Known {
 			continue
 		}
-		row := report.SyscallCostRow{Arch: e.Arch, Name: e.Name, Calls: e.Calls, Stacked: e.Cost.EffectiveInstructions, StackedCached: e.Cost.Cached}
+		row := document.SyscallCostRow{Arch: e.Arch, Name: e.Name, Calls: e.Calls, Stacked: e.Cost.EffectiveInstructions, StackedCached: e.Cost.Cached}
 		if after != nil {
 			n := after[i].Cost.EffectiveInstructions
 			row.Intersected, row.IntersectedCached = &n, after[i].Cost.Cached
@@ -87,8 +87,8 @@ func CostOf(s filters.Stack, merged *filters.Program, mergeErr error, prof *anal
 }
 
 // stackCost is the static cost of enforcing s on arches.
-func stackCost(s filters.Stack, prof *analysis.Profile, arches []*filters.Arch) (report.StackCost, error) {
-	sc := report.StackCost{Filters: len(s)}
+func stackCost(s filters.Stack, prof *analysis.Profile, arches []*filters.Arch) (document.StackCost, error) {
+	sc := document.StackCost{Filters: len(s)}
 	for _, p := range s {
 		sc.Instructions += p.Len()
 	}

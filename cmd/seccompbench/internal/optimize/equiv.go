@@ -10,6 +10,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/equiv"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // EquivOptions are `equiv`'s arguments and flags, checked by the command.
@@ -53,7 +54,7 @@ func RunEquiv(ios *cmdutil.IOStreams, opts *EquivOptions) error {
 		// equiv.ErrCannotProve and the like: exit status 1, with the reason.
 		return fmt.Errorf("equiv %s %s: %w", opts.A, opts.B, err)
 	}
-	sa, sb := report.EquivSide{Spec: opts.A, Filters: len(a)}, report.EquivSide{Spec: opts.B, Filters: len(b)}
+	sa, sb := document.EquivSide{Spec: opts.A, Filters: len(a)}, document.EquivSide{Spec: opts.B, Filters: len(b)}
 	diffs := UnitSettingDiffs(opts.A, opts.B, o)
 	err = output.WriteEach(output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text")), ios.Out, ios.ErrOut, func(format string, w io.Writer) error {
 		if format == "json" {

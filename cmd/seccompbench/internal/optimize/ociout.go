@@ -15,7 +15,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/subset"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // ErrNotOCI is returned by IntersectOCI when an input is not an OCI
@@ -35,7 +35,7 @@ var ErrOCIUnproven = errors.New("the OCI intersection is not at least as restric
 // stack s (the specs loaded by OpenStackWith with o): equivalent, or at
 // least as restrictive where the OCI schema cannot state the
 // intersection. A profile looser than s is not written.
-func IntersectOCI(specs []string, s filters.Stack, path string, o formats.OpenOptions) (*report.OCIIntersection, error) {
+func IntersectOCI(specs []string, s filters.Stack, path string, o formats.OpenOptions) (*document.OCIIntersection, error) {
 	var profs []oci.Profile
 	for _, spec := range specs {
 		p, err := readOCI(spec)
@@ -53,9 +53,9 @@ func IntersectOCI(specs []string, s filters.Stack, path string, o formats.OpenOp
 		return nil, fmt.Errorf("compile the OCI intersection back: %w", err)
 	}
 	back := src.Stack()
-	res := &report.OCIIntersection{File: path, Inexpressible: []report.OCIInexpressible{}, Stricter: []string{}}
+	res := &document.OCIIntersection{File: path, Inexpressible: []document.OCIInexpressible{}, Stricter: []string{}}
 	for _, l := range lost {
-		res.Inexpressible = append(res.Inexpressible, report.OCIInexpressible{Syscall: l.Syscall, Reason: l.Reason, Written: l.Written})
+		res.Inexpressible = append(res.Inexpressible, document.OCIInexpressible{Syscall: l.Syscall, Reason: l.Reason, Written: l.Written})
 	}
 	if err := prove(back, s, res); err != nil {
 		var ue *unprovenError
@@ -89,7 +89,7 @@ func readOCI(spec string) (oci.Profile, error) {
 
 // prove fills res from the exact checks of back (the written profile,
 // compiled) against the stack s.
-func prove(back, s filters.Stack, res *report.OCIIntersection) error {
+func prove(back, s filters.Stack, res *document.OCIIntersection) error {
 	eq, err := equiv.Stacks(back, s)
 	if err != nil {
 		return fmt.Errorf("prove the OCI intersection: %w", err)

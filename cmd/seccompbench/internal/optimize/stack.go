@@ -2,7 +2,7 @@
 // `equiv`: it loads a filter stack from what the user names (policies, a
 // systemd unit or directives, a directory written by inspect --save), runs
 // the builders of filters/optimize on it, and summarizes the result for
-// report.BuildSummary. It computes; the commands pick a renderer in report.
+// document.BuildSummary. It computes; the commands pick a renderer in report.
 package optimize
 
 import (

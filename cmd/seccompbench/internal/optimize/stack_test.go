@@ -13,7 +13,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/scmp"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 const (
@@ -35,14 +35,14 @@ func mustOpen(t *testing.T, spec string) *filters.Program {
 func savedDir(t *testing.T, s filters.Stack, manifest bool) string {
 	t.Helper()
 	dir := t.TempDir()
-	var m report.InspectManifest
+	var m document.InspectManifest
 	for i, p := range s {
 		name := "filter-0" + string(rune('0'+i)) + ".bpf"
 		if err := os.WriteFile(filepath.Join(dir, name), p.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		// Listed newest first: OpenDir must sort by index.
-		m.Filters = append([]report.InspectSavedFilter{{Index: i, File: name}}, m.Filters...)
+		m.Filters = append([]document.InspectSavedFilter{{Index: i, File: name}}, m.Filters...)
 	}
 	if manifest {
 		b, err := json.Marshal(m)

@@ -13,6 +13,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/filters/subset"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // SubsetOptions are `subset`'s arguments and flags, checked by the command.
@@ -69,7 +70,7 @@ func RunSubset(ios *cmdutil.IOStreams, opts *SubsetOptions) error {
 	if err != nil {
 		return err
 	}
-	doc := report.NewSubsetDoc(report.EquivSide{Spec: pdesc, Filters: len(p)}, report.EquivSide{Spec: bdesc, Filters: len(b)}, res, classOnly, cost)
+	doc := report.NewSubsetDoc(document.EquivSide{Spec: pdesc, Filters: len(p)}, document.EquivSide{Spec: bdesc, Filters: len(b)}, res, classOnly, cost)
 	if err := report.MarkENOSYSStubs(&doc, res, p, b); err != nil {
 		return err
 	}
@@ -92,7 +93,7 @@ func RunSubset(ios *cmdutil.IOStreams, opts *SubsetOptions) error {
 // installed last) against their merge; a stack that cannot be merged
 // gives a cost with the reason instead of an error. The cost covers the
 // named syscalls of arches.
-func intersectCost(baseline, profile filters.Stack, syscallProfile string, arches []*filters.Arch, warn io.Writer) (*report.Cost, error) {
+func intersectCost(baseline, profile filters.Stack, syscallProfile string, arches []*filters.Arch, warn io.Writer) (*document.Cost, error) {
 	prof, err := LoadProfile(syscallProfile, warn)
 	if err != nil {
 		return nil, err

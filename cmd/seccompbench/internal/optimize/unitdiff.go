@@ -4,13 +4,14 @@ import (
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // UnitSettingDiffs is equiv's note for two systemd units: the exec
 // settings outside seccomp in which they differ (systemd.SettingsDiff),
 // each unit read with its drop-ins as systemd merges them. Nil unless
 // both specs are unit files that parse.
-func UnitSettingDiffs(a, b string, o formats.OpenOptions) []report.SettingDiff {
+func UnitSettingDiffs(a, b string, o formats.OpenOptions) []document.SettingDiff {
 	ua, ok := unitOf(a, o)
 	if !ok {
 		return nil

@@ -8,13 +8,14 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // WriteBuilt writes the built program p (merge's, optimize's or
 // intersect's) to every output of specs (stdout directly, files
 // atomically): raw as an array of struct sock_filter, json with the
 // summary sum, or text as a disassembly.
-func WriteBuilt(ios *cmdutil.IOStreams, specs []output.Spec, p *filters.Program, sum *report.BuildSummary) error {
+func WriteBuilt(ios *cmdutil.IOStreams, specs []output.Spec, p *filters.Program, sum *document.BuildSummary) error {
 	return output.WriteEach(specs, ios.Out, ios.ErrOut, func(format string, w io.Writer) error {
 		switch format {
 		case "raw":

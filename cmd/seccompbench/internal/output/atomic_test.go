@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // A failing -o write keeps the previous file and leaves no temporary file;
@@ -76,7 +76,7 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe
 // A write error on stdout is a failure (exit 1), reported with its cause,
 // for every text format.
 func TestRunStdoutWriteError(t *testing.T) {
-	doc := &report.Document{}
+	doc := &document.Document{}
 	for _, f := range []string{"table", "json", "markdown", "csv", "benchstat"} {
 		t.Run(f, func(t *testing.T) {
 			err := WriteResult([]Spec{{Format: f}}, failWriter{}, io.Discard, doc)

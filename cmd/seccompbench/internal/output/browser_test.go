@@ -21,6 +21,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // screenshots is where TestHTMLInBrowser copies its screenshots:
@@ -72,14 +73,14 @@ func fixturePages(t *testing.T) []browserPage {
 		}
 		return b
 	}
-	doc := func(p string) *report.Document {
+	doc := func(p string) *document.Document {
 		d, err := report.ReadJSON(bytes.NewReader(read(p)))
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
 		return d
 	}
-	entry := func(p string) report.FleetEntry {
+	entry := func(p string) document.FleetEntry {
 		e, err := report.ReadFleetEntry(filepath.Base(p), read(p))
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
@@ -103,7 +104,7 @@ func fixturePages(t *testing.T) []browserPage {
 	add("run", append(runWant, run.Environment.Kernel, "Syscall cost in ns per op"), func(w io.Writer) error { return WriteRunHTML(w, io.Discard, run) })
 
 	minimal := doc("docs/examples/minimal.json")
-	c, err := report.Compare([]report.NamedDocument{{Name: "run.json", Doc: run}, {Name: "minimal.json", Doc: minimal}}, report.CompareOptions{Confidence: 0.95})
+	c, err := report.Compare([]document.NamedDocument{{Name: "run.json", Doc: run}, {Name: "minimal.json", Doc: minimal}}, document.CompareOptions{Confidence: 0.95})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,17 +112,17 @@ func fixturePages(t *testing.T) []browserPage {
 	for _, f := range c.Fits {
 		cmpWant = append(cmpWant, fmt.Sprintf("%+.2f", report.Num(f.DeltaNs)))
 	}
-	entries := []report.FleetEntry{entry("docs/examples/run.json"), entry("docs/examples/minimal.json")}
+	entries := []document.FleetEntry{entry("docs/examples/run.json"), entry("docs/examples/minimal.json")}
 	add("compare", append(cmpWant, "run.json vs minimal.json", "Per-filter cost in ns per op"), func(w io.Writer) error { return WriteComparisonHTML(w, c, entries) })
 
-	var e report.Estimate
+	var e document.Estimate
 	if err := json.Unmarshal(read("report/testdata/estimate.json"), &e); err != nil {
 		t.Fatal(err)
 	}
 	add("estimate", []string{"+24.0 ms [0, 84.5 ms]", "3153.7", "Predicted time the filters add per call"}, func(w io.Writer) error { return WriteEstimateHTML(w, &e, 15) })
 	pages[len(pages)-1].defeatOnly = true // --cache defeat: nothing cached
 
-	var nodes []report.FleetEntry
+	var nodes []document.FleetEntry
 	for _, n := range []string{"node-1.json", "node-2.json", "node-3.json"} {
 		nodes = append(nodes, entry("docs/examples/fleet/"+n))
 	}

@@ -7,11 +7,12 @@ import (
 
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/report/chart"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // WriteRunHTML writes the HTML report of a run (report.WriteHTML) with its
 // plot inline; notes about what could not be drawn go to warn.
-func WriteRunHTML(w, warn io.Writer, doc *report.Document) error {
+func WriteRunHTML(w, warn io.Writer, doc *document.Document) error {
 	var figs []report.HTMLFigure
 	var svg bytes.Buffer
 	switch err := chart.WriteSVG(&svg, warn, doc); {
@@ -25,7 +26,7 @@ func WriteRunHTML(w, warn io.Writer, doc *report.Document) error {
 
 // fleetFigures is the fleet plot of fl as a figure, none when fl has no
 // rows.
-func fleetFigures(fl *report.Fleet, caption string) ([]report.HTMLFigure, error) {
+func fleetFigures(fl *document.Fleet, caption string) ([]report.HTMLFigure, error) {
 	var svg bytes.Buffer
 	switch err := chart.WriteFleetSVG(&svg, fl); {
 	case errors.Is(err, chart.ErrNothingToPlot):
@@ -38,7 +39,7 @@ func fleetFigures(fl *report.Fleet, caption string) ([]report.HTMLFigure, error)
 
 // WriteFleetHTML writes the HTML report of `report` (report.WriteFleetHTML)
 // with the fleet plot inline.
-func WriteFleetHTML(w io.Writer, fl *report.Fleet) error {
+func WriteFleetHTML(w io.Writer, fl *document.Fleet) error {
 	figs, err := fleetFigures(fl, "Per-filter cost of every result, with its confidence interval; blue circles: action cache on, vermillion triangles: cache defeated.")
 	if err != nil {
 		return err
@@ -49,7 +50,7 @@ func WriteFleetHTML(w io.Writer, fl *report.Fleet) error {
 // WriteComparisonHTML writes the HTML report of `compare`
 // (report.WriteComparisonHTML) with the compared results' per-filter
 // costs side by side (the fleet plot of entries) inline.
-func WriteComparisonHTML(w io.Writer, c *report.Comparison, entries []report.FleetEntry) error {
+func WriteComparisonHTML(w io.Writer, c *document.Comparison, entries []document.FleetEntry) error {
 	var figs []report.HTMLFigure
 	// Results BuildFleet cannot lay out get no plot; the tables stand.
 	if fl, err := report.BuildFleet(entries); err == nil {
@@ -63,7 +64,7 @@ func WriteComparisonHTML(w io.Writer, c *report.Comparison, entries []report.Fle
 // WriteEstimateHTML writes the HTML report of `estimate`
 // (report.WriteEstimateHTML, top syscalls, all when top is 0) with the
 // per-syscall plot inline.
-func WriteEstimateHTML(w io.Writer, e *report.Estimate, top int) error {
+func WriteEstimateHTML(w io.Writer, e *document.Estimate, top int) error {
 	var figs []report.HTMLFigure
 	var svg bytes.Buffer
 	switch err := chart.WriteEstimateSVG(&svg, e, top); {

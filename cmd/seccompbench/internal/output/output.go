@@ -19,6 +19,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/report/chart"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // RunFormats are the output formats of `run` (and `report`).
@@ -187,7 +188,7 @@ func isDevice(p string) bool {
 // RenderResult writes doc to w in format. Machine formats (csv, benchstat,
 // svg, png) send their notes and the result's warnings to warn; table,
 // markdown and json carry warnings inside.
-func RenderResult(format string, w, warn io.Writer, doc *report.Document) error {
+func RenderResult(format string, w, warn io.Writer, doc *document.Document) error {
 	switch format {
 	case "table":
 		return report.WriteTable(w, doc)
@@ -252,7 +253,7 @@ func (o *OnceLineWriter) Write(p []byte) (int, error) {
 // report went nowhere else on stdout, the whole document is printed on
 // stdout as JSON, so a measured run is never lost to a full disk. The
 // error then joins every write error and says where the result went.
-func WriteResult(outs []Spec, stdout, errOut io.Writer, doc *report.Document) error {
+func WriteResult(outs []Spec, stdout, errOut io.Writer, doc *document.Document) error {
 	warn := NewOnceLineWriter(errOut)
 	var errs []error
 	var failed []string

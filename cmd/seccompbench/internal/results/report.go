@@ -9,21 +9,22 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/report/chart"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // Report reads the result files (Read), lays them out as a fleet
 // (report.BuildFleet) and writes it to every output of specs; explain is
 // --explain. A JSON document that is not a run result is an error
-// wrapping report.ErrWrongKind (a usage error, exit status 2).
+// wrapping document.ErrWrongKind (a usage error, exit status 2).
 func Report(ios *cmdutil.IOStreams, files []string, specs []output.Spec, explain bool) error {
 	inputs, err := Read(files, ios.In, ios.ErrOut)
 	if err != nil {
 		return err
 	}
-	var entries []report.FleetEntry
+	var entries []document.FleetEntry
 	for _, in := range inputs {
 		e, err := report.ReadFleetEntry(in.Name, in.Data)
-		if errors.Is(err, report.ErrWrongKind) {
+		if errors.Is(err, document.ErrWrongKind) {
 			return fmt.Errorf("report: %s is %w", in.Name, err)
 		}
 		if err != nil {

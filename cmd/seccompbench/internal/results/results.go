@@ -16,7 +16,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/formats"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // Input is one result document and the name report shows for it.
@@ -122,7 +122,7 @@ func SplitDocuments(data []byte) (docs [][]byte, skipped int, err error) {
 		pos += int(dec.InputOffset())
 	}
 	if len(docs) == 0 {
-		return nil, skipped, fmt.Errorf("no result: %w", report.ErrNoResults)
+		return nil, skipped, fmt.Errorf("no result: %w", document.ErrNoResults)
 	}
 	return docs, skipped, nil
 }

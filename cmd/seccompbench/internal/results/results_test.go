@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 func TestSplitDocuments(t *testing.T) {
@@ -34,7 +34,7 @@ func TestSplitDocuments(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err %v, want one containing %q", err, tt.err)
 				}
-				if tt.err == "no result" && !errors.Is(err, report.ErrNoResults) {
+				if tt.err == "no result" && !errors.Is(err, document.ErrNoResults) {
 					t.Errorf("err %v does not wrap report.ErrNoResults", err)
 				}
 			} else if err != nil {

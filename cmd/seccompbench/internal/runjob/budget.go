@@ -5,6 +5,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -120,25 +121,25 @@ func BudgetDecision(samples []result.Sample, depth int, budget stats.Budget, con
 // BudgetOutcome is the verdict for a document and the error to return
 // after writing it: nil for within, else a *cmdutil.BudgetError (exit 3
 // over, 4 undecided).
-func BudgetOutcome(d stats.Decision) (*report.BudgetVerdict, error) {
-	v := report.NewBudgetVerdict(d)
+func BudgetOutcome(d stats.Decision) (*document.BudgetVerdict, error) {
+	v := document.NewBudgetVerdict(d)
 	return v, BudgetExit(v)
 }
 
 // BudgetExit is the error that gives a written --budget verdict its exit
 // status: nil for within, else a *cmdutil.BudgetError (3 over, 4
 // undecided); no verdict at all (nil) is undecided.
-func BudgetExit(v *report.BudgetVerdict) error {
+func BudgetExit(v *document.BudgetVerdict) error {
 	if v == nil {
 		return cmdutil.BudgetExitFor(string(stats.VerdictUndecided), "budget: undecided (nothing measured)")
 	}
-	return cmdutil.BudgetExitFor(v.Verdict, "budget: "+v.Text())
+	return cmdutil.BudgetExitFor(v.Verdict, "budget: "+report.BudgetText(v))
 }
 
 // budgetResult is the verdict of a finished run for its document, and the
 // error Run returns after writing it (nil for within): a
 // *cmdutil.BudgetError, exit 3 for over and 4 for undecided.
-func (j *Job) budgetResult(samples []result.Sample, info result.RunInfo) (*report.BudgetVerdict, error) {
+func (j *Job) budgetResult(samples []result.Sample, info result.RunInfo) (*document.BudgetVerdict, error) {
 	if j.Budget == nil {
 		return nil, nil
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
@@ -80,30 +80,30 @@ func (j *Job) targetRel() float64 {
 }
 
 // setupOf is stats.SetupCost for the report; nil without enough installs.
-func setupOf(obs []stats.Observation, conf float64) *report.Setup {
+func setupOf(obs []stats.Observation, conf float64) *document.Setup {
 	s, ok := stats.SetupCost(obs, conf)
 	if !ok {
 		return nil
 	}
-	return &report.Setup{PerFilterNs: s.PerFilterNs, PerFilterCILowNs: s.PerFilterCILowNs, PerFilterCIHiNs: s.PerFilterCIHiNs,
+	return &document.Setup{PerFilterNs: s.PerFilterNs, PerFilterCILowNs: s.PerFilterCILowNs, PerFilterCIHiNs: s.PerFilterCIHiNs,
 		StackNs: s.StackNs, StackFilter: s.StackFilter}
 }
 
 // controlOf is stats.ControlSlowdown for the report.
-func controlOf(obs []stats.Observation, variants []string, conf float64) []report.Control {
-	var out []report.Control
+func controlOf(obs []stats.Observation, variants []string, conf float64) []document.Control {
+	var out []document.Control
 	for _, c := range stats.ControlSlowdown(obs, variants, conf) {
-		out = append(out, report.Control{Variant: c.Variant, BeforeNs: c.BeforeNs, AfterNs: c.AfterNs,
+		out = append(out, document.Control{Variant: c.Variant, BeforeNs: c.BeforeNs, AfterNs: c.AfterNs,
 			SlowdownPct: c.SlowdownPct, SlowdownPctLow: c.SlowdownPctLow, SlowdownPctHigh: c.SlowdownPctHigh})
 	}
 	return out
 }
 
 // driftOf is stats.DriftByVariant for the report.
-func driftOf(obs []stats.Observation, variants []string, conf float64) []report.Drift {
-	var out []report.Drift
+func driftOf(obs []stats.Observation, variants []string, conf float64) []document.Drift {
+	var out []document.Drift
 	for _, tr := range stats.DriftByVariant(obs, variants, conf) {
-		out = append(out, report.Drift{Variant: tr.Variant, SlopeNsPerChild: tr.Slope, SlopeCILow: tr.SlopeLo, SlopeCIHigh: tr.SlopeHi,
+		out = append(out, document.Drift{Variant: tr.Variant, SlopeNsPerChild: tr.Slope, SlopeCILow: tr.SlopeLo, SlopeCIHigh: tr.SlopeHi,
 			OverRunNs: tr.OverRun(), P: tr.P})
 	}
 	return out
@@ -113,15 +113,15 @@ func driftOf(obs []stats.Observation, variants []string, conf float64) []report.
 // when every filter of the stack is the same program: in a stack of
 // different filters (a systemd unit's, or several policies cycled) a slope
 // between two counts also depends on which filters those counts add.
-func linearityIfHomogeneous(progs []*filters.Program, res stats.Result, variants []string, conf float64) []report.Linearity {
+func linearityIfHomogeneous(progs []*filters.Program, res stats.Result, variants []string, conf float64) []document.Linearity {
 	for _, p := range progs[1:] {
 		if p.SHA256() != progs[0].SHA256() {
 			return nil
 		}
 	}
-	var out []report.Linearity
+	var out []document.Linearity
 	for _, l := range stats.DepthLinearity(res, variants, conf) {
-		out = append(out, report.Linearity(l))
+		out = append(out, document.Linearity(l))
 	}
 	return out
 }

@@ -3,7 +3,7 @@ package runjob
 import (
 	"slices"
 
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/container"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
@@ -17,17 +17,17 @@ import (
 // stats.Analyze). On the runtime path the install is the runtime's work
 // on linux.seccomp per container instead (container.SeccompWork). nil
 // for the loops.
-func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info result.RunInfo) *report.CommandCost {
+func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info result.RunInfo) *document.CommandCost {
 	cs := j.Workload.Command
 	if cs == nil || len(samples) == 0 {
 		return nil
 	}
-	c := &report.CommandCost{Argv: cs.Argv, Prepare: cs.Prepare, RunsPerChild: info.Runs, WarmupRuns: cs.Warmup}
+	c := &document.CommandCost{Argv: cs.Argv, Prepare: cs.Prepare, RunsPerChild: info.Runs, WarmupRuns: cs.Warmup}
 	if cs.Design.Paired() {
 		c.Design = string(cs.Design)
 	}
 	if ci := info.Container; ci != nil {
-		c.Container = &report.ContainerRuntime{Runtime: ci.Runtime, Path: ci.Path, Version: ci.Version, Profile: ci.Profile, Bundle: ci.Bundle}
+		c.Container = &document.ContainerRuntime{Runtime: ci.Runtime, Path: ci.Path, Version: ci.Version, Profile: ci.Profile, Bundle: ci.Bundle}
 	}
 	maxN := slices.Max(j.Counts)
 	type key struct {
@@ -74,7 +74,7 @@ func commandCostOf(j *Job, samples []result.Sample, res stats.Result, info resul
 			running, pairs = p.Estimate, p.Pairs
 		}
 		split := stats.SplitCost(install, running)
-		c.Splits = append(c.Splits, report.CommandSplit{Variant: cell.Variant, Filters: maxN,
+		c.Splits = append(c.Splits, document.CommandSplit{Variant: cell.Variant, Filters: maxN,
 			InstallNs: install.Center, InstallCILowNs: install.Lo, InstallCIHighNs: install.Hi,
 			RunningNs: split.Running.Center, RunningCILowNs: split.Running.Lo, RunningCIHighNs: split.Running.Hi,
 			CPUAddedNs: cpuAdded, Pairs: pairs,

@@ -6,7 +6,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/jitcost"
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
@@ -15,7 +15,7 @@ import (
 // variant v) to setup: modelled, or measured with --jit-measure, which also
 // records the measured charge in env. A failed measurement falls back to
 // the model and says so in the returned warning.
-func (j *Job) jitSetup(ctx context.Context, progs []*filters.Program, v result.Variant, maxN int, setup *report.Setup, env *result.Environment) (*report.Setup, string) {
+func (j *Job) jitSetup(ctx context.Context, progs []*filters.Program, v result.Variant, maxN int, setup *document.Setup, env *result.Environment) (*document.Setup, string) {
 	if maxN == 0 {
 		return setup, ""
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/oci"
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/notify"
 	"github.com/seccompbench/seccompbench/runner/result"
@@ -169,8 +170,8 @@ func Run(ctx context.Context, ios *cmdutil.IOStreams, now func() time.Time, j *J
 	rcfg := j.reportConfig(pols, vnames, cfg, info, allPaired(samples), pl)
 	rcfg.FilterNames = j.filterNames(progs)
 	rcfg.Directives = j.directives()
-	doc := report.Build(report.Input{
-		Tool:        report.Tool{Name: "seccompbench", Version: cmdutil.Version()},
+	doc := report.Build(document.Input{
+		Tool:        document.Tool{Name: "seccompbench", Version: cmdutil.Version()},
 		Command:     strings.Join(j.Args, " "),
 		Created:     now(),
 		Environment: env,
@@ -215,8 +216,8 @@ func (j *Job) fatalRunError(runErr error, children int) error {
 
 // reportConfig is the job's configuration as the report states it, with
 // the iterations and samples per child the run settled on (cfg, info).
-func (j *Job) reportConfig(pols []report.Policy, vnames []string, cfg runner.Config, info result.RunInfo, paired bool, pl runner.Placement) report.Config {
-	return report.Config{
+func (j *Job) reportConfig(pols []document.Policy, vnames []string, cfg runner.Config, info result.RunInfo, paired bool, pl runner.Placement) document.Config {
+	return document.Config{
 		Policies: pols, FilterCounts: j.Counts, Workload: j.Workload.Name, Op: j.Workload.Op,
 		Cache: j.Cache, Variants: vnames, Trials: j.Trials, Iterations: cfg.Iterations,
 		SamplesPerChild: cfg.Samples, Paired: paired, Seed: j.Seed, Confidence: j.Confidence, CPU: runCPU(info),
@@ -227,8 +228,8 @@ func (j *Job) reportConfig(pols []report.Policy, vnames []string, cfg runner.Con
 }
 
 // runInfo is how the run went, as the report states it.
-func (j *Job) runInfo(info result.RunInfo) *report.RunInfo {
-	return &report.RunInfo{Blocks: info.Blocks, StopReason: info.StopReason, ElapsedS: info.Elapsed.Seconds(),
+func (j *Job) runInfo(info result.RunInfo) *document.RunInfo {
+	return &document.RunInfo{Blocks: info.Blocks, StopReason: info.StopReason, ElapsedS: info.Elapsed.Seconds(),
 		TargetCINs: j.targetNs(), TargetCIRel: j.targetRel(), Parallel: j.Parallel, CPUs: info.CPUs,
 		ForeignLoad: info.ForeignLoad}
 }
@@ -238,7 +239,7 @@ func (j *Job) runInfo(info result.RunInfo) *report.RunInfo {
 // measured charge in env and return a warning), or nil for a container
 // workload, whose runtime's seccomp(2) call and JIT image are its own:
 // nothing here timed or sized them.
-func (j *Job) reportSetup(ctx context.Context, progs []*filters.Program, v result.Variant, maxN int, obs []stats.Observation, env *result.Environment) (*report.Setup, string) {
+func (j *Job) reportSetup(ctx context.Context, progs []*filters.Program, v result.Variant, maxN int, obs []stats.Observation, env *result.Environment) (*document.Setup, string) {
 	setup, warn := j.jitSetup(ctx, progs, v, maxN, setupOf(obs, j.Confidence), env)
 	if j.Workload.Container != nil {
 		setup = nil
@@ -249,7 +250,7 @@ func (j *Job) reportSetup(ctx context.Context, progs []*filters.Program, v resul
 // writeResult writes doc to the job's outputs. A run interrupted (runErr
 // not nil) after children children returns an *cmdutil.InterruptedError
 // saying where the partial result went, or why it could not be written.
-func (j *Job) writeResult(ios *cmdutil.IOStreams, doc *report.Document, runErr error, children int) error {
+func (j *Job) writeResult(ios *cmdutil.IOStreams, doc *document.Document, runErr error, children int) error {
 	partial := runErr != nil
 	if err := j.write(ios, doc); err != nil {
 		if partial {
@@ -273,7 +274,7 @@ func (j *Job) writeResult(ios *cmdutil.IOStreams, doc *report.Document, runErr e
 // refuses a deepest stack whose smallest pad does not fit, and predicts
 // the action cache for the workload at that depth. The warnings include
 // the clipping.
-func (j *Job) checkDeepest(progs []*filters.Program, variants []result.Variant) ([]report.CacheVariant, []string, error) {
+func (j *Job) checkDeepest(progs []*filters.Program, variants []result.Variant) ([]document.CacheVariant, []string, error) {
 	clipped := j.clipCounts(progs, variants)
 	denied, err := j.clipInstallable(progs, variants)
 	if err != nil {
@@ -432,7 +433,7 @@ func (j *Job) filterNames(progs []*filters.Program) []string {
 }
 
 // write renders doc to every -o FILE (atomically) or stdout.
-func (j *Job) write(ios *cmdutil.IOStreams, doc *report.Document) error {
+func (j *Job) write(ios *cmdutil.IOStreams, doc *document.Document) error {
 	outs := j.Specs
 	if len(outs) == 0 {
 		outs = []output.Spec{{Format: j.Format}}

@@ -7,7 +7,7 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
@@ -86,9 +86,9 @@ func preflight(stack filters.Stack, arch *filters.Arch, w runner.Workload) (warn
 // preflight, then emulates the deepest stack of each variant on the
 // workload's syscalls (native arch, zero arguments) and predicts the action
 // cache for each.
-func predictWorkload(progs []*filters.Program, variants []result.Variant, n int, w runner.Workload) ([]report.CacheVariant, []string, error) {
+func predictWorkload(progs []*filters.Program, variants []result.Variant, n int, w runner.Workload) ([]document.CacheVariant, []string, error) {
 	arch := cmdutil.NativeArch()
-	var out []report.CacheVariant
+	var out []document.CacheVariant
 	var warnings []string
 	for _, v := range variants {
 		stack, err := runner.StackFor(progs, result.Cell{Variant: v, Filters: n})
@@ -100,14 +100,14 @@ func predictWorkload(progs []*filters.Program, variants []result.Variant, n int,
 				return nil, nil, err
 			}
 		}
-		cv := report.CacheVariant{Variant: string(v)}
+		cv := document.CacheVariant{Variant: string(v)}
 		pred := analysis.PredictCache(stack, []*filters.Arch{arch})
 		for _, name := range w.Syscalls {
 			nr, ok := arch.Lookup(name)
 			if !ok {
 				return nil, nil, fmt.Errorf("workload syscall %q unknown on %s", name, arch.Name)
 			}
-			cs := report.CacheSyscall{Name: name, Nr: nr, Cached: n == 0 && !w.IsNotify()}
+			cs := document.CacheSyscall{Name: name, Nr: nr, Cached: n == 0 && !w.IsNotify()}
 			if n > 0 {
 				e, ok := pred.Lookup(arch.Name, nr)
 				cs.Cached = ok && e.Cached

@@ -13,6 +13,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/formats"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
@@ -20,7 +21,7 @@ import (
 // process j.Pid, with a systemd unit's stack first (whose loader, unless
 // --loader was given, becomes the job's). Without --filters, a process's or unit's stack picks the
 // counts. Loader warnings go to ios.ErrOut.
-func openSources(ios *cmdutil.IOStreams, j *Job) ([]*filters.Program, []report.Policy, error) {
+func openSources(ios *cmdutil.IOStreams, j *Job) ([]*filters.Program, []document.Policy, error) {
 	o := j.Open
 	o.Format, o.OCI, o.Compiler, o.Stdin = j.FormatIn, j.OCI, j.Compiler, ios.In
 	l, err := cmdutil.LoadPolicies(j.Policies, o)
@@ -70,7 +71,7 @@ func openSources(ios *cmdutil.IOStreams, j *Job) ([]*filters.Program, []report.P
 		// policies given as arguments go on top. Counts up to the unit's
 		// depth are its prefixes.
 		progs = append(append([]*filters.Program(nil), unit.Programs...), progs...)
-		pols = append([]report.Policy{upol}, pols...)
+		pols = append([]document.Policy{upol}, pols...)
 		if !j.CountsSet {
 			counts := append([]int{0}, unit.Prefixes()...)
 			if len(progs) > len(unit.Programs) {
@@ -87,7 +88,7 @@ func openSources(ios *cmdutil.IOStreams, j *Job) ([]*filters.Program, []report.P
 
 // openSystemd models the unit's filter stack and describes it for the
 // report as one policy entry (instructions summed over its filters).
-func openSystemd(j *Job) (*systemd.Stack, report.Policy, error) {
+func openSystemd(j *Job) (*systemd.Stack, document.Policy, error) {
 	t0 := time.Now()
 	var unit *systemd.Stack
 	var err error
@@ -96,7 +97,7 @@ func openSystemd(j *Job) (*systemd.Stack, report.Policy, error) {
 		// The unit with its drop-ins, as systemd merges them.
 		name, data, dropIns, rerr := formats.ReadUnit(j.SystemdUnit, "")
 		if rerr != nil {
-			return nil, report.Policy{}, fmt.Errorf("read systemd unit: %w", rerr)
+			return nil, document.Policy{}, fmt.Errorf("read systemd unit: %w", rerr)
 		}
 		sum = sha256.Sum256(data)
 		unit, err = systemd.ParseUnit(name, data, systemd.Options{Compiler: j.Compiler, DropIns: dropIns, SystemdVersion: j.Open.Systemd.SystemdVersion, VersionNote: j.Open.Systemd.VersionNote})
@@ -105,10 +106,10 @@ func openSystemd(j *Job) (*systemd.Stack, report.Policy, error) {
 		unit, err = systemd.ParseDirectives("--systemd", j.SystemdDirectives, systemd.Options{Compiler: j.Compiler, SystemdVersion: j.Open.Systemd.SystemdVersion, VersionNote: j.Open.Systemd.VersionNote})
 	}
 	if err != nil {
-		return nil, report.Policy{}, fmt.Errorf("model systemd stack: %w", err)
+		return nil, document.Policy{}, fmt.Errorf("model systemd stack: %w", err)
 	}
 	if len(unit.Programs) == 0 {
-		return nil, report.Policy{}, fmt.Errorf("model systemd stack: %s installs no seccomp filter (no SystemCallFilter= or hardening directive that uses seccomp)", unit.Unit)
+		return nil, document.Policy{}, fmt.Errorf("model systemd stack: %s installs no seccomp filter (no SystemCallFilter= or hardening directive that uses seccomp)", unit.Unit)
 	}
 	n := 0
 	for _, p := range unit.Programs {
@@ -118,6 +119,6 @@ func openSystemd(j *Job) (*systemd.Stack, report.Policy, error) {
 	if src == "" {
 		src = "--systemd " + j.SystemdDirectives
 	}
-	return unit, report.Policy{Path: fmt.Sprintf("%s (systemd stack of %s)", src, report.Plural(len(unit.Programs), "filter")), SHA256: hex.EncodeToString(sum[:]),
+	return unit, document.Policy{Path: fmt.Sprintf("%s (systemd stack of %s)", src, report.Plural(len(unit.Programs), "filter")), SHA256: hex.EncodeToString(sum[:]),
 		Instructions: n, CompileUs: float64(time.Since(t0).Nanoseconds()) / 1e3}, nil
 }

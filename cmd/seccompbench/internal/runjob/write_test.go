@@ -7,14 +7,14 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // TestWriteWarningsToStderr: with every result in files, the report's
 // warnings are repeated on stderr; with the report on stdout they are
 // not (the report carries them).
 func TestWriteWarningsToStderr(t *testing.T) {
-	doc := &report.Document{SchemaVersion: report.SchemaVersion, Warnings: []string{"other processes took 50 % of measuring CPU 1"}}
+	doc := &document.Document{SchemaVersion: document.SchemaVersion, Warnings: []string{"other processes took 50 % of measuring CPU 1"}}
 	for _, tt := range []struct {
 		name string
 		spec output.Spec

@@ -13,6 +13,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters/scmp"
 	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/report/chart"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // Options are what `simulate` evaluates and how it writes it: its
@@ -134,7 +135,7 @@ func Run(ios *cmdutil.IOStreams, opts *Options) error {
 		rs = append(rs, result{cost, sr})
 	}
 	return writeOutputs(ios, opts, func(format string, w io.Writer) error {
-		var docs []report.SimulateDoc
+		var docs []document.SimulateDoc
 		for i, n := range stacks {
 			if format == "json" {
 				doc := report.NewSimulateDoc(n.Stack, []analysis.SyscallCost{rs[i].cost}, &rs[i].sr)
@@ -154,7 +155,7 @@ func Run(ios *cmdutil.IOStreams, opts *Options) error {
 }
 
 // all is Run for --all: every syscall of every ABI of --arch's kernel.
-func all(ios *cmdutil.IOStreams, opts *Options, stacks []Named, res *report.OCIResolution) error {
+func all(ios *cmdutil.IOStreams, opts *Options, stacks []Named, res *document.OCIResolution) error {
 	type result struct {
 		arches []*filters.Arch
 		costs  []analysis.SyscallCost
@@ -175,7 +176,7 @@ func all(ios *cmdutil.IOStreams, opts *Options, stacks []Named, res *report.OCIR
 		case "png":
 			return chart.WriteSimulatePNG(w, Plot(s, costs, opts.Load.Arch, opts.Sort, opts.DefeatCache))
 		}
-		var docs []report.SimulateDoc
+		var docs []document.SimulateDoc
 		for i, n := range stacks {
 			if format == "json" {
 				doc := report.NewSimulateDoc(n.Stack, rs[i].costs, nil)

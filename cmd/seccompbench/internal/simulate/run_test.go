@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
-	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/report/chart"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // TestRunPlots writes every format at once and checks each file:
@@ -82,7 +82,7 @@ func TestRunPlots(t *testing.T) {
 	if !strings.Contains(string(txt), "# x86_64: 119 of 383 syscalls cached") {
 		t.Errorf("table lacks the x86_64 cache line:\n%.300s", txt)
 	}
-	var doc report.SimulateDoc
+	var doc document.SimulateDoc
 	b, err := os.ReadFile(path("t.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -8,17 +8,18 @@ import (
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
 // WindowShare is the targets' seccomp share of their CPU time in window
 // t, in %: the sum of the sampled processes' seccomp time over the sum of
-// their CPU time (report.TopProcess SeccompNs and CPUNs); se is the
+// their CPU time (document.TopProcess SeccompNs and CPUNs); se is the
 // window's own sampling error of it in %, the CPU-weighted mean of the
 // processes' batch-means half-widths over the normal quantile at the
 // window's confidence. ok is false when no process was sampled with CPU
 // time in the window.
-func WindowShare(t *report.Top) (pct, se float64, ok bool) {
+func WindowShare(t *document.Top) (pct, se float64, ok bool) {
 	var sec, cpu, half float64
 	for _, p := range t.Processes {
 		if p.SeccompShare == nil || p.CPUNs <= 0 {
@@ -52,9 +53,9 @@ func ShareDecision(shares []float64, minSD float64, budget stats.Budget, confide
 
 // budgetReport samples windows of v.Refresh until the share budget is
 // decided or maxTime has passed, then writes the last window with the
-// verdict (report.Top.Budget) to v.Specs and returns the verdict's exit
+// verdict (document.Top.Budget) to v.Specs and returns the verdict's exit
 // error (cmdutil.BudgetExitFor).
-func budgetReport(ctx context.Context, w *Watcher, o *Options, v View, out, errOut io.Writer, render func(*report.Top) func(string, io.Writer) error) error {
+func budgetReport(ctx context.Context, w *Watcher, o *Options, v View, out, errOut io.Writer, render func(*document.Top) func(string, io.Writer) error) error {
 	start := time.Now()
 	var shares []float64
 	var seSum float64
@@ -74,14 +75,14 @@ func budgetReport(ctx context.Context, w *Watcher, o *Options, v View, out, errO
 		}
 		d := ShareDecision(shares, minSD, *v.Budget, o.Confidence, windows, elapsed.Seconds())
 		if d.Verdict != stats.VerdictUndecided || elapsed+v.Refresh > v.MaxTime || ctx.Err() != nil {
-			t.Budget = report.NewBudgetVerdict(d)
+			t.Budget = document.NewBudgetVerdict(d)
 			if err := output.WriteEach(output.Or(v.Specs, v.Format), out, errOut, render(t)); err != nil {
 				return err
 			}
 			if err := context.Cause(ctx); err != nil {
 				return err
 			}
-			return cmdutil.BudgetExitFor(t.Budget.Verdict, "budget: "+t.Budget.Text())
+			return cmdutil.BudgetExitFor(t.Budget.Verdict, "budget: "+report.BudgetText(t.Budget))
 		}
 	}
 }

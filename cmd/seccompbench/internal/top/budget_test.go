@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -14,7 +14,7 @@ func ptr(x float64) *float64 { return &x }
 // time, idle targets left out, and its error the CPU-weighted batch-means
 // half-width over z.
 func TestWindowShare(t *testing.T) {
-	w := &report.Top{Method: report.TopMethod{Confidence: 0.95}, Processes: []report.TopProcess{
+	w := &document.Top{Method: document.TopMethod{Confidence: 0.95}, Processes: []document.TopProcess{
 		{CPUNs: 3e9, SeccompNs: 0.06e9, SeccompShare: ptr(0.02), SeccompShareCILow: ptr(0.01), SeccompShareCIHigh: ptr(0.03)},
 		{CPUNs: 1e9, SeccompNs: 0.02e9, SeccompShare: ptr(0.02), SeccompShareCILow: ptr(0.0), SeccompShareCIHigh: ptr(0.04)},
 		{CPUNs: 0}, // idle: no share
@@ -26,7 +26,7 @@ func TestWindowShare(t *testing.T) {
 	if want := 100 * (3*0.01 + 1*0.02) / 4 / stats.ZQuantile(0.95); math.Abs(se-want) > 1e-9 {
 		t.Errorf("se %g, want %g", se, want)
 	}
-	if _, _, ok := WindowShare(&report.Top{}); ok {
+	if _, _, ok := WindowShare(&document.Top{}); ok {
 		t.Error("a share from no process")
 	}
 }

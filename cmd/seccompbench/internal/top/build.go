@@ -10,7 +10,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/internal/kstack"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/live"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -33,7 +33,7 @@ type windowInput struct {
 }
 
 // build turns one window's raw data into the report.
-func (w *Watcher) build(in windowInput) *report.Top {
+func (w *Watcher) build(in windowInput) *document.Top {
 	o := w.opts
 	batch := batchFor(o.Batch, time.Duration(in.end-in.start))
 	tallies := kstack.TallySamples(w.cls, in.samples, kstack.TallyOptions{Start: in.start, End: in.end, BatchNs: uint64(batch), CounterOn: in.on})
@@ -43,11 +43,11 @@ func (w *Watcher) build(in windowInput) *report.Top {
 		onNs += iv.End - iv.Start
 	}
 	window := in.end - in.start
-	t := &report.Top{SchemaVersion: report.TopSchemaVersion, Kind: "top", Start: in.startWall.UTC().Format(time.RFC3339),
-		WindowNs: int64(window), Processes: []report.TopProcess{}, Warnings: []string{},
-		Method: report.TopMethod{SamplingHz: o.Frequency, PeriodNs: int64(period), CPUs: w.s.CPUs(), BatchNs: int64(batch),
+	t := &document.Top{SchemaVersion: document.TopSchemaVersion, Kind: "top", Start: in.startWall.UTC().Format(time.RFC3339),
+		WindowNs: int64(window), Processes: []document.TopProcess{}, Warnings: []string{},
+		Method: document.TopMethod{SamplingHz: o.Frequency, PeriodNs: int64(period), CPUs: w.s.CPUs(), BatchNs: int64(batch),
 			Confidence: o.Confidence, CountDuty: float64(onNs) / math.Max(1, float64(window)), CountOnNs: int64(onNs), LostSamples: in.lost,
-			MinSyscallSamples: MinSyscallSamples, MinCountedCalls: MinCountedCalls, CounterNsPerCall: report.Nullable(w.counterNs)}}
+			MinSyscallSamples: MinSyscallSamples, MinCountedCalls: MinCountedCalls, CounterNsPerCall: document.Nullable(w.counterNs)}}
 	if w.counterErr != nil {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("the counter's cost per call could not be measured (%v): calls are scaled with its samples alone, which miss most of it, so they may be low", w.counterErr))
 	}
@@ -67,25 +67,25 @@ func (w *Watcher) build(in windowInput) *report.Top {
 	t.Processes = append(t.Processes, w.unsampledTargets(tallies, in, period)...)
 	if counted > 0 {
 		share := float64(counter) / float64(counted)
-		t.Method.CounterShare = report.Nullable(share)
-		t.Method.CounterOverhead = report.Nullable(share * t.Method.CountDuty)
+		t.Method.CounterShare = document.Nullable(share)
+		t.Method.CounterOverhead = document.Nullable(share * t.Method.CountDuty)
 	}
 	if in.lost > 0 {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("%d samples were lost (ring buffer full): shares are still unbiased, CPU times from samples are low", in.lost))
 	}
 	sortProcesses(t.Processes)
 	if o.Children {
-		t.Children = &report.TopChildren{AtStart: w.atStart, Since: w.found - w.atStart}
+		t.Children = &document.TopChildren{AtStart: w.atStart, Since: w.found - w.atStart}
 	}
 	return t
 }
 
 // process builds one process's report entry.
-func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint64, period float64) report.TopProcess {
+func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint64, period float64) document.TopProcess {
 	o := w.opts
 	pid := int(tl.Tgid)
-	p := report.TopProcess{Pid: pid, Samples: tl.Samples, SeccompSamples: tl.Seccomp, FilterSamples: tl.Filter, InferredSamples: tl.Inferred,
-		SampledCPUNs: float64(tl.Samples) * period, FilterHashes: []report.TopFilter{}, Syscalls: []report.TopSyscall{}, Warnings: []string{}}
+	p := document.TopProcess{Pid: pid, Samples: tl.Samples, SeccompSamples: tl.Seccomp, FilterSamples: tl.Filter, InferredSamples: tl.Inferred,
+		SampledCPUNs: float64(tl.Samples) * period, FilterHashes: []document.TopFilter{}, Syscalls: []document.TopSyscall{}, Warnings: []string{}}
 	c0, ok0 := in.cpu0[pid]
 	c1, ok1 := in.cpu1[pid]
 	if target, child := w.childOf(pid); child {
@@ -119,7 +119,7 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 		bs[i] = stats.Batch{Hits: float64(b.Hits), Total: float64(b.Total)}
 	}
 	sh := stats.BatchShare(bs, o.Confidence)
-	p.SeccompShare, p.SeccompShareCILow, p.SeccompShareCIHigh = report.Nullable(sh.Center), report.Nullable(sh.Lo), report.Nullable(sh.Hi)
+	p.SeccompShare, p.SeccompShareCILow, p.SeccompShareCIHigh = document.Nullable(sh.Center), document.Nullable(sh.Lo), document.Nullable(sh.Hi)
 	if !math.IsNaN(sh.Center) {
 		p.SeccompNs = sh.Center * p.CPUNs
 	}
@@ -151,13 +151,13 @@ func (w *Watcher) process(tl *kstack.Tally, in windowInput, calls map[int32]uint
 // needs before its per-call cost is given: 20 samples put the exact
 // Poisson interval at about −40 % / +55 % at 95 %. Below it a row keeps
 // its seccomp time and intervals, and its per-call cost is null and
-// marked report.TopFewSamples: a per-call figure from one or two samples
+// marked document.TopFewSamples: a per-call figure from one or two samples
 // is mostly noise, and since only syscalls that drew a sample are
 // listed, such figures come out high on average.
 const MinSyscallSamples = 20
 
 // MinCountedCalls is the number of calls the counter must have seen for
-// a syscall's per-call cost to be given (report.TopFewCalls below it).
+// a syscall's per-call cost to be given (document.TopFewCalls below it).
 const MinCountedCalls = 20
 
 // syscallRow is one syscall's row: n of the process's total samples
@@ -165,48 +165,48 @@ const MinCountedCalls = 20
 // window (ns), counted the calls the counter saw (0: none), scale what
 // scales them to the window (NaN: they cannot be) and scaleErr the
 // scale's relative error at confidence (callScale).
-func syscallRow(nr int64, n, total int, cpuNs float64, counted uint64, scale, scaleErr, confidence float64) report.TopSyscall {
+func syscallRow(nr int64, n, total int, cpuNs float64, counted uint64, scale, scaleErr, confidence float64) document.TopSyscall {
 	per := cpuNs / float64(total)
-	s := report.TopSyscall{Nr: int(nr), Samples: n, CountedCalls: counted, SeccompNs: float64(n) * per}
+	s := document.TopSyscall{Nr: int(nr), Samples: n, CountedCalls: counted, SeccompNs: float64(n) * per}
 	ci := stats.ScaleEstimate(stats.PoissonCount(n, confidence), per)
-	s.SeccompNsCILow, s.SeccompNsCIHigh = report.Nullable(ci.Lo), report.Nullable(ci.Hi)
+	s.SeccompNsCILow, s.SeccompNsCIHigh = document.Nullable(ci.Lo), document.Nullable(ci.Hi)
 	switch {
 	case counted == 0 || math.IsNaN(scale):
-		s.Unresolved = report.TopNotCounted
+		s.Unresolved = document.TopNotCounted
 	case n < MinSyscallSamples:
-		s.Unresolved = report.TopFewSamples
+		s.Unresolved = document.TopFewSamples
 	case counted < MinCountedCalls:
-		s.Unresolved = report.TopFewCalls
+		s.Unresolved = document.TopFewCalls
 	default:
 		s.Resolved = true
 	}
-	if s.Unresolved == report.TopNotCounted {
+	if s.Unresolved == document.TopNotCounted {
 		return s
 	}
 	est := float64(counted) * scale
 	s.Calls = &est
 	center := s.SeccompNs / est
 	if s.Resolved {
-		s.SeccompNsPerCall = report.Nullable(center)
+		s.SeccompNsPerCall = document.Nullable(center)
 	}
 	// The calls' interval: the counted calls' Poisson error (z/√counted,
 	// relative) and the scale's, combined on the log scale; the per-call
 	// interval adds the time's Poisson interval the same way.
 	z := stats.ZQuantile(confidence)
 	ec := math.Hypot(z/math.Sqrt(float64(counted)), scaleErr)
-	s.CallsCILow, s.CallsCIHigh = report.Nullable(est*math.Exp(-ec)), report.Nullable(est*math.Exp(ec))
+	s.CallsCILow, s.CallsCIHigh = document.Nullable(est*math.Exp(-ec)), document.Nullable(est*math.Exp(ec))
 	if ci.Lo > 0 {
-		s.SeccompNsPerCallCILow = report.Nullable(center * math.Exp(-math.Hypot(math.Log(s.SeccompNs/ci.Lo), ec)))
+		s.SeccompNsPerCallCILow = document.Nullable(center * math.Exp(-math.Hypot(math.Log(s.SeccompNs/ci.Lo), ec)))
 	}
-	s.SeccompNsPerCallCIHigh = report.Nullable(center * math.Exp(math.Hypot(math.Log(ci.Hi/s.SeccompNs), ec)))
+	s.SeccompNsPerCallCIHigh = document.Nullable(center * math.Exp(math.Hypot(math.Log(ci.Hi/s.SeccompNs), ec)))
 	return s
 }
 
 // sortProcesses orders the rows by seccomp time, largest first, then
 // the rows without samples (idle or exited --pid targets), each group by
 // pid: a live view keeps its idle rows in one place.
-func sortProcesses(ps []report.TopProcess) {
-	slices.SortStableFunc(ps, func(a, b report.TopProcess) int {
+func sortProcesses(ps []document.TopProcess) {
+	slices.SortStableFunc(ps, func(a, b document.TopProcess) int {
 		if c := cmp.Compare(b.SeccompNs, a.SeccompNs); c != 0 {
 			return c
 		}
@@ -220,12 +220,12 @@ func sortProcesses(ps []report.TopProcess) {
 // unsampledTargets returns the rows of the --pid targets without a
 // sample in the window (each target once): the idle ones, and those that
 // exited in or before it, unless reported as exited in an earlier window.
-func (w *Watcher) unsampledTargets(tallies []*kstack.Tally, in windowInput, period float64) []report.TopProcess {
+func (w *Watcher) unsampledTargets(tallies []*kstack.Tally, in windowInput, period float64) []document.TopProcess {
 	done := map[int]bool{}
 	for _, tl := range tallies {
 		done[int(tl.Tgid)] = true
 	}
-	var out []report.TopProcess
+	var out []document.TopProcess
 	for _, pid := range w.opts.Pids {
 		if done[pid] || (w.exited[pid] && !in.exited[pid]) {
 			continue
@@ -239,8 +239,8 @@ func (w *Watcher) unsampledTargets(tallies []*kstack.Tally, in windowInput, peri
 // unsampledTarget is the row of a --pid target without samples: exited
 // (no CPU time, no filters: its /proc is gone), or idle, with its CPU
 // time from /proc, its filters, and a warning saying why it has no share.
-func (w *Watcher) unsampledTarget(pid int, in windowInput, period float64) report.TopProcess {
-	p := report.TopProcess{Pid: pid, FilterHashes: []report.TopFilter{}, Syscalls: []report.TopSyscall{}, Warnings: []string{}}
+func (w *Watcher) unsampledTarget(pid int, in windowInput, period float64) document.TopProcess {
+	p := document.TopProcess{Pid: pid, FilterHashes: []document.TopFilter{}, Syscalls: []document.TopSyscall{}, Warnings: []string{}}
 	c0, ok0 := in.cpu0[pid]
 	c1, ok1 := in.cpu1[pid]
 	p.Comm = cmp.Or(c1.comm, c0.comm, w.comms[pid])

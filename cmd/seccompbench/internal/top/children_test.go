@@ -10,6 +10,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/live"
 )
 
@@ -92,7 +93,7 @@ func TestChildrenWindow(t *testing.T) {
 	tree[99] = 21 // forked by the grandchild after Open
 	f.extra = []uint32{20, 99, 98}
 	got := window5sOn(t, w)
-	byPid := map[int]report.TopProcess{}
+	byPid := map[int]document.TopProcess{}
 	for _, p := range got.Processes {
 		byPid[p.Pid] = p
 	}
@@ -131,7 +132,7 @@ func TestChildrenWindow(t *testing.T) {
 }
 
 // window5sOn takes one 5 s window of an open Watcher.
-func window5sOn(t *testing.T, w *Watcher) *report.Top {
+func window5sOn(t *testing.T, w *Watcher) *document.Top {
 	t.Helper()
 	got, err := w.Window(t.Context(), 5e9)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/internal/jsoncontract"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // idleOptions are fakeOptions with a second --pid target, 8 ("sleep"),
@@ -38,8 +39,8 @@ func idleOptions(t *testing.T, idleCPU func(now uint64) time.Duration) (*Options
 }
 
 // rowsByPid indexes a window's rows and says their order.
-func rowsByPid(top *report.Top) (map[int]report.TopProcess, []int) {
-	m := map[int]report.TopProcess{}
+func rowsByPid(top *document.Top) (map[int]document.TopProcess, []int) {
+	m := map[int]document.TopProcess{}
 	var order []int
 	for _, p := range top.Processes {
 		m[p.Pid] = p
@@ -50,7 +51,7 @@ func rowsByPid(top *report.Top) (map[int]report.TopProcess, []int) {
 
 // topText renders top as the table view does, with its lines joined
 // where they wrap.
-func topText(top *report.Top) string {
+func topText(top *document.Top) string {
 	var b strings.Builder
 	report.WriteTopText(&b, top, 8, report.TextOptions{Explain: true})
 	return b.String()

@@ -8,7 +8,7 @@ import (
 	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/analysis"
 	filteropt "github.com/seccompbench/seccompbench/filters/optimize"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -33,7 +33,7 @@ var ReferenceModel = stats.CostModel{
 // filters fills the process's filter count and hashes, and the
 // prediction, from /proc/PID/status and a dump of its stack (dumped again
 // only when the count changes).
-func (w *Watcher) filters(p *report.TopProcess) {
+func (w *Watcher) filters(p *document.TopProcess) {
 	st, err := w.opts.Status(p.Pid)
 	if err != nil {
 		p.FiltersError = err.Error()
@@ -67,7 +67,7 @@ func (w *Watcher) filters(p *report.TopProcess) {
 		return
 	}
 	for i, prog := range d.stack {
-		p.FilterHashes = append(p.FilterHashes, report.TopFilter{Index: i, Instructions: prog.Len(), SHA256: prog.SHA256()})
+		p.FilterHashes = append(p.FilterHashes, document.TopFilter{Index: i, Instructions: prog.Len(), SHA256: prog.SHA256()})
 	}
 	if w.opts.Predict && len(d.stack) > 0 && p.SeccompSamples > 0 {
 		pr, err := predict(d.stack, p, w.mergedFor(d.stack))
@@ -91,7 +91,7 @@ func (w *Watcher) filters(p *report.TopProcess) {
 // merged is Merge of the stack without weights (it does not depend on the
 // mix: Watcher.mergedFor keeps one per stack across windows), or nil to
 // compute it here.
-func predict(stack filters.Stack, p *report.TopProcess, merged *filteropt.Result) (*report.TopPrediction, error) {
+func predict(stack filters.Stack, p *document.TopProcess, merged *filteropt.Result) (*document.TopPrediction, error) {
 	arch := filters.ArchX86_64
 	w := filteropt.Weights{Calls: map[[2]uint32]float64{}}
 	for _, s := range p.Syscalls {
@@ -114,7 +114,7 @@ func predict(stack filters.Stack, p *report.TopProcess, merged *filteropt.Result
 	if err != nil {
 		return nil, fmt.Errorf("merge the stack for the measured mix: %w", err)
 	}
-	pr := &report.TopPrediction{Model: report.TopModel{Method: report.TopModelScaled,
+	pr := &document.TopPrediction{Model: document.TopModel{Method: document.TopModelScaled,
 		EntryNs: ReferenceModel.Entry.Center, PerFilterNs: ReferenceModel.PerFilter.Center, PerInstructionNs: ReferenceModel.PerInsn.Center}}
 	for _, alt := range []struct {
 		name string
@@ -142,7 +142,7 @@ func predict(stack filters.Stack, p *report.TopProcess, merged *filteropt.Result
 				predicted += s.SeccompNs
 			}
 		}
-		row := report.TopPredictionRow{Name: alt.name, Instructions: alt.prog.Len(), SeccompNs: predicted, SavedNs: measured - predicted}
+		row := document.TopPredictionRow{Name: alt.name, Instructions: alt.prog.Len(), SeccompNs: predicted, SavedNs: measured - predicted}
 		if p.CPUNs > 0 {
 			row.SavedShare = row.SavedNs / p.CPUNs
 		}

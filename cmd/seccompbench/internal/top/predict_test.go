@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/seccompbench/seccompbench/filters"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // TestPredictCachedStillPaysEntry: a stack the action cache cannot serve
@@ -29,7 +29,7 @@ func TestPredictCachedStillPaysEntry(t *testing.T) {
 		stack = append(stack, p)
 	}
 	calls := 1000.0
-	p := &report.TopProcess{CPUNs: 1e9, SeccompNs: 1e6, Syscalls: []report.TopSyscall{
+	p := &document.TopProcess{CPUNs: 1e9, SeccompNs: 1e6, Syscalls: []document.TopSyscall{
 		{Nr: 110, Name: "getppid", Samples: 10, SeccompNs: 1e6, Calls: &calls},
 	}}
 	pr, err := predict(stack, p, nil)

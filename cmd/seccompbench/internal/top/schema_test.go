@@ -8,6 +8,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/internal/jsoncontract"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
 
@@ -45,8 +46,8 @@ func TestWindowMatchesSchema(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, b.Bytes())
 			}
-			if k != report.KindTop {
-				t.Errorf("kind %q, want %q", k, report.KindTop)
+			if k != document.KindTop {
+				t.Errorf("kind %q, want %q", k, document.KindTop)
 			}
 			sentences, err := jsoncontract.Sentences(k, b.Bytes())
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/internal/kstack"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 func TestSyscallRowResolution(t *testing.T) {
@@ -21,10 +22,10 @@ func TestSyscallRowResolution(t *testing.T) {
 		perCallCI bool
 	}{
 		{"enough samples and calls", 100, 5000, 10, true, "", true},
-		{"two samples", 2, 5000, 10, false, report.TopFewSamples, true},
-		{"few counted calls", 100, 5, 10, false, report.TopFewCalls, true},
-		{"not counted", 100, 0, 10, false, report.TopNotCounted, false},
-		{"not scalable", 100, 5000, math.NaN(), false, report.TopNotCounted, false},
+		{"two samples", 2, 5000, 10, false, document.TopFewSamples, true},
+		{"few counted calls", 100, 5, 10, false, document.TopFewCalls, true},
+		{"not counted", 100, 0, 10, false, document.TopNotCounted, false},
+		{"not scalable", 100, 5000, math.NaN(), false, document.TopNotCounted, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,8 +73,8 @@ func TestSyscallRowResolution(t *testing.T) {
 func TestTopTextMarksUnresolved(t *testing.T) {
 	one, many := syscallRow(435, 2, 1000, 1e9, 2000, 10, 0, 0.95), syscallRow(0, 200, 1000, 1e9, 9000, 10, 0, 0.95)
 	one.Name, many.Name = "clone3", "read"
-	doc := &report.Top{Kind: report.KindTop, Method: report.TopMethod{SamplingHz: 99, Confidence: 0.95, MinSyscallSamples: MinSyscallSamples, MinCountedCalls: MinCountedCalls},
-		Processes: []report.TopProcess{{Pid: 7, Comm: "srv", Samples: 1000, SeccompSamples: 202, CPUNs: 1e9, Syscalls: []report.TopSyscall{many, one}}}}
+	doc := &document.Top{Kind: document.KindTop, Method: document.TopMethod{SamplingHz: 99, Confidence: 0.95, MinSyscallSamples: MinSyscallSamples, MinCountedCalls: MinCountedCalls},
+		Processes: []document.TopProcess{{Pid: 7, Comm: "srv", Samples: 1000, SeccompSamples: 202, CPUNs: 1e9, Syscalls: []document.TopSyscall{many, one}}}}
 	var b strings.Builder
 	report.WriteTopText(&b, doc, 8, report.TextOptions{})
 	out := b.String()

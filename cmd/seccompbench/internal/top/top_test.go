@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/internal/kstack"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/runner/live"
 	"github.com/seccompbench/seccompbench/runner/result"
 )
@@ -151,7 +151,7 @@ func TestWindow(t *testing.T) {
 	if err := w.Close(); err != nil || !f.closed || f.balance != 0 {
 		t.Errorf("close %v, closed %v, counter on/off balance %d", err, f.closed, f.balance)
 	}
-	if got.Kind != "top" || got.SchemaVersion != report.TopSchemaVersion || len(got.Processes) != 1 {
+	if got.Kind != "top" || got.SchemaVersion != document.TopSchemaVersion || len(got.Processes) != 1 {
 		t.Fatalf("got %+v", got)
 	}
 	m := got.Method
@@ -187,7 +187,7 @@ func TestWindow(t *testing.T) {
 	if p.Filters == nil || *p.Filters != 2 || len(p.FilterHashes) != 2 || p.FilterHashes[0].SHA256 != p.FilterHashes[1].SHA256 {
 		t.Errorf("filters %v, hashes %+v", p.Filters, p.FilterHashes)
 	}
-	if p.Prediction == nil || len(p.Prediction.Rows) != 2 || p.Prediction.Model.Method != report.TopModelScaled || p.Prediction.Model.PerFilterNs != ReferenceModel.PerFilter.Center {
+	if p.Prediction == nil || len(p.Prediction.Rows) != 2 || p.Prediction.Model.Method != document.TopModelScaled || p.Prediction.Model.PerFilterNs != ReferenceModel.PerFilter.Center {
 		t.Fatalf("prediction %+v", p.Prediction)
 	}
 	// Both filters allow getppid without looking at anything but the arch:
@@ -200,7 +200,7 @@ func TestWindow(t *testing.T) {
 }
 
 // window5s opens a Watcher with o, takes one 5 s window and closes it.
-func window5s(t *testing.T, o *Options) *report.Top {
+func window5s(t *testing.T, o *Options) *document.Top {
 	t.Helper()
 	w, err := Open(o)
 	if err != nil {

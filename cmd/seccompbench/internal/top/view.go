@@ -8,6 +8,7 @@ import (
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/output"
 	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 	"github.com/seccompbench/seccompbench/stats"
 )
 
@@ -44,7 +45,7 @@ func Report(ctx context.Context, o *Options, v View, out, errOut io.Writer) erro
 		return err
 	}
 	defer w.Close()
-	render := func(t *report.Top) func(string, io.Writer) error {
+	render := func(t *document.Top) func(string, io.Writer) error {
 		return func(format string, out io.Writer) error {
 			if format == "json" {
 				return report.WriteTopJSON(out, t)

@@ -7,12 +7,12 @@ import (
 	"time"
 
 	"github.com/seccompbench/seccompbench/internal/kstack"
-	"github.com/seccompbench/seccompbench/report"
+	"github.com/seccompbench/seccompbench/report/document"
 )
 
 // Window samples for d (until ctx ends, then what was sampled so far) and
 // returns the report of that window.
-func (w *Watcher) Window(ctx context.Context, d time.Duration) (*report.Top, error) {
+func (w *Watcher) Window(ctx context.Context, d time.Duration) (*document.Top, error) {
 	o := w.opts
 	if o.Cgroup != "" {
 		pids, err := o.targets()

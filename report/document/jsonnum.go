@@ -1,4 +1,4 @@
-package report
+package document
 
 import (
 	"encoding/json"
@@ -23,11 +23,11 @@ import (
 
 // WriteIndentedJSON writes v as JSON indented by two spaces, ending with a
 // newline: the shape of every JSON output.
-func WriteIndentedJSON(w io.Writer, v any) error { return writeIndented(w, v, "write json") }
+func WriteIndentedJSON(w io.Writer, v any) error { return WriteIndented(w, v, "write json") }
 
-// writeIndented writes v as JSON indented by two spaces, ending with a
+// WriteIndented writes v as JSON indented by two spaces, ending with a
 // newline; an error is wrapped as "what: ...".
-func writeIndented(w io.Writer, v any, what string) error {
+func WriteIndented(w io.Writer, v any, what string) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
@@ -46,9 +46,9 @@ func Nullable(x float64) *float64 {
 	return &x
 }
 
-// finite replaces NaN and ±Inf by 0, for float64 fields of the result
+// Finite replaces NaN and ±Inf by 0, for float64 fields of the result
 // document and comparison whose absence is already explained by a warning.
-func finite(x float64) float64 {
+func Finite(x float64) float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0
 	}

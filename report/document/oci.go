@@ -1,4 +1,4 @@
-package report
+package document
 
 // OCIResolution is the "oci" object of JSON outputs: what resolved the
 // includes/excludes (caps, minKernel, arches) of the OCI-based sources
