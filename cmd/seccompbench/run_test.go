@@ -3,13 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
+	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
 	"github.com/seccompbench/seccompbench/runner"
 	"github.com/seccompbench/seccompbench/runner/command"
 	"github.com/seccompbench/seccompbench/runner/result"
@@ -31,6 +34,17 @@ func TestMain(m *testing.M) {
 }
 
 func TestNewCmdRunFlags(t *testing.T) {
+	// --cpu must name a CPU this process may run on (taskset narrows it).
+	cpu := 0
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err == nil {
+		for c := 0; c < 1024; c++ {
+			if set.IsSet(c) {
+				cpu = c
+				break
+			}
+		}
+	}
 	tests := []struct {
 		name    string
 		args    []string
@@ -43,10 +57,10 @@ func TestNewCmdRunFlags(t *testing.T) {
 				t.Errorf("defaults: %+v", o)
 			}
 		}},
-		{name: "all flags", args: []string{"a.yaml", "b.yaml", "--filters", "0-4/2", "--workload", "getpid", "--cache", "defeat", "--trials", "7", "--seed", "9", "--cpu", "0", "--format", "json", "-o", "x.json"},
+		{name: "all flags", args: []string{"a.yaml", "b.yaml", "--filters", "0-4/2", "--workload", "getpid", "--cache", "defeat", "--trials", "7", "--seed", "9", "--cpu", strconv.Itoa(cpu), "--format", "json", "-o", "x.json"},
 			check: func(t *testing.T, o *RunOptions) {
 				if !slices.Equal(o.Policies, []string{"a.yaml", "b.yaml"}) || !slices.Equal(o.Counts, []int{0, 2, 4}) || o.Workload.Name != "getpid" ||
-					o.Cache != "defeat" || o.Trials != 7 || o.Seed != 9 || o.CPU != 0 || o.Format != "json" || o.Output != "x.json" {
+					o.Cache != "defeat" || o.Trials != 7 || o.Seed != 9 || o.CPU != cpu || o.Format != "json" || o.Output != "x.json" {
 					t.Errorf("got %+v", o)
 				}
 			}},
