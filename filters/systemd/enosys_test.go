@@ -147,6 +147,18 @@ func TestAllowListENOSYS(t *testing.T) {
 			if got := verdictFor(t, st, scmp.X86, "vm86"); got != want {
 				t.Errorf("systemd %d: x86 vm86 = %#x, want %#x", v, got, want)
 			}
+			// vserver is in @known only through its "@obsolete" entry, a
+			// group name seccomp_syscall_resolve_name cannot resolve, so
+			// systemd adds no rule for it: ENOSYS from 255 on, as
+			// systemd 257's installed filters answer it (internal/vmtest
+			// -systemd-suite trixie).
+			if slices.Contains(groupTables[v].Groups["@known"].Items, "vserver") ||
+				!slices.Contains(groupTables[v].Groups["@obsolete"].Items, "vserver") {
+				t.Fatalf("systemd %d: vserver is not @obsolete-only", v)
+			}
+			if got := verdictFor(t, st, scmp.X86_64, "vserver"); got != want {
+				t.Errorf("systemd %d %q: x86_64 vserver = %#x, want %#x", v, tc.unit, got, want)
+			}
 		}
 	}
 }
@@ -213,10 +225,16 @@ func TestAllowListENOSYSScope(t *testing.T) {
 		}
 		added[r.Syscall] = true
 	}
+	// @known's own names, not its "@obsolete" entry (a group name, which
+	// systemd's resolve skips).
+	own := map[string]bool{}
+	for _, n := range groupTables[257].Groups["@known"].Items {
+		own[n] = true
+	}
 	known, _ := GroupIn(257, "@known")
 	for _, n := range known {
 		_, native := scmp.X86_64.Table[n]
-		if want := native && !allowed[n]; added[n] != want {
+		if want := native && own[n] && !allowed[n]; added[n] != want {
 			t.Errorf("@known %s: rule %v, want %v", n, added[n], want)
 		}
 	}

@@ -1466,7 +1466,8 @@ func enosysNote(t *groupTable, def uint32) string {
 // SCMP_ACT_LOG, the rest action. When t overrides def (overrideDefault),
 // the filter's default is ERRNO(ENOSYS) and, after the entries, every
 // @known name that resolves on the native architecture (x86_64:
-// seccomp_syscall_resolve_name, negative pseudo-numbers skipped) and is
+// seccomp_syscall_resolve_name, negative pseudo-numbers skipped; a nested
+// group such as @known's "@obsolete" resolves to nothing) and is
 // not an entry gets a rule with def, in @known's order. So ENOSYS is what
 // a call outside @known gets, on every ABI; on x86 and x32 also a call
 // whose name x86_64 lacks (mmap2, socketcall, ...). Rules for names the
@@ -1494,7 +1495,14 @@ func rawFilter(t *groupTable, a *scmp.Arch, def, action uint32, m map[string]int
 		f.Rules = append(f.Rules, scmp.Rule{Syscall: n, Action: act})
 	}
 	if over != def {
-		for _, n := range t.expand("@known") {
+		// Only @known's own names: systemd walks its nulstr with
+		// seccomp_syscall_resolve_name, which fails on the "@obsolete"
+		// entry, so calls only @obsolete names (vserver, tuxcall, ...)
+		// keep ENOSYS (seen in systemd 257's installed filters).
+		for _, n := range t.Groups["@known"].Items {
+			if strings.HasPrefix(n, "@") {
+				continue
+			}
 			if _, ok := scmp.X86_64.Table[n]; !ok {
 				continue
 			}
