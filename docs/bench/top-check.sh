@@ -109,7 +109,7 @@ watch_loop() { # OUT.json CMD...: start CMD, run top --pid on it, stop it; sets 
 
 # --- 1. getppid under 16 filters -----------------------------------------
 # $procs loop processes, each under its own freshly loaded stack: a filter's
-# cost moves with where its JIT image lands (docs/methodology.md §13), and
+# cost moves with where its JIT image lands (docs/methodology-kernel.md §13), and
 # run averages over placements, so top's figure is averaged over processes
 # too (mean, t interval over processes).
 : >"$work/top16-ns.txt"
