@@ -63,7 +63,7 @@ type Config struct {
 	// workload before installing its stack, with the same warm-up and
 	// samples on the same thread and CPU, and reports it as
 	// Sample.BaselineNsPerOp: its own syscall cost without filters,
-	// which the stack fit divides by (docs/methodology.md, "Paired
+	// which the stack fit divides by (docs/methodology-variation.md, "Paired
 	// children"). It doubles each child's timed work.
 	Unpaired bool
 	// SpecAllow passes SECCOMP_FILTER_FLAG_SPEC_ALLOW (Linux 4.17) so that

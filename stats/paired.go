@@ -25,7 +25,7 @@ import "math"
 // with pure timing noise the γ come out near 0 and the fit is as good as
 // the unpaired one; with a moving host speed it removes it, better than
 // the difference. TestPairedRatioVersusDifference shows both cases;
-// docs/methodology.md ("Paired children") has the figures.
+// docs/methodology-variation.md ("Paired children") has the figures.
 //
 // Randomization makes δ_i independent of N_i, so adjusting for it changes
 // the precision of β_F, not its expectation.

@@ -124,7 +124,7 @@ func ratios(obs []Observation) []Observation {
 
 // TestPairedRatioVersusDifference is the simulation behind adjusting for
 // each child's own baseline by covariance (the paired FitStack) rather
-// than fitting the difference or the ratio (docs/methodology.md, "Paired
+// than fitting the difference or the ratio (docs/methodology-variation.md, "Paired
 // children"). The errors are against the per-filter cost at the mean
 // speed of the run's children. When the host's speed varies between
 // children, the difference still carries it on the added part

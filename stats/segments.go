@@ -18,7 +18,7 @@ import (
 // 1.8–2.6 times the standard error that independent blocks give. The
 // random-slope block term (applyTimeOrder) treats blocks as independent,
 // so it cannot see this, and one run's interval was too narrow for the
-// next run by about 2× (docs/methodology.md, "Time segments").
+// next run by about 2× (docs/methodology-variation.md, "Time segments").
 //
 // The run is therefore also split into K contiguous time segments of whole
 // blocks, the stack model is fitted in each segment on its own, and the
@@ -32,7 +32,7 @@ import (
 // correlation length measured; at most maxSegments keep each segment long
 // in a long run. The interval stays centred on the whole run's estimate
 // and becomes the between-segment one when that is wider. Variation
-// slower than the run itself cannot show in any one run: docs/methodology.md
+// slower than the run itself cannot show in any one run: docs/methodology-variation.md
 // states what repeating the run showed.
 
 // minSegmentBlocks is the least number of blocks in one time segment; a

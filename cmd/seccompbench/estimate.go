@@ -55,7 +55,7 @@ file, the whole per-filter cost is charged per instruction.
 Intervals propagate the calibration's confidence intervals (delta method);
 they do not include model error. Without --command the total is also
 given as a bracket: the warm loop's cost as floor, and as ceiling the cold
-factors measured on real programs (docs/estimate.md, "Bracket"). --validate
+factors measured on real programs (docs/estimate-command.md, "Bracket"). --validate
 measures the profile's syscalls that runner can loop on safely under the
 real stack and prints the prediction error. --duration gives the profiled run's wall time, for the
 added time per second of work.

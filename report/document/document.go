@@ -81,7 +81,7 @@ type Config struct {
 	SamplesPerChild int `json:"samples_per_child"`
 	// Paired reports that every child also timed the workload before
 	// installing its stack (children[].baseline_ns_per_op), and the fits
-	// adjust for it (docs/methodology.md, "Paired children").
+	// adjust for it (docs/methodology-variation.md, "Paired children").
 	Paired     bool    `json:"paired"`
 	Seed       uint64  `json:"seed"`
 	Confidence float64 `json:"confidence"`

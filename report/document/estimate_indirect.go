@@ -1,7 +1,7 @@
 package document
 
 // EstimatePart is one of the three parts of what a stack adds to a whole
-// program (docs/estimate.md, "Three parts"): whether the estimate
+// program (docs/estimate-command.md, "Three parts"): whether the estimate
 // predicts it, its predicted added time per run of the profile with the
 // calibration interval (ns; null when not predicted), and a note saying
 // its basis: a code (Part*) saying how it was predicted or what it needs.

@@ -2,7 +2,7 @@
 // per child under the cell's stack. A timing child (TimingChild) forks
 // this binary as a wrapper (WrapperChild) for every run; the wrapper
 // installs the stack with SECCOMP_FILTER_FLAG_TSYNC and execs the command,
-// and the timing child reaps it with wait4(2). See docs/methodology.md,
+// and the timing child reaps it with wait4(2). See docs/methodology-command.md,
 // "The command workload".
 package command
 
@@ -13,7 +13,7 @@ import (
 )
 
 // Spec is the command workload: a whole program, run R times per
-// child under the cell's stack. See docs/methodology.md, "The command
+// child under the cell's stack. See docs/methodology-command.md, "The command
 // workload", for why each run execs through a wrapper.
 type Spec struct {
 	// Argv is the command and its arguments; Argv[0] is looked up in the
@@ -25,7 +25,7 @@ type Spec struct {
 	// runs included), outside the stack and outside the timing. A prepare
 	// command that exits non-zero fails the cell. A process it leaves
 	// running lives through the run it prepares and is killed after it,
-	// with what the command left (docs/methodology.md, "What a run leaves
+	// with what the command left (docs/methodology-command.md, "What a run leaves
 	// running").
 	Prepare string
 	// Warmup is the number of untimed runs per child before the timed
@@ -73,7 +73,7 @@ const (
 )
 
 // Design is how the command workload compares the command without and
-// with a cell's stack (docs/methodology.md, "The command workload").
+// with a cell's stack (docs/methodology-command.md, "The command workload").
 type Design string
 
 const (

@@ -7,7 +7,7 @@
 // which runs the command R times under that stack and times each run from
 // fork to reaping; the container's start is outside the runs and measured
 // apart. A cell with 0 filters runs the same bundle without
-// linux.seccomp. See docs/methodology.md, section 14, "Measuring inside a
+// linux.seccomp. See docs/methodology-command.md, section 14, "Measuring inside a
 // container".
 package container
 

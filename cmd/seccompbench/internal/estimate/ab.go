@@ -15,7 +15,7 @@ import (
 // project's VM, busy, pairs gave a narrower interval than children for
 // the same measuring time in 5 of 6 comparisons and was the narrowest
 // or second narrowest of the three designs in all but one
-// (docs/estimate.md, "Choosing the A/B design"), with one CPU and one
+// (docs/estimate-command.md, "Choosing the A/B design"), with one CPU and one
 // copy of the program at a time; the simulation in stats
 // (TestPairedShiftNarrowerThanChildren) shows why: what moves a whole
 // child cancels within its pairs.

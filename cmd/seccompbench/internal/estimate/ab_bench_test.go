@@ -64,7 +64,7 @@ func abOptions(tb testing.TB) (*Options, []command.Design) {
 // design of estimate --command for the same measuring time, and prints
 // each design's added time (wall and CPU) with its 95 % interval, the
 // half-width in percent of the added time and of the baseline run, and
-// the time it took (docs/estimate.md, "Choosing the A/B design"). Settings
+// the time it took (docs/estimate-command.md, "Choosing the A/B design"). Settings
 // come from SECCOMPBENCH_AB_* (abOptions); run it once per design:
 //
 //	go test ./cmd/seccompbench/internal/estimate -run '^$' -bench ABDesign -benchtime 1x -timeout 60m

@@ -39,7 +39,7 @@ func HalfWidthPct(e stats.Estimate) float64 {
 // CompareAB measures opts.Command under the stack of opts (policies,
 // --systemd-unit, --filters, --cache) with each design in turn, each
 // given opts.ABTime over opts.Trials blocks, for a side-by-side account
-// of their precision (BenchmarkABDesign; docs/estimate.md, "Choosing the
+// of their precision (BenchmarkABDesign; docs/estimate-command.md, "Choosing the
 // A/B design"). Errors: loading the policies, building the stack, and
 // the first design whose measurement fails.
 func CompareAB(ctx context.Context, opts *Options, designs []command.Design, warn io.Writer) ([]ABResult, error) {

@@ -156,7 +156,7 @@ type calibrationRun struct {
 // one syscall to the next. Cold loops on openat of a missing path, under
 // three filters that mark it at 1, 125 and nowhere: the path walk between
 // two filter runs evicts part of the instruction cache and retrains the
-// branch predictor, as a real program's syscalls do (docs/estimate.md,
+// branch predictor, as a real program's syscalls do (docs/estimate-command.md,
 // "Whole programs").
 func calibrationRuns(cold bool) ([]calibrationRun, error) {
 	if !cold {
@@ -328,7 +328,7 @@ func stackLoopSyscalls(cold bool) []string {
 // stackCalibration re-anchors the chain model m on the estimated stack's
 // own filters. The calibration chain (CalibrationFilter) is a few hundred
 // instructions laid out one way; a real policy's filters are other sizes
-// and shapes, and on this project's measurements (docs/estimate.md, "Whole
+// and shapes, and on this project's measurements (docs/estimate-command.md, "Whole
 // programs") docker-default's filters cost 20–30 % more per filter than
 // the chain at the same number of executed instructions, with the JIT
 // images' placement moving that further (kernel/bpf/core.c:

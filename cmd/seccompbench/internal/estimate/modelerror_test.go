@@ -130,7 +130,7 @@ func TestReadValidationRows(t *testing.T) {
 
 // TestValidationAccuracy judges every validation row's predicted wall time
 // against its measured interval at ±AccuracyBand (stats.Judge), as
-// docs/estimate.md ("Judging a prediction") tabulates it: within on find
+// docs/estimate-command.md ("Judging a prediction") tabulates it: within on find
 // and grep with the cache defeated, outside on tar defeated (its wall
 // time is not where its CPU goes) and python3 as installed, undecided on
 // the other 20.
