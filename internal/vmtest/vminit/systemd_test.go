@@ -4,7 +4,18 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/seccompbench/seccompbench/filters/systemd"
 )
+
+// TestSystemdRefusalText: the guest recognises the model's refusal of a
+// unit systemd fails with EEXIST by its text, which must stay the
+// error's.
+func TestSystemdRefusalText(t *testing.T) {
+	if got := systemd.ErrHandoffWrite.Error(); got != systemdRefusal {
+		t.Errorf("systemd.ErrHandoffWrite is %q, the guest looks for %q", got, systemdRefusal)
+	}
+}
 
 func TestParseCheckArgs(t *testing.T) {
 	o, units, err := parseCheckArgs([]string{
