@@ -153,7 +153,11 @@ func model(unit, compiler, libDir, dir string, o checkOpts) ([]filterSum, string
 	}
 	out, err := run(args...)
 	if err != nil {
-		return nil, "", fmt.Errorf("compile --systemd-stack --compiler %s: %w\n%s", compiler, err, out)
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		return nil, "", fmt.Errorf("compile --systemd-stack --compiler %s: %w\n%s%s", compiler, err, out, stderr)
 	}
 	var m struct {
 		Filters []filterSum `json:"filters"`
