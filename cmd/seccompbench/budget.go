@@ -86,7 +86,7 @@ separate loads (--per-node) count, not --processes.` + cmdutil.ExitStatusHelp(""
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first")
+	fl.StringVar(&opts.SystemdUnit, "systemd-unit", "", "put the filter stack "+cmdutil.ChosenSystemd+" installs for this unit `FILE` first")
 	fl.Int64Var(&opts.PerNode, "per-node", 0, "planned separate loads of the stack on the node (containers, services): says whether they fit")
 	fl.Int64Var(&opts.Processes, "processes", 1, "processes sharing each load (forked children inherit the filters and add no charge)")
 	fl.BoolVar(&opts.Measure, "measure", false, "measure the current charge and the stack's charge (root: lowers bpf_jit_limit for moments, restores it)")

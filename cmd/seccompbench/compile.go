@@ -61,9 +61,10 @@ architectures. A compat ABI (i386, x32, arm) stands for its kernel's
 native one (x86_64, x86_64, aarch64).
 
 --systemd-stack UNIT (or a unit given as POLICY) prints the stack of
-filters systemd 252 installs for the unit on x86_64 (one filter per local
-architecture per directive, in systemd's order), with a count per
-directive, ending with "N filters". --save DIR writes the compiled
+filters systemd installs for the unit on x86_64 (the systemd version chosen
+by --systemd-version, default: this host's, else the newest; the first line
+names it), one filter per local architecture per directive, in systemd's
+order, with a count per directive, ending with "N filters". --save DIR writes the compiled
 filters as DIR/filter-NN.bpf (raw, oldest first) plus DIR/manifest.json
 (directive, arch and instructions of each), the layout inspect --save
 writes, so run, simulate and bubblewrap can use them.` + cmdutil.ExitStatusHelp(""),

@@ -31,9 +31,10 @@ every arch value, syscall number and argument.
 
 The stack is built from the STACK arguments in the order given, the first
 installed first: a policy or raw filter adds one filter, a systemd unit the
-filters systemd 252 installs for it, a directory written by inspect --save
-the filters it holds (its manifest.json, else its filter-*.bpf files in name
-order). --systemd with directive text models a unit instead.
+filters systemd installs for it (the version chosen by --systemd-version,
+default: this host's, else the newest), a directory written by inspect
+--save the filters it holds (its manifest.json, else its filter-*.bpf files
+in name order). --systemd with directive text models a unit instead.
 
 Every merged program is proven equivalent to the stack by the exact checker
 (see equiv) before it is written; merge refuses to write one that is not,

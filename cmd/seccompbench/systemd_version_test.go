@@ -61,20 +61,20 @@ func TestSimulateSystemdVersionNeighbours(t *testing.T) {
 }
 
 // TestSystemdVersionUnknown: a version with no table is a usage error
-// listing the known ones.
+// listing the tables and the nearest ones.
 func TestSystemdVersionUnknown(t *testing.T) {
 	unit := filepath.Join(t.TempDir(), "svc.service")
 	if err := os.WriteFile(unit, []byte("[Service]\nSystemCallFilter=@system-service\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, cmd := range []string{"simulate", "compile", "lint"} {
-		args := []string{cmd, unit, "--systemd-version", "200"}
+		args := []string{cmd, unit, "--systemd-version", "261"}
 		if cmd == "simulate" {
 			args = append(args, "--syscall", "read")
 		}
 		code, _, errs := runCmd(t, "", args...)
-		if code != 2 || !strings.Contains(errs, "known: 249 252 254 255 256 257 258 259 262") {
-			t.Errorf("%s --systemd-version 200: exit %d, stderr %q; want 2 listing the known versions", cmd, code, errs)
+		if code != 2 || !strings.Contains(errs, "--systemd-version 261: no table for 261; tables: 249 252 254 255 256 257 258 259 262; nearest: 259, 262") {
+			t.Errorf("%s --systemd-version 261: exit %d, stderr %q; want 2 listing the tables and the nearest ones", cmd, code, errs)
 		}
 	}
 }
@@ -98,5 +98,41 @@ func TestCompileLintSystemdVersion(t *testing.T) {
 	_, out, errs = runCmd(t, "", "lint", unit, "--systemd-version", "252")
 	if !strings.Contains(out+errs, `unknown system call group "@sandbox", ignoring (unknown to systemd 252; systemd 254 adds it)`) {
 		t.Errorf("lint --systemd-version 252 does not say who adds @sandbox:\n%s\n%s", out, errs)
+	}
+}
+
+// TestCompileSystemdStackNamesVersion: compile --systemd-stack's stack
+// heading names the systemd version the stack was modeled as, not 252
+// whatever --systemd-version says; and the help texts name the flag,
+// not a fixed version.
+func TestCompileSystemdStackNamesVersion(t *testing.T) {
+	unit := filepath.Join(t.TempDir(), "svc.service")
+	if err := os.WriteFile(unit, []byte("[Service]\nSystemCallFilter=@system-service\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"249", "252", "257", "262"} {
+		code, out, errs := runCmd(t, "", "compile", "--systemd-stack", unit, "--systemd-version", v)
+		if code != 0 {
+			t.Fatalf("compile --systemd-version %s: exit %d\n%s", v, code, errs)
+		}
+		var head string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, unit+": filters as ") {
+				head = l
+			}
+		}
+		want := unit + ": filters as systemd " + v + " installs them on x86_64 (systemd " + v + " ("
+		if !strings.HasPrefix(head, want) {
+			t.Errorf("compile --systemd-version %s: stack heading %q, want it to start %q\n%s", v, head, want, out)
+		}
+	}
+	for _, cmd := range []string{"compile", "merge", "run", "estimate", "budget", "lint", "simulate"} {
+		_, out, _ := runCmd(t, "", cmd, "--help")
+		if strings.Contains(out, "systemd 252") {
+			t.Errorf("%s --help names systemd 252:\n%s", cmd, out)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), "chosen by --systemd-version") {
+			t.Errorf("%s --help does not say --systemd-version chooses the systemd modeled", cmd)
+		}
 	}
 }

@@ -210,7 +210,7 @@ var Table = []Row{
 	},
 	{
 		Format: SystemdUnit, Names: []string{"systemd", "systemd-unit", "unit"},
-		Help:     "systemd unit or directives: the stack systemd 252 installs; docs/policy-formats.md lists the modeled directives",
+		Help:     "systemd unit or directives: the stack the systemd version chosen by --systemd-version (default: this host's, else the newest) installs; docs/policy-formats.md lists the modeled directives",
 		Detect:   systemd.Detect,
 		NearMiss: systemd.NearMiss,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {

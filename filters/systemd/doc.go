@@ -1,5 +1,6 @@
-// Package systemd models the seccomp filters systemd 252 installs for a
-// service from its unit's directives (SystemCallFilter=,
+// Package systemd models the seccomp filters systemd installs for a
+// service (the version Options.SystemdVersion names, DefaultVersion 252
+// when it is 0) from its unit's directives (SystemCallFilter=,
 // RestrictNamespaces=, MemoryDenyWriteExecute=, ...): one filter per
 // directive and local architecture, in exec_child's order (ParseUnit,
 // ParseDirectives). The system call groups and @known list come per systemd
@@ -8,5 +9,7 @@
 // under testdata/groups/N (each with a SOURCE file naming its Debian
 // source package). Two systemd 255 changes follow the version too: an
 // allow-list answers calls outside @known with ENOSYS, and set-based
-// filters are laid out as libseccomp's binary tree.
+// filters are laid out as libseccomp's binary tree; and from 256.2/257 on,
+// the exec hand-off's write (groupTable.HandoffWrite). The exec code is
+// otherwise modeled on 252's.
 package systemd

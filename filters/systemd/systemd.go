@@ -22,8 +22,9 @@ import (
 	"golang.org/x/net/bpf"
 )
 
-// This file models the seccomp filters systemd 252 installs for a service
-// (src/core/execute.c: exec_child and its apply_* helpers;
+// This file models the seccomp filters systemd installs for a service
+// (the version of Options.SystemdVersion; exec code as 252's
+// src/core/execute.c: exec_child and its apply_* helpers;
 // src/shared/seccomp-util.c), on an x86_64 host. Each hardening directive
 // installs its own libseccomp filter per local architecture
 // (seccomp-util.c: seccomp_local_archs = x86, x32, x86_64, native last),
@@ -148,9 +149,45 @@ func tableFor(v int) (*groupTable, error) {
 	}
 	t, ok := groupTables[v]
 	if !ok {
-		return nil, fmt.Errorf("%w %d; known: %s", ErrUnknownVersion, v, strings.Trim(fmt.Sprint(Versions()), "[]"))
+		return nil, fmt.Errorf("%w: %s", ErrUnknownVersion, NoTableText(v))
 	}
 	return t, nil
+}
+
+// NearestVersions returns the versions with group tables closest to v:
+// the newest one below v and the oldest one above it (one of them alone
+// when v is outside Versions' range), oldest first. v itself is never
+// returned, so for a version with a table it gives its neighbours.
+func NearestVersions(v int) []int {
+	below, above := 0, 0
+	for _, t := range Versions() {
+		if t < v {
+			below = t
+		} else if t > v && above == 0 {
+			above = t
+		}
+	}
+	var near []int
+	for _, t := range []int{below, above} {
+		if t != 0 {
+			near = append(near, t)
+		}
+	}
+	return near
+}
+
+// NoTableText says that systemd version v has no group table, listing
+// Versions and NearestVersions, e.g. "no table for 253; tables: 249 252
+// 254 ...; nearest: 252, 254".
+func NoTableText(v int) string {
+	list := func(vs []int, sep string) string {
+		s := make([]string, len(vs))
+		for i, x := range vs {
+			s[i] = strconv.Itoa(x)
+		}
+		return strings.Join(s, sep)
+	}
+	return fmt.Sprintf("no table for %d; tables: %s; nearest: %s", v, list(Versions(), " "), list(NearestVersions(v), ", "))
 }
 
 // sourceLabels maps a SOURCE line's prefix to the word Label uses for
@@ -251,7 +288,7 @@ func (s *Stack) String() string {
 	if t, err := tableFor(s.SystemdVersion); err == nil && t.AllowListENOSYS && t.SetFilterTree {
 		since = ", with systemd 255's ENOSYS for allow-list misses and binary-tree set filters"
 	}
-	fmt.Fprintf(&b, "%s: filters as systemd 252 installs them on x86_64 (%s groups%s%s), index 0 first\n", s.Unit, s.GroupsVersion, since, layout)
+	fmt.Fprintf(&b, "%s: filters as systemd %d installs them on x86_64 (%s groups%s%s), index 0 first\n", s.Unit, s.SystemdVersion, s.GroupsVersion, since, layout)
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tdirective\tarch\tinstructions")
 	i := 0
@@ -314,9 +351,10 @@ func (s *Stack) Provenance() string {
 // boolean, errno or personality.
 var ErrBadUnit = errors.New("invalid systemd unit")
 
-// ParseUnit models the seccomp filters systemd 252 installs for the
-// unit in data (name is its path, used in messages). Directives are read
-// from the [Service], [Socket], [Mount] and [Swap] sections (and from lines
+// ParseUnit models the seccomp filters systemd installs for the unit in
+// data, as the version opt.SystemdVersion names (DefaultVersion for 0);
+// name is its path, used in messages. Directives are read from the
+// [Service], [Socket], [Mount] and [Swap] sections (and from lines
 // before any section, so a bare list of directives works too); later lines
 // override or extend earlier ones as systemd's config parsers do, and an
 // empty assignment resets a list. Modeled: SystemCallFilter (allow lists

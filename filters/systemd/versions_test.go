@@ -157,8 +157,31 @@ func TestParseUnitVersion(t *testing.T) {
 		t.Errorf("default version: %v, %v", st, err)
 	}
 	_, err = ParseUnit("u.service", unit, Options{SystemdVersion: 200})
-	if !errors.Is(err, ErrUnknownVersion) || !strings.Contains(err.Error(), "known: 249 252 254 255 256 257 258 259 262") {
+	if !errors.Is(err, ErrUnknownVersion) || !strings.Contains(err.Error(), "no table for 200; tables: 249 252 254 255 256 257 258 259 262; nearest: 249") {
 		t.Errorf("unknown version: %v", err)
+	}
+}
+
+// TestNoTableTextNearest: a version with no table names the tables just
+// below and above it, or the one at the end of the range when it is
+// outside it.
+func TestNoTableTextNearest(t *testing.T) {
+	for v, want := range map[int]string{
+		200: "nearest: 249",
+		250: "nearest: 249, 252",
+		251: "nearest: 249, 252",
+		253: "nearest: 252, 254",
+		260: "nearest: 259, 262",
+		261: "nearest: 259, 262",
+		999: "nearest: 262",
+	} {
+		got := NoTableText(v)
+		if !strings.HasPrefix(got, fmt.Sprintf("no table for %d; tables: 249 252 254 255 256 257 258 259 262; ", v)) || !strings.HasSuffix(got, "; "+want) {
+			t.Errorf("NoTableText(%d) = %q, want the tables and %q", v, got, want)
+		}
+	}
+	if got := NearestVersions(255); !slices.Equal(got, []int{254, 256}) {
+		t.Errorf("NearestVersions(255) = %v, want its neighbours [254 256]", got)
 	}
 }
 

@@ -54,7 +54,7 @@ type LoadFlags struct {
 
 // AddSystemdFlag adds --systemd to fl (run has its own).
 func AddSystemdFlag(fl *pflag.FlagSet, lf *LoadFlags) {
-	fl.StringVar(&lf.Systemd, "systemd", "", "put the filter stack systemd 252 installs for these directives first, e.g. 'SystemCallFilter=@system-service' (POLICY may then be left out)")
+	fl.StringVar(&lf.Systemd, "systemd", "", "put the filter stack "+ChosenSystemd+" installs for these directives first, e.g. 'SystemCallFilter=@system-service' (POLICY may then be left out)")
 }
 
 // LoadPolicies is the package's LoadPolicies with --systemd's modeled

@@ -13,6 +13,10 @@ import (
 	"github.com/seccompbench/seccompbench/filters/systemd"
 )
 
+// ChosenSystemd names, in help texts, the systemd whose filters a unit
+// is modeled as: the version SystemdVersion resolves --systemd-version to.
+const ChosenSystemd = "the systemd version chosen by --systemd-version (default: this host's, else the newest)"
+
 // AddSystemdVersionFlag adds --systemd-version to fl, stored in p.
 func AddSystemdVersionFlag(fl *pflag.FlagSet, p *int) {
 	fl.IntVar(p, "systemd-version", 0, "systemd units: read them as systemd `N` does (its system call groups and @known list): "+
@@ -45,15 +49,15 @@ func parseSystemdVersion(out string) (int, bool) {
 }
 
 // SystemdVersion resolves --systemd-version v for systemd.Options: v
-// itself if a table exists (a *FlagError listing the known versions if
-// not: exit 2); for 0, this host's systemd when a table exists for it,
+// itself if a table exists (a *FlagError listing the tables and the
+// nearest ones if not: exit 2); for 0, this host's systemd when a table exists for it,
 // else the newest table, with a note saying so.
 func SystemdVersion(v int) (version int, note string, err error) {
 	known := systemd.Versions()
 	has := func(v int) bool { return slices.Contains(known, v) }
 	if v != 0 {
 		if !has(v) {
-			return 0, "", FlagErrorf("--systemd-version %d: no table for that systemd; known: %s", v, strings.Trim(fmt.Sprint(known), "[]"))
+			return 0, "", FlagErrorf("--systemd-version %d: %s", v, systemd.NoTableText(v))
 		}
 		return v, "", nil
 	}

@@ -45,7 +45,7 @@ func TestSystemdVersionChoice(t *testing.T) {
 		}
 	}
 	var fe *FlagError
-	if _, _, err := SystemdVersion(200); !errors.As(err, &fe) || !strings.Contains(err.Error(), "known: 249 252 254 255 256 257 258 259 262") {
-		t.Errorf("SystemdVersion(200) = %v; want a FlagError listing the versions", err)
+	if _, _, err := SystemdVersion(253); !errors.As(err, &fe) || err.Error() != "--systemd-version 253: no table for 253; tables: 249 252 254 255 256 257 258 259 262; nearest: 252, 254" {
+		t.Errorf("SystemdVersion(253) = %v; want a FlagError listing the tables and the nearest ones", err)
 	}
 }

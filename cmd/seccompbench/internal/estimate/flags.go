@@ -50,7 +50,7 @@ func AddFlags(fs *pflag.FlagSet, o *Options, fl *Flags) {
 	fs.StringVar(&o.Cache, "cache", "on", "evaluate the filters as installed (on) or with the action cache defeated (defeat: pre-5.11 kernels, argument rules)")
 	fs.StringArrayVar(&o.Calibrations, "calibration", nil, "a run --format json result `FILE` with a defeat fit (repeatable); default: a quick calibration now")
 	fs.IntVar(&fl.CalTrials, "calibration-trials", 8, "randomized blocks per workload of the quick calibration")
-	fs.StringVar(&o.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (with no POLICY: that stack alone)")
+	fs.StringVar(&o.SystemdUnit, "systemd-unit", "", "put the filter stack "+cmdutil.ChosenSystemd+" installs for this unit `FILE` first (with no POLICY: that stack alone)")
 	fs.BoolVar(&o.ColdCalibration, "cold", false, "quick calibration with openat of a missing path (kernel work between filter runs, as in real programs) instead of getppid, gettid and getpid; see docs/estimate.md")
 	fs.BoolVar(&o.StackCalibration, "stack-calibration", true, "re-anchor the quick calibration on the estimated stack's own filters (cache defeated, placement sampled), keeping the chain's per-instruction slope; =false: the calibration chain alone")
 	fs.DurationVar(&o.Duration, "duration", 0, "wall time of the profiled run (e.g. 12ms), for the added time per second of work")

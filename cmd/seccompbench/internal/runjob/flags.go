@@ -96,7 +96,7 @@ func AddFlags(fs *pflag.FlagSet, j *Job, fl *Flags) {
 	fs.StringVar(&j.Loader, "loader", "unprivileged", "load the filters without CAP_SYS_ADMIN as runc and non-root services do (unprivileged), with it (privileged), or both as separate variants (with --systemd-unit the default follows the unit)")
 	fs.BoolVar(&j.Robust, "robust", false, "use medians with bootstrap CIs instead of means with t CIs")
 	fs.IntVar(&j.Pid, "pid", 0, "replay exactly the filter stack of running process `PID` (dumped as inspect does; counts default to 0 and the full depth)")
-	fs.StringVar(&j.SystemdUnit, "systemd-unit", "", "put the filter stack systemd 252 installs for this unit `FILE` first (counts default to 0, each directive's prefix and the full stack)")
+	fs.StringVar(&j.SystemdUnit, "systemd-unit", "", "put the filter stack "+cmdutil.ChosenSystemd+" installs for this unit `FILE` first (counts default to 0, each directive's prefix and the full stack)")
 	fs.StringVar(&j.SystemdDirectives, "systemd", "", "like --systemd-unit, from directive text, e.g. 'SystemCallFilter=@system-service'")
 	fs.StringVar(&fl.Compiler, "compiler", "native", "who lays out OCI profiles and systemd filters: native or libseccomp (as runc and systemd install them; needs a -tags libseccomp build)")
 	cmdutil.AddContainerFlags(fs, &fl.Container)
