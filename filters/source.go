@@ -38,6 +38,12 @@ type SourceError struct {
 	// line: the filters then allow what the source means to deny. Lint
 	// reports such warnings as errors.
 	FailsOpen bool
+	// Refused marks a problem for which the source's own consumer
+	// refuses the whole input, e.g. a systemd unit systemd does not
+	// start (systemd.ErrHandoffWrite), kept as a warning only because
+	// the loader was asked to go on (systemd.Options.ContinueRefused).
+	// Lint reports such warnings as errors.
+	Refused bool
 }
 
 // Error formats the problem as "file:line:col: msg; hint".

@@ -45,7 +45,11 @@ with a severity and a fix hint:
            unit's own stack),
            a systemd unit's entry on a SystemCallFilter=~ or
            RestrictAddressFamilies=~ line that systemd ignores (a misspelt
-           name, group or family: the stack lets it through)
+           name, group or family: the stack lets it through), a unit
+           systemd refuses to start (refused-input, e.g. an allow list
+           giving write an errno under systemd 256.2 and later; the rest
+           is linted as 255 and earlier install it, while compile,
+           simulate and run refuse the unit)
   warning  dead rules (same action as the default), rules an earlier rule
            always decides, x32 numbers allowed, runtime syscalls denied,
            workload syscalls denied with an errno, problems the loader found

@@ -56,6 +56,7 @@ const (
 	LintSourceNote     = "source-note"                 // how a valid source was read (Program.Notes)
 	LintInstallDenied  = "install-denied"              // a filter stops the filters above it from being installed
 	LintIgnoredDeny    = "ignored-deny"                // the loader ignored a deny entry, so the stack allows what the source denies
+	LintRefused        = "refused-input"               // the source's consumer refuses it whole (systemd does not start the unit)
 	LintForeignABI     = "foreign-abi"                 // a filter is for other ABIs than the one linted
 	LintPerABI         = "per-abi-stack"               // the stack has one filter per ABI, each passing the others (systemd)
 	LintErrnoCapped    = "errno-capped"                // a filter returns ERRNO data above MAX_ERRNO, which the kernel caps at 4095
@@ -792,8 +793,9 @@ func (l *linter) userNotif(valid, listener bool) {
 // source was read: parts left out of the model, where an include was
 // found, which compiler's reading is modeled) into info findings. Each of
 // ws (a stacked source's own warnings, LintOptions.SourceWarnings) becomes
-// a stack finding: an error when the ignored item would have denied
-// something (FailsOpen), else a warning.
+// a stack finding: an error when the source's consumer refuses it
+// (Refused) or the ignored item would have denied something (FailsOpen),
+// else a warning.
 func (l *linter) sourceWarnings(ws []*filters.SourceError) {
 	for _, i := range l.distinct() {
 		for _, w := range l.s[i].Warnings {
@@ -808,6 +810,12 @@ func (l *linter) sourceWarnings(ws []*filters.SourceError) {
 		}
 	}
 	for _, w := range ws {
+		if w.Refused {
+			l.add(Finding{Severity: SeverityError, Code: LintRefused, Filter: -1,
+				Message: w.Error(),
+				Hint:    "fix the line named; the other findings check the stack as if it were installed anyway (for a systemd unit: as systemd 255 and earlier install it)"})
+			continue
+		}
 		if w.FailsOpen {
 			open := *w
 			open.Msg += "; the stack lets through what the entry was to deny"

@@ -406,15 +406,18 @@ func TestLintPerABIStack(t *testing.T) {
 
 // TestLintStackWarnings: a stacked source's own warnings are stack
 // findings placed at file:line; one whose ignored item would have denied
-// something (FailsOpen) is an error.
+// something (FailsOpen) is an error, and so is one the source's consumer
+// refuses the input for (Refused).
 func TestLintStackWarnings(t *testing.T) {
 	allow := filterstest.Asm(t, "allow", filterstest.Ret(filters.ActionAllow, 0))
 	ws := []*filters.SourceError{
 		{File: "u.service", Line: 3, Msg: `SystemCallFilter: unknown system call "reed", ignoring`, Hint: `did you mean "read"?`},
 		{File: "u.service", Line: 4, Msg: `SystemCallFilter: unknown system call "ptrce", ignoring`, Hint: `did you mean "ptrace"?`, FailsOpen: true},
+		{File: "u.service", Line: 5, Msg: `SystemCallFilter= gives write the errno EROFS inside an allow list; the unit does not start`, Refused: true},
 	}
 	checkFindings(t, Lint(filters.Stack{allow}, LintOptions{SourceWarnings: ws}), []wantFinding{
 		{SeverityError, LintIgnoredDeny, "", -1, `u.service:4: SystemCallFilter: unknown system call "ptrce", ignoring; the stack lets through what the entry was to deny; did you mean "ptrace"?`},
+		{SeverityError, LintRefused, "", -1, `u.service:5: SystemCallFilter= gives write the errno EROFS inside an allow list; the unit does not start`},
 		{SeverityWarning, LintSourceWarning, "", -1, `u.service:3: SystemCallFilter: unknown system call "reed", ignoring; did you mean "read"?`},
 	})
 }

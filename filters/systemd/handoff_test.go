@@ -75,3 +75,43 @@ func TestHandoffWriteRefusalWhere(t *testing.T) {
 		t.Errorf("ExecStart=+: %v", err)
 	}
 }
+
+// TestHandoffWriteContinueRefused: with ContinueRefused (lint), the unit
+// systemd 257 refuses is still modeled: the refusal is a Refused warning
+// at the line that gave write its errno, with the same explanation as the
+// error, and SystemCallFilter= is built as 255 installs it (write EROFS,
+// the ~@resources line still applied).
+func TestHandoffWriteContinueRefused(t *testing.T) {
+	_, want := ParseUnit("allowlist.service", []byte(refusedUnit), Options{SystemdVersion: 257})
+	if want == nil {
+		t.Fatal("systemd 257 modeled the unit without ContinueRefused")
+	}
+	st, err := ParseUnit("allowlist.service", []byte(refusedUnit), Options{SystemdVersion: 257, ContinueRefused: true})
+	if err != nil {
+		t.Fatalf("ContinueRefused: %v", err)
+	}
+	var refused []*filters.SourceError
+	for _, w := range st.Source().Warnings {
+		if w.Refused {
+			refused = append(refused, w)
+		}
+	}
+	if len(refused) != 1 || refused[0].File != "allowlist.service" || refused[0].Line != 7 || !errors.Is(refused[0], ErrHandoffWrite) || refused[0].Error() != want.Error() {
+		t.Fatalf("Refused warnings %v, want one at allowlist.service:7 saying %q", refused, want)
+	}
+	filterstest.RunVerdicts(t, st.Stack(), []filterstest.VerdictCase{
+		{Name: "write EROFS", Syscall: "write", Action: filters.ActionErrno, Data: 30},
+		{Name: "read", Syscall: "read", Action: filters.ActionAllow},
+		{Name: "setrlimit (~@resources)", Syscall: "setrlimit", Action: filters.ActionKillProcess},
+	})
+	// A unit systemd starts gets no Refused warning.
+	st, err = ParseUnit("ok.service", []byte("SystemCallFilter=@system-service\n"), Options{SystemdVersion: 257, ContinueRefused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range st.Source().Warnings {
+		if w.Refused {
+			t.Errorf("unit systemd starts: Refused warning %v", w)
+		}
+	}
+}

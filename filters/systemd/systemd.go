@@ -101,6 +101,14 @@ type Options struct {
 	// VersionNote, if set, is said in parentheses after the version in
 	// Stack.GroupsVersion, e.g. why that version was chosen.
 	VersionNote string
+	// ContinueRefused models a unit systemd refuses to start
+	// (ErrHandoffWrite) instead of failing: the refusal becomes one of
+	// the stack's warnings, marked filters.SourceError.Refused (lint
+	// reports it as an error), and SystemCallFilter= is built as 255
+	// and earlier install it (write keeps its errno), so the rest of the
+	// unit can still be checked. Commands that measure or compile leave
+	// it false.
+	ContinueRefused bool
 }
 
 // File is one file of a unit: its path (for messages) and content.
@@ -1157,7 +1165,7 @@ func (c *unitContext) stack(name string, opt Options, compile func(*scmp.Filter)
 	}
 	c.hardening(sb, opt)
 	c.restrictArchs(sb)
-	if err := c.lateFilters(sb); err != nil {
+	if err := c.lateFilters(sb, opt.ContinueRefused); err != nil {
 		return nil, err
 	}
 	st.Warnings, st.warnings = filters.WarningText(c.warnings), c.warnings
@@ -1287,7 +1295,7 @@ func (c *unitContext) restrictArchs(sb *stackBuilder) {
 // lateFilters adds the filters exec_child applies after
 // SystemCallArchitectures=: LockPersonality=, SystemCallLog= and, last,
 // SystemCallFilter=.
-func (c *unitContext) lateFilters(sb *stackBuilder) error {
+func (c *unitContext) lateFilters(sb *stackBuilder, continueRefused bool) error {
 	// apply_lock_personality -> seccomp_lock_personality
 	if c.bools["LockPersonality"] {
 		pers := uint64(0) // opinionated_personality: PER_LINUX on x86_64
@@ -1322,7 +1330,7 @@ func (c *unitContext) lateFilters(sb *stackBuilder) error {
 		if c.filterAllow {
 			def, act = neg, retAllow
 		}
-		m, err := c.handoffWrite()
+		m, err := c.handoffWrite(continueRefused)
 		if err != nil {
 			return err
 		}
@@ -1354,8 +1362,10 @@ var ErrHandoffWrite = errors.New("systemd fails the unit with EEXIST")
 
 // handoffWrite returns the SystemCallFilter= entries systemd loads: with
 // groupTable.HandoffWrite, write put into an allow list (allowed) or taken
-// out of a deny list; else c.filter as parsed.
-func (c *unitContext) handoffWrite() (map[string]int, error) {
+// out of a deny list; else c.filter as parsed. An allow list giving write
+// an errno is ErrHandoffWrite, or with cont (Options.ContinueRefused) a
+// Refused warning and c.filter as parsed.
+func (c *unitContext) handoffWrite(cont bool) (map[string]int, error) {
 	if !c.groups.HandoffWrite {
 		return c.filter, nil
 	}
@@ -1381,9 +1391,15 @@ func (c *unitContext) handoffWrite() (map[string]int, error) {
 		if at.File == "" {
 			at = Assignment{File: c.filterFile, Line: c.filterLine}
 		}
-		return nil, &filters.SourceError{File: at.File, Line: at.Line, Err: fmt.Errorf("%w: %w: SystemCallFilter= gives write the errno %s inside an allow list; systemd 256.2 and later (here: %s) add write to every allow list for the handoff timestamp (src/core/exec-invoke.c: apply_syscall_filter), "+
+		refused := &filters.SourceError{File: at.File, Line: at.Line, Err: fmt.Errorf("%w: %w: SystemCallFilter= gives write the errno %s inside an allow list; systemd 256.2 and later (here: %s) add write to every allow list for the handoff timestamp (src/core/exec-invoke.c: apply_syscall_filter), "+
 			"and hashmap_put refuses a second value for it, so systemd logs \"Failed to apply system call filters: File exists\" and the unit does not start; 255 and earlier install it",
 			ErrBadUnit, ErrHandoffWrite, errnoText(e), strings.Join(vs, ", "))}
+		if !cont {
+			return nil, refused
+		}
+		refused.Refused = true
+		c.warnings = append(c.warnings, refused)
+		return c.filter, nil
 	}
 	m["write"] = -1
 	return m, nil

@@ -53,6 +53,9 @@ func Run(ios *cmdutil.IOStreams, opts *Options) error {
 		return err
 	}
 	o.Compiler = opts.Compiler
+	// A unit systemd refuses to start is an error finding, not
+	// unreadable input: the rest of it is still linted.
+	o.Systemd.ContinueRefused = true
 	l, err := opts.Load.LoadPolicies(opts.Policies, o)
 	if err != nil {
 		return err
