@@ -38,11 +38,17 @@ into classes that behave alike, so every arch value, syscall number and
 argument value is covered. Programs doing arithmetic on loaded words other
 than and/or with a constant cannot be proven either way; equiv says so.
 
+--systemd-version A,B reads the first policy's units as systemd A and the
+second's as systemd B, so one unit can be compared under two releases
+(equiv unit.service unit.service --systemd-version 257,252); one version
+applies to both.
+
 A difference is exit status 3, with the first counterexample found
 printed (arch, syscall, arguments and both outcomes); a pair the checker
 cannot decide is exit status 1.` + cmdutil.ExitStatusHelp("A and B differ (a counterexample is printed)"),
 		Example: `  seccompbench merge testdata/policies/hardened.service -o merged.bpf
-  seccompbench equiv merged.bpf testdata/policies/hardened.service`,
+  seccompbench equiv merged.bpf testdata/policies/hardened.service
+  seccompbench equiv testdata/policies/hardened.service testdata/policies/hardened.service --systemd-version 257,252`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.A, opts.B = args[0], args[1]
@@ -58,7 +64,10 @@ cannot decide is exit status 1.` + cmdutil.ExitStatusHelp("A and B differ (a cou
 	}
 	cmdutil.AddCompilerFlag(cmd.Flags(), &opts.Compiler)
 	output.AddFlags(cmd.Flags(), &opts.Out, equivFormats, "text", "the verdict")
+	opts.Load.SystemdVersionPair = true
 	cmdutil.AddLoadFlags(cmd.Flags(), &opts.Load)
+	sv := cmd.Flags().Lookup("systemd-version")
+	sv.Usage += "; A,B: A for the first policy, B for the second"
 	return cmd
 }
 

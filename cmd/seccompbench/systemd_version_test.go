@@ -136,3 +136,39 @@ func TestCompileSystemdStackNamesVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestEquivSystemdVersionPair: equiv --systemd-version A,B reads the
+// first policy as systemd A and the second as B, so one unit compared
+// with itself differs between 252 and 257 (257's @system-service allows
+// calls 252's kills) and agrees under 257,257; other commands take one
+// version only.
+func TestEquivSystemdVersionPair(t *testing.T) {
+	unit := filepath.Join(t.TempDir(), "svc.service")
+	if err := os.WriteFile(unit, []byte("[Service]\nSystemCallFilter=@system-service\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, "", "equiv", unit, unit, "--systemd-version", "257,252")
+	if code != 3 || !strings.Contains(out, "A gives ALLOW, B gives KILL_PROCESS") {
+		t.Errorf("equiv --systemd-version 257,252: exit %d, want 3 with 257 allowing what 252 kills\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = runCmd(t, "", "equiv", unit, unit, "--systemd-version", "252,257")
+	if code != 3 || !strings.Contains(out, "A gives KILL_PROCESS, B gives ALLOW") {
+		t.Errorf("equiv --systemd-version 252,257: exit %d, want 3 with B allowing what A kills\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = runCmd(t, "", "equiv", unit, unit, "--systemd-version", "257,257")
+	if code != 0 || !strings.Contains(out, "equivalent") {
+		t.Errorf("equiv --systemd-version 257,257: exit %d, want 0\n%s\n%s", code, out, errs)
+	}
+	code, _, errs = runCmd(t, "", "equiv", unit, unit, "--systemd-version", "257,253")
+	if code != 2 || !strings.Contains(errs, "no table for 253") {
+		t.Errorf("equiv --systemd-version 257,253: exit %d, want 2 naming 253\n%s", code, errs)
+	}
+	code, _, errs = runCmd(t, "", "compile", unit, "--systemd-version", "257,252")
+	if code != 2 || !strings.Contains(errs, "only equiv takes A,B") {
+		t.Errorf("compile --systemd-version 257,252: exit %d, want 2 (usage)\n%s", code, errs)
+	}
+	_, out, _ = runCmd(t, "", "equiv", "--help")
+	if !strings.Contains(out, "--systemd-version A,B reads the first policy's units as systemd A") {
+		t.Errorf("equiv --help does not document --systemd-version A,B:\n%s", out)
+	}
+}

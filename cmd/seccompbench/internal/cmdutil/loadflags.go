@@ -50,6 +50,12 @@ type LoadFlags struct {
 	// whose system call groups units are read with (0: SystemdVersion's
 	// default, the host's systemd or else the newest table).
 	SystemdVersion int
+	// SystemdVersionB is the B of --systemd-version A,B (0: none), the
+	// version equiv reads its second policy with; only commands that set
+	// SystemdVersionPair before parsing accept a pair.
+	SystemdVersionB int
+	// SystemdVersionPair lets --systemd-version take "A,B" (equiv).
+	SystemdVersionPair bool
 }
 
 // AddSystemdFlag adds --systemd to fl (run has its own).
@@ -103,7 +109,7 @@ func AddLoadFlags(fl *pflag.FlagSet, lf *LoadFlags) {
 	fl.StringArrayVar(&lf.IncludePath, "include-path", nil, "minijail policies: a `DIR` searched, by base name, for an absolute @include such as /system/etc/seccomp_policy/x.policy (repeatable; the including file's directory is searched too)")
 	fl.StringArrayVar(&lf.IncludeRoot, "include-root", nil, "minijail policies: read an absolute @include under `OLD=NEW` from NEW, e.g. /usr/share/policy/crosvm=jail/seccomp/x86_64 (repeatable)")
 	fl.StringVar(&lf.Root, "root", "", "Kubernetes workloads: the kubelet seccomp directory `DIR` Localhost profiles are relative to (default /var/lib/kubelet/seccomp); systemd units: read units (a bare name such as foo.service is looked up) and their drop-ins from the search path under DIR (etc/systemd/system, run/systemd/system, usr/lib/systemd/system, lib/systemd/system); without it, the drop-in directories beside the unit file are read")
-	AddSystemdVersionFlag(fl, &lf.SystemdVersion)
+	AddSystemdVersionFlag(fl, lf)
 	fl.StringVar(&lf.Thread, "thread", "", "Firecracker files: the thread category's filter to load: vmm, api or vcpu (default: all; simulate shows them side by side)")
 }
 

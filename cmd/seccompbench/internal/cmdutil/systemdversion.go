@@ -17,11 +17,51 @@ import (
 // is modeled as: the version SystemdVersion resolves --systemd-version to.
 const ChosenSystemd = "the systemd version chosen by --systemd-version (default: this host's, else the newest)"
 
-// AddSystemdVersionFlag adds --systemd-version to fl, stored in p.
-func AddSystemdVersionFlag(fl *pflag.FlagSet, p *int) {
-	fl.IntVar(p, "systemd-version", 0, "systemd units: read them as systemd `N` does (its system call groups and @known list): "+
+// AddSystemdVersionFlag adds --systemd-version to fl, stored in
+// lf.SystemdVersion; "A,B" (lf.SystemdVersionB = B) is accepted only
+// when lf.SystemdVersionPair is set when the flags are parsed (equiv).
+func AddSystemdVersionFlag(fl *pflag.FlagSet, lf *LoadFlags) {
+	fl.Var(&systemdVersionValue{lf}, "systemd-version", "systemd units: read them as systemd `N` does (its system call groups and @known list): "+
 		strings.Trim(fmt.Sprint(systemd.Versions()), "[]")+", each from that release's Debian or Ubuntu source package or upstream stable tag (default: this host's systemd, else the newest)")
 }
+
+// systemdVersionValue is --systemd-version's pflag.Value: a major
+// version, or with LoadFlags.SystemdVersionPair two, "A,B".
+type systemdVersionValue struct{ lf *LoadFlags }
+
+// String gives the version(s) set, "0" for none.
+func (v *systemdVersionValue) String() string {
+	if v.lf == nil {
+		return "0"
+	}
+	if v.lf.SystemdVersionB != 0 {
+		return fmt.Sprintf("%d,%d", v.lf.SystemdVersion, v.lf.SystemdVersionB)
+	}
+	return strconv.Itoa(v.lf.SystemdVersion)
+}
+
+// Set parses "N", or "A,B" where the command takes a pair.
+func (v *systemdVersionValue) Set(s string) error {
+	first, second, pair := strings.Cut(s, ",")
+	if pair && !v.lf.SystemdVersionPair {
+		return fmt.Errorf("%q: one version (only equiv takes A,B)", s)
+	}
+	a, err := strconv.Atoi(strings.TrimSpace(first))
+	if err != nil {
+		return fmt.Errorf("%q: not a systemd major version such as 257", s)
+	}
+	b := 0
+	if pair {
+		if b, err = strconv.Atoi(strings.TrimSpace(second)); err != nil || b == 0 {
+			return fmt.Errorf("%q: want A,B, two systemd major versions such as 257,252", s)
+		}
+	}
+	v.lf.SystemdVersion, v.lf.SystemdVersionB = a, b
+	return nil
+}
+
+// Type names the value in messages.
+func (v *systemdVersionValue) Type() string { return "int" }
 
 // HostSystemdVersion returns the major version of this host's systemd
 // from the first line of `systemd-analyze --version` ("systemd 252

@@ -45,7 +45,14 @@ func RunEquiv(ios *cmdutil.IOStreams, opts *EquivOptions) error {
 	if err != nil {
 		return err
 	}
-	b, _, err := OpenStackWith([]string{opts.B}, "", o, ios.ErrOut)
+	ob := o
+	if opts.Load.SystemdVersionB != 0 {
+		// --systemd-version A,B: B's units are read as systemd B.
+		if ob.Systemd.SystemdVersion, ob.Systemd.VersionNote, err = cmdutil.SystemdVersion(opts.Load.SystemdVersionB); err != nil {
+			return err
+		}
+	}
+	b, _, err := OpenStackWith([]string{opts.B}, "", ob, ios.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -55,7 +62,7 @@ func RunEquiv(ios *cmdutil.IOStreams, opts *EquivOptions) error {
 		return fmt.Errorf("equiv %s %s: %w", opts.A, opts.B, err)
 	}
 	sa, sb := document.EquivSide{Spec: opts.A, Filters: len(a)}, document.EquivSide{Spec: opts.B, Filters: len(b)}
-	diffs := UnitSettingDiffs(opts.A, opts.B, o)
+	diffs := UnitSettingDiffs(opts.A, opts.B, o, ob)
 	err = output.WriteEach(output.Or(opts.Specs, cmp.Or(opts.Out.Format, "text")), ios.Out, ios.ErrOut, func(format string, w io.Writer) error {
 		if format == "json" {
 			return report.WriteEquivJSON(w, sa, sb, res, diffs...)

@@ -11,12 +11,12 @@ import (
 // settings outside seccomp in which they differ (systemd.SettingsDiff),
 // each unit read with its drop-ins as systemd merges them. Nil unless
 // both specs are unit files that parse.
-func UnitSettingDiffs(a, b string, o formats.OpenOptions) []document.SettingDiff {
-	ua, ok := unitOf(a, o)
+func UnitSettingDiffs(a, b string, oa, ob formats.OpenOptions) []document.SettingDiff {
+	ua, ok := unitOf(a, oa)
 	if !ok {
 		return nil
 	}
-	ub, ok := unitOf(b, o)
+	ub, ok := unitOf(b, ob)
 	if !ok {
 		return nil
 	}
