@@ -23,14 +23,8 @@ type LintOptions struct {
 // lintFormats are the output formats of `lint`.
 var lintFormats = []string{"text", "json"}
 
-// NewCmdLint builds `seccompbench lint`. runF, if not nil, replaces lintRun
-// (tests use it to check flag parsing).
-func NewCmdLint(f *cmdutil.Factory, runF func(*LintOptions) error) *cobra.Command {
-	opts := &LintOptions{IO: f.IO}
-	cmd := &cobra.Command{
-		Use:   "lint POLICY...",
-		Short: "Find mistakes in policies and what would break a benchmark",
-		Long: `Check a stack of policies (the first installed first) and print findings
+// lintLong is the long help of `lint`, before the exit statuses.
+const lintLong = `Check a stack of policies (the first installed first) and print findings
 with a severity and a fix hint:
 
   error    invalid or oversized filters, the stack over MAX_INSNS_PER_PATH at
@@ -72,7 +66,16 @@ source line.
 Policies are opened and checked for a host of --arch (default: this
 machine's native ABI), e.g. --arch aarch64 on an x86_64 machine; a compat
 ABI (i386, x32, arm) stands for its kernel's native one. Verdicts are
-computed with all syscall arguments 0.` + cmdutil.ExitStatusHelp("an error-severity finding exists (the findings are printed)"),
+computed with all syscall arguments 0.`
+
+// NewCmdLint builds `seccompbench lint`. runF, if not nil, replaces lintRun
+// (tests use it to check flag parsing).
+func NewCmdLint(f *cmdutil.Factory, runF func(*LintOptions) error) *cobra.Command {
+	opts := &LintOptions{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "lint POLICY...",
+		Short: "Find mistakes in policies and what would break a benchmark",
+		Long:  lintLong + cmdutil.ExitStatusHelp("an error-severity finding exists (the findings are printed)"),
 		Example: `  seccompbench lint default
   seccompbench lint testdata/policies/denylist.yaml --workload mix --filters 32
   seccompbench lint --arch aarch64 default`,
