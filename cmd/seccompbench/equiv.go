@@ -66,8 +66,6 @@ cannot decide is exit status 1.` + cmdutil.ExitStatusHelp("A and B differ (a cou
 	output.AddFlags(cmd.Flags(), &opts.Out, equivFormats, "text", "the verdict")
 	opts.Load.SystemdVersionPair = true
 	cmdutil.AddLoadFlags(cmd.Flags(), &opts.Load)
-	sv := cmd.Flags().Lookup("systemd-version")
-	sv.Usage += "; A,B: A for the first policy, B for the second"
 	return cmd
 }
 
