@@ -153,8 +153,9 @@ type InspectDoc struct {
 
 // The codes of InspectManifest.Modeled.
 const (
-	// ModeledSystemd: the stack systemd 252 installs for the unit
-	// ModeledFrom on x86_64, one filter per directive and ABI.
+	// ModeledSystemd: the stack systemd installs for the unit
+	// ModeledFrom on x86_64 (the version --systemd-version chose), one
+	// filter per directive and ABI.
 	ModeledSystemd = "systemd_unit"
 	// ModeledStack: the stack of filters a policy file of ModeledFormat
 	// compiles to (e.g. snapd's deny and allow filters).
