@@ -30,6 +30,7 @@ var Text = map[document.Kind]map[string]string{
 		"config.policies.[].path":                 whyPolicy,
 		"config.directives.list.[].other_effects": "what a systemd directive does outside seccomp (systemd.exec(5)): the reason a directive whose filters are redundant must not be removed blindly; fixed text per directive",
 		"config.directives.list.[].witness":       "the input (ABI, syscall, arguments) on which the stack's outcome changes without the directive, or why the equivalence checker stopped; equiv's own counterexample text",
+		"run.foreign_load.other_runs.[].argv":     whyOtherRun,
 	},
 	document.KindCompare: {
 		"sources.[].cpu_model": whyKernelText,
@@ -41,13 +42,14 @@ var Text = map[document.Kind]map[string]string{
 		"groups.[].rows.[].mitigations": whyKernelText,
 	},
 	document.KindEstimate: {
-		"validation.syscalls.[].workload": whyOp,
-		"syscalls.[].cache_reason":        whyCacheReason,
-		"model.source":                    "the calibration's provenance: the run files and fits the model was taken from, named as the user gave them",
-		"model.measured_on":               "the kernel release and the CPU model the calibration ran on, the kernel's own text",
-		"model.points.[].source":          "where the calibration point was measured: the run file and its workload, or the calibration filter, as the user named them",
-		"validation.direct.unavailable":   whyError,
-		"profile.source":                  "the profile's name: the file the user gave, or, when estimate --command profiled the command itself, \"strace of `COMMAND` (not kept)\": the command line, since the strace summary is removed when estimate ends",
+		"validation.syscalls.[].workload":            whyOp,
+		"syscalls.[].cache_reason":                   whyCacheReason,
+		"model.source":                               "the calibration's provenance: the run files and fits the model was taken from, named as the user gave them",
+		"model.measured_on":                          "the kernel release and the CPU model the calibration ran on, the kernel's own text",
+		"model.points.[].source":                     "where the calibration point was measured: the run file and its workload, or the calibration filter, as the user named them",
+		"validation.direct.unavailable":              whyError,
+		"validation.foreign_load.other_runs.[].argv": whyOtherRun,
+		"profile.source":                             "the profile's name: the file the user gave, or, when estimate --command profiled the command itself, \"strace of `COMMAND` (not kept)\": the command line, since the strace summary is removed when estimate ends",
 	},
 	document.KindSimulate: {
 		"syscalls.[].cache_reason":                 whyCacheReason,
@@ -78,6 +80,10 @@ var Text = map[document.Kind]map[string]string{
 		"processes.[].filters_error": whyError,
 	},
 }
+
+// whyOtherRun: another seccompbench run's command line, any words its
+// user gave (a command workload's shell line, too).
+const whyOtherRun = "another seccompbench run's command line, read from /proc/PID/cmdline, as its user wrote it"
 
 // buildText is the Text of merge, optimize and intersect, which share
 // their Go type (document.BuildSummary).
