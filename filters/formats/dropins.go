@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
+	"github.com/seccompbench/seccompbench/filters"
 	"github.com/seccompbench/seccompbench/filters/systemd"
 )
 
@@ -17,7 +20,31 @@ import (
 // directory that has it, so systemd does not load it at all.
 var ErrMaskedUnit = errors.New("masked unit")
 
-// ReadUnit reads a systemd unit and its drop-ins the way systemd's
+// ReadUnit is LookupUnit without its warnings (entries of the search
+// path it skipped), for callers that read a unit by path without --root.
+func ReadUnit(spec, root string) (name string, data []byte, dropIns []systemd.File, err error) {
+	u, err := LookupUnit(spec, root)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return u.Name, u.Data, u.DropIns, nil
+}
+
+// Unit is a systemd unit file as LookupUnit found it.
+type Unit struct {
+	// Name is the path the unit was read from (below root with --root).
+	Name string
+	// Data is the unit file's content.
+	Data []byte
+	// DropIns are its drop-ins, in the order systemd applies them.
+	DropIns []systemd.File
+	// Warnings name the entries skipped on the way: a symlink loop or an
+	// unreadable entry, or (with --root) a symlink whose target is not in
+	// the root; each is a file that systemd skips too.
+	Warnings []*filters.SourceError
+}
+
+// LookupUnit reads a systemd unit and its drop-ins the way systemd's
 // unit loader finds them (systemd.unit(5); src/shared/dropin.c and
 // src/basic/conf-files.c). Without root, spec is a path: the unit file is
 // read, and the drop-in directories beside it (systemd.DropInDirNames:
@@ -26,75 +53,201 @@ var ErrMaskedUnit = errors.New("masked unit")
 // name, looked up in DIR's systemd.SearchPath, and the drop-in
 // directories of every search-path directory are read.
 //
+// With root, every path below it is resolved inside it, as systemd does
+// for --root (src/basic/chase.c: chase with CHASE_PREFIX_ROOT): an
+// absolute symlink target is taken relative to root, ".." stops at root,
+// and a link to /dev/null masks whether or not root has a dev/null. A
+// symlink whose target is missing inside root is absent (install.c's
+// unit_file_search goes on to the next directory on -ENOENT), so a unit
+// enabled with an absolute link to a file only the host has is not read
+// from the host; LookupUnit says so in a warning.
+//
 // Drop-ins are *.conf files; they are applied sorted by file name across
 // all directories, and a file name found in a higher-priority directory
 // (search path first, then the more specific drop-in directory) masks
 // the same name further down; a drop-in that is a symlink to /dev/null
-// or empty masks without adding anything. Errors name the file; a masked
-// unit wraps ErrMaskedUnit.
-func ReadUnit(spec, root string) (name string, data []byte, dropIns []systemd.File, err error) {
-	name = spec
+// or empty masks without adding anything. An entry that cannot be
+// resolved (a symlink loop, no permission, a dangling link) is skipped
+// with a warning, as conf-files.c skips it. Errors name the file; a
+// masked unit wraps ErrMaskedUnit.
+func LookupUnit(spec, root string) (*Unit, error) {
+	u := &Unit{Name: spec}
+	skip := func(p string, err error) {
+		u.Warnings = append(u.Warnings, &filters.SourceError{File: p, Msg: "skipped, as systemd skips it: " + err.Error()})
+	}
 	var dirs []string
 	base := filepath.Base(spec)
 	if root == "" {
 		dirs = []string{filepath.Dir(spec)}
 	} else {
-		for _, d := range systemd.SearchPath {
-			dirs = append(dirs, filepath.Join(root, d))
-		}
-		if !strings.ContainsRune(spec, '/') {
-			name = ""
-			for _, d := range dirs {
-				p := filepath.Join(d, base)
-				if _, serr := os.Lstat(p); serr == nil {
-					name = p
-					break
+		dirs = systemd.SearchPath
+	}
+	name, devNull := spec, false // name: the path to read on the host
+	if root != "" && !strings.ContainsRune(spec, '/') {
+		name = ""
+		for _, d := range dirs {
+			p := filepath.Join(root, d, base)
+			rdir, null, err := chaseRoot(root, d)
+			if errors.Is(err, fs.ErrNotExist) || null {
+				continue
+			}
+			if err != nil {
+				skip(filepath.Join(root, d), err)
+				continue
+			}
+			r, null, err := chaseRoot(root, filepath.Join(d, base))
+			if errors.Is(err, fs.ErrNotExist) {
+				if _, lerr := os.Lstat(filepath.Join(rdir, base)); lerr == nil {
+					skip(p, err) // a dangling link: absent, as for systemd
 				}
+				continue
 			}
-			if name == "" {
-				return "", nil, nil, fmt.Errorf("read systemd unit: %s is in none of %s under %s: %w", base, strings.Join(systemd.SearchPath, ", "), root, fs.ErrNotExist)
+			if err != nil {
+				skip(p, err)
+				continue
 			}
+			u.Name, name, devNull = p, r, null
+			if null {
+				name = p
+			}
+			break
+		}
+		if name == "" {
+			return nil, fmt.Errorf("read systemd unit: %s is in none of %s under %s: %w", base, strings.Join(systemd.SearchPath, ", "), root, fs.ErrNotExist)
 		}
 	}
-	if masks(name) {
-		return "", nil, nil, fmt.Errorf("read systemd unit %s: %w: it links to /dev/null or is empty, so systemd loads nothing for it", name, ErrMaskedUnit)
+	if devNull || masks(name) {
+		return nil, fmt.Errorf("read systemd unit %s: %w: it links to /dev/null or is empty, so systemd loads nothing for it", u.Name, ErrMaskedUnit)
 	}
-	data, err = ReadInput(name)
+	data, err := ReadInput(name)
 	if err != nil {
-		return "", nil, nil, err
+		return nil, err
 	}
+	u.Data = data
 	seen := map[string]bool{}
-	var paths []string
+	var paths []systemd.File // Name: the path to report, Data: nil
+	var hosts = map[string]string{}
 	for _, d := range dirs {
 		for _, dn := range systemd.DropInDirNames(base) {
-			ents, rerr := os.ReadDir(filepath.Join(d, dn))
-			if rerr != nil {
-				if errors.Is(rerr, fs.ErrNotExist) || errors.Is(rerr, fs.ErrPermission) {
+			dir := filepath.Join(d, dn)
+			shown := filepath.Join(root, dir)
+			hostDir := dir
+			if root != "" {
+				r, null, cerr := chaseRoot(root, dir)
+				if errors.Is(cerr, fs.ErrNotExist) || null {
 					continue
 				}
-				return "", nil, nil, fmt.Errorf("read drop-ins of %s: %w", name, rerr)
+				if cerr != nil {
+					skip(shown, cerr)
+					continue
+				}
+				hostDir = r
+			}
+			ents, rerr := os.ReadDir(hostDir)
+			if rerr != nil {
+				if errors.Is(rerr, fs.ErrNotExist) {
+					continue
+				}
+				skip(shown, rerr)
+				continue
 			}
 			for _, e := range ents {
 				if !strings.HasSuffix(e.Name(), ".conf") || seen[e.Name()] {
 					continue
 				}
+				p := filepath.Join(shown, e.Name())
+				host, null := filepath.Join(hostDir, e.Name()), false
+				var cerr error
+				if root != "" {
+					host, null, cerr = chaseRoot(root, filepath.Join(dir, e.Name()))
+				} else if _, cerr = os.Stat(host); cerr == nil {
+					null = masks(host)
+				}
+				if cerr != nil {
+					// Unreadable, looping or dangling: skipped, and it
+					// masks nothing below it.
+					skip(p, cerr)
+					continue
+				}
 				seen[e.Name()] = true
-				p := filepath.Join(d, dn, e.Name())
-				if !masks(p) {
-					paths = append(paths, p)
+				if !null && !masks(host) {
+					paths = append(paths, systemd.File{Name: p})
+					hosts[p] = host
 				}
 			}
 		}
 	}
-	sort.SliceStable(paths, func(i, j int) bool { return filepath.Base(paths[i]) < filepath.Base(paths[j]) })
+	sort.SliceStable(paths, func(i, j int) bool { return filepath.Base(paths[i].Name) < filepath.Base(paths[j].Name) })
 	for _, p := range paths {
-		b, rerr := ReadInput(p)
+		b, rerr := ReadInput(hosts[p.Name])
 		if rerr != nil {
-			return "", nil, nil, rerr
+			return nil, rerr
 		}
-		dropIns = append(dropIns, systemd.File{Name: p, Data: b})
+		u.DropIns = append(u.DropIns, systemd.File{Name: p.Name, Data: b})
 	}
-	return name, data, dropIns, nil
+	return u, nil
+}
+
+// chaseMax is how many symlinks chaseRoot follows before it gives up with
+// ELOOP: systemd's CHASE_MAX (src/basic/chase.h), 32.
+const chaseMax = 32
+
+// chaseRoot resolves rel, a path below root, inside root as systemd's
+// chase does with CHASE_PREFIX_ROOT (src/basic/chase.c): component by
+// component, an absolute symlink target restarting from root and ".."
+// never climbing above it. It returns the resolved file's path on the
+// host (root joined with the in-root path), or devNull true when a
+// symlink on the way names /dev/null (a mask, whether or not root has a
+// dev/null: install.c's null_or_empty_path_with_root compares the
+// target's name). A missing component wraps fs.ErrNotExist; more than
+// chaseMax symlinks wraps syscall.ELOOP. Errors say where inside root
+// the resolution stopped, not which entry it started from.
+func chaseRoot(root, rel string) (host string, devNull bool, err error) {
+	todo := strings.Split(rel, "/")
+	done := "/"
+	follows := 0
+	for len(todo) > 0 {
+		c := todo[0]
+		todo = todo[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			done = path.Dir(done) // path.Dir("/") is "/": root is the top
+			continue
+		}
+		next := path.Join(done, c)
+		h := filepath.Join(root, next)
+		st, lerr := os.Lstat(h)
+		if errors.Is(lerr, fs.ErrNotExist) {
+			return "", false, fmt.Errorf("resolved inside %s, %s does not exist (systemd treats the entry as absent): %w", root, next, fs.ErrNotExist)
+		}
+		if lerr != nil {
+			return "", false, fmt.Errorf("resolved inside %s to %s: %w", root, next, errors.Unwrap(lerr))
+		}
+		if st.Mode()&fs.ModeSymlink == 0 {
+			if len(todo) > 0 && !st.IsDir() {
+				return "", false, fmt.Errorf("resolved inside %s, %s is not a directory: %w", root, next, syscall.ENOTDIR)
+			}
+			done = next
+			continue
+		}
+		if follows++; follows > chaseMax {
+			return "", false, fmt.Errorf("more than %d symlinks to follow inside %s (a loop): %w", chaseMax, root, syscall.ELOOP)
+		}
+		t, rerr := os.Readlink(h)
+		if rerr != nil {
+			return "", false, rerr
+		}
+		if path.IsAbs(t) {
+			done = "/"
+		}
+		if path.Clean(path.Join(done, t)) == "/dev/null" {
+			return "", true, nil
+		}
+		todo = append(strings.Split(t, "/"), todo...)
+	}
+	return filepath.Join(root, done), false, nil
 }
 
 // RootUnitName reports whether spec is a bare unit name (foo.service,
