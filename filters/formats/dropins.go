@@ -117,7 +117,7 @@ func LookupUnit(spec, root string) (*Unit, error) {
 		}
 	}
 	if devNull || masks(name) {
-		return nil, fmt.Errorf("read systemd unit %s: %w: it links to /dev/null or is empty, so systemd loads nothing for it", u.Name, ErrMaskedUnit)
+		return nil, maskedError(u.Name)
 	}
 	data, err := ReadInput(name)
 	if err != nil {
@@ -205,7 +205,13 @@ const chaseMax = 32
 func chaseRoot(root, rel string) (host string, devNull bool, err error) {
 	todo := strings.Split(rel, "/")
 	done := "/"
-	follows := 0
+	follows, link := 0, "" // link: the last symlink's target, for errors
+	where := func(next string) string {
+		if link == "" {
+			return fmt.Sprintf("inside %s, %s", root, next)
+		}
+		return fmt.Sprintf("links to %s; inside %s, %s", link, root, next)
+	}
 	for len(todo) > 0 {
 		c := todo[0]
 		todo = todo[1:]
@@ -220,25 +226,26 @@ func chaseRoot(root, rel string) (host string, devNull bool, err error) {
 		h := filepath.Join(root, next)
 		st, lerr := os.Lstat(h)
 		if errors.Is(lerr, fs.ErrNotExist) {
-			return "", false, fmt.Errorf("resolved inside %s, %s does not exist (systemd treats the entry as absent): %w", root, next, fs.ErrNotExist)
+			return "", false, &chaseError{where(next) + " does not exist, so systemd treats the entry as absent", fs.ErrNotExist}
 		}
 		if lerr != nil {
-			return "", false, fmt.Errorf("resolved inside %s to %s: %w", root, next, errors.Unwrap(lerr))
+			return "", false, &chaseError{where(next) + ": " + errors.Unwrap(lerr).Error(), lerr}
 		}
 		if st.Mode()&fs.ModeSymlink == 0 {
 			if len(todo) > 0 && !st.IsDir() {
-				return "", false, fmt.Errorf("resolved inside %s, %s is not a directory: %w", root, next, syscall.ENOTDIR)
+				return "", false, &chaseError{where(next) + " is not a directory", syscall.ENOTDIR}
 			}
 			done = next
 			continue
 		}
 		if follows++; follows > chaseMax {
-			return "", false, fmt.Errorf("more than %d symlinks to follow inside %s (a loop): %w", chaseMax, root, syscall.ELOOP)
+			return "", false, &chaseError{fmt.Sprintf("a symlink loop: more than %d symlinks to follow inside %s", chaseMax, root), syscall.ELOOP}
 		}
 		t, rerr := os.Readlink(h)
 		if rerr != nil {
 			return "", false, rerr
 		}
+		link = t
 		if path.IsAbs(t) {
 			done = "/"
 		}
@@ -250,15 +257,64 @@ func chaseRoot(root, rel string) (host string, devNull bool, err error) {
 	return filepath.Join(root, done), false, nil
 }
 
+// chaseError is chaseRoot's error: Msg says where the resolution
+// stopped; Err is what it matches (fs.ErrNotExist, syscall.ELOOP, …).
+type chaseError struct {
+	Msg string
+	Err error
+}
+
+// Error is Msg.
+func (e *chaseError) Error() string { return e.Msg }
+
+// Unwrap is Err.
+func (e *chaseError) Unwrap() error { return e.Err }
+
 // RootUnitName reports whether spec is a bare unit name (foo.service,
-// no '/') to look up under root's search path (ReadUnit): root is set
-// and no file of that name exists in the working directory.
+// no '/', a unit type's suffix: systemd.IsUnitName) to look up under
+// root's search path (LookupUnit): root is set and no file of that name
+// exists in the working directory.
 func RootUnitName(spec, root string) bool {
-	if root == "" || strings.ContainsRune(spec, '/') || systemd.DropInDirNames(spec) == nil {
+	if root == "" || strings.ContainsRune(spec, '/') || !systemd.IsUnitName(spec) {
 		return false
 	}
 	_, err := os.Lstat(spec)
 	return err != nil
+}
+
+// ErrBareUnit is matched (with fs.ErrNotExist) by MissingUnit's error.
+var ErrBareUnit = errors.New("a bare unit name is looked up only with --root DIR")
+
+// bareUnitError is MissingUnit's error for Name.
+type bareUnitError struct{ Name string }
+
+// Error says what is missing and that only --root looks it up.
+func (e *bareUnitError) Error() string {
+	return fmt.Sprintf("open %s: no such file; %v (in the unit search path under DIR: %s)", e.Name, ErrBareUnit, strings.Join(systemd.SearchPath, ", "))
+}
+
+// Is matches ErrBareUnit and fs.ErrNotExist.
+func (e *bareUnitError) Is(target error) bool {
+	return target == ErrBareUnit || target == fs.ErrNotExist
+}
+
+// MissingUnit returns an error when spec is a bare unit name (no '/', a
+// unit type's suffix) that is no file in the working directory and root
+// is empty: only --root looks such a name up. The error names spec and
+// matches ErrBareUnit and fs.ErrNotExist; nil otherwise.
+func MissingUnit(spec, root string) error {
+	if root != "" || strings.ContainsRune(spec, '/') || !systemd.IsUnitName(spec) {
+		return nil
+	}
+	if _, err := os.Lstat(spec); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return &bareUnitError{Name: spec}
+}
+
+// maskedError is the error for the masked unit file p.
+func maskedError(p string) error {
+	return fmt.Errorf("read systemd unit %s: %w: it links to /dev/null or is empty, so systemd would not load or start it", p, ErrMaskedUnit)
 }
 
 // masks reports whether the file at p masks: a symlink to /dev/null, or

@@ -6,6 +6,7 @@
 package compile
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -77,6 +78,9 @@ func loadPolicy(load func(formats.OpenOptions) (*filters.Source, error), o forma
 	if errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, formats.ErrAlternatives) {
 		return nil, &cmdutil.FlagError{Err: fmt.Errorf("compile policy: %w", err)}
 	}
+	if errors.Is(err, formats.ErrBareUnit) {
+		return nil, err // it says what a bare unit name needs
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("compile policy: %w; POLICY is a file, \"default\", %q or \"-\" (standard input)", err, oci.DockerDefaultName)
 	}
@@ -129,6 +133,9 @@ func SystemdArch(load cmdutil.LoadFlags, o formats.OpenOptions) bool {
 // merged with its drop-ins.
 func (r *runner) systemdStack(spec, name string, data []byte, comp scmp.Compiler) error {
 	opts := r.opts
+	if err := formats.MissingUnit(spec, opts.Load.Root); err != nil {
+		return err
+	}
 	if data == nil && !formats.RootUnitName(spec, opts.Load.Root) {
 		return fmt.Errorf("read systemd unit: open %s: %w", spec, fs.ErrNotExist)
 	}
@@ -136,9 +143,13 @@ func (r *runner) systemdStack(spec, name string, data []byte, comp scmp.Compiler
 	if spec != formats.StdinName {
 		// The unit's drop-ins, as systemd merges them (with --root, a
 		// bare name was looked up in its search path).
-		var err error
-		if name, data, dropIns, err = formats.ReadUnit(spec, opts.Load.Root); err != nil {
+		u, err := formats.LookupUnit(spec, opts.Load.Root)
+		if err != nil {
 			return fmt.Errorf("model systemd stack: %w", err)
+		}
+		name, data, dropIns = u.Name, u.Data, u.DropIns
+		for _, w := range u.Warnings {
+			fmt.Fprintf(r.io.ErrOut, "warning: %s\n", w)
 		}
 	}
 	ver, note, err := cmdutil.SystemdVersion(opts.Load.SystemdVersion)
@@ -279,7 +290,14 @@ func (r *runner) run() error {
 	if opts.SystemdStack != "" {
 		return r.systemdStack(spec, name, data, comp)
 	}
-	if data != nil && (o.Format == formats.SystemdUnit || o.Format == formats.Unknown && formats.DetectFormat(name, data) == formats.SystemdUnit) {
+	// A unit given as POLICY is --systemd-stack's: by path, or by bare
+	// name with --root (looked up in its search path).
+	// An empty unit file (a link to /dev/null) is a masked unit, which
+	// systemdStack says.
+	unitOK := o.Format == formats.SystemdUnit || o.Format == formats.Unknown
+	isUnit := data != nil && (o.Format == formats.SystemdUnit || formats.DetectFormat(name, data) == formats.SystemdUnit ||
+		spec != formats.StdinName && systemd.IsUnitName(spec) && len(bytes.TrimSpace(data)) == 0)
+	if unitOK && (formats.RootUnitName(spec, opts.Load.Root) || isUnit) {
 		if !SystemdArch(opts.Load, o) {
 			return cmdutil.FlagErrorf("compile %s: a systemd unit is modeled for x86_64 hosts only, not --arch %s", name, opts.Load.Arch)
 		}
