@@ -72,48 +72,16 @@ type Unit struct {
 // masked unit wraps ErrMaskedUnit.
 func LookupUnit(spec, root string) (*Unit, error) {
 	u := &Unit{Name: spec}
-	skip := func(p string, err error) {
-		u.Warnings = append(u.Warnings, &filters.SourceError{File: p, Msg: "skipped, as systemd skips it: " + err.Error()})
-	}
-	var dirs []string
-	base := filepath.Base(spec)
+	dirs := systemd.SearchPath
 	if root == "" {
 		dirs = []string{filepath.Dir(spec)}
-	} else {
-		dirs = systemd.SearchPath
 	}
+	base := filepath.Base(spec)
 	name, devNull := spec, false // name: the path to read on the host
 	if root != "" && !strings.ContainsRune(spec, '/') {
-		name = ""
-		for _, d := range dirs {
-			p := filepath.Join(root, d, base)
-			rdir, null, err := chaseRoot(root, d)
-			if errors.Is(err, fs.ErrNotExist) || null {
-				continue
-			}
-			if err != nil {
-				skip(filepath.Join(root, d), err)
-				continue
-			}
-			r, null, err := chaseRoot(root, filepath.Join(d, base))
-			if errors.Is(err, fs.ErrNotExist) {
-				if _, lerr := os.Lstat(filepath.Join(rdir, base)); lerr == nil {
-					skip(p, err) // a dangling link: absent, as for systemd
-				}
-				continue
-			}
-			if err != nil {
-				skip(p, err)
-				continue
-			}
-			u.Name, name, devNull = p, r, null
-			if null {
-				name = p
-			}
-			break
-		}
-		if name == "" {
-			return nil, fmt.Errorf("read systemd unit: %s is in none of %s under %s: %w", base, strings.Join(systemd.SearchPath, ", "), root, fs.ErrNotExist)
+		var err error
+		if name, devNull, err = u.find(root, base); err != nil {
+			return nil, err
 		}
 	}
 	if devNull || masks(name) {
@@ -124,38 +92,78 @@ func LookupUnit(spec, root string) (*Unit, error) {
 		return nil, err
 	}
 	u.Data = data
+	if err := u.readDropIns(root, dirs, base); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// skip adds the warning that the entry p was skipped for err.
+func (u *Unit) skip(p string, err error) {
+	u.Warnings = append(u.Warnings, &filters.SourceError{File: p, Msg: "skipped, as systemd skips it: " + err.Error()})
+}
+
+// find looks the unit file base up in root's search path, setting
+// u.Name to the entry found; it returns the host path to read, or
+// devNull for an entry linking to /dev/null. Entries that cannot be
+// resolved are skipped (u.skip); none found wraps fs.ErrNotExist.
+func (u *Unit) find(root, base string) (name string, devNull bool, err error) {
+	for _, d := range systemd.SearchPath {
+		p := filepath.Join(root, d, base)
+		rdir, null, err := chaseRoot(root, d)
+		if errors.Is(err, fs.ErrNotExist) || null {
+			continue
+		}
+		if err != nil {
+			u.skip(filepath.Join(root, d), err)
+			continue
+		}
+		r, null, err := chaseRoot(root, filepath.Join(d, base))
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, lerr := os.Lstat(filepath.Join(rdir, base)); lerr == nil {
+				u.skip(p, err) // a dangling link: absent, as for systemd
+			}
+			continue
+		}
+		if err != nil {
+			u.skip(p, err)
+			continue
+		}
+		u.Name = p
+		if null {
+			return p, true, nil
+		}
+		return r, false, nil
+	}
+	return "", false, fmt.Errorf("read systemd unit: %s is in none of %s under %s: %w", base, strings.Join(systemd.SearchPath, ", "), root, fs.ErrNotExist)
+}
+
+// readDropIns reads the drop-ins of the unit base from the drop-in
+// directories of dirs (below root when it is set) into u.DropIns, in
+// the order systemd applies them (LookupUnit).
+func (u *Unit) readDropIns(root string, dirs []string, base string) error {
 	seen := map[string]bool{}
-	var paths []systemd.File // Name: the path to report, Data: nil
-	var hosts = map[string]string{}
+	var shown []string           // the paths to report
+	hosts := map[string]string{} // shown path: host path to read
 	for _, d := range dirs {
 		for _, dn := range systemd.DropInDirNames(base) {
 			dir := filepath.Join(d, dn)
-			shown := filepath.Join(root, dir)
-			hostDir := dir
-			if root != "" {
-				r, null, cerr := chaseRoot(root, dir)
-				if errors.Is(cerr, fs.ErrNotExist) || null {
-					continue
-				}
-				if cerr != nil {
-					skip(shown, cerr)
-					continue
-				}
-				hostDir = r
+			hostDir, ok := u.dropInDir(root, dir)
+			if !ok {
+				continue
 			}
 			ents, rerr := os.ReadDir(hostDir)
 			if rerr != nil {
-				if errors.Is(rerr, fs.ErrNotExist) {
-					continue
+				if !errors.Is(rerr, fs.ErrNotExist) {
+					u.skip(filepath.Join(root, dir), rerr)
 				}
-				skip(shown, rerr)
 				continue
 			}
 			for _, e := range ents {
 				if !strings.HasSuffix(e.Name(), ".conf") || seen[e.Name()] {
 					continue
 				}
-				p := filepath.Join(shown, e.Name())
+				p := filepath.Join(root, dir, e.Name())
 				host, null := filepath.Join(hostDir, e.Name()), false
 				var cerr error
 				if root != "" {
@@ -166,26 +174,44 @@ func LookupUnit(spec, root string) (*Unit, error) {
 				if cerr != nil {
 					// Unreadable, looping or dangling: skipped, and it
 					// masks nothing below it.
-					skip(p, cerr)
+					u.skip(p, cerr)
 					continue
 				}
 				seen[e.Name()] = true
 				if !null && !masks(host) {
-					paths = append(paths, systemd.File{Name: p})
+					shown = append(shown, p)
 					hosts[p] = host
 				}
 			}
 		}
 	}
-	sort.SliceStable(paths, func(i, j int) bool { return filepath.Base(paths[i].Name) < filepath.Base(paths[j].Name) })
-	for _, p := range paths {
-		b, rerr := ReadInput(hosts[p.Name])
-		if rerr != nil {
-			return nil, rerr
+	sort.SliceStable(shown, func(i, j int) bool { return filepath.Base(shown[i]) < filepath.Base(shown[j]) })
+	for _, p := range shown {
+		b, err := ReadInput(hosts[p])
+		if err != nil {
+			return err
 		}
-		u.DropIns = append(u.DropIns, systemd.File{Name: p.Name, Data: b})
+		u.DropIns = append(u.DropIns, systemd.File{Name: p, Data: b})
 	}
-	return u, nil
+	return nil
+}
+
+// dropInDir returns the host path of the drop-in directory dir (below
+// root when it is set, resolved inside it); ok is false for one that is
+// missing or masked, or cannot be resolved (then with a warning).
+func (u *Unit) dropInDir(root, dir string) (host string, ok bool) {
+	if root == "" {
+		return dir, true
+	}
+	r, null, err := chaseRoot(root, dir)
+	if errors.Is(err, fs.ErrNotExist) || null {
+		return "", false
+	}
+	if err != nil {
+		u.skip(filepath.Join(root, dir), err)
+		return "", false
+	}
+	return r, true
 }
 
 // chaseMax is how many symlinks chaseRoot follows before it gives up with

@@ -121,6 +121,22 @@ func compileLayouts(ios *cmdutil.IOStreams, src *filters.Source, load func(forma
 	return layouts, nil
 }
 
+// unitPolicy reports whether POLICY spec (read as name, whose content is
+// data, nil for no such file) is a systemd unit, which compile models
+// as --systemd-stack does: one by path (o.Format, or detected; an empty
+// file of a unit's name is a masked unit, which systemdStack says), or
+// a bare unit name under root (looked up in its search path).
+func unitPolicy(spec, name string, data []byte, o formats.OpenOptions, root string) bool {
+	if o.Format != formats.SystemdUnit && o.Format != formats.Unknown {
+		return false
+	}
+	if data == nil {
+		return formats.RootUnitName(spec, root)
+	}
+	return o.Format == formats.SystemdUnit || formats.DetectFormat(name, data) == formats.SystemdUnit ||
+		spec != formats.StdinName && systemd.IsUnitName(spec) && len(bytes.TrimSpace(data)) == 0
+}
+
 // SystemdArch reports whether the systemd model (x86_64 only) fits the
 // host of o, opened from load: --arch left out (the model is x86_64's
 // whatever this machine is) or naming an ABI of the x86_64 kernel.
@@ -290,14 +306,7 @@ func (r *runner) run() error {
 	if opts.SystemdStack != "" {
 		return r.systemdStack(spec, name, data, comp)
 	}
-	// A unit given as POLICY is --systemd-stack's: by path, or by bare
-	// name with --root (looked up in its search path).
-	// An empty unit file (a link to /dev/null) is a masked unit, which
-	// systemdStack says.
-	unitOK := o.Format == formats.SystemdUnit || o.Format == formats.Unknown
-	isUnit := data != nil && (o.Format == formats.SystemdUnit || formats.DetectFormat(name, data) == formats.SystemdUnit ||
-		spec != formats.StdinName && systemd.IsUnitName(spec) && len(bytes.TrimSpace(data)) == 0)
-	if unitOK && (formats.RootUnitName(spec, opts.Load.Root) || isUnit) {
+	if unitPolicy(spec, name, data, o, opts.Load.Root) {
 		if !SystemdArch(opts.Load, o) {
 			return cmdutil.FlagErrorf("compile %s: a systemd unit is modeled for x86_64 hosts only, not --arch %s", name, opts.Load.Arch)
 		}
