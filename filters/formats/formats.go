@@ -507,14 +507,23 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 		o.Minijail.Stdin = true
 		return LoadData(StdinSource, data, o)
 	}
+	unitOK := o.Format == Unknown || o.Format == SystemdUnit
 	// A bare unit name under --root is looked up in its search path.
-	if (o.Format == Unknown || o.Format == SystemdUnit) && RootUnitName(spec, o.SystemdRoot) {
-		name, data, dropIns, err := ReadUnit(spec, o.SystemdRoot)
+	if unitOK && RootUnitName(spec, o.SystemdRoot) {
+		u, err := LookupUnit(spec, o.SystemdRoot)
 		if err != nil {
 			return nil, err
 		}
-		o.Format, o.Systemd.DropIns = SystemdUnit, dropIns
-		return LoadData(name, data, o)
+		o.Format, o.Systemd.DropIns = SystemdUnit, u.DropIns
+		return withWarnings(LoadData(u.Name, u.Data, o))(u.Warnings)
+	}
+	if unitOK {
+		if err := MissingUnit(spec, o.SystemdRoot); err != nil {
+			return nil, err
+		}
+		if systemd.IsUnitName(spec) && masks(spec) {
+			return nil, maskedError(spec)
+		}
 	}
 	// Read errors name the file and what failed ("open PATH: …", "read
 	// PATH: input too large: …"): no prefix to add.
@@ -524,13 +533,25 @@ func Load(spec string, o OpenOptions) (*filters.Source, error) {
 	}
 	if f := o.Format; f == SystemdUnit || f == Unknown && DetectFormat(spec, bytes.TrimPrefix(data, utf8BOM)) == SystemdUnit {
 		// The unit's drop-ins, as systemd merges them.
-		_, _, dropIns, err := ReadUnit(spec, o.SystemdRoot)
+		u, err := LookupUnit(spec, o.SystemdRoot)
 		if err != nil {
 			return nil, err
 		}
-		o.Systemd.DropIns = dropIns
+		o.Systemd.DropIns = u.DropIns
+		return withWarnings(LoadData(spec, data, o))(u.Warnings)
 	}
 	return LoadData(spec, data, o)
+}
+
+// withWarnings returns a function that adds ws (LookupUnit's) in front
+// of the warnings of src, LoadData's result, and returns src and err.
+func withWarnings(src *filters.Source, err error) func(ws []*filters.SourceError) (*filters.Source, error) {
+	return func(ws []*filters.SourceError) (*filters.Source, error) {
+		if err == nil && len(ws) > 0 {
+			src.Warnings = append(append([]*filters.SourceError(nil), ws...), src.Warnings...)
+		}
+		return src, err
+	}
 }
 
 // builtinHint adds "did you mean" to err, a missing file spec, when spec

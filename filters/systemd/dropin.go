@@ -38,3 +38,19 @@ func DropInDirNames(unit string) []string {
 	}
 	return append(names, typ[1:]+".d")
 }
+
+// unitTypes are the unit type suffixes (systemd src/basic/unit-def.c:
+// unit_type_table).
+var unitTypes = map[string]bool{".service": true, ".socket": true, ".target": true, ".device": true, ".mount": true,
+	".automount": true, ".swap": true, ".timer": true, ".path": true, ".slice": true, ".scope": true}
+
+// IsUnitName reports whether the base name of p ends in a unit type's
+// suffix (".service", ".socket", …) after a non-empty stem, as a unit
+// file's name does.
+func IsUnitName(p string) bool {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		p = p[i+1:]
+	}
+	dot := strings.LastIndexByte(p, '.')
+	return dot > 0 && unitTypes[p[dot:]]
+}

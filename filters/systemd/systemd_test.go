@@ -600,3 +600,13 @@ func TestParseUnitSkipsBOM(t *testing.T) {
 		}
 	}
 }
+
+// TestIsUnitName: unit type suffixes only, with a stem.
+func TestIsUnitName(t *testing.T) {
+	for p, want := range map[string]bool{"foo.service": true, "/lib/systemd/system/getty@.service": true, "sshd.socket": true,
+		"x.timer": true, "foo.json": false, ".service": false, "foo": false, "dir.service/x.conf": false, "foo.service.d": false} {
+		if got := IsUnitName(p); got != want {
+			t.Errorf("IsUnitName(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

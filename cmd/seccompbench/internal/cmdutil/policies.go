@@ -57,6 +57,9 @@ func LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
 		if errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, formats.ErrAlternatives) {
 			return nil, &FlagError{Err: openPolicyError(err)}
 		}
+		if errors.Is(err, formats.ErrBareUnit) {
+			return nil, err // it says what a bare unit name needs
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w; POLICY is a file, \"default\", %q or \"-\" (standard input)", openPolicyError(err), oci.DockerDefaultName)
 		}

@@ -6,6 +6,7 @@
 package compile
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -77,6 +78,9 @@ func loadPolicy(load func(formats.OpenOptions) (*filters.Source, error), o forma
 	if errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, formats.ErrAlternatives) {
 		return nil, &cmdutil.FlagError{Err: fmt.Errorf("compile policy: %w", err)}
 	}
+	if errors.Is(err, formats.ErrBareUnit) {
+		return nil, err // it says what a bare unit name needs
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("compile policy: %w; POLICY is a file, \"default\", %q or \"-\" (standard input)", err, oci.DockerDefaultName)
 	}
@@ -117,6 +121,22 @@ func compileLayouts(ios *cmdutil.IOStreams, src *filters.Source, load func(forma
 	return layouts, nil
 }
 
+// unitPolicy reports whether POLICY spec (read as name, whose content is
+// data, nil for no such file) is a systemd unit, which compile models
+// as --systemd-stack does: one by path (o.Format, or detected; an empty
+// file of a unit's name is a masked unit, which systemdStack says), or
+// a bare unit name under root (looked up in its search path).
+func unitPolicy(spec, name string, data []byte, o formats.OpenOptions, root string) bool {
+	if o.Format != formats.SystemdUnit && o.Format != formats.Unknown {
+		return false
+	}
+	if data == nil {
+		return formats.RootUnitName(spec, root)
+	}
+	return o.Format == formats.SystemdUnit || formats.DetectFormat(name, data) == formats.SystemdUnit ||
+		spec != formats.StdinName && systemd.IsUnitName(spec) && len(bytes.TrimSpace(data)) == 0
+}
+
 // SystemdArch reports whether the systemd model (x86_64 only) fits the
 // host of o, opened from load: --arch left out (the model is x86_64's
 // whatever this machine is) or naming an ABI of the x86_64 kernel.
@@ -129,6 +149,9 @@ func SystemdArch(load cmdutil.LoadFlags, o formats.OpenOptions) bool {
 // merged with its drop-ins.
 func (r *runner) systemdStack(spec, name string, data []byte, comp scmp.Compiler) error {
 	opts := r.opts
+	if err := formats.MissingUnit(spec, opts.Load.Root); err != nil {
+		return err
+	}
 	if data == nil && !formats.RootUnitName(spec, opts.Load.Root) {
 		return fmt.Errorf("read systemd unit: open %s: %w", spec, fs.ErrNotExist)
 	}
@@ -136,9 +159,13 @@ func (r *runner) systemdStack(spec, name string, data []byte, comp scmp.Compiler
 	if spec != formats.StdinName {
 		// The unit's drop-ins, as systemd merges them (with --root, a
 		// bare name was looked up in its search path).
-		var err error
-		if name, data, dropIns, err = formats.ReadUnit(spec, opts.Load.Root); err != nil {
+		u, err := formats.LookupUnit(spec, opts.Load.Root)
+		if err != nil {
 			return fmt.Errorf("model systemd stack: %w", err)
+		}
+		name, data, dropIns = u.Name, u.Data, u.DropIns
+		for _, w := range u.Warnings {
+			fmt.Fprintf(r.io.ErrOut, "warning: %s\n", w)
 		}
 	}
 	ver, note, err := cmdutil.SystemdVersion(opts.Load.SystemdVersion)
@@ -279,7 +306,7 @@ func (r *runner) run() error {
 	if opts.SystemdStack != "" {
 		return r.systemdStack(spec, name, data, comp)
 	}
-	if data != nil && (o.Format == formats.SystemdUnit || o.Format == formats.Unknown && formats.DetectFormat(name, data) == formats.SystemdUnit) {
+	if unitPolicy(spec, name, data, o, opts.Load.Root) {
 		if !SystemdArch(opts.Load, o) {
 			return cmdutil.FlagErrorf("compile %s: a systemd unit is modeled for x86_64 hosts only, not --arch %s", name, opts.Load.Arch)
 		}
