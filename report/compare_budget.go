@@ -30,38 +30,7 @@ func CompareBudget(docs []document.NamedDocument, budget stats.Budget, confidenc
 	if err != nil {
 		return nil, err
 	}
-	type term struct {
-		name, variant string
-		pick          func(*document.Comparison) *document.Change
-	}
-	var terms []term
-	if !budget.Relative {
-		for i, f := range base.Fits {
-			if f.Source == 1 && f.Known {
-				terms = append(terms, term{f.Term, f.Variant, func(c *document.Comparison) *document.Change { return &c.Fits[i].Change }})
-			}
-		}
-	}
-	if len(terms) == 0 {
-		// A cached per-filter cost is about 0, so no % of a fitted term
-		// bounds it: a % budget, and results without fits, are judged
-		// on the cells at the deepest count both measured.
-		name := "deepest"
-		if docs[1].Doc.CommandWorkload != nil {
-			name = "wall"
-		}
-		deepest := -1
-		for _, c := range base.Cells {
-			if c.Source == 1 && c.Known {
-				deepest = max(deepest, c.Filters)
-			}
-		}
-		for i, c := range base.Cells {
-			if c.Source == 1 && c.Known && c.Filters == deepest {
-				terms = append(terms, term{name, c.Variant, func(c *document.Comparison) *document.Change { return &c.Cells[i].Change }})
-			}
-		}
-	}
+	terms := compareBudgetTerms(base, docs[1].Doc, budget)
 	v := &document.BudgetVerdict{Verdict: string(stats.VerdictUndecided), Budget: budget.Value(), Unit: budget.Unit(), Confidence: confidence,
 		Estimate: math.NaN(), Lower: math.NaN(), Upper: math.NaN()}
 	if len(terms) == 0 {
@@ -86,7 +55,7 @@ func CompareBudget(docs []document.NamedDocument, budget stats.Budget, confidenc
 		}
 		return ch.DeltaNs, ch.CILowNs, ch.CIHighNs
 	}
-	set := func(t term, ch *document.Change, verdict stats.BudgetVerdict) {
+	set := func(t budgetTerm, ch *document.Change, verdict stats.BudgetVerdict) {
 		v.Verdict, v.DecidedBy, v.Variant = string(verdict), t.name, t.variant
 		v.Estimate, v.Lower, v.Upper = bounds(ch)
 	}
@@ -110,4 +79,47 @@ func CompareBudget(docs []document.NamedDocument, budget stats.Budget, confidenc
 		v.Verdict = string(stats.VerdictUndecided)
 	}
 	return v, nil
+}
+
+// budgetTerm is one term CompareBudget judges: its decided_by name, its
+// variant, and where its change is in a comparison.
+type budgetTerm struct {
+	name, variant string
+	pick          func(*document.Comparison) *document.Change
+}
+
+// compareBudgetTerms are the terms CompareBudget judges in base (the
+// comparison at the caller's level) for budget: an absolute budget's
+// known fitted terms, else (a % budget, or no fits) every variant's cell
+// at the deepest count both results measured; newDoc is the second result.
+func compareBudgetTerms(base *document.Comparison, newDoc *document.Document, budget stats.Budget) []budgetTerm {
+	var terms []budgetTerm
+	if !budget.Relative {
+		for i, f := range base.Fits {
+			if f.Source == 1 && f.Known {
+				terms = append(terms, budgetTerm{f.Term, f.Variant, func(c *document.Comparison) *document.Change { return &c.Fits[i].Change }})
+			}
+		}
+	}
+	if len(terms) == 0 {
+		// A cached per-filter cost is about 0, so no % of a fitted term
+		// bounds it: a % budget, and results without fits, are judged
+		// on the cells at the deepest count both measured.
+		name := "deepest"
+		if newDoc.CommandWorkload != nil {
+			name = "wall"
+		}
+		deepest := -1
+		for _, c := range base.Cells {
+			if c.Source == 1 && c.Known {
+				deepest = max(deepest, c.Filters)
+			}
+		}
+		for i, c := range base.Cells {
+			if c.Source == 1 && c.Known && c.Filters == deepest {
+				terms = append(terms, budgetTerm{name, c.Variant, func(c *document.Comparison) *document.Change { return &c.Cells[i].Change }})
+			}
+		}
+	}
+	return terms
 }

@@ -13,7 +13,8 @@ import (
 type BudgetVerdict struct {
 	// Verdict is "within" (the upper bound is below the budget), "over"
 	// (the lower bound is above it) or "undecided" (--max-time came
-	// first). Undecided is not within.
+	// first, or compare's two results do not decide it). Undecided is
+	// not within.
 	Verdict string `json:"verdict"`
 	// Budget is the budget in Unit: "ns" (per syscall for a loop
 	// workload, per run of the program for the command workload) or "%"
