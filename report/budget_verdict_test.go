@@ -14,18 +14,18 @@ import (
 func TestBudgetVerdictText(t *testing.T) {
 	within := document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictWithin, Budget: 2, Unit: "%", Estimate: 0.41,
 		Lower: -0.2, Upper: 0.63, Confidence: 0.95, Rounds: 14, N: 14, Pairs: 38, ElapsedS: 14.2, DecidedBy: "wall"})
-	if got, want := BudgetText(within), "within 2 %: +0.41 % [upper 0.63 %] after 14 s, 14 rounds, 38 pairs, 95 % one-sided; wall time per run decided"; got != want {
+	if got, want := BudgetText(within), "within 2%: +0.41% [upper 0.63%] after 14 s, 14 rounds, 38 pairs, 95% one-sided; wall time per run decided"; got != want {
 		t.Errorf("within:\n got %q\nwant %q", got, want)
 	}
 	over := document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictOver, Budget: 50, Unit: "ns", Estimate: 1200,
 		Lower: 900, Upper: 1500, Confidence: 0.99, Rounds: 9, N: 9, ElapsedS: 3, DecidedBy: "cpu"})
-	if got := BudgetText(over); !strings.HasPrefix(got, "over 50 ns: +1.20 µs [lower 900 ns] after 3 s, 9 rounds, 99 % one-sided; CPU time") {
+	if got := BudgetText(over); !strings.HasPrefix(got, "over 50 ns: +1.20 µs [lower 900 ns] after 3 s, 9 rounds, 99% one-sided; CPU time") {
 		t.Errorf("over: %q", got)
 	}
 	und := document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictUndecided, Budget: 2, Unit: "%", Estimate: 1.9,
 		Lower: math.Inf(-1), Upper: math.Inf(1), Confidence: 0.95, Rounds: 2, N: 4, ElapsedS: 60, NeedN: 400, NeedS: 6000, DecidedBy: "wall"})
 	got := BudgetText(und)
-	for _, w := range []string{"undecided 2 %", "[n/a, n/a]", "400 children (6000 s)", "Undecided is not within"} {
+	for _, w := range []string{"undecided 2%", "[n/a, n/a]", "400 children (6000 s)", "Undecided is not within"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("undecided %q lacks %q", got, w)
 		}
@@ -75,21 +75,27 @@ func TestBudgetHeadlineFits(t *testing.T) {
 			t.Fatal(err)
 		}
 		head, _, _ := strings.Cut(b.String(), "\n\n")
-		if lines := strings.Split(head, "\n"); len(lines) > MaxHeadlineLines || !strings.HasPrefix(head, "budget: undecided 2 %") {
+		lines := strings.Split(head, "\n")
+		if len(lines) > MaxHeadlineLines || !strings.HasPrefix(head, "budget: undecided 2%") {
 			t.Errorf("%s: headline of %d lines:\n%s", name, len(lines), head)
+		}
+		// The verdict is one line, however long: a CI step reads only
+		// the first line. It was wrapped at TextWidth.
+		if want := "budget: " + shortSentencesAfter("budget: ", BudgetText(v)); lines[0] != want || len(lines) < 2 || !strings.HasPrefix(lines[1], "policy: ") {
+			t.Errorf("%s: verdict line %q, then %q; want the whole verdict %q on the first line", name, lines[0], lines[1:min(2, len(lines))], want)
 		}
 		b.Reset()
 		if err := WriteMarkdown(&b, d); err != nil {
 			t.Fatal(err)
 		}
-		if _, after, _ := strings.Cut(b.String(), "## Answer\n\n"); !strings.HasPrefix(after, "- **[budget](docs/reading-results.md#budget)**: undecided 2 %") {
+		if _, after, _ := strings.Cut(b.String(), "## Answer\n\n"); !strings.HasPrefix(after, "- **[budget](docs/reading-results.md#budget)**: undecided 2%") {
 			t.Errorf("%s: Markdown answer starts %.80q", name, after)
 		}
 		b.Reset()
 		if err := WriteHTML(&b, d, HTMLCharts{}); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(b.String(), "<strong>budget</strong>: undecided 2 %") {
+		if !strings.Contains(b.String(), "<strong>budget</strong>: undecided 2%") {
 			t.Errorf("%s: the HTML page has no budget verdict", name)
 		}
 	}
@@ -114,5 +120,44 @@ func TestBracketBudgetText(t *testing.T) {
 				t.Errorf("%s: %q lacks %q", c.verdict, got, w)
 			}
 		}
+	}
+}
+
+// TestBudgetBasisNote: a run without a 0-filter cell decides its budget
+// on the children's paired baselines while its table's overhead columns
+// are n/a; the report says so in one note, in text and Markdown, naming
+// the pairs. With the 0-filter cells there is nothing to reconcile.
+func TestBudgetBasisNote(t *testing.T) {
+	d := headlineFixtures(t)["fixture"]
+	d.Budget = document.NewBudgetVerdict(stats.Decision{Verdict: stats.VerdictWithin, Budget: 50, Unit: "%", Estimate: 5.19,
+		Upper: 9.91, Confidence: 0.95, Rounds: 8, N: 8, Pairs: 147, ElapsedS: 3, DecidedBy: "wall", Variant: "defeat"})
+	var b bytes.Buffer
+	if err := WriteTable(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "budget verdict is from") {
+		t.Errorf("a note beside 0-filter cells:\n%s", b.String())
+	}
+	var kept []document.CellResult
+	for _, r := range d.Results {
+		if r.Filters > 0 {
+			kept = append(kept, r)
+		}
+	}
+	d.Results = kept
+	b.Reset()
+	if err := WriteTable(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(b.String()), " ")
+	if !strings.Contains(flat, "note: the budget verdict is from 147 paired runs") || !strings.Contains(flat, "add 0 to --filters") {
+		t.Errorf("no note on the budget's basis:\n%s", b.String())
+	}
+	b.Reset()
+	if err := WriteMarkdown(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "the budget verdict is from 147 paired runs") {
+		t.Errorf("Markdown has no note on the budget's basis")
 	}
 }

@@ -37,6 +37,11 @@ func TestCompareBudget(t *testing.T) {
 	if v.Verdict != "over" || !(v.Lower > 5) || !strings.Contains(BudgetText(v), "from the two results") {
 		t.Errorf("+200 ns: %+v", v)
 	}
+	// The verdict names the variant that decided (the defeated filters
+	// got slower) among those judged.
+	if v.Variant != "defeat" || len(v.Variants) != 2 || !strings.Contains(BudgetText(v), "of variant defeat decided (variants ") {
+		t.Errorf("+200 ns: variant %q of %q, %q", v.Variant, v.Variants, BudgetText(v))
+	}
 	// Absolute: the increase is certainly above 1 ns, and its interval
 	// is wider than 1e-6 ns, so a budget just above the estimate is
 	// undecided.

@@ -36,7 +36,8 @@ type HeadlineLine struct {
 func (h HeadlineLine) Anchor() string { return ReadingDoc + "#" + h.Label }
 
 // writeHeadlineText writes lines as "label: text", wrapped at TextWidth
-// with continuation lines indented; the note line has no label.
+// with continuation lines indented, except the budget verdict line, which
+// stays one line however long; the note line has no label.
 func writeHeadlineText(ew *errWriter, lines []HeadlineLine) {
 	writeHeadlineLines(ew, foldNote(lines))
 }
@@ -52,6 +53,11 @@ func writeHeadlineLines(ew *errWriter, lines []HeadlineLine) {
 		line = strings.ReplaceAll(strings.Join(strings.Fields(line), " "), "[ ]", "[\x00]")
 		unprotect := func(s string) string { return strings.ReplaceAll(s, "\x00", " ") }
 		first := text.WrapWords(line, TextWidth)[0]
+		if l.Label == "budget" {
+			// The verdict line is never wrapped: a CI step reads only
+			// the first line of the output (docs/ci-gate.md).
+			first = line
+		}
 		ew.printf("%s\n", unprotect(first))
 		if rest := strings.TrimSpace(strings.TrimPrefix(line, first)); rest != "" {
 			for _, part := range text.WrapWords(rest, TextWidth-2) {

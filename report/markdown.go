@@ -99,6 +99,9 @@ func mdResults(ew *errWriter, d *document.Document) {
 			cellCI(r.N, r.CILowNs, r.CIHighNs, false), Num(r.OverheadNs), cellCI(min(r.N, baselineN(d, r.Variant)), r.OverheadCILowNs, r.OverheadCIHighNs, true), Num(r.OverheadPct))
 	}
 	ew.printf("\n")
+	if n := BudgetBasisNote(d); n != "" {
+		ew.printf("%s\n\n", mdEscape(n))
+	}
 }
 
 // mdModel writes the per-filter fit, placement and loader differences.

@@ -99,6 +99,9 @@ func tableWarnings(ew *errWriter, d *document.Document) {
 	for _, n := range NegativeCells(d) {
 		b.WriteString("\n" + shortSentences(n) + "\n")
 	}
+	if n := BudgetBasisNote(d); n != "" {
+		b.WriteString("\n" + n + "\n")
+	}
 	if len(d.Warnings) > 0 {
 		ws := append([]string{}, d.Warnings...)
 		sort.Strings(ws)

@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -245,7 +246,10 @@ func (b Bound) NeedN(budget float64) int {
 // its observations in the budget's unit, in arrival order.
 type Metric struct {
 	Name string
-	Xs   []float64
+	// Variant is the cache variant the series measures ("on",
+	// "defeat"; "" when it has none, as top's share).
+	Variant string
+	Xs      []float64
 	// MinSD, when above the observations' standard deviation, is used
 	// instead: the resolution of each observation when it has one of its
 	// own (a window's sampling error), so that identical observations
@@ -270,8 +274,13 @@ type Decision struct {
 	Rounds, N, Pairs int
 	// ElapsedS is the measuring time in seconds.
 	ElapsedS float64
-	// DecidedBy names the deciding metric (Metric.Name).
+	// DecidedBy names the deciding metric (Metric.Name) and Variant its
+	// variant (Metric.Variant); Variants are the distinct variants of
+	// every metric judged, in order (more than one: the verdict says which
+	// decided).
 	DecidedBy string
+	Variant   string
+	Variants  []string
 	// NeedN and NeedS project, for undecided, the observations and the
 	// seconds (at the rate so far) the current spread says a decision
 	// would need; 0 when it cannot be projected.
@@ -292,7 +301,12 @@ func Decide(metrics []Metric, budget Budget, confidence float64, targetN, rounds
 	d := Decision{Verdict: VerdictUndecided, Budget: budget.Value(), Unit: budget.Unit(), Confidence: confidence,
 		Rounds: rounds, Pairs: pairs, ElapsedS: elapsedS, Estimate: math.NaN(), Lower: math.Inf(-1), Upper: math.Inf(1)}
 	set := func(m Metric, b Bound, v BudgetVerdict) {
-		d.Verdict, d.DecidedBy, d.Estimate, d.Lower, d.Upper, d.N = v, m.Name, b.Mean, b.Lower, b.Upper, b.N
+		d.Verdict, d.DecidedBy, d.Variant, d.Estimate, d.Lower, d.Upper, d.N = v, m.Name, m.Variant, b.Mean, b.Lower, b.Upper, b.N
+	}
+	for _, m := range metrics {
+		if m.Variant != "" && !slices.Contains(d.Variants, m.Variant) {
+			d.Variants = append(d.Variants, m.Variant)
+		}
 	}
 	bounds := make([]Bound, len(metrics))
 	within := len(metrics) > 0

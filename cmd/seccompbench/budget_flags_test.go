@@ -84,7 +84,7 @@ func TestCompareBudgetExit(t *testing.T) {
 		out  string
 	}{
 		{[]string{"compare", ex("run.json"), ex("run.json"), "--budget", "1000ns"}, 0, "budget: within 1 µs:"},
-		{[]string{"compare", ex("minimal.json"), ex("run.json"), "--budget", "1%"}, 3, "budget: over 1 %:"},
+		{[]string{"compare", ex("minimal.json"), ex("run.json"), "--budget", "1%"}, 3, "budget: over 1%:"},
 		{[]string{"compare", ex("run.json"), ex("run.json"), "--budget", "1"}, 2, ""},
 		{[]string{"compare", ex("run.json"), ex("run.json"), ex("run.json"), "--budget", "1%"}, 2, ""},
 	} {

@@ -60,7 +60,7 @@ exit status 2.
 --budget 5% asks instead whether NEW regressed by more than the budget:
 within (exit 0) only when the one-sided upper bound on the increase is
 below it, over (exit 3) when the lower bound is above it, else undecided
-(exit 4), never "no significant difference". See docs/ci-gate.md.` + cmdutil.BudgetExitStatusHelp("with --budget, NEW regressed by more than the budget"),
+(exit 4), never "no significant difference". See docs/ci-gate.md.` + cmdutil.BudgetExitStatusHelpWhy("with --budget, NEW regressed by more than the budget", "the two results do not decide it (measure both with more --trials)"),
 		Example: `  seccompbench compare old.json new.json
   seccompbench compare --format markdown base.json host1.json host2.json -o fleet.md
   seccompbench compare --format json a.json b.json`,

@@ -132,3 +132,48 @@ func TestExitCodeNamesTheSignal(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpUndecided: every command that takes --budget, and the root,
+// list exit 4 and say why a verdict is undecided in that command's own
+// terms: compare has no --max-time (its two results do not decide it),
+// the measuring commands stop at --max-time; the root also says exit 3
+// is an over-budget verdict. The root listed neither, and compare's
+// exit 4 spoke of --max-time.
+func TestHelpUndecided(t *testing.T) {
+	ios, _, _, _ := cmdutil.TestIOStreams()
+	root := NewCmdRoot(&cmdutil.Factory{IO: ios})
+	want := map[string][]string{
+		"seccompbench": {"--max-time came before", "for compare, the two results do not decide it"},
+		"compare":      {"the two results do not decide it"},
+		"run":          {"--max-time came before"}, "estimate": {"--max-time came before"}, "top": {"--max-time came before"},
+	}
+	for _, c := range append(root.Commands(), root) {
+		w, ok := want[c.Name()]
+		if !ok {
+			continue
+		}
+		_, tail, _ := strings.Cut(c.Long, "Exit status (docs/limits.md")
+		_, four, ok := strings.Cut(tail, "\n  4 ")
+		four, _, _ = strings.Cut(four, "\n")
+		if !ok {
+			t.Errorf("%s --help has no exit 4:\n%s", c.Name(), tail)
+			continue
+		}
+		for _, s := range w {
+			if !strings.Contains(four, s) {
+				t.Errorf("%s --help: exit 4 %q lacks %q", c.Name(), four, s)
+			}
+		}
+		if c.Name() == "compare" && strings.Contains(four, "--max-time") {
+			t.Errorf("compare --help: exit 4 %q speaks of --max-time, which compare does not take", four)
+		}
+		delete(want, c.Name())
+	}
+	if len(want) > 0 {
+		t.Errorf("commands not found: %v", want)
+	}
+	_, tail, _ := strings.Cut(root.Long, "Exit status (docs/limits.md")
+	if _, three, _ := strings.Cut(tail, "\n  3 "); !strings.Contains(strings.SplitN(three, "\n", 2)[0], "--budget verdict") {
+		t.Errorf("root --help: exit 3 does not say it is an over-budget verdict too:\n%s", tail)
+	}
+}

@@ -40,7 +40,8 @@ number: the kernel's action cache, instructions executed, mitigations.
 
 Every command that prints a result writes it to -o FILE (atomically) in
 the --format the file's extension names; JSON outputs carry
-"schema_version" and "kind" (docs/json.md, schemas in docs/schema/).` + cmdutil.ExitStatusHelp("lint found error-severity problems, equiv found an input on which A and B differ, subset found syscalls where PROFILE is looser than BASELINE"),
+"schema_version" and "kind" (docs/json.md, schemas in docs/schema/).` + cmdutil.BudgetExitStatusHelpWhy("lint found error-severity problems, equiv found an input on which A and B differ, subset found syscalls where PROFILE is looser than BASELINE, or a --budget verdict (run, estimate, compare, top) is over the budget",
+			"for run, estimate and top, "+cmdutil.UndecidedMaxTime+"; for compare, the two results do not decide it"),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Version:       cmdutil.Version(),

@@ -13,7 +13,8 @@ import (
 type BudgetVerdict struct {
 	// Verdict is "within" (the upper bound is below the budget), "over"
 	// (the lower bound is above it) or "undecided" (--max-time came
-	// first). Undecided is not within.
+	// first, or compare's two results do not decide it). Undecided is
+	// not within.
 	Verdict string `json:"verdict"`
 	// Budget is the budget in Unit: "ns" (per syscall for a loop
 	// workload, per run of the program for the command workload) or "%"
@@ -35,8 +36,15 @@ type BudgetVerdict struct {
 	N        int     `json:"n"`
 	Pairs    int     `json:"pairs,omitempty"`
 	// DecidedBy names the deciding metric: "wall" or "cpu" (time per run
-	// of a program), "share", "per_filter" or "entry".
+	// of a program), "share", "per_filter", "entry", "deepest" (compare),
+	// "bracket" (BudgetByBracket) or "no_filters" (BudgetByNoFilters).
 	DecidedBy string `json:"decided_by"`
+	// Variant is the cache variant ("on", "defeat") of the deciding
+	// metric, "" (omitted) when it has none (top's share, estimate's
+	// bracket); Variants every variant judged, in order, when more than
+	// one was.
+	Variant  string   `json:"variant,omitempty"`
+	Variants []string `json:"variants,omitempty"`
 	// NeedN and NeedS are, for undecided, the observations and seconds
 	// the current spread projects a decision would need (0: cannot say).
 	NeedN int     `json:"need_n,omitempty"`
@@ -56,6 +64,12 @@ func (b *BudgetVerdict) UnmarshalJSON(data []byte) error { return unmarshalWire(
 // floor is above it.
 const BudgetByBracket = "bracket"
 
+// BudgetByNoFilters is the decided_by of top's verdict when no target has
+// a seccomp filter (Seccomp_filters 0 in /proc/PID/status): seccomp then
+// costs them exactly nothing, so the verdict is within at once, with
+// Estimate, Lower and Upper 0 and no window sampled.
+const BudgetByNoFilters = "no_filters"
+
 // NewBudgetVerdict converts a stats.Decision for the document.
 func NewBudgetVerdict(d stats.Decision) *BudgetVerdict {
 	fin := func(x float64) float64 {
@@ -66,5 +80,14 @@ func NewBudgetVerdict(d stats.Decision) *BudgetVerdict {
 	}
 	return &BudgetVerdict{Verdict: string(d.Verdict), Budget: d.Budget, Unit: d.Unit, Estimate: d.Estimate,
 		Lower: fin(d.Lower), Upper: fin(d.Upper), Confidence: d.Confidence, ElapsedS: d.ElapsedS,
-		Rounds: d.Rounds, N: d.N, Pairs: d.Pairs, DecidedBy: d.DecidedBy, NeedN: d.NeedN, NeedS: d.NeedS}
+		Rounds: d.Rounds, N: d.N, Pairs: d.Pairs, DecidedBy: d.DecidedBy, NeedN: d.NeedN, NeedS: d.NeedS,
+		Variant: d.Variant, Variants: variantsIfMany(d.Variants)}
+}
+
+// variantsIfMany is vs when it names more than one variant, else nil.
+func variantsIfMany(vs []string) []string {
+	if len(vs) < 2 {
+		return nil
+	}
+	return vs
 }

@@ -72,7 +72,7 @@ var ExitCodes = []ExitCode{
 	{"1", "failure: the command could not do its job (an input it cannot read or parse, a kernel refusal, a failed child)"},
 	{"2", "usage: a bad flag, argument or -o extension, or an input of a kind the command does not take (a policy format, a JSON document of another kind)"},
 	{"3", "findings"},
-	{"4", "undecided: with --budget, --max-time came before the bound cleared or crossed the budget"},
+	{"4", "undecided: a --budget verdict that is neither within nor over"},
 	{"128+N", "interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP)"},
 }
 
@@ -81,16 +81,31 @@ var ExitCodes = []ExitCode{
 // (e.g. "error-severity findings"); "" leaves the row out, for commands
 // that have no findings.
 func ExitStatusHelp(findings string) string {
-	return exitStatusHelp(findings, false)
+	return exitStatusHelp(findings, "")
 }
 
-// BudgetExitStatusHelp is ExitStatusHelp for a command that takes
-// --budget: exit 3 also means over budget and exit 4 undecided.
+// BudgetExitStatusHelp is ExitStatusHelp for a command that measures
+// until --budget is decided or --max-time passes (run, estimate, top):
+// exit 3 also means over budget, and exit 4 undecided, --max-time first.
 func BudgetExitStatusHelp(findings string) string {
-	return exitStatusHelp(findings, true)
+	return exitStatusHelp(findings, UndecidedMaxTime)
 }
 
-func exitStatusHelp(findings string, budget bool) string {
+// UndecidedMaxTime is why a measuring command's --budget is undecided
+// (exit 4): its bound had not cleared or crossed the budget when
+// --max-time passed.
+const UndecidedMaxTime = "--max-time came before the bound cleared or crossed the budget"
+
+// BudgetExitStatusHelpWhy is ExitStatusHelp for a command that takes
+// --budget, exit 4 saying why (undecided) a verdict is undecided: compare
+// has no --max-time, its two results simply do not decide it.
+func BudgetExitStatusHelpWhy(findings, undecided string) string {
+	return exitStatusHelp(findings, undecided)
+}
+
+// exitStatusHelp writes the rows of ExitCodes, 3 with findings (left out
+// when ""), 4 with undecided (left out when "").
+func exitStatusHelp(findings, undecided string) string {
 	var b strings.Builder
 	b.WriteString("\n\nExit status (docs/limits.md, \"Exit codes\"):\n")
 	for _, c := range ExitCodes {
@@ -101,8 +116,11 @@ func exitStatusHelp(findings string, budget bool) string {
 			}
 			m += ": " + findings
 		}
-		if c.Code == fmt.Sprint(ExitUndecided) && !budget {
-			continue
+		if c.Code == fmt.Sprint(ExitUndecided) {
+			if undecided == "" {
+				continue
+			}
+			m += ": " + undecided
 		}
 		fmt.Fprintf(&b, "  %-6s %s\n", c.Code, m)
 	}

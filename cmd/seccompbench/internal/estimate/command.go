@@ -261,7 +261,7 @@ func commandSamples(ctx context.Context, opts *Options, argv []string, ct *conta
 	}
 	cfg := runner.Config{Programs: base, Counts: counts, Variants: []result.Variant{variant}, Workload: w,
 		Trials: opts.Trials, Seed: opts.Seed, MaxTime: opts.MaxTime, CPU: opts.runCPU(), Placement: runner.DefaultPlacement(), AroundChild: around, OnCPUWait: opts.cpuWait}
-	if opts.Budget != nil && slices.Equal(argv, opts.Command) {
+	if opts.Budget != nil && !opts.probe && slices.Equal(argv, opts.Command) {
 		// Rounds from the second block on, each child of the workload's
 		// default length (~300 ms of runs), until the budget is decided
 		// or --max-time passes.
@@ -275,7 +275,11 @@ func commandSamples(ctx context.Context, opts *Options, argv []string, ct *conta
 	if cfg.Stop != nil {
 		opts.progressf("measuring: `%s` at %d filters, %s design, in rounds until the budget of %s is decided or %s ...\n", strings.Join(argv, " "), n, design, opts.Budget, opts.MaxTime)
 	} else {
-		opts.progressf("measuring: `%s` at 0 and %d filters, %s design, %d trials, about %s ...\n", strings.Join(argv, " "), n, design, opts.Trials, budget)
+		what := "measuring"
+		if opts.probe {
+			what = "measuring the per-process term"
+		}
+		opts.progressf("%s: `%s` at 0 and %d filters, %s design, %d trials, about %s ...\n", what, strings.Join(argv, " "), n, design, opts.Trials, budget)
 	}
 	run := opts.MeasureCommand
 	if run == nil {
@@ -301,7 +305,13 @@ var ProcessProbe = []string{"/bin/true"}
 // JIT image to a workqueue), and the install's JIT work leaves caches
 // cold for the command's start. The per-syscall model cannot see either.
 func processTerm(ctx context.Context, opts *Options, base []*filters.Program, variant result.Variant, n int) (wall, cpu stats.Estimate, err error) {
-	samples, _, err := commandSamples(ctx, opts, ProcessProbe, nil, base, variant, n, opts.ABTime/processBudgetShare, nil)
+	// The probe is measured for its fixed share of --ab-time, never
+	// until the budget decides: --budget judges the command, and a
+	// command that is the probe (/bin/true) must not be measured, and
+	// announced, twice in the budget's rounds.
+	probe := *opts
+	probe.Budget, probe.probe = nil, true
+	samples, _, err := commandSamples(ctx, &probe, ProcessProbe, nil, base, variant, n, opts.ABTime/processBudgetShare, nil)
 	if err != nil {
 		return wall, cpu, fmt.Errorf("measure the per-process term (%s): %w", strings.Join(ProcessProbe, " "), err)
 	}

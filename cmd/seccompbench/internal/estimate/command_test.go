@@ -516,3 +516,42 @@ func TestStracedProfileNamesCommand(t *testing.T) {
 		t.Errorf("headline policy line %q does not name the command", l[0].Text)
 	}
 }
+
+// estimate --command /bin/true --budget: the per-process probe is the
+// same program as the command, and was measured in the budget's rounds
+// too, so "measuring: `/bin/true` … until the budget …" came out twice.
+// The probe now takes its fixed share of --ab-time under a line of its
+// own, and only the command's measurement stops on the verdict.
+func TestProbeNotMeasuredUntilBudget(t *testing.T) {
+	b, err := stats.ParseBudget("50%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress strings.Builder
+	var stops []bool
+	opts := &Options{Command: slices.Clone(ProcessProbe), Trials: 3, Seed: 1, CPU: -2, AB: command.DesignPairs, ABTime: time.Second,
+		Budget: &b, Confidence: 0.95, Progress: &progress,
+		MeasureCommand: func(_ context.Context, c runner.Config) ([]result.Sample, result.RunInfo, error) {
+			stops = append(stops, c.Stop != nil)
+			return nil, result.RunInfo{}, nil
+		}}
+	if _, _, err := processTerm(context.Background(), opts, nil, result.VariantOn, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := commandSamples(context.Background(), opts, opts.Command, nil, nil, result.VariantOn, 1, opts.ABTime, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := []bool{false, true}; !slices.Equal(stops, want) {
+		t.Errorf("stop on the verdict (probe, command) = %v, want %v", stops, want)
+	}
+	lines := strings.Split(strings.TrimSpace(progress.String()), "\n")
+	if len(lines) != 2 || lines[0] == lines[1] {
+		t.Fatalf("progress lines %q, want two different ones", lines)
+	}
+	if !strings.HasPrefix(lines[0], "measuring the per-process term: `/bin/true`") || strings.Contains(lines[0], "budget") {
+		t.Errorf("probe line %q, want the per-process term at its fixed share", lines[0])
+	}
+	if !strings.Contains(lines[1], "until the budget of 50% is decided") {
+		t.Errorf("command line %q, want the budget's rounds", lines[1])
+	}
+}

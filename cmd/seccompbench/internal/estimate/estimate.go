@@ -113,6 +113,9 @@ type Options struct {
 	// Progress receives "calibrating: ..." and "validating: ..." lines;
 	// nil for none.
 	Progress io.Writer
+	// probe is set on processTerm's copy of the options: the command
+	// being measured is ProcessProbe, for its share of --ab-time.
+	probe bool
 	// Measure runs the calibration and validation children
 	// (runner.Run unless a test replaces it).
 	Measure func(context.Context, runner.Config) ([]result.Sample, error)

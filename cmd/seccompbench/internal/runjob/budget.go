@@ -83,7 +83,7 @@ func (g *metricGroups) add(variant, name string, x float64) {
 		if g.by == nil {
 			g.by = map[string]*stats.Metric{}
 		}
-		m = &stats.Metric{Name: name}
+		m = &stats.Metric{Name: name, Variant: variant}
 		g.by[k] = m
 		g.keys = append(g.keys, k)
 	}

@@ -1,11 +1,16 @@
 package runjob
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/seccompbench/seccompbench/cmd/seccompbench/internal/cmdutil"
+	"github.com/seccompbench/seccompbench/report"
 	"github.com/seccompbench/seccompbench/runner/result"
 	"github.com/seccompbench/seccompbench/stats"
 )
@@ -108,5 +113,51 @@ func TestLoopBudgetMetrics(t *testing.T) {
 	}
 	if ms := LoopBudgetMetrics(samples, 1, false); len(ms) != 1 || ms[0].Name != "per_filter" || ms[0].Xs[0] != 60 {
 		t.Errorf("depth 1: %+v", ms)
+	}
+}
+
+// TestBudgetNamesVariant: run --filters 0,1 --budget 5% judges both cache
+// variants; the verdict names the variant that decided and the ones
+// judged, in JSON and on its line, and says its figure is against each
+// child's paired baseline (it is not the table's overhead, which compares
+// the cells' means). It said "+29.17 % … per-filter cost decided", a
+// figure of neither variant's table row, and not which.
+func TestBudgetNamesVariant(t *testing.T) {
+	var samples []result.Sample
+	for i := range 10 {
+		jit := float64(i%3) * 2
+		for _, c := range []struct {
+			v     result.Variant
+			added float64
+		}{{"on", 30}, {"defeat", 55}} {
+			samples = append(samples,
+				result.Sample{Cell: result.Cell{Variant: c.v, Filters: 0}, NsPerOp: 100 + jit, BaselineNsPerOp: 100 + jit},
+				result.Sample{Cell: result.Cell{Variant: c.v, Filters: 1}, NsPerOp: 100 + jit + c.added + float64(i%2), BaselineNsPerOp: 100 + jit})
+		}
+	}
+	j := &Job{Counts: []int{0, 1}, Confidence: 0.95, Budget: &stats.Budget{Pct: 5, Relative: true}}
+	v, err := j.budgetResult(samples, result.RunInfo{Blocks: 10})
+	if err == nil || v.Verdict != "over" || v.DecidedBy != "per_filter" || v.Variant != "on" || !slices.Equal(v.Variants, []string{"on", "defeat"}) {
+		t.Fatalf("verdict %+v, err %v: want over, decided by on's per_filter, on and defeat judged", v, err)
+	}
+	b, _ := json.Marshal(v)
+	if !bytes.Contains(b, []byte(`"variant":"on"`)) || !bytes.Contains(b, []byte(`"variants":["on","defeat"]`)) {
+		t.Errorf("JSON %s lacks the variant", b)
+	}
+	txt := report.BudgetText(v)
+	if !strings.Contains(txt, "per-filter cost of variant on, vs each child's paired baseline, decided (variants on and defeat judged)") {
+		t.Errorf("line %q does not say which variant decided and what its figure is", txt)
+	}
+	// One variant judged: named, no list.
+	j.Counts = []int{0, 1}
+	var on []result.Sample
+	for _, s := range samples {
+		if s.Variant == "on" {
+			on = append(on, s)
+		}
+	}
+	v, _ = j.budgetResult(on, result.RunInfo{Blocks: 10})
+	if v.Variant != "on" || v.Variants != nil || strings.Contains(report.BudgetText(v), "judged") {
+		t.Errorf("one variant: %+v, %q", v, report.BudgetText(v))
 	}
 }

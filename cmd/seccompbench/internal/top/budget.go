@@ -51,8 +51,31 @@ func ShareDecision(shares []float64, minSD float64, budget stats.Budget, confide
 	return stats.Decide([]stats.Metric{{Name: "share", Xs: shares, MinSD: minSD}}, budget, confidence, stats.DefaultTargetN, windows, 0, elapsedS)
 }
 
+// NoFilters is whether every process of window t reports 0 seccomp
+// filters (Seccomp_filters of /proc/PID/status; document.TopProcess
+// Filters), with at least one process listed: seccomp then costs the
+// targets exactly nothing, whatever the samples say. A process that
+// does not report its count, or exited, leaves it unknown (false).
+func NoFilters(t *document.Top) bool {
+	for _, p := range t.Processes {
+		if p.Filters == nil || *p.Filters != 0 || p.Exited {
+			return false
+		}
+	}
+	return len(t.Processes) > 0
+}
+
+// NoFiltersVerdict is the verdict for targets without filters
+// (NoFilters): within at once, an exact 0 (Estimate, Lower and Upper 0),
+// decided_by document.BudgetByNoFilters.
+func NoFiltersVerdict(budget stats.Budget, confidence float64, windows int, elapsedS float64) *document.BudgetVerdict {
+	return &document.BudgetVerdict{Verdict: string(stats.VerdictWithin), Budget: budget.Value(), Unit: budget.Unit(),
+		Confidence: confidence, ElapsedS: elapsedS, Rounds: windows, DecidedBy: document.BudgetByNoFilters}
+}
+
 // budgetReport samples windows of v.Refresh until the share budget is
-// decided or maxTime has passed, then writes the last window with the
+// decided (at the first window when no target has a filter: NoFilters)
+// or maxTime has passed, then writes the last window with the
 // verdict (document.Top.Budget) to v.Specs and returns the verdict's exit
 // error (cmdutil.BudgetExitFor).
 func budgetReport(ctx context.Context, w *Watcher, o *Options, v View, out, errOut io.Writer, render func(*document.Top) func(string, io.Writer) error) error {
@@ -69,6 +92,13 @@ func budgetReport(ctx context.Context, w *Watcher, o *Options, v View, out, errO
 			seSum += se
 		}
 		elapsed := time.Since(start)
+		if NoFilters(t) {
+			t.Budget = NoFiltersVerdict(*v.Budget, o.Confidence, windows, elapsed.Seconds())
+			if err := output.WriteEach(output.Or(v.Specs, v.Format), out, errOut, render(t)); err != nil {
+				return err
+			}
+			return context.Cause(ctx)
+		}
 		minSD := 0.0
 		if len(shares) > 0 {
 			minSD = seSum / float64(len(shares))
