@@ -2,6 +2,7 @@ package kafel
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -290,6 +291,59 @@ func TestX32Bit(t *testing.T) {
 			res, err := filters.Emulate(prog, filters.SeccompData{Nr: nr, Arch: filters.AuditArchX86_64})
 			if err != nil || res.Action != tt.want {
 				t.Errorf("%q, nr %#x: %v (%v), want %v", tt.src, nr, res.Action, err, tt.want)
+			}
+		}
+	}
+}
+
+// nestedWrite is a policy allowing write(1, ...) with its condition
+// inside depth pairs of parentheses.
+func nestedWrite(depth int) string {
+	return "POLICY p { ALLOW { write { " + strings.Repeat("(", depth) + "fd == 1" + strings.Repeat(")", depth) + " } } } USE p DEFAULT KILL"
+}
+
+// TestNesting: parentheses nested up to MaxNesting (less the policy's
+// two braces) still compile to the right filter; deeper is refused at
+// the bracket that passes the cap, at its line and column.
+func TestNesting(t *testing.T) {
+	prog := loadKafel(t, nestedWrite(MaxNesting-3))[0]
+	for _, tt := range []struct {
+		fd   uint64
+		want filters.Action
+	}{{1, allow}, {2, killT}} {
+		d := filters.SeccompData{Nr: 1, Arch: filters.AuditArchX86_64}
+		d.Args[0] = tt.fd
+		if res, err := filters.Emulate(prog, d); err != nil || res.Action != tt.want {
+			t.Errorf("write(%d): %v (%v), want %v", tt.fd, res.Action, err, tt.want)
+		}
+	}
+	for _, depth := range []int{MaxNesting - 2, 20000, 100000} {
+		_, err := Load("inline.kafel", []byte(nestedWrite(depth)), Options{})
+		// "POLICY p { ALLOW { write { " puts the first '(' at column 28;
+		// two braces come before it.
+		want := fmt.Sprintf("inline.kafel:1:%d: brackets nested deeper than %d", 28+MaxNesting-3, MaxNesting)
+		if err == nil || !errors.Is(err, ErrBadPolicy) || err.Error() != want {
+			t.Errorf("depth %d: err %v, want %q", depth, err, want)
+		}
+	}
+}
+
+// TestParenthesesBacktrack: a '(' that opens a boolean expression around
+// value parentheses reads the same as without the outer ones.
+func TestParenthesesBacktrack(t *testing.T) {
+	for _, src := range []string{
+		"ALLOW { write { ((((fd)) == 1) && (((count & 1)) == 0)) } } DEFAULT KILL",
+		"ALLOW { write { !!!((((fd)) != 1) || !((count & 1) == 0)) } } DEFAULT KILL",
+	} {
+		prog := loadKafel(t, src)[0]
+		for _, tt := range []struct {
+			fd, count uint64
+			want      filters.Action
+		}{{1, 2, allow}, {1, 3, killT}, {2, 2, killT}} {
+			d := filters.SeccompData{Nr: 1, Arch: filters.AuditArchX86_64}
+			d.Args[0], d.Args[2] = tt.fd, tt.count
+			if res, err := filters.Emulate(prog, d); err != nil || res.Action != tt.want {
+				t.Errorf("%s: write(%d, _, %d): %v (%v), want %v", src, tt.fd, tt.count, res.Action, err, tt.want)
 			}
 		}
 	}
