@@ -250,6 +250,15 @@ func TestNsjailErrors(t *testing.T) {
 			"x.cfg:4:9: Undefined identifier `bogus'"},
 		{"after a string across lines", "description: \"a\nb\"\nseccomp_string: \"ALLOW { bogus }\"\n",
 			"x.cfg:3:26: Undefined identifier `bogus'"},
+		// A string that runs on: the rest of the line is read as fields.
+		{"string runs on", "name: \"x\nseccomp_string: \"ALLOW { write } DEFAULT KILL\n",
+			"x.cfg:2:18: nsjail config: unknown field \"ALLOW\": not a field of nsjail's config.proto"},
+		{"unknown field", "name: \"x\"\nseccomp_strings: \"ALLOW { read }\"\n", "x.cfg:2:1: nsjail config: unknown field \"seccomp_strings\""},
+		{"scalar without colon", "name \"x\"\nseccomp_string: \"ALLOW { read }\"\n", "x.cfg:1:6: nsjail config: field name: expected ':' before its value \"x\""},
+		{"nested field without value", "mount {\n  dst: \"/\"\n  is_bind\n}\nseccomp_string: \"ALLOW { read }\"\n", "x.cfg:3:3: nsjail config: field is_bind has no value"},
+		{"nested scalar without colon", "mount { dst \"/\" }\n", "x.cfg:1:13: nsjail config: field dst: expected ':'"},
+		{"nested name not snake case", "mount { Dst: \"/\" }\n", "x.cfg:1:9: nsjail config: bad field name \"Dst\""},
+		{"unterminated message", "mount {\n  dst: \"/\"\n", "x.cfg:1:7: nsjail config: unterminated message"},
 		{"policy file unreadable", "seccomp_policy_file: \"/nonexistent/p.kafel\"\n", "x.cfg:1: invalid Kafel policy: seccomp_policy_file"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
