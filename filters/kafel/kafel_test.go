@@ -357,3 +357,15 @@ func TestParenthesesBacktrack(t *testing.T) {
 		}
 	}
 }
+
+// TestNsjailNoPolicy: a config without seccomp_string,
+// seccomp_policy_file or "seccomp_unotify: true" is an error wrapping
+// ErrNoPolicy, not a source of no filter.
+func TestNsjailNoPolicy(t *testing.T) {
+	for _, cfg := range []string{"name: \"x\"\nmount { dst: \"/\" }\n", "seccomp_unotify: false\n", `{"name": "x"}`} {
+		src, err := LoadNsjail("x.cfg", []byte(cfg), Options{})
+		if !errors.Is(err, ErrNoPolicy) || !strings.Contains(err.Error(), "x.cfg") {
+			t.Errorf("%q: %v, %v; want an error naming x.cfg wrapping ErrNoPolicy", cfg, src, err)
+		}
+	}
+}

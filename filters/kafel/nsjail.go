@@ -3,6 +3,7 @@ package kafel
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -412,12 +413,18 @@ func DetectNsjail(data []byte) bool {
 	return nsjailLine.Match(data)
 }
 
+// ErrNoPolicy is wrapped by LoadNsjail's error for a config with no
+// seccomp_string, seccomp_policy_file or "seccomp_unotify: true": nsjail
+// installs no seccomp filter for it, so there is no policy to read.
+var ErrNoPolicy = errors.New("nsjail config with no seccomp policy")
+
 // LoadNsjail reads an nsjail config and compiles the filters nsjail
 // installs, in install order: the seccomp_unotify filter (NAME/unotify)
 // when the config asks for it, then the Kafel policy of its
 // seccomp_string lines (joined with a newline after each, as
 // sandbox.cc: preparePolicy does) or of its seccomp_policy_file (read
-// with o.ReadFile, relative to the config's directory). Errors in a
+// with o.ReadFile, relative to the config's directory); a config with
+// none of them is an error wrapping ErrNoPolicy. Errors in a
 // seccomp_string are placed at the config's line and column.
 func LoadNsjail(name string, data []byte, o Options) (*filters.Source, error) {
 	cfg, err := ParseConfig(data)
@@ -478,7 +485,8 @@ func LoadNsjail(name string, data []byte, o Options) (*filters.Source, error) {
 		}
 	}
 	if len(src.Filters) == 0 {
-		src.Warnings = append(src.Warnings, &filters.SourceError{File: name, Msg: "no seccomp_string, seccomp_policy_file or seccomp_unotify: nsjail installs no seccomp filter"})
+		return nil, &filters.SourceError{File: name, Err: ErrNoPolicy,
+			Msg: "no seccomp_string, seccomp_policy_file or seccomp_unotify: nsjail installs no seccomp filter"}
 	}
 	src.Stacked = len(src.Filters) > 1
 	if cfg.Log && len(src.Filters) > 0 && (cfg.PolicyFile != "" || len(cfg.Strings) > 0) {
