@@ -255,6 +255,19 @@ func TestLoadUnsupported(t *testing.T) {
 	}
 }
 
+// TestKafelIncludesOnly: a Kafel file of #include lines only is Kafel,
+// refused at its #include, not a Beats policy with no syscalls.
+func TestKafelIncludesOnly(t *testing.T) {
+	data := []byte("#include \"short_loop_b.policy\"\n")
+	if got := DetectFormat("short_loop.policy", data); got != Kafel {
+		t.Errorf("DetectFormat = %s, want %s", got, Kafel)
+	}
+	_, err := LoadData("short_loop.policy", data, OpenOptions{})
+	if err == nil || !strings.Contains(err.Error(), "short_loop.policy:1:1: #include \"short_loop_b.policy\": no include search path") {
+		t.Errorf("LoadData = %v, want the #include refusal at 1:1", err)
+	}
+}
+
 // TestNsjailNoPolicy: an nsjail config that the nsjail reader parses to
 // no seccomp policy (forced with --format-in nsjail, or JSON) is refused
 // as the config filters/unsupported recognizes is, word for word, never

@@ -281,7 +281,14 @@ func TestDetect(t *testing.T) {
 	if b := readFile(t, "server.kafel"); !Detect(b) || DetectNsjail(b) {
 		t.Errorf("server.kafel not detected as Kafel only")
 	}
-	for _, s := range []string{"read: 1\n", "{\"defaultAction\": \"SCMP_ACT_ERRNO\"}", "[Service]\nSystemCallFilter=read\n"} {
+	// Only #include lines, as google/kafel's test/testdata/short_loop.policy.
+	for _, s := range []string{"#include \"short_loop_b.policy\"\n", "// base\n#include \"a.policy\" \"b.policy\";\n\n#define X 1\n"} {
+		if !Detect([]byte(s)) || DetectNsjail([]byte(s)) {
+			t.Errorf("%q not detected as Kafel only", s)
+		}
+	}
+	for _, s := range []string{"read: 1\n", "{\"defaultAction\": \"SCMP_ACT_ERRNO\"}", "[Service]\nSystemCallFilter=read\n",
+		"#include \"x.policy\"\nseccomp:\n  default_action: errno\n"} {
 		if Detect([]byte(s)) || DetectNsjail([]byte(s)) {
 			t.Errorf("%q detected", s)
 		}
