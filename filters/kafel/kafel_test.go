@@ -259,7 +259,7 @@ func TestNsjailErrors(t *testing.T) {
 		{"nested scalar without colon", "mount { dst \"/\" }\n", "x.cfg:1:13: nsjail config: field dst: expected ':'"},
 		{"nested name not snake case", "mount { Dst: \"/\" }\n", "x.cfg:1:9: nsjail config: bad field name \"Dst\""},
 		{"unterminated message", "mount {\n  dst: \"/\"\n", "x.cfg:1:7: nsjail config: unterminated message"},
-		{"policy file unreadable", "seccomp_policy_file: \"/nonexistent/p.kafel\"\n", "x.cfg:1: invalid Kafel policy: seccomp_policy_file"},
+		{"policy file unreadable", "seccomp_policy_file: \"/nonexistent/p.kafel\"\n", "x.cfg:1: seccomp_policy_file \"/nonexistent/p.kafel\": open /nonexistent/p.kafel: no such file or directory"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := LoadNsjail("x.cfg", []byte(tt.cfg), Options{ReadFile: os.ReadFile})

@@ -557,7 +557,8 @@ func policyFile(name string, data []byte, cfg *Config, o Options) (*filters.Prog
 	}
 	pdata, err := o.ReadFile(path)
 	if err != nil {
-		return nil, &filters.SourceError{File: name, Line: cfg.PolicyFileLine, Err: fmt.Errorf("%w: seccomp_policy_file: %w", ErrBadPolicy, err)}
+		return nil, &filters.SourceError{File: name, Line: cfg.PolicyFileLine, Err: fmt.Errorf("%w: seccomp_policy_file: %w", ErrBadPolicy, err),
+			Msg: fmt.Sprintf("seccomp_policy_file %q: %v", cfg.PolicyFile, err)}
 	}
 	p, err := compileProgram(path, string(pdata), o, nil, name, data)
 	if err != nil {

@@ -77,7 +77,7 @@ func loadPolicy(load func(formats.OpenOptions) (*filters.Source, error), o forma
 	if errors.Is(err, formats.ErrUnsupportedFormat) || errors.Is(err, formats.ErrAlternatives) {
 		return nil, &cmdutil.FlagError{Err: fmt.Errorf("compile policy: %w", err)}
 	}
-	if errors.Is(err, fs.ErrNotExist) {
+	if cmdutil.MissingPolicy(err) {
 		return nil, fmt.Errorf("compile policy: %w; POLICY is a file, \"default\", %q or \"-\" (standard input)", err, oci.DockerDefaultName)
 	}
 	if err != nil {
