@@ -26,7 +26,8 @@
 // What differs from Kafel (each is the rule model's, documented in
 // docs/kafel.md): an argument compared with another argument, and an
 // ordering comparison (< <= > >=) of a masked argument, are refused;
-// "#include" is refused, since nsjail gives Kafel no search path. As in
+// "#include" is refused, since nsjail gives Kafel no search path;
+// brackets nested deeper than MaxNesting are refused. As in
 // Kafel, a comparison on an argument its table declares 4 bytes wide tests
 // the low word only (scmp.Cond.Low32) unless a literal needs 64 bits. As in Kafel's filter,
 // an x86_64 syscall number with the x32 bit set matches no rule and gets
