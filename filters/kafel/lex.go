@@ -121,28 +121,38 @@ func lex(src string) ([]token, error) {
 			toks = append(toks, token{kind: tIdent, text: src[start:j], line: l, col: cl})
 			adv(j - i)
 		default:
-			op := src[i : i+1]
-			for _, two := range []string{"==", "!=", "<=", ">=", "||", "&&"} {
-				if strings.HasPrefix(src[i:], two) {
-					op = two
-				}
-			}
-			if len(op) == 1 && !strings.Contains("<>|&[](){},!#", op) {
-				return nil, &posError{l, cl, fmt.Sprintf("unexpected char `%c'", c)}
-			}
-			switch op {
-			case "(", "{", "[":
-				if depth++; depth > MaxNesting {
-					return nil, &posError{l, cl, fmt.Sprintf("brackets nested deeper than %d", MaxNesting)}
-				}
-			case ")", "}", "]":
-				depth--
+			op, err := punct(src[i:], l, cl, &depth)
+			if err != nil {
+				return nil, err
 			}
 			toks = append(toks, token{kind: tPunct, text: op, line: l, col: cl})
 			adv(len(op))
 		}
 	}
 	return append(toks, token{kind: tEOF, line: line, col: col}), nil
+}
+
+// punct reads the operator or bracket that rest starts with, at line
+// l, column c; depth is the bracket nesting, kept below MaxNesting.
+func punct(rest string, l, c int, depth *int) (string, error) {
+	op := rest[:1]
+	for _, two := range []string{"==", "!=", "<=", ">=", "||", "&&"} {
+		if strings.HasPrefix(rest, two) {
+			op = two
+		}
+	}
+	if len(op) == 1 && !strings.Contains("<>|&[](){},!#", op) {
+		return "", &posError{l, c, fmt.Sprintf("unexpected char `%c'", rest[0])}
+	}
+	switch op {
+	case "(", "{", "[":
+		if *depth++; *depth > MaxNesting {
+			return "", &posError{l, c, fmt.Sprintf("brackets nested deeper than %d", MaxNesting)}
+		}
+	case ")", "}", "]":
+		*depth--
+	}
+	return op, nil
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

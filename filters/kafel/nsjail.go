@@ -244,31 +244,10 @@ func parseFields(toks []ptoken, i int, open ptoken, cfg *Config) (int, error) {
 			}
 			return 0, &posError{v.line, col, fmt.Sprintf("field %s: expected ':' before its value %s (protobuf text format)", t.text, firstLine(strconv.Quote(v.text)))}
 		case v.kind == '[':
-			i++
-			for i < len(toks) && toks[i].kind != ']' {
-				if toks[i].kind == ',' {
-					i++
-					continue
-				}
-				if k := toks[i].kind; k == '{' || k == '<' {
-					j, err := parseFields(toks, i+1, toks[i], nil)
-					if err != nil {
-						return 0, err
-					}
-					i = j
-					continue
-				}
-				if k := toks[i].kind; k != 'i' && k != 's' {
-					return 0, &posError{toks[i].line, toks[i].col, fmt.Sprintf("field %s: expected a value, got %q", t.text, toks[i].text)}
-				}
-				var val ptoken
-				val, i = scalar(toks, i)
-				vals = append(vals, val)
+			var err error
+			if vals, i, err = parseList(toks, i, t); err != nil {
+				return 0, err
 			}
-			if i >= len(toks) {
-				return 0, &posError{v.line, v.col, "unterminated list"}
-			}
-			i++
 		case v.kind == 'i' || v.kind == 's':
 			var val ptoken
 			val, i = scalar(toks, i)
@@ -282,6 +261,37 @@ func parseFields(toks []ptoken, i int, open ptoken, cfg *Config) (int, error) {
 			}
 		}
 	}
+}
+
+// parseList reads the list value of field name opening at toks[i]:
+// scalars, and messages it checks as parseFields does. It returns the
+// scalars and the index after the closing ']'.
+func parseList(toks []ptoken, i int, name ptoken) ([]ptoken, int, error) {
+	open := toks[i]
+	var vals []ptoken
+	i++
+	for i < len(toks) && toks[i].kind != ']' {
+		switch k := toks[i].kind; {
+		case k == ',':
+			i++
+		case k == '{' || k == '<':
+			j, err := parseFields(toks, i+1, toks[i], nil)
+			if err != nil {
+				return nil, 0, err
+			}
+			i = j
+		case k == 'i' || k == 's':
+			var val ptoken
+			val, i = scalar(toks, i)
+			vals = append(vals, val)
+		default:
+			return nil, 0, &posError{toks[i].line, toks[i].col, fmt.Sprintf("field %s: expected a value, got %q", name.text, toks[i].text)}
+		}
+	}
+	if i >= len(toks) {
+		return nil, 0, &posError{open.line, open.col, "unterminated list"}
+	}
+	return vals, i + 1, nil
 }
 
 // scalar reads one value at toks[i]: adjacent strings concatenate.
