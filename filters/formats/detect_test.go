@@ -255,6 +255,46 @@ func TestLoadUnsupported(t *testing.T) {
 	}
 }
 
+// TestKafelIncludesOnly: a Kafel file of #include lines only is Kafel,
+// refused at its #include, not a Beats policy with no syscalls.
+func TestKafelIncludesOnly(t *testing.T) {
+	data := []byte("#include \"short_loop_b.policy\"\n")
+	if got := DetectFormat("short_loop.policy", data); got != Kafel {
+		t.Errorf("DetectFormat = %s, want %s", got, Kafel)
+	}
+	_, err := LoadData("short_loop.policy", data, OpenOptions{})
+	if err == nil || !strings.Contains(err.Error(), "short_loop.policy:1:1: #include \"short_loop_b.policy\": no include search path") {
+		t.Errorf("LoadData = %v, want the #include refusal at 1:1", err)
+	}
+}
+
+// TestNsjailNoPolicy: an nsjail config that the nsjail reader parses to
+// no seccomp policy (forced with --format-in nsjail, or JSON) is refused
+// as the config filters/unsupported recognizes is, word for word, never
+// loaded as a source of no filter.
+func TestNsjailNoPolicy(t *testing.T) {
+	cfg := "name: \"x\"\nmode: ONCE\nmount {\n dst: \"/proc\"\n}\n"
+	_, detected := LoadData("x", []byte(cfg), OpenOptions{})
+	if !errors.Is(detected, ErrUnsupportedFormat) {
+		t.Fatalf("detected: %v, want ErrUnsupportedFormat", detected)
+	}
+	for _, tt := range []struct{ name, data string }{
+		{"forced text", cfg},
+		{"forced JSON", `{"name": "x", "seccompString": []}`},
+		{"unotify off", "name: \"x\"\nseccomp_unotify: false\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := LoadData("x", []byte(tt.data), OpenOptions{Format: Nsjail})
+			if !errors.Is(err, ErrUnsupportedFormat) || err.Error() != detected.Error() {
+				t.Errorf("err %v, want %v", err, detected)
+			}
+		})
+	}
+	if err := OneFilter(&filters.Source{Name: "x"}); !errors.Is(err, ErrUnsupportedFormat) || strings.Contains(err.Error(), "--thread") {
+		t.Errorf("OneFilter of no filter = %v, want ErrUnsupportedFormat without a --thread hint", err)
+	}
+}
+
 // TestLoadStdin: "-" reads OpenOptions.Stdin, named "stdin".
 func TestLoadStdin(t *testing.T) {
 	src, err := Load(StdinName, OpenOptions{Stdin: strings.NewReader("SystemCallFilter=@system-service\n")})

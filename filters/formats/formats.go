@@ -271,6 +271,11 @@ var Table = []Row{
 		Detect: kafel.DetectNsjail,
 		Load: func(name string, data []byte, o OpenOptions) (*filters.Source, error) {
 			src, err := kafel.LoadNsjail(name, data, kafelOptions(name, o))
+			if errors.Is(err, kafel.ErrNoPolicy) {
+				// The refusal filters/unsupported gives a config it
+				// recognizes as having no policy, word for word.
+				return nil, fmt.Errorf("open filter %q: %s: %w", name, unsupported.NsjailNoPolicyHint, ErrUnsupportedFormat)
+			}
 			return kafelNative(o, src, err)
 		},
 	},
@@ -714,7 +719,8 @@ var ErrAlternatives = errors.New("several alternative filters")
 // error: for a stack (a systemd unit, a snapd profile) one wrapping
 // ErrUnsupportedFormat that names the commands taking stacks,
 // for alternatives (a Firecracker file's thread categories) one wrapping
-// ErrAlternatives that names them and the --thread flag.
+// ErrAlternatives that names them and the --thread flag; for a source of
+// no filter at all one wrapping ErrUnsupportedFormat.
 func OneFilter(src *filters.Source) error {
 	switch {
 	case src.Stacked && Format(src.Format) != SystemdUnit:
@@ -726,6 +732,8 @@ func OneFilter(src *filters.Source) error {
 			src.Name, src.Format, len(src.Filters), strings.Join(names, ", "), ErrUnsupportedFormat)
 	case src.Stacked:
 		return fmt.Errorf("open filter %q: a systemd unit installs a stack of filters, not one; model it with compile --systemd-stack, run --systemd-unit, or give it as POLICY to simulate, lint, estimate or run: %w", src.Name, ErrUnsupportedFormat)
+	case len(src.Filters) == 0:
+		return fmt.Errorf("open filter %q: it holds no filter: %w", src.Name, ErrUnsupportedFormat)
 	case len(src.Filters) != 1:
 		var names []string
 		for _, p := range src.Filters {

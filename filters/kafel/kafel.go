@@ -26,7 +26,8 @@
 // What differs from Kafel (each is the rule model's, documented in
 // docs/kafel.md): an argument compared with another argument, and an
 // ordering comparison (< <= > >=) of a masked argument, are refused;
-// "#include" is refused, since nsjail gives Kafel no search path. As in
+// "#include" is refused, since nsjail gives Kafel no search path;
+// brackets nested deeper than MaxNesting are refused. As in
 // Kafel, a comparison on an argument its table declares 4 bytes wide tests
 // the low word only (scmp.Cond.Low32) unless a literal needs 64 bits. As in Kafel's filter,
 // an x86_64 syscall number with the x32 bit set matches no rule and gets
@@ -141,15 +142,22 @@ func Load(name string, data []byte, o Options) (*filters.Source, error) {
 }
 
 var (
-	kafelPolicy  = regexp.MustCompile(`(?m)^\s*POLICY\s+[A-Za-z][A-Za-z0-9_]*\s*\{`)
-	kafelUse     = regexp.MustCompile(`(?m)^\s*USE\s+[A-Za-z][A-Za-z0-9_]*(\s*,\s*[A-Za-z][A-Za-z0-9_]*)*\s+DEFAULT\s+[A-Z]+`)
-	kafelBlock   = regexp.MustCompile(`(?m)^\s*(ALLOW|LOG|KILL|KILL_THREAD|KILL_PROCESS|DENY|USER_NOTIF|(ERRNO|TRAP|TRACE)\s*\(\s*[0-9a-fx]+\s*\))\s*\{`)
+	kafelPolicy = regexp.MustCompile(`(?m)^\s*POLICY\s+[A-Za-z][A-Za-z0-9_]*\s*\{`)
+	kafelUse    = regexp.MustCompile(`(?m)^\s*USE\s+[A-Za-z][A-Za-z0-9_]*(\s*,\s*[A-Za-z][A-Za-z0-9_]*)*\s+DEFAULT\s+[A-Z]+`)
+	kafelBlock  = regexp.MustCompile(`(?m)^\s*(ALLOW|LOG|KILL|KILL_THREAD|KILL_PROCESS|DENY|USER_NOTIF|(ERRNO|TRAP|TRACE)\s*\(\s*[0-9a-fx]+\s*\))\s*\{`)
+	// A line of Kafel's preprocessor: #include of quoted names, as
+	// google/kafel's test/testdata/short_loop.policy is one, or #define.
+	kafelInclude = regexp.MustCompile(`^#include(\s+"[^"\n]*")+\s*;?$`)
+	kafelDefine  = regexp.MustCompile(`^#define\s+[A-Za-z][A-Za-z0-9_]*\s+-?[0-9][0-9A-Za-z]*$`)
 	kafelDefault = regexp.MustCompile(`(?m)^\s*DEFAULT\s+(ALLOW|LOG|KILL|KILL_THREAD|KILL_PROCESS|DENY|USER_NOTIF|(ERRNO|TRAP|TRACE)\s*\(\s*[0-9a-fx]+\s*\))\s*$`)
 )
 
 // Detect reports whether text data is a Kafel policy: a line opening
 // "POLICY name {", "USE name DEFAULT ACTION", an action block
-// ("ERRNO(1) {") or a "DEFAULT ACTION" line, in its first 64 KiB.
+// ("ERRNO(1) {") or a "DEFAULT ACTION" line, in its first 64 KiB; or a
+// file of #include lines only (with "//" comments and #define lines), so
+// that it gets Kafel's refusal of #include rather than another format's
+// complaints.
 func Detect(data []byte) bool {
 	if len(data) > 64<<10 {
 		data = data[:64<<10]
@@ -163,5 +171,22 @@ func Detect(data []byte) bool {
 		// policy file.
 		return false
 	}
-	return kafelPolicy.Match(data) || kafelUse.Match(data) || kafelBlock.Match(data) && kafelDefault.Match(data)
+	return kafelPolicy.Match(data) || kafelUse.Match(data) || kafelBlock.Match(data) && kafelDefault.Match(data) || includesOnly(data)
+}
+
+// includesOnly reports whether every non-blank line of data is a Kafel
+// #include or #define line or a "//" comment, with at least one #include.
+func includesOnly(data []byte) bool {
+	include := false
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		switch {
+		case len(line) == 0, bytes.HasPrefix(line, []byte("//")), kafelDefine.Match(line):
+		case kafelInclude.Match(line):
+			include = true
+		default:
+			return false
+		}
+	}
+	return include
 }

@@ -2,6 +2,7 @@ package kafel
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -249,7 +250,16 @@ func TestNsjailErrors(t *testing.T) {
 			"x.cfg:4:9: Undefined identifier `bogus'"},
 		{"after a string across lines", "description: \"a\nb\"\nseccomp_string: \"ALLOW { bogus }\"\n",
 			"x.cfg:3:26: Undefined identifier `bogus'"},
-		{"policy file unreadable", "seccomp_policy_file: \"/nonexistent/p.kafel\"\n", "x.cfg:1: invalid Kafel policy: seccomp_policy_file"},
+		// A string that runs on: the rest of the line is read as fields.
+		{"string runs on", "name: \"x\nseccomp_string: \"ALLOW { write } DEFAULT KILL\n",
+			"x.cfg:2:18: nsjail config: unknown field \"ALLOW\": not a field of nsjail's config.proto"},
+		{"unknown field", "name: \"x\"\nseccomp_strings: \"ALLOW { read }\"\n", "x.cfg:2:1: nsjail config: unknown field \"seccomp_strings\""},
+		{"scalar without colon", "name \"x\"\nseccomp_string: \"ALLOW { read }\"\n", "x.cfg:1:6: nsjail config: field name: expected ':' before its value \"x\""},
+		{"nested field without value", "mount {\n  dst: \"/\"\n  is_bind\n}\nseccomp_string: \"ALLOW { read }\"\n", "x.cfg:3:3: nsjail config: field is_bind has no value"},
+		{"nested scalar without colon", "mount { dst \"/\" }\n", "x.cfg:1:13: nsjail config: field dst: expected ':'"},
+		{"nested name not snake case", "mount { Dst: \"/\" }\n", "x.cfg:1:9: nsjail config: bad field name \"Dst\""},
+		{"unterminated message", "mount {\n  dst: \"/\"\n", "x.cfg:1:7: nsjail config: unterminated message"},
+		{"policy file unreadable", "seccomp_policy_file: \"/nonexistent/p.kafel\"\n", "x.cfg:1: seccomp_policy_file \"/nonexistent/p.kafel\": open /nonexistent/p.kafel: no such file or directory"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := LoadNsjail("x.cfg", []byte(tt.cfg), Options{ReadFile: os.ReadFile})
@@ -271,7 +281,14 @@ func TestDetect(t *testing.T) {
 	if b := readFile(t, "server.kafel"); !Detect(b) || DetectNsjail(b) {
 		t.Errorf("server.kafel not detected as Kafel only")
 	}
-	for _, s := range []string{"read: 1\n", "{\"defaultAction\": \"SCMP_ACT_ERRNO\"}", "[Service]\nSystemCallFilter=read\n"} {
+	// Only #include lines, as google/kafel's test/testdata/short_loop.policy.
+	for _, s := range []string{"#include \"short_loop_b.policy\"\n", "// base\n#include \"a.policy\" \"b.policy\";\n\n#define X 1\n"} {
+		if !Detect([]byte(s)) || DetectNsjail([]byte(s)) {
+			t.Errorf("%q not detected as Kafel only", s)
+		}
+	}
+	for _, s := range []string{"read: 1\n", "{\"defaultAction\": \"SCMP_ACT_ERRNO\"}", "[Service]\nSystemCallFilter=read\n",
+		"#include \"x.policy\"\nseccomp:\n  default_action: errno\n"} {
 		if Detect([]byte(s)) || DetectNsjail([]byte(s)) {
 			t.Errorf("%q detected", s)
 		}
@@ -291,6 +308,71 @@ func TestX32Bit(t *testing.T) {
 			if err != nil || res.Action != tt.want {
 				t.Errorf("%q, nr %#x: %v (%v), want %v", tt.src, nr, res.Action, err, tt.want)
 			}
+		}
+	}
+}
+
+// nestedWrite is a policy allowing write(1, ...) with its condition
+// inside depth pairs of parentheses.
+func nestedWrite(depth int) string {
+	return "POLICY p { ALLOW { write { " + strings.Repeat("(", depth) + "fd == 1" + strings.Repeat(")", depth) + " } } } USE p DEFAULT KILL"
+}
+
+// TestNesting: parentheses nested up to MaxNesting (less the policy's
+// two braces) still compile to the right filter; deeper is refused at
+// the bracket that passes the cap, at its line and column.
+func TestNesting(t *testing.T) {
+	prog := loadKafel(t, nestedWrite(MaxNesting-3))[0]
+	for _, tt := range []struct {
+		fd   uint64
+		want filters.Action
+	}{{1, allow}, {2, killT}} {
+		d := filters.SeccompData{Nr: 1, Arch: filters.AuditArchX86_64}
+		d.Args[0] = tt.fd
+		if res, err := filters.Emulate(prog, d); err != nil || res.Action != tt.want {
+			t.Errorf("write(%d): %v (%v), want %v", tt.fd, res.Action, err, tt.want)
+		}
+	}
+	for _, depth := range []int{MaxNesting - 2, 20000, 100000} {
+		_, err := Load("inline.kafel", []byte(nestedWrite(depth)), Options{})
+		// "POLICY p { ALLOW { write { " puts the first '(' at column 28;
+		// two braces come before it.
+		want := fmt.Sprintf("inline.kafel:1:%d: brackets nested deeper than %d", 28+MaxNesting-3, MaxNesting)
+		if err == nil || !errors.Is(err, ErrBadPolicy) || err.Error() != want {
+			t.Errorf("depth %d: err %v, want %q", depth, err, want)
+		}
+	}
+}
+
+// TestParenthesesBacktrack: a '(' that opens a boolean expression around
+// value parentheses reads the same as without the outer ones.
+func TestParenthesesBacktrack(t *testing.T) {
+	for _, src := range []string{
+		"ALLOW { write { ((((fd)) == 1) && (((count & 1)) == 0)) } } DEFAULT KILL",
+		"ALLOW { write { !!!((((fd)) != 1) || !((count & 1) == 0)) } } DEFAULT KILL",
+	} {
+		prog := loadKafel(t, src)[0]
+		for _, tt := range []struct {
+			fd, count uint64
+			want      filters.Action
+		}{{1, 2, allow}, {1, 3, killT}, {2, 2, killT}} {
+			d := filters.SeccompData{Nr: 1, Arch: filters.AuditArchX86_64}
+			d.Args[0], d.Args[2] = tt.fd, tt.count
+			if res, err := filters.Emulate(prog, d); err != nil || res.Action != tt.want {
+				t.Errorf("%s: write(%d, _, %d): %v (%v), want %v", src, tt.fd, tt.count, res.Action, err, tt.want)
+			}
+		}
+	}
+}
+
+// TestNsjailNoPolicy: a config without seccomp_string,
+// seccomp_policy_file or "seccomp_unotify: true" is an error wrapping
+// ErrNoPolicy, not a source of no filter.
+func TestNsjailNoPolicy(t *testing.T) {
+	for _, cfg := range []string{"name: \"x\"\nmount { dst: \"/\" }\n", "seccomp_unotify: false\n", `{"name": "x"}`} {
+		src, err := LoadNsjail("x.cfg", []byte(cfg), Options{})
+		if !errors.Is(err, ErrNoPolicy) || !strings.Contains(err.Error(), "x.cfg") {
+			t.Errorf("%q: %v, %v; want an error naming x.cfg wrapping ErrNoPolicy", cfg, src, err)
 		}
 	}
 }

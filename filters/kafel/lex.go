@@ -42,6 +42,13 @@ type posError struct {
 
 func (e *posError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.col, e.msg) }
 
+// MaxNesting is the deepest nesting of brackets ("(", "{", "[") a
+// policy may have: deeper is refused at the bracket that passes it.
+// Kafel's Bison parser stops at its stack limit (YYMAXDEPTH, 10000 by
+// default: "memory exhausted"); this reader stops earlier, at 1000,
+// which no real policy comes near.
+const MaxNesting = 1000
+
 // lex splits src into tokens as Kafel's lexer does: "//" and "/* */"
 // comments; numbers in decimal (a leading "-" on a nonzero decimal is
 // part of it, as its two's complement in 64 bits), hexadecimal "0x",
@@ -51,6 +58,7 @@ func (e *posError) Error() string { return fmt.Sprintf("%d:%d: %s", e.line, e.co
 // (kafel_add_include_search_path), so Kafel cannot resolve any.
 func lex(src string) ([]token, error) {
 	var toks []token
+	depth := 0
 	line, col := 1, 1
 	i := 0
 	adv := func(n int) {
@@ -113,20 +121,38 @@ func lex(src string) ([]token, error) {
 			toks = append(toks, token{kind: tIdent, text: src[start:j], line: l, col: cl})
 			adv(j - i)
 		default:
-			op := src[i : i+1]
-			for _, two := range []string{"==", "!=", "<=", ">=", "||", "&&"} {
-				if strings.HasPrefix(src[i:], two) {
-					op = two
-				}
-			}
-			if len(op) == 1 && !strings.Contains("<>|&[](){},!#", op) {
-				return nil, &posError{l, cl, fmt.Sprintf("unexpected char `%c'", c)}
+			op, err := punct(src[i:], l, cl, &depth)
+			if err != nil {
+				return nil, err
 			}
 			toks = append(toks, token{kind: tPunct, text: op, line: l, col: cl})
 			adv(len(op))
 		}
 	}
 	return append(toks, token{kind: tEOF, line: line, col: col}), nil
+}
+
+// punct reads the operator or bracket that rest starts with, at line
+// l, column c; depth is the bracket nesting, kept below MaxNesting.
+func punct(rest string, l, c int, depth *int) (string, error) {
+	op := rest[:1]
+	for _, two := range []string{"==", "!=", "<=", ">=", "||", "&&"} {
+		if strings.HasPrefix(rest, two) {
+			op = two
+		}
+	}
+	if len(op) == 1 && !strings.Contains("<>|&[](){},!#", op) {
+		return "", &posError{l, c, fmt.Sprintf("unexpected char `%c'", rest[0])}
+	}
+	switch op {
+	case "(", "{", "[":
+		if *depth++; *depth > MaxNesting {
+			return "", &posError{l, c, fmt.Sprintf("brackets nested deeper than %d", MaxNesting)}
+		}
+	case ")", "}", "]":
+		*depth--
+	}
+	return op, nil
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

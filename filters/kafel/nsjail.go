@@ -3,6 +3,7 @@ package kafel
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -146,64 +147,151 @@ func ParseConfig(data []byte) (*Config, error) {
 		return nil, err
 	}
 	cfg := &Config{}
-	for i := 0; i < len(toks); {
+	if _, err := parseFields(toks, 0, ptoken{}, cfg); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// nsjailFields are the fields of nsjail's NsJailConfig message (google/nsjail
+// config.proto); protobuf's text parser refuses any other top-level name,
+// and so does ParseConfig.
+var nsjailFields = map[string]bool{}
+
+func init() {
+	for _, f := range strings.Fields(`name description mode hostname cwd no_pivotroot port bindhost
+		max_conns max_conns_per_ip time_limit daemon max_cpus nice_level log_fd log_file log_level
+		keep_env envar keep_caps cap silent skip_setsid stderr_to_null pass_fd disable_no_new_privs
+		forward_signals disable_tsc oom_score_adj rlimit_as rlimit_as_type rlimit_core
+		rlimit_core_type rlimit_cpu rlimit_cpu_type rlimit_fsize rlimit_fsize_type rlimit_nofile
+		rlimit_nofile_type rlimit_nproc rlimit_nproc_type rlimit_stack rlimit_stack_type
+		rlimit_memlock rlimit_memlock_type rlimit_rtprio rlimit_rtprio_type rlimit_msgqueue
+		rlimit_msgqueue_type disable_rl persona_addr_compat_layout persona_mmap_page_zero
+		persona_read_implies_exec persona_addr_limit_3gb persona_addr_no_randomize clone_newnet
+		clone_newuser clone_newns clone_newpid clone_newipc clone_newuts clone_newcgroup
+		clone_newtime uidmap gidmap mount_proc mount seccomp_policy_file seccomp_string seccomp_log
+		seccomp_unotify seccomp_unotify_report use_core_scheduling cgroup_mem_max
+		cgroup_mem_memsw_max cgroup_mem_swap_max cgroup_mem_mount cgroup_mem_parent
+		cgroup_pids_max cgroup_pids_mount cgroup_pids_parent cgroup_net_cls_classid
+		cgroup_net_cls_mount cgroup_net_cls_parent cgroup_cpu_ms_per_sec cgroup_cpu_mount
+		cgroup_cpu_parent cgroupv2_mount use_cgroupv2 detect_cgroupv2 iface_no_lo iface_own
+		macvlan_iface macvlan_vs_ip macvlan_vs_nm macvlan_vs_gw macvlan_vs_ma macvlan_vs_mo
+		traffic_rule user_net exec_bin`) {
+		nsjailFields[f] = true
+	}
+}
+
+// snakeName matches a lower_snake_case field name, the only spelling
+// config.proto's nested messages use.
+var snakeName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// parseFields reads the fields of a message from toks[i] up to the
+// bracket closing open, or to the end of input at the top level. At the top level,
+// names must be NsJailConfig's and the seccomp fields are recorded in
+// cfg; inside nested messages names must be lower_snake_case. As in
+// protobuf's text format, a scalar or list value needs a ':' after the
+// field name; a message value may go without. It returns the index after
+// the closing token of open, the message's opening bracket (a zero
+// ptoken at the top level).
+func parseFields(toks []ptoken, i int, open ptoken, cfg *Config) (int, error) {
+	top := open.kind == 0
+	closing := map[byte]byte{'{': '}', '<': '>'}[open.kind]
+	for {
+		if i >= len(toks) {
+			if top {
+				return i, nil
+			}
+			return 0, &posError{open.line, open.col, "unterminated message"}
+		}
 		t := toks[i]
+		if !top && t.kind == closing {
+			return i + 1, nil
+		}
 		if t.kind == ';' || t.kind == ',' {
 			i++
 			continue
 		}
 		if t.kind != 'i' {
-			return nil, &posError{t.line, t.col, fmt.Sprintf("expected a field name, got %q", t.text)}
+			return 0, &posError{t.line, t.col, fmt.Sprintf("expected a field name, got %q", t.text)}
+		}
+		switch {
+		case top && !nsjailFields[t.text]:
+			return 0, &posError{t.line, t.col, fmt.Sprintf("unknown field %q: not a field of nsjail's config.proto (NsJailConfig)", t.text)}
+		case !top && !snakeName.MatchString(t.text):
+			return 0, &posError{t.line, t.col, fmt.Sprintf("bad field name %q: nsjail's config.proto names fields in lower_snake_case", t.text)}
 		}
 		i++
-		if i < len(toks) && toks[i].kind == ':' {
+		colon := i < len(toks) && toks[i].kind == ':'
+		if colon {
 			i++
 		}
-		if i >= len(toks) {
-			return nil, &posError{t.line, t.col, fmt.Sprintf("field %s has no value", t.text)}
+		if i >= len(toks) || !top && toks[i].kind == closing {
+			return 0, &posError{t.line, t.col, fmt.Sprintf("field %s has no value", t.text)}
 		}
 		var vals []ptoken
-		switch v := toks[i]; v.kind {
-		case '{', '<':
-			j, err := skipMessage(toks, i)
+		switch v := toks[i]; {
+		case v.kind == '{' || v.kind == '<':
+			j, err := parseFields(toks, i+1, v, nil)
 			if err != nil {
-				return nil, err
+				return 0, err
 			}
 			i = j
 			continue
-		case '[':
-			i++
-			for i < len(toks) && toks[i].kind != ']' {
-				if toks[i].kind == ',' {
-					i++
-					continue
-				}
-				if toks[i].kind == '{' || toks[i].kind == '<' {
-					j, err := skipMessage(toks, i)
-					if err != nil {
-						return nil, err
-					}
-					i = j
-					continue
-				}
-				var val ptoken
-				val, i = scalar(toks, i)
-				vals = append(vals, val)
+		case !colon:
+			col := v.col
+			if v.kind == 's' {
+				col-- // the opening quote
 			}
-			if i >= len(toks) {
-				return nil, &posError{v.line, v.col, "unterminated list"}
+			return 0, &posError{v.line, col, fmt.Sprintf("field %s: expected ':' before its value %s (protobuf text format)", t.text, firstLine(strconv.Quote(v.text)))}
+		case v.kind == '[':
+			var err error
+			if vals, i, err = parseList(toks, i, t); err != nil {
+				return 0, err
 			}
-			i++
-		default:
+		case v.kind == 'i' || v.kind == 's':
 			var val ptoken
 			val, i = scalar(toks, i)
 			vals = append(vals, val)
+		default:
+			return 0, &posError{v.line, v.col, fmt.Sprintf("field %s: expected a value, got %q", t.text, v.text)}
 		}
-		if err := cfg.set(t, vals); err != nil {
-			return nil, err
+		if top {
+			if err := cfg.set(t, vals); err != nil {
+				return 0, err
+			}
 		}
 	}
-	return cfg, nil
+}
+
+// parseList reads the list value of field name opening at toks[i]:
+// scalars, and messages it checks as parseFields does. It returns the
+// scalars and the index after the closing ']'.
+func parseList(toks []ptoken, i int, name ptoken) ([]ptoken, int, error) {
+	open := toks[i]
+	var vals []ptoken
+	i++
+	for i < len(toks) && toks[i].kind != ']' {
+		switch k := toks[i].kind; {
+		case k == ',':
+			i++
+		case k == '{' || k == '<':
+			j, err := parseFields(toks, i+1, toks[i], nil)
+			if err != nil {
+				return nil, 0, err
+			}
+			i = j
+		case k == 'i' || k == 's':
+			var val ptoken
+			val, i = scalar(toks, i)
+			vals = append(vals, val)
+		default:
+			return nil, 0, &posError{toks[i].line, toks[i].col, fmt.Sprintf("field %s: expected a value, got %q", name.text, toks[i].text)}
+		}
+	}
+	if i >= len(toks) {
+		return nil, 0, &posError{open.line, open.col, "unterminated list"}
+	}
+	return vals, i + 1, nil
 }
 
 // scalar reads one value at toks[i]: adjacent strings concatenate.
@@ -215,24 +303,6 @@ func scalar(toks []ptoken, i int) (ptoken, int) {
 		i++
 	}
 	return v, i
-}
-
-// skipMessage returns the index past the message opening at toks[i].
-func skipMessage(toks []ptoken, i int) (int, error) {
-	open := toks[i]
-	depth := 0
-	for ; i < len(toks); i++ {
-		switch toks[i].kind {
-		case '{', '<':
-			depth++
-		case '}', '>':
-			depth--
-			if depth == 0 {
-				return i + 1, nil
-			}
-		}
-	}
-	return 0, &posError{open.line, open.col, "unterminated message"}
 }
 
 func parseBool(t ptoken) (bool, error) {
@@ -353,12 +423,18 @@ func DetectNsjail(data []byte) bool {
 	return nsjailLine.Match(data)
 }
 
+// ErrNoPolicy is wrapped by LoadNsjail's error for a config with no
+// seccomp_string, seccomp_policy_file or "seccomp_unotify: true": nsjail
+// installs no seccomp filter for it, so there is no policy to read.
+var ErrNoPolicy = errors.New("nsjail config with no seccomp policy")
+
 // LoadNsjail reads an nsjail config and compiles the filters nsjail
 // installs, in install order: the seccomp_unotify filter (NAME/unotify)
 // when the config asks for it, then the Kafel policy of its
 // seccomp_string lines (joined with a newline after each, as
 // sandbox.cc: preparePolicy does) or of its seccomp_policy_file (read
-// with o.ReadFile, relative to the config's directory). Errors in a
+// with o.ReadFile, relative to the config's directory); a config with
+// none of them is an error wrapping ErrNoPolicy. Errors in a
 // seccomp_string are placed at the config's line and column.
 func LoadNsjail(name string, data []byte, o Options) (*filters.Source, error) {
 	cfg, err := ParseConfig(data)
@@ -419,7 +495,8 @@ func LoadNsjail(name string, data []byte, o Options) (*filters.Source, error) {
 		}
 	}
 	if len(src.Filters) == 0 {
-		src.Warnings = append(src.Warnings, &filters.SourceError{File: name, Msg: "no seccomp_string, seccomp_policy_file or seccomp_unotify: nsjail installs no seccomp filter"})
+		return nil, &filters.SourceError{File: name, Err: ErrNoPolicy,
+			Msg: "no seccomp_string, seccomp_policy_file or seccomp_unotify: nsjail installs no seccomp filter"}
 	}
 	src.Stacked = len(src.Filters) > 1
 	if cfg.Log && len(src.Filters) > 0 && (cfg.PolicyFile != "" || len(cfg.Strings) > 0) {
@@ -490,7 +567,8 @@ func policyFile(name string, data []byte, cfg *Config, o Options) (*filters.Prog
 	}
 	pdata, err := o.ReadFile(path)
 	if err != nil {
-		return nil, &filters.SourceError{File: name, Line: cfg.PolicyFileLine, Err: fmt.Errorf("%w: seccomp_policy_file: %w", ErrBadPolicy, err)}
+		return nil, &filters.SourceError{File: name, Line: cfg.PolicyFileLine, Err: fmt.Errorf("%w: seccomp_policy_file: %w", ErrBadPolicy, err),
+			Msg: fmt.Sprintf("seccomp_policy_file %q: %v", cfg.PolicyFile, err)}
 	}
 	p, err := compileProgram(path, string(pdata), o, nil, name, data)
 	if err != nil {

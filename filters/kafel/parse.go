@@ -87,6 +87,22 @@ type parser struct {
 	toks []token
 	pos  int
 	f    *File
+	// values memoizes operand by token index: a '(' may open a value or
+	// a boolean expression, and primary tries the value reading first;
+	// without the memo, n nested parentheses would be re-read n times
+	// (quadratic in the depth).
+	values map[int]valueMemo
+	// open are the token indexes of the operands being read, innermost
+	// last; when a tried comparison fails, those it opened failed.
+	open []int
+}
+
+// valueMemo is the outcome of operand at one token index: the value and
+// the index after it, or the error it failed with.
+type valueMemo struct {
+	e   *expr
+	end int
+	err *posError
 }
 
 // fail is how parse errors unwind; Parse recovers them.
@@ -386,10 +402,17 @@ var cmpOps = map[string]exprOp{"==": eEQ, "!=": eNE, "<": eLT, "<=": eLE, ">": e
 // open either a boolean or a value expression: the comparison is tried
 // first, as Bison's parser settles it.
 func (p *parser) primary() *expr {
-	t := p.peek()
 	if p.is("!") {
-		p.next()
-		return &expr{op: eNot, l: p.primary(), line: t.line, col: t.col}
+		// A run of '!' is read in a loop, so its length costs no stack.
+		var nots []token
+		for p.is("!") {
+			nots = append(nots, p.next())
+		}
+		e := p.primary()
+		for i := len(nots) - 1; i >= 0; i-- {
+			e = &expr{op: eNot, l: e, line: nots[i].line, col: nots[i].col}
+		}
+		return e
 	}
 	if p.is("(") {
 		save := p.pos
@@ -407,11 +430,17 @@ func (p *parser) primary() *expr {
 
 // tryComparison parses a comparison, reporting false instead of failing.
 func (p *parser) tryComparison() (e *expr, ok bool) {
+	open := len(p.open)
 	defer func() {
 		if r := recover(); r != nil {
-			if _, isFail := r.(fail); !isFail {
+			f, isFail := r.(fail)
+			if !isFail {
 				panic(r)
 			}
+			for _, start := range p.open[open:] {
+				p.values[start] = valueMemo{err: f.err}
+			}
+			p.open = p.open[:open]
 			e, ok = nil, false
 		}
 	}()
@@ -446,7 +475,29 @@ func (p *parser) bitAnd() *expr {
 	return e
 }
 
+// operand reads a number, a constant, an argument or a parenthesized
+// value expression. Its outcome depends only on where it starts, so it
+// is memoized (see parser.values).
 func (p *parser) operand() *expr {
+	start := p.pos
+	if m, ok := p.values[start]; ok {
+		if m.err != nil {
+			panic(fail{m.err})
+		}
+		p.pos = m.end
+		return m.e
+	}
+	if p.values == nil {
+		p.values = map[int]valueMemo{}
+	}
+	p.open = append(p.open, start)
+	e := p.readOperand()
+	p.open = p.open[:len(p.open)-1]
+	p.values[start] = valueMemo{e: e, end: p.pos}
+	return e
+}
+
+func (p *parser) readOperand() *expr {
 	t := p.peek()
 	switch {
 	case t.kind == tNum:

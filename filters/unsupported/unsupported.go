@@ -37,6 +37,11 @@ const (
 	OwnOutput = "seccompbench-output"
 )
 
+// NsjailNoPolicyHint is Detect's hint for an nsjail config with no
+// seccomp policy; filters/formats gives the same one for a config the
+// nsjail reader parsed to no policy.
+const NsjailNoPolicyHint = "this is an nsjail config (protobuf text, nsjail's config.proto) with no seccomp_string or seccomp_policy_file: nsjail installs no seccomp filter for it, so there is no policy to read"
+
 // Detect reads at most sniffBytes; a trace is recognized when at least
 // traceThreshold of the first traceSample non-blank lines, and more than
 // half of them, are traced calls.
@@ -87,7 +92,7 @@ func Detect(data []byte) (format, hint string, ok bool) {
 	case straceHead.Match(data):
 		return StraceSummary, "this is strace -c output, a syscall profile, not a filter: use estimate --profile FILE", true
 	case nsjailBlock.Match(data) && nsjailScalar.Match(data) && !nsjailSeccomp.Match(data):
-		return NsjailConfig, "this is an nsjail config (protobuf text, nsjail's config.proto) with no seccomp_string or seccomp_policy_file: nsjail installs no seccomp filter for it, so there is no policy to read", true
+		return NsjailConfig, NsjailNoPolicyHint, true
 	case helmAction.Match(data):
 		return HelmTemplate, "this is a Helm chart template (Go template actions such as {{ .Values... }}), YAML only once rendered: render it with helm template RELEASE CHART --show-only templates/FILE and pass the rendered SeccompProfile or OCI profile", true
 	case bytes.Contains(data, []byte("sock_filter")) && cBPF.Match(data):

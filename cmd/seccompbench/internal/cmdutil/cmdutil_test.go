@@ -3,6 +3,8 @@ package cmdutil
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,5 +57,21 @@ func TestOpenPolicies(t *testing.T) {
 				t.Errorf("got %d programs, policies %+v, err %v", len(progs), pols, err)
 			}
 		})
+	}
+}
+
+// TestOpenPoliciesMissingNamedFile: a missing file that the policy names
+// (an nsjail config's seccomp_policy_file) is reported at the config's
+// line with the missing path, without the hint about what POLICY may be:
+// POLICY itself exists.
+func TestOpenPoliciesMissingNamedFile(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "jail.cfg")
+	if err := os.WriteFile(cfg, []byte("name: \"x\"\nseccomp_policy_file: \"nope.kafel\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := OpenPolicies([]string{cfg}, formats.OpenOptions{})
+	want := cfg + `:2: seccomp_policy_file "nope.kafel": open ` + filepath.Join(filepath.Dir(cfg), "nope.kafel") + ": no such file or directory"
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "POLICY is a file") {
+		t.Errorf("err = %v, want one containing %q and no POLICY hint", err, want)
 	}
 }

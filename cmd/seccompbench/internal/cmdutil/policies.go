@@ -60,7 +60,7 @@ func LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
 		if errors.Is(err, formats.ErrBareUnit) {
 			return nil, err // it says what a bare unit name needs
 		}
-		if errors.Is(err, fs.ErrNotExist) {
+		if MissingPolicy(err) {
 			return nil, fmt.Errorf("%w; POLICY is a file, \"default\", %q or \"-\" (standard input)", openPolicyError(err), oci.DockerDefaultName)
 		}
 		var pe *fs.PathError
@@ -82,6 +82,16 @@ func LoadPolicies(specs []string, o formats.OpenOptions) (*Loaded, error) {
 		l.Pols = append(l.Pols, pol)
 	}
 	return l, nil
+}
+
+// MissingPolicy reports whether err, from formats.Load, says the POLICY
+// file itself does not exist, so that what POLICY may be is worth saying.
+// A missing file that a policy names (an nsjail config's
+// seccomp_policy_file) comes in a *filters.SourceError naming the policy
+// and its line: that is not POLICY's fault, and gets no such hint.
+func MissingPolicy(err error) bool {
+	var se *filters.SourceError
+	return errors.Is(err, fs.ErrNotExist) && !errors.As(err, &se)
 }
 
 // openPolicyError prefixes err with "open policy: " unless it already

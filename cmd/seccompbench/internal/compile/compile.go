@@ -81,7 +81,7 @@ func loadPolicy(load func(formats.OpenOptions) (*filters.Source, error), o forma
 	if errors.Is(err, formats.ErrBareUnit) {
 		return nil, err // it says what a bare unit name needs
 	}
-	if errors.Is(err, fs.ErrNotExist) {
+	if cmdutil.MissingPolicy(err) {
 		return nil, fmt.Errorf("compile policy: %w; POLICY is a file, \"default\", %q or \"-\" (standard input)", err, oci.DockerDefaultName)
 	}
 	if err != nil {
