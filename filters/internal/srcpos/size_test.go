@@ -46,9 +46,10 @@ func parseTime(t *testing.T, data []byte) time.Duration {
 }
 
 // TestParseJSONLinear: placing every token is linear in the input, so
-// four times the input takes at most six times as long (best of three
+// four times the input takes at most ten times as long (best of three
 // runs each; a line count from the start per token, as before, made it
-// sixteen), and the 16 MiB input cap parses in under 2 s. Times are the
+// sixteen; linear parsing gives four, and the larger input's GC and cache
+// misses have taken it to 6.2 on a CI host), and the 16 MiB input cap parses in under 2 s. Times are the
 // process's CPU time, which other processes on a busy machine do not
 // inflate as they do the wall clock. The race detector slows everything
 // several times over, so under -race only the ratio is checked, at a
@@ -65,8 +66,8 @@ func TestParseJSONLinear(t *testing.T) {
 	ts, tl := parseTime(t, small), parseTime(t, large)
 	ratio := float64(tl) / float64(ts)
 	t.Logf("%d KiB: %v, %d KiB: %v (×%.2f)", base>>10, ts, 4*base>>10, tl, ratio)
-	if ratio > 6 {
-		t.Errorf("4× the input took %.1f× the time (%v vs %v), want ≤ 6×: not linear", ratio, tl, ts)
+	if ratio > 10 {
+		t.Errorf("4× the input took %.1f× the time (%v vs %v), want ≤ 10× (quadratic is 16×): not linear", ratio, tl, ts)
 	}
 	if testutils.Race {
 		return // 16 MiB under the detector takes a minute and proves nothing more
